@@ -1,0 +1,35 @@
+# Every target creates or reuses .venv and installs what it needs first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+export QT_QPA_PLATFORM ?= offscreen
+
+.PHONY: install run test bench lint screenshots package package-test clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: QT_QPA_PLATFORM =
+run: $(STAMP)
+	$(BIN)/memdesk gui
+
+test: $(STAMP)
+	$(BIN)/ruff check app tests
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python -m pytest tests/perf -s -q -p no:randomly
+
+lint: $(STAMP)
+	$(BIN)/ruff check app tests
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info app/*.egg-info
+
+include packaging/package.mk

@@ -1,0 +1,21 @@
+"""``memdesk gui``: open the desktop window (Qt loads only here)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    gui = subparsers.add_parser("gui", help="open the desktop window (the default)")
+    gui.add_argument(
+        "--smoke-test",
+        action="store_true",
+        help="start, open the store, show the window for one event-loop tick, exit 0",
+    )
+    gui.set_defaults(handler=gui_run, needs_store=False)
+
+
+def gui_run(args: argparse.Namespace, _app: None) -> int:
+    from memdesk.gui.application import run
+
+    return run(args)

@@ -1,0 +1,49 @@
+"""``memdesk prompt``: print the exact system prompt a session would receive."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memdesk.cli.io import read_text_file
+
+if TYPE_CHECKING:
+    from memdesk.services.memdesk import Memdesk
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    prompt = subparsers.add_parser("prompt", help="print the exact system prompt for a session")
+    prompt.add_argument("--session", metavar="S")
+    prompt.add_argument("--app", metavar="A")
+    prompt.add_argument("--message", metavar="M", help="the user's first message (drives recall)")
+    prompt.add_argument("--base", metavar="FILE", help="the assistant's own system prompt file")
+    prompt.add_argument("--project", metavar="DIR", help="project folder for its MEMORY.md scope")
+    prompt.add_argument("--trusted", action="store_true", help="the project is trusted")
+    prompt.add_argument("--json", action="store_true", help="the text with per-section details")
+    prompt.set_defaults(handler=prompt_run)
+
+
+def prompt_run(args: argparse.Namespace, app: Memdesk) -> int:
+    from memdesk.errors import BadInputError
+    from memdesk.services.prompt import PromptSpec
+
+    if args.trusted and not args.project:
+        raise BadInputError("--trusted needs --project DIR")
+    base_file = args.base or app.settings.prompt.base_file
+    base = read_text_file(base_file, "base prompt") if base_file else ""
+    spec = PromptSpec(
+        base=base,
+        session=args.session,
+        app=args.app,
+        message=args.message,
+        project=Path(args.project).expanduser() if args.project else None,
+        trusted=args.trusted,
+    )
+    composed = app.prompt.compose(spec)
+    if args.json:
+        print(json.dumps(composed.to_json(), ensure_ascii=False, indent=2))
+    else:
+        print(composed.text)
+    return 0

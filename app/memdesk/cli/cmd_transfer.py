@@ -1,0 +1,60 @@
+"""``memdesk export`` / ``import``: whole-store JSON, or a Flynn memory folder."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from memdesk.services.memdesk import Memdesk
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    export = subparsers.add_parser("export", help="write the whole store to a JSON file")
+    export.add_argument("file", nargs="?", metavar="FILE")
+    export.add_argument("--flynn", metavar="DIR", help="write a Flynn memory folder instead")
+    export.set_defaults(handler=export_run)
+    import_ = subparsers.add_parser("import", help="read a JSON export or a Flynn folder")
+    import_.add_argument("file", nargs="?", metavar="FILE")
+    import_.add_argument("--flynn", metavar="DIR", help="read a Flynn memory folder instead")
+    import_.add_argument("--mode", choices=("skip", "overwrite"), default="skip",
+                         help="what to do with items that already exist (default: skip)")  # fmt: skip
+    import_.set_defaults(handler=import_run)
+
+
+def _target(args: argparse.Namespace) -> tuple[Path | None, Path | None]:
+    from memdesk.errors import BadInputError
+
+    if bool(args.file) == bool(args.flynn):
+        raise BadInputError("give either FILE or --flynn DIR")
+    return (Path(args.file) if args.file else None, Path(args.flynn) if args.flynn else None)
+
+
+def export_run(args: argparse.Namespace, app: Memdesk) -> int:
+    file, folder = _target(args)
+    if file is not None:
+        counts = app.transfer.export_file(file)
+        print(", ".join(f"{n} {section}" for section, n in counts.items()))
+    else:
+        assert folder is not None
+        report = app.flynn.export(folder)
+        print(f"wrote {len(report.written)} files to {folder}")
+    return 0
+
+
+def import_run(args: argparse.Namespace, app: Memdesk) -> int:
+    file, folder = _target(args)
+    if file is not None:
+        counts = app.transfer.import_file(file, args.mode)
+        print(f"added {counts['added']}, updated {counts['updated']}, skipped {counts['skipped']}")
+        return 0
+    assert folder is not None
+    report = app.flynn.import_(folder)
+    print(f"imported {len(report.written)} files from {folder}")
+    for note in report.notes:
+        print(f"note: {note}")
+    for skipped in report.skipped:
+        print(f"memdesk: warning: skipped {skipped}", file=sys.stderr)
+    return 1 if report.skipped else 0

@@ -1,0 +1,248 @@
+"""Typed settings: one TOML file, validated key by key, saved atomically.
+
+Each key is described once in ``SPECS``; loading, validation, the Settings dialog and the
+README table all read that one description. A bad value is reported with its key and the
+allowed range, and the default applies instead.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tempfile
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+COMPACTION_STEPS = ("working", "timeline", "facts", "app")
+LLM_BACKENDS = ("offline", "openai", "anthropic")
+
+
+@dataclass(frozen=True)
+class SettingSpec:
+    """One configurable key: where it lives, its type, its range and its default."""
+
+    key: str  # "section.name"
+    kind: str  # "int", "float", "bool", "str", "path", "choice", "subset", "url"
+    default: Any
+    label: str
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] = ()
+
+    @property
+    def section(self) -> str:
+        return self.key.split(".", 1)[0]
+
+    @property
+    def name(self) -> str:
+        return self.key.split(".", 1)[1]
+
+    def describe_range(self) -> str:
+        if self.kind in ("int", "float"):
+            return f"a number from {self.minimum:g} to {self.maximum:g}"
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "choice":
+            return "one of " + ", ".join(self.choices)
+        if self.kind == "subset":
+            return "a list drawn from " + ", ".join(self.choices)
+        if self.kind == "url":
+            return "an http:// or https:// URL"
+        return "text"
+
+
+SPECS: tuple[SettingSpec, ...] = (
+    SettingSpec("memory.user_namespace", "str", "user", "User namespace (empty: per-session)"),
+    SettingSpec("memory.working_memory_ttl_days", "int", 14, "Working memory lifetime (days)", 1, 365),
+    SettingSpec("memory.working_memory_max_tokens", "int", 1000, "Working memory budget (tokens)", 100, 4000),
+    SettingSpec("memory.proactive_session_greeting", "bool", False, "Proactive session greeting"),
+    SettingSpec("memory.recall_limit", "int", 5, "Recalled items per prompt", 1, 50),
+    SettingSpec("memory.timeline_retention_days", "int", 90, "Timeline retention (days)", 1, 3650),
+    SettingSpec("memory.app_memory_cap", "int", 10, "Memories kept per app", 1, 1000),
+    SettingSpec("memory.app_memory_max_chars", "int", 200, "Longest app memory (characters)", 50, 5000),
+    SettingSpec("memory.trash_retention_days", "int", 30, "Days an item waits in Trash", 1, 3650),
+    SettingSpec("compaction.turn_threshold", "int", 3, "Compact after this many turns", 1, 1000),
+    SettingSpec("compaction.idle_minutes", "int", 10, "Compact after idle minutes", 1, 10080),
+    SettingSpec(
+        "compaction.context_window_tokens", "int", 128000, "Model context window (tokens)", 1000, 2000000
+    ),
+    SettingSpec("compaction.max_failures_before_degrade", "int", 3, "Failures before raw archive", 1, 100),
+    SettingSpec(
+        "compaction.steps", "subset", list(COMPACTION_STEPS), "Compaction steps", choices=COMPACTION_STEPS
+    ),
+    SettingSpec("llm.backend", "choice", "offline", "LLM backend", choices=LLM_BACKENDS),
+    SettingSpec("llm.base_url", "url", "http://localhost:11434/v1", "Server URL (OpenAI-compatible)"),
+    SettingSpec("llm.model", "str", "", "Model (empty: the backend's default)"),
+    SettingSpec("llm.timeout_seconds", "float", 60, "Request timeout (seconds)", 1, 600),
+    SettingSpec("llm.max_tokens", "int", 1024, "Longest reply (tokens)", 64, 32000),
+    SettingSpec("files.enabled", "bool", False, "Inject MEMORY.md file scopes"),
+    SettingSpec("files.global_dir", "path", "", "Global memory folder (empty: <data dir>/memory)"),
+    SettingSpec("files.max_inject_lines", "int", 200, "MEMORY.md lines injected", 1, 10000),
+    SettingSpec("files.max_inject_bytes", "int", 8192, "MEMORY.md bytes injected", 256, 1048576),
+    SettingSpec("prompt.base_file", "path", "", "Base prompt file (empty: none)"),
+)
+SPEC_BY_KEY = {spec.key: spec for spec in SPECS}
+
+
+@dataclass(frozen=True)
+class MemorySettings:
+    user_namespace: str = "user"
+    working_memory_ttl_days: int = 14
+    working_memory_max_tokens: int = 1000
+    proactive_session_greeting: bool = False
+    recall_limit: int = 5
+    timeline_retention_days: int = 90
+    app_memory_cap: int = 10
+    app_memory_max_chars: int = 200
+    trash_retention_days: int = 30
+
+
+@dataclass(frozen=True)
+class CompactionSettings:
+    turn_threshold: int = 3
+    idle_minutes: int = 10
+    context_window_tokens: int = 128000
+    max_failures_before_degrade: int = 3
+    steps: tuple[str, ...] = COMPACTION_STEPS
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    backend: str = "offline"
+    base_url: str = "http://localhost:11434/v1"
+    model: str = ""
+    timeout_seconds: float = 60.0
+    max_tokens: int = 1024
+
+
+@dataclass(frozen=True)
+class FilesSettings:
+    enabled: bool = False
+    global_dir: str = ""
+    max_inject_lines: int = 200
+    max_inject_bytes: int = 8192
+
+
+@dataclass(frozen=True)
+class PromptSettings:
+    base_file: str = ""
+
+
+@dataclass(frozen=True)
+class Settings:
+    memory: MemorySettings = field(default_factory=MemorySettings)
+    compaction: CompactionSettings = field(default_factory=CompactionSettings)
+    llm: LLMSettings = field(default_factory=LLMSettings)
+    files: FilesSettings = field(default_factory=FilesSettings)
+    prompt: PromptSettings = field(default_factory=PromptSettings)
+
+    def get(self, key: str) -> Any:
+        section, name = key.split(".", 1)
+        return getattr(getattr(self, section), name)
+
+    def with_values(self, values: dict[str, Any]) -> Settings:
+        """A copy with some keys changed; raises BadInputError naming the first bad key."""
+        from memdesk.errors import BadInputError
+
+        sections: dict[str, dict[str, Any]] = {}
+        for key, raw in values.items():
+            spec = SPEC_BY_KEY.get(key)
+            if spec is None:
+                raise BadInputError(f"unknown setting {key!r}")
+            value, problem = validate_value(spec, raw)
+            if problem:
+                raise BadInputError(problem)
+            sections.setdefault(spec.section, {})[spec.name] = value
+        updated = {
+            name: dataclasses.replace(getattr(self, name), **changes) for name, changes in sections.items()
+        }
+        return dataclasses.replace(self, **updated)
+
+    def to_toml_dict(self) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
+        for spec in SPECS:
+            value = self.get(spec.key)
+            out.setdefault(spec.section, {})[spec.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+
+def validate_value(spec: SettingSpec, raw: Any) -> tuple[Any, str | None]:
+    """Return the value converted to the key's type, or a problem sentence naming the key."""
+    problem = f"{spec.key}: {raw!r} is not valid; expected {spec.describe_range()}"
+    if spec.kind == "bool":
+        return (raw, None) if isinstance(raw, bool) else (None, problem)
+    if spec.kind in ("int", "float"):
+        if isinstance(raw, bool) or not isinstance(raw, int | float):
+            return None, problem
+        if spec.kind == "int" and isinstance(raw, float) and not raw.is_integer():
+            return None, problem
+        value = int(raw) if spec.kind == "int" else float(raw)
+        assert spec.minimum is not None and spec.maximum is not None
+        if not spec.minimum <= value <= spec.maximum:
+            return None, problem
+        return value, None
+    if spec.kind == "choice":
+        return (raw, None) if raw in spec.choices else (None, problem)
+    if spec.kind == "subset":
+        if not isinstance(raw, list | tuple) or any(item not in spec.choices for item in raw):
+            return None, problem
+        return tuple(item for item in spec.choices if item in raw), None
+    if not isinstance(raw, str) or len(raw) > 4096 or "\x00" in raw:
+        return None, problem
+    if spec.kind == "url" and not raw.startswith(("http://", "https://")):
+        return None, problem
+    return raw, None
+
+
+@dataclass(frozen=True)
+class LoadedSettings:
+    settings: Settings
+    problems: tuple[str, ...]
+
+
+def load_settings(path: Path) -> LoadedSettings:
+    """Read settings; a missing file means defaults, and no bad value is ever fatal."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return LoadedSettings(Settings(), ())
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return LoadedSettings(Settings(), (f"{path}: could not be read ({exc}); using defaults",))
+    problems: list[str] = []
+    accepted: dict[str, Any] = {}
+    for section, body in data.items():
+        if not isinstance(body, dict):
+            problems.append(f"{section}: expected a [{section}] table; ignored")
+            continue
+        for name, raw in body.items():
+            key = f"{section}.{name}"
+            spec = SPEC_BY_KEY.get(key)
+            if spec is None:
+                problems.append(f"{key}: unknown setting; ignored")
+                continue
+            value, problem = validate_value(spec, raw)
+            if problem:
+                problems.append(f"{problem}; using the default {spec.default!r}")
+            else:
+                accepted[key] = value
+    return LoadedSettings(Settings().with_values(accepted), tuple(problems))
+
+
+def save_settings(path: Path, settings: Settings) -> None:
+    """Write the whole file atomically: readers see the old file or the new one, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = tomli_w.dumps(settings.to_toml_dict()).encode("utf-8")
+    fd, tmp = tempfile.mkstemp(prefix=".config-", suffix=".toml", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

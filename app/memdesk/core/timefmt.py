@@ -1,0 +1,44 @@
+"""Time in Memdesk: naive datetimes that mean UTC inside, ISO 8601 with ``Z`` outside."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from memdesk.errors import BadInputError
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None, microsecond=0)
+
+
+def parse_iso(text: str, what: str = "time") -> datetime:
+    """Parse ISO 8601; a time without a zone is UTC; a bare date is midnight UTC."""
+    cleaned = text.strip()
+    if cleaned.endswith(("Z", "z")):
+        cleaned = cleaned[:-1] + "+00:00"
+    try:
+        value = datetime.fromisoformat(cleaned)
+    except ValueError:
+        raise BadInputError(
+            f"{what}: {text!r} is not an ISO 8601 date or time",
+            "expected e.g. 2026-05-01 or 2026-05-01T09:30:00Z",
+        ) from None
+    if value.tzinfo is not None:
+        value = value.astimezone(UTC).replace(tzinfo=None)
+    return value
+
+
+def format_iso(value: datetime) -> str:
+    return value.replace(microsecond=0).isoformat() + "Z"
+
+
+def format_day(value: datetime) -> str:
+    return value.strftime("%Y-%m-%d")
+
+
+def format_minute(value: datetime) -> str:
+    return value.strftime("%Y-%m-%d %H:%M")
+
+
+def days(count: float) -> timedelta:
+    return timedelta(days=count)

@@ -1,0 +1,45 @@
+"""The errors Memdesk expects and reports in plain words.
+
+Every layer raises these; the CLI maps them to exit codes and the GUI to one error dialog.
+Anything else is a bug and may show a traceback.
+"""
+
+
+class MemdeskError(Exception):
+    """An expected failure: the operation did not happen and nothing was half-written."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return f"{self.message}\n{self.hint}" if self.hint else self.message
+
+
+class BadInputError(MemdeskError):
+    """The caller gave something unusable: a wrong type, a value out of range, bad text."""
+
+    exit_code = 2
+
+
+class NotFoundError(MemdeskError):
+    """The item named does not exist (or is in Trash)."""
+
+
+class ConflictError(MemdeskError):
+    """The store changed in a way that makes the operation unsafe (e.g. undo over a newer edit)."""
+
+
+class StoreError(MemdeskError):
+    """The database cannot be used: locked, newer schema, unreadable or read-only."""
+
+
+class LLMError(MemdeskError):
+    """A call to a language-model backend failed; messages stay unconsolidated."""
+
+    def __init__(self, message: str, backend: str, hint: str | None = None) -> None:
+        super().__init__(message, hint)
+        self.backend = backend

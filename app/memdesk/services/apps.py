@@ -1,0 +1,246 @@
+"""Per-app memories: capped per app, strictly isolated, oldest out first when over the cap."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import ColumnElement, Integer, and_, func, or_, select
+from sqlalchemy.orm import Session
+
+from memdesk.errors import BadInputError, NotFoundError
+from memdesk.services.context import Context, check_text
+from memdesk.store.models import App, AppMemory
+
+_APP_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,199}$")
+
+
+@dataclass(frozen=True)
+class AppSummary:
+    app_id: str
+    name: str | None
+    live: int
+    total: int  # live + expired, not in Trash
+    cap: int
+
+    @property
+    def label(self) -> str:
+        return self.name or self.app_id
+
+    @property
+    def over_cap(self) -> bool:
+        return self.live > self.cap
+
+
+@dataclass(frozen=True)
+class AddResult:
+    memory: AppMemory
+    removed: list[AppMemory]  # moved to Trash to keep the cap
+
+
+def check_app_id(app_id: object) -> str:
+    if not isinstance(app_id, str) or not _APP_ID.match(app_id):
+        raise BadInputError(
+            f"app id {app_id!r} is not valid",
+            "use letters, digits and . _ - : @ (up to 200 characters)",
+        )
+    return app_id
+
+
+def live_condition(now: datetime) -> ColumnElement[bool]:
+    """Not in Trash and not expired at ``now``."""
+    return and_(
+        AppMemory.deleted_at.is_(None),
+        or_(AppMemory.pinned.is_(True), AppMemory.expires_at.is_(None), AppMemory.expires_at > now),
+    )
+
+
+def check_importance(value: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10:
+        raise BadInputError(f"importance must be a whole number from 0 to 10, not {value!r}")
+    return value
+
+
+def normalise_tags(tags: Iterable[str]) -> str:
+    cleaned: list[str] = []
+    for tag in tags:
+        if not isinstance(tag, str) or not tag.strip() or len(tag) > 50 or " " in tag.strip():
+            raise BadInputError(f"tag {tag!r} is not valid", "tags are single words up to 50 characters")
+        if tag.strip() not in cleaned:
+            cleaned.append(tag.strip())
+    return " ".join(cleaned)
+
+
+class AppMemories:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    @property
+    def cap(self) -> int:
+        return self.ctx.settings.memory.app_memory_cap
+
+    def list_apps(self) -> list[AppSummary]:
+        now = self.ctx.now()
+        live = func.sum(live_condition(now).cast(Integer))
+        total = func.count(AppMemory.id)
+        with self.ctx.store.read() as session:
+            counts = {
+                row.app_id: (int(row.live or 0), int(row.total))
+                for row in session.execute(
+                    select(AppMemory.app_id, live.label("live"), total.label("total"))
+                    .where(AppMemory.deleted_at.is_(None))
+                    .group_by(AppMemory.app_id)
+                )
+            }
+            apps = list(session.scalars(select(App).order_by(App.app_id)))
+        return [
+            AppSummary(app.app_id, app.name, *counts.get(app.app_id, (0, 0)), cap=self.cap) for app in apps
+        ]
+
+    def memories(self, app_id: str, include_expired: bool = True) -> list[AppMemory]:
+        """The app's memories not in Trash, most recently updated first."""
+        query = select(AppMemory).where(AppMemory.app_id == app_id, AppMemory.deleted_at.is_(None))
+        if not include_expired:
+            query = query.where(live_condition(self.ctx.now()))
+        query = query.order_by(AppMemory.updated_at.desc(), AppMemory.id.desc())
+        with self.ctx.store.read() as session:
+            return list(session.scalars(query))
+
+    def live_memories(self, app_id: str, now: datetime, limit: int) -> list[AppMemory]:
+        query = (
+            select(AppMemory)
+            .where(AppMemory.app_id == app_id, live_condition(now))
+            .order_by(AppMemory.updated_at.desc(), AppMemory.id.desc())
+            .limit(limit)
+        )
+        with self.ctx.store.read() as session:
+            return list(session.scalars(query))
+
+    def get(self, memory_id: int) -> AppMemory:
+        with self.ctx.store.read() as session:
+            return self._live(session, memory_id)
+
+    def app(self, app_id: str) -> App | None:
+        with self.ctx.store.read() as session:
+            return session.get(App, app_id)
+
+    def set_name(self, app_id: str, name: str | None) -> None:
+        with self.ctx.change(f"Rename app {app_id}") as session:
+            app = self._app(session, check_app_id(app_id))
+            app.name = check_text(name, "app name", 200) if name else None
+
+    def add(
+        self,
+        app_id: str,
+        content: str,
+        created_at: datetime | None = None,
+        importance: int | None = None,
+        tags: Iterable[str] = (),
+        source_session: str | None = None,
+        expires_at: datetime | None = None,
+    ) -> AddResult:
+        """Add a memory; over the cap, the oldest other memory goes to Trash (FIFO)."""
+        check_app_id(app_id)
+        max_chars = self.ctx.settings.memory.app_memory_max_chars
+        content = check_text(content, "memory text", max_chars).strip()
+        importance = check_importance(importance)
+        tag_text = normalise_tags(tags)
+        now = self.ctx.now()
+        with self.ctx.change(f"Add memory to {app_id}") as session:
+            self._app(session, app_id)
+            memory = AppMemory(
+                app_id=app_id,
+                content=content,
+                created_at=created_at or now,
+                updated_at=created_at or now,
+                importance=importance,
+                tags=tag_text,
+                source_session=source_session,
+                expires_at=expires_at,
+            )
+            session.add(memory)
+            session.flush()
+            removed = self.enforce_cap(session, app_id, keep=memory.id)
+            return AddResult(memory, removed)
+
+    def enforce_cap(self, session: Session, app_id: str, keep: int | None = None) -> list[AppMemory]:
+        """Move the oldest live memories (never ``keep``) to Trash until the cap holds."""
+        now = self.ctx.now()
+        live = list(
+            session.scalars(
+                select(AppMemory)
+                .where(AppMemory.app_id == app_id, live_condition(now))
+                .order_by(AppMemory.created_at, AppMemory.id)
+            )
+        )
+        excess = len(live) - self.cap
+        removed = [memory for memory in live if memory.id != keep][: max(excess, 0)]
+        for memory in removed:
+            memory.deleted_at = now
+        return removed
+
+    def edit(self, memory_id: int, content: str) -> AppMemory:
+        content = check_text(content, "memory text", self.ctx.settings.memory.app_memory_max_chars)
+        with self.ctx.change(f"Edit memory {memory_id}") as session:
+            memory = self._live(session, memory_id)
+            memory.content = content.strip()
+            memory.updated_at = self.ctx.now()
+            return memory
+
+    def update(
+        self,
+        memory_id: int,
+        importance: int | None = None,
+        tags: Iterable[str] | None = None,
+        expires_at: datetime | None = None,
+        clear_expiry: bool = False,
+    ) -> AppMemory:
+        with self.ctx.change(f"Change memory {memory_id}") as session:
+            memory = self._live(session, memory_id)
+            if importance is not None:
+                memory.importance = check_importance(importance)
+            if tags is not None:
+                memory.tags = normalise_tags(tags)
+            if expires_at is not None or clear_expiry:
+                memory.expires_at = expires_at
+            return memory
+
+    def delete(self, memory_ids: Iterable[int]) -> int:
+        ids = list(memory_ids)
+        label = f"Delete memory {ids[0]}" if len(ids) == 1 else f"Delete {len(ids)} memories"
+        with self.ctx.change(label) as session:
+            for memory_id in ids:
+                self._live(session, memory_id).deleted_at = self.ctx.now()
+        return len(ids)
+
+    def purge(self, app_id: str) -> int:
+        """Move every memory of the app to Trash (one undoable step)."""
+        with self.ctx.change(f"Purge app {app_id}") as session:
+            memories = list(
+                session.scalars(
+                    select(AppMemory).where(AppMemory.app_id == app_id, AppMemory.deleted_at.is_(None))
+                )
+            )
+            if session.get(App, app_id) is None:
+                raise NotFoundError(f"no app {app_id!r}")
+            for memory in memories:
+                memory.deleted_at = self.ctx.now()
+            return len(memories)
+
+    def _app(self, session: Session, app_id: str) -> App:
+        app = session.get(App, app_id)
+        if app is None:
+            app = App(app_id=app_id, created_at=self.ctx.now())
+            session.add(app)
+        return app
+
+    @staticmethod
+    def _live(session: Session, memory_id: int) -> AppMemory:
+        memory = session.get(AppMemory, memory_id)
+        if memory is None or memory.deleted_at is not None:
+            raise NotFoundError(f"no app memory {memory_id}")
+        return memory

@@ -1,0 +1,67 @@
+"""What every service needs: the store, the settings, the clock and who is acting."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from sqlalchemy.orm import Session
+
+from memdesk.config import Settings
+from memdesk.core.timefmt import utcnow
+from memdesk.errors import BadInputError
+from memdesk.store.engine import Store
+from memdesk.store.recorder import recorded_change
+
+MAX_DOCUMENT_CHARS = 1_000_000
+MAX_ENTRY_CHARS = 100_000
+
+
+@dataclass
+class Context:
+    store: Store
+    settings: Settings
+    files_global_dir: Path
+    actor: str = "user"
+    clock: Callable[[], datetime] = utcnow
+
+    def now(self) -> datetime:
+        return self.clock()
+
+    _open_change: Session | None = field(default=None, init=False, repr=False)
+
+    @contextmanager
+    def change(self, label: str) -> Iterator[Session]:
+        """One user action: one transaction, one history step.
+
+        A change opened inside another joins it, so a composite action (an import, an
+        applied compaction) is still one step that one undo reverts.
+        """
+        if self._open_change is not None:
+            yield self._open_change
+            return
+        with recorded_change(self.store, label, self.actor, self.now()) as session:
+            self._open_change = session
+            try:
+                yield session
+            finally:
+                self._open_change = None
+
+
+def check_text(value: object, what: str, max_chars: int, allow_empty: bool = False) -> str:
+    """Refuse text that is not text, is empty, holds NUL bytes, or is too long."""
+    if not isinstance(value, str):
+        raise BadInputError(f"{what} must be text, not {type(value).__name__}")
+    if not allow_empty and not value.strip():
+        raise BadInputError(f"{what} is empty")
+    if "\x00" in value:
+        raise BadInputError(f"{what} contains a NUL character")
+    if len(value) > max_chars:
+        raise BadInputError(
+            f"{what} is {len(value):,} characters; the limit is {max_chars:,}",
+            "split it into smaller pieces",
+        )
+    return value

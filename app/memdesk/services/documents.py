@@ -1,0 +1,71 @@
+"""Namespace documents: profile, patterns, facts, global and session notes."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from memdesk.core.namespaces import check_namespace, is_working
+from memdesk.errors import BadInputError, NotFoundError
+from memdesk.services.context import MAX_DOCUMENT_CHARS, Context, check_text
+from memdesk.store.models import Document
+
+
+def find_document(session: Session, namespace: str) -> Document | None:
+    """The document row for ``namespace``, live or in Trash."""
+    return session.scalar(select(Document).where(Document.namespace == namespace))
+
+
+class Documents:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def get(self, namespace: str) -> Document | None:
+        with self.ctx.store.read() as session:
+            doc = find_document(session, check_namespace(namespace))
+            return doc if doc is not None and doc.deleted_at is None else None
+
+    def text(self, namespace: str) -> str:
+        doc = self.get(namespace)
+        return doc.content if doc else ""
+
+    def list(self) -> list[Document]:
+        with self.ctx.store.read() as session:
+            query = select(Document).where(Document.deleted_at.is_(None)).order_by(Document.namespace)
+            return list(session.scalars(query))
+
+    def set(self, namespace: str, content: str) -> Document:
+        return self._write(namespace, content, append=False)
+
+    def append(self, namespace: str, content: str) -> Document:
+        return self._write(namespace, content, append=True)
+
+    def _write(self, namespace: str, content: str, append: bool) -> Document:
+        check_namespace(namespace)
+        if is_working(namespace):
+            raise BadInputError(f"{namespace} is working memory", "use `memdesk working set` to write it")
+        check_text(content, f"text for {namespace}", MAX_DOCUMENT_CHARS, allow_empty=not append)
+        now = self.ctx.now()
+        verb = "Append to" if append else "Edit"
+        with self.ctx.change(f"{verb} {namespace}") as session:
+            doc = find_document(session, namespace)
+            if doc is None:
+                doc = Document(namespace=namespace, content="", created_at=now, updated_at=now)
+                session.add(doc)
+            if doc.deleted_at is not None:
+                doc.deleted_at = None
+                doc.content = ""
+            if append and doc.content.strip():
+                content = doc.content.rstrip("\n") + "\n" + content
+            check_text(content, f"text for {namespace}", MAX_DOCUMENT_CHARS, allow_empty=True)
+            if doc.content != content:
+                doc.content = content
+                doc.updated_at = now
+            return doc
+
+    def delete(self, namespace: str) -> None:
+        with self.ctx.change(f"Delete {namespace}") as session:
+            doc = find_document(session, check_namespace(namespace))
+            if doc is None or doc.deleted_at is not None:
+                raise NotFoundError(f"no document {namespace}")
+            doc.deleted_at = self.ctx.now()

@@ -1,0 +1,114 @@
+"""History: every change, and undo/redo one user action at a time.
+
+Undo puts each row back as it was before the step; redo puts it as it was after. Both
+refuse, changing nothing, when a row has been changed since (by another program, say),
+rather than silently overwrite that newer change.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from memdesk.errors import ConflictError, NotFoundError
+from memdesk.services.context import Context
+from memdesk.store.models import HistoryChange, HistoryStep
+from memdesk.store.snapshots import MODEL_BY_TABLE, apply_snapshot, column_values, snapshot
+
+
+@dataclass(frozen=True)
+class StepInfo:
+    id: int
+    at: datetime
+    actor: str
+    label: str
+    state: str
+    changes: int
+
+
+def _load(data: str | None) -> dict[str, Any] | None:
+    return None if data is None else json.loads(data)
+
+
+class History:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def list(self, limit: int = 50) -> list[StepInfo]:
+        with self.ctx.store.read() as session:
+            steps = list(session.scalars(select(HistoryStep).order_by(HistoryStep.id.desc()).limit(limit)))
+            counts = {
+                step.id: session.query(HistoryChange).filter(HistoryChange.step_id == step.id).count()
+                for step in steps
+            }
+        return [StepInfo(s.id, s.at, s.actor, s.label, s.state, counts[s.id]) for s in steps]
+
+    def changes(self, step_id: int) -> list[HistoryChange]:
+        with self.ctx.store.read() as session:
+            return list(
+                session.scalars(
+                    select(HistoryChange).where(HistoryChange.step_id == step_id).order_by(HistoryChange.id)
+                )
+            )
+
+    def undo(self) -> StepInfo:
+        return self._move("undo")
+
+    def redo(self) -> StepInfo:
+        return self._move("redo")
+
+    def _move(self, direction: str) -> StepInfo:
+        with self.ctx.store.write() as session:
+            if direction == "undo":
+                query = select(HistoryStep).where(HistoryStep.state == "done").order_by(HistoryStep.id.desc())
+            else:
+                query = select(HistoryStep).where(HistoryStep.state == "undone").order_by(HistoryStep.id)
+            step = session.scalars(query.limit(1)).first()
+            if step is None:
+                raise NotFoundError("nothing to undo" if direction == "undo" else "nothing to redo")
+            changes = list(session.scalars(select(HistoryChange).where(HistoryChange.step_id == step.id)))
+            if any(change.redacted for change in changes):
+                raise ConflictError(
+                    f"cannot {direction} {step.label!r}: it touched items since removed from Trash for good"
+                )
+            ordered = reversed(changes) if direction == "undo" else changes
+            for change in ordered:
+                current, target = change.after, change.before
+                if direction == "redo":
+                    current, target = target, current
+                self._restore(session, change, _load(current), _load(target), step.label, direction)
+            step.state = "undone" if direction == "undo" else "done"
+            session.flush()
+            return StepInfo(step.id, step.at, step.actor, step.label, step.state, len(changes))
+
+    @staticmethod
+    def _restore(
+        session: Session,
+        change: HistoryChange,
+        expected: dict[str, Any] | None,
+        target: dict[str, Any] | None,
+        label: str,
+        direction: str,
+    ) -> None:
+        model = MODEL_BY_TABLE[change.table_name]
+        numeric = change.item_key.isdigit() and change.table_name != "sessions"
+        key: int | str = int(change.item_key) if numeric else change.item_key
+        row = session.get(model, key)
+        actual = None if row is None else snapshot(row)
+        if actual != expected:
+            raise ConflictError(
+                f"cannot {direction} {label!r}: {change.table_name} {change.item_key} has changed since",
+                "look at History to see the newer change",
+            )
+        if target is None:
+            session.delete(row)
+        elif row is None:
+            session.add(model(**column_values(model, target)))
+        else:
+            apply_snapshot(row, target)
+        session.flush()

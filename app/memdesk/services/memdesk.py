@@ -1,0 +1,100 @@
+"""``Memdesk``: the Qt-free application object. The CLI, the GUI and assistants use it.
+
+from memdesk.services.memdesk import Memdesk
+app = Memdesk.open()                       # the user's store and settings
+app.apps.add("calendar", "Prefers meetings after 2pm")
+print(app.prompt.compose(PromptSpec(app="calendar")).text)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+
+from memdesk.config import LoadedSettings, Settings, load_settings, save_settings
+from memdesk.core.timefmt import utcnow
+from memdesk.paths import Paths, resolve_paths
+from memdesk.services.apps import AppMemories
+from memdesk.services.context import Context
+from memdesk.services.documents import Documents
+from memdesk.services.entries import Entries
+from memdesk.services.flynn import FlynnFolder
+from memdesk.services.history import History
+from memdesk.services.prompt import Composer
+from memdesk.services.recall import Recall
+from memdesk.services.search import Search
+from memdesk.services.sessions import Sessions
+from memdesk.services.transfer import Transfer
+from memdesk.services.trash import Trash
+from memdesk.services.working import WorkingMemory
+from memdesk.store.engine import Store
+
+
+def files_global_dir(settings: Settings, paths: Paths) -> Path:
+    configured = settings.files.global_dir
+    return Path(configured).expanduser() if configured else paths.default_files_dir
+
+
+class Memdesk:
+    def __init__(
+        self,
+        paths: Paths,
+        loaded: LoadedSettings,
+        actor: str = "user",
+        clock: Callable[[], datetime] = utcnow,
+    ) -> None:
+        self.paths = paths
+        self.settings_problems = loaded.problems
+        self.store = Store(paths.db_url, backup_dir=paths.backup_dir)
+        self.ctx = Context(
+            store=self.store,
+            settings=loaded.settings,
+            files_global_dir=files_global_dir(loaded.settings, paths),
+            actor=actor,
+            clock=clock,
+        )
+        self.documents = Documents(self.ctx)
+        self.working = WorkingMemory(self.ctx)
+        self.apps = AppMemories(self.ctx)
+        self.entries = Entries(self.ctx)
+        self.recall = Recall(self.ctx)
+        self.sessions = Sessions(self.ctx)
+        self.trash = Trash(self.ctx)
+        self.history = History(self.ctx)
+        self.search = Search(self.ctx)
+        self.transfer = Transfer(self.ctx)
+        self.flynn = FlynnFolder(self.ctx)
+        self.prompt = Composer(self.ctx)
+
+    @classmethod
+    def open(
+        cls,
+        data_dir: str | None = None,
+        db: str | None = None,
+        config: str | None = None,
+        actor: str = "user",
+        clock: Callable[[], datetime] = utcnow,
+    ) -> Memdesk:
+        paths = resolve_paths(data_dir=data_dir, db=db, config=config)
+        return cls(paths, load_settings(paths.config_file), actor=actor, clock=clock)
+
+    @property
+    def settings(self) -> Settings:
+        return self.ctx.settings
+
+    @property
+    def files_global_dir(self) -> Path:
+        return self.ctx.files_global_dir
+
+    def now(self) -> datetime:
+        return self.ctx.now()
+
+    def update_settings(self, settings: Settings) -> None:
+        """Save settings atomically and use them from now on."""
+        save_settings(self.paths.config_file, settings)
+        self.ctx.settings = settings
+        self.ctx.files_global_dir = files_global_dir(settings, self.paths)
+
+    def close(self) -> None:
+        self.store.close()

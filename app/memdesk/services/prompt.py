@@ -1,0 +1,210 @@
+"""The one prompt composer. The CLI, the Python API and the GUI preview all call ``compose``.
+
+Formats here are exact (see the prompt spec): sections in a fixed order, joined by one
+blank line, each right-stripped, no trailing newline.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from memdesk.core.namespaces import working_namespace
+from memdesk.core.timefmt import format_day, format_iso
+from memdesk.core.tokens import estimate_tokens
+from memdesk.services.apps import AppMemories
+from memdesk.services.context import Context
+from memdesk.services.documents import Documents, find_document
+from memdesk.services.files import build_files_block
+from memdesk.services.recall import Recall
+from memdesk.services.working import state_of
+from memdesk.store.models import Document
+
+GREETING = (
+    "[If relevant, briefly acknowledge what the user was last working on "
+    "before responding to their first message.]"
+)
+PROFILE_HEADER = "--- Who you're talking to ---"
+WORKING_HEADER = "--- Recent context ---"
+
+
+@dataclass(frozen=True)
+class PromptSpec:
+    base: str = ""
+    session: str | None = None
+    app: str | None = None
+    message: str | None = None
+    now: datetime | None = None
+    project: Path | None = None
+    trusted: bool = False
+
+
+@dataclass
+class Section:
+    name: str
+    source: str
+    text: str = ""
+    tokens: int = 0
+    included: bool = False
+    reason: str = ""
+
+    def include(self, text: str) -> None:
+        self.text = text.rstrip()
+        self.tokens = estimate_tokens(self.text)
+        self.included = True
+        self.reason = ""
+
+    def leave_out(self, reason: str) -> None:
+        self.included = False
+        self.reason = reason
+
+
+@dataclass
+class ComposedPrompt:
+    now: datetime
+    text: str
+    tokens: int
+    sections: list[Section] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "now": format_iso(self.now),
+            "text": self.text,
+            "tokens": self.tokens,
+            "sections": [asdict(section) for section in self.sections],
+        }
+
+
+def format_app_block(label: str, lines: list[str]) -> str:
+    numbered = "\n".join(f"{index}. {line}" for index, line in enumerate(lines, start=1))
+    return (
+        f"(memories for app: {label})\n"
+        "The following are memories from previous conversations with this app:\n\n"
+        f"{numbered}\n\n"
+        "Use these memories to provide context-aware responses."
+    )
+
+
+class Composer:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.documents = Documents(ctx)
+        self.apps = AppMemories(ctx)
+        self.recall = Recall(ctx)
+
+    def compose(self, spec: PromptSpec) -> ComposedPrompt:
+        settings = self.ctx.settings
+        now = spec.now or self.ctx.now()
+        namespace = settings.memory.user_namespace
+        profile, working = self._profile_and_working(spec, namespace, now)
+        sections = [
+            self._base(spec),
+            profile,
+            working,
+            self._greeting(profile, working),
+            self._files(spec),
+            self._app(spec, now),
+            self._recall(spec, namespace, now),
+        ]
+        text = "\n\n".join(section.text for section in sections if section.included)
+        return ComposedPrompt(now=now, text=text, tokens=estimate_tokens(text), sections=sections)
+
+    @staticmethod
+    def _base(spec: PromptSpec) -> Section:
+        section = Section("base", "base prompt")
+        if spec.base.strip():
+            section.include(spec.base.strip())
+        else:
+            section.leave_out("empty")
+        return section
+
+    def _profile_and_working(
+        self, spec: PromptSpec, namespace: str, now: datetime
+    ) -> tuple[Section, Section]:
+        profile = Section("profile", f"{namespace}/profile" if namespace else "")
+        if not namespace:
+            profile.leave_out("disabled")
+        else:
+            content = self.documents.text(f"{namespace}/profile").strip()
+            if content:
+                profile.include(f"{PROFILE_HEADER}\n{content}")
+            else:
+                profile.leave_out("empty")
+        working = Section("working", "")
+        if not namespace and not spec.session:
+            working.leave_out("no session")
+            return profile, working
+        working.source = working_namespace(namespace, spec.session)
+        with self.ctx.store.read() as session:
+            doc: Document | None = find_document(session, working.source)
+        state = state_of(doc, now) if doc is not None and doc.deleted_at is None else None
+        if state is None:
+            working.leave_out("empty")
+        elif not state.live:
+            working.leave_out(state.reason)
+        else:
+            working.include(f"{WORKING_HEADER}\n{state.content.strip()}")
+        return profile, working
+
+    def _greeting(self, profile: Section, working: Section) -> Section:
+        section = Section("greeting", "memory.proactive_session_greeting")
+        if not self.ctx.settings.memory.proactive_session_greeting:
+            section.leave_out("disabled")
+        elif profile.included or working.included:
+            section.include(GREETING)
+        else:
+            section.leave_out("empty")
+        return section
+
+    def _files(self, spec: PromptSpec) -> Section:
+        files = self.ctx.settings.files
+        section = Section("files", str(self.ctx.files_global_dir))
+        if not files.enabled:
+            section.leave_out("disabled")
+            return section
+        block = build_files_block(
+            self.ctx.files_global_dir,
+            spec.project,
+            spec.trusted,
+            files.max_inject_lines,
+            files.max_inject_bytes,
+        )
+        section.source = ", ".join(str(path) for path in block.sources) or section.source
+        if block.text:
+            section.include(block.text)
+            section.reason = block.truncated or ""
+        else:
+            section.leave_out(block.reason or "empty")
+        return section
+
+    def _app(self, spec: PromptSpec, now: datetime) -> Section:
+        section = Section("app", f"app:{spec.app}" if spec.app else "")
+        if not spec.app:
+            section.leave_out("no app")
+            return section
+        memories = self.apps.live_memories(spec.app, now, self.ctx.settings.memory.app_memory_cap)
+        if not memories:
+            section.leave_out("empty")
+            return section
+        app = self.apps.app(spec.app)
+        label = (app.name if app and app.name else None) or spec.app
+        lines = [f"[{format_day(memory.created_at)}] {memory.content}" for memory in memories]
+        section.source = f"app:{spec.app} (memories {', '.join(str(m.id) for m in memories)})"
+        section.include(format_app_block(label, lines))
+        return section
+
+    def _recall(self, spec: PromptSpec, namespace: str, now: datetime) -> Section:
+        section = Section("recall", "")
+        if not spec.message or not spec.message.strip():
+            section.leave_out("no message")
+            return section
+        hits = self.recall.for_prompt(spec.message, namespace, self.ctx.settings.memory.recall_limit, now)
+        if not hits:
+            section.leave_out("no matches")
+            return section
+        section.source = ", ".join(dict.fromkeys(hit.label for hit in hits))
+        lines = "\n".join(f"- {hit.label}: {' '.join(hit.text.split())}" for hit in hits)
+        section.include(f"## Memory Context\n\n{lines}")
+        return section

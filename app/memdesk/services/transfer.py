@@ -1,0 +1,193 @@
+"""Whole-store JSON export and import, lossless: every row, Trash included.
+
+The import is checked completely before anything is written, and written in one
+transaction that is one history step, so a bad file changes nothing and a good one can be
+undone.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Boolean, DateTime, Float, Integer, inspect, select
+from sqlalchemy.orm import Session
+
+from memdesk.core.timefmt import format_iso
+from memdesk.errors import BadInputError
+from memdesk.services.context import Context
+from memdesk.store.models import App, AppMemory, Base, ChatSession, Document, Entry, Message
+from memdesk.store.snapshots import column_values, snapshot
+
+FORMAT = "memdesk"
+VERSION = 1
+MAX_IMPORT_BYTES = 512 * 1024 * 1024
+# In dependency order: apps before their memories, sessions before their messages.
+SECTIONS: tuple[tuple[str, type[Base]], ...] = (
+    ("documents", Document),
+    ("apps", App),
+    ("app_memories", AppMemory),
+    ("entries", Entry),
+    ("sessions", ChatSession),
+    ("messages", Message),
+)
+MODES = ("skip", "overwrite")
+_UNIQUE_COLUMNS: dict[type[Base], Any] = {
+    Document: Document.namespace,
+    Entry: Entry.key,
+    App: App.app_id,
+    ChatSession: ChatSession.id,
+}
+
+
+def _check_row(section: str, index: int, model: type[Base], row: object) -> dict[str, Any]:
+    where = f"{section}[{index}]"
+    if not isinstance(row, dict):
+        raise BadInputError(f"{where}: expected an object, found {type(row).__name__}")
+    for column in inspect(model).columns:
+        value = row.get(column.key)
+        if value is None:
+            if column.primary_key and column.key != "id":
+                raise BadInputError(f"{where}.{column.key}: missing")
+            if not column.nullable and column.default is None and not column.primary_key:
+                raise BadInputError(f"{where}.{column.key}: missing")
+            continue
+        kind = column.type
+        ok = (
+            isinstance(value, bool)
+            if isinstance(kind, Boolean)
+            else isinstance(value, int) and not isinstance(value, bool)
+            if isinstance(kind, Integer)
+            else isinstance(value, int | float) and not isinstance(value, bool)
+            if isinstance(kind, Float)
+            else isinstance(value, str)
+        )
+        if not ok:
+            raise BadInputError(f"{where}.{column.key}: wrong type {type(value).__name__}")
+        if isinstance(kind, DateTime):
+            try:
+                datetime.fromisoformat(value)
+            except ValueError:
+                raise BadInputError(f"{where}.{column.key}: {value!r} is not a date and time") from None
+        elif isinstance(value, str) and "\x00" in value:
+            raise BadInputError(f"{where}.{column.key}: contains a NUL character")
+    return row
+
+
+def read_export_file(path: Path) -> dict[str, list[dict[str, Any]]]:
+    """Read and check a whole-store file; raises BadInputError saying where it is wrong."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_IMPORT_BYTES:
+            raise BadInputError(f"{path} is {size:,} bytes; the limit is {MAX_IMPORT_BYTES:,}")
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except FileNotFoundError:
+        raise BadInputError(f"{path}: no such file") from None
+    except UnicodeDecodeError as exc:
+        raise BadInputError(f"{path}: not valid UTF-8 (byte {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise BadInputError(f"{path}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+    except OSError as exc:
+        raise BadInputError(f"{path}: cannot be read ({exc.strerror})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise BadInputError(f'{path}: not a Memdesk export (expected "format": "memdesk")')
+    version = data.get("version")
+    if not isinstance(version, int) or version < 1:
+        raise BadInputError(f'{path}: "version" must be a positive whole number')
+    if version > VERSION:
+        raise BadInputError(
+            f"{path} was written by a newer Memdesk (format version {version})",
+            "install the newer Memdesk to import it",
+        )
+    checked: dict[str, list[dict[str, Any]]] = {}
+    for section, model in SECTIONS:
+        rows = data.get(section, [])
+        if not isinstance(rows, list):
+            raise BadInputError(f'{path}: "{section}" must be a list')
+        checked[section] = [_check_row(section, i, model, row) for i, row in enumerate(rows)]
+    return checked
+
+
+class Transfer:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def export_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "exported_at": format_iso(self.ctx.now()),
+        }
+        with self.ctx.store.read() as session:
+            for section, model in SECTIONS:
+                pk = inspect(model).primary_key[0]
+                data[section] = [snapshot(row) for row in session.scalars(select(model).order_by(pk))]
+        return data
+
+    def export_file(self, path: Path) -> dict[str, int]:
+        data = self.export_data()
+        payload = json.dumps(data, ensure_ascii=False, indent=1)
+        tmp = path.with_name(path.name + ".part")
+        try:
+            tmp.write_text(payload, encoding="utf-8")
+            tmp.replace(path)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise BadInputError(f"cannot write {path}: {exc.strerror}") from None
+        return {section: len(data[section]) for section, _ in SECTIONS}
+
+    def import_file(self, path: Path, mode: str = "skip") -> dict[str, int]:
+        if mode not in MODES:
+            raise BadInputError(f"mode {mode!r} is not valid", "expected skip or overwrite")
+        data = read_export_file(path)
+        counts = {"added": 0, "updated": 0, "skipped": 0}
+        with self.ctx.change(f"Import {path.name}") as session:
+            for section, model in SECTIONS:
+                for row in data[section]:
+                    counts[self._import_row(session, model, row, mode)] += 1
+        return counts
+
+    @staticmethod
+    def _import_row(session: Session, model: type[Base], row: dict[str, Any], mode: str) -> str:
+        values = column_values(model, row)
+        existing = _find_existing(session, model, row)
+        if existing is not None:
+            if mode == "skip":
+                return "skipped"
+            for key, value in values.items():
+                if key != "id":
+                    setattr(existing, key, value)
+            return "updated"
+        if "id" in values and (values["id"] is None or session.get(model, values["id"]) is not None):
+            values.pop("id")  # that id is taken by another row here: take a new one
+        if model is Message and session.get(ChatSession, values["session_id"]) is None:
+            raise BadInputError(f"a message refers to session {values['session_id']!r}, not in the file")
+        if model is AppMemory and session.get(App, values["app_id"]) is None:
+            session.add(App(app_id=values["app_id"], created_at=values["created_at"]))
+        session.add(model(**values))
+        session.flush()
+        return "added"
+
+
+def _find_existing(session: Session, model: type[Base], row: dict[str, Any]) -> Base | None:
+    """The row already in the store that an imported row stands for, matched by meaning."""
+    unique = _UNIQUE_COLUMNS.get(model)
+    if unique is not None:
+        return session.scalar(select(model).where(unique == row[unique.key]))
+    decoded = column_values(model, row)
+    if model is AppMemory:
+        condition = (
+            (AppMemory.app_id == decoded["app_id"])
+            & (AppMemory.content == decoded["content"])
+            & (AppMemory.created_at == decoded["created_at"])
+        )
+        return session.scalar(select(AppMemory).where(condition))
+    condition = (
+        (Message.session_id == decoded["session_id"])
+        & (Message.role == decoded["role"])
+        & (Message.content == decoded["content"])
+        & (Message.created_at == decoded["created_at"])
+    )
+    return session.scalar(select(Message).where(condition))

@@ -1,0 +1,226 @@
+"""Opening the database: one engine per store, WAL, busy timeout, schema version, backups.
+
+Reads and writes use separate engines so that every write transaction starts with
+``BEGIN IMMEDIATE``: a writer waits its turn up to the busy timeout instead of failing
+half-way when another process (an assistant using the CLI) writes at the same time.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event, inspect, select, text
+from sqlalchemy.exc import DatabaseError, OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+
+from memdesk.core.search_text import split_pieces
+from memdesk.errors import StoreError
+from memdesk.store import fts
+from memdesk.store.models import Base, Document, DocumentPiece, Meta
+
+SCHEMA_VERSION = 1
+DEFAULT_BUSY_TIMEOUT_MS = 5000
+# Each step takes the database from version N to N + 1.
+MIGRATIONS: dict[int, Callable[[Any], None]] = {}
+
+
+def _busy_timeout_ms() -> int:
+    raw = os.environ.get("MEMDESK_BUSY_TIMEOUT_MS", "")
+    return int(raw) if raw.isdigit() else DEFAULT_BUSY_TIMEOUT_MS
+
+
+def _make_engine(url: str, begin: str) -> Engine:
+    engine = create_engine(url, connect_args={"timeout": _busy_timeout_ms() / 1000})
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: sqlite3.Connection, _record: object) -> None:
+        dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
+        cursor = dbapi_conn.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {_busy_timeout_ms()}")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        conn.exec_driver_sql(begin)
+
+    return engine
+
+
+def _sync_document_pieces(session: Session, _context: object) -> None:
+    """Keep each document's paragraphs/bullets (what recall ranks) in step with its text.
+
+    Runs after the flush, when new documents have ids, using Core statements so that it
+    does not start a flush of its own.
+    """
+    changed = [
+        obj
+        for obj in list(session.new) + list(session.dirty)
+        if isinstance(obj, Document) and inspect(obj).attrs.content.history.has_changes()
+    ]
+    if not changed:
+        return
+    conn = session.connection()
+    pieces = DocumentPiece.__table__
+    for doc in changed:
+        conn.execute(pieces.delete().where(pieces.c.document_id == doc.id))
+        rows = [
+            {"document_id": doc.id, "position": index, "text": piece}
+            for index, piece in enumerate(split_pieces(doc.content))
+        ]
+        if rows:
+            conn.execute(pieces.insert(), rows)
+
+
+def translate_db_error(exc: Exception, where: str) -> StoreError:
+    message = str(getattr(exc, "orig", exc))
+    if "locked" in message or "busy" in message:
+        return StoreError(
+            f"the database {where} is busy: another program is writing to it",
+            f"waited {_busy_timeout_ms() / 1000:g} s; try again in a moment",
+        )
+    if "readonly" in message or "read-only" in message:
+        return StoreError(
+            f"the database {where} is read-only",
+            "check the permissions of the file and its folder",
+        )
+    if "not a database" in message or "malformed" in message:
+        return StoreError(f"{where} is not a readable Memdesk database ({message})")
+    return StoreError(f"database error in {where}: {message}")
+
+
+class Store:
+    """One database: short sessions for reads and for writes."""
+
+    def __init__(self, url: str, backup_dir: Path | None = None) -> None:
+        self.url = url
+        self.backup_dir = backup_dir
+        self.file = Path(url[len("sqlite:///") :]) if url.startswith("sqlite:///") else None
+        self.where = str(self.file) if self.file else url
+        if self.file and ":memory:" not in url:
+            self._prepare_folder(self.file)
+        self.read_engine = _make_engine(url, "BEGIN")
+        self.write_engine = _make_engine(url, "BEGIN IMMEDIATE")
+        self._reader = sessionmaker(self.read_engine, expire_on_commit=False)
+        self._writer = sessionmaker(self.write_engine, expire_on_commit=False)
+        event.listen(self._writer, "after_flush", _sync_document_pieces)
+        try:
+            self._open_schema()
+        except (OperationalError, DatabaseError) as exc:
+            self.close()
+            raise translate_db_error(exc, self.where) from None
+        except BaseException:
+            self.close()
+            raise
+
+    @staticmethod
+    def _prepare_folder(file: Path) -> None:
+        try:
+            file.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(
+                f"cannot create the data folder {file.parent}: {exc.strerror}",
+                "choose another folder with --data-dir or MEMDESK_DATA_DIR",
+            ) from None
+        if not file.exists() and not os.access(file.parent, os.W_OK):
+            raise StoreError(
+                f"the data folder {file.parent} is read-only; cannot create the database",
+                "choose another folder with --data-dir or MEMDESK_DATA_DIR",
+            )
+
+    def _open_schema(self) -> None:
+        with self.write_engine.begin() as conn:
+            tables = set(conn.scalars(text("SELECT name FROM sqlite_master WHERE type='table'")))
+            if not tables:
+                Base.metadata.create_all(conn)
+                fts.create_indexes(conn)
+                conn.execute(
+                    Meta.__table__.insert(),
+                    [
+                        {"key": "schema_version", "value": str(SCHEMA_VERSION)},
+                        {"key": "revision", "value": "0"},
+                    ],
+                )
+                return
+            if "meta" not in tables:
+                raise StoreError(f"{self.where} is a SQLite file but not a Memdesk database")
+            version = int(conn.scalar(select(Meta.value).where(Meta.key == "schema_version")) or 0)
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.where} was written by a newer Memdesk (schema {version}; "
+                f"this version reads up to {SCHEMA_VERSION})",
+                "install the newer Memdesk to open it; the file was not changed",
+            )
+        if version < SCHEMA_VERSION:
+            self._migrate(version)
+
+    def _migrate(self, version: int) -> None:
+        self.backup()
+        with self.write_engine.begin() as conn:
+            for step in range(version, SCHEMA_VERSION):
+                MIGRATIONS[step](conn)
+            conn.execute(
+                Meta.__table__.update().where(Meta.key == "schema_version"),
+                {"value": str(SCHEMA_VERSION)},
+            )
+
+    def backup(self) -> Path | None:
+        """Copy the database (consistently, through SQLite's backup API) to the backup folder."""
+        if self.file is None or self.backup_dir is None:
+            return None
+        self.backup_dir.mkdir(parents=True, exist_ok=True)
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        target = self.backup_dir / f"{self.file.stem}-{stamp}.sqlite3"
+        source = sqlite3.connect(self.file)
+        try:
+            dest = sqlite3.connect(target)
+            with dest:
+                source.backup(dest)
+            dest.close()
+        finally:
+            source.close()
+        return target
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        session = self._reader()
+        try:
+            yield session
+        except (OperationalError, DatabaseError) as exc:
+            raise translate_db_error(exc, self.where) from None
+        finally:
+            session.close()  # ends the read transaction; loaded rows stay usable, detached
+
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        """A transaction: everything in the block is written, or nothing is."""
+        session = self._writer()
+        try:
+            yield session
+            session.execute(text("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'revision'"))
+            session.commit()
+        except (OperationalError, DatabaseError) as exc:
+            session.rollback()
+            raise translate_db_error(exc, self.where) from None
+        except BaseException:
+            session.rollback()
+            raise
+        finally:
+            session.close()
+
+    def revision(self) -> int:
+        """A number that grows with every committed write, from any process."""
+        with self.read() as session:
+            return int(session.scalar(select(Meta.value).where(Meta.key == "revision")) or 0)
+
+    def close(self) -> None:
+        self.read_engine.dispose()
+        self.write_engine.dispose()

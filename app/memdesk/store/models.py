@@ -1,0 +1,150 @@
+"""Typed SQLAlchemy 2 models. Times are naive UTC. Rows are soft-deleted via ``deleted_at``."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Meta(Base):
+    __tablename__ = "meta"
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+
+
+class Document(Base):
+    """A markdown document per namespace (``user/profile``, ``global``, ``sessions/x``...)."""
+
+    __tablename__ = "documents"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    namespace: Mapped[str] = mapped_column(String(300), unique=True)
+    content: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
+    pinned: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class DocumentPiece(Base):
+    """A paragraph or bullet of a document: the unit recall ranks. Derived, never edited."""
+
+    __tablename__ = "document_pieces"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    document_id: Mapped[int] = mapped_column(ForeignKey("documents.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+
+
+class App(Base):
+    __tablename__ = "apps"
+    app_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(200), default=None)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class AppMemory(Base):
+    __tablename__ = "app_memories"
+    __table_args__ = (Index("ix_app_memories_app_live", "app_id", "deleted_at", "updated_at"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    app_id: Mapped[str] = mapped_column(ForeignKey("apps.app_id", ondelete="CASCADE"))
+    content: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
+    pinned: Mapped[bool] = mapped_column(Boolean, default=False)
+    importance: Mapped[int | None] = mapped_column(Integer, default=None)
+    tags: Mapped[str] = mapped_column(Text, default="")  # space-separated
+    source_session: Mapped[str | None] = mapped_column(String(300), default=None)
+
+
+class Entry(Base):
+    """A knowledge or timeline entry (unique key)."""
+
+    __tablename__ = "entries"
+    __table_args__ = (Index("ix_entries_category_created", "category", "created_at"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(300), unique=True)
+    content: Mapped[str] = mapped_column(Text)
+    category: Mapped[str] = mapped_column(String(20), default="knowledge")
+    importance: Mapped[float] = mapped_column(Float, default=0.5)
+    session_id: Mapped[str | None] = mapped_column(String(300), default=None)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
+    pinned: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class ChatSession(Base):
+    __tablename__ = "sessions"
+    id: Mapped[str] = mapped_column(String(300), primary_key=True)
+    channel: Mapped[str] = mapped_column(String(64))
+    app_id: Mapped[str | None] = mapped_column(String(200), default=None)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    last_message_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
+    last_consolidated_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
+    last_consolidated_message_id: Mapped[int] = mapped_column(Integer, default=0)
+    failure_count: Mapped[int] = mapped_column(Integer, default=0)
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
+
+
+class Message(Base):
+    __tablename__ = "messages"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    session_id: Mapped[str] = mapped_column(ForeignKey("sessions.id", ondelete="CASCADE"), index=True)
+    role: Mapped[str] = mapped_column(String(20))
+    content: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class HistoryStep(Base):
+    """One user action; undo and redo work a whole step at a time."""
+
+    __tablename__ = "history_steps"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime)
+    actor: Mapped[str] = mapped_column(String(40))
+    label: Mapped[str] = mapped_column(Text)
+    state: Mapped[str] = mapped_column(String(12), default="done")  # done|undone|discarded
+
+
+class HistoryChange(Base):
+    """A row's state before and after a step, as JSON; NULL means the row did not exist."""
+
+    __tablename__ = "history_changes"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    step_id: Mapped[int] = mapped_column(ForeignKey("history_steps.id", ondelete="CASCADE"), index=True)
+    table_name: Mapped[str] = mapped_column(String(40))
+    item_key: Mapped[str] = mapped_column(String(300))
+    before: Mapped[str | None] = mapped_column(Text, default=None)
+    after: Mapped[str | None] = mapped_column(Text, default=None)
+    redacted: Mapped[bool] = mapped_column(Boolean, default=False)
+    __table_args__ = (Index("ix_history_changes_item", "table_name", "item_key"),)
+
+
+class CompactionRun(Base):
+    __tablename__ = "compaction_runs"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    session_id: Mapped[str | None] = mapped_column(String(300), default=None)
+    started_at: Mapped[datetime] = mapped_column(DateTime)
+    backend: Mapped[str] = mapped_column(String(40))
+    model: Mapped[str] = mapped_column(String(200), default="")
+    duration_ms: Mapped[int] = mapped_column(Integer, default=0)
+    calls: Mapped[int] = mapped_column(Integer, default=0)
+    tokens_in: Mapped[int] = mapped_column(Integer, default=0)
+    tokens_out: Mapped[int] = mapped_column(Integer, default=0)
+    tokens_estimated: Mapped[bool] = mapped_column(Boolean, default=False)
+    outcome: Mapped[str] = mapped_column(String(20))  # proposed|applied|failed|degraded|cancelled
+    message: Mapped[str] = mapped_column(Text, default="")
+    history_step_id: Mapped[int | None] = mapped_column(Integer, default=None)
+
+
+TRACKED_MODELS: tuple[type[Base], ...] = (Document, App, AppMemory, Entry, ChatSession, Message)
