@@ -1,0 +1,123 @@
+"""Background work for the window: reads in a pool, writes one at a time, results on the GUI thread.
+
+    tasks.read(lambda app: app.apps.memories("calendar"), on_done=self._show)
+    tasks.write(lambda app: app.apps.delete(ids), on_done=..., label="Delete memories")
+
+Functions run on worker threads with the Qt-free ``Memdesk`` object and must never touch
+widgets. ``on_done``/``on_error`` are called on the GUI thread. An error without its own
+``on_error`` goes to the ``error`` signal, which the main window shows in one dialog.
+After every successful write ``store_changed`` is emitted so open views refresh.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
+
+from memdesk.services.memdesk import Memdesk
+
+T = TypeVar("T")
+
+
+class _Delivery(QObject):
+    """Carries a finished future to the GUI thread through a queued signal."""
+
+    finished = Signal(object, object, object)  # future, on_done, on_error
+
+
+class TaskRunner(QObject):
+    error = Signal(Exception)
+    store_changed = Signal()
+    busy_changed = Signal(bool)
+    progress = Signal(str, int, int)  # message, done, total (total 0: unknown)
+
+    def __init__(self, app: Memdesk, parent: QObject | None = None, read_workers: int = 2) -> None:
+        super().__init__(parent)
+        self.app = app
+        self._readers = ThreadPoolExecutor(max_workers=read_workers, thread_name_prefix="memdesk-read")
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memdesk-write")
+        self._delivery = _Delivery()
+        self._delivery.finished.connect(self._deliver)
+        self._pending = 0
+        self._lock = threading.Lock()
+        self._closed = False
+
+    @property
+    def busy(self) -> bool:
+        return self._pending > 0
+
+    def read(
+        self,
+        fn: Callable[[Memdesk], T],
+        on_done: Callable[[T], Any] | None = None,
+        on_error: Callable[[Exception], Any] | None = None,
+    ) -> Future[T]:
+        return self._submit(self._readers, fn, on_done, on_error, writes=False)
+
+    def write(
+        self,
+        fn: Callable[[Memdesk], T],
+        on_done: Callable[[T], Any] | None = None,
+        on_error: Callable[[Exception], Any] | None = None,
+    ) -> Future[T]:
+        return self._submit(self._writer, fn, on_done, on_error, writes=True)
+
+    def _submit(
+        self,
+        pool: ThreadPoolExecutor,
+        fn: Callable[[Memdesk], T],
+        on_done: Callable[[T], Any] | None,
+        on_error: Callable[[Exception], Any] | None,
+        writes: bool,
+    ) -> Future[T]:
+        with self._lock:
+            self._pending += 1
+            if self._pending == 1:
+                QTimer.singleShot(0, lambda: self.busy_changed.emit(True))
+        future = pool.submit(fn, self.app)
+        future.add_done_callback(
+            lambda done: self._delivery.finished.emit(done, (on_done, writes), on_error)
+        )
+        return future
+
+    @Slot(object, object, object)
+    def _deliver(self, future: Future, done_info: tuple, on_error: Callable | None) -> None:
+        on_done, writes = done_info
+        with self._lock:
+            self._pending -= 1
+            idle = self._pending == 0
+        if self._closed:
+            return
+        try:
+            result = future.result()
+        except Exception as exc:  # reported through the one error path below
+            if on_error is not None:
+                on_error(exc)
+            else:
+                self.error.emit(exc)
+        else:
+            if on_done is not None:
+                on_done(result)
+            if writes:
+                self.store_changed.emit()
+        finally:
+            if idle:
+                self.busy_changed.emit(False)
+
+    def wait_idle(self, timeout_ms: int = 5000) -> bool:
+        """Process events until every task has been delivered (for tests and shutdown)."""
+        from PySide6.QtCore import QCoreApplication, QDeadlineTimer
+
+        deadline = QDeadlineTimer(timeout_ms)
+        while self._pending and not deadline.hasExpired():
+            QCoreApplication.processEvents()
+        return self._pending == 0
+
+    def shutdown(self) -> None:
+        self._closed = True
+        self._readers.shutdown(wait=True, cancel_futures=True)
+        self._writer.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,100 @@
+"""History: one step per action, undo/redo, conflicts; Trash: restore, empty for good."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdesk.errors import ConflictError, NotFoundError
+
+
+def test_each_action_is_one_step_and_undo_redo_walk_them(memdesk_app):
+    app = memdesk_app
+    app.documents.set("user/profile", "v1")
+    app.documents.set("user/profile", "v2")
+    steps = app.history.list()
+    assert [s.label for s in steps] == ["Edit user/profile", "Edit user/profile"]
+    assert app.history.undo().label == "Edit user/profile"
+    assert app.documents.text("user/profile") == "v1"
+    app.history.undo()
+    assert app.documents.get("user/profile") is None
+    with pytest.raises(NotFoundError, match="nothing to undo"):
+        app.history.undo()
+    app.history.redo()
+    app.history.redo()
+    assert app.documents.text("user/profile") == "v2"
+    with pytest.raises(NotFoundError, match="nothing to redo"):
+        app.history.redo()
+
+
+def test_a_new_action_discards_the_redo_stack(memdesk_app):
+    app = memdesk_app
+    app.documents.set("global", "a")
+    app.history.undo()
+    app.documents.set("global", "b")
+    with pytest.raises(NotFoundError):
+        app.history.redo()
+    assert [s.state for s in app.history.list()] == ["done", "discarded"]
+
+
+def test_undo_refuses_to_overwrite_a_newer_change(memdesk_app, isolated_data_dir):
+    from memdesk.services.memdesk import Memdesk
+
+    memdesk_app.documents.set("global", "mine")
+    other = Memdesk.open(data_dir=str(isolated_data_dir), actor="cli")
+    try:
+        with other.store.write() as session:  # another program edits without history
+            from memdesk.store.models import Document
+
+            session.query(Document).filter_by(namespace="global").update({"content": "theirs"})
+    finally:
+        other.close()
+    with pytest.raises(ConflictError, match="has changed since"):
+        memdesk_app.history.undo()
+    assert memdesk_app.documents.text("global") == "theirs"
+
+
+def test_undo_of_a_search_index_change_keeps_recall_in_step(memdesk_app):
+    memdesk_app.documents.set("user/facts", "- likes zebras")
+    memdesk_app.documents.set("user/facts", "- likes giraffes")
+    memdesk_app.history.undo()
+    assert [h.text for h in memdesk_app.recall.for_prompt("zebras", "user", 5, memdesk_app.now())] == [
+        "likes zebras"
+    ]
+    assert memdesk_app.recall.for_prompt("giraffes", "user", 5, memdesk_app.now()) == []
+
+
+def test_trash_restore_and_empty(memdesk_app):
+    app = memdesk_app
+    memory = app.apps.add("cal", "to delete").memory
+    app.entries.upsert("k", "entry")
+    app.apps.delete([memory.id])
+    app.entries.delete("k")
+    items = app.trash.list()
+    assert sorted(i.kind for i in items) == ["entry", "memory"]
+    assert f"memory:{memory.id}" in {i.id for i in items}
+    app.trash.restore(f"memory:{memory.id}")
+    assert [m.id for m in app.apps.memories("cal")] == [memory.id]
+    assert app.trash.empty() == 1
+    assert app.trash.list() == []
+    with pytest.raises(NotFoundError):
+        app.entries.get("k")
+
+
+def test_emptied_items_cannot_be_brought_back_by_undo(memdesk_app):
+    app = memdesk_app
+    app.entries.upsert("secret", "my bank pin is 1234")
+    app.entries.delete("secret")
+    app.trash.empty()
+    with pytest.raises(ConflictError, match="removed from Trash for good"):
+        app.history.undo()
+    changes = [c for s in app.history.list() for c in app.history.changes(s.id)]
+    assert all("1234" not in (c.before or "") + (c.after or "") for c in changes)
+
+
+def test_bad_trash_ids(memdesk_app):
+    from memdesk.errors import BadInputError
+
+    with pytest.raises(BadInputError):
+        memdesk_app.trash.restore("nonsense")
+    with pytest.raises(NotFoundError):
+        memdesk_app.trash.restore("memory:999")

@@ -1,0 +1,47 @@
+"""Qt stays in memdesk.gui; the CLI's import path stays light."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[2] / "app" / "memdesk"
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_only_the_gui_imports_pyside6():
+    offenders = [
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if "gui" not in path.relative_to(PACKAGE).parts[:1]
+        and any(name.split(".")[0] == "PySide6" for name in imported_modules(path))
+    ]
+    assert offenders == []
+
+
+def test_the_check_would_catch_an_offender(tmp_path):
+    sample = tmp_path / "bad.py"
+    sample.write_text("def f():\n    from PySide6 import QtCore\n")
+    assert "PySide6" in imported_modules(sample)
+
+
+def test_prompt_command_loads_no_qt_and_no_llm_clients(tmp_path):
+    code = (
+        "import sys; from memdesk.cli.main import main; "
+        f"main(['--data-dir', {str(tmp_path)!r}, 'prompt']); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in {'PySide6', 'openai', 'anthropic', 'keyring'}))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "[]"
