@@ -1,0 +1,172 @@
+"""The real `memdesk` command, run as a process on a temporary store."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture
+def memdesk(tmp_path):
+    data_dir = tmp_path / "store"
+
+    def run(*args: str, stdin: bytes | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "memdesk", "--data-dir", str(data_dir), *args],
+            input=stdin,
+            capture_output=True,
+            env={**os.environ, **(env or {})},
+            timeout=60,
+        )
+
+    run.data_dir = data_dir
+    return run
+
+
+def out(result: subprocess.CompletedProcess) -> str:
+    assert result.returncode == 0, result.stderr.decode()
+    return result.stdout.decode()
+
+
+def assert_clean_failure(result: subprocess.CompletedProcess, code: int, message: str) -> None:
+    err = result.stderr.decode()
+    assert result.returncode == code, err
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_documents_round_trip_including_stdin(memdesk):
+    out(memdesk("doc", "set", "user/profile", "Name: Ada"))
+    out(memdesk("doc", "append", "user/profile", "-", stdin="Lives in Zürich 🏔".encode()))
+    assert out(memdesk("doc", "show", "user/profile")) == "Name: Ada\nLives in Zürich 🏔\n"
+    assert out(memdesk("doc", "list")).startswith("user/profile\t")
+
+
+def test_working_show_is_silent_when_expired(memdesk):
+    out(memdesk("--now", "2026-05-01T00:00:00Z", "working", "set", "shipping v2", "--ttl-days", "3"))
+    assert out(memdesk("--now", "2026-05-02", "working", "show")) == "shipping v2\n"
+    assert out(memdesk("--now", "2026-05-05", "working", "show")) == ""
+    expired = out(memdesk("--now", "2026-05-05", "working", "show", "--all"))
+    assert "expired at 2026-05-04T00:00:00Z" in expired and "shipping v2" in expired
+    assert out(memdesk("working", "show")) == ""
+
+
+def test_app_cap_through_the_command(memdesk):
+    for index in range(11):
+        out(memdesk("--now", f"2026-05-01T00:{index:02d}:00Z", "app", "add", "cal", f"memory {index}"))
+    lines = out(memdesk("app", "show", "cal")).splitlines()
+    assert len(lines) == 10
+    assert lines[0].endswith("[2026-05-01] memory 10")
+    assert "memory 0" not in "\n".join(lines)
+    assert out(memdesk("app", "list")) == "cal\t10/10\n"
+    assert "memory:1\t" in out(memdesk("trash", "list"))
+
+
+def test_prompt_text_and_json(memdesk):
+    out(memdesk("doc", "set", "user/profile", "Name: Ada"))
+    out(memdesk("entry", "add", "lang", "Ada writes Rust"))
+    text = out(memdesk("prompt", "--message", "rust please"))
+    assert text == "--- Who you're talking to ---\nName: Ada\n\n## Memory Context\n\n- lang: Ada writes Rust\n"
+    data = json.loads(out(memdesk("--now", "2026-05-01T00:00:00Z", "prompt", "--json")))
+    assert data["now"] == "2026-05-01T00:00:00Z"
+    assert data["text"] == "--- Who you're talking to ---\nName: Ada"
+    assert [s["name"] for s in data["sections"] if s["included"]] == ["profile"]
+    assert {s["name"]: s["reason"] for s in data["sections"]}["recall"] == "no message"
+
+
+def test_recall_entry_history_undo(memdesk):
+    out(memdesk("entry", "add", "k1", "the cat is called Pixel"))
+    out(memdesk("entry", "add", "k1", "the cat is called Mochi"))
+    assert out(memdesk("recall", "cat")) == "k1: the cat is called Mochi\n"
+    assert out(memdesk("undo")).startswith("undid #2")
+    assert out(memdesk("recall", "cat")) == "k1: the cat is called Pixel\n"
+    out(memdesk("redo"))
+    assert "Save entry k1" in out(memdesk("history"))
+
+
+def test_sessions(memdesk):
+    out(memdesk("session", "log", "telegram:7", "--role", "user", "hello", "--app", "cal"))
+    out(memdesk("session", "log", "telegram:7", "--role", "assistant", "hi!"))
+    assert "telegram:7\tcal\t2 messages\t2 new" in out(memdesk("session", "list"))
+    assert out(memdesk("session", "show", "telegram:7")).count("\n") == 2
+
+
+def test_export_import_round_trip(memdesk, tmp_path):
+    out(memdesk("doc", "set", "global", "shared"))
+    out(memdesk("export", str(tmp_path / "all.json")))
+    other = [sys.executable, "-m", "memdesk", "--data-dir", str(tmp_path / "b")]
+    subprocess.run([*other, "import", str(tmp_path / "all.json")], check=True, capture_output=True)
+    shown = subprocess.run([*other, "doc", "show", "global"], check=True, capture_output=True)
+    assert shown.stdout == b"shared\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (("doc", "set", "team/notes", "x"), 2, "unknown namespace 'team/notes'"),
+        (("doc", "show",), 2, "bad usage"),
+        (("--now", "next tuesday", "prompt"), 2, "not an ISO 8601 date"),
+        (("recall", "x", "--since", "soon"), 2, "not an ISO 8601"),
+        (("app", "rm", "999"), 1, "no app memory 999"),
+        (("app", "purge", "cal"), 2, "purge needs --yes"),
+        (("undo",), 1, "nothing to undo"),
+        (("trash", "restore", "memory:5"), 1, "memory:5 is not in Trash"),
+        (("session", "log", "no-colon", "--role", "user", "x"), 2, "not of the form CHANNEL:ID"),
+        (("import", "/nonexistent/file.json"), 2, "no such file"),
+        (("prompt", "--trusted"), 2, "--trusted needs --project"),
+    ],
+)
+def test_expected_errors_have_exit_codes_and_no_traceback(memdesk, args, code, message):
+    assert_clean_failure(memdesk(*args), code, message)
+
+
+def test_huge_content_and_invalid_utf8_lose_nothing(memdesk):
+    out(memdesk("doc", "set", "user/facts", "keep"))
+    huge = b"x" * (10 * 1024 * 1024)
+    assert_clean_failure(memdesk("doc", "set", "user/facts", "-", stdin=huge), 2, "the limit is 1,000,000")
+    assert_clean_failure(
+        memdesk("doc", "set", "user/facts", "-", stdin=b"caf\xe9"), 2, "not valid UTF-8 (byte 3)"
+    )
+    assert out(memdesk("doc", "show", "user/facts")) == "keep\n"
+
+
+def test_newer_database_is_refused(memdesk):
+    out(memdesk("doc", "set", "global", "x"))
+    db = Path(memdesk.data_dir) / "memdesk.sqlite3"
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE meta SET value='42' WHERE key='schema_version'")
+    assert_clean_failure(memdesk("doc", "show", "global"), 1, "written by a newer Memdesk (schema 42")
+
+
+def test_locked_database_waits_then_fails_clearly(memdesk):
+    out(memdesk("doc", "set", "global", "x"))
+    db = Path(memdesk.data_dir) / "memdesk.sqlite3"
+    blocker = sqlite3.connect(db, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    try:
+        result = memdesk("doc", "set", "global", "y", env={"MEMDESK_BUSY_TIMEOUT_MS": "400"})
+    finally:
+        blocker.rollback()
+        blocker.close()
+    assert_clean_failure(result, 1, "is busy: another program is writing to it")
+    assert out(memdesk("doc", "show", "global")) == "x\n"
+
+
+def test_bad_settings_are_warnings_not_failures(memdesk):
+    Path(memdesk.data_dir).mkdir(parents=True, exist_ok=True)
+    (Path(memdesk.data_dir) / "config.toml").write_text("[memory]\nrecall_limit = 0\n")
+    result = memdesk("prompt")
+    assert result.returncode == 0
+    assert "memory.recall_limit: 0 is not valid; expected a number from 1 to 50" in result.stderr.decode()
+
+
+def test_version(memdesk):
+    from memdesk import __version__
+
+    assert out(memdesk("--version")) == f"memdesk {__version__}\n"
