@@ -43,7 +43,9 @@ def build_fixture(app, clock) -> None:
     )
     app.documents.set("user/profile", "Name: Ada Lovelace\nTimezone: Europe/London\n")
     app.documents.set("user/facts", "- Ada's postgres clusters run on Debian 12\n- Ada owns a cat")
-    app.working.write("- Migrating the billing service to Postgres 16\n- Open question: keep the old cron jobs?")
+    app.working.write(
+        "- Migrating the billing service to Postgres 16\n- Open question: keep the old cron jobs?"
+    )
     app.apps.add("calendar", "Weekly 1:1 with Grace on Thursdays.", created_at=start - timedelta(days=9))
     app.apps.add("calendar", "Prefers meetings after 2pm on weekdays.", created_at=start - timedelta(days=2))
     app.apps.add("email", "Signs emails with 'A.L.'")
@@ -73,7 +75,13 @@ def test_every_section_reports_source_tokens_and_reason(store):
     composed = store.prompt.compose(SPEC)
     by_name = {section.name: section for section in composed.sections}
     assert [s.name for s in composed.sections] == [
-        "base", "profile", "working", "greeting", "files", "app", "recall",
+        "base",
+        "profile",
+        "working",
+        "greeting",
+        "files",
+        "app",
+        "recall",
     ]
     assert by_name["files"].included is False and by_name["files"].reason == "disabled"
     assert by_name["app"].source.startswith("app:calendar")

@@ -14,8 +14,8 @@ def test_missing_file_means_defaults(tmp_path):
 def test_bad_values_are_reported_by_key_and_defaults_apply(tmp_path):
     path = tmp_path / "config.toml"
     path.write_text(
-        "[memory]\nworking_memory_ttl_days = 999\nrecall_limit = \"five\"\napp_memory_cap = 20\n"
-        "[llm]\nbackend = \"gpt\"\n[compaction]\nsteps = [\"working\", \"dance\"]\n[nope]\nx = 1\n"
+        '[memory]\nworking_memory_ttl_days = 999\nrecall_limit = "five"\napp_memory_cap = 20\n'
+        '[llm]\nbackend = "gpt"\n[compaction]\nsteps = ["working", "dance"]\n[nope]\nx = 1\n'
     )
     loaded = load_settings(path)
     assert loaded.settings.memory.working_memory_ttl_days == 14

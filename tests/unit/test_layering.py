@@ -41,7 +41,8 @@ def test_prompt_command_loads_no_qt_and_no_llm_clients(tmp_path):
     code = (
         "import sys; from memdesk.cli.main import main; "
         f"main(['--data-dir', {str(tmp_path)!r}, 'prompt']); "
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in {'PySide6', 'openai', 'anthropic', 'keyring'}))"
+        "heavy = {'PySide6', 'openai', 'anthropic', 'keyring'}; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]"

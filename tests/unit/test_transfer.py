@@ -77,9 +77,10 @@ def test_skip_and_overwrite_modes(memdesk_app, clock, tmp_path):
     assert memdesk_app.documents.text("user/profile") == "changed"
     memdesk_app.transfer.import_file(path, "overwrite")
     assert memdesk_app.documents.text("user/profile") == "Name: Zoë 漢字 🦀"
-    assert rows_without_ids(memdesk_app.transfer.export_data())["app_memories"] == rows_without_ids(
-        json.loads(path.read_text())
-    )["app_memories"]
+    assert (
+        rows_without_ids(memdesk_app.transfer.export_data())["app_memories"]
+        == rows_without_ids(json.loads(path.read_text()))["app_memories"]
+    )
 
 
 @pytest.mark.parametrize(
@@ -90,7 +91,10 @@ def test_skip_and_overwrite_modes(memdesk_app, clock, tmp_path):
         (b"[1, 2, 3]", "not a Memdesk export"),
         (b'{"format": "memdesk", "version": 7}', "newer Memdesk"),
         (b'{"format": "memdesk", "version": 1, "entries": {}}', '"entries" must be a list'),
-        (b'{"format": "memdesk", "version": 1, "entries": [{"key": 5}]}', r"entries\[0\]\.key: wrong type int"),
+        (
+            b'{"format": "memdesk", "version": 1, "entries": [{"key": 5}]}',
+            r"entries\[0\]\.key: wrong type int",
+        ),
         (
             b'{"format": "memdesk", "version": 1, "entries": [{"key": "k", "content": "c", "category": '
             b'"knowledge", "created_at": "yesterday", "updated_at": "2026-01-01T00:00:00"}]}',

@@ -1,0 +1,138 @@
+"""``memdesk files``: the MEMORY.md folders of the global and project scopes."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Protocol
+
+from memdesk.config import Settings
+from memdesk.errors import BadInputError
+from memdesk.services import files
+
+
+class FilesApp(Protocol):
+    """What these handlers use from the application object."""
+
+    settings: Settings
+    files_global_dir: Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "files",
+        help="MEMORY.md folders: the global and project scopes",
+        description="Show and tidy the markdown memory folders an assistant edits itself.",
+    )
+    commands = parser.add_subparsers(dest="files_command", metavar="COMMAND", required=True)
+    status = commands.add_parser(
+        "status", help="each scope's files, sizes, injected bytes and trust state"
+    )
+    _add_project_options(status)
+    status.set_defaults(handler=run_status)
+    for name, handler, text in (
+        ("archive", run_archive, "move a file into the scope's archive/ folder"),
+        ("restore", run_restore, "move a file back from the scope's archive/ folder"),
+    ):
+        sub = commands.add_parser(name, help=text)
+        sub.add_argument("scope", choices=(files.GLOBAL, files.PROJECT), metavar="SCOPE",
+                         help="global or project")
+        sub.add_argument("file", metavar="FILE", help="a file name such as build.md")
+        _add_project_options(sub)
+        sub.set_defaults(handler=handler)
+
+
+def _add_project_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--project", metavar="DIR", help="a project folder (uses DIR/.pi/memory)")
+    parser.add_argument("--trusted", action="store_true",
+                        help="the project is trusted; without this it is never read")
+
+
+def _project_dir(args: argparse.Namespace) -> Path | None:
+    if args.trusted and not args.project:
+        raise BadInputError("--trusted needs --project DIR")
+    return Path(args.project).expanduser() if args.project else None
+
+
+def _scope_folder(args: argparse.Namespace, app: FilesApp) -> Path:
+    project = _project_dir(args)
+    if args.scope == files.GLOBAL:
+        return app.files_global_dir
+    if project is None or not args.trusted:
+        raise BadInputError(
+            "the project scope needs --project DIR and --trusted",
+            "An untrusted project's memory folder is never touched.",
+        )
+    return files.project_memory_dir(project)
+
+
+def run_status(args: argparse.Namespace, app: FilesApp) -> int:
+    caps = app.settings.files
+    status = files.files_status(
+        app.files_global_dir,
+        _project_dir(args),
+        args.trusted,
+        caps.max_inject_lines,
+        caps.max_inject_bytes,
+    )
+    print(format_status(status, caps.enabled))
+    return 0
+
+
+def run_archive(args: argparse.Namespace, app: FilesApp) -> int:
+    folder = _scope_folder(args, app)
+    target = files.archive_file(folder, args.file)
+    print(f"Moved {folder / args.file} to {target}")
+    return 0
+
+
+def run_restore(args: argparse.Namespace, app: FilesApp) -> int:
+    folder = _scope_folder(args, app)
+    target = files.restore_file(folder, args.file)
+    print(f"Moved {folder / files.ARCHIVE_DIR / args.file} to {target}")
+    return 0
+
+
+def format_status(status: files.FilesStatus, setting_enabled: bool) -> str:
+    """The human-readable status: injection state and caps, then one paragraph per scope."""
+    if not setting_enabled:
+        injection = "off (turn it on with the files.enabled setting)"
+    elif not status.enabled:
+        injection = 'off (a config.json sets "enabled": false)'
+    else:
+        injection = "on"
+    lines = [
+        f"Injection into the prompt: {injection}",
+        f"Caps: the first {status.max_lines} lines or {status.max_bytes} bytes of each MEMORY.md",
+    ]
+    for scope in status.scopes:
+        lines.append("")
+        lines.extend(_format_scope(scope))
+    return "\n".join(lines)
+
+
+def _format_scope(scope: files.ScopeStatus) -> list[str]:
+    title = "Global" if scope.scope == files.GLOBAL else "Project"
+    if not scope.trusted:
+        return [f"{title} scope: {scope.folder} (untrusted: not read; add --trusted to use it)"]
+    trust = " (trusted)" if scope.scope == files.PROJECT else ""
+    lines = [f"{title} scope: {scope.folder}{trust}"]
+    if not scope.exists:
+        lines.append("  not created yet (the first write creates it)")
+    width = max((len(f.name) for f in scope.files), default=0)
+    for item in scope.files:
+        line = f"  {item.name:<{width}}  {item.size:>8} bytes"
+        if item.kind == "index" and scope.index is not None:
+            index = scope.index
+            line += (
+                f"  injected {index.injected_bytes} of {index.total_bytes} bytes,"
+                f" {index.injected_lines} of {index.total_lines} lines"
+            )
+        lines.append(line)
+    if scope.exists and scope.index is None and not scope.problems:
+        lines.append("  no MEMORY.md yet: nothing is injected from this scope")
+    if scope.over_cap:
+        lines.append("  warning: MEMORY.md is over the cap; keep it concise and move detail "
+                     "to topic files")
+    lines.extend(f"  problem: {problem}" for problem in scope.problems)
+    return lines

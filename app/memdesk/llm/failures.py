@@ -1,0 +1,107 @@
+"""Plain-words LLMError builders shared by the HTTP backends.
+
+Each says what failed, on which backend, and what to check. Server-supplied detail is
+shortened and scrubbed of the API key before it goes into a message.
+"""
+
+from __future__ import annotations
+
+from memdesk.errors import LLMError
+
+_DETAIL_LIMIT = 200
+
+
+def scrub(detail: str, secret: str | None) -> str:
+    """Shorten server text and blank out the key, in case a server echoes it back."""
+    if secret:
+        detail = detail.replace(secret, "***")
+    detail = " ".join(detail.split())
+    return detail if len(detail) <= _DETAIL_LIMIT else detail[: _DETAIL_LIMIT - 1] + "…"
+
+
+def server_detail(body: object, secret: str | None) -> str:
+    """The human part of an error body, in either protocol's shape."""
+    if isinstance(body, dict):
+        error = body.get("error")
+        nested = isinstance(error, dict)
+        body = error.get("message", "") if nested else body.get("message") or error or ""
+    return scrub(body if isinstance(body, str) else "", secret)
+
+
+def timeout(backend: str, url: str, seconds: float) -> LLMError:
+    return LLMError(
+        f"The {backend} server at {url} did not answer within {seconds:g} s (llm.timeout_seconds).",
+        backend,
+        "Raise llm.timeout_seconds in Settings, use a smaller or faster model, or check that "
+        "the server is not overloaded.",
+    )
+
+
+def unreachable(backend: str, url: str) -> LLMError:
+    return LLMError(
+        f"Could not connect to the {backend} server at {url}.",
+        backend,
+        f"Is the server running at {url}? Check the address (llm.base_url) and your network.",
+    )
+
+
+def http_status(backend: str, url: str, status: int, detail: str) -> LLMError:
+    """Map an HTTP error status to a sentence and a next step."""
+    said = f" The server said: {detail}" if detail else ""
+    if status in (401, 403):
+        return LLMError(
+            f"The {backend} server rejected the API key (HTTP {status}).{said}",
+            backend,
+            f"Check the API key for {backend} in Settings (it is kept in the system keyring), "
+            "or the MEMDESK_API_KEY variable if you set one.",
+        )
+    if status == 404:
+        return LLMError(
+            f"The {backend} server at {url} has no such model or endpoint (HTTP 404).{said}",
+            backend,
+            "Check the model name (llm.model) and the server URL; OpenAI-compatible URLs usually end in /v1.",
+        )
+    if status == 429:
+        return LLMError(
+            f"The {backend} server is rate limiting requests (HTTP 429).{said}",
+            backend,
+            "Wait a little and try again; the messages stay unconsolidated until then.",
+        )
+    if status >= 500:
+        return LLMError(
+            f"The {backend} server had an internal error (HTTP {status}).{said}",
+            backend,
+            "This is on the server's side; try again later or check the server's logs.",
+        )
+    return LLMError(
+        f"The {backend} server refused the request (HTTP {status}).{said}",
+        backend,
+        "Check the model name (llm.model) and the reply limit (llm.max_tokens).",
+    )
+
+
+def empty_reply(backend: str, cut_off: bool) -> LLMError:
+    hint = (
+        "The reply hit the token limit before any text; raise llm.max_tokens."
+        if cut_off
+        else "Try again, or try another model."
+    )
+    return LLMError(f"The {backend} model returned an empty reply.", backend, hint)
+
+
+def refusal(backend: str, detail: str) -> LLMError:
+    said = f" It said: {detail}" if detail else ""
+    return LLMError(
+        f"The {backend} model declined to process this conversation.{said}",
+        backend,
+        "Try another model, or use the offline backend for this session.",
+    )
+
+
+def unreadable(backend: str, url: str) -> LLMError:
+    return LLMError(
+        f"The reply from the {backend} server at {url} could not be read.",
+        backend,
+        "Check that the URL points at a server speaking this protocol (for OpenAI-compatible "
+        "servers the URL usually ends in /v1).",
+    )

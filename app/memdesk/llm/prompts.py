@@ -1,0 +1,114 @@
+"""Every prompt Memdesk sends to a model, in one place so they can be read and tuned together.
+
+System prompts say what to do; the ``*_message`` functions wrap the material (a transcript,
+partial notes, memory records) into the user message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+NO_FACTS = "NO FACTS"
+
+SUMMARY_SYSTEM = """\
+You write the notes a personal assistant reads when its next conversation with the same \
+person begins, so it can carry on without making them repeat themselves. The material is \
+a conversation (or one part of a long one) between the person ("user") and the assistant.
+
+Cover whatever the conversation contains of:
+- Work in progress: what the person is doing and where it stands. Name the files, \
+commands and steps involved.
+- Decisions: what was settled, and the reason when one was given.
+- Preferences and constraints: tools, styles and approaches the person wants or rules out.
+- Open threads: unanswered questions, unfinished tasks, promised follow-ups.
+
+How to write the notes:
+- Markdown bullet points under short headings; leave out a heading with nothing under it.
+- Aim for about a fifth of the conversation's length, or less.
+- Copy file paths, names, numbers, settings and error messages exactly as they appear.
+- Write only what the conversation supports. When something was left uncertain, say so \
+instead of guessing.
+- Leave out small talk and one-off output that will not matter next time.
+- Reply with the notes alone, without an introduction or closing remarks.
+"""
+
+MERGE_SYSTEM = """\
+A long conversation was too big to read at once, so it was summarised part by part. \
+Combine the partial notes you are given into one set of notes for a personal assistant, \
+as if the whole conversation had been summarised in one go.
+
+- Use the same form: bullet points under short headings.
+- When a later part changes or reverses something from an earlier part, keep only the \
+later version.
+- Remove repeats. Keep file paths, names and values exactly as written.
+- Add nothing that the partial notes do not say.
+- Reply with the combined notes alone.
+"""
+
+FACTS_SYSTEM = f"""\
+Read the conversation and list the lasting facts about the person: things that will \
+still be true and useful in later conversations, such as who they are, their projects, \
+the tools they use, how they like things done and what they want avoided.
+
+Rules:
+- One fact per line, each a short sentence that makes sense on its own. No bullets, \
+numbers or headings.
+- Skip anything temporary: a passing error, today's mood, the state of one task.
+- Copy names, paths and values exactly; do not infer what was not said.
+- If there is nothing lasting, reply with exactly: {NO_FACTS}
+"""
+
+DECISION_SYSTEM = """\
+You keep a small, capped set of memory records for one app. A new record has arrived and \
+there is no room for it, so one existing record has to go or be rewritten to absorb the \
+new one.
+
+Pick one existing record and either:
+- "delete" it, when it is outdated, repeated elsewhere or the least useful; or
+- "edit" it, giving its complete new text, when rewriting it can carry both its own \
+information and the new record's. The new record is then not stored on its own.
+
+Never pick the new record. Reply with one JSON object and nothing else:
+{"action": "delete" or "edit", "targetMemoryId": <id of an existing record>, \
+"newContent": "<complete new text; edit only>", "reason": "<one short sentence>"}
+"""
+
+
+def app_memory_system(max_chars: int) -> str:
+    return f"""\
+Write one memory record about this conversation, for use in later conversations in the \
+same app. Keep what will help next time: key facts, the person's preferences or habits, \
+decisions and outcomes, lessons learned.
+
+Write 2 to 4 plain, factual sentences as one paragraph of at most {max_chars} characters. \
+No heading, list or commentary: reply with the record only.
+"""
+
+
+def conversation_message(transcript: str, part: int | None = None, parts: int | None = None) -> str:
+    """The transcript, saying which part it is when a long one was split."""
+    split = parts is not None and parts > 1
+    where = f"This is part {part} of {parts} of a longer conversation.\n\n" if split else ""
+    return f"{where}<conversation>\n{transcript}\n</conversation>"
+
+
+def notes_message(notes: Sequence[str]) -> str:
+    """Partial notes, in conversation order, for the merge prompt."""
+    blocks = [f"<notes part={n}>\n{text}\n</notes>" for n, text in enumerate(notes, 1)]
+    return "Partial notes, in conversation order:\n\n" + "\n\n".join(blocks)
+
+
+def summary_message(summary: str) -> str:
+    """Stands in for a transcript too long to send: notes that cover all of it."""
+    return (
+        "The conversation was too long to send whole; these notes cover all of it.\n\n"
+        f"<conversation-notes>\n{summary}\n</conversation-notes>"
+    )
+
+
+def decision_message(existing: Sequence[tuple[int, str]], new_content: str, new_id: int | None) -> str:
+    lines = ["Existing records, oldest first (the id is in brackets):"]
+    lines += [f"{n}. [id {mem_id}] {content}" for n, (mem_id, content) in enumerate(existing, 1)]
+    label = f"[id {new_id}]" if new_id is not None else "(not stored yet)"
+    lines += ["", f"New record {label}: {new_content}"]
+    return "\n".join(lines)

@@ -1,0 +1,196 @@
+"""The compaction steps the pipeline calls, with a model (LLMSteps) or without (OfflineSteps).
+
+Transcripts are plain text in the ``role: text`` form of ``memdesk.llm.transcript``.
+Every step returns a StepResult recording the model calls made, tokens and time taken.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Sequence
+from typing import Protocol, TypeVar
+
+from memdesk.config import Settings
+from memdesk.core.tokens import CHARS_PER_TOKEN, estimate_tokens
+from memdesk.errors import BadInputError, LLMError
+from memdesk.llm import prompts
+from memdesk.llm.base import ChatBackend, make_backend
+from memdesk.llm.chunking import group_to_fit, split_to_fit
+from memdesk.llm.offline import OfflineSteps
+from memdesk.llm.replies import (
+    NEEDS_EXISTING,
+    fifo_decision,
+    parse_app_memory,
+    parse_decision,
+    parse_facts,
+)
+from memdesk.llm.results import Decision, StepResult
+from memdesk.llm.text import clip_at_word, dedupe_key
+
+T = TypeVar("T")
+
+# Room kept for the words wrapped around the material and for estimates that run low
+# (code and non-English text take more than four characters per token).
+_WRAPPER_TOKENS = 64
+_SAFETY_SHARE = 0.1
+_MIN_PART_TOKENS = 256
+
+
+class Steps(Protocol):
+    """What the compaction pipeline needs; LLM failures raise LLMError, except in
+    ``decide_compaction``, which falls back to FIFO instead."""
+
+    name: str
+
+    def summarize(self, transcript: str) -> StepResult[str]: ...
+
+    def extract_facts(self, transcript: str) -> StepResult[list[str]]: ...
+
+    def make_app_memory(self, transcript: str) -> StepResult[str | None]: ...
+
+    def decide_compaction(
+        self, existing: Sequence[tuple[int, str]], new_content: str, new_id: int | None
+    ) -> StepResult[Decision]: ...
+
+
+def make_steps(settings: Settings, api_key: str | None) -> Steps:
+    """The steps for ``llm.backend``: offline, or a model behind the configured server."""
+    backend = make_backend(settings, api_key)
+    if backend is None:
+        return OfflineSteps(
+            app_memory_max_chars=settings.memory.app_memory_max_chars,
+            summary_max_chars=settings.memory.working_memory_max_tokens * CHARS_PER_TOKEN,
+        )
+    return LLMSteps(
+        backend,
+        context_window_tokens=settings.compaction.context_window_tokens,
+        app_memory_max_chars=settings.memory.app_memory_max_chars,
+    )
+
+
+class LLMSteps:
+    """Each step as one model call, or several when the transcript exceeds the context."""
+
+    def __init__(
+        self,
+        backend: ChatBackend,
+        *,
+        context_window_tokens: int,
+        app_memory_max_chars: int = 200,
+    ) -> None:
+        self.backend = backend
+        self.name = backend.name
+        self.context_window_tokens = context_window_tokens
+        self.app_memory_max_chars = app_memory_max_chars
+
+    def summarize(self, transcript: str) -> StepResult[str]:
+        meter = _Meter(self.backend)
+        return meter.result(self._summary(transcript, meter))
+
+    def extract_facts(self, transcript: str) -> StepResult[list[str]]:
+        meter = _Meter(self.backend)
+        parts = split_to_fit(transcript, self.part_tokens(prompts.FACTS_SYSTEM))
+        facts: list[str] = []
+        seen: set[str] = set()
+        for number, part in enumerate(parts, 1):
+            message = prompts.conversation_message(part, number, len(parts))
+            for fact in parse_facts(meter.ask(prompts.FACTS_SYSTEM, message)):
+                if dedupe_key(fact) not in seen:
+                    seen.add(dedupe_key(fact))
+                    facts.append(fact)
+        return meter.result(facts)
+
+    def make_app_memory(self, transcript: str) -> StepResult[str | None]:
+        meter = _Meter(self.backend)
+        system = prompts.app_memory_system(self.app_memory_max_chars)
+        if estimate_tokens(transcript) <= self.part_tokens(system):
+            message = prompts.conversation_message(transcript)
+        else:
+            # Too long to send whole: write the record from notes that cover all of it.
+            message = prompts.summary_message(self._summary(transcript, meter))
+        reply = meter.ask(system, message)
+        return meter.result(parse_app_memory(reply, self.app_memory_max_chars))
+
+    def decide_compaction(
+        self, existing: Sequence[tuple[int, str]], new_content: str, new_id: int | None
+    ) -> StepResult[Decision]:
+        if not existing:
+            raise BadInputError(NEEDS_EXISTING)
+        meter = _Meter(self.backend)
+        message = prompts.decision_message(existing, new_content, new_id)
+        if estimate_tokens(message) > self.part_tokens(prompts.DECISION_SYSTEM):
+            return meter.result(fifo_decision(existing, "the memories do not fit the model's context"))
+        try:
+            reply = meter.ask(prompts.DECISION_SYSTEM, message)
+        except LLMError as exc:
+            return meter.result(fifo_decision(existing, f"the model call failed: {exc.message}"))
+        decision = parse_decision(reply, existing, new_id)
+        if decision.new_content is not None:
+            clipped = clip_at_word(decision.new_content, self.app_memory_max_chars)
+            decision = dataclasses.replace(decision, new_content=clipped)
+        return meter.result(decision)
+
+    def part_tokens(self, system: str) -> int:
+        """How much material one call with ``system`` can carry, leaving room for the reply."""
+        window = self.context_window_tokens
+        room = (
+            window
+            - int(window * _SAFETY_SHARE)
+            - estimate_tokens(system)
+            - _WRAPPER_TOKENS
+            - self.backend.max_tokens
+        )
+        if room < _MIN_PART_TOKENS:
+            raise LLMError(
+                f"A context window of {window} tokens leaves no room for the conversation once "
+                f"the prompt and a reply of {self.backend.max_tokens} tokens are counted.",
+                self.backend.name,
+                "Raise compaction.context_window_tokens to match the model, or lower llm.max_tokens.",
+            )
+        return room
+
+    def _summary(self, transcript: str, meter: _Meter) -> str:
+        parts = split_to_fit(transcript, self.part_tokens(prompts.SUMMARY_SYSTEM))
+        notes = [
+            meter.ask(prompts.SUMMARY_SYSTEM, prompts.conversation_message(part, number, len(parts)))
+            for number, part in enumerate(parts, 1)
+        ]
+        # Merge partial notes in rounds until one set is left.
+        budget = self.part_tokens(prompts.MERGE_SYSTEM)
+        while len(notes) > 1:
+            notes = [
+                meter.ask(prompts.MERGE_SYSTEM, prompts.notes_message(group)) if len(group) > 1 else group[0]
+                for group in group_to_fit(notes, budget)
+            ]
+        return notes[0]
+
+
+class _Meter:
+    """Counts the calls, tokens and time one step spends."""
+
+    def __init__(self, backend: ChatBackend) -> None:
+        self.backend = backend
+        self.calls = 0
+        self.tokens_in = 0
+        self.tokens_out = 0
+        self.estimated = False
+        self.started = time.perf_counter()
+
+    def ask(self, system: str, user: str) -> str:
+        self.calls += 1  # counted before the call: a failed call was still made
+        reply = self.backend.complete(system, user)
+        self.tokens_in += reply.tokens_in
+        self.tokens_out += reply.tokens_out
+        self.estimated = self.estimated or reply.estimated
+        return reply.text
+
+    def result(self, value: T) -> StepResult[T]:
+        return StepResult(
+            value,
+            self.calls,
+            self.tokens_in,
+            self.tokens_out,
+            self.estimated,
+            time.perf_counter() - self.started,
+        )

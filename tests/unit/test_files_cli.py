@@ -1,0 +1,111 @@
+"""The ``files`` command handlers, called with a stand-in application object."""
+
+import argparse
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from memdesk.cli import cmd_files
+from memdesk.config import Settings
+from memdesk.errors import BadInputError, NotFoundError
+
+
+def run(app, *argv: str) -> int:
+    parser = argparse.ArgumentParser(prog="memdesk")
+    cmd_files.register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["files", *argv])
+    return args.handler(args, app)
+
+
+@pytest.fixture
+def app(tmp_path):
+    return SimpleNamespace(settings=Settings(), files_global_dir=tmp_path / "memory")
+
+
+def write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def test_status_shows_scopes_sizes_injected_bytes_and_trust(app, tmp_path, capsys):
+    g = app.files_global_dir
+    write(g / "MEMORY.md", "- one\n- two\n")
+    write(g / "build.md", "make test\n")
+    write(g / "archive" / "old.md", "x")
+    project = tmp_path / "repo"
+    project.mkdir()
+    assert run(app, "status", "--project", str(project)) == 0
+    out = capsys.readouterr().out
+    assert "Injection into the prompt: off (turn it on with the files.enabled setting)" in out
+    assert "the first 200 lines or 8192 bytes" in out
+    assert f"Global scope: {g}\n" in out
+    assert "MEMORY.md             12 bytes  injected 12 of 12 bytes, 2 of 2 lines" in out
+    assert "build.md              10 bytes" in out
+    assert "archive/old.md         1 bytes" in out
+    assert out.index("MEMORY.md") < out.index("build.md") < out.index("archive/old.md")
+    assert f"Project scope: {project}/.pi/memory (untrusted: not read" in out
+    assert list(project.iterdir()) == []
+
+
+def test_status_of_a_trusted_project_and_an_over_cap_index(app, tmp_path, capsys):
+    app.settings = Settings().with_values({"files.enabled": True, "files.max_inject_bytes": 256})
+    project = tmp_path / "repo"
+    write(project / ".pi" / "memory" / "MEMORY.md", "- fact\n" * 100)
+    assert run(app, "status", "--project", str(project), "--trusted") == 0
+    out = capsys.readouterr().out
+    assert "Injection into the prompt: on" in out
+    assert "not created yet" in out  # the global folder
+    assert f"Project scope: {project}/.pi/memory (trusted)" in out
+    assert "injected 252 of 700 bytes, 36 of 100 lines" in out
+    assert "warning: MEMORY.md is over the cap" in out
+    assert not app.files_global_dir.exists()
+
+
+def test_status_reports_config_problems_and_a_disabling_config(app, capsys):
+    app.settings = Settings().with_values({"files.enabled": True})
+    write(app.files_global_dir / "config.json", '{"enabled": false, "maxInjectLines": 0}')
+    run(app, "status")
+    out = capsys.readouterr().out
+    assert 'off (a config.json sets "enabled": false)' in out
+    assert f"problem: {app.files_global_dir / 'config.json'}: maxInjectLines: 0" in out
+
+
+def test_archive_and_restore_in_the_global_scope(app, capsys):
+    write(app.files_global_dir / "old.md", "stale")
+    assert run(app, "archive", "global", "old.md") == 0
+    assert (app.files_global_dir / "archive" / "old.md").read_text() == "stale"
+    assert "Moved" in capsys.readouterr().out
+    assert run(app, "restore", "global", "old.md") == 0
+    assert (app.files_global_dir / "old.md").read_text() == "stale"
+
+
+def test_archive_in_a_trusted_project(app, tmp_path):
+    project = tmp_path / "repo"
+    write(project / ".pi" / "memory" / "topic.md", "t")
+    assert run(app, "archive", "project", "topic.md", "--project", str(project), "--trusted") == 0
+    assert (project / ".pi" / "memory" / "archive" / "topic.md").exists()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["archive", "project", "topic.md"],
+        ["archive", "project", "topic.md", "--project", "REPO"],
+        ["status", "--trusted"],
+        ["archive", "global", "../outside.md"],
+    ],
+)
+def test_bad_input_is_refused_and_touches_nothing(app, tmp_path, argv):
+    project = tmp_path / "repo"
+    write(project / ".pi" / "memory" / "topic.md", "t")
+    argv = [str(project) if a == "REPO" else a for a in argv]
+    with pytest.raises(BadInputError):
+        run(app, *argv)
+    assert (project / ".pi" / "memory" / "topic.md").exists()
+    assert not (project / ".pi" / "memory" / "archive").exists()
+
+
+def test_archiving_a_missing_file_is_not_found(app):
+    with pytest.raises(NotFoundError):
+        run(app, "archive", "global", "ghost.md")
