@@ -72,7 +72,9 @@ def test_prompt_text_and_json(memdesk):
     out(memdesk("doc", "set", "user/profile", "Name: Ada"))
     out(memdesk("entry", "add", "lang", "Ada writes Rust"))
     text = out(memdesk("prompt", "--message", "rust please"))
-    assert text == "--- Who you're talking to ---\nName: Ada\n\n## Memory Context\n\n- lang: Ada writes Rust\n"
+    assert (
+        text == "--- Who you're talking to ---\nName: Ada\n\n## Memory Context\n\n- lang: Ada writes Rust\n"
+    )
     data = json.loads(out(memdesk("--now", "2026-05-01T00:00:00Z", "prompt", "--json")))
     assert data["now"] == "2026-05-01T00:00:00Z"
     assert data["text"] == "--- Who you're talking to ---\nName: Ada"
@@ -110,7 +112,14 @@ def test_export_import_round_trip(memdesk, tmp_path):
     ("args", "code", "message"),
     [
         (("doc", "set", "team/notes", "x"), 2, "unknown namespace 'team/notes'"),
-        (("doc", "show",), 2, "bad usage"),
+        (
+            (
+                "doc",
+                "show",
+            ),
+            2,
+            "bad usage",
+        ),
         (("--now", "next tuesday", "prompt"), 2, "not an ISO 8601 date"),
         (("recall", "x", "--since", "soon"), 2, "not an ISO 8601"),
         (("app", "rm", "999"), 1, "no app memory 999"),

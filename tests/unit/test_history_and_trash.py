@@ -98,3 +98,23 @@ def test_bad_trash_ids(memdesk_app):
         memdesk_app.trash.restore("nonsense")
     with pytest.raises(NotFoundError):
         memdesk_app.trash.restore("memory:999")
+
+
+def test_emptying_trash_is_recorded_but_final(memdesk_app):
+    memdesk_app.entries.upsert("k", "v")
+    memdesk_app.entries.delete("k")
+    memdesk_app.trash.empty()
+    latest = memdesk_app.history.list()[0]
+    assert (latest.label, latest.state) == ("Empty Trash (1 item removed for good)", "final")
+
+
+def test_an_in_memory_store_works_for_scripts(tmp_path):
+    from memdesk.config import LoadedSettings, Settings
+    from memdesk.paths import Paths
+    from memdesk.services.memdesk import Memdesk
+
+    paths = Paths(tmp_path, tmp_path / "c.toml", "sqlite:///:memory:", tmp_path)
+    app = Memdesk(paths, LoadedSettings(Settings(), ()))
+    app.documents.set("global", "in memory")
+    assert app.documents.text("global") == "in memory"
+    app.close()

@@ -39,7 +39,7 @@ class _RemoteImages(Treeprocessor):
 class SafeMarkdown(Extension):
     """Drop Python-Markdown's raw-HTML pass-through; the serializer then escapes < > &."""
 
-    def extendMarkdown(self, md: markdown.Markdown) -> None:  # noqa: N802 (markdown's API name)
+    def extendMarkdown(self, md: markdown.Markdown) -> None:
         md.preprocessors.deregister("html_block")
         md.inlinePatterns.deregister("html")
         md.treeprocessors.register(_RemoteImages(md), "remote_images", 5)

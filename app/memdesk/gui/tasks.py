@@ -1,22 +1,25 @@
 """Background work for the window: reads in a pool, writes one at a time, results on the GUI thread.
 
     tasks.read(lambda app: app.apps.memories("calendar"), on_done=self._show)
-    tasks.write(lambda app: app.apps.delete(ids), on_done=..., label="Delete memories")
+    tasks.write(lambda app: app.apps.delete(ids), on_done=..., label="Deleting memories")
 
 Functions run on worker threads with the Qt-free ``Memdesk`` object and must never touch
 widgets. ``on_done``/``on_error`` are called on the GUI thread. An error without its own
 ``on_error`` goes to the ``error`` signal, which the main window shows in one dialog.
-After every successful write ``store_changed`` is emitted so open views refresh.
+After every successful write ``store_changed`` is emitted so open views refresh, and
+``own_revision`` holds the store revision that write left, so a watcher can tell our own
+writes from another program's.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QObject, QTimer, Signal, Slot
 
 from memdesk.services.memdesk import Memdesk
 
@@ -26,7 +29,7 @@ T = TypeVar("T")
 class _Delivery(QObject):
     """Carries a finished future to the GUI thread through a queued signal."""
 
-    finished = Signal(object, object, object)  # future, on_done, on_error
+    finished = Signal(object, object, object)  # future, (on_done, writes), on_error
 
 
 class TaskRunner(QObject):
@@ -38,6 +41,7 @@ class TaskRunner(QObject):
     def __init__(self, app: Memdesk, parent: QObject | None = None, read_workers: int = 2) -> None:
         super().__init__(parent)
         self.app = app
+        self.own_revision = 0
         self._readers = ThreadPoolExecutor(max_workers=read_workers, thread_name_prefix="memdesk-read")
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memdesk-write")
         self._delivery = _Delivery()
@@ -55,16 +59,22 @@ class TaskRunner(QObject):
         fn: Callable[[Memdesk], T],
         on_done: Callable[[T], Any] | None = None,
         on_error: Callable[[Exception], Any] | None = None,
+        label: str = "",
     ) -> Future[T]:
-        return self._submit(self._readers, fn, on_done, on_error, writes=False)
+        return self._submit(self._readers, fn, on_done, on_error, writes=False, label=label)
 
     def write(
         self,
         fn: Callable[[Memdesk], T],
         on_done: Callable[[T], Any] | None = None,
         on_error: Callable[[Exception], Any] | None = None,
+        label: str = "",
     ) -> Future[T]:
-        return self._submit(self._writer, fn, on_done, on_error, writes=True)
+        return self._submit(self._writer, fn, on_done, on_error, writes=True, label=label)
+
+    def report(self, message: str, done: int = 0, total: int = 0) -> None:
+        """Progress from inside a task; safe to call from a worker thread (queued to the GUI)."""
+        self.progress.emit(message, done, total)
 
     def _submit(
         self,
@@ -73,16 +83,27 @@ class TaskRunner(QObject):
         on_done: Callable[[T], Any] | None,
         on_error: Callable[[Exception], Any] | None,
         writes: bool,
+        label: str,
     ) -> Future[T]:
+        if self._closed:  # a late timer after shutdown: do nothing rather than crash
+            cancelled: Future[T] = Future()
+            cancelled.cancel()
+            return cancelled
         with self._lock:
             self._pending += 1
             if self._pending == 1:
-                QTimer.singleShot(0, lambda: self.busy_changed.emit(True))
-        future = pool.submit(fn, self.app)
-        future.add_done_callback(
-            lambda done: self._delivery.finished.emit(done, (on_done, writes), on_error)
-        )
+                QTimer.singleShot(0, self, lambda: self.busy_changed.emit(True))
+        if label:
+            self.progress.emit(label, 0, 0)
+        future = pool.submit(self._run_write, fn) if writes else pool.submit(fn, self.app)
+        future.add_done_callback(lambda done: self._delivery.finished.emit(done, (on_done, writes), on_error))
         return future
+
+    def _run_write(self, fn: Callable[[Memdesk], T]) -> T:
+        result = fn(self.app)
+        # Serialized with every other write of ours, so this is the revision we left.
+        self.own_revision = max(self.own_revision, self.app.store.revision())
+        return result
 
     @Slot(object, object, object)
     def _deliver(self, future: Future, done_info: tuple, on_error: Callable | None) -> None:
@@ -90,7 +111,7 @@ class TaskRunner(QObject):
         with self._lock:
             self._pending -= 1
             idle = self._pending == 0
-        if self._closed:
+        if self._closed or future.cancelled():
             return
         try:
             result = future.result()
@@ -110,11 +131,10 @@ class TaskRunner(QObject):
 
     def wait_idle(self, timeout_ms: int = 5000) -> bool:
         """Process events until every task has been delivered (for tests and shutdown)."""
-        from PySide6.QtCore import QCoreApplication, QDeadlineTimer
-
         deadline = QDeadlineTimer(timeout_ms)
         while self._pending and not deadline.hasExpired():
             QCoreApplication.processEvents()
+            time.sleep(0.001)  # let workers run instead of spinning
         return self._pending == 0
 
     def shutdown(self) -> None:

@@ -17,6 +17,7 @@ from memdesk.store.models import (
     Document,
     Entry,
     HistoryChange,
+    HistoryStep,
     Message,
 )
 
@@ -124,6 +125,10 @@ class Trash:
                             self._redact(session, "messages", str(message_id))
                     session.delete(row)
                 removed += len(rows)
+            if removed:
+                # Recorded for the record only: "final" steps are never undone or redone.
+                label = f"Empty Trash ({removed} item{'s' if removed != 1 else ''} removed for good)"
+                session.add(HistoryStep(at=now, actor=self.ctx.actor, label=label, state="final"))
         return removed
 
     @staticmethod

@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event, inspect, select, text
 from sqlalchemy.exc import DatabaseError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import StaticPool
 
 from memdesk.core.search_text import split_pieces
 from memdesk.errors import StoreError
@@ -36,7 +37,11 @@ def _busy_timeout_ms() -> int:
 
 
 def _make_engine(url: str, begin: str) -> Engine:
-    engine = create_engine(url, connect_args={"timeout": _busy_timeout_ms() / 1000})
+    if ":memory:" in url:
+        # One shared connection, or each engine would see its own empty database.
+        engine = create_engine(url, poolclass=StaticPool, connect_args={"check_same_thread": False})
+    else:
+        engine = create_engine(url, connect_args={"timeout": _busy_timeout_ms() / 1000})
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: sqlite3.Connection, _record: object) -> None:
@@ -107,8 +112,8 @@ class Store:
         self.where = str(self.file) if self.file else url
         if self.file and ":memory:" not in url:
             self._prepare_folder(self.file)
-        self.read_engine = _make_engine(url, "BEGIN")
         self.write_engine = _make_engine(url, "BEGIN IMMEDIATE")
+        self.read_engine = self.write_engine if ":memory:" in url else _make_engine(url, "BEGIN")
         self._reader = sessionmaker(self.read_engine, expire_on_commit=False)
         self._writer = sessionmaker(self.write_engine, expire_on_commit=False)
         event.listen(self._writer, "after_flush", _sync_document_pieces)

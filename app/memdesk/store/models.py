@@ -113,7 +113,7 @@ class HistoryStep(Base):
     at: Mapped[datetime] = mapped_column(DateTime)
     actor: Mapped[str] = mapped_column(String(40))
     label: Mapped[str] = mapped_column(Text)
-    state: Mapped[str] = mapped_column(String(12), default="done")  # done|undone|discarded
+    state: Mapped[str] = mapped_column(String(12), default="done")  # done|undone|discarded|final
 
 
 class HistoryChange(Base):
