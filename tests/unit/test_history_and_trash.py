@@ -118,3 +118,15 @@ def test_an_in_memory_store_works_for_scripts(tmp_path):
     app.documents.set("global", "in memory")
     assert app.documents.text("global") == "in memory"
     app.close()
+
+
+def test_failure_bookkeeping_neither_makes_steps_nor_blocks_undo(memdesk_app):
+    from memdesk.store.models import ChatSession
+
+    memdesk_app.sessions.log("web:1", "user", "hello")
+    steps = len(memdesk_app.history.list())
+    with memdesk_app.store.write() as session:
+        session.get(ChatSession, "web:1").failure_count = 2
+    assert len(memdesk_app.history.list()) == steps
+    memdesk_app.history.undo()
+    assert memdesk_app.sessions.list() == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -31,24 +32,26 @@ class Context:
     def now(self) -> datetime:
         return self.clock()
 
-    _open_change: Session | None = field(default=None, init=False, repr=False)
+    # Per thread, so a change on one thread never joins one open on another.
+    _open: threading.local = field(default_factory=threading.local, init=False, repr=False)
 
     @contextmanager
     def change(self, label: str) -> Iterator[Session]:
         """One user action: one transaction, one history step.
 
-        A change opened inside another joins it, so a composite action (an import, an
-        applied compaction) is still one step that one undo reverts.
+        A change opened inside another on the same thread joins it, so a composite action
+        (an import, an applied compaction) is still one step that one undo reverts.
         """
-        if self._open_change is not None:
-            yield self._open_change
+        open_session: Session | None = getattr(self._open, "session", None)
+        if open_session is not None:
+            yield open_session
             return
         with recorded_change(self.store, label, self.actor, self.now()) as session:
-            self._open_change = session
+            self._open.session = session
             try:
                 yield session
             finally:
-                self._open_change = None
+                self._open.session = None
 
 
 def check_text(value: object, what: str, max_chars: int, allow_empty: bool = False) -> str:

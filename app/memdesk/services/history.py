@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from memdesk.errors import ConflictError, NotFoundError
 from memdesk.services.context import Context
 from memdesk.store.models import HistoryChange, HistoryStep
-from memdesk.store.snapshots import MODEL_BY_TABLE, apply_snapshot, column_values, snapshot
+from memdesk.store.snapshots import HISTORY_SKIP, MODEL_BY_TABLE, apply_snapshot, column_values, snapshot
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,7 @@ class History:
         numeric = change.item_key.isdigit() and change.table_name != "sessions"
         key: int | str = int(change.item_key) if numeric else change.item_key
         row = session.get(model, key)
-        actual = None if row is None else snapshot(row)
+        actual = None if row is None else snapshot(row, HISTORY_SKIP)
         if actual != expected:
             raise ConflictError(
                 f"cannot {direction} {label!r}: {change.table_name} {change.item_key} has changed since",

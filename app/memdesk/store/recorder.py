@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from memdesk.store.engine import Store
 from memdesk.store.models import TRACKED_MODELS, Base, HistoryChange, HistoryStep
-from memdesk.store.snapshots import committed_snapshot, primary_key, snapshot
+from memdesk.store.snapshots import HISTORY_SKIP, committed_snapshot, primary_key, snapshot
 
 
 class _Recorder:
@@ -27,12 +27,12 @@ class _Recorder:
                 self.touched.setdefault(id(obj), (obj, None))
         for obj in list(session.dirty) + list(session.deleted):
             if isinstance(obj, TRACKED_MODELS) and id(obj) not in self.touched:
-                self.touched[id(obj)] = (obj, committed_snapshot(obj))
+                self.touched[id(obj)] = (obj, committed_snapshot(obj, HISTORY_SKIP))
 
     def changes(self) -> Iterator[HistoryChange]:
         for obj, before in self.touched.values():
             state = inspect(obj)
-            after = None if (state.deleted or state.was_deleted) else snapshot(obj)
+            after = None if (state.deleted or state.was_deleted) else snapshot(obj, HISTORY_SKIP)
             if before == after or (before is None and after is None):
                 continue
             yield HistoryChange(

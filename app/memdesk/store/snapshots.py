@@ -10,6 +10,9 @@ from sqlalchemy import DateTime, inspect
 from memdesk.store.models import TRACKED_MODELS, Base
 
 MODEL_BY_TABLE: dict[str, type[Base]] = {model.__tablename__: model for model in TRACKED_MODELS}
+# Bookkeeping that history neither records nor restores: counting a failed compaction is
+# not a change a person undoes, and must not make undo of a real change look conflicting.
+HISTORY_SKIP: frozenset[str] = frozenset({"failure_count"})
 
 
 def _encode(value: Any) -> Any:
@@ -29,17 +32,21 @@ def primary_key(obj: Base) -> str:
     return str(identity[0])
 
 
-def snapshot(obj: Base) -> dict[str, Any]:
-    """The row's current column values."""
+def snapshot(obj: Base, skip: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """The row's current column values (less the ``skip`` columns)."""
     mapper = inspect(type(obj))
-    return {attr.key: _encode(getattr(obj, attr.key)) for attr in mapper.column_attrs}
+    return {
+        attr.key: _encode(getattr(obj, attr.key)) for attr in mapper.column_attrs if attr.key not in skip
+    }
 
 
-def committed_snapshot(obj: Base) -> dict[str, Any]:
+def committed_snapshot(obj: Base, skip: frozenset[str] = frozenset()) -> dict[str, Any]:
     """The row's values as last loaded from the database, ignoring pending changes."""
     state = inspect(obj)
     values: dict[str, Any] = {}
     for attr in state.mapper.column_attrs:
+        if attr.key in skip:
+            continue
         history = state.attrs[attr.key].history
         if history.deleted:
             values[attr.key] = _encode(history.deleted[0])

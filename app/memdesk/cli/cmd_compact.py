@@ -1,0 +1,150 @@
+"""``memdesk compact``: propose, print and (with --yes) apply compaction."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memdesk.config import LLM_BACKENDS
+
+if TYPE_CHECKING:
+    from memdesk.errors import MemdeskError
+    from memdesk.services.compaction import Compaction, Progress, Proposal
+    from memdesk.services.memdesk import Memdesk
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "compact",
+        help="turn a session's new messages into memory, showing the changes first",
+        description=(
+            "Summarise a session's new messages into working memory, a timeline entry, facts and "
+            "an app memory. Without --yes nothing is written: the proposed changes are printed."
+        ),
+    )
+    parser.add_argument("session", nargs="?", metavar="SESSION", help="the session to compact")
+    parser.add_argument("--due", action="store_true", help="every session whose trigger has fired")
+    parser.add_argument(
+        "--transcript", metavar="FILE", help="a transcript file: JSONL, a pi session file or role: text lines"
+    )
+    parser.add_argument(
+        "--session",
+        dest="into",
+        metavar="ID",
+        help="with --transcript: the session to log it into (default import:<file name>)",
+    )
+    parser.add_argument("--backend", choices=LLM_BACKENDS, help="this run only (default: llm.backend)")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--dry-run", action="store_true", help="print the proposal as a diff; write nothing")
+    mode.add_argument("--yes", action="store_true", help="apply the proposed changes")
+    parser.set_defaults(handler=compact)
+
+
+def compact(args: argparse.Namespace, app: Memdesk) -> int:
+    from memdesk.errors import BadInputError
+    from memdesk.services.compaction import Compaction
+
+    if [bool(args.session), args.due, bool(args.transcript)].count(True) != 1:
+        raise BadInputError(
+            "name one SESSION, or use --due or --transcript FILE",
+            "e.g. memdesk compact telegram:42 --dry-run",
+        )
+    if args.into and not args.transcript:
+        raise BadInputError(
+            "--session goes with --transcript", "to compact a session, name it: compact SESSION"
+        )
+    compaction = Compaction(app)
+    if args.due:
+        return _due(args, compaction)
+    if args.transcript:
+        return _transcript(args, app, compaction)
+    _one(args, compaction, args.session)
+    return 0
+
+
+def _one(args: argparse.Namespace, compaction: Compaction, session_id: str) -> None:
+    proposal = compaction.propose(
+        session_id, backend=args.backend, progress=_progress(), dry_run=not args.yes
+    )
+    _finish(args, compaction, proposal)
+
+
+def _finish(args: argparse.Namespace, compaction: Compaction, proposal: Proposal) -> None:
+    from memdesk.services.compaction.render import format_proposal
+
+    print(format_proposal(proposal))
+    print()
+    if args.yes:
+        step_id = compaction.apply(proposal)
+        count = len(proposal.accepted())
+        if step_id is None:
+            print(f"Applied {count} changes; they changed nothing.")
+        else:
+            print(f"Applied {count} changes as history step #{step_id}; `memdesk undo` reverts them all.")
+    elif args.dry_run:
+        print("Dry run: nothing was written.")
+    else:
+        print("Nothing was written. Run again with --yes to apply these changes.")
+
+
+def _due(args: argparse.Namespace, compaction: Compaction) -> int:
+    from memdesk.errors import MemdeskError
+
+    due = compaction.due_sessions()
+    if not due:
+        print("No session is due for compaction.")
+        return 0
+    failed = 0
+    for number, item in enumerate(due):
+        if number:
+            print()
+        print(f"=== {item.session_id} (due: {'; '.join(item.reasons)})")
+        try:
+            _one(args, compaction, item.session_id)
+        except MemdeskError as error:  # one session failing never stops the others
+            _report(f"{item.session_id}: ", error)
+            failed += 1
+    return 1 if failed else 0
+
+
+def _transcript(args: argparse.Namespace, app: Memdesk, compaction: Compaction) -> int:
+    from memdesk.errors import MemdeskError
+    from memdesk.services.transcripts import import_transcript, read_transcript
+
+    transcript = read_transcript(Path(args.transcript))
+    count = len(transcript.messages)
+    if not args.yes:
+        proposal = compaction.propose(
+            transcript, session_id=args.into, backend=args.backend, progress=_progress(), dry_run=True
+        )
+        _finish(args, compaction, proposal)
+        print("The transcript was not imported; --yes imports it and applies the changes.")
+        return 0
+    # Logged first, like any conversation, so a failed model call loses nothing.
+    session_id = import_transcript(app, transcript, args.into)
+    print(f"Imported {count} messages ({transcript.format}) into {session_id}.")
+    try:
+        _one(args, compaction, session_id)
+    except MemdeskError:
+        print(f"The messages stay in {session_id}, not compacted yet.", file=sys.stderr)
+        raise
+    return 0
+
+
+def _progress() -> Progress | None:
+    """Step-by-step progress on standard error when a person is watching."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(label: str, number: int, total: int) -> None:
+        print(f"[{number}/{total}] {label}…", file=sys.stderr)
+
+    return show
+
+
+def _report(prefix: str, error: MemdeskError) -> None:
+    print(f"memdesk: error: {prefix}{error.message}", file=sys.stderr)
+    if error.hint:
+        print(f"  {error.hint}", file=sys.stderr)

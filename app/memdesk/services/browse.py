@@ -1,0 +1,279 @@
+"""Reads shaped for the window's tables, and the few guarded edits they make.
+
+The services hand out whole lists. A table over a million entries instead needs the ids in
+the chosen order (one query, ~8 MB) and then rows for the part on screen only, so sorting
+and filtering happen in SQL here. Rows are plain frozen dataclasses for the GUI thread.
+
+Edits made from a table carry the ``updated_at`` the person saw: if another program changed
+the item meanwhile, ``ConflictError`` is raised instead of silently writing over it.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from sqlalchemy import select
+
+from memdesk.core.search_text import like_pattern
+from memdesk.errors import ConflictError, NotFoundError
+from memdesk.services.entries import check_category, check_key, effective_expiry
+from memdesk.store.models import AppMemory, Entry, Message
+
+if TYPE_CHECKING:
+    from memdesk.services.memdesk import Memdesk
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+_MAX_FILTER_WORDS = 16
+_CHUNK = 500  # ids per IN (...) list, well under SQLite's limit on bound values
+
+# Sort keys to SQL. Only these fragments ever reach the SQL text; values are bound.
+ENTRY_SORTS: dict[str, str] = {
+    "key": "key",
+    "content": "content",
+    "importance": "importance",
+    "session": "session_id",
+    "created": "created_at",
+    "updated": "updated_at",
+    # The effective expiry (see entries.effective_expiry); only the order matters here.
+    "expires": (
+        "CASE WHEN pinned THEN NULL WHEN expires_at IS NOT NULL THEN expires_at "
+        "WHEN category = 'timeline' THEN datetime(created_at, :retention) END"
+    ),
+}
+
+
+@dataclass(frozen=True)
+class EntryQuery:
+    """Which entries a table shows, in which order."""
+
+    category: str
+    sort: str = "created"
+    descending: bool = True
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class EntryRow:
+    id: int
+    key: str
+    content: str
+    category: str
+    importance: float
+    session_id: str | None
+    created_at: datetime
+    updated_at: datetime
+    expires_at: datetime | None  # effective: retention applied, None when pinned or never
+    expired: bool
+
+
+@dataclass(frozen=True)
+class MemoryRow:
+    id: int
+    app_id: str
+    content: str
+    created_at: datetime
+    updated_at: datetime
+    importance: int | None
+    tags: str
+    expires_at: datetime | None
+    pinned: bool
+    source_session: str | None
+    expired: bool
+
+
+@dataclass(frozen=True)
+class AppPage:
+    """One app's memories (not in Trash), with what its header shows."""
+
+    app_id: str
+    name: str | None
+    cap: int
+    rows: list[MemoryRow]
+
+    @property
+    def label(self) -> str:
+        return self.name or self.app_id
+
+    @property
+    def live(self) -> int:
+        return sum(not row.expired for row in self.rows)
+
+
+@dataclass(frozen=True)
+class MessageRow:
+    id: int
+    role: str
+    content: str
+    created_at: datetime
+    consolidated: bool
+
+
+def filter_match(words_text: str) -> str | None:
+    """An FTS5 expression: every word, as a prefix (typing ``cof`` finds coffee)."""
+    words = list(dict.fromkeys(_WORD.findall(words_text.lower())))[:_MAX_FILTER_WORDS]
+    if not words:
+        return None
+    return " AND ".join('"' + word.replace('"', '""') + '"*' for word in words)
+
+
+def _entry_where(query: EntryQuery, params: dict[str, object]) -> str:
+    where = "category = :category AND deleted_at IS NULL"
+    params["category"] = check_category(query.category)
+    wanted = query.text.strip()
+    match = filter_match(wanted)
+    if match is not None:
+        where += " AND id IN (SELECT rowid FROM entries_fts WHERE entries_fts MATCH :match)"
+        params["match"] = match
+    elif wanted:  # only punctuation: no words for the index, so look for the characters
+        where += " AND (key LIKE :like ESCAPE '\\' OR content LIKE :like ESCAPE '\\')"
+        params["like"] = like_pattern(wanted)
+    return where
+
+
+def entry_ids(app: Memdesk, query: EntryQuery, limit: int | None = None) -> array[int]:
+    """Ids of the entries ``query`` selects, in its order (ties broken by id)."""
+    params: dict[str, object] = {"retention": f"+{app.entries.retention_days} days"}
+    where = _entry_where(query, params)
+    order = "DESC" if query.descending else "ASC"
+    sql = f"SELECT id FROM entries WHERE {where} ORDER BY {ENTRY_SORTS[query.sort]} {order}, id {order}"
+    if limit is not None:
+        sql += " LIMIT :limit"
+        params["limit"] = limit
+    with app.store.read() as session:
+        # The raw cursor: a million plain ints come back several times faster than as rows.
+        raw = session.connection().connection.driver_connection
+        return array("q", [row[0] for row in raw.execute(sql, params).fetchall()])
+
+
+def entry_rows(app: Memdesk, ids: Sequence[int]) -> list[EntryRow]:
+    """The rows of ``ids`` in that order; ids no longer in the database are left out.
+
+    Rows moved to Trash since the ids were read are still returned, so a table shows them
+    until its next refresh instead of blank lines."""
+    now = app.now()
+    retention = app.entries.retention_days
+    with app.store.read() as session:
+        found = {entry.id: entry for entry in session.scalars(select(Entry).where(Entry.id.in_(list(ids))))}
+    rows = []
+    for entry_id in ids:
+        entry = found.get(entry_id)
+        if entry is not None:
+            rows.append(_entry_row(entry, now, retention))
+    return rows
+
+
+def _entry_row(entry: Entry, now: datetime, retention: int) -> EntryRow:
+    expires = effective_expiry(entry, retention)
+    return EntryRow(
+        id=entry.id,
+        key=entry.key,
+        content=entry.content,
+        category=entry.category,
+        importance=entry.importance,
+        session_id=entry.session_id,
+        created_at=entry.created_at,
+        updated_at=entry.updated_at,
+        expires_at=expires,
+        expired=expires is not None and expires <= now,
+    )
+
+
+def add_entry(app: Memdesk, key: str, content: str, category: str) -> EntryRow:
+    """A new entry; unlike ``upsert`` it refuses a key that is already in use."""
+    key = check_key(key)
+    with app.ctx.change(f"Add entry {key}") as session:
+        existing = session.scalar(select(Entry).where(Entry.key == key))
+        if existing is not None and existing.deleted_at is None:
+            raise ConflictError(
+                f"an entry with the key {key!r} exists already ({existing.category})",
+                "choose another key, or edit that entry",
+            )
+        entry = app.entries.upsert_in(session, key, content, check_category(category))
+        session.flush()
+        return _entry_row(entry, app.now(), app.entries.retention_days)
+
+
+def edit_entry(
+    app: Memdesk,
+    entry_id: int,
+    seen_updated_at: datetime | None,
+    content: str | None = None,
+    importance: float | None = None,
+) -> EntryRow:
+    """Change an entry's content and/or importance; ``seen_updated_at=None`` skips the check."""
+    with app.ctx.change(f"Edit entry {entry_id}") as session:
+        entry = session.get(Entry, entry_id)
+        if entry is None or entry.deleted_at is not None:
+            raise NotFoundError(f"no entry {entry_id}", "it may have been deleted by another program")
+        if seen_updated_at is not None and entry.updated_at != seen_updated_at:
+            raise ConflictError(f"entry {entry.key} was changed by another program while you edited it")
+        saved = app.entries.upsert(
+            entry.key, entry.content if content is None else content, entry.category, importance
+        )
+        return _entry_row(saved, app.now(), app.entries.retention_days)
+
+
+def delete_entries(app: Memdesk, ids: Sequence[int]) -> int:
+    """Move entries to Trash as one undoable step; returns how many were moved."""
+    label = f"Delete entry {ids[0]}" if len(ids) == 1 else f"Delete {len(ids)} entries"
+    now = app.now()
+    moved = 0
+    with app.ctx.change(label) as session:
+        for start in range(0, len(ids), _CHUNK):
+            chunk = list(ids[start : start + _CHUNK])
+            for entry in session.scalars(
+                select(Entry).where(Entry.id.in_(chunk), Entry.deleted_at.is_(None))
+            ):
+                entry.deleted_at = now
+                moved += 1
+    return moved
+
+
+def _memory_row(memory: AppMemory, now: datetime) -> MemoryRow:
+    expired = not memory.pinned and memory.expires_at is not None and memory.expires_at <= now
+    return MemoryRow(
+        id=memory.id,
+        app_id=memory.app_id,
+        content=memory.content,
+        created_at=memory.created_at,
+        updated_at=memory.updated_at,
+        importance=memory.importance,
+        tags=memory.tags,
+        expires_at=memory.expires_at,
+        pinned=memory.pinned,
+        source_session=memory.source_session,
+        expired=expired,
+    )
+
+
+def app_page(app: Memdesk, app_id: str) -> AppPage:
+    now = app.now()
+    known = app.apps.app(app_id)
+    rows = [_memory_row(memory, now) for memory in app.apps.memories(app_id)]
+    return AppPage(app_id, known.name if known else None, app.apps.cap, rows)
+
+
+def edit_memory(app: Memdesk, memory_id: int, content: str, seen_updated_at: datetime | None) -> MemoryRow:
+    """``AppMemories.edit`` that refuses to write over a change made meanwhile elsewhere."""
+    with app.ctx.change(f"Edit memory {memory_id}") as session:
+        current = session.get(AppMemory, memory_id)
+        if current is not None and seen_updated_at is not None and current.updated_at != seen_updated_at:
+            raise ConflictError(f"memory {memory_id} was changed by another program while you edited it")
+        return _memory_row(app.apps.edit(memory_id, content), app.now())
+
+
+def message_rows(app: Memdesk, session_id: str) -> list[MessageRow]:
+    chat = app.sessions.get(session_id)
+    with app.store.read() as session:
+        messages = session.scalars(
+            select(Message).where(Message.session_id == session_id).order_by(Message.id)
+        )
+        return [
+            MessageRow(m.id, m.role, m.content, m.created_at, m.id <= chat.last_consolidated_message_id)
+            for m in messages
+        ]

@@ -1,0 +1,327 @@
+"""Running the steps over a session's new messages and turning their results into changes.
+
+Only reads the store: every change is a proposal until ``apply`` writes it.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
+
+from memdesk.config import Settings
+from memdesk.core.timefmt import format_minute
+from memdesk.core.working import cut_to_budget
+from memdesk.errors import NotFoundError
+from memdesk.llm.results import StepResult
+from memdesk.llm.steps import Steps
+from memdesk.llm.text import dedupe_key
+from memdesk.llm.transcript import format_transcript
+from memdesk.services.compaction.model import CancelToken, Change, ChangeKind, Progress, Tally
+
+if TYPE_CHECKING:
+    from memdesk.services.memdesk import Memdesk
+    from memdesk.services.transcripts import Transcript
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+STEP_LABELS = {
+    "summary": "Summarising the conversation",
+    "facts": "Extracting lasting facts",
+    "app": "Writing the app memory",
+}
+DECISION_LABEL = "Choosing which app memory makes room"
+
+
+@dataclass(frozen=True)
+class SourceMessage:
+    id: int  # 0 for a message not in the store yet
+    role: str
+    content: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class Source:
+    """The messages one run compacts, and where the session's pointer stood."""
+
+    session_id: str
+    app_id: str | None
+    messages: tuple[SourceMessage, ...]
+    base_message_id: int
+    base_consolidated_at: datetime | None
+    preview_only: bool = False
+
+    @property
+    def last(self) -> SourceMessage:
+        return self.messages[-1]
+
+
+def session_source(app: Memdesk, session_id: str) -> Source:
+    chat = app.sessions.get(session_id)
+    messages = tuple(
+        SourceMessage(m.id, m.role, m.content, m.created_at)
+        for m in app.sessions.messages(session_id, only_unconsolidated=True)
+    )
+    if not messages:
+        raise NotFoundError(
+            f"session {session_id} has no new messages to compact",
+            "everything it holds is compacted already",
+        )
+    return Source(
+        session_id, chat.app_id, messages, chat.last_consolidated_message_id, chat.last_consolidated_at
+    )
+
+
+def transcript_source(app: Memdesk, transcript: Transcript, session_id: str) -> Source:
+    """A transcript as if it were logged into ``session_id`` after what that session holds."""
+    try:
+        chat = app.sessions.get(session_id)
+    except NotFoundError:
+        app_id, base, base_at, earlier = None, 0, None, ()
+    else:
+        app_id, base, base_at = chat.app_id, chat.last_consolidated_message_id, chat.last_consolidated_at
+        earlier = tuple(
+            SourceMessage(m.id, m.role, m.content, m.created_at)
+            for m in app.sessions.messages(session_id, only_unconsolidated=True)
+        )
+    now = app.now()
+    imported = tuple(SourceMessage(0, m.role, m.content, m.at or now) for m in transcript.messages)
+    return Source(session_id, app_id, earlier + imported, base, base_at, preview_only=True)
+
+
+class Reporter:
+    """Step-by-step progress: "step n of m", and the model call number within a long step."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.progress = progress
+        self.label = ""
+        self.number = 0
+        self.total = 0
+        self.calls = 0
+
+    def step(self, label: str, number: int) -> None:
+        self.label, self.number, self.calls = label, number, 0
+        self.progress(label, number, self.total)
+
+    def call(self) -> None:
+        self.calls += 1
+        if self.calls > 1:  # the step's own report covers its first call
+            self.progress(f"{self.label} (model call {self.calls})", self.number, self.total)
+
+
+class Builder:
+    """Runs the enabled steps in order and collects the changes and notes for review."""
+
+    def __init__(
+        self,
+        app: Memdesk,
+        source: Source,
+        steps: Steps,
+        settings: Settings,
+        cancel: CancelToken,
+        reporter: Reporter,
+        tally: Tally,
+    ) -> None:
+        self.app = app
+        self.source = source
+        self.steps = steps
+        self.settings = settings
+        self.cancel = cancel
+        self.reporter = reporter
+        self.tally = tally
+        self.changes: list[Change] = []
+        self.notes: list[str] = []
+
+    def run(self) -> None:
+        enabled = set(self.settings.compaction.steps)
+        plan = []
+        if enabled & {"working", "timeline"}:
+            plan.append("summary")
+        if "facts" in enabled:
+            plan.append("facts")
+        if "app" in enabled and self.source.app_id:
+            plan.append("app")
+        self.reporter.total = len(plan)
+        transcript = format_transcript((m.role, m.content) for m in self.source.messages)
+        for number, name in enumerate(plan, 1):
+            self.cancel.check()
+            self.reporter.step(STEP_LABELS[name], number)
+            if name == "summary":
+                self._summary(transcript, enabled)
+            elif name == "facts":
+                self._facts(transcript)
+            else:
+                self._app_memory(transcript, number)
+        self.cancel.check()  # a cancel during the last call still means "write nothing"
+        self.changes.append(self._pointer())
+
+    def _step(self, fn: Callable[P, StepResult[T]], *args: P.args, **kwargs: P.kwargs) -> T:
+        result = fn(*args, **kwargs)
+        self.tally.absorb(result)
+        return result.value
+
+    # --- summary: working memory and timeline ----------------------------------------
+
+    def _summary(self, transcript: str, enabled: set[str]) -> None:
+        summary = self._step(self.steps.summarize, transcript).strip()
+        count = len(self.source.messages)
+        if "working" in enabled:
+            sid = self.source.session_id
+            state = self.app.working.state(sid)
+            memory = self.settings.memory
+            self.changes.append(
+                Change(
+                    ChangeKind.REPLACE_WORKING,
+                    f"Replace working memory ({self.app.working.namespace(sid)})",
+                    self.app.working.namespace(sid),
+                    state.content if state else "",
+                    cut_to_budget(summary, memory.working_memory_max_tokens),
+                    f"Summary of the {count} new messages; it replaces working memory and stays "
+                    f"in the prompt for {memory.working_memory_ttl_days} days.",
+                )
+            )
+        if "timeline" in enabled:
+            key = f"ctx_{self.source.session_id}_{uuid.uuid4().hex[:8]}"
+            self.changes.append(
+                Change(
+                    ChangeKind.ADD_TIMELINE,
+                    f"Add timeline entry {key}",
+                    key,
+                    "",
+                    f"[{format_minute(self.source.last.at)}] {summary}",
+                    "The same summary as a dated timeline entry, found later with recall.",
+                )
+            )
+
+    # --- facts -----------------------------------------------------------------------
+
+    def facts_namespace(self) -> str:
+        namespace = self.settings.memory.user_namespace
+        return f"{namespace}/facts" if namespace else f"sessions/{self.source.session_id}"
+
+    def _facts(self, transcript: str) -> None:
+        facts = self._step(self.steps.extract_facts, transcript)
+        namespace = self.facts_namespace()
+        existing = self.app.documents.text(namespace)
+        new = new_facts(existing, facts)
+        if new:
+            self.changes.append(
+                Change(
+                    ChangeKind.APPEND_FACTS,
+                    f"Add {len(new)} {'fact' if len(new) == 1 else 'facts'} to {namespace}",
+                    namespace,
+                    existing,
+                    "\n".join(new),
+                    "Lasting facts and preferences from the conversation that are not there yet.",
+                )
+            )
+        elif facts:
+            self.notes.append(f"Facts: the {len(facts)} facts found are in {namespace} already.")
+        else:
+            self.notes.append("Facts: the conversation holds no lasting facts.")
+
+    # --- app memory and the compaction decision ---------------------------------------
+
+    def _app_memory(self, transcript: str, number: int) -> None:
+        app_id = self.source.app_id
+        assert app_id is not None
+        record = self._step(self.steps.make_app_memory, transcript)
+        if record is None:
+            self.notes.append("App memory: the reply was too short to keep (under 10 characters).")
+            return
+        cap = self.settings.memory.app_memory_cap
+        live = sorted(
+            self.app.apps.memories(app_id, include_expired=False), key=lambda m: (m.created_at, m.id)
+        )
+        add = Change(
+            ChangeKind.ADD_APP_MEMORY,
+            f"Add a memory to app {app_id}",
+            app_id,
+            "",
+            record,
+            f"One record of this conversation for later ones in {app_id}.",
+        )
+        if len(live) + 1 <= cap:
+            self.changes.append(add)
+            return
+        self.cancel.check()
+        self.reporter.step(DECISION_LABEL, number)
+        decision = self._step(self.steps.decide_compaction, [(m.id, m.content) for m in live], record, None)
+        target = next(m for m in live if m.id == decision.target_id)
+        reason = decision.reason + (" (the FIFO fallback)" if decision.fallback else "")
+        if decision.action == "edit":
+            assert decision.new_content is not None
+            self.changes.append(
+                Change(
+                    ChangeKind.EDIT_APP_MEMORY,
+                    f"Merge the new memory into memory {target.id} of app {app_id}",
+                    app_id,
+                    target.content,
+                    decision.new_content,
+                    f"{reason} The new memory is not kept on its own: “{record}”",
+                    memory_id=target.id,
+                )
+            )
+        else:
+            self.changes += [add, _removal(target.id, target.content, app_id, reason)]
+        # Still over the cap (it was lowered, say): the oldest others go too, as apply would.
+        over = len(live) - cap
+        others = [m for m in live if m.id != target.id][: max(over, 0)]
+        self.changes += [
+            _removal(m.id, m.content, app_id, f"{app_id} is over its cap of {cap}; the oldest memory goes.")
+            for m in others
+        ]
+
+    # --- the pointer ---------------------------------------------------------------------
+
+    def _pointer(self) -> Change:
+        source = self.source
+        before = (
+            f"Compacted up to {format_minute(source.base_consolidated_at)} UTC."
+            if source.base_consolidated_at
+            else "Nothing compacted yet."
+        )
+        count = len(source.messages)
+        return Change(
+            ChangeKind.ADVANCE_POINTER,
+            f"Mark {count} {'message' if count == 1 else 'messages'} of {source.session_id} as compacted",
+            source.session_id,
+            before,
+            f"Compacted up to {format_minute(source.last.at)} UTC ({count} more messages).",
+            "Rejecting this leaves the messages to be compacted again next time.",
+        )
+
+
+def _removal(memory_id: int, content: str, app_id: str, reason: str) -> Change:
+    return Change(
+        ChangeKind.DELETE_APP_MEMORY,
+        f"Move memory {memory_id} of app {app_id} to Trash",
+        app_id,
+        content,
+        "",
+        reason,
+        memory_id=memory_id,
+    )
+
+
+def fact_key(line: str) -> str:
+    """Lines that differ only in a list marker, case, spacing or final punctuation match."""
+    return dedupe_key(_BULLET.sub("", line))
+
+
+def new_facts(existing: str, facts: Sequence[str]) -> list[str]:
+    """``facts`` not already in the document ``existing`` (nor repeated among themselves)."""
+    known = {fact_key(line) for line in existing.splitlines()}
+    fresh: list[str] = []
+    for fact in facts:
+        key = fact_key(fact)
+        if key and key not in known:
+            known.add(key)
+            fresh.append(_BULLET.sub("", fact).strip())
+    return fresh

@@ -1,0 +1,211 @@
+"""What a compaction run produces: a proposal of reviewable changes, and its run record."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+
+from memdesk.errors import LLMError, MemdeskError
+from memdesk.llm.results import StepResult
+
+# ``progress(step label, step number, number of steps)``; called from the worker running the pipeline.
+Progress = Callable[[str, int, int], None]
+
+
+class ChangeKind(StrEnum):
+    REPLACE_WORKING = "replace_working"
+    ADD_TIMELINE = "add_timeline"
+    APPEND_FACTS = "append_facts"
+    ADD_APP_MEMORY = "add_app_memory"
+    DELETE_APP_MEMORY = "delete_app_memory"
+    EDIT_APP_MEMORY = "edit_app_memory"
+    ADVANCE_POINTER = "advance_pointer"
+
+
+_EDITABLE = frozenset(
+    {
+        ChangeKind.REPLACE_WORKING,
+        ChangeKind.ADD_TIMELINE,
+        ChangeKind.APPEND_FACTS,
+        ChangeKind.ADD_APP_MEMORY,
+        ChangeKind.EDIT_APP_MEMORY,
+    }
+)
+
+
+@dataclass
+class Change:
+    """One write the proposal would make; a reviewer may reject it or edit ``after``.
+
+    ``before`` is the target's current text. ``after`` is what the change writes: for
+    ``append_facts`` the facts it appends (one per line), for the others the target's new
+    text ("" for a deletion; a sentence for the pointer).
+    """
+
+    kind: ChangeKind
+    title: str
+    target: str  # namespace, entry key, app id or session id
+    before: str
+    after: str
+    reason: str = ""
+    memory_id: int | None = None  # delete/edit_app_memory
+    accepted: bool = True
+    original_after: str = field(default="", repr=False)
+
+    def __post_init__(self) -> None:
+        self.original_after = self.after
+
+    @property
+    def editable(self) -> bool:
+        return self.kind in _EDITABLE
+
+    @property
+    def edited(self) -> bool:
+        return self.after != self.original_after
+
+    def result(self) -> str:
+        """The target's whole text once the change is written (what a diff compares)."""
+        if self.kind is ChangeKind.APPEND_FACTS:
+            added = "\n".join(f"- {line.strip()}" for line in self.after.splitlines() if line.strip())
+            return f"{self.before.rstrip()}\n{added}".strip("\n") if self.before.strip() else added
+        return self.after
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What the model calls of a run cost; ``estimated`` when any count was estimated."""
+
+    calls: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    estimated: bool = False
+    seconds: float = 0.0
+
+    def describe(self) -> str:
+        about = "~" if self.estimated else ""
+        calls = "1 model call" if self.calls == 1 else f"{self.calls} model calls"
+        return (
+            f"{calls}, {about}{self.tokens_in:,} tokens in, {about}{self.tokens_out:,} out, "
+            f"{self.seconds:.1f} s"
+        )
+
+
+class Tally:
+    """Counts calls and tokens as they happen, so failed and cancelled runs are recorded too."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.calls = 0
+        self.tokens_in = 0
+        self.tokens_out = 0
+        self.estimated = False
+
+    def call(self) -> None:
+        with self._lock:
+            self.calls += 1
+
+    def tokens(self, tokens_in: int, tokens_out: int, estimated: bool) -> None:
+        with self._lock:
+            self.tokens_in += tokens_in
+            self.tokens_out += tokens_out
+            self.estimated = self.estimated or estimated
+
+    def absorb(self, result: StepResult[object]) -> None:
+        """Count a step that made no model call (offline steps estimate their tokens).
+
+        Steps that called a model were counted call by call already.
+        """
+        if result.calls == 0:
+            self.tokens(result.tokens_in, result.tokens_out, result.estimated)
+
+    def usage(self, seconds: float) -> Usage:
+        with self._lock:
+            return Usage(self.calls, self.tokens_in, self.tokens_out, self.estimated, seconds)
+
+
+@dataclass
+class Proposal:
+    """The changes one run proposes for a session's new messages. Nothing is written yet."""
+
+    session_id: str
+    app_id: str | None
+    message_count: int
+    last_message_id: int  # 0 when the messages are not in the store (a transcript preview)
+    last_message_at: datetime
+    base_message_id: int  # the session's pointer when proposed; apply refuses if it moved
+    changes: list[Change]
+    notes: list[str]
+    usage: Usage
+    backend: str
+    model: str
+    run_id: int
+    preview_only: bool = False  # made from a transcript file that was not imported
+
+    def accepted(self) -> list[Change]:
+        return [change for change in self.changes if change.accepted]
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    id: int
+    session_id: str | None
+    started_at: datetime
+    backend: str
+    model: str
+    duration_ms: int
+    calls: int
+    tokens_in: int
+    tokens_out: int
+    tokens_estimated: bool
+    outcome: str  # proposed | applied | failed | degraded | cancelled
+    message: str
+    history_step_id: int | None
+
+
+@dataclass(frozen=True)
+class DueSession:
+    session_id: str
+    reasons: tuple[str, ...]
+
+
+class CompactionCancelled(MemdeskError):
+    def __init__(self) -> None:
+        super().__init__("Compaction was cancelled before the next model call; nothing was written.")
+
+
+class CompactionDegraded(LLMError):
+    """The model failed too often in a row, so the raw messages were archived instead."""
+
+    def __init__(
+        self, cause: LLMError, failures: int, entry_key: str, archived: int, step_id: int | None
+    ) -> None:
+        super().__init__(
+            f"{cause.message} After {failures} failed attempts in a row, the {archived} messages were "
+            f"archived as they are in timeline entry {entry_key}, and the session is marked as compacted.",
+            cause.backend,
+            cause.hint,
+        )
+        self.entry_key = entry_key
+        self.archived = archived
+        self.step_id = step_id
+
+
+class CancelToken:
+    """Set from any thread; the pipeline stops before its next model call."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    def cancel(self) -> None:
+        self._event.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+    def check(self) -> None:
+        if self._event.is_set():
+            raise CompactionCancelled()

@@ -1,0 +1,218 @@
+"""``memdesk compact`` as a process on a temporary store, offline and against a local server."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from tests.support.llm_servers import FakeLLMServer, Reply, Status
+
+from memdesk.llm import prompts
+
+NOW = "2026-05-01T10:00:00Z"
+
+
+@pytest.fixture
+def memdesk(tmp_path):
+    data_dir = tmp_path / "store"
+
+    def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "memdesk", "--data-dir", str(data_dir), "--now", NOW, *args],
+            capture_output=True,
+            env={**os.environ, **(env or {})},
+            timeout=60,
+        )
+
+    run.data_dir = data_dir
+    return run
+
+
+def out(result: subprocess.CompletedProcess) -> str:
+    assert result.returncode == 0, result.stderr.decode()
+    return result.stdout.decode()
+
+
+def fails(result: subprocess.CompletedProcess, code: int, message: str) -> str:
+    err = result.stderr.decode()
+    assert result.returncode == code, err
+    assert message in err and "Traceback" not in err
+    return err
+
+
+def log_chat(memdesk, session="telegram:1", app="cal"):
+    out(
+        memdesk(
+            "session", "log", session, "--role", "user", "I prefer tea. Let's go with Rust.", "--app", app
+        )
+    )
+    out(memdesk("session", "log", session, "--role", "assistant", "Decided: Rust for the backend."))
+
+
+def sessions(memdesk) -> str:
+    return out(memdesk("session", "list"))
+
+
+def test_dry_run_and_no_flag_write_nothing(memdesk):
+    log_chat(memdesk)
+    history = out(memdesk("history"))
+
+    dry = out(memdesk("compact", "telegram:1", "--dry-run"))
+    plain = out(memdesk("compact", "telegram:1"))
+
+    assert "[1] Replace working memory (user/working)" in dry
+    assert "  + - User: I prefer tea." in dry and "  - Nothing compacted yet." in dry
+    assert dry.rstrip().endswith("Dry run: nothing was written.")
+    assert plain.rstrip().endswith("Nothing was written. Run again with --yes to apply these changes.")
+    assert out(memdesk("history")) == history
+    assert out(memdesk("working", "show")) == ""
+    assert "2 new" in sessions(memdesk)
+
+
+def test_yes_applies_and_undo_reverts_it_all(memdesk):
+    log_chat(memdesk)
+
+    applied = out(memdesk("compact", "telegram:1", "--yes"))
+
+    assert "Applied 5 changes as history step #" in applied
+    assert "I prefer tea." in out(memdesk("working", "show"))
+    assert "- I prefer tea." in out(memdesk("doc", "show", "user/facts"))
+    timeline = out(memdesk("entry", "list", "--category", "timeline"))
+    assert timeline.startswith("ctx_telegram:1_") and "[2026-05-01 10:00]" in timeline
+    assert "[2026-05-01] User: I prefer tea." in out(memdesk("app", "show", "cal"))
+    assert "0 new" in sessions(memdesk)
+
+    assert out(memdesk("undo")).startswith("undid #")
+
+    assert out(memdesk("working", "show")) == ""
+    assert out(memdesk("doc", "show", "user/facts")) == ""
+    assert out(memdesk("entry", "list", "--category", "timeline")) == ""
+    assert out(memdesk("app", "show", "cal")) == ""
+    assert "2 new" in sessions(memdesk)
+
+
+def test_nothing_new_to_compact_is_an_error(memdesk):
+    log_chat(memdesk)
+    out(memdesk("compact", "telegram:1", "--yes"))
+    fails(memdesk("compact", "telegram:1"), 1, "has no new messages to compact")
+    fails(memdesk("compact", "web:none"), 1, "no session 'web:none'")
+
+
+def test_due_compacts_only_the_sessions_whose_trigger_fired(memdesk):
+    for text in ("one", "two", "three"):
+        out(memdesk("session", "log", "web:busy", "--role", "user", f"I prefer option {text}."))
+    out(memdesk("session", "log", "web:quiet", "--role", "user", "Hello."))
+
+    dry = out(memdesk("compact", "--due", "--dry-run"))
+    assert "=== web:busy (due: 3 user turns since the last compaction)" in dry
+    assert "web:quiet" not in dry and "3 new" in sessions(memdesk)
+
+    out(memdesk("compact", "--due", "--yes"))
+    listing = sessions(memdesk)
+    assert "web:busy\t-\t3 messages\t0 new" in listing and "web:quiet\t-\t1 messages\t1 new" in listing
+    assert out(memdesk("compact", "--due")) == "No session is due for compaction.\n"
+
+
+def test_transcript_preview_then_import(memdesk, tmp_path):
+    path = tmp_path / "Trip chat.jsonl"
+    lines = [
+        {"role": "user", "content": "I prefer window seats.", "timestamp": "2026-04-30T08:00:00Z"},
+        {"role": "assistant", "content": "Noted: window seats.", "timestamp": "2026-04-30T08:01:00Z"},
+    ]
+    path.write_text("\n".join(json.dumps(line) for line in lines), encoding="utf-8")
+
+    preview = out(memdesk("compact", "--transcript", str(path)))
+    assert "Compaction of import:Trip-chat: 2 messages up to 2026-04-30 08:01 UTC" in preview
+    assert "The transcript was not imported" in preview
+    assert sessions(memdesk) == ""
+
+    applied = out(memdesk("compact", "--transcript", str(path), "--session", "web:trip", "--yes"))
+    assert "Imported 2 messages (jsonl) into web:trip." in applied and "Applied 4 changes" in applied
+    assert "web:trip\t-\t2 messages\t0 new" in sessions(memdesk)
+    assert "I prefer window seats." in out(memdesk("doc", "show", "user/facts"))
+
+
+def test_bad_transcripts_and_usage(memdesk, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b'{"role": "user", "content": "hi"}\n{oops}\n')
+    fails(memdesk("compact", "--transcript", str(bad)), 2, "line 2: not valid JSON")
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes(b"user: caf\xe9\n")
+    fails(memdesk("compact", "--transcript", str(latin)), 2, "not valid UTF-8 text (line 1")
+    fails(memdesk("compact"), 2, "name one SESSION, or use --due or --transcript FILE")
+    fails(memdesk("compact", "web:a", "--due"), 2, "name one SESSION")
+    fails(memdesk("compact", "web:a", "--session", "web:b"), 2, "--session goes with --transcript")
+    fails(memdesk("compact", "web:a", "--dry-run", "--yes"), 2, "not allowed with argument")
+    fails(memdesk("compact", "web:a", "--backend", "gpt"), 2, "invalid choice: 'gpt'")
+
+
+# --- a model behind the OpenAI protocol -------------------------------------------------------
+
+
+@pytest.fixture
+def server(memdesk):
+    with FakeLLMServer() as server:
+        memdesk.data_dir.mkdir(parents=True, exist_ok=True)
+        config = f'[llm]\nbackend = "openai"\nbase_url = "{server.openai_url}"\nmodel = "tiny"\n'
+        (memdesk.data_dir / "config.toml").write_text(config, encoding="utf-8")
+        yield server
+
+
+def by_step(request):
+    if request.system_text == prompts.SUMMARY_SYSTEM:
+        return Reply("## Decisions\n- Rust for the backend")
+    if request.system_text == prompts.FACTS_SYSTEM:
+        return Reply("The user prefers tea.")
+    return Reply("The user chose Rust for the backend and prefers tea.")
+
+
+def test_openai_backend_success(memdesk, server):
+    server.responder = by_step
+    log_chat(memdesk)
+
+    applied = out(memdesk("compact", "telegram:1", "--yes", env={"MEMDESK_API_KEY": "sk-test"}))
+
+    assert "Backend openai (tiny): 3 model calls, 33 tokens in, 21 out" in applied
+    assert out(memdesk("working", "show")) == "## Decisions\n- Rust for the backend\n"
+    assert "The user chose Rust" in out(memdesk("app", "show", "cal"))
+    assert [request.api_key for request in server.requests] == ["sk-test"] * 3
+    assert {request.body["model"] for request in server.requests} == {"tiny"}
+
+
+def test_openai_backend_401_fails_cleanly_and_keeps_the_messages(memdesk, server):
+    server.default = Status(401, "Incorrect API key provided: sk-wrong")
+    log_chat(memdesk)
+
+    err = fails(
+        memdesk("compact", "telegram:1", "--yes", env={"MEMDESK_API_KEY": "sk-wrong"}),
+        1,
+        "memdesk: error: The openai server rejected the API key (HTTP 401).",
+    )
+
+    assert "Check the API key for openai in Settings" in err and "sk-wrong" not in err
+    assert "2 new" in sessions(memdesk)
+    assert out(memdesk("working", "show")) == ""
+
+
+def test_due_goes_on_after_one_session_fails(memdesk, server):
+    for session in ("web:a", "web:b"):
+        for text in ("one", "two", "three"):
+            out(memdesk("session", "log", session, "--role", "user", f"{text} in {session}"))
+    server.script(Status(500))
+    server.responder = by_step
+
+    result = memdesk("compact", "--due", "--yes", env={"MEMDESK_API_KEY": "k"})
+
+    fails(result, 1, "memdesk: error: web:a: The openai server had an internal error (HTTP 500).")
+    assert "Applied 4 changes" in result.stdout.decode()  # web:b still compacted
+    listing = sessions(memdesk)
+    assert "web:a\t-\t3 messages\t3 new" in listing and "web:b\t-\t3 messages\t0 new" in listing
+
+
+def test_backend_override_runs_offline(memdesk, server):
+    log_chat(memdesk)
+    result = out(memdesk("compact", "telegram:1", "--backend", "offline", "--dry-run"))
+    assert "Backend offline: 0 model calls" in result and server.requests == []
