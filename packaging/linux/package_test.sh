@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Install the built .deb as a user would, use it, remove it again, and check that nothing of
+# the package is left while user data stays. Needs root and the output of `make package`.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+PYTHON="${PYTHON:-.venv/bin/python}"
+source packaging/linux/common.sh
+
+[ "$(id -u)" = 0 ] || { echo "package-test installs a system package: run it as root" >&2; exit 1; }
+[ -f "$DEB" ] || { echo "missing $DEB: run 'make package' first" >&2; exit 1; }
+
+export DEBIAN_FRONTEND=noninteractive QT_QPA_PLATFORM=offscreen
+work="$(mktemp -d)"
+failures=()
+fail() { failures+=("$1"); echo "FAIL: $1" >&2; }
+ok() { echo "ok: $1"; }
+installed() { dpkg-query -W -f='${Status}' memdesk 2>/dev/null | grep -q 'ok installed'; }
+purge() { apt-get remove --purge -y -qq memdesk >"$work/remove.log" 2>&1; }
+cleanup() {
+    if installed; then purge || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+# Print the wall time of a command in seconds; its output goes to the log file given first.
+timed() {
+    local log="$1" start rc=0
+    shift
+    start="$(date +%s%N)"
+    "$@" >>"$log" 2>&1 || rc=$?
+    echo "$(( ($(date +%s%N) - start) / 1000000 ))" | awk '{printf "%.2fs", $1 / 1000}'
+    return "$rc"
+}
+
+# Empty the page cache so the first start reads everything from disk, when the kernel lets us.
+drop_caches() { sync && { echo 3 >/proc/sys/vm/drop_caches; } 2>/dev/null; }
+
+# Time a cold then a warm start of the GUI smoke test into SMOKE_COLD and SMOKE_WARM.
+smoke_times() {
+    local label="$1"
+    shift
+    drop_caches || true
+    if SMOKE_COLD="$(timed "$work/smoke-$label.log" "$@" gui --smoke-test)" \
+            && SMOKE_WARM="$(timed "$work/smoke-$label.log" "$@" gui --smoke-test)"; then
+        ok "gui --smoke-test ($label)"
+    else
+        SMOKE_COLD=failed SMOKE_WARM=failed
+        fail "gui --smoke-test ($label) exited non-zero: $(tail -n 3 "$work/smoke-$label.log" | tr '\n' ' ')"
+    fi
+}
+
+if installed; then purge; fi
+echo "== install ./$DEB"
+if ! apt-get install -y "./$DEB" >"$work/install.log" 2>&1; then
+    apt-get update -qq
+    apt-get install -y "./$DEB" >"$work/install.log" 2>&1 \
+        || { cat "$work/install.log" >&2; echo "FAIL: apt-get install ./$DEB" >&2; exit 1; }
+fi
+ok "installed; apt set up $(grep -c '^Setting up' "$work/install.log") package(s) including memdesk"
+
+for path in /opt/memdesk/memdesk /usr/bin/memdesk "/usr/share/applications/$APP_ID.desktop" \
+        "/usr/share/metainfo/$APP_ID.metainfo.xml" "/usr/share/icons/hicolor/scalable/apps/$APP_ID.svg" \
+        "/usr/share/icons/hicolor/256x256/apps/$APP_ID.png"; do
+    [ -e "$path" ] || fail "missing after install: $path"
+done
+
+# Depends must bring every library Qt's X11 platform plugin links against.
+xcb_plugin="$(find /opt/memdesk -name libqxcb.so -print -quit)"
+if [ -z "$xcb_plugin" ]; then
+    fail "the bundle has no Qt xcb platform plugin"
+elif missing="$(ldd "$xcb_plugin" | grep 'not found')"; then
+    fail "libraries missing for $xcb_plugin: $(echo "$missing" | awk '{print $1}' | tr '\n' ' ')"
+else
+    ok "Qt xcb platform plugin resolves all its libraries"
+fi
+
+echo "== memdesk --version"
+if version_out="$(/usr/bin/memdesk --version 2>&1)" && [[ "$version_out" == *"$VERSION"* ]]; then
+    ok "--version: $version_out"
+else
+    fail "--version printed '$version_out', expected it to contain $VERSION"
+fi
+
+echo "== CLI round trip on a temporary store"
+data="$work/data"
+text="Prefers short answers. Lives in Lisbon; café at 9 — no calls before noon."
+if /usr/bin/memdesk --data-dir "$data" doc set user/profile "$text" >"$work/doc.log" 2>&1 \
+        && shown="$(/usr/bin/memdesk --data-dir "$data" doc show user/profile 2>>"$work/doc.log")" \
+        && [ "$shown" = "$text" ]; then
+    ok "doc set / doc show user/profile round-trips"
+else
+    fail "doc set/show round trip: got '${shown:-}' $(tail -n 3 "$work/doc.log" | tr '\n' ' ')"
+fi
+
+echo "== GUI smoke test, installed and from the checkout"
+smoke_times installed /usr/bin/memdesk --data-dir "$work/smoke-installed"
+installed_times="$SMOKE_COLD / $SMOKE_WARM"
+smoke_times checkout .venv/bin/python -m memdesk --data-dir "$work/smoke-checkout"
+checkout_times="$SMOKE_COLD / $SMOKE_WARM"
+
+bundle_size="$(du -sh dist/memdesk | cut -f1)"
+deb_size="$(du -h --apparent-size "$DEB" | cut -f1)"
+installed_size="$(dpkg-query -W -f='${Installed-Size}' memdesk | awk '{printf "%.0fM", $1 / 1024}')"
+opt_size="$(du -sh /opt/memdesk | cut -f1)"
+
+echo "== remove --purge"
+# Checksums of the files in the test store: the purge must leave user data alone.
+store_digest() { [ -d "$data" ] && (cd "$data" && find . -type f -exec sha256sum {} + | sort); }
+data_before="$(store_digest || true)"
+purge || { cat "$work/remove.log" >&2; fail "apt-get remove --purge memdesk"; }
+if installed; then fail "memdesk is still installed after purge"; fi
+leftovers="$( { ls -d /opt/memdesk /usr/bin/memdesk 2>/dev/null
+    find /usr/share/applications /usr/share/metainfo /usr/share/icons/hicolor -name "*$APP_ID*" \
+        2>/dev/null; } || true)"
+if [ -n "$leftovers" ]; then
+    fail "left after purge: $(echo "$leftovers" | tr '\n' ' ')"
+else
+    ok "nothing of the package is left"
+fi
+data_after="$(store_digest || true)"
+if [ -n "$data_before" ] && [ "$data_before" = "$data_after" ]; then
+    ok "user data untouched ($(echo "$data_after" | wc -l) file(s) in the store)"
+else
+    fail "user data changed or missing after purge"
+fi
+
+echo "== measurements"
+printf '%-44s %s\n' \
+    "bundle (du -sh dist/memdesk)" "$bundle_size" \
+    ".deb ($(basename "$DEB"))" "$deb_size" \
+    "installed (Installed-Size)" "$installed_size" \
+    "installed (du -sh /opt/memdesk)" "$opt_size" \
+    "gui --smoke-test, installed: cold / warm" "$installed_times" \
+    "gui --smoke-test, checkout: cold / warm" "$checkout_times"
+
+if [ "${#failures[@]}" -gt 0 ]; then
+    printf '\n%d check(s) failed:\n' "${#failures[@]}" >&2
+    printf '  - %s\n' "${failures[@]}" >&2
+    exit 1
+fi
+echo "package-test passed"

@@ -1,0 +1,12 @@
+# Packaged installer (docs/packaging.md): a PyInstaller one-folder bundle in dist/memdesk/
+# and a Debian package in dist/. Included from the Makefile, which defines BIN and STAMP.
+PYINSTALLER_REQ := pyinstaller>=6.10,<7
+
+package: $(STAMP)
+	$(BIN)/python -m pip install --quiet '$(PYINSTALLER_REQ)'
+	$(BIN)/python -m PyInstaller --noconfirm --clean --log-level WARN \
+		--distpath dist --workpath build/pyinstaller packaging/pyinstaller/memdesk.spec
+	PYTHON=$(BIN)/python packaging/linux/build_deb.sh
+
+package-test: package
+	PYTHON=$(BIN)/python packaging/linux/package_test.sh
