@@ -33,3 +33,6 @@ clean:
 	rm -rf $(VENV) build dist *.egg-info app/*.egg-info
 
 include packaging/package.mk
+
+screenshots: $(STAMP)
+	$(BIN)/python scripts/screenshots.py

@@ -18,8 +18,10 @@ LOCAL_SCHEMES = ("", "file")
 
 
 def is_local_url(url: str) -> bool:
-    """True for relative paths and file: URLs; anything with a network scheme is remote."""
-    return urlsplit(url.strip()).scheme.lower() in LOCAL_SCHEMES
+    """True for relative paths and file: URLs on this machine; anything naming a host is remote
+    (``//host/x.png`` and ``file://host/x.png`` included: on Windows that is a network share)."""
+    parts = urlsplit(url.strip())
+    return parts.scheme.lower() in LOCAL_SCHEMES and parts.netloc.lower() in ("", "localhost")
 
 
 class _RemoteImages(Treeprocessor):

@@ -36,7 +36,9 @@ class TaskRunner(QObject):
     error = Signal(Exception)
     store_changed = Signal()
     busy_changed = Signal(bool)
-    progress = Signal(str, int, int)  # message, done, total (total 0: unknown)
+    # message, done, total (total 0: unknown). A task may emit it from its worker thread: the
+    # connection to GUI-thread receivers is queued. A labelled task emits (label, 0, 0) on start.
+    progress = Signal(str, int, int)
 
     def __init__(self, app: Memdesk, parent: QObject | None = None, read_workers: int = 2) -> None:
         super().__init__(parent)
@@ -47,6 +49,7 @@ class TaskRunner(QObject):
         self._delivery = _Delivery()
         self._delivery.finished.connect(self._deliver)
         self._pending = 0
+        self._pending_writes = 0
         self._lock = threading.Lock()
         self._closed = False
 
@@ -72,10 +75,6 @@ class TaskRunner(QObject):
     ) -> Future[T]:
         return self._submit(self._writer, fn, on_done, on_error, writes=True, label=label)
 
-    def report(self, message: str, done: int = 0, total: int = 0) -> None:
-        """Progress from inside a task; safe to call from a worker thread (queued to the GUI)."""
-        self.progress.emit(message, done, total)
-
     def _submit(
         self,
         pool: ThreadPoolExecutor,
@@ -91,6 +90,7 @@ class TaskRunner(QObject):
             return cancelled
         with self._lock:
             self._pending += 1
+            self._pending_writes += writes
             if self._pending == 1:
                 QTimer.singleShot(0, self, lambda: self.busy_changed.emit(True))
         if label:
@@ -110,6 +110,7 @@ class TaskRunner(QObject):
         on_done, writes = done_info
         with self._lock:
             self._pending -= 1
+            self._pending_writes -= writes
             idle = self._pending == 0
         if self._closed or future.cancelled():
             return
@@ -136,6 +137,14 @@ class TaskRunner(QObject):
             QCoreApplication.processEvents()
             time.sleep(0.001)  # let workers run instead of spinning
         return self._pending == 0
+
+    def wait_writes(self, timeout_ms: int = 5000) -> bool:
+        """Process events until every write has landed; reads may still run (for closing)."""
+        deadline = QDeadlineTimer(timeout_ms)
+        while self._pending_writes and not deadline.hasExpired():
+            QCoreApplication.processEvents()
+            time.sleep(0.001)
+        return self._pending_writes == 0
 
     def shutdown(self) -> None:
         self._closed = True

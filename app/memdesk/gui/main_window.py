@@ -1,0 +1,703 @@
+"""The main window: sidebar of places, the view area, search, menus, status bar.
+
+Views are created the first time they are shown. They ask to navigate by emitting
+``open_requested(kind, ref)``; the window owns navigation, undo/redo, import/export,
+settings and the one error dialog.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QLabel,
+    QMainWindow,
+    QProgressBar,
+    QSizePolicy,
+    QSplitter,
+    QStackedWidget,
+    QToolBar,
+    QWidget,
+)
+
+from memdesk import APP_NAME, __version__
+from memdesk.core.namespaces import is_working
+from memdesk.core.timefmt import parse_iso
+from memdesk.gui import dialogs, theme
+from memdesk.gui.refresh import StoreWatcher
+from memdesk.gui.search_panel import SearchBox
+from memdesk.gui.settings_dialog import SettingsDialog
+from memdesk.gui.sidebar import Sidebar
+from memdesk.gui.tasks import TaskRunner
+from memdesk.gui.views.documents import DocumentsView, document_title
+from memdesk.gui.views.history import undo_or_redo
+from memdesk.gui.views.working import WorkingView
+from memdesk.gui.welcome import WelcomeView, load_example
+from memdesk.gui.widgets.display import plural
+from memdesk.services import browse
+from memdesk.services.memdesk import Memdesk
+
+STATE_FILE = "window-state.json"
+BUSY_DELAY_MS = 400
+COUNTS_DELAY_MS = 250
+JSON_FILTER = "Memdesk export (*.json);;All files (*)"
+# Sidebar keys for the user's documents, by the last part of the namespace.
+DOCUMENT_KEYS = {"profile": "doc:profile", "patterns": "doc:patterns", "facts": "doc:facts"}
+PAGE_TITLES = {
+    "apps": "Apps",
+    "knowledge": "Knowledge",
+    "timeline": "Timeline",
+    "sessions": "Sessions",
+    "expiry": "Expiry timeline",
+    "preview": "Prompt preview",
+    "compaction": "Compaction",
+    "trash": "Trash",
+    "history": "History",
+    "search": "Search",
+    "welcome": "Welcome",
+    "files:global": "Files",
+    "files:project": "Files",
+    "working": "Working memory",
+}
+
+
+class WindowState:
+    """Geometry, splitter, last place and the chosen project: a small JSON file in the data folder.
+
+    Kept out of QSettings so that every store (``--data-dir``) remembers its own window and
+    tests never touch the person's real settings.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            loaded = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            loaded = {}
+        self.values: dict[str, Any] = loaded if isinstance(loaded, dict) else {}
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.values.get(key, default)
+
+    def set(self, key: str, value: Any) -> None:
+        self.values[key] = value
+
+    def save(self) -> None:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(self.values, indent=1), encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError:
+            pass  # losing the window size is not worth an error dialog
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, app: Memdesk, tasks: TaskRunner, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.app = app
+        self.tasks = tasks
+        self.state = WindowState(app.paths.data_dir / STATE_FILE)
+        self.views: dict[str, QWidget] = {}
+        self.current_page = ""
+        self._page_before_search = ""
+        self.setWindowTitle(APP_NAME)
+        self.setWindowIcon(theme.app_icon())
+        self.sidebar = Sidebar()
+        self.sidebar.page_selected.connect(self.show_page)
+        self.sidebar.place_activated.connect(lambda: self.stack.currentWidget().setFocus())
+        self.stack = QStackedWidget()
+        self.splitter = QSplitter()
+        self.splitter.addWidget(self.sidebar)
+        self.splitter.addWidget(self.stack)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setChildrenCollapsible(False)
+        self.setCentralWidget(self.splitter)
+        self.search_box = SearchBox()
+        self.search_box.query_changed.connect(self._search)
+        self.search_box.step.connect(lambda delta: self._view("search").step(delta))
+        self.search_box.activated.connect(lambda: self._view("search").open_current())
+        self.search_box.cancelled.connect(self._cancel_search)
+        self._build_actions()
+        self._build_status_bar()
+        tasks.error.connect(lambda exc: dialogs.show_error(self, exc))
+        tasks.store_changed.connect(self._store_changed)
+        tasks.busy_changed.connect(self._busy_changed)
+        tasks.progress.connect(lambda message, _done, _total: self.statusBar().showMessage(message, 3000))
+        self.watcher = StoreWatcher(tasks, parent=self)
+        self.watcher.external_change.connect(self._external_change)
+        self.watcher.unreadable.connect(lambda message: self.statusBar().showMessage(message, 5000))
+        self._restore_geometry()
+        self._update_llm_label()
+        self._counts_state = "idle"  # "idle", "reading", or "stale" (read again when done)
+        # Counting every app can take a second on a big store: the first page reads first.
+        self._counts_timer = QTimer(self, singleShot=True, interval=COUNTS_DELAY_MS)
+        self._counts_timer.timeout.connect(self._refresh_counts)
+        self.tasks.read(_store_is_empty, on_done=self._first_page)
+        self._counts_timer.start()
+        self.watcher.start()
+
+    # --- building -------------------------------------------------------------------------
+
+    def _action(
+        self, text: str, slot: Callable[[], Any], shortcuts: list[Any] | None = None, tip: str = ""
+    ) -> QAction:
+        action = QAction(text, self)
+        action.triggered.connect(lambda _checked=False: slot())
+        if shortcuts:
+            action.setShortcuts([QKeySequence(s) for s in shortcuts])
+        if tip:
+            action.setStatusTip(tip)
+            action.setToolTip(tip)
+        self.addAction(action)  # shortcuts work even while the menu bar is hidden
+        return action
+
+    def _build_actions(self) -> None:
+        self.import_action = self._action(
+            "&Import…",
+            self.import_,
+            [QKeySequence.StandardKey.Open],
+            "Import a Memdesk export or a Flynn folder",
+        )
+        self.export_action = self._action(
+            "&Export…", self.export, ["Ctrl+Shift+E"], "Export every memory to a file or a Flynn folder"
+        )
+        self.example_action = self._action(
+            "Load &example memories", self.load_example, tip="Add a small example store to look around"
+        )
+        self.settings_action = self._action(
+            "&Settings…", self.open_settings, [QKeySequence.StandardKey.Preferences, "Ctrl+,"]
+        )
+        self.settings_action.setMenuRole(QAction.MenuRole.PreferencesRole)
+        self.quit_action = self._action("&Quit", self.close, [QKeySequence.StandardKey.Quit, "Ctrl+Q"])
+        self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
+        self.undo_action = self._action(
+            "&Undo", lambda: self.undo("undo"), ["Ctrl+Z"], "Undo the last change"
+        )
+        self.redo_action = self._action(
+            "&Redo", lambda: self.undo("redo"), ["Ctrl+Shift+Z", "Ctrl+Y"], "Redo the change undone last"
+        )
+        self.find_action = self._action(
+            "&Find…", self.focus_search, ["Ctrl+F", "Ctrl+K"], "Search every memory"
+        )
+        self.refresh_action = self._action(
+            "&Refresh", self.refresh_all, [QKeySequence.StandardKey.Refresh, "F5"]
+        )
+        self.sidebar_action = self._action("Go to &sidebar", self.sidebar.setFocus, ["F6", "Ctrl+L"])
+        self.about_action = self._action("&About Memdesk", self.about)
+        self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
+        menus = self.menuBar()
+        file_menu = menus.addMenu("&File")
+        for action in (self.import_action, self.export_action, self.example_action):
+            file_menu.addAction(action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.settings_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit_action)
+        edit_menu = menus.addMenu("&Edit")
+        edit_menu.addAction(self.undo_action)
+        edit_menu.addAction(self.redo_action)
+        edit_menu.addSeparator()
+        edit_menu.addAction(self.find_action)
+        go_menu = menus.addMenu("&Go")
+        go_menu.addAction(self.sidebar_action)
+        go_menu.addAction(self.refresh_action)
+        go_menu.addSeparator()
+        places = [
+            ("Profile", "doc:profile"),
+            ("Working memory", "working"),
+            ("Apps", "apps"),
+            ("Knowledge", "knowledge"),
+            ("Timeline", "timeline"),
+            ("Sessions", "sessions"),
+            ("Files", "files:global"),
+            ("Prompt preview", "preview"),
+            ("Trash", "trash"),
+        ]
+        for number, (title, key) in enumerate(places, start=1):
+            go_menu.addAction(self._action(title, lambda key=key: self.show_page(key), [f"Ctrl+{number}"]))
+        go_menu.addAction(self._action("History", lambda: self.show_page("history"), ["Ctrl+0"]))
+        help_menu = menus.addMenu("&Help")
+        help_menu.addAction(self.about_action)
+        toolbar = QToolBar("Main")
+        toolbar.setObjectName("main-toolbar")
+        toolbar.setMovable(False)
+        toolbar.setFloatable(False)
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        for action in (self.undo_action, self.redo_action):
+            toolbar.addAction(action)
+        toolbar.addSeparator()
+        for action in (self.import_action, self.export_action):
+            toolbar.addAction(action)
+        spacer = QWidget()
+        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        toolbar.addWidget(spacer)
+        self.search_box.setMinimumWidth(240)
+        self.search_box.setMaximumWidth(360)
+        toolbar.addWidget(self.search_box)
+        self.addToolBar(toolbar)
+
+    def _build_status_bar(self) -> None:
+        bar = self.statusBar()
+        self.store_label = QLabel(f"Store: {self.app.store.where}")
+        self.store_label.setToolTip(str(self.app.paths.data_dir))
+        self.store_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.store_label.setMinimumWidth(80)
+        self.store_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.counts_label = QLabel()
+        self.llm_label = QLabel()
+        self.saved_label = QLabel()
+        self.busy = QProgressBar()
+        self.busy.setRange(0, 0)
+        self.busy.setMaximumWidth(90)
+        self.busy.setMaximumHeight(14)
+        self.busy.setTextVisible(False)
+        self.busy.hide()
+        bar.addWidget(self.store_label, 1)
+        for widget in (self.busy, self.counts_label, self.llm_label, self.saved_label):
+            widget.setContentsMargins(8, 0, 8, 0)
+            bar.addPermanentWidget(widget)
+        self._busy_timer = QTimer(self, singleShot=True, interval=BUSY_DELAY_MS)
+        self._busy_timer.timeout.connect(self.busy.show)
+
+    # --- navigation -----------------------------------------------------------------------
+
+    def _view(self, name: str) -> Any:
+        """The view for ``name``, created on first use."""
+        view = self.views.get(name)
+        if view is None:
+            view = self._make_view(name)
+            self.views[name] = view
+            self.stack.addWidget(view)
+            if hasattr(view, "open_requested"):
+                view.open_requested.connect(self.navigate)
+        return view
+
+    def _make_view(self, name: str) -> QWidget:
+        # Views other than the first page are imported when first shown: a faster start.
+        app, tasks = self.app, self.tasks
+        if name == "welcome":
+            welcome = WelcomeView(f"Store: {app.store.where}")
+            welcome.load_example_requested.connect(self.load_example)
+            welcome.import_requested.connect(self.import_)
+            return welcome
+        if name == "documents":
+            return DocumentsView(app, tasks)
+        if name == "working":
+            return WorkingView(app, tasks)
+        if name == "files":
+            from memdesk.gui.views.files import FilesView
+
+            files = FilesView(app, tasks)
+            project = self.state.get("project")
+            files.set_project(Path(project) if project else None, bool(self.state.get("project_trusted")))
+            files.project_changed.connect(self._remember_project)
+            return files
+        if name == "history":
+            from memdesk.gui.views.history import HistoryView
+
+            history = HistoryView(app, tasks)
+            history.status_message.connect(lambda text: self.statusBar().showMessage(text, 5000))
+            return history
+        if name == "expiry":
+            from memdesk.gui.views.timeline import ExpiryTimelineView
+
+            expiry = ExpiryTimelineView(app, tasks)
+            expiry.open_item_requested.connect(self.navigate)
+            expiry.preview_at_requested.connect(self._preview_at)
+            return expiry
+        if name == "apps":
+            from memdesk.gui.views.apps import AppMemoriesView
+
+            apps = AppMemoriesView(app, tasks)
+            apps.compact_requested.connect(lambda _kind, _ref: self.show_page("compaction"))
+            return apps
+        if name in ("knowledge", "timeline"):
+            from memdesk.gui.views.entries import EntriesView
+
+            return EntriesView(app, tasks, name)
+        if name == "sessions":
+            from memdesk.gui.views.sessions import SessionsView
+
+            return SessionsView(app, tasks)
+        if name == "preview":
+            from memdesk.gui.views.preview import PromptPreviewView
+
+            return PromptPreviewView(app, tasks)
+        if name == "compaction":
+            from memdesk.gui.widgets.placeholder import CompactionPlaceholder as CompactionView
+
+            return CompactionView(app, tasks)
+        if name == "trash":
+            from memdesk.gui.views.trash import TrashView
+
+            return TrashView(app, tasks)
+        if name == "search":
+            from memdesk.gui.search_panel import SearchPanel
+
+            return SearchPanel(app, tasks)
+        raise KeyError(f"no view called {name!r}")
+
+    def show_page(self, key: str) -> None:
+        """Show a sidebar place (``doc:profile``, ``app:calendar``, ``trash``...)."""
+        user = self.app.settings.memory.user_namespace or "user"
+        if key == "user":
+            key = "doc:profile"
+        elif key == "files":
+            key = "files:global"
+        if key.startswith("doc:"):
+            name = key.removeprefix("doc:")
+            namespace = "global" if name == "global" else f"{user}/{name}"
+            view = self._view("documents")
+            view.show_namespace(namespace)
+            self._switch(key, view, document_title(namespace), refresh=False)
+        elif key == "working":
+            view = self._view("working")
+            view.show_working()
+            self._switch(key, view, "Working memory", refresh=False)
+        elif key.startswith("app:"):
+            app_id = key.removeprefix("app:")
+            view = self._view("apps")
+            view.show_app(app_id)
+            self._switch(key, view, f"App · {app_id}", refresh=False)
+        elif key == "apps":
+            node = self.sidebar.sidebar_model.apps.children
+            if node:
+                self.show_page(node[0].key)
+                self.sidebar.expand(self.sidebar.sidebar_model.index_for(self.sidebar.sidebar_model.apps))
+                return
+            self._switch(key, self._view("apps"), "Apps")
+        elif key.startswith("files:"):
+            view = self._view("files")
+            view.show_scope(key.removeprefix("files:"))
+            self._switch(key, view, "Files", refresh=False)
+        else:
+            self._switch(key, self._view(key), PAGE_TITLES.get(key, key))
+
+    def _switch(self, key: str, view: QWidget, title: str, refresh: bool = True) -> None:
+        if key != "search":
+            self._page_before_search = ""
+        self.current_page = key
+        self.stack.setCurrentWidget(view)
+        self.sidebar.select_key(key)
+        self.setWindowTitle(f"{title} — {APP_NAME}")
+        if refresh:
+            view.refresh()
+
+    def navigate(self, kind: str, ref: str) -> None:
+        """Open an item a view or a search result points at."""
+        if kind in ("document", "working"):
+            self._open_document(ref)
+        elif kind == "app":
+            self.show_page(f"app:{ref}")
+        elif kind == "app_memory":
+            self.tasks.read(
+                lambda app: app.apps.get(int(ref)).app_id,
+                on_done=lambda app_id: self._open_memory(app_id, int(ref)),
+            )
+        elif kind in ("knowledge", "timeline"):
+            self.show_page(kind)
+            self._view(kind).open_entry(int(ref))
+        elif kind == "entry":
+            self.tasks.read(
+                lambda app: browse.entry_rows(app, [int(ref)]),
+                on_done=lambda rows: rows and self.navigate(rows[0].category, str(rows[0].id)),
+            )
+        elif kind == "session":
+            self.show_page("sessions")
+            self._view("sessions").show_session(ref)
+        elif kind == "preview":
+            self._preview_at(parse_iso(ref, "preview date"))
+        elif kind == "trash":
+            self.show_page("trash")
+        else:  # a kind this window does not know: say so rather than fail
+            self.statusBar().showMessage(f"Cannot open {kind} {ref} here.", 5000)
+
+    def _open_memory(self, app_id: str, memory_id: int) -> None:
+        self.show_page(f"app:{app_id}")
+        self._view("apps").select_memory(memory_id)
+
+    def _open_document(self, namespace: str) -> None:
+        if is_working(namespace):
+            session = namespace.removeprefix("sessions/").removesuffix("/working")
+            view = self._view("working")
+            view.show_working(session if namespace.startswith("sessions/") else None)
+            self._switch("working", view, "Working memory", refresh=False)
+            return
+        user = self.app.settings.memory.user_namespace or "user"
+        name = namespace.rsplit("/", 1)[-1]
+        key = DOCUMENT_KEYS.get(name, "") if namespace.startswith(f"{user}/") else ""
+        key = "doc:global" if namespace == "global" else key
+        view = self._view("documents")
+        view.show_namespace(namespace)
+        self._switch(key or "documents", view, document_title(namespace), refresh=False)
+
+    def _preview_at(self, when: datetime) -> None:
+        self.show_page("preview")
+        self._view("preview").set_date(when)
+
+    def _first_page(self, empty: bool) -> None:
+        if self.current_page:  # the person already went somewhere
+            return
+        last = self.state.get("page")
+        known = isinstance(last, str) and (
+            last.startswith("app:") or self.sidebar.sidebar_model.find(last) is not None
+        )
+        if empty:
+            self.show_page("welcome")
+        elif known:
+            self.show_page(last)
+        else:
+            self.show_page("doc:profile")
+
+    # --- search ---------------------------------------------------------------------------
+
+    def focus_search(self) -> None:
+        self.search_box.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.search_box.selectAll()
+
+    def _search(self, query: str) -> None:
+        panel = self._view("search")
+        if not query:
+            self._cancel_search(keep_focus=True)
+            return
+        if self.current_page != "search":
+            self._page_before_search = self.current_page
+            self._switch("search", panel, "Search", refresh=False)
+        panel.search(query)
+
+    def _cancel_search(self, keep_focus: bool = False) -> None:
+        back = self._page_before_search
+        self.search_box.clear()
+        if self.current_page == "search":
+            self.show_page(back or "doc:profile")
+        if not keep_focus:
+            self.stack.currentWidget().setFocus()
+
+    # --- undo, import, export, settings ------------------------------------------------------
+
+    def _flush_editors(self) -> None:
+        for view in self.views.values():
+            if hasattr(view, "flush"):
+                view.flush()
+
+    def undo(self, direction: str) -> None:
+        self._flush_editors()  # the text being typed is the latest change: undo that
+        message = self.statusBar().showMessage
+        undo_or_redo(
+            self.tasks, direction, lambda text: message(text, 5000), lambda text: message(text, 5000)
+        )
+
+    def import_(self) -> None:
+        kind = dialogs.choose(
+            self,
+            "Import",
+            "What would you like to import? Items already in the store are kept as they are.",
+            ["Memdesk export (.json)…", "Flynn memory folder…"],
+        )
+        if kind is None:
+            return
+        if kind.startswith("Memdesk"):
+            path = dialogs.open_file(self, "Import a Memdesk export", JSON_FILTER)
+            if path is not None:
+                self.tasks.write(
+                    lambda app: app.transfer.import_file(path),
+                    on_done=lambda counts: self._imported(
+                        f"Imported {path.name}: {counts['added']} added, {counts['skipped']} already here."
+                    ),
+                    label="Importing…",
+                )
+        else:
+            folder = dialogs.pick_folder(self, "Import a Flynn memory folder")
+            if folder is not None:
+                self.tasks.write(
+                    lambda app: app.flynn.import_(folder), on_done=self._flynn_imported, label="Importing…"
+                )
+
+    def _flynn_imported(self, report: Any) -> None:
+        self._imported(f"Imported {plural(len(report.written), 'file')} from the Flynn folder.")
+        if report.skipped:
+            dialogs.info(self, "Some files were skipped", "\n".join(report.skipped))
+
+    def _imported(self, message: str) -> None:
+        self.statusBar().showMessage(message, 8000)
+        if self.current_page == "welcome":
+            self.show_page("doc:profile")
+
+    def export(self) -> None:
+        kind = dialogs.choose(
+            self,
+            "Export",
+            "Export every memory (Trash included) to one JSON file, or the documents to a Flynn folder?",
+            ["Memdesk export (.json)…", "Flynn memory folder…"],
+        )
+        if kind is None:
+            return
+        if kind.startswith("Memdesk"):
+            path = dialogs.save_file(self, "Export to a file", "memdesk-export.json", JSON_FILTER)
+            if path is not None:
+                self.tasks.read(
+                    lambda app: app.transfer.export_file(path),
+                    on_done=lambda _counts: self.statusBar().showMessage(f"Exported to {path}", 8000),
+                    label="Exporting…",
+                )
+        else:
+            folder = dialogs.pick_folder(self, "Export to a Flynn memory folder")
+            if folder is not None:
+                self.tasks.read(
+                    lambda app: app.flynn.export(folder),
+                    on_done=lambda report: self.statusBar().showMessage(
+                        f"Exported {plural(len(report.written), 'file')} to {folder}", 8000
+                    ),
+                    label="Exporting…",
+                )
+
+    def load_example(self) -> None:
+        self.tasks.write(
+            load_example,
+            on_done=lambda counts: self._imported(f"Example memories loaded: {counts['added']} items added."),
+            label="Loading example memories…",
+        )
+
+    def open_settings(self) -> None:
+        dialog = SettingsDialog(self.app, self.tasks, self)
+        if dialog.exec():
+            self._update_llm_label()
+            self.refresh_all()
+
+    def about(self) -> None:
+        dialogs.info(
+            self,
+            f"About {APP_NAME}",
+            f"{APP_NAME} {__version__}\n\nSee and control what your personal AI assistant remembers.\n\n"
+            f"Store: {self.app.store.where}",
+        )
+
+    # --- keeping up to date -----------------------------------------------------------------
+
+    def refresh_all(self) -> None:
+        view = self.stack.currentWidget()
+        if view is not None:
+            view.refresh()
+        self._refresh_counts()
+
+    def _store_changed(self) -> None:
+        self.saved_label.setText(f"Saved {datetime.now().strftime('%H:%M:%S')}")
+        self.refresh_all()
+
+    def _external_change(self) -> None:
+        self.statusBar().showMessage("Updated with changes made by another program.", 4000)
+        self.refresh_all()
+
+    def _refresh_counts(self) -> None:
+        """Read the sidebar and status bar counts; changes during a read cause one more read."""
+        if self._counts_state != "idle":
+            self._counts_state = "stale"
+            return
+        self._counts_state = "reading"
+        self.tasks.read(_counts, on_done=self._show_counts, on_error=self._counts_failed)
+
+    def _counts_done(self) -> None:
+        again = self._counts_state == "stale"
+        self._counts_state = "idle"
+        if again:
+            self._refresh_counts()
+
+    def _counts_failed(self, exc: Exception) -> None:
+        self._counts_done()
+        self.statusBar().showMessage(f"Could not count memories: {exc}", 5000)
+
+    def _show_counts(self, counts: dict[str, Any]) -> None:
+        self._counts_done()
+        self.sidebar.set_apps(counts["apps"])
+        self.sidebar.sidebar_model.set_count("trash", counts["trash"])
+        self.sidebar.sidebar_model.set_count("sessions", counts["sessions"])
+        memories = sum(summary.total for summary in counts["apps"])
+        self.counts_label.setText(
+            f"{plural(counts['documents'], 'document')} · {plural(len(counts['apps']), 'app')} · "
+            f"{plural(memories, 'app memory', 'app memories')} · {plural(counts['sessions'], 'session')}"
+        )
+
+    def _update_llm_label(self) -> None:
+        llm = self.app.settings.llm
+        model = f" · {llm.model}" if llm.model and llm.backend != "offline" else ""
+        self.llm_label.setText(f"LLM: {llm.backend}{model}")
+        self.llm_label.setToolTip("The language model compaction uses (change it in Settings)")
+
+    def _busy_changed(self, busy: bool) -> None:
+        if busy:
+            self._busy_timer.start()
+        else:
+            self._busy_timer.stop()
+            self.busy.hide()
+
+    def _remember_project(self, project: Path | None, trusted: bool) -> None:
+        self.state.set("project", str(project) if project else None)
+        self.state.set("project_trusted", trusted)
+        self.state.save()
+
+    # --- window state -------------------------------------------------------------------------
+
+    def _restore_geometry(self) -> None:
+        geometry = self.state.get("geometry")
+        if isinstance(geometry, str):
+            self.restoreGeometry(QByteArray(base64.b64decode(geometry)))
+        else:
+            self.resize(1200, 780)
+        sizes = self.state.get("splitter")
+        if isinstance(sizes, list) and len(sizes) == 2 and all(isinstance(size, int) for size in sizes):
+            self.splitter.setSizes(sizes)
+        else:
+            self.splitter.setSizes([200, 1000])
+
+    def _save_state(self) -> None:
+        self.state.set("geometry", base64.b64encode(bytes(self.saveGeometry().data())).decode("ascii"))
+        self.state.set("splitter", self.splitter.sizes())
+        if self.current_page:  # closed before the first page was chosen: keep the last one
+            self.state.set("page", self.current_page)
+        self.state.save()
+
+    def unsaved_views(self) -> list[QWidget]:
+        return [
+            v for v in self.views.values() if hasattr(v, "has_unsaved_changes") and v.has_unsaved_changes()
+        ]
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self._flush_editors()
+        self.tasks.wait_writes(5000)  # let the saves land before deciding anything
+        if self.unsaved_views() and not dialogs.confirm(
+            self,
+            "Unsaved changes",
+            "Some changes could not be saved (see the bar above the editor). Close anyway and lose them?",
+            action="Close without saving",
+        ):
+            event.ignore()
+            return
+        self.watcher.stop()
+        self._counts_timer.stop()
+        self._save_state()
+        event.accept()
+
+
+def _store_is_empty(app: Memdesk) -> bool:
+    # Cheapest first: on a big store the first answer is almost always "no".
+    return not (
+        app.entries.list(limit=1) or app.documents.list() or app.sessions.list() or app.apps.list_apps()
+    )
+
+
+def _counts(app: Memdesk) -> dict[str, Any]:
+    return {
+        "apps": app.apps.list_apps(),
+        "trash": len(app.trash.list()),
+        "sessions": len(app.sessions.list()),
+        "documents": len(app.documents.list()),
+    }

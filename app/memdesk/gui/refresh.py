@@ -1,0 +1,55 @@
+"""Noticing changes made by other programs (an assistant using the CLI) while the window is open.
+
+Every committed write, from any process, raises the store's revision. Twice a second the
+watcher reads it (a tiny query, off the GUI thread); when it grew past what our own writes
+account for, ``external_change`` fires and the main window refreshes what is on screen.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from memdesk.gui.tasks import TaskRunner
+
+POLL_MS = 500
+
+
+class StoreWatcher(QObject):
+    external_change = Signal()
+    unreadable = Signal(str)  # a poll failed (the file is busy or gone): said in the status bar
+
+    def __init__(self, tasks: TaskRunner, interval_ms: int = POLL_MS, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.tasks = tasks
+        self.known: int | None = None
+        self._in_flight = False
+        self._timer = QTimer(self, interval=interval_ms)
+        self._timer.timeout.connect(self.check)
+
+    def start(self) -> None:
+        self._timer.start()
+        self.check()
+
+    def stop(self) -> None:
+        self._timer.stop()
+
+    def check(self) -> None:
+        if self._in_flight:  # a slow disk: never queue polls behind each other
+            return
+        self._in_flight = True
+        self.tasks.read(lambda app: app.store.revision(), on_done=self._got, on_error=self._failed)
+
+    def _got(self, revision: int) -> None:
+        self._in_flight = False
+        if self.known is None:
+            self.known = revision
+            return
+        if revision > self.known:
+            self.known = revision
+            # Our own writes already refreshed the views (TaskRunner.store_changed).
+            if revision > self.tasks.own_revision:
+                self.external_change.emit()
+
+    def _failed(self, exc: Exception) -> None:
+        self._in_flight = False
+        self.unreadable.emit(str(exc))

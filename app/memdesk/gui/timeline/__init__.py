@@ -1,0 +1,1 @@
+"""The expiry timeline: pure geometry and rows, and the canvas that paints them."""

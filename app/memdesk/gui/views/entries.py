@@ -1,0 +1,221 @@
+"""Knowledge or timeline entries: a searchable, sortable table that stays fast at a million rows."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memdesk.gui import dialogs
+from memdesk.gui.models.editing import CellDelegate, write_edit
+from memdesk.gui.models.entries import EntryTableModel
+from memdesk.gui.models.tableview import DATE, ENTER_KEYS, SelectionKeeper, size_columns, table_action
+from memdesk.gui.tasks import TaskRunner
+from memdesk.gui.widgets.display import plural
+from memdesk.gui.widgets.tables import setup_table
+from memdesk.gui.widgets.view_header import ViewHeader
+from memdesk.services import browse
+from memdesk.services.browse import EntryRow
+from memdesk.services.memdesk import Memdesk
+
+E = EntryTableModel
+FILTER_DELAY_MS = 250  # typing a word reads the store once, not once per letter
+CONFIRM_DELETE_FROM = 50  # deleting this many entries at once asks first
+TITLES = {"knowledge": "Knowledge", "timeline": "Timeline"}
+
+
+class EntriesView(QWidget):
+    open_requested = Signal(str, str)  # kind, ref
+
+    def __init__(self, app: Memdesk, tasks: TaskRunner, category: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.app = app
+        self.tasks = tasks
+        self.category = category
+        self._open_when_loaded: int | None = None
+        self._refresh_after_edit = False
+
+        self.header = ViewHeader(TITLES[category], "Loading…")
+        self.filter_box = QLineEdit(placeholderText="Filter by words in key or text", clearButtonEnabled=True)
+        self.add_button = QPushButton("Add…")
+        self.delete_button = QPushButton("Delete")
+        self._filter_timer = QTimer(self, singleShot=True, interval=FILTER_DELAY_MS)
+        self._filter_timer.timeout.connect(self._apply_filter)
+        self.filter_box.textChanged.connect(self._filter_timer.start)
+        self.filter_box.returnPressed.connect(self._apply_filter)
+        self.add_button.clicked.connect(self.add_entry)
+        self.delete_button.clicked.connect(self.delete_selected)
+
+        self.model = EntryTableModel(tasks, category, self)
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        setup_table(self.table, stretch_column=E.CONTENT, widths={}, multi_select=True)
+        samples = {E.KEY: "a-typical-key-name", E.IMPORTANCE: "0.50", E.SESSION: "telegram:123456"}
+        size_columns(self.table, samples | {E.CREATED: DATE, E.UPDATED: DATE, E.EXPIRES: DATE})
+        self.table.horizontalHeader().setSortIndicator(E.CREATED, Qt.SortOrder.DescendingOrder)
+        self.table.setSortingEnabled(True)  # the model sorts in SQL
+        self.table.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed
+        )
+        self.delegate = CellDelegate(
+            self.table, text_columns={E.CONTENT}, number_ranges={E.IMPORTANCE: (0, 1, 2)}
+        )
+        self.table.setItemDelegate(self.delegate)
+        self.delegate.closeEditor.connect(lambda *_: QTimer.singleShot(0, self._edit_closed))
+        self.table.doubleClicked.connect(self._double_clicked)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.keeper = SelectionKeeper(self.table, self.model)
+        table_action(self.table, "Edit text", self.edit_current, *ENTER_KEYS)
+        table_action(self.table, "Delete", self.delete_selected, QKeySequence.StandardKey.Delete)
+        self.open_session_action = table_action(self.table, "Open session", self._open_session)
+        self.model.edit_requested.connect(self._write_edit)
+        self.model.ids_loaded.connect(self._ids_loaded)
+        self.model.query_changed.connect(self.keeper.expect_new_order)
+        for signal in (self.model.modelReset, self.model.rowsInserted):
+            signal.connect(self._show_count)
+        self.table.selectionModel().selectionChanged.connect(self._update_buttons)
+        self.table.selectionModel().currentChanged.connect(self._update_buttons)
+
+        tools = QHBoxLayout()
+        tools.addWidget(self.filter_box, 1)
+        tools.addWidget(self.add_button)
+        tools.addWidget(self.delete_button)
+        self.setFocusProxy(self.table)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.header)
+        layout.addLayout(tools)
+        layout.addWidget(self.table, 1)
+        self._update_buttons()
+        self.model.refresh()
+
+    # --- what the window calls ---------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Read the entries again, keeping selection and scroll position."""
+        if self.table.state() == QAbstractItemView.State.EditingState:
+            self._refresh_after_edit = True  # never pull the text from under the person typing
+            return
+        self.model.refresh()
+
+    def open_entry(self, entry_id: int) -> None:
+        """Select an entry and scroll to it; a filter that hides it is cleared."""
+        row = self.model.row_of(entry_id)
+        if row is not None:
+            index = self.model.index(row, E.CONTENT)
+            flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+            self.table.selectionModel().setCurrentIndex(index, flags)
+            self.table.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+            return
+        if self.model.query.text:
+            self._open_when_loaded = entry_id
+            self.filter_box.clear()
+            self._apply_filter()
+        elif not self.model.complete:
+            self._open_when_loaded = entry_id
+
+    # --- actions -----------------------------------------------------------------------------
+
+    def add_entry(self) -> None:
+        what = self.category
+        key = dialogs.ask_text(self, f"Add {what} entry", "Key (a short unique name):")
+        if not key or not key.strip():
+            return
+        content = dialogs.ask_text(self, f"Add {what} entry", f"Text of {key.strip()}:")
+        if not content or not content.strip():
+            return
+        self.tasks.write(lambda app: browse.add_entry(app, key, content, what), on_done=self._added)
+
+    def edit_current(self) -> None:
+        current = self.table.currentIndex()
+        if current.isValid():
+            editable = current.flags() & Qt.ItemFlag.ItemIsEditable
+            self.table.edit(current if editable else current.siblingAtColumn(E.CONTENT))
+
+    def delete_selected(self) -> None:
+        ids = self.keeper.selected_ids()
+        if not ids:
+            return
+        if len(ids) >= CONFIRM_DELETE_FROM and not dialogs.confirm(
+            self,
+            "Delete entries",
+            f"Move {plural(len(ids), 'entry', 'entries')} to Trash?",
+            action="Move to Trash",
+        ):
+            return
+        self.keeper.expect_removal()
+        self.tasks.write(lambda app: browse.delete_entries(app, ids), on_done=lambda _count: self.refresh())
+
+    # --- results -----------------------------------------------------------------------------
+
+    def _added(self, row: EntryRow) -> None:
+        self._open_when_loaded = row.id
+        if self.model.query.text:
+            self.filter_box.clear()
+            self._apply_filter()
+        else:
+            self.refresh()
+
+    def _ids_loaded(self) -> None:
+        self._show_count()
+        if self._open_when_loaded is not None:
+            entry_id, self._open_when_loaded = self._open_when_loaded, None
+            if self.model.row_of(entry_id) is not None:
+                self.open_entry(entry_id)
+
+    def _write_edit(self, row: EntryRow, column: int, value: object) -> None:
+        change = {"content": str(value)} if column == E.CONTENT else {"importance": float(value)}
+        write_edit(
+            self.tasks,
+            self,
+            lambda app, seen: browse.edit_entry(app, row.id, seen, **change),
+            row.updated_at,
+            on_done=self.model.put,
+            on_kept_theirs=self.refresh,
+        )
+
+    # --- small helpers -----------------------------------------------------------------------
+
+    def _apply_filter(self) -> None:
+        self._filter_timer.stop()
+        self.model.set_filter(self.filter_box.text())
+
+    def _show_count(self) -> None:
+        count = self.model.rowCount()
+        if not self.model.complete:
+            self.header.set_text(TITLES[self.category], "Loading…")
+            return
+        text = plural(count, "entry", "entries")
+        if self.model.query.text:
+            text += f" matching “{self.model.query.text}”"
+        if self.category == "timeline":
+            text += f" · kept {self.app.entries.retention_days} days after they are written"
+        self.header.set_text(TITLES[self.category], text)
+
+    def _update_buttons(self) -> None:
+        self.delete_button.setEnabled(self.table.selectionModel().hasSelection())
+        current = self.table.currentIndex()
+        row = self.model.entry_at(current.row()) if current.isValid() else None
+        self.open_session_action.setEnabled(bool(row and row.session_id))
+
+    def _open_session(self) -> None:
+        current = self.table.currentIndex()
+        row = self.model.entry_at(current.row()) if current.isValid() else None
+        if row and row.session_id:
+            self.open_requested.emit("session", row.session_id)
+
+    def _double_clicked(self, index: QModelIndex) -> None:
+        if not index.flags() & Qt.ItemFlag.ItemIsEditable:
+            self.table.edit(index.siblingAtColumn(E.CONTENT))  # a double-click anywhere edits the text
+
+    def _edit_closed(self) -> None:
+        if self._refresh_after_edit and self.table.state() != QAbstractItemView.State.EditingState:
+            self._refresh_after_edit = False
+            self.refresh()

@@ -1,0 +1,173 @@
+"""Trash: deleted items until restored or removed for good, with their purge dates."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QItemSelectionModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import QLabel, QPushButton, QTableView, QWidget
+
+from memdesk.gui import dialogs, theme
+from memdesk.gui.tasks import TaskRunner
+from memdesk.gui.widgets import display
+from memdesk.gui.widgets.tables import selected_rows, setup_table
+from memdesk.gui.widgets.view_header import ViewHeader
+from memdesk.services.memdesk import Memdesk
+from memdesk.services.trash import TrashItem
+
+KIND_NAMES = {"memory": "App memory", "entry": "Entry", "doc": "Document", "session": "Session"}
+SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+Index = QModelIndex | QPersistentModelIndex
+ROOT = QModelIndex()
+
+
+class TrashModel(QAbstractTableModel):
+    KIND, ITEM, TEXT, DELETED, PURGE = range(5)
+    HEADERS = ("Kind", "Item", "Text", "Deleted", "Purge date")
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.items: list[TrashItem] = []
+
+    def set_items(self, items: list[TrashItem]) -> None:
+        self.beginResetModel()
+        self.items = items
+        self.endResetModel()
+
+    def rowCount(self, parent: Index = ROOT) -> int:
+        return 0 if parent.isValid() else len(self.items)
+
+    def columnCount(self, parent: Index = ROOT) -> int:
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.HEADERS[section]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        item = self.items[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (
+                KIND_NAMES.get(item.kind, item.kind),
+                item.label,
+                display.one_line(item.text),
+                display.when(item.deleted_at),
+                display.day(item.purge_at),
+            )[column]
+        if role == SORT_ROLE:
+            return (item.kind, item.label, item.text, item.deleted_at.isoformat(), item.purge_at.isoformat())[
+                column
+            ]
+        if role == Qt.ItemDataRole.ToolTipRole and column == self.TEXT:
+            return item.text[:2000]
+        return None
+
+
+class TrashView(QWidget):
+    open_requested = Signal(str, str)
+
+    def __init__(self, app: Memdesk, tasks: TaskRunner, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.app = app
+        self.tasks = tasks
+        self.header = ViewHeader("Trash")
+        self.restore_button = self.header.add_action(QPushButton("Restore"))
+        self.empty_button = self.header.add_action(QPushButton("Empty Trash…"))
+        self.restore_button.clicked.connect(self.restore_selected)
+        self.empty_button.clicked.connect(self.empty)
+        self.model = TrashModel(self)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setSortRole(SORT_ROLE)
+        self.table = QTableView()
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(TrashModel.DELETED, Qt.SortOrder.DescendingOrder)
+        setup_table(
+            self.table,
+            TrashModel.TEXT,
+            {TrashModel.KIND: 12, TrashModel.ITEM: 22, TrashModel.DELETED: 17, TrashModel.PURGE: 12},
+            multi_select=True,
+        )
+        self.table.doubleClicked.connect(lambda _index: self.restore_selected())
+        self.table.selectionModel().selectionChanged.connect(self._update_buttons)
+        self.empty_label = QLabel("Trash is empty. Deleted memories wait here until you empty it.")
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        theme.follow(self.empty_label, lambda: theme.set_text_color(self.empty_label, theme.muted()))
+        layout = theme.view_layout(self)
+        layout.addWidget(self.header)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.empty_label, 1)
+        for key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            shortcut = QShortcut(QKeySequence(key), self.table, context=Qt.ShortcutContext.WidgetShortcut)
+            shortcut.activated.connect(self.restore_selected)
+        self.setFocusProxy(self.table)
+        self._update_buttons()
+
+    def refresh(self) -> None:
+        self.tasks.read(
+            lambda app: (app.trash.list(), app.settings.memory.trash_retention_days), on_done=self._show
+        )
+
+    def _show(self, result: tuple[list[TrashItem], int]) -> None:
+        items, days = result
+        selected = {self.model.items[row].id for row in selected_rows(self.table)}
+        self.model.set_items(items)
+        for row, item in enumerate(items):
+            if item.id in selected:
+                index = self.proxy.mapFromSource(self.model.index(row, 0))
+                flags = QItemSelectionModel.SelectionFlag
+                self.table.selectionModel().select(index, flags.Select | flags.Rows)
+        count = len(items)
+        self.header.set_text(
+            "Trash",
+            f"{display.plural(count, 'item')}. Items are removed for good {days} days after deletion, "
+            "or when you empty Trash.",
+        )
+        self.table.setVisible(count > 0)
+        self.empty_label.setVisible(count == 0)
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        self.restore_button.setEnabled(bool(selected_rows(self.table)))
+        self.empty_button.setEnabled(bool(self.model.items))
+
+    def restore_selected(self) -> None:
+        ids = [self.model.items[row].id for row in selected_rows(self.table)]
+        if not ids:
+            return
+
+        def job(app: Memdesk) -> int:
+            for item_id in ids:
+                app.trash.restore(item_id)
+            return len(ids)
+
+        self.tasks.write(job, on_done=lambda _count: self.refresh(), label="Restoring…")
+
+    def empty(self) -> None:
+        count = len(self.model.items)
+        if not count:
+            return
+        question = (
+            f"Remove {display.plural(count, 'item')} from Trash for good?\n\n"
+            "Their text is also removed from History. This cannot be undone."
+        )
+        if dialogs.confirm(self, "Empty Trash", question, action="Empty Trash"):
+            self.tasks.write(
+                lambda app: app.trash.empty(), on_done=lambda _n: self.refresh(), label="Emptying Trash…"
+            )

@@ -1,0 +1,106 @@
+"""First start on an empty store: what Memdesk is, and two ways to begin."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from memdesk.gui import theme
+from memdesk.resources import resource_path
+from memdesk.services.memdesk import Memdesk
+from memdesk.services.transfer import SECTIONS
+
+EXAMPLE_FILE = ("example", "example-store.json")
+
+
+def _shift(value: Any, by: Any) -> Any:
+    return (datetime.fromisoformat(value) + by).isoformat() if isinstance(value, str) else value
+
+
+def load_example(app: Memdesk) -> dict[str, int]:
+    """Import the example store, its dates moved so that it was written just now.
+
+    The file was exported at a fixed moment; shifting every time by (now - that moment)
+    keeps working memory live and expiry dates meaningful whenever it is loaded.
+    """
+    data = json.loads(resource_path(*EXAMPLE_FILE).read_text(encoding="utf-8"))
+    shift = app.now() - datetime.fromisoformat(data["exported_at"].removesuffix("Z"))
+    for section, _model in SECTIONS:
+        for row in data.get(section, []):
+            for key in row:
+                if key.endswith("_at"):
+                    row[key] = _shift(row[key], shift)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "example-memories.json"
+        path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        return app.transfer.import_file(path)
+
+
+class WelcomeView(QWidget):
+    load_example_requested = Signal()
+    import_requested = Signal()
+
+    def __init__(self, store_where: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        icon = QLabel()
+        icon.setPixmap(theme.app_icon().pixmap(QSize(88, 88)))
+        icon.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        title = QLabel("Welcome to Memdesk")
+        title.setFont(theme.scaled_font(self.font(), 1.9, bold=True))
+        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        intro = QLabel(
+            "See and control what your assistant remembers about you: its notes on who you "
+            "are, what you are working on, what each app knows, and the exact prompt it will "
+            "receive.\n\nYour memory store is empty. Look around with example memories, or "
+            "import what you already have."
+        )
+        intro.setWordWrap(True)
+        intro.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        intro.setFixedWidth(500)
+        self.example_button = QPushButton("Load example memories")
+        self.example_button.setDefault(True)
+        self.example_button.setAutoDefault(True)
+        self.import_button = QPushButton("Import…")
+        self.import_button.setAutoDefault(True)
+        self.example_button.clicked.connect(self.load_example_requested)
+        self.import_button.clicked.connect(self.import_requested)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.example_button)
+        buttons.addWidget(self.import_button)
+        buttons.addStretch(1)
+        footnote = QLabel(
+            f"Assistants read and write this store with the memdesk command.\n"
+            f"Nothing leaves this computer unless you set up a remote language model.\n{store_where}"
+        )
+        footnote.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        footnote.setWordWrap(True)
+        footnote.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        theme.follow(footnote, lambda: theme.set_text_color(footnote, theme.muted()))
+        column = QVBoxLayout()
+        column.setSpacing(14)
+        column.addStretch(3)
+        column.addWidget(icon)
+        column.addWidget(title)
+        centred = QHBoxLayout()  # not an alignment flag: that would cut the wrapped text's height
+        centred.addStretch(1)
+        centred.addWidget(intro)
+        centred.addStretch(1)
+        column.addLayout(centred)
+        column.addSpacing(6)
+        column.addLayout(buttons)
+        column.addStretch(4)
+        column.addWidget(footnote)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(24, 24, 24, 16)
+        layout.addLayout(column)
+        self.setFocusProxy(self.example_button)
+
+    def refresh(self) -> None:
+        """The welcome page shows nothing from the store."""

@@ -1,0 +1,87 @@
+"""Helpers for the table view tests: a drained TaskRunner, answered dialogs, bulk rows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+import pytest
+from sqlalchemy import insert
+
+from memdesk.gui import dialogs
+from memdesk.gui.tasks import TaskRunner
+from memdesk.services.memdesk import Memdesk
+from memdesk.store.models import Entry
+
+START = datetime(2026, 1, 1, 9, 0, 0)
+
+
+def running_tasks(app: Memdesk) -> Iterator[TaskRunner]:
+    """A TaskRunner whose unhandled errors are collected in ``tasks.errors``; a test that
+    leaves one there fails, so no error is lost silently."""
+    tasks = TaskRunner(app)
+    errors: list[Exception] = []
+    tasks.error.connect(errors.append)
+    tasks.errors = errors  # type: ignore[attr-defined]
+    yield tasks
+    tasks.wait_idle()
+    tasks.shutdown()
+    assert not errors, f"unexpected errors: {errors!r}"
+
+
+@dataclass
+class Answers:
+    """What the dialogs answer, and what they were asked."""
+
+    confirm: bool = True
+    texts: list[str | None] = field(default_factory=list)
+    asked: list[tuple[str, str, str]] = field(default_factory=list)  # (function, title, text)
+
+    def install(self, monkeypatch: pytest.MonkeyPatch) -> Answers:
+        def confirm(_parent: object, title: str, text: str, action: str = "OK") -> bool:
+            self.asked.append(("confirm", title, text))
+            return self.confirm
+
+        def ask_text(_parent: object, title: str, label: str, text: str = "") -> str | None:
+            self.asked.append(("ask_text", title, label))
+            return self.texts.pop(0) if self.texts else None
+
+        def refuse(*args: object, **kwargs: object) -> None:
+            raise AssertionError(f"unexpected dialog {args!r}")
+
+        monkeypatch.setattr(dialogs, "confirm", confirm)
+        monkeypatch.setattr(dialogs, "ask_text", ask_text)
+        for name in ("error", "info", "choose", "ask_int", "show_error"):
+            monkeypatch.setattr(dialogs, name, refuse)
+        return self
+
+
+def bulk_entries(
+    app: Memdesk,
+    count: int,
+    category: str = "knowledge",
+    first: int = 0,
+    content: str = "note {i} about coffee",
+) -> None:
+    """``count`` entries written in one transaction (the FTS triggers index them as usual).
+
+    Entry ``i`` has key ``k{i:07d}``, is created ``i`` minutes after START and has importance
+    ``(i % 11) / 10``."""
+    rows = []
+    for i in range(first, first + count):
+        at = START + timedelta(minutes=i)
+        rows.append(
+            {
+                "key": f"k{i:07d}",
+                "content": content.format(i=i),
+                "category": category,
+                "importance": (i % 11) / 10,
+                "session_id": f"telegram:{i % 7}",
+                "created_at": at,
+                "updated_at": at,
+                "pinned": False,
+            }
+        )
+    with app.store.write() as session:
+        session.execute(insert(Entry), rows)

@@ -1,0 +1,217 @@
+"""The Compaction view against a local server speaking the OpenAI protocol: run, watch the
+steps, review (reject, edit), apply, undo; cancel; failures in plain words."""
+
+from datetime import timedelta
+
+import pytest
+from PySide6.QtCore import Qt, QTimer
+from tests.support.llm_servers import FakeLLMServer, Reply, Status
+
+from memdesk.llm import prompts
+from memdesk.services.compaction import ChangeKind
+
+SESSION = "telegram:1"
+SUMMARY = "## Trip\n- Porto on Friday, hotel by the river"
+
+
+@pytest.fixture
+def server(memdesk_app, monkeypatch):
+    monkeypatch.setenv("MEMDESK_API_KEY", "test-key")
+    with FakeLLMServer() as server:
+        memdesk_app.update_settings(
+            memdesk_app.settings.with_values(
+                {"llm.backend": "openai", "llm.base_url": server.openai_url, "llm.timeout_seconds": 10}
+            )
+        )
+        yield server
+
+
+def by_step(request):
+    if request.system_text == prompts.SUMMARY_SYSTEM:
+        return Reply(SUMMARY)
+    if request.system_text == prompts.FACTS_SYSTEM:
+        return Reply("The user prefers window seats.")
+    return Reply("The user is going to Porto on Friday and prefers window seats.")
+
+
+def log_chat(app, clock, session=SESSION, app_id="travel"):
+    app.sessions.log(session, "user", "Plan Porto for Friday. I prefer window seats.", app_id=app_id)
+    clock.now += timedelta(minutes=2)
+    app.sessions.log(session, "assistant", "Booked a hotel by the river.")
+
+
+@pytest.fixture
+def view(memdesk_app, tasks, qtbot, settle):
+    from memdesk.gui.views.compaction import CompactionView
+
+    widget = CompactionView(memdesk_app, tasks)
+    qtbot.addWidget(widget)
+    widget.resize(900, 700)
+    widget.show()
+    settle()
+    return widget
+
+
+def card(view, kind):
+    return next(c for c in view.cards if c.change.kind is kind)
+
+
+def run(view, qtbot):
+    qtbot.mouseClick(view.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.proposal is not None, timeout=10000)
+
+
+def test_run_reject_one_apply_the_rest_and_undo(memdesk_app, clock, server, view, qtbot, settle):
+    app = memdesk_app
+    server.responder = by_step
+    log_chat(app, clock)
+    app.working.write("Old notes")
+    view.select_session(SESSION)
+    settle()
+    assert view.session_box.currentText() == "telegram:1 · app travel · 2 new"
+
+    run(view, qtbot)
+
+    assert [c.change.kind for c in view.cards] == [
+        ChangeKind.REPLACE_WORKING,
+        ChangeKind.ADD_TIMELINE,
+        ChangeKind.APPEND_FACTS,
+        ChangeKind.ADD_APP_MEMORY,
+        ChangeKind.ADVANCE_POINTER,
+    ]
+    assert "5 changes proposed" in view.summary.text() and "3 model calls" in view.summary.text()
+    working = card(view, ChangeKind.REPLACE_WORKING)
+    assert "Old notes" in working.diff.text() and "Porto on Friday" in working.diff.text()
+    qtbot.mouseClick(card(view, ChangeKind.ADD_TIMELINE).reject_button, Qt.MouseButton.LeftButton)
+    assert view.accepted_label.text() == "4 of 5 changes accepted"
+    qtbot.mouseClick(working.edit_button, Qt.MouseButton.LeftButton)
+    working.editor.setPlainText("## Trip\n- Porto, Friday")
+    assert working.state.text() == "Will be written, as edited"
+
+    qtbot.mouseClick(view.apply_button, Qt.MouseButton.LeftButton)
+    settle()
+
+    assert view.proposal is None and view.cards == []
+    assert "Ctrl+Z undoes all of them" in view.bar.label.text()
+    assert app.working.state().content == "## Trip\n- Porto, Friday"
+    assert app.entries.list("timeline") == []  # rejected
+    assert app.documents.text("user/facts") == "- The user prefers window seats."
+    assert [m.content for m in app.apps.memories("travel")] == [
+        "The user is going to Porto on Friday and prefers window seats."
+    ]
+    assert app.sessions.list()[0].unconsolidated == 0
+
+    app.history.undo()
+
+    assert app.working.state().content == "Old notes"
+    assert app.documents.get("user/facts") is None
+    assert app.apps.memories("travel") == []
+    assert app.sessions.list()[0].unconsolidated == 2
+
+
+def test_progress_cancel_and_a_responsive_window(memdesk_app, clock, server, view, qtbot, settle):
+    app = memdesk_app
+    server.script(Reply(SUMMARY, delay=1.5))
+    server.responder = by_step
+    log_chat(app, clock)
+    history = len(app.history.list(1000))
+    view.refresh()
+    settle()
+
+    qtbot.mouseClick(view.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: len(server.requests) == 1, timeout=5000)
+    qtbot.waitUntil(lambda: view.progress_label.text().startswith("Step 1 of 3"), timeout=5000)
+    assert view.progress_label.text() == "Step 1 of 3: Summarising the conversation…"
+    assert not view.run_button.isEnabled() and view.cancel_button.isVisible()
+    ticks = []
+    timer = QTimer(interval=20)
+    timer.timeout.connect(lambda: ticks.append(1))
+    timer.start()
+    qtbot.wait(300)  # the model is still answering: the window keeps handling events
+    timer.stop()
+    assert len(ticks) >= 5
+
+    qtbot.mouseClick(view.cancel_button, Qt.MouseButton.LeftButton)
+    assert view.progress_label.text() == "Cancelling after the current model call…"
+    qtbot.waitUntil(lambda: "Cancelled" in view.bar.label.text(), timeout=5000)
+
+    assert len(server.requests) == 1  # stopped before the next call
+    assert view.proposal is None and view.run_button.isEnabled()
+    assert len(app.history.list(1000)) == history
+    assert app.working.state() is None and app.sessions.list()[0].unconsolidated == 2
+
+
+def test_a_failed_call_is_explained(memdesk_app, clock, server, view, qtbot, settle, answer, dialog_log):
+    app = memdesk_app
+    server.default = Status(401)
+    log_chat(app, clock)
+    view.refresh()
+    settle()
+    answer("error", None)
+
+    qtbot.mouseClick(view.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bool(dialog_log.texts("error")), timeout=5000)
+    settle()
+
+    text = dialog_log.texts("error")[0]
+    assert text.startswith("Compaction failed The openai server rejected the API key (HTTP 401).")
+    assert "Check the API key for openai in Settings" in text
+    assert "The messages stay as they are" in view.error_bar.label.text()
+    assert view.session_box.currentText() == "telegram:1 · app travel · 2 new · 1 failed run"
+    assert view.proposal is None and app.working.state() is None
+
+
+def test_offline_run_from_the_backend_box(memdesk_app, clock, server, view, qtbot, settle):
+    log_chat(memdesk_app, clock)
+    view.refresh()
+    settle()
+    view.backend_box.setCurrentIndex(view.backend_box.findData("offline"))
+    view.backend_box.activated.emit(view.backend_box.currentIndex())
+    view.refresh()  # a refresh keeps the person's choice
+    settle()
+
+    run(view, qtbot)
+
+    assert server.requests == [] and view.proposal.backend == "offline"
+
+
+def test_select_app_picks_its_latest_session(memdesk_app, clock, view, settle):
+    log_chat(memdesk_app, clock, session="web:old", app_id="travel")
+    clock.now += timedelta(minutes=5)
+    log_chat(memdesk_app, clock, session="web:new", app_id="travel")
+    log_chat(memdesk_app, clock, session="web:other", app_id="mail")
+
+    view.select_app("travel")
+    settle()
+    assert view.session_box.currentData() == "web:new"
+
+    view.select_app("nothing")
+    settle()
+    assert "No session of app nothing" in view.bar.label.text()
+
+
+def test_import_a_transcript_then_run(memdesk_app, view, qtbot, settle, answer, tmp_path):
+    path = tmp_path / "chat.txt"
+    path.write_text("user: I prefer tea.\nassistant: Noted.\n", encoding="utf-8")
+    answer("open_file", path)
+
+    qtbot.mouseClick(view.import_button, Qt.MouseButton.LeftButton)
+    settle()
+
+    assert view.session_box.currentData() == "import:chat"
+    assert "Imported 2 messages (text) into session import:chat" in view.bar.label.text()
+    run(view, qtbot)
+    assert card(view, ChangeKind.APPEND_FACTS).change.after == "I prefer tea."
+
+
+def test_a_bad_transcript_is_explained(view, qtbot, settle, answer, dialog_log, tmp_path):
+    path = tmp_path / "chat.jsonl"
+    path.write_bytes(b'{"role": "user", "content": "hi"}\nnot json\n')
+    answer("open_file", path)
+    answer("error", None)
+
+    qtbot.mouseClick(view.import_button, Qt.MouseButton.LeftButton)
+    settle()
+
+    assert "line 2: not valid JSON" in dialog_log.texts("error")[0]
+    assert view.session_box.count() == 0 and not view.run_button.isEnabled()

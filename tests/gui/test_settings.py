@@ -1,0 +1,153 @@
+"""The Settings dialog: every key with its range; bad values refused, good ones saved to the TOML."""
+
+from __future__ import annotations
+
+import tomllib
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QLineEdit, QSpinBox, QWidget
+
+from memdesk.config import SPECS
+from memdesk.gui.settings_dialog import SECTION_TITLES, PathEditor, SettingsDialog, SubsetEditor
+
+
+def settings_dialog(qtbot, memdesk_app, tasks) -> SettingsDialog:
+    dialog = SettingsDialog(memdesk_app, tasks)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    return dialog
+
+
+def test_every_key_has_an_editor_with_its_range(qtbot, memdesk_app, tasks):
+    dialog = settings_dialog(qtbot, memdesk_app, tasks)
+    assert set(dialog.editors) == {spec.key for spec in SPECS}
+    kinds = {
+        "int": QSpinBox,
+        "float": QDoubleSpinBox,
+        "bool": QCheckBox,
+        "choice": QComboBox,
+        "subset": SubsetEditor,
+        "path": PathEditor,
+        "str": QLineEdit,
+        "url": QLineEdit,
+    }
+    for spec in SPECS:
+        editor = dialog.editors[spec.key]
+        assert isinstance(editor, kinds[spec.kind]), spec.key
+        if spec.kind in ("int", "float"):
+            assert (editor.minimum(), editor.maximum()) == (spec.minimum, spec.maximum), spec.key
+        assert spec.key in editor.toolTip()
+    stored = memdesk_app.settings.to_toml_dict()
+    assert dialog.values() == {spec.key: stored[spec.section][spec.name] for spec in SPECS}
+    assert dialog.data_folder.isReadOnly()
+    assert dialog.data_folder.text() == str(memdesk_app.paths.data_dir)
+
+
+def test_a_number_out_of_range_cannot_be_typed(qtbot, memdesk_app, tasks):
+    dialog = settings_dialog(qtbot, memdesk_app, tasks)
+    spin = dialog.editors["memory.recall_limit"]
+    spin.selectAll()
+    qtbot.keyClicks(spin, "999")
+    spin.interpretText()
+    assert spin.value() <= 50
+
+
+def test_a_bad_value_shows_the_message_and_is_not_saved(qtbot, memdesk_app, tasks, settle):
+    dialog = settings_dialog(qtbot, memdesk_app, tasks)
+    url = dialog.editors["llm.base_url"]
+    url.clear()
+    qtbot.keyClicks(url, "ftp://models.example")
+    dialog.editors["memory.recall_limit"].setValue(7)
+    qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+    settle()
+    assert dialog.isVisible()
+    assert dialog.bad_value.isVisible()
+    assert "llm.base_url" in dialog.bad_value.label.text()
+    assert "an http:// or https:// URL" in dialog.bad_value.label.text()
+    assert dialog.tabs.tabText(dialog.tabs.currentIndex()) == "Language model"
+    assert not memdesk_app.paths.config_file.exists()
+    assert memdesk_app.settings.memory.recall_limit == 5
+
+
+def test_good_values_are_saved_to_the_toml_and_used(qtbot, memdesk_app, tasks, settle):
+    dialog = settings_dialog(qtbot, memdesk_app, tasks)
+    dialog.editors["memory.recall_limit"].setValue(12)
+    dialog.editors["memory.proactive_session_greeting"].setChecked(True)
+    dialog.editors["llm.backend"].setCurrentText("anthropic")
+    dialog.editors["compaction.steps"].boxes["facts"].setChecked(False)
+    dialog.editors["llm.timeout_seconds"].setValue(30.5)
+    with qtbot.waitSignal(dialog.accepted):
+        qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+    saved = tomllib.loads(memdesk_app.paths.config_file.read_text(encoding="utf-8"))
+    assert saved["memory"]["recall_limit"] == 12
+    assert saved["memory"]["proactive_session_greeting"] is True
+    assert saved["llm"]["backend"] == "anthropic"
+    assert saved["llm"]["timeout_seconds"] == 30.5
+    assert saved["compaction"]["steps"] == ["working", "timeline", "app"]
+    assert memdesk_app.settings.memory.recall_limit == 12
+
+
+def test_restore_defaults_resets_every_editor(qtbot, memdesk_app, tasks):
+    memdesk_app.update_settings(memdesk_app.settings.with_values({"memory.app_memory_cap": 3}))
+    dialog = settings_dialog(qtbot, memdesk_app, tasks)
+    assert dialog.editors["memory.app_memory_cap"].value() == 3
+    dialog.restore_defaults()
+    assert dialog.values()["memory.app_memory_cap"] == 10
+
+
+def test_problems_in_the_settings_file_are_shown(qtbot, isolated_data_dir, tasks, qapp):
+    from memdesk.services.memdesk import Memdesk
+
+    isolated_data_dir.mkdir(parents=True, exist_ok=True)
+    (isolated_data_dir / "config.toml").write_text("[memory]\nrecall_limit = 500\n", encoding="utf-8")
+    app = Memdesk.open(data_dir=str(isolated_data_dir))
+    try:
+        dialog = SettingsDialog(app, tasks)
+        qtbot.addWidget(dialog)
+        dialog.show()
+        assert dialog.problems.isVisible()
+        assert "memory.recall_limit: 500 is not valid" in dialog.problems.label.text()
+    finally:
+        app.close()
+
+
+def test_settings_from_the_main_window_update_the_status_bar(main_window, memdesk_app, monkeypatch, settle):
+    def accept_with_openai(dialog: SettingsDialog) -> int:
+        dialog.editors["llm.backend"].setCurrentText("openai")
+        dialog.editors["llm.model"].setText("llama3")
+        dialog.save()
+        settle()
+        return 1
+
+    monkeypatch.setattr(SettingsDialog, "exec", accept_with_openai)
+    main_window.settings_action.trigger()
+    assert main_window.llm_label.text() == "LLM: openai · llama3"
+
+
+def test_a_section_panel_can_take_over_a_tab(qtbot, memdesk_app, tasks, settle):
+    class TimeoutPanel(QWidget):
+        """Stands in for the language-model panel: edits llm.* keys its own way."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.timeout = 60.0
+
+        def values(self) -> dict:
+            return {"llm.backend": "openai", "llm.timeout_seconds": self.timeout}
+
+        def set_values(self, settings) -> None:
+            self.timeout = settings.llm.timeout_seconds
+
+    dialog = settings_dialog(qtbot, memdesk_app, tasks)
+    panel = TimeoutPanel()
+    dialog.use_section_panel("llm", panel)
+    assert dialog.tabs.widget(list(SECTION_TITLES).index("llm")) is panel
+    assert "llm.base_url" not in dialog.editors
+    panel.timeout = 15.0
+    with qtbot.waitSignal(dialog.accepted):
+        dialog.save()
+    assert memdesk_app.settings.llm.backend == "openai"
+    assert memdesk_app.settings.llm.timeout_seconds == 15.0
+    assert memdesk_app.settings.llm.base_url == "http://localhost:11434/v1"  # not edited: kept
+    dialog.restore_defaults()
+    assert panel.timeout == 60.0

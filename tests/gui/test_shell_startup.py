@@ -1,0 +1,54 @@
+"""``memdesk gui``: the smoke test packaging runs, and a store that cannot be opened."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+
+def run_gui(data_dir: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    return subprocess.run(
+        [sys.executable, "-m", "memdesk", "--data-dir", str(data_dir), "gui", *extra],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def test_smoke_test_starts_opens_the_store_and_exits_0(tmp_path):
+    done = run_gui(tmp_path / "data", "--smoke-test")
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "data" / "memdesk.sqlite3").exists()
+    assert "Traceback" not in done.stderr
+
+
+def test_a_newer_store_is_refused_in_plain_words(tmp_path):
+    data = tmp_path / "data"
+    assert run_gui(data, "--smoke-test").returncode == 0
+    with sqlite3.connect(data / "memdesk.sqlite3") as conn:
+        conn.execute("UPDATE meta SET value = '999' WHERE key = 'schema_version'")
+    done = run_gui(data, "--smoke-test")
+    assert done.returncode == 1
+    assert "written by a newer Memdesk" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_store_that_cannot_be_opened_is_explained_in_a_dialog(tmp_path, qapp, answer, dialog_log):
+    from memdesk.cli.main import build_parser
+    from memdesk.gui.application import run
+
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "memdesk.sqlite3").write_bytes(b"this is not a database, just some bytes" * 100)
+    answer("error", None)
+    args = build_parser().parse_args(["--data-dir", str(data), "gui"])
+    assert run(args) == 1
+    ((title, text),) = [args[1:] for name, args in dialog_log.calls if name == "error"]
+    assert "cannot open its memory store" in title
+    assert "not a readable Memdesk database" in text or "not a database" in text

@@ -1,0 +1,160 @@
+"""Trash (restore, empty with the count) and History (steps, changes, undo/redo)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from memdesk.gui.views.history import ChangesModel, HistoryView, StepsModel, describe_change
+from memdesk.gui.views.trash import TrashModel, TrashView
+
+
+def trash_view(qtbot, memdesk_app, tasks, settle) -> TrashView:
+    view = TrashView(memdesk_app, tasks)
+    qtbot.addWidget(view)
+    view.show()
+    view.refresh()
+    settle()
+    return view
+
+
+def test_trash_lists_deleted_items_with_their_purge_date(qtbot, memdesk_app, tasks, settle):
+    memory = memdesk_app.apps.add("calendar", "Meetings after 2pm").memory
+    memdesk_app.apps.delete([memory.id])
+    memdesk_app.entries.upsert("gym", "Opens at 7", "knowledge")
+    memdesk_app.entries.delete("gym")
+    view = trash_view(qtbot, memdesk_app, tasks, settle)
+    rows = [[view.proxy.index(r, c).data() for c in range(5)] for r in range(view.proxy.rowCount())]
+    kinds = sorted(row[0] for row in rows)
+    assert kinds == ["App memory", "Entry"]
+    memory_row = next(row for row in rows if row[0] == "App memory")
+    assert memory_row[1] == "app calendar" and memory_row[2] == "Meetings after 2pm"
+    assert memory_row[4] == "2026-03-31"  # 30 days after deletion
+    assert view.header.subtitle.text().startswith("2 items")
+
+
+def test_delete_then_restore_from_trash(qtbot, memdesk_app, tasks, settle):
+    memdesk_app.documents.set("global", "Shared notes")
+    memdesk_app.documents.delete("global")
+    assert memdesk_app.documents.get("global") is None
+    view = trash_view(qtbot, memdesk_app, tasks, settle)
+    view.table.selectRow(0)
+    assert view.restore_button.isEnabled()
+    qtbot.mouseClick(view.restore_button, Qt.MouseButton.LeftButton)
+    settle()
+    assert memdesk_app.documents.text("global") == "Shared notes"
+    assert view.proxy.rowCount() == 0
+    assert view.empty_label.isVisible()
+
+
+def test_enter_restores_the_selected_item(qtbot, memdesk_app, tasks, settle):
+    memdesk_app.entries.upsert("gym", "Opens at 7", "knowledge")
+    memdesk_app.entries.delete("gym")
+    view = trash_view(qtbot, memdesk_app, tasks, settle)
+    view.table.selectRow(0)
+    view.table.setFocus()
+    view.activateWindow()
+    qtbot.waitUntil(view.table.hasFocus)
+    qtbot.keyClick(view.table, Qt.Key.Key_Return)
+    settle()
+    assert memdesk_app.entries.get("gym").content == "Opens at 7"
+
+
+def test_empty_trash_asks_naming_the_count(qtbot, memdesk_app, tasks, settle, answer, dialog_log):
+    for n in range(3):
+        memdesk_app.entries.upsert(f"k{n}", "x", "knowledge")
+        memdesk_app.entries.delete(f"k{n}")
+    view = trash_view(qtbot, memdesk_app, tasks, settle)
+    answer("confirm", False)
+    qtbot.mouseClick(view.empty_button, Qt.MouseButton.LeftButton)
+    settle()
+    (question,) = dialog_log.texts("confirm")
+    assert "Remove 3 items from Trash for good?" in question
+    assert len(memdesk_app.trash.list()) == 3  # said no: nothing removed
+    answer("confirm", True)
+    view.empty()
+    settle()
+    assert memdesk_app.trash.list() == []
+    assert view.proxy.rowCount() == 0
+
+
+def test_trash_model_passes_the_model_tester(memdesk_app, qtmodeltester):
+    memdesk_app.entries.upsert("a", "x", "knowledge")
+    memdesk_app.entries.delete("a")
+    model = TrashModel()
+    qtmodeltester.check(model)
+    model.set_items(memdesk_app.trash.list())
+    qtmodeltester.check(model)
+
+
+def history_view(qtbot, memdesk_app, tasks, settle) -> HistoryView:
+    view = HistoryView(memdesk_app, tasks)
+    qtbot.addWidget(view)
+    view.show()
+    view.refresh()
+    settle()
+    return view
+
+
+def test_history_lists_steps_newest_first_with_actor_and_state(qtbot, memdesk_app, tasks, settle):
+    memdesk_app.documents.set("user/profile", "one")
+    memdesk_app.apps.add("calendar", "Meetings after 2pm")
+    memdesk_app.history.undo()
+    view = history_view(qtbot, memdesk_app, tasks, settle)
+    rows = [[view.steps.index(r, c).data() for c in range(5)] for r in range(view.steps.rowCount())]
+    assert [row[2] for row in rows] == ["Add memory to calendar", "Edit user/profile"]
+    assert rows[0][1] == "test" and rows[0][3] == "Undone"
+    assert rows[1][3] == "Done"
+    assert view.undo_button.isEnabled() and view.redo_button.isEnabled()
+
+
+def test_selecting_a_step_shows_its_changes_before_and_after(qtbot, memdesk_app, tasks, settle):
+    memdesk_app.documents.set("user/profile", "before text")
+    memdesk_app.documents.set("user/profile", "after text")
+    view = history_view(qtbot, memdesk_app, tasks, settle)
+    assert view.changes.rowCount() == 1
+    assert view.changes.index(0, ChangesModel.WHAT).data() == "changed content"
+    assert view.before.toPlainText() == "before text"
+    assert view.after.toPlainText() == "after text"
+    view.steps_table.selectRow(1)
+    settle()
+    assert view.changes.index(0, ChangesModel.WHAT).data() == "added"
+    assert view.before.toPlainText() == "(did not exist)"
+
+
+def test_undo_and_redo_buttons(qtbot, memdesk_app, tasks, settle):
+    memdesk_app.documents.set("global", "v1")
+    memdesk_app.documents.set("global", "v2")
+    view = history_view(qtbot, memdesk_app, tasks, settle)
+    messages = []
+    view.status_message.connect(messages.append)
+    qtbot.mouseClick(view.undo_button, Qt.MouseButton.LeftButton)
+    settle()
+    assert memdesk_app.documents.text("global") == "v1"
+    assert messages == ["Undid: Edit global"]
+    assert view.steps.index(0, StepsModel.STATE).data() == "Undone"
+    qtbot.mouseClick(view.redo_button, Qt.MouseButton.LeftButton)
+    settle()
+    assert memdesk_app.documents.text("global") == "v2"
+    assert not view.redo_button.isEnabled()
+
+
+def test_a_trash_move_reads_as_words(memdesk_app):
+    memory = memdesk_app.apps.add("calendar", "x").memory
+    memdesk_app.apps.delete([memory.id])
+    step = memdesk_app.history.list(limit=1)[0]
+    (change,) = memdesk_app.history.changes(step.id)
+    row = describe_change(change)
+    assert row.item == f"App memory {memory.id}"
+    assert row.what == "moved to Trash"
+    assert row.before == "deleted_at: none" and row.after.startswith("deleted_at: 2026-03-01")
+
+
+def test_history_models_pass_the_model_tester(memdesk_app, qtmodeltester):
+    memdesk_app.documents.set("global", "v1")
+    steps = StepsModel()
+    qtmodeltester.check(steps)
+    steps.set_steps(memdesk_app.history.list())
+    qtmodeltester.check(steps)
+    changes = ChangesModel()
+    changes.set_rows([describe_change(c) for c in memdesk_app.history.changes(steps.steps[0].id)])
+    qtmodeltester.check(changes)

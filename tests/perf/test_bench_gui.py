@@ -1,0 +1,178 @@
+"""GUI figures on the big store (1,000,000 entries; 10,000 apps x 10 memories at full scale).
+
+Prints; never fails on time. MEMDESK_BENCH_SCALE (e.g. 0.05) shrinks the store.
+
+- window up with the first Knowledge rows painted, counted from opening the store
+- the sidebar with every app (query, model fill, first paint)
+- global search: the service alone, and from a query to results on screen
+- cold start of ``memdesk gui --smoke-test`` against a bare PySide6 window, same machine, same run
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QCoreApplication, QEvent, QObject
+from PySide6.QtWidgets import QAbstractItemView
+from tests.perf.bigstore import Corpus, big_store_path
+
+from memdesk.config import LoadedSettings, Settings
+from memdesk.paths import Paths
+from memdesk.services.memdesk import Memdesk
+
+BARE_WINDOW = """
+import sys
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMainWindow
+app = QApplication(sys.argv)
+window = QMainWindow()
+window.show()
+QTimer.singleShot(0, window.close)
+QTimer.singleShot(0, app.quit)
+sys.exit(app.exec())
+"""
+OFFSCREEN_NOISE = r"This plugin does not support propagateSizeHints\(\)"
+
+
+class PaintWatch(QObject):
+    """Notes the time of the first paint of a widget once ``ready()`` holds."""
+
+    def __init__(self, widget, ready) -> None:
+        super().__init__(widget)
+        self.ready = ready
+        self.painted_at: float | None = None
+        widget.installEventFilter(self)
+
+    def eventFilter(self, _watched, event) -> bool:
+        if event.type() == QEvent.Type.Paint and self.painted_at is None and self.ready():
+            self.painted_at = time.perf_counter()
+        return False
+
+
+def pump_until(condition, timeout_s: float = 120.0) -> None:
+    deadline = time.perf_counter() + timeout_s
+    while not condition():
+        if time.perf_counter() > deadline:
+            raise TimeoutError("the window did not get there in time")
+        QCoreApplication.processEvents()
+        time.sleep(0.001)
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:,.0f} ms"
+
+
+def open_big(path: Path, data_dir: Path) -> Memdesk:
+    paths = Paths(
+        data_dir=data_dir, config_file=data_dir / "config.toml", db_url=f"sqlite:///{path}", log_dir=data_dir
+    )
+    return Memdesk(paths, LoadedSettings(Settings(), ()), actor="gui")
+
+
+def median_run(command: list[str], env: dict[str, str], runs: int = 5) -> float:
+    walls = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True, env=env, timeout=300)
+        walls.append(time.perf_counter() - started)
+    return statistics.median(walls)
+
+
+@pytest.mark.qt_log_ignore(OFFSCREEN_NOISE)
+def test_gui_on_the_big_store(qapp, tmp_path):
+    from memdesk.gui.main_window import MainWindow
+    from memdesk.gui.tasks import TaskRunner
+
+    path, stats = big_store_path()
+    print(f"\nstore: {stats['entries']:,} entries, {stats['apps']:,} apps x 10 memories")
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    # A returning person: the window reopens on Knowledge.
+    (data_dir / "window-state.json").write_text(json.dumps({"page": "knowledge"}), encoding="utf-8")
+
+    started = time.perf_counter()
+    app = open_big(path, data_dir)
+    opened = time.perf_counter()
+    tasks = TaskRunner(app)
+    window = MainWindow(app, tasks)
+    window.resize(1280, 800)
+    window.show()
+    shown = time.perf_counter()
+    try:
+        pump_until(lambda: window.current_page == "knowledge")
+        table = window.views["knowledge"].findChild(QAbstractItemView)
+        watch = PaintWatch(table.viewport(), lambda: table.model().rowCount() > 0)
+        pump_until(lambda: watch.painted_at is not None)
+        print(
+            f"window: store opened in {ms(opened - started)}, window shown {ms(shown - opened)} later, "
+            f"first Knowledge rows painted {ms(watch.painted_at - started)} after opening began"
+        )
+
+        sidebar = window.sidebar
+        model = sidebar.sidebar_model
+        pump_until(lambda: model.app_count() == stats["apps"])
+        query_started = time.perf_counter()
+        summaries = app.apps.list_apps()
+        queried = time.perf_counter()
+        model.set_apps([])
+        fill_started = time.perf_counter()
+        sidebar.set_apps(summaries)
+        filled = time.perf_counter()
+        sidebar.expand(model.index_for(model.apps))
+        apps_watch = PaintWatch(sidebar.viewport(), lambda: True)
+        sidebar.viewport().update()
+        pump_until(lambda: apps_watch.painted_at is not None)
+        sidebar.scrollToBottom()
+        scrolled = time.perf_counter()
+        pump_until(
+            lambda: not model.canFetchMore(model.index_for(model.apps)) or sidebar.verticalScrollBar().value()
+        )
+        print(
+            f"sidebar with {len(summaries):,} apps: query {ms(queried - query_started)}, "
+            f"model fill {ms(filled - fill_started)}, painted {ms(apps_watch.painted_at - filled)} later, "
+            f"scroll to the end {ms(time.perf_counter() - scrolled)}"
+        )
+
+        queries = Corpus().queries(30)
+        service = []
+        for query in queries:
+            begun = time.perf_counter()
+            app.search.search(query)
+            service.append(time.perf_counter() - begun)
+        panel = window._view("search")
+        on_screen = []
+        for query in queries[:10]:
+            begun = time.perf_counter()
+            panel.search(query)
+            pump_until(lambda: panel._searching == 0)
+            QCoreApplication.processEvents()
+            on_screen.append(time.perf_counter() - begun)
+        print(
+            f"global search ({len(queries)} queries): service p50 {ms(statistics.median(service))}, "
+            f"max {ms(max(service))}; typed query to results on screen p50 {ms(statistics.median(on_screen))}"
+        )
+    finally:
+        window.watcher.stop()
+        window.close()
+        tasks.wait_idle(60000)
+        tasks.shutdown()
+        app.close()
+
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    bare = median_run([sys.executable, "-c", BARE_WINDOW], env)
+    fresh_dir = tmp_path / "fresh"  # no remembered page: opens on the profile
+    starts = {}
+    for name, folder in (("opening on Profile", fresh_dir), ("reopening on Knowledge", data_dir)):
+        command = [sys.executable, "-m", "memdesk", "--db", str(path), "--data-dir", str(folder)]
+        starts[name] = median_run([*command, "gui", "--smoke-test"], env)
+    print(f"cold start, median of 5: bare PySide6 window {ms(bare)}")
+    for name, wall in starts.items():
+        print(f"  `memdesk gui --smoke-test` {name}: {ms(wall)}, ratio {wall / bare:.2f}x")
+    assert watch.painted_at and service and on_screen  # every figure above was measured
