@@ -7,6 +7,7 @@ any write, so the index is the one the app builds.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
@@ -18,6 +19,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from memdesk.store.engine import Store
+from memdesk.store.models import Base
 
 FULL_ENTRIES = 1_000_000
 FULL_APPS = 10_000
@@ -183,11 +185,20 @@ def _build(path: Path) -> dict[str, float]:
     return {"build_seconds": time.perf_counter() - started, "entries": entries, "apps": apps}
 
 
+def schema_fingerprint() -> str:
+    """Changes whenever tables, columns or indexes change, so a stale cache is not reused."""
+    shape = sorted(
+        (table.name, [c.name for c in table.columns], sorted(str(i.name) for i in table.indexes))
+        for table in Base.metadata.tables.values()
+    )
+    return hashlib.sha1(repr(shape).encode()).hexdigest()[:10]
+
+
 def big_store_path() -> tuple[Path, dict[str, float]]:
     """The cached benchmark database for the current scale (built on first use)."""
     folder = Path(tempfile.gettempdir()) / "memdesk-bench"
     folder.mkdir(exist_ok=True)
-    path = folder / f"store-{scale():g}.sqlite3"
+    path = folder / f"store-{scale():g}-{schema_fingerprint()}.sqlite3"
     stats_path = path.with_suffix(".stats")
     if not path.exists() or not stats_path.exists():
         tmp = path.with_suffix(".building")

@@ -8,7 +8,7 @@ so the numbers include real painting, not just scheduling it. MEMDESK_BENCH_SCAL
 
 from __future__ import annotations
 
-import os
+import shutil
 import statistics
 import time
 from collections.abc import Callable, Iterator
@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 
 import pytest
 from sqlalchemy import Table
-from tests.perf.bigstore import Corpus
+from tests.perf.bigstore import Corpus, big_store_path
 
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.views.preview import PreviewInputs, PromptPreviewView, compose_preview
@@ -149,62 +149,26 @@ def test_timeline_paint_zoom_and_pan(app, tasks, qtbot):
     assert count == 10_000
 
 
-def build_large(app: Memdesk, corpus: Corpus, factor: float) -> tuple[int, int, int]:
-    """1,000,000 knowledge entries and 100,000 app memories over 10,000 apps at full scale."""
-    entries, apps, memories = int(1_000_000 * factor), max(int(10_000 * factor), 10), 10
-    start = NOW - timedelta(days=400)
-    insert(
-        app,
-        App.__table__,
-        ({"app_id": f"app{n:05d}", "name": f"App {n}", "created_at": start} for n in range(apps)),
-    )
-    insert(
-        app,
-        AppMemory.__table__,
-        (
-            {
-                "app_id": f"app{n:05d}",
-                "content": corpus.sentence(8, 25),
-                "created_at": start,
-                "updated_at": start + timedelta(minutes=m),
-                "pinned": False,
-                "tags": "",
-            }
-            for n in range(apps)
-            for m in range(memories)
-        ),
-    )
-    insert(
-        app,
-        Entry.__table__,
-        (
-            {
-                "key": f"k{i:07d}",
-                "content": corpus.sentence(6, 20),
-                "category": "knowledge",
-                "importance": 0.5,
-                "created_at": start + timedelta(seconds=i),
-                "updated_at": start + timedelta(seconds=i),
-                "pinned": False,
-            }
-            for i in range(entries)
-        ),
-    )
-    return entries, apps * memories, apps
-
-
-def test_preview_recompose_on_a_large_store(app, tasks, qtbot):
-    factor = float(os.environ.get("MEMDESK_BENCH_SCALE", "1"))
+def test_preview_recompose_on_a_large_store(tmp_path, qapp, qtbot):
     corpus = Corpus()
-    build_started = time.perf_counter()
-    entries, memories, apps = build_large(app, corpus, factor)
+    source, stats = big_store_path()
+    copy = tmp_path / "big.sqlite3"
+    shutil.copyfile(source, copy)  # this test writes documents: keep the cached store pristine
+    app = Memdesk.open(data_dir=str(tmp_path / "data"), db=str(copy), clock=lambda: NOW)
+    tasks = TaskRunner(app)
+    try:
+        _recompose(app, tasks, qtbot, corpus, int(stats["entries"]), int(stats["apps"]))
+    finally:
+        tasks.wait_idle(60000)
+        tasks.shutdown()
+        app.close()
+
+
+def _recompose(app: Memdesk, tasks: TaskRunner, qtbot, corpus: Corpus, entries: int, apps: int) -> None:
     app.documents.set("user/profile", corpus.sentence(60, 120))
     app.documents.set("user/facts", "\n".join(f"- {corpus.sentence(5, 12)}" for _ in range(200)))
     app.working.write(corpus.sentence(200, 400))
-    print(
-        f"\nstore: {entries:,} entries, {memories:,} app memories over {apps:,} apps "
-        f"(built in {time.perf_counter() - build_started:.0f} s)"
-    )
+    print(f"\nstore: {entries:,} entries, {apps * 10:,} app memories over {apps:,} apps")
 
     print(
         figures(
@@ -233,4 +197,5 @@ def test_preview_recompose_on_a_large_store(app, tasks, qtbot):
         view.prompt_view.viewport().grab()
         round_trips.append((time.perf_counter() - started) * 1000)
     print(figures("recompose in the view (request → worker → shown and painted)", round_trips))
+    view.close()
     assert len(round_trips) == len(messages)

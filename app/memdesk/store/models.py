@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -49,9 +49,18 @@ class App(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime)
 
 
+def _partial(name: str, column: str) -> Index:
+    """An index of only the rows where ``column`` is set: few rows, found without a scan."""
+    return Index(name, column, sqlite_where=text(f"{column} IS NOT NULL"))
+
+
 class AppMemory(Base):
     __tablename__ = "app_memories"
-    __table_args__ = (Index("ix_app_memories_app_live", "app_id", "deleted_at", "updated_at"),)
+    __table_args__ = (
+        Index("ix_app_memories_app_live", "app_id", "deleted_at", "updated_at"),
+        _partial("ix_app_memories_expires", "expires_at"),
+        _partial("ix_app_memories_deleted", "deleted_at"),
+    )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     app_id: Mapped[str] = mapped_column(ForeignKey("apps.app_id", ondelete="CASCADE"))
     content: Mapped[str] = mapped_column(Text)
@@ -69,7 +78,12 @@ class Entry(Base):
     """A knowledge or timeline entry (unique key)."""
 
     __tablename__ = "entries"
-    __table_args__ = (Index("ix_entries_category_created", "category", "created_at"),)
+    __table_args__ = (
+        Index("ix_entries_category_created", "category", "created_at"),
+        Index("ix_entries_category_updated", "category", "updated_at"),
+        _partial("ix_entries_expires", "expires_at"),
+        _partial("ix_entries_deleted", "deleted_at"),
+    )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     key: Mapped[str] = mapped_column(String(300), unique=True)
     content: Mapped[str] = mapped_column(Text)
