@@ -3,42 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-
-
-@pytest.fixture
-def memdesk(tmp_path):
-    data_dir = tmp_path / "store"
-
-    def run(*args: str, stdin: bytes | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            [sys.executable, "-m", "memdesk", "--data-dir", str(data_dir), *args],
-            input=stdin,
-            capture_output=True,
-            env={**os.environ, **(env or {})},
-            timeout=60,
-        )
-
-    run.data_dir = data_dir
-    return run
-
-
-def out(result: subprocess.CompletedProcess) -> str:
-    assert result.returncode == 0, result.stderr.decode()
-    return result.stdout.decode()
-
-
-def assert_clean_failure(result: subprocess.CompletedProcess, code: int, message: str) -> None:
-    err = result.stderr.decode()
-    assert result.returncode == code, err
-    assert message in err
-    assert "Traceback" not in err
+from tests.support.cli import fails, out
 
 
 def test_documents_round_trip_including_stdin(memdesk):
@@ -132,14 +103,14 @@ def test_export_import_round_trip(memdesk, tmp_path):
     ],
 )
 def test_expected_errors_have_exit_codes_and_no_traceback(memdesk, args, code, message):
-    assert_clean_failure(memdesk(*args), code, message)
+    fails(memdesk(*args), code, message)
 
 
 def test_huge_content_and_invalid_utf8_lose_nothing(memdesk):
     out(memdesk("doc", "set", "user/facts", "keep"))
     huge = b"x" * (10 * 1024 * 1024)
-    assert_clean_failure(memdesk("doc", "set", "user/facts", "-", stdin=huge), 2, "the limit is 1,000,000")
-    assert_clean_failure(
+    fails(memdesk("doc", "set", "user/facts", "-", stdin=huge), 2, "the limit is 1,000,000")
+    fails(
         memdesk("doc", "set", "user/facts", "-", stdin=b"caf\xe9"), 2, "not valid UTF-8 (byte 3)"
     )
     assert out(memdesk("doc", "show", "user/facts")) == "keep\n"
@@ -150,7 +121,7 @@ def test_newer_database_is_refused(memdesk):
     db = Path(memdesk.data_dir) / "memdesk.sqlite3"
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE meta SET value='42' WHERE key='schema_version'")
-    assert_clean_failure(memdesk("doc", "show", "global"), 1, "written by a newer Memdesk (schema 42")
+    fails(memdesk("doc", "show", "global"), 1, "written by a newer Memdesk (schema 42")
 
 
 def test_locked_database_waits_then_fails_clearly(memdesk):
@@ -163,7 +134,7 @@ def test_locked_database_waits_then_fails_clearly(memdesk):
     finally:
         blocker.rollback()
         blocker.close()
-    assert_clean_failure(result, 1, "is busy: another program is writing to it")
+    fails(result, 1, "is busy: another program is writing to it")
     assert out(memdesk("doc", "show", "global")) == "x\n"
 
 

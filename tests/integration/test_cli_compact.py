@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
+from tests.support.cli import MemdeskCommand, fails, out
 from tests.support.llm_servers import FakeLLMServer, Reply, Status
 
 from memdesk.llm import prompts
@@ -17,30 +15,7 @@ NOW = "2026-05-01T10:00:00Z"
 
 @pytest.fixture
 def memdesk(tmp_path):
-    data_dir = tmp_path / "store"
-
-    def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            [sys.executable, "-m", "memdesk", "--data-dir", str(data_dir), "--now", NOW, *args],
-            capture_output=True,
-            env={**os.environ, **(env or {})},
-            timeout=60,
-        )
-
-    run.data_dir = data_dir
-    return run
-
-
-def out(result: subprocess.CompletedProcess) -> str:
-    assert result.returncode == 0, result.stderr.decode()
-    return result.stdout.decode()
-
-
-def fails(result: subprocess.CompletedProcess, code: int, message: str) -> str:
-    err = result.stderr.decode()
-    assert result.returncode == code, err
-    assert message in err and "Traceback" not in err
-    return err
+    return MemdeskCommand(tmp_path / "store", prefix=("--now", NOW))
 
 
 def log_chat(memdesk, session="telegram:1", app="cal"):
