@@ -130,3 +130,28 @@ def test_fts_index_follows_insert_update_delete(memdesk_app):
     assert fts("alpha") == [(entry.id,)]
     app.history.undo()  # the row disappears entirely
     assert fts("alpha") == []
+
+
+def test_a_running_read_can_be_interrupted(tmp_path):
+    store = make_store(tmp_path)
+    slow = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n"
+    outcome: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            with store.read() as session:
+                session.execute(engine_module.text(slow)).all()
+        except BaseException as exc:
+            outcome.append(exc)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    deadline = time.monotonic() + 5
+    while not store._read_connections and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.1)
+    store.interrupt_reads()
+    worker.join(5)
+    assert not worker.is_alive()
+    assert isinstance(outcome[0], StoreError) and "interrupted" in str(outcome[0])
+    store.close()

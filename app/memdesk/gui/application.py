@@ -72,5 +72,5 @@ def run(args: argparse.Namespace) -> int:
     finally:
         window.watcher.stop()
         tasks.wait_writes(5000)
-        tasks.shutdown()  # reads still queued are dropped; one already running is let finish
+        tasks.shutdown()  # reads still queued are dropped; one already running is interrupted
         app.close()

@@ -147,6 +147,9 @@ class TaskRunner(QObject):
         return self._pending_writes == 0
 
     def shutdown(self) -> None:
+        """Drop queued reads, interrupt running ones, and let every write finish."""
         self._closed = True
-        self._readers.shutdown(wait=True, cancel_futures=True)
+        self._readers.shutdown(wait=False, cancel_futures=True)
+        self.app.store.interrupt_reads()
+        self._readers.shutdown(wait=True)
         self._writer.shutdown(wait=True, cancel_futures=True)

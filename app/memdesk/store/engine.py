@@ -114,6 +114,11 @@ class Store:
             self._prepare_folder(self.file)
         self.write_engine = _make_engine(url, "BEGIN IMMEDIATE")
         self.read_engine = self.write_engine if ":memory:" in url else _make_engine(url, "BEGIN")
+        # Read connections in use right now (checked out of the pool), for interrupt_reads().
+        self._read_connections: set[sqlite3.Connection] = set()
+        if self.read_engine is not self.write_engine:
+            event.listen(self.read_engine, "checkout", self._on_read_checkout)
+            event.listen(self.read_engine, "checkin", self._on_read_checkin)
         self._reader = sessionmaker(self.read_engine, expire_on_commit=False)
         self._writer = sessionmaker(self.write_engine, expire_on_commit=False)
         event.listen(self._writer, "after_flush", _sync_document_pieces)
@@ -225,6 +230,21 @@ class Store:
         """A number that grows with every committed write, from any process."""
         with self.read() as session:
             return int(session.scalar(select(Meta.value).where(Meta.key == "revision")) or 0)
+
+    def _on_read_checkout(self, conn: sqlite3.Connection, _record: object, _proxy: object) -> None:
+        self._read_connections.add(conn)
+
+    def _on_read_checkin(self, conn: sqlite3.Connection | None, _record: object) -> None:
+        self._read_connections.discard(conn)  # type: ignore[arg-type]
+
+    def interrupt_reads(self) -> None:
+        """Stop queries running on the read connections (they fail as interrupted).
+
+        Used when the window closes, so exit does not wait for a long read nobody needs;
+        writes are never interrupted.
+        """
+        for conn in list(self._read_connections):
+            conn.interrupt()
 
     def close(self) -> None:
         self.read_engine.dispose()
