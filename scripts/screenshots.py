@@ -1,16 +1,19 @@
-"""Render the main views to PNG, in light and dark palettes, at two window sizes.
+"""Render every view to PNG, in light and dark palettes, at two window sizes.
 
     make screenshots        # or: .venv/bin/python scripts/screenshots.py [--out DIR]
 
 Runs offscreen on the example store (with a fixed clock, so every run draws the same
-dates) in a temporary data folder. Writes ``screenshots-out/<palette>-<size>-<view>.png``
-and ``docs/screenshot-main.png`` (the main window, light) for the README.
+dates) in a temporary data folder, copied afresh for every palette and size. Writes
+``screenshots-out/<palette>-<size>-<view>.png`` and, from the light, large run, the
+README's ``docs/screenshot-main.png``, ``docs/screenshot-preview.png`` and
+``docs/screenshot-timeline.png``.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -24,18 +27,21 @@ from PySide6.QtCore import QCoreApplication, QtMsgType, qInstallMessageHandler
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QStyleFactory, QWidget
 
+from memdesk.errors import LLMError
 from memdesk.gui.application import make_qapplication
 from memdesk.gui.main_window import MainWindow
-from memdesk.gui.settings_dialog import SettingsDialog
+from memdesk.gui.settings_dialog import SECTION_TITLES
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.welcome import load_example
+from memdesk.llm.keys import ENV_VAR
 from memdesk.services import files
+from memdesk.services.compaction import ChangeKind
 from memdesk.services.memdesk import Memdesk
 
 ROOT = Path(__file__).resolve().parent.parent
 NOW = datetime(2026, 3, 1, 12, 0, 0)
 SIZES = {"large": (1280, 800), "small": (800, 560)}
-# (file name, sidebar key or action): the views worth looking at.
+# (file name, sidebar key): every place in the sidebar.
 PAGES = [
     ("documents", "doc:profile"),
     ("working", "working"),
@@ -49,6 +55,14 @@ PAGES = [
     ("trash", "trash"),
     ("history", "history"),
 ]
+# The README's pictures, from the light, large run: view name -> file in docs/.
+DOCS = {
+    "apps": "screenshot-main.png",
+    "preview": "screenshot-preview.png",
+    "expiry": "screenshot-timeline.png",
+}
+COMPACTED_SESSION = "web:maya-laptop"  # compacted while preparing, for the History's runs
+PROPOSAL_SESSION = "telegram:48213"  # left new, for a proposal on the Compaction page
 MEMORY_INDEX = """# Memory index
 
 - Build with `make build`; tests with `make test` (needs Docker running).
@@ -113,7 +127,7 @@ def open_store(data_dir: Path) -> Memdesk:
 
 
 def prepare_example(data_dir: Path) -> None:
-    """The example store, a few edits for History and Trash, and a MEMORY.md folder."""
+    """The example store, a few edits for History and Trash, a compaction run, and a MEMORY.md folder."""
     app = open_store(data_dir)
     try:
         load_example(app)
@@ -121,6 +135,11 @@ def prepare_example(data_dir: Path) -> None:
         app.documents.set("user/profile", profile + "\n- Prefers Portuguese for family matters.")
         memories = app.apps.memories("fitness")
         app.apps.delete([memories[-1].id])
+        fail_once(app)
+        proposal = app.compaction.propose(COMPACTED_SESSION)
+        for change in proposal.changes:  # the example's working memory tells the better story
+            change.accepted = change.kind is not ChangeKind.REPLACE_WORKING
+        app.compaction.apply(proposal)
         folder = app.files_global_dir
         files.write_file(folder, "MEMORY.md", MEMORY_INDEX)
         files.write_file(folder, "release.md", "# Releases\n\nTag, then run `make release`.\n")
@@ -128,6 +147,30 @@ def prepare_example(data_dir: Path) -> None:
         files.write_file(folder / files.ARCHIVE_DIR, "old-ci.md", "# Old CI\n\nJenkins, retired in 2025.\n")
     finally:
         app.close()
+
+
+def fail_once(app: Memdesk) -> None:
+    """A run against a server that is not there, so History shows how a failure reads.
+
+    Port 9 on this computer (discard) is closed: the call fails at once and offline. The
+    settings change is in memory only, and the dry run leaves the failure count alone.
+    """
+    saved, key = app.ctx.settings, os.environ.get(ENV_VAR)
+    app.ctx.settings = saved.with_values(
+        {"llm.backend": "openai", "llm.base_url": "http://127.0.0.1:9/v1", "llm.model": "llama3.2"}
+    )
+    os.environ[ENV_VAR] = "not-a-real-key"  # so the keyring is never read
+    try:
+        app.compaction.propose(COMPACTED_SESSION, dry_run=True)
+    except LLMError:
+        return
+    finally:
+        app.ctx.settings = saved
+        if key is None:
+            del os.environ[ENV_VAR]
+        else:
+            os.environ[ENV_VAR] = key
+    raise SystemExit("expected the call to 127.0.0.1:9 to fail")
 
 
 def grab(widget: QWidget, path: Path) -> None:
@@ -159,6 +202,7 @@ def with_window(
 def shoot(out: Path, data_dir: Path, empty_dir: Path, palette_name: str, size_name: str) -> None:
     size = SIZES[size_name]
     prefix = f"{palette_name}-{size_name}"
+    for_docs = (palette_name, size_name) == ("light", "large")
 
     def welcome(window: MainWindow, tasks: TaskRunner) -> None:
         grab(window, out / f"{prefix}-welcome.png")
@@ -168,20 +212,40 @@ def shoot(out: Path, data_dir: Path, empty_dir: Path, palette_name: str, size_na
             window.show_page(key)
             settle(tasks)
             grab(window, out / f"{prefix}-{name}.png")
-            if (palette_name, size_name, name) == ("light", "large", "documents"):
-                grab(window, ROOT / "docs" / "screenshot-main.png")
+            if for_docs and name in DOCS:
+                grab(window, ROOT / "docs" / DOCS[name])
+        window.views["history"].show_runs()
+        settle(tasks)
+        grab(window, out / f"{prefix}-history-runs.png")
+        propose(window, tasks)
+        grab(window, out / f"{prefix}-compaction.png")
         window.search_box.setText("porto")
         window.search_box.query_changed.emit("porto")
         settle(tasks)
         grab(window, out / f"{prefix}-search.png")
-        dialog = SettingsDialog(window.app, tasks, window)
+        dialog = window.settings_dialog()
         dialog.show()
         settle(tasks)
         grab(dialog, out / f"{prefix}-settings.png")
+        dialog.tabs.setCurrentIndex(list(SECTION_TITLES).index("llm"))
+        settle(tasks)
+        grab(dialog, out / f"{prefix}-settings-llm.png")
         dialog.close()
 
     with_window(empty_dir, size, welcome)
     with_window(data_dir, size, views)
+
+
+def propose(window: MainWindow, tasks: TaskRunner) -> None:
+    """The Compaction page with an offline proposal under review (nothing is applied)."""
+    window.show_page("compaction")
+    view = window.views["compaction"]
+    view.select_session(PROPOSAL_SESSION)
+    settle(tasks)
+    view.run()
+    settle(tasks)
+    if view.proposal is None:
+        raise SystemExit(f"no compaction proposal for {PROPOSAL_SESSION}: {view.error_bar.label.text()}")
 
 
 def main() -> int:
@@ -194,15 +258,16 @@ def main() -> int:
     qt_app.setStyle(QStyleFactory.create("Fusion"))
     light = qt_app.style().standardPalette()
     with tempfile.TemporaryDirectory() as tmp:
-        data_dir, empty_dir = Path(tmp) / "example", Path(tmp) / "empty"
+        template, data_dir, empty_dir = Path(tmp) / "template", Path(tmp) / "example", Path(tmp) / "empty"
         os.environ["MEMDESK_DATA_DIR"] = str(data_dir)
-        prepare_example(data_dir)
+        prepare_example(template)
         for palette_name, palette in (("light", light), ("dark", dark_palette())):
             QApplication.setPalette(palette)
             for size_name in SIZES:
-                # Each run starts from the same window state, not the previous run's size.
-                for state in (data_dir / "window-state.json", empty_dir / "window-state.json"):
-                    state.unlink(missing_ok=True)
+                # Every run starts from the same store and window state, not the previous run's.
+                for folder in (data_dir, empty_dir):
+                    shutil.rmtree(folder, ignore_errors=True)
+                shutil.copytree(template, data_dir)
                 shoot(out, data_dir, empty_dir, palette_name, size_name)
     return 0
 

@@ -1,4 +1,4 @@
-"""GUI fixtures: a TaskRunner and a MainWindow on the test's real Memdesk store.
+"""GUI fixtures: a TaskRunner and a MainWindow on the test's real Memdesk store, and a keyring in memory.
 
 Every dialog function is replaced by one that fails the test, so a question nobody
 expected cannot block a run waiting for a click; tests that expect a question answer it
@@ -8,16 +8,15 @@ with ``answer(monkeypatch, "confirm", True)``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
+import keyring
 import pytest
+from tests.support.keyrings import MemoryKeyring
 
 from memdesk.gui import dialogs
 
 # The offscreen platform warns about this for every top-level window it shows.
-OFFSCREEN_NOISE = r"This plugin does not support propagateSizeHints\(\)"
-GUI_DIR = Path(__file__).parent
 DIALOG_FUNCTIONS = (
     "confirm",
     "error",
@@ -30,11 +29,6 @@ DIALOG_FUNCTIONS = (
     "pick_folder",
 )
 
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        if GUI_DIR in Path(item.fspath).parents:
-            item.add_marker(pytest.mark.qt_log_ignore(OFFSCREEN_NOISE))
 
 
 class DialogLog:
@@ -131,3 +125,18 @@ def settle(tasks, qtbot) -> Callable[[], None]:
         assert tasks.wait_idle(10000)
 
     return run
+
+
+@pytest.fixture
+def use_keyring() -> Iterator[Callable[[Any], None]]:
+    """``use_keyring(backend)`` for one test; the previous keyring is put back afterwards."""
+    previous = keyring.get_keyring()
+    yield keyring.set_keyring
+    keyring.set_keyring(previous)
+
+
+@pytest.fixture
+def ring(use_keyring) -> MemoryKeyring:
+    ring = MemoryKeyring()
+    use_keyring(ring)
+    return ring

@@ -1,47 +1,12 @@
 """The LLM settings panel: Test connection in plain words, and the API key kept in the keyring."""
 
-import keyring
-import keyring.backend
 import keyring.backends.fail
-import keyring.errors
 import pytest
 from PySide6.QtCore import Qt
 from tests.support.llm_servers import FakeLLMServer, Reply, Status
 
 from memdesk.llm import prompts
 from memdesk.llm.keys import SERVICE
-
-
-class MemoryKeyring(keyring.backend.KeyringBackend):
-    priority = 1
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.passwords: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service, username):
-        return self.passwords.get((service, username))
-
-    def set_password(self, service, username, password):
-        self.passwords[(service, username)] = password
-
-    def delete_password(self, service, username):
-        if self.passwords.pop((service, username), None) is None:
-            raise keyring.errors.PasswordDeleteError(username)
-
-
-@pytest.fixture
-def use_keyring():
-    previous = keyring.get_keyring()
-    yield keyring.set_keyring
-    keyring.set_keyring(previous)
-
-
-@pytest.fixture
-def ring(use_keyring):
-    ring = MemoryKeyring()
-    use_keyring(ring)
-    return ring
 
 
 @pytest.fixture

@@ -6,9 +6,11 @@ import tomllib
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QLineEdit, QSpinBox, QWidget
+from tests.support.llm_servers import FakeLLMServer, Reply
 
 from memdesk.config import SPECS
 from memdesk.gui.settings_dialog import SECTION_TITLES, PathEditor, SettingsDialog, SubsetEditor
+from memdesk.llm.keys import SERVICE
 
 
 def settings_dialog(qtbot, memdesk_app, tasks) -> SettingsDialog:
@@ -111,16 +113,39 @@ def test_problems_in_the_settings_file_are_shown(qtbot, isolated_data_dir, tasks
         app.close()
 
 
-def test_settings_from_the_main_window_update_the_status_bar(main_window, memdesk_app, monkeypatch, settle):
-    def accept_with_openai(dialog: SettingsDialog) -> int:
-        dialog.editors["llm.backend"].setCurrentText("openai")
-        dialog.editors["llm.model"].setText("llama3")
-        dialog.save()
-        settle()
-        return 1
+def test_settings_from_the_main_window_use_the_llm_panel_and_the_keyring(
+    main_window, memdesk_app, monkeypatch, ring, qtbot, settle
+):
+    from memdesk.gui.llm_settings import LLMSettingsPanel
 
-    monkeypatch.setattr(SettingsDialog, "exec", accept_with_openai)
-    main_window.settings_action.trigger()
+    key = "sk-test-0123456789"
+    with FakeLLMServer() as server:
+        server.script(Reply("NO FACTS"))
+
+        def accept_with_openai(dialog: SettingsDialog) -> int:
+            panel = dialog.tabs.widget(list(SECTION_TITLES).index("llm"))
+            assert isinstance(panel, LLMSettingsPanel)
+            assert "llm.backend" not in dialog.editors  # the panel edits the llm keys
+            panel.backend.setCurrentIndex(panel.backend.findData("openai"))
+            panel.base_url.setText(server.openai_url)
+            panel.model.setText("llama3")
+            panel.key.setText(key)  # typed, not saved with "Save key": OK keeps it
+            qtbot.mouseClick(panel.test_button, Qt.MouseButton.LeftButton)
+            qtbot.waitUntil(lambda: panel.test_result.text().startswith("Connected"), timeout=5000)
+            with qtbot.waitSignal(dialog.accepted):
+                qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+            return 1
+
+        monkeypatch.setattr(SettingsDialog, "exec", accept_with_openai)
+        main_window.settings_action.trigger()
+        settle()
+
+    assert server.requests[0].api_key == key  # Test connection tried the typed key
+    config = memdesk_app.paths.config_file.read_text(encoding="utf-8")
+    saved = tomllib.loads(config)["llm"]
+    assert (saved["backend"], saved["base_url"], saved["model"]) == ("openai", server.openai_url, "llama3")
+    assert ring.passwords == {(SERVICE, "openai"): key}
+    assert key not in config
     assert main_window.llm_label.text() == "LLM: openai · llama3"
 
 

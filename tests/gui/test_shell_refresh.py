@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from datetime import timedelta
 
 from PySide6.QtCore import Qt
 
@@ -38,6 +39,36 @@ def test_a_cli_write_updates_the_sidebar_counts(main_window, memdesk_app, qtbot,
     cli(memdesk_app, "app", "add", "notes", "Buy oat milk")
     model = main_window.sidebar.sidebar_model
     qtbot.waitUntil(lambda: model.find("app:notes") is not None, timeout=5000)
+
+
+def test_a_cli_write_updates_the_knowledge_and_timeline_counts(main_window, memdesk_app, clock, qtbot):
+    memdesk_app.entries.upsert("oat-milk", "Buys oat milk")
+    memdesk_app.entries.upsert(  # past retention: not counted
+        "lisbon", "[2025-01-01 09:00] Lisbon", category="timeline", created_at=clock.now - timedelta(days=200)
+    )
+    model = main_window.sidebar.sidebar_model
+
+    def badges() -> tuple[str, str]:
+        return model.find("knowledge").badge, model.find("timeline").badge
+
+    main_window.refresh_all()
+    qtbot.waitUntil(lambda: badges() == ("1", ""), timeout=5000)
+
+    now = clock.now.isoformat()
+    cli(
+        memdesk_app,
+        "--now",
+        now,
+        "entry",
+        "add",
+        "--category",
+        "timeline",
+        "porto",
+        "[2026-03-01 12:00] Porto",
+    )
+    qtbot.waitUntil(lambda: badges() == ("1", "1"), timeout=5000)
+    cli(memdesk_app, "--now", now, "entry", "rm", "oat-milk")
+    qtbot.waitUntil(lambda: badges() == ("", "1"), timeout=5000)
 
 
 def test_an_edit_in_progress_is_not_overwritten(main_window, memdesk_app, qtbot, settle):
@@ -103,4 +134,24 @@ def test_our_own_writes_are_not_reported_as_external(tasks, memdesk_app, qtbot, 
     assert external == []
     memdesk_app.documents.set("global", "someone else")  # not through this runner
     qtbot.waitUntil(lambda: external == [1], timeout=2000)
+    watcher.stop()
+
+
+def test_a_compaction_run_in_the_window_is_not_reported_as_external(tasks, memdesk_app, qtbot, settle):
+    from memdesk.gui.views.compaction import CompactionView
+
+    memdesk_app.sessions.log("telegram:1", "user", "We decided on Porto.")
+    view = CompactionView(memdesk_app, tasks)
+    qtbot.addWidget(view)
+    watcher = StoreWatcher(tasks, interval_ms=20)
+    external = []
+    watcher.external_change.connect(lambda: external.append(1))
+    watcher.start()
+    settle()
+    view.run()  # the run records itself from a read task, outside tasks.write
+    qtbot.waitUntil(lambda: view.proposal is not None, timeout=5000)
+    settle()
+    qtbot.wait(100)
+    assert memdesk_app.compaction.runs(1)[0].outcome == "proposed"
+    assert external == []
     watcher.stop()

@@ -181,11 +181,11 @@ def test_the_tooltip_shows_the_text_and_dates(view):
 def test_the_upcoming_list(view):
     lines = [view.upcoming.item(i).text() for i in range(view.upcoming.count())]
     assert lines == [
-        "in 2 days: working memory",
-        "in 5 days: calendar: Meetings after 2pm",
-        "in 9 days: mail: Signs off with Best",
-        "in 10 days: timeline trip",
-        "in 30 days: purged from Trash — calendar: Old gym schedule",
+        "in 2 days\nworking memory",
+        "in 5 days\ncalendar: Meetings after 2pm",
+        "in 9 days\nmail: Signs off with Best",
+        "in 10 days\ntimeline trip",
+        "in 30 days\npurged from Trash — calendar: Old gym schedule",
     ]
 
 

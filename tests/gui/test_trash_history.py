@@ -1,11 +1,13 @@
-"""Trash (restore, empty with the count) and History (steps, changes, undo/redo)."""
+"""Trash (restore, empty with the count) and History (steps, changes, undo/redo, compaction runs)."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 
-from memdesk.gui.views.history import ChangesModel, HistoryView, StepsModel, describe_change
+from memdesk.gui.views.history import ChangesModel, HistoryView, RunsModel, StepsModel, describe_change
 from memdesk.gui.views.trash import TrashModel, TrashView
+from memdesk.services.compaction import CancelToken, CompactionCancelled
 
 
 def trash_view(qtbot, memdesk_app, tasks, settle) -> TrashView:
@@ -149,6 +151,60 @@ def test_a_trash_move_reads_as_words(memdesk_app):
     assert row.before == "deleted_at: none" and row.after.startswith("deleted_at: 2026-03-01")
 
 
+def test_history_lists_a_compaction_applied_in_the_window(main_window, memdesk_app, qtbot, settle):
+    memdesk_app.sessions.log(
+        "telegram:1", "user", "We decided on Porto. I prefer window seats.", app_id="travel"
+    )
+    main_window.show_page("compaction")
+    compaction = main_window.views["compaction"]
+    compaction.select_session("telegram:1")
+    settle()
+    assert compaction.backend_box.currentData() == "offline"
+    qtbot.mouseClick(compaction.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: compaction.proposal is not None, timeout=10000)
+    qtbot.mouseClick(compaction.apply_button, Qt.MouseButton.LeftButton)
+    settle()
+
+    main_window.show_page("history")
+    settle()
+    view = main_window.views["history"]
+    assert view.tabs.tabText(1) == "Compaction runs (1)"
+    run = {name: view.runs.index(0, column).data() for column, name in enumerate(RunsModel.HEADERS)}
+    assert (run["Session"], run["Backend"], run["Calls"], run["Outcome"]) == (
+        "telegram:1",
+        "offline",
+        "0",
+        "Applied",
+    )
+    offline_estimates = run["Tokens in"][0], run["Tokens out"][0]
+    assert offline_estimates == ("≈", "≈")
+    assert run["Message"] == "5 of 5 changes applied"
+    assert view.runs.index(0, RunsModel.OUTCOME).data(Qt.ItemDataRole.ForegroundRole) is not None
+
+    view.show_runs()
+    view.runs_table.setFocus()
+    main_window.activateWindow()
+    qtbot.waitUntil(view.runs_table.hasFocus)
+    qtbot.keyClick(view.runs_table, Qt.Key.Key_Return)  # the step the run left, with its changes
+    settle()
+    assert view.tabs.currentIndex() == 0
+    step = view.steps.steps[view.steps_table.currentIndex().row()]
+    assert step.id == memdesk_app.compaction.runs(1)[0].history_step_id
+    assert view.changes.rowCount() > 0
+
+
+def test_a_cancelled_run_is_listed_with_what_it_said(qtbot, memdesk_app, tasks, settle):
+    memdesk_app.sessions.log("telegram:1", "user", "Hello")
+    token = CancelToken()
+    token.cancel()
+    with pytest.raises(CompactionCancelled):
+        memdesk_app.compaction.propose("telegram:1", cancel=token)
+    view = history_view(qtbot, memdesk_app, tasks, settle)
+    assert view.runs.index(0, RunsModel.OUTCOME).data() == "Cancelled"
+    assert view.runs.index(0, RunsModel.TOKENS_IN).data() == "0"
+    assert view.run_detail.text().startswith("Run 1 of telegram:1: Compaction was cancelled")
+
+
 def test_history_models_pass_the_model_tester(memdesk_app, qtmodeltester):
     memdesk_app.documents.set("global", "v1")
     steps = StepsModel()
@@ -158,3 +214,9 @@ def test_history_models_pass_the_model_tester(memdesk_app, qtmodeltester):
     changes = ChangesModel()
     changes.set_rows([describe_change(c) for c in memdesk_app.history.changes(steps.steps[0].id)])
     qtmodeltester.check(changes)
+    runs = RunsModel()
+    qtmodeltester.check(runs)
+    memdesk_app.sessions.log("telegram:1", "user", "We decided on Porto.")
+    memdesk_app.compaction.compact("telegram:1")
+    runs.set_runs(memdesk_app.compaction.runs())
+    qtmodeltester.check(runs)

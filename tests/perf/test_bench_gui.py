@@ -18,7 +18,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 from PySide6.QtCore import QCoreApplication, QEvent, QObject
 from PySide6.QtWidgets import QAbstractItemView
 from tests.perf.bigstore import Corpus, big_store_path
@@ -38,7 +37,6 @@ QTimer.singleShot(0, window.close)
 QTimer.singleShot(0, app.quit)
 sys.exit(app.exec())
 """
-OFFSCREEN_NOISE = r"This plugin does not support propagateSizeHints\(\)"
 
 
 class PaintWatch(QObject):
@@ -85,7 +83,6 @@ def median_run(command: list[str], env: dict[str, str], runs: int = 5) -> float:
     return statistics.median(walls)
 
 
-@pytest.mark.qt_log_ignore(OFFSCREEN_NOISE)
 def test_gui_on_the_big_store(qapp, tmp_path):
     from memdesk.gui.main_window import MainWindow
     from memdesk.gui.tasks import TaskRunner

@@ -17,7 +17,6 @@ import statistics
 import time
 from collections.abc import Callable
 
-import pytest
 from PySide6.QtCore import QCoreApplication, Qt
 from tests.perf.bigstore import big_store_path
 
@@ -26,8 +25,6 @@ from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.views.apps import AppMemoriesView
 from memdesk.gui.views.entries import EntriesView
 from memdesk.services.memdesk import Memdesk
-
-pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
 
 TIMEOUT_S = 120
 

@@ -10,6 +10,7 @@ from sqlalchemy import func, select
 from memdesk.errors import BadInputError, ConflictError, NotFoundError
 from memdesk.services import browse
 from memdesk.services.browse import EntryQuery
+from memdesk.services.entries import live_entry_condition
 from memdesk.store.models import ChatSession, Entry, HistoryStep
 
 T0 = datetime(2026, 2, 1, 8, 0, 0)
@@ -143,6 +144,41 @@ def test_rows_say_when_timeline_entries_expire(entries, clock):
     clock.now = T0 + retention + timedelta(hours=1)
     old, new = browse.entry_rows(entries, [old.id, new.id])
     assert old.expired and not new.expired
+
+
+def live_by_condition(app, category):
+    """The straightforward count the sidebar's faster one must agree with."""
+    with app.store.read() as session:
+        return session.scalar(
+            select(func.count())
+            .select_from(Entry)
+            .where(Entry.category == category, live_entry_condition(app.now(), app.entries.retention_days))
+        )
+
+
+def test_live_entry_count_leaves_out_trash_and_expired_entries(entries, clock):
+    app = entries
+    assert (browse.live_entry_count(app, "knowledge"), browse.live_entry_count(app, "timeline")) == (6, 2)
+    app.entries.delete("fig")
+    app.entries.adjust_expiry(app.entries.get("cherry").id, expire=True)
+    date = app.entries.get("date").id
+    app.entries.adjust_expiry(date, expire=True)
+    app.entries.adjust_expiry(date, pin=True)  # pinned: kept although its expiry has passed
+    app.entries.upsert("log-3", "timeline log-3", category="timeline", created_at=T0)
+    app.entries.adjust_expiry(app.entries.get("log-1").id, pin=True)
+    assert browse.live_entry_count(app, "knowledge") == 4
+
+    retention = timedelta(days=app.entries.retention_days)
+    clock.now = T0 + retention - timedelta(days=1)
+    app.entries.adjust_expiry(app.entries.get("log-3").id, extend_days=30)  # past retention, own expiry
+    for now, live_timeline in [
+        (T0 + retention, 3),  # log-1 pinned, log-3 extended: both outlive the retention
+        (T0 + retention + timedelta(days=1), 2),  # log-2 (a day younger) ends at exactly this moment
+        (T0 + retention + timedelta(days=40), 1),  # log-3's own expiry has passed too
+    ]:
+        clock.now = now
+        assert browse.live_entry_count(app, "timeline") == live_timeline == live_by_condition(app, "timeline")
+        assert browse.live_entry_count(app, "knowledge") == 4 == live_by_condition(app, "knowledge")
 
 
 def test_add_entry_refuses_a_key_in_use(entries):

@@ -6,6 +6,8 @@ call run off the GUI thread.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import (
     QComboBox,
@@ -87,14 +89,17 @@ class LLMSettingsPanel(QWidget):
         test_row.addWidget(self.test_button, 0, Qt.AlignmentFlag.AlignTop)
         test_row.addWidget(self.test_result, 1)
 
+        # Labels aligned like the Settings dialog's other tabs; every field takes the row's
+        # width, so the wrapped key status and test result are not squeezed.
         form = QFormLayout(self)
-        form.setContentsMargins(0, 0, 0, 0)
-        form.addRow("Backend:", self.backend)
-        form.addRow("Server URL:", self.base_url)
-        form.addRow("Model:", self.model)
-        form.addRow("Timeout:", self.timeout)
-        form.addRow("Longest reply (tokens):", self.max_tokens)
-        form.addRow("API key:", key_row)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        form.addRow("Backend", self.backend)
+        form.addRow("Server URL", self.base_url)
+        form.addRow("Model", self.model)
+        form.addRow("Timeout", self.timeout)
+        form.addRow("Longest reply (tokens)", self.max_tokens)
+        form.addRow("API key", key_row)
         form.addRow("", self.key_status)
         form.addRow("", test_row)
         self.set_values(app.settings)
@@ -119,6 +124,13 @@ class LLMSettingsPanel(QWidget):
             "llm.timeout_seconds": float(self.timeout.value()),
             "llm.max_tokens": self.max_tokens.value(),
         }
+
+    def save_job(self) -> Callable[[], None] | None:
+        """A key typed but not saved with "Save key" is kept when the whole dialog is saved."""
+        name, key = self.backend_name, self.key.text()
+        if name not in KEYED_BACKENDS or not key.strip():
+            return None
+        return lambda: set_api_key(name, key)
 
     @property
     def backend_name(self) -> str:

@@ -318,7 +318,7 @@ class MainWindow(QMainWindow):
             from memdesk.gui.views.apps import AppMemoriesView
 
             apps = AppMemoriesView(app, tasks)
-            apps.compact_requested.connect(lambda _kind, _ref: self.show_page("compaction"))
+            apps.compact_requested.connect(self.compact)
             return apps
         if name in ("knowledge", "timeline"):
             from memdesk.gui.views.entries import EntriesView
@@ -327,13 +327,15 @@ class MainWindow(QMainWindow):
         if name == "sessions":
             from memdesk.gui.views.sessions import SessionsView
 
-            return SessionsView(app, tasks)
+            sessions = SessionsView(app, tasks)
+            sessions.compact_requested.connect(self.compact)
+            return sessions
         if name == "preview":
             from memdesk.gui.views.preview import PromptPreviewView
 
             return PromptPreviewView(app, tasks)
         if name == "compaction":
-            from memdesk.gui.widgets.placeholder import CompactionPlaceholder as CompactionView
+            from memdesk.gui.views.compaction import CompactionView
 
             return CompactionView(app, tasks)
         if name == "trash":
@@ -420,6 +422,15 @@ class MainWindow(QMainWindow):
             self.show_page("trash")
         else:  # a kind this window does not know: say so rather than fail
             self.statusBar().showMessage(f"Cannot open {kind} {ref} here.", 5000)
+
+    def compact(self, kind: str, ref: str) -> None:
+        """The Compaction page with an app (``kind`` "app") or a session chosen: "Compact now"."""
+        view = self._view("compaction")
+        self._switch("compaction", view, PAGE_TITLES["compaction"], refresh=False)
+        if kind == "app":
+            view.select_app(ref)  # reads the sessions again, then picks the app's latest
+        else:
+            view.select_session(ref)
 
     def _open_memory(self, app_id: str, memory_id: int) -> None:
         self.show_page(f"app:{app_id}")
@@ -567,8 +578,16 @@ class MainWindow(QMainWindow):
             label="Loading example memories…",
         )
 
-    def open_settings(self) -> None:
+    def settings_dialog(self) -> SettingsDialog:
+        """The Settings dialog, with the language-model panel (keyring, Test connection)."""
+        from memdesk.gui.llm_settings import LLMSettingsPanel
+
         dialog = SettingsDialog(self.app, self.tasks, self)
+        dialog.use_section_panel("llm", LLMSettingsPanel(self.app, self.tasks))
+        return dialog
+
+    def open_settings(self) -> None:
+        dialog = self.settings_dialog()
         if dialog.exec():
             self._update_llm_label()
             self.refresh_all()
@@ -619,7 +638,8 @@ class MainWindow(QMainWindow):
         self._counts_done()
         self.sidebar.set_apps(counts["apps"])
         self.sidebar.sidebar_model.set_count("trash", counts["trash"])
-        self.sidebar.sidebar_model.set_count("sessions", counts["sessions"])
+        for key in ("knowledge", "timeline", "sessions"):
+            self.sidebar.sidebar_model.set_count(key, counts[key])
         memories = sum(summary.total for summary in counts["apps"])
         self.counts_label.setText(
             f"{plural(counts['documents'], 'document')} · {plural(len(counts['apps']), 'app')} · "
@@ -700,4 +720,6 @@ def _counts(app: Memdesk) -> dict[str, Any]:
         "trash": len(app.trash.list()),
         "sessions": len(app.sessions.list()),
         "documents": len(app.documents.list()),
+        "knowledge": browse.live_entry_count(app, "knowledge"),
+        "timeline": browse.live_entry_count(app, "timeline"),
     }

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import html
-from typing import Any, Protocol, cast
+from collections.abc import Callable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -45,6 +46,15 @@ class SectionPanel(Protocol):
     def values(self) -> dict[str, Any]: ...
 
     def set_values(self, settings: Settings) -> None: ...
+
+
+@runtime_checkable
+class SavesMore(Protocol):
+    """A section panel with something to keep outside the settings file (an API key)."""
+
+    def save_job(self) -> Callable[[], None] | None:
+        """Qt-free work to run on the worker just before the settings are written, or None."""
+        ...
 
 
 class SubsetEditor(QWidget):
@@ -253,8 +263,17 @@ class SettingsDialog(QDialog):
             return
         self.bad_value.hide()
         self.ok_button.setEnabled(False)
+        jobs = [panel.save_job() for panel in self.panels if isinstance(panel, SavesMore)]
+
+        def write(app: Memdesk) -> None:
+            # The extra work first: if it fails, nothing is saved and the dialog stays open.
+            for job in jobs:
+                if job is not None:
+                    job()
+            app.update_settings(settings)
+
         self.tasks.write(
-            lambda app: app.update_settings(settings),
+            write,
             on_done=lambda _none: self.accept(),
             on_error=self._failed,
             label="Saving settings…",

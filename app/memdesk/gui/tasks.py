@@ -102,8 +102,16 @@ class TaskRunner(QObject):
     def _run_write(self, fn: Callable[[Memdesk], T]) -> T:
         result = fn(self.app)
         # Serialized with every other write of ours, so this is the revision we left.
-        self.own_revision = max(self.own_revision, self.app.store.revision())
+        self.note_own_writes()
         return result
+
+    def note_own_writes(self) -> None:
+        """Count the store's writes so far as ours, so the watcher does not report them as
+        another program's. Called on a worker by a read task that also logs something (a
+        compaction run records itself), after its writes."""
+        revision = self.app.store.revision()
+        with self._lock:
+            self.own_revision = max(self.own_revision, revision)
 
     @Slot(object, object, object)
     def _deliver(self, future: Future, done_info: tuple, on_error: Callable | None) -> None:

@@ -116,19 +116,30 @@ def set_background(widget: QWidget, color: QColor) -> None:
     widget.setAutoFillBackground(True)
 
 
+# Qt sends ApplicationPaletteChange to top-level windows only; every other widget learns
+# of a new application palette through the PaletteChange its parent passes down.
+_PALETTE_EVENTS = (QEvent.Type.ApplicationPaletteChange, QEvent.Type.PaletteChange)
+
+
 class _Follower(QObject):
     def __init__(self, widget: QWidget, apply: Callable[[], None]) -> None:
         super().__init__(widget)
         self._apply = apply
+        self._applying = False
         widget.installEventFilter(self)
 
     def eventFilter(self, _watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ApplicationPaletteChange:
-            self._apply()
+        # ``apply`` usually sets the widget's own palette, which sends another PaletteChange.
+        if event.type() in _PALETTE_EVENTS and not self._applying:
+            self._applying = True
+            try:
+                self._apply()
+            finally:
+                self._applying = False
         return False
 
 
 def follow(widget: QWidget, apply: Callable[[], None]) -> None:
-    """Run ``apply`` now and again whenever the application palette changes."""
+    """Run ``apply`` now and again whenever the palette changes (a light/dark switch)."""
     apply()
     _Follower(widget, apply)

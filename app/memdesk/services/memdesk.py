@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memdesk.config import LoadedSettings, Settings, load_settings, save_settings
 from memdesk.core.timefmt import utcnow
@@ -29,6 +31,9 @@ from memdesk.services.transfer import Transfer
 from memdesk.services.trash import Trash
 from memdesk.services.working import WorkingMemory
 from memdesk.store.engine import Store
+
+if TYPE_CHECKING:
+    from memdesk.services.compaction import Compaction
 
 
 def files_global_dir(settings: Settings, paths: Paths) -> Path:
@@ -78,6 +83,14 @@ class Memdesk:
     ) -> Memdesk:
         paths = resolve_paths(data_dir=data_dir, db=db, config=config)
         return cls(paths, load_settings(paths.config_file), actor=actor, clock=clock)
+
+    @cached_property
+    def compaction(self) -> Compaction:
+        # Imported on first use: it brings in the model clients and the keyring, which
+        # commands such as ``memdesk prompt`` must start without.
+        from memdesk.services.compaction import Compaction
+
+        return Compaction(self)
 
     @property
     def settings(self) -> Settings:

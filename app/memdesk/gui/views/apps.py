@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QTableView,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -110,7 +109,7 @@ class AppMemoriesView(QWidget):
         for button in (self.delete_button, self.compact_button, self.purge_button):
             tools.addWidget(button)
         self.setFocusProxy(self.table)
-        layout = QVBoxLayout(self)
+        layout = theme.view_layout(self)
         layout.addWidget(self.header)
         layout.addWidget(self.notice)
         layout.addLayout(tools)

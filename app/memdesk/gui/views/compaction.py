@@ -31,6 +31,7 @@ from memdesk.config import LLM_BACKENDS
 from memdesk.errors import LLMError, MemdeskError
 from memdesk.gui import dialogs, theme
 from memdesk.gui.tasks import TaskRunner
+from memdesk.gui.widgets import display
 from memdesk.gui.widgets.display import plural
 from memdesk.gui.widgets.message_bar import MessageBar
 from memdesk.gui.widgets.view_header import ViewHeader
@@ -38,7 +39,6 @@ from memdesk.services.compaction import (
     CancelToken,
     Change,
     ChangeKind,
-    Compaction,
     CompactionCancelled,
     CompactionDegraded,
     Proposal,
@@ -317,9 +317,7 @@ class CompactionView(QWidget):
         footer.addWidget(self.discard_button)
         footer.addWidget(self.apply_button)
 
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(16, 14, 16, 10)
-        layout.setSpacing(10)
+        layout = theme.view_layout(self)
         layout.addWidget(self.header)
         layout.addLayout(controls)
         layout.addLayout(progress)
@@ -418,10 +416,13 @@ class CompactionView(QWidget):
         self.error_bar.hide()
         session_id, backend = chosen.id, self.backend_box.currentData()
         token = self._cancel = CancelToken()
-        relay = self._relay.progress.emit
+        relay, tasks = self._relay.progress.emit, self.tasks
 
         def propose(app: Memdesk) -> Proposal:
-            return Compaction(app).propose(session_id, backend=backend, cancel=token, progress=relay)
+            try:
+                return app.compaction.propose(session_id, backend=backend, cancel=token, progress=relay)
+            finally:  # the run record (and a failure count) are this window's writes
+                tasks.note_own_writes()
 
         self._set_progress_visible(True)
         self.empty.hide()
@@ -455,6 +456,7 @@ class CompactionView(QWidget):
             self.bar.show_message("Cancelled. Nothing was written; the messages are as they were.")
             return
         if isinstance(exc, CompactionDegraded):
+            self.tasks.store_changed.emit()  # a new timeline entry: the other views and counts follow
             self.error_bar.show_message(
                 f"The model failed again, so the {exc.archived} messages were archived as they are in "
                 f"timeline entry {exc.entry_key}. Ctrl+Z undoes that."
@@ -474,9 +476,13 @@ class CompactionView(QWidget):
         self._finished()
         self.proposal = proposal
         backend = proposal.backend + (f" ({proposal.model})" if proposal.model else "")
+        usage = proposal.usage
+        cost = (
+            f"{plural(usage.calls, 'model call')}, {display.tokens(usage.tokens_in, usage.estimated)} tokens "
+            f"in, {display.tokens(usage.tokens_out, usage.estimated)} out, {usage.seconds:.1f} s"
+        )
         details = (
-            f"for {proposal.session_id} from {plural(proposal.message_count, 'message')} · {backend} · "
-            f"{proposal.usage.describe()}"
+            f"for {proposal.session_id} from {plural(proposal.message_count, 'message')} · {backend} · {cost}"
         )
         self.summary.setText(
             f"<b>{plural(len(proposal.changes), 'change')} proposed</b> {html.escape(details)}"
@@ -500,7 +506,7 @@ class CompactionView(QWidget):
         count = len(proposal.accepted())
         self._set_reviewing(False)
         self.tasks.write(
-            lambda app: Compaction(app).apply(proposal),
+            lambda app: app.compaction.apply(proposal),
             on_done=lambda step_id: self._applied(count, step_id),
             on_error=self._apply_failed,
             label="Applying compaction",

@@ -10,11 +10,10 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QTableView,
-    QVBoxLayout,
     QWidget,
 )
 
-from memdesk.gui import dialogs
+from memdesk.gui import dialogs, theme
 from memdesk.gui.models.editing import CellDelegate, write_edit
 from memdesk.gui.models.entries import EntryTableModel
 from memdesk.gui.models.tableview import DATE, ENTER_KEYS, SelectionKeeper, size_columns, table_action
@@ -89,7 +88,7 @@ class EntriesView(QWidget):
         tools.addWidget(self.add_button)
         tools.addWidget(self.delete_button)
         self.setFocusProxy(self.table)
-        layout = QVBoxLayout(self)
+        layout = theme.view_layout(self)
         layout.addWidget(self.header)
         layout.addLayout(tools)
         layout.addWidget(self.table, 1)

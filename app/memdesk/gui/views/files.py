@@ -44,6 +44,7 @@ from memdesk.gui.widgets import display
 from memdesk.gui.widgets.autosave import AutosaveController
 from memdesk.gui.widgets.markdown_editor import MarkdownEditor
 from memdesk.gui.widgets.message_bar import MessageBar
+from memdesk.gui.widgets.path_label import PathLabel
 from memdesk.gui.widgets.tables import setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services import files
@@ -187,7 +188,10 @@ class FilesView(QWidget):
         self.model = FilesModel(self)
         self.table = QTableView()
         self.table.setModel(self.model)
-        setup_table(self.table, FilesModel.NAME, {FilesModel.KIND: 8, FilesModel.SIZE: 9})
+        # A narrow list beside the editor: file names are short.
+        setup_table(
+            self.table, FilesModel.NAME, {FilesModel.KIND: 8, FilesModel.SIZE: 9}, stretch_min_chars=12
+        )
         self.table.selectionModel().currentRowChanged.connect(self._file_selected)
         self.new_button = QPushButton("New file…")
         self.archive_button = QPushButton("Archive")
@@ -225,7 +229,7 @@ class FilesView(QWidget):
         self.autosave = AutosaveController(self.tasks, self.editor, self.bar)
         self.autosave.state_changed.connect(lambda state: self.save_label.setText(STATE_TEXT[state]))
         self.save_label = QLabel()
-        self.file_label = QLabel()
+        self.file_label = PathLabel()
         for label in (self.save_label, self.file_label):
             theme.follow(label, lambda label=label: theme.set_text_color(label, theme.muted()))
         right = QWidget()
@@ -413,12 +417,12 @@ class FilesView(QWidget):
     def _show_editor(self, row: FileRow | None) -> None:
         if row is None or self.current_scope is None:
             self.editor.setEnabled(False)
-            self.file_label.setText("")
+            self.file_label.set_path("")
             return
         folder, name = self._folder_for(row)
         self.editor.setEnabled(True)
         self.editor.preview.set_base_folder(folder)
-        self.file_label.setText(str(folder / name))
+        self.file_label.set_path(str(folder / name))
 
         def load(_app: Memdesk) -> str:
             try:

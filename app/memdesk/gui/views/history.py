@@ -1,4 +1,5 @@
-"""History: every change, newest first, with undo / redo and each change's before and after."""
+"""History: every change, newest first, with undo / redo and each change's before and after;
+and the compaction runs, with what each cost and how it ended."""
 
 from __future__ import annotations
 
@@ -21,16 +22,20 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTableView,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from memdesk.errors import NotFoundError
 from memdesk.gui import theme
+from memdesk.gui.models.common import NUMBER_ALIGNMENT
+from memdesk.gui.models.tableview import DATE, ENTER_KEYS, size_columns, table_action
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.widgets import display
 from memdesk.gui.widgets.tables import selected_rows, setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
+from memdesk.services.compaction import RunRecord
 from memdesk.services.history import StepInfo
 from memdesk.services.memdesk import Memdesk
 from memdesk.store.models import HistoryChange
@@ -38,6 +43,7 @@ from memdesk.store.models import HistoryChange
 Index = QModelIndex | QPersistentModelIndex
 ROOT = QModelIndex()
 STEP_LIMIT = 200
+RUN_LIMIT = 200
 TABLE_NAMES = {
     "documents": "Document",
     "apps": "App",
@@ -47,6 +53,17 @@ TABLE_NAMES = {
     "messages": "Message",
 }
 STATE_NAMES = {"done": "Done", "undone": "Undone", "discarded": "Replaced"}
+OUTCOME_NAMES = {
+    "proposed": "Not applied",
+    "applied": "Applied",
+    "failed": "Failed",
+    "degraded": "Archived raw",
+    "cancelled": "Cancelled",
+}
+OUTCOME_HINTS = {
+    "proposed": "A proposal was made; it was discarded, or is still waiting for review",
+    "degraded": "The model failed too often in a row, so the messages were archived as they are",
+}
 # Bookkeeping columns that change with every edit and would only be noise in the diff.
 QUIET_FIELDS = ("id", "updated_at")
 
@@ -97,8 +114,12 @@ class StepsModel(QAbstractTableModel):
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
             return self.HEADERS[section]
+        if role == Qt.ItemDataRole.TextAlignmentRole and section == self.CHANGES:
+            return NUMBER_ALIGNMENT
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -116,7 +137,7 @@ class StepsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ForegroundRole and step.state != "done":
             return theme.muted()
         if role == Qt.ItemDataRole.TextAlignmentRole and index.column() == self.CHANGES:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return NUMBER_ALIGNMENT
         return None
 
 
@@ -204,6 +225,87 @@ class ChangesModel(QAbstractTableModel):
         return (row.item, row.what)[index.column()]
 
 
+class RunsModel(QAbstractTableModel):
+    # How a run ended comes early: in a narrow window the costs are what scrolls out of view.
+    WHEN, SESSION, OUTCOME, BACKEND, MODEL, DURATION, CALLS, TOKENS_IN, TOKENS_OUT, MESSAGE = range(10)
+    HEADERS = (
+        "When",
+        "Session",
+        "Outcome",
+        "Backend",
+        "Model",
+        "Time",
+        "Calls",
+        "Tokens in",
+        "Tokens out",
+        "Message",
+    )
+    NUMBERS = frozenset({DURATION, CALLS, TOKENS_IN, TOKENS_OUT})
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.runs: list[RunRecord] = []
+
+    def set_runs(self, runs: list[RunRecord]) -> None:
+        self.beginResetModel()
+        self.runs = runs
+        self.endResetModel()
+
+    def rowCount(self, parent: Index = ROOT) -> int:
+        return 0 if parent.isValid() else len(self.runs)
+
+    def columnCount(self, parent: Index = ROOT) -> int:
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.HEADERS[section]
+        if role == Qt.ItemDataRole.TextAlignmentRole and section in self.NUMBERS:
+            return NUMBER_ALIGNMENT
+        if role == Qt.ItemDataRole.ToolTipRole and section in (self.TOKENS_IN, self.TOKENS_OUT):
+            return "≈: estimated from the text, because the backend did not count"
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        run, column = self.runs[index.row()], index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (
+                display.when(run.started_at),
+                run.session_id or "",
+                OUTCOME_NAMES.get(run.outcome, run.outcome),
+                run.backend,
+                run.model or "—",
+                display.duration(run.duration_ms),
+                f"{run.calls:,}",
+                display.tokens(run.tokens_in, run.tokens_estimated),
+                display.tokens(run.tokens_out, run.tokens_estimated),
+                display.one_line(run.message),
+            )[column]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if column == self.MESSAGE:
+                return run.message or None
+            if column == self.OUTCOME:
+                return OUTCOME_HINTS.get(run.outcome)
+            if column == self.MODEL and not run.model and run.backend == "offline":
+                return "No model: the offline backend works without one"
+            return None
+        if role == Qt.ItemDataRole.ForegroundRole and column == self.OUTCOME:
+            if run.outcome in ("failed", "degraded"):
+                return theme.danger()
+            if run.outcome == "applied":
+                return theme.ok()
+            return theme.muted()
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in self.NUMBERS:
+            return NUMBER_ALIGNMENT
+        return None
+
+
 def _titled(title: str, widget: QWidget) -> QWidget:
     box = QWidget()
     layout = QVBoxLayout(box)
@@ -225,7 +327,9 @@ class HistoryView(QWidget):
         self.app = app
         self.tasks = tasks
         self.header = ViewHeader(
-            "History", "Every change, newest first. Undo and redo work one action at a time."
+            "History",
+            "Every change, newest first. Undo and redo work one action at a time. "
+            "Compaction runs are listed with what each cost.",
         )
         self.undo_button = self.header.add_action(QPushButton("Undo"))
         self.redo_button = self.header.add_action(QPushButton("Redo"))
@@ -243,7 +347,7 @@ class HistoryView(QWidget):
         self.changes = ChangesModel(self)
         self.changes_table = QTableView()
         self.changes_table.setModel(self.changes)
-        setup_table(self.changes_table, ChangesModel.WHAT, {ChangesModel.ITEM: 18})
+        setup_table(self.changes_table, ChangesModel.WHAT, {ChangesModel.ITEM: 18}, stretch_min_chars=12)
         self.changes_table.selectionModel().currentRowChanged.connect(self._change_selected)
         self.before = QPlainTextEdit(readOnly=True)
         self.after = QPlainTextEdit(readOnly=True)
@@ -258,14 +362,59 @@ class HistoryView(QWidget):
         main.setStretchFactor(0, 3)
         main.setStretchFactor(1, 2)
         main.setChildrenCollapsible(False)
+        self.runs = RunsModel(self)
+        self.runs_table = QTableView()
+        self.runs_table.setModel(self.runs)
+        setup_table(self.runs_table, RunsModel.MESSAGE, {})
+        size_columns(
+            self.runs_table,
+            {
+                RunsModel.WHEN: DATE,
+                RunsModel.SESSION: "telegram:123456",
+                RunsModel.BACKEND: "anthropic",
+                RunsModel.MODEL: "claude-haiku-4-5",  # the longest default model name
+                RunsModel.DURATION: "99.9 s",
+                RunsModel.CALLS: "99",
+                RunsModel.TOKENS_IN: "≈99,999",
+                RunsModel.TOKENS_OUT: "≈99,999",
+                RunsModel.OUTCOME: "Archived raw",
+            },
+        )
+        self.runs_table.selectionModel().currentRowChanged.connect(self._run_selected)
+        self.runs_table.doubleClicked.connect(lambda _index: self.open_run_step())
+        self.runs_table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.open_step_action = table_action(
+            self.runs_table, "Show its changes", self.open_run_step, *ENTER_KEYS
+        )
+        self.run_detail = QLabel()
+        self.run_detail.setWordWrap(True)
+        self.run_detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        runs_page = QWidget()
+        runs_layout = QVBoxLayout(runs_page)
+        runs_layout.setContentsMargins(0, 6, 0, 0)
+        runs_layout.addWidget(self.runs_table, 1)
+        runs_layout.addWidget(self.run_detail)
+
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)  # no frame around a frame: the tables have their own
+        self.tabs.addTab(main, "Changes")
+        self.tabs.addTab(runs_page, "Compaction runs")
+        self.tabs.currentChanged.connect(lambda _index: self.setFocusProxy(self.tabs.currentWidget()))
+        main.setFocusProxy(self.steps_table)
+        runs_page.setFocusProxy(self.runs_table)
         layout = theme.view_layout(self)
         layout.addWidget(self.header)
-        layout.addWidget(main, 1)
-        self.setFocusProxy(self.steps_table)
+        layout.addWidget(self.tabs, 1)
+        self.setFocusProxy(main)
         self._selected_step: int | None = None
+        self._show_run(None)
 
     def refresh(self) -> None:
         self.tasks.read(lambda app: app.history.list(limit=STEP_LIMIT), on_done=self._show)
+        self.tasks.read(lambda app: app.compaction.runs(RUN_LIMIT), on_done=self._show_runs)
+
+    def show_runs(self) -> None:
+        self.tabs.setCurrentIndex(1)
 
     def _show(self, steps: list[StepInfo]) -> None:
         rows = selected_rows(self.steps_table)
@@ -305,6 +454,49 @@ class HistoryView(QWidget):
     def _show_sides(self, row: ChangeRow | None) -> None:
         self.before.setPlainText(row.before if row else "")
         self.after.setPlainText(row.after if row else "")
+
+    def _show_runs(self, runs: list[RunRecord]) -> None:
+        rows = selected_rows(self.runs_table)
+        keep = self.runs.runs[rows[0]].id if rows else None
+        self.runs.set_runs(runs)
+        self.tabs.setTabText(1, f"Compaction runs ({len(runs):,})" if runs else "Compaction runs")
+        row = next((i for i, run in enumerate(runs) if run.id == keep), 0 if runs else None)
+        if row is None:
+            self._show_run(None)
+        else:
+            self.runs_table.selectRow(row)
+
+    def _run_selected(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        run = self.runs.runs[current.row()] if current.isValid() else None
+        self.open_step_action.setEnabled(run is not None and run.history_step_id is not None)
+        self._show_run(run)
+
+    def _show_run(self, run: RunRecord | None) -> None:
+        if run is None:
+            self.run_detail.setText(
+                "No compaction has run yet. Runs started here or by an assistant (memdesk compact) "
+                "are listed with their backend, time and tokens."
+            )
+            return
+        where = f" of {run.session_id}" if run.session_id else ""
+        text = f"Run {run.id}{where}: {run.message}"
+        if run.history_step_id is not None:
+            text += f" (history step #{run.history_step_id}; Enter shows its changes)"
+        self.run_detail.setText(text)
+
+    def open_run_step(self) -> None:
+        """Enter or double-click on an applied run: its history step, in the Changes tab."""
+        current = self.runs_table.currentIndex()
+        step_id = self.runs.runs[current.row()].history_step_id if current.isValid() else None
+        if step_id is None:
+            return
+        row = next((i for i, step in enumerate(self.steps.steps) if step.id == step_id), None)
+        if row is None:
+            self.status_message.emit(f"History step #{step_id} is older than the {STEP_LIMIT} listed.")
+            return
+        self.tabs.setCurrentIndex(0)
+        self.steps_table.selectRow(row)
+        self.steps_table.setFocus()
 
     def _move(self, direction: str) -> None:
         undo_or_redo(self.tasks, direction, self._moved, self.status_message.emit)

@@ -17,6 +17,7 @@ from PySide6.QtCore import (
     QDate,
     QDateTime,
     QEvent,
+    QObject,
     QPoint,
     QRect,
     QRectF,
@@ -44,6 +45,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDateTimeEdit,
     QFormLayout,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -52,6 +54,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSplitter,
+    QStyle,
     QTabWidget,
     QToolButton,
     QToolTip,
@@ -565,16 +568,26 @@ class PromptPreviewView(QWidget):
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setWidget(inputs)
+        # Never narrower than the fields (they would be cut off: it does not scroll sideways).
+        scrollbar = scroll.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        scroll.setMinimumWidth(inputs.minimumSizeHint().width() + scrollbar)
 
-        actions = QHBoxLayout()
-        actions.addWidget(self.total, 1)
-        actions.addWidget(self.copy_button)
-        actions.addWidget(self.save_button)
-        actions.addWidget(self.compare_button)
-        output = QWidget()
+        self.buttons = QHBoxLayout()
+        for button in (self.copy_button, self.save_button, self.compare_button):
+            self.buttons.addWidget(button)
+        self.actions = QGridLayout()
+        self.actions.setContentsMargins(0, 0, 0, 0)
+        self.actions.setColumnStretch(0, 1)
+        self.actions.addWidget(self.total, 0, 0)
+        self.actions.addLayout(self.buttons, 0, 1)
+        self._actions_in_one_row = True
+        self.output = output = QWidget()
+        # Narrower than the total beside the buttons, the buttons move under it (_fit_actions).
+        output.setMinimumWidth(self.buttons.minimumSize().width())
+        output.installEventFilter(self)
         out = QVBoxLayout(output)
         out.setContentsMargins(0, 0, 0, 0)
-        out.addLayout(actions)
+        out.addLayout(self.actions)
         out.addWidget(self.summary)
         out.addWidget(self.errors)
         out.addWidget(self.tabs, 1)
@@ -585,9 +598,29 @@ class PromptPreviewView(QWidget):
         self.splitter.addWidget(output)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setChildrenCollapsible(False)
-        layout = QVBoxLayout(self)
+        layout = theme.view_layout(self)
         layout.addWidget(self.header)
         layout.addWidget(self.splitter, 1)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.output and event.type() == QEvent.Type.Resize:
+            self._fit_actions()
+        return False
+
+    def _fit_actions(self) -> None:
+        """The total beside the buttons when there is room, above them in a narrow window."""
+        one_row = (
+            self.total.sizeHint().width() + self.actions.horizontalSpacing() + self.buttons.sizeHint().width()
+        )
+        fits = self.output.width() >= one_row
+        if fits == self._actions_in_one_row:
+            return
+        self._actions_in_one_row = fits
+        self.actions.removeItem(self.buttons)
+        if fits:
+            self.actions.addLayout(self.buttons, 0, 1)
+        else:
+            self.actions.addLayout(self.buttons, 1, 0, 1, 2, Qt.AlignmentFlag.AlignLeft)
 
     # -- public --------------------------------------------------------------------------
 
@@ -700,6 +733,7 @@ class PromptPreviewView(QWidget):
         included = [s for s in prompt.sections if s.included]
         moment = "now" if result.inputs.when is None else "at"
         self.total.setText(f"{prompt.tokens:,} tokens")
+        self._fit_actions()  # a longer number may no longer fit beside the buttons
         self.summary.setText(
             f"{len(included)} of {len(prompt.sections)} sections · "
             f"composed {moment} {format_minute(prompt.now)} UTC"

@@ -70,7 +70,12 @@ class SessionsView(QWidget):
         self.table = QTableView()
         self.table.setModel(self.proxy)
         setup_table(self.table, stretch_column=S.SESSION, widths={})
-        samples = {S.CHANNEL: "telegram", S.APP: "calendar", S.MESSAGES: "9,999", S.UNCONSOLIDATED: "999"}
+        samples = {
+            S.CHANNEL: "telegram",
+            S.APP: "travel-planner",
+            S.MESSAGES: "9,999",
+            S.UNCONSOLIDATED: "999",
+        }
         size_columns(self.table, samples | {S.LAST_MESSAGE: DATE, S.LAST_CONSOLIDATED: DATE})
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(S.LAST_MESSAGE, Qt.SortOrder.DescendingOrder)
@@ -108,7 +113,7 @@ class SessionsView(QWidget):
         self.splitter.setChildrenCollapsible(False)
         self.splitter.setSizes([2, 3])
         self.setFocusProxy(self.table)
-        layout = QVBoxLayout(self)
+        layout = theme.view_layout(self)
         layout.addWidget(self.header)
         layout.addLayout(tools)
         layout.addWidget(self.splitter, 1)
@@ -171,6 +176,8 @@ class SessionsView(QWidget):
             session_id, self._show_when_loaded = self._show_when_loaded, None
             if session_id in self.model.rows_of([session_id]):
                 self.show_session(session_id)
+        if not self.table.currentIndex().isValid() and self.proxy.rowCount():
+            self.table.selectRow(0)  # a conversation to read, rather than an empty messages pane
         self._load_messages()
 
     def _current_changed(self, _current: QModelIndex, _previous: QModelIndex) -> None:

@@ -134,7 +134,11 @@ class ExpiryTimelineView(QWidget):
         self.app_filter.currentIndexChanged.connect(self._apply_filters)
 
         self.upcoming = QListWidget()
-        self.upcoming.setWordWrap(True)
+        # Two lines per item (when, what), each cut with "…": wrapped rows were measured at
+        # one width and drawn at another, leaving gaps and cut-off lines in a narrow list.
+        self.upcoming.setWordWrap(False)
+        self.upcoming.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.upcoming.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.upcoming.setSpacing(2)
         self.upcoming.setAlternatingRowColors(True)
         self.upcoming.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -194,7 +198,7 @@ class ExpiryTimelineView(QWidget):
         self.splitter = splitter
         splitter.setChildrenCollapsible(False)
 
-        layout = QVBoxLayout(self)
+        layout = theme.view_layout(self)
         layout.addWidget(self.header)
         layout.addLayout(tools)
         layout.addWidget(splitter, 1)
@@ -273,7 +277,8 @@ class ExpiryTimelineView(QWidget):
         self.upcoming.blockSignals(True)
         self.upcoming.clear()
         for item in self.data.upcoming:
-            row = QListWidgetItem(describe_upcoming(item, self.data.now))
+            when, what = describe_upcoming(item, self.data.now).split(": ", 1)
+            row = QListWidgetItem(f"{when}\n{what}")
             row.setData(Qt.ItemDataRole.UserRole, item)
             row.setToolTip(tooltip_html(item, self.data.now))
             self.upcoming.addItem(row)

@@ -42,6 +42,15 @@ def size(count: int) -> str:
     return f"{count / (1024 * 1024):.1f} MB"
 
 
+def duration(milliseconds: int) -> str:
+    return f"{milliseconds:,} ms" if milliseconds < 1000 else f"{milliseconds / 1000:.1f} s"
+
+
+def tokens(count: int, estimated: bool = False) -> str:
+    """``≈1,200`` when the count was estimated from the text (the backend gave none)."""
+    return f"{'≈' if estimated else ''}{count:,}"
+
+
 def one_line(text: str, limit: int = 160) -> str:
     """Text squeezed onto one line, cut with an ellipsis."""
     flat = " ".join(text.split())
