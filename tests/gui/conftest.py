@@ -12,6 +12,7 @@ from typing import Any
 
 import keyring
 import pytest
+from tests.gui.tables_fixtures import Answers, running_tasks
 from tests.support.keyrings import MemoryKeyring
 
 from memdesk.gui import dialogs
@@ -79,6 +80,18 @@ def tasks(memdesk_app, qapp) -> Iterator:
     yield runner
     runner.wait_idle(10000)
     runner.shutdown()
+
+
+@pytest.fixture
+def table_tasks(memdesk_app, qtbot) -> Iterator:
+    """A runner for the table views whose unhandled errors fail the test."""
+    yield from running_tasks(memdesk_app)
+
+
+@pytest.fixture
+def answers(monkeypatch: pytest.MonkeyPatch) -> Answers:
+    """Dialogs answered from an ``Answers`` (confirm yes; texts in turn), and what was asked."""
+    return Answers().install(monkeypatch)
 
 
 @pytest.fixture

@@ -1,10 +1,11 @@
-"""Helpers for the table view tests: a drained TaskRunner, answered dialogs, bulk rows."""
+"""Helpers for the table view tests: a drained TaskRunner, answered dialogs, settling, bulk rows."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 import pytest
 from sqlalchemy import insert
@@ -28,6 +29,13 @@ def running_tasks(app: Memdesk) -> Iterator[TaskRunner]:
     tasks.wait_idle()
     tasks.shutdown()
     assert not errors, f"unexpected errors: {errors!r}"
+
+
+def settle(view: Any, qtbot: Any) -> None:
+    """Deliver every task of the view's runner, and the reads their results start."""
+    for _ in range(3):
+        view.tasks.wait_idle()
+        qtbot.wait(10)
 
 
 @dataclass

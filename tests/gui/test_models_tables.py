@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 import pytest
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import QTableView
-from tests.gui.tables_fixtures import bulk_entries, running_tasks
+from tests.gui.tables_fixtures import bulk_entries
 
 from memdesk.gui import theme
 from memdesk.gui.models.apps import AppMemoryModel
@@ -19,11 +19,6 @@ from memdesk.services import browse
 from memdesk.services.browse import EntryQuery, MemoryRow
 
 D = Qt.ItemDataRole.DisplayRole
-
-
-@pytest.fixture
-def table_tasks(memdesk_app, qtbot):
-    yield from running_tasks(memdesk_app)
 
 
 def memory(id_: int, content: str = "likes tea", expired: bool = False, **changes) -> MemoryRow:

@@ -15,18 +15,9 @@ from PySide6.QtGui import QGuiApplication
 
 from memdesk.core.timefmt import format_iso
 from memdesk.gui import dialogs
-from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.views.preview import PreviewInputs, PromptPreviewView, add_months, diff_lines
 
 NOW = datetime(2026, 3, 1, 12, 0, 0)  # the clock fixture's start
-
-
-@pytest.fixture
-def tasks(memdesk_app, qapp) -> Iterator[TaskRunner]:
-    runner = TaskRunner(memdesk_app)
-    yield runner
-    runner.wait_idle(10000)
-    runner.shutdown()
 
 
 @pytest.fixture

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 
 import pytest
@@ -11,7 +10,6 @@ from PySide6.QtGui import QHelpEvent, QWheelEvent
 from PySide6.QtWidgets import QApplication, QToolTip
 
 from memdesk.gui import dialogs
-from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.timeline.canvas import AXIS_HEIGHT, MIN_BAR_PX
 from memdesk.gui.views.timeline import ExpiryTimelineView
 from memdesk.services.expiry import (
@@ -29,14 +27,6 @@ from memdesk.services.expiry import (
 
 NOW = datetime(2026, 3, 1, 12, 0, 0)  # the clock fixture's start
 SPAN_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
-
-
-@pytest.fixture
-def tasks(memdesk_app, qapp) -> Iterator[TaskRunner]:
-    runner = TaskRunner(memdesk_app)
-    yield runner
-    runner.wait_idle(10000)
-    runner.shutdown()
 
 
 @pytest.fixture

@@ -9,22 +9,12 @@ import pytest
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication, QPlainTextEdit
-from tests.gui.tables_fixtures import Answers, running_tasks
+from tests.gui.tables_fixtures import settle
 
 from memdesk.errors import BadInputError
 from memdesk.gui import theme
 from memdesk.gui.models.apps import AppMemoryModel as M
 from memdesk.gui.views.apps import AppMemoriesView
-
-
-@pytest.fixture
-def table_tasks(memdesk_app, qtbot):
-    yield from running_tasks(memdesk_app)
-
-
-@pytest.fixture
-def answers(monkeypatch):
-    return Answers().install(monkeypatch)
 
 
 @pytest.fixture
@@ -47,13 +37,6 @@ def add_memories(app, clock, count, app_id="calendar", text="memory {i}", **opti
 def show(view, qtbot, app_id="calendar"):
     view.show_app(app_id)
     qtbot.waitUntil(lambda: view.page is not None and view.page.app_id == app_id)
-
-
-def settle(view, qtbot):
-    """Deliver every task, and the reads their results start."""
-    for _ in range(3):
-        view.tasks.wait_idle()
-        qtbot.wait(10)
 
 
 def shown_texts(view):

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-import pytest
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, QPoint, Qt
 from PySide6.QtWidgets import QApplication, QPlainTextEdit
-from tests.gui.tables_fixtures import START, Answers, bulk_entries, running_tasks
+from tests.gui.tables_fixtures import START, bulk_entries, settle
 
 from memdesk.errors import BadInputError
 from memdesk.gui.models.entries import EntryTableModel as E
@@ -17,16 +16,6 @@ from memdesk.services.browse import EntryQuery
 from memdesk.store.models import HistoryStep
 
 
-@pytest.fixture
-def table_tasks(memdesk_app, qtbot):
-    yield from running_tasks(memdesk_app)
-
-
-@pytest.fixture
-def answers(monkeypatch):
-    return Answers().install(monkeypatch)
-
-
 def make_view(qtbot, app, tasks, category="knowledge"):
     view = EntriesView(app, tasks, category)
     qtbot.addWidget(view)
@@ -34,12 +23,6 @@ def make_view(qtbot, app, tasks, category="knowledge"):
     view.show()
     qtbot.waitUntil(lambda: view.model.complete)
     return view
-
-
-def settle(view, qtbot):
-    for _ in range(3):
-        view.tasks.wait_idle()
-        qtbot.wait(10)
 
 
 def keys_shown(view, count):

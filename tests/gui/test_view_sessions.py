@@ -5,22 +5,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from tests.gui.tables_fixtures import Answers, running_tasks
+from tests.gui.tables_fixtures import settle
 
 from memdesk.gui.models.sessions import MessageModel as MSG
 from memdesk.gui.models.sessions import SessionModel as S
 from memdesk.gui.views.sessions import SessionsView
 from memdesk.store.models import ChatSession
-
-
-@pytest.fixture
-def table_tasks(memdesk_app, qtbot):
-    yield from running_tasks(memdesk_app)
-
-
-@pytest.fixture
-def answers(monkeypatch):
-    return Answers().install(monkeypatch)
 
 
 @pytest.fixture
@@ -47,12 +37,6 @@ def view(conversations, table_tasks, qtbot):
     widget.show()
     qtbot.waitUntil(lambda: widget.model.rowCount() == 2)
     return widget
-
-
-def settle(view, qtbot):
-    for _ in range(3):
-        view.tasks.wait_idle()
-        qtbot.wait(10)
 
 
 def row(view, number):

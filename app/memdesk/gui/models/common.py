@@ -1,4 +1,5 @@
-"""What the table models share: custom roles, and a base for small tables of frozen rows.
+"""What the table models share: custom roles, a base for tables over a list of rows, and on
+it a base for small tables of frozen rows.
 
 Small tables (an app's memories, sessions, messages) hold their rows and sort and filter
 through ``QSortFilterProxyModel`` on ``SortRole``; the entries table is lazy (see entries.py).
@@ -37,7 +38,42 @@ def time_sort_value(value: datetime | None) -> str:
     return value.isoformat() if value else ""
 
 
-class RowsModel(QAbstractTableModel):
+class TableModel(QAbstractTableModel):
+    """A flat table over a list of rows with named columns; subclasses say how cells read."""
+
+    HEADERS: tuple[str, ...] = ()
+    NUMERIC: frozenset[int] = frozenset()  # number columns: their headers align right, like the numbers
+    DESCENDING_FIRST: frozenset[int] = frozenset()  # a first click on these shows the top (newest) first
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._rows: list[Any] = []
+
+    def _reset_rows(self, rows: list[Any]) -> None:
+        self.beginResetModel()
+        self._rows = rows
+        self.endResetModel()
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> object:
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.HEADERS):
+            if role == Qt.ItemDataRole.DisplayRole:
+                return self.HEADERS[section]
+            if role == Qt.ItemDataRole.TextAlignmentRole and section in self.NUMERIC:
+                return NUMBER_ALIGNMENT
+            if role == Qt.ItemDataRole.InitialSortOrderRole and section in self.DESCENDING_FIRST:
+                return Qt.SortOrder.DescendingOrder
+        return None
+
+
+class RowsModel(TableModel):
     """A table of frozen dataclass rows with an ``id`` field; subclasses say how cells read.
 
     ``setData`` does not change the row: it hands the value to ``edit_requested`` and the
@@ -45,16 +81,9 @@ class RowsModel(QAbstractTableModel):
     refused edit leaves the old text in place.
     """
 
-    HEADERS: tuple[str, ...] = ()
     EDITABLE: frozenset[int] = frozenset()
-    NUMERIC: frozenset[int] = frozenset()
-    DESCENDING_FIRST: frozenset[int] = frozenset()  # a first click on these shows the top (newest) first
 
     edit_requested = Signal(object, int, object)  # row, column, new value
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._rows: list[Any] = []
 
     # --- what subclasses define ---------------------------------------------------------
 
@@ -80,9 +109,7 @@ class RowsModel(QAbstractTableModel):
         are repainted, so selection, scrolling and open editors are left alone."""
         rows = list(rows)
         if [row.id for row in rows] != [row.id for row in self._rows]:
-            self.beginResetModel()
-            self._rows = rows
-            self.endResetModel()
+            self._reset_rows(rows)
             return
         for number, (old, new) in enumerate(zip(self._rows, rows, strict=True)):
             if old != new:
@@ -110,24 +137,6 @@ class RowsModel(QAbstractTableModel):
         return {row.id: number for number, row in enumerate(self._rows) if row.id in wanted}
 
     # --- QAbstractTableModel -------------------------------------------------------------------
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> object:
-        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.HEADERS):
-            if role == Qt.ItemDataRole.DisplayRole:
-                return self.HEADERS[section]
-            if role == Qt.ItemDataRole.TextAlignmentRole and section in self.NUMERIC:
-                return NUMBER_ALIGNMENT
-            if role == Qt.ItemDataRole.InitialSortOrderRole and section in self.DESCENDING_FIRST:
-                return Qt.SortOrder.DescendingOrder
-        return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):

@@ -13,10 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QFileSystemWatcher,
     QModelIndex,
-    QPersistentModelIndex,
     Qt,
     QTimer,
     Signal,
@@ -38,8 +36,9 @@ from PySide6.QtWidgets import (
 from memdesk.core.filecaps import MemoryEntry
 from memdesk.errors import MemdeskError, NotFoundError
 from memdesk.gui import dialogs, theme
+from memdesk.gui.models.common import Index, TableModel
 from memdesk.gui.tasks import TaskRunner
-from memdesk.gui.views.documents import STATE_TEXT
+from memdesk.gui.views.editor_view import STATE_TEXT
 from memdesk.gui.widgets import display
 from memdesk.gui.widgets.autosave import AutosaveController
 from memdesk.gui.widgets.markdown_editor import MarkdownEditor
@@ -51,8 +50,6 @@ from memdesk.services import files
 from memdesk.services.files import FilesStatus, ScopeStatus
 from memdesk.services.memdesk import Memdesk
 
-Index = QModelIndex | QPersistentModelIndex
-ROOT = QModelIndex()
 CHECK_MS = 2000
 KIND_NAMES = {"index": "Index", "topic": "Topic", "archive": "Archived"}
 
@@ -78,35 +75,20 @@ def file_rows(scope: ScopeStatus) -> list[FileRow]:
     return rows
 
 
-class FilesModel(QAbstractTableModel):
+class FilesModel(TableModel):
     NAME, KIND, SIZE = range(3)
     HEADERS = ("File", "Kind", "Size")
 
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.rows: list[FileRow] = []
+    @property
+    def rows(self) -> list[FileRow]:
+        return self._rows
 
     def set_rows(self, rows: list[FileRow]) -> bool:
         """Replace the rows; False (and no reset) when nothing changed."""
         if rows == self.rows:
             return False
-        self.beginResetModel()
-        self.rows = rows
-        self.endResetModel()
+        self._reset_rows(rows)
         return True
-
-    def rowCount(self, parent: Index = ROOT) -> int:
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: Index = ROOT) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section]
-        return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():

@@ -7,15 +7,9 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QPersistentModelIndex,
-    Qt,
-    Signal,
-)
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
@@ -29,19 +23,19 @@ from PySide6.QtWidgets import (
 
 from memdesk.errors import NotFoundError
 from memdesk.gui import theme
-from memdesk.gui.models.common import NUMBER_ALIGNMENT
+from memdesk.gui.models.common import NUMBER_ALIGNMENT, Index, TableModel
 from memdesk.gui.models.tableview import DATE, ENTER_KEYS, size_columns, table_action
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.widgets import display
 from memdesk.gui.widgets.tables import selected_rows, setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
-from memdesk.services.compaction import RunRecord
 from memdesk.services.history import StepInfo
 from memdesk.services.memdesk import Memdesk
 from memdesk.store.models import HistoryChange
 
-Index = QModelIndex | QPersistentModelIndex
-ROOT = QModelIndex()
+if TYPE_CHECKING:  # the compaction package pulls in the LLM clients: load it only when used
+    from memdesk.services.compaction import RunRecord
+
 STEP_LIMIT = 200
 RUN_LIMIT = 200
 TABLE_NAMES = {
@@ -92,35 +86,17 @@ def undo_or_redo(
     tasks.write(job, on_done=done, on_error=failed, label="Undoing…" if direction == "undo" else "Redoing…")
 
 
-class StepsModel(QAbstractTableModel):
+class StepsModel(TableModel):
     WHEN, ACTOR, ACTION, STATE, CHANGES = range(5)
     HEADERS = ("When", "By", "Action", "State", "Changes")
+    NUMERIC = frozenset({CHANGES})
 
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.steps: list[StepInfo] = []
+    @property
+    def steps(self) -> list[StepInfo]:
+        return self._rows
 
     def set_steps(self, steps: list[StepInfo]) -> None:
-        self.beginResetModel()
-        self.steps = steps
-        self.endResetModel()
-
-    def rowCount(self, parent: Index = ROOT) -> int:
-        return 0 if parent.isValid() else len(self.steps)
-
-    def columnCount(self, parent: Index = ROOT) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation != Qt.Orientation.Horizontal:
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section]
-        if role == Qt.ItemDataRole.TextAlignmentRole and section == self.CHANGES:
-            return NUMBER_ALIGNMENT
-        return None
+        self._reset_rows(steps)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
@@ -192,31 +168,16 @@ def describe_change(change: HistoryChange) -> ChangeRow:
     return ChangeRow(item, what, _format_fields(before, fields), _format_fields(after, fields))
 
 
-class ChangesModel(QAbstractTableModel):
+class ChangesModel(TableModel):
     ITEM, WHAT = range(2)
     HEADERS = ("Item", "Change")
 
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.rows: list[ChangeRow] = []
+    @property
+    def rows(self) -> list[ChangeRow]:
+        return self._rows
 
     def set_rows(self, rows: list[ChangeRow]) -> None:
-        self.beginResetModel()
-        self.rows = rows
-        self.endResetModel()
-
-    def rowCount(self, parent: Index = ROOT) -> int:
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: Index = ROOT) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section]
-        return None
+        self._reset_rows(rows)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or role != Qt.ItemDataRole.DisplayRole:
@@ -225,7 +186,7 @@ class ChangesModel(QAbstractTableModel):
         return (row.item, row.what)[index.column()]
 
 
-class RunsModel(QAbstractTableModel):
+class RunsModel(TableModel):
     # How a run ended comes early: in a narrow window the costs are what scrolls out of view.
     WHEN, SESSION, OUTCOME, BACKEND, MODEL, DURATION, CALLS, TOKENS_IN, TOKENS_OUT, MESSAGE = range(10)
     HEADERS = (
@@ -240,35 +201,25 @@ class RunsModel(QAbstractTableModel):
         "Tokens out",
         "Message",
     )
-    NUMBERS = frozenset({DURATION, CALLS, TOKENS_IN, TOKENS_OUT})
+    NUMERIC = frozenset({DURATION, CALLS, TOKENS_IN, TOKENS_OUT})
 
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.runs: list[RunRecord] = []
+    @property
+    def runs(self) -> list[RunRecord]:
+        return self._rows
 
     def set_runs(self, runs: list[RunRecord]) -> None:
-        self.beginResetModel()
-        self.runs = runs
-        self.endResetModel()
-
-    def rowCount(self, parent: Index = ROOT) -> int:
-        return 0 if parent.isValid() else len(self.runs)
-
-    def columnCount(self, parent: Index = ROOT) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
+        self._reset_rows(runs)
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation != Qt.Orientation.Horizontal:
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section]
-        if role == Qt.ItemDataRole.TextAlignmentRole and section in self.NUMBERS:
-            return NUMBER_ALIGNMENT
-        if role == Qt.ItemDataRole.ToolTipRole and section in (self.TOKENS_IN, self.TOKENS_OUT):
+    ) -> object:
+        if (
+            orientation == Qt.Orientation.Horizontal
+            and role == Qt.ItemDataRole.ToolTipRole
+            and section in (self.TOKENS_IN, self.TOKENS_OUT)
+        ):
             return "≈: estimated from the text, because the backend did not count"
-        return None
+        return super().headerData(section, orientation, role)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
@@ -301,7 +252,7 @@ class RunsModel(QAbstractTableModel):
             if run.outcome == "applied":
                 return theme.ok()
             return theme.muted()
-        if role == Qt.ItemDataRole.TextAlignmentRole and column in self.NUMBERS:
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in self.NUMERIC:
             return NUMBER_ALIGNMENT
         return None
 

@@ -4,19 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QItemSelectionModel,
-    QModelIndex,
-    QPersistentModelIndex,
-    QSortFilterProxyModel,
-    Qt,
-    Signal,
-)
+from PySide6.QtCore import QItemSelectionModel, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QLabel, QPushButton, QTableView, QWidget
 
 from memdesk.gui import dialogs, theme
+from memdesk.gui.models.common import Index, TableModel
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.widgets import display
 from memdesk.gui.widgets.tables import selected_rows, setup_table
@@ -26,35 +19,18 @@ from memdesk.services.trash import TrashItem
 
 KIND_NAMES = {"memory": "App memory", "entry": "Entry", "doc": "Document", "session": "Session"}
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
-Index = QModelIndex | QPersistentModelIndex
-ROOT = QModelIndex()
 
 
-class TrashModel(QAbstractTableModel):
+class TrashModel(TableModel):
     KIND, ITEM, TEXT, DELETED, PURGE = range(5)
     HEADERS = ("Kind", "Item", "Text", "Deleted", "Purge date")
 
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.items: list[TrashItem] = []
+    @property
+    def items(self) -> list[TrashItem]:
+        return self._rows
 
     def set_items(self, items: list[TrashItem]) -> None:
-        self.beginResetModel()
-        self.items = items
-        self.endResetModel()
-
-    def rowCount(self, parent: Index = ROOT) -> int:
-        return 0 if parent.isValid() else len(self.items)
-
-    def columnCount(self, parent: Index = ROOT) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section]
-        return None
+        self._reset_rows(items)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():

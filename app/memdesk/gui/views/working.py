@@ -6,18 +6,14 @@ from collections.abc import Callable
 from datetime import datetime
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QLabel, QPushButton, QWidget
 
 from memdesk.core import working as working_format
 from memdesk.core.tokens import estimate_tokens
 from memdesk.gui import dialogs, theme
 from memdesk.gui.tasks import TaskRunner
-from memdesk.gui.views.documents import STATE_TEXT
+from memdesk.gui.views.editor_view import EditorView
 from memdesk.gui.widgets import display
-from memdesk.gui.widgets.autosave import AutosaveController
-from memdesk.gui.widgets.markdown_editor import MarkdownEditor
-from memdesk.gui.widgets.message_bar import MessageBar
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.memdesk import Memdesk
 from memdesk.services.working import WorkingState
@@ -28,13 +24,11 @@ PER_SESSION_TEXT = (
 )
 
 
-class WorkingView(QWidget):
+class WorkingView(EditorView):
     open_requested = Signal(str, str)
 
     def __init__(self, app: Memdesk, tasks: TaskRunner, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.app = app
-        self.tasks = tasks
+        super().__init__(app, tasks, parent)
         self.session_id: str | None = None
         self.state: WorkingState | None = None
         self._now: datetime | None = None  # the store's clock when the state was read
@@ -50,38 +44,12 @@ class WorkingView(QWidget):
         self.expire_button.clicked.connect(self.expire)
         self.status = QLabel()
         self.status.setTextFormat(Qt.TextFormat.PlainText)
-        self.bar = MessageBar()
-        self.editor = MarkdownEditor()
-        self.autosave = AutosaveController(tasks, self.editor, self.bar)
-        self.autosave.state_changed.connect(self._save_state)
         self.autosave.saved.connect(self._read_state)
-        self.editor.text_edited.connect(self._update_size)
-        self.size_label = QLabel()
-        self.save_label = QLabel()
-        footer = QHBoxLayout()
-        footer.addWidget(self.size_label)
-        footer.addStretch(1)
-        footer.addWidget(self.save_label)
-        for label in (self.size_label, self.save_label):
-            theme.follow(label, lambda label=label: theme.set_text_color(label, theme.muted()))
         layout = theme.view_layout(self)
         layout.addWidget(self.header)
         layout.addWidget(self.status)
-        layout.addWidget(self.bar)
-        layout.addWidget(self.editor, 1)
-        layout.addLayout(footer)
+        self._add_editor(layout)
         theme.follow(self.status, self._show_state)
-        save = QShortcut(
-            QKeySequence.StandardKey.Save, self, context=Qt.ShortcutContext.WidgetWithChildrenShortcut
-        )
-        save.activated.connect(self.autosave.flush)
-        cancel = QShortcut(
-            QKeySequence(Qt.Key.Key_Escape),
-            self.editor,
-            context=Qt.ShortcutContext.WidgetWithChildrenShortcut,
-        )
-        cancel.activated.connect(self.autosave.revert)
-        self.setFocusProxy(self.editor)
 
     @property
     def per_session_mode(self) -> bool:
@@ -119,16 +87,6 @@ class WorkingView(QWidget):
             return
         self.autosave.refresh()
         self._read_state()
-
-    def has_unsaved_changes(self) -> bool:
-        return self.autosave.has_unsaved_changes()
-
-    def flush(self) -> None:
-        self.autosave.flush()
-
-    def hideEvent(self, event: object) -> None:
-        self.autosave.flush()
-        super().hideEvent(event)
 
     # --- actions -----------------------------------------------------------------------
 
@@ -195,10 +153,6 @@ class WorkingView(QWidget):
         self.status.setText(text)
         theme.set_text_color(self.status, color)
         self.editor.set_dimmed(dimmed)
-
-    def _save_state(self, state: str) -> None:
-        self.save_label.setText(STATE_TEXT[state])
-        self._update_size()
 
     def _update_size(self) -> None:
         text = self.editor.text()
