@@ -46,3 +46,15 @@ def test_prompt_command_loads_no_qt_and_no_llm_clients(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_window_start_loads_no_llm_clients(tmp_path):
+    code = (
+        "import os, sys; os.environ['QT_QPA_PLATFORM'] = 'offscreen'; "
+        "from memdesk.cli.main import main; "
+        f"rc = main(['--data-dir', {str(tmp_path)!r}, 'gui', '--smoke-test']); "
+        "heavy = {'openai', 'anthropic', 'keyring', 'pydantic'}; "
+        "print(rc, sorted(m for m in sys.modules if m.split('.')[0] in heavy))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "0 []"
