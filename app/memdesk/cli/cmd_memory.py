@@ -10,6 +10,7 @@ from memdesk.cli.io import one_line, text_argument
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
+    from memdesk.services.working import WorkingState
 
 
 def _iso(value: str) -> datetime:
@@ -101,15 +102,13 @@ def _register_working(subparsers: argparse._SubParsersAction) -> None:
         parser.set_defaults(handler=handler)
 
 
-def _print_state(app: Memdesk, state: object) -> None:
+def _print_state(state: WorkingState) -> None:
     from memdesk.core.timefmt import format_iso
-    from memdesk.services.working import WorkingState
 
-    assert isinstance(state, WorkingState)
-    if state.pinned:
+    if state.pinned or state.expires_at is None:
         status = "pinned (no expiry)"
     elif state.live:
-        status = f"live, expires {format_iso(state.expires_at)}"  # type: ignore[arg-type]
+        status = f"live, expires {format_iso(state.expires_at)}"
     else:
         status = state.reason
     print(f"# {state.namespace}: {status}; updated {format_iso(state.updated_at)}")
@@ -120,7 +119,7 @@ def working_show(args: argparse.Namespace, app: Memdesk) -> int:
     if state is None:
         return 0
     if args.all:
-        _print_state(app, state)
+        _print_state(state)
         print(state.content)
     elif state.live:
         print(state.content)
@@ -128,22 +127,22 @@ def working_show(args: argparse.Namespace, app: Memdesk) -> int:
 
 
 def working_set(args: argparse.Namespace, app: Memdesk) -> int:
-    _print_state(app, app.working.write(text_argument(args.text), args.ttl_days, args.session))
+    _print_state(app.working.write(text_argument(args.text), args.ttl_days, args.session))
     return 0
 
 
 def working_extend(args: argparse.Namespace, app: Memdesk) -> int:
-    _print_state(app, app.working.extend(args.days, args.session))
+    _print_state(app.working.extend(args.days, args.session))
     return 0
 
 
 def working_pin(args: argparse.Namespace, app: Memdesk) -> int:
-    _print_state(app, app.working.pin(args.session))
+    _print_state(app.working.pin(args.session))
     return 0
 
 
 def working_expire(args: argparse.Namespace, app: Memdesk) -> int:
-    _print_state(app, app.working.expire(args.session))
+    _print_state(app.working.expire(args.session))
     return 0
 
 
