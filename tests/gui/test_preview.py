@@ -262,3 +262,20 @@ def test_the_sections_are_labelled_in_the_gutter(view, qtbot):
         .y()
     )
     assert view.prompt_view.band_at(y).section.name == "app"
+
+
+def test_an_edit_of_memory_md_on_disk_recomposes_the_preview(store, tasks, qtbot):
+    store.update_settings(store.settings.with_values({"files.enabled": True}))  # the command reads it too
+    folder = store.files_global_dir
+    folder.mkdir(parents=True)
+    index = folder / "MEMORY.md"
+    index.write_text("- build with `make all`\n")
+    widget = PromptPreviewView(store, tasks)
+    qtbot.addWidget(widget)
+    with qtbot.waitSignal(widget.composed, timeout=10000):
+        widget.show()
+    assert "- build with `make all`" in widget.text()
+    index.write_text("- build with `make release`\n")  # as an assistant's own file tool would
+    qtbot.waitUntil(lambda: "make release" in widget.text(), timeout=5000)
+    assert widget.text() == cli_prompt(store, NOW)
+    tasks.wait_idle(10000)

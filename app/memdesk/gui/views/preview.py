@@ -17,6 +17,7 @@ from PySide6.QtCore import (
     QDate,
     QDateTime,
     QEvent,
+    QFileSystemWatcher,
     QObject,
     QPoint,
     QRect,
@@ -69,6 +70,7 @@ from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.widgets.message_bar import MessageBar
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.expiry import Expiry
+from memdesk.services.files import CONFIG_NAME, INDEX_NAME, project_memory_dir
 from memdesk.services.memdesk import Memdesk
 from memdesk.services.prompt import ComposedPrompt, PromptSpec, Section
 
@@ -425,6 +427,10 @@ class PromptPreviewView(QWidget):
         self._timer.setSingleShot(True)
         self._timer.setInterval(DEBOUNCE_MS)
         self._timer.timeout.connect(self._compose)
+        # The file scopes live on disk, where an assistant edits them with its own tools.
+        self._disk = QFileSystemWatcher(self)
+        self._disk.directoryChanged.connect(self._schedule)
+        self._disk.fileChanged.connect(self._schedule)
 
         self.header = ViewHeader(
             "Prompt preview",
@@ -724,6 +730,7 @@ class PromptPreviewView(QWidget):
     def _show(self, request: int, result: Preview) -> None:
         if request != self._request:
             return  # a newer request is on its way
+        self._watch_disk(result.inputs)
         self.result = result
         self.errors.hide()
         prompt = result.prompt
@@ -748,6 +755,27 @@ class PromptPreviewView(QWidget):
         self.left_out.setText("\n".join(lines))
         self._show_diff(result)
         self.composed.emit()
+
+    def _watch_disk(self, inputs: PreviewInputs) -> None:
+        """Follow the MEMORY.md scopes this prompt reads, so an edit on disk recomposes it.
+
+        An untrusted project is never looked at, as in the composer itself.
+        """
+        wanted: set[str] = set()
+        if self.app.settings.files.enabled:
+            spec = inputs.spec()
+            folders = [self.app.files_global_dir]
+            if spec.project is not None and spec.trusted:
+                folders.append(project_memory_dir(spec.project))
+            for folder in folders:
+                for path in (folder, folder / INDEX_NAME, folder / CONFIG_NAME):
+                    if path.exists():
+                        wanted.add(str(path))
+        watched = set(self._disk.files()) | set(self._disk.directories())
+        if watched - wanted:
+            self._disk.removePaths(sorted(watched - wanted))
+        if wanted - watched:
+            self._disk.addPaths(sorted(wanted - watched))
 
     def _show_diff(self, result: Preview) -> None:
         if result.baseline is None or result.baseline_inputs is None:
