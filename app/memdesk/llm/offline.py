@@ -110,7 +110,8 @@ class OfflineSteps:
     def extract_facts(self, transcript: str) -> StepResult[list[str]]:
         return _timed(transcript, lambda: facts_from(transcript), "\n".join)
 
-    def make_app_memory(self, transcript: str) -> StepResult[str | None]:
+    def make_app_memory(self, transcript: str, summary: str | None = None) -> StepResult[str | None]:
+        del summary  # extractive: the sentences come from the conversation itself
         return _timed(transcript, lambda: self._app_memory(transcript), lambda text: text or "")
 
     def decide_compaction(

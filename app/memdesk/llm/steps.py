@@ -47,7 +47,7 @@ class Steps(Protocol):
 
     def extract_facts(self, transcript: str) -> StepResult[list[str]]: ...
 
-    def make_app_memory(self, transcript: str) -> StepResult[str | None]: ...
+    def make_app_memory(self, transcript: str, summary: str | None = None) -> StepResult[str | None]: ...
 
     def decide_compaction(
         self, existing: Sequence[tuple[int, str]], new_content: str, new_id: int | None
@@ -101,14 +101,15 @@ class LLMSteps:
                     facts.append(fact)
         return meter.result(facts)
 
-    def make_app_memory(self, transcript: str) -> StepResult[str | None]:
+    def make_app_memory(self, transcript: str, summary: str | None = None) -> StepResult[str | None]:
+        """One record from the conversation; from ``summary`` (made by the summary step, or
+        made here) when the conversation is too long to send whole."""
         meter = _Meter(self.backend)
         system = prompts.app_memory_system(self.app_memory_max_chars)
         if estimate_tokens(transcript) <= self.part_tokens(system):
             message = prompts.conversation_message(transcript)
         else:
-            # Too long to send whole: write the record from notes that cover all of it.
-            message = prompts.summary_message(self._summary(transcript, meter))
+            message = prompts.summary_message(summary or self._summary(transcript, meter))
         reply = meter.ask(system, message)
         return meter.result(parse_app_memory(reply, self.app_memory_max_chars))
 

@@ -189,3 +189,13 @@ def test_transcript_round_trip():
     assert text == "user: Hi\nsecond line\n\nassistant: Hello"
     assert split_turns(text) == [("user", "Hi\nsecond line"), ("assistant", "Hello")]
     assert split_turns("pasted note\nUser: question") == [("user", "pasted note"), ("user", "question")]
+
+
+def test_a_long_app_memory_reuses_a_summary_it_is_given(llm_server):
+    llm_server.responder = lambda request: Reply("Plans a trip to Porto in March with a team of eight.")
+    steps = steps_for(llm_server, window=1500, max_tokens=64)
+    given = steps.make_app_memory(long_transcript(), summary="- planning the Porto offsite")
+    assert given.calls == 1 == len(llm_server.requests)
+    assert "planning the Porto offsite" in llm_server.requests[0].user_text
+    alone = steps.make_app_memory(long_transcript())
+    assert alone.calls > 1

@@ -137,6 +137,7 @@ class Builder:
         self.tally = tally
         self.changes: list[Change] = []
         self.notes: list[str] = []
+        self.summary: str | None = None  # reused by the app-memory step for long sessions
 
     def run(self) -> None:
         enabled = set(self.settings.compaction.steps)
@@ -170,6 +171,7 @@ class Builder:
 
     def _summary(self, transcript: str, enabled: set[str]) -> None:
         summary = self._step(self.steps.summarize, transcript).strip()
+        self.summary = summary
         count = len(self.source.messages)
         if "working" in enabled:
             sid = self.source.session_id
@@ -231,7 +233,7 @@ class Builder:
     def _app_memory(self, transcript: str, number: int) -> None:
         app_id = self.source.app_id
         assert app_id is not None
-        record = self._step(self.steps.make_app_memory, transcript)
+        record = self._step(self.steps.make_app_memory, transcript, self.summary)
         if record is None:
             self.notes.append("App memory: the reply was too short to keep (under 10 characters).")
             return
