@@ -35,6 +35,7 @@ ln -s /opt/memdesk/memdesk "$stage/usr/bin/memdesk"
 install -m 0644 "$desktop" "$stage/usr/share/applications/"
 install -m 0644 "$metainfo" "$stage/usr/share/metainfo/"
 install -m 0644 "resources/icons/${APP_ID}.svg" "$stage/usr/share/icons/hicolor/scalable/apps/"
+install -D -m 0644 LICENSE "$stage/usr/share/doc/memdesk/copyright"
 for png in resources/icons/hicolor/*/apps/"${APP_ID}.png"; do
     size_dir="$(basename "$(dirname "$(dirname "$png")")")"
     install -D -m 0644 "$png" "$stage/usr/share/icons/hicolor/$size_dir/apps/${APP_ID}.png"

@@ -109,7 +109,7 @@ store_digest() { [ -d "$data" ] && (cd "$data" && find . -type f -exec sha256sum
 data_before="$(store_digest || true)"
 purge || { cat "$work/remove.log" >&2; fail "apt-get remove --purge memdesk"; }
 if installed; then fail "memdesk is still installed after purge"; fi
-leftovers="$( { ls -d /opt/memdesk /usr/bin/memdesk 2>/dev/null
+leftovers="$( { ls -d /opt/memdesk /usr/bin/memdesk /usr/share/doc/memdesk 2>/dev/null
     find /usr/share/applications /usr/share/metainfo /usr/share/icons/hicolor -name "*$APP_ID*" \
         2>/dev/null; } || true)"
 if [ -n "$leftovers" ]; then
