@@ -45,3 +45,23 @@ def memdesk_app(isolated_data_dir: Path, clock: Clock) -> Iterator:
     app = Memdesk.open(data_dir=str(isolated_data_dir), actor="test", clock=clock)
     yield app
     app.close()
+
+
+@pytest.fixture
+def use_keyring() -> Iterator:
+    """``use_keyring(backend)`` for one test; the previous keyring is put back afterwards."""
+    import keyring
+
+    previous = keyring.get_keyring()
+    yield keyring.set_keyring
+    keyring.set_keyring(previous)
+
+
+@pytest.fixture
+def memory_keyring(use_keyring):
+    """A keyring in a dict, so a test never touches the person's real one."""
+    from tests.support.keyrings import MemoryKeyring
+
+    ring = MemoryKeyring()
+    use_keyring(ring)
+    return ring

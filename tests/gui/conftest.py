@@ -1,4 +1,4 @@
-"""GUI fixtures: a TaskRunner and a MainWindow on the test's real Memdesk store, and a keyring in memory.
+"""GUI fixtures: a TaskRunner and a MainWindow on the test's real Memdesk store.
 
 Every dialog function is replaced by one that fails the test, so a question nobody
 expected cannot block a run waiting for a click; tests that expect a question answer it
@@ -10,10 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import keyring
 import pytest
 from tests.gui.tables_fixtures import Answers, running_tasks
-from tests.support.keyrings import MemoryKeyring
 
 from memdesk.gui import dialogs
 
@@ -140,16 +138,3 @@ def settle(tasks, qtbot) -> Callable[[], None]:
     return run
 
 
-@pytest.fixture
-def use_keyring() -> Iterator[Callable[[Any], None]]:
-    """``use_keyring(backend)`` for one test; the previous keyring is put back afterwards."""
-    previous = keyring.get_keyring()
-    yield keyring.set_keyring
-    keyring.set_keyring(previous)
-
-
-@pytest.fixture
-def ring(use_keyring) -> MemoryKeyring:
-    ring = MemoryKeyring()
-    use_keyring(ring)
-    return ring

@@ -57,7 +57,7 @@ def test_values_are_the_llm_settings(memdesk_app, panel):
     assert panel.model.placeholderText() == "default: llama3.2"
 
 
-def test_test_connection_reports_success(panel, server, ring, qtbot, settle):
+def test_test_connection_reports_success(panel, server, memory_keyring, qtbot, settle):
     server.script(Reply("NO FACTS"))
     choose(panel, "openai", server.openai_url)
     panel.model.setText("tiny")
@@ -72,7 +72,7 @@ def test_test_connection_reports_success(panel, server, ring, qtbot, settle):
     assert panel.test_button.isEnabled()
 
 
-def test_test_connection_explains_a_401(panel, server, ring, qtbot, settle):
+def test_test_connection_explains_a_401(panel, server, memory_keyring, qtbot, settle):
     server.default = Status(401, "invalid key")
     choose(panel, "openai", server.openai_url)
     panel.key.setText("sk-typed-not-saved")
@@ -85,10 +85,10 @@ def test_test_connection_explains_a_401(panel, server, ring, qtbot, settle):
     assert text.startswith("The openai server rejected the API key (HTTP 401). The server said: invalid key.")
     assert "Check the API key for openai in Settings" in text and "sk-typed" not in text
     assert server.requests[0].api_key == "sk-typed-not-saved"  # tried before saving
-    assert ring.passwords == {}
+    assert memory_keyring.passwords == {}
 
 
-def test_the_key_goes_to_the_keyring_not_the_config_file(memdesk_app, panel, ring, qtbot, settle):
+def test_the_key_goes_to_the_keyring_not_the_config_file(memdesk_app, panel, memory_keyring, qtbot, settle):
     choose(panel, "anthropic")
     settle()
     assert panel.key_status.text() == "No key stored yet: paste one and press Save key."
@@ -97,7 +97,7 @@ def test_the_key_goes_to_the_keyring_not_the_config_file(memdesk_app, panel, rin
     click(qtbot, panel.save_key_button)
     settle()
 
-    assert ring.passwords == {(SERVICE, "anthropic"): "sk-ant-secret"}
+    assert memory_keyring.passwords == {(SERVICE, "anthropic"): "sk-ant-secret"}
     assert panel.key.text() == "" and panel.key_status.text() == "A key is stored in the system keyring."
     memdesk_app.update_settings(memdesk_app.settings.with_values(panel.values()))
     assert "sk-ant-secret" not in memdesk_app.paths.config_file.read_text(encoding="utf-8")
@@ -105,7 +105,7 @@ def test_the_key_goes_to_the_keyring_not_the_config_file(memdesk_app, panel, rin
 
     click(qtbot, panel.remove_key_button)
     settle()
-    assert ring.passwords == {} and panel.key_status.text().startswith("No key stored")
+    assert memory_keyring.passwords == {} and panel.key_status.text().startswith("No key stored")
 
 
 def test_without_a_keyring_the_panel_says_so(panel, use_keyring, qtbot, settle):

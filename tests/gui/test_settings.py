@@ -114,7 +114,7 @@ def test_problems_in_the_settings_file_are_shown(qtbot, isolated_data_dir, tasks
 
 
 def test_settings_from_the_main_window_use_the_llm_panel_and_the_keyring(
-    main_window, memdesk_app, monkeypatch, ring, qtbot, settle
+    main_window, memdesk_app, monkeypatch, memory_keyring, qtbot, settle
 ):
     from memdesk.gui.llm_settings import LLMSettingsPanel
 
@@ -144,7 +144,7 @@ def test_settings_from_the_main_window_use_the_llm_panel_and_the_keyring(
     config = memdesk_app.paths.config_file.read_text(encoding="utf-8")
     saved = tomllib.loads(config)["llm"]
     assert (saved["backend"], saved["base_url"], saved["model"]) == ("openai", server.openai_url, "llama3")
-    assert ring.passwords == {(SERVICE, "openai"): key}
+    assert memory_keyring.passwords == {(SERVICE, "openai"): key}
     assert key not in config
     assert main_window.llm_label.text() == "LLM: openai · llama3"
 

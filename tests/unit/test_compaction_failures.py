@@ -164,14 +164,6 @@ class EmptyKeyring(keyring.backend.KeyringBackend):
         raise keyring.errors.PasswordDeleteError(username)
 
 
-@pytest.fixture
-def use_keyring():
-    """Install a keyring for one test and put the previous one back."""
-    previous = keyring.get_keyring()
-    yield keyring.set_keyring
-    keyring.set_keyring(previous)
-
-
 def test_anthropic_without_a_key_says_so(memdesk_app, clock, use_keyring):
     use_keyring(EmptyKeyring())
     log_three(memdesk_app, clock)
