@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from memdesk.errors import BadInputError, NotFoundError
 from memdesk.services.context import Context, check_text
+from memdesk.services.expirable import adjust_expiry
 from memdesk.store.models import App, AppMemory
 
 _APP_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,199}$")
@@ -207,6 +208,15 @@ class AppMemories:
                 memory.tags = normalise_tags(tags)
             if expires_at is not None or clear_expiry:
                 memory.expires_at = expires_at
+            return memory
+
+    def adjust_expiry(
+        self, memory_id: int, extend_days: int = 0, pin: bool = False, expire: bool = False
+    ) -> AppMemory:
+        label = "Pin" if pin else "Expire" if expire else f"Extend by {extend_days} days:"
+        with self.ctx.change(f"{label} memory {memory_id}") as session:
+            memory = self._live(session, memory_id)
+            adjust_expiry(memory, self.ctx.now(), memory.expires_at, extend_days, pin, expire)
             return memory
 
     def delete(self, memory_ids: Iterable[int]) -> int:

@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 
 from memdesk.errors import BadInputError, NotFoundError
 from memdesk.services.context import MAX_ENTRY_CHARS, Context, check_text
+from memdesk.services.expirable import adjust_expiry
 from memdesk.store.models import Entry
 
 CATEGORIES = ("knowledge", "timeline")
@@ -144,13 +145,6 @@ class Entries:
             entry = session.get(Entry, entry_id)
             if entry is None or entry.deleted_at is not None:
                 raise NotFoundError(f"no entry {entry_id}")
-            if extend_days:
-                current = effective_expiry(entry, self.retention_days) or now
-                entry.expires_at = max(current, now) + timedelta(days=extend_days)
-                entry.pinned = False
-            if pin:
-                entry.pinned = True
-            if expire:
-                entry.pinned = False
-                entry.expires_at = now
+            current = effective_expiry(entry, self.retention_days)
+            adjust_expiry(entry, now, current, extend_days, pin, expire)
             return entry

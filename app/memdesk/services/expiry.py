@@ -472,23 +472,9 @@ class Expiry:
         if action == DELETE:
             self.app.apps.delete([memory_id])
             return
-        # The app-memory service has no pin; this mirrors the entries' adjust_expiry rules.
-        now = self.ctx.now()
-        label = {EXTEND: f"Extend memory {memory_id} by {days} days", PIN: f"Pin memory {memory_id}"}.get(
-            action, f"Expire memory {memory_id}"
+        self.app.apps.adjust_expiry(
+            memory_id, extend_days=days, pin=action == PIN, expire=action == EXPIRE
         )
-        with self.ctx.change(label) as session:
-            memory = session.get(AppMemory, memory_id)
-            if memory is None or memory.deleted_at is not None:
-                raise NotFoundError(f"no app memory {memory_id}")
-            if action == EXTEND:
-                memory.expires_at = max(memory.expires_at or now, now) + timedelta(days=days)
-                memory.pinned = False
-            elif action == PIN:
-                memory.pinned = True
-            else:
-                memory.pinned = False
-                memory.expires_at = now
 
 
 def _int_ref(ref: str) -> int:

@@ -13,6 +13,7 @@ from memdesk.core.timefmt import format_iso
 from memdesk.errors import BadInputError, NotFoundError
 from memdesk.services.context import MAX_DOCUMENT_CHARS, Context, check_text
 from memdesk.services.documents import find_document
+from memdesk.services.expirable import adjust_expiry
 from memdesk.store.models import Document
 
 
@@ -122,15 +123,7 @@ class WorkingMemory:
             doc = find_document(session, namespace)
             if doc is None or doc.deleted_at is not None or not doc.content.strip():
                 raise NotFoundError("there is no working memory", "write it with `memdesk working set`")
-            if extend_days:
-                base = max(doc.expires_at or now, now)
-                doc.expires_at = base + timedelta(days=extend_days)
-                doc.pinned = False
-            if pin:
-                doc.pinned = True
-            if expire:
-                doc.pinned = False
-                doc.expires_at = now
+            adjust_expiry(doc, now, doc.expires_at, extend_days, pin, expire)
             return state_of(doc, now)
 
     @staticmethod
