@@ -185,7 +185,7 @@ def with_window(
 ) -> None:
     app = open_store(data_dir)
     tasks = TaskRunner(app)
-    window = MainWindow(app, tasks)
+    window = MainWindow.for_store(app, tasks)
     window.resize(*size)
     window.show()
     settle(tasks)

@@ -17,8 +17,9 @@ from typing import Any
 
 import tomli_w
 
+from memdesk.llm import BACKENDS
+
 COMPACTION_STEPS = ("working", "timeline", "facts", "app")
-LLM_BACKENDS = ("offline", "openai", "anthropic")
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,7 @@ SPECS: tuple[SettingSpec, ...] = (
     SettingSpec(
         "compaction.steps", "subset", list(COMPACTION_STEPS), "Compaction steps", choices=COMPACTION_STEPS
     ),
-    SettingSpec("llm.backend", "choice", "offline", "LLM backend", choices=LLM_BACKENDS),
+    SettingSpec("llm.backend", "choice", "offline", "LLM backend", choices=BACKENDS),
     SettingSpec("llm.base_url", "url", "http://localhost:11434/v1", "Server URL (OpenAI-compatible)"),
     SettingSpec("llm.model", "str", "", "Model (empty: the backend's default)"),
     SettingSpec("llm.timeout_seconds", "float", 60, "Request timeout (seconds)", 1, 600),

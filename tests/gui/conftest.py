@@ -105,7 +105,7 @@ def make_window(memdesk_app, tasks, qtbot, answer) -> Iterator[Callable[[], Any]
     windows = []
 
     def make() -> Any:
-        window = MainWindow(memdesk_app, tasks)
+        window = MainWindow.for_store(memdesk_app, tasks)
         windows.append(window)
         window.show()
         qtbot.waitExposed(window)

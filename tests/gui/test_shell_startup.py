@@ -52,3 +52,53 @@ def test_a_store_that_cannot_be_opened_is_explained_in_a_dialog(tmp_path, qapp, 
     ((title, text),) = [args[1:] for name, args in dialog_log.calls if name == "error"]
     assert "cannot open its memory store" in title
     assert "not a readable Memdesk database" in text or "not a database" in text
+
+
+# In its own process: quitting the event loop for good would stall every later test here.
+WATCH_THE_OPENING = """
+import sys
+from PySide6.QtWidgets import QApplication
+from memdesk.cli.main import build_parser
+from memdesk.gui import application
+from memdesk.gui.main_window import MainWindow
+
+real_open = application.open_store
+
+
+def watching_open(args):
+    shown = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
+    print("while opening:", [w.store_label.text() for w in shown], "sqlalchemy" in sys.modules)
+    return real_open(args)
+
+
+application.open_store = watching_open
+sys.exit(application.run(build_parser().parse_args(sys.argv[1:])))
+"""
+
+
+def test_the_window_is_on_screen_before_the_store_opens(tmp_path):
+    """A person sees the window at once; the slow store layer loads behind it."""
+    script = tmp_path / "watch.py"
+    script.write_text(WATCH_THE_OPENING, encoding="utf-8")
+    data = tmp_path / "data"
+    done = subprocess.run(
+        [sys.executable, str(script), "--data-dir", str(data), "gui", "--smoke-test"],
+        capture_output=True, text=True, timeout=120, env=dict(os.environ, QT_QPA_PLATFORM="offscreen"),
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "while opening: ['Opening the store…'] False"
+    assert (data / "memdesk.sqlite3").exists()
+
+
+def test_a_window_closed_before_its_store_opened_still_remembers_its_size(tmp_path, qtbot):
+    from memdesk.gui.main_window import MainWindow
+
+    window = MainWindow(tmp_path)
+    qtbot.addWidget(window)
+    window.resize(700, 500)
+    window.show()
+    qtbot.waitExposed(window)
+    window.close()
+    reopened = MainWindow(tmp_path)
+    qtbot.addWidget(reopened)
+    assert (reopened.width(), reopened.height()) == (700, 500)

@@ -58,3 +58,14 @@ def test_window_start_loads_no_llm_clients(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "0 []"
+
+
+def test_the_window_chrome_loads_without_the_store_layer():
+    """What runs before the window is on screen must not pull in SQLAlchemy or the services."""
+    code = (
+        "import sys; import memdesk.cli.main, memdesk.gui.application; "
+        "print(sorted({m.split('.')[0] for m in sys.modules if m.startswith(('sqlalchemy', 'memdesk.store', "
+        "'memdesk.services', 'memdesk.config'))}))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

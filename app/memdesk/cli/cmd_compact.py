@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memdesk.config import LLM_BACKENDS
+from memdesk.llm import BACKENDS
 
 if TYPE_CHECKING:
     from memdesk.errors import MemdeskError
@@ -35,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="ID",
         help="with --transcript: the session to log it into (default import:<file name>)",
     )
-    parser.add_argument("--backend", choices=LLM_BACKENDS, help="this run only (default: llm.backend)")
+    parser.add_argument("--backend", choices=BACKENDS, help="this run only (default: llm.backend)")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--dry-run", action="store_true", help="print the proposal as a diff; write nothing")
     mode.add_argument("--yes", action="store_true", help="apply the proposed changes")

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from memdesk.config import Settings
+from memdesk.core.scopes import GLOBAL, PROJECT, SCOPES
 from memdesk.errors import BadInputError
-from memdesk.services import files
+
+if TYPE_CHECKING:  # the services load when a files command runs, not for every command
+    from memdesk.config import Settings
+    from memdesk.services.files import FilesStatus, ScopeStatus
 
 
 class FilesApp(Protocol):
@@ -35,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ("restore", run_restore, "move a file back from the scope's archive/ folder"),
     ):
         sub = commands.add_parser(name, help=text)
-        sub.add_argument("scope", choices=(files.GLOBAL, files.PROJECT), metavar="SCOPE",
+        sub.add_argument("scope", choices=SCOPES, metavar="SCOPE",
                          help="global or project")
         sub.add_argument("file", metavar="FILE", help="a file name such as build.md")
         _add_project_options(sub)
@@ -55,20 +58,24 @@ def _project_dir(args: argparse.Namespace) -> Path | None:
 
 
 def _scope_folder(args: argparse.Namespace, app: FilesApp) -> Path:
+    from memdesk.services.files import project_memory_dir
+
     project = _project_dir(args)
-    if args.scope == files.GLOBAL:
+    if args.scope == GLOBAL:
         return app.files_global_dir
     if project is None or not args.trusted:
         raise BadInputError(
             "the project scope needs --project DIR and --trusted",
             "An untrusted project's memory folder is never touched.",
         )
-    return files.project_memory_dir(project)
+    return project_memory_dir(project)
 
 
 def run_status(args: argparse.Namespace, app: FilesApp) -> int:
+    from memdesk.services.files import files_status
+
     caps = app.settings.files
-    status = files.files_status(
+    status = files_status(
         app.files_global_dir,
         _project_dir(args),
         args.trusted,
@@ -80,20 +87,24 @@ def run_status(args: argparse.Namespace, app: FilesApp) -> int:
 
 
 def run_archive(args: argparse.Namespace, app: FilesApp) -> int:
+    from memdesk.services.files import archive_file
+
     folder = _scope_folder(args, app)
-    target = files.archive_file(folder, args.file)
+    target = archive_file(folder, args.file)
     print(f"Moved {folder / args.file} to {target}")
     return 0
 
 
 def run_restore(args: argparse.Namespace, app: FilesApp) -> int:
+    from memdesk.services.files import ARCHIVE_DIR, restore_file
+
     folder = _scope_folder(args, app)
-    target = files.restore_file(folder, args.file)
-    print(f"Moved {folder / files.ARCHIVE_DIR / args.file} to {target}")
+    target = restore_file(folder, args.file)
+    print(f"Moved {folder / ARCHIVE_DIR / args.file} to {target}")
     return 0
 
 
-def format_status(status: files.FilesStatus, setting_enabled: bool) -> str:
+def format_status(status: FilesStatus, setting_enabled: bool) -> str:
     """The human-readable status: injection state and caps, then one paragraph per scope."""
     if not setting_enabled:
         injection = "off (turn it on with the files.enabled setting)"
@@ -111,11 +122,11 @@ def format_status(status: files.FilesStatus, setting_enabled: bool) -> str:
     return "\n".join(lines)
 
 
-def _format_scope(scope: files.ScopeStatus) -> list[str]:
-    title = "Global" if scope.scope == files.GLOBAL else "Project"
+def _format_scope(scope: ScopeStatus) -> list[str]:
+    title = "Global" if scope.scope == GLOBAL else "Project"
     if not scope.trusted:
         return [f"{title} scope: {scope.folder} (untrusted: not read; add --trusted to use it)"]
-    trust = " (trusted)" if scope.scope == files.PROJECT else ""
+    trust = " (trusted)" if scope.scope == PROJECT else ""
     lines = [f"{title} scope: {scope.folder}{trust}"]
     if not scope.exists:
         lines.append("  not created yet (the first write creates it)")

@@ -1,5 +1,7 @@
 """``memdesk gui``: the QApplication, the store opened as "gui", and the main window.
 
+The window is put on screen first and the store layer (SQLAlchemy and the services,
+most of the start-up time) loads after it, so a person sees the window at once.
 A store that cannot be opened (newer schema, locked, unreadable, read-only folder) is
 explained in a plain dialog and the command exits 1, without a traceback.
 ``--smoke-test`` starts, opens the store, shows the window for one event-loop tick and
@@ -10,19 +12,26 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections.abc import Callable
 from datetime import datetime
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer
 from PySide6.QtWidgets import QApplication
 
 import memdesk
 from memdesk.core.timefmt import parse_iso, utcnow
 from memdesk.errors import MemdeskError
 from memdesk.gui import dialogs, theme
-from memdesk.services.memdesk import Memdesk
+from memdesk.gui.main_window import MainWindow
+from memdesk.paths import resolve_paths
+
+if TYPE_CHECKING:
+    from memdesk.services.memdesk import Memdesk
 
 ACTOR = "gui"
+FIRST_PAINT_WAIT_S = 0.5
 
 
 def make_qapplication(argv: list[str]) -> QApplication:
@@ -45,25 +54,43 @@ def _clock(now: str | None) -> Callable[[], datetime]:
 
 
 def open_store(args: argparse.Namespace) -> Memdesk:
+    from memdesk.services.memdesk import Memdesk
+
     return Memdesk.open(args.data_dir, args.db, args.config, actor=ACTOR, clock=_clock(args.now))
+
+
+def paint_now(window: MainWindow) -> None:
+    """Let the window reach the screen before the slow part of the start.
+
+    Clicks and keys wait (Qt keeps them) until the store is attached.
+    """
+    handle = window.windowHandle()
+    deadline = time.monotonic() + FIRST_PAINT_WAIT_S
+    flags = QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents
+    QCoreApplication.processEvents(flags)
+    while handle is not None and not handle.isExposed() and time.monotonic() < deadline:
+        QCoreApplication.processEvents(flags, 10)
+    QCoreApplication.processEvents(flags)
 
 
 def run(args: argparse.Namespace) -> int:
     qt_app = make_qapplication(sys.argv[:1])
+    window = MainWindow(resolve_paths(args.data_dir, args.db, args.config).data_dir)
+    window.show()
+    paint_now(window)
     try:
         app = open_store(args)
     except MemdeskError as exc:
         print(f"memdesk: error: {exc}", file=sys.stderr)
         if not args.smoke_test:
-            dialogs.show_error(None, exc, f"{memdesk.APP_NAME} cannot open its memory store")
+            dialogs.show_error(window, exc, f"{memdesk.APP_NAME} cannot open its memory store")
+        window.close()
         return 1
-    from memdesk.gui.main_window import MainWindow  # after the store: a failure shows sooner
     from memdesk.gui.tasks import TaskRunner
 
     tasks = TaskRunner(app)
-    window = MainWindow(app, tasks)
+    window.attach(app, tasks)
     try:
-        window.show()
         if args.smoke_test:
             QTimer.singleShot(0, window.close)
             QTimer.singleShot(0, qt_app.quit)

@@ -21,10 +21,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memdesk.config import LLM_BACKENDS, SPEC_BY_KEY, Settings
+from memdesk.config import SPEC_BY_KEY, Settings
 from memdesk.errors import MemdeskError
 from memdesk.gui import dialogs, theme
 from memdesk.gui.tasks import TaskRunner
+from memdesk.llm import BACKENDS
 from memdesk.llm.base import DEFAULT_MODELS
 from memdesk.llm.keys import KEYED_BACKENDS, delete_api_key, set_api_key
 from memdesk.services.compaction.backends import api_key_for, check_connection, describe_key
@@ -46,7 +47,7 @@ class LLMSettingsPanel(QWidget):
         self._test_ok: bool | None = None
         self._key_ok: bool | None = None
         self.backend = QComboBox()
-        for name in LLM_BACKENDS:
+        for name in BACKENDS:
             self.backend.addItem(BACKEND_LABELS[name], name)
         self.backend.currentIndexChanged.connect(self._backend_changed)
         self.base_url = QLineEdit()

@@ -1,5 +1,8 @@
 """The main window: sidebar of places, the view area, search, menus, status bar.
 
+It is built in two steps so that it is on screen before the store layer has loaded: the
+constructor makes the chrome from the data folder alone, and ``attach`` connects the
+opened store. That is why the services are imported where they are used, not above.
 Views are created the first time they are shown. They ask to navigate by emitting
 ``open_requested(kind, ref)``; the window owns navigation, undo/redo, import/export,
 settings and the one error dialog.
@@ -13,7 +16,7 @@ import os
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -33,17 +36,14 @@ from memdesk.core.namespaces import is_working
 from memdesk.core.timefmt import parse_iso
 from memdesk.gui import dialogs, theme
 from memdesk.gui.refresh import StoreWatcher
-from memdesk.gui.search_panel import SearchBox
-from memdesk.gui.settings_dialog import SettingsDialog
 from memdesk.gui.sidebar import Sidebar
-from memdesk.gui.tasks import TaskRunner
-from memdesk.gui.views.documents import DocumentsView, document_title
-from memdesk.gui.views.history import undo_or_redo
-from memdesk.gui.views.working import WorkingView
-from memdesk.gui.welcome import WelcomeView, load_example
-from memdesk.gui.widgets.display import plural
-from memdesk.services import browse
-from memdesk.services.memdesk import Memdesk
+from memdesk.gui.widgets.display import document_title, plural
+from memdesk.gui.widgets.search_box import SearchBox
+
+if TYPE_CHECKING:
+    from memdesk.gui.settings_dialog import SettingsDialog
+    from memdesk.gui.tasks import TaskRunner
+    from memdesk.services.memdesk import Memdesk
 
 STATE_FILE = "window-state.json"
 BUSY_DELAY_MS = 400
@@ -101,14 +101,18 @@ class WindowState:
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, app: Memdesk, tasks: TaskRunner, parent: QWidget | None = None) -> None:
+    app: Memdesk
+    tasks: TaskRunner
+    watcher: StoreWatcher
+
+    def __init__(self, data_dir: Path, parent: QWidget | None = None) -> None:
+        """The chrome only: menus, toolbar, sidebar, status bar and the remembered geometry."""
         super().__init__(parent)
-        self.app = app
-        self.tasks = tasks
-        self.state = WindowState(app.paths.data_dir / STATE_FILE)
+        self.state = WindowState(data_dir / STATE_FILE)
         self.views: dict[str, QWidget] = {}
         self.current_page = ""
         self._page_before_search = ""
+        self.attached = False
         self.setWindowTitle(APP_NAME)
         self.setWindowIcon(theme.app_icon())
         self.sidebar = Sidebar()
@@ -128,6 +132,24 @@ class MainWindow(QMainWindow):
         self.search_box.cancelled.connect(self._cancel_search)
         self._build_actions()
         self._build_status_bar()
+        self._restore_geometry()
+        self._counts_state = "idle"  # "idle", "reading", or "stale" (read again when done)
+        # Counting every app can take a second on a big store: the first page reads first.
+        self._counts_timer = QTimer(self, singleShot=True, interval=COUNTS_DELAY_MS)
+        self._counts_timer.timeout.connect(self._refresh_counts)
+
+    @classmethod
+    def for_store(cls, app: Memdesk, tasks: TaskRunner) -> MainWindow:
+        window = cls(app.paths.data_dir)
+        window.attach(app, tasks)
+        return window
+
+    def attach(self, app: Memdesk, tasks: TaskRunner) -> None:
+        """Connect the opened store: status, change watching, and the first page."""
+        self.app = app
+        self.tasks = tasks
+        self.store_label.setText(f"Store: {app.store.where}")
+        self.store_label.setToolTip(str(app.paths.data_dir))
         tasks.error.connect(lambda exc: dialogs.show_error(self, exc))
         tasks.store_changed.connect(self._store_changed)
         tasks.busy_changed.connect(self._busy_changed)
@@ -135,12 +157,8 @@ class MainWindow(QMainWindow):
         self.watcher = StoreWatcher(tasks, parent=self)
         self.watcher.external_change.connect(self._external_change)
         self.watcher.unreadable.connect(lambda message: self.statusBar().showMessage(message, 5000))
-        self._restore_geometry()
         self._update_llm_label()
-        self._counts_state = "idle"  # "idle", "reading", or "stale" (read again when done)
-        # Counting every app can take a second on a big store: the first page reads first.
-        self._counts_timer = QTimer(self, singleShot=True, interval=COUNTS_DELAY_MS)
-        self._counts_timer.timeout.connect(self._refresh_counts)
+        self.attached = True
         self.tasks.read(_store_is_empty, on_done=self._first_page)
         self._counts_timer.start()
         self.watcher.start()
@@ -247,8 +265,7 @@ class MainWindow(QMainWindow):
 
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
-        self.store_label = QLabel(f"Store: {self.app.store.where}")
-        self.store_label.setToolTip(str(self.app.paths.data_dir))
+        self.store_label = QLabel("Opening the store…")
         self.store_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.store_label.setMinimumWidth(80)
         self.store_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -282,16 +299,21 @@ class MainWindow(QMainWindow):
         return view
 
     def _make_view(self, name: str) -> QWidget:
-        # Views other than the first page are imported when first shown: a faster start.
         app, tasks = self.app, self.tasks
         if name == "welcome":
+            from memdesk.gui.welcome import WelcomeView
+
             welcome = WelcomeView(f"Store: {app.store.where}")
             welcome.load_example_requested.connect(self.load_example)
             welcome.import_requested.connect(self.import_)
             return welcome
         if name == "documents":
+            from memdesk.gui.views.documents import DocumentsView
+
             return DocumentsView(app, tasks)
         if name == "working":
+            from memdesk.gui.views.working import WorkingView
+
             return WorkingView(app, tasks)
         if name == "files":
             from memdesk.gui.views.files import FilesView
@@ -409,6 +431,8 @@ class MainWindow(QMainWindow):
             self.show_page(kind)
             self._view(kind).open_entry(int(ref))
         elif kind == "entry":
+            from memdesk.services import browse
+
             self.tasks.read(
                 lambda app: browse.entry_rows(app, [int(ref)]),
                 on_done=lambda rows: rows and self.navigate(rows[0].category, str(rows[0].id)),
@@ -501,6 +525,8 @@ class MainWindow(QMainWindow):
                 view.flush()
 
     def undo(self, direction: str) -> None:
+        from memdesk.gui.views.history import undo_or_redo
+
         self._flush_editors()  # the text being typed is the latest change: undo that
         message = self.statusBar().showMessage
         undo_or_redo(
@@ -572,6 +598,8 @@ class MainWindow(QMainWindow):
                 )
 
     def load_example(self) -> None:
+        from memdesk.gui.welcome import load_example
+
         self.tasks.write(
             load_example,
             on_done=lambda counts: self._imported(f"Example memories loaded: {counts['added']} items added."),
@@ -581,6 +609,7 @@ class MainWindow(QMainWindow):
     def settings_dialog(self) -> SettingsDialog:
         """The Settings dialog, with the language-model panel (keyring, Test connection)."""
         from memdesk.gui.llm_settings import LLMSettingsPanel
+        from memdesk.gui.settings_dialog import SettingsDialog
 
         dialog = SettingsDialog(self.app, self.tasks, self)
         dialog.use_section_panel("llm", LLMSettingsPanel(self.app, self.tasks))
@@ -691,6 +720,10 @@ class MainWindow(QMainWindow):
         ]
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.attached:  # closed while the store was still opening
+            self._save_state()
+            event.accept()
+            return
         self._flush_editors()
         self.tasks.wait_writes(5000)  # let the saves land before deciding anything
         if self.unsaved_views() and not dialogs.confirm(
@@ -715,6 +748,8 @@ def _store_is_empty(app: Memdesk) -> bool:
 
 
 def _counts(app: Memdesk) -> dict[str, Any]:
+    from memdesk.services import browse
+
     return {
         "apps": app.apps.list_apps(),
         "trash": len(app.trash.list()),

@@ -19,14 +19,12 @@ from PySide6.QtCore import (
     QRect,
     QSize,
     Qt,
-    QTimer,
     Signal,
 )
-from PySide6.QtGui import QKeyEvent, QPainter, QPalette, QTextDocument
+from PySide6.QtGui import QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QLabel,
-    QLineEdit,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -37,7 +35,7 @@ from PySide6.QtWidgets import (
 from memdesk.core.namespaces import is_working
 from memdesk.gui import theme
 from memdesk.gui.tasks import TaskRunner
-from memdesk.gui.views.documents import document_title
+from memdesk.gui.widgets.display import document_title
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.memdesk import Memdesk
 from memdesk.services.search import KIND_ORDER, SearchResult
@@ -51,7 +49,6 @@ GROUP_NAMES = {
     "timeline": "Timeline",
     "app": "App memories",
 }
-TYPING_PAUSE_MS = 200
 
 
 def open_target(result: SearchResult) -> tuple[str, str]:
@@ -211,39 +208,6 @@ class ResultDelegate(QStyledItemDelegate):
         if index.data(SNIPPET_ROLE) is None:
             return QSize(200, line + 14)
         return QSize(200, line * 3 + 12)
-
-
-class SearchBox(QLineEdit):
-    """The toolbar's search field. It only types and steers; the panel does the work."""
-
-    query_changed = Signal(str)  # after a pause in typing
-    step = Signal(int)  # -1 up, +1 down
-    activated = Signal()
-    cancelled = Signal()
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setPlaceholderText("Search memories  (Ctrl+K)")
-        self.setClearButtonEnabled(True)
-        self.setAccessibleName("Search")
-        self._timer = QTimer(self, singleShot=True, interval=TYPING_PAUSE_MS)
-        self._timer.timeout.connect(lambda: self.query_changed.emit(self.text().strip()))
-        self.textEdited.connect(lambda _text: self._timer.start())
-        self.textChanged.connect(lambda text: text or self._timer.start())  # the clear button
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        key = event.key()
-        if key in (Qt.Key.Key_Down, Qt.Key.Key_Up):
-            self.step.emit(1 if key == Qt.Key.Key_Down else -1)
-        elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            if self._timer.isActive():  # Enter right after typing: search first, then open
-                self._timer.stop()
-                self.query_changed.emit(self.text().strip())
-            self.activated.emit()
-        elif key == Qt.Key.Key_Escape:
-            self.cancelled.emit()
-        else:
-            super().keyPressEvent(event)
 
 
 class SearchPanel(QWidget):

@@ -8,7 +8,7 @@ instead of being a widget.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QAbstractItemModel,
@@ -32,7 +32,9 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.gui import theme
-from memdesk.services.apps import AppSummary
+
+if TYPE_CHECKING:
+    from memdesk.services.apps import AppSummary
 
 Index = QModelIndex | QPersistentModelIndex
 ROOT = QModelIndex()

@@ -17,11 +17,12 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QObject, QTimer, Signal, Slot
 
-from memdesk.services.memdesk import Memdesk
+if TYPE_CHECKING:  # the store layer loads after the window is on screen
+    from memdesk.services.memdesk import Memdesk
 
 T = TypeVar("T")
 

@@ -1,0 +1,3 @@
+"""Language-model backends for compaction."""
+
+BACKENDS = ("offline", "openai", "anthropic")

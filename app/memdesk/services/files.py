@@ -30,14 +30,13 @@ from memdesk.core.filecaps import (
     parse_entries,
     remove_entry,
 )
+from memdesk.core.scopes import GLOBAL, PROJECT
 from memdesk.core.tokens import estimate_tokens
 from memdesk.errors import BadInputError, MemdeskError, NotFoundError
 
 INDEX_NAME = "MEMORY.md"
 CONFIG_NAME = "config.json"
 ARCHIVE_DIR = "archive"
-GLOBAL = "global"
-PROJECT = "project"
 
 # config.json keys (pi-memory spelling) and the Settings keys whose ranges they share.
 # Other keys belong to other tools reading the same folder and are left alone.

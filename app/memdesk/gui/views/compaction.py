@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memdesk.config import LLM_BACKENDS
 from memdesk.errors import LLMError, MemdeskError
 from memdesk.gui import dialogs, theme
 from memdesk.gui.tasks import TaskRunner
@@ -35,6 +34,7 @@ from memdesk.gui.widgets import display
 from memdesk.gui.widgets.display import plural
 from memdesk.gui.widgets.message_bar import MessageBar
 from memdesk.gui.widgets.view_header import ViewHeader
+from memdesk.llm import BACKENDS
 from memdesk.services.compaction import (
     CancelToken,
     Change,
@@ -245,7 +245,7 @@ class CompactionView(QWidget):
         )
         self.import_button.clicked.connect(self.import_transcript)
         self.backend_box = QComboBox()
-        for name in LLM_BACKENDS:
+        for name in BACKENDS:
             self.backend_box.addItem(BACKEND_LABELS[name], name)
         self.backend_box.activated.connect(self._backend_chosen)
         self.run_button = QPushButton("Run")

@@ -10,6 +10,7 @@ from memdesk.core.tokens import estimate_tokens
 from memdesk.gui import theme
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.views.editor_view import EditorView
+from memdesk.gui.widgets.display import document_title
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.memdesk import Memdesk
 
@@ -19,14 +20,6 @@ DESCRIPTIONS = {
     "facts": "Lasting facts worth recalling when a message touches them.",
     "global": "Notes shared by every user and session.",
 }
-
-
-def document_title(namespace: str) -> str:
-    if namespace == "global":
-        return "Global notes"
-    if namespace.startswith("sessions/"):
-        return f"Session notes · {namespace.removeprefix('sessions/')}"
-    return namespace.rsplit("/", 1)[-1].capitalize()
 
 
 def user_documents(user_namespace: str) -> list[str]:

@@ -59,3 +59,11 @@ def one_line(text: str, limit: int = 160) -> str:
 
 def plural(count: int, noun: str, many: str | None = None) -> str:
     return f"{count:,} {noun if count == 1 else (many or noun + 's')}"
+
+
+def document_title(namespace: str) -> str:
+    if namespace == "global":
+        return "Global notes"
+    if namespace.startswith("sessions/"):
+        return f"Session notes · {namespace.removeprefix('sessions/')}"
+    return namespace.rsplit("/", 1)[-1].capitalize()

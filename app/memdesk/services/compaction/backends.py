@@ -6,10 +6,10 @@ import os
 import time
 from collections.abc import Callable
 
-from memdesk.config import LLM_BACKENDS, Settings
+from memdesk.config import Settings
 from memdesk.core.tokens import CHARS_PER_TOKEN
 from memdesk.errors import BadInputError, MemdeskError
-from memdesk.llm import prompts
+from memdesk.llm import BACKENDS, prompts
 from memdesk.llm.base import ChatBackend, Completion, make_backend
 from memdesk.llm.keys import ENV_VAR, get_api_key
 from memdesk.llm.offline import OfflineSteps
@@ -28,8 +28,8 @@ def settings_for(settings: Settings, backend: str | None) -> Settings:
     """
     if backend is None or backend == settings.llm.backend:
         return settings
-    if backend not in LLM_BACKENDS:
-        raise BadInputError(f"unknown backend {backend!r}", "expected one of " + ", ".join(LLM_BACKENDS))
+    if backend not in BACKENDS:
+        raise BadInputError(f"unknown backend {backend!r}", "expected one of " + ", ".join(BACKENDS))
     return settings.with_values({"llm.backend": backend, "llm.model": ""})
 
 
