@@ -1,26 +1,37 @@
-"""The ``files`` command handlers, called with a stand-in application object."""
+"""The ``files`` command handlers, parsed as the command line parses them, on a temp data folder."""
 
-import argparse
+import sqlite3
 from pathlib import Path
-from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
-from memdesk.cli import cmd_files
-from memdesk.config import Settings
+from memdesk.cli.main import build_parser, main
+from memdesk.config import Settings, save_settings
 from memdesk.errors import BadInputError, NotFoundError
+from memdesk.paths import resolve_paths
 
 
-def run(app, *argv: str) -> int:
-    parser = argparse.ArgumentParser(prog="memdesk")
-    cmd_files.register(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["files", *argv])
-    return args.handler(args, app)
+class DataFolder:
+    """A data folder with its settings file; the files commands read nothing else."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.paths = resolve_paths(str(root))
+        self.files_global_dir = self.paths.default_files_dir
+
+    def configure(self, values: dict[str, Any]) -> None:
+        save_settings(self.paths.config_file, Settings().with_values(values))
+
+
+def run(app: DataFolder, *argv: str) -> int:
+    args = build_parser().parse_args(["--data-dir", str(app.root), "files", *argv])
+    return args.handler(args, None)
 
 
 @pytest.fixture
-def app(tmp_path):
-    return SimpleNamespace(settings=Settings(), files_global_dir=tmp_path / "memory")
+def app(tmp_path) -> DataFolder:
+    return DataFolder(tmp_path / "data")
 
 
 def write(path: Path, text: str) -> None:
@@ -49,7 +60,7 @@ def test_status_shows_scopes_sizes_injected_bytes_and_trust(app, tmp_path, capsy
 
 
 def test_status_of_a_trusted_project_and_an_over_cap_index(app, tmp_path, capsys):
-    app.settings = Settings().with_values({"files.enabled": True, "files.max_inject_bytes": 256})
+    app.configure({"files.enabled": True, "files.max_inject_bytes": 256})
     project = tmp_path / "repo"
     write(project / ".pi" / "memory" / "MEMORY.md", "- fact\n" * 100)
     assert run(app, "status", "--project", str(project), "--trusted") == 0
@@ -63,7 +74,7 @@ def test_status_of_a_trusted_project_and_an_over_cap_index(app, tmp_path, capsys
 
 
 def test_status_reports_config_problems_and_a_disabling_config(app, capsys):
-    app.settings = Settings().with_values({"files.enabled": True})
+    app.configure({"files.enabled": True})
     write(app.files_global_dir / "config.json", '{"enabled": false, "maxInjectLines": 0}')
     run(app, "status")
     out = capsys.readouterr().out
@@ -109,3 +120,26 @@ def test_bad_input_is_refused_and_touches_nothing(app, tmp_path, argv):
 def test_archiving_a_missing_file_is_not_found(app):
     with pytest.raises(NotFoundError):
         run(app, "archive", "global", "ghost.md")
+
+
+def test_files_commands_work_while_the_database_is_from_a_newer_version(app, capsys):
+    """They never open the database, so a store another version wrote does not stop them."""
+    assert main(["--data-dir", str(app.root), "trash", "list"]) == 0
+    with sqlite3.connect(app.paths.db_file) as conn:
+        conn.execute("UPDATE meta SET value = '999' WHERE key = 'schema_version'")
+    capsys.readouterr()
+    assert main(["--data-dir", str(app.root), "trash", "list"]) != 0
+    assert "newer" in capsys.readouterr().err
+    (app.files_global_dir / "MEMORY.md").parent.mkdir(parents=True)
+    (app.files_global_dir / "MEMORY.md").write_text("- kept\n", encoding="utf-8")
+    assert main(["--data-dir", str(app.root), "files", "status"]) == 0
+    assert f"Global scope: {app.files_global_dir}" in capsys.readouterr().out
+
+
+def test_a_bad_setting_is_warned_about_and_the_default_used(app, capsys):
+    app.paths.config_file.parent.mkdir(parents=True)
+    app.paths.config_file.write_text("[files]\nmax_inject_lines = -5\n", encoding="utf-8")
+    assert run(app, "status") == 0
+    captured = capsys.readouterr()
+    assert "memdesk: warning:" in captured.err and "max_inject_lines" in captured.err
+    assert "the first 200 lines" in captured.out

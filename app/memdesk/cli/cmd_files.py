@@ -1,11 +1,17 @@
-"""``memdesk files``: the MEMORY.md folders of the global and project scopes."""
+"""``memdesk files``: the MEMORY.md folders of the global and project scopes.
+
+These commands read the settings and the folders only, never the database, so they work
+while the store is locked, damaged or from a newer version.
+"""
 
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
+from memdesk.cli.io import warn_about_settings
 from memdesk.core.scopes import GLOBAL, PROJECT, SCOPES
 from memdesk.errors import BadInputError
 
@@ -14,11 +20,23 @@ if TYPE_CHECKING:  # the services load when a files command runs, not for every 
     from memdesk.services.files import FilesStatus, ScopeStatus
 
 
-class FilesApp(Protocol):
-    """What these handlers use from the application object."""
+@dataclass(frozen=True)
+class Folders:
+    """What these commands need: the settings, and where the global scope lives."""
 
     settings: Settings
-    files_global_dir: Path
+    global_dir: Path
+
+
+def _folders(args: argparse.Namespace) -> Folders:
+    from memdesk.config import load_settings
+    from memdesk.paths import resolve_paths
+    from memdesk.services.files import global_folder
+
+    paths = resolve_paths(args.data_dir, args.db, args.config)
+    loaded = load_settings(paths.config_file)
+    warn_about_settings(loaded.problems)
+    return Folders(loaded.settings, global_folder(loaded.settings, paths))
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -32,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "status", help="each scope's files, sizes, injected bytes and trust state"
     )
     _add_project_options(status)
-    status.set_defaults(handler=run_status)
+    status.set_defaults(handler=run_status, needs_store=False)
     for name, handler, text in (
         ("archive", run_archive, "move a file into the scope's archive/ folder"),
         ("restore", run_restore, "move a file back from the scope's archive/ folder"),
@@ -42,7 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                          help="global or project")
         sub.add_argument("file", metavar="FILE", help="a file name such as build.md")
         _add_project_options(sub)
-        sub.set_defaults(handler=handler)
+        sub.set_defaults(handler=handler, needs_store=False)
 
 
 def _add_project_options(parser: argparse.ArgumentParser) -> None:
@@ -57,12 +75,12 @@ def _project_dir(args: argparse.Namespace) -> Path | None:
     return Path(args.project).expanduser() if args.project else None
 
 
-def _scope_folder(args: argparse.Namespace, app: FilesApp) -> Path:
+def _scope_folder(args: argparse.Namespace) -> Path:
     from memdesk.services.files import project_memory_dir
 
     project = _project_dir(args)
     if args.scope == GLOBAL:
-        return app.files_global_dir
+        return _folders(args).global_dir
     if project is None or not args.trusted:
         raise BadInputError(
             "the project scope needs --project DIR and --trusted",
@@ -71,12 +89,13 @@ def _scope_folder(args: argparse.Namespace, app: FilesApp) -> Path:
     return project_memory_dir(project)
 
 
-def run_status(args: argparse.Namespace, app: FilesApp) -> int:
+def run_status(args: argparse.Namespace, _app: None) -> int:
     from memdesk.services.files import files_status
 
-    caps = app.settings.files
+    folders = _folders(args)
+    caps = folders.settings.files
     status = files_status(
-        app.files_global_dir,
+        folders.global_dir,
         _project_dir(args),
         args.trusted,
         caps.max_inject_lines,
@@ -86,19 +105,19 @@ def run_status(args: argparse.Namespace, app: FilesApp) -> int:
     return 0
 
 
-def run_archive(args: argparse.Namespace, app: FilesApp) -> int:
+def run_archive(args: argparse.Namespace, _app: None) -> int:
     from memdesk.services.files import archive_file
 
-    folder = _scope_folder(args, app)
+    folder = _scope_folder(args)
     target = archive_file(folder, args.file)
     print(f"Moved {folder / args.file} to {target}")
     return 0
 
 
-def run_restore(args: argparse.Namespace, app: FilesApp) -> int:
+def run_restore(args: argparse.Namespace, _app: None) -> int:
     from memdesk.services.files import ARCHIVE_DIR, restore_file
 
-    folder = _scope_folder(args, app)
+    folder = _scope_folder(args)
     target = restore_file(folder, args.file)
     print(f"Moved {folder / ARCHIVE_DIR / args.file} to {target}")
     return 0

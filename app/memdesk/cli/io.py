@@ -1,4 +1,4 @@
-"""Reading command-line text arguments (``-`` means standard input) and printing tables."""
+"""Reading command-line text arguments (``-`` means standard input), printing tables and warnings."""
 
 from __future__ import annotations
 
@@ -39,3 +39,9 @@ def read_text_file(path: str, what: str) -> str:
 def one_line(text: str, width: int = 100) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def warn_about_settings(problems: tuple[str, ...]) -> None:
+    """Bad values in the settings file: said once per run; the defaults apply."""
+    for problem in problems:
+        print(f"memdesk: warning: {problem}", file=sys.stderr)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from memdesk import __version__
 from memdesk.cli import cmd_compact, cmd_files, cmd_gui, cmd_history, cmd_memory, cmd_prompt, cmd_transfer
+from memdesk.cli.io import warn_about_settings
 from memdesk.errors import MemdeskError
 
 if TYPE_CHECKING:
@@ -52,8 +53,7 @@ def open_app(args: argparse.Namespace, actor: str = "cli") -> Memdesk:
             return fixed
 
     app = Memdesk.open(args.data_dir, args.db, args.config, actor=actor, clock=clock)
-    for problem in app.settings_problems:
-        print(f"memdesk: warning: {problem}", file=sys.stderr)
+    warn_about_settings(app.settings_problems)
     return app
 
 

@@ -21,6 +21,7 @@ from memdesk.services.apps import AppMemories
 from memdesk.services.context import Context
 from memdesk.services.documents import Documents
 from memdesk.services.entries import Entries
+from memdesk.services.files import global_folder
 from memdesk.services.flynn import FlynnFolder
 from memdesk.services.history import History
 from memdesk.services.prompt import Composer
@@ -34,11 +35,6 @@ from memdesk.store.engine import Store
 
 if TYPE_CHECKING:
     from memdesk.services.compaction import Compaction
-
-
-def files_global_dir(settings: Settings, paths: Paths) -> Path:
-    configured = settings.files.global_dir
-    return Path(configured).expanduser() if configured else paths.default_files_dir
 
 
 class Memdesk:
@@ -55,7 +51,7 @@ class Memdesk:
         self.ctx = Context(
             store=self.store,
             settings=loaded.settings,
-            files_global_dir=files_global_dir(loaded.settings, paths),
+            files_global_dir=global_folder(loaded.settings, paths),
             actor=actor,
             clock=clock,
         )
@@ -107,7 +103,7 @@ class Memdesk:
         """Save settings atomically and use them from now on."""
         save_settings(self.paths.config_file, settings)
         self.ctx.settings = settings
-        self.ctx.files_global_dir = files_global_dir(settings, self.paths)
+        self.ctx.files_global_dir = global_folder(settings, self.paths)
 
     def close(self) -> None:
         self.store.close()
