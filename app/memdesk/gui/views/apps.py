@@ -66,7 +66,8 @@ class AppMemoriesView(QWidget):
         self.proxy = sort_filter_proxy(self.model, self)
         self.table = QTableView()
         self.table.setModel(self.proxy)
-        setup_table(self.table, stretch_column=M.CONTENT, widths={}, multi_select=True)
+        narrow_drops = (M.CREATED, M.ID, M.TAGS, M.EXPIRES)  # first hidden in a narrow window
+        setup_table(self.table, M.CONTENT, widths={}, multi_select=True, droppable=narrow_drops)
         size_columns(
             self.table,
             {

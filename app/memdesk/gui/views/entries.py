@@ -56,7 +56,9 @@ class EntriesView(QWidget):
         self.model = EntryTableModel(tasks, category, self)
         self.table = QTableView()
         self.table.setModel(self.model)
-        setup_table(self.table, stretch_column=E.CONTENT, widths={}, multi_select=True)
+        # First hidden in a narrow window; a timeline key already carries its date.
+        narrow_drops = (E.SESSION, E.UPDATED, E.CREATED) if category == "timeline" else (E.SESSION, E.UPDATED)
+        setup_table(self.table, E.CONTENT, widths={}, multi_select=True, droppable=narrow_drops)
         samples = {E.KEY: "a-typical-key-name", E.IMPORTANCE: "0.50", E.SESSION: "telegram:123456"}
         size_columns(self.table, samples | {E.CREATED: DATE, E.UPDATED: DATE, E.EXPIRES: DATE})
         self.table.horizontalHeader().setSortIndicator(E.CREATED, Qt.SortOrder.DescendingOrder)
