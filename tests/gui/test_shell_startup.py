@@ -67,7 +67,7 @@ real_open = application.open_store
 
 def watching_open(args):
     shown = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
-    print("while opening:", [w.store_label.text() for w in shown], "sqlalchemy" in sys.modules)
+    print("while opening:", [w.stack.currentWidget().text() for w in shown], "sqlalchemy" in sys.modules)
     return real_open(args)
 
 
@@ -102,3 +102,11 @@ def test_a_window_closed_before_its_store_opened_still_remembers_its_size(tmp_pa
     reopened = MainWindow(tmp_path)
     qtbot.addWidget(reopened)
     assert (reopened.width(), reopened.height()) == (700, 500)
+
+
+def test_the_opening_message_gives_way_to_the_first_page(main_window, qtbot):
+    qtbot.waitUntil(lambda: main_window.current_page != "")
+    assert main_window.opening_label is None
+    assert main_window.stack.currentWidget() in main_window.views.values()
+    assert main_window.stack.count() == len(main_window.views)  # the message left the stack
+    assert main_window.store_label.text().startswith("Store: ")

@@ -119,6 +119,11 @@ class MainWindow(QMainWindow):
         self.sidebar.page_selected.connect(self.show_page)
         self.sidebar.place_activated.connect(lambda: self.stack.currentWidget().setFocus())
         self.stack = QStackedWidget()
+        # Shown while the store opens; the first page replaces it.
+        self.opening_label: QLabel | None = QLabel("Opening the store…")
+        self.opening_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.opening_label.setEnabled(False)  # the muted text colour
+        self.stack.addWidget(self.opening_label)
         self.splitter = QSplitter()
         self.splitter.addWidget(self.sidebar)
         self.splitter.addWidget(self.stack)
@@ -265,7 +270,7 @@ class MainWindow(QMainWindow):
 
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
-        self.store_label = QLabel("Opening the store…")
+        self.store_label = QLabel()
         self.store_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.store_label.setMinimumWidth(80)
         self.store_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -411,6 +416,10 @@ class MainWindow(QMainWindow):
             self._page_before_search = ""
         self.current_page = key
         self.stack.setCurrentWidget(view)
+        if self.opening_label is not None:
+            self.stack.removeWidget(self.opening_label)
+            self.opening_label.deleteLater()
+            self.opening_label = None
         self.sidebar.select_key(key)
         self.setWindowTitle(f"{title} — {APP_NAME}")
         if refresh:
