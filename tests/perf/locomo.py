@@ -1,0 +1,125 @@
+"""LoCoMo (long-term conversational memory) as benchmark material: loading and metrics.
+
+The data stays in ``../shared/data/`` (licence CC BY-NC 4.0); it is read at benchmark time
+and never copied into the repository. Metric definitions follow that folder's README.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+DATA_FILE = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo-dev.json"
+ADVERSARIAL = 5
+# Categories whose answers are checked word by word ("answer in recall top-5").
+ANSWER_CATEGORIES = (1, 2, 4)
+_ANSWER_SKIP_WORDS = frozenset({"a", "an", "the", "of", "in", "on", "at", "to", "for", "and", "or", "with", "by"})
+
+
+@dataclass(frozen=True)
+class Turn:
+    dia_id: str
+    speaker: str
+    text: str
+
+    @property
+    def content(self) -> str:
+        """The entry text the README defines: ``Speaker: text`` plus what a shared image shows."""
+        return f"{self.speaker}: {self.text}"
+
+
+@dataclass(frozen=True)
+class SessionPart:
+    number: int
+    at: datetime
+    turns: tuple[Turn, ...]
+
+
+@dataclass(frozen=True)
+class Question:
+    question: str
+    answer: str
+    evidence: tuple[str, ...]
+    category: int
+
+
+@dataclass(frozen=True)
+class Conversation:
+    sample_id: str
+    speaker_a: str
+    speaker_b: str
+    sessions: tuple[SessionPart, ...]
+    questions: tuple[Question, ...]
+
+    def turns(self) -> list[Turn]:
+        return [turn for session in self.sessions for turn in session.turns]
+
+
+def parse_session_time(raw: str) -> datetime:
+    """``1:56 pm on 8 May, 2023`` -> a naive UTC datetime."""
+    return datetime.strptime(raw.strip(), "%I:%M %p on %d %B, %Y")
+
+
+def _turn(raw: dict) -> Turn:
+    text = raw["text"]
+    if raw.get("blip_caption"):
+        text = f"{text} [shares {raw['blip_caption']}]"
+    return Turn(dia_id=raw["dia_id"], speaker=raw["speaker"], text=text)
+
+
+def _conversation(raw: dict) -> Conversation:
+    conv = raw["conversation"]
+    sessions = []
+    number = 1
+    while f"session_{number}" in conv:
+        sessions.append(
+            SessionPart(
+                number=number,
+                at=parse_session_time(conv[f"session_{number}_date_time"]),
+                turns=tuple(_turn(t) for t in conv[f"session_{number}"]),
+            )
+        )
+        number += 1
+    questions = tuple(
+        Question(
+            question=q["question"],
+            answer=str(q["answer"]),
+            evidence=tuple(q.get("evidence", ())),
+            category=int(q["category"]),
+        )
+        for q in raw["qa"]
+        if int(q["category"]) != ADVERSARIAL
+    )
+    return Conversation(
+        sample_id=raw["sample_id"],
+        speaker_a=conv["speaker_a"],
+        speaker_b=conv["speaker_b"],
+        sessions=tuple(sessions),
+        questions=questions,
+    )
+
+
+def load(path: Path = DATA_FILE) -> list[Conversation]:
+    return [_conversation(raw) for raw in json.loads(path.read_text(encoding="utf-8"))]
+
+
+def answer_words(answer: str) -> set[str]:
+    return {w for w in re.findall(r"\w+", answer.lower()) if w not in _ANSWER_SKIP_WORDS}
+
+
+def answer_found(answer: str, texts: list[str]) -> bool:
+    """Every word of the answer appears among the words of the recalled texts."""
+    wanted = answer_words(answer)
+    if not wanted:
+        return False
+    have = set(re.findall(r"\w+", " ".join(texts).lower()))
+    return wanted <= have
+
+
+def evidence_recall(found_keys: list[str], evidence: tuple[str, ...]) -> tuple[int, int]:
+    """(evidence turns found, evidence turns wanted) for one question."""
+    wanted = set(evidence)
+    return len(wanted & set(found_keys)), len(wanted)
