@@ -16,7 +16,9 @@ DATA_FILE = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo-de
 ADVERSARIAL = 5
 # Categories whose answers are checked word by word ("answer in recall top-5").
 ANSWER_CATEGORIES = (1, 2, 4)
-_ANSWER_SKIP_WORDS = frozenset({"a", "an", "the", "of", "in", "on", "at", "to", "for", "and", "or", "with", "by"})
+_ANSWER_SKIP_WORDS = frozenset(
+    {"a", "an", "the", "of", "in", "on", "at", "to", "for", "and", "or", "with", "by"}
+)
 
 
 @dataclass(frozen=True)
