@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from memdesk.errors import BadInputError, ConflictError, NotFoundError
 from memdesk.services import browse
 from memdesk.services.browse import EntryQuery
-from memdesk.services.entries import live_entry_condition
+from memdesk.store.lifetime import entry_live
 from memdesk.store.models import ChatSession, Entry, HistoryStep
 
 T0 = datetime(2026, 2, 1, 8, 0, 0)
@@ -133,7 +133,7 @@ def test_trash_is_left_out_of_ids_but_rows_still_read(entries):
 def test_unknown_category_or_sort_is_refused(entries):
     with pytest.raises(BadInputError):
         browse.entry_ids(entries, EntryQuery("notes"))
-    with pytest.raises(KeyError):
+    with pytest.raises(BadInputError, match="cannot sort entries"):
         browse.entry_ids(entries, EntryQuery("knowledge", sort="content; DROP TABLE entries"))
 
 
@@ -152,7 +152,7 @@ def live_by_condition(app, category):
         return session.scalar(
             select(func.count())
             .select_from(Entry)
-            .where(Entry.category == category, live_entry_condition(app.now(), app.entries.retention_days))
+            .where(Entry.category == category, entry_live(app.now(), app.entries.retention_days))
         )
 
 

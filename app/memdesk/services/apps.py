@@ -7,12 +7,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, Integer, and_, func, or_, select
+from sqlalchemy import Integer, func, select
 from sqlalchemy.orm import Session
 
 from memdesk.errors import BadInputError, NotFoundError
 from memdesk.services.context import Context, check_text
 from memdesk.services.expirable import adjust_expiry
+from memdesk.store.lifetime import memory_live
 from memdesk.store.models import App, AppMemory
 
 _APP_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,199}$")
@@ -50,14 +51,6 @@ def check_app_id(app_id: object) -> str:
     return app_id
 
 
-def live_condition(now: datetime) -> ColumnElement[bool]:
-    """Not in Trash and not expired at ``now``."""
-    return and_(
-        AppMemory.deleted_at.is_(None),
-        or_(AppMemory.pinned.is_(True), AppMemory.expires_at.is_(None), AppMemory.expires_at > now),
-    )
-
-
 def check_importance(value: object) -> int | None:
     if value is None:
         return None
@@ -86,7 +79,7 @@ class AppMemories:
 
     def list_apps(self) -> list[AppSummary]:
         now = self.ctx.now()
-        live = func.sum(live_condition(now).cast(Integer))
+        live = func.sum(memory_live(now).cast(Integer))
         total = func.count(AppMemory.id)
         with self.ctx.store.read() as session:
             counts = {
@@ -106,7 +99,7 @@ class AppMemories:
         """The app's memories not in Trash, most recently updated first."""
         query = select(AppMemory).where(AppMemory.app_id == app_id, AppMemory.deleted_at.is_(None))
         if not include_expired:
-            query = query.where(live_condition(self.ctx.now()))
+            query = query.where(memory_live(self.ctx.now()))
         query = query.order_by(AppMemory.updated_at.desc(), AppMemory.id.desc())
         with self.ctx.store.read() as session:
             return list(session.scalars(query))
@@ -114,7 +107,7 @@ class AppMemories:
     def live_memories(self, app_id: str, now: datetime, limit: int) -> list[AppMemory]:
         query = (
             select(AppMemory)
-            .where(AppMemory.app_id == app_id, live_condition(now))
+            .where(AppMemory.app_id == app_id, memory_live(now))
             .order_by(AppMemory.updated_at.desc(), AppMemory.id.desc())
             .limit(limit)
         )
@@ -174,7 +167,7 @@ class AppMemories:
         live = list(
             session.scalars(
                 select(AppMemory)
-                .where(AppMemory.app_id == app_id, live_condition(now))
+                .where(AppMemory.app_id == app_id, memory_live(now))
                 .order_by(AppMemory.created_at, AppMemory.id)
             )
         )

@@ -14,14 +14,17 @@ import re
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from sqlalchemy import func, literal_column, select
+from sqlalchemy.orm import Session
 
+from memdesk.core.lifetime import expires_at, has_expired
 from memdesk.core.search_text import like_pattern
-from memdesk.errors import ConflictError, NotFoundError
+from memdesk.errors import BadInputError, ConflictError, NotFoundError
 from memdesk.services.entries import check_category, check_key, effective_expiry
+from memdesk.store.lifetime import entry_expiry, entry_not_live_parts
 from memdesk.store.models import AppMemory, Entry, Message
 
 if TYPE_CHECKING:
@@ -31,20 +34,16 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 _MAX_FILTER_WORDS = 16
 _CHUNK = 500  # ids per IN (...) list, well under SQLite's limit on bound values
 
-# Sort keys to SQL. Only these fragments ever reach the SQL text; values are bound.
-ENTRY_SORTS: dict[str, str] = {
+# Sort keys to columns. Only these fragments ever reach the SQL text; values are bound.
+ENTRY_SORT_COLUMNS: dict[str, str] = {
     "key": "key",
     "content": "content",
     "importance": "importance",
     "session": "session_id",
     "created": "created_at",
     "updated": "updated_at",
-    # The effective expiry (see entries.effective_expiry); only the order matters here.
-    "expires": (
-        "CASE WHEN pinned THEN NULL WHEN expires_at IS NOT NULL THEN expires_at "
-        "WHEN category = 'timeline' THEN datetime(created_at, :retention) END"
-    ),
 }
+ENTRY_SORTS = (*ENTRY_SORT_COLUMNS, "expires")
 
 
 @dataclass(frozen=True)
@@ -137,44 +136,45 @@ def _entry_where(query: EntryQuery, params: dict[str, object]) -> str:
 
 def entry_ids(app: Memdesk, query: EntryQuery, limit: int | None = None) -> array[int]:
     """Ids of the entries ``query`` selects, in its order (ties broken by id)."""
-    params: dict[str, object] = {"retention": f"+{app.entries.retention_days} days"}
+    params: dict[str, object] = {}
     where = _entry_where(query, params)
     order = "DESC" if query.descending else "ASC"
-    sql = f"SELECT id FROM entries WHERE {where} ORDER BY {ENTRY_SORTS[query.sort]} {order}, id {order}"
-    if limit is not None:
-        sql += " LIMIT :limit"
-        params["limit"] = limit
     with app.store.read() as session:
+        sort = _sort_sql(query.sort, app.entries.retention_days, session)
+        sql = f"SELECT id FROM entries WHERE {where} ORDER BY {sort} {order}, id {order}"
+        if limit is not None:
+            sql += " LIMIT :limit"
+            params["limit"] = limit
         # The raw cursor: a million plain ints come back several times faster than as rows.
         raw = session.connection().connection.driver_connection
         return array("q", [row[0] for row in raw.execute(sql, params).fetchall()])
 
 
+def _sort_sql(sort: str, retention_days: int, session: Session) -> str:
+    if sort in ENTRY_SORT_COLUMNS:
+        return ENTRY_SORT_COLUMNS[sort]
+    if sort != "expires":
+        raise BadInputError(f"cannot sort entries by {sort!r}", f"expected one of {', '.join(ENTRY_SORTS)}")
+    # The rule's own expression, made text for the raw cursor; its only value is a number.
+    expiry = entry_expiry(retention_days)
+    return str(expiry.compile(bind=session.get_bind(), compile_kwargs={"literal_binds": True}))
+
+
 def live_entry_count(app: Memdesk, category: str) -> int:
-    """Entries of ``category`` not in Trash and not expired (``entries.live_entry_condition``).
+    """Entries of ``category`` not in Trash and not expired (``store.lifetime.entry_live``).
 
     Counted as the whole category, which its index alone answers, less the few entries
     that are not live, each kind found through a narrow index: milliseconds for a million.
     """
     category = check_category(category)
-    now = app.now()
     # ``+category`` stops SQLite from walking the whole category by its index when the
     # partial indexes on deleted_at / expires_at reach the few rows directly.
     unindexed_category = literal_column("+entries.category") == category
-    kept = (Entry.deleted_at.is_(None), Entry.pinned.is_not(True))
     count = select(func.count()).select_from(Entry)
-    queries = [
-        count.where(Entry.category == category),
-        count.where(Entry.deleted_at.is_not(None), unindexed_category),
-        count.where(Entry.expires_at <= now, *kept, unindexed_category),
+    queries = [count.where(Entry.category == category)] + [
+        count.where(part, unindexed_category)
+        for part in entry_not_live_parts(app.now(), app.entries.retention_days)
     ]
-    if category == "timeline":  # past retention without an expiry of their own
-        cutoff = now - timedelta(days=app.entries.retention_days)
-        queries.append(
-            count.where(
-                Entry.category == category, Entry.created_at <= cutoff, Entry.expires_at.is_(None), *kept
-            )
-        )
     with app.store.read() as session:
         total, *dead = (session.scalar(query) or 0 for query in queries)
     return total - sum(dead)
@@ -209,7 +209,7 @@ def _entry_row(entry: Entry, now: datetime, retention: int) -> EntryRow:
         created_at=entry.created_at,
         updated_at=entry.updated_at,
         expires_at=expires,
-        expired=expires is not None and expires <= now,
+        expired=has_expired(expires, now),
     )
 
 
@@ -265,7 +265,7 @@ def delete_entries(app: Memdesk, ids: Sequence[int]) -> int:
 
 
 def _memory_row(memory: AppMemory, now: datetime) -> MemoryRow:
-    expired = not memory.pinned and memory.expires_at is not None and memory.expires_at <= now
+    expired = has_expired(expires_at(bool(memory.pinned), memory.expires_at, memory.created_at), now)
     return MemoryRow(
         id=memory.id,
         app_id=memory.app_id,

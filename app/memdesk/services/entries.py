@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
-from sqlalchemy import ColumnElement, and_, or_, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from memdesk.core import lifetime
 from memdesk.errors import BadInputError, NotFoundError
 from memdesk.services.context import MAX_ENTRY_CHARS, Context, check_text
 from memdesk.services.expirable import adjust_expiry
@@ -28,30 +29,10 @@ def check_key(key: object) -> str:
     return key.strip()
 
 
-def live_entry_condition(now: datetime, retention_days: int) -> ColumnElement[bool]:
-    """Not in Trash and not expired: timeline entries expire ``retention_days`` after writing."""
-    cutoff = now - timedelta(days=retention_days)
-    return and_(
-        Entry.deleted_at.is_(None),
-        or_(
-            Entry.pinned.is_(True),
-            Entry.expires_at > now,
-            and_(
-                Entry.expires_at.is_(None),
-                or_(Entry.category != "timeline", Entry.created_at > cutoff),
-            ),
-        ),
-    )
-
-
 def effective_expiry(entry: Entry, retention_days: int) -> datetime | None:
-    if entry.pinned:
-        return None
-    if entry.expires_at is not None:
-        return entry.expires_at
-    if entry.category == "timeline":
-        return entry.created_at + timedelta(days=retention_days)
-    return None
+    """When ``entry`` expires under ``core.lifetime``'s rule (None: never)."""
+    retention = lifetime.entry_retention(entry.category, retention_days)
+    return lifetime.expires_at(bool(entry.pinned), entry.expires_at, entry.created_at, retention)
 
 
 class Entries:

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sqlalchemy import Connection, Select, func, literal, null, select
 
+from memdesk.core import lifetime
+from memdesk.core.lifetime import has_expired
 from memdesk.errors import BadInputError, NotFoundError
 from memdesk.services.working import check_days
 from memdesk.store.models import App, AppMemory, ChatSession, Document, Entry
@@ -100,10 +102,6 @@ def gc_paused() -> Iterator[None]:
             _gc_pauses -= 1
             if _gc_pauses == 0 and _gc_was_enabled:
                 gc.enable()
-
-
-def _is_expired(end: datetime | None, now: datetime) -> bool:
-    return end is not None and end <= now
 
 
 def until(when: datetime, now: datetime) -> str:
@@ -219,11 +217,11 @@ class Expiry:
 
     def _working(self, conn: Connection, query: Select[Any], now: datetime) -> Iterator[ExpiringItem]:
         own = self._own_working_namespace()
-        for namespace, text, updated_at, expires_at, pinned in conn.execute(query).all():
-            end = None if pinned else expires_at
+        for namespace, text, updated_at, own_expiry, pinned in conn.execute(query).all():
+            end = lifetime.expires_at(bool(pinned), own_expiry, updated_at)
             label = "working memory" if namespace == own else f"working memory ({namespace})"
             yield ExpiringItem(
-                WORKING, namespace, label, text, None, updated_at, end, bool(pinned), _is_expired(end, now)
+                WORKING, namespace, label, text, None, updated_at, end, bool(pinned), has_expired(end, now)
             )
 
     def _own_working_namespace(self) -> str | None:
@@ -272,14 +270,10 @@ class Expiry:
         )
 
     def _entries(self, conn: Connection, query: Select[Any], now: datetime) -> Iterator[ExpiringItem]:
-        retention = self._retention
-        for entry_id, key, category, text, created_at, expires_at, pinned in conn.execute(query).all():
-            if pinned:
-                end = None
-            elif expires_at is not None:
-                end = expires_at
-            else:
-                end = created_at + retention
+        retention_days = self._retention.days
+        for entry_id, key, category, text, created_at, own_expiry, pinned in conn.execute(query).all():
+            retention = lifetime.entry_retention(category, retention_days)
+            end = lifetime.expires_at(bool(pinned), own_expiry, created_at, retention)
             yield ExpiringItem(
                 ENTRY,
                 str(entry_id),
@@ -289,7 +283,7 @@ class Expiry:
                 created_at,
                 end,
                 bool(pinned),
-                _is_expired(end, now),
+                has_expired(end, now),
             )
 
     # -- app memories --------------------------------------------------------------------
@@ -313,8 +307,8 @@ class Expiry:
         )
 
     def _app_memories(self, conn: Connection, query: Select[Any], now: datetime) -> Iterator[ExpiringItem]:
-        for memory_id, app_id, text, created_at, expires_at, pinned in conn.execute(query).all():
-            end = None if pinned else expires_at
+        for memory_id, app_id, text, created_at, own_expiry, pinned in conn.execute(query).all():
+            end = lifetime.expires_at(bool(pinned), own_expiry, created_at)
             yield ExpiringItem(
                 APP_MEMORY,
                 str(memory_id),
@@ -324,7 +318,7 @@ class Expiry:
                 created_at,
                 end,
                 bool(pinned),
-                _is_expired(end, now),
+                has_expired(end, now),
             )
 
     # -- Trash ---------------------------------------------------------------------------

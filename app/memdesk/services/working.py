@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from sqlalchemy.orm import Session
 
 from memdesk.core import working as working_format
+from memdesk.core.lifetime import expires_at, has_expired
 from memdesk.core.namespaces import working_namespace
 from memdesk.core.timefmt import format_iso
 from memdesk.errors import BadInputError, NotFoundError
@@ -36,15 +37,11 @@ class WorkingState:
         assert self.expires_at is not None
         return f"expired at {format_iso(self.expires_at)}"
 
-    def days_left(self, now: datetime) -> float | None:
-        if self.pinned or self.expires_at is None:
-            return None
-        return (self.expires_at - now).total_seconds() / 86400
-
 
 def state_of(doc: Document, now: datetime) -> WorkingState:
     pinned = bool(doc.pinned)
-    live = bool(doc.content.strip()) and (pinned or (doc.expires_at is not None and now < doc.expires_at))
+    expiry = expires_at(pinned, doc.expires_at, doc.updated_at)
+    live = bool(doc.content.strip()) and not has_expired(expiry, now)
     return WorkingState(
         namespace=doc.namespace,
         content=doc.content,

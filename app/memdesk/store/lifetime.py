@@ -1,0 +1,99 @@
+"""The expiry rule of ``memdesk.core.lifetime`` as SQL expressions, one per model.
+
+Written as SQLAlchemy expressions so every engine gets the same rule; the only engine
+dialect here is ``AddDays``, the date arithmetic an ordering by expiry needs.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import ColumnElement, DateTime, and_, case, null, or_, true
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.functions import FunctionElement
+
+from memdesk.core.lifetime import TIMELINE
+from memdesk.store.models import AppMemory, Document, Entry
+
+Expiring = type[AppMemory] | type[Document] | type[Entry]
+
+
+class AddDays(FunctionElement[datetime]):
+    """``column`` plus a whole number of days."""
+
+    type = DateTime()
+    inherit_cache = True
+
+
+@compiles(AddDays, "sqlite")
+def _add_days_sqlite(element: AddDays, compiler: SQLCompiler, **kw: Any) -> str:
+    column, days = (compiler.process(clause, **kw) for clause in element.clauses)
+    # The stored text format (to the millisecond), so it orders among stored times.
+    return f"strftime('%Y-%m-%d %H:%M:%f', {column}, '+' || {days} || ' days')"
+
+
+@compiles(AddDays)
+def _add_days_default(element: AddDays, compiler: SQLCompiler, **kw: Any) -> str:
+    column, days = (compiler.process(clause, **kw) for clause in element.clauses)
+    return f"({column} + make_interval(days => {days}))"
+
+
+def _unexpired(
+    model: Expiring, now: datetime, without_own_expiry: ColumnElement[bool]
+) -> ColumnElement[bool]:
+    return or_(
+        model.pinned.is_(True),
+        model.expires_at > now,
+        and_(model.expires_at.is_(None), without_own_expiry),
+    )
+
+
+def _within_retention(now: datetime, retention_days: int) -> ColumnElement[bool]:
+    return or_(Entry.category != TIMELINE, Entry.created_at > now - timedelta(days=retention_days))
+
+
+def entry_live(now: datetime, retention_days: int) -> ColumnElement[bool]:
+    """Entries not in Trash and not expired at ``now``."""
+    return and_(
+        Entry.deleted_at.is_(None), _unexpired(Entry, now, _within_retention(now, retention_days))
+    )
+
+
+def entry_not_live_parts(now: datetime, retention_days: int) -> tuple[ColumnElement[bool], ...]:
+    """Disjoint conditions whose union is "not live", each served by a narrow index.
+
+    A live count over a million rows is then the whole count less a few small ones.
+    """
+    kept = (Entry.deleted_at.is_(None), Entry.pinned.is_not(True))
+    return (
+        Entry.deleted_at.is_not(None),
+        and_(*kept, Entry.expires_at <= now),
+        and_(
+            *kept,
+            Entry.expires_at.is_(None),
+            Entry.category == TIMELINE,
+            Entry.created_at <= now - timedelta(days=retention_days),
+        ),
+    )
+
+
+def entry_expiry(retention_days: int) -> ColumnElement[datetime]:
+    """When each entry expires (NULL when never), for ordering by it."""
+    return case(
+        (Entry.pinned.is_(True), null()),
+        (Entry.expires_at.is_not(None), Entry.expires_at),
+        (Entry.category == TIMELINE, AddDays(Entry.created_at, retention_days)),
+        else_=null(),
+    )
+
+
+def memory_live(now: datetime) -> ColumnElement[bool]:
+    """App memories not in Trash and not expired at ``now``."""
+    return and_(AppMemory.deleted_at.is_(None), _unexpired(AppMemory, now, true()))
+
+
+def document_live(now: datetime) -> ColumnElement[bool]:
+    """Documents not in Trash and not expired at ``now``."""
+    return and_(Document.deleted_at.is_(None), _unexpired(Document, now, true()))
