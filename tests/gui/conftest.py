@@ -72,17 +72,7 @@ def answer(monkeypatch: pytest.MonkeyPatch, dialog_log: DialogLog) -> Callable[[
 
 @pytest.fixture
 def tasks(memdesk_app, qapp) -> Iterator:
-    from memdesk.gui.tasks import TaskRunner
-
-    runner = TaskRunner(memdesk_app)
-    yield runner
-    runner.wait_idle(10000)
-    runner.shutdown()
-
-
-@pytest.fixture
-def table_tasks(memdesk_app, qtbot) -> Iterator:
-    """A runner for the table views whose unhandled errors fail the test."""
+    """A runner whose background errors fail the test unless the test takes them."""
     yield from running_tasks(memdesk_app)
 
 

@@ -26,7 +26,7 @@ def running_tasks(app: Memdesk) -> Iterator[TaskRunner]:
     tasks.error.connect(errors.append)
     tasks.errors = errors  # type: ignore[attr-defined]
     yield tasks
-    tasks.wait_idle()
+    tasks.wait_idle(10000)
     tasks.shutdown()
     assert not errors, f"unexpected errors: {errors!r}"
 

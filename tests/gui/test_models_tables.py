@@ -156,19 +156,19 @@ def wait_for_row(qtbot, model, row):
 
 @pytest.mark.parametrize("category", ["knowledge", "timeline"])
 def test_entry_model_passes_qt_checks_empty_and_populated(
-    qtmodeltester, qtbot, memdesk_app, table_tasks, category
+    qtmodeltester, qtbot, memdesk_app, tasks, category
 ):
-    qtmodeltester.check(loaded_model(qtbot, table_tasks, category))
+    qtmodeltester.check(loaded_model(qtbot, tasks, category))
     bulk_entries(memdesk_app, 300, category)
-    model = loaded_model(qtbot, table_tasks, category)
+    model = loaded_model(qtbot, tasks, category)
     wait_for_row(qtbot, model, 0)
     qtmodeltester.check(model)
     assert model.columnCount() == (7 if category == "timeline" else 6)
 
 
-def test_entry_model_reads_only_the_rows_painted(qtbot, memdesk_app, table_tasks):
+def test_entry_model_reads_only_the_rows_painted(qtbot, memdesk_app, tasks):
     bulk_entries(memdesk_app, 5000)
-    model = loaded_model(qtbot, table_tasks)
+    model = loaded_model(qtbot, tasks)
     view = QTableView()
     qtbot.addWidget(view)
     view.resize(800, 400)
@@ -183,10 +183,10 @@ def test_entry_model_reads_only_the_rows_painted(qtbot, memdesk_app, table_tasks
     assert model.rows_fetched <= 4 * EntryTableModel.PAGE_ROWS
 
 
-def test_entry_model_sorts_and_filters_in_sql(qtbot, memdesk_app, table_tasks):
+def test_entry_model_sorts_and_filters_in_sql(qtbot, memdesk_app, tasks):
     bulk_entries(memdesk_app, 50)
     bulk_entries(memdesk_app, 5, first=50, content="tea number {i}")
-    model = loaded_model(qtbot, table_tasks)
+    model = loaded_model(qtbot, tasks)
     with qtbot.waitSignal(model.ids_loaded):
         model.sort(model.IMPORTANCE, Qt.SortOrder.AscendingOrder)
     expected = browse.entry_ids(memdesk_app, EntryQuery("knowledge", "importance", False))
@@ -201,10 +201,10 @@ def test_entry_model_sorts_and_filters_in_sql(qtbot, memdesk_app, table_tasks):
     assert model.rowCount() == 55
 
 
-def test_new_query_shows_its_head_first_then_appends_the_rest(qtbot, memdesk_app, table_tasks, monkeypatch):
+def test_new_query_shows_its_head_first_then_appends_the_rest(qtbot, memdesk_app, tasks, monkeypatch):
     monkeypatch.setattr(EntryTableModel, "HEAD_ROWS", 10)
     bulk_entries(memdesk_app, 120)
-    model = loaded_model(qtbot, table_tasks)
+    model = loaded_model(qtbot, tasks)
     counts = []
     model.modelReset.connect(lambda: counts.append(("reset", model.rowCount())))
     model.rowsInserted.connect(lambda _parent, first, last: counts.append(("inserted", first, last)))
@@ -213,9 +213,9 @@ def test_new_query_shows_its_head_first_then_appends_the_rest(qtbot, memdesk_app
     assert counts == [("reset", 10), ("inserted", 10, 119)]
 
 
-def test_refresh_keeps_rows_unless_the_ids_changed(qtbot, memdesk_app, table_tasks):
+def test_refresh_keeps_rows_unless_the_ids_changed(qtbot, memdesk_app, tasks):
     bulk_entries(memdesk_app, 30)
-    model = loaded_model(qtbot, table_tasks)
+    model = loaded_model(qtbot, tasks)
     wait_for_row(qtbot, model, 0)
     resets = []
     model.modelReset.connect(lambda: resets.append(1))
@@ -231,9 +231,9 @@ def test_refresh_keeps_rows_unless_the_ids_changed(qtbot, memdesk_app, table_tas
     assert resets == [1] and model.rowCount() == 29
 
 
-def test_entry_model_edits_only_rows_it_has_read(qtbot, memdesk_app, table_tasks):
+def test_entry_model_edits_only_rows_it_has_read(qtbot, memdesk_app, tasks):
     bulk_entries(memdesk_app, 400)
-    model = loaded_model(qtbot, table_tasks)
+    model = loaded_model(qtbot, tasks)
     unread = model.index(399, model.CONTENT)
     assert not unread.flags() & Qt.ItemFlag.ItemIsEditable
     assert not model.setData(unread, "blind edit")
@@ -249,10 +249,10 @@ def test_entry_model_edits_only_rows_it_has_read(qtbot, memdesk_app, table_tasks
     assert index.data() == "edited"
 
 
-def test_expired_timeline_entries_are_greyed(qtbot, memdesk_app, table_tasks, clock):
+def test_expired_timeline_entries_are_greyed(qtbot, memdesk_app, tasks, clock):
     bulk_entries(memdesk_app, 2, "timeline")
     clock.now = datetime(2026, 1, 1, 9, 0) + timedelta(days=90, seconds=30)  # k0 expired, k1 not yet
-    model = loaded_model(qtbot, table_tasks, "timeline")
+    model = loaded_model(qtbot, tasks, "timeline")
     wait_for_row(qtbot, model, 1)
     newest, oldest = model.index(0, model.CONTENT), model.index(1, model.CONTENT)
     assert (newest.data(ExpiredRole), oldest.data(ExpiredRole)) == (False, True)

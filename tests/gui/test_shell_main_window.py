@@ -161,6 +161,8 @@ def test_a_failed_task_shows_one_error_dialog_with_message_and_hint(main_window,
     (text,) = dialog_log.texts("error")
     assert "User/profile changed since." in text
     assert "Look at History to see the newer change." in text
+    assert [error.message for error in main_window.tasks.errors] == ["user/profile changed since"]
+    main_window.tasks.errors.clear()  # expected: the dialog above is how it was handled
 
 
 def test_window_geometry_and_place_are_remembered(memdesk_app, make_window, settle):

@@ -18,8 +18,8 @@ from memdesk.gui.views.apps import AppMemoriesView
 
 
 @pytest.fixture
-def view(memdesk_app, table_tasks, qtbot):
-    widget = AppMemoriesView(memdesk_app, table_tasks)
+def view(memdesk_app, tasks, qtbot):
+    widget = AppMemoriesView(memdesk_app, tasks)
     qtbot.addWidget(widget)
     widget.resize(1000, 500)
     widget.show()

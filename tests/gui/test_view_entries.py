@@ -53,9 +53,9 @@ def select_rows(view, *rows):
     view.table.setFocus()
 
 
-def test_shows_the_count_and_reads_only_what_is_painted(qtbot, memdesk_app, table_tasks):
+def test_shows_the_count_and_reads_only_what_is_painted(qtbot, memdesk_app, tasks):
     bulk_entries(memdesk_app, 5000)
-    view = make_view(qtbot, memdesk_app, table_tasks)
+    view = make_view(qtbot, memdesk_app, tasks)
     qtbot.waitUntil(lambda: view.model.entry_at(0) is not None)
     assert view.header.subtitle.text() == "5,000 entries"
     assert view.model.rowCount() == 5000
@@ -65,9 +65,9 @@ def test_shows_the_count_and_reads_only_what_is_painted(qtbot, memdesk_app, tabl
     assert view.model.rows_fetched < 500
 
 
-def test_header_click_sorts_in_sql(qtbot, memdesk_app, table_tasks):
+def test_header_click_sorts_in_sql(qtbot, memdesk_app, tasks):
     bulk_entries(memdesk_app, 30)
-    view = make_view(qtbot, memdesk_app, table_tasks)
+    view = make_view(qtbot, memdesk_app, tasks)
     assert keys_shown(view, 2) == ["k0000029", "k0000028"]  # newest first
     header = view.table.horizontalHeader()
     on_importance = QPoint(header.sectionViewportPosition(E.IMPORTANCE) + 5, 5)
@@ -81,10 +81,10 @@ def test_header_click_sorts_in_sql(qtbot, memdesk_app, table_tasks):
     assert [view.model.id_at(row) for row in range(30)] == list(reversed(expected))
 
 
-def test_filter_box_filters_in_sql_after_a_pause(qtbot, memdesk_app, table_tasks):
+def test_filter_box_filters_in_sql_after_a_pause(qtbot, memdesk_app, tasks):
     bulk_entries(memdesk_app, 40)
     bulk_entries(memdesk_app, 3, first=40, content="green tea {i}")
-    view = make_view(qtbot, memdesk_app, table_tasks)
+    view = make_view(qtbot, memdesk_app, tasks)
     qtbot.keyClicks(view.filter_box, "tea gre")
     qtbot.waitUntil(lambda: view.model.query.text == "tea gre" and view.model.complete)
     settle(view, qtbot)
@@ -93,9 +93,9 @@ def test_filter_box_filters_in_sql_after_a_pause(qtbot, memdesk_app, table_tasks
     assert keys_shown(view, 3) == ["k0000042", "k0000041", "k0000040"]
 
 
-def test_edit_content_in_place(qtbot, memdesk_app, table_tasks):
+def test_edit_content_in_place(qtbot, memdesk_app, tasks):
     bulk_entries(memdesk_app, 3)
-    view = make_view(qtbot, memdesk_app, table_tasks)
+    view = make_view(qtbot, memdesk_app, tasks)
     keys_shown(view, 1)
     view.table.setCurrentIndex(view.model.index(0, E.SESSION))
     view.table.setFocus()
@@ -109,9 +109,9 @@ def test_edit_content_in_place(qtbot, memdesk_app, table_tasks):
     assert view.model.index(0, E.CONTENT).data() == "note 2 about tea with a second line"
 
 
-def test_importance_edit_and_a_refused_one(qtbot, memdesk_app, table_tasks):
+def test_importance_edit_and_a_refused_one(qtbot, memdesk_app, tasks):
     bulk_entries(memdesk_app, 1)
-    view = make_view(qtbot, memdesk_app, table_tasks)
+    view = make_view(qtbot, memdesk_app, tasks)
     keys_shown(view, 1)
     assert view.model.setData(view.model.index(0, E.IMPORTANCE), 0.75)
     settle(view, qtbot)
@@ -125,9 +125,9 @@ def test_importance_edit_and_a_refused_one(qtbot, memdesk_app, table_tasks):
     assert view.model.index(0, E.CONTENT).data() == "note 0 about coffee"
 
 
-def test_delete_key_and_multi_select_delete(qtbot, memdesk_app, table_tasks):
+def test_delete_key_and_multi_select_delete(qtbot, memdesk_app, tasks):
     bulk_entries(memdesk_app, 6)
-    view = make_view(qtbot, memdesk_app, table_tasks)
+    view = make_view(qtbot, memdesk_app, tasks)
     keys_shown(view, 6)
     newest = view.model.id_at(0)
     select_rows(view, 0)
@@ -143,9 +143,9 @@ def test_delete_key_and_multi_select_delete(qtbot, memdesk_app, table_tasks):
         assert session.query(HistoryStep).order_by(HistoryStep.id.desc()).first().label == "Delete 3 entries"
 
 
-def test_deleting_many_asks_first(qtbot, memdesk_app, table_tasks, answers):
+def test_deleting_many_asks_first(qtbot, memdesk_app, tasks, answers):
     bulk_entries(memdesk_app, CONFIRM_DELETE_FROM)
-    view = make_view(qtbot, memdesk_app, table_tasks)
+    view = make_view(qtbot, memdesk_app, tasks)
     view.table.selectAll()
     answers.confirm = False
     view.delete_selected()
@@ -154,9 +154,9 @@ def test_deleting_many_asks_first(qtbot, memdesk_app, table_tasks, answers):
     assert view.model.rowCount() == CONFIRM_DELETE_FROM
 
 
-def test_add_entry_asks_for_key_and_text_then_selects_it(qtbot, memdesk_app, table_tasks, answers):
+def test_add_entry_asks_for_key_and_text_then_selects_it(qtbot, memdesk_app, tasks, answers):
     bulk_entries(memdesk_app, 300)
-    view = make_view(qtbot, memdesk_app, table_tasks)
+    view = make_view(qtbot, memdesk_app, tasks)
     answers.texts = ["tea-order", "Ana takes her tea with milk"]
     view.add_button.click()
     qtbot.waitUntil(lambda: view.model.rowCount() == 301)
@@ -166,9 +166,9 @@ def test_add_entry_asks_for_key_and_text_then_selects_it(qtbot, memdesk_app, tab
     assert view.model.id_at(current.row()) == memdesk_app.entries.get("tea-order").id
 
 
-def test_adding_an_existing_key_is_reported(qtbot, memdesk_app, table_tasks, answers):
+def test_adding_an_existing_key_is_reported(qtbot, memdesk_app, tasks, answers):
     bulk_entries(memdesk_app, 1)
-    view = make_view(qtbot, memdesk_app, table_tasks)
+    view = make_view(qtbot, memdesk_app, tasks)
     answers.texts = ["k0000000", "another text"]
     view.add_entry()
     settle(view, qtbot)
@@ -176,9 +176,9 @@ def test_adding_an_existing_key_is_reported(qtbot, memdesk_app, table_tasks, ans
     assert memdesk_app.entries.get("k0000000").content == "note 0 about coffee"
 
 
-def test_open_entry_clears_a_filter_that_hides_it(qtbot, memdesk_app, table_tasks):
+def test_open_entry_clears_a_filter_that_hides_it(qtbot, memdesk_app, tasks):
     bulk_entries(memdesk_app, 400)
-    view = make_view(qtbot, memdesk_app, table_tasks)
+    view = make_view(qtbot, memdesk_app, tasks)
     view.filter_box.setText("note 399")
     qtbot.waitUntil(lambda: view.model.query.text == "note 399" and view.model.complete)
     wanted = memdesk_app.entries.get("k0000002").id
@@ -189,9 +189,9 @@ def test_open_entry_clears_a_filter_that_hides_it(qtbot, memdesk_app, table_task
     assert view.model.rowCount() == 400
 
 
-def test_refresh_keeps_selection_and_scroll_when_rows_move(qtbot, memdesk_app, table_tasks, clock):
+def test_refresh_keeps_selection_and_scroll_when_rows_move(qtbot, memdesk_app, tasks, clock):
     bulk_entries(memdesk_app, 500)
-    view = make_view(qtbot, memdesk_app, table_tasks)
+    view = make_view(qtbot, memdesk_app, tasks)
     view.open_entry(memdesk_app.entries.get("k0000100").id)
     top_before = view.model.id_at(view.table.rowAt(0))
     clock.now = START + timedelta(days=5)
@@ -205,10 +205,10 @@ def test_refresh_keeps_selection_and_scroll_when_rows_move(qtbot, memdesk_app, t
     assert view.model.id_at(view.table.rowAt(0)) == top_before
 
 
-def test_timeline_shows_expiry_and_greys_expired(qtbot, memdesk_app, table_tasks, clock):
+def test_timeline_shows_expiry_and_greys_expired(qtbot, memdesk_app, tasks, clock):
     bulk_entries(memdesk_app, 3, "timeline")
     clock.now = START + timedelta(days=90, seconds=90)  # k0 and k1 expired, k2 not yet
-    view = make_view(qtbot, memdesk_app, table_tasks, "timeline")
+    view = make_view(qtbot, memdesk_app, tasks, "timeline")
     assert view.model.columnCount() == 7
     assert "kept 90 days" in view.header.subtitle.text()
     keys_shown(view, 3)
@@ -218,9 +218,9 @@ def test_timeline_shows_expiry_and_greys_expired(qtbot, memdesk_app, table_tasks
     assert expired == [False, True, True]
 
 
-def test_session_can_be_opened(qtbot, memdesk_app, table_tasks):
+def test_session_can_be_opened(qtbot, memdesk_app, tasks):
     bulk_entries(memdesk_app, 1)
-    view = make_view(qtbot, memdesk_app, table_tasks)
+    view = make_view(qtbot, memdesk_app, tasks)
     keys_shown(view, 1)
     select_rows(view, 0)
     assert view.open_session_action.isEnabled()

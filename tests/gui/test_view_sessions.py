@@ -30,8 +30,8 @@ def conversations(memdesk_app, clock):
 
 
 @pytest.fixture
-def view(conversations, table_tasks, qtbot):
-    widget = SessionsView(conversations, table_tasks)
+def view(conversations, tasks, qtbot):
+    widget = SessionsView(conversations, tasks)
     qtbot.addWidget(widget)
     widget.resize(900, 600)
     widget.show()
@@ -122,8 +122,8 @@ def test_filter_and_show_session_through_it(view, qtbot):
     assert view.current_session().id == "telegram:1"
 
 
-def test_show_session_waits_for_the_list(conversations, table_tasks, qtbot):
-    widget = SessionsView(conversations, table_tasks)
+def test_show_session_waits_for_the_list(conversations, tasks, qtbot):
+    widget = SessionsView(conversations, tasks)
     qtbot.addWidget(widget)
     widget.show_session("discord:2")  # before the list has been read
     qtbot.waitUntil(lambda: widget.messages.rowCount() == 1)

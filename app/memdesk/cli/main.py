@@ -71,7 +71,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        args = parser.parse_args([*(argv or sys.argv[1:]), "gui"])
+        given = sys.argv[1:] if argv is None else list(argv)
+        args = parser.parse_args([*given, "gui"])
     try:
         if getattr(args, "needs_store", True):
             app = open_app(args)

@@ -161,4 +161,4 @@ class TaskRunner(QObject):
         self._readers.shutdown(wait=False, cancel_futures=True)
         self.app.store.interrupt_reads()
         self._readers.shutdown(wait=True)
-        self._writer.shutdown(wait=True, cancel_futures=True)
+        self._writer.shutdown(wait=True)
