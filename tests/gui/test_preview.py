@@ -279,3 +279,14 @@ def test_an_edit_of_memory_md_on_disk_recomposes_the_preview(store, tasks, qtbot
     qtbot.waitUntil(lambda: "make release" in widget.text(), timeout=5000)
     assert widget.text() == cli_prompt(store, NOW)
     tasks.wait_idle(10000)
+
+
+def test_an_edit_of_the_base_prompt_file_recomposes_the_preview(view, store, qtbot, tmp_path):
+    base = tmp_path / "base.md"
+    base.write_text("You are a careful assistant.\n", encoding="utf-8")
+    recompose(view, qtbot, lambda: view.base_file.setText(str(base)))
+    assert view.text().startswith("You are a careful assistant.")
+    base.write_text("You are a brief assistant.\n", encoding="utf-8")  # edited in another editor
+    qtbot.waitUntil(lambda: view.text().startswith("You are a brief assistant."), timeout=5000)
+    assert view.text() == cli_prompt(store, NOW, "--base", str(base))
+    view.tasks.wait_idle(10000)

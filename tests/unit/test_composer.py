@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from memdesk.errors import BadInputError
 from memdesk.services.prompt import PromptSpec
 
 EXPECTED = """You are Pip, a helpful assistant.
@@ -154,3 +155,28 @@ def test_app_block_respects_cap_and_order(memdesk_app, clock):
     assert len(lines) == 10
     assert lines[0] == "1. [2026-03-01] note 11"
     assert lines[-1] == "10. [2026-03-01] note 2"
+
+
+def test_the_composer_reads_the_base_file_and_reports_what_it_depends_on(memdesk_app, tmp_path):
+    base = tmp_path / "base.md"
+    base.write_text("  You are Dana's assistant.\n\n", encoding="utf-8")
+    composed = memdesk_app.prompt.compose(PromptSpec(base_file=base))
+    section = composed.sections[0]
+    assert (section.name, section.source, section.text) == ("base", str(base), "You are Dana's assistant.")
+    assert composed.depends_on == (base,)  # files scopes are off: nothing else on disk matters
+    files_on = memdesk_app.settings.with_values({"files.enabled": True})
+    memdesk_app.update_settings(files_on)
+    composed = memdesk_app.prompt.compose(PromptSpec(base_file=base))
+    global_dir = memdesk_app.files_global_dir.absolute()
+    assert composed.depends_on == (base, global_dir, global_dir / "MEMORY.md", global_dir / "config.json")
+
+
+@pytest.mark.parametrize(
+    ("content", "message"), [(None, "No such file"), (b"\xff\xfe bad", r"not valid UTF-8 \(byte 0\)")]
+)
+def test_a_base_file_that_cannot_be_read_is_a_clear_error(memdesk_app, tmp_path, content, message):
+    base = tmp_path / "base.md"
+    if content is not None:
+        base.write_bytes(content)
+    with pytest.raises(BadInputError, match=message):
+        memdesk_app.prompt.compose(PromptSpec(base_file=base))

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memdesk.cli.io import read_text_file
+from memdesk.cli.io import text_argument
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
@@ -32,9 +32,10 @@ def prompt_run(args: argparse.Namespace, app: Memdesk) -> int:
     if args.trusted and not args.project:
         raise BadInputError("--trusted needs --project DIR")
     base_file = args.base or app.settings.prompt.base_file
-    base = read_text_file(base_file, "base prompt") if base_file else ""
+    from_stdin = base_file == "-"
     spec = PromptSpec(
-        base=base,
+        base=text_argument("-", "base prompt") if from_stdin else "",
+        base_file=Path(base_file) if base_file and not from_stdin else None,
         session=args.session,
         app=args.app,
         message=args.message,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from memdesk.errors import BadInputError
 
@@ -21,19 +20,6 @@ def text_argument(value: str, what: str = "TEXT") -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise BadInputError(f"{what} from standard input is not valid UTF-8 (byte {exc.start})") from None
-
-
-def read_text_file(path: str, what: str) -> str:
-    if path == "-":
-        return text_argument("-", what)
-    try:
-        raw = Path(path).expanduser().read_bytes()
-    except OSError as exc:
-        raise BadInputError(f"{what} {path}: {exc.strerror}") from None
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise BadInputError(f"{what} {path}: not valid UTF-8 (byte {exc.start})") from None
 
 
 def one_line(text: str, width: int = 100) -> str:

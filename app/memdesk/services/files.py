@@ -211,6 +211,8 @@ class FilesBlock:
     scopes: tuple[ScopeIndex, ...]
     max_lines: int
     max_bytes: int
+    # Every folder and file whose change can change the block, present or not.
+    depends_on: tuple[Path, ...] = ()
 
     @property
     def included(self) -> bool:
@@ -290,6 +292,9 @@ def build_files_block(
     """
     cache = _DEFAULT_CACHE if cache is None else cache
     folders = _scope_folders(global_dir, project_dir, trusted)
+    depends_on = tuple(
+        path for _, folder in folders for path in (folder, folder / INDEX_NAME, folder / CONFIG_NAME)
+    )
     config = load_files_config([folder for _, folder in folders], max_lines, max_bytes)
     if not config.enabled:
         return FilesBlock(
@@ -302,6 +307,7 @@ def build_files_block(
             scopes=(),
             max_lines=config.max_lines,
             max_bytes=config.max_bytes,
+            depends_on=depends_on,
         )
     scopes = [_read_index(scope, folder, config, cache) for scope, folder in folders]
     read = [s.index_path for s in scopes if s.capped is not None]
@@ -323,6 +329,7 @@ def build_files_block(
         scopes=tuple(scopes),
         max_lines=config.max_lines,
         max_bytes=config.max_bytes,
+        depends_on=depends_on,
     )
 
 

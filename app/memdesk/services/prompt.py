@@ -14,6 +14,7 @@ from typing import Any
 from memdesk.core.namespaces import working_namespace
 from memdesk.core.timefmt import format_day, format_iso
 from memdesk.core.tokens import estimate_tokens
+from memdesk.errors import BadInputError
 from memdesk.services.apps import AppMemories
 from memdesk.services.context import Context
 from memdesk.services.documents import Documents, find_document
@@ -32,7 +33,14 @@ WORKING_HEADER = "--- Recent context ---"
 
 @dataclass(frozen=True)
 class PromptSpec:
+    """What a session's prompt depends on besides the store.
+
+    The base prompt is ``base`` as given, or read from ``base_file`` (UTF-8) when that is
+    set. ``now`` may be naive (UTC) or aware.
+    """
+
     base: str = ""
+    base_file: Path | None = None
     session: str | None = None
     app: str | None = None
     message: str | None = None
@@ -67,6 +75,9 @@ class ComposedPrompt:
     text: str
     tokens: int
     sections: list[Section] = field(default_factory=list)
+    # Files and folders outside the store the text depends on (present or not), so a
+    # preview can follow them without knowing how the composer finds them.
+    depends_on: tuple[Path, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -75,6 +86,18 @@ class ComposedPrompt:
             "tokens": self.tokens,
             "sections": [asdict(section) for section in self.sections],
         }
+
+
+def read_base_file(path: Path) -> str:
+    """The base prompt file, strictly UTF-8; a file that cannot be read is a clear error."""
+    try:
+        raw = path.expanduser().read_bytes()
+    except OSError as exc:
+        raise BadInputError(f"base prompt {path}: {exc.strerror}", "choose another file") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInputError(f"base prompt {path}: not valid UTF-8 (byte {exc.start})") from None
 
 
 def format_app_block(label: str, lines: list[str]) -> str:
@@ -99,23 +122,34 @@ class Composer:
         now = spec.now or self.ctx.now()
         namespace = settings.memory.user_namespace
         profile, working = self._profile_and_working(spec, namespace, now)
+        files, files_depend_on = self._files(spec)
         sections = [
             self._base(spec),
             profile,
             working,
             self._greeting(profile, working),
-            self._files(spec),
+            files,
             self._app(spec, now),
             self._recall(spec, namespace, now),
         ]
         text = "\n\n".join(section.text for section in sections if section.included)
-        return ComposedPrompt(now=now, text=text, tokens=estimate_tokens(text), sections=sections)
+        base_file = () if spec.base_file is None else (spec.base_file,)
+        return ComposedPrompt(
+            now=now,
+            text=text,
+            tokens=estimate_tokens(text),
+            sections=sections,
+            depends_on=base_file + files_depend_on,
+        )
 
     @staticmethod
     def _base(spec: PromptSpec) -> Section:
         section = Section("base", "base prompt")
-        if spec.base.strip():
-            section.include(spec.base.strip())
+        base = spec.base if spec.base_file is None else read_base_file(spec.base_file)
+        if spec.base_file is not None:
+            section.source = str(spec.base_file)
+        if base.strip():
+            section.include(base.strip())
         else:
             section.leave_out("empty")
         return section
@@ -158,12 +192,12 @@ class Composer:
             section.leave_out("empty")
         return section
 
-    def _files(self, spec: PromptSpec) -> Section:
+    def _files(self, spec: PromptSpec) -> tuple[Section, tuple[Path, ...]]:
         files = self.ctx.settings.files
         section = Section("files", str(self.ctx.files_global_dir))
         if not files.enabled:
             section.leave_out("disabled")
-            return section
+            return section, ()
         block = build_files_block(
             self.ctx.files_global_dir,
             spec.project,
@@ -177,7 +211,7 @@ class Composer:
             section.reason = block.truncated or ""
         else:
             section.leave_out(block.reason or "empty")
-        return section
+        return section, block.depends_on
 
     def _app(self, spec: PromptSpec, now: datetime) -> Section:
         section = Section("app", f"app:{spec.app}" if spec.app else "")

@@ -64,13 +64,11 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core.timefmt import format_minute
-from memdesk.errors import BadInputError
 from memdesk.gui import dialogs, theme
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.widgets.message_bar import MessageBar
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.expiry import Expiry
-from memdesk.services.files import CONFIG_NAME, INDEX_NAME, project_memory_dir
 from memdesk.services.memdesk import Memdesk
 from memdesk.services.prompt import ComposedPrompt, PromptSpec, Section
 
@@ -85,18 +83,6 @@ def add_months(when: datetime, months: int) -> datetime:
     following = datetime(year + (month == 12), month % 12 + 1, 1)
     last_day = (following - timedelta(days=1)).day
     return when.replace(year=year, month=month, day=min(when.day, last_day))
-
-
-def read_base_file(path: str) -> str:
-    """The base prompt file as the CLI reads it: UTF-8, strictly."""
-    try:
-        raw = Path(path).expanduser().read_bytes()
-    except OSError as exc:
-        raise BadInputError(f"base prompt {path}: {exc.strerror}", "choose another file") from None
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise BadInputError(f"base prompt {path}: not valid UTF-8 (byte {exc.start})") from None
 
 
 @dataclass(frozen=True)
@@ -114,14 +100,11 @@ class PreviewInputs:
     when: datetime | None = None  # None: the store's current time
 
     def spec(self) -> PromptSpec:
-        """Reads the base prompt file, so it runs on a worker thread."""
-        if self.base_from_file:
-            base = read_base_file(self.base_file) if self.base_file.strip() else ""
-        else:
-            base = self.base_text
+        base_file = Path(self.base_file.strip()) if self.base_from_file and self.base_file.strip() else None
         project = Path(self.project.strip()).expanduser() if self.project.strip() else None
         return PromptSpec(
-            base=base,
+            base="" if self.base_from_file else self.base_text,
+            base_file=base_file,
             session=self.session.strip() or None,
             app=self.app_id or None,
             message=self.message or None,
@@ -173,15 +156,19 @@ class Preview:
     baseline_inputs: PreviewInputs | None = None
     baseline: ComposedPrompt | None = None
     diff: tuple[tuple[str, str], ...] = ()
+    # What the composer read from disk that exists now (a watcher can follow only those).
+    watch: tuple[str, ...] = ()
 
 
 def compose_preview(app: Memdesk, inputs: PreviewInputs, baseline: PreviewInputs | None) -> Preview:
     """Runs on a worker thread: the prompt, and the one to compare it with."""
     prompt = app.prompt.compose(inputs.spec())
+    watch = tuple(str(path) for path in prompt.depends_on if path.exists())
     if baseline is None:
-        return Preview(inputs, prompt)
+        return Preview(inputs, prompt, watch=watch)
     before = app.prompt.compose(baseline.spec())
-    return Preview(inputs, prompt, baseline, before, tuple(diff_lines(before.text, prompt.text)))
+    diff = tuple(diff_lines(before.text, prompt.text))
+    return Preview(inputs, prompt, baseline, before, diff, watch)
 
 
 def signed(number: int) -> str:
@@ -730,7 +717,7 @@ class PromptPreviewView(QWidget):
     def _show(self, request: int, result: Preview) -> None:
         if request != self._request:
             return  # a newer request is on its way
-        self._watch_disk(result.inputs)
+        self._watch_disk(result.watch)
         self.result = result
         self.errors.hide()
         prompt = result.prompt
@@ -756,21 +743,10 @@ class PromptPreviewView(QWidget):
         self._show_diff(result)
         self.composed.emit()
 
-    def _watch_disk(self, inputs: PreviewInputs) -> None:
-        """Follow the MEMORY.md scopes this prompt reads, so an edit on disk recomposes it.
-
-        An untrusted project is never looked at, as in the composer itself.
-        """
-        wanted: set[str] = set()
-        if self.app.settings.files.enabled:
-            spec = inputs.spec()
-            folders = [self.app.files_global_dir]
-            if spec.project is not None and spec.trusted:
-                folders.append(project_memory_dir(spec.project))
-            for folder in folders:
-                for path in (folder, folder / INDEX_NAME, folder / CONFIG_NAME):
-                    if path.exists():
-                        wanted.add(str(path))
+    def _watch_disk(self, paths: tuple[str, ...]) -> None:
+        """Follow the files the composer read (base prompt, MEMORY.md scopes), so an edit
+        on disk recomposes the preview."""
+        wanted = set(paths)
         watched = set(self._disk.files()) | set(self._disk.directories())
         if watched - wanted:
             self._disk.removePaths(sorted(watched - wanted))
