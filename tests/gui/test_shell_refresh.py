@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 from datetime import timedelta
 
 from PySide6.QtCore import Qt
@@ -153,5 +154,31 @@ def test_a_compaction_run_in_the_window_is_not_reported_as_external(tasks, memde
     settle()
     qtbot.wait(100)
     assert memdesk_app.compaction.runs(1)[0].outcome == "proposed"
+    assert external == []
+    watcher.stop()
+
+
+def test_a_poll_between_our_commit_and_its_count_is_not_external(tasks, memdesk_app, qtbot, settle):
+    watcher = StoreWatcher(tasks, interval_ms=60_000)  # polled by hand below
+    external = []
+    watcher.external_change.connect(lambda: external.append(1))
+    watcher.start()
+    settle()
+    committed = threading.Event()
+    counted = threading.Event()
+
+    def write_then_pause(app):
+        app.documents.set("global", "ours")
+        committed.set()
+        counted.wait(5)  # the runner counts the write as ours only after this returns
+
+    tasks.write(write_then_pause)
+    committed.wait(5)
+    watcher.check()  # reads the new revision before the runner counts it as ours
+    assert not tasks.wait_idle(300)  # that read is delivered; the write is still held
+    counted.set()
+    settle()
+    watcher.check()
+    settle()
     assert external == []
     watcher.stop()

@@ -44,11 +44,16 @@ class StoreWatcher(QObject):
         if self.known is None:
             self.known = revision
             return
-        if revision > self.known:
-            self.known = revision
-            # Our own writes already refreshed the views (TaskRunner.store_changed).
-            if revision > self.tasks.own_revision:
-                self.external_change.emit()
+        if revision <= self.known:
+            return
+        if revision > self.tasks.own_revision and self.tasks.writing:
+            # One of our writes may have committed without being counted as ours yet:
+            # decide on the next poll, once it has been.
+            return
+        self.known = revision
+        # Our own writes already refreshed the views (TaskRunner.store_changed).
+        if revision > self.tasks.own_revision:
+            self.external_change.emit()
 
     def _failed(self, exc: Exception) -> None:
         self._in_flight = False

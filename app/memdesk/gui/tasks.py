@@ -58,6 +58,11 @@ class TaskRunner(QObject):
     def busy(self) -> bool:
         return self._pending > 0
 
+    @property
+    def writing(self) -> bool:
+        """A write of ours is queued, running, or not yet delivered."""
+        return self._pending_writes > 0
+
     def read(
         self,
         fn: Callable[[Memdesk], T],
