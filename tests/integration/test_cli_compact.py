@@ -217,7 +217,7 @@ def test_a_decision_object_as_every_reply_fails_the_run_then_degrades_to_raw(mem
             memdesk("compact", "telegram:1", "--yes", env=KEY),
             1,
             "memdesk: error: The openai model's reply to the summary step could not be used, twice in "
-            "a row: it was a compaction decision where notes in prose was asked for.",
+            "a row: it was a compaction decision, not notes in prose.",
         )
         assert "offline backend" in err
         nothing_written(memdesk)

@@ -110,9 +110,9 @@ def _held_back(proposal: Proposal) -> None:
     numbers = ", ".join(f"[{proposal.changes.index(change) + 1}]" for change in held)
     print(
         f"Left out {len(held)} suspicious {'change' if len(held) == 1 else 'changes'} ({numbers}): "
-        "the model's text reads as instructions to an assistant, and memory is part of every later "
-        "prompt. The messages stay in the session log; to write such text, review it with --dry-run "
-        "and apply with --yes --accept-suspicious."
+        "their text reads as instructions to an assistant, and memory goes into every later prompt. "
+        "The messages are marked compacted and stay in the session log (memdesk session show). To "
+        "keep such text, review a proposal with --dry-run and apply it with --yes --accept-suspicious."
     )
 
 

@@ -60,9 +60,9 @@ def check_prose(reply: str, asked: str) -> str:
     if not text:
         raise BadReply("it was empty")
     if _is_decision(text):
-        raise BadReply(f"it was a compaction decision where {asked} was asked for")
+        raise BadReply(f"it was a compaction decision, not {asked}")
     if _is_data(text):
-        raise BadReply(f"it was JSON or tool-call markup where {asked} was asked for")
+        raise BadReply(f"it was JSON or tool-call markup, not {asked}")
     return text
 
 

@@ -37,11 +37,11 @@ STEPS = {
 @pytest.mark.parametrize(
     ("reply", "problem"),
     [
-        (DECISION, "it was a compaction decision where"),
-        ("Here you go:\n" + DECISION, "it was a compaction decision where"),
-        (TOOL_CALL, "it was JSON or tool-call markup where"),
-        ('```json\n["a", "b"]\n```', "it was JSON or tool-call markup where"),
-        ("<|im_start|><|im_end|>", "it was JSON or tool-call markup where"),
+        (DECISION, "it was a compaction decision, not "),
+        ("Here you go:\n" + DECISION, "it was a compaction decision, not "),
+        (TOOL_CALL, "it was JSON or tool-call markup, not "),
+        ('```json\n["a", "b"]\n```', "it was JSON or tool-call markup, not "),
+        ("<|im_start|><|im_end|>", "it was JSON or tool-call markup, not "),
         ("\x00\x01 \x02", "it was empty"),
     ],
 )
