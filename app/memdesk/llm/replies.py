@@ -26,8 +26,9 @@ FACT_MAX_CHARS = 300
 MAX_FACTS_PER_REPLY = 50
 NEEDS_EXISTING = "A compaction decision needs at least one existing memory."
 _LIST_MARKER = re.compile(r"^(?:[-*•]|\d+[.)])\s+")
-# Control characters cannot be stored (NUL) or shown; tabs and newlines are kept.
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# Control characters cannot be stored (NUL) or shown, nor can lone surrogates (JSON may
+# carry them as \ud800 escapes) be encoded; tabs and newlines are kept.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 # Wrappers a model may put around data: chat/tool tags, template tokens, code fences.
 _WRAPPERS = re.compile(r"</?[a-z_]+>|<\|[^|>\n]{1,40}\|>|^```[a-z]*\s*$", re.IGNORECASE | re.MULTILINE)
 _DECISION_KEYS = frozenset({"action", "targetMemoryId"})
@@ -179,7 +180,7 @@ def parse_decision(reply: str, existing: Sequence[tuple[int, str]], new_id: int 
     return Decision(
         action,
         target,
-        new_content.strip() if action == "edit" else None,
+        clean(new_content) if action == "edit" else None,
         str(data["reason"]).strip(),
     )
 

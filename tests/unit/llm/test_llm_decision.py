@@ -99,6 +99,11 @@ def test_edit_content_that_is_data_falls_back_to_fifo(llm_server):
     assert_fifo(decide(llm_server, reply), "newContent was data")
 
 
+def test_control_characters_are_taken_out_of_edit_content(llm_server):
+    reply = json.dumps({"action": "edit", "targetMemoryId": 7, "newContent": "Due\x00 Nov 2.", "reason": "r"})
+    assert decide(llm_server, reply).new_content == "Due Nov 2."
+
+
 def test_a_failed_call_falls_back_to_fifo(llm_server):
     llm_server.script(Status(500))
     result = steps_for(llm_server).decide_compaction(EXISTING, "new", NEW_ID)

@@ -95,7 +95,7 @@ def test_an_over_long_app_memory_is_cut_with_a_note(llm_server):
 
 
 def test_control_characters_are_removed_and_prose_with_code_is_fine(llm_server):
-    reply = 'The user sets {"theme": "dark"} in ~/.config/app.json.\x00'
+    reply = 'The user sets {"theme": "dark"} in ~/.config/app.json.\x00\ud800'
     llm_server.script(Reply(reply))
     result = steps_for(llm_server).extract_facts(SHORT)
     assert result.value == ['The user sets {"theme": "dark"} in ~/.config/app.json.']
