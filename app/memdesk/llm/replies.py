@@ -32,6 +32,8 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 # Wrappers a model may put around data: chat/tool tags, template tokens, code fences.
 _WRAPPERS = re.compile(r"</?[a-z_]+>|<\|[^|>\n]{1,40}\|>|^```[a-z]*\s*$", re.IGNORECASE | re.MULTILINE)
 _DECISION_KEYS = frozenset({"action", "targetMemoryId"})
+_JSON_SCAN_CHARS = 50_000
+_JSON_SCAN_TRIES = 50
 
 
 class BadReply(Exception):
@@ -186,9 +188,16 @@ def parse_decision(reply: str, existing: Sequence[tuple[int, str]], new_id: int 
 
 
 def first_json_object(text: str) -> str | None:
-    """The first balanced ``{...}`` in ``text``; braces inside JSON strings do not count."""
+    """The first balanced ``{...}`` in ``text``; braces inside JSON strings do not count.
+
+    Only the start of a long reply is searched, from a limited number of braces: each try
+    reads to the end, so a reply full of unclosed braces would otherwise take minutes.
+    """
+    text = text[:_JSON_SCAN_CHARS]
     start = text.find("{")
-    while start != -1:
+    for _try in range(_JSON_SCAN_TRIES):
+        if start == -1:
+            break
         depth, in_string, escaped = 0, False, False
         for index in range(start, len(text)):
             char = text[index]

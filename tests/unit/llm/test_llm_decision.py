@@ -155,3 +155,9 @@ def test_without_a_new_id_any_existing_target_is_fine():
 )
 def test_first_balanced_object(text, expected):
     assert first_json_object(text) == expected
+
+
+def test_a_reply_full_of_unclosed_braces_is_searched_only_at_its_start():
+    looping = "{" * 2_000_000
+    assert first_json_object(looping + '{"a": 1}') is None  # returns at once instead of after minutes
+    assert first_json_object("{ " * 10 + '{"a": 1}') == '{"a": 1}'
