@@ -138,8 +138,8 @@ class ChangeCard(QFrame):
         self.badge.setToolTip(change.suspicion)
         self.badge.setVisible(change.suspicious)
         self.suspicion = QLabel(
-            f"{change.suspicion} Memory is part of every later prompt, so this is not accepted "
-            "unless you accept it."
+            f"{change.suspicion} Memory goes into every later prompt, so this change stays rejected "
+            "until you accept it."
         )
         self.suspicion.setWordWrap(True)
         self.suspicion.setVisible(change.suspicious)

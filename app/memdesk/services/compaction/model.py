@@ -76,7 +76,7 @@ class Change:
 
     def screen(self) -> None:
         """Flag (and stop accepting) a change whose new text addresses an assistant."""
-        if self.kind in _EDITABLE:
+        if self.kind in _EDITABLE:  # the kinds whose text comes from the steps (the model)
             self.suspicion = describe(self.after)
             if self.suspicion:
                 self.accepted = False
