@@ -38,7 +38,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--backend", choices=BACKENDS, help="this run only (default: llm.backend)")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--dry-run", action="store_true", help="print the proposal as a diff; write nothing")
-    mode.add_argument("--yes", action="store_true", help="apply the proposed changes")
+    mode.add_argument(
+        "--yes", action="store_true", help="apply the proposed changes, except any marked suspicious"
+    )
+    parser.add_argument(
+        "--accept-suspicious",
+        action="store_true",
+        help="with --yes: also apply changes whose text reads as instructions to an assistant",
+    )
     parser.set_defaults(handler=compact)
 
 
@@ -54,6 +61,10 @@ def compact(args: argparse.Namespace, app: Memdesk) -> int:
     if args.into and not args.transcript:
         raise BadInputError(
             "--session goes with --transcript", "to compact a session, name it: compact SESSION"
+        )
+    if args.accept_suspicious and not args.yes:
+        raise BadInputError(
+            "--accept-suspicious goes with --yes", "review first with --dry-run, then apply with --yes"
         )
     compaction = Compaction(app)
     if args.due:
@@ -74,6 +85,8 @@ def _one(args: argparse.Namespace, compaction: Compaction, session_id: str) -> N
 def _finish(args: argparse.Namespace, compaction: Compaction, proposal: Proposal) -> None:
     from memdesk.services.compaction.render import format_proposal
 
+    if args.accept_suspicious:
+        proposal.accept_suspicious()
     print(format_proposal(proposal))
     print()
     if args.yes:
@@ -83,10 +96,24 @@ def _finish(args: argparse.Namespace, compaction: Compaction, proposal: Proposal
             print(f"Applied {count} changes; they changed nothing.")
         else:
             print(f"Applied {count} changes as history step #{step_id}; `memdesk undo` reverts them all.")
+        _held_back(proposal)
     elif args.dry_run:
         print("Dry run: nothing was written.")
     else:
         print("Nothing was written. Run again with --yes to apply these changes.")
+
+
+def _held_back(proposal: Proposal) -> None:
+    held = proposal.held_back()
+    if not held:
+        return
+    numbers = ", ".join(f"[{proposal.changes.index(change) + 1}]" for change in held)
+    print(
+        f"Left out {len(held)} suspicious {'change' if len(held) == 1 else 'changes'} ({numbers}): "
+        "their text reads as instructions to an assistant, and memory goes into every later prompt. "
+        "The messages are marked compacted and stay in the session log (memdesk session show). To "
+        "keep such text, review a proposal with --dry-run and apply it with --yes --accept-suspicious."
+    )
 
 
 def _due(args: argparse.Namespace, compaction: Compaction) -> int:

@@ -105,3 +105,13 @@ def unreadable(backend: str, url: str) -> LLMError:
         "Check that the URL points at a server speaking this protocol (for OpenAI-compatible "
         "servers the URL usually ends in /v1).",
     )
+
+
+def bad_reply(backend: str, step: str, problem: str) -> LLMError:
+    """A reply of the wrong shape, twice in a row: a failed call, never the person's mistake."""
+    return LLMError(
+        f"The {backend} model's reply to the {step} step could not be used, twice in a row: {problem}.",
+        backend,
+        "Try another (or a larger) model, or the offline backend for this session; the messages "
+        "stay unconsolidated until a run succeeds.",
+    )

@@ -1,42 +1,145 @@
-"""Turning model replies into values, with the documented fallbacks when a reply is unusable."""
+"""Turning model replies into values, with the documented fallbacks when a reply is unusable.
+
+Each step asks for one shape: notes in prose (summary), a list of short statements
+(facts), a few sentences (app memory), or the decision object (compaction decision).
+A reply of another shape raises BadReply, which the steps treat as a failed call. A reply
+that is too long is cut to the step's budget, and the cut is described in a note.
+"""
 
 from __future__ import annotations
 
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from memdesk.errors import BadInputError
 from memdesk.llm.prompts import NO_FACTS
 from memdesk.llm.results import Decision
 from memdesk.llm.text import clip_at_word, dedupe_key
 
+T = TypeVar("T")
+
 MIN_APP_MEMORY_CHARS = 10
+FACT_MAX_CHARS = 300
+MAX_FACTS_PER_REPLY = 50
 NEEDS_EXISTING = "A compaction decision needs at least one existing memory."
 _LIST_MARKER = re.compile(r"^(?:[-*•]|\d+[.)])\s+")
+# Control characters cannot be stored (NUL) or shown, nor can lone surrogates (JSON may
+# carry them as \ud800 escapes) be encoded; tabs and newlines are kept.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
+# Wrappers a model may put around data: chat/tool tags, template tokens, code fences.
+_WRAPPERS = re.compile(r"</?[a-z_]+>|<\|[^|>\n]{1,40}\|>|^```[a-z]*\s*$", re.IGNORECASE | re.MULTILINE)
+_DECISION_KEYS = frozenset({"action", "targetMemoryId"})
+_JSON_SCAN_CHARS = 50_000
+_JSON_SCAN_TRIES = 50
 
 
-def parse_facts(reply: str) -> list[str]:
-    """One fact per non-empty line; list markers and headings dropped; ``NO FACTS`` → []."""
-    if reply.strip().rstrip(".").upper() == NO_FACTS:
-        return []
+class BadReply(Exception):
+    """A reply of the wrong shape for its step; ``reason`` says how, in a clause."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Shaped(Generic[T]):
+    """A reply read into a value; ``note`` says what was cut from it ("" when nothing was)."""
+
+    value: T
+    note: str = ""
+
+
+def clean(reply: str) -> str:
+    """The reply without control characters or surrounding blank space."""
+    return _CONTROL.sub("", reply).strip()
+
+
+def check_prose(reply: str, asked: str) -> str:
+    """The cleaned reply; BadReply when it is empty or data (JSON, a tool call) instead of text."""
+    text = clean(reply)
+    if not text:
+        raise BadReply("it was empty")
+    if _is_decision(text):
+        raise BadReply(f"it was a compaction decision, not {asked}")
+    if _is_data(text):
+        raise BadReply(f"it was JSON or tool-call markup, not {asked}")
+    return text
+
+
+def shape_summary(reply: str, max_chars: int) -> Shaped[str]:
+    """Notes in prose, cut at a line (or word) boundary to ``max_chars``."""
+    text = check_prose(reply, "notes in prose")
+    if len(text) <= max_chars:
+        return Shaped(text)
+    return Shaped(cut_text(text, max_chars), _cut_note("summary", len(text), max_chars))
+
+
+def shape_facts(reply: str) -> Shaped[list[str]]:
+    """Short statements, one per line (list markers and headings dropped); ``NO FACTS`` → [].
+
+    BadReply when the reply is data rather than a list.
+    """
+    if clean(reply).rstrip(".").upper() == NO_FACTS:
+        return Shaped([])
+    text = check_prose(reply, "a list of facts")
     facts: list[str] = []
     seen: set[str] = set()
-    for line in reply.splitlines():
+    clipped = 0
+    for line in text.splitlines():
         fact = _LIST_MARKER.sub("", line.strip()).strip()
         key = dedupe_key(fact)
         # A line ending in ":" introduces the list rather than stating a fact.
         if not fact or fact.endswith(":") or key == NO_FACTS.lower() or key in seen:
             continue
         seen.add(key)
+        if len(fact) > FACT_MAX_CHARS:
+            fact = clip_at_word(fact, FACT_MAX_CHARS)
+            clipped += 1
         facts.append(fact)
-    return facts
+    notes = []
+    if clipped:
+        notes.append(
+            f"{clipped} of the model's facts {'was' if clipped == 1 else 'were'} longer than "
+            f"{FACT_MAX_CHARS} characters and cut to that length."
+        )
+    if len(facts) > MAX_FACTS_PER_REPLY:
+        notes.append(
+            f"Only the first {MAX_FACTS_PER_REPLY} of the {len(facts):,} facts in the reply were kept."
+        )
+        facts = facts[:MAX_FACTS_PER_REPLY]
+    return Shaped(facts, " ".join(notes))
 
 
-def parse_app_memory(reply: str, max_chars: int) -> str | None:
-    """The record, capped at ``max_chars``; None when it is too short to be worth keeping."""
-    text = clip_at_word(reply.strip().strip('"'), max_chars)
-    return text if len(text) >= MIN_APP_MEMORY_CHARS else None
+def shape_app_memory(reply: str, max_chars: int) -> Shaped[str | None]:
+    """A few sentences as one line, cut at a word to ``max_chars``; None when too short to keep."""
+    text = check_prose(reply, "a memory record").strip('"')
+    flat = " ".join(text.split())
+    record = clip_at_word(flat, max_chars)
+    if len(record) < MIN_APP_MEMORY_CHARS:
+        return Shaped(None)
+    note = _cut_note("app memory", len(flat), max_chars) if record != flat else ""
+    return Shaped(record, note)
+
+
+def cut_text(text: str, max_chars: int) -> str:
+    """At most ``max_chars``: whole lines while they fit, then the next line cut at a word."""
+    if len(text) <= max_chars:
+        return text
+    kept: list[str] = []
+    size = 0
+    for line in text.splitlines():
+        if size + len(line) + 1 > max_chars:
+            room = max_chars - size
+            # A sliver of a line says nothing; stop at the last whole line instead.
+            if room > 40 or not kept:
+                kept.append(clip_at_word(line, room))
+            break
+        kept.append(line)
+        size += len(line) + 1
+    return "\n".join(kept).rstrip()
 
 
 def fifo_decision(existing: Sequence[tuple[int, str]], why: str) -> Decision:
@@ -74,18 +177,27 @@ def parse_decision(reply: str, existing: Sequence[tuple[int, str]], new_id: int 
     new_content = data.get("newContent")
     if action == "edit" and not (isinstance(new_content, str) and new_content.strip()):
         return fifo_decision(existing, "the reply asked for an edit without newContent")
+    if action == "edit" and (_is_data(clean(new_content)) or _is_decision(new_content)):
+        return fifo_decision(existing, "the reply's newContent was data, not a memory record")
     return Decision(
         action,
         target,
-        new_content.strip() if action == "edit" else None,
+        clean(new_content) if action == "edit" else None,
         str(data["reason"]).strip(),
     )
 
 
 def first_json_object(text: str) -> str | None:
-    """The first balanced ``{...}`` in ``text``; braces inside JSON strings do not count."""
+    """The first balanced ``{...}`` in ``text``; braces inside JSON strings do not count.
+
+    Only the start of a long reply is searched, from a limited number of braces: each try
+    reads to the end, so a reply full of unclosed braces would otherwise take minutes.
+    """
+    text = text[:_JSON_SCAN_CHARS]
     start = text.find("{")
-    while start != -1:
+    for _try in range(_JSON_SCAN_TRIES):
+        if start == -1:
+            break
         depth, in_string, escaped = 0, False, False
         for index in range(start, len(text)):
             char = text[index]
@@ -116,3 +228,33 @@ def _as_id(value: object) -> int | None:
     if isinstance(value, str) and value.strip().isdigit():
         return int(value)
     return None
+
+
+def _is_decision(text: str) -> bool:
+    """Holds a compaction decision object (only the decision step asks for one)."""
+    raw = first_json_object(text)
+    if raw is None:
+        return False
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and set(data) >= _DECISION_KEYS
+
+
+def _is_data(text: str) -> bool:
+    """Nothing but JSON once tags, template tokens and code fences are taken away."""
+    body = _WRAPPERS.sub("", text).strip()
+    if not body:
+        return True  # only markup
+    if body[0] not in "{[":
+        return False
+    try:
+        json.loads(body)
+    except ValueError:
+        return False
+    return True
+
+
+def _cut_note(what: str, length: int, max_chars: int) -> str:
+    return f"The model's {what} was {length:,} characters; it was cut to the limit of {max_chars:,}."

@@ -16,6 +16,7 @@ class StepResult(Generic[T]):
 
     ``calls`` counts model calls (0 offline); token counts are the servers' own unless
     ``estimated`` is True (any count was estimated at four characters per token).
+    ``notes`` say what was cut from the replies to fit the step's limits.
     """
 
     value: T
@@ -24,6 +25,7 @@ class StepResult(Generic[T]):
     tokens_out: int
     estimated: bool
     seconds: float
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

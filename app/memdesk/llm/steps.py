@@ -8,22 +8,26 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol, TypeVar
 
 from memdesk.config import Settings
 from memdesk.core.tokens import CHARS_PER_TOKEN, estimate_tokens
 from memdesk.errors import BadInputError, LLMError
-from memdesk.llm import prompts
+from memdesk.llm import failures, prompts
 from memdesk.llm.base import ChatBackend, make_backend
 from memdesk.llm.chunking import group_to_fit, split_to_fit
 from memdesk.llm.offline import OfflineSteps
 from memdesk.llm.replies import (
     NEEDS_EXISTING,
+    BadReply,
+    Shaped,
+    check_prose,
     fifo_decision,
-    parse_app_memory,
     parse_decision,
-    parse_facts,
+    shape_app_memory,
+    shape_facts,
+    shape_summary,
 )
 from memdesk.llm.results import Decision, StepResult
 from memdesk.llm.text import clip_at_word, dedupe_key
@@ -35,11 +39,14 @@ T = TypeVar("T")
 _WRAPPER_TOKENS = 64
 _SAFETY_SHARE = 0.1
 _MIN_PART_TOKENS = 256
+# A reply of the wrong shape is asked for once more before the step counts as failed.
+_ATTEMPTS = 2
 
 
 class Steps(Protocol):
     """What the compaction pipeline needs; LLM failures raise LLMError, except in
-    ``decide_compaction``, which falls back to FIFO instead."""
+    ``decide_compaction``, which falls back to FIFO instead. A reply of the wrong shape
+    for its step is asked for once more, then counts as a failure."""
 
     name: str
 
@@ -66,6 +73,7 @@ def make_steps(settings: Settings, api_key: str | None) -> Steps:
         backend,
         context_window_tokens=settings.compaction.context_window_tokens,
         app_memory_max_chars=settings.memory.app_memory_max_chars,
+        summary_max_chars=settings.memory.working_memory_max_tokens * CHARS_PER_TOKEN,
     )
 
 
@@ -78,15 +86,18 @@ class LLMSteps:
         *,
         context_window_tokens: int,
         app_memory_max_chars: int = 200,
+        summary_max_chars: int = 4000,
     ) -> None:
         self.backend = backend
         self.name = backend.name
         self.context_window_tokens = context_window_tokens
         self.app_memory_max_chars = app_memory_max_chars
+        self.summary_max_chars = summary_max_chars
 
     def summarize(self, transcript: str) -> StepResult[str]:
         meter = _Meter(self.backend)
-        return meter.result(self._summary(transcript, meter))
+        summary = meter.keep(shape_summary(self._summary(transcript, meter), self.summary_max_chars))
+        return meter.result(summary)
 
     def extract_facts(self, transcript: str) -> StepResult[list[str]]:
         meter = _Meter(self.backend)
@@ -95,7 +106,7 @@ class LLMSteps:
         seen: set[str] = set()
         for number, part in enumerate(parts, 1):
             message = prompts.conversation_message(part, number, len(parts))
-            for fact in parse_facts(meter.ask(prompts.FACTS_SYSTEM, message)):
+            for fact in meter.ask_for("facts", prompts.FACTS_SYSTEM, message, shape_facts):
                 if dedupe_key(fact) not in seen:
                     seen.add(dedupe_key(fact))
                     facts.append(fact)
@@ -110,8 +121,9 @@ class LLMSteps:
             message = prompts.conversation_message(transcript)
         else:
             message = prompts.summary_message(summary or self._summary(transcript, meter))
-        reply = meter.ask(system, message)
-        return meter.result(parse_app_memory(reply, self.app_memory_max_chars))
+        max_chars = self.app_memory_max_chars
+        record = meter.ask_for("app memory", system, message, lambda r: shape_app_memory(r, max_chars))
+        return meter.result(record)
 
     def decide_compaction(
         self, existing: Sequence[tuple[int, str]], new_content: str, new_id: int | None
@@ -122,13 +134,22 @@ class LLMSteps:
         message = prompts.decision_message(existing, new_content, new_id)
         if estimate_tokens(message) > self.part_tokens(prompts.DECISION_SYSTEM):
             return meter.result(fifo_decision(existing, "the memories do not fit the model's context"))
-        try:
-            reply = meter.ask(prompts.DECISION_SYSTEM, message)
-        except LLMError as exc:
-            return meter.result(fifo_decision(existing, f"the model call failed: {exc.message}"))
-        decision = parse_decision(reply, existing, new_id)
+        for _attempt in range(_ATTEMPTS):
+            try:
+                reply = meter.ask(prompts.DECISION_SYSTEM, message)
+            except LLMError as exc:
+                return meter.result(fifo_decision(existing, f"the model call failed: {exc.message}"))
+            # An unusable decision already carries the FIFO fallback; asking again may do better.
+            decision = parse_decision(reply, existing, new_id)
+            if not decision.fallback:
+                break
         if decision.new_content is not None:
             clipped = clip_at_word(decision.new_content, self.app_memory_max_chars)
+            if clipped != " ".join(decision.new_content.split()):
+                meter.notes.append(
+                    f"The model's merged text was {len(decision.new_content):,} characters; it was cut "
+                    f"to the limit of {self.app_memory_max_chars:,}."
+                )
             decision = dataclasses.replace(decision, new_content=clipped)
         return meter.result(decision)
 
@@ -154,17 +175,29 @@ class LLMSteps:
     def _summary(self, transcript: str, meter: _Meter) -> str:
         parts = split_to_fit(transcript, self.part_tokens(prompts.SUMMARY_SYSTEM))
         notes = [
-            meter.ask(prompts.SUMMARY_SYSTEM, prompts.conversation_message(part, number, len(parts)))
+            meter.ask_for(
+                "summary",
+                prompts.SUMMARY_SYSTEM,
+                prompts.conversation_message(part, number, len(parts)),
+                _prose,
+            )
             for number, part in enumerate(parts, 1)
         ]
         # Merge partial notes in rounds until one set is left.
         budget = self.part_tokens(prompts.MERGE_SYSTEM)
         while len(notes) > 1:
             notes = [
-                meter.ask(prompts.MERGE_SYSTEM, prompts.notes_message(group)) if len(group) > 1 else group[0]
+                meter.ask_for("summary", prompts.MERGE_SYSTEM, prompts.notes_message(group), _prose)
+                if len(group) > 1
+                else group[0]
                 for group in group_to_fit(notes, budget)
             ]
         return notes[0]
+
+
+def _prose(reply: str) -> Shaped[str]:
+    """Partial notes: prose, uncut (the whole summary is cut to its budget at the end)."""
+    return Shaped(check_prose(reply, "notes in prose"))
 
 
 class _Meter:
@@ -176,6 +209,7 @@ class _Meter:
         self.tokens_in = 0
         self.tokens_out = 0
         self.estimated = False
+        self.notes: list[str] = []
         self.started = time.perf_counter()
 
     def ask(self, system: str, user: str) -> str:
@@ -186,6 +220,22 @@ class _Meter:
         self.estimated = self.estimated or reply.estimated
         return reply.text
 
+    def ask_for(self, step: str, system: str, user: str, shape: Callable[[str], Shaped[T]]) -> T:
+        """Ask until the reply has the step's shape, at most twice; LLMError after that."""
+        problem = ""
+        for _attempt in range(_ATTEMPTS):
+            try:
+                return self.keep(shape(self.ask(system, user)))
+            except BadReply as exc:
+                problem = exc.reason
+        raise failures.bad_reply(self.backend.name, step, problem)
+
+    def keep(self, shaped: Shaped[T]) -> T:
+        """The value, with its note (if something was cut) kept for the step's result."""
+        if shaped.note:
+            self.notes.append(shaped.note)
+        return shaped.value
+
     def result(self, value: T) -> StepResult[T]:
         return StepResult(
             value,
@@ -194,4 +244,5 @@ class _Meter:
             self.tokens_out,
             self.estimated,
             time.perf_counter() - self.started,
+            tuple(self.notes),
         )

@@ -133,6 +133,19 @@ class ChangeCard(QFrame):
         self.reason = QLabel(change.reason)
         self.reason.setWordWrap(True)
         self.reason.setVisible(bool(change.reason))
+        # A suspicious change starts rejected; the badge and its reason say why.
+        self.badge = QLabel("⚠ Suspicious")
+        self.badge.setToolTip(change.suspicion)
+        self.badge.setVisible(change.suspicious)
+        self.suspicion = QLabel(
+            f"{change.suspicion} Memory goes into every later prompt, so this change stays rejected "
+            "until you accept it."
+        )
+        self.suspicion.setWordWrap(True)
+        self.suspicion.setVisible(change.suspicious)
+        self.note = QLabel(change.note)
+        self.note.setWordWrap(True)
+        self.note.setVisible(bool(change.note))
         self.accept_button = QPushButton("Accept", checkable=True, checked=change.accepted)
         self.reject_button = QPushButton("Reject", checkable=True, checked=not change.accepted)
         self.reject_button.setToolTip(
@@ -162,13 +175,16 @@ class ChangeCard(QFrame):
 
         top = QHBoxLayout()
         top.addWidget(self.title, 1)
+        top.addWidget(self.badge, 0, Qt.AlignmentFlag.AlignTop)
         for button in (self.accept_button, self.reject_button, self.edit_button):
             top.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 10, 12, 10)
         layout.addLayout(top)
         layout.addWidget(self.state)
+        layout.addWidget(self.suspicion)
         layout.addWidget(self.reason)
+        layout.addWidget(self.note)
         layout.addWidget(self.diff)
         layout.addWidget(self.editor)
         self.restyle()
@@ -204,7 +220,9 @@ class ChangeCard(QFrame):
 
     def _style(self) -> None:
         accepted = self.change.accepted
-        if not accepted:
+        if not accepted and self.change.suspicious:
+            words, color = "Not accepted: suspicious, will not be written", theme.danger()
+        elif not accepted:
             words, color = "Rejected: will not be written", theme.muted()
         elif self.change.edited:
             words, color = "Will be written, as edited", theme.ok()
@@ -213,6 +231,12 @@ class ChangeCard(QFrame):
         self.state.setText(words)
         theme.set_text_color(self.state, color)
         theme.set_text_color(self.reason, theme.muted())
+        theme.set_text_color(self.note, theme.muted())
+        theme.set_text_color(self.suspicion, theme.danger())
+        self.badge.setStyleSheet(
+            f"QLabel {{ background-color: {theme.tint(theme.DANGER_HUE, strength=0.3).name()}; "
+            f"color: {theme.danger().name()}; font-weight: bold; border-radius: 4px; padding: 2px 8px; }}"
+        )
         self.edit_button.setEnabled(accepted)
 
 
@@ -484,8 +508,10 @@ class CompactionView(QWidget):
         details = (
             f"for {proposal.session_id} from {plural(proposal.message_count, 'message')} · {backend} · {cost}"
         )
+        held = len(proposal.held_back())
+        flagged = f" · <b>{held} suspicious, not accepted</b>" if held else ""
         self.summary.setText(
-            f"<b>{plural(len(proposal.changes), 'change')} proposed</b> {html.escape(details)}"
+            f"<b>{plural(len(proposal.changes), 'change')} proposed</b> {html.escape(details)}{flagged}"
         )
         self.notes.setText("\n".join(proposal.notes))
         for number, change in enumerate(proposal.changes, 1):

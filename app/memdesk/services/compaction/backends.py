@@ -97,6 +97,7 @@ def make_run_steps(
         watched,
         context_window_tokens=settings.compaction.context_window_tokens,
         app_memory_max_chars=settings.memory.app_memory_max_chars,
+        summary_max_chars=settings.memory.working_memory_max_tokens * CHARS_PER_TOKEN,
     )
     return steps, backend.model
 

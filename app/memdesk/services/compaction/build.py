@@ -138,6 +138,7 @@ class Builder:
         self.changes: list[Change] = []
         self.notes: list[str] = []
         self.summary: str | None = None  # reused by the app-memory step for long sessions
+        self.step_note = ""
 
     def run(self) -> None:
         enabled = set(self.settings.compaction.steps)
@@ -165,6 +166,7 @@ class Builder:
     def _step(self, fn: Callable[P, StepResult[T]], *args: P.args, **kwargs: P.kwargs) -> T:
         result = fn(*args, **kwargs)
         self.tally.absorb(result)
+        self.step_note = " ".join(result.notes)  # goes on the changes the step's value makes
         return result.value
 
     # --- summary: working memory and timeline ----------------------------------------
@@ -186,6 +188,7 @@ class Builder:
                     cut_to_budget(summary, memory.working_memory_max_tokens),
                     f"Summary of the {count} new messages; it replaces working memory and stays "
                     f"in the prompt for {memory.working_memory_ttl_days} days.",
+                    note=self.step_note,
                 )
             )
         if "timeline" in enabled:
@@ -198,6 +201,7 @@ class Builder:
                     "",
                     f"[{format_minute(self.source.last.at)}] {summary}",
                     "The same summary as a dated timeline entry, found later with recall.",
+                    note=self.step_note,
                 )
             )
 
@@ -221,6 +225,7 @@ class Builder:
                     existing,
                     "\n".join(new),
                     "Lasting facts and preferences from the conversation that are not there yet.",
+                    note=self.step_note,
                 )
             )
         elif facts:
@@ -248,6 +253,7 @@ class Builder:
             "",
             record,
             f"One record of this conversation for later ones in {app_id}.",
+            note=self.step_note,
         )
         if len(live) + 1 <= cap:
             self.changes.append(add)
@@ -268,6 +274,7 @@ class Builder:
                     decision.new_content,
                     f"{reason} The new memory is not kept on its own: “{record}”",
                     memory_id=target.id,
+                    note=self.step_note,
                 )
             )
         else:

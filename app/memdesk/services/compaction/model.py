@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
+from memdesk.core.suspicious import describe
 from memdesk.errors import LLMError, MemdeskError
 from memdesk.llm.results import StepResult
 
@@ -43,6 +44,11 @@ class Change:
     ``before`` is the target's current text. ``after`` is what the change writes: for
     ``append_facts`` the facts it appends (one per line), for the others the target's new
     text ("" for a deletion; a sentence for the pointer).
+
+    ``note`` says what was cut from the model's reply to fit. ``suspicion`` says why the
+    text reads as instructions to an assistant ("" when it does not); such a change is
+    proposed but not accepted, so nothing applies it unless a person (or an explicit
+    option) accepts it.
     """
 
     kind: ChangeKind
@@ -53,6 +59,8 @@ class Change:
     reason: str = ""
     memory_id: int | None = None  # delete/edit_app_memory
     accepted: bool = True
+    note: str = ""
+    suspicion: str = ""
     original_after: str = field(default="", repr=False)
 
     def __post_init__(self) -> None:
@@ -61,6 +69,17 @@ class Change:
     @property
     def editable(self) -> bool:
         return self.kind in _EDITABLE
+
+    @property
+    def suspicious(self) -> bool:
+        return bool(self.suspicion)
+
+    def screen(self) -> None:
+        """Flag (and stop accepting) a change whose new text addresses an assistant."""
+        if self.kind in _EDITABLE:  # the kinds whose text comes from the steps (the model)
+            self.suspicion = describe(self.after)
+            if self.suspicion:
+                self.accepted = False
 
     @property
     def edited(self) -> bool:
@@ -146,6 +165,15 @@ class Proposal:
 
     def accepted(self) -> list[Change]:
         return [change for change in self.changes if change.accepted]
+
+    def held_back(self) -> list[Change]:
+        """Suspicious changes nobody has accepted: left out when the proposal is applied."""
+        return [change for change in self.changes if change.suspicious and not change.accepted]
+
+    def accept_suspicious(self) -> None:
+        for change in self.changes:
+            if change.suspicious:
+                change.accepted = True
 
 
 @dataclass(frozen=True)

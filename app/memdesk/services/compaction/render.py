@@ -60,9 +60,14 @@ def format_proposal(proposal: Proposal) -> str:
         f"Backend {backend}: {proposal.usage.describe()}",
     ]
     for number, change in enumerate(proposal.changes, 1):
-        out += ["", f"[{number}] {change.title}"]
+        state = "" if change.accepted else " (not accepted)"
+        out += ["", f"[{number}] {change.title}{state}"]
         if change.reason:
             out.append(f"    why: {change.reason}")
+        if change.suspicious:
+            out.append(f"    SUSPICIOUS: {change.suspicion}")
+        if change.note:
+            out.append(f"    note: {change.note}")
         out += [f"  {line.op} {line.text}".rstrip() for line in change_diff(change)]
     if proposal.notes:
         out += ["", *(f"Note: {note}" for note in proposal.notes)]

@@ -98,8 +98,12 @@ class Compaction:
         except MemdeskError as exc:
             record("failed", str(exc))
             raise
+        for change in builder.changes:
+            change.screen()
+        flagged = sum(change.suspicious for change in builder.changes)
         dry = " (dry run)" if dry_run else ""
-        run_id = record("proposed", f"{len(builder.changes)} changes proposed{dry}")
+        marked = f", {flagged} marked suspicious" if flagged else ""
+        run_id = record("proposed", f"{len(builder.changes)} changes proposed{marked}{dry}")
         return Proposal(
             session_id=src.session_id,
             app_id=src.app_id,
@@ -134,11 +138,14 @@ class Compaction:
         if pushed_out:
             ids = ", ".join(str(memory_id) for memory_id in pushed_out)
             message += f"; memory {ids} went to Trash to keep the app's cap"
+        if proposal.held_back():
+            message += f"; {len(proposal.held_back())} suspicious left out"
         finish_run(self.app.store, proposal.run_id, "applied", message, step_id)
         return step_id
 
     def compact(self, session_id: str, *, backend: str | None = None) -> tuple[Proposal, int | None]:
-        """Propose and apply every change, for assistants that trust the pipeline."""
+        """Propose and apply every change but the suspicious ones, for assistants that trust the
+        pipeline; ``proposal.held_back()`` lists what was left out."""
         proposal = self.propose(session_id, backend=backend)
         return proposal, self.apply(proposal)
 
