@@ -19,8 +19,6 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-import anyio.to_thread
-
 Scope = dict[str, Any]
 Message = dict[str, Any]
 Receive = Callable[[], Any]
@@ -61,7 +59,11 @@ def _is_ip_literal(host: str) -> bool:
 
 @dataclass(frozen=True)
 class Policy:
-    """What the guard lets through. ``authenticate`` maps a token to its name, or None."""
+    """What the guard lets through.
+
+    ``authenticate`` maps a token to its name, or None. It runs on the event loop, so it
+    must be quick and must not wait (a read in a WAL database is both).
+    """
 
     host: str
     port: int
@@ -162,7 +164,7 @@ class Guarded:
         if not self.policy.origin_allowed(headers.get("origin")):
             raise _Refused(403, "requests from web pages outside this machine are not allowed")
         token = _bearer(headers)
-        name = await anyio.to_thread.run_sync(self.policy.authenticate, token)
+        name = self.policy.authenticate(token)
         if name is None:
             raise _Refused(401, "the token is not valid (unknown or revoked)")
         length = headers.get("content-length")

@@ -10,12 +10,13 @@ import hashlib
 import hmac
 import re
 import secrets
+import threading
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import select
 
-from memdesk.errors import BadInputError, ConflictError, NotFoundError
+from memdesk.errors import BadInputError, ConflictError, NotFoundError, StoreError
 from memdesk.services.context import Context
 from memdesk.store.models import ApiToken
 
@@ -88,7 +89,8 @@ class Tokens:
             row.revoked_at = self.ctx.now()
 
     def verify(self, token: str) -> str | None:
-        """The name of the active token ``token`` is, or None; notes when it was last used."""
+        """The name of the active token ``token`` is, or None; notes (in the background) when
+        it was last used. Only reads on the calling thread."""
         digest = hash_token(token)
         with self.ctx.store.read() as session:
             rows = list(session.scalars(select(ApiToken).where(ApiToken.revoked_at.is_(None))))
@@ -97,8 +99,16 @@ class Tokens:
             return None
         now = self.ctx.now()
         if match.last_used_at is None or now - match.last_used_at >= _TOUCH_EVERY:
+            # Noting the use is a write, which may wait for another writer: it never delays
+            # the request, and a note lost to a busy database is harmless.
+            threading.Thread(target=self._touch, args=(match.id, now), daemon=True).start()
+        return match.name
+
+    def _touch(self, token_id: int, now: datetime) -> None:
+        try:
             with self.ctx.store.write() as session:
-                row = session.get(ApiToken, match.id)
+                row = session.get(ApiToken, token_id)
                 if row is not None:
                     row.last_used_at = now
-        return match.name
+        except StoreError:
+            pass
