@@ -6,7 +6,8 @@
 - its ``Origin`` is absent or a loopback origin (a web page elsewhere cannot pass);
 - it carries ``Authorization: Bearer <token>`` for an active token;
 - its body is at most ``max_body`` bytes.
-Refusals are JSON ``{"error": "..."}`` with 401, 403 or 413; no token is ever echoed.
+Refusals are JSON ``{"error": "..."}`` with 401, 403, 413 (or 503 when tokens cannot be
+checked); no token is ever echoed.
 The name of the token used is in the scope, for the application: ``token_name(scope)``.
 """
 
@@ -18,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
+
+from memdesk.errors import MemdeskError
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -164,7 +167,10 @@ class Guarded:
         if not self.policy.origin_allowed(headers.get("origin")):
             raise _Refused(403, "requests from web pages outside this machine are not allowed")
         token = _bearer(headers)
-        name = self.policy.authenticate(token)
+        try:
+            name = self.policy.authenticate(token)
+        except MemdeskError as error:  # e.g. the database cannot be read
+            raise _Refused(503, f"cannot check the token: {error.message}") from None
         if name is None:
             raise _Refused(401, "the token is not valid (unknown or revoked)")
         length = headers.get("content-length")
