@@ -16,7 +16,13 @@ from tests.support.server import ServeProcess
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    return MemdeskCommand(tmp_path_factory.mktemp("api") / "store")
+    root = tmp_path_factory.mktemp("api")
+    (root / "store").mkdir()
+    (root / "base.md").write_text("You are Pico, a helpful assistant.\n", encoding="utf-8")
+    (root / "store" / "config.toml").write_text(
+        f'[prompt]\nbase_file = "{(root / "base.md").as_posix()}"\n', encoding="utf-8"
+    )
+    return MemdeskCommand(root / "store")
 
 
 @pytest.fixture(scope="module")
@@ -161,6 +167,7 @@ def test_prompt_is_exactly_what_the_command_prints(store, local, client):
     got = client.get("/prompt", params=query)
     assert got.status_code == 200
     assert got.json() == expected
+    assert got.json()["text"].startswith("You are Pico, a helpful assistant.\n\n")
     assert "Ada writes Rust" in got.json()["text"]
     assert client.get("/prompt", params={"at": "not a time"}).status_code == 422
     assert client.get("/prompt", params={"sesion": "x"}).status_code == 422

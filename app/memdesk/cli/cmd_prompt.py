@@ -28,11 +28,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def prompt_run(args: argparse.Namespace, app: Memdesk) -> int:
     from memdesk.errors import BadInputError
     from memdesk.services.prompt import PromptSpec
+    from memdesk.services.prompt_base import configured_base_prompt
 
     if args.trusted and not args.project:
         raise BadInputError("--trusted needs --project DIR")
-    base_file = args.base or app.settings.prompt.base_file
-    base = read_text_file(base_file, "base prompt") if base_file else ""
+    base = read_text_file(args.base, "base prompt") if args.base else configured_base_prompt(app.settings)
     spec = PromptSpec(
         base=base,
         session=args.session,
