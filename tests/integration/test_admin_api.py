@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import signal
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
@@ -300,6 +301,11 @@ def test_openapi_describes_every_route(client):
     ]
     assert doc["components"]["securitySchemes"]["bearer"] == {"type": "http", "scheme": "bearer"}
     assert doc["servers"] == [{"url": client.base_url.__str__().rstrip("/")}]
+    for path, item in doc["paths"].items():
+        for operation in item.values():
+            declared = {p["name"] for p in operation.get("parameters", []) if p["in"] == "path"}
+            assert declared == set(re.findall(r"{(\w+)}", path)), path
+            assert "401" in operation["responses"] and "403" in operation["responses"]
 
 
 # --- the guard ------------------------------------------------------------------------------
@@ -314,6 +320,7 @@ def test_no_token_or_a_wrong_one_is_401(server, token):
             {"Authorization": "Bearer " + token[:-1] + "x"},
         ):
             response = anonymous.get("/apps/cal/memories", headers=headers)
+            assert anonymous.get("/openapi.json", headers=headers).status_code == 401
             assert response.status_code == 401, headers
             assert response.headers["www-authenticate"] == "Bearer"
             assert set(response.json()) == {"error"}
