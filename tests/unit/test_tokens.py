@@ -60,7 +60,8 @@ def test_list_shows_created_last_used_and_revoked(memdesk_app, clock):
     memdesk_app.tokens.create("other")
     assert [t.last_used_at for t in memdesk_app.tokens.list()] == [None, None]
     clock.now += timedelta(minutes=5)
-    memdesk_app.tokens.verify(token)
+    assert memdesk_app.tokens.verify(token) == "bot"
+    memdesk_app.tokens.settle()
     memdesk_app.tokens.revoke("other")
     bot, other = memdesk_app.tokens.list()
     assert (bot.name, bot.last_used_at, bot.active) == ("bot", clock.now, True)

@@ -108,4 +108,5 @@ class Memdesk:
         self.ctx.files_global_dir = global_folder(settings, self.paths)
 
     def close(self) -> None:
+        self.tokens.settle()
         self.store.close()

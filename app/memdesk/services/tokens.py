@@ -57,6 +57,7 @@ def _info(row: ApiToken) -> TokenInfo:
 class Tokens:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
+        self._noting: threading.Thread | None = None
 
     def create(self, name: str) -> str:
         """A new token for ``name``; the only time the plain token is available."""
@@ -101,8 +102,14 @@ class Tokens:
         if match.last_used_at is None or now - match.last_used_at >= _TOUCH_EVERY:
             # Noting the use is a write, which may wait for another writer: it never delays
             # the request, and a note lost to a busy database is harmless.
-            threading.Thread(target=self._touch, args=(match.id, now), daemon=True).start()
+            self._noting = threading.Thread(target=self._touch, args=(match.id, now), daemon=True)
+            self._noting.start()
         return match.name
+
+    def settle(self) -> None:
+        """Wait until the last note of a token's use is written (or given up)."""
+        if self._noting is not None:
+            self._noting.join()
 
     def _touch(self, token_id: int, now: datetime) -> None:
         try:
