@@ -93,8 +93,12 @@ class Tokens:
         """The name of the active token ``token`` is, or None; notes (in the background) when
         it was last used. Only reads on the calling thread."""
         digest = hash_token(token)
+        # Plain rows, not model objects: this runs on every request.
+        query = select(ApiToken.id, ApiToken.name, ApiToken.token_hash, ApiToken.last_used_at).where(
+            ApiToken.revoked_at.is_(None)
+        )
         with self.ctx.store.read() as session:
-            rows = list(session.scalars(select(ApiToken).where(ApiToken.revoked_at.is_(None))))
+            rows = session.execute(query).all()
         match = next((row for row in rows if hmac.compare_digest(row.token_hash, digest)), None)
         if match is None:
             return None
