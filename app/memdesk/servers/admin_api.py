@@ -294,7 +294,7 @@ def _endpoint(app: Memdesk, op: Operation) -> Any:
             actor = ACTOR_PREFIX + token_name(request.scope)
             if op.method == "GET":
                 # Reads take about a millisecond and never wait for a lock (WAL): answering on
-                # the event loop saves two thread switches, which cost more on a busy machine.
+                # the event loop saves a thread switch per request.
                 result = _run(app, actor, op, args)
             else:
                 # A write may wait for another process's write to finish (the busy timeout).

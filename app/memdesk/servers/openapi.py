@@ -54,7 +54,7 @@ def _operation(op: Operation) -> dict[str, Any]:
     if op.body is not None:
         found["requestBody"] = _body(op.body)
     responses = {str(op.status): _json("Success", op.response)}
-    for status in sorted({*op.errors, 401, 403}):
+    for status in sorted({*op.errors, 401, 403, 503}):
         responses[str(status)] = _json(ERROR_MEANINGS[status], _ERROR_REF)
     found["responses"] = responses
     return found
