@@ -31,11 +31,10 @@ def prompt_run(args: argparse.Namespace, app: Memdesk) -> int:
 
     if args.trusted and not args.project:
         raise BadInputError("--trusted needs --project DIR")
-    base_file = args.base or app.settings.prompt.base_file
-    from_stdin = base_file == "-"
+    from_stdin = args.base == "-"
     spec = PromptSpec(
         base=text_argument("-", "base prompt") if from_stdin else "",
-        base_file=Path(base_file) if base_file and not from_stdin else None,
+        base_file=None if from_stdin else Path(args.base) if args.base else app.prompt.configured_base_file(),
         session=args.session,
         app=args.app,
         message=args.message,

@@ -34,6 +34,22 @@ class Context:
 
     # Per thread, so a change on one thread never joins one open on another.
     _open: threading.local = field(default_factory=threading.local, init=False, repr=False)
+    # Who acts on this thread when it is not ``actor`` (a request served for an API client).
+    _acting: threading.local = field(default_factory=threading.local, init=False, repr=False)
+
+    def current_actor(self) -> str:
+        """The actor recorded for changes made on the calling thread."""
+        return getattr(self._acting, "actor", None) or self.actor
+
+    @contextmanager
+    def acting_as(self, actor: str) -> Iterator[None]:
+        """Record changes made on this thread, inside the block, as ``actor``; other threads are untouched."""
+        previous = getattr(self._acting, "actor", None)
+        self._acting.actor = actor
+        try:
+            yield
+        finally:
+            self._acting.actor = previous
 
     @contextmanager
     def change(self, label: str) -> Iterator[Session]:
@@ -46,7 +62,7 @@ class Context:
         if open_session is not None:
             yield open_session
             return
-        with recorded_change(self.store, label, self.actor, self.now()) as session:
+        with recorded_change(self.store, label, self.current_actor(), self.now()) as session:
             self._open.session = session
             try:
                 yield session

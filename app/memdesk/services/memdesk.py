@@ -28,6 +28,7 @@ from memdesk.services.prompt import Composer
 from memdesk.services.recall import Recall
 from memdesk.services.search import Search
 from memdesk.services.sessions import Sessions
+from memdesk.services.tokens import Tokens
 from memdesk.services.transfer import Transfer
 from memdesk.services.trash import Trash
 from memdesk.services.working import WorkingMemory
@@ -67,6 +68,7 @@ class Memdesk:
         self.transfer = Transfer(self.ctx)
         self.flynn = FlynnFolder(self.ctx)
         self.prompt = Composer(self.ctx)
+        self.tokens = Tokens(self.ctx)
 
     @classmethod
     def open(
@@ -106,4 +108,5 @@ class Memdesk:
         self.ctx.files_global_dir = global_folder(settings, self.paths)
 
     def close(self) -> None:
+        self.tokens.settle()
         self.store.close()

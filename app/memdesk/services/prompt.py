@@ -117,6 +117,11 @@ class Composer:
         self.apps = AppMemories(ctx)
         self.recall = Recall(ctx)
 
+    def configured_base_file(self) -> Path | None:
+        """The base prompt file the ``prompt.base_file`` setting names, if any."""
+        configured = self.ctx.settings.prompt.base_file
+        return Path(configured) if configured else None
+
     def compose(self, spec: PromptSpec) -> ComposedPrompt:
         settings = self.ctx.settings
         now = spec.now or self.ctx.now()

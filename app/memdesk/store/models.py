@@ -161,4 +161,16 @@ class CompactionRun(Base):
     history_step_id: Mapped[int | None] = mapped_column(Integer, default=None)
 
 
+class ApiToken(Base):
+    """A named bearer token for the local HTTP servers; only its SHA-256 is kept."""
+
+    __tablename__ = "api_tokens"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    token_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
+
+
 TRACKED_MODELS: tuple[type[Base], ...] = (Document, App, AppMemory, Entry, ChatSession, Message)

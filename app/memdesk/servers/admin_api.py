@@ -1,0 +1,333 @@
+"""The local HTTP admin API: app memories (the Memory Feature spec's admin endpoints), the
+composed prompt, recall, session logging and entries.
+
+Every operation calls the same services as the ``memdesk`` command, on a worker thread,
+with the calling token's name as the actor in history (``api:NAME``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from memdesk.core.timefmt import format_iso
+from memdesk.errors import BadInputError, ConflictError, MemdeskError, NotFoundError, StoreError
+from memdesk.servers.operations import Operation, Param, parse_json_body, parse_text_params
+from memdesk.services.apps import check_app_id
+from memdesk.services.prompt import PromptSpec
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response
+
+    from memdesk.services.memdesk import Memdesk
+    from memdesk.store.models import AppMemory
+
+log = logging.getLogger(__name__)
+
+ACTOR_PREFIX = "api:"
+TITLE = "Memdesk local admin API"
+
+# --- the operations -----------------------------------------------------------------------
+
+
+def _memory_json(memory: AppMemory) -> dict[str, Any]:
+    return {
+        "id": memory.id,
+        "content": memory.content,
+        "createdAt": format_iso(memory.created_at),
+        "updatedAt": format_iso(memory.updated_at),
+    }
+
+
+def list_app_memories(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
+    app_id = check_app_id(args["appId"])
+    return {"memories": [_memory_json(m) for m in app.apps.memories(app_id, include_expired=False)]}
+
+
+def purge_app_memories(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
+    return {"success": True, "deletedCount": app.apps.purge(check_app_id(args["appId"]))}
+
+
+def delete_app_memory(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
+    app_id, memory_id = check_app_id(args["appId"]), args["memoryId"]
+    if app.apps.get(memory_id).app_id != app_id:
+        raise NotFoundError(f"no memory {memory_id} in app {app_id!r}")
+    app.apps.delete([memory_id])
+    return {"success": True}
+
+
+def compose_prompt(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
+    spec = PromptSpec(
+        base_file=app.prompt.configured_base_file(),
+        session=args.get("session"),
+        app=args.get("app"),
+        message=args.get("message"),
+        now=args.get("at"),
+    )
+    return app.prompt.compose(spec).to_json()
+
+
+def recall_entries(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
+    hits = app.recall.entries(
+        args.get("query", ""),
+        args.get("limit", 5),
+        args.get("category"),
+        args.get("since"),
+        args.get("until"),
+    )
+    return {
+        "results": [
+            {"key": hit.ref, "content": hit.text, "category": hit.kind, "score": hit.score} for hit in hits
+        ]
+    }
+
+
+def log_message(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
+    message = app.sessions.log(args["id"], args["role"], args["content"], args.get("app"))
+    return {
+        "id": message.id,
+        "sessionId": message.session_id,
+        "role": message.role,
+        "createdAt": format_iso(message.created_at),
+    }
+
+
+def save_entry(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
+    entry = app.entries.upsert(
+        args["key"], args["content"], args.get("category", "knowledge"), args.get("importance")
+    )
+    return {
+        "key": entry.key,
+        "content": entry.content,
+        "category": entry.category,
+        "importance": entry.importance,
+        "createdAt": format_iso(entry.created_at),
+        "updatedAt": format_iso(entry.updated_at),
+    }
+
+
+# --- the route table ----------------------------------------------------------------------
+
+_APP_ID = Param("appId", required=True, description="the app's id, e.g. calendar")
+_TIME = {"type": "string", "format": "date-time", "examples": ["2025-10-10T14:30:00Z"]}
+_MEMORY = {
+    "type": "object",
+    "required": ["id", "content", "createdAt", "updatedAt"],
+    "properties": {
+        "id": {"type": "integer"},
+        "content": {"type": "string"},
+        "createdAt": _TIME,
+        "updatedAt": _TIME,
+    },
+}
+_SECTION = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string"},
+        "source": {"type": "string"},
+        "text": {"type": "string"},
+        "tokens": {"type": "integer"},
+        "included": {"type": "boolean"},
+        "reason": {"type": "string"},
+    },
+}
+_CATEGORY = ("knowledge", "timeline")
+
+
+def _object(required: list[str], **properties: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "required": required, "properties": properties}
+
+
+OPERATIONS: tuple[Operation, ...] = (
+    Operation(
+        "GET",
+        "/apps/{appId}/memories",
+        "List an app's live memories, most recently updated first",
+        list_app_memories,
+        _object(["memories"], memories={"type": "array", "items": _MEMORY}),
+        path_params=(_APP_ID,),
+        description="An app with no memories (or none known) gives an empty list.",
+    ),
+    Operation(
+        "DELETE",
+        "/apps/{appId}/memories",
+        "Purge all memories of an app (to Trash; `memdesk undo` brings them back)",
+        purge_app_memories,
+        _object(["success", "deletedCount"], success={"const": True}, deletedCount={"type": "integer"}),
+        path_params=(_APP_ID,),
+        errors=(401, 403, 404, 422),
+    ),
+    Operation(
+        "DELETE",
+        "/apps/{appId}/memories/{memoryId}",
+        "Delete one memory of an app (to Trash)",
+        delete_app_memory,
+        _object(["success"], success={"const": True}),
+        path_params=(_APP_ID, Param("memoryId", "integer", required=True)),
+        errors=(401, 403, 404, 422),
+    ),
+    Operation(
+        "GET",
+        "/prompt",
+        "The exact system prompt a session would receive, with its sections (as `memdesk prompt --json`)",
+        compose_prompt,
+        _object(
+            ["now", "text", "tokens", "sections"],
+            now=_TIME,
+            text={"type": "string"},
+            tokens={"type": "integer"},
+            sections={"type": "array", "items": _SECTION},
+        ),
+        query=(
+            Param("session", description="session id, e.g. telegram:42"),
+            Param("app", description="app id whose memories to include"),
+            Param("message", description="the user's first message (drives recall)"),
+            Param("at", "date-time", description="compose as of this time (default: now)"),
+        ),
+    ),
+    Operation(
+        "GET",
+        "/recall",
+        "Full-text search of live knowledge and timeline entries, best first",
+        recall_entries,
+        _object(
+            ["results"],
+            results={
+                "type": "array",
+                "items": _object(
+                    ["key", "content", "category", "score"],
+                    key={"type": "string"},
+                    content={"type": "string"},
+                    category={"type": "string", "enum": list(_CATEGORY)},
+                    score={"type": "number", "description": "lower is better"},
+                ),
+            },
+        ),
+        query=(
+            Param("query", required=True),
+            Param("category", enum=_CATEGORY),
+            Param("since", "date-time"),
+            Param("until", "date-time"),
+            Param("limit", "integer", description="1 to 1000; default 5"),
+        ),
+    ),
+    Operation(
+        "POST",
+        "/sessions/{id}/messages",
+        "Append a message to a session's conversation log",
+        log_message,
+        _object(
+            ["id", "sessionId", "role", "createdAt"],
+            id={"type": "integer"},
+            sessionId={"type": "string"},
+            role={"type": "string"},
+            createdAt=_TIME,
+        ),
+        path_params=(Param("id", required=True, description="session id, e.g. telegram:42"),),
+        body=(
+            Param("role", required=True, enum=("user", "assistant", "system")),
+            Param("content", required=True),
+            Param("app", description="the app this session belongs to"),
+        ),
+        status=201,
+        errors=(401, 403, 413, 422),
+    ),
+    Operation(
+        "POST",
+        "/entries",
+        "Add a knowledge or timeline entry, or update the one with this key",
+        save_entry,
+        _object(
+            ["key", "content", "category", "importance", "createdAt", "updatedAt"],
+            key={"type": "string"},
+            content={"type": "string"},
+            category={"type": "string", "enum": list(_CATEGORY)},
+            importance={"type": "number"},
+            createdAt=_TIME,
+            updatedAt=_TIME,
+        ),
+        body=(
+            Param("key", required=True),
+            Param("content", required=True),
+            Param("category", enum=_CATEGORY, description="default knowledge"),
+            Param("importance", "number", description="0 to 1"),
+        ),
+        errors=(401, 403, 413, 422),
+    ),
+)
+
+# --- serving ------------------------------------------------------------------------------
+
+_STATUS = ((BadInputError, 422), (NotFoundError, 404), (ConflictError, 409), (StoreError, 503))
+
+
+def status_of(error: MemdeskError) -> int:
+    return next((status for kind, status in _STATUS if isinstance(error, kind)), 500)
+
+
+def _error(status: int, message: str) -> Response:
+    from starlette.responses import JSONResponse
+
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _run(app: Memdesk, actor: str, op: Operation, args: dict[str, Any]) -> Any:
+    with app.ctx.acting_as(actor):
+        return op.handler(app, args)
+
+
+def _endpoint(app: Memdesk, op: Operation) -> Any:
+    from starlette.concurrency import run_in_threadpool
+    from starlette.responses import JSONResponse
+
+    from memdesk.servers.security import token_name
+
+    async def endpoint(request: Request) -> Response:
+        try:
+            args = parse_text_params(op.path_params, request.path_params, "path")
+            args.update(parse_text_params(op.query, request.query_params, "query"))
+            if op.body is not None:
+                args.update(parse_json_body(op.body, await request.body()))
+            actor = ACTOR_PREFIX + token_name(request.scope)
+            if op.method == "GET":
+                # Reads take about a millisecond and never wait for a lock (WAL): answering on
+                # the event loop saves a thread switch per request.
+                result = _run(app, actor, op, args)
+            else:
+                # A write may wait for another process's write to finish (the busy timeout).
+                result = await run_in_threadpool(_run, app, actor, op, args)
+        except MemdeskError as error:
+            return _error(status_of(error), error.message)
+        except Exception:
+            log.exception("%s %s failed", op.method, op.path)
+            return _error(500, "internal error; see the server's log")
+        return JSONResponse(result, status_code=op.status)
+
+    endpoint.__name__ = op.operation_id
+    return endpoint
+
+
+def build_app(app: Memdesk, base_url: str = "http://127.0.0.1:8765") -> Starlette:
+    """The API as an ASGI application, without the guard (see ``memdesk.servers.security``)."""
+    from starlette.applications import Starlette
+    from starlette.exceptions import HTTPException
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    from memdesk import __version__
+    from memdesk.servers.openapi import document
+
+    spec = document(OPERATIONS, TITLE, __version__, base_url)
+
+    async def openapi(_request: Request) -> Response:
+        return JSONResponse(spec)
+
+    async def http_error(_request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        return _error(exc.status_code, str(exc.detail))
+
+    routes = [Route(op.path, _endpoint(app, op), methods=[op.method]) for op in OPERATIONS]
+    routes.append(Route("/openapi.json", openapi, methods=["GET"]))
+    return Starlette(routes=routes, exception_handlers={HTTPException: http_error})

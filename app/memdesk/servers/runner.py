@@ -1,0 +1,66 @@
+"""Running an ASGI application with uvicorn on a socket bound before the server starts.
+
+Binding first lets the caller learn the real port (``0`` picks a free one) and build the
+guard's policy for it before the first request can arrive.
+"""
+
+from __future__ import annotations
+
+import socket
+from typing import Any
+
+from memdesk.errors import BadInputError
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+
+
+def parse_address(value: str) -> tuple[str, int, bool]:
+    """``PORT``, ``HOST:PORT`` or ``[IPv6]:PORT`` -> (host, port, host given explicitly)."""
+    text = value.strip()
+    host, explicit = DEFAULT_HOST, False
+    if text.startswith("["):
+        inside, sep, rest = text[1:].partition("]")
+        if not sep or not rest.startswith(":"):
+            raise BadInputError(f"address {value!r} is not valid", "expected [IPv6]:PORT, e.g. [::1]:8765")
+        host, explicit, text = inside, True, rest[1:]
+    elif ":" in text:
+        host, _, text = text.rpartition(":")
+        explicit = True
+        if not host:
+            raise BadInputError(f"address {value!r} has no host before the colon")
+    if not text.isdigit() or not 0 <= int(text) <= 65535:
+        raise BadInputError(f"port {text!r} is not valid", "expected a number from 0 to 65535")
+    return host, int(text), explicit
+
+
+def bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise BadInputError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    # Answers go out at once: without this, Nagle's algorithm and the client's delayed ACK
+    # hold the body of many responses back by about 40 ms. Accepted sockets inherit it.
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve(app: Any, sock: socket.socket) -> None:
+    """Serve until interrupted (Ctrl+C or SIGTERM), then finish the requests in flight."""
+    import uvicorn
+
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        lifespan="off",
+        server_header=False,
+        timeout_graceful_shutdown=5,
+    )
+    uvicorn.Server(config).run(sockets=[sock])

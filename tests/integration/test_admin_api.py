@@ -1,0 +1,395 @@
+"""The local admin API over real HTTP: `memdesk serve` as a process, httpx as the client."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import sqlite3
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
+
+import httpx
+import pytest
+from tests.support.cli import MemdeskCommand, out
+from tests.support.server import ServeProcess
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    root = tmp_path_factory.mktemp("api")
+    (root / "store").mkdir()
+    (root / "base.md").write_text("You are Pico, a helpful assistant.\n", encoding="utf-8")
+    (root / "store" / "config.toml").write_text(
+        f'[prompt]\nbase_file = "{(root / "base.md").as_posix()}"\n', encoding="utf-8"
+    )
+    return MemdeskCommand(root / "store")
+
+
+@pytest.fixture(scope="module")
+def local(store):
+    """The same store opened in the test process: quicker than the command for setting up."""
+    from memdesk.services.memdesk import Memdesk
+
+    app = Memdesk.open(data_dir=str(store.data_dir), actor="test")
+    yield app
+    app.close()
+
+
+@pytest.fixture(scope="module")
+def token(store):
+    return out(store("token", "create", "bot")).strip()
+
+
+@pytest.fixture(scope="module")
+def server(store, token):
+    served = ServeProcess(store.data_dir)
+    yield served
+    assert served.stop() in (0, -signal.SIGTERM), served.stderr
+    assert "Traceback" not in served.stderr
+    assert token not in served.stderr
+
+
+@pytest.fixture(scope="module")
+def client(server, token):
+    with httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {token}"}) as c:
+        yield c
+
+
+def history(local) -> list[tuple[str, str, str]]:
+    return [(step.actor, step.state, step.label) for step in local.history.list(1000)]
+
+
+# --- the seed's admin endpoints ------------------------------------------------------------
+
+
+def test_list_memories_has_the_seed_shape(local, client):
+    local.apps.add("cal", "Prefers meetings after 2pm", created_at=datetime(2025, 10, 10, 14, 30))
+    local.apps.add("cal", "Uses 24-hour time", created_at=datetime(2025, 10, 11, 6, 0))
+    response = client.get("/apps/cal/memories")
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "application/json"
+    assert response.json() == {
+        "memories": [
+            {
+                "id": 2,
+                "content": "Uses 24-hour time",
+                "createdAt": "2025-10-11T06:00:00Z",
+                "updatedAt": "2025-10-11T06:00:00Z",
+            },
+            {
+                "id": 1,
+                "content": "Prefers meetings after 2pm",
+                "createdAt": "2025-10-10T14:30:00Z",
+                "updatedAt": "2025-10-10T14:30:00Z",
+            },
+        ]
+    }
+
+
+def test_unknown_app_lists_nothing_and_cannot_be_purged(client):
+    assert client.get("/apps/never-seen/memories").json() == {"memories": []}
+    response = client.delete("/apps/never-seen/memories")
+    assert response.status_code == 404
+    assert response.json() == {"error": "no app 'never-seen'"}
+    bad = client.get("/apps/bad%20id/memories")
+    assert bad.status_code == 422
+    assert "app id" in bad.json()["error"]
+
+
+def test_delete_one_goes_to_trash_and_history_and_undo_restores_it(store, local, client):
+    memory_id = local.apps.add("notes", "Keep me").memory.id
+    assert client.delete(f"/apps/notes/memories/{memory_id}").json() == {"success": True}
+    assert client.get("/apps/notes/memories").json() == {"memories": []}
+    assert f"memory:{memory_id}\t" in out(store("trash", "list"))
+    step = out(store("history", "--limit", "1")).rstrip("\n").split("\t")
+    assert step[2:] == ["api:bot", "done", f"Delete memory {memory_id}"]
+    assert out(store("undo")).startswith("undid")
+    assert [m["content"] for m in client.get("/apps/notes/memories").json()["memories"]] == ["Keep me"]
+
+
+def test_purge_returns_the_count_goes_to_trash_and_undo_restores(store, local, client):
+    for text in ("one", "two", "three"):
+        local.apps.add("purgeme", text)
+    response = client.delete("/apps/purgeme/memories")
+    assert response.status_code == 200
+    assert response.json() == {"success": True, "deletedCount": 3}
+    assert client.get("/apps/purgeme/memories").json() == {"memories": []}
+    assert sum(item.label == "app purgeme" for item in local.trash.list()) == 3
+    assert history(local)[0] == ("api:bot", "done", "Purge app purgeme")
+    out(store("undo"))
+    assert len(client.get("/apps/purgeme/memories").json()["memories"]) == 3
+    assert client.delete("/apps/purgeme/memories").json() == {"success": True, "deletedCount": 3}
+    assert client.delete("/apps/purgeme/memories").json() == {"success": True, "deletedCount": 0}
+
+
+def test_bad_memory_ids(local, client):
+    other = local.apps.add("other-app", "not yours").memory.id
+    steps = len(history(local))
+    cases = {
+        "/apps/cal/memories/abc": 422,
+        "/apps/cal/memories/1.5": 422,
+        f"/apps/cal/memories/{other}": 404,  # a memory of another app
+        "/apps/cal/memories/999999": 404,
+    }
+    for path, status in cases.items():
+        response = client.delete(path)
+        assert response.status_code == status, path
+        assert set(response.json()) == {"error"}
+    assert client.get("/apps/other-app/memories").json()["memories"][0]["id"] == other
+    assert len(history(local)) == steps
+
+
+# --- prompt, recall, sessions, entries -----------------------------------------------------
+
+
+def test_prompt_is_exactly_what_the_command_prints(store, local, client):
+    local.documents.set("user/profile", "Name: Ada")
+    local.entries.upsert("lang", "Ada writes Rust")
+    local.sessions.log("telegram:1", "user", "hi", "cal")
+    at = "2026-05-01T09:30:00Z"
+    expected = json.loads(
+        out(
+            store(
+                "--now",
+                at,
+                "prompt",
+                "--json",
+                "--session",
+                "telegram:1",
+                "--app",
+                "cal",
+                "--message",
+                "rust please",
+            )
+        )
+    )
+    query = {"session": "telegram:1", "app": "cal", "message": "rust please", "at": at}
+    got = client.get("/prompt", params=query)
+    assert got.status_code == 200
+    assert got.json() == expected
+    assert got.json()["text"].startswith("You are Pico, a helpful assistant.\n\n")
+    assert "Ada writes Rust" in got.json()["text"]
+    assert client.get("/prompt", params={"at": "not a time"}).status_code == 422
+    assert client.get("/prompt", params={"sesion": "x"}).status_code == 422
+
+
+def test_recall_matches_the_command(store, local, client):
+    local.entries.upsert("cat", "the cat is called Mochi")
+    local.entries.upsert("trip", "trip to the cat cafe", "timeline")
+    lines = out(store("recall", "cat", "--limit", "10")).splitlines()
+    results = client.get("/recall", params={"query": "cat", "limit": 10}).json()["results"]
+    assert [f"{r['key']}: {r['content']}" for r in results] == lines
+    assert {r["category"] for r in results} == {"knowledge", "timeline"}
+    timeline = client.get("/recall", params={"query": "cat", "category": "timeline"}).json()
+    assert [r["key"] for r in timeline["results"]] == ["trip"]
+    later = client.get("/recall", params={"query": "cat", "since": "2999-01-01"}).json()
+    assert later == {"results": []}
+    for bad in (
+        {"query": "cat", "limit": "x"},
+        {"query": "cat", "limit": 0},
+        {"query": "cat", "category": "x"},
+        {},
+    ):
+        response = client.get("/recall", params=bad)
+        assert response.status_code == 422, bad
+        assert set(response.json()) == {"error"}
+
+
+def test_logging_a_message_is_recorded_as_the_token(local, client):
+    response = client.post(
+        "/sessions/discord:9/messages", json={"role": "user", "content": "hé 👋", "app": "cal"}
+    )
+    assert response.status_code == 201
+    body = response.json()
+    assert (body["sessionId"], body["role"]) == ("discord:9", "user")
+    assert body["createdAt"].endswith("Z")
+    assert [(m.role, m.content) for m in local.sessions.messages("discord:9")] == [("user", "hé 👋")]
+    assert local.sessions.get("discord:9").app_id == "cal"
+    assert history(local)[0] == ("api:bot", "done", "Log user message in discord:9")
+
+
+def test_saving_an_entry_then_updating_it(local, client):
+    first = client.post("/entries", json={"key": "tz", "content": "Europe/Zurich", "importance": 0.9})
+    assert first.status_code == 200
+    assert first.json()["category"] == "knowledge" and first.json()["importance"] == 0.9
+    second = client.post("/entries", json={"key": "tz", "content": "UTC", "category": "timeline"})
+    assert (second.json()["content"], second.json()["category"]) == ("UTC", "timeline")
+    entry = local.entries.get("tz")
+    assert (entry.content, entry.category, entry.importance) == ("UTC", "timeline", 0.9)
+    assert history(local)[0] == ("api:bot", "done", "Save entry tz")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"key": "k", "content": 5}',
+        b'{"key": "k", "content": "x", "importance": "high"}',
+        b'{"key": "k", "content": "x", "importance": 7}',
+        b'{"key": "k", "content": "x", "importance": true}',
+        b'{"key": "k", "content": "x", "category": "gossip"}',
+        b'{"key": "k", "content": "x", "extra": 1}',
+        b'{"content": "x"}',
+        b'{"key": "", "content": "x"}',
+        b'["k", "x"]',
+        b"{not json",
+        b"\xff\xfe",
+        b"",
+    ],
+)
+def test_bad_entry_bodies_are_refused_and_write_nothing(local, client, body):
+    steps = len(history(local))
+    response = client.post("/entries", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 422
+    assert set(response.json()) == {"error"}
+    assert len(history(local)) == steps
+
+
+def test_bad_session_messages(client):
+    for path, body in (
+        ("/sessions/discord:9/messages", {"role": "robot", "content": "x"}),
+        ("/sessions/discord:9/messages", {"role": "user", "content": ["x"]}),
+        ("/sessions/discord:9/messages", {"role": "user", "content": "x", "app": "bad app"}),
+        ("/sessions/discord:9/messages", {"role": "user"}),
+    ):
+        response = client.post(path, json=body)
+        assert response.status_code == 422, body
+        assert set(response.json()) == {"error"}
+
+
+def test_unknown_routes_and_methods_answer_in_json(client):
+    missing = client.get("/nothing/here")
+    assert (missing.status_code, missing.json()) == (404, {"error": "Not Found"})
+    wrong = client.put("/entries", json={})
+    assert wrong.status_code == 405 and set(wrong.json()) == {"error"}
+
+
+def test_requests_in_parallel_keep_their_own_actor(local, server, client):
+    other = local.tokens.create("second")
+
+    def save(index: int) -> int:
+        token = other if index % 2 else client.headers["Authorization"].split()[1]
+        with httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {token}"}) as c:
+            return c.post("/entries", json={"key": f"par{index}", "content": f"parallel {index}"}).status_code
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        assert set(pool.map(save, range(16))) == {200}
+    actors = {
+        label.removeprefix("Save entry "): actor for actor, _, label in history(local) if "par" in label
+    }
+    assert actors == {f"par{i}": "api:second" if i % 2 else "api:bot" for i in range(16)}
+
+
+# --- OpenAPI --------------------------------------------------------------------------------
+
+
+def test_openapi_describes_every_route(client):
+    from memdesk.servers.admin_api import OPERATIONS
+
+    doc = client.get("/openapi.json").json()
+    assert doc["openapi"] == "3.1.0"
+    described = {(path, method.upper()) for path, item in doc["paths"].items() for method in item}
+    served = {(op.path, op.method) for op in OPERATIONS} | {("/openapi.json", "GET")}
+    assert described == served
+    listing = doc["paths"]["/apps/{appId}/memories"]["get"]["responses"]["200"]
+    schema = listing["content"]["application/json"]["schema"]
+    assert schema["properties"]["memories"]["items"]["required"] == [
+        "id",
+        "content",
+        "createdAt",
+        "updatedAt",
+    ]
+    assert doc["components"]["securitySchemes"]["bearer"] == {"type": "http", "scheme": "bearer"}
+    assert doc["servers"] == [{"url": client.base_url.__str__().rstrip("/")}]
+    for path, item in doc["paths"].items():
+        for operation in item.values():
+            declared = {p["name"] for p in operation.get("parameters", []) if p["in"] == "path"}
+            assert declared == set(re.findall(r"{(\w+)}", path)), path
+            assert "401" in operation["responses"] and "403" in operation["responses"]
+
+
+# --- the guard ------------------------------------------------------------------------------
+
+
+def test_no_token_or_a_wrong_one_is_401(server, token):
+    with httpx.Client(base_url=server.url) as anonymous:
+        for headers in (
+            {},
+            {"Authorization": "Basic abc"},
+            {"Authorization": "Bearer"},
+            {"Authorization": "Bearer " + token[:-1] + "x"},
+        ):
+            response = anonymous.get("/apps/cal/memories", headers=headers)
+            assert anonymous.get("/openapi.json", headers=headers).status_code == 401
+            assert response.status_code == 401, headers
+            assert response.headers["www-authenticate"] == "Bearer"
+            assert set(response.json()) == {"error"}
+            assert token not in response.text
+
+
+def test_a_revoked_token_stops_working_at_once(store, local, server):
+    doomed = local.tokens.create("doomed")
+    headers = {"Authorization": f"Bearer {doomed}"}
+    assert httpx.get(f"{server.url}/apps/cal/memories", headers=headers).status_code == 200
+    out(store("token", "revoke", "doomed"))
+    response = httpx.get(f"{server.url}/apps/cal/memories", headers=headers)
+    assert response.status_code == 401
+    assert doomed not in response.text
+
+
+@pytest.mark.parametrize(
+    ("origin", "status"),
+    [
+        ("https://evil.example", 403),
+        ("http://localhost.evil.example", 403),
+        ("null", 403),
+        ("http://localhost:3000", 200),
+        ("http://127.0.0.1:8080", 200),
+        ("http://[::1]:9000", 200),
+    ],
+)
+def test_origin_must_be_absent_or_loopback(client, origin, status):
+    response = client.get("/apps/cal/memories", headers={"Origin": origin})
+    assert response.status_code == status
+    if status == 403:
+        assert set(response.json()) == {"error"}
+
+
+def test_host_must_name_this_server(server, client):
+    for host, status in (
+        (f"evil.example:{server.port}", 403),  # a rebound DNS name
+        ("127.0.0.1:1", 403),
+        (f"localhost:{server.port}", 200),
+        (f"127.0.0.1:{server.port}", 200),
+    ):
+        response = client.get("/apps/cal/memories", headers={"Host": host})
+        assert response.status_code == status, host
+
+
+def test_a_huge_body_is_413_and_writes_nothing(local, client):
+    steps = len(history(local))
+    big = json.dumps({"key": "big", "content": "x" * (1024 * 1024)}).encode()
+    response = client.post("/entries", content=big, headers={"content-type": "application/json"})
+    assert response.status_code == 413
+    assert set(response.json()) == {"error"}
+
+    def chunks():
+        for _ in range(20):
+            yield b"x" * 65536
+
+    streamed = client.post("/entries", content=chunks())  # chunked, no Content-Length
+    assert streamed.status_code == 413
+    assert len(history(local)) == steps
+
+
+def test_token_list_shows_use_but_never_the_token(store, token, client):
+    client.get("/apps/cal/memories")
+    listing = out(store("token", "list"))
+    bot = next(line for line in listing.splitlines() if line.startswith("bot\t"))
+    assert "last used 20" in bot and bot.endswith("active")
+    assert "revoked" in next(line for line in listing.splitlines() if line.startswith("doomed\t"))
+    assert token not in listing
+    db = store.data_dir / "memdesk.sqlite3"
+    with sqlite3.connect(db) as conn:
+        hashes = [row[0] for row in conn.execute("SELECT token_hash FROM api_tokens")]
+    assert token not in hashes and all(len(h) == 64 for h in hashes)
