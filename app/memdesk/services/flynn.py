@@ -18,6 +18,10 @@ from memdesk.services.documents import Documents
 from memdesk.services.working import WorkingMemory
 
 
+# (relative path, namespace, text, or working memory parsed from its header)
+_FlynnFile = tuple[str, str, str | working_format.WorkingFile]
+
+
 @dataclass
 class FlynnReport:
     written: list[str] = field(default_factory=list)
@@ -61,18 +65,19 @@ class FlynnFolder:
             raise BadInputError(f"{folder}: {problems[0]}{more}; nothing was imported")
         report = FlynnReport()
         with self.ctx.change(f"Import Flynn folder {folder.name}"):
-            for relative, namespace, text in files:
-                if is_working(namespace):
-                    self._import_working(namespace, working_format.parse(text), report, relative)
+            for relative, namespace, body in files:
+                if isinstance(body, working_format.WorkingFile):
+                    self._import_working(namespace, body, report, relative)
                 else:
-                    self.documents.set(namespace, text.rstrip("\n"))
+                    self.documents.set(namespace, body.rstrip("\n"))
                 report.written.append(relative)
         return report
 
     @staticmethod
-    def _read_files(folder: Path) -> tuple[list[tuple[str, str, str]], list[str]]:
-        """Each file as (relative path, namespace, text), and "path: why" for each bad one."""
-        files: list[tuple[str, str, str]] = []
+    def _read_files(folder: Path) -> tuple[list[_FlynnFile], list[str]]:
+        """Each file as (relative path, namespace, text or parsed working memory), and
+        "path: why" for each bad one."""
+        files: list[_FlynnFile] = []
         problems: list[str] = []
         for path in sorted(folder.rglob("*.md")):
             relative = path.relative_to(folder).as_posix()
@@ -85,8 +90,7 @@ class FlynnFolder:
                     raise BadInputError(f"{path.stat().st_size:,} bytes is too large")
                 text = path.read_bytes().decode("utf-8")
                 check_text(text, "the text", MAX_DOCUMENT_CHARS, allow_empty=True)
-                if is_working(namespace):
-                    working_format.parse(text)
+                body = working_format.parse(text) if is_working(namespace) else text
             except UnicodeDecodeError as exc:
                 problems.append(f"{relative}: not valid UTF-8 (byte {exc.start})")
             except BadInputError as exc:
@@ -94,7 +98,7 @@ class FlynnFolder:
             except OSError as exc:
                 problems.append(f"{relative}: cannot be read ({exc.strerror})")
             else:
-                files.append((relative, namespace, text))
+                files.append((relative, namespace, body))
         return files, problems
 
     def _import_working(
