@@ -17,7 +17,6 @@ from memdesk.services.context import MAX_DOCUMENT_CHARS, Context, check_text
 from memdesk.services.documents import Documents
 from memdesk.services.working import WorkingMemory
 
-
 # (relative path, namespace, text, or working memory parsed from its header)
 _FlynnFile = tuple[str, str, str | working_format.WorkingFile]
 
