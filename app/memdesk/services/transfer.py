@@ -49,7 +49,6 @@ _UNIQUE_COLUMNS: dict[type[Base], Any] = {
 
 
 _INT64 = range(-(2**63), 2**63)
-_TEXT_LIMIT = MAX_DOCUMENT_CHARS
 
 
 def _entry_importance(value: float) -> float:
@@ -96,7 +95,7 @@ def _check_value(model: type[Base], column: Any, value: object) -> object:
             raise BadInputError(f"{value!r} is not a date and time") from None
         return naive_utc(parsed).isoformat()
     if isinstance(value, str):
-        check_text(value, "text", getattr(kind, "length", None) or _TEXT_LIMIT, allow_empty=True)
+        check_text(value, "text", getattr(kind, "length", None) or MAX_DOCUMENT_CHARS, allow_empty=True)
     check = _FIELD_CHECKS.get((model, column.key))
     if check is not None:
         check(value)
