@@ -65,7 +65,8 @@ def test_test_connection_reports_success(panel, server, memory_keyring, qtbot, s
     settle()
 
     click(qtbot, panel.test_button)
-    qtbot.waitUntil(lambda: panel.test_result.text().startswith("Connected"), timeout=5000)
+    # Long: the first import of the client library is slow on a busy machine.
+    qtbot.waitUntil(lambda: panel.test_result.text().startswith("Connected"), timeout=30000)
 
     assert f"Connected: {server.openai_url} answered with model tiny in" in panel.test_result.text()
     request = server.requests[0]
