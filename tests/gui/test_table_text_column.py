@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QStyleOptionViewItem
-from tests.gui.tables_fixtures import settle
+from tests.gui.tables_fixtures import bulk_entries, settle
 
 from memdesk.gui.models.apps import AppMemoryModel as M
 from memdesk.gui.models.entries import EntryTableModel as E
@@ -162,3 +162,14 @@ def test_a_session_column_with_something_in_it_stays(memdesk_app, table_tasks, c
     view = entries_view(qtbot, memdesk_app, table_tasks, "knowledge")
     resize(view, qtbot, WIDE)
     assert not view.table.isColumnHidden(E.SESSION)
+
+
+def test_a_big_selection_stays_one_line_per_row(memdesk_app, table_tasks, qtbot):
+    bulk_entries(memdesk_app, 300)
+    view = entries_view(qtbot, memdesk_app, table_tasks, "knowledge")
+    table = view.table
+    one = table.rowHeight(0)
+    table.selectRow(0)
+    assert table.rowHeight(0) > one
+    table.selectAll()  # more rows than are made tall one by one
+    assert table.rowHeight(0) == one

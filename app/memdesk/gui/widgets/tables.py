@@ -182,8 +182,11 @@ class TwoLineRows(QObject):
         default = self.two_lines if self.wide else self.one_line
         if header.defaultSectionSize() != default:
             header.setDefaultSectionSize(default)
-        rows = {index.row() for index in self._view.selectionModel().selectedRows()}
-        wanted = set() if self.wide or len(rows) > MAX_TALL_SELECTED else rows
+        wanted: set[int] = set()
+        # Counted from the ranges: listing a select-all of a million rows would stall.
+        spans = self._view.selectionModel().selection()
+        if not self.wide and sum(span.height() for span in spans) <= MAX_TALL_SELECTED:
+            wanted = {row for span in spans for row in range(span.top(), span.bottom() + 1)}
         for row in self._tall - wanted:
             header.resizeSection(row, default)
         for row in wanted - self._tall:
