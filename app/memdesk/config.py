@@ -20,6 +20,9 @@ import tomli_w
 from memdesk.llm import BACKENDS
 
 COMPACTION_STEPS = ("working", "timeline", "facts", "app")
+DEFAULT_OPENAI_BASE_URL = "http://localhost:11434/v1"  # Ollama's OpenAI-compatible endpoint
+# Keys renamed since a release: a settings file that still has the old name keeps working.
+RENAMED_KEYS = {"llm.base_url": "llm.openai_base_url"}
 
 
 @dataclass(frozen=True)
@@ -52,7 +55,7 @@ class SettingSpec:
         if self.kind == "subset":
             return "a list drawn from " + ", ".join(self.choices)
         if self.kind == "url":
-            return "an http:// or https:// URL"
+            return "an http:// or https:// URL" + ("" if self.default else ", or empty")
         return "text"
 
 
@@ -76,7 +79,8 @@ SPECS: tuple[SettingSpec, ...] = (
         "compaction.steps", "subset", list(COMPACTION_STEPS), "Compaction steps", choices=COMPACTION_STEPS
     ),
     SettingSpec("llm.backend", "choice", "offline", "LLM backend", choices=BACKENDS),
-    SettingSpec("llm.base_url", "url", "http://localhost:11434/v1", "Server URL (OpenAI-compatible)"),
+    SettingSpec("llm.openai_base_url", "url", DEFAULT_OPENAI_BASE_URL, "Server URL (OpenAI-compatible)"),
+    SettingSpec("llm.anthropic_base_url", "url", "", "Server URL (Anthropic; empty: the official API)"),
     SettingSpec("llm.model", "str", "", "Model (empty: the backend's default)"),
     SettingSpec("llm.timeout_seconds", "float", 60, "Request timeout (seconds)", 1, 600),
     SettingSpec("llm.max_tokens", "int", 1024, "Longest reply (tokens)", 64, 32000),
@@ -114,7 +118,8 @@ class CompactionSettings:
 @dataclass(frozen=True)
 class LLMSettings:
     backend: str = "offline"
-    base_url: str = "http://localhost:11434/v1"
+    openai_base_url: str = DEFAULT_OPENAI_BASE_URL
+    anthropic_base_url: str = ""  # empty: the official endpoint
     model: str = ""
     timeout_seconds: float = 60.0
     max_tokens: int = 1024
@@ -151,7 +156,7 @@ class Settings:
 
         sections: dict[str, dict[str, Any]] = {}
         for key, raw in values.items():
-            spec = SPEC_BY_KEY.get(key)
+            spec = SPEC_BY_KEY.get(RENAMED_KEYS.get(key, key))
             if spec is None:
                 raise BadInputError(f"unknown setting {key!r}")
             value, problem = validate_value(spec, raw)
@@ -194,7 +199,7 @@ def validate_value(spec: SettingSpec, raw: Any) -> tuple[Any, str | None]:
         return tuple(item for item in spec.choices if item in raw), None
     if not isinstance(raw, str) or len(raw) > 4096 or "\x00" in raw:
         return None, problem
-    if spec.kind == "url" and not raw.startswith(("http://", "https://")):
+    if spec.kind == "url" and not raw.startswith(("http://", "https://")) and (raw or spec.default):
         return None, problem
     return raw, None
 
@@ -221,6 +226,9 @@ def load_settings(path: Path) -> LoadedSettings:
             continue
         for name, raw in body.items():
             key = f"{section}.{name}"
+            if key in RENAMED_KEYS and RENAMED_KEYS[key] in accepted:
+                continue  # the new name was given too, and wins
+            key = RENAMED_KEYS.get(key, key)
             spec = SPEC_BY_KEY.get(key)
             if spec is None:
                 problems.append(f"{key}: unknown setting; ignored")

@@ -56,7 +56,7 @@ def test_a_number_out_of_range_cannot_be_typed(qtbot, memdesk_app, tasks):
 
 def test_a_bad_value_shows_the_message_and_is_not_saved(qtbot, memdesk_app, tasks, settle):
     dialog = settings_dialog(qtbot, memdesk_app, tasks)
-    url = dialog.editors["llm.base_url"]
+    url = dialog.editors["llm.openai_base_url"]
     url.clear()
     qtbot.keyClicks(url, "ftp://models.example")
     dialog.editors["memory.recall_limit"].setValue(7)
@@ -64,7 +64,7 @@ def test_a_bad_value_shows_the_message_and_is_not_saved(qtbot, memdesk_app, task
     settle()
     assert dialog.isVisible()
     assert dialog.bad_value.isVisible()
-    assert "llm.base_url" in dialog.bad_value.label.text()
+    assert "llm.openai_base_url" in dialog.bad_value.label.text()
     assert "an http:// or https:// URL" in dialog.bad_value.label.text()
     assert dialog.tabs.tabText(dialog.tabs.currentIndex()) == "Language model"
     assert not memdesk_app.paths.config_file.exists()
@@ -143,7 +143,11 @@ def test_settings_from_the_main_window_use_the_llm_panel_and_the_keyring(
     assert server.requests[0].api_key == key  # Test connection tried the typed key
     config = memdesk_app.paths.config_file.read_text(encoding="utf-8")
     saved = tomllib.loads(config)["llm"]
-    assert (saved["backend"], saved["base_url"], saved["model"]) == ("openai", server.openai_url, "llama3")
+    assert (saved["backend"], saved["openai_base_url"], saved["model"]) == (
+        "openai",
+        server.openai_url,
+        "llama3",
+    )
     assert memory_keyring.passwords == {(SERVICE, "openai"): key}
     assert key not in config
     assert main_window.llm_label.text() == "LLM: openai · llama3"
@@ -167,12 +171,12 @@ def test_a_section_panel_can_take_over_a_tab(qtbot, memdesk_app, tasks, settle):
     panel = TimeoutPanel()
     dialog.use_section_panel("llm", panel)
     assert dialog.tabs.widget(list(SECTION_TITLES).index("llm")) is panel
-    assert "llm.base_url" not in dialog.editors
+    assert "llm.openai_base_url" not in dialog.editors
     panel.timeout = 15.0
     with qtbot.waitSignal(dialog.accepted):
         dialog.save()
     assert memdesk_app.settings.llm.backend == "openai"
     assert memdesk_app.settings.llm.timeout_seconds == 15.0
-    assert memdesk_app.settings.llm.base_url == "http://localhost:11434/v1"  # not edited: kept
+    assert memdesk_app.settings.llm.openai_base_url == "http://localhost:11434/v1"  # not edited: kept
     dialog.restore_defaults()
     assert panel.timeout == 60.0

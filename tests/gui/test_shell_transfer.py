@@ -24,7 +24,7 @@ def test_import_a_memdesk_export(main_window, memdesk_app, answer, settle, tmp_p
     assert "Imported export.json: 1 added" in main_window.statusBar().currentMessage()
 
 
-def test_import_a_flynn_folder_reports_skipped_files(
+def test_a_flynn_folder_with_a_bad_file_is_refused(
     main_window, memdesk_app, answer, dialog_log, settle, tmp_path
 ):
     folder = tmp_path / "flynn"
@@ -33,12 +33,12 @@ def test_import_a_flynn_folder_reports_skipped_files(
     (folder / "notes.md").write_text("not a namespace", encoding="utf-8")
     answer("choose", "Flynn memory folder…")
     answer("pick_folder", folder)
-    answer("info", None)
+    answer("error", None)
     main_window.import_action.trigger()
     settle()
-    assert memdesk_app.documents.text("user/profile") == "Ada"
-    (skipped,) = dialog_log.texts("info")
-    assert "notes.md" in skipped
+    assert memdesk_app.documents.get("user/profile") is None
+    (error,) = dialog_log.texts("error")
+    assert "notes.md" in error and "nothing was imported" in error
 
 
 def test_export_to_a_file(main_window, memdesk_app, answer, settle, tmp_path):

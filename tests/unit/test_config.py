@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import tomllib
+
 from memdesk.config import SPECS, Settings, load_settings, save_settings
 from memdesk.paths import resolve_paths
 
@@ -56,3 +58,45 @@ def test_paths_precedence(tmp_path, monkeypatch):
     assert explicit.config_file == tmp_path / "cli" / "config.toml"
     monkeypatch.delenv("MEMDESK_DB")
     assert resolve_paths().db_file == tmp_path / "env" / "memdesk.sqlite3"
+
+
+def test_every_default_is_the_settings_default():
+    defaults = Settings()
+    for spec in SPECS:
+        value = defaults.get(spec.key)
+        assert (list(value) if isinstance(value, tuple) else value) == spec.default, spec.key
+
+
+def test_each_backend_has_its_own_server_url(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text('[llm]\nanthropic_base_url = "http://127.0.0.1:8080"\n')
+    llm = load_settings(path).settings.llm
+    assert (llm.openai_base_url, llm.anthropic_base_url) == (
+        "http://localhost:11434/v1",
+        "http://127.0.0.1:8080",
+    )
+    assert Settings().llm.anthropic_base_url == ""  # empty: the official endpoint
+    path.write_text('[llm]\nanthropic_base_url = "api.example.com"\nopenai_base_url = ""\n')
+    loaded = load_settings(path)
+    assert loaded.settings.llm == Settings().llm
+    expected = "expected an http:// or https:// URL, or empty"
+    assert f"llm.anthropic_base_url: 'api.example.com' is not valid; {expected}" in loaded.problems[0]
+    assert "llm.openai_base_url: '' is not valid; expected an http:// or https:// URL;" in loaded.problems[1]
+
+
+def test_the_old_base_url_key_still_sets_the_openai_url(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text('[llm]\nbackend = "openai"\nbase_url = "http://127.0.0.1:1234/v1"\n')
+    loaded = load_settings(path)
+    assert loaded.problems == ()
+    assert loaded.settings.llm.openai_base_url == "http://127.0.0.1:1234/v1"
+    assert Settings().with_values({"llm.base_url": "http://h/v1"}).llm.openai_base_url == "http://h/v1"
+    save_settings(path, loaded.settings)  # saving writes the new name only
+    assert tomllib.loads(path.read_text())["llm"]["openai_base_url"] == "http://127.0.0.1:1234/v1"
+    assert "base_url" not in tomllib.loads(path.read_text())["llm"]
+    for both in (
+        'base_url = "http://old/v1"\nopenai_base_url = "http://new/v1"\n',
+        'openai_base_url = "http://new/v1"\nbase_url = "http://old/v1"\n',
+    ):
+        path.write_text("[llm]\n" + both)
+        assert load_settings(path).settings.llm.openai_base_url == "http://new/v1"

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+import re
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -83,22 +84,62 @@ def test_skip_and_overwrite_modes(memdesk_app, clock, tmp_path):
     )
 
 
+def _export(**sections: list[dict]) -> bytes:
+    return json.dumps({"format": "memdesk", "version": 1, **sections}).encode()
+
+
+def _entry(**fields: object) -> dict:
+    row = {
+        "key": "k",
+        "content": "c",
+        "category": "knowledge",
+        "importance": 0.5,
+        "created_at": "2026-01-01T00:00:00",
+        "updated_at": "2026-01-01T00:00:00",
+    }
+    return {**row, **fields}
+
+
+_STAMPS = {"created_at": "2026-01-01T00:00:00", "updated_at": "2026-01-01T00:00:00"}
+
+
 @pytest.mark.parametrize(
     ("payload", "message"),
     [
         (b"\xff\xfe not utf8", "not valid UTF-8"),
         (b"{not json", "not valid JSON"),
+        (b'{"format": "memdesk", "version": 1, "entries": [{"key": "k"', "not valid JSON"),
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+        (b'{"format": "memdesk", "version": 1, "entries": [' + b"[" * 100_000, "nested too deeply"),
+        (b'{"format": "memdesk", "version": ' + b"9" * 5000 + b"}", "a number is too long"),
         (b"[1, 2, 3]", "not a Memdesk export"),
+        (b'"memdesk"', "not a Memdesk export"),
         (b'{"format": "memdesk", "version": 7}', "newer Memdesk"),
         (b'{"format": "memdesk", "version": 1, "entries": {}}', '"entries" must be a list'),
+        (_export(entries=[{"key": 5}]), r"entries\[0\]\.key: wrong type int"),
+        (_export(entries=[_entry(created_at="yesterday")]), "is not a date and time"),
+        (_export(entries=[_entry(content=["a"])]), r"entries\[0\]\.content: wrong type list"),
+        (_export(entries=[_entry(category="weird")]), r"entries\[0\]\.category: category 'weird'"),
+        (_export(entries=[_entry(importance=7)]), "must be a number from 0 to 1"),
+        (_export(entries=[_entry(importance=1e300)]).replace(b"1e+300", b"1e400"), "number out of range"),
+        (_export(entries=[_entry(id=2**70)]), r"entries\[0\]\.id: number out of range"),
+        (_export(entries=[_entry(key="k" * 301)]), "the limit is 300"),
+        (_export(entries=[_entry(content="x" * 1_000_001)]), "the limit is 1,000,000"),
+        (_export(entries=[_entry(content="a\x00b")]), "NUL character"),
+        (b'{"format": "memdesk", "version": 1, "entries": [{"importance": NaN}]}', "NaN is not a number"),
+        (_export(documents=[{"namespace": "bogus", "content": "x", **_STAMPS}]), "unknown namespace"),
+        (_export(apps=[{"app_id": "no spaces", **_STAMPS}]), "app id 'no spaces' is not valid"),
         (
-            b'{"format": "memdesk", "version": 1, "entries": [{"key": 5}]}',
-            r"entries\[0\]\.key: wrong type int",
+            _export(app_memories=[{"app_id": "cal", "content": "x", "importance": 99, **_STAMPS}]),
+            "whole number from 0 to 10",
         ),
         (
-            b'{"format": "memdesk", "version": 1, "entries": [{"key": "k", "content": "c", "category": '
-            b'"knowledge", "created_at": "yesterday", "updated_at": "2026-01-01T00:00:00"}]}',
-            "is not a date and time",
+            _export(messages=[{"session_id": "web:1", "role": "robot", "content": "x", **_STAMPS}]),
+            "role 'robot' is not valid",
+        ),
+        (
+            _export(messages=[{"session_id": "web:9", "role": "user", "content": "x", **_STAMPS}]),
+            "refers to session 'web:9', not in the file",
         ),
     ],
 )
@@ -106,10 +147,20 @@ def test_bad_files_are_refused_and_nothing_is_written(memdesk_app, tmp_path, pay
     memdesk_app.documents.set("global", "keep me")
     path = tmp_path / "bad.json"
     path.write_bytes(payload)
-    with pytest.raises(BadInputError, match=message):
+    with pytest.raises(BadInputError, match=message) as raised:
         memdesk_app.transfer.import_file(path)
+    assert "\n" not in str(raised.value)
     assert [d.namespace for d in memdesk_app.documents.list()] == ["global"]
+    assert memdesk_app.entries.list() == []
     assert len(memdesk_app.history.list()) == 1
+
+
+def test_times_with_a_zone_are_imported_as_utc(memdesk_app, tmp_path):
+    path = tmp_path / "zoned.json"
+    path.write_bytes(_export(entries=[_entry(created_at="2026-01-01T02:00:00+02:00")]))
+    memdesk_app.transfer.import_file(path)
+    (entry,) = memdesk_app.entries.list()
+    assert entry.created_at == datetime(2026, 1, 1, 0, 0) and entry.created_at.tzinfo is None
 
 
 def test_flynn_folder_round_trip(memdesk_app, clock, tmp_path):
@@ -125,7 +176,7 @@ def test_flynn_folder_round_trip(memdesk_app, clock, tmp_path):
     fresh = Memdesk.open(data_dir=str(tmp_path / "fresh"), clock=clock)
     try:
         imported = fresh.flynn.import_(folder)
-        assert imported.skipped == [] and len(imported.written) == 3
+        assert len(imported.written) == 3
         assert fresh.documents.text("user/profile") == "Name: Zoë 漢字 🦀"
         assert fresh.working.state().content == "working on exports"
         assert len(fresh.history.list()) == 1
@@ -133,12 +184,32 @@ def test_flynn_folder_round_trip(memdesk_app, clock, tmp_path):
         fresh.close()
 
 
-def test_flynn_import_reports_bad_files(memdesk_app, tmp_path):
+@pytest.mark.parametrize(
+    ("relative", "payload", "message"),
+    [
+        ("user/facts.md", b"caf\xe9", "user/facts.md: not valid UTF-8 (byte 3)"),
+        ("notes.md", b"unknown namespace", "notes.md: unknown namespace 'notes'"),
+        ("user/working.md", b"no header", "user/working.md: working memory: missing"),
+        ("user/profile.md", b"a\x00b", "user/profile.md: the text contains a NUL character"),
+        ("global.md", b"x" * 4_000_001, "global.md: 4,000,001 bytes is too large"),
+    ],
+)
+def test_flynn_folder_with_a_bad_file_imports_nothing(memdesk_app, tmp_path, relative, payload, message):
     folder = tmp_path / "flynn"
     (folder / "user").mkdir(parents=True)
-    (folder / "user" / "facts.md").write_bytes(b"caf\xe9")
-    (folder / "notes.md").write_text("unknown namespace")
-    (folder / "global.md").write_text("fine")
-    report = memdesk_app.flynn.import_(folder)
-    assert report.written == ["global.md"]
-    assert sorted(s.split(":")[0] for s in report.skipped) == ["notes.md", "user/facts.md"]
+    (folder / "sessions").mkdir()
+    (folder / "sessions" / "web:1.md").write_text("fine")
+    (folder / relative).write_bytes(payload)
+    with pytest.raises(BadInputError, match=re.escape(message)) as raised:
+        memdesk_app.flynn.import_(folder)
+    assert "nothing was imported" in str(raised.value) and "\n" not in str(raised.value)
+    assert memdesk_app.documents.list() == []
+    assert memdesk_app.history.list() == []
+
+
+def test_flynn_error_counts_the_other_bad_files(memdesk_app, tmp_path):
+    folder = tmp_path / "flynn"
+    (folder / "b.md").mkdir(parents=True)
+    (folder / "a.md").write_text("x")
+    with pytest.raises(BadInputError, match=r"a\.md: unknown namespace 'a' \(and 1 more\)"):
+        memdesk_app.flynn.import_(folder)

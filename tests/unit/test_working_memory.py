@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from datetime import datetime, timedelta
 
 import pytest
@@ -61,16 +62,15 @@ def test_fixed_past_expiry_in_a_file_means_no_working_memory(memdesk_app, tmp_pa
         ("# Working Memory\nUpdated: yesterday\nExpires: 2025-01-02\n\nbody", "not an ISO 8601"),
     ],
 )
-def test_malformed_files_are_reported_and_skipped(memdesk_app, tmp_path, raw, problem):
+def test_malformed_files_refuse_the_import(memdesk_app, tmp_path, raw, problem):
     folder = tmp_path / "flynn"
     (folder / "user").mkdir(parents=True)
     (folder / "user" / "working.md").write_text(raw)
     (folder / "user" / "profile.md").write_text("Name: Ada")
-    report = memdesk_app.flynn.import_(folder)
-    assert report.written == ["user/profile.md"]
-    assert len(report.skipped) == 1 and problem in report.skipped[0]
+    with pytest.raises(BadInputError, match=f"user/working.md: .*{re.escape(problem)}"):
+        memdesk_app.flynn.import_(folder)
     assert memdesk_app.working.state() is None
-    assert memdesk_app.documents.text("user/profile") == "Name: Ada"
+    assert memdesk_app.documents.get("user/profile") is None
 
 
 def test_extend_pin_expire(memdesk_app, clock):

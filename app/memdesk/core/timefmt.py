@@ -3,12 +3,27 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import overload
 
 from memdesk.errors import BadInputError
 
 
 def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None, microsecond=0)
+
+
+@overload
+def naive_utc(value: datetime) -> datetime: ...
+@overload
+def naive_utc(value: None) -> None: ...
+def naive_utc(value: datetime | None) -> datetime | None:
+    """The one door for times coming in: an aware time becomes naive UTC; naive means UTC already."""
+    if value is None or value.tzinfo is None:
+        return value
+    try:
+        return value.astimezone(UTC).replace(tzinfo=None)
+    except OverflowError:
+        raise BadInputError(f"time {value.isoformat()} is out of range") from None
 
 
 def parse_iso(text: str, what: str = "time") -> datetime:
@@ -23,9 +38,7 @@ def parse_iso(text: str, what: str = "time") -> datetime:
             f"{what}: {text!r} is not an ISO 8601 date or time",
             "expected e.g. 2026-05-01 or 2026-05-01T09:30:00Z",
         ) from None
-    if value.tzinfo is not None:
-        value = value.astimezone(UTC).replace(tzinfo=None)
-    return value
+    return naive_utc(value)
 
 
 def format_iso(value: datetime) -> str:

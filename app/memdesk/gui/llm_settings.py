@@ -26,11 +26,17 @@ from memdesk.errors import MemdeskError
 from memdesk.gui import dialogs, theme
 from memdesk.gui.tasks import TaskRunner
 from memdesk.llm import BACKENDS
-from memdesk.llm.base import DEFAULT_MODELS
+from memdesk.llm.base import ANTHROPIC_API_URL, DEFAULT_MODELS
 from memdesk.llm.keys import KEYED_BACKENDS, delete_api_key, set_api_key
 from memdesk.services.compaction.backends import api_key_for, check_connection, describe_key
 from memdesk.services.memdesk import Memdesk
 
+# Each backend keeps its own server URL; the one field shows the chosen backend's.
+URL_KEYS = {"openai": "llm.openai_base_url", "anthropic": "llm.anthropic_base_url"}
+URL_PLACEHOLDERS = {
+    "openai": SPEC_BY_KEY["llm.openai_base_url"].default,
+    "anthropic": f"empty: the official API, {ANTHROPIC_API_URL}",
+}
 BACKEND_LABELS = {
     "offline": "Offline (no model, no network)",
     "openai": "OpenAI-compatible server (OpenAI, Ollama, llama.cpp, vLLM, LM Studio)",
@@ -49,9 +55,10 @@ class LLMSettingsPanel(QWidget):
         self.backend = QComboBox()
         for name in BACKENDS:
             self.backend.addItem(BACKEND_LABELS[name], name)
-        self.backend.currentIndexChanged.connect(self._backend_changed)
         self.base_url = QLineEdit()
-        self.base_url.setPlaceholderText(SPEC_BY_KEY["llm.base_url"].default)
+        self._urls: dict[str, str] = {}  # backend → its URL, kept while another is chosen
+        self._url_backend = ""  # the backend whose URL the field shows
+        self.backend.currentIndexChanged.connect(self._backend_changed)
         self.model = QLineEdit()
         self.timeout = QDoubleSpinBox(decimals=0, suffix=" s")
         self.max_tokens = QSpinBox()
@@ -109,8 +116,9 @@ class LLMSettingsPanel(QWidget):
 
     def set_values(self, settings: Settings) -> None:
         llm = settings.llm
+        self._urls = {name: settings.get(key) for name, key in URL_KEYS.items()}
+        self._url_backend = ""  # the field's text belongs to no backend until shown again
         self.backend.setCurrentIndex(max(self.backend.findData(llm.backend), 0))
-        self.base_url.setText(llm.base_url)
         self.model.setText(llm.model)
         self.timeout.setValue(llm.timeout_seconds)
         self.max_tokens.setValue(llm.max_tokens)
@@ -118,9 +126,11 @@ class LLMSettingsPanel(QWidget):
 
     def values(self) -> dict[str, object]:
         """The settings keys this panel edits (the API key is not one: it lives in the keyring)."""
+        self._keep_url()
+        urls = {key: self._urls[name].strip() or SPEC_BY_KEY[key].default for name, key in URL_KEYS.items()}
         return {
             "llm.backend": self.backend.currentData(),
-            "llm.base_url": self.base_url.text().strip() or SPEC_BY_KEY["llm.base_url"].default,
+            **urls,
             "llm.model": self.model.text().strip(),
             "llm.timeout_seconds": float(self.timeout.value()),
             "llm.max_tokens": self.max_tokens.value(),
@@ -137,9 +147,22 @@ class LLMSettingsPanel(QWidget):
     def backend_name(self) -> str:
         return str(self.backend.currentData())
 
+    def _keep_url(self) -> None:
+        if self._url_backend in URL_KEYS:
+            self._urls[self._url_backend] = self.base_url.text()
+
+    def _show_url(self, name: str) -> None:
+        self._keep_url()
+        self._url_backend = name
+        self.base_url.setEnabled(name in URL_KEYS)
+        self.base_url.setText(self._urls.get(name, ""))
+        self.base_url.setPlaceholderText(URL_PLACEHOLDERS.get(name, ""))
+        key = URL_KEYS.get(name)
+        self.base_url.setToolTip(f"{key}: {SPEC_BY_KEY[key].describe_range()}" if key else "")
+
     def _backend_changed(self) -> None:
         name = self.backend_name
-        self.base_url.setEnabled(name == "openai")
+        self._show_url(name)
         self.model.setEnabled(name != "offline")
         self.model.setPlaceholderText(f"default: {DEFAULT_MODELS[name]}" if name in DEFAULT_MODELS else "")
         for widget in (self.timeout, self.max_tokens):

@@ -570,8 +570,6 @@ class MainWindow(QMainWindow):
 
     def _flynn_imported(self, report: Any) -> None:
         self._imported(f"Imported {plural(len(report.written), 'file')} from the Flynn folder.")
-        if report.skipped:
-            dialogs.info(self, "Some files were skipped", "\n".join(report.skipped))
 
     def _imported(self, message: str) -> None:
         self.statusBar().showMessage(message, 8000)

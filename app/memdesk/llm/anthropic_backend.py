@@ -6,9 +6,7 @@ import anthropic
 
 from memdesk.errors import LLMError
 from memdesk.llm import failures
-from memdesk.llm.base import Completion, build_completion
-
-DEFAULT_BASE_URL = "https://api.anthropic.com"
+from memdesk.llm.base import ANTHROPIC_API_URL, Completion, build_completion
 
 
 class AnthropicBackend:
@@ -23,7 +21,7 @@ class AnthropicBackend:
         api_key: str | None,
         timeout_seconds: float,
         max_tokens: int,
-        base_url: str = DEFAULT_BASE_URL,
+        base_url: str = ANTHROPIC_API_URL,
     ) -> None:
         if not api_key:
             raise LLMError(

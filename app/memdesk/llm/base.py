@@ -9,6 +9,7 @@ from memdesk.config import Settings
 from memdesk.core.tokens import estimate_tokens
 
 DEFAULT_MODELS = {"openai": "llama3.2", "anthropic": "claude-haiku-4-5"}
+ANTHROPIC_API_URL = "https://api.anthropic.com"  # where an empty llm.anthropic_base_url points
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ def make_backend(settings: Settings, api_key: str | None) -> ChatBackend | None:
         from memdesk.llm.openai_backend import OpenAIBackend
 
         return OpenAIBackend(
-            base_url=llm.base_url,
+            base_url=llm.openai_base_url,
             model=llm.model or DEFAULT_MODELS["openai"],
             api_key=api_key,
             timeout_seconds=llm.timeout_seconds,
@@ -60,6 +61,7 @@ def make_backend(settings: Settings, api_key: str | None) -> ChatBackend | None:
         from memdesk.llm.anthropic_backend import AnthropicBackend
 
         return AnthropicBackend(
+            base_url=llm.anthropic_base_url or ANTHROPIC_API_URL,
             model=llm.model or DEFAULT_MODELS["anthropic"],
             api_key=api_key,
             timeout_seconds=llm.timeout_seconds,

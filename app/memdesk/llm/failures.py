@@ -41,7 +41,7 @@ def unreachable(backend: str, url: str) -> LLMError:
     return LLMError(
         f"Could not connect to the {backend} server at {url}.",
         backend,
-        f"Is the server running at {url}? Check the address (llm.base_url) and your network.",
+        f"Is the server running at {url}? Check the address (llm.{backend}_base_url) and your network.",
     )
 
 

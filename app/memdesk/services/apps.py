@@ -10,6 +10,7 @@ from datetime import datetime
 from sqlalchemy import Integer, func, select
 from sqlalchemy.orm import Session
 
+from memdesk.core.timefmt import naive_utc
 from memdesk.errors import BadInputError, NotFoundError
 from memdesk.services.context import Context, check_text
 from memdesk.services.expirable import adjust_expiry
@@ -105,9 +106,10 @@ class AppMemories:
             return list(session.scalars(query))
 
     def live_memories(self, app_id: str, now: datetime, limit: int) -> list[AppMemory]:
+        """The app's live memories at ``now`` (aware: converted to UTC), most recently updated first."""
         query = (
             select(AppMemory)
-            .where(AppMemory.app_id == app_id, memory_live(now))
+            .where(AppMemory.app_id == app_id, memory_live(naive_utc(now)))
             .order_by(AppMemory.updated_at.desc(), AppMemory.id.desc())
             .limit(limit)
         )
@@ -137,7 +139,11 @@ class AppMemories:
         source_session: str | None = None,
         expires_at: datetime | None = None,
     ) -> AddResult:
-        """Add a memory; over the cap, the oldest other memory goes to Trash (FIFO)."""
+        """Add a memory; over the cap, the oldest other memory goes to Trash (FIFO).
+
+        ``created_at`` and ``expires_at``: an aware time is converted to UTC, a naive one means UTC.
+        """
+        created_at, expires_at = naive_utc(created_at), naive_utc(expires_at)
         check_app_id(app_id)
         max_chars = self.ctx.settings.memory.app_memory_max_chars
         content = check_text(content, "memory text", max_chars).strip()
@@ -193,6 +199,11 @@ class AppMemories:
         expires_at: datetime | None = None,
         clear_expiry: bool = False,
     ) -> AppMemory:
+        """Change importance, tags or expiry.
+
+        ``expires_at``: an aware time is converted to UTC, a naive one means UTC.
+        """
+        expires_at = naive_utc(expires_at)
         with self.ctx.change(f"Change memory {memory_id}") as session:
             memory = self._live(session, memory_id)
             if importance is not None:

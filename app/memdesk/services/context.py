@@ -12,7 +12,7 @@ from pathlib import Path
 from sqlalchemy.orm import Session
 
 from memdesk.config import Settings
-from memdesk.core.timefmt import utcnow
+from memdesk.core.timefmt import naive_utc, utcnow
 from memdesk.errors import BadInputError
 from memdesk.store.engine import Store
 from memdesk.store.recorder import recorded_change
@@ -30,7 +30,8 @@ class Context:
     clock: Callable[[], datetime] = utcnow
 
     def now(self) -> datetime:
-        return self.clock()
+        """The clock's time as naive UTC: a clock may return aware times."""
+        return naive_utc(self.clock())
 
     # Per thread, so a change on one thread never joins one open on another.
     _open: threading.local = field(default_factory=threading.local, init=False, repr=False)

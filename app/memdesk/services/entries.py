@@ -8,6 +8,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from memdesk.core import lifetime
+from memdesk.core.timefmt import naive_utc
 from memdesk.errors import BadInputError, NotFoundError
 from memdesk.services.context import MAX_ENTRY_CHARS, Context, check_text
 from memdesk.services.expirable import adjust_expiry
@@ -52,7 +53,10 @@ class Entries:
         session_id: str | None = None,
         created_at: datetime | None = None,
     ) -> Entry:
-        """Add an entry, or update the one with this key (reviving it from Trash)."""
+        """Add an entry, or update the one with this key (reviving it from Trash).
+
+        ``created_at``: an aware time is converted to UTC, a naive one means UTC.
+        """
         key = check_key(key)
         content = check_text(content, f"content of {key}", MAX_ENTRY_CHARS)
         category = check_category(category)
@@ -75,7 +79,7 @@ class Entries:
         session_id: str | None = None,
         created_at: datetime | None = None,
     ) -> Entry:
-        now = self.ctx.now()
+        now, created_at = self.ctx.now(), naive_utc(created_at)
         entry = session.scalar(select(Entry).where(Entry.key == key))
         if entry is None:
             entry = Entry(key=key, created_at=created_at or now, importance=0.5)

@@ -21,6 +21,7 @@ from sqlalchemy import Connection, Select, func, literal, null, select
 
 from memdesk.core import lifetime
 from memdesk.core.lifetime import has_expired
+from memdesk.core.timefmt import naive_utc
 from memdesk.errors import BadInputError, NotFoundError
 from memdesk.services.working import check_days
 from memdesk.store.models import App, AppMemory, ChatSession, Document, Entry
@@ -154,8 +155,11 @@ class Expiry:
     # -- reading -------------------------------------------------------------------------
 
     def items(self, now: datetime | None = None) -> list[ExpiringItem]:
-        """Every item that expires, by kind, then by when it was written."""
-        now = now or self.ctx.now()
+        """Every item that expires, by kind, then by when it was written.
+
+        ``now``: an aware time is converted to UTC, a naive one means UTC.
+        """
+        now = naive_utc(now) or self.ctx.now()
         with self.ctx.store.read() as session, gc_paused():
             conn = session.connection()  # Core rows: no ORM bookkeeping for thousands of them
             return [
@@ -171,8 +175,11 @@ class Expiry:
             ]
 
     def upcoming(self, now: datetime | None = None, limit: int = 10) -> list[ExpiringItem]:
-        """What expires next (after ``now``), soonest first; pinned items never do."""
-        now = now or self.ctx.now()
+        """What expires next (after ``now``), soonest first; pinned items never do.
+
+        ``now``: an aware time is converted to UTC, a naive one means UTC.
+        """
+        now = naive_utc(now) or self.ctx.now()
         with self.ctx.store.read() as session:
             conn = session.connection()
             per_kind = [

@@ -13,15 +13,17 @@ from memdesk.core import working as working_format
 from memdesk.core.namespaces import check_namespace, is_working
 from memdesk.core.timefmt import format_iso
 from memdesk.errors import BadInputError, MemdeskError
-from memdesk.services.context import MAX_DOCUMENT_CHARS, Context
+from memdesk.services.context import MAX_DOCUMENT_CHARS, Context, check_text
 from memdesk.services.documents import Documents
 from memdesk.services.working import WorkingMemory
+
+# (relative path, namespace, text, or working memory parsed from its header)
+_FlynnFile = tuple[str, str, str | working_format.WorkingFile]
 
 
 @dataclass
 class FlynnReport:
     written: list[str] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)  # "path: why"
     notes: list[str] = field(default_factory=list)
 
 
@@ -53,38 +55,54 @@ class FlynnFolder:
         return report
 
     def import_(self, folder: Path) -> FlynnReport:
-        """Import every ``*.md`` whose path is a namespace; report what was skipped and why."""
+        """Import every ``*.md`` of the folder, all or nothing: any bad file refuses the import."""
         if not folder.is_dir():
             raise BadInputError(f"{folder} is not a folder")
+        files, problems = self._read_files(folder)
+        if problems:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            raise BadInputError(f"{folder}: {problems[0]}{more}; nothing was imported")
         report = FlynnReport()
         with self.ctx.change(f"Import Flynn folder {folder.name}"):
-            self._import_files(folder, report)
+            for relative, namespace, body in files:
+                if isinstance(body, working_format.WorkingFile):
+                    self._import_working(namespace, body, report, relative)
+                else:
+                    self.documents.set(namespace, body.rstrip("\n"))
+                report.written.append(relative)
         return report
 
-    def _import_files(self, folder: Path, report: FlynnReport) -> None:
+    @staticmethod
+    def _read_files(folder: Path) -> tuple[list[_FlynnFile], list[str]]:
+        """Each file as (relative path, namespace, text or parsed working memory), and
+        "path: why" for each bad one."""
+        files: list[_FlynnFile] = []
+        problems: list[str] = []
         for path in sorted(folder.rglob("*.md")):
             relative = path.relative_to(folder).as_posix()
             namespace = relative[: -len(".md")]
             try:
                 check_namespace(namespace)
-                raw = path.read_bytes()
-                if len(raw) > MAX_DOCUMENT_CHARS * 4:
-                    raise BadInputError(f"{len(raw):,} bytes is too large")
-                text = raw.decode("utf-8")
-                if is_working(namespace):
-                    self._import_working(namespace, text, report, relative)
-                else:
-                    self.documents.set(namespace, text.rstrip("\n"))
+                if not path.is_file():
+                    raise BadInputError("not a file")
+                if path.stat().st_size > MAX_DOCUMENT_CHARS * 4:
+                    raise BadInputError(f"{path.stat().st_size:,} bytes is too large")
+                text = path.read_bytes().decode("utf-8")
+                check_text(text, "the text", MAX_DOCUMENT_CHARS, allow_empty=True)
+                body = working_format.parse(text) if is_working(namespace) else text
             except UnicodeDecodeError as exc:
-                report.skipped.append(f"{relative}: not valid UTF-8 (byte {exc.start})")
-                continue
+                problems.append(f"{relative}: not valid UTF-8 (byte {exc.start})")
             except BadInputError as exc:
-                report.skipped.append(f"{relative}: {exc.message}")
-                continue
-            report.written.append(relative)
+                problems.append(f"{relative}: {exc.message}")
+            except OSError as exc:
+                problems.append(f"{relative}: cannot be read ({exc.strerror})")
+            else:
+                files.append((relative, namespace, body))
+        return files, problems
 
-    def _import_working(self, namespace: str, text: str, report: FlynnReport, relative: str) -> None:
-        parsed = working_format.parse(text)
+    def _import_working(
+        self, namespace: str, parsed: working_format.WorkingFile, report: FlynnReport, relative: str
+    ) -> None:
         session_id = namespace.split("/")[1] if namespace.startswith("sessions/") else None
         state = self.working.write(
             parsed.content,

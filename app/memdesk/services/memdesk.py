@@ -79,6 +79,7 @@ class Memdesk:
         actor: str = "user",
         clock: Callable[[], datetime] = utcnow,
     ) -> Memdesk:
+        """Open the store and settings (``clock`` may return aware times: they are converted to UTC)."""
         paths = resolve_paths(data_dir=data_dir, db=db, config=config)
         return cls(paths, load_settings(paths.config_file), actor=actor, clock=clock)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from memdesk.core.namespaces import working_namespace
-from memdesk.core.timefmt import format_day, format_iso
+from memdesk.core.timefmt import format_day, format_iso, naive_utc
 from memdesk.core.tokens import estimate_tokens
 from memdesk.errors import BadInputError
 from memdesk.services.apps import AppMemories
@@ -44,7 +44,7 @@ class PromptSpec:
     session: str | None = None
     app: str | None = None
     message: str | None = None
-    now: datetime | None = None
+    now: datetime | None = None  # the moment to compose at; aware times are converted to UTC
     project: Path | None = None
     trusted: bool = False
 
@@ -124,7 +124,7 @@ class Composer:
 
     def compose(self, spec: PromptSpec) -> ComposedPrompt:
         settings = self.ctx.settings
-        now = spec.now or self.ctx.now()
+        now = naive_utc(spec.now) or self.ctx.now()
         namespace = settings.memory.user_namespace
         profile, working = self._profile_and_working(spec, namespace, now)
         files, files_depend_on = self._files(spec)

@@ -13,6 +13,7 @@ from sqlalchemy import bindparam, text
 from sqlalchemy.orm import Session
 
 from memdesk.core.search_text import fts_query, like_pattern, query_words
+from memdesk.core.timefmt import naive_utc
 from memdesk.errors import BadInputError
 from memdesk.services.context import Context
 from memdesk.services.entries import check_category
@@ -85,13 +86,17 @@ class Recall:
         until: datetime | None = None,
         now: datetime | None = None,
     ) -> list[Hit]:
-        """Live entries matching ``query``, best first."""
+        """Live entries matching ``query``, best first.
+
+        ``since``, ``until`` and ``now``: an aware time is converted to UTC, a naive one means UTC.
+        """
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 1000:
             raise BadInputError(f"limit must be a whole number from 1 to 1000, not {limit!r}")
         if category is not None:
             check_category(category)
         words = query_words(query)
-        params = self._entry_params(now or self.ctx.now(), category, since, until)
+        since, until = naive_utc(since), naive_utc(until)
+        params = self._entry_params(naive_utc(now) or self.ctx.now(), category, since, until)
         with self.ctx.store.read() as session:
             return self._entries(session, words, params, limit)
 

@@ -9,6 +9,7 @@ from sqlalchemy import Integer, func, select
 from sqlalchemy.orm import Session
 
 from memdesk.core.namespaces import channel_of, check_session_id
+from memdesk.core.timefmt import naive_utc
 from memdesk.errors import BadInputError, NotFoundError
 from memdesk.services.apps import check_app_id
 from memdesk.services.context import MAX_DOCUMENT_CHARS, Context, check_text
@@ -47,6 +48,10 @@ class Sessions:
         app_id: str | None = None,
         at: datetime | None = None,
     ) -> Message:
+        """Append a message sent ``at`` (default now).
+
+        ``at``: an aware time is converted to UTC, a naive one means UTC.
+        """
         check_session_id(session_id)
         check_role(role)
         check_text(content, "message", MAX_DOCUMENT_CHARS)
@@ -64,7 +69,7 @@ class Sessions:
         app_id: str | None = None,
         at: datetime | None = None,
     ) -> Message:
-        now = at or self.ctx.now()
+        now = naive_utc(at) or self.ctx.now()
         chat = session.get(ChatSession, session_id)
         if chat is None:
             chat = ChatSession(id=session_id, channel=channel_of(session_id), created_at=now)

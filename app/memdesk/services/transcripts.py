@@ -37,7 +37,7 @@ _EPOCH_MS = 10**11  # numbers above this are milliseconds since 1970, below it s
 class TranscriptMessage:
     role: str
     content: str
-    at: datetime | None  # naive UTC; None when the file gives no time
+    at: datetime | None  # None when the file gives no time; an aware time is converted to UTC
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,8 @@ undone.
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -15,9 +17,13 @@ from typing import Any
 from sqlalchemy import Boolean, DateTime, Float, Integer, inspect, select
 from sqlalchemy.orm import Session
 
-from memdesk.core.timefmt import format_iso
+from memdesk.core.namespaces import check_namespace, check_session_id
+from memdesk.core.timefmt import format_iso, naive_utc
 from memdesk.errors import BadInputError
-from memdesk.services.context import Context
+from memdesk.services.apps import check_app_id, check_importance
+from memdesk.services.context import MAX_DOCUMENT_CHARS, Context, check_text
+from memdesk.services.entries import check_category, check_key
+from memdesk.services.sessions import check_role
 from memdesk.store.models import App, AppMemory, Base, ChatSession, Document, Entry, Message
 from memdesk.store.snapshots import column_values, snapshot
 
@@ -42,10 +48,65 @@ _UNIQUE_COLUMNS: dict[type[Base], Any] = {
 }
 
 
+_INT64 = range(-(2**63), 2**63)
+
+
+def _entry_importance(value: float) -> float:
+    if not 0 <= value <= 1:
+        raise BadInputError(f"must be a number from 0 to 1, not {value!r}")
+    return value
+
+
+# The rules the services apply when these values are written one by one.
+_FIELD_CHECKS: dict[tuple[type[Base], str], Callable[[Any], object]] = {
+    (Document, "namespace"): check_namespace,
+    (App, "app_id"): check_app_id,
+    (AppMemory, "app_id"): check_app_id,
+    (AppMemory, "importance"): check_importance,
+    (Entry, "key"): check_key,
+    (Entry, "category"): check_category,
+    (Entry, "importance"): _entry_importance,
+    (ChatSession, "id"): check_session_id,
+    (Message, "role"): check_role,
+}
+
+
+def _check_value(model: type[Base], column: Any, value: object) -> object:
+    """The value as it will be stored; raises BadInputError (without a location) if unusable."""
+    kind = column.type
+    if isinstance(kind, Boolean):
+        ok = isinstance(value, bool)
+    elif isinstance(kind, Integer):
+        ok = isinstance(value, int) and not isinstance(value, bool)
+        if isinstance(value, int) and value not in _INT64:
+            raise BadInputError("number out of range")
+    elif isinstance(kind, Float):
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        if isinstance(value, float) and not math.isfinite(value):
+            raise BadInputError("number out of range")
+    else:
+        ok = isinstance(value, str)
+    if not ok:
+        raise BadInputError(f"wrong type {type(value).__name__}")
+    if isinstance(kind, DateTime):
+        try:
+            parsed = datetime.fromisoformat(str(value))
+        except ValueError:
+            raise BadInputError(f"{value!r} is not a date and time") from None
+        return naive_utc(parsed).isoformat()
+    if isinstance(value, str):
+        check_text(value, "text", getattr(kind, "length", None) or MAX_DOCUMENT_CHARS, allow_empty=True)
+    check = _FIELD_CHECKS.get((model, column.key))
+    if check is not None:
+        check(value)
+    return value
+
+
 def _check_row(section: str, index: int, model: type[Base], row: object) -> dict[str, Any]:
     where = f"{section}[{index}]"
     if not isinstance(row, dict):
         raise BadInputError(f"{where}: expected an object, found {type(row).__name__}")
+    checked = dict(row)
     for column in inspect(model).columns:
         value = row.get(column.key)
         if value is None:
@@ -54,43 +115,43 @@ def _check_row(section: str, index: int, model: type[Base], row: object) -> dict
             if not column.nullable and column.default is None and not column.primary_key:
                 raise BadInputError(f"{where}.{column.key}: missing")
             continue
-        kind = column.type
-        ok = (
-            isinstance(value, bool)
-            if isinstance(kind, Boolean)
-            else isinstance(value, int) and not isinstance(value, bool)
-            if isinstance(kind, Integer)
-            else isinstance(value, int | float) and not isinstance(value, bool)
-            if isinstance(kind, Float)
-            else isinstance(value, str)
-        )
-        if not ok:
-            raise BadInputError(f"{where}.{column.key}: wrong type {type(value).__name__}")
-        if isinstance(kind, DateTime):
-            try:
-                datetime.fromisoformat(value)
-            except ValueError:
-                raise BadInputError(f"{where}.{column.key}: {value!r} is not a date and time") from None
-        elif isinstance(value, str) and "\x00" in value:
-            raise BadInputError(f"{where}.{column.key}: contains a NUL character")
-    return row
+        try:
+            checked[column.key] = _check_value(model, column, value)
+        except BadInputError as exc:
+            # One line that says where: the services' hints are for typed commands.
+            raise BadInputError(f"{where}.{column.key}: {exc.message}") from None
+    return checked
 
 
-def read_export_file(path: Path) -> dict[str, list[dict[str, Any]]]:
-    """Read and check a whole-store file; raises BadInputError saying where it is wrong."""
+def _no_constant(name: str) -> None:
+    raise BadInputError(f"{name} is not a number JSON allows")
+
+
+def _parse_json(path: Path) -> Any:
     try:
         size = path.stat().st_size
         if size > MAX_IMPORT_BYTES:
             raise BadInputError(f"{path} is {size:,} bytes; the limit is {MAX_IMPORT_BYTES:,}")
-        data = json.loads(path.read_bytes().decode("utf-8"))
+        return json.loads(path.read_bytes().decode("utf-8"), parse_constant=_no_constant)
     except FileNotFoundError:
         raise BadInputError(f"{path}: no such file") from None
     except UnicodeDecodeError as exc:
         raise BadInputError(f"{path}: not valid UTF-8 (byte {exc.start})") from None
     except json.JSONDecodeError as exc:
         raise BadInputError(f"{path}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+    except BadInputError as exc:
+        raise BadInputError(f"{path}: not valid JSON ({exc.message})") from None
+    except RecursionError:
+        raise BadInputError(f"{path}: not a Memdesk export (nested too deeply)") from None
+    except ValueError:  # a number with more digits than Python converts
+        raise BadInputError(f"{path}: not a Memdesk export (a number is too long)") from None
     except OSError as exc:
         raise BadInputError(f"{path}: cannot be read ({exc.strerror})") from None
+
+
+def read_export_file(path: Path) -> dict[str, list[dict[str, Any]]]:
+    """Read and check a whole-store file; raises BadInputError saying where it is wrong."""
+    data = _parse_json(path)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BadInputError(f'{path}: not a Memdesk export (expected "format": "memdesk")')
     version = data.get("version")
@@ -98,15 +159,17 @@ def read_export_file(path: Path) -> dict[str, list[dict[str, Any]]]:
         raise BadInputError(f'{path}: "version" must be a positive whole number')
     if version > VERSION:
         raise BadInputError(
-            f"{path} was written by a newer Memdesk (format version {version})",
-            "install the newer Memdesk to import it",
+            f"{path} was written by a newer Memdesk (format version {version}); import it there"
         )
     checked: dict[str, list[dict[str, Any]]] = {}
     for section, model in SECTIONS:
         rows = data.get(section, [])
         if not isinstance(rows, list):
             raise BadInputError(f'{path}: "{section}" must be a list')
-        checked[section] = [_check_row(section, i, model, row) for i, row in enumerate(rows)]
+        try:
+            checked[section] = [_check_row(section, i, model, row) for i, row in enumerate(rows)]
+        except BadInputError as exc:
+            raise BadInputError(f"{path}: {exc.message}") from None
     return checked
 
 

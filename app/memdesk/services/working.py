@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 from memdesk.core import working as working_format
 from memdesk.core.lifetime import expires_at, has_expired
 from memdesk.core.namespaces import working_namespace
-from memdesk.core.timefmt import format_iso
+from memdesk.core.timefmt import format_iso, naive_utc
 from memdesk.errors import BadInputError, NotFoundError
 from memdesk.services.context import MAX_DOCUMENT_CHARS, Context, check_text
 from memdesk.services.documents import find_document
@@ -81,7 +81,11 @@ class WorkingMemory:
         updated_at: datetime | None = None,
         expires_at: datetime | None = None,
     ) -> WorkingState:
-        """Replace working memory, cut to the token budget, with a fresh expiry."""
+        """Replace working memory, cut to the token budget, with a fresh expiry.
+
+        ``updated_at`` and ``expires_at``: an aware time is converted to UTC, a naive one means UTC.
+        """
+        updated_at, expires_at = naive_utc(updated_at), naive_utc(expires_at)
         memory = self.ctx.settings.memory
         check_text(content, "working memory", MAX_DOCUMENT_CHARS)
         ttl = check_days(ttl_days if ttl_days is not None else memory.working_memory_ttl_days, "ttl")

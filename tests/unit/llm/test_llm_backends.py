@@ -168,15 +168,31 @@ def test_make_backend_offline_is_none():
 
 
 def test_make_backend_defaults_and_settings():
-    openai = make_backend(settings_for(backend="openai", base_url="http://127.0.0.1:9/v1"), None)
+    openai = make_backend(settings_for(backend="openai", openai_base_url="http://127.0.0.1:9/v1"), None)
     anthropic = make_backend(settings_for(backend="anthropic", max_tokens=2048, timeout_seconds=7), KEY)
     assert (openai.name, openai.model, openai.base_url) == ("openai", "llama3.2", "http://127.0.0.1:9/v1")
     assert (anthropic.name, anthropic.model, anthropic.max_tokens) == ("anthropic", "claude-haiku-4-5", 2048)
+    assert anthropic.base_url == "https://api.anthropic.com"  # empty llm.anthropic_base_url
     assert make_backend(settings_for(backend="openai", model="qwen3:4b"), None).model == "qwen3:4b"
 
 
 def test_make_backend_uses_the_settings_against_a_server(llm_server):
-    settings = settings_for(backend="openai", base_url=llm_server.openai_url, model="phi4", max_tokens=99)
+    settings = settings_for(
+        backend="openai", openai_base_url=llm_server.openai_url, model="phi4", max_tokens=99
+    )
     make_backend(settings, KEY).complete("s", "u")
     body = llm_server.requests[0].body
     assert (body["model"], body["max_tokens"]) == ("phi4", 99)
+
+
+def test_make_backend_points_anthropic_at_its_own_url(llm_server):
+    settings = settings_for(
+        backend="anthropic",
+        anthropic_base_url=llm_server.anthropic_url,
+        openai_base_url="http://127.0.0.1:9/v1",
+    )
+    backend = make_backend(settings, KEY)
+    assert backend.complete("s", "u").text == "ok"
+    (request,) = llm_server.requests
+    assert request.path == "/v1/messages" and request.api_key == KEY
+    assert request.body["model"] == "claude-haiku-4-5"

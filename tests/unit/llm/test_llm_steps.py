@@ -161,7 +161,9 @@ def test_make_steps_follows_the_backend_setting(llm_server):
     assert (offline.app_memory_max_chars, offline.summary_max_chars) == (80, 2000)
 
     online = make_steps(
-        dataclasses.replace(Settings(), llm=LLMSettings(backend="openai", base_url=llm_server.openai_url)),
+        dataclasses.replace(
+            Settings(), llm=LLMSettings(backend="openai", openai_base_url=llm_server.openai_url)
+        ),
         "k",
     )
     assert isinstance(online, LLMSteps)

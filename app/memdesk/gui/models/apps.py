@@ -52,11 +52,12 @@ class AppMemoryModel(RowsModel):
         return row.tags
 
     def tooltip(self, row: MemoryRow, column: int) -> str | None:
-        if row.expired:
-            return f"Expired {when(row.expires_at)}: kept here, no longer in the prompt"
-        if column == self.CONTENT:
+        expired = f"Expired {when(row.expires_at)}: kept here, no longer in the prompt"
+        if column == self.CONTENT:  # the whole text, which the cell may cut
             source = f"\n\nFrom session {row.source_session}" if row.source_session else ""
-            return row.content + source
+            return row.content + source + (f"\n\n{expired}" if row.expired else "")
+        if row.expired:
+            return expired
         if column == self.EXPIRES and row.pinned:
             return "Pinned: never expires"
         return None

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QPlainTextEdit,
     QSpinBox,
-    QStyledItemDelegate,
     QStyleOptionViewItem,
     QWidget,
 )
@@ -27,20 +26,21 @@ from PySide6.QtWidgets import (
 from memdesk.errors import ConflictError
 from memdesk.gui import dialogs
 from memdesk.gui.tasks import TaskRunner
+from memdesk.gui.widgets.tables import WrappingDelegate
 from memdesk.services.memdesk import Memdesk
 
 Index = QModelIndex | QPersistentModelIndex
 TEXT_EDITOR_LINES = 5
 
 
-class CellDelegate(QStyledItemDelegate):
+class CellDelegate(WrappingDelegate):
     def __init__(
         self,
         parent: QObject,
         text_columns: Iterable[int] = (),
         number_ranges: dict[int, tuple[float, float, int]] | None = None,  # min, max, decimals
     ) -> None:
-        super().__init__(parent)
+        super().__init__(parent, wrap_columns=text_columns)  # text wraps on a two-line row
         self._text_columns = frozenset(text_columns)
         self._ranges = dict(number_ranges or {})
 

@@ -356,10 +356,12 @@ class EntryTableModel(QAbstractTableModel):
         return self._display(row, column)
 
     def _tooltip(self, row: EntryRow, column: int) -> str | None:
+        expired = f"Expired {when(row.expires_at)}: kept here, no longer recalled into the prompt"
+        if column == self.CONTENT:  # the whole text, which the cell may cut
+            text = row.content if len(row.content) <= 2000 else row.content[:2000] + "…"
+            return text + (f"\n\n{expired}" if row.expired else "")
         if row.expired:
-            return f"Expired {when(row.expires_at)}: kept here, no longer recalled into the prompt"
-        if column == self.CONTENT:
-            return row.content if len(row.content) <= 2000 else row.content[:2000] + "…"
+            return expired
         if column == self.EXPIRES and row.expires_at is None:
             return "Pinned: never expires"
         return None

@@ -67,7 +67,9 @@ class AppMemoriesView(QWidget):
         self.table = QTableView()
         self.table.setModel(self.proxy)
         narrow_drops = (M.CREATED, M.ID, M.TAGS, M.EXPIRES)  # first hidden in a narrow window
-        setup_table(self.table, M.CONTENT, widths={}, multi_select=True, droppable=narrow_drops)
+        setup_table(
+            self.table, M.CONTENT, widths={}, multi_select=True, droppable=narrow_drops, two_lines=True
+        )
         size_columns(
             self.table,
             {

@@ -58,7 +58,9 @@ class EntriesView(QWidget):
         self.table.setModel(self.model)
         # First hidden in a narrow window; a timeline key already carries its date.
         narrow_drops = (E.SESSION, E.UPDATED, E.CREATED) if category == "timeline" else (E.SESSION, E.UPDATED)
-        setup_table(self.table, E.CONTENT, widths={}, multi_select=True, droppable=narrow_drops)
+        setup_table(
+            self.table, E.CONTENT, widths={}, multi_select=True, droppable=narrow_drops, two_lines=True
+        )
         samples = {E.KEY: "a-typical-key-name", E.IMPORTANCE: "0.50", E.SESSION: "telegram:123456"}
         size_columns(self.table, samples | {E.CREATED: DATE, E.UPDATED: DATE, E.EXPIRES: DATE})
         self.table.horizontalHeader().setSortIndicator(E.CREATED, Qt.SortOrder.DescendingOrder)

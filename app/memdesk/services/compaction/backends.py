@@ -115,5 +115,6 @@ def check_connection(settings: Settings, api_key: str | None) -> str:
         max_tokens=_PROBE_MAX_TOKENS,
     )
     seconds = time.perf_counter() - started
-    where = settings.llm.base_url if backend.name == "openai" else "the Anthropic API"
+    llm = settings.llm
+    where = llm.openai_base_url if backend.name == "openai" else llm.anthropic_base_url or "the Anthropic API"
     return f"Connected: {where} answered with model {backend.model} in {seconds:.1f} s."

@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from memdesk.core.namespaces import check_session_id
+from memdesk.core.timefmt import naive_utc
 from memdesk.errors import LLMError, MemdeskError
 from memdesk.services.compaction.apply import apply_label, apply_proposal
 from memdesk.services.compaction.backends import make_run_steps, settings_for
@@ -150,7 +151,11 @@ class Compaction:
         return proposal, self.apply(proposal)
 
     def due_sessions(self, now: datetime | None = None) -> list[DueSession]:
-        return due_sessions(self.app.store, self.app.settings, now or self.app.now())
+        """Sessions whose compaction trigger has fired at ``now``.
+
+        ``now``: an aware time is converted to UTC, a naive one means UTC.
+        """
+        return due_sessions(self.app.store, self.app.settings, naive_utc(now) or self.app.now())
 
     def runs(self, limit: int = 50) -> list[RunRecord]:
         """The latest run records, newest first (for the History view)."""

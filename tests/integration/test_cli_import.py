@@ -1,0 +1,51 @@
+"""`memdesk import` with bad input: one line on standard error, exit 2, the store untouched."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tests.support.cli import fails, out
+
+_ROW = b'"created_at": "2026-01-01T00:00:00", "updated_at": "2026-01-01T00:00:00"'
+
+
+def _export(section: bytes, row: bytes) -> bytes:
+    return b'{"format": "memdesk", "version": 1, "' + section + b'": [{' + row + b", " + _ROW + b"}]}"
+
+
+@pytest.mark.parametrize(
+    ("payload", "message"),
+    [
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+        (b'{"format": "memdesk", "version": 1, "documents": [' + b"[" * 100_000, "nested too deeply"),
+        (b'{"format": "memdesk", "version": 1, "documents": [{"namespace": "caf\xe9"}]}', "not valid UTF-8"),
+        (b'["format", "memdesk"]', "not a Memdesk export"),
+        (_export(b"entries", b'"key": "k", "content": 7'), "entries[0].content: wrong type int"),
+        (_export(b"entries", b'"key": "k", "content": "c", "importance": 1e999'), "number out of range"),
+        (_export(b"entries", b'"id": 1' + b"0" * 30 + b', "key": "k", "content": "c"'), "out of range"),
+        (_export(b"documents", b'"namespace": "global", "content": "' + b"x" * 1_000_001 + b'"'), "limit is"),
+        (b'{"format": "memdesk", "version": 1, "documents": [{"namespace": "glo', "not valid JSON"),
+    ],
+)
+def test_a_bad_export_file_is_refused_in_one_line(memdesk, tmp_path, payload, message):
+    out(memdesk("doc", "set", "global", "keep"))
+    path = tmp_path / "bad.json"
+    path.write_bytes(payload)
+    err = fails(memdesk("import", str(path)), 2, message)
+    assert err.startswith("memdesk: error: ") and err.count("\n") == 1
+    assert out(memdesk("doc", "show", "global")) == "keep\n"
+    assert out(memdesk("history")).count("\n") == 1
+
+
+def test_a_flynn_folder_with_a_bad_file_is_refused_whole(memdesk, tmp_path):
+    folder = tmp_path / "flynn"
+    (folder / "user").mkdir(parents=True)
+    (folder / "user" / "profile.md").write_text("Ada", encoding="utf-8")
+    (folder / "user" / "facts.md").write_bytes(b"caf\xe9")
+    err = fails(memdesk("import", "--flynn", str(folder)), 2, "user/facts.md: not valid UTF-8 (byte 3)")
+    assert err.count("\n") == 1 and "nothing was imported" in err
+    assert out(memdesk("doc", "list")) == ""
+    assert out(memdesk("history")) == ""
+    (folder / "user" / "facts.md").write_text("likes tea", encoding="utf-8")
+    assert out(memdesk("import", "--flynn", str(folder))) == f"imported 2 files from {Path(folder)}\n"
