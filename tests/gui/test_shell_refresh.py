@@ -7,6 +7,7 @@ import sys
 import threading
 from datetime import timedelta
 
+import pytest
 from PySide6.QtCore import Qt
 
 from memdesk.gui.refresh import StoreWatcher
@@ -123,8 +124,23 @@ def test_a_save_that_finds_a_newer_version_asks_instead_of_writing(main_window, 
     assert memdesk_app.documents.text("user/patterns") == "Theirs"
 
 
-def test_our_own_writes_are_not_reported_as_external(tasks, memdesk_app, qtbot, settle):
-    watcher = StoreWatcher(tasks, interval_ms=20)
+@pytest.fixture
+def make_watcher(tasks):
+    """``make_watcher(interval_ms=…)``: a watcher on ``tasks``, stopped even if the test fails
+    (a stray one would keep polling a runner already shut down)."""
+    made = []
+
+    def make(interval_ms: int) -> StoreWatcher:
+        made.append(StoreWatcher(tasks, interval_ms=interval_ms))
+        return made[-1]
+
+    yield make
+    for watcher in made:
+        watcher.stop()
+
+
+def test_our_own_writes_are_not_reported_as_external(tasks, make_watcher, memdesk_app, qtbot, settle):
+    watcher = make_watcher(interval_ms=20)
     external = []
     watcher.external_change.connect(lambda: external.append(1))
     watcher.start()
@@ -135,16 +151,17 @@ def test_our_own_writes_are_not_reported_as_external(tasks, memdesk_app, qtbot, 
     assert external == []
     memdesk_app.documents.set("global", "someone else")  # not through this runner
     qtbot.waitUntil(lambda: external == [1], timeout=2000)
-    watcher.stop()
 
 
-def test_a_compaction_run_in_the_window_is_not_reported_as_external(tasks, memdesk_app, qtbot, settle):
+def test_a_compaction_run_in_the_window_is_not_reported_as_external(
+    tasks, make_watcher, memdesk_app, qtbot, settle
+):
     from memdesk.gui.views.compaction import CompactionView
 
     memdesk_app.sessions.log("telegram:1", "user", "We decided on Porto.")
     view = CompactionView(memdesk_app, tasks)
     qtbot.addWidget(view)
-    watcher = StoreWatcher(tasks, interval_ms=20)
+    watcher = make_watcher(interval_ms=20)
     external = []
     watcher.external_change.connect(lambda: external.append(1))
     watcher.start()
@@ -155,11 +172,12 @@ def test_a_compaction_run_in_the_window_is_not_reported_as_external(tasks, memde
     qtbot.wait(100)
     assert memdesk_app.compaction.runs(1)[0].outcome == "proposed"
     assert external == []
-    watcher.stop()
 
 
-def test_a_poll_between_our_commit_and_its_count_is_not_external(tasks, memdesk_app, qtbot, settle):
-    watcher = StoreWatcher(tasks, interval_ms=60_000)  # polled by hand below
+def test_a_poll_between_our_commit_and_its_count_is_not_external(
+    tasks, make_watcher, memdesk_app, qtbot, settle
+):
+    watcher = make_watcher(interval_ms=60_000)  # polled by hand below
     external = []
     watcher.external_change.connect(lambda: external.append(1))
     watcher.start()
@@ -181,4 +199,3 @@ def test_a_poll_between_our_commit_and_its_count_is_not_external(tasks, memdesk_
     watcher.check()
     settle()
     assert external == []
-    watcher.stop()
