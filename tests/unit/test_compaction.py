@@ -21,6 +21,8 @@ from memdesk.store.models import AppMemory, ChatSession, Entry
 
 SESSION = "telegram:1"
 SUMMARY = "## Work\n- Moving the backup to ~/bin/backup.sh\n## Open\n- Retry after 30 minutes?"
+# The live working memory the summary replaces keeps what the summary does not say.
+MERGED = SUMMARY + "\n\n## Earlier, not covered above\n- Old working notes"
 APP_SYSTEM = prompts.app_memory_system(200)
 
 
@@ -113,7 +115,7 @@ def test_proposal_holds_one_change_per_step(memdesk_app, clock, server):
         ChangeKind.ADVANCE_POINTER,
     ]
     working, timeline, facts, memory, pointer = proposal.changes
-    assert (working.target, working.before, working.after) == ("user/working", "Old working notes", SUMMARY)
+    assert (working.target, working.before, working.after) == ("user/working", "Old working notes", MERGED)
     assert re.fullmatch(r"ctx_telegram:1_[0-9a-f]{8}", timeline.target)
     assert timeline.after == f"[2026-03-01 12:05] {SUMMARY}"  # the last message's time, UTC
     assert facts.after == "I prefer short answers."  # "I use Fedora." is there already
@@ -161,7 +163,7 @@ def test_apply_is_one_step_and_one_undo_reverts_all_of_it(memdesk_app, clock, se
 
     assert len(app.history.list(1000)) == steps_before + 1
     assert app.history.list(1)[0].id == step_id
-    assert app.working.state().content == SUMMARY
+    assert app.working.state().content == MERGED
     assert app.documents.text("user/facts") == "- I use Fedora\n- I prefer short answers."
     timeline = app.entries.list("timeline")
     assert len(timeline) == 1 and timeline[0].content.startswith("[2026-03-01 12:15] ## Work")

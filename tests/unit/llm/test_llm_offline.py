@@ -95,7 +95,7 @@ def test_summary_fits_its_budget():
     ]
     text = OfflineSteps(summary_max_chars=2000).summarize(format_transcript(turns)).value
     assert len(text) <= 2000
-    assert set(sections(text)) == {"Decisions", "Preferences", "Files and values", "Open questions"}
+    assert set(sections(text)) == {"About", "Decisions", "Preferences", "Files and values", "Open questions"}
 
 
 def test_empty_and_signal_free_transcripts():

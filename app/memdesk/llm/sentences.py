@@ -1,0 +1,155 @@
+"""The offline backend's reading of a transcript: sentences, what each one carries, how much.
+
+Each sentence gets a category (the summary heading it belongs under, if any) and a score.
+Pasted output and the assistant's narration of its own steps are left out here, so no
+later step can quote them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from memdesk.llm.noise import is_narration, is_noise_line
+from memdesk.llm.text import clip_at_word, dedupe_key
+from memdesk.llm.transcript import split_turns
+
+MAX_SENTENCE_CHARS = 300
+DETAIL_MIN_INFO = 4  # below this a sentence with no other signal is small talk
+_MIN_SENTENCE_CHARS = 8
+
+# Category priority: a sentence that matches several goes under the first of them.
+CATEGORIES = ("question", "decision", "todo", "preference", "value", "detail")
+
+_I = re.IGNORECASE
+_DECISION = re.compile(
+    r"\b(?:decided|decide to|we(?:'ll| will) (?:use|go with|keep|switch)|let's (?:go with|use|"
+    r"keep|switch)|going with|settled on|agreed|(?:we|I) chose|I'll go with|"
+    r"owns|(?:is|are) responsible for|(?:is|are) in charge of|assigned to|will own|"
+    r"(?:is|are) (?:handling|taking over|leading))\b",
+    _I,
+)
+_PREFERENCE_STRONG = re.compile(
+    r"\b(?:I prefer|I'd prefer|I'd rather|I (?:really )?(?:like|love|hate|dislike)|"
+    r"I (?:really )?want(?! you)|please (?:always|never|don't|use|avoid|keep))\b",
+    _I,
+)
+_PREFERENCE_WEAK = re.compile(r"\b(?:don't|do not|always|never|avoid|rather than|instead of)\b", _I)
+_TODO = re.compile(
+    r"\b(?:TODO|to-do|need to|needs to|have to|next|follow[ -]up|later|remind me|"
+    r"don't forget|pending|by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b",
+    _I,
+)
+_PATH = re.compile(
+    r"(?<![\w/])(?:~|\.{1,2})?/[\w.-]+(?:/[\w.-]+)*"  # /x/y.py, ~/.config/a, ./b
+    r"|(?<![\w/])[\w.-]+(?:/[\w.-]+)*/[\w-]+\.\w{1,8}\b"  # src/a.ts
+)
+_CODE_OR_SETTING = re.compile(r"`[^`\n]+`|https?://\S+|\b\w[\w.-]*\s?=\s?\S+")
+_OFFERED_CHOICE = re.compile(r"^(?:should|shall|do you want|would you (?:like|prefer)|which)\b|\bor\b", _I)
+_NAME = re.compile(r"(?<=[\s(\"'])[A-Z][\w'’-]*[a-z][\w'’-]*|\b[A-Z]{2,}\b")
+_NOT_NAMES = frozenset({"I", "I'm", "I've", "I'll", "I'd", "OK", "Ok"})
+_NUMBER_OR_DATE = re.compile(
+    r"\d|\b(?:January|February|March|April|May|June|July|August|September|October|November|December|"
+    r"Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b"
+)
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{3,}")
+_STOP_WORDS = """
+    that this with have from they them their there what when where which while about would could
+    should really just like know think thanks thank sure yeah well much very more some been were
+    will your yours into also even than then only over such make made does doing done going gonna
+    being great awesome amazing cool glad good nice love lovely happy wow totally absolutely sounds
+    always never feel feels felt things thing something anything everything stuff kind lots
+    it's that's what's there's i'm you're we're they're don't can't didn't it'll you'll
+"""
+_STOP = frozenset(_STOP_WORDS.split())
+_FIRST_PERSON = re.compile(r"^(?:I|I'm|I've|I'd|I'll|We|We're|We've|My|Our)\b")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[`~/A-Z0-9])")
+_LIST_MARKER = re.compile(r"^\s*(?:[-*•>]|\d+[.)]|#{1,6})\s+")
+_EMPHASIS = re.compile(r"\*\*|__")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    position: int
+    turn: int
+    role: str
+    text: str
+    category: str | None
+    score: float  # signals plus information
+    info: float  # information alone: names, numbers, dates, content words
+
+    @property
+    def quoted(self) -> str:
+        return f"{self.role.capitalize()}: {self.text}"
+
+
+@lru_cache(maxsize=4)  # summary, facts and app memory read the same transcript in a row
+def analyse(transcript: str) -> tuple[Sentence, ...]:
+    """Every sentence worth reading, scored and deduplicated, in conversation order."""
+    sentences: list[Sentence] = []
+    seen: set[str] = set()
+    for turn, (role, content) in enumerate(split_turns(transcript)):
+        if role not in ("user", "assistant"):
+            continue  # tool output and system text are not what the person said
+        in_code = False
+        for line in content.splitlines():
+            if line.lstrip().startswith("```"):
+                in_code = not in_code  # code blocks are output, not things to remember
+                continue
+            if in_code or is_noise_line(line):
+                continue
+            cleaned = _EMPHASIS.sub("", _LIST_MARKER.sub("", line)).strip()
+            for piece in _SENTENCE_END.split(cleaned):
+                if len(piece) < _MIN_SENTENCE_CHARS or is_narration(piece, role):
+                    continue
+                key = dedupe_key(piece)
+                if key in seen:
+                    continue
+                seen.add(key)
+                text = clip_at_word(piece, MAX_SENTENCE_CHARS)
+                info = information(text, role)
+                category, score = score_sentence(text, role, info)
+                sentences.append(Sentence(len(sentences), turn, role, text, category, score, info))
+    return tuple(sentences)
+
+
+def score_sentence(text: str, role: str, info: float) -> tuple[str | None, float]:
+    """The sentence's category (first matching heading) and how much it carries."""
+    weights: dict[str, float] = {}
+    if text.endswith("?") and (role == "user" or _OFFERED_CHOICE.search(text)):
+        weights["question"] = 3  # the assistant's small-talk questions are not open threads
+    if _DECISION.search(text):
+        weights["decision"] = 4
+    if _TODO.search(text):
+        weights["todo"] = 3
+    # "I" in the assistant's lines is the assistant, so only the user states preferences.
+    if role == "user":
+        if _PREFERENCE_STRONG.search(text):
+            weights["preference"] = 4
+        elif _PREFERENCE_WEAK.search(text):
+            weights["preference"] = 2
+    if _PATH.search(text):
+        weights["value"] = 3
+    elif _CODE_OR_SETTING.search(text):
+        weights["value"] = 2
+    if not text.endswith("?") and info >= DETAIL_MIN_INFO:
+        weights["detail"] = 1
+    if not weights:
+        return None, 0
+    category = next(name for name in CATEGORIES if name in weights)
+    return category, sum(weights.values()) + info + (1 if role == "user" else 0)
+
+
+def information(text: str, role: str) -> float:
+    """How much a sentence tells: names, numbers and dates, and plain content words."""
+    words = [w for w in _WORD.findall(text) if w.lower() not in _STOP]
+    if len(words) < 3:
+        return 0.0  # "That's great!", "Thanks so much" and the like
+    names = {n for n in _NAME.findall(text) if n not in _NOT_NAMES}
+    score = 2.0 * min(len(names), 3) + min(len(set(words)), 10) * 0.5
+    if _NUMBER_OR_DATE.search(text):
+        score += 2
+    if role == "user" and _FIRST_PERSON.match(text):
+        score += 1
+    return score
