@@ -24,6 +24,10 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEKDAY_NAMES = (
+    r"(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|"
+    r"sat(?:urday)?|sun(?:day)?)"
+)
 MONTHS = (
     "January",
     "February",
@@ -77,7 +81,7 @@ _PATTERN = re.compile(
     r"\b(?:"
     r"(?P<day>the day before yesterday|the day after tomorrow|yesterday|last night|today|tonight|"
     r"this (?:morning|afternoon|evening)|tomorrow)"
-    r"|(?P<which>last|this|next|this coming|this past) (?P<weekday>" + "|".join(WEEKDAYS) + r")"
+    r"|(?P<which>last|this|next|this coming|this past) (?P<weekday>" + _WEEKDAY_NAMES + r")"
     r"|(?P<which2>last|this|next|this coming|this past) (?P<span>week|weekend|month|year)"
     r"|" + _AMOUNT + r" " + _UNIT + r" (?P<ago>ago|back|earlier)"
     r"|in " + _AMOUNT.replace("?P<n>", "?P<n2>") + r" " + _UNIT.replace("?P<unit>", "?P<unit2>")
@@ -137,7 +141,7 @@ def _resolve(match: re.Match[str], today: date) -> Resolved | None:
     if groups["day"]:
         return Resolved(today + timedelta(days=_DAY_WORDS[" ".join(groups["day"].lower().split())]), "day")
     if groups["weekday"]:
-        weekday = WEEKDAYS.index(groups["weekday"].lower())
+        weekday = [day[:3] for day in WEEKDAYS].index(groups["weekday"][:3].lower())
         return Resolved(_weekday(groups["which"].lower(), weekday, today), "day")
     if groups["span"]:
         return _span(groups["which2"].lower(), groups["span"].lower(), today)

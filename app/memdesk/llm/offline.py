@@ -202,18 +202,25 @@ def decide_offline(existing: Sequence[tuple[int, str]], new_content: str) -> Dec
 
 
 def _about(sentences: Sequence[Sentence]) -> list[Sentence]:
-    """What the conversation was about: the person's first sentences that say something."""
-    first_turn: int | None = None
-    picked: list[Sentence] = []
-    for sentence in sentences:
-        if sentence.role != "user" or sentence.score <= 0:
-            continue
-        if first_turn is None:
-            first_turn = sentence.turn
-        if sentence.turn != first_turn or len(picked) == MAX_ABOUT_SENTENCES:
-            break
-        picked.append(sentence)
-    return picked
+    """What the conversation was about: the person's first statements that say something.
+
+    Greetings and small-talk questions ("How have you been?") carry no information and are
+    passed over; the person's own statements come before the assistant's.
+    """
+    for role in ("user", "assistant"):
+        first_turn: int | None = None
+        picked: list[Sentence] = []
+        for sentence in sentences:
+            if sentence.role != role or sentence.score <= 0 or sentence.info <= 0:
+                continue
+            if first_turn is None:
+                first_turn = sentence.turn
+            if sentence.turn != first_turn or len(picked) == MAX_ABOUT_SENTENCES:
+                break
+            picked.append(sentence)
+        if picked:
+            return picked
+    return []
 
 
 def _now(sentences: Sequence[Sentence], about: Sequence[Sentence]) -> list[Sentence]:

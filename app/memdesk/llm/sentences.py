@@ -63,6 +63,8 @@ _STOP_WORDS = """
     it's that's what's there's i'm you're we're they're don't can't didn't it'll you'll
 """
 _STOP = frozenset(_STOP_WORDS.split())
+_GREETING = re.compile(r"^(?:hi|hey|hello|yo|morning|good (?:morning|afternoon|evening)|long time)\b", _I)
+_TO_YOU = re.compile(r"\b(?:you|your|yours)\b", _I)
 _FIRST_PERSON = re.compile(r"^(?:I|I'm|I've|I'd|I'll|We|We're|We've|My|Our)\b")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[`~/A-Z0-9])")
 _LIST_MARKER = re.compile(r"^\s*(?:[-*•>]|\d+[.)]|#{1,6})\s+")
@@ -117,8 +119,8 @@ def analyse(transcript: str) -> tuple[Sentence, ...]:
 def score_sentence(text: str, role: str, info: float) -> tuple[str | None, float]:
     """The sentence's category (first matching heading) and how much it carries."""
     weights: dict[str, float] = {}
-    if text.endswith("?") and (role == "user" or _OFFERED_CHOICE.search(text)):
-        weights["question"] = 3  # the assistant's small-talk questions are not open threads
+    if text.endswith("?") and _open_question(text, role, info):
+        weights["question"] = 3
     if _DECISION.search(text):
         weights["decision"] = 4
     if _TODO.search(text):
@@ -141,10 +143,17 @@ def score_sentence(text: str, role: str, info: float) -> tuple[str | None, float
     return category, sum(weights.values()) + info + (1 if role == "user" else 0)
 
 
+def _open_question(text: str, role: str, info: float) -> bool:
+    """A question left for later, not small talk ("How have you been?", "Is this yours?")."""
+    if role == "assistant":
+        return bool(_OFFERED_CHOICE.search(text))  # a choice offered to the person
+    return info > 0 and not _TO_YOU.search(text)
+
+
 def information(text: str, role: str) -> float:
     """How much a sentence tells: names, numbers and dates, and plain content words."""
     words = [w for w in _WORD.findall(text) if w.lower() not in _STOP]
-    if len(words) < 3:
+    if len(words) < 3 or _GREETING.match(text):
         return 0.0  # "That's great!", "Thanks so much" and the like
     names = {n for n in _NAME.findall(text) if n not in _NOT_NAMES}
     score = 2.0 * min(len(names), 3) + min(len(set(words)), 10) * 0.5
