@@ -57,13 +57,14 @@ _FACT = re.compile(
     r"\b(?:I prefer|I'd prefer|I'd rather|I (?:really )?(?:like|love|hate|dislike|enjoy)|"
     r"I (?:always|never|usually)|I (?:don't|do not) (?:like|want|use|eat|drink)|"
     r"I work|I'm working (?:as|at|for|on)|I live|I grew up|I was born|I moved|I'm from|I am from|"
-    r"I use|I've been \w+ing|I have (?:a|an|two|three|\d+) |I'm an? |I am an? |I'm (?:allergic|married)|"
+    r"I use|I have (?:a|an|two|three|\d+) |I'm an? |I am an? |I'm (?:allergic|married)|"
     r"I (?:plan|intend) to|I'm (?:planning|hoping) to|call me|my name is|"
     r"my \w+(?: \w+)? (?:is|are|was|were)|my (?:wife|husband|partner|son|daughter|kids|children|"
     r"mom|mother|dad|father|brother|sister|family|friend|dog|cat|boss|team|job)\b)",
     _I,
 )
-_NOT_ABOUT_ME = re.compile(r"\b(?:I want you|I'd like you|can you|could you|would you)\b", _I)
+_NOT_ABOUT_ME = re.compile(r"\b(?:you|your|yours)\b", _I)  # about the listener, or a request
+_RULE = re.compile(r"^(?:never|always|don't|do not|avoid|please)\b", _I)
 _TRANSIENT = re.compile(
     r"\b(?:today|tonight|tomorrow|yesterday|right now|this (?:morning|afternoon|evening|week)|"
     r"at the moment|just now)\b",
@@ -159,7 +160,7 @@ def facts_from(transcript: str) -> list[str]:
         text = sentence.text
         if sentence.role != "user" or text.endswith("?") or _TRANSIENT.search(text):
             continue
-        if _NOT_ABOUT_ME.search(text) or not (_FACT.search(text) or sentence.category == "preference"):
+        if _NOT_ABOUT_ME.search(text) or not (_FACT.search(text) or _RULE.match(text)):
             continue
         key = dedupe_key(text)
         if key not in seen:

@@ -16,7 +16,7 @@ from memdesk.llm.text import clip_at_word, dedupe_key
 from memdesk.llm.transcript import split_turns
 
 MAX_SENTENCE_CHARS = 300
-DETAIL_MIN_INFO = 4  # below this a sentence with no other signal is small talk
+DETAIL_MIN_INFO = 4.5  # below this a sentence with no other signal is small talk
 _MIN_SENTENCE_CHARS = 8
 
 # Category priority: a sentence that matches several goes under the first of them.
@@ -147,7 +147,7 @@ def _open_question(text: str, role: str, info: float) -> bool:
     """A question left for later, not small talk ("How have you been?", "Is this yours?")."""
     if role == "assistant":
         return bool(_OFFERED_CHOICE.search(text))  # a choice offered to the person
-    return info > 0 and not _TO_YOU.search(text)
+    return not _TO_YOU.search(text)
 
 
 def information(text: str, role: str) -> float:
