@@ -33,7 +33,7 @@ _CODE = re.compile(
 )
 _OBJECT_FIELD = re.compile(r"^\s*\w+: (?:['\"\[{]|\d+,?$|true|false|null)")
 _TABLE = re.compile(r"^\s*\|.*\|\s*$")
-_NUMBERED_CODE = re.compile(r"^\s*\d+\s*[│|:]\s")
+_NUMBERED_CODE = re.compile(r"^\s*\d+\s*[│|:]\s|^\s*[+-]\s*\d+\s|^@@ |^(?:diff --git|index [0-9a-f]+\.\.)")
 _SYMBOLS = re.compile(r"[{}\[\]();=<>|&$\\]")
 _NOISE_PATTERNS = (_STACK, _ERROR_DUMP, _LOG, _JSON, _SHELL, _CODE, _OBJECT_FIELD, _TABLE, _NUMBERED_CODE)
 

@@ -12,6 +12,9 @@ from typing import Protocol
 
 PAUSE = timedelta(minutes=30)
 PART_MAX_CHARS = 6000  # about 1,500 tokens of conversation per timeline entry
+# With a model each extra part is one more summary call, so a very long session gets
+# bigger parts rather than more of them.
+MAX_PARTS = 12
 
 
 class Timed(Protocol):
@@ -25,11 +28,12 @@ class Timed(Protocol):
 def split_parts(messages: Sequence[Timed]) -> list[tuple[int, int]]:
     """``[start, end)`` index ranges covering ``messages`` in order, none of them empty."""
     parts: list[tuple[int, int]] = []
+    limit = max(PART_MAX_CHARS, sum(len(m.content) for m in messages) // MAX_PARTS + 1)
     start, size = 0, 0
     for index, message in enumerate(messages):
         if index > start:
             paused = message.at - messages[index - 1].at >= PAUSE
-            if paused or size + len(message.content) > PART_MAX_CHARS:
+            if paused or size + len(message.content) > limit:
                 parts.append((start, index))
                 start, size = index, 0
         size += len(message.content)
