@@ -7,7 +7,7 @@ by the system prompt each step sends; the cap tests run the offline backend.
 
 import json
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from sqlalchemy import select
@@ -468,6 +468,39 @@ def test_timeline_alone_still_summarises_once(memdesk_app, clock, server):
         ChangeKind.ADVANCE_POINTER,
     ]
     assert len(server.requests) == 1
+
+
+def test_the_model_reads_absolute_dates_and_is_asked_to_keep_them(memdesk_app, clock, server):
+    app = memdesk_app
+    use_server(app, server, **{"compaction.steps": ["working", "timeline", "facts"]})
+    answer(server)
+    clock.now = datetime(2023, 5, 8, 13, 0)
+    app.sessions.log(SESSION, "user", "I adopted a cat named Miso last Saturday.")
+
+    Compaction(app).propose(SESSION)
+
+    assert len(server.requests) == 2
+    for request in server.requests:
+        assert "I adopted a cat named Miso last Saturday (6 May 2023)." in request.user_text
+        assert prompts.DATES_RULE in request.system_text
+
+
+def test_a_session_in_two_sittings_makes_two_timeline_entries(memdesk_app, clock, server):
+    app = memdesk_app
+    use_server(app, server, **{"compaction.steps": ["working", "timeline"]})
+    answer(server)
+    log_conversation(app, clock)
+    clock.now += timedelta(hours=3)
+    app.sessions.log(SESSION, "user", "Back again: the retry worked.")
+
+    proposal = Compaction(app).propose(SESSION)
+
+    timeline = [c.after for c in proposal.changes if c.kind is ChangeKind.ADD_TIMELINE]
+    assert [entry[:19] for entry in timeline] == ["[2026-03-01 12:05] ", "[2026-03-01 15:05] "]
+    # One summary of the whole for working memory, then one per part for the timeline.
+    assert len(server.requests) == 3
+    assert "Back again" not in server.requests[1].user_text
+    assert "Back again" in server.requests[2].user_text
 
 
 def test_progress_reports_each_step(memdesk_app, clock):
