@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-_I = re.IGNORECASE
+from memdesk.core.patterns import lowercase
+
 _STACK = re.compile(
     r"^\s*(?:at\s+\S.*(?:\(.*\)|:\d+(?::\d+)?)\s*$"  # at fn (file.ts:76:24)
     r"|File \".*\", line \d+"  # Python frames
@@ -35,10 +36,16 @@ _OBJECT_FIELD = re.compile(r"^\s*\w+: (?:['\"\[{]|\d+,?$|true|false|null)")
 _TABLE = re.compile(r"^\s*\|.*\|\s*$")
 _NUMBERED_CODE = re.compile(r"^\s*\d+\s*[│|:]\s|^\s*[+-]\s*\d+\s|^@@ |^(?:diff --git|index [0-9a-f]+\.\.)")
 _SYMBOLS = re.compile(r"[{}\[\]();=<>|&$\\]")
-_NOISE_PATTERNS = (_STACK, _ERROR_DUMP, _LOG, _JSON, _SHELL, _CODE, _OBJECT_FIELD, _TABLE, _NUMBERED_CODE)
+# One pass over the line instead of one per kind of output.
+_NOISE = re.compile(
+    "|".join(
+        f"(?:{p.pattern})"
+        for p in (_STACK, _ERROR_DUMP, _LOG, _JSON, _SHELL, _CODE, _OBJECT_FIELD, _TABLE, _NUMBERED_CODE)
+    )
+)
 
 # An assistant talking about its own next step ("Now I need to add…", "Let me check…").
-_NARRATION = re.compile(
+_NARRATION = lowercase(
     r"^(?:(?:now|next|first|then|ok(?:ay)?|good|great|perfect|alright|so|also)[,.!:]?\s+)*"
     r"(?:(?:I(?:'ll| will| need to| should| have to|'m going to| am going to)|let me|let's)"
     r"\s+(?:now\s+|also\s+|first\s+)?)?"
@@ -46,10 +53,9 @@ _NARRATION = re.compile(
     r"test|verify|remove|replace|refactor|install|build|move|rename|change|inspect|examine|try|"
     r"start|call|see|handle|wire|commit|revert|grep|view|extract|split|clean|delete)\b"
     r"|^(?:checking|looking at|reading|updating|adding|running|searching|fixing|editing|"
-    r"creating|writing|let me)\b",
-    _I,
+    r"creating|writing|let me)\b"
 )
-_TO_THE_PERSON = re.compile(r"\b(?:you|your)\b", _I)
+TO_THE_LISTENER = lowercase(r"\b(?:you|your|yours)\b")
 
 
 def is_noise_line(line: str) -> bool:
@@ -57,10 +63,7 @@ def is_noise_line(line: str) -> bool:
     stripped = line.strip()
     if not stripped:
         return False
-    if any(
-        pattern.search(stripped)
-        for pattern in _NOISE_PATTERNS
-    ):
+    if _NOISE.search(stripped):
         return True
     # Dense punctuation with few spaces: minified code, a long key, an encoded blob.
     symbols = len(_SYMBOLS.findall(stripped))
@@ -74,8 +77,9 @@ def is_narration(sentence: str, role: str) -> bool:
     text = sentence.strip().lstrip("*_ ")
     if text.endswith(":"):
         return True  # introduces code or output that follows
-    return bool(_NARRATION.match(text)) and not _TO_THE_PERSON.search(text)
+    lower = text.lower()
+    return bool(_NARRATION.match(lower)) and not TO_THE_LISTENER.search(lower)
 
 
 def _longest_token(text: str) -> int:
-    return max((len(token) for token in text.split()), default=0)
+    return max(map(len, text.split()), default=0)

@@ -10,13 +10,14 @@ Nothing is paraphrased, so nothing can be invented.
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from memdesk.core.patterns import lowercase
 from memdesk.core.tokens import estimate_tokens
 from memdesk.errors import BadInputError
+from memdesk.llm.noise import TO_THE_LISTENER
 from memdesk.llm.replies import MIN_APP_MEMORY_CHARS, NEEDS_EXISTING, fifo_decision
 from memdesk.llm.results import Decision, StepResult
 from memdesk.llm.sentences import Sentence, analyse
@@ -51,29 +52,24 @@ _PICK_ORDER = ("decision", "preference", "value", "question", "todo", "detail")
 # The offline mark and its blank line; each heading is counted when its first bullet is picked.
 _FRAME_CHARS = len(OFFLINE_MARK) + 2
 
-_I = re.IGNORECASE
 # Lasting things a person says about themselves: who they are, work, family, places, tastes, plans.
-_FACT = re.compile(
+_FACT = lowercase(
     r"\b(?:I prefer|I'd prefer|I'd rather|I (?:really )?(?:like|love|hate|dislike|enjoy)|"
     r"I (?:always|never|usually)|I (?:don't|do not) (?:like|want|use|eat|drink)|"
     r"I work|I'm working (?:as|at|for|on)|I live|I grew up|I was born|I moved|I'm from|I am from|"
     r"I use|I have (?:a|an|two|three|\d+) |I'm an? |I am an? |I'm (?:allergic|married)|"
     r"I (?:plan|intend) to|I'm (?:planning|hoping) to|call me|my name is|"
     r"my \w+(?: \w+)? (?:is|are|was|were)|my (?:wife|husband|partner|son|daughter|kids|children|"
-    r"mom|mother|dad|father|brother|sister|family|friend|dog|cat|boss|team|job)\b)",
-    _I,
+    r"mom|mother|dad|father|brother|sister|family|friend|dog|cat|boss|team|job)\b)"
 )
-_NOT_ABOUT_ME = re.compile(r"\b(?:you|your|yours)\b", _I)  # about the listener, or a request
-_RULE = re.compile(r"^(?:never|always|don't|do not|avoid|please)\b", _I)
-_TRANSIENT = re.compile(
+_RULE = lowercase(r"^(?:never|always|don't|do not|avoid|please)\b")
+_TRANSIENT = lowercase(
     r"\b(?:today|tonight|tomorrow|yesterday|right now|this (?:morning|afternoon|evening|week)|"
-    r"at the moment|just now)\b",
-    _I,
+    r"at the moment|just now)\b"
 )
-_ONGOING = re.compile(
+_ONGOING = lowercase(
     r"\b(?:I'm|I am|we're|we are) (?:now |currently |still )?\w+ing\b|\bworking on\b|"
-    r"\b(?:this|next) (?:week|month)\b|\bcurrently\b",
-    _I,
+    r"\b(?:this|next) (?:week|month)\b|\bcurrently\b"
 )
 
 
@@ -158,9 +154,11 @@ def facts_from(transcript: str) -> list[str]:
     seen: set[str] = set()
     for sentence in analyse(transcript):
         text = sentence.text
-        if sentence.role != "user" or text.endswith("?") or _TRANSIENT.search(text):
+        lower = text.lower()
+        if sentence.role != "user" or text.endswith("?") or _TRANSIENT.search(lower):
             continue
-        if _NOT_ABOUT_ME.search(text) or not (_FACT.search(text) or _RULE.match(text)):
+        # Said about the listener, or a request to them, is not a fact about the person.
+        if TO_THE_LISTENER.search(lower) or not (_FACT.search(lower) or _RULE.match(lower)):
             continue
         key = dedupe_key(text)
         if key not in seen:
@@ -228,7 +226,8 @@ def _now(sentences: Sequence[Sentence], about: Sequence[Sentence]) -> list[Sente
     """What the person is doing now: their latest sentence about ongoing work or plans."""
     skip = {s.position for s in about}
     for sentence in reversed(sentences):
-        if sentence.role == "user" and sentence.position not in skip and _ONGOING.search(sentence.text):
+        ongoing = sentence.role == "user" and sentence.position not in skip
+        if ongoing and _ONGOING.search(sentence.text.lower()):
             return [sentence] if not sentence.text.endswith("?") else []
     return []
 

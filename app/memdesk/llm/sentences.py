@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memdesk.llm.noise import is_narration, is_noise_line
+from memdesk.core.patterns import lowercase
+from memdesk.llm.noise import TO_THE_LISTENER, is_narration, is_noise_line
 from memdesk.llm.text import clip_at_word, dedupe_key
 from memdesk.llm.transcript import split_turns
 
@@ -22,38 +23,33 @@ _MIN_SENTENCE_CHARS = 8
 # Category priority: a sentence that matches several goes under the first of them.
 CATEGORIES = ("question", "decision", "todo", "preference", "value", "detail")
 
-_I = re.IGNORECASE
-_DECISION = re.compile(
+_DECISION = lowercase(
     r"\b(?:decided|decide to|we(?:'ll| will) (?:use|go with|keep|switch)|let's (?:go with|use|"
     r"keep|switch)|going with|settled on|agreed|(?:we|I) chose|I'll go with|"
     r"owns|(?:is|are) responsible for|(?:is|are) in charge of|assigned to|will own|"
     r"(?:is|are) (?:handling|taking over|leading))\b",
-    _I,
 )
-_PREFERENCE_STRONG = re.compile(
+_PREFERENCE_STRONG = lowercase(
     r"\b(?:I prefer|I'd prefer|I'd rather|I (?:really )?(?:like|love|hate|dislike)|"
     r"I (?:really )?want(?! you)|please (?:always|never|don't|use|avoid|keep))\b",
-    _I,
 )
-_PREFERENCE_WEAK = re.compile(r"\b(?:don't|do not|always|never|avoid|rather than|instead of)\b", _I)
-_TODO = re.compile(
+_PREFERENCE_WEAK = lowercase(r"\b(?:don't|do not|always|never|avoid|rather than|instead of)\b")
+_TODO = lowercase(
     r"\b(?:TODO|to-do|need to|needs to|have to|next|follow[ -]up|later|remind me|"
     r"don't forget|pending|by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b",
-    _I,
 )
 _PATH = re.compile(
     r"(?<![\w/])(?:~|\.{1,2})?/[\w.-]+(?:/[\w.-]+)*"  # /x/y.py, ~/.config/a, ./b
     r"|(?<![\w/])[\w.-]+(?:/[\w.-]+)*/[\w-]+\.\w{1,8}\b"  # src/a.ts
 )
 _CODE_OR_SETTING = re.compile(r"`[^`\n]+`|https?://\S+|\b\w[\w.-]*\s?=\s?\S+")
-_OFFERED_CHOICE = re.compile(r"^(?:should|shall|do you want|would you (?:like|prefer)|which)\b|\bor\b", _I)
-_NAME = re.compile(r"(?<=[\s(\"'])[A-Z][\w'’-]*[a-z][\w'’-]*|\b[A-Z]{2,}\b")
+_OFFERED_CHOICE = lowercase(r"^(?:should|shall|do you want|would you (?:like|prefer)|which)\b|\bor\b")
 _NOT_NAMES = frozenset({"I", "I'm", "I've", "I'll", "I'd", "OK", "Ok"})
 _NUMBER_OR_DATE = re.compile(
     r"\d|\b(?:January|February|March|April|May|June|July|August|September|October|November|December|"
     r"Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b"
 )
-_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{3,}")
+_WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _STOP_WORDS = """
     that this with have from they them their there what when where which while about would could
     should really just like know think thanks thank sure yeah well much very more some been were
@@ -63,8 +59,7 @@ _STOP_WORDS = """
     it's that's what's there's i'm you're we're they're don't can't didn't it'll you'll
 """
 _STOP = frozenset(_STOP_WORDS.split())
-_GREETING = re.compile(r"^(?:hi|hey|hello|yo|morning|good (?:morning|afternoon|evening)|long time)\b", _I)
-_TO_YOU = re.compile(r"\b(?:you|your|yours)\b", _I)
+_GREETING = lowercase(r"^(?:hi|hey|hello|yo|morning|good (?:morning|afternoon|evening)|long time)\b")
 _FIRST_PERSON = re.compile(r"^(?:I|I'm|I've|I'd|I'll|We|We're|We've|My|Our)\b")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[`~/A-Z0-9])")
 _LIST_MARKER = re.compile(r"^\s*(?:[-*•>]|\d+[.)]|#{1,6})\s+")
@@ -94,46 +89,56 @@ def analyse(transcript: str) -> tuple[Sentence, ...]:
     for turn, (role, content) in enumerate(split_turns(transcript)):
         if role not in ("user", "assistant"):
             continue  # tool output and system text are not what the person said
-        in_code = False
-        for line in content.splitlines():
-            if line.lstrip().startswith("```"):
-                in_code = not in_code  # code blocks are output, not things to remember
-                continue
-            if in_code or is_noise_line(line):
-                continue
-            cleaned = _EMPHASIS.sub("", _LIST_MARKER.sub("", line)).strip()
-            for piece in _SENTENCE_END.split(cleaned):
-                if len(piece) < _MIN_SENTENCE_CHARS or is_narration(piece, role):
-                    continue
-                key = dedupe_key(piece)
-                if key in seen:
-                    continue
+        for key, text, category, score, info in _read_turn(role, content):
+            if key not in seen:
                 seen.add(key)
-                text = clip_at_word(piece, MAX_SENTENCE_CHARS)
-                info = information(text, role)
-                category, score = score_sentence(text, role, info)
                 sentences.append(Sentence(len(sentences), turn, role, text, category, score, info))
     return tuple(sentences)
+
+
+_Read = tuple[str, str, str | None, float, float]  # dedupe key, text, category, score, info
+
+
+@lru_cache(maxsize=50_000)  # a session's parts are read again after the whole: turns repeat
+def _read_turn(role: str, content: str) -> tuple[_Read, ...]:
+    read: list[_Read] = []
+    in_code = False
+    for line in content.splitlines():
+        if line.lstrip().startswith("```"):
+            in_code = not in_code  # code blocks are output, not things to remember
+            continue
+        if in_code or is_noise_line(line):
+            continue
+        cleaned = _EMPHASIS.sub("", _LIST_MARKER.sub("", line)).strip()
+        for piece in _SENTENCE_END.split(cleaned):
+            if len(piece) < _MIN_SENTENCE_CHARS or is_narration(piece, role):
+                continue
+            text = clip_at_word(piece, MAX_SENTENCE_CHARS)
+            info = information(text, role)
+            category, score = score_sentence(text, role, info)
+            read.append((dedupe_key(piece), text, category, score, info))
+    return tuple(read)
 
 
 def score_sentence(text: str, role: str, info: float) -> tuple[str | None, float]:
     """The sentence's category (first matching heading) and how much it carries."""
     weights: dict[str, float] = {}
-    if text.endswith("?") and _open_question(text, role, info):
+    lower = text.lower()
+    if text.endswith("?") and _open_question(lower, role):
         weights["question"] = 3
-    if _DECISION.search(text):
+    if _DECISION.search(lower):
         weights["decision"] = 4
-    if _TODO.search(text):
+    if _TODO.search(lower):
         weights["todo"] = 3
     # "I" in the assistant's lines is the assistant, so only the user states preferences.
     if role == "user":
-        if _PREFERENCE_STRONG.search(text):
+        if _PREFERENCE_STRONG.search(lower):
             weights["preference"] = 4
-        elif _PREFERENCE_WEAK.search(text):
+        elif _PREFERENCE_WEAK.search(lower):
             weights["preference"] = 2
-    if _PATH.search(text):
+    if "/" in text and _PATH.search(text):  # the cheap test first: most sentences have none
         weights["value"] = 3
-    elif _CODE_OR_SETTING.search(text):
+    elif ("`" in text or "=" in text or "http" in text) and _CODE_OR_SETTING.search(text):
         weights["value"] = 2
     if not text.endswith("?") and info >= DETAIL_MIN_INFO:
         weights["detail"] = 1
@@ -143,20 +148,22 @@ def score_sentence(text: str, role: str, info: float) -> tuple[str | None, float
     return category, sum(weights.values()) + info + (1 if role == "user" else 0)
 
 
-def _open_question(text: str, role: str, info: float) -> bool:
+def _open_question(lower: str, role: str) -> bool:
     """A question left for later, not small talk ("How have you been?", "Is this yours?")."""
     if role == "assistant":
-        return bool(_OFFERED_CHOICE.search(text))  # a choice offered to the person
-    return not _TO_YOU.search(text)
+        return bool(_OFFERED_CHOICE.search(lower))  # a choice offered to the person
+    return not TO_THE_LISTENER.search(lower)
 
 
 def information(text: str, role: str) -> float:
     """How much a sentence tells: names, numbers and dates, and plain content words."""
-    words = [w for w in _WORD.findall(text) if w.lower() not in _STOP]
-    if len(words) < 3 or _GREETING.match(text):
+    tokens = _WORD.findall(text)
+    words = {t.lower() for t in tokens if len(t) >= 4} - _STOP
+    if len(words) < 3 or _GREETING.match(text.lower()):
         return 0.0  # "That's great!", "Thanks so much" and the like
-    names = {n for n in _NAME.findall(text) if n not in _NOT_NAMES}
-    score = 2.0 * min(len(names), 3) + min(len(set(words)), 10) * 0.5
+    # Capitalised words after the first (which any sentence has), and acronyms.
+    names = {t for t in tokens[1:] if t[0].isupper() and len(t) > 1} - _NOT_NAMES
+    score = 2.0 * min(len(names), 3) + min(len(words), 10) * 0.5
     if _NUMBER_OR_DATE.search(text):
         score += 2
     if role == "user" and _FIRST_PERSON.match(text):

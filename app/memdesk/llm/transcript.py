@@ -38,10 +38,15 @@ def split_turns(transcript: str) -> list[tuple[str, str]]:
     return turns
 
 
-def dated_transcript(messages: Iterable[tuple[str, str, datetime]]) -> str:
-    """``(role, content, time)`` as a transcript whose relative dates are made absolute.
+def dated_turns(messages: Iterable[tuple[str, str, datetime]]) -> list[tuple[str, str]]:
+    """``(role, content, time)`` as ``(role, content)`` with relative dates made absolute.
 
     "last Saturday" in a message of 2023-05-08 reads "last Saturday (6 May 2023)", so every
     backend, with a model or without, sees the dates the words meant when they were written.
     """
-    return format_transcript((role, annotate_dates(content, at)) for role, content, at in messages)
+    return [(role, annotate_dates(content, at)) for role, content, at in messages]
+
+
+def dated_transcript(messages: Iterable[tuple[str, str, datetime]]) -> str:
+    """The transcript of ``dated_turns``."""
+    return format_transcript(dated_turns(messages))

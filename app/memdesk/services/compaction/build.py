@@ -20,7 +20,7 @@ from memdesk.errors import NotFoundError
 from memdesk.llm.results import StepResult
 from memdesk.llm.steps import Steps
 from memdesk.llm.text import dedupe_key
-from memdesk.llm.transcript import dated_transcript
+from memdesk.llm.transcript import dated_turns, format_transcript
 from memdesk.services.compaction.carry import carry_over
 from memdesk.services.compaction.model import CancelToken, Change, ChangeKind, Progress, Tally
 from memdesk.services.compaction.parts import split_parts
@@ -141,6 +141,7 @@ class Builder:
         self.changes: list[Change] = []
         self.notes: list[str] = []
         self.summary: str | None = None  # reused by the app-memory step for long sessions
+        self.dated: list[tuple[str, str]] = []  # (role, content with absolute dates)
 
     def run(self) -> None:
         enabled = set(self.settings.compaction.steps)
@@ -152,7 +153,9 @@ class Builder:
         if "app" in enabled and self.source.app_id:
             plan.append("app")
         self.reporter.total = len(plan)
-        transcript = _transcript(self.source.messages)
+        # Relative dates made absolute once, for the whole and for each timeline part.
+        self.dated = dated_turns((m.role, m.content, m.at) for m in self.source.messages)
+        transcript = format_transcript(self.dated)
         for number, name in enumerate(plan, 1):
             self.cancel.check()
             self.reporter.step(STEP_LABELS[name], number)
@@ -208,7 +211,8 @@ class Builder:
                 text = summary
             else:
                 self.cancel.check()
-                text = self._step(self.steps.summarize, _transcript(messages[start:end])).strip()
+                part = format_transcript(self.dated[start:end])
+                text = self._step(self.steps.summarize, part).strip()
             key = f"ctx_{self.source.session_id}_{uuid.uuid4().hex[:8]}"
             which = f"part {number} of {len(parts)} of the conversation" if len(parts) > 1 else "the summary"
             self.changes.append(
@@ -319,10 +323,6 @@ class Builder:
             f"Compacted up to {format_minute(source.last.at)} UTC ({count} more messages).",
             "Rejecting this leaves the messages to be compacted again next time.",
         )
-
-
-def _transcript(messages: Sequence[SourceMessage]) -> str:
-    return dated_transcript((m.role, m.content, m.at) for m in messages)
 
 
 def _removal(memory_id: int, content: str, app_id: str, reason: str) -> Change:
