@@ -33,7 +33,7 @@ _CODE = re.compile(
     r"|[;{]\s*$|^\s*[})\]];?\s*$|=>\s*[{(]?\s*$"
 )
 _OBJECT_FIELD = re.compile(r"^\s*\w+: (?:['\"\[{]|\d+,?$|true|false|null)")
-_TABLE = re.compile(r"^\s*\|.*\|\s*$")
+_TABLE = re.compile(r"^\s*\|.*\|\s*$|^\s*#{1,6} ")  # tables, and headings of pasted documents
 _NUMBERED_CODE = re.compile(r"^\s*\d+\s*[│|:]\s|^\s*[+-]\s*\d+\s|^@@ |^(?:diff --git|index [0-9a-f]+\.\.)")
 _SYMBOLS = re.compile(r"[{}\[\]();=<>|&$\\]")
 # One pass over the line instead of one per kind of output.

@@ -25,9 +25,12 @@ CATEGORIES = ("question", "decision", "todo", "preference", "value", "detail")
 
 _DECISION = lowercase(
     r"\b(?:decided|decide to|we(?:'ll| will) (?:use|go with|keep|switch)|let's (?:go with|use|"
-    r"keep|switch)|going with|settled on|agreed|(?:we|I) chose|I'll go with|"
-    r"owns|(?:is|are) responsible for|(?:is|are) in charge of|assigned to|will own|"
-    r"(?:is|are) (?:handling|taking over|leading))\b",
+    r"keep|switch)|going with|settled on|agreed|(?:we|I) chose|I'll go with|assigned to)\b"
+)
+# Who owns what: a person (a name or a pronoun, so "Owns `TUI`" in a code outline is not).
+_OWNERSHIP = re.compile(
+    r"\b(?:[A-Z][a-z]+|I|[Ww]e|[Yy]ou|[Tt]hey|[Hh]e|[Ss]he) (?:owns|will own|will handle|"
+    r"(?:is|are) (?:responsible for|in charge of|handling|taking over|leading))\b"
 )
 _PREFERENCE_STRONG = lowercase(
     r"\b(?:I prefer|I'd prefer|I'd rather|I (?:really )?(?:like|love|hate|dislike)|"
@@ -126,7 +129,7 @@ def score_sentence(text: str, role: str, info: float) -> tuple[str | None, float
     lower = text.lower()
     if text.endswith("?") and _open_question(lower, role):
         weights["question"] = 3
-    if _DECISION.search(lower):
+    if _DECISION.search(lower) or _OWNERSHIP.search(text):
         weights["decision"] = 4
     if _TODO.search(lower):
         weights["todo"] = 3
