@@ -14,7 +14,7 @@ PAUSE = timedelta(minutes=30)
 PART_MAX_CHARS = 6000  # about 1,500 tokens of conversation per timeline entry
 # With a model each extra part is one more summary call, so a very long session gets
 # bigger parts rather than more of them.
-MAX_PARTS = 12
+MAX_PARTS = 12  # about: parts are at least a twelfth of the session, so one more can happen
 
 
 class Timed(Protocol):
