@@ -11,7 +11,8 @@ from datetime import datetime, timedelta
 
 from memdesk.core.tokens import estimate_tokens
 from memdesk.llm.base import Completion
-from memdesk.llm.offline import OfflineSteps, analyse
+from memdesk.llm.offline import OfflineSteps
+from memdesk.llm.sentences import clear_cache
 from memdesk.llm.steps import LLMSteps
 from memdesk.llm.transcript import dated_turns, format_transcript
 from memdesk.services.compaction.parts import split_parts
@@ -88,7 +89,7 @@ def test_offline_compaction_speed():
     dated transcript, the summary, one summary per timeline part, facts and app memory."""
     messages = synthetic_messages()
     steps = OfflineSteps()
-    analyse.cache_clear()  # time the full work, not a cached analysis
+    clear_cache()  # time the full work, not a cached analysis
 
     started, cpu_started = time.perf_counter(), time.process_time()
     dated = dated_turns((m.role, m.content, m.at) for m in messages)

@@ -99,6 +99,12 @@ def analyse(transcript: str) -> tuple[Sentence, ...]:
     return tuple(sentences)
 
 
+def clear_cache() -> None:
+    """Forget every reading, so the next one does all the work (for timing and tests)."""
+    analyse.cache_clear()
+    _read_turn.cache_clear()
+
+
 _Read = tuple[str, str, str | None, float, float]  # dedupe key, text, category, score, info
 
 

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from memdesk.errors import BadInputError
-from memdesk.llm.offline import OFFLINE_MARK, OfflineSteps, analyse
+from memdesk.llm.offline import OFFLINE_MARK, OfflineSteps
 from memdesk.llm.results import Decision
+from memdesk.llm.sentences import clear_cache
 from memdesk.llm.transcript import format_transcript
 
 SESSION = (Path(__file__).parent / "data" / "planning_session.txt").read_text(encoding="utf-8")
@@ -197,7 +198,7 @@ def run_all(steps: OfflineSteps) -> list:
 
 def test_same_input_same_output():
     first = run_all(OfflineSteps())
-    analyse.cache_clear()
+    clear_cache()
     assert run_all(OfflineSteps()) == first
 
 
