@@ -103,10 +103,11 @@ class OfflineSteps:
         target = min(self.summary_max_chars, max(MIN_SUMMARY_CHARS, int(len(transcript) * SUMMARY_SHARE)))
         budget = target - _FRAME_CHARS
         sentences = analyse(transcript)
-        about = _about(sentences)
-        now = _now(sentences, about)
-        used = sum(len(s.quoted) + 3 for s in (*about, *now))
-        used += sum(_heading_cost(name) for name, picked in ((ABOUT, about), (NOW, now)) if picked)
+        # A tight budget (a small working memory) keeps what fits of these, whole sentences.
+        about = _fit(_about(sentences), ABOUT, budget)
+        used = _cost(about, ABOUT)
+        now = _fit(_now(sentences, about), NOW, budget - used)
+        used += _cost(now, NOW)
         taken = {s.position for s in (*about, *now)}
         chosen = _pick_round_robin([s for s in sentences if s.position not in taken], budget - used)
         sections = []
@@ -268,6 +269,18 @@ def _pick_round_robin(sentences: Sequence[Sentence], budget: int) -> list[Senten
             if cursor[category] >= len(queue):
                 active.remove(category)
     return chosen
+
+
+def _cost(sentences: Sequence[Sentence], heading: str) -> int:
+    return sum(len(s.quoted) + 3 for s in sentences) + (_heading_cost(heading) if sentences else 0)
+
+
+def _fit(sentences: Sequence[Sentence], heading: str, budget: int) -> list[Sentence]:
+    kept: list[Sentence] = []
+    for sentence in sentences:
+        if _cost([*kept, sentence], heading) <= budget:
+            kept.append(sentence)
+    return kept
 
 
 def _heading_cost(heading: str) -> int:

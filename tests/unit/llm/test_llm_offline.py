@@ -295,3 +295,10 @@ def test_small_talk_is_neither_the_topic_nor_an_open_question():
     parts = sections(OfflineSteps().summarize(transcript).value)
     assert parts["About"].startswith("- User: I started pottery classes in Bristol on Tuesday evenings.\n")
     assert "Open questions" not in parts
+
+
+def test_a_small_working_memory_budget_is_kept_and_still_says_offline():
+    summary = OfflineSteps(summary_max_chars=400).summarize(CODING_SESSION).value
+    assert len(summary) <= 400
+    assert summary.startswith("## About\n- User: I'm migrating the billing service")
+    assert summary.endswith(OFFLINE_MARK)
