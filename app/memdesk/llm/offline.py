@@ -159,7 +159,8 @@ def facts_from(transcript: str) -> list[str]:
         if sentence.role != "user" or text.endswith("?") or _TRANSIENT.search(lower):
             continue
         # Said about the listener, or a request to them, is not a fact about the person.
-        if TO_THE_LISTENER.search(lower) or not (_FACT.search(lower) or _RULE.match(lower)):
+        rule = sentence.info > 0 and _RULE.match(lower)  # not "Always good to hear!"
+        if TO_THE_LISTENER.search(lower) or not (_FACT.search(lower) or rule):
             continue
         key = dedupe_key(text)
         if key not in seen:

@@ -37,6 +37,7 @@ _PREFERENCE_STRONG = lowercase(
     r"I (?:really )?want(?! you)|please (?:always|never|don't|use|avoid|keep))\b",
 )
 _PREFERENCE_WEAK = lowercase(r"\b(?:don't|do not|always|never|avoid|rather than|instead of)\b")
+_RULE_OR_ME = lowercase(r"^(?:never|always|don't|do not|avoid|please)\b|\b(?:I|I'd|I'm|I've|my|we|our)\b")
 _TODO = lowercase(
     r"\b(?:TODO|to-do|need to|needs to|have to|next|follow[ -]up|later|remind me|"
     r"don't forget|pending|by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b",
@@ -137,13 +138,15 @@ def score_sentence(text: str, role: str, info: float) -> tuple[str | None, float
         weights["question"] = 3
     if _DECISION.search(lower) or _OWNERSHIP.search(text):
         weights["decision"] = 4
-    if _TODO.search(lower):
+    # "See you later!" and "Any ideas for the next steps?" are not tasks.
+    if info > 0 and not text.endswith("?") and _TODO.search(lower):
         weights["todo"] = 3
-    # "I" in the assistant's lines is the assistant, so only the user states preferences.
+    # "I" in the assistant's lines is the assistant, so only the user states preferences;
+    # "always" or "never" makes one only in a rule or about the person ("They always look…").
     if role == "user":
         if _PREFERENCE_STRONG.search(lower):
             weights["preference"] = 4
-        elif _PREFERENCE_WEAK.search(lower):
+        elif info > 0 and _PREFERENCE_WEAK.search(lower) and _RULE_OR_ME.search(lower):
             weights["preference"] = 2
     if "/" in text and _PATH.search(text):  # the cheap test first: most sentences have none
         weights["value"] = 3

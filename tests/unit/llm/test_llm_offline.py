@@ -302,3 +302,15 @@ def test_a_small_working_memory_budget_is_kept_and_still_says_offline():
     assert len(summary) <= 400
     assert summary.startswith("## About\n- User: I'm migrating the billing service")
     assert summary.endswith(OFFLINE_MARK)
+
+
+def test_always_and_later_in_small_talk_are_not_preferences_or_tasks():
+    transcript = format_transcript(
+        [
+            ("user", "They always look so relaxed outside. Always good to hear! See you later!"),
+            ("assistant", "Any ideas for the next steps?"),
+        ]
+    )
+    summary = OfflineSteps().summarize(transcript).value
+    assert "## Preferences" not in summary and "## To do" not in summary
+    assert OfflineSteps().extract_facts(transcript).value == []
