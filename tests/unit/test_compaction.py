@@ -7,7 +7,7 @@ by the system prompt each step sends; the cap tests run the offline backend.
 
 import json
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from sqlalchemy import select
@@ -21,6 +21,8 @@ from memdesk.store.models import AppMemory, ChatSession, Entry
 
 SESSION = "telegram:1"
 SUMMARY = "## Work\n- Moving the backup to ~/bin/backup.sh\n## Open\n- Retry after 30 minutes?"
+# The live working memory the summary replaces keeps what the summary does not say.
+MERGED = SUMMARY + "\n\n## Earlier, not covered above\n- Old working notes"
 APP_SYSTEM = prompts.app_memory_system(200)
 
 
@@ -113,7 +115,7 @@ def test_proposal_holds_one_change_per_step(memdesk_app, clock, server):
         ChangeKind.ADVANCE_POINTER,
     ]
     working, timeline, facts, memory, pointer = proposal.changes
-    assert (working.target, working.before, working.after) == ("user/working", "Old working notes", SUMMARY)
+    assert (working.target, working.before, working.after) == ("user/working", "Old working notes", MERGED)
     assert re.fullmatch(r"ctx_telegram:1_[0-9a-f]{8}", timeline.target)
     assert timeline.after == f"[2026-03-01 12:05] {SUMMARY}"  # the last message's time, UTC
     assert facts.after == "I prefer short answers."  # "I use Fedora." is there already
@@ -161,7 +163,7 @@ def test_apply_is_one_step_and_one_undo_reverts_all_of_it(memdesk_app, clock, se
 
     assert len(app.history.list(1000)) == steps_before + 1
     assert app.history.list(1)[0].id == step_id
-    assert app.working.state().content == SUMMARY
+    assert app.working.state().content == MERGED
     assert app.documents.text("user/facts") == "- I use Fedora\n- I prefer short answers."
     timeline = app.entries.list("timeline")
     assert len(timeline) == 1 and timeline[0].content.startswith("[2026-03-01 12:15] ## Work")
@@ -466,6 +468,39 @@ def test_timeline_alone_still_summarises_once(memdesk_app, clock, server):
         ChangeKind.ADVANCE_POINTER,
     ]
     assert len(server.requests) == 1
+
+
+def test_the_model_reads_absolute_dates_and_is_asked_to_keep_them(memdesk_app, clock, server):
+    app = memdesk_app
+    use_server(app, server, **{"compaction.steps": ["working", "timeline", "facts"]})
+    answer(server)
+    clock.now = datetime(2023, 5, 8, 13, 0)
+    app.sessions.log(SESSION, "user", "I adopted a cat named Miso last Saturday.")
+
+    Compaction(app).propose(SESSION)
+
+    assert len(server.requests) == 2
+    for request in server.requests:
+        assert "I adopted a cat named Miso last Saturday (6 May 2023)." in request.user_text
+        assert prompts.DATES_RULE in request.system_text
+
+
+def test_a_session_in_two_sittings_makes_two_timeline_entries(memdesk_app, clock, server):
+    app = memdesk_app
+    use_server(app, server, **{"compaction.steps": ["working", "timeline"]})
+    answer(server)
+    log_conversation(app, clock)
+    clock.now += timedelta(hours=3)
+    app.sessions.log(SESSION, "user", "Back again: the retry worked.")
+
+    proposal = Compaction(app).propose(SESSION)
+
+    timeline = [c.after for c in proposal.changes if c.kind is ChangeKind.ADD_TIMELINE]
+    assert [entry[:19] for entry in timeline] == ["[2026-03-01 12:05] ", "[2026-03-01 15:05] "]
+    # One summary of the whole for working memory, then one per part for the timeline.
+    assert len(server.requests) == 3
+    assert "Back again" not in server.requests[1].user_text
+    assert "Back again" in server.requests[2].user_text
 
 
 def test_progress_reports_each_step(memdesk_app, clock):

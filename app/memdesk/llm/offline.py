@@ -1,25 +1,29 @@
 """The offline backend: deterministic, extractive compaction with no model and no network.
 
-Sentences are scored for what a personal assistant needs next time (decisions, the
-user's preferences, file paths and values, open questions, to-dos) and the best ones are
-quoted under short headings. Nothing is paraphrased, so nothing can be invented.
+The summary opens with what the conversation was about (the person's opening request or
+statement) and what they are doing now, then quotes the sentences that carry the most:
+decisions and who owns what, preferences, names, places, numbers and dates, file paths
+and values, open questions, to-dos. Pasted output (stack traces, logs, JSON, code) and
+the assistant's narration of its own steps are never quoted (``memdesk.llm.noise``).
+Nothing is paraphrased, so nothing can be invented.
 """
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import TypeVar
 
+from memdesk.core.patterns import lowercase
 from memdesk.core.tokens import estimate_tokens
 from memdesk.errors import BadInputError
+from memdesk.llm.noise import TO_THE_LISTENER
 from memdesk.llm.replies import MIN_APP_MEMORY_CHARS, NEEDS_EXISTING, fifo_decision
 from memdesk.llm.results import Decision, StepResult
+from memdesk.llm.sentences import Sentence, analyse
 from memdesk.llm.text import clip_at_word, dedupe_key, jaccard, word_set
-from memdesk.llm.transcript import split_turns
+
+__all__ = ["OFFLINE_MARK", "OfflineSteps", "analyse", "decide_offline", "facts_from"]
 
 T = TypeVar("T")
 
@@ -27,72 +31,46 @@ OFFLINE_MARK = "_(summary made offline, extractive)_"
 DUPLICATE_SIMILARITY = 0.6
 MAX_FACTS = 30
 MIN_SUMMARY_CHARS = 1200  # below this, headings and bullets would crowd out content
-MAX_SENTENCE_CHARS = 300
+SUMMARY_SHARE = 0.3  # of the transcript, for long ones: the bullets picked fill at most this
 MAX_APP_MEMORY_SENTENCES = 4
+MAX_ABOUT_SENTENCES = 2
 _APP_MEMORY_CANDIDATES = 8  # only top sentences; filling up with weak ones adds noise
 
-# Category priority: a sentence that matches several goes under the first of them.
+ABOUT = "About"
+NOW = "Now"
 HEADINGS = {
-    "question": "Open questions",
     "decision": "Decisions",
-    "todo": "To do",
     "preference": "Preferences",
+    "detail": "Details",
     "value": "Files and values",
+    "question": "Open questions",
+    "todo": "To do",
 }
-_WRITE_ORDER = ("decision", "preference", "value", "question", "todo")
-# Headings, blank lines and the offline mark, so bullets are budgeted for what is left.
-_FRAME_CHARS = sum(len(name) + 5 for name in HEADINGS.values()) + len(OFFLINE_MARK) + 2
+_WRITE_ORDER = tuple(HEADINGS)
+# Details take their turn last, so a tight budget still holds one of each signal first.
+_PICK_ORDER = ("decision", "preference", "value", "question", "todo", "detail")
+# The offline mark and its blank line; each heading is counted when its first bullet is picked.
+_FRAME_CHARS = len(OFFLINE_MARK) + 2
 
-_I = re.IGNORECASE
-_DECISION = re.compile(
-    r"\b(?:decided|decide to|we(?:'ll| will) (?:use|go with|keep|switch)|let's (?:go with|use|"
-    r"keep|switch)|going with|settled on|agreed|(?:we|I) chose|I'll go with)\b",
-    _I,
+# Lasting things a person says about themselves: who they are, work, family, places, tastes, plans.
+_FACT = lowercase(
+    r"\b(?:I prefer|I'd prefer|I'd rather|I (?:really )?(?:like|love|hate|dislike|enjoy)|"
+    r"I (?:always|never|usually)|I (?:don't|do not) (?:like|want|use|eat|drink)|"
+    r"I work|I'm working (?:as|at|for|on)|I live|I grew up|I was born|I moved|I'm from|I am from|"
+    r"I use|I have (?:a|an|two|three|\d+) |I'm an? |I am an? |I'm (?:allergic|married)|"
+    r"I (?:plan|intend) to|I'm (?:planning|hoping) to|call me|my name is|"
+    r"my \w+(?: \w+)? (?:is|are|was|were)|my (?:wife|husband|partner|son|daughter|kids|children|"
+    r"mom|mother|dad|father|brother|sister|family|friend|dog|cat|boss|team|job)\b)"
 )
-_PREFERENCE_STRONG = re.compile(
-    r"\b(?:I prefer|I'd prefer|I'd rather|I (?:really )?(?:like|love|hate|dislike|want)|"
-    r"please (?:always|never|don't|use|avoid|keep))\b",
-    _I,
-)
-_PREFERENCE_WEAK = re.compile(r"\b(?:don't|do not|always|never|avoid|rather than|instead of)\b", _I)
-_TODO = re.compile(
-    r"\b(?:TODO|to-do|need to|needs to|have to|next|follow[ -]up|later|remind me|"
-    r"don't forget|pending)\b",
-    _I,
-)
-_PATH = re.compile(
-    r"(?<![\w/])(?:~|\.{1,2})?/[\w.-]+(?:/[\w.-]+)*"  # /x/y.py, ~/.config/a, ./b
-    r"|(?<![\w/])[\w.-]+(?:/[\w.-]+)*/[\w-]+\.\w{1,8}\b"  # src/a.ts
-)
-_CODE_OR_SETTING = re.compile(r"`[^`\n]+`|https?://\S+|\b\w[\w.-]*\s?=\s?\S+")
-_NUMBER = re.compile(r"\d")
-_FACT = re.compile(
-    r"\b(?:I prefer|I'd prefer|I'd rather|I (?:really )?(?:like|love|hate|dislike)|"
-    r"I (?:always|never|usually)|I (?:don't|do not) (?:like|want|use)|I work|I live|I use|"
-    r"I'm an?|I am an?|call me|my name is|my \w+(?: \w+)? (?:is|are))\b",
-    _I,
-)
-_TRANSIENT = re.compile(
+_RULE = lowercase(r"^(?:never|always|don't|do not|avoid|please)\b")
+_TRANSIENT = lowercase(
     r"\b(?:today|tonight|tomorrow|yesterday|right now|this (?:morning|afternoon|evening|week)|"
-    r"at the moment|just now)\b",
-    _I,
+    r"at the moment|just now)\b"
 )
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[`~/A-Z0-9])")
-_LIST_MARKER = re.compile(r"^\s*(?:[-*•>]|\d+[.)])\s+")
-_MIN_SENTENCE_CHARS = 8
-
-
-@dataclass(frozen=True)
-class Sentence:
-    position: int
-    role: str
-    text: str
-    category: str | None
-    score: int
-
-    @property
-    def quoted(self) -> str:
-        return f"{self.role.capitalize()}: {self.text}"
+_ONGOING = lowercase(
+    r"\b(?:I'm|I am|we're|we are) (?:now |currently |still )?\w+ing\b|\bworking on\b|"
+    r"\b(?:this|next) (?:week|month)\b|\bcurrently\b"
+)
 
 
 class OfflineSteps:
@@ -122,20 +100,28 @@ class OfflineSteps:
         return StepResult(decision, 0, 0, 0, False, time.perf_counter() - started)
 
     def _summary(self, transcript: str) -> str:
-        target = min(self.summary_max_chars, max(MIN_SUMMARY_CHARS, len(transcript) // 5))
+        target = min(self.summary_max_chars, max(MIN_SUMMARY_CHARS, int(len(transcript) * SUMMARY_SHARE)))
         budget = target - _FRAME_CHARS
         sentences = analyse(transcript)
-        chosen = _pick_round_robin(sentences, budget)
+        # A tight budget (a small working memory) keeps what fits of these, whole sentences.
+        about = _fit(_about(sentences), ABOUT, budget)
+        used = _cost(about, ABOUT)
+        now = _fit(_now(sentences, about), NOW, budget - used)
+        used += _cost(now, NOW)
+        taken = {s.position for s in (*about, *now)}
+        chosen = _pick_round_robin([s for s in sentences if s.position not in taken], budget - used)
         sections = []
+        if about:
+            sections.append(_section(ABOUT, about))
+        if now:
+            sections.append(_section(NOW, now))
         for category in _WRITE_ORDER:
             picked = sorted((s for s in chosen if s.category == category), key=_by_position)
             if picked:
-                bullets = "\n".join(f"- {s.quoted}" for s in picked)
-                sections.append(f"## {HEADINGS[category]}\n{bullets}")
+                sections.append(_section(HEADINGS[category], picked))
         if not sections and sentences:
             # Nothing matched any signal: the latest lines are the best remaining guide.
-            bullets = "\n".join(f"- {s.quoted}" for s in sentences[-3:])
-            sections.append(f"## Latest messages\n{bullets}")
+            sections.append(_section("Latest messages", sentences[-3:]))
         if not sections:
             sections.append("Nothing to summarise.")
         return "\n\n".join([*sections, OFFLINE_MARK])
@@ -144,7 +130,7 @@ class OfflineSteps:
         # Open questions make poor records; the rest compete on score, later ones first.
         ranked = sorted(
             (s for s in analyse(transcript) if s.category not in (None, "question")),
-            key=lambda s: (-s.score, -s.position),
+            key=lambda s: (-(s.score - s.info), -s.info, -s.position),
         )[:_APP_MEMORY_CANDIDATES]
         picked: list[Sentence] = []
         size = 0
@@ -164,14 +150,17 @@ class OfflineSteps:
 
 
 def facts_from(transcript: str) -> list[str]:
-    """The user's fact- and preference-like sentences, deduplicated, latest ``MAX_FACTS``."""
+    """The user's lasting statements about themselves, deduplicated, latest ``MAX_FACTS``."""
     facts: list[str] = []
     seen: set[str] = set()
     for sentence in analyse(transcript):
         text = sentence.text
-        if sentence.role != "user" or text.endswith("?") or _TRANSIENT.search(text):
+        lower = text.lower()
+        if sentence.role != "user" or text.endswith("?") or _TRANSIENT.search(lower):
             continue
-        if not (_FACT.search(text) or _PREFERENCE_WEAK.search(text)):
+        # Said about the listener, or a request to them, is not a fact about the person.
+        rule = sentence.info > 0 and _RULE.match(lower)  # not "Always good to hear!"
+        if TO_THE_LISTENER.search(lower) or not (_FACT.search(lower) or rule):
             continue
         key = dedupe_key(text)
         if key not in seen:
@@ -213,57 +202,40 @@ def decide_offline(existing: Sequence[tuple[int, str]], new_content: str) -> Dec
     return fifo_decision(existing, "no memories were near-duplicates")
 
 
-@lru_cache(maxsize=2)  # summary, facts and app memory read the same transcript in a row
-def analyse(transcript: str) -> tuple[Sentence, ...]:
-    """Every sentence of the transcript, scored, deduplicated, in conversation order."""
-    sentences: list[Sentence] = []
-    seen: set[str] = set()
-    for role, content in split_turns(transcript):
-        in_code = False
-        for line in content.splitlines():
-            if line.lstrip().startswith("```"):
-                in_code = not in_code  # code blocks are output, not things to remember
+def _about(sentences: Sequence[Sentence]) -> list[Sentence]:
+    """What the conversation was about: the person's first statements that say something.
+
+    Greetings and small-talk questions ("How have you been?") carry no information and are
+    passed over; the person's own statements come before the assistant's.
+    """
+    for role in ("user", "assistant"):
+        first_turn: int | None = None
+        picked: list[Sentence] = []
+        for sentence in sentences:
+            if sentence.role != role or sentence.score <= 0 or sentence.info <= 0:
                 continue
-            if in_code:
-                continue
-            for piece in _SENTENCE_END.split(_LIST_MARKER.sub("", line).strip()):
-                if len(piece) < _MIN_SENTENCE_CHARS:
-                    continue
-                key = dedupe_key(piece)
-                if key in seen:
-                    continue
-                seen.add(key)
-                text = clip_at_word(piece, MAX_SENTENCE_CHARS)
-                category, score = _score(text, role)
-                sentences.append(Sentence(len(sentences), role, text, category, score))
-    return tuple(sentences)
+            if first_turn is None:
+                first_turn = sentence.turn
+            if sentence.turn != first_turn or len(picked) == MAX_ABOUT_SENTENCES:
+                break
+            picked.append(sentence)
+        if picked:
+            return picked
+    return []
 
 
-def _score(text: str, role: str) -> tuple[str | None, int]:
-    """The sentence's category (first matching heading) and how much it carries."""
-    weights: dict[str, int] = {}
-    if text.endswith("?"):
-        weights["question"] = 3
-    if _DECISION.search(text):
-        weights["decision"] = 4
-    if _TODO.search(text):
-        weights["todo"] = 3
-    # "I" in the assistant's lines is the assistant, so only the user states preferences.
-    if role == "user":
-        if _PREFERENCE_STRONG.search(text):
-            weights["preference"] = 4
-        elif _PREFERENCE_WEAK.search(text):
-            weights["preference"] = 2
-    if _PATH.search(text):
-        weights["value"] = 3
-    elif _CODE_OR_SETTING.search(text):
-        weights["value"] = 2
-    elif _NUMBER.search(text):
-        weights["value"] = 1
-    if not weights:
-        return None, 0
-    category = next(name for name in HEADINGS if name in weights)
-    return category, sum(weights.values()) + (1 if role == "user" else 0)
+def _now(sentences: Sequence[Sentence], about: Sequence[Sentence]) -> list[Sentence]:
+    """What the person is doing now: their latest sentence about ongoing work or plans."""
+    skip = {s.position for s in about}
+    for sentence in reversed(sentences):
+        ongoing = sentence.role == "user" and sentence.position not in skip
+        if ongoing and _ONGOING.search(sentence.text.lower()):
+            return [sentence] if not sentence.text.endswith("?") else []
+    return []
+
+
+def _section(heading: str, sentences: Sequence[Sentence]) -> str:
+    return f"## {heading}\n" + "\n".join(f"- {s.quoted}" for s in sentences)
 
 
 def _pick_round_robin(sentences: Sequence[Sentence], budget: int) -> list[Sentence]:
@@ -273,12 +245,13 @@ def _pick_round_robin(sentences: Sequence[Sentence], budget: int) -> list[Senten
             (s for s in sentences if s.category == category),
             key=lambda s: (-s.score, -s.position),
         )
-        for category in _WRITE_ORDER
+        for category in _PICK_ORDER
     }
-    cursor = dict.fromkeys(_WRITE_ORDER, 0)
+    cursor = dict.fromkeys(_PICK_ORDER, 0)
     chosen: list[Sentence] = []
+    opened: set[str] = set()
     used = 0
-    active = [category for category in _WRITE_ORDER if queues[category]]
+    active = [category for category in _PICK_ORDER if queues[category]]
     while active:
         for category in list(active):
             queue = queues[category]
@@ -287,13 +260,32 @@ def _pick_round_robin(sentences: Sequence[Sentence], budget: int) -> list[Senten
                 sentence = queue[cursor[category]]
                 cursor[category] += 1
                 cost = len(sentence.quoted) + 3  # "- " and the newline
+                if category not in opened:
+                    cost += _heading_cost(HEADINGS[category])
                 if used + cost <= budget:
                     chosen.append(sentence)
+                    opened.add(category)
                     used += cost
                     break
             if cursor[category] >= len(queue):
                 active.remove(category)
     return chosen
+
+
+def _cost(sentences: Sequence[Sentence], heading: str) -> int:
+    return sum(len(s.quoted) + 3 for s in sentences) + (_heading_cost(heading) if sentences else 0)
+
+
+def _fit(sentences: Sequence[Sentence], heading: str, budget: int) -> list[Sentence]:
+    kept: list[Sentence] = []
+    for sentence in sentences:
+        if _cost([*kept, sentence], heading) <= budget:
+            kept.append(sentence)
+    return kept
+
+
+def _heading_cost(heading: str) -> int:
+    return len(heading) + 5  # "## ", the newline and the blank line before the next section
 
 
 def _by_position(sentence: Sentence) -> int:

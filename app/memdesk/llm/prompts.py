@@ -10,25 +10,48 @@ from collections.abc import Sequence
 
 NO_FACTS = "NO FACTS"
 
-SUMMARY_SYSTEM = """\
+# Rules more than one prompt states, written once. The offline backend follows the same
+# rules with patterns (memdesk.llm.offline, memdesk.llm.noise); dates in the material are
+# already absolute (memdesk.core.dates), since every transcript is dated before any step.
+DATES_RULE = (
+    "Relative dates in the material are followed by the date they meant in brackets, "
+    'as in "last Saturday (6 May 2023)". Write every date as an absolute date, never as '
+    '"yesterday", "last week" or "next month".'
+)
+LEAVE_OUT_RULE = (
+    "Leave out stack traces, log lines, pasted code, JSON and command output (keep at most "
+    "the one error message that matters), the assistant's narration of its own steps "
+    '("Let me check…", "Now I need to add the import…") and small talk.'
+)
+FACT_KINDS = (
+    "who they are and what they do for work",
+    "family, friends and pets, by name",
+    "where they live, come from or often go",
+    "preferences: tools, styles, food, what they want avoided",
+    "lasting plans and commitments, with their dates",
+)
+
+SUMMARY_SYSTEM = f"""\
 You write the notes a personal assistant reads when its next conversation with the same \
 person begins, so it can carry on without making them repeat themselves. The material is \
 a conversation (or one part of a long one) between the person ("user") and the assistant.
 
-Cover whatever the conversation contains of:
-- Work in progress: what the person is doing and where it stands. Name the files, \
-commands and steps involved.
-- Decisions: what was settled, and the reason when one was given.
+Start with what the conversation was about and what the person is doing now, in a \
+sentence or two. Then cover whatever the conversation contains of:
+- Work in progress and where it stands. Name the files, commands and steps involved.
+- Decisions: what was settled, who owns what, and the reason when one was given.
 - Preferences and constraints: tools, styles and approaches the person wants or rules out.
+- Details worth keeping: names, places, numbers, dates and events the person mentioned.
 - Open threads: unanswered questions, unfinished tasks, promised follow-ups.
 
 How to write the notes:
 - Markdown bullet points under short headings; leave out a heading with nothing under it.
 - Aim for about a fifth of the conversation's length, or less.
 - Copy file paths, names, numbers, settings and error messages exactly as they appear.
+- {DATES_RULE}
 - Write only what the conversation supports. When something was left uncertain, say so \
 instead of guessing.
-- Leave out small talk and one-off output that will not matter next time.
+- {LEAVE_OUT_RULE}
 - Reply with the notes alone, without an introduction or closing remarks.
 """
 
@@ -37,24 +60,29 @@ A long conversation was too big to read at once, so it was summarised part by pa
 Combine the partial notes you are given into one set of notes for a personal assistant, \
 as if the whole conversation had been summarised in one go.
 
-- Use the same form: bullet points under short headings.
+- Use the same form: what the conversation was about and what the person is doing now \
+first, then bullet points under short headings.
 - When a later part changes or reverses something from an earlier part, keep only the \
 later version.
-- Remove repeats. Keep file paths, names and values exactly as written.
+- Remove repeats. Keep file paths, names, dates and values exactly as written.
 - Add nothing that the partial notes do not say.
 - Reply with the combined notes alone.
 """
 
+_FACT_LIST = "\n".join(f"- {kind}" for kind in FACT_KINDS)
 FACTS_SYSTEM = f"""\
-Read the conversation and list the lasting facts about the person: things that will \
-still be true and useful in later conversations, such as who they are, their projects, \
-the tools they use, how they like things done and what they want avoided.
+Read the conversation and list the lasting facts about the person ("user"): things they \
+said about themselves that will still be true and useful in later conversations:
+{_FACT_LIST}
 
 Rules:
 - One fact per line, each a short sentence that makes sense on its own. No bullets, \
 numbers or headings.
+- Only what the person said about themselves; not what was said about the assistant or \
+about the listener.
 - Skip anything temporary: a passing error, today's mood, the state of one task.
 - Copy names, paths and values exactly; do not infer what was not said.
+- {DATES_RULE}
 - If there is nothing lasting, reply with exactly: {NO_FACTS}
 """
 
@@ -81,7 +109,7 @@ same app. Keep what will help next time: key facts, the person's preferences or 
 decisions and outcomes, lessons learned.
 
 Write 2 to 4 plain, factual sentences as one paragraph of at most {max_chars} characters. \
-No heading, list or commentary: reply with the record only.
+{DATES_RULE} No heading, list or commentary: reply with the record only.
 """
 
 

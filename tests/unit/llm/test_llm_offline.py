@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from memdesk.errors import BadInputError
-from memdesk.llm.offline import OFFLINE_MARK, OfflineSteps, analyse
+from memdesk.llm.offline import OFFLINE_MARK, OfflineSteps
 from memdesk.llm.results import Decision
+from memdesk.llm.sentences import clear_cache
 from memdesk.llm.transcript import format_transcript
 
 SESSION = (Path(__file__).parent / "data" / "planning_session.txt").read_text(encoding="utf-8")
@@ -95,7 +96,7 @@ def test_summary_fits_its_budget():
     ]
     text = OfflineSteps(summary_max_chars=2000).summarize(format_transcript(turns)).value
     assert len(text) <= 2000
-    assert set(sections(text)) == {"Decisions", "Preferences", "Files and values", "Open questions"}
+    assert set(sections(text)) == {"About", "Decisions", "Preferences", "Files and values", "Open questions"}
 
 
 def test_empty_and_signal_free_transcripts():
@@ -197,7 +198,7 @@ def run_all(steps: OfflineSteps) -> list:
 
 def test_same_input_same_output():
     first = run_all(OfflineSteps())
-    analyse.cache_clear()
+    clear_cache()
     assert run_all(OfflineSteps()) == first
 
 
@@ -217,3 +218,99 @@ def test_same_output_in_other_processes():
             [sys.executable, "-c", script], input=SESSION, capture_output=True, text=True, env=env, check=True
         )
         assert json.loads(done.stdout) == expected
+
+
+CODING_SESSION = format_transcript(
+    [
+        (
+            "user",
+            "I'm migrating the billing service from Flask to FastAPI this week. "
+            "The invoice endpoint fails on startup:\n"
+            "Traceback (most recent call last):\n"
+            '  File "/srv/billing/app.py", line 12, in <module>\n'
+            "    from billing.routes import invoices\n"
+            "ImportError: cannot import name 'invoices'\n"
+            '{"level":"error","ts":"2025-03-02T10:11:12Z","msg":"startup failed"}',
+        ),
+        (
+            "assistant",
+            "Let me check the routes package.\n"
+            "Now I need to add the import for `APIRouter` to billing/routes/__init__.py:\n"
+            "    at Object.<anonymous> (/srv/billing/node_modules/x.js:76:24)\n"
+            "The router was never exported, so the import fails.",
+        ),
+        ("user", "We decided that Priya owns the database migration. Keep the old Flask app until April."),
+        ("assistant", "Now update the tests to use the FastAPI client."),
+    ]
+)
+
+
+@pytest.fixture(scope="module")
+def coding_summary() -> str:
+    return OfflineSteps().summarize(CODING_SESSION).value
+
+
+def test_summary_says_what_the_conversation_is_about(coding_summary):
+    about = sections(coding_summary)["About"]
+    assert "I'm migrating the billing service from Flask to FastAPI this week." in about
+
+
+def test_summary_keeps_who_owns_what(coding_summary):
+    assert "Priya owns the database migration" in sections(coding_summary)["Decisions"]
+
+
+def test_stack_traces_logs_and_json_are_not_quoted(coding_summary):
+    for pasted in ("Traceback", "line 12", "ImportError", '"level"', "node_modules", "startup failed"):
+        assert pasted not in coding_summary
+    assert "Keep the old Flask app until April." in coding_summary
+
+
+def test_the_assistant_narrating_its_steps_is_not_quoted(coding_summary):
+    for narration in ("Let me check", "Now I need to add the import", "Now update the tests"):
+        assert narration not in coding_summary
+
+
+def test_facts_are_about_the_user_not_the_listener():
+    transcript = format_transcript(
+        [
+            ("user", "I work as a nurse in Leeds. My daughter is 7. You always know what to say!"),
+            ("user", "I'm always here for you. I love hiking in the Dales. Can you remind me?"),
+            ("assistant", "I live in the cloud."),
+        ]
+    )
+    assert OfflineSteps().extract_facts(transcript).value == [
+        "I work as a nurse in Leeds.",
+        "My daughter is 7.",
+        "I love hiking in the Dales.",
+    ]
+
+
+def test_small_talk_is_neither_the_topic_nor_an_open_question():
+    transcript = format_transcript(
+        [
+            ("user", "Hey Sam, how have you been? I started pottery classes in Bristol on Tuesday evenings."),
+            ("assistant", "Wow, that's great! How did it feel?"),
+        ]
+    )
+    parts = sections(OfflineSteps().summarize(transcript).value)
+    assert parts["About"].startswith("- User: I started pottery classes in Bristol on Tuesday evenings.\n")
+    assert "Open questions" not in parts
+
+
+def test_a_small_working_memory_budget_is_kept_and_still_says_offline():
+    summary = OfflineSteps(summary_max_chars=400).summarize(CODING_SESSION).value
+    assert len(summary) <= 400
+    assert summary.startswith("## About\n- User: I'm migrating the billing service")
+    assert summary.endswith(OFFLINE_MARK)
+
+
+def test_always_and_later_in_small_talk_are_not_preferences_or_tasks():
+    transcript = format_transcript(
+        [
+            ("user", "They always look so relaxed outside. Always good to hear! See you later!"),
+            ("assistant", "Any ideas for the next steps?"),
+        ]
+    )
+    summary = OfflineSteps().summarize(transcript).value
+    assert "## Preferences" not in summary and "## To do" not in summary
+    assert OfflineSteps().extract_facts(transcript).value == []

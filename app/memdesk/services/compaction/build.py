@@ -14,13 +14,16 @@ from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 from memdesk.config import Settings
 from memdesk.core.timefmt import format_minute
+from memdesk.core.tokens import CHARS_PER_TOKEN
 from memdesk.core.working import cut_to_budget
 from memdesk.errors import NotFoundError
 from memdesk.llm.results import StepResult
 from memdesk.llm.steps import Steps
 from memdesk.llm.text import dedupe_key
-from memdesk.llm.transcript import format_transcript
+from memdesk.llm.transcript import dated_turns, format_transcript
+from memdesk.services.compaction.carry import carry_over
 from memdesk.services.compaction.model import CancelToken, Change, ChangeKind, Progress, Tally
+from memdesk.services.compaction.parts import split_parts
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
@@ -139,6 +142,7 @@ class Builder:
         self.notes: list[str] = []
         self.summary: str | None = None  # reused by the app-memory step for long sessions
         self.step_note = ""
+        self.dated: list[tuple[str, str]] = []  # (role, content with absolute dates)
 
     def run(self) -> None:
         enabled = set(self.settings.compaction.steps)
@@ -150,7 +154,9 @@ class Builder:
         if "app" in enabled and self.source.app_id:
             plan.append("app")
         self.reporter.total = len(plan)
-        transcript = format_transcript((m.role, m.content) for m in self.source.messages)
+        # Relative dates made absolute once, for the whole and for each timeline part.
+        self.dated = dated_turns((m.role, m.content, m.at) for m in self.source.messages)
+        transcript = format_transcript(self.dated)
         for number, name in enumerate(plan, 1):
             self.cancel.check()
             self.reporter.step(STEP_LABELS[name], number)
@@ -179,28 +185,47 @@ class Builder:
             sid = self.source.session_id
             state = self.app.working.state(sid)
             memory = self.settings.memory
+            budget = memory.working_memory_max_tokens * CHARS_PER_TOKEN
+            previous = state.content if state else ""
+            # A live memory the summary does not fully cover keeps its other lines (see carry).
+            after = carry_over(previous, summary, budget) if state and state.live else summary
             self.changes.append(
                 Change(
                     ChangeKind.REPLACE_WORKING,
                     f"Replace working memory ({self.app.working.namespace(sid)})",
                     self.app.working.namespace(sid),
-                    state.content if state else "",
-                    cut_to_budget(summary, memory.working_memory_max_tokens),
+                    previous,
+                    cut_to_budget(after, memory.working_memory_max_tokens),
                     f"Summary of the {count} new messages; it replaces working memory and stays "
-                    f"in the prompt for {memory.working_memory_ttl_days} days.",
+                    f"in the prompt for {memory.working_memory_ttl_days} days."
+                    + (" Earlier lines it does not cover are kept." if after != summary else ""),
                     note=self.step_note,
                 )
             )
         if "timeline" in enabled:
+            self._timeline(summary)
+
+    def _timeline(self, summary: str) -> None:
+        """One dated entry per part of the session, so recall can find each part on its own."""
+        messages = self.source.messages
+        parts = split_parts(messages)
+        for number, (start, end) in enumerate(parts, 1):
+            if len(parts) == 1:
+                text = summary
+            else:
+                self.cancel.check()
+                part = format_transcript(self.dated[start:end])
+                text = self._step(self.steps.summarize, part).strip()
             key = f"ctx_{self.source.session_id}_{uuid.uuid4().hex[:8]}"
+            which = f"part {number} of {len(parts)} of the conversation" if len(parts) > 1 else "the summary"
             self.changes.append(
                 Change(
                     ChangeKind.ADD_TIMELINE,
                     f"Add timeline entry {key}",
                     key,
                     "",
-                    f"[{format_minute(self.source.last.at)}] {summary}",
-                    "The same summary as a dated timeline entry, found later with recall.",
+                    f"[{format_minute(messages[end - 1].at)}] {text}",
+                    f"{which.capitalize()} as a dated timeline entry, found later with recall.",
                     note=self.step_note,
                 )
             )

@@ -1,0 +1,121 @@
+"""What offline compaction writes to a real store: the topic and decisions, absolute dates,
+timeline entries recall can rank one by one, lasting facts, and a working memory that
+does not wipe out what it does not replace."""
+
+from datetime import datetime, timedelta
+
+from memdesk.llm.offline import OFFLINE_MARK
+from memdesk.services.compaction import ChangeKind, Compaction
+from memdesk.services.compaction.parts import PART_MAX_CHARS
+
+SESSION = "web:laptop"
+EARLIER = (
+    "Planning the team offsite in Lisbon (12-13 June, 6 people).\n\n"
+    "- Shortlisting venues with a workshop room.\n"
+    "- Train tickets to book by Friday."
+)
+
+
+def log(app, clock, role, text, minutes=1):
+    clock.now += timedelta(minutes=minutes)
+    app.sessions.log(SESSION, role, text, at=clock.now)
+
+
+def review_session(app, clock):
+    log(app, clock, "user", "Summarise what changed in the checkout flow review yesterday.")
+    log(app, clock, "assistant", "Two changes: the address form moves before payment; the promo box is cut.")
+    log(app, clock, "user", "Good. Add a note that Marta owns the address form change.")
+    log(app, clock, "assistant", "Added to your notes: Marta owns the address form change.")
+
+
+def change(proposal, kind):
+    return [c for c in proposal.changes if c.kind is kind]
+
+
+def test_the_summary_states_the_topic_and_the_decision(memdesk_app, clock):
+    app = memdesk_app
+    review_session(app, clock)
+
+    working = change(Compaction(app).propose(SESSION), ChangeKind.REPLACE_WORKING)[0].after
+
+    assert "checkout flow review yesterday (28 February 2026)" in working.split("## Decisions")[0]
+    assert "Marta owns the address form change" in working.split("## Decisions")[1]
+    assert working.endswith(OFFLINE_MARK)
+    assert len(working) <= app.settings.memory.working_memory_max_tokens * 4
+
+
+def test_a_richer_working_memory_is_merged_not_lost(memdesk_app, clock):
+    app = memdesk_app
+    app.working.write(EARLIER)
+    review_session(app, clock)
+
+    Compaction(app).compact(SESSION)
+
+    working = app.working.state().content
+    assert working.index("Marta owns") < working.index("Lisbon")  # the new summary first
+    for line in EARLIER.splitlines():
+        assert line.strip("- ") in working
+    assert working.endswith(OFFLINE_MARK)
+
+
+def test_an_expired_working_memory_is_not_carried(memdesk_app, clock):
+    app = memdesk_app
+    app.working.write(EARLIER)
+    clock.now += timedelta(days=30)
+    review_session(app, clock)
+
+    Compaction(app).compact(SESSION)
+
+    assert "Lisbon" not in app.working.state().content
+
+
+def test_relative_dates_become_absolute_from_the_message_time(memdesk_app, clock):
+    app = memdesk_app
+    clock.now = datetime(2023, 5, 8, 13, 0)
+    log(app, clock, "user", "I ran the Bristol half marathon last Saturday in 1:52, my best time so far.")
+    log(app, clock, "assistant", "Congratulations on the Bristol half marathon!")
+
+    Compaction(app).compact(SESSION)
+
+    (entry,) = app.entries.list("timeline")
+    assert entry.content.startswith("[2023-05-08 13:02] ")
+    assert "last Saturday (6 May 2023)" in entry.content
+
+
+def test_each_part_of_a_long_session_is_its_own_dated_timeline_entry(memdesk_app, clock):
+    app = memdesk_app
+    clock.now = datetime(2026, 3, 2, 9, 0)
+    log(app, clock, "user", "I'm repainting the spare bedroom in Farrow green this weekend.")
+    log(app, clock, "assistant", "Two coats of Farrow green on plaster need a mist coat first.")
+    # Lunch, then a different topic.
+    log(app, clock, "user", "I'm booking the Oslo conference trip for the Kubernetes summit.", minutes=120)
+    log(app, clock, "assistant", "Flights to Oslo on Tuesday morning are the cheapest, about 140 euros.")
+
+    Compaction(app).compact(SESSION)
+
+    entries = sorted(app.entries.list("timeline"), key=lambda e: e.content)
+    assert [e.content[:18] for e in entries] == ["[2026-03-02 09:02]", "[2026-03-02 11:03]"]
+    assert "Farrow" in entries[0].content and "Oslo" not in entries[0].content
+    hits = app.recall.entries("Oslo conference flights", limit=1)
+    assert "Kubernetes summit" in hits[0].text and "Farrow" not in hits[0].text
+
+
+def test_a_long_sitting_is_cut_into_parts(memdesk_app, clock):
+    app = memdesk_app
+    for number in range(2 * PART_MAX_CHARS // 90 + 1):
+        log(app, clock, "user", f"Item {number}: the Glasgow warehouse stock count was {number * 7} boxes.")
+
+    proposal = Compaction(app).propose(SESSION)
+
+    assert len(change(proposal, ChangeKind.ADD_TIMELINE)) >= 2
+
+
+def test_facts_are_lasting_first_person_statements_not_repeated(memdesk_app, clock):
+    app = memdesk_app
+    app.documents.set("user/facts", "- I work as a nurse in Leeds")
+    log(app, clock, "user", "I work as a nurse in Leeds. My daughter Ava is 7. I'm tired today.")
+    log(app, clock, "assistant", "I love that Ava is learning the violin.")
+
+    Compaction(app).compact(SESSION)
+
+    assert app.documents.text("user/facts") == "- I work as a nurse in Leeds\n- My daughter Ava is 7."
