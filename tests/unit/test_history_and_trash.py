@@ -70,7 +70,7 @@ def test_trash_restore_and_empty(memdesk_app):
     app.apps.delete([memory.id])
     app.entries.delete("k")
     items = app.trash.list()
-    assert sorted(i.kind for i in items) == ["entry", "memory"]
+    assert sorted(i.kind for i in items) == ["app_memory", "entry"]
     assert f"memory:{memory.id}" in {i.id for i in items}
     app.trash.restore(f"memory:{memory.id}")
     assert [m.id for m in app.apps.memories("cal")] == [memory.id]

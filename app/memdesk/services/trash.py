@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
+from memdesk.core.items import ItemKind, ItemRef
 from memdesk.errors import BadInputError, ConflictError, NotFoundError
 from memdesk.services.context import Context
 from memdesk.store.models import (
@@ -21,23 +22,33 @@ from memdesk.store.models import (
     Message,
 )
 
-# The id prefix shown to people, and the model behind it.
-KINDS: dict[str, type[Base]] = {
+# The id prefix shown to people (a stable part of the CLI), and the table behind it.
+PREFIXES: dict[str, type[Base]] = {
     "memory": AppMemory,
     "entry": Entry,
     "doc": Document,
     "session": ChatSession,
+}
+_KIND_OF: dict[type[Base], ItemKind] = {
+    AppMemory: ItemKind.APP_MEMORY,
+    Entry: ItemKind.ENTRY,
+    Document: ItemKind.DOCUMENT,
+    ChatSession: ItemKind.SESSION,
 }
 
 
 @dataclass(frozen=True)
 class TrashItem:
     id: str  # e.g. "memory:42", "entry:7", "doc:3", "session:telegram:1"
-    kind: str
+    kind: ItemKind  # what was deleted
     label: str
     text: str
     deleted_at: datetime
     purge_at: datetime
+
+    @property
+    def item(self) -> ItemRef:
+        return ItemRef(ItemKind.TRASH, self.id)
 
 
 def _describe(row: Base) -> tuple[str, str]:
@@ -53,7 +64,7 @@ def _describe(row: Base) -> tuple[str, str]:
 
 def parse_trash_id(item_id: str) -> tuple[str, str]:
     kind, sep, key = item_id.partition(":")
-    if not sep or kind not in KINDS or not key:
+    if not sep or kind not in PREFIXES or not key:
         raise BadInputError(
             f"trash id {item_id!r} is not valid", "expected e.g. memory:42 (see `memdesk trash list`)"
         )
@@ -79,19 +90,30 @@ class Trash:
     def list(self) -> list[TrashItem]:
         items: list[TrashItem] = []
         with self.ctx.store.read() as session:
-            for kind, model in KINDS.items():
+            for prefix, model in PREFIXES.items():
                 rows = session.scalars(select(model).where(model.deleted_at.is_not(None)))
                 for row in rows:
                     label, body = _describe(row)
                     deleted_at: datetime = row.deleted_at
                     purge_at = deleted_at + self.retention
-                    items.append(TrashItem(f"{kind}:{row.id}", kind, label, body, deleted_at, purge_at))
+                    items.append(
+                        TrashItem(f"{prefix}:{row.id}", _KIND_OF[model], label, body, deleted_at, purge_at)
+                    )
         return sorted(items, key=lambda item: item.deleted_at, reverse=True)
+
+    def count(self) -> int:
+        """How many items are in Trash, counted in SQL (the sidebar asks after every change)."""
+        with self.ctx.store.read() as session:
+            return sum(
+                session.scalar(select(func.count()).select_from(model).where(model.deleted_at.is_not(None)))
+                or 0
+                for model in PREFIXES.values()
+            )
 
     def restore(self, item_id: str) -> None:
         kind, key = parse_trash_id(item_id)
         with self.ctx.change(f"Restore {item_id}") as session:
-            row = session.get(KINDS[kind], _pk(kind, key))
+            row = session.get(PREFIXES[kind], _pk(kind, key))
             if row is None or row.deleted_at is None:
                 raise NotFoundError(f"{item_id} is not in Trash")
             if isinstance(row, Document | Entry):
@@ -112,7 +134,7 @@ class Trash:
         now = self.ctx.now()
         removed = 0
         with self.ctx.store.write() as session:
-            for model in KINDS.values():
+            for model in PREFIXES.values():
                 condition = model.deleted_at.is_not(None)
                 if only_expired:
                     condition = condition & (model.deleted_at < now - self.retention)
