@@ -10,7 +10,7 @@ def test_changes_say_what_they_touch():
     assert documents.touches(frozenset({ItemKind.DOCUMENT, ItemKind.WORKING}))
     assert not documents.touches(frozenset({ItemKind.APP, ItemKind.APP_MEMORY}))
     assert documents.touches(None)  # a view that shows anything
-    assert EVERYTHING.touches(frozenset({ItemKind.TRASH})) and EVERYTHING.everything
+    assert EVERYTHING.touches(frozenset({ItemKind.TRASH})) and EVERYTHING.touches(None)
     assert not NOTHING.touches(None) and not NOTHING.touches(frozenset({ItemKind.TRASH}))
 
 

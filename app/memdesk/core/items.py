@@ -48,10 +48,6 @@ class Changes:
     def of(cls, *kinds: ItemKind, refs: tuple[ItemRef, ...] = ()) -> Changes:
         return cls(frozenset(kinds), frozenset(refs))
 
-    @property
-    def everything(self) -> bool:
-        return self.kinds is None
-
     def touches(self, kinds: frozenset[ItemKind] | None) -> bool:
         """Whether anything shown for ``kinds`` (None: every kind) may have changed."""
         if self.kinds is None or kinds is None:

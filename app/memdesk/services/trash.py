@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from memdesk.core.items import ItemKind, ItemRef
+from memdesk.core.items import ItemKind
 from memdesk.errors import BadInputError, ConflictError, NotFoundError
 from memdesk.services.context import Context
 from memdesk.store.models import (
@@ -45,10 +45,6 @@ class TrashItem:
     text: str
     deleted_at: datetime
     purge_at: datetime
-
-    @property
-    def item(self) -> ItemRef:
-        return ItemRef(ItemKind.TRASH, self.id)
 
 
 def _describe(row: Base) -> tuple[str, str]:
