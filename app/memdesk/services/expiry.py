@@ -23,6 +23,7 @@ from memdesk.core import lifetime
 from memdesk.core.items import ItemKind, ItemRef
 from memdesk.core.lifetime import has_expired
 from memdesk.errors import BadInputError, NotFoundError
+from memdesk.services.trash import TRASHABLE
 from memdesk.services.working import check_days
 from memdesk.store.models import App, AppMemory, ChatSession, Document, Entry
 
@@ -339,7 +340,7 @@ class Expiry:
         # Per kind: the trash id prefix, then id, deleted_at, label, text, app.
         queries = (
             select(
-                literal("memory"),
+                literal(TRASHABLE[AppMemory][0]),
                 AppMemory.id,
                 AppMemory.deleted_at,
                 AppMemory.app_id,  # the label is made below, as for live app memories
@@ -347,7 +348,7 @@ class Expiry:
                 AppMemory.app_id,
             ),
             select(
-                literal("entry"),
+                literal(TRASHABLE[Entry][0]),
                 Entry.id,
                 Entry.deleted_at,
                 Entry.category + literal(" ") + Entry.key,
@@ -355,7 +356,7 @@ class Expiry:
                 null(),
             ),
             select(
-                literal("doc"),
+                literal(TRASHABLE[Document][0]),
                 Document.id,
                 Document.deleted_at,
                 Document.namespace,
@@ -363,7 +364,7 @@ class Expiry:
                 null(),
             ),
             select(
-                literal("session"),
+                literal(TRASHABLE[ChatSession][0]),
                 ChatSession.id,
                 ChatSession.deleted_at,
                 literal("session ") + ChatSession.id,

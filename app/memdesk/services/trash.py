@@ -22,19 +22,15 @@ from memdesk.store.models import (
     Message,
 )
 
-# The id prefix shown to people (a stable part of the CLI), and the table behind it.
-PREFIXES: dict[str, type[Base]] = {
-    "memory": AppMemory,
-    "entry": Entry,
-    "doc": Document,
-    "session": ChatSession,
+# Each table Trash holds: the id prefix shown to people ("memory:42", a stable part of the
+# CLI), and the kind of item a row is.
+TRASHABLE: dict[type[Base], tuple[str, ItemKind]] = {
+    AppMemory: ("memory", ItemKind.APP_MEMORY),
+    Entry: ("entry", ItemKind.ENTRY),
+    Document: ("doc", ItemKind.DOCUMENT),
+    ChatSession: ("session", ItemKind.SESSION),
 }
-_KIND_OF: dict[type[Base], ItemKind] = {
-    AppMemory: ItemKind.APP_MEMORY,
-    Entry: ItemKind.ENTRY,
-    Document: ItemKind.DOCUMENT,
-    ChatSession: ItemKind.SESSION,
-}
+PREFIXES: dict[str, type[Base]] = {prefix: model for model, (prefix, _kind) in TRASHABLE.items()}
 
 
 @dataclass(frozen=True)
@@ -86,15 +82,13 @@ class Trash:
     def list(self) -> list[TrashItem]:
         items: list[TrashItem] = []
         with self.ctx.store.read() as session:
-            for prefix, model in PREFIXES.items():
+            for model, (prefix, kind) in TRASHABLE.items():
                 rows = session.scalars(select(model).where(model.deleted_at.is_not(None)))
                 for row in rows:
                     label, body = _describe(row)
                     deleted_at: datetime = row.deleted_at
                     purge_at = deleted_at + self.retention
-                    items.append(
-                        TrashItem(f"{prefix}:{row.id}", _KIND_OF[model], label, body, deleted_at, purge_at)
-                    )
+                    items.append(TrashItem(f"{prefix}:{row.id}", kind, label, body, deleted_at, purge_at))
         return sorted(items, key=lambda item: item.deleted_at, reverse=True)
 
     def count(self) -> int:
