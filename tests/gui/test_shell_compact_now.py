@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 from PySide6.QtCore import Qt
 
+from memdesk.core.items import ItemKind, ItemRef
 from memdesk.gui.views.compaction import CompactionView
 
 
@@ -43,7 +44,7 @@ def test_compact_now_on_a_session_picks_that_session(chats, main_window, qtbot, 
     main_window.show_page("compaction")  # already open: the choice must still change
     settle()
     assert main_window.views["compaction"].session_box.currentData() == "web:9"
-    main_window.navigate("session", "discord:2")
+    main_window.navigate(ItemRef(ItemKind.SESSION, "discord:2"))
     settle()
     sessions = main_window.views["sessions"]
     assert sessions.current_session().id == "discord:2"

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from PySide6.QtCore import Qt
 
+from memdesk.core.items import ItemKind, ItemRef
 from memdesk.errors import ConflictError
 from memdesk.gui.sidebar import APP_BATCH, BADGE_ROLE, KEY_ROLE, WARN_ROLE, SidebarModel
 from memdesk.gui.welcome import WelcomeView, load_example
@@ -193,7 +194,7 @@ def test_closing_saves_the_edit_in_progress(main_window, memdesk_app, qtbot, set
 def test_working_memory_opens_from_an_expiry_item(main_window, memdesk_app, clock, settle):
     memdesk_app.working.write("recent", ttl_days=2)
     clock.now += timedelta(days=1)
-    main_window.navigate("working", "user/working")
+    main_window.navigate(ItemRef(ItemKind.WORKING, "user/working"))
     settle()
     assert main_window.current_page == "working"
     assert main_window.views["working"].editor.text() == "recent"

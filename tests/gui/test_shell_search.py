@@ -22,8 +22,8 @@ def test_results_are_grouped_by_kind_with_snippets(main_window, memdesk_app, qtb
     qtbot.waitUntil(lambda: main_window.current_page == "search")
     settle()
     panel = main_window.views["search"]
-    groups = [group.kind for group in panel.model.groups]
-    assert groups == ["document", "knowledge", "timeline", "app"]
+    groups = [group.name for group in panel.model.groups]
+    assert groups == ["document", "knowledge", "timeline", "app_memory"]
     first = panel.model.groups[0].hits[0].result
     assert first.ref == "user/working"
     assert "[Porto]" in first.snippet
@@ -38,7 +38,7 @@ def test_arrow_keys_and_enter_open_the_result(main_window, memdesk_app, qtbot, s
     qtbot.waitUntil(lambda: main_window.current_page == "search")
     settle()
     panel = main_window.views["search"]
-    assert [g.kind for g in panel.model.groups] == ["document", "knowledge"]
+    assert [g.name for g in panel.model.groups] == ["document", "knowledge"]
     qtbot.keyClick(main_window.search_box, Qt.Key.Key_Down)  # from working memory to the entry
     qtbot.keyClick(main_window.search_box, Qt.Key.Key_Return)
     settle()

@@ -9,21 +9,11 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QHelpEvent, QWheelEvent
 from PySide6.QtWidgets import QApplication, QToolTip
 
+from memdesk.core.items import ItemKind, ItemRef
 from memdesk.gui import dialogs
 from memdesk.gui.timeline.canvas import AXIS_HEIGHT, MIN_BAR_PX
 from memdesk.gui.views.timeline import ExpiryTimelineView
-from memdesk.services.expiry import (
-    APP_MEMORY,
-    DELETE,
-    ENTRY,
-    EXPIRE,
-    EXTEND,
-    PIN,
-    RESTORE,
-    TRASH,
-    WORKING,
-    Expiry,
-)
+from memdesk.services.expiry import DELETE, EXPIRE, EXTEND, PIN, RESTORE, Expiry
 
 NOW = datetime(2026, 3, 1, 12, 0, 0)  # the clock fixture's start
 SPAN_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
@@ -85,22 +75,22 @@ def test_bars_sit_at_their_dates_at_every_zoom(view, zoom):
     px_per_day = width / SPAN_DAYS[zoom]
     now_x = canvas.scale.x_of(NOW)
     assert now_x == pytest.approx(0.3 * width)  # the preset keeps "now" where it was
-    working = canvas.bar_rect(find(view, WORKING))  # written 12 days ago, expires in 2 days
+    working = canvas.bar_rect(find(view, ItemKind.WORKING))  # written 12 days ago, expires in 2 days
     assert working.left() == pytest.approx(now_x - 12 * px_per_day)
     assert working.right() == pytest.approx(now_x + 2 * px_per_day)
-    trash = canvas.bar_rect(find(view, TRASH))  # deleted now, purged in 30 days
+    trash = canvas.bar_rect(find(view, ItemKind.TRASH))  # deleted now, purged in 30 days
     assert trash.left() == pytest.approx(now_x)
     assert trash.width() == pytest.approx(max(30 * px_per_day, MIN_BAR_PX))
 
 
 def test_pinned_bars_run_past_the_right_edge_and_expired_ones_are_marked(view, store, qtbot):
     store.working.pin()
-    store.entries.adjust_expiry(int(find(view, ENTRY).ref), expire=True)
+    store.entries.adjust_expiry(int(find(view, ItemKind.ENTRY).ref), expire=True)
     view.refresh()
     settle(view, qtbot)
-    assert view.canvas.bar_rect(find(view, WORKING)).right() > view.canvas.viewport().width()
-    assert find(view, WORKING).end is None
-    assert find(view, ENTRY).expired_at_now
+    assert view.canvas.bar_rect(find(view, ItemKind.WORKING)).right() > view.canvas.viewport().width()
+    assert find(view, ItemKind.WORKING).end is None
+    assert find(view, ItemKind.ENTRY).expired_at_now
 
 
 def test_ctrl_wheel_zooms_around_the_mouse_and_drag_pans(view, qtbot):
@@ -144,20 +134,24 @@ def test_clicking_the_axis_asks_for_a_preview_at_that_date(view, qtbot, zoom):
 
 
 def test_double_click_opens_the_item(view, qtbot):
-    for kind, ref in ((WORKING, "user/working"), (APP_MEMORY, None), (TRASH, None)):
+    for kind, ref in (
+        (ItemKind.WORKING, "user/working"),
+        (ItemKind.APP_MEMORY, None),
+        (ItemKind.TRASH, None),
+    ):
         item = find(view, kind, ref)
-        with qtbot.waitSignal(view.open_item_requested) as signal:
+        with qtbot.waitSignal(view.open_requested) as signal:
             qtbot.mouseDClick(
                 view.canvas.viewport(), Qt.MouseButton.LeftButton, pos=visible_point(view, item)
             )
-        assert signal.args == [kind, item.ref]
+        assert signal.args == [ItemRef(kind, item.ref)]
 
 
 # A tooltip is a window of its own, and the offscreen platform cannot raise windows.
 @pytest.mark.qt_log_ignore(r"This plugin does not support (raise|propagateSizeHints)\(\)")
 def test_the_tooltip_shows_the_text_and_dates(view):
     viewport = view.canvas.viewport()
-    point = visible_point(view, find(view, WORKING))
+    point = visible_point(view, find(view, ItemKind.WORKING))
     QApplication.sendEvent(viewport, QHelpEvent(QEvent.Type.ToolTip, point, viewport.mapToGlobal(point)))
     text = QToolTip.text()
     assert "<b>working memory</b>" in text
@@ -181,20 +175,20 @@ def test_the_upcoming_list(view):
 
 def test_filters_hide_what_they_say(view):
     canvas = view.canvas
-    assert canvas.bar_rect(find(view, ENTRY)) is not None
-    view.kind_actions[ENTRY].setChecked(False)
-    assert canvas.bar_rect(find(view, ENTRY)) is None
-    assert canvas.bar_rect(find(view, WORKING)) is not None
+    assert canvas.bar_rect(find(view, ItemKind.ENTRY)) is not None
+    view.kind_actions[ItemKind.ENTRY].setChecked(False)
+    assert canvas.bar_rect(find(view, ItemKind.ENTRY)) is None
+    assert canvas.bar_rect(find(view, ItemKind.WORKING)) is not None
     assert "Entries" not in view.kinds_button.text()
-    view.kind_actions[ENTRY].setChecked(True)
+    view.kind_actions[ItemKind.ENTRY].setChecked(True)
 
     view.app_filter.setCurrentIndex(view.app_filter.findData("calendar"))
     shown = {(row.group, row.header) for row in canvas.rows if row.header}
     assert shown == {
         ("app_memory:calendar", "App memories · Calendar (1)"),
-        (TRASH, "Trash · purge dates (1)"),
+        (ItemKind.TRASH, "Trash · purge dates (1)"),
     }
-    assert canvas.bar_rect(find(view, WORKING)) is None
+    assert canvas.bar_rect(find(view, ItemKind.WORKING)) is None
     mail = next(i for i in view.data.items if i.app_id == "mail")
     assert canvas.bar_rect(mail) is None
 
@@ -204,7 +198,7 @@ def state(app, kind: str, ref: str):
     return (match[0].end, match[0].pinned) if match else None
 
 
-@pytest.mark.parametrize("kind", [WORKING, ENTRY, APP_MEMORY])
+@pytest.mark.parametrize("kind", [ItemKind.WORKING, ItemKind.ENTRY, ItemKind.APP_MEMORY])
 @pytest.mark.parametrize("action", [EXTEND, PIN, EXPIRE, DELETE])
 def test_each_menu_action_changes_the_store_and_undoes(view, store, qtbot, monkeypatch, kind, action):
     asked = []
@@ -225,26 +219,29 @@ def test_each_menu_action_changes_the_store_and_undoes(view, store, qtbot, monke
     assert after == expected
     assert bool(asked) == (action == EXTEND)
     if action == DELETE:
-        assert find(view, TRASH, None) and len([i for i in view.data.items if i.kind == TRASH]) == 2
+        assert (
+            find(view, ItemKind.TRASH, None)
+            and len([i for i in view.data.items if i.kind == ItemKind.TRASH]) == 2
+        )
     store.history.undo()
     assert state(store, kind, item.ref) == before
 
 
 def test_restore_from_trash_and_undo(view, store, qtbot):
-    trashed = find(view, TRASH)
+    trashed = find(view, ItemKind.TRASH)
     menu = view.menu_for(trashed)
     assert [a.objectName() for a in menu.actions() if a.objectName()] == ["open", RESTORE]
     next(a for a in menu.actions() if a.objectName() == RESTORE).trigger()
     settle(view, qtbot)
-    assert not [i for i in view.data.items if i.kind == TRASH]
+    assert not [i for i in view.data.items if i.kind == ItemKind.TRASH]
     store.history.undo()
-    assert state(store, TRASH, trashed.ref) == (trashed.end, False)
+    assert state(store, ItemKind.TRASH, trashed.ref) == (trashed.end, False)
 
 
 def test_a_cancelled_extend_changes_nothing(view, store, monkeypatch, qtbot):
     monkeypatch.setattr(dialogs, "ask_int", lambda *args: None)
     steps = len(store.history.list())
-    view.act(find(view, WORKING), EXTEND)
+    view.act(find(view, ItemKind.WORKING), EXTEND)
     settle(view, qtbot)
     assert len(store.history.list()) == steps
 
@@ -252,7 +249,7 @@ def test_a_cancelled_extend_changes_nothing(view, store, monkeypatch, qtbot):
 def test_a_failed_action_is_shown_in_plain_words(view, store, monkeypatch, qtbot):
     shown = []
     monkeypatch.setattr(dialogs, "show_error", lambda parent, exc, title="": shown.append(str(exc)))
-    item = find(view, APP_MEMORY)
+    item = find(view, ItemKind.APP_MEMORY)
     store.apps.delete([int(item.ref)])  # gone before the menu action runs
     view.act(item, PIN)
     qtbot.waitUntil(lambda: bool(shown), timeout=5000)
@@ -274,4 +271,4 @@ def test_a_refresh_asked_for_during_a_load_runs_after_it(view, store, qtbot):
     store.working.pin()
     view.refresh()  # coalesced: runs once the first load is done
     settle(view, qtbot)
-    assert find(view, WORKING).pinned
+    assert find(view, ItemKind.WORKING).pinned

@@ -7,17 +7,24 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from memdesk.core.items import ItemKind
 from memdesk.gui.timeline.describe import bar_label, tooltip_html
 from memdesk.gui.timeline.geometry import LATEST, TimeScale, majors, ticks
 from memdesk.gui.timeline.rows import Filters, build_rows, pack
-from memdesk.services.expiry import APP_MEMORY, ENTRY, TRASH, WORKING, ExpiringItem
+from memdesk.services.expiry import ExpiringItem
 
 NOW = datetime(2026, 3, 1, 12, 0)
 WIDTH = 1000.0
 SPANS = {"day": 1, "week": 7, "month": 30, "year": 365}
 
 
-def item(kind: str = ENTRY, ref: str = "1", start_days: float = 0, end_days: float | None = 1, app=None):
+def item(
+    kind: ItemKind = ItemKind.ENTRY,
+    ref: str = "1",
+    start_days: float = 0,
+    end_days: float | None = 1,
+    app=None,
+):
     end = None if end_days is None else NOW + timedelta(days=end_days)
     return ExpiringItem(
         kind, ref, f"{kind} {ref}", "text", app, NOW + timedelta(days=start_days), end, end is None, False
@@ -109,11 +116,11 @@ def test_bars_that_do_not_overlap_share_a_lane():
 
 def test_rows_are_grouped_by_kind_then_app_and_filtered():
     items = [
-        item(TRASH, "memory:9", app="mail"),
-        item(APP_MEMORY, "2", app="mail"),
-        item(APP_MEMORY, "1", app="calendar"),
-        item(WORKING, "user/working"),
-        item(ENTRY, "5"),
+        item(ItemKind.TRASH, "memory:9", app="mail"),
+        item(ItemKind.APP_MEMORY, "2", app="mail"),
+        item(ItemKind.APP_MEMORY, "1", app="calendar"),
+        item(ItemKind.WORKING, "user/working"),
+        item(ItemKind.ENTRY, "5"),
     ]
     labels = {"calendar": "Calendar", "mail": "Mail"}
     headers = [row.header for row in build_rows(items, labels, Filters()) if row.header]
@@ -129,13 +136,13 @@ def test_rows_are_grouped_by_kind_then_app_and_filtered():
         "App memories · Mail (1)",
         "Trash · purge dates (1)",
     ]
-    no_entries = build_rows(items, labels, Filters(kinds=frozenset({WORKING, TRASH})))
-    assert [row.group for row in no_entries if row.header] == [WORKING, TRASH]
+    no_entries = build_rows(items, labels, Filters(kinds=frozenset({ItemKind.WORKING, ItemKind.TRASH})))
+    assert [row.group for row in no_entries if row.header] == [ItemKind.WORKING, ItemKind.TRASH]
 
 
 def test_tooltip_escapes_and_dates():
     entry = ExpiringItem(
-        ENTRY,
+        ItemKind.ENTRY,
         "3",
         "timeline <b>trip</b>",
         "Went to <Paris>",
@@ -151,14 +158,22 @@ def test_tooltip_escapes_and_dates():
     assert "expires 2026-03-03 12:00 UTC (in 2 days)" in html
     assert "pinned: never expires" in tooltip_html(item(end_days=None), NOW)
     expired = ExpiringItem(
-        TRASH, "entry:1", "x", "", None, NOW - timedelta(days=40), NOW - timedelta(days=10), False, True
+        ItemKind.TRASH,
+        "entry:1",
+        "x",
+        "",
+        None,
+        NOW - timedelta(days=40),
+        NOW - timedelta(days=10),
+        False,
+        True,
     )
     assert "purge was due 2026-02-19 12:00 UTC (10 days ago)" in tooltip_html(expired, NOW)
 
 
 def test_an_app_memory_bar_shows_its_words_under_its_app_header():
     memory = ExpiringItem(
-        APP_MEMORY, "4", "mail: Signs off", "Signs off\nwith Best", "mail", NOW, None, True, False
+        ItemKind.APP_MEMORY, "4", "mail: Signs off", "Signs off\nwith Best", "mail", NOW, None, True, False
     )
     assert bar_label(memory) == "Signs off with Best"
-    assert bar_label(item(ENTRY, "5")) == "entry 5"
+    assert bar_label(item(ItemKind.ENTRY, "5")) == "entry 5"

@@ -11,6 +11,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication, QPlainTextEdit
 from tests.gui.tables_fixtures import settle
 
+from memdesk.core.items import ItemKind, ItemRef
 from memdesk.errors import BadInputError
 from memdesk.gui import theme
 from memdesk.gui.models.apps import AppMemoryModel as M
@@ -287,12 +288,12 @@ def test_compact_and_source_session_are_requested(view, qtbot, memdesk_app, cloc
     show(view, qtbot)
     with qtbot.waitSignal(view.compact_requested) as compact:
         view.compact_button.click()
-    assert compact.args == ["app", "calendar"]
+    assert compact.args == [ItemRef(ItemKind.APP, "calendar")]
     select(view, memory_id)
     assert view.open_source_action.isEnabled()
     with qtbot.waitSignal(view.open_requested) as opened:
         view.open_source_action.trigger()
-    assert opened.args == ["session", "telegram:42"]
+    assert opened.args == [ItemRef(ItemKind.SESSION, "telegram:42")]
 
 
 def test_switching_apps_shows_only_that_app(view, qtbot, memdesk_app, clock):

@@ -8,6 +8,7 @@ from PySide6.QtCore import QItemSelection, QItemSelectionModel, QPoint, Qt
 from PySide6.QtWidgets import QApplication, QPlainTextEdit
 from tests.gui.tables_fixtures import START, bulk_entries, settle
 
+from memdesk.core.items import ItemKind, ItemRef
 from memdesk.errors import BadInputError
 from memdesk.gui.models.entries import EntryTableModel as E
 from memdesk.gui.views.entries import CONFIRM_DELETE_FROM, EntriesView
@@ -226,4 +227,4 @@ def test_session_can_be_opened(qtbot, memdesk_app, tasks):
     assert view.open_session_action.isEnabled()
     with qtbot.waitSignal(view.open_requested) as opened:
         view.open_session_action.trigger()
-    assert opened.args == ["session", "telegram:0"]
+    assert opened.args == [ItemRef(ItemKind.SESSION, "telegram:0")]

@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 from tests.gui.tables_fixtures import settle
 
+from memdesk.core.items import ItemKind, ItemRef
 from memdesk.gui.models.sessions import MessageModel as MSG
 from memdesk.gui.models.sessions import SessionModel as S
 from memdesk.gui.views.sessions import SessionsView
@@ -90,10 +91,10 @@ def test_compact_and_open_app_are_requested(view, qtbot):
     view.show_session("telegram:1")
     with qtbot.waitSignal(view.compact_requested) as compact:
         view.compact_button.click()
-    assert compact.args == ["session", "telegram:1"]
+    assert compact.args == [ItemRef(ItemKind.SESSION, "telegram:1")]
     with qtbot.waitSignal(view.open_requested) as opened:
         view.open_app_button.click()
-    assert opened.args == ["app", "calendar"]
+    assert opened.args == [ItemRef(ItemKind.APP, "calendar")]
     view.show_session("discord:2")
     assert not view.open_app_button.isEnabled()  # no app to open
 

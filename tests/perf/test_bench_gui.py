@@ -127,6 +127,7 @@ def import_floor(env: dict[str, str]) -> float:
 
 def test_gui_on_the_big_store(qapp, tmp_path):
     from memdesk.gui.main_window import MainWindow
+    from memdesk.gui.search_panel import SearchPanel
     from memdesk.gui.tasks import TaskRunner
 
     path, stats = big_store_path()
@@ -185,7 +186,7 @@ def test_gui_on_the_big_store(qapp, tmp_path):
             begun = time.perf_counter()
             app.search.search(query)
             service.append(time.perf_counter() - begun)
-        panel = window._view("search")
+        panel = window.view_as("search", SearchPanel)
         on_screen = []
         for query in queries[:10]:
             begun = time.perf_counter()

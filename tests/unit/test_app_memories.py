@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 
+from memdesk.core.items import ItemKind
 from memdesk.errors import BadInputError, NotFoundError
 
 
@@ -25,7 +26,7 @@ def test_cap_holds_and_the_newest_survives(memdesk_app, clock, count):
     assert live[0].content == f"calendar memory {count - 1}"
     assert {m.content for m in live} == {f"calendar memory {i}" for i in range(count - 10, count)}
     assert [m.content for m in results[10].removed] == ["calendar memory 0"]
-    trashed = [item for item in memdesk_app.trash.list() if item.kind == "memory"]
+    trashed = [item for item in memdesk_app.trash.list() if item.kind == ItemKind.APP_MEMORY]
     assert len(trashed) == count - 10
 
 

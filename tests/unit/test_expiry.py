@@ -8,21 +8,9 @@ from datetime import datetime, timedelta
 import pytest
 from sqlalchemy import event
 
+from memdesk.core.items import ItemKind
 from memdesk.errors import BadInputError, NotFoundError
-from memdesk.services.expiry import (
-    APP_MEMORY,
-    DELETE,
-    ENTRY,
-    EXPIRE,
-    EXTEND,
-    PIN,
-    RESTORE,
-    TRASH,
-    WORKING,
-    Expiry,
-    describe_upcoming,
-    until,
-)
+from memdesk.services.expiry import DELETE, EXPIRE, EXTEND, PIN, RESTORE, Expiry, describe_upcoming, until
 
 NOW = datetime(2026, 3, 1, 12, 0, 0)  # the clock fixture's start
 
@@ -61,19 +49,19 @@ def store(memdesk_app):
 
 
 def test_each_kind_with_its_dates(store, expiry):
-    working = only(expiry, WORKING)
+    working = only(expiry, ItemKind.WORKING)
     assert (working.ref, working.label) == ("user/working", "working memory")
     assert (working.start, working.end) == (NOW - timedelta(days=12), NOW + timedelta(days=2))
 
-    entry = only(expiry, ENTRY)  # the knowledge entry has no expiry and is left out
+    entry = only(expiry, ItemKind.ENTRY)  # the knowledge entry has no expiry and is left out
     assert entry.label == "timeline trip" and entry.text == "Booked Paris"
     assert (entry.start, entry.end) == (NOW - timedelta(days=80), NOW + timedelta(days=10))
 
-    memory = only(expiry, APP_MEMORY)  # the memory without an expiry is left out
+    memory = only(expiry, ItemKind.APP_MEMORY)  # the memory without an expiry is left out
     assert memory.text == "Meetings after 2pm" and memory.app_id == "calendar"
     assert (memory.start, memory.end) == (NOW, NOW + timedelta(days=5))
 
-    trashed = only(expiry, TRASH)
+    trashed = only(expiry, ItemKind.TRASH)
     assert trashed.ref.startswith("memory:") and trashed.label == "calendar: Old address"
     assert trashed.app_id == "calendar" and trashed.text == "Old address"
     assert (trashed.start, trashed.end) == (NOW, NOW + timedelta(days=30))  # deleted now, 30 days kept
@@ -84,14 +72,14 @@ def test_each_kind_with_its_dates(store, expiry):
 def test_a_knowledge_entry_given_an_expiry_is_listed(memdesk_app, expiry):
     entry = memdesk_app.entries.upsert("tea", "Likes green tea")
     memdesk_app.entries.adjust_expiry(entry.id, extend_days=3)
-    item = only(expiry, ENTRY)
+    item = only(expiry, ItemKind.ENTRY)
     assert (item.label, item.end) == ("knowledge tea", NOW + timedelta(days=3))
 
 
 def test_trash_purge_dates_follow_the_retention_setting(store, expiry):
     set_memory(store, trash_retention_days=7)
     store.entries.delete("trip")
-    purges = {item.label: item.end for item in by_kind(expiry, TRASH)}
+    purges = {item.label: item.end for item in by_kind(expiry, ItemKind.TRASH)}
     assert purges == {
         "calendar: Old address": NOW + timedelta(days=7),
         "timeline trip": NOW + timedelta(days=7),
@@ -100,9 +88,9 @@ def test_trash_purge_dates_follow_the_retention_setting(store, expiry):
 
 def test_pinned_items_are_open_ended(store, expiry):
     store.working.pin()
-    store.entries.adjust_expiry(int(only(expiry, ENTRY).ref), pin=True)
-    expiry.pin(APP_MEMORY, only(expiry, APP_MEMORY).ref)
-    for kind in (WORKING, ENTRY, APP_MEMORY):
+    store.entries.adjust_expiry(int(only(expiry, ItemKind.ENTRY).ref), pin=True)
+    expiry.pin(ItemKind.APP_MEMORY, only(expiry, ItemKind.APP_MEMORY).ref)
+    for kind in (ItemKind.WORKING, ItemKind.ENTRY, ItemKind.APP_MEMORY):
         item = only(expiry, kind)
         assert item.pinned and item.end is None and not item.expired_at_now
         assert PIN not in item.actions()
@@ -111,8 +99,13 @@ def test_pinned_items_are_open_ended(store, expiry):
 def test_expired_items_stay_listed_and_are_marked(store, expiry, clock):
     clock.now = NOW + timedelta(days=6)
     states = {item.kind: item.expired_at_now for item in expiry.items()}
-    assert states == {WORKING: True, ENTRY: False, APP_MEMORY: True, TRASH: False}
-    assert EXPIRE not in only(expiry, WORKING).actions()
+    assert states == {
+        ItemKind.WORKING: True,
+        ItemKind.ENTRY: False,
+        ItemKind.APP_MEMORY: True,
+        ItemKind.TRASH: False,
+    }
+    assert EXPIRE not in only(expiry, ItemKind.WORKING).actions()
 
 
 def test_upcoming_is_soonest_first_and_skips_the_past_and_the_pinned(store, expiry):
@@ -126,9 +119,9 @@ def test_upcoming_is_soonest_first_and_skips_the_past_and_the_pinned(store, expi
         "in 10 days: timeline trip",
         "in 30 days: purged from Trash — calendar: Old address",
     ]
-    assert [item.kind for item in expiry.upcoming(NOW, limit=2)] == [WORKING, APP_MEMORY]
+    assert [item.kind for item in expiry.upcoming(NOW, limit=2)] == [ItemKind.WORKING, ItemKind.APP_MEMORY]
     later = NOW + timedelta(days=7)
-    assert [item.kind for item in expiry.upcoming(later, limit=10)] == [ENTRY, TRASH]
+    assert [item.kind for item in expiry.upcoming(later, limit=10)] == [ItemKind.ENTRY, ItemKind.TRASH]
 
 
 def test_upcoming_merges_fixed_and_retention_expiries_of_entries(memdesk_app, expiry):
@@ -192,7 +185,7 @@ def state(expiry: Expiry, kind: str, ref: str):
     return (match[0].end, match[0].pinned) if match else None
 
 
-@pytest.mark.parametrize("kind", [WORKING, ENTRY, APP_MEMORY])
+@pytest.mark.parametrize("kind", [ItemKind.WORKING, ItemKind.ENTRY, ItemKind.APP_MEMORY])
 @pytest.mark.parametrize("action", [EXTEND, PIN, EXPIRE, DELETE])
 def test_each_action_is_one_undoable_step(store, expiry, clock, kind, action):
     clock.now = NOW + timedelta(hours=1)
@@ -213,62 +206,62 @@ def test_each_action_is_one_undoable_step(store, expiry, clock, kind, action):
     assert after == expected
     assert len(store.history.list()) == steps + 1
     if action == DELETE:
-        assert len(by_kind(expiry, TRASH)) == 2
+        assert len(by_kind(expiry, ItemKind.TRASH)) == 2
     store.history.undo()
     assert state(expiry, kind, ref) == before
-    assert len(by_kind(expiry, TRASH)) == 1
+    assert len(by_kind(expiry, ItemKind.TRASH)) == 1
 
 
 def test_extending_an_expired_item_counts_from_now(store, expiry, clock):
     clock.now = NOW + timedelta(days=20)
-    expiry.extend(WORKING, "user/working", 3)
-    assert only(expiry, WORKING).end == clock.now + timedelta(days=3)
+    expiry.extend(ItemKind.WORKING, "user/working", 3)
+    assert only(expiry, ItemKind.WORKING).end == clock.now + timedelta(days=3)
 
 
 def test_restore_takes_an_item_out_of_trash_and_undo_puts_it_back(store, expiry):
-    trashed = only(expiry, TRASH)
+    trashed = only(expiry, ItemKind.TRASH)
     assert trashed.actions() == (RESTORE,)
-    expiry.restore(TRASH, trashed.ref)
-    assert by_kind(expiry, TRASH) == []
+    expiry.restore(ItemKind.TRASH, trashed.ref)
+    assert by_kind(expiry, ItemKind.TRASH) == []
     assert len(store.apps.memories("calendar")) == 3
     store.history.undo()
-    assert only(expiry, TRASH) == trashed
+    assert only(expiry, ItemKind.TRASH) == trashed
 
 
 def test_items_in_trash_refuse_everything_but_restore(store, expiry):
-    ref = only(expiry, TRASH).ref
+    ref = only(expiry, ItemKind.TRASH).ref
     with pytest.raises(BadInputError, match="restored"):
-        expiry.extend(TRASH, ref, 3)
+        expiry.extend(ItemKind.TRASH, ref, 3)
     with pytest.raises(BadInputError, match="only items in Trash"):
-        expiry.restore(WORKING, "user/working")
+        expiry.restore(ItemKind.WORKING, "user/working")
     with pytest.raises(BadInputError, match="days must be"):
-        expiry.extend(WORKING, "user/working", 0)
+        expiry.extend(ItemKind.WORKING, "user/working", 0)
     with pytest.raises(BadInputError, match="unknown kind"):
         expiry.pin("document", "user/profile")
 
 
 def test_a_gone_item_is_reported_not_found(store, expiry):
     with pytest.raises(NotFoundError):
-        expiry.pin(APP_MEMORY, "999")
+        expiry.pin(ItemKind.APP_MEMORY, "999")
     with pytest.raises(NotFoundError):
-        expiry.delete(ENTRY, "999")
+        expiry.delete(ItemKind.ENTRY, "999")
 
 
 def test_per_session_working_memory(memdesk_app, expiry):
     set_memory(memdesk_app, user_namespace="")
     memdesk_app.working.write("chat context", session_id="web:1")
-    item = only(expiry, WORKING)
+    item = only(expiry, ItemKind.WORKING)
     assert (item.ref, item.label) == ("sessions/web:1/working", "working memory (sessions/web:1/working)")
-    expiry.pin(WORKING, item.ref)
-    assert only(expiry, WORKING).pinned
+    expiry.pin(ItemKind.WORKING, item.ref)
+    assert only(expiry, ItemKind.WORKING).pinned
 
 
 def test_working_memory_of_another_namespace_setting_can_only_be_deleted(memdesk_app, expiry):
     memdesk_app.working.write("old context")
     set_memory(memdesk_app, user_namespace="alice")
-    item = only(expiry, WORKING)
+    item = only(expiry, ItemKind.WORKING)
     assert item.label == "working memory (user/working)"
     with pytest.raises(BadInputError, match="not the working memory in use"):
-        expiry.extend(WORKING, item.ref, 2)
-    expiry.delete(WORKING, item.ref)
-    assert only(expiry, TRASH).label == "user/working"
+        expiry.extend(ItemKind.WORKING, item.ref, 2)
+    expiry.delete(ItemKind.WORKING, item.ref)
+    assert only(expiry, ItemKind.TRASH).label == "user/working"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from memdesk.core.items import ItemKind
 from memdesk.errors import ConflictError, NotFoundError
 
 
@@ -70,12 +71,14 @@ def test_trash_restore_and_empty(memdesk_app):
     app.apps.delete([memory.id])
     app.entries.delete("k")
     items = app.trash.list()
-    assert sorted(i.kind for i in items) == ["entry", "memory"]
+    assert sorted(i.kind for i in items) == [ItemKind.APP_MEMORY, ItemKind.ENTRY]
+    assert app.trash.count() == len(items) == 2
     assert f"memory:{memory.id}" in {i.id for i in items}
     app.trash.restore(f"memory:{memory.id}")
     assert [m.id for m in app.apps.memories("cal")] == [memory.id]
     assert app.trash.empty() == 1
     assert app.trash.list() == []
+    assert app.trash.count() == 0
     with pytest.raises(NotFoundError):
         app.entries.get("k")
 

@@ -3,9 +3,10 @@
 It is built in two steps so that it is on screen before the store layer has loaded: the
 constructor makes the chrome from the data folder alone, and ``attach`` connects the
 opened store. That is why the services are imported where they are used, not above.
-Views are created the first time they are shown. They ask to navigate by emitting
-``open_requested(kind, ref)``; the window owns navigation, undo/redo, import/export,
-settings and the one error dialog.
+The places it can show are declared in ``places``; views are created the first time they
+are shown. They ask to navigate by emitting ``open_requested(ItemRef)``; the window owns
+navigation, undo/redo, import/export, settings and the one error dialog. A write says what
+it changed (``Changes``), and only the view and counts that show that are read again.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import os
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -32,41 +33,29 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk import APP_NAME, __version__
+from memdesk.core.items import EVERYTHING, Changes, ItemKind, ItemRef
 from memdesk.core.namespaces import is_working
-from memdesk.core.timefmt import parse_iso
 from memdesk.gui import dialogs, theme
+from memdesk.gui.counts import CountReader
+from memdesk.gui.places import APP_PREFIX, PLACES, Place, document_place, place_for
 from memdesk.gui.refresh import StoreWatcher
 from memdesk.gui.sidebar import Sidebar
+from memdesk.gui.views.base import Page
 from memdesk.gui.widgets.display import document_title, plural
 from memdesk.gui.widgets.search_box import SearchBox
 
 if TYPE_CHECKING:
+    from memdesk.gui.search_panel import SearchPanel
     from memdesk.gui.settings_dialog import SettingsDialog
     from memdesk.gui.tasks import TaskRunner
+    from memdesk.services.browse import EntryRow
     from memdesk.services.memdesk import Memdesk
 
 STATE_FILE = "window-state.json"
 BUSY_DELAY_MS = 400
 COUNTS_DELAY_MS = 250
 JSON_FILTER = "Memdesk export (*.json);;All files (*)"
-# Sidebar keys for the user's documents, by the last part of the namespace.
-DOCUMENT_KEYS = {"profile": "doc:profile", "patterns": "doc:patterns", "facts": "doc:facts"}
-PAGE_TITLES = {
-    "apps": "Apps",
-    "knowledge": "Knowledge",
-    "timeline": "Timeline",
-    "sessions": "Sessions",
-    "expiry": "Expiry timeline",
-    "preview": "Prompt preview",
-    "compaction": "Compaction",
-    "trash": "Trash",
-    "history": "History",
-    "search": "Search",
-    "welcome": "Welcome",
-    "files:global": "Files",
-    "files:project": "Files",
-    "working": "Working memory",
-}
+V = TypeVar("V", bound=Page)
 
 
 class WindowState:
@@ -109,7 +98,7 @@ class MainWindow(QMainWindow):
         """The chrome only: menus, toolbar, sidebar, status bar and the remembered geometry."""
         super().__init__(parent)
         self.state = WindowState(data_dir / STATE_FILE)
-        self.views: dict[str, QWidget] = {}
+        self.views: dict[str, Page] = {}  # by Place.view
         self.current_page = ""
         self._page_before_search = ""
         self.attached = False
@@ -132,16 +121,15 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.splitter)
         self.search_box = SearchBox()
         self.search_box.query_changed.connect(self._search)
-        self.search_box.step.connect(lambda delta: self._view("search").step(delta))
-        self.search_box.activated.connect(lambda: self._view("search").open_current())
+        self.search_box.step.connect(lambda delta: self._search_panel().step(delta))
+        self.search_box.activated.connect(lambda: self._search_panel().open_current())
         self.search_box.cancelled.connect(self._cancel_search)
         self._build_actions()
         self._build_status_bar()
         self._restore_geometry()
-        self._counts_state = "idle"  # "idle", "reading", or "stale" (read again when done)
+        self.counts: dict[str, Any] = {}  # the last counts read, by name (see gui.counts)
         # Counting every app can take a second on a big store: the first page reads first.
         self._counts_timer = QTimer(self, singleShot=True, interval=COUNTS_DELAY_MS)
-        self._counts_timer.timeout.connect(self._refresh_counts)
 
     @classmethod
     def for_store(cls, app: Memdesk, tasks: TaskRunner) -> MainWindow:
@@ -157,6 +145,10 @@ class MainWindow(QMainWindow):
         self.store_label.setToolTip(str(app.paths.data_dir))
         tasks.error.connect(lambda exc: dialogs.show_error(self, exc))
         tasks.store_changed.connect(self._store_changed)
+        self.count_reader = CountReader(tasks, parent=self)
+        self.count_reader.counted.connect(self._show_counts)
+        self.count_reader.failed.connect(lambda exc: self.show_status(f"Could not count memories: {exc}"))
+        self._counts_timer.timeout.connect(self.count_reader.refresh)
         tasks.busy_changed.connect(self._busy_changed)
         tasks.progress.connect(lambda message, _done, _total: self.statusBar().showMessage(message, 3000))
         self.watcher = StoreWatcher(tasks, parent=self)
@@ -234,20 +226,11 @@ class MainWindow(QMainWindow):
         go_menu.addAction(self.sidebar_action)
         go_menu.addAction(self.refresh_action)
         go_menu.addSeparator()
-        places = [
-            ("Profile", "doc:profile"),
-            ("Working memory", "working"),
-            ("Apps", "apps"),
-            ("Knowledge", "knowledge"),
-            ("Timeline", "timeline"),
-            ("Sessions", "sessions"),
-            ("Files", "files:global"),
-            ("Prompt preview", "preview"),
-            ("Trash", "trash"),
-        ]
-        for number, (title, key) in enumerate(places, start=1):
-            go_menu.addAction(self._action(title, lambda key=key: self.show_page(key), [f"Ctrl+{number}"]))
-        go_menu.addAction(self._action("History", lambda: self.show_page("history"), ["Ctrl+0"]))
+        for place in PLACES:
+            if place.shortcut:
+                go_menu.addAction(
+                    self._action(place.title, lambda key=place.key: self.show_page(key), [place.shortcut])
+                )
         help_menu = menus.addMenu("&Help")
         help_menu.addAction(self.about_action)
         toolbar = QToolBar("Main")
@@ -292,126 +275,52 @@ class MainWindow(QMainWindow):
 
     # --- navigation -----------------------------------------------------------------------
 
-    def _view(self, name: str) -> Any:
-        """The view for ``name``, created on first use."""
-        view = self.views.get(name)
+    def _view(self, place: Place) -> Page:
+        """The view that shows ``place``, created on first use."""
+        view = self.views.get(place.view)
         if view is None:
-            view = self._make_view(name)
-            self.views[name] = view
+            if place.build is None:
+                raise KeyError(f"{place.key!r} is a group, not a page")
+            view = place.build(self)
+            self.views[place.view] = view
             self.stack.addWidget(view)
-            if hasattr(view, "open_requested"):
-                view.open_requested.connect(self.navigate)
+            view.open_requested.connect(self.navigate)
         return view
 
-    def _make_view(self, name: str) -> QWidget:
-        app, tasks = self.app, self.tasks
-        if name == "welcome":
-            from memdesk.gui.welcome import WelcomeView
-
-            welcome = WelcomeView(f"Store: {app.store.where}")
-            welcome.load_example_requested.connect(self.load_example)
-            welcome.import_requested.connect(self.import_)
-            return welcome
-        if name == "documents":
-            from memdesk.gui.views.documents import DocumentsView
-
-            return DocumentsView(app, tasks)
-        if name == "working":
-            from memdesk.gui.views.working import WorkingView
-
-            return WorkingView(app, tasks)
-        if name == "files":
-            from memdesk.gui.views.files import FilesView
-
-            files = FilesView(app, tasks)
-            project = self.state.get("project")
-            files.set_project(Path(project) if project else None, bool(self.state.get("project_trusted")))
-            files.project_changed.connect(self._remember_project)
-            return files
-        if name == "history":
-            from memdesk.gui.views.history import HistoryView
-
-            history = HistoryView(app, tasks)
-            history.status_message.connect(lambda text: self.statusBar().showMessage(text, 5000))
-            return history
-        if name == "expiry":
-            from memdesk.gui.views.timeline import ExpiryTimelineView
-
-            expiry = ExpiryTimelineView(app, tasks)
-            expiry.open_item_requested.connect(self.navigate)
-            expiry.preview_at_requested.connect(self._preview_at)
-            return expiry
-        if name == "apps":
-            from memdesk.gui.views.apps import AppMemoriesView
-
-            apps = AppMemoriesView(app, tasks)
-            apps.compact_requested.connect(self.compact)
-            return apps
-        if name in ("knowledge", "timeline"):
-            from memdesk.gui.views.entries import EntriesView
-
-            return EntriesView(app, tasks, name)
-        if name == "sessions":
-            from memdesk.gui.views.sessions import SessionsView
-
-            sessions = SessionsView(app, tasks)
-            sessions.compact_requested.connect(self.compact)
-            return sessions
-        if name == "preview":
-            from memdesk.gui.views.preview import PromptPreviewView
-
-            return PromptPreviewView(app, tasks)
-        if name == "compaction":
-            from memdesk.gui.views.compaction import CompactionView
-
-            return CompactionView(app, tasks)
-        if name == "trash":
-            from memdesk.gui.views.trash import TrashView
-
-            return TrashView(app, tasks)
-        if name == "search":
-            from memdesk.gui.search_panel import SearchPanel
-
-            return SearchPanel(app, tasks)
-        raise KeyError(f"no view called {name!r}")
+    def view_as(self, key: str, cls: type[V]) -> V:
+        """The view of place ``key``, which is a ``cls``."""
+        place = place_for(key)
+        if place is None:
+            raise KeyError(f"no place called {key!r}")
+        view = self._view(place)
+        assert isinstance(view, cls), f"{key!r} is shown by a {type(view).__name__}"
+        return view
 
     def show_page(self, key: str) -> None:
-        """Show a sidebar place (``doc:profile``, ``app:calendar``, ``trash``...)."""
-        user = self.app.settings.memory.user_namespace or "user"
-        if key == "user":
-            key = "doc:profile"
-        elif key == "files":
-            key = "files:global"
-        if key.startswith("doc:"):
-            name = key.removeprefix("doc:")
-            namespace = "global" if name == "global" else f"{user}/{name}"
-            view = self._view("documents")
-            view.show_namespace(namespace)
-            self._switch(key, view, document_title(namespace), refresh=False)
-        elif key == "working":
-            view = self._view("working")
-            view.show_working()
-            self._switch(key, view, "Working memory", refresh=False)
-        elif key.startswith("app:"):
-            app_id = key.removeprefix("app:")
-            view = self._view("apps")
-            view.show_app(app_id)
-            self._switch(key, view, f"App · {app_id}", refresh=False)
-        elif key == "apps":
-            node = self.sidebar.sidebar_model.apps.children
-            if node:
-                self.show_page(node[0].key)
-                self.sidebar.expand(self.sidebar.sidebar_model.index_for(self.sidebar.sidebar_model.apps))
+        """Show a place (``doc:profile``, ``app:calendar``, ``trash``...)."""
+        place = place_for(key)
+        if place is None:
+            raise KeyError(f"no place called {key!r}")
+        if place.leads_to is not None and key == place.key:  # a group row, not one of its apps
+            target = place.leads_to(self)
+            if target:
+                self.sidebar.expand_key(key)
+                self.show_page(target)
                 return
-            self._switch(key, self._view("apps"), "Apps")
-        elif key.startswith("files:"):
-            view = self._view("files")
-            view.show_scope(key.removeprefix("files:"))
-            self._switch(key, view, "Files", refresh=False)
-        else:
-            self._switch(key, self._view(key), PAGE_TITLES.get(key, key))
+        view = self._view(place)
+        if key.startswith(APP_PREFIX):
+            from memdesk.gui.views.apps import AppMemoriesView
 
-    def _switch(self, key: str, view: QWidget, title: str, refresh: bool = True) -> None:
+            app_id = key.removeprefix(APP_PREFIX)
+            self.view_as(key, AppMemoriesView).show_app(app_id)
+            self._switch(key, view, f"App · {app_id}", refresh=False)
+        elif place.show is not None:
+            place.show(self, view)  # the view reads what it now shows
+            self._switch(key, view, place.title, refresh=False)
+        else:
+            self._switch(key, view, place.title)
+
+    def _switch(self, key: str, view: Page, title: str, refresh: bool = True) -> None:
         if key != "search":
             self._page_before_search = ""
         self.current_page = key
@@ -425,75 +334,99 @@ class MainWindow(QMainWindow):
         if refresh:
             view.refresh()
 
-    def navigate(self, kind: str, ref: str) -> None:
+    @staticmethod
+    def _title(key: str) -> str:
+        place = place_for(key)
+        return place.title if place is not None else key
+
+    def navigate(self, item: ItemRef) -> None:
         """Open an item a view or a search result points at."""
-        if kind in ("document", "working"):
+        kind, ref = item.kind, item.ref
+        if kind in (ItemKind.DOCUMENT, ItemKind.WORKING):
             self._open_document(ref)
-        elif kind == "app":
-            self.show_page(f"app:{ref}")
-        elif kind == "app_memory":
+        elif kind == ItemKind.APP:
+            self.show_page(f"{APP_PREFIX}{ref}")
+        elif kind == ItemKind.APP_MEMORY:
             self.tasks.read(
                 lambda app: app.apps.get(int(ref)).app_id,
                 on_done=lambda app_id: self._open_memory(app_id, int(ref)),
             )
-        elif kind in ("knowledge", "timeline"):
-            self.show_page(kind)
-            self._view(kind).open_entry(int(ref))
-        elif kind == "entry":
+        elif kind == ItemKind.ENTRY:
             from memdesk.services import browse
 
             self.tasks.read(
                 lambda app: browse.entry_rows(app, [int(ref)]),
-                on_done=lambda rows: rows and self.navigate(rows[0].category, str(rows[0].id)),
+                on_done=lambda rows: rows and self._open_entry(rows[0]),
             )
-        elif kind == "session":
-            self.show_page("sessions")
-            self._view("sessions").show_session(ref)
-        elif kind == "preview":
-            self._preview_at(parse_iso(ref, "preview date"))
-        elif kind == "trash":
-            self.show_page("trash")
-        else:  # a kind this window does not know: say so rather than fail
-            self.statusBar().showMessage(f"Cannot open {kind} {ref} here.", 5000)
+        elif kind == ItemKind.SESSION:
+            from memdesk.gui.views.sessions import SessionsView
 
-    def compact(self, kind: str, ref: str) -> None:
-        """The Compaction page with an app (``kind`` "app") or a session chosen: "Compact now"."""
-        view = self._view("compaction")
-        self._switch("compaction", view, PAGE_TITLES["compaction"], refresh=False)
-        if kind == "app":
-            view.select_app(ref)  # reads the sessions again, then picks the app's latest
+            self.show_page("sessions")
+            self.view_as("sessions", SessionsView).show_session(ref)
+        elif kind == ItemKind.TRASH:
+            self.show_page("trash")
+
+    def compact(self, item: ItemRef) -> None:
+        """The Compaction page with an app or a session chosen: "Compact now"."""
+        from memdesk.gui.views.compaction import CompactionView
+
+        view = self.view_as("compaction", CompactionView)
+        self._switch("compaction", view, self._title("compaction"), refresh=False)
+        if item.kind == ItemKind.APP:
+            view.select_app(item.ref)  # reads the sessions again, then picks the app's latest
         else:
-            view.select_session(ref)
+            view.select_session(item.ref)
 
     def _open_memory(self, app_id: str, memory_id: int) -> None:
-        self.show_page(f"app:{app_id}")
-        self._view("apps").select_memory(memory_id)
+        from memdesk.gui.views.apps import AppMemoriesView
+
+        key = f"{APP_PREFIX}{app_id}"
+        self.show_page(key)
+        self.view_as(key, AppMemoriesView).select_memory(memory_id)
+
+    def _open_entry(self, row: EntryRow) -> None:
+        from memdesk.gui.views.entries import EntriesView
+
+        self.show_page(row.category)
+        self.view_as(row.category, EntriesView).open_entry(row.id)
 
     def _open_document(self, namespace: str) -> None:
         if is_working(namespace):
-            session = namespace.removeprefix("sessions/").removesuffix("/working")
-            view = self._view("working")
-            view.show_working(session if namespace.startswith("sessions/") else None)
-            self._switch("working", view, "Working memory", refresh=False)
-            return
-        user = self.app.settings.memory.user_namespace or "user"
-        name = namespace.rsplit("/", 1)[-1]
-        key = DOCUMENT_KEYS.get(name, "") if namespace.startswith(f"{user}/") else ""
-        key = "doc:global" if namespace == "global" else key
-        view = self._view("documents")
-        view.show_namespace(namespace)
-        self._switch(key or "documents", view, document_title(namespace), refresh=False)
+            from memdesk.gui.views.working import WorkingView
 
-    def _preview_at(self, when: datetime) -> None:
+            session = namespace.removeprefix("sessions/").removesuffix("/working")
+            view = self.view_as("working", WorkingView)
+            view.show_working(session if namespace.startswith("sessions/") else None)
+            self._switch("working", view, self._title("working"), refresh=False)
+            return
+        key = document_place(namespace, self.user_namespace())
+        if key:
+            self.show_page(key)
+            return
+        from memdesk.gui.views.documents import DocumentsView
+
+        view = self.view_as("documents", DocumentsView)
+        view.show_namespace(namespace)
+        self._switch("documents", view, document_title(namespace), refresh=False)
+
+    def preview_at(self, when: datetime) -> None:
+        from memdesk.gui.views.preview import PromptPreviewView
+
         self.show_page("preview")
-        self._view("preview").set_date(when)
+        self.view_as("preview", PromptPreviewView).set_date(when)
+
+    def user_namespace(self) -> str:
+        return self.app.settings.memory.user_namespace or "user"
+
+    def show_status(self, text: str) -> None:
+        self.statusBar().showMessage(text, 5000)
 
     def _first_page(self, empty: bool) -> None:
         if self.current_page:  # the person already went somewhere
             return
         last = self.state.get("page")
         known = isinstance(last, str) and (
-            last.startswith("app:") or self.sidebar.sidebar_model.find(last) is not None
+            last.startswith(APP_PREFIX) or self.sidebar.sidebar_model.find(last) is not None
         )
         if empty:
             self.show_page("welcome")
@@ -508,14 +441,19 @@ class MainWindow(QMainWindow):
         self.search_box.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.search_box.selectAll()
 
+    def _search_panel(self) -> SearchPanel:
+        from memdesk.gui.search_panel import SearchPanel
+
+        return self.view_as("search", SearchPanel)
+
     def _search(self, query: str) -> None:
-        panel = self._view("search")
+        panel = self._search_panel()
         if not query:
             self._cancel_search(keep_focus=True)
             return
         if self.current_page != "search":
             self._page_before_search = self.current_page
-            self._switch("search", panel, "Search", refresh=False)
+            self._switch("search", panel, self._title("search"), refresh=False)
         panel.search(query)
 
     def _cancel_search(self, keep_focus: bool = False) -> None:
@@ -530,8 +468,7 @@ class MainWindow(QMainWindow):
 
     def _flush_editors(self) -> None:
         for view in self.views.values():
-            if hasattr(view, "flush"):
-                view.flush()
+            view.flush()
 
     def undo(self, direction: str) -> None:
         from memdesk.gui.views.history import undo_or_redo
@@ -639,48 +576,38 @@ class MainWindow(QMainWindow):
     # --- keeping up to date -----------------------------------------------------------------
 
     def refresh_all(self) -> None:
-        view = self.stack.currentWidget()
-        if view is not None:
-            view.refresh()
-        self._refresh_counts()
+        self._refresh(EVERYTHING)
 
-    def _store_changed(self) -> None:
+    def _refresh(self, changes: Changes) -> None:
+        """Read again the page on screen, if it shows what changed, and the counts it changed."""
+        place = place_for(self.current_page)
+        if place is not None and changes.touches(place.shows):
+            self._view(place).refresh()
+        self.count_reader.refresh(changes)
+
+    def _store_changed(self, changes: Changes) -> None:
         self.saved_label.setText(f"Saved {datetime.now().strftime('%H:%M:%S')}")
-        self.refresh_all()
+        self._refresh(changes)
 
     def _external_change(self) -> None:
         self.statusBar().showMessage("Updated with changes made by another program.", 4000)
-        self.refresh_all()
-
-    def _refresh_counts(self) -> None:
-        """Read the sidebar and status bar counts; changes during a read cause one more read."""
-        if self._counts_state != "idle":
-            self._counts_state = "stale"
-            return
-        self._counts_state = "reading"
-        self.tasks.read(_counts, on_done=self._show_counts, on_error=self._counts_failed)
-
-    def _counts_done(self) -> None:
-        again = self._counts_state == "stale"
-        self._counts_state = "idle"
-        if again:
-            self._refresh_counts()
-
-    def _counts_failed(self, exc: Exception) -> None:
-        self._counts_done()
-        self.statusBar().showMessage(f"Could not count memories: {exc}", 5000)
+        self.refresh_all()  # another program's change could be anything
 
     def _show_counts(self, counts: dict[str, Any]) -> None:
-        self._counts_done()
-        self.sidebar.set_apps(counts["apps"])
-        self.sidebar.sidebar_model.set_count("trash", counts["trash"])
-        for key in ("knowledge", "timeline", "sessions"):
-            self.sidebar.sidebar_model.set_count(key, counts[key])
-        memories = sum(summary.total for summary in counts["apps"])
-        self.counts_label.setText(
-            f"{plural(counts['documents'], 'document')} · {plural(len(counts['apps']), 'app')} · "
-            f"{plural(memories, 'app memory', 'app memories')} · {plural(counts['sessions'], 'session')}"
-        )
+        self.counts.update(counts)
+        model = self.sidebar.sidebar_model
+        if "apps" in counts:
+            self.sidebar.set_apps(counts["apps"])
+        for key in ("trash", "knowledge", "timeline", "sessions"):
+            if key in counts:
+                model.set_count(key, counts[key])
+        if {"documents", "apps", "sessions"} <= self.counts.keys():
+            apps, memories = self.counts["apps"], sum(summary.total for summary in self.counts["apps"])
+            self.counts_label.setText(
+                f"{plural(self.counts['documents'], 'document')} · {plural(len(apps), 'app')} · "
+                f"{plural(memories, 'app memory', 'app memories')} · "
+                f"{plural(self.counts['sessions'], 'session')}"
+            )
 
     def _update_llm_label(self) -> None:
         llm = self.app.settings.llm
@@ -695,7 +622,12 @@ class MainWindow(QMainWindow):
             self._busy_timer.stop()
             self.busy.hide()
 
-    def _remember_project(self, project: Path | None, trusted: bool) -> None:
+    def remembered_project(self) -> tuple[Path | None, bool]:
+        """The project folder chosen last in Files, and whether it was trusted."""
+        project = self.state.get("project")
+        return (Path(project) if project else None), bool(self.state.get("project_trusted"))
+
+    def remember_project(self, project: Path | None, trusted: bool) -> None:
         self.state.set("project", str(project) if project else None)
         self.state.set("project_trusted", trusted)
         self.state.save()
@@ -721,10 +653,8 @@ class MainWindow(QMainWindow):
             self.state.set("page", self.current_page)
         self.state.save()
 
-    def unsaved_views(self) -> list[QWidget]:
-        return [
-            v for v in self.views.values() if hasattr(v, "has_unsaved_changes") and v.has_unsaved_changes()
-        ]
+    def unsaved_views(self) -> list[Page]:
+        return [view for view in self.views.values() if view.has_unsaved_changes()]
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.attached:  # closed while the store was still opening
@@ -752,16 +682,3 @@ def _store_is_empty(app: Memdesk) -> bool:
     return not (
         app.entries.list(limit=1) or app.documents.list() or app.sessions.list() or app.apps.list_apps()
     )
-
-
-def _counts(app: Memdesk) -> dict[str, Any]:
-    from memdesk.services import browse
-
-    return {
-        "apps": app.apps.list_apps(),
-        "trash": len(app.trash.list()),
-        "sessions": len(app.sessions.list()),
-        "documents": len(app.documents.list()),
-        "knowledge": browse.live_entry_count(app, "knowledge"),
-        "timeline": browse.live_entry_count(app, "timeline"),
-    }

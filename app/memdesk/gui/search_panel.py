@@ -19,7 +19,6 @@ from PySide6.QtCore import (
     QRect,
     QSize,
     Qt,
-    Signal,
 )
 from PySide6.QtGui import QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import (
@@ -32,42 +31,35 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memdesk.core.items import ItemKind
 from memdesk.core.namespaces import is_working
 from memdesk.gui import theme
 from memdesk.gui.tasks import TaskRunner
+from memdesk.gui.views.base import Page
 from memdesk.gui.widgets.display import document_title
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.memdesk import Memdesk
-from memdesk.services.search import KIND_ORDER, SearchResult
+from memdesk.services.search import GROUP_ORDER, SearchResult
 
 Index = QModelIndex | QPersistentModelIndex
 ROOT = QModelIndex()
 SNIPPET_ROLE = Qt.ItemDataRole.UserRole + 1
 GROUP_NAMES = {
-    "document": "Documents",
+    ItemKind.DOCUMENT: "Documents",
     "knowledge": "Knowledge",
     "timeline": "Timeline",
-    "app": "App memories",
+    ItemKind.APP_MEMORY: "App memories",
 }
-
-
-def open_target(result: SearchResult) -> tuple[str, str]:
-    """The (kind, ref) a result asks the main window to open."""
-    if result.kind == "document":
-        return "document", result.ref
-    if result.kind == "app":
-        return "app_memory", result.ref
-    return result.kind, result.ref  # "knowledge" / "timeline": an entry of that category
 
 
 @dataclass(eq=False)
 class Group:
-    kind: str
+    name: str  # one of GROUP_ORDER
     hits: list[Hit] = field(default_factory=list)
 
     @property
     def label(self) -> str:
-        return f"{GROUP_NAMES.get(self.kind, self.kind)}  ({len(self.hits)})"
+        return f"{GROUP_NAMES.get(self.name, self.name)}  ({len(self.hits)})"
 
 
 @dataclass(eq=False)
@@ -86,10 +78,10 @@ class SearchModel(QAbstractItemModel):
     def set_results(self, grouped: dict[str, list[SearchResult]]) -> None:
         self.beginResetModel()
         self.groups = []
-        for kind in KIND_ORDER:
-            results = grouped.get(kind, [])
+        for name in GROUP_ORDER:
+            results = grouped.get(name, [])
             if results:
-                group = Group(kind)
+                group = Group(name)
                 group.hits = [Hit(group, result) for result in results]
                 self.groups.append(group)
         self.endResetModel()
@@ -150,10 +142,10 @@ class SearchModel(QAbstractItemModel):
 
 def result_title(result: SearchResult) -> str:
     """What a result is called on screen: documents by name, entries by key, memories by app."""
-    if result.kind == "document":
+    if result.item.kind == ItemKind.DOCUMENT:
         name = "Working memory" if is_working(result.ref) else document_title(result.ref)
         return f"{name}  ·  {result.ref}"
-    if result.kind == "app":
+    if result.item.kind == ItemKind.APP_MEMORY:
         return f"{result.title}  ·  memory {result.ref}"
     return result.title
 
@@ -210,10 +202,8 @@ class ResultDelegate(QStyledItemDelegate):
         return QSize(200, line * 3 + 12)
 
 
-class SearchPanel(QWidget):
+class SearchPanel(Page):
     """The results page: shown in the view area while a search is active."""
-
-    open_requested = Signal(str, str)
 
     def __init__(self, app: Memdesk, tasks: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -335,4 +325,4 @@ class SearchPanel(QWidget):
     def _open_index(self, index: QModelIndex) -> None:
         result = self.model.result_at(index)
         if result is not None:
-            self.open_requested.emit(*open_target(result))
+            self.open_requested.emit(result.item)

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.gui import theme
+from memdesk.gui.places import APP_PREFIX, PLACES
 
 if TYPE_CHECKING:
     from memdesk.services.apps import AppSummary
@@ -68,7 +69,7 @@ class Node:
 
 
 def _app_node(summary: AppSummary, parent: Node, position: int) -> Node:
-    node = Node(f"app:{summary.app_id}", summary.label, parent, position=position)
+    node = Node(f"{APP_PREFIX}{summary.app_id}", summary.label, parent, position=position)
     _describe_app(node, summary)
     return node
 
@@ -89,24 +90,11 @@ class SidebarModel(QAbstractItemModel):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.root = Node("", "")
-        user = self.root.add("user", "User", "The person's documents: always or often in the prompt")
-        user.add("doc:profile", "Profile")
-        user.add("doc:patterns", "Patterns")
-        user.add("doc:facts", "Facts")
-        user.add("working", "Working memory")
-        user.add("doc:global", "Global notes")
-        self.apps = self.root.add("apps", "Apps", "Memories kept per app, capped per app")
-        self.root.add("knowledge", "Knowledge", "Facts and notes, recalled when a message matches")
-        self.root.add("timeline", "Timeline", "Dated events; they expire after the retention period")
-        self.sessions = self.root.add("sessions", "Sessions", "Conversation logs that compaction reads")
-        files = self.root.add("files", "Files", "MEMORY.md folders an assistant edits itself")
-        files.add("files:global", "Global folder")
-        files.add("files:project", "Project folder")
-        self.root.add("expiry", "Expiry timeline", "Everything that expires, on a time axis")
-        self.root.add("preview", "Prompt preview", "The prompt a session would receive, at any date")
-        self.root.add("compaction", "Compaction", "Turn long conversations into memories, reviewed")
-        self.trash = self.root.add("trash", "Trash", "Deleted items, until restored or emptied")
-        self.root.add("history", "History", "Every change; undo and redo")
+        nodes = {"": self.root}
+        for place in PLACES:
+            if place.in_sidebar:
+                nodes[place.key] = nodes[place.parent].add(place.key, place.sidebar_label, place.tooltip)
+        self.apps = nodes["apps"]
         # Every app; nodes (self.apps.children) are made only for the rows handed to the view.
         self._summaries: list[AppSummary] = []
         self._rows: dict[str, int] = {}  # "app:<id>" -> row
@@ -133,7 +121,7 @@ class SidebarModel(QAbstractItemModel):
                     self.beginRemoveRows(parent, 0, shown - 1)
                     self.apps.children = []
                     self.endRemoveRows()
-                self._rows = {f"app:{s.app_id}": row for row, s in enumerate(summaries)}
+                self._rows = {f"{APP_PREFIX}{s.app_id}": row for row, s in enumerate(summaries)}
                 batch = self._make_nodes(0, max(shown, APP_BATCH))
                 if batch:
                     self.beginInsertRows(parent, 0, len(batch) - 1)
@@ -157,7 +145,7 @@ class SidebarModel(QAbstractItemModel):
     # --- lookup --------------------------------------------------------------------------
 
     def find(self, key: str) -> Node | None:
-        if key.startswith("app:"):
+        if key.startswith(APP_PREFIX):
             row = self._rows.get(key)
             if row is None:
                 return None
@@ -315,11 +303,21 @@ class Sidebar(QTreeView):
         self.setTextElideMode(Qt.TextElideMode.ElideRight)
         self._announce = True
         for key in ("user", "files"):
-            self.expand(self.sidebar_model.index_for(self.sidebar_model.find(key)))
+            self.expand_key(key)
         # Selection, not the current row: Qt makes a row current on focus without the
         # person choosing it, but only a click or an arrow key selects.
         self.selectionModel().selectionChanged.connect(self._selection_changed)
         self.activated.connect(lambda _index: self.place_activated.emit())
+
+    def first_app_key(self) -> str:
+        """The first app's place, or "" when there is no app."""
+        children = self.sidebar_model.apps.children
+        return children[0].key if children else ""
+
+    def expand_key(self, key: str) -> None:
+        node = self.sidebar_model.find(key)
+        if node is not None:
+            self.expand(self.sidebar_model.index_for(node))
 
     def set_apps(self, summaries: list[AppSummary]) -> None:
         first_fill = self.sidebar_model.app_count() == 0

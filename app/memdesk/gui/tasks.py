@@ -2,11 +2,13 @@
 
     tasks.read(lambda app: app.apps.memories("calendar"), on_done=self._show)
     tasks.write(lambda app: app.apps.delete(ids), on_done=..., label="Deleting memories")
+    tasks.write(save, changes=Changes.of(ItemKind.DOCUMENT))  # only document views refresh
 
 Functions run on worker threads with the Qt-free ``Memdesk`` object and must never touch
 widgets. ``on_done``/``on_error`` are called on the GUI thread. An error without its own
 ``on_error`` goes to the ``error`` signal, which the main window shows in one dialog.
-After every successful write ``store_changed`` is emitted so open views refresh, and
+After every successful write ``store_changed`` is emitted with the ``Changes`` the write
+declared (everything, when it declared nothing) so the views that show them refresh, and
 ``own_revision`` holds the store revision that write left, so a watcher can tell our own
 writes from another program's.
 """
@@ -21,6 +23,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QObject, QTimer, Signal, Slot
 
+from memdesk.core.items import EVERYTHING, Changes
+
 if TYPE_CHECKING:  # the store layer loads after the window is on screen
     from memdesk.services.memdesk import Memdesk
 
@@ -30,12 +34,12 @@ T = TypeVar("T")
 class _Delivery(QObject):
     """Carries a finished future to the GUI thread through a queued signal."""
 
-    finished = Signal(object, object, object)  # future, (on_done, writes), on_error
+    finished = Signal(object, object, object)  # future, (on_done, changes or None), on_error
 
 
 class TaskRunner(QObject):
     error = Signal(Exception)
-    store_changed = Signal()
+    store_changed = Signal(Changes)
     busy_changed = Signal(bool)
     # message, done, total (total 0: unknown). A task may emit it from its worker thread: the
     # connection to GUI-thread receivers is queued. A labelled task emits (label, 0, 0) on start.
@@ -70,7 +74,7 @@ class TaskRunner(QObject):
         on_error: Callable[[Exception], Any] | None = None,
         label: str = "",
     ) -> Future[T]:
-        return self._submit(self._readers, fn, on_done, on_error, writes=False, label=label)
+        return self._submit(self._readers, fn, on_done, on_error, changes=None, label=label)
 
     def write(
         self,
@@ -78,8 +82,10 @@ class TaskRunner(QObject):
         on_done: Callable[[T], Any] | None = None,
         on_error: Callable[[Exception], Any] | None = None,
         label: str = "",
+        changes: Changes = EVERYTHING,
     ) -> Future[T]:
-        return self._submit(self._writer, fn, on_done, on_error, writes=True, label=label)
+        """Run ``fn`` after every earlier write; ``changes`` says what it may change."""
+        return self._submit(self._writer, fn, on_done, on_error, changes=changes, label=label)
 
     def _submit(
         self,
@@ -87,9 +93,10 @@ class TaskRunner(QObject):
         fn: Callable[[Memdesk], T],
         on_done: Callable[[T], Any] | None,
         on_error: Callable[[Exception], Any] | None,
-        writes: bool,
+        changes: Changes | None,  # None: a read
         label: str,
     ) -> Future[T]:
+        writes = changes is not None
         if self._closed:  # a late timer after shutdown: do nothing rather than crash
             cancelled: Future[T] = Future()
             cancelled.cancel()
@@ -102,7 +109,8 @@ class TaskRunner(QObject):
         if label:
             self.progress.emit(label, 0, 0)
         future = pool.submit(self._run_write, fn) if writes else pool.submit(fn, self.app)
-        future.add_done_callback(lambda done: self._delivery.finished.emit(done, (on_done, writes), on_error))
+        delivered = (on_done, changes)
+        future.add_done_callback(lambda done: self._delivery.finished.emit(done, delivered, on_error))
         return future
 
     def _run_write(self, fn: Callable[[Memdesk], T]) -> T:
@@ -121,7 +129,8 @@ class TaskRunner(QObject):
 
     @Slot(object, object, object)
     def _deliver(self, future: Future, done_info: tuple, on_error: Callable | None) -> None:
-        on_done, writes = done_info
+        on_done, changes = done_info
+        writes = changes is not None
         with self._lock:
             self._pending -= 1
             self._pending_writes -= writes
@@ -138,8 +147,8 @@ class TaskRunner(QObject):
         else:
             if on_done is not None:
                 on_done(result)
-            if writes:
-                self.store_changed.emit()
+            if changes is not None:
+                self.store_changed.emit(changes)
         finally:
             if idle:
                 self.busy_changed.emit(False)

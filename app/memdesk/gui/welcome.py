@@ -12,6 +12,7 @@ from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from memdesk.gui import theme
+from memdesk.gui.views.base import Page
 from memdesk.resources import resource_path
 from memdesk.services.memdesk import Memdesk
 from memdesk.services.transfer import SECTIONS
@@ -42,7 +43,7 @@ def load_example(app: Memdesk) -> dict[str, int]:
         return app.transfer.import_file(path)
 
 
-class WelcomeView(QWidget):
+class WelcomeView(Page):
     load_example_requested = Signal()
     import_requested = Signal()
 

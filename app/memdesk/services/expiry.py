@@ -20,25 +20,24 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from sqlalchemy import Connection, Select, func, literal, null, select
 
 from memdesk.core import lifetime
+from memdesk.core.items import ItemKind, ItemRef
 from memdesk.core.lifetime import has_expired
 from memdesk.core.timefmt import naive_utc
 from memdesk.errors import BadInputError, NotFoundError
+from memdesk.services.trash import TRASHABLE
 from memdesk.services.working import check_days
 from memdesk.store.models import App, AppMemory, ChatSession, Document, Entry
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
 
-WORKING = "working"
-ENTRY = "entry"
-APP_MEMORY = "app_memory"
-TRASH = "trash"
-KINDS = (WORKING, ENTRY, APP_MEMORY, TRASH)
+# The kinds of item that expire, in the timeline's order.
+KINDS = (ItemKind.WORKING, ItemKind.ENTRY, ItemKind.APP_MEMORY, ItemKind.TRASH)
 KIND_LABELS = {
-    WORKING: "Working memory",
-    ENTRY: "Entries",
-    APP_MEMORY: "App memories",
-    TRASH: "Trash",
+    ItemKind.WORKING: "Working memory",
+    ItemKind.ENTRY: "Entries",
+    ItemKind.APP_MEMORY: "App memories",
+    ItemKind.TRASH: "Trash",
 }
 
 EXTEND = "extend"
@@ -54,7 +53,7 @@ TEXT_CHARS = 400
 class ExpiringItem(NamedTuple):
     """One bar of the timeline (a named tuple: thousands are made per load, cheaply)."""
 
-    kind: str  # one of KINDS
+    kind: ItemKind  # one of KINDS
     ref: str  # namespace, entry id, app memory id, or trash id ("memory:42")
     label: str
     text: str
@@ -64,9 +63,13 @@ class ExpiringItem(NamedTuple):
     pinned: bool
     expired_at_now: bool
 
+    @property
+    def item(self) -> ItemRef:
+        return ItemRef(self.kind, self.ref)
+
     def actions(self) -> tuple[str, ...]:
         """The actions that make sense for this item now."""
-        if self.kind == TRASH:
+        if self.kind == ItemKind.TRASH:
             return (RESTORE,)
         actions = [EXTEND]
         if not self.pinned:
@@ -121,7 +124,7 @@ def until(when: datetime, now: datetime) -> str:
 def describe_upcoming(item: ExpiringItem, now: datetime) -> str:
     """One line of the "expires next" list: ``in 2 days: working memory``."""
     assert item.end is not None
-    what = f"purged from Trash — {item.label}" if item.kind == TRASH else item.label
+    what = f"purged from Trash — {item.label}" if item.kind == ItemKind.TRASH else item.label
     return f"{until(item.end, now)}: {what}"
 
 
@@ -228,7 +231,15 @@ class Expiry:
             end = lifetime.expires_at(bool(pinned), own_expiry, updated_at)
             label = "working memory" if namespace == own else f"working memory ({namespace})"
             yield ExpiringItem(
-                WORKING, namespace, label, text, None, updated_at, end, bool(pinned), has_expired(end, now)
+                ItemKind.WORKING,
+                namespace,
+                label,
+                text,
+                None,
+                updated_at,
+                end,
+                bool(pinned),
+                has_expired(end, now),
             )
 
     def _own_working_namespace(self) -> str | None:
@@ -282,7 +293,7 @@ class Expiry:
             retention = lifetime.entry_retention(category, retention_days)
             end = lifetime.expires_at(bool(pinned), own_expiry, created_at, retention)
             yield ExpiringItem(
-                ENTRY,
+                ItemKind.ENTRY,
                 str(entry_id),
                 f"{category} {key}",
                 text,
@@ -317,7 +328,7 @@ class Expiry:
         for memory_id, app_id, text, created_at, own_expiry, pinned in conn.execute(query).all():
             end = lifetime.expires_at(bool(pinned), own_expiry, created_at)
             yield ExpiringItem(
-                APP_MEMORY,
+                ItemKind.APP_MEMORY,
                 str(memory_id),
                 _app_memory_label(app_id, text),
                 text,
@@ -336,7 +347,7 @@ class Expiry:
         # Per kind: the trash id prefix, then id, deleted_at, label, text, app.
         queries = (
             select(
-                literal("memory"),
+                literal(TRASHABLE[AppMemory][0]),
                 AppMemory.id,
                 AppMemory.deleted_at,
                 AppMemory.app_id,  # the label is made below, as for live app memories
@@ -344,7 +355,7 @@ class Expiry:
                 AppMemory.app_id,
             ),
             select(
-                literal("entry"),
+                literal(TRASHABLE[Entry][0]),
                 Entry.id,
                 Entry.deleted_at,
                 Entry.category + literal(" ") + Entry.key,
@@ -352,7 +363,7 @@ class Expiry:
                 null(),
             ),
             select(
-                literal("doc"),
+                literal(TRASHABLE[Document][0]),
                 Document.id,
                 Document.deleted_at,
                 Document.namespace,
@@ -360,7 +371,7 @@ class Expiry:
                 null(),
             ),
             select(
-                literal("session"),
+                literal(TRASHABLE[ChatSession][0]),
                 ChatSession.id,
                 ChatSession.deleted_at,
                 literal("session ") + ChatSession.id,
@@ -378,7 +389,7 @@ class Expiry:
             per_kind.append(
                 [
                     ExpiringItem(
-                        TRASH,
+                        ItemKind.TRASH,
                         f"{prefix}:{key}",
                         _app_memory_label(app_id, text) if app_id else label,
                         text,
@@ -395,37 +406,37 @@ class Expiry:
 
     # -- actions (each one undoable step) ------------------------------------------------
 
-    def extend(self, kind: str, ref: str, days: int) -> None:
+    def extend(self, kind: ItemKind, ref: str, days: int) -> None:
         """Push the expiry ``days`` later (from now, if it has passed); unpins."""
         check_days(days)
         self._act(kind, ref, EXTEND, days)
 
-    def pin(self, kind: str, ref: str) -> None:
+    def pin(self, kind: ItemKind, ref: str) -> None:
         """Never expire."""
         self._act(kind, ref, PIN)
 
-    def expire(self, kind: str, ref: str) -> None:
+    def expire(self, kind: ItemKind, ref: str) -> None:
         """Expire now: it leaves the prompt and stays visible, greyed."""
         self._act(kind, ref, EXPIRE)
 
-    def delete(self, kind: str, ref: str) -> None:
+    def delete(self, kind: ItemKind, ref: str) -> None:
         """Move to Trash."""
         self._act(kind, ref, DELETE)
 
-    def restore(self, kind: str, ref: str) -> None:
+    def restore(self, kind: ItemKind, ref: str) -> None:
         """Take an item out of Trash."""
-        if kind != TRASH:
+        if kind != ItemKind.TRASH:
             raise BadInputError(f"only items in Trash can be restored, not a {kind} item")
         self.app.trash.restore(ref)
 
-    def _act(self, kind: str, ref: str, action: str, days: int = 0) -> None:
-        if kind == WORKING:
+    def _act(self, kind: ItemKind, ref: str, action: str, days: int = 0) -> None:
+        if kind == ItemKind.WORKING:
             self._act_working(ref, action, days)
-        elif kind == ENTRY:
+        elif kind == ItemKind.ENTRY:
             self._act_entry(_int_ref(ref), action, days)
-        elif kind == APP_MEMORY:
+        elif kind == ItemKind.APP_MEMORY:
             self._act_app_memory(_int_ref(ref), action, days)
-        elif kind == TRASH:
+        elif kind == ItemKind.TRASH:
             raise BadInputError("an item in Trash can only be restored", "restore it first")
         else:
             raise BadInputError(f"unknown kind {kind!r}", f"expected one of {', '.join(KINDS)}")
@@ -473,9 +484,7 @@ class Expiry:
         if action == DELETE:
             self.app.apps.delete([memory_id])
             return
-        self.app.apps.adjust_expiry(
-            memory_id, extend_days=days, pin=action == PIN, expire=action == EXPIRE
-        )
+        self.app.apps.adjust_expiry(memory_id, extend_days=days, pin=action == PIN, expire=action == EXPIRE)
 
 
 def _int_ref(ref: str) -> int:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
+from memdesk.core.items import ItemKind
 from memdesk.errors import BadInputError, ConflictError, NotFoundError
 from memdesk.services.context import Context
 from memdesk.store.models import (
@@ -21,19 +22,21 @@ from memdesk.store.models import (
     Message,
 )
 
-# The id prefix shown to people, and the model behind it.
-KINDS: dict[str, type[Base]] = {
-    "memory": AppMemory,
-    "entry": Entry,
-    "doc": Document,
-    "session": ChatSession,
+# Each table Trash holds: the id prefix shown to people ("memory:42", a stable part of the
+# CLI), and the kind of item a row is.
+TRASHABLE: dict[type[Base], tuple[str, ItemKind]] = {
+    AppMemory: ("memory", ItemKind.APP_MEMORY),
+    Entry: ("entry", ItemKind.ENTRY),
+    Document: ("doc", ItemKind.DOCUMENT),
+    ChatSession: ("session", ItemKind.SESSION),
 }
+PREFIXES: dict[str, type[Base]] = {prefix: model for model, (prefix, _kind) in TRASHABLE.items()}
 
 
 @dataclass(frozen=True)
 class TrashItem:
     id: str  # e.g. "memory:42", "entry:7", "doc:3", "session:telegram:1"
-    kind: str
+    kind: ItemKind  # what was deleted
     label: str
     text: str
     deleted_at: datetime
@@ -53,7 +56,7 @@ def _describe(row: Base) -> tuple[str, str]:
 
 def parse_trash_id(item_id: str) -> tuple[str, str]:
     kind, sep, key = item_id.partition(":")
-    if not sep or kind not in KINDS or not key:
+    if not sep or kind not in PREFIXES or not key:
         raise BadInputError(
             f"trash id {item_id!r} is not valid", "expected e.g. memory:42 (see `memdesk trash list`)"
         )
@@ -79,19 +82,28 @@ class Trash:
     def list(self) -> list[TrashItem]:
         items: list[TrashItem] = []
         with self.ctx.store.read() as session:
-            for kind, model in KINDS.items():
+            for model, (prefix, kind) in TRASHABLE.items():
                 rows = session.scalars(select(model).where(model.deleted_at.is_not(None)))
                 for row in rows:
                     label, body = _describe(row)
                     deleted_at: datetime = row.deleted_at
                     purge_at = deleted_at + self.retention
-                    items.append(TrashItem(f"{kind}:{row.id}", kind, label, body, deleted_at, purge_at))
+                    items.append(TrashItem(f"{prefix}:{row.id}", kind, label, body, deleted_at, purge_at))
         return sorted(items, key=lambda item: item.deleted_at, reverse=True)
+
+    def count(self) -> int:
+        """How many items are in Trash, counted in SQL (the sidebar asks after every change)."""
+        with self.ctx.store.read() as session:
+            return sum(
+                session.scalar(select(func.count()).select_from(model).where(model.deleted_at.is_not(None)))
+                or 0
+                for model in PREFIXES.values()
+            )
 
     def restore(self, item_id: str) -> None:
         kind, key = parse_trash_id(item_id)
         with self.ctx.change(f"Restore {item_id}") as session:
-            row = session.get(KINDS[kind], _pk(kind, key))
+            row = session.get(PREFIXES[kind], _pk(kind, key))
             if row is None or row.deleted_at is None:
                 raise NotFoundError(f"{item_id} is not in Trash")
             if isinstance(row, Document | Entry):
@@ -112,7 +124,7 @@ class Trash:
         now = self.ctx.now()
         removed = 0
         with self.ctx.store.write() as session:
-            for model in KINDS.values():
+            for model in PREFIXES.values():
                 condition = model.deleted_at.is_not(None)
                 if only_expired:
                     condition = condition & (model.deleted_at < now - self.retention)

@@ -29,12 +29,13 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 
+from memdesk.core.items import ItemKind
 from memdesk.core.timefmt import utcnow
 from memdesk.gui import theme
 from memdesk.gui.timeline.describe import bar_label, tooltip_html, when_text
 from memdesk.gui.timeline.geometry import NOW_AT, ZOOMS, Tick, TimeScale, majors, ticks
 from memdesk.gui.timeline.rows import Row
-from memdesk.services.expiry import APP_MEMORY, ENTRY, TRASH, WORKING, ExpiringItem
+from memdesk.services.expiry import ExpiringItem
 
 AXIS_HEIGHT = 44
 ROW_HEIGHT = 22
@@ -45,10 +46,10 @@ PINNED_FADE_PX = 80.0
 DRAG_THRESHOLD_PX = 4
 WHEEL_ZOOM = 1.25  # per wheel notch
 KIND_HUES = {
-    WORKING: theme.WARNING_HUE,
-    ENTRY: theme.INFO_HUE,
-    APP_MEMORY: theme.OK_HUE,
-    TRASH: theme.DANGER_HUE,
+    ItemKind.WORKING: theme.WARNING_HUE,
+    ItemKind.ENTRY: theme.INFO_HUE,
+    ItemKind.APP_MEMORY: theme.OK_HUE,
+    ItemKind.TRASH: theme.DANGER_HUE,
 }
 
 

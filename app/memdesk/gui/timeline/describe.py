@@ -5,8 +5,9 @@ from __future__ import annotations
 import html
 from datetime import datetime
 
+from memdesk.core.items import ItemKind
 from memdesk.core.timefmt import format_minute
-from memdesk.services.expiry import APP_MEMORY, TRASH, ExpiringItem, until
+from memdesk.services.expiry import ExpiringItem, until
 
 TOOLTIP_TEXT_CHARS = 300
 
@@ -23,25 +24,25 @@ def ago(when: datetime, now: datetime) -> str:
 
 
 def expiry_line(item: ExpiringItem, now: datetime) -> str:
-    verb = "purged" if item.kind == TRASH else "expires"
+    verb = "purged" if item.kind == ItemKind.TRASH else "expires"
     if item.end is None:
         return "pinned: never expires"
     if item.expired_at_now:
-        past = "purge was due" if item.kind == TRASH else "expired"
+        past = "purge was due" if item.kind == ItemKind.TRASH else "expired"
         return f"{past} {when_text(item.end)} ({ago(item.end, now)})"
     return f"{verb} {when_text(item.end)} ({until(item.end, now)})"
 
 
 def bar_label(item: ExpiringItem) -> str:
     """The text on a bar; an app memory's row is under its app's header, so just its words."""
-    if item.kind == APP_MEMORY:
+    if item.kind == ItemKind.APP_MEMORY:
         return " ".join(item.text.split())
     return item.label
 
 
 def tooltip_html(item: ExpiringItem, now: datetime) -> str:
     """Rich text (so Qt wraps it), with every piece of stored text escaped."""
-    written = "deleted" if item.kind == TRASH else "written"
+    written = "deleted" if item.kind == ItemKind.TRASH else "written"
     text = " ".join(item.text.split())
     if len(text) > TOOLTIP_TEXT_CHARS:
         text = text[: TOOLTIP_TEXT_CHARS - 1] + "…"

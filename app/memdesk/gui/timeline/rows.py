@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from operator import attrgetter
 
-from memdesk.services.expiry import APP_MEMORY, KIND_LABELS, KINDS, TRASH, ExpiringItem, gc_paused
+from memdesk.core.items import ItemKind
+from memdesk.services.expiry import KIND_LABELS, KINDS, ExpiringItem, gc_paused
 
 FOREVER = datetime.max  # where a pinned bar ends
 
@@ -76,7 +77,7 @@ def pack(items: Iterable[ExpiringItem]) -> list[Lane]:
 
 
 def group_of(item: ExpiringItem) -> str:
-    return f"{APP_MEMORY}:{item.app_id}" if item.kind == APP_MEMORY else item.kind
+    return f"{ItemKind.APP_MEMORY}:{item.app_id}" if item.kind == ItemKind.APP_MEMORY else item.kind
 
 
 def build_rows(items: Iterable[ExpiringItem], app_labels: dict[str, str], filters: Filters) -> list[Row]:
@@ -100,7 +101,7 @@ def _build_rows(items: Iterable[ExpiringItem], app_labels: dict[str, str], filte
         members = groups[group]
         kind, _, app_id = group.partition(":")
         title = f"{KIND_LABELS[kind]} · {app_labels.get(app_id, app_id)}" if app_id else KIND_LABELS[kind]
-        if kind == TRASH:
+        if kind == ItemKind.TRASH:
             title = "Trash · purge dates"
         rows.append(Row(group, header=f"{title} ({len(members)})"))
         rows.extend(Row(group, lane=lane) for lane in pack(members))

@@ -14,12 +14,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memdesk.core.items import ItemKind, ItemRef
 from memdesk.gui import dialogs, theme
 from memdesk.gui.models.apps import AppMemoryModel
 from memdesk.gui.models.common import sort_filter_proxy
 from memdesk.gui.models.editing import CellDelegate, write_edit
 from memdesk.gui.models.tableview import DATE, ENTER_KEYS, SelectionKeeper, size_columns, table_action
 from memdesk.gui.tasks import TaskRunner
+from memdesk.gui.views.base import Page
 from memdesk.gui.widgets.display import plural
 from memdesk.gui.widgets.message_bar import MessageBar
 from memdesk.gui.widgets.tables import setup_table
@@ -32,9 +34,8 @@ from memdesk.services.memdesk import Memdesk
 M = AppMemoryModel
 
 
-class AppMemoriesView(QWidget):
-    open_requested = Signal(str, str)  # kind, ref
-    compact_requested = Signal(str, str)  # "app", app id
+class AppMemoriesView(Page):
+    compact_requested = Signal(ItemRef)  # an app
 
     def __init__(self, app: Memdesk, tasks: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -289,14 +290,14 @@ class AppMemoriesView(QWidget):
 
     def _compact(self) -> None:
         if self.app_id is not None:
-            self.compact_requested.emit("app", self.app_id)
+            self.compact_requested.emit(ItemRef(ItemKind.APP, self.app_id))
 
     def _open_source(self) -> None:
         current = self.table.currentIndex()
         if current.isValid():
             row = self.model.row_at(self.proxy.mapToSource(current).row())
             if row.source_session:
-                self.open_requested.emit("session", row.source_session)
+                self.open_requested.emit(ItemRef(ItemKind.SESSION, row.source_session))
 
     def _double_clicked(self, index: QModelIndex) -> None:
         if not index.flags() & Qt.ItemFlag.ItemIsEditable:

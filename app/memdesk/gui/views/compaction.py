@@ -27,9 +27,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memdesk.core.items import EVERYTHING
 from memdesk.errors import LLMError, MemdeskError
 from memdesk.gui import dialogs, theme
 from memdesk.gui.tasks import TaskRunner
+from memdesk.gui.views.base import Page
 from memdesk.gui.widgets import display
 from memdesk.gui.widgets.display import plural
 from memdesk.gui.widgets.message_bar import MessageBar
@@ -240,7 +242,7 @@ class ChangeCard(QFrame):
         self.edit_button.setEnabled(accepted)
 
 
-class CompactionView(QWidget):
+class CompactionView(Page):
     def __init__(self, app: Memdesk, tasks: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.app = app
@@ -480,7 +482,7 @@ class CompactionView(QWidget):
             self.bar.show_message("Cancelled. Nothing was written; the messages are as they were.")
             return
         if isinstance(exc, CompactionDegraded):
-            self.tasks.store_changed.emit()  # a new timeline entry: the other views and counts follow
+            self.tasks.store_changed.emit(EVERYTHING)  # a new timeline entry: other views and counts follow
             self.error_bar.show_message(
                 f"The model failed again, so the {exc.archived} messages were archived as they are in "
                 f"timeline entry {exc.entry_key}. Ctrl+Z undoes that."

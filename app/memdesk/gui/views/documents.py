@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QWidget
 
+from memdesk.core.items import Changes, ItemKind, ItemRef
 from memdesk.core.namespaces import is_working
 from memdesk.core.tokens import estimate_tokens
 from memdesk.gui import theme
@@ -28,8 +28,6 @@ def user_documents(user_namespace: str) -> list[str]:
 
 
 class DocumentsView(EditorView):
-    open_requested = Signal(str, str)
-
     def __init__(self, app: Memdesk, tasks: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(app, tasks, parent)
         self.namespace = ""
@@ -48,10 +46,12 @@ class DocumentsView(EditorView):
         kind = namespace.rsplit("/", 1)[-1] if "/" in namespace else namespace
         description = DESCRIPTIONS.get(kind, "Notes kept for this conversation.")
         self.header.set_text(document_title(namespace), f"{namespace} · {description}")
+        item_kind = ItemKind.WORKING if is_working(namespace) else ItemKind.DOCUMENT
         self.autosave.open(
             namespace,
             lambda app: app.documents.text(namespace),
             lambda app, text: app.documents.set(namespace, text).content,
+            Changes.of(item_kind, refs=(ItemRef(item_kind, namespace),)),
         )
         self._fill_picker()
 

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from memdesk.gui import theme
 from memdesk.gui.tasks import TaskRunner
+from memdesk.gui.views.base import Page
 from memdesk.gui.widgets.autosave import AutosaveController
 from memdesk.gui.widgets.markdown_editor import MarkdownEditor
 from memdesk.gui.widgets.message_bar import MessageBar
@@ -26,7 +27,7 @@ STATE_TEXT = {
 }
 
 
-class EditorView(QWidget):
+class EditorView(Page):
     """Subclasses put their own widgets above the editor and say how the size reads."""
 
     def __init__(self, app: Memdesk, tasks: TaskRunner, parent: QWidget | None = None) -> None:

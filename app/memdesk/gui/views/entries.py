@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -13,11 +13,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memdesk.core.items import ItemKind, ItemRef
 from memdesk.gui import dialogs, theme
 from memdesk.gui.models.editing import CellDelegate, write_edit
 from memdesk.gui.models.entries import EntryTableModel
 from memdesk.gui.models.tableview import DATE, ENTER_KEYS, SelectionKeeper, size_columns, table_action
 from memdesk.gui.tasks import TaskRunner
+from memdesk.gui.views.base import Page
 from memdesk.gui.widgets.display import plural
 from memdesk.gui.widgets.tables import setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
@@ -31,9 +33,7 @@ CONFIRM_DELETE_FROM = 50  # deleting this many entries at once asks first
 TITLES = {"knowledge": "Knowledge", "timeline": "Timeline"}
 
 
-class EntriesView(QWidget):
-    open_requested = Signal(str, str)  # kind, ref
-
+class EntriesView(Page):
     def __init__(self, app: Memdesk, tasks: TaskRunner, category: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.app = app
@@ -212,7 +212,7 @@ class EntriesView(QWidget):
         current = self.table.currentIndex()
         row = self.model.entry_at(current.row()) if current.isValid() else None
         if row and row.session_id:
-            self.open_requested.emit("session", row.session_id)
+            self.open_requested.emit(ItemRef(ItemKind.SESSION, row.session_id))
 
     def _double_clicked(self, index: QModelIndex) -> None:
         if not index.flags() & Qt.ItemFlag.ItemIsEditable:

@@ -38,6 +38,7 @@ from memdesk.errors import MemdeskError, NotFoundError
 from memdesk.gui import dialogs, theme
 from memdesk.gui.models.common import Index, TableModel
 from memdesk.gui.tasks import TaskRunner
+from memdesk.gui.views.base import Page
 from memdesk.gui.views.editor_view import STATE_TEXT
 from memdesk.gui.widgets import display
 from memdesk.gui.widgets.autosave import AutosaveController
@@ -124,8 +125,7 @@ def describe_index(scope: ScopeStatus, status: FilesStatus, enabled: bool) -> tu
     return f"All of MEMORY.md is injected: {display.size(index.total_bytes)} ({caps}).", False
 
 
-class FilesView(QWidget):
-    open_requested = Signal(str, str)
+class FilesView(Page):
     project_changed = Signal(object, bool)  # Path | None, trusted: for the window to remember
 
     def __init__(self, app: Memdesk, tasks: TaskRunner, parent: QWidget | None = None) -> None:

@@ -26,6 +26,7 @@ from memdesk.gui import theme
 from memdesk.gui.models.common import NUMBER_ALIGNMENT, Index, TableModel
 from memdesk.gui.models.tableview import DATE, ENTER_KEYS, size_columns, table_action
 from memdesk.gui.tasks import TaskRunner
+from memdesk.gui.views.base import Page
 from memdesk.gui.widgets import display
 from memdesk.gui.widgets.tables import selected_rows, setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
@@ -269,8 +270,7 @@ def _titled(title: str, widget: QWidget) -> QWidget:
     return box
 
 
-class HistoryView(QWidget):
-    open_requested = Signal(str, str)
+class HistoryView(Page):
     status_message = Signal(str)
 
     def __init__(self, app: Memdesk, tasks: TaskRunner, parent: QWidget | None = None) -> None:

@@ -66,6 +66,7 @@ from PySide6.QtWidgets import (
 from memdesk.core.timefmt import format_minute
 from memdesk.gui import dialogs, theme
 from memdesk.gui.tasks import TaskRunner
+from memdesk.gui.views.base import Page
 from memdesk.gui.widgets.message_bar import MessageBar
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.expiry import Expiry
@@ -398,7 +399,7 @@ def _from_qdatetime(value: QDateTime) -> datetime:
     return datetime(date.year(), date.month(), date.day(), time.hour(), time.minute(), time.second())
 
 
-class PromptPreviewView(QWidget):
+class PromptPreviewView(Page):
     composed = Signal()  # a new result is on screen
 
     def __init__(self, app: Memdesk, tasks: TaskRunner, parent: QWidget | None = None) -> None:

@@ -18,12 +18,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memdesk.core.items import ItemKind, ItemRef
 from memdesk.errors import NotFoundError
 from memdesk.gui import dialogs, theme
 from memdesk.gui.models.common import sort_filter_proxy
 from memdesk.gui.models.sessions import MessageModel, SessionModel
 from memdesk.gui.models.tableview import DATE, SelectionKeeper, size_columns, table_action
 from memdesk.gui.tasks import TaskRunner
+from memdesk.gui.views.base import Page
 from memdesk.gui.widgets.display import plural
 from memdesk.gui.widgets.tables import setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
@@ -43,9 +45,8 @@ class _SpacedRows(QStyledItemDelegate):
         return super().sizeHint(option, index) + QSize(0, 8)
 
 
-class SessionsView(QWidget):
-    open_requested = Signal(str, str)  # kind, ref
-    compact_requested = Signal(str, str)  # "session", session id
+class SessionsView(Page):
+    compact_requested = Signal(ItemRef)  # a session
 
     def __init__(self, app: Memdesk, tasks: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -157,12 +158,12 @@ class SessionsView(QWidget):
     def _compact(self) -> None:
         chat = self.current_session()
         if chat is not None:
-            self.compact_requested.emit("session", chat.id)
+            self.compact_requested.emit(ItemRef(ItemKind.SESSION, chat.id))
 
     def _open_app(self) -> None:
         chat = self.current_session()
         if chat is not None and chat.app_id:
-            self.open_requested.emit("app", chat.app_id)
+            self.open_requested.emit(ItemRef(ItemKind.APP, chat.app_id))
 
     # --- results -----------------------------------------------------------------------------
 

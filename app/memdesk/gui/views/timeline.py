@@ -27,6 +27,7 @@ from memdesk.gui.timeline.canvas import TimelineCanvas
 from memdesk.gui.timeline.describe import tooltip_html
 from memdesk.gui.timeline.geometry import ZOOMS
 from memdesk.gui.timeline.rows import Filters, Row, build_rows
+from memdesk.gui.views.base import Page
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.expiry import (
     DELETE,
@@ -98,8 +99,7 @@ def apply_action(item: ExpiringItem, action: str, days: int = 0) -> Callable[[Me
     return run
 
 
-class ExpiryTimelineView(QWidget):
-    open_item_requested = Signal(str, str)  # kind, ref
+class ExpiryTimelineView(Page):
     preview_at_requested = Signal(object)  # datetime
     loaded = Signal()  # new data is on screen
 
@@ -296,7 +296,7 @@ class ExpiryTimelineView(QWidget):
 
     def _open(self, item: ExpiringItem | None) -> None:
         if item is not None:
-            self.open_item_requested.emit(item.kind, item.ref)
+            self.open_requested.emit(item.item)
 
     def _reveal(self, row: QListWidgetItem | None) -> None:
         item = row.data(Qt.ItemDataRole.UserRole) if row is not None else None

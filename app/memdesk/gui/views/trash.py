@@ -4,20 +4,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QLabel, QPushButton, QTableView, QWidget
 
+from memdesk.core.items import ItemKind
 from memdesk.gui import dialogs, theme
 from memdesk.gui.models.common import Index, TableModel
 from memdesk.gui.tasks import TaskRunner
+from memdesk.gui.views.base import Page
 from memdesk.gui.widgets import display
 from memdesk.gui.widgets.tables import selected_rows, setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.memdesk import Memdesk
 from memdesk.services.trash import TrashItem
 
-KIND_NAMES = {"memory": "App memory", "entry": "Entry", "doc": "Document", "session": "Session"}
+KIND_NAMES = {
+    ItemKind.APP_MEMORY: "App memory",
+    ItemKind.ENTRY: "Entry",
+    ItemKind.DOCUMENT: "Document",
+    ItemKind.SESSION: "Session",
+}
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
@@ -54,9 +61,7 @@ class TrashModel(TableModel):
         return None
 
 
-class TrashView(QWidget):
-    open_requested = Signal(str, str)
-
+class TrashView(Page):
     def __init__(self, app: Memdesk, tasks: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.app = app

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QPushButton, QWidget
 
 from memdesk.core import working as working_format
+from memdesk.core.items import Changes, ItemKind, ItemRef
 from memdesk.core.tokens import estimate_tokens
 from memdesk.gui import dialogs, theme
 from memdesk.gui.tasks import TaskRunner
@@ -25,8 +26,6 @@ PER_SESSION_TEXT = (
 
 
 class WorkingView(EditorView):
-    open_requested = Signal(str, str)
-
     def __init__(self, app: Memdesk, tasks: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(app, tasks, parent)
         self.session_id: str | None = None
@@ -79,7 +78,9 @@ class WorkingView(EditorView):
             state = app.working.state(session_id)
             return state.content if state else ""
 
-        self.autosave.open(namespace, load, save)
+        self.autosave.open(
+            namespace, load, save, Changes.of(ItemKind.WORKING, refs=(ItemRef(ItemKind.WORKING, namespace),))
+        )
         self._read_state()
 
     def refresh(self) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from memdesk.core.items import EVERYTHING, Changes
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.widgets.markdown_editor import MarkdownEditor
 from memdesk.gui.widgets.message_bar import MessageBar
@@ -47,6 +48,7 @@ class AutosaveController(QObject):
         self.key: str | None = None
         self._load: Loader | None = None
         self._save: Saver | None = None
+        self._changes = EVERYTHING
         self._loaded = False
         self._stored = ""  # the store's text, as last seen
         self._base_text = ""  # the editor text that corresponds to _stored
@@ -64,14 +66,16 @@ class AutosaveController(QObject):
 
     # --- what views call ---------------------------------------------------------------
 
-    def open(self, key: str, load: Loader, save: Saver) -> None:
-        """Show ``key``'s text; the previous text is saved first if it was edited."""
+    def open(self, key: str, load: Loader, save: Saver, changes: Changes = EVERYTHING) -> None:
+        """Show ``key``'s text; the previous text is saved first if it was edited.
+
+        ``changes`` is what a save changes, so the window refreshes only what shows that."""
         if key == self.key:
             self.refresh()
             return
         self.flush()
         self._generation += 1
-        self.key, self._load, self._save = key, load, save
+        self.key, self._load, self._save, self._changes = key, load, save, changes
         self._loaded = False
         self._theirs = None
         self.bar.hide()
@@ -114,6 +118,7 @@ class AutosaveController(QObject):
             job,
             on_done=lambda result: self._save_done(generation, text, *result),
             on_error=lambda exc: self._save_failed(generation, exc),
+            changes=self._changes,
         )
 
     def revert(self) -> None:
