@@ -576,6 +576,7 @@ class MainWindow(QMainWindow):
     # --- keeping up to date -----------------------------------------------------------------
 
     def refresh_all(self) -> None:
+        self._counts_timer.stop()  # the first counts, if still waiting, are read now
         self._refresh(EVERYTHING)
 
     def _refresh(self, changes: Changes) -> None:
