@@ -39,9 +39,13 @@ class History:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
-    def list(self, limit: int = 50) -> list[StepInfo]:
+    def list(self, limit: int = 50, actor: str | None = None) -> list[StepInfo]:
+        """The latest steps, newest first; only ``actor``'s when given."""
+        query = select(HistoryStep)
+        if actor is not None:
+            query = query.where(HistoryStep.actor == actor)
         with self.ctx.store.read() as session:
-            steps = list(session.scalars(select(HistoryStep).order_by(HistoryStep.id.desc()).limit(limit)))
+            steps = list(session.scalars(query.order_by(HistoryStep.id.desc()).limit(limit)))
             counts = {
                 step.id: session.query(HistoryChange).filter(HistoryChange.step_id == step.id).count()
                 for step in steps

@@ -23,12 +23,15 @@ from sqlalchemy.pool import StaticPool
 from memdesk.core.search_text import split_pieces
 from memdesk.errors import StoreError
 from memdesk.store import fts
+from memdesk.store.migrate_agent_clients import add_agent_clients
 from memdesk.store.models import Base, Document, DocumentPiece, Meta
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DEFAULT_BUSY_TIMEOUT_MS = 5000
 # Each step takes the database from version N to N + 1.
-MIGRATIONS: dict[int, Callable[[Any], None]] = {}
+MIGRATIONS: dict[int, Callable[[Any], None]] = {
+    1: add_agent_clients,
+}
 
 
 def _busy_timeout_ms() -> int:
