@@ -61,6 +61,7 @@ PAGE_TITLES = {
     "compaction": "Compaction",
     "trash": "Trash",
     "history": "History",
+    "assistants": "Assistants",
     "search": "Search",
     "welcome": "Welcome",
     "files:global": "Files",
@@ -248,6 +249,7 @@ class MainWindow(QMainWindow):
         for number, (title, key) in enumerate(places, start=1):
             go_menu.addAction(self._action(title, lambda key=key: self.show_page(key), [f"Ctrl+{number}"]))
         go_menu.addAction(self._action("History", lambda: self.show_page("history"), ["Ctrl+0"]))
+        go_menu.addAction(self._action("Assistants", lambda: self.show_page("assistants"), []))
         help_menu = menus.addMenu("&Help")
         help_menu.addAction(self.about_action)
         toolbar = QToolBar("Main")
@@ -334,6 +336,12 @@ class MainWindow(QMainWindow):
             history = HistoryView(app, tasks)
             history.status_message.connect(lambda text: self.statusBar().showMessage(text, 5000))
             return history
+        if name == "assistants":
+            from memdesk.gui.views.assistants import AssistantsView
+
+            assistants = AssistantsView(app, tasks)
+            assistants.status_message.connect(lambda text: self.statusBar().showMessage(text, 5000))
+            return assistants
         if name == "expiry":
             from memdesk.gui.views.timeline import ExpiryTimelineView
 
@@ -453,6 +461,9 @@ class MainWindow(QMainWindow):
             self._preview_at(parse_iso(ref, "preview date"))
         elif kind == "trash":
             self.show_page("trash")
+        elif kind == "history_step":
+            self.show_page("history")
+            self._view("history").show_step(int(ref))
         else:  # a kind this window does not know: say so rather than fail
             self.statusBar().showMessage(f"Cannot open {kind} {ref} here.", 5000)
 

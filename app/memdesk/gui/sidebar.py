@@ -107,6 +107,7 @@ class SidebarModel(QAbstractItemModel):
         self.root.add("compaction", "Compaction", "Turn long conversations into memories, reviewed")
         self.trash = self.root.add("trash", "Trash", "Deleted items, until restored or emptied")
         self.root.add("history", "History", "Every change; undo and redo")
+        self.root.add("assistants", "Assistants", "Assistants connected over MCP, and what each wrote")
         # Every app; nodes (self.apps.children) are made only for the rows handed to the view.
         self._summaries: list[AppSummary] = []
         self._rows: dict[str, int] = {}  # "app:<id>" -> row
