@@ -1,0 +1,85 @@
+"""``memdesk mcp`` round trips through the SDK's real stdio client on the big store.
+
+One server process, one client: memory_recall and prompt p50/p95, memory_store p50, and the
+time from launching the server to its first answered call. Prints; never fails on time.
+"""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import anyio
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.types import Implementation
+from tests.perf.bigstore import Corpus, big_store_path
+from tests.perf.test_bench_store import percentile
+
+ROUNDS = 100
+STORES = 50
+
+
+def _ms(started: float) -> float:
+    return (time.perf_counter() - started) * 1000
+
+
+def _line(name: str, values: list[float]) -> str:
+    return (
+        f"{name}: p50 {statistics.median(values):.2f} ms, p95 {percentile(values, 0.95):.2f} ms "
+        f"over {len(values)} calls"
+    )
+
+
+def test_mcp_round_trips_on_the_big_store(tmp_path: Path):
+    source, stats = big_store_path()
+    db = tmp_path / "big.sqlite3"
+    shutil.copyfile(source, db)  # memory_store writes: keep the cached store pristine
+    print(f"\nstore: {stats['entries']:,} entries, {stats['apps']:,} apps x 10 memories")
+    queries = Corpus().queries(ROUNDS)
+    apps = [f"app{n:05d}" for n in range(0, int(stats["apps"]), max(int(stats["apps"]) // ROUNDS, 1))]
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "memdesk", "--data-dir", str(tmp_path / "data"), "--db", str(db), "mcp"],
+    )
+    figures: dict[str, list[float]] = {"recall": [], "prompt": [], "store": []}
+    start: list[float] = []
+
+    async def run() -> None:
+        launched = time.perf_counter()
+        async with stdio_client(params) as (read, write):
+            info = Implementation(name="bench", version="1")
+            async with ClientSession(read, write, client_info=info) as session:
+                await session.initialize()
+                first = await session.call_tool("memory_recall", {"query": queries[0]})
+                start.append(_ms(launched))
+                assert not first.isError
+                for query in queries[:5]:  # warm the page cache like a running assistant would
+                    await session.call_tool("memory_recall", {"query": query})
+                for query in queries:
+                    began = time.perf_counter()
+                    result = await session.call_tool("memory_recall", {"query": query, "limit": 5})
+                    figures["recall"].append(_ms(began))
+                    assert not result.isError
+                for app, query in zip(apps, queries, strict=False):
+                    began = time.perf_counter()
+                    result = await session.call_tool("prompt", {"app": app, "message": query})
+                    figures["prompt"].append(_ms(began))
+                    assert not result.isError
+                for index in range(STORES):
+                    began = time.perf_counter()
+                    result = await session.call_tool(
+                        "memory_store",
+                        {"key": f"bench_mcp_{index}", "content": queries[index], "category": "knowledge"},
+                    )
+                    figures["store"].append(_ms(began))
+                    assert not result.isError
+
+    anyio.run(run)
+    print(f"server start to first answered call: {start[0]:.0f} ms")
+    for name in ("recall", "prompt", "store"):
+        print(_line(f"{name} round trip", figures[name]))
+    assert all(figures.values())
