@@ -71,3 +71,14 @@ def test_a_version_1_database_gains_agent_clients_and_the_step_is_idempotent(tmp
     assert conn.execute("SELECT count(*) FROM agent_clients").fetchone() == (0,)
     conn.close()
     assert list((tmp_path / "backups").iterdir())  # backed up before migrating
+
+
+def test_the_servers_use_services_never_the_store_or_another_face():
+    from tests.unit.test_layering import PACKAGE, imported_modules
+
+    forbidden = ("memdesk.store", "memdesk.cli", "memdesk.gui", "PySide6")
+    offenders = {
+        path.name: sorted(name for name in imported_modules(path) if name.startswith(forbidden))
+        for path in (PACKAGE / "servers").glob("*.py")
+    }
+    assert {name: found for name, found in offenders.items() if found} == {}
