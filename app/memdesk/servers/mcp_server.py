@@ -148,6 +148,7 @@ class MemdeskMCP:
         self.clients = ClientLog(app)
         self.settings = SettingsWatch(app)
         self.server = FastMCP("memdesk", instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING")
+        # FastMCP 1.x has no parameter for the version the handshake reports; its server has.
         self.server._mcp_server.version = __version__
         self._add_tools()
         self._add_resources()
@@ -278,6 +279,8 @@ class MemdeskMCP:
         def composed(app: str | None = None, session: str | None = None, message: str | None = None) -> str:
             return self.read(lambda: tools.compose(session, app, message).text)
 
+        # FastMCP 1.x matches only path parameters ({name}), so this template, whose parameters
+        # are all optional query parameters, goes in beside the ones its decorator makes.
         self.server._resource_manager._templates["memdesk://prompt{?app,session,message}"] = PromptTemplate(
             uri_template="memdesk://prompt{?app,session,message}",
             name="prompt",
