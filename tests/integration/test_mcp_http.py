@@ -116,3 +116,27 @@ def test_http_app_is_wrapped_by_the_given_middleware(memdesk_app):
 def test_a_bad_address_is_refused(memdesk: MemdeskCommand, tmp_path: Path):
     bad = memdesk("mcp", "--http", "0.0.0.0:notaport")
     assert bad.returncode == 2 and b"[HOST:]PORT" in bad.stderr
+
+
+def test_another_host_is_served_with_a_warning(memdesk: MemdeskCommand):
+    port = _free_port()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "memdesk",
+            "--data-dir",
+            str(memdesk.data_dir),
+            "mcp",
+            "--http",
+            f"0.0.0.0:{port}",
+        ],
+        stderr=subprocess.PIPE,
+        env=dict(os.environ),
+    )
+    try:
+        _wait_for(port, process)
+    finally:
+        process.terminate()
+        _out, err = process.communicate(timeout=10)
+    assert b"warning: serving on 0.0.0.0" in err
