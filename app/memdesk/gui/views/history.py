@@ -299,7 +299,7 @@ class HistoryView(QWidget):
         setup_table(
             self.steps_table,
             StepsModel.ACTION,
-            {StepsModel.WHEN: 17, StepsModel.ACTOR: 6, StepsModel.STATE: 9, StepsModel.CHANGES: 8},
+            {StepsModel.WHEN: 17, StepsModel.ACTOR: 18, StepsModel.STATE: 9, StepsModel.CHANGES: 8},
         )
         self.steps_table.selectionModel().currentRowChanged.connect(self._step_selected)
         self.changes = ChangesModel(self)
