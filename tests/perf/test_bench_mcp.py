@@ -1,11 +1,14 @@
 """``memdesk mcp`` round trips through the SDK's real stdio client on the big store.
 
 One server process, one client: memory_recall and prompt p50/p95, memory_store p50, and the
-time from launching the server to its first answered call. Prints; never fails on time.
+time from launching the server to its first answered call. The same calls made in this
+process, without MCP, and a ping show how much of a round trip is the protocol and how much
+the store. Prints (with the machine's load average); never fails on time.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import statistics
 import sys
@@ -17,7 +20,12 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.types import Implementation
 from tests.perf.bigstore import Corpus, big_store_path
-from tests.perf.test_bench_store import percentile
+from tests.perf.test_bench_store import percentile, timed
+
+from memdesk.config import LoadedSettings, Settings
+from memdesk.paths import Paths
+from memdesk.servers.tools import MemoryTools
+from memdesk.services.memdesk import Memdesk
 
 ROUNDS = 100
 STORES = 50
@@ -45,7 +53,7 @@ def test_mcp_round_trips_on_the_big_store(tmp_path: Path):
         command=sys.executable,
         args=["-m", "memdesk", "--data-dir", str(tmp_path / "data"), "--db", str(db), "mcp"],
     )
-    figures: dict[str, list[float]] = {"recall": [], "prompt": [], "store": []}
+    figures: dict[str, list[float]] = {"recall": [], "prompt": [], "store": [], "ping": []}
     start: list[float] = []
 
     async def run() -> None:
@@ -69,6 +77,10 @@ def test_mcp_round_trips_on_the_big_store(tmp_path: Path):
                     result = await session.call_tool("prompt", {"app": app, "message": query})
                     figures["prompt"].append(_ms(began))
                     assert not result.isError
+                for _ in range(ROUNDS):
+                    began = time.perf_counter()
+                    await session.send_ping()
+                    figures["ping"].append(_ms(began))
                 for index in range(STORES):
                     began = time.perf_counter()
                     result = await session.call_tool(
@@ -79,7 +91,24 @@ def test_mcp_round_trips_on_the_big_store(tmp_path: Path):
                     assert not result.isError
 
     anyio.run(run)
+    print(f"load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"server start to first answered call: {start[0]:.0f} ms")
     for name in ("recall", "prompt", "store"):
         print(_line(f"{name} round trip", figures[name]))
+    print(_line("ping round trip (the transport alone)", figures["ping"]))
+    paths = Paths(
+        data_dir=tmp_path, config_file=tmp_path / "c.toml", db_url=f"sqlite:///{db}", log_dir=tmp_path
+    )
+    app = Memdesk(paths, LoadedSettings(Settings(), ()))
+    try:
+        tools = MemoryTools(app)
+        recall = [timed(lambda q=q: tools.memory_recall(q, limit=5)) for q in queries]
+        prompt = [
+            timed(lambda a=a, q=q: tools.prompt(app=a, message=q))
+            for a, q in zip(apps, queries, strict=False)
+        ]
+    finally:
+        app.close()
+    print(_line("recall in process, no MCP", recall))
+    print(_line("prompt in process, no MCP", prompt))
     assert all(figures.values())
