@@ -89,6 +89,8 @@ SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("files.max_inject_lines", "int", 200, "MEMORY.md lines injected", 1, 10000),
     SettingSpec("files.max_inject_bytes", "int", 8192, "MEMORY.md bytes injected", 256, 1048576),
     SettingSpec("prompt.base_file", "path", "", "Base prompt file (empty: none)"),
+    SettingSpec("agents.allow_writes", "bool", True, "Assistants may write memories"),
+    SettingSpec("agents.allow_forget", "bool", True, "Assistants may delete memories"),
 )
 SPEC_BY_KEY = {spec.key: spec for spec in SPECS}
 
@@ -139,12 +141,19 @@ class PromptSettings:
 
 
 @dataclass(frozen=True)
+class AgentsSettings:
+    allow_writes: bool = True
+    allow_forget: bool = True
+
+
+@dataclass(frozen=True)
 class Settings:
     memory: MemorySettings = field(default_factory=MemorySettings)
     compaction: CompactionSettings = field(default_factory=CompactionSettings)
     llm: LLMSettings = field(default_factory=LLMSettings)
     files: FilesSettings = field(default_factory=FilesSettings)
     prompt: PromptSettings = field(default_factory=PromptSettings)
+    agents: AgentsSettings = field(default_factory=AgentsSettings)
 
     def get(self, key: str) -> Any:
         section, name = key.split(".", 1)

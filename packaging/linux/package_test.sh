@@ -92,6 +92,18 @@ else
     fail "doc set/show round trip: got '${shown:-}' $(tail -n 3 "$work/doc.log" | tr '\n' ' ')"
 fi
 
+echo "== an MCP client calls the installed memdesk mcp"
+if mcp_out="$("$PYTHON" packaging/linux/mcp_check.py /usr/bin/memdesk "$work/mcp-data" 2>"$work/mcp.log")"; then
+    ok "memdesk mcp: $mcp_out"
+    if [[ "$(/usr/bin/memdesk --data-dir "$work/mcp-data" history --actor mcp:package-test)" == *"Save entry package_check"* ]]; then
+        ok "the client's write is in history under mcp:package-test"
+    else
+        fail "history --actor mcp:package-test does not show the client's write"
+    fi
+else
+    fail "memdesk mcp over stdio: $(tail -n 5 "$work/mcp.log" | tr '\n' ' ')"
+fi
+
 echo "== GUI smoke test, installed and from the checkout"
 smoke_times installed /usr/bin/memdesk --data-dir "$work/smoke-installed"
 installed_times="$SMOKE_COLD / $SMOKE_WARM"

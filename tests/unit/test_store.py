@@ -46,7 +46,7 @@ def test_older_database_is_backed_up_then_migrated(tmp_path, monkeypatch):
     with sqlite3.connect(path) as conn:
         conn.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION - 1),))
     ran = []
-    monkeypatch.setitem(engine_module.MIGRATIONS, SCHEMA_VERSION - 1, lambda conn: ran.append(conn))
+    monkeypatch.setitem(engine_module.STEPS, SCHEMA_VERSION - 1, lambda conn: ran.append(conn))
     make_store(tmp_path).close()
     assert len(ran) == 1
     backups = list((tmp_path / "backups").glob("m-*.sqlite3"))

@@ -10,8 +10,9 @@ from datetime import timedelta
 import pytest
 
 from memdesk.errors import BadInputError, ConflictError, NotFoundError
-from memdesk.store.engine import MIGRATIONS, Store
-from memdesk.store.migration_api_tokens import add_api_tokens
+from memdesk.store.engine import Store
+from memdesk.store.migrations import SCHEMA_VERSION, STEPS
+from memdesk.store.migrations.to_v2_api_tokens import add_api_tokens
 
 
 def test_create_returns_a_token_that_verifies_and_only_its_hash_is_stored(memdesk_app):
@@ -79,7 +80,7 @@ def test_acting_as_sets_the_actor_for_this_thread_only(memdesk_app):
 
     def other_thread():
         memdesk_app.entries.upsert("other", "written elsewhere")
-        seen["other"] = memdesk_app.ctx.current_actor()
+        seen["other"] = memdesk_app.ctx.current_actor
 
     with memdesk_app.ctx.acting_as("api:bot"):
         worker = threading.Thread(target=other_thread)
@@ -97,17 +98,19 @@ def test_version_1_database_gains_the_tokens_table(tmp_path):
     Store(f"sqlite:///{path}").close()
     with sqlite3.connect(path) as conn:
         conn.execute("DROP TABLE api_tokens")
+        conn.execute("DROP TABLE agent_clients")
         conn.execute("UPDATE meta SET value='1' WHERE key='schema_version'")
     store = Store(f"sqlite:///{path}", backup_dir=tmp_path / "backups")
     store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone() == ("2",)
+        version = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        assert version == (str(SCHEMA_VERSION),)
         assert conn.execute("SELECT count(*) FROM api_tokens").fetchone() == (0,)
     assert len(list((tmp_path / "backups").glob("old-*.sqlite3"))) == 1
 
 
 def test_the_step_is_idempotent(tmp_path):
-    assert MIGRATIONS[1] is add_api_tokens
+    assert STEPS[1] is add_api_tokens
     path = tmp_path / "s.sqlite3"
     store = Store(f"sqlite:///{path}")
     with store.write_engine.begin() as conn:

@@ -30,6 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     empty.set_defaults(handler=trash_empty)
     history = subparsers.add_parser("history", help="the change history, newest first")
     history.add_argument("--limit", type=_limit, default=20, metavar="N")
+    history.add_argument("--actor", metavar="NAME", help="only changes by NAME (e.g. user, mcp:claude-code)")
     history.set_defaults(handler=history_list)
     subparsers.add_parser("undo", help="undo the last change").set_defaults(handler=undo)
     subparsers.add_parser("redo", help="redo the last undone change").set_defaults(handler=redo)
@@ -63,7 +64,7 @@ def trash_empty(args: argparse.Namespace, app: Memdesk) -> int:
 def history_list(args: argparse.Namespace, app: Memdesk) -> int:
     from memdesk.core.timefmt import format_iso
 
-    for step in app.history.list(args.limit):
+    for step in app.history.list(args.limit, actor=args.actor):
         print(f"#{step.id}\t{format_iso(step.at)}\t{step.actor}\t{step.state}\t{step.label}")
     return 0
 

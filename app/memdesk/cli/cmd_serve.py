@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
@@ -23,25 +22,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def serve_run(args: argparse.Namespace, app: Memdesk) -> int:
     from memdesk.servers.admin_api import build_app
-    from memdesk.servers.runner import bind, parse_address, serve
-    from memdesk.servers.security import Guarded, Policy, host_header, is_loopback
+    from memdesk.servers.runner import serve_guarded
+    from memdesk.servers.security import host_header
 
-    host, port, explicit = parse_address(args.http)
-    if explicit and not is_loopback(host):
-        print(
-            f"memdesk: warning: listening on {host}, which other machines can reach; "
-            "every request still needs a token",
-            file=sys.stderr,
-        )
-    sock = bind(host, port)
-    port = sock.getsockname()[1]
-    policy = Policy(host=host, port=port, authenticate=app.tokens.verify)
-    url = f"http://{host_header(host, port)}"
-    guarded = Guarded(build_app(app, url), policy)
-    if not any(token.active for token in app.tokens.list()):
-        print("memdesk: no API token yet; create one with `memdesk token create NAME`", file=sys.stderr)
-    print(
-        f"memdesk: serving the admin API on {url} (OpenAPI at {url}/openapi.json; Ctrl+C stops)", flush=True
-    )
-    serve(guarded, sock)
+    def build(host: str, port: int) -> Any:
+        return build_app(app, f"http://{host_header(host, port)}")
+
+    serve_guarded(app, args.http, build, "the admin API")
     return 0

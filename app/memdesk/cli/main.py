@@ -14,6 +14,7 @@ from memdesk.cli import (
     cmd_files,
     cmd_gui,
     cmd_history,
+    cmd_mcp,
     cmd_memory,
     cmd_prompt,
     cmd_serve,
@@ -34,6 +35,7 @@ COMMAND_MODULES = (
     cmd_history,
     cmd_files,
     cmd_compact,
+    cmd_mcp,
     cmd_serve,
     cmd_token,
 )

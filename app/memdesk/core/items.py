@@ -20,6 +20,7 @@ class ItemKind(StrEnum):
     APP_MEMORY = "app_memory"  # ref: the memory's id
     SESSION = "session"  # a conversation log; ref: the session id
     TRASH = "trash"  # something in Trash; ref: its trash id ("memory:42")
+    HISTORY_STEP = "history_step"  # one recorded change; ref: the step's id
 
 
 @dataclass(frozen=True)

@@ -365,6 +365,11 @@ class MainWindow(QMainWindow):
             self.view_as("sessions", SessionsView).show_session(ref)
         elif kind == ItemKind.TRASH:
             self.show_page("trash")
+        elif kind == ItemKind.HISTORY_STEP:
+            from memdesk.gui.views.history import HistoryView
+
+            self.show_page("history")
+            self.view_as("history", HistoryView).show_step(int(ref))
 
     def compact(self, item: ItemRef) -> None:
         """The Compaction page with an app or a session chosen: "Compact now"."""

@@ -143,6 +143,14 @@ def _history(window: MainWindow) -> Page:
     return history
 
 
+def _assistants(window: MainWindow) -> Page:
+    from memdesk.gui.views.assistants import AssistantsView
+
+    assistants = AssistantsView(window.app, window.tasks)
+    assistants.status_message.connect(window.show_status)
+    return assistants
+
+
 def _search(window: MainWindow) -> Page:
     from memdesk.gui.search_panel import SearchPanel
 
@@ -303,6 +311,13 @@ PLACES: tuple[Place, ...] = (
     ),
     Place(
         "history", "History", "history", _history, tooltip="Every change; undo and redo", shortcut="Ctrl+0"
+    ),
+    Place(
+        "assistants",
+        "Assistants",
+        "assistants",
+        _assistants,
+        tooltip="Assistants connected over MCP, and what each wrote",
     ),
     # Not in the sidebar: reached from the search box, the first start, or a link.
     Place("search", "Search", "search", _search, in_sidebar=False),

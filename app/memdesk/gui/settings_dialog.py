@@ -37,6 +37,7 @@ SECTION_TITLES = {
     "llm": "Language model",
     "files": "Files",
     "prompt": "Prompt",
+    "agents": "Assistants",
 }
 
 

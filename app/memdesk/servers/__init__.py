@@ -1,1 +1,4 @@
-"""The faces Memdesk shows to other programs over a connection: the local HTTP admin API and MCP."""
+"""The faces Memdesk shows assistants over a connection: the MCP server and the local HTTP API.
+
+Qt-free; everything here calls the services the CLI and the window call.
+"""

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from memdesk.core.timefmt import format_iso
 from memdesk.errors import BadInputError, ConflictError, MemdeskError, NotFoundError, StoreError
 from memdesk.servers.operations import Operation, Param, parse_json_body, parse_text_params
-from memdesk.services.apps import check_app_id
+from memdesk.services.apps import MemoryRow, check_app_id
 from memdesk.services.prompt import PromptSpec
 
 if TYPE_CHECKING:
@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from starlette.responses import Response
 
     from memdesk.services.memdesk import Memdesk
-    from memdesk.store.models import AppMemory
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +31,7 @@ TITLE = "Memdesk local admin API"
 # --- the operations -----------------------------------------------------------------------
 
 
-def _memory_json(memory: AppMemory) -> dict[str, Any]:
+def _memory_json(memory: MemoryRow) -> dict[str, Any]:
     return {
         "id": memory.id,
         "content": memory.content,

@@ -7,9 +7,14 @@ guard's policy for it before the first request can arrive.
 from __future__ import annotations
 
 import socket
-from typing import Any
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from memdesk.errors import BadInputError
+
+if TYPE_CHECKING:
+    from memdesk.services.memdesk import Memdesk
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -51,7 +56,36 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve(app: Any, sock: socket.socket) -> None:
+def serve_guarded(
+    memdesk: Memdesk,
+    address: str,
+    build: Callable[[str, int], Any],
+    what: str,
+    path: str = "",
+    lifespan: bool = False,
+) -> None:
+    """Listen on ``address`` and serve ``build(host, port)`` behind the guard (token, Host,
+    Origin, body size) until interrupted. Every local HTTP server of Memdesk starts here."""
+    from memdesk.servers.security import Guarded, Policy, host_header, is_loopback
+
+    host, port, explicit = parse_address(address)
+    if explicit and not is_loopback(host):
+        print(
+            f"memdesk: warning: listening on {host}, which other machines can reach; "
+            "every request still needs a token",
+            file=sys.stderr,
+        )
+    sock = bind(host, port)
+    port = sock.getsockname()[1]
+    url = f"http://{host_header(host, port)}"
+    guarded = Guarded(build(host, port), Policy(host=host, port=port, authenticate=memdesk.tokens.verify))
+    if not any(token.active for token in memdesk.tokens.list()):
+        print("memdesk: no API token yet; create one with `memdesk token create NAME`", file=sys.stderr)
+    print(f"memdesk: serving {what} on {url}{path} (Ctrl+C stops)", flush=True)
+    serve(guarded, sock, lifespan)
+
+
+def serve(app: Any, sock: socket.socket, lifespan: bool = False) -> None:
     """Serve until interrupted (Ctrl+C or SIGTERM), then finish the requests in flight."""
     import uvicorn
 
@@ -59,7 +93,7 @@ def serve(app: Any, sock: socket.socket) -> None:
         app,
         log_level="warning",
         access_log=False,
-        lifespan="off",
+        lifespan="on" if lifespan else "off",
         server_header=False,
         timeout_graceful_shutdown=5,
     )

@@ -10,6 +10,7 @@ from datetime import datetime
 from sqlalchemy import Integer, func, select
 from sqlalchemy.orm import Session
 
+from memdesk.core.lifetime import expires_at, has_expired
 from memdesk.core.timefmt import naive_utc
 from memdesk.errors import BadInputError, NotFoundError
 from memdesk.services.context import Context, check_text
@@ -35,6 +36,41 @@ class AppSummary:
     @property
     def over_cap(self) -> bool:
         return self.live > self.cap
+
+
+@dataclass(frozen=True)
+class MemoryRow:
+    id: int
+    app_id: str
+    content: str
+    created_at: datetime
+    updated_at: datetime
+    importance: int | None
+    tags: str
+    expires_at: datetime | None
+    pinned: bool
+    source_session: str | None
+    expired: bool
+
+
+
+def memory_row(memory: AppMemory, now: datetime) -> MemoryRow:
+    """A detached, frozen copy of ``memory`` as seen at ``now``."""
+    expired = has_expired(expires_at(bool(memory.pinned), memory.expires_at, memory.created_at), now)
+    return MemoryRow(
+        id=memory.id,
+        app_id=memory.app_id,
+        content=memory.content,
+        created_at=memory.created_at,
+        updated_at=memory.updated_at,
+        importance=memory.importance,
+        tags=memory.tags,
+        expires_at=memory.expires_at,
+        pinned=memory.pinned,
+        source_session=memory.source_session,
+        expired=expired,
+    )
+
 
 
 @dataclass(frozen=True)
@@ -96,16 +132,17 @@ class AppMemories:
             AppSummary(app.app_id, app.name, *counts.get(app.app_id, (0, 0)), cap=self.cap) for app in apps
         ]
 
-    def memories(self, app_id: str, include_expired: bool = True) -> list[AppMemory]:
+    def memories(self, app_id: str, include_expired: bool = True) -> list[MemoryRow]:
         """The app's memories not in Trash, most recently updated first."""
         query = select(AppMemory).where(AppMemory.app_id == app_id, AppMemory.deleted_at.is_(None))
         if not include_expired:
             query = query.where(memory_live(self.ctx.now()))
         query = query.order_by(AppMemory.updated_at.desc(), AppMemory.id.desc())
+        now = self.ctx.now()
         with self.ctx.store.read() as session:
-            return list(session.scalars(query))
+            return [memory_row(memory, now) for memory in session.scalars(query)]
 
-    def live_memories(self, app_id: str, now: datetime, limit: int) -> list[AppMemory]:
+    def live_memories(self, app_id: str, now: datetime, limit: int) -> list[MemoryRow]:
         """The app's live memories at ``now`` (aware: converted to UTC), most recently updated first."""
         query = (
             select(AppMemory)
@@ -114,11 +151,11 @@ class AppMemories:
             .limit(limit)
         )
         with self.ctx.store.read() as session:
-            return list(session.scalars(query))
+            return [memory_row(memory, naive_utc(now)) for memory in session.scalars(query)]
 
-    def get(self, memory_id: int) -> AppMemory:
+    def get(self, memory_id: int) -> MemoryRow:
         with self.ctx.store.read() as session:
-            return self._live(session, memory_id)
+            return memory_row(self._live(session, memory_id), self.ctx.now())
 
     def app(self, app_id: str) -> App | None:
         with self.ctx.store.read() as session:

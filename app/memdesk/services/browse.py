@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING
 from sqlalchemy import func, literal_column, select
 from sqlalchemy.orm import Session
 
-from memdesk.core.lifetime import expires_at, has_expired
+from memdesk.core.lifetime import has_expired
 from memdesk.core.search_text import like_pattern
 from memdesk.errors import BadInputError, ConflictError, NotFoundError
+from memdesk.services.apps import MemoryRow, memory_row
 from memdesk.services.entries import check_category, check_key, effective_expiry
 from memdesk.store.lifetime import entry_expiry, entry_not_live_parts
 from memdesk.store.models import AppMemory, Entry, Message
@@ -67,21 +68,6 @@ class EntryRow:
     created_at: datetime
     updated_at: datetime
     expires_at: datetime | None  # effective: retention applied, None when pinned or never
-    expired: bool
-
-
-@dataclass(frozen=True)
-class MemoryRow:
-    id: int
-    app_id: str
-    content: str
-    created_at: datetime
-    updated_at: datetime
-    importance: int | None
-    tags: str
-    expires_at: datetime | None
-    pinned: bool
-    source_session: str | None
     expired: bool
 
 
@@ -264,27 +250,9 @@ def delete_entries(app: Memdesk, ids: Sequence[int]) -> int:
     return moved
 
 
-def _memory_row(memory: AppMemory, now: datetime) -> MemoryRow:
-    expired = has_expired(expires_at(bool(memory.pinned), memory.expires_at, memory.created_at), now)
-    return MemoryRow(
-        id=memory.id,
-        app_id=memory.app_id,
-        content=memory.content,
-        created_at=memory.created_at,
-        updated_at=memory.updated_at,
-        importance=memory.importance,
-        tags=memory.tags,
-        expires_at=memory.expires_at,
-        pinned=memory.pinned,
-        source_session=memory.source_session,
-        expired=expired,
-    )
-
-
 def app_page(app: Memdesk, app_id: str) -> AppPage:
-    now = app.now()
     known = app.apps.app(app_id)
-    rows = [_memory_row(memory, now) for memory in app.apps.memories(app_id)]
+    rows = app.apps.memories(app_id)
     return AppPage(app_id, known.name if known else None, app.apps.cap, rows)
 
 
@@ -294,7 +262,7 @@ def edit_memory(app: Memdesk, memory_id: int, content: str, seen_updated_at: dat
         current = session.get(AppMemory, memory_id)
         if current is not None and seen_updated_at is not None and current.updated_at != seen_updated_at:
             raise ConflictError(f"memory {memory_id} was changed by another program while you edited it")
-        return _memory_row(app.apps.edit(memory_id, content), app.now())
+        return memory_row(app.apps.edit(memory_id, content), app.now())
 
 
 def message_rows(app: Memdesk, session_id: str) -> list[MessageRow]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -20,6 +21,10 @@ from memdesk.store.recorder import recorded_change
 MAX_DOCUMENT_CHARS = 1_000_000
 MAX_ENTRY_CHARS = 100_000
 
+# Who acts for the current thread or task, when it is not the context's own ``actor``
+# (a server answering several assistants names each one for its own requests).
+_acting: ContextVar[str | None] = ContextVar("memdesk_acting", default=None)
+
 
 @dataclass
 class Context:
@@ -33,24 +38,22 @@ class Context:
         """The clock's time as naive UTC: a clock may return aware times."""
         return naive_utc(self.clock())
 
-    # Per thread, so a change on one thread never joins one open on another.
-    _open: threading.local = field(default_factory=threading.local, init=False, repr=False)
-    # Who acts on this thread when it is not ``actor`` (a request served for an API client).
-    _acting: threading.local = field(default_factory=threading.local, init=False, repr=False)
-
+    @property
     def current_actor(self) -> str:
-        """The actor recorded for changes made on the calling thread."""
-        return getattr(self._acting, "actor", None) or self.actor
+        """The actor history records for changes made now, on this thread or task."""
+        return _acting.get() or self.actor
 
     @contextmanager
     def acting_as(self, actor: str) -> Iterator[None]:
-        """Record changes made on this thread, inside the block, as ``actor``; other threads are untouched."""
-        previous = getattr(self._acting, "actor", None)
-        self._acting.actor = actor
+        """Record changes made inside the block, on this thread or task, as ``actor``'s."""
+        token = _acting.set(actor)
         try:
             yield
         finally:
-            self._acting.actor = previous
+            _acting.reset(token)
+
+    # Per thread, so a change on one thread never joins one open on another.
+    _open: threading.local = field(default_factory=threading.local, init=False, repr=False)
 
     @contextmanager
     def change(self, label: str) -> Iterator[Session]:
@@ -63,7 +66,7 @@ class Context:
         if open_session is not None:
             yield open_session
             return
-        with recorded_change(self.store, label, self.current_actor(), self.now()) as session:
+        with recorded_change(self.store, label, self.current_actor, self.now()) as session:
             self._open.session = session
             try:
                 yield session

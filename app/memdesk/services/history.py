@@ -39,9 +39,13 @@ class History:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
-    def list(self, limit: int = 50) -> list[StepInfo]:
+    def list(self, limit: int = 50, actor: str | None = None) -> list[StepInfo]:
+        """The latest steps, newest first; only ``actor``'s when given."""
+        query = select(HistoryStep)
+        if actor is not None:
+            query = query.where(HistoryStep.actor == actor)
         with self.ctx.store.read() as session:
-            steps = list(session.scalars(select(HistoryStep).order_by(HistoryStep.id.desc()).limit(limit)))
+            steps = list(session.scalars(query.order_by(HistoryStep.id.desc()).limit(limit)))
             counts = {
                 step.id: session.query(HistoryChange).filter(HistoryChange.step_id == step.id).count()
                 for step in steps
@@ -56,19 +60,24 @@ class History:
                 )
             )
 
-    def undo(self) -> StepInfo:
-        return self._move("undo")
+    def undo(self, step_id: int | None = None) -> StepInfo:
+        """Undo the latest step, or the step ``step_id`` (refused if a row changed since)."""
+        return self._move("undo", step_id)
 
     def redo(self) -> StepInfo:
         return self._move("redo")
 
-    def _move(self, direction: str) -> StepInfo:
+    def _move(self, direction: str, step_id: int | None = None) -> StepInfo:
         with self.ctx.store.write() as session:
-            if direction == "undo":
+            if step_id is not None:
+                query = select(HistoryStep).where(HistoryStep.id == step_id, HistoryStep.state == "done")
+            elif direction == "undo":
                 query = select(HistoryStep).where(HistoryStep.state == "done").order_by(HistoryStep.id.desc())
             else:
                 query = select(HistoryStep).where(HistoryStep.state == "undone").order_by(HistoryStep.id)
             step = session.scalars(query.limit(1)).first()
+            if step is None and step_id is not None:
+                raise NotFoundError(f"history step #{step_id} is not there to undo (undone already?)")
             if step is None:
                 raise NotFoundError("nothing to undo" if direction == "undo" else "nothing to redo")
             changes = list(session.scalars(select(HistoryChange).where(HistoryChange.step_id == step.id)))

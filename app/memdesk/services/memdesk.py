@@ -18,6 +18,7 @@ from memdesk.config import LoadedSettings, Settings, load_settings, save_setting
 from memdesk.core.timefmt import utcnow
 from memdesk.paths import Paths, resolve_paths
 from memdesk.services.apps import AppMemories
+from memdesk.services.assistants import Assistants
 from memdesk.services.context import Context
 from memdesk.services.documents import Documents
 from memdesk.services.entries import Entries
@@ -69,6 +70,7 @@ class Memdesk:
         self.flynn = FlynnFolder(self.ctx)
         self.prompt = Composer(self.ctx)
         self.tokens = Tokens(self.ctx)
+        self.assistants = Assistants(self.ctx)
 
     @classmethod
     def open(

@@ -140,7 +140,7 @@ class Trash:
             if removed:
                 # Recorded for the record only: "final" steps are never undone or redone.
                 label = f"Empty Trash ({removed} item{'s' if removed != 1 else ''} removed for good)"
-                session.add(HistoryStep(at=now, actor=self.ctx.current_actor(), label=label, state="final"))
+                session.add(HistoryStep(at=now, actor=self.ctx.current_actor, label=label, state="final"))
         return removed
 
     @staticmethod

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -23,15 +23,10 @@ from sqlalchemy.pool import StaticPool
 from memdesk.core.search_text import split_pieces
 from memdesk.errors import StoreError
 from memdesk.store import fts
-from memdesk.store.migration_api_tokens import add_api_tokens
+from memdesk.store.migrations import SCHEMA_VERSION, STEPS
 from memdesk.store.models import Base, Document, DocumentPiece, Meta
 
-SCHEMA_VERSION = 2
 DEFAULT_BUSY_TIMEOUT_MS = 5000
-# Each step takes the database from version N to N + 1.
-MIGRATIONS: dict[int, Callable[[Any], None]] = {
-    1: add_api_tokens,
-}
 
 
 def _busy_timeout_ms() -> int:
@@ -179,7 +174,7 @@ class Store:
         self.backup()
         with self.write_engine.begin() as conn:
             for step in range(version, SCHEMA_VERSION):
-                MIGRATIONS[step](conn)
+                STEPS[step](conn)
             conn.execute(
                 Meta.__table__.update().where(Meta.key == "schema_version"),
                 {"value": str(SCHEMA_VERSION)},

@@ -173,4 +173,17 @@ class ApiToken(Base):
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
 
 
+class AgentClient(Base):
+    """An assistant that connected over MCP: when first and last, and how many calls it made.
+
+    Bookkeeping, not memory: history neither records nor undoes it.
+    """
+
+    __tablename__ = "agent_clients"
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)  # the actor, e.g. mcp:claude-code
+    first_seen: Mapped[datetime] = mapped_column(DateTime)
+    last_seen: Mapped[datetime] = mapped_column(DateTime)
+    calls: Mapped[int] = mapped_column(Integer, default=0)
+
+
 TRACKED_MODELS: tuple[type[Base], ...] = (Document, App, AppMemory, Entry, ChatSession, Message)

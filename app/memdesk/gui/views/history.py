@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
+    QComboBox,
     QLabel,
     QPlainTextEdit,
     QPushButton,
@@ -48,6 +49,7 @@ TABLE_NAMES = {
     "messages": "Message",
 }
 STATE_NAMES = {"done": "Done", "undone": "Undone", "discarded": "Replaced"}
+EVERYONE = "Everyone"
 OUTCOME_NAMES = {
     "proposed": "Not applied",
     "applied": "Applied",
@@ -282,6 +284,11 @@ class HistoryView(Page):
             "Every change, newest first. Undo and redo work one action at a time. "
             "Compaction runs are listed with what each cost.",
         )
+        self.actor_filter = self.header.add_action(QComboBox())
+        self.actor_filter.setToolTip("Only the changes of one actor: you, the command line or an assistant")
+        self.actor_filter.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.actor_filter.addItem(EVERYONE)
+        self.actor_filter.currentIndexChanged.connect(lambda _index: self.refresh())
         self.undo_button = self.header.add_action(QPushButton("Undo"))
         self.redo_button = self.header.add_action(QPushButton("Redo"))
         self.undo_button.clicked.connect(lambda: self._move("undo"))
@@ -292,7 +299,7 @@ class HistoryView(Page):
         setup_table(
             self.steps_table,
             StepsModel.ACTION,
-            {StepsModel.WHEN: 17, StepsModel.ACTOR: 6, StepsModel.STATE: 9, StepsModel.CHANGES: 8},
+            {StepsModel.WHEN: 17, StepsModel.ACTOR: 18, StepsModel.STATE: 9, StepsModel.CHANGES: 8},
         )
         self.steps_table.selectionModel().currentRowChanged.connect(self._step_selected)
         self.changes = ChangesModel(self)
@@ -358,11 +365,50 @@ class HistoryView(Page):
         layout.addWidget(self.tabs, 1)
         self.setFocusProxy(main)
         self._selected_step: int | None = None
+        self._wanted_step: int | None = None  # to select once the steps arrive (show_step)
         self._show_run(None)
 
+    @property
+    def actor(self) -> str | None:
+        """The actor whose changes are listed; None for everyone's."""
+        text = self.actor_filter.currentText()
+        return None if text == EVERYONE else text
+
+    def set_actor(self, actor: str | None) -> None:
+        if actor is not None and self.actor_filter.findText(actor) < 0:
+            self.actor_filter.addItem(actor)
+        self.actor_filter.setCurrentText(actor or EVERYONE)
+
     def refresh(self) -> None:
-        self.tasks.read(lambda app: app.history.list(limit=STEP_LIMIT), on_done=self._show)
+        actor = self.actor
+
+        def job(app: Memdesk) -> tuple[list[StepInfo], list[str]]:
+            actors = sorted({"user", "cli", *(client.name for client in app.assistants.list())})
+            return app.history.list(limit=STEP_LIMIT, actor=actor), actors
+
+        self.tasks.read(job, on_done=self._show_with_actors)
         self.tasks.read(lambda app: app.compaction.runs(RUN_LIMIT), on_done=self._show_runs)
+
+    def show_step(self, step_id: int) -> None:
+        """List everyone's changes and select step ``step_id`` (when it is among those listed)."""
+        self._wanted_step = step_id
+        self.tabs.setCurrentIndex(0)
+        if self.actor is not None:
+            self.set_actor(None)  # refreshes
+        else:
+            self.refresh()
+
+    def _show_with_actors(self, result: tuple[list[StepInfo], list[str]]) -> None:
+        steps, actors = result
+        current = self.actor_filter.currentText()
+        self.actor_filter.blockSignals(True)
+        self.actor_filter.clear()
+        self.actor_filter.addItems([EVERYONE, *actors])
+        if current != EVERYONE and current not in actors:
+            self.actor_filter.addItem(current)
+        self.actor_filter.setCurrentText(current)
+        self.actor_filter.blockSignals(False)
+        self._show(steps)
 
     def show_runs(self) -> None:
         self.tabs.setCurrentIndex(1)
@@ -370,6 +416,10 @@ class HistoryView(Page):
     def _show(self, steps: list[StepInfo]) -> None:
         rows = selected_rows(self.steps_table)
         keep = self.steps.steps[rows[0]].id if rows else None
+        if self._wanted_step is not None:
+            keep, self._wanted_step = self._wanted_step, None
+            if all(step.id != keep for step in steps):
+                self.status_message.emit(f"History step #{keep} is older than the {STEP_LIMIT} listed.")
         self.steps.set_steps(steps)
         self.undo_button.setEnabled(any(step.state == "done" for step in steps))
         self.redo_button.setEnabled(any(step.state == "undone" for step in steps))

@@ -1,0 +1,272 @@
+"""Assistants: who connected over MCP, what each wrote (open it in History or undo it), and
+the set-up text for each kind of client."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtGui import QFontDatabase, QGuiApplication
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memdesk.core.items import ItemKind, ItemRef
+from memdesk.gui import theme
+from memdesk.gui.models.common import NUMBER_ALIGNMENT, Index, TableModel
+from memdesk.gui.tasks import TaskRunner
+from memdesk.gui.views.base import Page
+from memdesk.gui.widgets import display
+from memdesk.gui.widgets.tables import selected_rows, setup_table
+from memdesk.gui.widgets.view_header import ViewHeader
+from memdesk.servers.client_setup import Snippet, memdesk_command, server_args, snippets
+from memdesk.services.assistants import ClientInfo
+from memdesk.services.history import StepInfo
+from memdesk.services.memdesk import Memdesk
+
+WRITES_LIMIT = 50
+STATE_NAMES = {"done": "Done", "undone": "Undone", "discarded": "Replaced"}
+
+
+class ClientsModel(TableModel):
+    NAME, LAST_SEEN, FIRST_SEEN, CALLS = range(4)
+    HEADERS = ("Assistant", "Last connected", "First seen", "Calls")
+    NUMERIC = frozenset({CALLS})
+
+    @property
+    def clients(self) -> list[ClientInfo]:
+        return self._rows
+
+    def set_clients(self, clients: list[ClientInfo]) -> None:
+        self._reset_rows(clients)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        client = self.clients[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (
+                client.name.removeprefix("mcp:"),
+                display.when(client.last_seen),
+                display.when(client.first_seen),
+                f"{client.calls:,}",
+            )[index.column()]
+        if role == Qt.ItemDataRole.ToolTipRole and index.column() == self.NAME:
+            return f"Its changes are recorded in History as {client.name}"
+        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() == self.CALLS:
+            return NUMBER_ALIGNMENT
+        return None
+
+
+class WritesModel(TableModel):
+    WHEN, ACTION, STATE = range(3)
+    HEADERS = ("When", "Change", "State")
+
+    @property
+    def steps(self) -> list[StepInfo]:
+        return self._rows
+
+    def set_steps(self, steps: list[StepInfo]) -> None:
+        self._reset_rows(steps)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        step = self.steps[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            cells = (display.when(step.at), step.label, STATE_NAMES.get(step.state, step.state))
+            return cells[index.column()]
+        if role == Qt.ItemDataRole.ForegroundRole and step.state != "done":
+            return theme.muted()
+        return None
+
+
+class SnippetPage(QWidget):
+    """One client's set-up text, ready to copy."""
+
+    def __init__(self, snippet: Snippet, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.snippet = snippet
+        where = QLabel(snippet.where)
+        where.setWordWrap(True)
+        self.text = QPlainTextEdit(snippet.text, readOnly=True)
+        self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.copy_button = QPushButton("Copy")
+        self.copy_button.clicked.connect(self.copy)
+        row = QHBoxLayout()
+        row.addWidget(where, 1)
+        row.addWidget(self.copy_button, 0, Qt.AlignmentFlag.AlignTop)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 6, 0, 0)
+        layout.addLayout(row)
+        layout.addWidget(self.text, 1)
+
+    def copy(self) -> None:
+        QGuiApplication.clipboard().setText(self.snippet.text)
+        self.copy_button.setText("Copied")
+
+
+class AssistantsView(Page):
+    status_message = Signal(str)
+
+    def __init__(self, app: Memdesk, tasks: TaskRunner, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.app = app
+        self.tasks = tasks
+        self.header = ViewHeader(
+            "Assistants",
+            "Assistants that used Memdesk over MCP, and what each wrote. Every write is in History "
+            "under the assistant's name and can be undone.",
+        )
+        self.open_button = self.header.add_action(QPushButton("Show in History"))
+        self.undo_button = self.header.add_action(QPushButton("Undo this change"))
+        self.open_button.clicked.connect(self.open_selected)
+        self.undo_button.clicked.connect(self.undo_selected)
+
+        self.clients = ClientsModel(self)
+        self.clients_table = QTableView()
+        self.clients_table.setModel(self.clients)
+        setup_table(
+            self.clients_table,
+            ClientsModel.NAME,
+            {ClientsModel.LAST_SEEN: 17, ClientsModel.FIRST_SEEN: 17, ClientsModel.CALLS: 7},
+            stretch_min_chars=18,
+            droppable=(ClientsModel.FIRST_SEEN, ClientsModel.CALLS),
+        )
+        self.clients_table.selectionModel().currentRowChanged.connect(self._client_selected)
+        self.writes = WritesModel(self)
+        self.writes_table = QTableView()
+        self.writes_table.setModel(self.writes)
+        setup_table(
+            self.writes_table,
+            WritesModel.ACTION,
+            {WritesModel.WHEN: 17, WritesModel.STATE: 9},
+            droppable=(WritesModel.STATE,),
+        )
+        self.writes_table.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
+        self.writes_table.doubleClicked.connect(lambda _index: self.open_selected())
+        self.empty_label = QLabel(
+            "No assistant has connected yet. Set one up below: it starts `memdesk mcp` itself."
+        )
+        self.empty_label.setWordWrap(True)
+        theme.follow(self.empty_label, lambda: theme.set_text_color(self.empty_label, theme.muted()))
+        tables = QSplitter(Qt.Orientation.Horizontal)
+        tables.addWidget(self.clients_table)
+        tables.addWidget(self.writes_table)
+        tables.setStretchFactor(0, 2)
+        tables.setStretchFactor(1, 3)
+        tables.setChildrenCollapsible(False)
+
+        self.permissions = QLabel()
+        self.permissions.setWordWrap(True)
+        self.setup_tabs = QTabWidget()
+        self.setup_tabs.setDocumentMode(True)
+        command = memdesk_command()
+        for snippet in snippets(command, server_args(app.paths)):
+            self.setup_tabs.addTab(SnippetPage(snippet), snippet.client)
+        setup_title = QLabel("Connect an assistant")
+        setup_title.setFont(theme.scaled_font(setup_title.font(), 1.0, bold=True))
+        setup = QWidget()
+        setup_layout = QVBoxLayout(setup)
+        setup_layout.setContentsMargins(0, 0, 0, 0)
+        setup_layout.addWidget(setup_title)
+        setup_layout.addWidget(self.permissions)
+        setup_layout.addWidget(self.setup_tabs, 1)
+        main = QSplitter(Qt.Orientation.Vertical)
+        main.addWidget(tables)
+        main.addWidget(setup)
+        main.setStretchFactor(0, 3)
+        main.setStretchFactor(1, 2)
+        main.setChildrenCollapsible(False)
+
+        layout = theme.view_layout(self)
+        layout.addWidget(self.header)
+        layout.addWidget(self.empty_label)
+        layout.addWidget(main, 1)
+        self.setFocusProxy(self.clients_table)
+        self._selected_client: str | None = None
+        self._update_buttons()
+
+    # --- loading -------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        self.tasks.read(lambda app: (app.assistants.list(), app.settings.agents), on_done=self._show)
+
+    def _show(self, result: tuple[list[ClientInfo], Any]) -> None:
+        clients, agents = result
+        self._show_permissions(agents.allow_writes, agents.allow_forget)
+        keep = self._selected_client
+        self.clients.set_clients(clients)
+        self.empty_label.setVisible(not clients)
+        row = next((i for i, c in enumerate(clients) if c.name == keep), 0 if clients else None)
+        if row is None:
+            self.writes.set_steps([])
+            self._update_buttons()
+        else:
+            self.clients_table.selectRow(row)
+            self._load_writes(clients[row].name)
+
+    def _show_permissions(self, allow_writes: bool, allow_forget: bool) -> None:
+        if not allow_writes:
+            text = "Assistants may read but not write (Settings › Assistants)."
+        elif not allow_forget:
+            text = "Assistants may read and write, but not delete (Settings › Assistants)."
+        else:
+            text = "Assistants may read, write and delete; you can limit that in Settings › Assistants."
+        self.permissions.setText(text)
+
+    def _client_selected(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if current.isValid():
+            self._load_writes(self.clients.clients[current.row()].name)
+
+    def _load_writes(self, name: str) -> None:
+        self._selected_client = name
+        self.tasks.read(
+            lambda app: app.assistants.writes(name, WRITES_LIMIT),
+            on_done=lambda steps: self._show_writes(name, steps),
+        )
+
+    def _show_writes(self, name: str, steps: list[StepInfo]) -> None:
+        if name != self._selected_client:
+            return
+        self.writes.set_steps(steps)
+        if steps:
+            self.writes_table.selectRow(0)
+        self._update_buttons()
+
+    # --- acting on a write ---------------------------------------------------------------
+
+    def _selected_step(self) -> StepInfo | None:
+        rows = selected_rows(self.writes_table)
+        return self.writes.steps[rows[0]] if rows else None
+
+    def _update_buttons(self) -> None:
+        step = self._selected_step()
+        self.open_button.setEnabled(step is not None)
+        self.undo_button.setEnabled(step is not None and step.state == "done")
+
+    def open_selected(self) -> None:
+        step = self._selected_step()
+        if step is not None:
+            self.open_requested.emit(ItemRef(ItemKind.HISTORY_STEP, str(step.id)))
+
+    def undo_selected(self) -> None:
+        step = self._selected_step()
+        if step is None or step.state != "done":
+            return
+        step_id = step.id
+
+        def done(undone: StepInfo) -> None:
+            self.status_message.emit(f"Undid: {undone.label}")
+            self.refresh()
+
+        self.tasks.write(lambda app: app.history.undo(step_id), on_done=done, label="Undoing…")

@@ -1,0 +1,435 @@
+"""What each assistant tool does, without any protocol: plain arguments in, a Reply out.
+
+The MCP server wraps these; tests and other faces can call them directly. Every tool calls
+the same services the ``memdesk`` command does. A bad argument raises ArgumentError naming
+it; a write the settings forbid raises ToolRefused; either way nothing was written.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memdesk.core.namespaces import check_namespace, check_session_id
+from memdesk.core.timefmt import format_iso, parse_iso
+from memdesk.errors import BadInputError, MemdeskError, NotFoundError
+from memdesk.services.apps import check_app_id
+from memdesk.services.context import MAX_DOCUMENT_CHARS, MAX_ENTRY_CHARS, check_text
+from memdesk.services.decided_add import add_app_memory
+from memdesk.services.entries import check_category, check_key
+from memdesk.services.prompt import ComposedPrompt, PromptSpec
+from memdesk.services.sessions import check_role
+
+if TYPE_CHECKING:
+    from memdesk.services.compaction import Proposal
+    from memdesk.services.memdesk import Memdesk
+
+PROFILE_NAMESPACE = "profile"  # under the user namespace setting, e.g. user/profile
+MAX_RECALL_LIMIT = 50
+MAX_HELD_PROPOSALS = 20
+
+
+class ArgumentError(BadInputError):
+    """One argument is unusable; ``argument`` names it as the tool declares it."""
+
+    def __init__(self, argument: str, message: str, hint: str | None = None) -> None:
+        super().__init__(f"{argument}: {message}", hint)
+        self.argument = argument
+
+
+class ToolRefused(MemdeskError):
+    """The person's settings do not let assistants do this."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A tool's answer: a short sentence or listing for the model, and the same as data."""
+
+    text: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@contextmanager
+def argument(name: str) -> Iterator[None]:
+    """Report a BadInputError raised in the block as a problem with argument ``name``."""
+    try:
+        yield
+    except ArgumentError:
+        raise
+    except BadInputError as error:
+        raise ArgumentError(name, error.message, error.hint) from None
+
+
+def _text(name: str, value: object, max_chars: int, allow_empty: bool = False) -> str:
+    with argument(name):
+        return check_text(value, name, max_chars, allow_empty)
+
+
+def _optional_text(name: str, value: object, max_chars: int = 300) -> str | None:
+    return None if value is None else _text(name, value, max_chars)
+
+
+def _time(name: str, value: object) -> datetime | None:
+    """ISO 8601 text, or seconds since 1970 (UTC) as the PicoBot tools pass them."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise ArgumentError(name, "expected an ISO 8601 time or Unix seconds")
+    if isinstance(value, str):
+        with argument(name):
+            return parse_iso(value, name)
+    try:
+        return datetime.fromtimestamp(value, UTC).replace(tzinfo=None)
+    except (OverflowError, OSError, ValueError):
+        raise ArgumentError(name, f"{value!r} is not a usable Unix time") from None
+
+
+def _iso(value: datetime | None) -> str | None:
+    return format_iso(value) if value is not None else None
+
+
+def prompt_data(composed: ComposedPrompt) -> dict[str, Any]:
+    """The composed prompt with each section's source, tokens, and why it was left out."""
+    return {
+        "text": composed.text,
+        "tokens": composed.tokens,
+        "now": format_iso(composed.now),
+        "sections": [
+            {
+                "name": s.name,
+                "source": s.source,
+                "included": s.included,
+                "tokens": s.tokens,
+                **({"reason": s.reason} if not s.included else {}),
+            }
+            for s in composed.sections
+        ],
+    }
+
+
+def read_base_prompt(path: str) -> str:
+    """The assistant's own system prompt file (setting ``prompt.base_file``), as text."""
+    try:
+        raw = Path(path).expanduser().read_bytes()
+    except OSError as exc:
+        raise BadInputError(f"base prompt {path}: {exc.strerror}") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInputError(f"base prompt {path}: not valid UTF-8 (byte {exc.start})") from None
+
+
+class MemoryTools:
+    """The tools over one Memdesk; compaction proposals are held here until applied."""
+
+    def __init__(self, app: Memdesk) -> None:
+        self.app = app
+        self._proposals: dict[str, Proposal] = {}
+        self._lock = threading.Lock()
+
+    # --- permissions --------------------------------------------------------------------
+
+    def _may_write(self) -> None:
+        if not self.app.settings.agents.allow_writes:
+            raise ToolRefused(
+                "this Memdesk is read-only for assistants (setting agents.allow_writes is off)",
+                "the person can allow writes in Memdesk's Settings, under Assistants",
+            )
+
+    def _may_forget(self) -> None:
+        self._may_write()
+        if not self.app.settings.agents.allow_forget:
+            raise ToolRefused(
+                "assistants may not delete memories here (setting agents.allow_forget is off)",
+                "ask the person to delete it in Memdesk",
+            )
+
+    # --- entries (PicoBot) -------------------------------------------------------------
+
+    def memory_store(self, key: str, content: str, category: str, importance: float | None = None) -> Reply:
+        with argument("key"):
+            key = check_key(key)
+        content = _text("content", content, MAX_ENTRY_CHARS)
+        with argument("category"):
+            category = check_category(category)
+        if importance is not None and (
+            isinstance(importance, bool)
+            or not isinstance(importance, int | float)
+            or not 0 <= importance <= 1
+        ):
+            raise ArgumentError("importance", f"expected a number from 0 to 1, not {importance!r}")
+        self._may_write()
+        entry = self.app.entries.upsert(key, content, category, importance)
+        return Reply(
+            f"Stored {entry.key} ({entry.category}).",
+            {"key": entry.key, "category": entry.category, "importance": entry.importance},
+        )
+
+    def memory_recall(
+        self,
+        query: str,
+        category: str | None = None,
+        since: str | int | None = None,
+        until: str | int | None = None,
+        limit: int | None = None,
+    ) -> Reply:
+        query = _text("query", query, 1000)
+        if category is not None:
+            with argument("category"):
+                category = check_category(category)
+        start, end = _time("since", since), _time("until", until)
+        if limit is None:
+            limit = self.app.settings.memory.recall_limit
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_RECALL_LIMIT:
+            raise ArgumentError(
+                "limit", f"expected a whole number from 1 to {MAX_RECALL_LIMIT}, not {limit!r}"
+            )
+        hits = self.app.recall.entries(query, limit, category, start, end)
+        items = [{"key": h.ref, "category": h.kind, "content": h.text} for h in hits]
+        text = "\n".join(f"{h.ref} [{h.kind}]: {' '.join(h.text.split())}" for h in hits)
+        return Reply(text or "No memories match.", {"memories": items})
+
+    def memory_forget(self, key: str) -> Reply:
+        with argument("key"):
+            key = check_key(key)
+        self._may_forget()
+        with argument("key"):
+            try:
+                self.app.entries.delete(key)
+            except NotFoundError as error:
+                raise BadInputError(error.message) from None
+        return Reply(f"Moved {key} to Trash; the person can restore it.", {"key": key, "deleted": True})
+
+    # --- app memories ------------------------------------------------------------------
+
+    def _app(self, app: object) -> str:
+        with argument("app"):
+            if not isinstance(app, str):
+                raise BadInputError(f"expected text, not {type(app).__name__}")
+            return check_app_id(app)
+
+    def app_memories(self, app: str) -> Reply:
+        app_id = self._app(app)
+        memories = self.app.apps.memories(app_id, include_expired=False)
+        items = [
+            {
+                "id": m.id,
+                "content": m.content,
+                "created_at": format_iso(m.created_at),
+                "updated_at": format_iso(m.updated_at),
+                "importance": m.importance,
+                "tags": m.tags.split() if m.tags else [],
+            }
+            for m in memories
+        ]
+        text = "\n".join(f"{m.id}. {m.content}" for m in memories)
+        return Reply(
+            text or f"No memories for {app_id}.", {"app": app_id, "memories": items, "cap": self.app.apps.cap}
+        )
+
+    def app_memory_add(self, app: str, content: str) -> Reply:
+        app_id = self._app(app)
+        content = _text("content", content, self.app.settings.memory.app_memory_max_chars)
+        self._may_write()
+        if (
+            self.app.apps.cap
+            and len(self.app.apps.memories(app_id, include_expired=False)) >= self.app.apps.cap
+        ):
+            self._may_forget()  # at the cap, adding means removing or rewriting another memory
+        added = add_app_memory(self.app, app_id, content)
+        if added.merged:
+            text = (
+                f"Merged into memory {added.memory_id} to keep the cap of {self.app.apps.cap}: {added.reason}"
+            )
+        else:
+            text = f"Added memory {added.memory_id}."
+            if added.removed:
+                text += (
+                    f" Moved {', '.join(map(str, added.removed))} to Trash to keep the cap: {added.reason}"
+                )
+        data = {
+            "app": app_id,
+            "id": added.memory_id,
+            "merged": added.merged,
+            "removed": added.removed,
+            "reason": added.reason,
+        }
+        return Reply(text, data)
+
+    def app_memory_delete(self, app: str, id: int) -> Reply:
+        app_id = self._app(app)
+        if isinstance(id, bool) or not isinstance(id, int) or id < 1:
+            raise ArgumentError("id", f"expected a memory id (a whole number), not {id!r}")
+        self._may_forget()
+        with argument("id"):
+            try:
+                memory = self.app.apps.get(id)
+            except NotFoundError as error:
+                raise BadInputError(error.message) from None
+            if memory.app_id != app_id:
+                raise BadInputError(f"memory {id} does not belong to {app_id}")
+        self.app.apps.delete([id])
+        return Reply(f"Moved memory {id} of {app_id} to Trash.", {"app": app_id, "id": id, "deleted": True})
+
+    # --- working memory and documents --------------------------------------------------
+
+    def working_memory(self) -> Reply:
+        state = self.app.working.state()
+        if state is None:
+            return Reply("Working memory is empty.", {"content": "", "live": False})
+        data = {
+            "namespace": state.namespace,
+            "content": state.content if state.live else "",
+            "live": state.live,
+            "updated_at": format_iso(state.updated_at),
+            "expires_at": _iso(state.expires_at),
+        }
+        if not state.live:
+            data["reason"] = state.reason
+            return Reply(f"Working memory is not in the prompt: {state.reason}.", data)
+        return Reply(state.content, data)
+
+    def working_memory_set(self, content: str) -> Reply:
+        content = _text("content", content, MAX_DOCUMENT_CHARS)
+        self._may_write()
+        state = self.app.working.write(content)
+        return Reply(
+            f"Working memory replaced; it expires {_iso(state.expires_at) or 'never'}.",
+            {"namespace": state.namespace, "content": state.content, "expires_at": _iso(state.expires_at)},
+        )
+
+    def _namespace(self, namespace: object) -> str:
+        with argument("namespace"):
+            if not isinstance(namespace, str):
+                raise BadInputError(f"expected text, not {type(namespace).__name__}")
+            return check_namespace(namespace)
+
+    def document_read(self, namespace: str) -> Reply:
+        namespace = self._namespace(namespace)
+        doc = self.app.documents.get(namespace)
+        content = doc.content if doc is not None else ""
+        data = {
+            "namespace": namespace,
+            "content": content,
+            "updated_at": _iso(doc.updated_at) if doc else None,
+        }
+        return Reply(content or f"{namespace} is empty.", data)
+
+    def document_append(self, namespace: str, text: str) -> Reply:
+        namespace = self._namespace(namespace)
+        text = _text("text", text, MAX_DOCUMENT_CHARS)
+        self._may_write()
+        with argument("namespace"):
+            doc = self.app.documents.append(namespace, text)
+        return Reply(f"Appended to {namespace}.", {"namespace": namespace, "chars": len(doc.content)})
+
+    def session_log(self, session: str, role: str, content: str, app: str | None = None) -> Reply:
+        with argument("session"):
+            session = check_session_id(_text("session", session, 300))
+        with argument("role"):
+            role = check_role(role)
+        content = _text("content", content, MAX_DOCUMENT_CHARS)
+        app_id = None if app is None else self._app(app)
+        self._may_write()
+        message = self.app.sessions.log(session, role, content, app_id)
+        return Reply(f"Logged message {message.id} in {session}.", {"session": session, "id": message.id})
+
+    # --- prompt ------------------------------------------------------------------------
+
+    def compose(
+        self,
+        session: str | None = None,
+        app: str | None = None,
+        message: str | None = None,
+        at: str | int | None = None,
+    ) -> ComposedPrompt:
+        """What ``memdesk prompt`` composes for the same session, app and message."""
+        if session is not None:
+            with argument("session"):
+                session = check_session_id(_text("session", session, 300))
+        app_id = None if app is None else self._app(app)
+        message = _optional_text("message", message, MAX_ENTRY_CHARS)
+        now = _time("at", at)
+        base_file = self.app.settings.prompt.base_file
+        base = read_base_prompt(base_file) if base_file else ""
+        spec = PromptSpec(base=base, session=session, app=app_id, message=message, now=now)
+        return self.app.prompt.compose(spec)
+
+    def prompt(
+        self,
+        session: str | None = None,
+        app: str | None = None,
+        message: str | None = None,
+        at: str | int | None = None,
+    ) -> Reply:
+        composed = self.compose(session, app, message, at)
+        return Reply(composed.text, prompt_data(composed))
+
+    # --- compaction --------------------------------------------------------------------
+
+    def compaction_propose(self, session: str) -> Reply:
+        with argument("session"):
+            session = check_session_id(_text("session", session, 300))
+        with argument("session"):
+            proposal = self.app.compaction.propose(session)
+        proposal_id = uuid.uuid4().hex[:12]
+        with self._lock:
+            self._proposals[proposal_id] = proposal
+            while len(self._proposals) > MAX_HELD_PROPOSALS:
+                self._proposals.pop(next(iter(self._proposals)))
+        changes = [
+            {
+                "id": number,
+                "kind": str(change.kind),
+                "title": change.title,
+                "target": change.target,
+                "before": change.before,
+                "after": change.after,
+                "reason": change.reason,
+                "suspicious": bool(getattr(change, "suspicious", False)),
+            }
+            for number, change in enumerate(proposal.changes, 1)
+        ]
+        lines = [f"Proposal {proposal_id}: {len(changes)} changes (nothing written yet)."]
+        lines += [f"{c['id']}. {c['title']}" + (" [suspicious]" if c["suspicious"] else "") for c in changes]
+        lines += proposal.notes
+        data = {"proposal_id": proposal_id, "session": session, "changes": changes, "notes": proposal.notes}
+        return Reply("\n".join(lines), data)
+
+    def compaction_apply(self, proposal_id: str, accept: list[int] | None = None) -> Reply:
+        with argument("proposal_id"):
+            proposal_id = _text("proposal_id", proposal_id, 100)
+        with self._lock:
+            proposal = self._proposals.get(proposal_id)
+        if proposal is None:
+            raise ArgumentError("proposal_id", f"no proposal {proposal_id!r} is held", "propose again")
+        count = len(proposal.changes)
+        if accept is None:
+            chosen = {n for n, c in enumerate(proposal.changes, 1) if not getattr(c, "suspicious", False)}
+        else:
+            if not isinstance(accept, list) or any(
+                isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= count for n in accept
+            ):
+                raise ArgumentError("accept", f"expected a list of change ids from 1 to {count}")
+            chosen = set(accept)
+        self._may_write()
+        for number, change in enumerate(proposal.changes, 1):
+            change.accepted = number in chosen
+        if any(c.kind == "delete_app_memory" for c in proposal.accepted()):
+            self._may_forget()
+        with self._lock:
+            if self._proposals.pop(proposal_id, None) is None:
+                raise ArgumentError("proposal_id", f"proposal {proposal_id!r} was applied already")
+        step_id = self.app.compaction.apply(proposal)
+        applied = sorted(chosen)
+        return Reply(
+            f"Applied {len(applied)} of {count} changes"
+            + (f" as history step #{step_id}." if step_id else "."),
+            {"proposal_id": proposal_id, "applied": applied, "history_step": step_id},
+        )

@@ -1,0 +1,147 @@
+"""The Assistants page: clients, what each wrote (open in History, undo), set-up snippets;
+and the History view's actor filter."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtWidgets import QApplication
+
+from memdesk.core.items import ItemKind, ItemRef
+from memdesk.gui.views.assistants import AssistantsView, ClientsModel, WritesModel
+from memdesk.gui.views.history import EVERYONE, HistoryView
+
+SHOTS = Path(os.environ.get("MEMDESK_SHOTS_DIR", "/tmp/memdesk-shots"))
+
+
+def _assistant_writes(app, clock) -> None:
+    app.assistants.seen("mcp:claude-desktop", 3)
+    with app.ctx.acting_as("mcp:claude-desktop"):
+        app.entries.upsert("user_language_pref", "Prefers English", "knowledge")
+        app.documents.append("user/facts", "- Has a cat called Miso")
+    clock.now = clock.now.replace(hour=14)
+    app.assistants.seen("mcp:cursor", 1)
+    with app.ctx.acting_as("mcp:cursor"):
+        app.apps.add("cursor", "Uses tabs, not spaces")
+    app.entries.upsert("home", "Lives in Bergen", "knowledge")  # the person's own change, later
+
+
+def assistants_view(qtbot, memdesk_app, tasks, settle) -> AssistantsView:
+    view = AssistantsView(memdesk_app, tasks)
+    qtbot.addWidget(view)
+    view.resize(1000, 700)
+    view.show()
+    view.refresh()
+    settle()
+    return view
+
+
+def test_clients_are_listed_with_what_each_wrote(qtbot, memdesk_app, clock, tasks, settle, qtmodeltester):
+    _assistant_writes(memdesk_app, clock)
+    view = assistants_view(qtbot, memdesk_app, tasks, settle)
+    qtmodeltester.check(view.clients)
+    qtmodeltester.check(view.writes)
+    names = [view.clients.index(r, ClientsModel.NAME).data() for r in range(view.clients.rowCount())]
+    assert names == ["cursor", "claude-desktop"]  # the most recently connected first
+    assert not view.empty_label.isVisibleTo(view)
+    assert [s.label for s in view.writes.steps] == ["Add memory to cursor"]
+    view.clients_table.selectRow(1)
+    settle()
+    labels = [view.writes.index(r, WritesModel.ACTION).data() for r in range(view.writes.rowCount())]
+    assert labels == ["Append to user/facts", "Save entry user_language_pref"]
+
+
+def test_undo_reverts_the_chosen_write_even_when_newer_changes_followed(
+    qtbot, memdesk_app, clock, tasks, settle
+):
+    _assistant_writes(memdesk_app, clock)
+    view = assistants_view(qtbot, memdesk_app, tasks, settle)
+    view.clients_table.selectRow(1)
+    settle()
+    view.writes_table.selectRow(1)  # Save entry user_language_pref, three changes ago
+    assert view.undo_button.isEnabled()
+    view.undo_button.click()
+    settle()
+    assert [e.key for e in memdesk_app.entries.list()] == ["home"]  # the person's change stays
+    assert view.writes.steps[1].state == "undone"
+    assert not view.undo_button.isEnabled() or view.writes_table.currentIndex().row() != 1
+
+
+def test_show_in_history_opens_the_step(qtbot, memdesk_app, clock, tasks, settle):
+    _assistant_writes(memdesk_app, clock)
+    view = assistants_view(qtbot, memdesk_app, tasks, settle)
+    with qtbot.waitSignal(view.open_requested) as signal:
+        view.open_button.click()
+    assert signal.args == [ItemRef(ItemKind.HISTORY_STEP, str(view.writes.steps[0].id))]
+
+
+def test_the_window_opens_an_assistants_step_in_history(make_window, memdesk_app, clock, tasks, settle):
+    _assistant_writes(memdesk_app, clock)
+    window = make_window()
+    window.show_page("assistants")
+    settle()
+    step = window.view_as("assistants", AssistantsView).writes.steps[0]
+    window.navigate(ItemRef(ItemKind.HISTORY_STEP, str(step.id)))
+    settle()
+    history = window.view_as("history", HistoryView)
+    assert window.current_page == "history"
+    selected = history.steps_table.selectionModel().selectedRows()[0].row()
+    assert history.steps.steps[selected].id == step.id
+
+
+def test_history_filters_by_actor(qtbot, memdesk_app, clock, tasks, settle):
+    _assistant_writes(memdesk_app, clock)
+    view = HistoryView(memdesk_app, tasks)
+    qtbot.addWidget(view)
+    view.show()
+    view.refresh()
+    settle()
+    actors = [view.actor_filter.itemText(i) for i in range(view.actor_filter.count())]
+    assert actors == [EVERYONE, "cli", "mcp:claude-desktop", "mcp:cursor", "user"]
+    assert len(view.steps.steps) == 4
+    view.set_actor("mcp:claude-desktop")
+    settle()
+    assert {s.actor for s in view.steps.steps} == {"mcp:claude-desktop"} and len(view.steps.steps) == 2
+    by = [view.steps.index(r, 1).data() for r in range(view.steps.rowCount())]
+    assert by == ["mcp:claude-desktop"] * 2
+
+
+def test_set_up_snippets_use_the_installed_command(qtbot, memdesk_app, tasks, settle):
+    view = assistants_view(qtbot, memdesk_app, tasks, settle)
+    tabs = [view.setup_tabs.tabText(i) for i in range(view.setup_tabs.count())]
+    assert tabs == ["Claude Desktop", "Claude Code", "Cursor", "Other clients"]
+    desktop = json.loads(view.setup_tabs.widget(0).snippet.text)
+    entry = desktop["mcpServers"]["memdesk"]
+    assert Path(entry["command"]).name == "memdesk"
+    assert entry["args"] == ["--data-dir", str(memdesk_app.paths.data_dir), "mcp"]
+    code = view.setup_tabs.widget(1).snippet.text
+    assert code.startswith("claude mcp add memdesk -- ") and code.endswith(" mcp")
+    view.setup_tabs.widget(1).copy_button.click()
+    assert QGuiApplication.clipboard().text() == code
+    assert view.empty_label.isVisibleTo(view)
+
+
+@pytest.mark.parametrize(
+    ("name", "size", "dark"),
+    [("light", (1000, 700), False), ("dark", (1000, 700), True), ("small", (640, 460), False)],
+)
+def test_render_the_page(qtbot, memdesk_app, clock, tasks, settle, name, size, dark):
+    _assistant_writes(memdesk_app, clock)
+    app = QApplication.instance()
+    previous = app.palette()
+    if dark:
+        app.setPalette(QPalette(QColor("#2b2d30")))
+    try:
+        view = assistants_view(qtbot, memdesk_app, tasks, settle)
+        view.resize(*size)
+        settle()
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        image = view.grab()
+        assert image.width() == size[0]
+        assert image.save(str(SHOTS / f"assistants-{name}.png"))
+    finally:
+        app.setPalette(previous)

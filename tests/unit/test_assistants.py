@@ -1,0 +1,87 @@
+"""Assistants' names in history, the agent_clients table and its schema step."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from memdesk.servers.actors import actor_for_client
+from memdesk.store.engine import Store
+from memdesk.store.migrations import SCHEMA_VERSION
+from memdesk.store.migrations.to_v3_agent_clients import add_agent_clients
+
+
+@pytest.mark.parametrize(
+    ("name", "actor"),
+    [
+        ("Claude Desktop", "mcp:claude-desktop"),
+        ("claude-code", "mcp:claude-code"),
+        ("  Cursor/1.2 (beta) ", "mcp:cursor-1.2-beta"),
+        ("", "mcp:unknown"),
+        ("💥", "mcp:unknown"),
+        (None, "mcp:unknown"),
+        ("x" * 100, "mcp:" + "x" * 36),
+    ],
+)
+def test_actor_names_are_sanitised_and_fit_the_history_column(name, actor):
+    assert actor_for_client(name) == actor
+    assert len(actor) <= 40
+
+
+def test_acting_as_names_the_actor_of_changes_in_the_block_only(memdesk_app):
+    with memdesk_app.ctx.acting_as("mcp:cursor"):
+        memdesk_app.entries.upsert("a", "one")
+    memdesk_app.entries.upsert("b", "two")
+    assert [(s.actor, s.label) for s in memdesk_app.history.list()] == [
+        ("test", "Save entry b"),
+        ("mcp:cursor", "Save entry a"),
+    ]
+    assert [s.label for s in memdesk_app.history.list(actor="mcp:cursor")] == ["Save entry a"]
+
+
+def test_seen_records_first_and_last_connection_and_calls(memdesk_app, clock):
+    first = clock.now
+    memdesk_app.assistants.seen("mcp:cursor", 1)
+    clock.now = first.replace(hour=15)
+    memdesk_app.assistants.seen("mcp:cursor", 4)
+    [client] = memdesk_app.assistants.list()
+    assert (client.name, client.first_seen, client.last_seen, client.calls) == (
+        "mcp:cursor",
+        first,
+        clock.now,
+        5,
+    )
+
+
+def test_a_version_1_database_gains_agent_clients_and_the_step_is_idempotent(tmp_path: Path):
+    file = tmp_path / "old.sqlite3"
+    Store(f"sqlite:///{file}").close()
+    conn = sqlite3.connect(file)
+    conn.execute("DROP TABLE agent_clients")
+    conn.execute("DROP TABLE api_tokens")
+    conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+    conn.commit()
+    conn.close()
+    store = Store(f"sqlite:///{file}", backup_dir=tmp_path / "backups")
+    with store.write_engine.begin() as sa_conn:
+        add_agent_clients(sa_conn)  # a second run changes nothing
+    store.close()
+    conn = sqlite3.connect(file)
+    version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    assert version == (str(SCHEMA_VERSION),)
+    assert conn.execute("SELECT count(*) FROM agent_clients").fetchone() == (0,)
+    conn.close()
+    assert list((tmp_path / "backups").iterdir())  # backed up before migrating
+
+
+def test_the_servers_use_services_never_the_store_or_another_face():
+    from tests.unit.test_layering import PACKAGE, imported_modules
+
+    forbidden = ("memdesk.store", "memdesk.cli", "memdesk.gui", "PySide6")
+    offenders = {
+        path.name: sorted(name for name in imported_modules(path) if name.startswith(forbidden))
+        for path in (PACKAGE / "servers").glob("*.py")
+    }
+    assert {name: found for name, found in offenders.items() if found} == {}
