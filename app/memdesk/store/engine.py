@@ -22,13 +22,15 @@ from sqlalchemy.pool import StaticPool
 
 from memdesk.core.search_text import split_pieces
 from memdesk.errors import StoreError
-from memdesk.store import fts
+from memdesk.store import fts, migrate_fts_stemming
 from memdesk.store.models import Base, Document, DocumentPiece, Meta
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DEFAULT_BUSY_TIMEOUT_MS = 5000
 # Each step takes the database from version N to N + 1.
-MIGRATIONS: dict[int, Callable[[Any], None]] = {}
+MIGRATIONS: dict[int, Callable[[Any], None]] = {
+    1: migrate_fts_stemming.migrate,
+}
 
 
 def _busy_timeout_ms() -> int:

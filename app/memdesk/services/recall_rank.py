@@ -1,0 +1,62 @@
+"""One scale for recall candidates from different indexes.
+
+Each candidate list (entries, document paragraphs, the trigram index) is scored by its own
+FTS5 table, and BM25 from two tables is not comparable. So every candidate gets
+
+    score = (BM25_WEIGHT * bm25 / best bm25 of its list + coverage) * time boost
+
+where ``coverage`` (``core.term_match``) is the share of the question's words the text holds,
+the same measure for every source. A strong paragraph thus beats a weak entry and vice versa.
+A date named in the question multiplies the score of entries written in that window; it
+never removes anything. Ties go to the newer entry; a document paragraph (no time of its own:
+the document is kept current) counts as newest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from memdesk.core.query_dates import TimeWindow
+from memdesk.core.term_match import coverage
+
+BM25_WEIGHT = 1.0
+WINDOW_BOOST = 1.0
+
+
+@dataclass(frozen=True)
+class Candidate:
+    kind: str
+    ref: str
+    label: str
+    text: str
+    bm25: float  # relevance from its own table, higher is better; 0 when not from FTS
+    created_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Terms:
+    words: list[str]
+    runs: list[str]  # parts written without spaces (see ``core.search_text.no_space_runs``)
+    window: TimeWindow | None
+
+
+def normalised(candidates: list[Candidate]) -> list[tuple[Candidate, float]]:
+    """Each candidate with its BM25 as a share of the best in its list (0..1)."""
+    best = max((c.bm25 for c in candidates), default=0.0)
+    return [(c, c.bm25 / best if best > 0 else 0.0) for c in candidates]
+
+
+def rank(lists: Iterable[list[Candidate]], terms: Terms) -> list[tuple[Candidate, float]]:
+    """Candidates of every list on one scale, best first, each ref once (its best score)."""
+    best: dict[tuple[str, str, str], tuple[Candidate, float]] = {}
+    for candidates in lists:
+        for candidate, share in normalised(candidates):
+            score = BM25_WEIGHT * share + coverage(terms.words, terms.runs, candidate.text)
+            if terms.window is not None and terms.window.contains(candidate.created_at):
+                score *= 1 + WINDOW_BOOST
+            ident = (candidate.kind, candidate.ref, candidate.text)
+            if ident not in best or best[ident][1] < score:
+                best[ident] = (candidate, score)
+    return sorted(best.values(), key=lambda pair: (pair[1], pair[0].created_at or datetime.max), reverse=True)
