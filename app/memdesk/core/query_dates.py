@@ -40,8 +40,8 @@ _PATTERNS = [
     re.compile(pattern, re.IGNORECASE)
     for pattern in (
         rf"\b(?P<iso>{_YEAR}-(?P<m>\d\d)-(?P<d>\d\d))\b",
-        rf"\b{_DAY}\s*(?:of\s+)?{_MONTH},?\s+{_YEAR}\b",
-        rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}\b",
+        rf"\b{_DAY}\s*(?:of\s+)?{_MONTH},?\s*{_YEAR}\b",
+        rf"\b{_MONTH}\s+{_DAY},?\s*{_YEAR}\b",
         rf"\b{_MONTH},?\s+{_YEAR}\b",
         rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}\b",
         rf"\b{_MONTH}\s+{_DAY}\b(?!:)",
@@ -112,9 +112,9 @@ def _relative(match: re.Match[str], now: datetime) -> TimeWindow:
         return _day_window(today)
     if match["unit"]:
         days = _UNIT_DAYS[match["unit"].lower()]
-        if match["which"].lower() == "this":
-            return TimeWindow(today - timedelta(days=days), now + DAY_SLACK)
-        return TimeWindow(today - timedelta(days=2 * days), today)
+        # Written about it then, or since: up to today (and the day after, for slack).
+        back = days if match["which"].lower() == "this" else 2 * days
+        return TimeWindow(today - timedelta(days=back), today + timedelta(days=1) + DAY_SLACK)
     count = match["count"].lower()
     number = _COUNTS[count] if count in _COUNTS else int(count)
     days = _UNIT_DAYS[match["ago"].lower().rstrip("s")] * number
@@ -123,17 +123,36 @@ def _relative(match: re.Match[str], now: datetime) -> TimeWindow:
     return TimeWindow(centre - half, centre + half + timedelta(days=1))
 
 
-def find_date(question: str, now: datetime) -> DatedQuery:
-    """The first date the question names, as a window, and the question without it."""
-    relative = _RELATIVE.search(question)
-    if relative:
-        text = question[: relative.start()] + " " + question[relative.end() :]
-        return DatedQuery(text, _relative(relative, now))
+def _first_absolute(question: str, now: datetime) -> tuple[re.Match[str], TimeWindow] | None:
     for pattern in _PATTERNS:
         for match in pattern.finditer(question):
             if match.groupdict().get("month") == "may" and not match.groupdict().get("year"):
                 continue  # lower-case "may" without a year is the verb
             window = _absolute(match, now)
             if window is not None:
-                return DatedQuery(question[: match.start()] + " " + question[match.end() :], window)
+                return match, window
+    return None
+
+
+def _cut(question: str, match: re.Match[str]) -> str:
+    return question[: match.start()] + " " + question[match.end() :]
+
+
+def find_date(question: str, now: datetime) -> DatedQuery:
+    """The date the question names, as a window, and the question without it.
+
+    A relative date next to an absolute one (``last week, as of 6 November 2023``) counts
+    from the absolute one; otherwise from ``now``.
+    """
+    absolute = _first_absolute(question, now)
+    if absolute is not None:
+        match, window = absolute
+        question = _cut(question, match)
+        relative = _RELATIVE.search(question)
+        if relative is None:
+            return DatedQuery(question, window)
+        return DatedQuery(_cut(question, relative), _relative(relative, window.start + DAY_SLACK))
+    relative = _RELATIVE.search(question)
+    if relative is not None:
+        return DatedQuery(_cut(question, relative), _relative(relative, now))
     return DatedQuery(question, None)

@@ -1,19 +1,19 @@
-"""How much of a question a recalled text covers: the share of its words found in the text.
+"""Which of a question's words a recalled text holds, measured the same way for any text.
 
 FTS5 scores (BM25) depend on each table's statistics, so a paragraph and an entry scored by
-two tables are not comparable; coverage is (0..1 for any text), which makes lists mergeable.
+two tables are not comparable; which words they hold is (see ``services.recall_rank``).
 Words are compared by a rough root (``painting``/``paints``/``painted`` -> ``paint``) close
 to what the index's stemmer does; scripts without spaces are compared by two-character pieces.
 """
 
 from __future__ import annotations
 
-import re
+from functools import lru_cache
 
-_TEXT_WORD = re.compile(r"[\w+#]+", re.UNICODE)
 _SUFFIXES = ("ingly", "edly", "ing", "ed", "ly")
 
 
+@lru_cache(maxsize=65_536)
 def word_root(word: str) -> str:
     if word.endswith(("ies", "ied")) and len(word) > 4:
         word = word[:-3] + "y"
@@ -36,17 +36,17 @@ def _pieces(run: str) -> list[str]:
     return [run[i : i + 2] for i in range(len(run) - 1)] or [run]
 
 
-def coverage(words: list[str], runs: list[str], text: str) -> float:
-    """Share of ``words`` (as roots; dotted ones by every part) and of ``runs`` found in ``text``."""
-    if not words and not runs:
-        return 0.0
+def term_hits(words: list[str], runs: list[str], text: str) -> list[float]:
+    """For each of ``words`` then ``runs``, how much of it ``text`` holds (0..1).
+
+    A word counts when its root occurs in the text (a dotted word: every part); a run of a
+    script without spaces counts by the share of its two-character pieces found.
+    """
     lowered = text.lower()
-    roots = {word_root(token) for token in _TEXT_WORD.findall(lowered)}
-    found = 0.0
-    for word in words:
-        parts = [part for part in word.split(".") if part]
-        found += all(word_root(part) in roots for part in parts)
+    hits = [
+        float(all(word_root(part) in lowered for part in word.split(".") if part)) for word in words
+    ]
     for run in runs:
         pieces = _pieces(run)
-        found += sum(piece in text for piece in pieces) / len(pieces)
-    return found / (len(words) + len(runs))
+        hits.append(sum(piece in text for piece in pieces) / len(pieces))
+    return hits

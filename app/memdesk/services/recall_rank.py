@@ -5,8 +5,10 @@ FTS5 table, and BM25 from two tables is not comparable. So every candidate gets
 
     score = (BM25_WEIGHT * bm25 / best bm25 of its list + coverage) * time boost
 
-where ``coverage`` (``core.term_match``) is the share of the question's words the text holds,
-the same measure for every source. A strong paragraph thus beats a weak entry and vice versa.
+where ``coverage`` is the weighted share of the question's words the text holds
+(``core.term_match``), the same measure for every source. A word's weight falls with the
+share of all candidates holding it, so a name found everywhere counts little next to a rarer
+word. A strong paragraph thus beats a weak entry and vice versa.
 A date named in the question multiplies the score of entries written in that window; it
 never removes anything. Ties go to the newer entry; a document paragraph (no time of its own:
 the document is kept current) counts as newest.
@@ -14,14 +16,15 @@ the document is kept current) counts as newest.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
 from memdesk.core.query_dates import TimeWindow
-from memdesk.core.term_match import coverage
+from memdesk.core.term_match import term_hits
 
-BM25_WEIGHT = 1.0
+BM25_WEIGHT = 0.25
 WINDOW_BOOST = 1.0
 
 
@@ -48,15 +51,27 @@ def normalised(candidates: list[Candidate]) -> list[tuple[Candidate, float]]:
     return [(c, c.bm25 / best if best > 0 else 0.0) for c in candidates]
 
 
+def _weights(found: list[list[float]]) -> list[float]:
+    """Per query word: ``log(1 + n / (1 + candidates holding it))``, an IDF over the candidates."""
+    count = len(found)
+    return [math.log(1 + count / (1 + sum(row[i] for row in found))) for i in range(len(found[0]))]
+
+
 def rank(lists: Iterable[list[Candidate]], terms: Terms) -> list[tuple[Candidate, float]]:
-    """Candidates of every list on one scale, best first, each ref once (its best score)."""
+    """Candidates of every list on one scale, best first, each once (at its best score)."""
+    scored = [pair for candidates in lists for pair in normalised(candidates)]
+    if not scored:
+        return []
+    found = [term_hits(terms.words, terms.runs, candidate.text) for candidate, _share in scored]
+    weights = _weights(found) if found[0] else []
+    total = sum(weights) or 1.0
     best: dict[tuple[str, str, str], tuple[Candidate, float]] = {}
-    for candidates in lists:
-        for candidate, share in normalised(candidates):
-            score = BM25_WEIGHT * share + coverage(terms.words, terms.runs, candidate.text)
-            if terms.window is not None and terms.window.contains(candidate.created_at):
-                score *= 1 + WINDOW_BOOST
-            ident = (candidate.kind, candidate.ref, candidate.text)
-            if ident not in best or best[ident][1] < score:
-                best[ident] = (candidate, score)
+    for (candidate, share), hits in zip(scored, found, strict=True):
+        coverage = sum(w * h for w, h in zip(weights, hits, strict=True)) / total
+        score = BM25_WEIGHT * share + coverage
+        if terms.window is not None and terms.window.contains(candidate.created_at):
+            score *= 1 + WINDOW_BOOST
+        ident = (candidate.kind, candidate.ref, candidate.text)
+        if ident not in best or best[ident][1] < score:
+            best[ident] = (candidate, score)
     return sorted(best.values(), key=lambda pair: (pair[1], pair[0].created_at or datetime.max), reverse=True)
