@@ -31,7 +31,7 @@ class Hit:
 
 
 # Candidates taken from each index before ranking: enough for coverage and dates to reorder.
-CANDIDATES = 50
+CANDIDATES = 30
 # BM25 weights of entries_fts's columns (key, content).
 ENTRY_COLUMN_WEIGHTS = (1.0, 1.0)
 
