@@ -8,8 +8,11 @@ to what the index's stemmer does; scripts without spaces are compared by two-cha
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
+from itertools import pairwise
 
+_NON_WORD = re.compile(r"[^\w+#]+")
 _SUFFIXES = ("ingly", "edly", "ing", "ed", "ly")
 
 
@@ -39,14 +42,33 @@ def _pieces(run: str) -> list[str]:
 def term_hits(words: list[str], runs: list[str], text: str) -> list[float]:
     """For each of ``words`` then ``runs``, how much of it ``text`` holds (0..1).
 
-    A word counts when its root occurs in the text (a dotted word: every part); a run of a
+    A word counts when a word of the text starts with its root (a dotted word: every part); a run of a
     script without spaces counts by the share of its two-character pieces found.
     """
-    lowered = text.lower()
+    spaced = " " + _NON_WORD.sub(" ", text.lower())
     hits = [
-        float(all(word_root(part) in lowered for part in word.split(".") if part)) for word in words
+        float(all(" " + word_root(part) in spaced for part in word.split(".") if part)) for word in words
     ]
     for run in runs:
         pieces = _pieces(run)
         hits.append(sum(piece in text for piece in pieces) / len(pieces))
     return hits
+
+
+def _near(spaced: str, first: str, second: str, reach: int) -> bool:
+    start = spaced.find(first)
+    while start != -1:
+        if second in spaced[start + len(first) : start + len(first) + reach]:
+            return True
+        start = spaced.find(first, start + 1)
+    return False
+
+
+def pair_share(words: list[str], text: str, reach: int = 20) -> float:
+    """Share of neighbouring question words that also stand close together in ``text``."""
+    roots = [" " + word_root(word) for word in words if "." not in word]
+    pairs = list(pairwise(roots))
+    if not pairs:
+        return 0.0
+    spaced = " " + _NON_WORD.sub(" ", text.lower())
+    return sum(_near(spaced, a, b, reach) or _near(spaced, b, a, reach) for a, b in pairs) / len(pairs)

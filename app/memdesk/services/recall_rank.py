@@ -3,10 +3,12 @@
 Each candidate list (entries, document paragraphs, the trigram index) is scored by its own
 FTS5 table, and BM25 from two tables is not comparable. So every candidate gets
 
-    score = (BM25_WEIGHT * bm25 / best bm25 of its list + coverage) * time boost
+    score = (BM25_WEIGHT * bm25 / best bm25 of its list + coverage + PAIR_WEIGHT * pairs)
+            * time boost
 
-where ``coverage`` is the weighted share of the question's words the text holds
-(``core.term_match``), the same measure for every source. A word's weight falls with the
+where ``coverage`` is the weighted share of the question's words the text holds and
+``pairs`` the share of neighbouring question words that stand close together in it
+(``core.term_match``), the same measures for every source. A word's weight falls with the
 share of all candidates holding it, so a name found everywhere counts little next to a rarer
 word. A strong paragraph thus beats a weak entry and vice versa.
 A date named in the question multiplies the score of entries written in that window; it
@@ -22,10 +24,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memdesk.core.query_dates import TimeWindow
-from memdesk.core.term_match import term_hits
+from memdesk.core.term_match import pair_share, term_hits
 
 BM25_WEIGHT = 0.25
 WINDOW_BOOST = 1.0
+PAIR_WEIGHT = 0.2
 
 
 @dataclass(frozen=True)
@@ -68,7 +71,7 @@ def rank(lists: Iterable[list[Candidate]], terms: Terms) -> list[tuple[Candidate
     best: dict[tuple[str, str, str], tuple[Candidate, float]] = {}
     for (candidate, share), hits in zip(scored, found, strict=True):
         coverage = sum(w * h for w, h in zip(weights, hits, strict=True)) / total
-        score = BM25_WEIGHT * share + coverage
+        score = BM25_WEIGHT * share + coverage + PAIR_WEIGHT * pair_share(terms.words, candidate.text)
         if terms.window is not None and terms.window.contains(candidate.created_at):
             score *= 1 + WINDOW_BOOST
         ident = (candidate.kind, candidate.ref, candidate.text)
