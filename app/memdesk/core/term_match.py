@@ -39,22 +39,6 @@ def _pieces(run: str) -> list[str]:
     return [run[i : i + 2] for i in range(len(run) - 1)] or [run]
 
 
-def term_hits(words: list[str], runs: list[str], text: str) -> list[float]:
-    """For each of ``words`` then ``runs``, how much of it ``text`` holds (0..1).
-
-    A word counts when a word of the text starts with its root (a dotted word: every part); a run of a
-    script without spaces counts by the share of its two-character pieces found.
-    """
-    spaced = " " + _NON_WORD.sub(" ", text.lower())
-    hits = [
-        float(all(" " + word_root(part) in spaced for part in word.split(".") if part)) for word in words
-    ]
-    for run in runs:
-        pieces = _pieces(run)
-        hits.append(sum(piece in text for piece in pieces) / len(pieces))
-    return hits
-
-
 def _near(spaced: str, first: str, second: str, reach: int) -> bool:
     start = spaced.find(first)
     while start != -1:
@@ -64,11 +48,21 @@ def _near(spaced: str, first: str, second: str, reach: int) -> bool:
     return False
 
 
-def pair_share(words: list[str], text: str, reach: int = 20) -> float:
-    """Share of neighbouring question words that also stand close together in ``text``."""
+def match(words: list[str], runs: list[str], text: str, reach: int = 20) -> tuple[list[float], float]:
+    """How much of each of ``words`` then ``runs`` ``text`` holds (0..1), and the share of
+    neighbouring words that stand within ``reach`` characters of each other in it.
+
+    A word counts when a word of the text starts with its root (a dotted word: every
+    part); a run of a script without spaces by the share of its two-character pieces found.
+    """
+    spaced = " " + _NON_WORD.sub(" ", text.lower())
+    hits = [
+        float(all(" " + word_root(part) in spaced for part in word.split(".") if part)) for word in words
+    ]
+    for run in runs:
+        pieces = _pieces(run)
+        hits.append(sum(piece in text for piece in pieces) / len(pieces))
     roots = [" " + word_root(word) for word in words if "." not in word]
     pairs = list(pairwise(roots))
-    if not pairs:
-        return 0.0
-    spaced = " " + _NON_WORD.sub(" ", text.lower())
-    return sum(_near(spaced, a, b, reach) or _near(spaced, b, a, reach) for a, b in pairs) / len(pairs)
+    together = sum(_near(spaced, a, b, reach) or _near(spaced, b, a, reach) for a, b in pairs)
+    return hits, together / len(pairs) if pairs else 0.0

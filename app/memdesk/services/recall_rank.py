@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memdesk.core.query_dates import TimeWindow
-from memdesk.core.term_match import pair_share, term_hits
+from memdesk.core.term_match import match
 
 BM25_WEIGHT = 0.25
 WINDOW_BOOST = 1.0
@@ -65,13 +65,14 @@ def rank(lists: Iterable[list[Candidate]], terms: Terms) -> list[tuple[Candidate
     scored = [pair for candidates in lists for pair in normalised(candidates)]
     if not scored:
         return []
-    found = [term_hits(terms.words, terms.runs, candidate.text) for candidate, _share in scored]
+    matched = [match(terms.words, terms.runs, candidate.text) for candidate, _share in scored]
+    found = [hits for hits, _together in matched]
     weights = _weights(found) if found[0] else []
     total = sum(weights) or 1.0
     best: dict[tuple[str, str, str], tuple[Candidate, float]] = {}
-    for (candidate, share), hits in zip(scored, found, strict=True):
+    for (candidate, share), (hits, together) in zip(scored, matched, strict=True):
         coverage = sum(w * h for w, h in zip(weights, hits, strict=True)) / total
-        score = BM25_WEIGHT * share + coverage + PAIR_WEIGHT * pair_share(terms.words, candidate.text)
+        score = BM25_WEIGHT * share + coverage + PAIR_WEIGHT * together
         if terms.window is not None and terms.window.contains(candidate.created_at):
             score *= 1 + WINDOW_BOOST
         ident = (candidate.kind, candidate.ref, candidate.text)
