@@ -235,6 +235,19 @@ def fts_query(words: list[str]) -> str | None:
     return " OR ".join('"' + word.replace('"', '""') + '"' for word in words)
 
 
+def prefix_query(word: str) -> str:
+    """An FTS5 prefix term for a word being typed, robust to the index's stemmer.
+
+    The index holds stems (``running`` -> ``run``), and FTS5 stems the typed prefix too, so
+    ``runn`` or ``happine`` would miss ``run`` and ``happi``. Shorter prefixes of a longer
+    word (down to three characters, at most three fewer) are ORed in.
+    """
+    shortest = max(3, len(word) - 3)
+    prefixes = [word[:end] for end in range(len(word), shortest - 1, -1)] if len(word) > 3 else [word]
+    terms = ['"' + prefix.replace('"', '""') + '"*' for prefix in prefixes]
+    return terms[0] if len(terms) == 1 else "(" + " OR ".join(terms) + ")"
+
+
 def like_pattern(word: str) -> str:
     """A LIKE pattern (with ESCAPE '\\') matching ``word`` anywhere."""
     escaped = word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import func, literal_column, select
 
-from memdesk.core.search_text import like_pattern
+from memdesk.core.search_text import like_pattern, prefix_query
 from memdesk.errors import ConflictError, NotFoundError
 from memdesk.services.entries import check_category, check_key, effective_expiry
 from memdesk.store.models import AppMemory, Entry, Message
@@ -118,7 +118,7 @@ def filter_match(words_text: str) -> str | None:
     words = list(dict.fromkeys(_WORD.findall(words_text.lower())))[:_MAX_FILTER_WORDS]
     if not words:
         return None
-    return " AND ".join('"' + word.replace('"', '""') + '"*' for word in words)
+    return " AND ".join(prefix_query(word) for word in words)
 
 
 def _entry_where(query: EntryQuery, params: dict[str, object]) -> str:
