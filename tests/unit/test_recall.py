@@ -177,3 +177,13 @@ def test_prompt_ranks_entries_and_paragraphs_on_one_scale(memdesk_app):
     )
     lines = prompt_lines(app, "Nairobi roasters Kenya beans")
     assert lines[0] == "- user/facts: Ada's Kenya beans come from Nairobi roasters"
+
+
+def test_trigram_index_follows_updates_deletes_and_documents(entries):
+    entries.entries.upsert("tokyo", "大阪の天気は雨です")
+    assert keys(entries.recall.entries("東京")) == []
+    assert keys(entries.recall.entries("大阪")) == ["tokyo"]
+    entries.entries.delete("tokyo")
+    assert keys(entries.recall.entries("大阪")) == []
+    entries.documents.set("user/facts", "- 私は毎朝コーヒーを飲みます\n- 猫を二匹飼っています")
+    assert prompt_lines(entries, "コーヒー") == ["- user/facts: 私は毎朝コーヒーを飲みます"]
