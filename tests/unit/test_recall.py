@@ -109,7 +109,8 @@ def test_a_named_date_boosts_without_filtering(memdesk_app, clock):
 
 
 def test_category_since_until_filters(entries):
-    assert set(keys(entries.recall.entries("rust", category="timeline"))) == {"ctx_a", "ctx_b"}
+    # "rusts" reaches the timeline entries only through the stemming index, not the LIKE fallback
+    assert set(keys(entries.recall.entries("rusts", category="timeline"))) == {"ctx_a", "ctx_b"}
     since = entries.recall.entries("rust", category="timeline", since=datetime(2026, 2, 1))
     assert keys(since) == ["ctx_b"]
     until = entries.recall.entries("rust", category="timeline", until=datetime(2026, 2, 1))
@@ -187,3 +188,17 @@ def test_trigram_index_follows_updates_deletes_and_documents(entries):
     assert keys(entries.recall.entries("大阪")) == []
     entries.documents.set("user/facts", "- 私は毎朝コーヒーを飲みます\n- 猫を二匹飼っています")
     assert prompt_lines(entries, "コーヒー") == ["- user/facts: 私は毎朝コーヒーを飲みます"]
+
+
+def test_filters_that_leave_too_few_of_the_best_matches_rank_every_match(entries, monkeypatch):
+    from memdesk.services import recall as recall_module
+
+    monkeypatch.setattr(recall_module, "FTS_TOP", 2)
+    monkeypatch.setattr(recall_module, "CANDIDATES", 2)
+    for number in range(5):
+        entries.entries.upsert(f"rust{number}", "Rust rust rust, all about Rust")
+    # "rusts" reaches the timeline entries only through the stemming index, not the LIKE fallback
+    assert set(keys(entries.recall.entries("rusts", category="timeline"))) == {"ctx_a", "ctx_b"}
+    entries.entries.delete("rust0")
+    entries.entries.delete("rust1")
+    assert "rust0" not in keys(entries.recall.entries("rust", limit=10))

@@ -7,6 +7,7 @@ can raise a syntax error.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -32,8 +33,13 @@ class Hit:
 
 # Candidates taken from each index before ranking: enough for coverage and dates to reorder.
 CANDIDATES = 30
-# BM25 weights of entries_fts's columns (key, content).
-ENTRY_COLUMN_WEIGHTS = (1.0, 1.0)
+# Best full-text matches looked at before the entry filters (live, category, dates) apply.
+# Filtering every match costs one row read per match, most of the time at a million
+# entries; the top few hundred almost always hold the candidates. When the filters leave
+# too few of them, every match is ranked (``_ENTRIES_FTS``).
+FTS_TOP = 200
+# For a date named in the question: how deep in the ranking to look for what it covers.
+WINDOW_TOP = 1000
 
 _LIVE_ENTRY = """
     e.deleted_at IS NULL
@@ -47,10 +53,15 @@ _ENTRY_FILTERS = """
 """
 _ENTRY_COLUMNS = "e.key, e.content, e.category, e.created_at"
 _ENTRIES_FTS = f"""
-    SELECT {_ENTRY_COLUMNS}, -bm25(entries_fts, {", ".join(map(str, ENTRY_COLUMN_WEIGHTS))}) AS score
+    SELECT {_ENTRY_COLUMNS}, -entries_fts.rank AS score
     FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid
     WHERE entries_fts MATCH :query AND {_LIVE_ENTRY} {_ENTRY_FILTERS}
     ORDER BY score DESC LIMIT :limit
+"""
+_FTS_TOP = "SELECT rowid, -rank FROM entries_fts WHERE entries_fts MATCH :query ORDER BY rank LIMIT :top"
+_ENTRIES_BY_ID = f"""
+    SELECT e.id, {_ENTRY_COLUMNS} FROM entries e
+    WHERE e.id IN (SELECT value FROM json_each(:ids)) AND {_LIVE_ENTRY} {_ENTRY_FILTERS}
 """
 _PIECES_FTS = """
     SELECT d.namespace, p.text, -bm25(pieces_fts) AS score
@@ -70,6 +81,20 @@ def _raw_rows(session: Session, sql: str, params: dict[str, object]) -> list:
         for key, value in params.items()
     }
     return session.connection().connection.driver_connection.execute(sql, values).fetchall()
+
+
+def _filtered(
+    session: Session, ranked: list, params: dict[str, object], limit: int
+) -> list[Candidate]:
+    """The entries of ``ranked`` (rowid, relevance) that pass the filters, best first."""
+    if not ranked:
+        return []
+    relevance = dict(ranked)
+    ids = json.dumps(list(relevance))
+    passed = _raw_rows(session, _ENTRIES_BY_ID, {**params, "ids": ids})
+    rows = [(*row[1:], relevance[row[0]]) for row in passed]
+    rows.sort(key=lambda row: row[4], reverse=True)
+    return _entry_candidates(rows[:limit])
 
 
 def _like_clause(column: str, count: int) -> str:
@@ -149,11 +174,16 @@ class Recall:
         match = fts_query(terms.words)
         if match is not None:
             run = {**params, "query": match, "limit": limit}
-            lists.append(_entry_candidates(_raw_rows(session, _ENTRIES_FTS, run)))
+            ranked = _raw_rows(session, _FTS_TOP, {"query": match, "top": max(FTS_TOP, limit)})
+            found = _filtered(session, ranked, run, limit)
+            if len(found) < limit and len(ranked) == max(FTS_TOP, limit):
+                found = _entry_candidates(_raw_rows(session, _ENTRIES_FTS, run))
+            lists.append(found)
             if terms.window is not None and params["since"] is None and params["until"] is None:
-                # What the named time holds may rank below the top of everything: ask for it too.
+                # What the named time holds may rank below the best of all time: look deeper.
                 window = {**run, "since": terms.window.start, "until": terms.window.end}
-                lists.append(_entry_candidates(_raw_rows(session, _ENTRIES_FTS, window)))
+                deeper = _raw_rows(session, _FTS_TOP, {"query": match, "top": WINDOW_TOP})
+                lists.append(_filtered(session, deeper, window, limit))
         if terms.runs:
             clause, run_params = _no_space_clause("entries_cjk", terms.runs)
             statement = f"""SELECT {_ENTRY_COLUMNS}, 0.0 FROM entries_cjk JOIN entries e
