@@ -35,11 +35,11 @@ class Hit:
 CANDIDATES = 30
 # Best full-text matches looked at before the entry filters (live, category, dates) apply.
 # Filtering every match costs one row read per match, most of the time at a million
-# entries; the top few hundred almost always hold the candidates. When the filters leave
+# entries; the top hundred almost always hold the candidates. When the filters leave
 # too few of them, every match is ranked (``_ENTRIES_FTS``).
-FTS_TOP = 200
+FTS_TOP = 100
 # For a date named in the question: how deep in the ranking to look for what it covers.
-WINDOW_TOP = 1000
+WINDOW_TOP = 500
 
 _LIVE_ENTRY = """
     e.deleted_at IS NULL
