@@ -35,9 +35,9 @@ class Hit:
 CANDIDATES = 30
 # Best full-text matches looked at before the entry filters (live, category, dates) apply.
 # Filtering every match costs one row read per match, most of the time at a million
-# entries; the top hundred almost always hold the candidates. When the filters leave
+# entries; the top fifty almost always hold the candidates. When the filters leave
 # too few of them, every match is ranked (``_ENTRIES_FTS``).
-FTS_TOP = 100
+FTS_TOP = 50
 # For a date named in the question: how deep in the ranking to look for what it covers.
 WINDOW_TOP = 500
 
