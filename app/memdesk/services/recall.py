@@ -174,16 +174,20 @@ class Recall:
         match = fts_query(terms.words)
         if match is not None:
             run = {**params, "query": match, "limit": limit}
-            ranked = _raw_rows(session, _FTS_TOP, {"query": match, "top": max(FTS_TOP, limit)})
-            found = _filtered(session, ranked, run, limit)
-            if len(found) < limit and len(ranked) == max(FTS_TOP, limit):
+            top = max(FTS_TOP, limit)
+            # What a date named in the question covers may rank below the best of all time:
+            # then one deeper pass serves both lists.
+            explicit = params["since"] is not None or params["until"] is not None
+            window = None if explicit else terms.window
+            depth = top if window is None else max(top, WINDOW_TOP)
+            ranked = _raw_rows(session, _FTS_TOP, {"query": match, "top": depth})
+            found = _filtered(session, ranked[:top], run, limit)
+            if len(found) < limit and len(ranked) >= top:
                 found = _entry_candidates(_raw_rows(session, _ENTRIES_FTS, run))
             lists.append(found)
-            if terms.window is not None and params["since"] is None and params["until"] is None:
-                # What the named time holds may rank below the best of all time: look deeper.
-                window = {**run, "since": terms.window.start, "until": terms.window.end}
-                deeper = _raw_rows(session, _FTS_TOP, {"query": match, "top": WINDOW_TOP})
-                lists.append(_filtered(session, deeper, window, limit))
+            if window is not None:
+                within = {**run, "since": window.start, "until": window.end}
+                lists.append(_filtered(session, ranked, within, limit))
         if terms.runs:
             clause, run_params = _no_space_clause("entries_cjk", terms.runs)
             statement = f"""SELECT {_ENTRY_COLUMNS}, 0.0 FROM entries_cjk JOIN entries e
