@@ -18,6 +18,7 @@ import time
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from memdesk.store import fts
 from memdesk.store.engine import Store
 from memdesk.store.models import Base
 
@@ -186,12 +187,14 @@ def _build(path: Path) -> dict[str, float]:
 
 
 def schema_fingerprint() -> str:
-    """Changes whenever tables, columns or indexes change, so a stale cache is not reused."""
+    """Changes whenever tables, columns, indexes or full-text indexes change, so a stale cache
+    is not reused."""
     shape = sorted(
         (table.name, [c.name for c in table.columns], sorted(str(i.name) for i in table.indexes))
         for table in Base.metadata.tables.values()
     )
-    return hashlib.sha1(repr(shape).encode()).hexdigest()[:10]
+    full_text = (fts.TOKENIZE, fts.INDEXES, fts.CJK_INDEXES)
+    return hashlib.sha1(repr((shape, full_text)).encode()).hexdigest()[:10]
 
 
 def big_store_path() -> tuple[Path, dict[str, float]]:

@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from memdesk.services.memdesk import Memdesk
 
 DATA_FILE = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo-dev.json"
 ADVERSARIAL = 5
@@ -125,3 +130,35 @@ def evidence_recall(found_keys: list[str], evidence: tuple[str, ...]) -> tuple[i
     """(evidence turns found, evidence turns wanted) for one question."""
     wanted = set(evidence)
     return len(wanted & set(found_keys)), len(wanted)
+
+
+class SettableClock:
+    """The store's clock, moved to each session's time while its turns are written."""
+
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def open_store(folder: Path, clock: Callable[[], datetime]) -> Memdesk:
+    """A Memdesk on a fresh SQLite file in ``folder``."""
+    from memdesk.services.memdesk import Memdesk
+
+    folder.mkdir(parents=True, exist_ok=True)
+    return Memdesk.open(data_dir=str(folder), clock=clock)
+
+
+def store_turns_as_entries(folder: Path, conversation: Conversation) -> tuple[Memdesk, SettableClock]:
+    """Every turn as a knowledge entry (key = ``dia_id``), created at its session's time.
+
+    The store's clock is left at the last session's time, the moment questions are asked.
+    """
+    clock = SettableClock(conversation.sessions[0].at)
+    app = open_store(folder, clock)
+    for session in conversation.sessions:
+        clock.now = session.at
+        for turn in session.turns:
+            app.entries.upsert(turn.dia_id, turn.content, created_at=session.at)
+    return app, clock

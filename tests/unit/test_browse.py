@@ -112,6 +112,12 @@ def test_filter_without_words_looks_for_the_characters(entries):
     assert keys(entries, browse.entry_ids(entries, EntryQuery("knowledge", text="_"))) == []
 
 
+def test_filter_finds_a_word_typed_part_way_past_its_stem(entries):
+    entries.entries.upsert("habit", "goes running and finds happiness")
+    for typed in ("runn", "running", "happine", "happiness", "goes runni"):
+        assert keys(entries, browse.entry_ids(entries, EntryQuery("knowledge", text=typed))) == ["habit"]
+
+
 def test_filter_match_quotes_words():
     assert browse.filter_match('say "hi" to ana') == '"say"* AND "hi"* AND "to"* AND "ana"*'
     assert browse.filter_match("  ?! ") is None

@@ -137,3 +137,34 @@ def test_memory_and_document_rules_in_sql_equal_the_python_rule(store, model):
             if lifetime.is_live(NOW if trashed else None, expiry, moment)
         }
         assert live_sql == live_python, moment
+
+
+def test_recall_finds_exactly_the_live_entries(memdesk_app):
+    """Recall writes its full-text SQL by hand: it must still apply the same rule."""
+    retention = memdesk_app.settings.memory.timeline_retention_days
+    expected = {}
+    with memdesk_app.store.write() as session:
+        for n, (pinned, own, category, age, trashed) in enumerate(_grid()):
+            created = NOW - age
+            session.add(
+                Entry(
+                    key=f"k{n}",
+                    content="the needle in the grid",
+                    category=category,
+                    created_at=created,
+                    updated_at=created,
+                    expires_at=own,
+                    pinned=pinned,
+                    deleted_at=NOW if trashed else None,
+                )
+            )
+            kept = lifetime.entry_retention(category, retention)
+            expected[f"k{n}"] = (lifetime.expires_at(pinned, own, created, kept), trashed)
+    for moment in MOMENTS:
+        found = {hit.ref for hit in memdesk_app.recall.entries("needle", limit=1000, now=moment)}
+        live = {
+            key
+            for key, (expiry, trashed) in expected.items()
+            if lifetime.is_live(NOW if trashed else None, expiry, moment)
+        }
+        assert found == live, moment

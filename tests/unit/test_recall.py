@@ -6,6 +6,9 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from memdesk.core.search_text import query_words
+from memdesk.services.prompt import PromptSpec
+
 
 @pytest.fixture
 def entries(memdesk_app, clock):
@@ -36,13 +39,78 @@ def test_words_are_ored_and_stopwords_dropped(entries):
 
 
 def test_like_fallback_when_fts_finds_nothing(entries):
-    # unicode61 keeps the Japanese run as one token, so only the LIKE fallback finds a part of it
-    assert keys(entries.recall.entries("東京")) == ["tokyo"]
+    # no index holds a piece from inside a word; the LIKE match does
+    assert keys(entries.recall.entries("orkflo")) == ["tdd"]
+
+
+def test_words_are_stemmed(entries):
+    entries.entries.upsert("habit", "User goes running every morning")
+    assert keys(entries.recall.entries("runs")) == ["habit"]
     assert keys(entries.recall.entries("prefer")) == ["rust_pref"]
 
 
+def test_question_words_and_chat_filler_are_stop_words(entries):
+    entries.entries.upsert("chat", "yeah I really like what you did there, just wow")
+    assert keys(entries.recall.entries("what did you really like? yeah, just wow")) == []
+    assert query_words("What kind of music does Ada like?") == ["music", "ada"]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("C++", "cpp"),
+        ("c#", "csharp"),
+        ("F#", "fsharp"),
+        ("C", "c"),
+        ("R", "r"),
+        (".NET", "dotnet"),
+        ("Node.js", "node"),
+    ],
+)
+def test_technical_terms_with_symbols_are_found(memdesk_app, query, expected):
+    memdesk_app.entries.upsert("cpp", "Ada writes the engine in C++ 20")
+    memdesk_app.entries.upsert("csharp", "The shop front is C# on Azure")
+    memdesk_app.entries.upsert("fsharp", "Pricing rules are written in F#")
+    memdesk_app.entries.upsert("c", "The firmware is plain C, no libc")
+    memdesk_app.entries.upsert("r", "Statistics are done in R with ggplot")
+    memdesk_app.entries.upsert("dotnet", "Moving the billing service to .NET 8")
+    memdesk_app.entries.upsert("node", "The API runs on Node.js behind nginx")
+    memdesk_app.entries.upsert("js", "Node affinity and js bundles are separate topics")
+    assert keys(memdesk_app.recall.entries(query)) == [expected]
+
+
+def test_a_word_inside_a_run_without_spaces_is_found(entries):
+    entries.entries.upsert("bkk", "กรุงเทพมหานครร้อนมากวันนี้")
+    entries.entries.upsert("rust_tokyo", "Rust meetup in Tokyo next month")
+    assert keys(entries.recall.entries("東京")) == ["tokyo"]
+    assert keys(entries.recall.entries("天気は晴れ")) == ["tokyo"]
+    assert keys(entries.recall.entries("กรุงเทพ")) == ["bkk"]
+    # found next to what the word index finds, not only when it finds nothing
+    assert set(keys(entries.recall.entries("Tokyo 東京の天気", category="knowledge"))) == {
+        "tokyo",
+        "rust_tokyo",
+    }
+
+
+def test_a_named_date_boosts_without_filtering(memdesk_app, clock):
+    clock.now = datetime(2023, 5, 8, 12, 0)
+    memdesk_app.entries.upsert("may", "Went to a pottery class")
+    clock.now = datetime(2023, 9, 1, 12, 0)
+    memdesk_app.entries.upsert("sept", "Pottery class again, pottery is great, pottery forever")
+    clock.now = datetime(2023, 10, 1, 12, 0)
+    assert keys(memdesk_app.recall.entries("pottery class"))[0] == "sept"
+    assert keys(memdesk_app.recall.entries("pottery class in May 2023")) == ["may", "sept"]
+    assert keys(memdesk_app.recall.entries("pottery class on 8 May, 2023")) == ["may", "sept"]
+    last_week = memdesk_app.recall.entries("what pottery class last week?", now=datetime(2023, 5, 12))
+    assert keys(last_week) == ["may", "sept"]
+    assert keys(memdesk_app.recall.entries("pottery class in 2021")) == ["sept", "may"]
+    since = memdesk_app.recall.entries("pottery in May 2023", since=datetime(2023, 6, 1))
+    assert keys(since) == ["sept"]  # explicit bounds do filter
+
+
 def test_category_since_until_filters(entries):
-    assert set(keys(entries.recall.entries("rust", category="timeline"))) == {"ctx_a", "ctx_b"}
+    # "rusts" reaches the timeline entries only through the stemming index, not the LIKE fallback
+    assert set(keys(entries.recall.entries("rusts", category="timeline"))) == {"ctx_a", "ctx_b"}
     since = entries.recall.entries("rust", category="timeline", since=datetime(2026, 2, 1))
     assert keys(since) == ["ctx_b"]
     until = entries.recall.entries("rust", category="timeline", until=datetime(2026, 2, 1))
@@ -89,3 +157,48 @@ def test_any_text_is_a_safe_query(entries, query):
     assert isinstance(hits, list)
     if "rust" in query.lower():
         assert "stack" in keys(hits)
+
+
+def prompt_lines(app, message):
+    text = app.prompt.compose(PromptSpec(message=message)).text
+    return text.split("## Memory Context\n\n", 1)[1].splitlines()
+
+
+def test_prompt_ranks_entries_and_paragraphs_on_one_scale(memdesk_app):
+    app = memdesk_app
+    for number in range(30):  # a big entries table: BM25 there runs on another scale
+        app.entries.upsert(f"note{number}", f"Unrelated note number {number} about gardening")
+    app.entries.upsert("weak", "Heard the word espresso once")
+    app.entries.upsert("strong", "Ada's grinder setting for espresso beans from Kenya is 12")
+    app.documents.set("user/facts", "- Ada drinks espresso\n- Ada's Kenya beans come from Nairobi roasters")
+    lines = prompt_lines(app, "espresso beans from Kenya grinder")
+    assert lines[0] == "- strong: Ada's grinder setting for espresso beans from Kenya is 12"
+    assert lines.index("- user/facts: Ada's Kenya beans come from Nairobi roasters") < lines.index(
+        "- weak: Heard the word espresso once"
+    )
+    lines = prompt_lines(app, "Nairobi roasters Kenya beans")
+    assert lines[0] == "- user/facts: Ada's Kenya beans come from Nairobi roasters"
+
+
+def test_trigram_index_follows_updates_deletes_and_documents(entries):
+    entries.entries.upsert("tokyo", "大阪の天気は雨です")
+    assert keys(entries.recall.entries("東京")) == []
+    assert keys(entries.recall.entries("大阪")) == ["tokyo"]
+    entries.entries.delete("tokyo")
+    assert keys(entries.recall.entries("大阪")) == []
+    entries.documents.set("user/facts", "- 私は毎朝コーヒーを飲みます\n- 猫を二匹飼っています")
+    assert prompt_lines(entries, "コーヒー") == ["- user/facts: 私は毎朝コーヒーを飲みます"]
+
+
+def test_filters_that_leave_too_few_of_the_best_matches_rank_every_match(entries, monkeypatch):
+    from memdesk.services import recall as recall_module
+
+    monkeypatch.setattr(recall_module, "FTS_TOP", 2)
+    monkeypatch.setattr(recall_module, "CANDIDATES", 2)
+    for number in range(5):
+        entries.entries.upsert(f"rust{number}", "Rust rust rust, all about Rust")
+    # "rusts" reaches the timeline entries only through the stemming index, not the LIKE fallback
+    assert set(keys(entries.recall.entries("rusts", category="timeline"))) == {"ctx_a", "ctx_b"}
+    entries.entries.delete("rust0")
+    entries.entries.delete("rust1")
+    assert "rust0" not in keys(entries.recall.entries("rust", limit=10))

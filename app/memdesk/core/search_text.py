@@ -2,13 +2,24 @@
 
 User text never reaches FTS5 syntax directly: words are extracted and each is quoted, so
 quotes, operators (AND, NEAR, *), punctuation, emoji and any script are harmless.
+
+A query word is what the index's tokenizer (``store.fts``) keeps as one token: letters and
+digits plus ``+`` and ``#`` (``c++``, ``c#``); a dotted name (``node.js``) stays whole and
+FTS5 reads it as a phrase. Question words and chat filler are stop words. A lone ASCII
+letter is dropped unless written as a capital (``R``, ``C``), the way languages are named.
 """
 
 from __future__ import annotations
 
 import re
 
-_WORD = re.compile(r"\w+", re.UNICODE)
+# Han, kana, Hangul, Thai, Lao, Myanmar, Khmer: scripts whose words are not split by spaces.
+NO_SPACE_CHARS = (
+    "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff"
+    "\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+)
+_TERM = re.compile(r"[\w+#]+(?:\.[\w+#]+)*", re.UNICODE)
+_NO_SPACE_RUN = re.compile(f"[{NO_SPACE_CHARS}]+")
 _MAX_TERMS = 32
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _STOPWORDS = frozenset(
@@ -132,6 +143,67 @@ _STOPWORDS = frozenset(
         "your",
         "yours",
         "yourself",
+        # question words and chat filler
+        "actually",
+        "also",
+        "anything",
+        "describe",
+        "either",
+        "else",
+        "even",
+        "ever",
+        "everything",
+        "get",
+        "gets",
+        "got",
+        "haha",
+        "hey",
+        "hi",
+        "hmm",
+        "kind",
+        "know",
+        "let",
+        "like",
+        "likely",
+        "lol",
+        "lot",
+        "lots",
+        "many",
+        "mention",
+        "mentioned",
+        "might",
+        "much",
+        "must",
+        "oh",
+        "ok",
+        "okay",
+        "one",
+        "please",
+        "pretty",
+        "quite",
+        "really",
+        "recently",
+        "said",
+        "say",
+        "shall",
+        "something",
+        "sort",
+        "sure",
+        "tell",
+        "thanks",
+        "thing",
+        "things",
+        "told",
+        "type",
+        "uh",
+        "um",
+        "us",
+        "well",
+        "whose",
+        "wow",
+        "yeah",
+        "yep",
+        "yes",
     ]
 )
 
@@ -139,8 +211,11 @@ _STOPWORDS = frozenset(
 def query_words(text: str) -> list[str]:
     """Distinct meaningful words of ``text``, in order, lowercased."""
     seen: dict[str, None] = {}
-    for word in _WORD.findall(text.lower()):
-        if word in _STOPWORDS or (len(word) == 1 and word.isascii()):
+    for raw in _TERM.findall(text):
+        word = raw.lower()
+        if word in _STOPWORDS or not any(ch.isalnum() for ch in word):
+            continue
+        if len(word) == 1 and word.isascii() and not raw.isupper():
             continue
         seen.setdefault(word, None)
         if len(seen) == _MAX_TERMS:
@@ -148,11 +223,29 @@ def query_words(text: str) -> list[str]:
     return list(seen)
 
 
+def no_space_runs(text: str) -> list[str]:
+    """Distinct runs of scripts written without spaces (Chinese, Japanese, Thai…), in order."""
+    return list(dict.fromkeys(_NO_SPACE_RUN.findall(text)))[:_MAX_TERMS]
+
+
 def fts_query(words: list[str]) -> str | None:
     """An FTS5 MATCH expression that ORs the quoted words, or None when there are none."""
     if not words:
         return None
     return " OR ".join('"' + word.replace('"', '""') + '"' for word in words)
+
+
+def prefix_query(word: str) -> str:
+    """An FTS5 prefix term for a word being typed, robust to the index's stemmer.
+
+    The index holds stems (``running`` -> ``run``), and FTS5 stems the typed prefix too, so
+    ``runn`` or ``happine`` would miss ``run`` and ``happi``. Shorter prefixes of a longer
+    word (down to three characters, at most three fewer) are ORed in.
+    """
+    shortest = max(3, len(word) - 3)
+    prefixes = [word[:end] for end in range(len(word), shortest - 1, -1)] if len(word) > 3 else [word]
+    terms = ['"' + prefix.replace('"', '""') + '"*' for prefix in prefixes]
+    return terms[0] if len(terms) == 1 else "(" + " OR ".join(terms) + ")"
 
 
 def like_pattern(word: str) -> str:

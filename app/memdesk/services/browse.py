@@ -21,7 +21,7 @@ from sqlalchemy import func, literal_column, select
 from sqlalchemy.orm import Session
 
 from memdesk.core.lifetime import has_expired
-from memdesk.core.search_text import like_pattern
+from memdesk.core.search_text import like_pattern, prefix_query
 from memdesk.errors import BadInputError, ConflictError, NotFoundError
 from memdesk.services.apps import MemoryRow, memory_row
 from memdesk.services.entries import check_category, check_key, effective_expiry
@@ -103,7 +103,7 @@ def filter_match(words_text: str) -> str | None:
     words = list(dict.fromkeys(_WORD.findall(words_text.lower())))[:_MAX_FILTER_WORDS]
     if not words:
         return None
-    return " AND ".join('"' + word.replace('"', '""') + '"*' for word in words)
+    return " AND ".join(prefix_query(word) for word in words)
 
 
 def _entry_where(query: EntryQuery, params: dict[str, object]) -> str:

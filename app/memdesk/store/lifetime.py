@@ -7,10 +7,13 @@ dialect here is ``AddDays``, the date arithmetic an ordering by expiry needs.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from functools import cache
 from typing import Any
 
-from sqlalchemy import ColumnElement, DateTime, and_, case, null, or_, true
+from sqlalchemy import ColumnElement, DateTime, and_, case, literal_column, null, or_, true
+from sqlalchemy.dialects import sqlite
 from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.orm import aliased
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.functions import FunctionElement
 
@@ -50,15 +53,32 @@ def _unexpired(
     )
 
 
-def _within_retention(now: datetime, retention_days: int) -> ColumnElement[bool]:
-    return or_(Entry.category != TIMELINE, Entry.created_at > now - timedelta(days=retention_days))
+def _entry_live_between(
+    entry: Any, now: datetime | ColumnElement[datetime], cutoff: datetime | ColumnElement[datetime]
+) -> ColumnElement[bool]:
+    """Live at ``now`` when timeline entries written before ``cutoff`` are past retention."""
+    return and_(
+        entry.deleted_at.is_(None),
+        or_(
+            entry.pinned.is_(True),
+            entry.expires_at > now,
+            and_(entry.expires_at.is_(None), or_(entry.category != TIMELINE, entry.created_at > cutoff)),
+        ),
+    )
 
 
 def entry_live(now: datetime, retention_days: int) -> ColumnElement[bool]:
     """Entries not in Trash and not expired at ``now``."""
-    return and_(
-        Entry.deleted_at.is_(None), _unexpired(Entry, now, _within_retention(now, retention_days))
-    )
+    return _entry_live_between(Entry, now, now - timedelta(days=retention_days))
+
+
+@cache
+def entry_live_sql(alias: str) -> str:
+    """``entry_live`` as SQLite text over the table aliased ``alias``, with the parameters
+    ``:now`` and ``:cutoff`` (now less the retention), for hand-written full-text queries."""
+    now, cutoff = literal_column(":now", DateTime()), literal_column(":cutoff", DateTime())
+    condition = _entry_live_between(aliased(Entry, name=alias), now, cutoff)
+    return str(condition.compile(dialect=sqlite.dialect(), compile_kwargs={"literal_binds": True}))
 
 
 def entry_not_live_parts(now: datetime, retention_days: int) -> tuple[ColumnElement[bool], ...]:

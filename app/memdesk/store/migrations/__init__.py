@@ -12,9 +12,11 @@ from sqlalchemy import Connection
 
 from memdesk.store.migrations.to_v2_api_tokens import add_api_tokens
 from memdesk.store.migrations.to_v3_agent_clients import add_agent_clients
+from memdesk.store.migrations.to_v4_fts_stemming import migrate as stem_full_text
 
 STEPS: dict[int, Callable[[Connection], None]] = {
     1: add_api_tokens,
     2: add_agent_clients,
+    3: stem_full_text,
 }
 SCHEMA_VERSION = max(STEPS) + 1
