@@ -39,6 +39,9 @@ def test_a_flynn_folder_with_a_bad_file_is_refused(
     assert memdesk_app.documents.get("user/profile") is None
     (error,) = dialog_log.texts("error")
     assert "notes.md" in error and "nothing was imported" in error
+    (reported,) = main_window.tasks.errors  # shown in the dialog above: handled
+    main_window.tasks.errors.clear()
+    assert "notes.md" in reported.message
 
 
 def test_export_to_a_file(main_window, memdesk_app, answer, settle, tmp_path):

@@ -22,8 +22,8 @@ LONG = "Prefers meetings after 13:00 on weekdays; mornings are for deep work and
 
 
 @pytest.fixture
-def apps_view(memdesk_app, table_tasks, qtbot):
-    view = AppMemoriesView(memdesk_app, table_tasks)
+def apps_view(memdesk_app, tasks, qtbot):
+    view = AppMemoriesView(memdesk_app, tasks)
     qtbot.addWidget(view)
     view.resize(SMALL, 400)
     view.show()
@@ -141,11 +141,11 @@ def entries_view(qtbot, app, tasks, category):
 
 
 @pytest.mark.parametrize("category", ["knowledge", "timeline"])
-def test_entries_text_takes_the_free_width(memdesk_app, table_tasks, clock, qtbot, category):
+def test_entries_text_takes_the_free_width(memdesk_app, tasks, clock, qtbot, category):
     for i in range(4):
         clock.now += timedelta(minutes=1)
         memdesk_app.entries.upsert(f"entry-{i}", f"{LONG} ({i})", category=category)
-    view = entries_view(qtbot, memdesk_app, table_tasks, category)
+    view = entries_view(qtbot, memdesk_app, tasks, category)
     table = view.table
     assert table.isColumnHidden(E.SESSION)  # no entry has one
     assert takes_free_width(table, E.CONTENT)
@@ -157,16 +157,16 @@ def test_entries_text_takes_the_free_width(memdesk_app, table_tasks, clock, qtbo
     assert table.rowHeight(0) == table.fontMetrics().height() + table.fontMetrics().lineSpacing() + 10
 
 
-def test_a_session_column_with_something_in_it_stays(memdesk_app, table_tasks, clock, qtbot):
+def test_a_session_column_with_something_in_it_stays(memdesk_app, tasks, clock, qtbot):
     memdesk_app.entries.upsert("from-chat", LONG, session_id="telegram:1")
-    view = entries_view(qtbot, memdesk_app, table_tasks, "knowledge")
+    view = entries_view(qtbot, memdesk_app, tasks, "knowledge")
     resize(view, qtbot, WIDE)
     assert not view.table.isColumnHidden(E.SESSION)
 
 
-def test_a_big_selection_stays_one_line_per_row(memdesk_app, table_tasks, qtbot):
+def test_a_big_selection_stays_one_line_per_row(memdesk_app, tasks, qtbot):
     bulk_entries(memdesk_app, 300)
-    view = entries_view(qtbot, memdesk_app, table_tasks, "knowledge")
+    view = entries_view(qtbot, memdesk_app, tasks, "knowledge")
     table = view.table
     one = table.rowHeight(0)
     table.selectRow(0)
