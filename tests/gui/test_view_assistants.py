@@ -12,8 +12,8 @@ from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
 from memdesk.core.items import ItemKind, ItemRef
-from memdesk.gui.views.assistants import AssistantsView, ClientsModel, WritesModel
-from memdesk.gui.views.history import EVERYONE, HistoryView
+from memdesk.gui.views.assistants import AssistantsView, ClientsModel
+from memdesk.gui.views.history import EVERYONE, HistoryView, StepsModel
 
 SHOTS = Path(os.environ.get("MEMDESK_SHOTS_DIR", "/tmp/memdesk-shots"))
 
@@ -51,7 +51,7 @@ def test_clients_are_listed_with_what_each_wrote(qtbot, memdesk_app, clock, task
     assert [s.label for s in view.writes.steps] == ["Add memory to cursor"]
     view.clients_table.selectRow(1)
     settle()
-    labels = [view.writes.index(r, WritesModel.ACTION).data() for r in range(view.writes.rowCount())]
+    labels = [view.writes.index(r, StepsModel.ACTION).data() for r in range(view.writes.rowCount())]
     assert labels == ["Append to user/facts", "Save entry user_language_pref"]
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from memdesk.core.items import ItemKind
@@ -91,7 +93,7 @@ def test_emptied_items_cannot_be_brought_back_by_undo(memdesk_app):
     with pytest.raises(ConflictError, match="removed from Trash for good"):
         app.history.undo()
     changes = [c for s in app.history.list() for c in app.history.changes(s.id)]
-    assert all("1234" not in (c.before or "") + (c.after or "") for c in changes)
+    assert all("1234" not in json.dumps([c.before, c.after]) for c in changes)
 
 
 def test_bad_trash_ids(memdesk_app):
@@ -133,3 +135,21 @@ def test_failure_bookkeeping_neither_makes_steps_nor_blocks_undo(memdesk_app):
     assert len(memdesk_app.history.list()) == steps
     memdesk_app.history.undo()
     assert memdesk_app.sessions.list() == []
+
+
+def test_listing_history_counts_changes_in_one_query(memdesk_app):
+    app = memdesk_app
+    for n in range(30):
+        app.entries.upsert(f"k{n}", "x")
+    statements: list[str] = []
+    from sqlalchemy import event
+
+    engine = app.store.read_engine
+    listener = lambda *args: statements.append(args[2])  # noqa: E731 - (conn, cursor, statement, ...)
+    event.listen(engine, "before_cursor_execute", listener)
+    try:
+        steps = app.history.list(limit=30)
+    finally:
+        event.remove(engine, "before_cursor_execute", listener)
+    assert [step.changes for step in steps] == [1] * 30
+    assert len(statements) <= 3  # the steps and their counts, not one count per step

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memdesk.llm import BACKENDS
+from memdesk.config import BACKENDS
 
 if TYPE_CHECKING:
     from memdesk.errors import MemdeskError

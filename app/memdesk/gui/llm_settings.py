@@ -21,11 +21,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memdesk.config import SPEC_BY_KEY, Settings
+from memdesk.config import BACKEND_LABELS, BACKENDS, SPEC_BY_KEY, Settings
 from memdesk.errors import MemdeskError
 from memdesk.gui import dialogs, theme
 from memdesk.gui.tasks import TaskRunner
-from memdesk.llm import BACKENDS
 from memdesk.llm.base import ANTHROPIC_API_URL, DEFAULT_MODELS
 from memdesk.llm.keys import KEYED_BACKENDS, delete_api_key, set_api_key
 from memdesk.services.compaction.backends import api_key_for, check_connection, describe_key
@@ -36,11 +35,6 @@ URL_KEYS = {"openai": "llm.openai_base_url", "anthropic": "llm.anthropic_base_ur
 URL_PLACEHOLDERS = {
     "openai": SPEC_BY_KEY["llm.openai_base_url"].default,
     "anthropic": f"empty: the official API, {ANTHROPIC_API_URL}",
-}
-BACKEND_LABELS = {
-    "offline": "Offline (no model, no network)",
-    "openai": "OpenAI-compatible server (OpenAI, Ollama, llama.cpp, vLLM, LM Studio)",
-    "anthropic": "Anthropic",
 }
 
 
@@ -55,6 +49,10 @@ class LLMSettingsPanel(QWidget):
         self.backend = QComboBox()
         for name in BACKENDS:
             self.backend.addItem(BACKEND_LABELS[name], name)
+        openai = self.backend.findData("openai")
+        self.backend.setItemData(
+            openai, "OpenAI, Ollama, llama.cpp, vLLM, LM Studio…", Qt.ItemDataRole.ToolTipRole
+        )
         self.base_url = QLineEdit()
         self._urls: dict[str, str] = {}  # backend → its URL, kept while another is chosen
         self._url_backend = ""  # the backend whose URL the field shows

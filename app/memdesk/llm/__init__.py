@@ -1,3 +1,1 @@
-"""Language-model backends for compaction."""
-
-BACKENDS = ("offline", "openai", "anthropic")
+"""Language-model backends for compaction (their names are in ``memdesk.config.BACKENDS``)."""

@@ -61,8 +61,11 @@ class Steps(Protocol):
     ) -> StepResult[Decision]: ...
 
 
-def make_steps(settings: Settings, api_key: str | None) -> Steps:
-    """The steps for ``llm.backend``: offline, or a model behind the configured server."""
+def make_steps(
+    settings: Settings, api_key: str | None, wrap: Callable[[ChatBackend], ChatBackend] | None = None
+) -> Steps:
+    """The steps for ``llm.backend``: offline, or a model behind the configured server
+    (seen through ``wrap``, when given, e.g. to count and cancel calls)."""
     backend = make_backend(settings, api_key)
     if backend is None:
         return OfflineSteps(
@@ -70,7 +73,7 @@ def make_steps(settings: Settings, api_key: str | None) -> Steps:
             summary_max_chars=settings.memory.working_memory_max_tokens * CHARS_PER_TOKEN,
         )
     return LLMSteps(
-        backend,
+        backend if wrap is None else wrap(backend),
         context_window_tokens=settings.compaction.context_window_tokens,
         app_memory_max_chars=settings.memory.app_memory_max_chars,
         summary_max_chars=settings.memory.working_memory_max_tokens * CHARS_PER_TOKEN,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from memdesk.errors import ConflictError, NotFoundError
@@ -31,6 +31,17 @@ class StepInfo:
     changes: int
 
 
+@dataclass(frozen=True)
+class ChangeInfo:
+    """One row's state before and after a step (None: the row did not exist)."""
+
+    table_name: str
+    item_key: str
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+    redacted: bool  # its text was scrubbed when Trash was emptied
+
+
 def _load(data: str | None) -> dict[str, Any] | None:
     return None if data is None else json.loads(data)
 
@@ -46,19 +57,21 @@ class History:
             query = query.where(HistoryStep.actor == actor)
         with self.ctx.store.read() as session:
             steps = list(session.scalars(query.order_by(HistoryStep.id.desc()).limit(limit)))
-            counts = {
-                step.id: session.query(HistoryChange).filter(HistoryChange.step_id == step.id).count()
-                for step in steps
-            }
-        return [StepInfo(s.id, s.at, s.actor, s.label, s.state, counts[s.id]) for s in steps]
-
-    def changes(self, step_id: int) -> list[HistoryChange]:
-        with self.ctx.store.read() as session:
-            return list(
-                session.scalars(
-                    select(HistoryChange).where(HistoryChange.step_id == step_id).order_by(HistoryChange.id)
-                )
+            counted = (
+                select(HistoryChange.step_id, func.count())
+                .where(HistoryChange.step_id.in_([step.id for step in steps]))
+                .group_by(HistoryChange.step_id)
             )
+            counts: dict[int, int] = {step_id: count for step_id, count in session.execute(counted)}
+        return [StepInfo(s.id, s.at, s.actor, s.label, s.state, counts.get(s.id, 0)) for s in steps]
+
+    def changes(self, step_id: int) -> list[ChangeInfo]:
+        query = select(HistoryChange).where(HistoryChange.step_id == step_id).order_by(HistoryChange.id)
+        with self.ctx.store.read() as session:
+            return [
+                ChangeInfo(c.table_name, c.item_key, _load(c.before), _load(c.after), c.redacted)
+                for c in session.scalars(query)
+            ]
 
     def undo(self, step_id: int | None = None) -> StepInfo:
         """Undo the latest step, or the step ``step_id`` (refused if a row changed since)."""

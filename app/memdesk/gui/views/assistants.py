@@ -24,6 +24,7 @@ from memdesk.gui import theme
 from memdesk.gui.models.common import NUMBER_ALIGNMENT, Index, TableModel
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.views.base import Page
+from memdesk.gui.views.history import StepsModel
 from memdesk.gui.widgets import display
 from memdesk.gui.widgets.tables import selected_rows, setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
@@ -33,7 +34,6 @@ from memdesk.services.history import StepInfo
 from memdesk.services.memdesk import Memdesk
 
 WRITES_LIMIT = 50
-STATE_NAMES = {"done": "Done", "undone": "Undone", "discarded": "Replaced"}
 
 
 class ClientsModel(TableModel):
@@ -63,29 +63,6 @@ class ClientsModel(TableModel):
             return f"Its changes are recorded in History as {client.name}"
         if role == Qt.ItemDataRole.TextAlignmentRole and index.column() == self.CALLS:
             return NUMBER_ALIGNMENT
-        return None
-
-
-class WritesModel(TableModel):
-    WHEN, ACTION, STATE = range(3)
-    HEADERS = ("When", "Change", "State")
-
-    @property
-    def steps(self) -> list[StepInfo]:
-        return self._rows
-
-    def set_steps(self, steps: list[StepInfo]) -> None:
-        self._reset_rows(steps)
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        step = self.steps[index.row()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            cells = (display.when(step.at), step.label, STATE_NAMES.get(step.state, step.state))
-            return cells[index.column()]
-        if role == Qt.ItemDataRole.ForegroundRole and step.state != "done":
-            return theme.muted()
         return None
 
 
@@ -143,15 +120,16 @@ class AssistantsView(Page):
             droppable=(ClientsModel.FIRST_SEEN, ClientsModel.CALLS),
         )
         self.clients_table.selectionModel().currentRowChanged.connect(self._client_selected)
-        self.writes = WritesModel(self)
+        self.writes = StepsModel(self)
         self.writes_table = QTableView()
         self.writes_table.setModel(self.writes)
         setup_table(
             self.writes_table,
-            WritesModel.ACTION,
-            {WritesModel.WHEN: 17, WritesModel.STATE: 9},
-            droppable=(WritesModel.STATE,),
+            StepsModel.ACTION,
+            {StepsModel.WHEN: 17, StepsModel.STATE: 9, StepsModel.CHANGES: 7},
+            droppable=(StepsModel.STATE, StepsModel.CHANGES),
         )
+        self.writes_table.hideColumn(StepsModel.ACTOR)  # the assistant chosen above
         self.writes_table.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
         self.writes_table.doubleClicked.connect(lambda _index: self.open_selected())
         self.empty_label = QLabel(

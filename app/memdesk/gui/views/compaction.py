@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memdesk.config import BACKEND_LABELS, BACKENDS
 from memdesk.core.items import EVERYTHING
 from memdesk.errors import LLMError, MemdeskError
 from memdesk.gui import dialogs, theme
@@ -36,7 +37,6 @@ from memdesk.gui.widgets import display
 from memdesk.gui.widgets.display import plural
 from memdesk.gui.widgets.message_bar import MessageBar
 from memdesk.gui.widgets.view_header import ViewHeader
-from memdesk.llm import BACKENDS
 from memdesk.services.compaction import (
     CancelToken,
     Change,
@@ -50,11 +50,6 @@ from memdesk.services.memdesk import Memdesk
 from memdesk.services.sessions import SessionSummary
 from memdesk.services.transcripts import import_transcript, read_transcript
 
-BACKEND_LABELS = {
-    "offline": "Offline (no model)",
-    "openai": "OpenAI-compatible server",
-    "anthropic": "Anthropic",
-}
 TRANSCRIPT_FILTERS = "Transcripts (*.jsonl *.json *.txt *.md *.log);;All files (*)"
 EMPTY_TEXT = (
     "Pick a session and press Run. Memdesk proposes the changes (working memory, a timeline entry, "
@@ -194,9 +189,6 @@ class ChangeCard(QFrame):
     def restyle(self) -> None:
         self.diff.show_lines(change_diff(self.change), dimmed=not self.change.accepted)
         self._style()
-
-    def set_accepted(self, accepted: bool) -> None:
-        (self.accept_button if accepted else self.reject_button).setChecked(True)
 
     def _accept_toggled(self, accepted: bool) -> None:
         self.change.accepted = accepted

@@ -31,9 +31,8 @@ from memdesk.gui.views.base import Page
 from memdesk.gui.widgets import display
 from memdesk.gui.widgets.tables import selected_rows, setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
-from memdesk.services.history import StepInfo
+from memdesk.services.history import ChangeInfo, StepInfo
 from memdesk.services.memdesk import Memdesk
-from memdesk.store.models import HistoryChange
 
 if TYPE_CHECKING:  # the compaction package pulls in the LLM clients: load it only when used
     from memdesk.services.compaction import RunRecord
@@ -128,10 +127,6 @@ class ChangeRow:
     after: str
 
 
-def _load(data: str | None) -> dict[str, Any] | None:
-    return None if data is None else json.loads(data)
-
-
 def _format_value(name: str, value: Any) -> str:
     if value is None:
         return "none"
@@ -150,12 +145,12 @@ def _format_fields(values: dict[str, Any] | None, fields: list[str]) -> str:
     return "\n".join(parts)
 
 
-def describe_change(change: HistoryChange) -> ChangeRow:
+def describe_change(change: ChangeInfo) -> ChangeRow:
     """One row's change, in words, with only the fields that changed."""
     item = f"{TABLE_NAMES.get(change.table_name, change.table_name)} {change.item_key}"
     if change.redacted:
         return ChangeRow(item, "removed from Trash for good", "(text removed)", "(text removed)")
-    before, after = _load(change.before), _load(change.after)
+    before, after = change.before, change.after
     if before is None or after is None:
         values = after if before is None else before
         assert values is not None

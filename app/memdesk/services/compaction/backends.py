@@ -6,14 +6,12 @@ import os
 import time
 from collections.abc import Callable
 
-from memdesk.config import Settings
-from memdesk.core.tokens import CHARS_PER_TOKEN
+from memdesk.config import BACKENDS, Settings
 from memdesk.errors import BadInputError, MemdeskError
-from memdesk.llm import BACKENDS, prompts
+from memdesk.llm import prompts
 from memdesk.llm.base import ChatBackend, Completion, make_backend
 from memdesk.llm.keys import ENV_VAR, get_api_key
-from memdesk.llm.offline import OfflineSteps
-from memdesk.llm.steps import LLMSteps, Steps
+from memdesk.llm.steps import LLMSteps, Steps, make_steps
 from memdesk.llm.transcript import format_transcript
 from memdesk.services.compaction.model import CancelToken, Tally
 
@@ -83,23 +81,12 @@ def make_run_steps(
     settings: Settings, cancel: CancelToken, tally: Tally, on_call: Callable[[], None]
 ) -> tuple[Steps, str]:
     """The steps for ``llm.backend`` and the model's name ("" offline)."""
-    backend = make_backend(settings, api_key_for(settings.llm.backend))
-    if backend is None:
-        return (
-            OfflineSteps(
-                app_memory_max_chars=settings.memory.app_memory_max_chars,
-                summary_max_chars=settings.memory.working_memory_max_tokens * CHARS_PER_TOKEN,
-            ),
-            "",
-        )
-    watched = WatchedBackend(backend, cancel, tally, on_call)
-    steps = LLMSteps(
-        watched,
-        context_window_tokens=settings.compaction.context_window_tokens,
-        app_memory_max_chars=settings.memory.app_memory_max_chars,
-        summary_max_chars=settings.memory.working_memory_max_tokens * CHARS_PER_TOKEN,
-    )
-    return steps, backend.model
+
+    def watched(backend: ChatBackend) -> ChatBackend:
+        return WatchedBackend(backend, cancel, tally, on_call)
+
+    steps = make_steps(settings, api_key_for(settings.llm.backend), watched)
+    return steps, steps.backend.model if isinstance(steps, LLMSteps) else ""
 
 
 def check_connection(settings: Settings, api_key: str | None) -> str:
