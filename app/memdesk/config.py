@@ -100,55 +100,91 @@ SPECS: tuple[SettingSpec, ...] = (
 SPEC_BY_KEY = {spec.key: spec for spec in SPECS}
 
 
+def validate_value(spec: SettingSpec, raw: Any) -> tuple[Any, str | None]:
+    """Return the value converted to the key's type, or a problem sentence naming the key."""
+    problem = f"{spec.key}: {raw!r} is not valid; expected {spec.describe_range()}"
+    if spec.kind == "bool":
+        return (raw, None) if isinstance(raw, bool) else (None, problem)
+    if spec.kind in ("int", "float"):
+        if isinstance(raw, bool) or not isinstance(raw, int | float):
+            return None, problem
+        if spec.kind == "int" and isinstance(raw, float) and not raw.is_integer():
+            return None, problem
+        value = int(raw) if spec.kind == "int" else float(raw)
+        assert spec.minimum is not None and spec.maximum is not None
+        if not spec.minimum <= value <= spec.maximum:
+            return None, problem
+        return value, None
+    if spec.kind == "choice":
+        return (raw, None) if raw in spec.choices else (None, problem)
+    if spec.kind == "subset":
+        if not isinstance(raw, list | tuple) or any(item not in spec.choices for item in raw):
+            return None, problem
+        return tuple(item for item in spec.choices if item in raw), None
+    if not isinstance(raw, str) or len(raw) > 4096 or "\x00" in raw:
+        return None, problem
+    if spec.kind == "url" and not raw.startswith(("http://", "https://")) and (raw or spec.default):
+        return None, problem
+    return raw, None
+
+
+def _default(key: str) -> Any:
+    """The default ``SPECS`` declares for ``key``, in the type the settings classes hold."""
+    spec = SPEC_BY_KEY[key]
+    value, problem = validate_value(spec, spec.default)
+    assert problem is None, problem
+    return value
+
+
 @dataclass(frozen=True)
 class MemorySettings:
-    user_namespace: str = "user"
-    working_memory_ttl_days: int = 14
-    working_memory_max_tokens: int = 1000
-    proactive_session_greeting: bool = False
-    recall_limit: int = 5
-    timeline_retention_days: int = 90
-    app_memory_cap: int = 10
-    app_memory_max_chars: int = 200
-    trash_retention_days: int = 30
+    user_namespace: str = _default("memory.user_namespace")
+    working_memory_ttl_days: int = _default("memory.working_memory_ttl_days")
+    working_memory_max_tokens: int = _default("memory.working_memory_max_tokens")
+    proactive_session_greeting: bool = _default("memory.proactive_session_greeting")
+    recall_limit: int = _default("memory.recall_limit")
+    timeline_retention_days: int = _default("memory.timeline_retention_days")
+    app_memory_cap: int = _default("memory.app_memory_cap")
+    app_memory_max_chars: int = _default("memory.app_memory_max_chars")
+    trash_retention_days: int = _default("memory.trash_retention_days")
 
 
 @dataclass(frozen=True)
 class CompactionSettings:
-    turn_threshold: int = 3
-    idle_minutes: int = 10
-    context_window_tokens: int = 128000
-    max_failures_before_degrade: int = 3
-    steps: tuple[str, ...] = COMPACTION_STEPS
+    turn_threshold: int = _default("compaction.turn_threshold")
+    idle_minutes: int = _default("compaction.idle_minutes")
+    context_window_tokens: int = _default("compaction.context_window_tokens")
+    max_failures_before_degrade: int = _default("compaction.max_failures_before_degrade")
+    steps: tuple[str, ...] = _default("compaction.steps")
 
 
 @dataclass(frozen=True)
 class LLMSettings:
-    backend: str = "offline"
-    openai_base_url: str = DEFAULT_OPENAI_BASE_URL
-    anthropic_base_url: str = ""  # empty: the official endpoint
-    model: str = ""
-    timeout_seconds: float = 60.0
-    max_tokens: int = 1024
+    backend: str = _default("llm.backend")
+    openai_base_url: str = _default("llm.openai_base_url")
+    anthropic_base_url: str = _default("llm.anthropic_base_url")
+    model: str = _default("llm.model")
+    timeout_seconds: float = _default("llm.timeout_seconds")
+    max_tokens: int = _default("llm.max_tokens")
 
 
 @dataclass(frozen=True)
 class FilesSettings:
-    enabled: bool = False
-    global_dir: str = ""
-    max_inject_lines: int = 200
-    max_inject_bytes: int = 8192
+    enabled: bool = _default("files.enabled")
+    global_dir: str = _default("files.global_dir")
+    max_inject_lines: int = _default("files.max_inject_lines")
+    max_inject_bytes: int = _default("files.max_inject_bytes")
 
 
 @dataclass(frozen=True)
 class PromptSettings:
-    base_file: str = ""
+    base_file: str = _default("prompt.base_file")
 
 
 @dataclass(frozen=True)
 class AgentsSettings:
-    allow_writes: bool = True
-    allow_forget: bool = True
+    allow_writes: bool = _default("agents.allow_writes")
+    allow_forget: bool = _default("agents.allow_forget")
 
 
 @dataclass(frozen=True)
@@ -188,34 +224,6 @@ class Settings:
             value = self.get(spec.key)
             out.setdefault(spec.section, {})[spec.name] = list(value) if isinstance(value, tuple) else value
         return out
-
-
-def validate_value(spec: SettingSpec, raw: Any) -> tuple[Any, str | None]:
-    """Return the value converted to the key's type, or a problem sentence naming the key."""
-    problem = f"{spec.key}: {raw!r} is not valid; expected {spec.describe_range()}"
-    if spec.kind == "bool":
-        return (raw, None) if isinstance(raw, bool) else (None, problem)
-    if spec.kind in ("int", "float"):
-        if isinstance(raw, bool) or not isinstance(raw, int | float):
-            return None, problem
-        if spec.kind == "int" and isinstance(raw, float) and not raw.is_integer():
-            return None, problem
-        value = int(raw) if spec.kind == "int" else float(raw)
-        assert spec.minimum is not None and spec.maximum is not None
-        if not spec.minimum <= value <= spec.maximum:
-            return None, problem
-        return value, None
-    if spec.kind == "choice":
-        return (raw, None) if raw in spec.choices else (None, problem)
-    if spec.kind == "subset":
-        if not isinstance(raw, list | tuple) or any(item not in spec.choices for item in raw):
-            return None, problem
-        return tuple(item for item in spec.choices if item in raw), None
-    if not isinstance(raw, str) or len(raw) > 4096 or "\x00" in raw:
-        return None, problem
-    if spec.kind == "url" and not raw.startswith(("http://", "https://")) and (raw or spec.default):
-        return None, problem
-    return raw, None
 
 
 @dataclass(frozen=True)
