@@ -147,40 +147,75 @@ class Store:
             )
 
     def _open_schema(self) -> None:
+        # Look in a read transaction first: in WAL mode it never waits for a writer, so a
+        # command that only reads is not held up by another program's long write.
+        with self.read_engine.connect() as conn:
+            version = self._schema_version(conn)
+            conn.rollback()
+        if version == SCHEMA_VERSION:
+            return
+        self._check_not_newer(version)
+        # Creating or upgrading needs the write lock; look again under it, since another
+        # process may have done it while we waited.
         with self.write_engine.begin() as conn:
-            tables = set(conn.scalars(text("SELECT name FROM sqlite_master WHERE type='table'")))
-            if not tables:
-                Base.metadata.create_all(conn)
-                fts.create_indexes(conn)
-                conn.execute(
-                    Meta.__table__.insert(),
-                    [
-                        {"key": "schema_version", "value": str(SCHEMA_VERSION)},
-                        {"key": "revision", "value": "0"},
-                    ],
-                )
-                return
-            if "meta" not in tables:
-                raise StoreError(f"{self.where} is a SQLite file but not a Memdesk database")
-            version = int(conn.scalar(select(Meta.value).where(Meta.key == "schema_version")) or 0)
-        if version > SCHEMA_VERSION:
+            version = self._schema_version(conn)
+            if version is None:
+                self._create(conn)
+            elif version < SCHEMA_VERSION:
+                self._migrate(conn, version)
+        self._check_not_newer(version)
+
+    def _schema_version(self, conn: Any) -> int | None:
+        """The stored schema version, or None for an empty database."""
+        tables = set(conn.scalars(text("SELECT name FROM sqlite_master WHERE type='table'")))
+        if not tables:
+            return None
+        if "meta" not in tables:
+            raise StoreError(f"{self.where} is a SQLite file but not a Memdesk database")
+        raw = conn.scalar(select(Meta.value).where(Meta.key == "schema_version"))
+        if raw is None or not str(raw).isdigit():
+            raise StoreError(
+                f"{self.where} has no valid schema version (meta.schema_version is {raw!r})",
+                "the file was not changed; restore a backup with `memdesk db restore`",
+            )
+        return int(raw)
+
+    def _check_not_newer(self, version: int | None) -> None:
+        if version is not None and version > SCHEMA_VERSION:
             raise StoreError(
                 f"{self.where} was written by a newer Memdesk (schema {version}; "
                 f"this version reads up to {SCHEMA_VERSION})",
                 "install the newer Memdesk to open it; the file was not changed",
             )
-        if version < SCHEMA_VERSION:
-            self._migrate(version)
 
-    def _migrate(self, version: int) -> None:
-        self.backup()
-        with self.write_engine.begin() as conn:
-            for step in range(version, SCHEMA_VERSION):
-                MIGRATIONS[step](conn)
-            conn.execute(
-                Meta.__table__.update().where(Meta.key == "schema_version"),
-                {"value": str(SCHEMA_VERSION)},
+    @staticmethod
+    def _create(conn: Any) -> None:
+        Base.metadata.create_all(conn)
+        fts.create_indexes(conn)
+        conn.execute(
+            Meta.__table__.insert(),
+            [
+                {"key": "schema_version", "value": str(SCHEMA_VERSION)},
+                {"key": "revision", "value": "0"},
+            ],
+        )
+
+    def _migrate(self, conn: Any, version: int) -> None:
+        missing = [step for step in range(version, SCHEMA_VERSION) if step not in MIGRATIONS]
+        if missing:
+            raise StoreError(
+                f"{self.where} has schema {version}, which this Memdesk cannot upgrade",
+                "the file was not changed",
             )
+        # The backup reads through its own connection; we hold the write lock, so it is
+        # exactly what the steps below start from.
+        self.backup()
+        for step in range(version, SCHEMA_VERSION):
+            MIGRATIONS[step](conn)
+        conn.execute(
+            Meta.__table__.update().where(Meta.key == "schema_version"),
+            {"value": str(SCHEMA_VERSION)},
+        )
 
     def backup(self) -> Path | None:
         """Copy the database (consistently, through SQLite's backup API) to the backup folder."""

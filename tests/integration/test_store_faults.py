@@ -1,0 +1,63 @@
+"""Faults a desktop store meets, through the real `memdesk` command: a long writer,
+a full disk, a damaged file, a folder where WAL cannot work."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.support.cli import MemdeskCommand, fails, out
+
+# Holds the write lock of the store, with a large uncommitted write in it, until its
+# standard input closes: what another program's long import looks like to a reader.
+LONG_WRITER = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("BEGIN IMMEDIATE")
+conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'revision'")
+conn.executemany(
+    "INSERT INTO entries (key, content, category, importance, pinned, created_at, updated_at)"
+    " VALUES (?, ?, 'knowledge', 0.5, 0, '2026-01-01 00:00:00', '2026-01-01 00:00:00')",
+    ((f"bulk-{i}", "imported " * 50) for i in range(20000)),
+)
+print("holding", flush=True)
+sys.stdin.read()
+conn.rollback()
+"""
+
+
+def db_file(memdesk: MemdeskCommand) -> Path:
+    return Path(memdesk.data_dir) / "memdesk.sqlite3"
+
+
+def test_reads_never_wait_for_a_long_writer(memdesk):
+    out(memdesk("entry", "add", "coffee", "Ada drinks her coffee black"))
+    out(memdesk("app", "add", "cal", "Prefers meetings after 2pm"))
+    out(memdesk("doc", "set", "global", "Be brief."))
+    writer = subprocess.Popen(
+        [sys.executable, "-c", LONG_WRITER, str(db_file(memdesk))],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert writer.stdout is not None and writer.stdout.readline() == "holding\n"
+        # With a 1 s busy timeout, a command that had to wait for the writer fails
+        # (exit 1, "busy"); answering proves it waited less than that.
+        quick = {"MEMDESK_BUSY_TIMEOUT_MS": "1000"}
+        answers = {
+            ("recall", "coffee"): "coffee: Ada drinks her coffee black\n",
+            ("entry", "list"): "coffee [knowledge] Ada drinks her coffee black\n",
+            ("doc", "show", "global"): "Be brief.\n",
+        }
+        for args, expected in answers.items():
+            assert out(memdesk(*args, env=quick)) == expected, args
+        assert "Prefers meetings after 2pm" in out(memdesk("app", "show", "cal", env=quick))
+        assert "Prefers meetings after 2pm" in out(memdesk("prompt", "--app", "cal", env=quick))
+        assert "Save entry coffee" in out(memdesk("history", env=quick))
+        # A writer still waits its turn, then says why it gave up.
+        fails(memdesk("entry", "add", "tea", "green", env={"MEMDESK_BUSY_TIMEOUT_MS": "300"}), 1, "busy")
+    finally:
+        writer.communicate("", timeout=60)
+    assert "bulk-1 " not in out(memdesk("entry", "list"))
