@@ -43,3 +43,11 @@ class LLMError(MemdeskError):
     def __init__(self, message: str, backend: str, hint: str | None = None) -> None:
         super().__init__(message, hint)
         self.backend = backend
+
+
+class DamagedStoreError(StoreError):
+    """The database file is damaged; it is left as it is, and a backup may replace it."""
+
+    def __init__(self, message: str, hint: str | None, backup: object = None) -> None:
+        super().__init__(message, hint)
+        self.backup = backup  # the newest backup (a Path), when there is one

@@ -3,6 +3,8 @@ a full disk, a damaged file, a folder where WAL cannot work."""
 
 from __future__ import annotations
 
+import resource
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -61,3 +63,35 @@ def test_reads_never_wait_for_a_long_writer(memdesk):
     finally:
         writer.communicate("", timeout=60)
     assert "bulk-1 " not in out(memdesk("entry", "list"))
+
+
+def store_size(memdesk: MemdeskCommand) -> int:
+    return sum(
+        Path(f"{db_file(memdesk)}{side}").stat().st_size
+        for side in ("", "-wal")
+        if Path(f"{db_file(memdesk)}{side}").exists()
+    )
+
+
+def test_a_full_disk_fails_the_write_cleanly_and_keeps_earlier_writes(memdesk):
+    for index in range(3):
+        out(memdesk("entry", "add", f"k{index}", f"saved before {index}"))
+    out(memdesk("doc", "set", "global", "Be brief."))
+    limit = store_size(memdesk) + 30000
+
+    def small_disk() -> None:
+        # Files may not grow past ``limit``: writes beyond it fail with EFBIG, as on a full disk.
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    result = subprocess.run(
+        [sys.executable, "-m", "memdesk", "--data-dir", str(memdesk.data_dir), "doc", "set", "global", "-"],
+        input=("much more text " * 40000).encode(),
+        capture_output=True,
+        preexec_fn=small_disk,
+        timeout=60,
+    )
+    fails(result, 1, "the disk is full")
+    assert out(memdesk("doc", "show", "global")) == "Be brief.\n"
+    assert out(memdesk("entry", "list")).count("saved before") == 3
+    assert out(memdesk("db", "check")).endswith(": ok\n")

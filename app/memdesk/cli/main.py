@@ -9,14 +9,23 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from memdesk import __version__
-from memdesk.cli import cmd_compact, cmd_files, cmd_gui, cmd_history, cmd_memory, cmd_prompt, cmd_transfer
+from memdesk.cli import (
+    cmd_compact,
+    cmd_db,
+    cmd_files,
+    cmd_gui,
+    cmd_history,
+    cmd_memory,
+    cmd_prompt,
+    cmd_transfer,
+)
 from memdesk.cli.io import warn_about_settings
 from memdesk.errors import MemdeskError
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
 
-COMMAND_MODULES = (cmd_gui, cmd_memory, cmd_prompt, cmd_transfer, cmd_history, cmd_files, cmd_compact)
+COMMAND_MODULES = (cmd_gui, cmd_memory, cmd_prompt, cmd_transfer, cmd_history, cmd_files, cmd_compact, cmd_db)
 
 
 class _Parser(argparse.ArgumentParser):
