@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import resource
 import signal
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 from tests.support.cli import MemdeskCommand, fails, out
+from tests.support.damage import damage_table
 
 # Holds the write lock of the store, with a large uncommitted write in it, until its
 # standard input closes: what another program's long import looks like to a reader.
@@ -95,3 +97,57 @@ def test_a_full_disk_fails_the_write_cleanly_and_keeps_earlier_writes(memdesk):
     assert out(memdesk("doc", "show", "global")) == "Be brief.\n"
     assert out(memdesk("entry", "list")).count("saved before") == 3
     assert out(memdesk("db", "check")).endswith(": ok\n")
+
+
+def test_a_damaged_file_is_reported_kept_and_restored_from_the_newest_backup(memdesk):
+    for index in range(3):
+        out(memdesk("entry", "add", f"k{index}", f"in the backup {index}"))
+    out(memdesk("doc", "set", "global", "paragraph\n\n" * 2000))
+    backup = Path(out(memdesk("db", "backup")).strip())
+    assert backup.parent == Path(memdesk.data_dir) / "backups" and backup.is_file()
+    out(memdesk("entry", "add", "late", "written after the backup"))
+    file = db_file(memdesk)
+    damage_table(file, "entries")
+    damaged = file.read_bytes()
+
+    err = fails(memdesk("entry", "list"), 1, f"the database file {file} is damaged")
+    assert "Tree" in err or "malformed" in err  # integrity_check's own words
+    assert f"memdesk db restore {backup}" in err
+    fails(memdesk("db", "check"), 1, "is damaged")
+    assert file.read_bytes() == damaged  # never written to, never replaced
+
+    restored = out(memdesk("db", "restore", str(backup)))
+    kept = Path(restored.splitlines()[0].removeprefix("kept the old file as "))
+    assert kept.name.startswith("memdesk.sqlite3.damaged-") and kept.read_bytes() == damaged
+    assert "integrity check: ok" in restored
+    assert out(memdesk("entry", "list")).count("in the backup") == 3
+    assert out(memdesk("db", "check")).endswith(": ok\n")
+
+
+def test_restore_refuses_a_missing_or_damaged_backup_and_changes_nothing(memdesk, tmp_path):
+    out(memdesk("entry", "add", "k", "v"))
+    before = db_file(memdesk).read_bytes()
+    fails(memdesk("db", "restore", str(tmp_path / "nope.sqlite3")), 2, "no backup file at")
+    junk = tmp_path / "junk.sqlite3"
+    junk.write_bytes(b"not a database" * 500)
+    fails(memdesk("db", "restore", str(junk)), 2, "is damaged too")
+    assert db_file(memdesk).read_bytes() == before
+    backup = Path(out(memdesk("db", "backup")).strip())
+    reader = sqlite3.connect(db_file(memdesk))  # another program, with the store open
+    reader.execute("SELECT count(*) FROM meta").fetchone()
+    try:
+        fails(memdesk("db", "restore", str(backup)), 1, "is open in another program")
+    finally:
+        reader.close()
+    assert db_file(memdesk).read_bytes() == before
+    assert [p.name for p in Path(memdesk.data_dir).iterdir() if "damaged" in p.name] == []
+
+
+def test_a_folder_without_shared_memory_is_refused_at_open(tmp_path):
+    # Network and synced folders often lack the shared memory WAL needs. SQLite's
+    # "unix-dotfile" file system layer has none either, so it stands in for them here.
+    file = tmp_path / "memdesk.sqlite3"
+    memdesk = MemdeskCommand(tmp_path, ("--db", f"sqlite:///file:{file}?vfs=unix-dotfile&uri=true"))
+    fails(memdesk("entry", "list"), 1, "does not support the shared memory SQLite needs")
+    out(MemdeskCommand(tmp_path)("entry", "add", "k", "v"))  # now a WAL database, on a local disk
+    fails(memdesk("entry", "list"), 1, "does not support the shared memory SQLite needs")

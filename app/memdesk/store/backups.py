@@ -74,7 +74,7 @@ def in_use(file: Path) -> bool:
     shm = Path(f"{file}-shm")
     if not shm.exists():
         return False
-    with open(shm, "rb") as handle:
+    with open(shm, "r+b") as handle:  # an exclusive lock needs a handle open for writing
         try:
             fcntl.lockf(handle, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, SHM_DMS_OFFSET)
         except OSError:

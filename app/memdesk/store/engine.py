@@ -152,7 +152,7 @@ def translate_db_error(
 
 
 def _damaged(file: Path, backup_dir: Path | None) -> DamagedStoreError:
-    findings = backups.integrity_findings(file) or ["(the integrity check found nothing more)"]
+    findings = backups.integrity_findings(file) or ["ok (though reading it failed)"]
     newest = backups.newest_backup(file, backup_dir)
     offer = (
         f"the newest backup is {newest}; `memdesk db restore {newest}` puts it in place "
@@ -161,7 +161,10 @@ def _damaged(file: Path, backup_dir: Path | None) -> DamagedStoreError:
         else "there is no backup to restore; the file was left as it is"
     )
     return DamagedStoreError(
-        f"the database file {file} is damaged: " + "; ".join(findings), offer, backup=newest
+        f"the database file {file} is damaged; SQLite's integrity check says: " + "; ".join(findings),
+        offer,
+        file=file,
+        backup=newest,
     )
 
 
