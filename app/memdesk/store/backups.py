@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import sys
 from datetime import datetime
 from pathlib import Path
 
@@ -69,7 +70,9 @@ def integrity_findings(file: Path) -> list[str]:
 
 def in_use(file: Path) -> bool:
     """Whether another process has the database open right now."""
-    import fcntl  # Unix only; on Windows an open file cannot be moved anyway
+    if sys.platform == "win32":
+        return False  # there an open file cannot be moved: _move fails instead
+    import fcntl
 
     shm = Path(f"{file}-shm")
     if not shm.exists():
@@ -125,7 +128,14 @@ def restore_backup(backup: Path, file: Path) -> list[Path]:
             "close the Memdesk window (and any assistant using it), then try again",
         )
     aside = _free_name(file)
-    moved = _move(file, aside)
+    try:
+        moved = _move(file, aside)
+    except OSError as exc:
+        _move(aside, file)
+        raise StoreError(
+            f"could not move {file} aside: {exc.strerror}",
+            "close every program using it and check the folder's permissions; nothing was changed",
+        ) from None
     try:
         source = _read_only(backup)
         try:

@@ -146,9 +146,14 @@ def translate_db_error(
         return _damaged(file, backup_dir)
     if "not a database" in message or "malformed" in message:
         return StoreError(f"{where} is not a readable Memdesk database ({message})")
-    if name == "SQLITE_CANTOPEN" and file is not None and file.exists():
+    if name == "SQLITE_CANTOPEN" and file is not None and _usable(file):
+        # The file and its folder are fine, so what failed is the -shm shared memory.
         return _no_wal(where)
     return StoreError(f"database error in {where}: {message}")
+
+
+def _usable(file: Path) -> bool:
+    return file.is_file() and os.access(file, os.R_OK | os.W_OK) and os.access(file.parent, os.W_OK)
 
 
 def _damaged(file: Path, backup_dir: Path | None) -> DamagedStoreError:
