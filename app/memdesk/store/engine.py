@@ -57,7 +57,7 @@ def _make_engine(url: str, begin: str) -> Engine:
         # Already in WAL mode this changes nothing and takes no lock.
         mode = cursor.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         cursor.close()
-        if mode != "wal" and ":memory:" not in url:
+        if mode != "wal" and sqlite_file(url) is not None:
             # Without shared memory SQLite quietly keeps its old journal, where readers
             # and writers block each other: refuse rather than hang behind a writer.
             raise _no_wal(url)
