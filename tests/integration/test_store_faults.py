@@ -75,24 +75,28 @@ def store_size(memdesk: MemdeskCommand) -> int:
     )
 
 
-def test_a_full_disk_fails_the_write_cleanly_and_keeps_earlier_writes(memdesk):
-    for index in range(3):
-        out(memdesk("entry", "add", f"k{index}", f"saved before {index}"))
-    out(memdesk("doc", "set", "global", "Be brief."))
-    limit = store_size(memdesk) + 30000
+def on_a_small_disk(memdesk: MemdeskCommand, limit: int, *args: str) -> subprocess.CompletedProcess:
+    """Run ``memdesk ARGS`` where no file may grow past ``limit`` bytes: writes beyond it
+    fail with EFBIG, as on a full disk."""
 
     def small_disk() -> None:
-        # Files may not grow past ``limit``: writes beyond it fail with EFBIG, as on a full disk.
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
-    result = subprocess.run(
-        [sys.executable, "-m", "memdesk", "--data-dir", str(memdesk.data_dir), "doc", "set", "global", "-"],
+    return subprocess.run(
+        [sys.executable, "-m", "memdesk", "--data-dir", str(memdesk.data_dir), *args],
         input=("much more text " * 40000).encode(),
         capture_output=True,
         preexec_fn=small_disk,
         timeout=60,
     )
+
+
+def test_a_full_disk_fails_the_write_cleanly_and_keeps_earlier_writes(memdesk):
+    for index in range(3):
+        out(memdesk("entry", "add", f"k{index}", f"saved before {index}"))
+    out(memdesk("doc", "set", "global", "Be brief."))
+    result = on_a_small_disk(memdesk, store_size(memdesk) + 30000, "doc", "set", "global", "-")
     fails(result, 1, "the disk is full")
     assert out(memdesk("doc", "show", "global")) == "Be brief.\n"
     assert out(memdesk("entry", "list")).count("saved before") == 3
@@ -151,3 +155,12 @@ def test_a_folder_without_shared_memory_is_refused_at_open(tmp_path):
     fails(memdesk("entry", "list"), 1, "does not support the shared memory SQLite needs")
     out(MemdeskCommand(tmp_path)("entry", "add", "k", "v"))  # now a WAL database, on a local disk
     fails(memdesk("entry", "list"), 1, "does not support the shared memory SQLite needs")
+
+
+def test_a_backup_cut_short_by_a_full_disk_leaves_no_file(memdesk):
+    out(memdesk("doc", "set", "global", "paragraph\n\n" * 2000))
+    fails(
+        on_a_small_disk(memdesk, db_file(memdesk).stat().st_size // 2, "db", "backup"), 1, "the disk is full"
+    )
+    assert list((Path(memdesk.data_dir) / "backups").iterdir()) == []
+    assert out(memdesk("db", "check")).endswith(": ok\n")

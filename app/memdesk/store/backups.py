@@ -35,15 +35,22 @@ def make_backup(file: Path, backup_dir: Path) -> Path:
     """Copy the database consistently (SQLite's backup API) into ``backup_dir``."""
     backup_dir.mkdir(parents=True, exist_ok=True)
     target = backup_dir / f"{file.stem}-{_stamp()}.sqlite3"
-    source = sqlite3.connect(file)
+    # Written under another name first: a backup cut short (full disk) is never taken
+    # for the newest backup.
+    partial = target.with_name(f"{target.name}.partial")
     try:
-        dest = sqlite3.connect(target)
+        source = sqlite3.connect(file)
         try:
-            source.backup(dest)
+            dest = sqlite3.connect(partial)
+            try:
+                source.backup(dest)
+            finally:
+                dest.close()
         finally:
-            dest.close()
+            source.close()
+        os.replace(partial, target)
     finally:
-        source.close()
+        partial.unlink(missing_ok=True)
     return target
 
 
