@@ -39,7 +39,7 @@ def make_backup(file: Path, backup_dir: Path) -> Path:
     # for the newest backup.
     partial = target.with_name(f"{target.name}.partial")
     try:
-        source = sqlite3.connect(file)
+        source = _read_only(file)
         try:
             dest = sqlite3.connect(partial)
             try:
