@@ -1,4 +1,5 @@
-"""Opening the database: one engine per store, WAL, busy timeout, schema version, backups.
+"""Opening the database: one engine per store, WAL, busy timeout, schema version, backups,
+and SQLite's failures (busy, full disk, damaged file, no shared memory) in plain words.
 
 Reads and writes use separate engines so that every write transaction starts with
 ``BEGIN IMMEDIATE``: a writer waits its turn up to the busy timeout instead of failing
