@@ -4,6 +4,10 @@ Every layer raises these; the CLI maps them to exit codes and the GUI to one err
 Anything else is a bug and may show a traceback.
 """
 
+from __future__ import annotations
+
+from pathlib import Path
+
 
 class MemdeskError(Exception):
     """An expected failure: the operation did not happen and nothing was half-written."""
@@ -43,3 +47,12 @@ class LLMError(MemdeskError):
     def __init__(self, message: str, backend: str, hint: str | None = None) -> None:
         super().__init__(message, hint)
         self.backend = backend
+
+
+class DamagedStoreError(StoreError):
+    """The database file is damaged; it is left as it is, and a backup may replace it."""
+
+    def __init__(self, message: str, hint: str | None, file: Path, backup: Path | None) -> None:
+        super().__init__(message, hint)
+        self.file = file
+        self.backup = backup  # the newest backup, when there is one

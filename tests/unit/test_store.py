@@ -155,3 +155,42 @@ def test_a_running_read_can_be_interrupted(tmp_path):
     assert not worker.is_alive()
     assert isinstance(outcome[0], StoreError) and "interrupted" in str(outcome[0])
     store.close()
+
+
+@pytest.mark.parametrize(
+    "damage", ["DELETE FROM meta WHERE key='schema_version'", "UPDATE meta SET value='x1'"]
+)
+def test_a_missing_schema_version_is_refused_without_a_backup(tmp_path, damage):
+    make_store(tmp_path).close()
+    path = tmp_path / "m.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.execute(damage)
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="no valid schema version"):
+        make_store(tmp_path)
+    assert path.read_bytes() == before
+    assert not (tmp_path / "backups").exists()
+
+
+def test_a_schema_without_an_upgrade_path_is_refused_without_a_backup(tmp_path):
+    make_store(tmp_path).close()
+    with sqlite3.connect(tmp_path / "m.sqlite3") as conn:
+        conn.execute("UPDATE meta SET value='0' WHERE key='schema_version'")
+    with pytest.raises(StoreError, match="schema 0, which this Memdesk cannot upgrade"):
+        make_store(tmp_path)
+    assert not (tmp_path / "backups").exists()
+
+
+def test_opening_takes_no_write_lock(tmp_path, monkeypatch):
+    monkeypatch.setenv("MEMDESK_BUSY_TIMEOUT_MS", "200")
+    make_store(tmp_path).close()
+    blocker = sqlite3.connect(tmp_path / "m.sqlite3", isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    blocker.execute("UPDATE meta SET value = value || '' WHERE key = 'revision'")
+    try:
+        store = make_store(tmp_path)
+        assert store.revision() == 0
+        store.close()
+    finally:
+        blocker.rollback()
+        blocker.close()

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from memdesk import __version__
 from memdesk.cli import (
     cmd_compact,
+    cmd_db,
     cmd_files,
     cmd_gui,
     cmd_history,
@@ -35,6 +36,7 @@ COMMAND_MODULES = (
     cmd_history,
     cmd_files,
     cmd_compact,
+    cmd_db,
     cmd_mcp,
     cmd_serve,
     cmd_token,

@@ -3,7 +3,8 @@
 The window is put on screen first and the store layer (SQLAlchemy and the services,
 most of the start-up time) loads after it, so a person sees the window at once.
 A store that cannot be opened (newer schema, locked, unreadable, read-only folder) is
-explained in a plain dialog and the command exits 1, without a traceback.
+explained in a plain dialog and the command exits 1, without a traceback; for a damaged
+file the dialog offers to restore the newest backup.
 ``--smoke-test`` starts, opens the store, shows the window for one event-loop tick and
 exits 0: what packaging runs to prove an installed build works.
 """
@@ -18,13 +19,14 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
 import memdesk
 from memdesk.core.timefmt import parse_iso, utcnow
-from memdesk.errors import MemdeskError
+from memdesk.errors import DamagedStoreError, MemdeskError
 from memdesk.gui import dialogs, theme
 from memdesk.gui.main_window import MainWindow
+from memdesk.gui.recovery import offer_restore
 from memdesk.paths import resolve_paths
 
 if TYPE_CHECKING:
@@ -59,6 +61,20 @@ def open_store(args: argparse.Namespace) -> Memdesk:
     return Memdesk.open(args.data_dir, args.db, args.config, actor=ACTOR, clock=_clock(args.now))
 
 
+def open_or_explain(window: QWidget, args: argparse.Namespace) -> Memdesk | None:
+    """The opened store, or None once the person has been told why it cannot be opened."""
+    try:
+        return open_store(args)
+    except MemdeskError as exc:
+        print(f"memdesk: error: {exc}", file=sys.stderr)
+        if args.smoke_test:
+            return None
+        if isinstance(exc, DamagedStoreError) and exc.backup is not None:
+            return open_or_explain(window, args) if offer_restore(window, exc) else None
+        dialogs.show_error(window, exc, f"{memdesk.APP_NAME} cannot open its memory store")
+        return None
+
+
 def paint_now(window: MainWindow) -> None:
     """Let the window reach the screen before the slow part of the start.
 
@@ -78,12 +94,8 @@ def run(args: argparse.Namespace) -> int:
     window = MainWindow(resolve_paths(args.data_dir, args.db, args.config).data_dir)
     window.show()
     paint_now(window)
-    try:
-        app = open_store(args)
-    except MemdeskError as exc:
-        print(f"memdesk: error: {exc}", file=sys.stderr)
-        if not args.smoke_test:
-            dialogs.show_error(window, exc, f"{memdesk.APP_NAME} cannot open its memory store")
+    app = open_or_explain(window, args)
+    if app is None:
         window.close()
         return 1
     from memdesk.gui.tasks import TaskRunner

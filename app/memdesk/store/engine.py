@@ -1,4 +1,5 @@
-"""Opening the database: one engine per store, WAL, busy timeout, schema version, backups.
+"""Opening the database: one engine per store, WAL, busy timeout, schema version, backups,
+and SQLite's failures (busy, full disk, damaged file, no shared memory) in plain words.
 
 Reads and writes use separate engines so that every write transaction starts with
 ``BEGIN IMMEDIATE``: a writer waits its turn up to the busy timeout instead of failing
@@ -7,26 +8,30 @@ half-way when another process (an assistant using the CLI) writes at the same ti
 
 from __future__ import annotations
 
+import errno
 import os
+import shutil
 import sqlite3
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, inspect, select, text
+from sqlalchemy import Engine, create_engine, event, inspect, make_url, select, text
 from sqlalchemy.exc import DatabaseError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
 from memdesk.core.search_text import split_pieces
-from memdesk.errors import StoreError
-from memdesk.store import fts
+from memdesk.errors import DamagedStoreError, StoreError
+from memdesk.store import backups, fts
 from memdesk.store.migrations import SCHEMA_VERSION, STEPS
 from memdesk.store.models import Base, Document, DocumentPiece, Meta
 
 DEFAULT_BUSY_TIMEOUT_MS = 5000
+# Less free space than this, after a failed write, means the disk is full.
+LOW_DISK_BYTES = 1 << 20
 
 
 def _busy_timeout_ms() -> int:
@@ -48,8 +53,13 @@ def _make_engine(url: str, begin: str) -> Engine:
         cursor.execute(f"PRAGMA busy_timeout = {_busy_timeout_ms()}")
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.execute("PRAGMA synchronous = NORMAL")
-        cursor.execute("PRAGMA journal_mode = WAL")
+        # Already in WAL mode this changes nothing and takes no lock.
+        mode = cursor.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         cursor.close()
+        if mode != "wal" and sqlite_file(url) is not None:
+            # Without shared memory SQLite quietly keeps its old journal, where readers
+            # and writers block each other: refuse rather than hang behind a writer.
+            raise _no_wal(url)
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Any) -> None:
@@ -83,8 +93,34 @@ def _sync_document_pieces(session: Session, _context: object) -> None:
             conn.execute(pieces.insert(), rows)
 
 
-def translate_db_error(exc: Exception, where: str) -> StoreError:
-    message = str(getattr(exc, "orig", exc))
+def _no_room_left(file: Path) -> bool:
+    """After an I/O error: did the write run out of room (full disk or file size limit)?
+
+    SQLite reports a write cut short as SQLITE_FULL but a refused one (EFBIG) as a plain
+    I/O error, so look at the disk and at the limit.
+    """
+    try:
+        if shutil.disk_usage(file.parent).free < LOW_DISK_BYTES:
+            return True
+    except OSError:
+        pass
+    if sys.platform == "win32":
+        return False
+    import resource
+
+    limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    if limit == resource.RLIM_INFINITY:
+        return False
+    sizes = [Path(f"{file}{side}").stat().st_size for side in ("", "-wal") if Path(f"{file}{side}").exists()]
+    return any(size >= limit - LOW_DISK_BYTES for size in sizes)
+
+
+def translate_db_error(
+    exc: Exception, where: str, file: Path | None = None, backup_dir: Path | None = None
+) -> StoreError:
+    cause = getattr(exc, "orig", exc)
+    message = str(cause)
+    name = getattr(cause, "sqlite_errorname", "")
     if "locked" in message or "busy" in message:
         return StoreError(
             f"the database {where} is busy: another program is writing to it",
@@ -95,9 +131,64 @@ def translate_db_error(exc: Exception, where: str) -> StoreError:
             f"the database {where} is read-only",
             "check the permissions of the file and its folder",
         )
+    if (
+        name == "SQLITE_FULL"
+        or "disk is full" in message
+        or getattr(cause, "errno", None) in (errno.ENOSPC, errno.EFBIG)
+        or (name.startswith("SQLITE_IOERR") and file is not None and _no_room_left(file))
+    ):
+        return StoreError(
+            f"the disk is full: could not write to {where}; nothing of this change was saved",
+            "free some space and try again; everything saved before is intact",
+        )
+    if "malformed" in message and file is not None:
+        return _damaged(file, backup_dir)
     if "not a database" in message or "malformed" in message:
         return StoreError(f"{where} is not a readable Memdesk database ({message})")
+    if name == "SQLITE_CANTOPEN" and file is not None and _usable(file):
+        # The file and its folder are fine, so what failed is the -shm shared memory.
+        return _no_wal(where)
     return StoreError(f"database error in {where}: {message}")
+
+
+def _usable(file: Path) -> bool:
+    return file.is_file() and os.access(file, os.R_OK | os.W_OK) and os.access(file.parent, os.W_OK)
+
+
+def _damaged(file: Path, backup_dir: Path | None) -> DamagedStoreError:
+    findings = backups.integrity_findings(file) or ["ok (though reading it failed)"]
+    newest = backups.newest_backup(file, backup_dir)
+    offer = (
+        f"the newest backup is {newest}; `memdesk db restore {newest}` puts it in place "
+        "and keeps the damaged file beside it"
+        if newest
+        else "there is no backup to restore; the file was left as it is"
+    )
+    return DamagedStoreError(
+        f"the database file {file} is damaged; SQLite's integrity check says: " + "; ".join(findings),
+        offer,
+        file=file,
+        backup=newest,
+    )
+
+
+def _no_wal(where: str) -> StoreError:
+    return StoreError(
+        f"{where} cannot be shared safely here: its folder does not support the shared memory "
+        "SQLite needs (WAL mode), as on network or synced folders",
+        "keep the database on a local disk (--data-dir, --db or MEMDESK_DATA_DIR)",
+    )
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file behind a SQLite URL, also in its ``file:PATH?...&uri=true`` form."""
+    parsed = make_url(url)
+    name = parsed.database
+    if not parsed.drivername.startswith("sqlite") or not name or ":memory:" in url:
+        return None
+    if parsed.query.get("uri") == "true" and name.startswith("file:"):
+        name = name[len("file:") :]
+    return Path(name)
 
 
 class Store:
@@ -106,9 +197,9 @@ class Store:
     def __init__(self, url: str, backup_dir: Path | None = None) -> None:
         self.url = url
         self.backup_dir = backup_dir
-        self.file = Path(url[len("sqlite:///") :]) if url.startswith("sqlite:///") else None
+        self.file = sqlite_file(url)
         self.where = str(self.file) if self.file else url
-        if self.file and ":memory:" not in url:
+        if self.file:
             self._prepare_folder(self.file)
         self.write_engine = _make_engine(url, "BEGIN IMMEDIATE")
         self.read_engine = self.write_engine if ":memory:" in url else _make_engine(url, "BEGIN")
@@ -124,7 +215,7 @@ class Store:
             self._open_schema()
         except (OperationalError, DatabaseError) as exc:
             self.close()
-            raise translate_db_error(exc, self.where) from None
+            raise self._translate(exc) from None
         except BaseException:
             self.close()
             raise
@@ -145,57 +236,84 @@ class Store:
             )
 
     def _open_schema(self) -> None:
+        # Look in a read transaction first: in WAL mode it never waits for a writer, so a
+        # command that only reads is not held up by another program's long write.
+        with self.read_engine.connect() as conn:
+            version = self._schema_version(conn)
+            conn.rollback()
+        if version == SCHEMA_VERSION:
+            return
+        self._check_not_newer(version)
+        # Creating or upgrading needs the write lock; look again under it, since another
+        # process may have done it while we waited.
         with self.write_engine.begin() as conn:
-            tables = set(conn.scalars(text("SELECT name FROM sqlite_master WHERE type='table'")))
-            if not tables:
-                Base.metadata.create_all(conn)
-                fts.create_indexes(conn)
-                conn.execute(
-                    Meta.__table__.insert(),
-                    [
-                        {"key": "schema_version", "value": str(SCHEMA_VERSION)},
-                        {"key": "revision", "value": "0"},
-                    ],
-                )
-                return
-            if "meta" not in tables:
-                raise StoreError(f"{self.where} is a SQLite file but not a Memdesk database")
-            version = int(conn.scalar(select(Meta.value).where(Meta.key == "schema_version")) or 0)
-        if version > SCHEMA_VERSION:
+            version = self._schema_version(conn)
+            if version is None:
+                self._create(conn)
+            elif version < SCHEMA_VERSION:
+                self._migrate(conn, version)
+        self._check_not_newer(version)
+
+    def _schema_version(self, conn: Any) -> int | None:
+        """The stored schema version, or None for an empty database."""
+        tables = set(conn.scalars(text("SELECT name FROM sqlite_master WHERE type='table'")))
+        if not tables:
+            return None
+        if "meta" not in tables:
+            raise StoreError(f"{self.where} is a SQLite file but not a Memdesk database")
+        raw = conn.scalar(select(Meta.value).where(Meta.key == "schema_version"))
+        if raw is None or not str(raw).isdigit():
+            raise StoreError(
+                f"{self.where} has no valid schema version (meta.schema_version is {raw!r})",
+                "the file was not changed; restore a backup with `memdesk db restore`",
+            )
+        return int(raw)
+
+    def _check_not_newer(self, version: int | None) -> None:
+        if version is not None and version > SCHEMA_VERSION:
             raise StoreError(
                 f"{self.where} was written by a newer Memdesk (schema {version}; "
                 f"this version reads up to {SCHEMA_VERSION})",
                 "install the newer Memdesk to open it; the file was not changed",
             )
-        if version < SCHEMA_VERSION:
-            self._migrate(version)
 
-    def _migrate(self, version: int) -> None:
-        self.backup()
-        with self.write_engine.begin() as conn:
-            for step in range(version, SCHEMA_VERSION):
-                STEPS[step](conn)
-            conn.execute(
-                Meta.__table__.update().where(Meta.key == "schema_version"),
-                {"value": str(SCHEMA_VERSION)},
+    @staticmethod
+    def _create(conn: Any) -> None:
+        Base.metadata.create_all(conn)
+        fts.create_indexes(conn)
+        conn.execute(
+            Meta.__table__.insert(),
+            [
+                {"key": "schema_version", "value": str(SCHEMA_VERSION)},
+                {"key": "revision", "value": "0"},
+            ],
+        )
+
+    def _migrate(self, conn: Any, version: int) -> None:
+        missing = [step for step in range(version, SCHEMA_VERSION) if step not in STEPS]
+        if missing:
+            raise StoreError(
+                f"{self.where} has schema {version}, which this Memdesk cannot upgrade",
+                "the file was not changed",
             )
+        # The backup reads through its own connection; we hold the write lock, so it is
+        # exactly what the steps below start from.
+        self.backup()
+        for step in range(version, SCHEMA_VERSION):
+            STEPS[step](conn)
+        conn.execute(
+            Meta.__table__.update().where(Meta.key == "schema_version"),
+            {"value": str(SCHEMA_VERSION)},
+        )
 
     def backup(self) -> Path | None:
         """Copy the database (consistently, through SQLite's backup API) to the backup folder."""
         if self.file is None or self.backup_dir is None:
             return None
-        self.backup_dir.mkdir(parents=True, exist_ok=True)
-        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        target = self.backup_dir / f"{self.file.stem}-{stamp}.sqlite3"
-        source = sqlite3.connect(self.file)
-        try:
-            dest = sqlite3.connect(target)
-            with dest:
-                source.backup(dest)
-            dest.close()
-        finally:
-            source.close()
-        return target
+        return backups.make_backup(self.file, self.backup_dir)
+
+    def _translate(self, exc: Exception) -> StoreError:
+        return translate_db_error(exc, self.where, self.file, self.backup_dir)
 
     @contextmanager
     def read(self) -> Iterator[Session]:
@@ -203,7 +321,7 @@ class Store:
         try:
             yield session
         except (OperationalError, DatabaseError) as exc:
-            raise translate_db_error(exc, self.where) from None
+            raise self._translate(exc) from None
         finally:
             session.close()  # ends the read transaction; loaded rows stay usable, detached
 
@@ -217,7 +335,7 @@ class Store:
             session.commit()
         except (OperationalError, DatabaseError) as exc:
             session.rollback()
-            raise translate_db_error(exc, self.where) from None
+            raise self._translate(exc) from None
         except BaseException:
             session.rollback()
             raise
