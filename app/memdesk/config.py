@@ -17,14 +17,9 @@ from typing import Any
 
 import tomli_w
 
+from memdesk.core.backends import BACKENDS
+
 COMPACTION_STEPS = ("working", "timeline", "facts", "app")
-# The language-model backends compaction can use, as people see them named.
-BACKEND_LABELS = {
-    "offline": "Offline (no model, no network)",
-    "openai": "OpenAI-compatible server",
-    "anthropic": "Anthropic",
-}
-BACKENDS = tuple(BACKEND_LABELS)
 DEFAULT_OPENAI_BASE_URL = "http://localhost:11434/v1"  # Ollama's OpenAI-compatible endpoint
 # Keys renamed since a release: a settings file that still has the old name keeps working.
 RENAMED_KEYS = {"llm.base_url": "llm.openai_base_url"}

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memdesk.config import BACKENDS
+from memdesk.core.backends import BACKENDS
 
 if TYPE_CHECKING:
     from memdesk.errors import MemdeskError

@@ -21,7 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memdesk.config import BACKEND_LABELS, BACKENDS, SPEC_BY_KEY, Settings
+from memdesk.config import SPEC_BY_KEY, Settings
+from memdesk.core.backends import BACKEND_LABELS, BACKENDS
 from memdesk.errors import MemdeskError
 from memdesk.gui import dialogs, theme
 from memdesk.gui.tasks import TaskRunner

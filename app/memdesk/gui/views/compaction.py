@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memdesk.config import BACKEND_LABELS, BACKENDS
+from memdesk.core.backends import BACKEND_LABELS, BACKENDS
 from memdesk.core.items import EVERYTHING
 from memdesk.errors import LLMError, MemdeskError
 from memdesk.gui import dialogs, theme

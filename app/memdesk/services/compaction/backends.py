@@ -6,7 +6,8 @@ import os
 import time
 from collections.abc import Callable
 
-from memdesk.config import BACKENDS, Settings
+from memdesk.config import Settings
+from memdesk.core.backends import BACKENDS
 from memdesk.errors import BadInputError, MemdeskError
 from memdesk.llm import prompts
 from memdesk.llm.base import ChatBackend, Completion, make_backend
