@@ -26,3 +26,32 @@ def test_shutdown_lets_every_queued_write_finish(memdesk_app, qapp):
         "queued-1",
         "queued-2",
     ]
+
+
+def test_a_long_job_that_writes_counts_as_ours_even_when_it_fails(memdesk_app, qapp, qtbot):
+    from memdesk.gui.refresh import StoreWatcher
+
+    runner = TaskRunner(memdesk_app)
+    watcher = StoreWatcher(runner, interval_ms=60_000)
+    external: list[int] = []
+    watcher.external_change.connect(lambda: external.append(1))
+    watcher.start()
+    runner.wait_idle()
+    failures: list[Exception] = []
+
+    def records_then_fails(app):
+        app.documents.set("global", "the run recorded itself")
+        raise RuntimeError("the model did not answer")
+
+    with qtbot.waitSignal(runner.store_changed, raising=False, timeout=300) as changed:
+        runner.long_write(records_then_fails, on_error=failures.append)
+        runner.wait_idle()
+    assert [str(error) for error in failures] == ["the model did not answer"]
+    assert not changed.signal_triggered  # it failed: the window is not told it saved
+    watcher.check()
+    runner.wait_idle()
+    assert external == []  # but its write is ours, not another program's
+    with qtbot.waitSignal(runner.store_changed, timeout=2000):
+        runner.long_write(lambda app: app.documents.set("global", "and again"))
+    watcher.stop()
+    runner.shutdown()

@@ -153,3 +153,15 @@ def test_listing_history_counts_changes_in_one_query(memdesk_app):
         event.remove(engine, "before_cursor_execute", listener)
     assert [step.changes for step in steps] == [1] * 30
     assert len(statements) <= 3  # the steps and their counts, not one count per step
+
+
+def test_a_change_tells_the_step_it_made(memdesk_app):
+    app = memdesk_app
+    with app.ctx.change("Save two entries") as session:
+        app.entries.upsert_in(session, "a", "one", "knowledge")
+        app.entries.upsert_in(session, "b", "two", "knowledge")
+    (step,) = app.history.list(limit=1)
+    assert app.ctx.last_step_id() == step.id and step.label == "Save two entries"
+    with app.ctx.change("Nothing at all"):
+        pass
+    assert app.ctx.last_step_id() is None  # nothing changed, so no step

@@ -87,6 +87,19 @@ class TaskRunner(QObject):
         """Run ``fn`` after every earlier write; ``changes`` says what it may change."""
         return self._submit(self._writer, fn, on_done, on_error, changes=changes, label=label)
 
+    def long_write(
+        self,
+        fn: Callable[[Memdesk], T],
+        on_done: Callable[[T], Any] | None = None,
+        on_error: Callable[[Exception], Any] | None = None,
+        label: str = "",
+        changes: Changes = EVERYTHING,
+    ) -> Future[T]:
+        """A long job that writes a little as it goes (a compaction run records itself and
+        its failures): it runs beside the queue of writes rather than holding it up, and
+        what it wrote counts as ours even when it fails."""
+        return self._submit(self._readers, fn, on_done, on_error, changes=changes, label=label)
+
     def _submit(
         self,
         pool: ThreadPoolExecutor,
@@ -108,7 +121,10 @@ class TaskRunner(QObject):
                 QTimer.singleShot(0, self, lambda: self.busy_changed.emit(True))
         if label:
             self.progress.emit(label, 0, 0)
-        future = pool.submit(self._run_write, fn) if writes else pool.submit(fn, self.app)
+        if not writes:
+            future = pool.submit(fn, self.app)
+        else:
+            future = pool.submit(self._run_write if pool is self._writer else self._run_long_write, fn)
         delivered = (on_done, changes)
         future.add_done_callback(lambda done: self._delivery.finished.emit(done, delivered, on_error))
         return future
@@ -116,13 +132,18 @@ class TaskRunner(QObject):
     def _run_write(self, fn: Callable[[Memdesk], T]) -> T:
         result = fn(self.app)
         # Serialized with every other write of ours, so this is the revision we left.
-        self.note_own_writes()
+        self._note_own_writes()
         return result
 
-    def note_own_writes(self) -> None:
+    def _run_long_write(self, fn: Callable[[Memdesk], T]) -> T:
+        try:
+            return fn(self.app)
+        finally:  # a failed run has still recorded itself
+            self._note_own_writes()
+
+    def _note_own_writes(self) -> None:
         """Count the store's writes so far as ours, so the watcher does not report them as
-        another program's. Called on a worker by a read task that also logs something (a
-        compaction run records itself), after its writes."""
+        another program's."""
         revision = self.app.store.revision()
         with self._lock:
             self.own_revision = max(self.own_revision, revision)

@@ -62,16 +62,22 @@ class Context:
         A change opened inside another on the same thread joins it, so a composite action
         (an import, an applied compaction) is still one step that one undo reverts.
         """
+        self._open.last_step_id = None  # joined: the outer change makes the step, later
         open_session: Session | None = getattr(self._open, "session", None)
         if open_session is not None:
             yield open_session
             return
-        with recorded_change(self.store, label, self.current_actor, self.now()) as session:
-            self._open.session = session
+        with recorded_change(self.store, label, self.current_actor, self.now()) as recording:
+            self._open.session = recording.session
             try:
-                yield session
+                yield recording.session
             finally:
                 self._open.session = None
+        self._open.last_step_id = recording.step_id
+
+    def last_step_id(self) -> int | None:
+        """The history step the last change made on this thread left (None: it changed nothing)."""
+        return getattr(self._open, "last_step_id", None)
 
 
 def check_text(value: object, what: str, max_chars: int, allow_empty: bool = False) -> str:

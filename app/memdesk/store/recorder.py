@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -43,13 +44,22 @@ class _Recorder:
             )
 
 
+@dataclass
+class Recording:
+    """The session of a recorded change, and afterwards the id of the step it made."""
+
+    session: Session
+    step_id: int | None = None  # None until committed, and when nothing changed
+
+
 @contextmanager
-def recorded_change(store: Store, label: str, actor: str, now: datetime) -> Iterator[Session]:
+def recorded_change(store: Store, label: str, actor: str, now: datetime) -> Iterator[Recording]:
     """A write transaction that becomes one undoable history step (if it changed anything)."""
     with store.write() as session:
+        recording = Recording(session)
         recorder = _Recorder()
         event.listen(session, "before_flush", recorder.before_flush)
-        yield session
+        yield recording
         session.flush()
         changes = list(recorder.changes())
         event.remove(session, "before_flush", recorder.before_flush)
@@ -63,3 +73,4 @@ def recorded_change(store: Store, label: str, actor: str, now: datetime) -> Iter
             for change in changes:
                 change.step_id = step.id
             session.add_all(changes)
+            recording.step_id = step.id

@@ -434,20 +434,17 @@ class CompactionView(Page):
         self.error_bar.hide()
         session_id, backend = chosen.id, self.backend_box.currentData()
         token = self._cancel = CancelToken()
-        relay, tasks = self._relay.progress.emit, self.tasks
+        relay = self._relay.progress.emit
 
         def propose(app: Memdesk) -> Proposal:
-            try:
-                return app.compaction.propose(session_id, backend=backend, cancel=token, progress=relay)
-            finally:  # the run record (and a failure count) are this window's writes
-                tasks.note_own_writes()
+            return app.compaction.propose(session_id, backend=backend, cancel=token, progress=relay)
 
         self._set_progress_visible(True)
         self.empty.hide()
         self.progress_bar.setRange(0, 0)
         self.progress_label.setText(f"Starting compaction of {session_id}…")
         self._update_buttons()
-        self.tasks.read(propose, on_done=self._got_proposal, on_error=self._run_failed)
+        self.tasks.long_write(propose, on_done=self._got_proposal, on_error=self._run_failed)
 
     def cancel(self) -> None:
         if self._cancel is not None:

@@ -34,8 +34,9 @@ def apply_label(proposal: Proposal) -> str:
     return f"Compact {proposal.session_id} (run {proposal.run_id})"
 
 
-def apply_proposal(app: Memdesk, proposal: Proposal) -> list[int]:
-    """Write the accepted changes; returns the ids of memories that went to keep the cap."""
+def apply_proposal(app: Memdesk, proposal: Proposal) -> tuple[list[int], int | None]:
+    """Write the accepted changes; returns the ids of memories that went to keep the cap and
+    the history step written (None when the accepted changes changed nothing)."""
     if proposal.preview_only:
         raise BadInputError(
             "this proposal previews a transcript file that has not been imported",
@@ -60,7 +61,7 @@ def apply_proposal(app: Memdesk, proposal: Proposal) -> list[int]:
         for change in accepted:
             writer.write(session, chat, change)
         chat.failure_count = 0
-    return writer.pushed_out
+    return writer.pushed_out, app.ctx.last_step_id()
 
 
 def _check_text(app: Memdesk, change: Change) -> None:

@@ -13,7 +13,6 @@ from memdesk.core.timefmt import format_minute
 from memdesk.errors import LLMError
 from memdesk.services.compaction.build import Source
 from memdesk.services.compaction.model import CompactionDegraded
-from memdesk.services.compaction.runs import step_id_for
 from memdesk.store.models import ChatSession
 
 if TYPE_CHECKING:
@@ -51,4 +50,4 @@ def count_failure(app: Memdesk, source: Source, error: LLMError, run_id: int) ->
         chat.last_consolidated_message_id = source.last.id
         chat.last_consolidated_at = source.last.at
         chat.failure_count = 0
-    return CompactionDegraded(error, failures, key, len(source.messages), step_id_for(app.store, label))
+    return CompactionDegraded(error, failures, key, len(source.messages), app.ctx.last_step_id())

@@ -8,7 +8,7 @@ from sqlalchemy import select
 
 from memdesk.services.compaction.model import RunRecord, Usage
 from memdesk.store.engine import Store
-from memdesk.store.models import CompactionRun, HistoryStep
+from memdesk.store.models import CompactionRun
 
 
 def record_run(
@@ -72,11 +72,3 @@ def list_runs(store: Store, limit: int = 50) -> list[RunRecord]:
             )
             for row in rows
         ]
-
-
-def step_id_for(store: Store, label: str) -> int | None:
-    """The history step a change with this (unique) label left; None when it changed nothing."""
-    with store.read() as session:
-        return session.scalar(
-            select(HistoryStep.id).where(HistoryStep.label == label).order_by(HistoryStep.id.desc()).limit(1)
-        )

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from memdesk.core.namespaces import check_session_id
 from memdesk.core.timefmt import naive_utc
 from memdesk.errors import LLMError, MemdeskError
-from memdesk.services.compaction.apply import apply_label, apply_proposal
+from memdesk.services.compaction.apply import apply_proposal
 from memdesk.services.compaction.backends import make_run_steps, settings_for
 from memdesk.services.compaction.build import Builder, Reporter, Source, session_source, transcript_source
 from memdesk.services.compaction.failures import count_failure
@@ -22,7 +22,7 @@ from memdesk.services.compaction.model import (
     RunRecord,
     Tally,
 )
-from memdesk.services.compaction.runs import finish_run, list_runs, record_run, step_id_for
+from memdesk.services.compaction.runs import finish_run, list_runs, record_run
 from memdesk.services.compaction.triggers import due_sessions
 from memdesk.services.transcripts import Transcript, default_session_id
 
@@ -133,8 +133,7 @@ class Compaction:
         Returns the step's id (None if the accepted changes changed nothing). Removed
         memories go to Trash. Raises ConflictError when the session was compacted since.
         """
-        pushed_out = apply_proposal(self.app, proposal)
-        step_id = step_id_for(self.app.store, apply_label(proposal))
+        pushed_out, step_id = apply_proposal(self.app, proposal)
         message = f"{len(proposal.accepted())} of {len(proposal.changes)} changes applied"
         if pushed_out:
             ids = ", ".join(str(memory_id) for memory_id in pushed_out)
