@@ -31,6 +31,19 @@ def _read_only(file: Path) -> sqlite3.Connection:
     return sqlite3.connect(f"{file.resolve().as_uri()}?mode=ro", uri=True)
 
 
+def _copy_database(source_file: Path, target: Path) -> None:
+    """Copy a database page by page through SQLite's backup API, reading the source only."""
+    source = _read_only(source_file)
+    try:
+        dest = sqlite3.connect(target)
+        try:
+            source.backup(dest)
+        finally:
+            dest.close()
+    finally:
+        source.close()
+
+
 def make_backup(file: Path, backup_dir: Path) -> Path:
     """Copy the database consistently (SQLite's backup API) into ``backup_dir``."""
     backup_dir.mkdir(parents=True, exist_ok=True)
@@ -39,15 +52,7 @@ def make_backup(file: Path, backup_dir: Path) -> Path:
     # for the newest backup.
     partial = target.with_name(f"{target.name}.partial")
     try:
-        source = _read_only(file)
-        try:
-            dest = sqlite3.connect(partial)
-            try:
-                source.backup(dest)
-            finally:
-                dest.close()
-        finally:
-            source.close()
+        _copy_database(file, partial)
         os.replace(partial, target)
     finally:
         partial.unlink(missing_ok=True)
@@ -144,15 +149,7 @@ def restore_backup(backup: Path, file: Path) -> list[Path]:
             "close every program using it and check the folder's permissions; nothing was changed",
         ) from None
     try:
-        source = _read_only(backup)
-        try:
-            dest = sqlite3.connect(file)
-            try:
-                source.backup(dest)
-            finally:
-                dest.close()
-        finally:
-            source.close()
+        _copy_database(backup, file)
         findings = integrity_findings(file)
         if findings:
             raise StoreError(f"the restored copy failed its check: {findings[0]}")
