@@ -37,6 +37,7 @@ from memdesk.store.engine import Store
 
 if TYPE_CHECKING:
     from memdesk.services.compaction import Compaction
+    from memdesk.services.expiry import Expiry
 
 
 class Memdesk:
@@ -84,6 +85,13 @@ class Memdesk:
         """Open the store and settings (``clock`` may return aware times: they are converted to UTC)."""
         paths = resolve_paths(data_dir=data_dir, db=db, config=config)
         return cls(paths, load_settings(paths.config_file), actor=actor, clock=clock)
+
+    @cached_property
+    def expiry(self) -> Expiry:
+        """Everything that expires, in one list, and the actions that change an expiry."""
+        from memdesk.services.expiry import Expiry
+
+        return Expiry(self)
 
     @cached_property
     def compaction(self) -> Compaction:

@@ -69,7 +69,6 @@ from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.views.base import Page
 from memdesk.gui.widgets.message_bar import MessageBar
 from memdesk.gui.widgets.view_header import ViewHeader
-from memdesk.services.expiry import Expiry
 from memdesk.services.memdesk import Memdesk
 from memdesk.services.prompt import ComposedPrompt, PromptSpec, Section
 
@@ -839,5 +838,5 @@ class PromptPreviewView(Page):
 def _choices(app: Memdesk) -> tuple[list[str], list[tuple[str, str]]]:
     """Runs on a worker thread: session ids and (app id, label) pairs for the combos."""
     sessions = [summary.id for summary in app.sessions.list()]
-    apps = sorted(Expiry(app).app_labels().items(), key=lambda pair: pair[1].casefold())
+    apps = sorted(app.expiry.app_labels().items(), key=lambda pair: pair[1].casefold())
     return sessions, apps

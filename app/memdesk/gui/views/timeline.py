@@ -38,7 +38,6 @@ from memdesk.services.expiry import (
     PIN,
     RESTORE,
     ExpiringItem,
-    Expiry,
     describe_upcoming,
 )
 from memdesk.services.memdesk import Memdesk
@@ -74,7 +73,7 @@ EVERYTHING = Filters()
 
 def read_timeline(app: Memdesk, filters: Filters = EVERYTHING) -> TimelineData:
     """Runs on a worker thread: the items, and their rows, so the GUI thread only paints."""
-    expiry = Expiry(app)
+    expiry = app.expiry
     now = app.now()
     items = expiry.items(now)
     labels = expiry.app_labels()
@@ -90,7 +89,7 @@ def apply_action(item: ExpiringItem, action: str, days: int = 0) -> Callable[[Me
     """The write to run on a worker thread for one menu action."""
 
     def run(app: Memdesk) -> None:
-        expiry = Expiry(app)
+        expiry = app.expiry
         if action == EXTEND:
             expiry.extend(item.kind, item.ref, days)
         else:
