@@ -1,6 +1,6 @@
 """Benchmark: what offline compaction keeps of long conversations, measured on LoCoMo.
 
-Run with ``make bench``; skipped when the data file (``tests/perf/locomo.DATA_FILE``) is
+Run with ``make bench``; skipped when the data file (``tests/perf/conversation_data.DATA_FILE``) is
 absent. For each conversation, two stores on real SQLite files:
 
 - raw: every turn stored as a knowledge entry ``Speaker: text`` (the README's "raw");
@@ -27,7 +27,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from tests.perf import locomo
+from tests.perf import conversation_data
 
 from memdesk.services.memdesk import Memdesk
 from memdesk.services.prompt import PromptSpec
@@ -75,7 +75,7 @@ class Totals:
     runs: int = 0
 
 
-def raw_store(path: Path, conversation: locomo.Conversation) -> Memdesk:
+def raw_store(path: Path, conversation: conversation_data.Conversation) -> Memdesk:
     app = Memdesk.open(data_dir=str(path), actor="bench")
     with app.ctx.change("Store the turns") as session:
         for turn in conversation.turns():
@@ -83,7 +83,7 @@ def raw_store(path: Path, conversation: locomo.Conversation) -> Memdesk:
     return app
 
 
-def compacted_store(path: Path, conversation: locomo.Conversation, totals: Totals) -> Memdesk:
+def compacted_store(path: Path, conversation: conversation_data.Conversation, totals: Totals) -> Memdesk:
     app = Memdesk.open(data_dir=str(path), actor="bench")
     roles = {conversation.speaker_a: "user", conversation.speaker_b: "assistant"}
     for part in conversation.sessions:
@@ -109,23 +109,25 @@ def written_chars(app: Memdesk) -> dict[str, int]:
     }
 
 
-def score(app: Memdesk, questions: tuple[locomo.Question, ...], into: Score) -> None:
+def score(app: Memdesk, questions: tuple[conversation_data.Question, ...], into: Score) -> None:
     for question in questions:
-        if question.category not in locomo.ANSWER_CATEGORIES:
+        if question.category not in conversation_data.ANSWER_CATEGORIES:
             continue
         hits = app.recall.entries(question.question, limit=5)
         prompt = app.prompt.compose(PromptSpec(message=question.question))
         into.add(
-            locomo.answer_found(question.answer, [hit.text for hit in hits]),
-            locomo.answer_found(question.answer, [prompt.text]),
+            conversation_data.answer_found(question.answer, [hit.text for hit in hits]),
+            conversation_data.answer_found(question.answer, [prompt.text]),
             prompt.tokens,
         )
 
 
-@pytest.mark.skipif(not locomo.DATA_FILE.exists(), reason=f"no benchmark data at {locomo.DATA_FILE}")
+@pytest.mark.skipif(
+    not conversation_data.DATA_FILE.exists(), reason=f"no benchmark data at {conversation_data.DATA_FILE}"
+)
 def test_offline_compaction_keeps_the_answers(tmp_path: Path) -> None:
     totals = Totals()
-    for conversation in locomo.load():
+    for conversation in conversation_data.load():
         totals.raw_chars += sum(len(turn.content) for turn in conversation.turns())
         raw = raw_store(tmp_path / f"raw-{conversation.sample_id}", conversation)
         compacted = compacted_store(tmp_path / f"compacted-{conversation.sample_id}", conversation, totals)

@@ -11,19 +11,19 @@ import statistics
 import time
 
 import pytest
-from tests.perf import locomo
+from tests.perf import conversation_data
 
 from memdesk.core.tokens import estimate_tokens
 from memdesk.services.prompt import PromptSpec
 
 pytestmark = pytest.mark.skipif(
-    not locomo.DATA_FILE.exists(), reason=f"LoCoMo data not found at {locomo.DATA_FILE}"
+    not conversation_data.DATA_FILE.exists(), reason=f"LoCoMo data not found at {conversation_data.DATA_FILE}"
 )
 KS = (5, 10)
 
 
 def test_locomo_recall_quality(tmp_path):
-    conversations = locomo.load()
+    conversations = conversation_data.load()
     found = dict.fromkeys(KS, 0)
     wanted = 0
     answers = answered = 0
@@ -31,7 +31,8 @@ def test_locomo_recall_quality(tmp_path):
     prompt_tokens: list[int] = []
     timings: list[float] = []
     for conversation in conversations:
-        app, _clock = locomo.store_turns_as_entries(tmp_path / conversation.sample_id, conversation)
+        folder = tmp_path / conversation.sample_id
+        app, _clock = conversation_data.store_turns_as_entries(folder, conversation)
         try:
             for question in conversation.questions:
                 started = time.perf_counter()
@@ -39,14 +40,14 @@ def test_locomo_recall_quality(tmp_path):
                 timings.append((time.perf_counter() - started) * 1000)
                 keys = [hit.ref for hit in hits]
                 for k in KS:
-                    found[k] += locomo.evidence_recall(keys[:k], question.evidence)[0]
+                    found[k] += conversation_data.evidence_recall(keys[:k], question.evidence)[0]
                 wanted += len(set(question.evidence))
-                if question.category not in locomo.ANSWER_CATEGORIES:
+                if question.category not in conversation_data.ANSWER_CATEGORIES:
                     continue
                 answers += 1
-                answered += locomo.answer_found(question.answer, [hit.text for hit in hits[:5]])
+                answered += conversation_data.answer_found(question.answer, [hit.text for hit in hits[:5]])
                 composed = app.prompt.compose(PromptSpec(message=question.question))
-                prompt_hits += locomo.answer_found(question.answer, [composed.text])
+                prompt_hits += conversation_data.answer_found(question.answer, [composed.text])
                 prompt_tokens.append(estimate_tokens(composed.text))
         finally:
             app.close()

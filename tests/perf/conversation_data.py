@@ -1,7 +1,8 @@
-"""LoCoMo (long-term conversational memory) as benchmark material: loading and metrics.
+"""Reading LoCoMo (long-term conversational memory) for the quality benchmarks, and its metrics.
 
-The data stays in ``../shared/data/`` (licence CC BY-NC 4.0); it is read at benchmark time
-and never copied into the repository. Metric definitions follow that folder's README.
+This module holds code only: the conversations stay in ``../shared/data/locomo-dev.json``
+(licence CC BY-NC 4.0), are read from there at benchmark time, and are never copied into
+the repository or the package. Metric definitions follow that folder's README.
 """
 
 from __future__ import annotations
