@@ -104,6 +104,9 @@ APPLY_DESC = """\
 Write a proposal's changes as one step the user can undo. accept: the change ids to write;
 by default every change not marked suspicious."""
 
+# Argument types the tools share; the description becomes part of each tool's schema.
+AppId = Annotated[str, Field(description="app id")]
+
 READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
 WRITES = ToolAnnotations(readOnlyHint=False, destructiveHint=False, openWorldHint=False)
 DELETES = ToolAnnotations(readOnlyHint=False, destructiveHint=True, openWorldHint=False)
@@ -200,18 +203,18 @@ class MemdeskMCP:
             return self.call(ctx, tools.memory_forget, key)
 
         @tool(description=APP_MEMORIES_DESC, annotations=READ_ONLY)
-        def app_memories(app: Annotated[str, Field(description="app id")], ctx: Context) -> CallToolResult:
+        def app_memories(app: AppId, ctx: Context) -> CallToolResult:
             return self.call(ctx, tools.app_memories, app)
 
         @tool(description=APP_ADD_DESC, annotations=WRITES)
         def app_memory_add(
-            app: Annotated[str, Field(description="app id")], content: str, ctx: Context
+            app: AppId, content: str, ctx: Context
         ) -> CallToolResult:
             return self.call(ctx, tools.app_memory_add, app, content)
 
         @tool(description=APP_DELETE_DESC, annotations=DELETES)
         def app_memory_delete(
-            app: Annotated[str, Field(description="app id")],
+            app: AppId,
             id: Annotated[int, Field(description="memory id from app_memories")],
             ctx: Context,
         ) -> CallToolResult:
