@@ -1,4 +1,9 @@
-"""Fixtures shared by every test: an isolated data folder and a Memdesk on a real SQLite file."""
+"""Fixtures shared by every test: an isolated data folder and a Memdesk on a real store.
+
+Service, composer and command tests (``tests/unit``, ``tests/integration``) that use a store
+run twice: on a SQLite file and on a PostgreSQL database of a real server this session
+starts (``store_engine``). A test about one engine only is marked ``sqlite_only``.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +13,52 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from tests.support.postgres import PostgresServer, running_server, server_bin_dir
 
 # Qt (only in GUI tests) runs offscreen; nothing may touch the user's real store or settings.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+ENGINES = ("sqlite", "postgresql")
+# Tests in these folders that use a store run on every engine.
+BOTH_ENGINES_DIRS = ("unit", "integration")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    folder = Path(str(metafunc.definition.fspath)).parent.name
+    if folder in BOTH_ENGINES_DIRS and "store_engine" in metafunc.fixturenames:
+        engines = ENGINES[:1] if metafunc.definition.get_closest_marker("sqlite_only") else ENGINES
+        metafunc.parametrize("store_engine", engines, indirect=True)
+
+
+@pytest.fixture
+def store_engine(request: pytest.FixtureRequest) -> str:
+    return getattr(request, "param", "sqlite")
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """One PostgreSQL server for the whole test session, in a temporary folder."""
+    if server_bin_dir() is None:
+        if os.environ.get("MEMDESK_REQUIRE_POSTGRES"):
+            pytest.fail("PostgreSQL's server programs are missing (Debian package: postgresql)")
+        pytest.skip("PostgreSQL's server programs are not installed (Debian package: postgresql)")
+    with running_server() as server:
+        yield server
+
+
+@pytest.fixture
+def store_url(
+    store_engine: str, request: pytest.FixtureRequest, isolated_data_dir: Path
+) -> Iterator[str | None]:
+    """The store's URL for this test: None (the data folder's SQLite file) or a fresh database."""
+    if store_engine == "sqlite":
+        yield None
+        return
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    name = server.new_database()
+    yield server.url(name)
+    server.drop_database(name)
 
 
 @pytest.fixture(autouse=True)
@@ -38,11 +86,11 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def memdesk_app(isolated_data_dir: Path, clock: Clock) -> Iterator:
-    """A Memdesk on a fresh SQLite file in the test's data folder, with a fixed clock."""
+def memdesk_app(isolated_data_dir: Path, clock: Clock, store_url: str | None) -> Iterator:
+    """A Memdesk on a fresh store (see ``store_url``), with a fixed clock."""
     from memdesk.services.memdesk import Memdesk
 
-    app = Memdesk.open(data_dir=str(isolated_data_dir), actor="test", clock=clock)
+    app = Memdesk.open(data_dir=str(isolated_data_dir), db=store_url, actor="test", clock=clock)
     yield app
     app.close()
 

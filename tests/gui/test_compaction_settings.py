@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 from tests.support.llm_servers import FakeLLMServer, Reply, Status
 
 from memdesk.llm import prompts
-from memdesk.llm.keys import SERVICE
+from memdesk.secrets import SERVICE
 
 
 @pytest.fixture

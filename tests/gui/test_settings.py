@@ -10,7 +10,7 @@ from tests.support.llm_servers import FakeLLMServer, Reply
 
 from memdesk.config import SPECS
 from memdesk.gui.settings_dialog import SECTION_TITLES, PathEditor, SettingsDialog, SubsetEditor
-from memdesk.llm.keys import SERVICE
+from memdesk.secrets import SERVICE
 
 
 def settings_dialog(qtbot, memdesk_app, tasks) -> SettingsDialog:

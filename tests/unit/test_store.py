@@ -8,10 +8,12 @@ import threading
 import time
 
 import pytest
+from sqlalchemy import text
 
 from memdesk.errors import StoreError
 from memdesk.store import engine as engine_module
 from memdesk.store.engine import SCHEMA_VERSION, Store
+from memdesk.store.engines import sqlite as sqlite_module
 
 
 def make_store(tmp_path, name="m.sqlite3"):
@@ -80,7 +82,7 @@ def test_read_only_folder_is_a_clear_error(tmp_path):
 
 
 def test_read_only_folder_check_does_not_depend_on_permissions(tmp_path, monkeypatch):
-    monkeypatch.setattr(engine_module.os, "access", lambda path, mode: False)
+    monkeypatch.setattr(sqlite_module.os, "access", lambda path, mode: False)
     with pytest.raises(StoreError, match="read-only; cannot create the database"):
         Store(f"sqlite:///{tmp_path / 'new' / 'm.sqlite3'}")
 
@@ -92,7 +94,7 @@ def test_writer_waits_for_a_lock_then_fails_clearly(tmp_path, monkeypatch):
     blocker.execute("BEGIN IMMEDIATE")
     started = time.monotonic()
     with pytest.raises(StoreError, match="busy: another program is writing"), store.write() as session:
-        session.execute(engine_module.text("UPDATE meta SET value = value WHERE key = 'x'"))
+        session.execute(text("UPDATE meta SET value = value WHERE key = 'x'"))
     assert time.monotonic() - started >= 0.25
     blocker.rollback()
     blocker.close()
@@ -119,7 +121,7 @@ def test_fts_index_follows_insert_update_delete(memdesk_app):
     def fts(query):
         with app.store.read() as session:
             return session.execute(
-                engine_module.text("SELECT rowid FROM entries_fts WHERE entries_fts MATCH :q"), {"q": query}
+                text("SELECT rowid FROM entries_fts WHERE entries_fts MATCH :q"), {"q": query}
             ).all()
 
     entry = app.entries.upsert("k", "alpha beta")
@@ -140,7 +142,7 @@ def test_a_running_read_can_be_interrupted(tmp_path):
     def run() -> None:
         try:
             with store.read() as session:
-                session.execute(engine_module.text(slow)).all()
+                session.execute(text(slow)).all()
         except BaseException as exc:
             outcome.append(exc)
 

@@ -25,7 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _files(args: argparse.Namespace) -> tuple[Path, Path]:
     """The database file and the backups folder."""
     from memdesk.paths import resolve_paths
-    from memdesk.store.engine import sqlite_file
+    from memdesk.store.engines.sqlite import sqlite_file
 
     paths = resolve_paths(args.data_dir, args.db, args.config)
     file = sqlite_file(paths.db_url)
@@ -59,7 +59,7 @@ def backup(args: argparse.Namespace, _app: None) -> int:
     import sqlite3
 
     from memdesk.store.backups import make_backup
-    from memdesk.store.engine import translate_db_error
+    from memdesk.store.engines.sqlite import translate_db_error
 
     file, backup_dir = _files(args)
     try:

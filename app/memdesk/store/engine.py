@@ -1,71 +1,42 @@
-"""Opening the database: one engine per store, WAL, busy timeout, schema version, backups,
-and SQLite's failures (busy, full disk, damaged file, no shared memory) in plain words.
-
-Reads and writes use separate engines so that every write transaction starts with
-``BEGIN IMMEDIATE``: a writer waits its turn up to the busy timeout instead of failing
-half-way when another process (an assistant using the CLI) writes at the same time.
+"""Opening the database: one engine-specific half (``engines.sqlite`` or ``engines.postgresql``)
+and what both share: short read and write sessions, the schema version, the revision every
+committed write raises, and each engine's failures in plain words.
 """
 
 from __future__ import annotations
 
-import errno
-import os
-import shutil
-import sqlite3
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, inspect, make_url, select, text
-from sqlalchemy.exc import DatabaseError, OperationalError
+from sqlalchemy import Integer, String, cast, event, inspect, make_url, select, update
+from sqlalchemy.exc import DatabaseError, InterfaceError, OperationalError, ProgrammingError
 from sqlalchemy.orm import Session, sessionmaker
-from sqlalchemy.pool import StaticPool
 
 from memdesk.core.search_text import split_pieces
-from memdesk.errors import DamagedStoreError, StoreError
-from memdesk.store import backups, fts
+from memdesk.errors import StoreError
+from memdesk.store.engines.postgresql import PostgresEngine
+from memdesk.store.engines.sqlite import SQLiteEngine
 from memdesk.store.migrations import SCHEMA_VERSION, STEPS
 from memdesk.store.models import Base, Document, DocumentPiece, Meta
 
-DEFAULT_BUSY_TIMEOUT_MS = 5000
-# Less free space than this, after a failed write, means the disk is full.
-LOW_DISK_BYTES = 1 << 20
+__all__ = ["SCHEMA_VERSION", "Store"]
+
+# What a database driver raises for a failure of the database (not of our code).
+DB_ERRORS = (OperationalError, DatabaseError, InterfaceError, ProgrammingError)
 
 
-def _busy_timeout_ms() -> int:
-    raw = os.environ.get("MEMDESK_BUSY_TIMEOUT_MS", "")
-    return int(raw) if raw.isdigit() else DEFAULT_BUSY_TIMEOUT_MS
-
-
-def _make_engine(url: str, begin: str) -> Engine:
-    if ":memory:" in url:
-        # One shared connection, or each engine would see its own empty database.
-        engine = create_engine(url, poolclass=StaticPool, connect_args={"check_same_thread": False})
-    else:
-        engine = create_engine(url, connect_args={"timeout": _busy_timeout_ms() / 1000})
-
-    @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_conn: sqlite3.Connection, _record: object) -> None:
-        dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
-        cursor = dbapi_conn.cursor()
-        cursor.execute(f"PRAGMA busy_timeout = {_busy_timeout_ms()}")
-        cursor.execute("PRAGMA foreign_keys = ON")
-        cursor.execute("PRAGMA synchronous = NORMAL")
-        # Already in WAL mode this changes nothing and takes no lock.
-        mode = cursor.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-        cursor.close()
-        if mode != "wal" and sqlite_file(url) is not None:
-            # Without shared memory SQLite quietly keeps its old journal, where readers
-            # and writers block each other: refuse rather than hang behind a writer.
-            raise _no_wal(url)
-
-    @event.listens_for(engine, "begin")
-    def _on_begin(conn: Any) -> None:
-        conn.exec_driver_sql(begin)
-
-    return engine
+def engine_for(url: str, backup_dir: Path | None) -> SQLiteEngine | PostgresEngine:
+    backend = make_url(url).get_backend_name()
+    if backend == "sqlite":
+        return SQLiteEngine(url, backup_dir)
+    if backend == "postgresql":
+        return PostgresEngine(url, backup_dir)
+    raise StoreError(
+        f"Memdesk stores live in SQLite or PostgreSQL, not {backend!r}",
+        "use a file path, sqlite:///PATH or postgresql+psycopg://USER@HOST/DBNAME",
+    )
 
 
 def _sync_document_pieces(session: Session, _context: object) -> None:
@@ -93,102 +64,9 @@ def _sync_document_pieces(session: Session, _context: object) -> None:
             conn.execute(pieces.insert(), rows)
 
 
-def _no_room_left(file: Path) -> bool:
-    """After an I/O error: did the write run out of room (full disk or file size limit)?
-
-    SQLite reports a write cut short as SQLITE_FULL but a refused one (EFBIG) as a plain
-    I/O error, so look at the disk and at the limit.
-    """
-    try:
-        if shutil.disk_usage(file.parent).free < LOW_DISK_BYTES:
-            return True
-    except OSError:
-        pass
-    if sys.platform == "win32":
-        return False
-    import resource
-
-    limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
-    if limit == resource.RLIM_INFINITY:
-        return False
-    sizes = [Path(f"{file}{side}").stat().st_size for side in ("", "-wal") if Path(f"{file}{side}").exists()]
-    return any(size >= limit - LOW_DISK_BYTES for size in sizes)
-
-
-def translate_db_error(
-    exc: Exception, where: str, file: Path | None = None, backup_dir: Path | None = None
-) -> StoreError:
-    cause = getattr(exc, "orig", exc)
-    message = str(cause)
-    name = getattr(cause, "sqlite_errorname", "")
-    if "locked" in message or "busy" in message:
-        return StoreError(
-            f"the database {where} is busy: another program is writing to it",
-            f"waited {_busy_timeout_ms() / 1000:g} s; try again in a moment",
-        )
-    if "readonly" in message or "read-only" in message:
-        return StoreError(
-            f"the database {where} is read-only",
-            "check the permissions of the file and its folder",
-        )
-    if (
-        name == "SQLITE_FULL"
-        or "disk is full" in message
-        or getattr(cause, "errno", None) in (errno.ENOSPC, errno.EFBIG)
-        or (name.startswith("SQLITE_IOERR") and file is not None and _no_room_left(file))
-    ):
-        return StoreError(
-            f"the disk is full: could not write to {where}; nothing of this change was saved",
-            "free some space and try again; everything saved before is intact",
-        )
-    if "malformed" in message and file is not None:
-        return _damaged(file, backup_dir)
-    if "not a database" in message or "malformed" in message:
-        return StoreError(f"{where} is not a readable Memdesk database ({message})")
-    if name == "SQLITE_CANTOPEN" and file is not None and _usable(file):
-        # The file and its folder are fine, so what failed is the -shm shared memory.
-        return _no_wal(where)
-    return StoreError(f"database error in {where}: {message}")
-
-
-def _usable(file: Path) -> bool:
-    return file.is_file() and os.access(file, os.R_OK | os.W_OK) and os.access(file.parent, os.W_OK)
-
-
-def _damaged(file: Path, backup_dir: Path | None) -> DamagedStoreError:
-    findings = backups.integrity_findings(file) or ["ok (though reading it failed)"]
-    newest = backups.newest_backup(file, backup_dir)
-    offer = (
-        f"the newest backup is {newest}; `memdesk db restore {newest}` puts it in place "
-        "and keeps the damaged file beside it"
-        if newest
-        else "there is no backup to restore; the file was left as it is"
-    )
-    return DamagedStoreError(
-        f"the database file {file} is damaged; SQLite's integrity check says: " + "; ".join(findings),
-        offer,
-        file=file,
-        backup=newest,
-    )
-
-
-def _no_wal(where: str) -> StoreError:
-    return StoreError(
-        f"{where} cannot be shared safely here: its folder does not support the shared memory "
-        "SQLite needs (WAL mode), as on network or synced folders",
-        "keep the database on a local disk (--data-dir, --db or MEMDESK_DATA_DIR)",
-    )
-
-
-def sqlite_file(url: str) -> Path | None:
-    """The file behind a SQLite URL, also in its ``file:PATH?...&uri=true`` form."""
-    parsed = make_url(url)
-    name = parsed.database
-    if not parsed.drivername.startswith("sqlite") or not name or ":memory:" in url:
-        return None
-    if parsed.query.get("uri") == "true" and name.startswith("file:"):
-        name = name[len("file:") :]
-    return Path(name)
+_NEXT_REVISION = (
+    update(Meta).where(Meta.key == "revision").values(value=cast(cast(Meta.value, Integer) + 1, String))
+)
 
 
 class Store:
@@ -197,14 +75,16 @@ class Store:
     def __init__(self, url: str, backup_dir: Path | None = None) -> None:
         self.url = url
         self.backup_dir = backup_dir
-        self.file = sqlite_file(url)
-        self.where = str(self.file) if self.file else url
-        if self.file:
-            self._prepare_folder(self.file)
-        self.write_engine = _make_engine(url, "BEGIN IMMEDIATE")
-        self.read_engine = self.write_engine if ":memory:" in url else _make_engine(url, "BEGIN")
+        self.engine = engine_for(url, backup_dir)
+        self.file = self.engine.file
+        self.where = self.engine.where
+        self.write_engine = self.engine.make_engine(writes=True)
+        # ``:memory:`` has one shared connection, or each engine would see its own database.
+        self.read_engine = (
+            self.write_engine if self.engine.in_memory else self.engine.make_engine(writes=False)
+        )
         # Read connections in use right now (checked out of the pool), for interrupt_reads().
-        self._read_connections: set[sqlite3.Connection] = set()
+        self._read_connections: set[Any] = set()
         if self.read_engine is not self.write_engine:
             event.listen(self.read_engine, "checkout", self._on_read_checkout)
             event.listen(self.read_engine, "checkin", self._on_read_checkin)
@@ -213,27 +93,12 @@ class Store:
         event.listen(self._writer, "after_flush", _sync_document_pieces)
         try:
             self._open_schema()
-        except (OperationalError, DatabaseError) as exc:
+        except DB_ERRORS as exc:
             self.close()
             raise self._translate(exc) from None
         except BaseException:
             self.close()
             raise
-
-    @staticmethod
-    def _prepare_folder(file: Path) -> None:
-        try:
-            file.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StoreError(
-                f"cannot create the data folder {file.parent}: {exc.strerror}",
-                "choose another folder with --data-dir or MEMDESK_DATA_DIR",
-            ) from None
-        if not file.exists() and not os.access(file.parent, os.W_OK):
-            raise StoreError(
-                f"the data folder {file.parent} is read-only; cannot create the database",
-                "choose another folder with --data-dir or MEMDESK_DATA_DIR",
-            )
 
     def _open_schema(self) -> None:
         # Look in a read transaction first: in WAL mode it never waits for a writer, so a
@@ -256,11 +121,11 @@ class Store:
 
     def _schema_version(self, conn: Any) -> int | None:
         """The stored schema version, or None for an empty database."""
-        tables = set(conn.scalars(text("SELECT name FROM sqlite_master WHERE type='table'")))
+        tables = self.engine.table_names(conn)
         if not tables:
             return None
         if "meta" not in tables:
-            raise StoreError(f"{self.where} is a SQLite file but not a Memdesk database")
+            raise StoreError(f"{self.where} is a database but not a Memdesk database (it has no meta table)")
         raw = conn.scalar(select(Meta.value).where(Meta.key == "schema_version"))
         if raw is None or not str(raw).isdigit():
             raise StoreError(
@@ -277,10 +142,9 @@ class Store:
                 "install the newer Memdesk to open it; the file was not changed",
             )
 
-    @staticmethod
-    def _create(conn: Any) -> None:
+    def _create(self, conn: Any) -> None:
         Base.metadata.create_all(conn)
-        fts.create_indexes(conn)
+        self.engine.create_search_indexes(conn)
         conn.execute(
             Meta.__table__.insert(),
             [
@@ -307,20 +171,18 @@ class Store:
         )
 
     def backup(self) -> Path | None:
-        """Copy the database (consistently, through SQLite's backup API) to the backup folder."""
-        if self.file is None or self.backup_dir is None:
-            return None
-        return backups.make_backup(self.file, self.backup_dir)
+        """Copy a SQLite file to the backup folder; None for an engine Memdesk cannot copy."""
+        return self.engine.backup()
 
     def _translate(self, exc: Exception) -> StoreError:
-        return translate_db_error(exc, self.where, self.file, self.backup_dir)
+        return self.engine.translate(exc)
 
     @contextmanager
     def read(self) -> Iterator[Session]:
         session = self._reader()
         try:
             yield session
-        except (OperationalError, DatabaseError) as exc:
+        except DB_ERRORS as exc:
             raise self._translate(exc) from None
         finally:
             session.close()  # ends the read transaction; loaded rows stay usable, detached
@@ -331,9 +193,10 @@ class Store:
         session = self._writer()
         try:
             yield session
-            session.execute(text("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'revision'"))
+            session.execute(_NEXT_REVISION)
+            self.engine.announce_write(session.connection())
             session.commit()
-        except (OperationalError, DatabaseError) as exc:
+        except DB_ERRORS as exc:
             session.rollback()
             raise self._translate(exc) from None
         except BaseException:
@@ -347,10 +210,10 @@ class Store:
         with self.read() as session:
             return int(session.scalar(select(Meta.value).where(Meta.key == "revision")) or 0)
 
-    def _on_read_checkout(self, conn: sqlite3.Connection, _record: object, _proxy: object) -> None:
+    def _on_read_checkout(self, conn: Any, _record: object, _proxy: object) -> None:
         self._read_connections.add(conn)
 
-    def _on_read_checkin(self, conn: sqlite3.Connection | None, _record: object) -> None:
+    def _on_read_checkin(self, conn: Any, _record: object) -> None:
         self._read_connections.discard(conn)  # type: ignore[arg-type]
 
     def interrupt_reads(self) -> None:
@@ -360,7 +223,7 @@ class Store:
         writes are never interrupted.
         """
         for conn in list(self._read_connections):
-            conn.interrupt()
+            self.engine.interrupt(conn)
 
     def close(self) -> None:
         self.read_engine.dispose()

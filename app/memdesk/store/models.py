@@ -51,7 +51,8 @@ class App(Base):
 
 def _partial(name: str, column: str) -> Index:
     """An index of only the rows where ``column`` is set: few rows, found without a scan."""
-    return Index(name, column, sqlite_where=text(f"{column} IS NOT NULL"))
+    condition = text(f"{column} IS NOT NULL")
+    return Index(name, column, sqlite_where=condition, postgresql_where=condition)
 
 
 class AppMemory(Base):

@@ -35,9 +35,7 @@ def primary_key(obj: Base) -> str:
 def snapshot(obj: Base, skip: frozenset[str] = frozenset()) -> dict[str, Any]:
     """The row's current column values (less the ``skip`` columns)."""
     mapper = inspect(type(obj))
-    return {
-        attr.key: _encode(getattr(obj, attr.key)) for attr in mapper.column_attrs if attr.key not in skip
-    }
+    return {attr.key: _encode(getattr(obj, attr.key)) for attr in mapper.column_attrs if attr.key not in skip}
 
 
 def committed_snapshot(obj: Base, skip: frozenset[str] = frozenset()) -> dict[str, Any]:

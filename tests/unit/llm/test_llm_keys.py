@@ -7,7 +7,8 @@ import keyring.errors
 import pytest
 
 from memdesk.errors import BadInputError, MemdeskError
-from memdesk.llm.keys import ENV_VAR, SERVICE, delete_api_key, get_api_key, set_api_key
+from memdesk.llm.keys import ENV_VAR, delete_api_key, get_api_key, set_api_key
+from memdesk.secrets import SERVICE
 
 
 def test_set_get_delete(memory_keyring):

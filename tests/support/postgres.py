@@ -1,0 +1,144 @@
+"""A real PostgreSQL server for the test session, in a temporary folder, on 127.0.0.1.
+
+Uses the server programs of Debian's ``postgresql`` package (``initdb``, ``pg_ctl``). The
+server refuses to run as root, so under root the folder is handed to the ``postgres`` user
+and the programs run as that user. Each test gets a database of its own.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from itertools import count
+from pathlib import Path
+
+SUPERUSER = "memdesk_test"
+# A database holding an empty store, copied for each test: faster than creating the schema.
+TEMPLATE = "memdesk_template"
+_database_numbers = count(1)
+
+
+def server_bin_dir() -> Path | None:
+    """Where ``initdb`` and ``pg_ctl`` are (Debian keeps them out of PATH), or None."""
+    found = shutil.which("pg_ctl")
+    if found:
+        return Path(found).resolve().parent
+    versions = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"), key=lambda p: int(p.split("/")[4]))
+    return Path(versions[-1]).parent if versions else None
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@dataclass
+class PostgresServer:
+    port: int
+    folder: Path
+    _template_ready: bool = False
+
+    def url(self, database: str = "postgres", user: str = SUPERUSER) -> str:
+        return f"postgresql+psycopg://{user}@127.0.0.1:{self.port}/{database}"
+
+    def admin(self, sql: str) -> None:
+        """Run one statement as the superuser, outside a transaction (CREATE DATABASE needs that)."""
+        import psycopg
+
+        with psycopg.connect(
+            host="127.0.0.1", port=self.port, user=SUPERUSER, dbname="postgres", autocommit=True
+        ) as conn:
+            conn.execute(sql)
+
+    def new_database(self) -> str:
+        """A fresh database holding an empty Memdesk store (copied from a template); its name."""
+        if not self._template_ready:
+            self._make_template()
+        name = f"memdesk_{next(_database_numbers)}"
+        self.admin(f'CREATE DATABASE "{name}" TEMPLATE "{TEMPLATE}"')
+        return name
+
+    def empty_database(self) -> str:
+        """A fresh database with nothing in it; its name."""
+        name = f"empty_{next(_database_numbers)}"
+        self.admin(f'CREATE DATABASE "{name}"')
+        return name
+
+    def drop_database(self, name: str) -> None:
+        self.admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    def _make_template(self) -> None:
+        from memdesk.store.engine import Store
+
+        self.admin(f'CREATE DATABASE "{TEMPLATE}"')
+        Store(self.url(TEMPLATE)).close()
+        self._template_ready = True
+
+
+def _run_as_owner(args: list[str], owner: str | None) -> subprocess.CompletedProcess[str]:
+    command = ["runuser", "-u", owner, "--", *args] if owner else args
+    return subprocess.run(command, capture_output=True, text=True, check=False)
+
+
+@contextmanager
+def running_server() -> Iterator[PostgresServer]:
+    """Start a throw-away server; stop it and remove its folder afterwards."""
+    bin_dir = server_bin_dir()
+    if bin_dir is None:
+        raise RuntimeError("PostgreSQL's server programs are not installed (Debian package: postgresql)")
+    owner = "postgres" if os.geteuid() == 0 else None
+    folder = Path(tempfile.mkdtemp(prefix="memdesk-pg-"))
+    data = folder / "data"
+    if owner:
+        shutil.chown(folder, owner)
+    port = _free_port()
+    steps = [
+        [
+            str(bin_dir / "initdb"),
+            "-D",
+            str(data),
+            "-U",
+            SUPERUSER,
+            "--auth=trust",
+            "-E",
+            "UTF8",
+            "--locale=C.UTF-8",
+            "--no-sync",
+        ],
+        [
+            str(bin_dir / "pg_ctl"),
+            "-D",
+            str(data),
+            "-l",
+            str(folder / "server.log"),
+            "-w",
+            "-t",
+            "60",
+            "-o",
+            f"-p {port} -c listen_addresses=127.0.0.1 -k {folder} -c fsync=off "
+            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200",
+            "start",
+        ],
+    ]
+    try:
+        for step in steps:
+            done = _run_as_owner(step, owner)
+            if done.returncode != 0:
+                log = (
+                    (folder / "server.log").read_text(errors="replace")
+                    if (folder / "server.log").exists()
+                    else ""
+                )
+                raise RuntimeError(f"{Path(step[0]).name} failed: {done.stderr.strip()} {log[-2000:]}")
+        yield PostgresServer(port, folder)
+    finally:
+        _run_as_owner([str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"], owner)
+        shutil.rmtree(folder, ignore_errors=True)
