@@ -2,7 +2,7 @@
 
 Service, composer and command tests (``tests/unit``, ``tests/integration``) that use a store
 run twice: on a SQLite file and on a PostgreSQL database of a real server this session
-starts (``store_engine``). A test about one engine only is marked ``sqlite_only``.
+starts (``store_engine``). A test about one engine only is marked ``engines("sqlite")``.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ BOTH_ENGINES_DIRS = ("unit", "integration")
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     folder = Path(str(metafunc.definition.fspath)).parent.name
     if folder in BOTH_ENGINES_DIRS and "store_engine" in metafunc.fixturenames:
-        engines = ENGINES[:1] if metafunc.definition.get_closest_marker("sqlite_only") else ENGINES
-        metafunc.parametrize("store_engine", engines, indirect=True)
+        only = metafunc.definition.get_closest_marker("engines")
+        metafunc.parametrize("store_engine", only.args if only else ENGINES, indirect=True)
 
 
 @pytest.fixture

@@ -9,8 +9,7 @@ from tests.support.cli import MemdeskCommand
 
 
 @pytest.fixture
-def memdesk(tmp_path: Path, store_url: str | None, monkeypatch: pytest.MonkeyPatch) -> MemdeskCommand:
-    """The real command on a fresh store: a SQLite file in the test's folder, or a PostgreSQL database."""
-    if store_url:
-        monkeypatch.setenv("MEMDESK_DB", store_url)
+def memdesk(tmp_path: Path, store_url: str | None) -> MemdeskCommand:
+    """The real command on a fresh store: a SQLite file in the test's folder, or a PostgreSQL
+    database (``store_url`` puts it in MEMDESK_DB)."""
     return MemdeskCommand(tmp_path / "store")

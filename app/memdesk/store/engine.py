@@ -5,7 +5,8 @@ committed write raises, and each engine's failures in plain words.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -17,12 +18,14 @@ from sqlalchemy.orm import Session, sessionmaker
 from memdesk.core.search_text import split_pieces
 from memdesk.errors import StoreError
 from memdesk.store.engines.postgresql import PostgresEngine
+from memdesk.store.engines.postgresql_listen import ChangeListener
 from memdesk.store.engines.sqlite import SQLiteEngine
 from memdesk.store.migrations import SCHEMA_VERSION, STEPS
 from memdesk.store.models import Base, Document, DocumentPiece, Meta
 
 __all__ = ["SCHEMA_VERSION", "Store"]
 
+OWN_REVISIONS_KEPT = 10_000
 # What a database driver raises for a failure of the database (not of our code).
 DB_ERRORS = (OperationalError, DatabaseError, InterfaceError, ProgrammingError)
 
@@ -64,6 +67,7 @@ def _sync_document_pieces(session: Session, _context: object) -> None:
             conn.execute(pieces.insert(), rows)
 
 
+_REVISION = select(Meta.value).where(Meta.key == "revision")
 _NEXT_REVISION = (
     update(Meta).where(Meta.key == "revision").values(value=cast(cast(Meta.value, Integer) + 1, String))
 )
@@ -85,6 +89,9 @@ class Store:
         )
         # Read connections in use right now (checked out of the pool), for interrupt_reads().
         self._read_connections: set[Any] = set()
+        # The revisions our own writes made (the newest few), so a listener can tell them
+        # from other programs' writes.
+        self.written_revisions: deque[int] = deque(maxlen=OWN_REVISIONS_KEPT)
         if self.read_engine is not self.write_engine:
             event.listen(self.read_engine, "checkout", self._on_read_checkout)
             event.listen(self.read_engine, "checkin", self._on_read_checkin)
@@ -194,7 +201,10 @@ class Store:
         try:
             yield session
             session.execute(_NEXT_REVISION)
-            self.engine.announce_write(session.connection())
+            revision = int(session.scalar(_REVISION) or 0)
+            # Noted before the commit: a notification of it may arrive before commit() returns.
+            self.written_revisions.append(revision)
+            self.engine.announce_write(session.connection(), revision)
             session.commit()
         except DB_ERRORS as exc:
             session.rollback()
@@ -208,7 +218,20 @@ class Store:
     def revision(self) -> int:
         """A number that grows with every committed write, from any process."""
         with self.read() as session:
-            return int(session.scalar(select(Meta.value).where(Meta.key == "revision")) or 0)
+            return int(session.scalar(_REVISION) or 0)
+
+    @property
+    def pushes_changes(self) -> bool:
+        """Whether ``listen`` works: the server tells of other writers' commits as they happen."""
+        return self.engine.pushes_changes
+
+    def listen(
+        self, on_change: Callable[[int], None], on_error: Callable[[Exception], None]
+    ) -> ChangeListener:
+        """Hear of every committed write (see ``pushes_changes``); returns what ``stop()``s it."""
+        if not isinstance(self.engine, PostgresEngine):
+            raise StoreError(f"{self.engine.name} does not announce changes; read revision() instead")
+        return self.engine.listen(on_change, lambda exc: on_error(self._translate(exc)))
 
     def _on_read_checkout(self, conn: Any, _record: object, _proxy: object) -> None:
         self._read_connections.add(conn)

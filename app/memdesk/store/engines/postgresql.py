@@ -13,6 +13,7 @@ window learns of another machine's write at once instead of polling the server.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from sqlalchemy import URL, Connection, Engine, create_engine, event, make_url, 
 
 from memdesk.errors import StoreError
 from memdesk.store import fulltext_postgresql
+from memdesk.store.engines.postgresql_listen import ChangeListener
 
 CHANNEL = "memdesk_changes"
 # Any fixed number: the one lock every Memdesk writer on this database takes.
@@ -68,9 +70,17 @@ class PostgresEngine:
     def create_search_indexes(self, conn: Connection) -> None:
         fulltext_postgresql.create_indexes(conn)
 
-    def announce_write(self, conn: Connection) -> None:
+    def announce_write(self, conn: Connection, revision: int) -> None:
         # Delivered by the server when the transaction commits, and only then.
-        conn.execute(text(f"SELECT pg_notify('{CHANNEL}', value) FROM meta WHERE key = 'revision'"))
+        conn.execute(
+            text("SELECT pg_notify(:channel, :revision)"), {"channel": CHANNEL, "revision": str(revision)}
+        )
+
+    def listen(
+        self, on_change: Callable[[int], None], on_error: Callable[[Exception], None]
+    ) -> ChangeListener:
+        """Call ``on_change(revision)`` (on a thread of its own) for every committed write."""
+        return ChangeListener(self.url, CHANNEL, on_change, on_error).start()
 
     def interrupt(self, dbapi_conn: Any) -> None:
         dbapi_conn.cancel()

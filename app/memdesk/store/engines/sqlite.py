@@ -184,7 +184,7 @@ class SQLiteEngine:
     def create_search_indexes(self, conn: Connection) -> None:
         fts.create_indexes(conn)
 
-    def announce_write(self, conn: Connection) -> None:
+    def announce_write(self, conn: Connection, revision: int) -> None:
         """Nothing to do: watchers read the revision the write raised."""
 
     def interrupt(self, dbapi_conn: Any) -> None:
