@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import func, literal_column, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from memdesk.core.lifetime import has_expired
@@ -153,13 +153,9 @@ def live_entry_count(app: Memdesk, category: str) -> int:
     that are not live, each kind found through a narrow index: milliseconds for a million.
     """
     category = check_category(category)
-    # ``+category`` stops SQLite from walking the whole category by its index when the
-    # partial indexes on deleted_at / expires_at reach the few rows directly.
-    unindexed_category = literal_column("+entries.category") == category
     count = select(func.count()).select_from(Entry)
     queries = [count.where(Entry.category == category)] + [
-        count.where(part, unindexed_category)
-        for part in entry_not_live_parts(app.now(), app.entries.retention_days)
+        count.where(part) for part in entry_not_live_parts(app.now(), app.entries.retention_days, category)
     ]
     with app.store.read() as session:
         total, *dead = (session.scalar(query) or 0 for query in queries)

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from functools import cache
 from typing import Any
 
-from sqlalchemy import ColumnElement, DateTime, and_, case, literal_column, null, or_, true
+from sqlalchemy import ColumnElement, DateTime, String, and_, case, literal_column, null, or_, true
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import aliased
@@ -81,19 +81,43 @@ def entry_live_sql(alias: str) -> str:
     return str(condition.compile(dialect=sqlite.dialect(), compile_kwargs={"literal_binds": True}))
 
 
-def entry_not_live_parts(now: datetime, retention_days: int) -> tuple[ColumnElement[bool], ...]:
-    """Disjoint conditions whose union is "not live", each served by a narrow index.
+class Unindexed(FunctionElement[str]):
+    """A column the query planner should not pick an index for (SQLite's unary ``+``)."""
 
-    A live count over a million rows is then the whole count less a few small ones.
+    type = String()
+    inherit_cache = True
+
+
+@compiles(Unindexed, "sqlite")
+def _unindexed_sqlite(element: Unindexed, compiler: SQLCompiler, **kw: Any) -> str:
+    return "+" + compiler.process(element.clauses, **kw)
+
+
+@compiles(Unindexed)
+def _unindexed_default(element: Unindexed, compiler: SQLCompiler, **kw: Any) -> str:
+    return compiler.process(element.clauses, **kw)
+
+
+def entry_not_live_parts(
+    now: datetime, retention_days: int, category: str
+) -> tuple[ColumnElement[bool], ...]:
+    """Disjoint conditions whose union is "not live" within ``category``, each served by a
+    narrow index.
+
+    A live count over a million rows is then the whole category's count less a few small ones.
     """
     kept = (Entry.deleted_at.is_(None), Entry.pinned.is_not(True))
+    # Without this, SQLite walks the whole category by its index when the partial indexes
+    # on deleted_at / expires_at reach the few rows directly.
+    in_category = Unindexed(Entry.category) == category
     return (
-        Entry.deleted_at.is_not(None),
-        and_(*kept, Entry.expires_at <= now),
+        and_(Entry.deleted_at.is_not(None), in_category),
+        and_(*kept, Entry.expires_at <= now, in_category),
         and_(
             *kept,
             Entry.expires_at.is_(None),
             Entry.category == TIMELINE,
+            in_category,
             Entry.created_at <= now - timedelta(days=retention_days),
         ),
     )
