@@ -49,15 +49,24 @@ def postgres_server() -> Iterator[PostgresServer]:
 
 @pytest.fixture
 def store_url(
-    store_engine: str, request: pytest.FixtureRequest, isolated_data_dir: Path
+    store_engine: str,
+    request: pytest.FixtureRequest,
+    isolated_data_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> Iterator[str | None]:
-    """The store's URL for this test: None (the data folder's SQLite file) or a fresh database."""
+    """The store's URL for this test: None (the data folder's SQLite file) or a fresh database.
+
+    A PostgreSQL URL is also put in ``MEMDESK_DB``, so a second Memdesk or a ``memdesk``
+    command the test starts uses the same store, as it would the same SQLite file.
+    """
     if store_engine == "sqlite":
         yield None
         return
     server: PostgresServer = request.getfixturevalue("postgres_server")
     name = server.new_database()
-    yield server.url(name)
+    url = server.url(name)
+    monkeypatch.setenv("MEMDESK_DB", url)
+    yield url
     server.drop_database(name)
 
 

@@ -25,12 +25,10 @@ def test_another_machines_write_refreshes_the_open_window(main_window, memdesk_a
     finally:
         laptop.close()
     model = main_window.sidebar.sidebar_model
-    qtbot.wait(2000)
-    print("ERRORS", main_window.tasks.errors if hasattr(main_window.tasks, "errors") else None, [main_window.sidebar.sidebar_model.find(k) for k in ("app:notes",)])
     qtbot.waitUntil(lambda: model.find("app:notes") is not None, timeout=5000)
 
 
-def test_the_windows_own_write_is_not_taken_for_another_machines(main_window, memdesk_app, tasks, qtbot, settle):
+def test_the_windows_own_write_is_not_taken_for_another_machines(main_window, tasks, qtbot, settle):
     settle()
     assert main_window.watcher._listener.wait_listening(10)
     with qtbot.assertNotEmitted(main_window.watcher.external_change, wait=500):

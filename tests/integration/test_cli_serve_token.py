@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import socket
-import sqlite3
 
 import httpx
+from tests.support import peek
 from tests.support.cli import fails, out
 from tests.support.server import ServeProcess
 
@@ -21,8 +21,7 @@ def test_token_create_list_revoke(memdesk):
     assert out(memdesk("token", "revoke", "claude")) == "revoked claude\n"
     assert "\trevoked 20" in out(memdesk("token", "list"))
     fails(memdesk("token", "revoke", "claude"), 1, "no active token named 'claude'")
-    with sqlite3.connect(memdesk.data_dir / "memdesk.sqlite3") as conn:
-        stored = conn.execute("SELECT token_hash FROM api_tokens").fetchall()
+    stored = peek.rows(memdesk.data_dir, "SELECT token_hash FROM api_tokens")
     assert len(stored) == 1 and stored[0][0] != token and len(stored[0][0]) == 64
 
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
-from typing import Any
 
 import anyio
 import pytest
+from tests.support import peek
 from tests.support.cli import MemdeskCommand, out
 from tests.support.mcp_client import call_ok, connect, text_of
 
@@ -29,16 +28,8 @@ TOOLS = {
 }
 
 
-def _db(data_dir: Path) -> sqlite3.Connection:
-    return sqlite3.connect(data_dir / "memdesk.sqlite3")
-
-
-def _count(data_dir: Path, sql: str, *params: Any) -> int:
-    conn = _db(data_dir)
-    try:
-        return int(conn.execute(sql, params).fetchone()[0])
-    finally:
-        conn.close()
+def _count(data_dir: Path, sql: str) -> int:
+    return int(peek.scalar(data_dir, sql))
 
 
 def test_every_tool_resource_and_the_prompt(memdesk: MemdeskCommand):
@@ -119,9 +110,7 @@ def test_every_tool_resource_and_the_prompt(memdesk: MemdeskCommand):
     assert "Save entry user_language_pref" in labels and "Delete entry trip" in labels
     assert all(line.split("\t")[2] == "mcp:claude-desktop" for line in history.splitlines())
     assert out(memdesk("history", "--actor", "cli")).count("\n") == 1  # the profile set up above
-    conn = _db(data)
-    name, calls = conn.execute("SELECT name, calls FROM agent_clients").fetchone()
-    conn.close()
+    name, calls = peek.rows(data, "SELECT name, calls FROM agent_clients")[0]
     assert name == "mcp:claude-desktop" and calls >= 1
 
 
@@ -241,29 +230,16 @@ def test_two_clients_writing_at_once_lose_nothing_and_are_told_apart(memdesk: Me
             group.start_soon(client, "beta")
 
     anyio.run(run)
-    conn = _db(data)
-    try:
-        for name in ("alpha", "beta"):
-            keys = {
-                row[0] for row in conn.execute("SELECT key FROM entries WHERE key LIKE ?", (f"{name}_%",))
-            }
-            assert keys == {f"{name}_{i}" for i in range(count)}
-            actors = {
-                row[0]
-                for row in conn.execute(
-                    "SELECT actor FROM history_steps WHERE label LIKE ?", (f"Save entry {name}_%",)
-                )
-            }
-            assert actors == {f"mcp:{name}"}
-            assert (
-                conn.execute(
-                    "SELECT count(*) FROM history_steps WHERE actor = ?", (f"mcp:{name}",)
-                ).fetchone()[0]
-                == 2 * count
-            )
-        facts = conn.execute("SELECT content FROM documents WHERE namespace = 'user/facts'").fetchone()[0]
-    finally:
-        conn.close()
+    for name in ("alpha", "beta"):
+        keys = {row[0] for row in peek.rows(data, "SELECT key FROM entries WHERE key LIKE :k", k=f"{name}_%")}
+        assert keys == {f"{name}_{i}" for i in range(count)}
+        labels = peek.rows(
+            data, "SELECT actor FROM history_steps WHERE label LIKE :l", l=f"Save entry {name}_%"
+        )
+        assert {row[0] for row in labels} == {f"mcp:{name}"}
+        steps = peek.scalar(data, "SELECT count(*) FROM history_steps WHERE actor = :a", a=f"mcp:{name}")
+        assert steps == 2 * count
+    facts = peek.scalar(data, "SELECT content FROM documents WHERE namespace = 'user/facts'")
     lines = facts.splitlines()
     assert sorted(lines) == sorted(f"- {n} {i}" for n in ("alpha", "beta") for i in range(count))
 

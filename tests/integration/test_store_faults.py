@@ -3,6 +3,7 @@ a full disk, a damaged file, a folder where WAL cannot work."""
 
 from __future__ import annotations
 
+import os
 import resource
 import signal
 import sqlite3
@@ -10,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from tests.support.cli import MemdeskCommand, fails, out
 from tests.support.damage import damage_table
 
@@ -29,6 +31,25 @@ print("holding", flush=True)
 sys.stdin.read()
 conn.rollback()
 """
+# The same on PostgreSQL: the writers' lock (``engines.postgresql.WRITE_LOCK_KEY``) and rows.
+LONG_WRITER_POSTGRESQL = """
+import sys
+from sqlalchemy import create_engine, text
+from memdesk.store.engines.postgresql import WRITE_LOCK_KEY
+with create_engine(sys.argv[1]).connect() as conn:
+    conn.execute(text(f"SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY})"))
+    conn.execute(text("UPDATE meta SET value = 'held' WHERE key = 'revision'"))
+    conn.execute(
+        text(
+            "INSERT INTO entries (key, content, category, importance, pinned, created_at, updated_at)"
+            " VALUES (:key, :content, 'knowledge', 0.5, false, '2026-01-01', '2026-01-01')"
+        ),
+        [{"key": f"bulk-{i}", "content": "imported " * 50} for i in range(20000)],
+    )
+    print("holding", flush=True)
+    sys.stdin.read()
+    conn.rollback()
+"""
 
 
 def db_file(memdesk: MemdeskCommand) -> Path:
@@ -39,8 +60,10 @@ def test_reads_never_wait_for_a_long_writer(memdesk):
     out(memdesk("entry", "add", "coffee", "Ada drinks her coffee black"))
     out(memdesk("app", "add", "cal", "Prefers meetings after 2pm"))
     out(memdesk("doc", "set", "global", "Be brief."))
+    shared = os.environ.get("MEMDESK_DB")
+    script, where = (LONG_WRITER_POSTGRESQL, shared) if shared else (LONG_WRITER, str(db_file(memdesk)))
     writer = subprocess.Popen(
-        [sys.executable, "-c", LONG_WRITER, str(db_file(memdesk))],
+        [sys.executable, "-c", script, where],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -92,6 +115,7 @@ def on_a_small_disk(memdesk: MemdeskCommand, limit: int, *args: str) -> subproce
     )
 
 
+@pytest.mark.engines("sqlite")
 def test_a_full_disk_fails_the_write_cleanly_and_keeps_earlier_writes(memdesk):
     for index in range(3):
         out(memdesk("entry", "add", f"k{index}", f"saved before {index}"))
@@ -103,6 +127,7 @@ def test_a_full_disk_fails_the_write_cleanly_and_keeps_earlier_writes(memdesk):
     assert out(memdesk("db", "check")).endswith(": ok\n")
 
 
+@pytest.mark.engines("sqlite")
 def test_a_damaged_file_is_reported_kept_and_restored_from_the_newest_backup(memdesk):
     for index in range(3):
         out(memdesk("entry", "add", f"k{index}", f"in the backup {index}"))
@@ -128,6 +153,7 @@ def test_a_damaged_file_is_reported_kept_and_restored_from_the_newest_backup(mem
     assert out(memdesk("db", "check")).endswith(": ok\n")
 
 
+@pytest.mark.engines("sqlite")
 def test_restore_refuses_a_missing_or_damaged_backup_and_changes_nothing(memdesk, tmp_path):
     out(memdesk("entry", "add", "k", "v"))
     before = db_file(memdesk).read_bytes()
@@ -157,6 +183,7 @@ def test_a_folder_without_shared_memory_is_refused_at_open(tmp_path):
     fails(memdesk("entry", "list"), 1, "does not support the shared memory SQLite needs")
 
 
+@pytest.mark.engines("sqlite")
 def test_a_backup_cut_short_by_a_full_disk_leaves_no_file(memdesk):
     out(memdesk("doc", "set", "global", "paragraph\n\n" * 2000))
     fails(

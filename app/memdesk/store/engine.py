@@ -9,7 +9,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Integer, String, cast, event, inspect, make_url, select, update
 from sqlalchemy.exc import DatabaseError, InterfaceError, OperationalError, ProgrammingError
@@ -17,11 +17,13 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from memdesk.core.search_text import split_pieces
 from memdesk.errors import StoreError
-from memdesk.store.engines.postgresql import PostgresEngine
-from memdesk.store.engines.postgresql_listen import ChangeListener
 from memdesk.store.engines.sqlite import SQLiteEngine
 from memdesk.store.migrations import SCHEMA_VERSION, STEPS
 from memdesk.store.models import Base, Document, DocumentPiece, Meta
+
+if TYPE_CHECKING:
+    from memdesk.store.engines.postgresql import PostgresEngine
+    from memdesk.store.engines.postgresql_listen import ChangeListener
 
 __all__ = ["SCHEMA_VERSION", "Store"]
 
@@ -35,6 +37,9 @@ def engine_for(url: str, backup_dir: Path | None) -> SQLiteEngine | PostgresEngi
     if backend == "sqlite":
         return SQLiteEngine(url, backup_dir)
     if backend == "postgresql":
+        # Imported only here: a SQLite store starts without loading the PostgreSQL driver.
+        from memdesk.store.engines.postgresql import PostgresEngine
+
         return PostgresEngine(url, backup_dir)
     raise StoreError(
         f"Memdesk stores live in SQLite or PostgreSQL, not {backend!r}",
@@ -82,6 +87,8 @@ class Store:
         self.engine = engine_for(url, backup_dir)
         self.file = self.engine.file
         self.where = self.engine.where
+        # The driver's own errors too: hot queries go to it directly.
+        self._db_errors = DB_ERRORS + self.engine.driver_errors
         self.write_engine = self.engine.make_engine(writes=True)
         # ``:memory:`` has one shared connection, or each engine would see its own database.
         self.read_engine = (
@@ -100,7 +107,7 @@ class Store:
         event.listen(self._writer, "after_flush", _sync_document_pieces)
         try:
             self._open_schema()
-        except DB_ERRORS as exc:
+        except self._db_errors as exc:
             self.close()
             raise self._translate(exc) from None
         except BaseException:
@@ -189,7 +196,7 @@ class Store:
         session = self._reader()
         try:
             yield session
-        except DB_ERRORS as exc:
+        except self._db_errors as exc:
             raise self._translate(exc) from None
         finally:
             session.close()  # ends the read transaction; loaded rows stay usable, detached
@@ -206,7 +213,7 @@ class Store:
             self.written_revisions.append(revision)
             self.engine.announce_write(session.connection(), revision)
             session.commit()
-        except DB_ERRORS as exc:
+        except self._db_errors as exc:
             session.rollback()
             raise self._translate(exc) from None
         except BaseException:
@@ -229,9 +236,10 @@ class Store:
         self, on_change: Callable[[int], None], on_error: Callable[[Exception], None]
     ) -> ChangeListener:
         """Hear of every committed write (see ``pushes_changes``); returns what ``stop()``s it."""
-        if not isinstance(self.engine, PostgresEngine):
+        if not self.engine.pushes_changes:
             raise StoreError(f"{self.engine.name} does not announce changes; read revision() instead")
-        return self.engine.listen(on_change, lambda exc: on_error(self._translate(exc)))
+        engine: PostgresEngine = self.engine  # type: ignore[assignment]
+        return engine.listen(on_change, lambda exc: on_error(self._translate(exc)))
 
     def _on_read_checkout(self, conn: Any, _record: object, _proxy: object) -> None:
         self._read_connections.add(conn)

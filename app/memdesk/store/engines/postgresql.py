@@ -17,10 +17,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import psycopg
 from sqlalchemy import URL, Connection, Engine, create_engine, event, make_url, text
 
 from memdesk.errors import StoreError
 from memdesk.store import fulltext_postgresql
+from memdesk.store.engines import busy_message, busy_timeout_ms
 from memdesk.store.engines.postgresql_listen import ChangeListener
 
 CHANNEL = "memdesk_changes"
@@ -38,6 +40,7 @@ class PostgresEngine:
     """The engine-specific half of a ``Store`` on a PostgreSQL database."""
 
     name = "postgresql"
+    driver_errors: tuple[type[Exception], ...] = (psycopg.Error,)
     pushes_changes = True
     file: Path | None = None
     in_memory = False
@@ -56,6 +59,14 @@ class PostgresEngine:
             connect_args={"connect_timeout": CONNECT_TIMEOUT_S, "application_name": "memdesk"},
             pool_pre_ping=True,
         )
+
+        @event.listens_for(engine, "connect")
+        def _wait_no_longer_than_sqlite(dbapi_conn: Any, _record: object) -> None:
+            # A writer waits for the writers' lock as long as a SQLite writer would, then fails.
+            with dbapi_conn.cursor() as cursor:
+                cursor.execute(f"SET lock_timeout = {busy_timeout_ms()}")
+            dbapi_conn.commit()
+
         if writes:
 
             @event.listens_for(engine, "begin")
@@ -113,6 +124,8 @@ def translate_error(exc: Exception, url: URL) -> StoreError:
     first_line = message.splitlines()[0] if message else type(cause).__name__
     code = getattr(getattr(cause, "diag", None), "sqlstate", None) or getattr(cause, "sqlstate", None)
     user, database, server = url.username or "(your login name)", url.database, _server(url)
+    if code == "55P03" or "lock timeout" in message:
+        return StoreError(*busy_message(safe_url(url)))
     if "password authentication failed" in message or code == "28P01":
         return StoreError(
             f"the PostgreSQL server at {server} refused the password for user {user}",

@@ -21,15 +21,10 @@ from sqlalchemy.pool import StaticPool
 
 from memdesk.errors import DamagedStoreError, StoreError
 from memdesk.store import backups, fts
+from memdesk.store.engines import busy_message, busy_timeout_ms
 
-DEFAULT_BUSY_TIMEOUT_MS = 5000
 # Less free space than this, after a failed write, means the disk is full.
 LOW_DISK_BYTES = 1 << 20
-
-
-def _busy_timeout_ms() -> int:
-    raw = os.environ.get("MEMDESK_BUSY_TIMEOUT_MS", "")
-    return int(raw) if raw.isdigit() else DEFAULT_BUSY_TIMEOUT_MS
 
 
 def _make_engine(url: str, begin: str) -> Engine:
@@ -37,13 +32,13 @@ def _make_engine(url: str, begin: str) -> Engine:
         # One shared connection, or each engine would see its own empty database.
         engine = create_engine(url, poolclass=StaticPool, connect_args={"check_same_thread": False})
     else:
-        engine = create_engine(url, connect_args={"timeout": _busy_timeout_ms() / 1000})
+        engine = create_engine(url, connect_args={"timeout": busy_timeout_ms() / 1000})
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: sqlite3.Connection, _record: object) -> None:
         dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
         cursor = dbapi_conn.cursor()
-        cursor.execute(f"PRAGMA busy_timeout = {_busy_timeout_ms()}")
+        cursor.execute(f"PRAGMA busy_timeout = {busy_timeout_ms()}")
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.execute("PRAGMA synchronous = NORMAL")
         # Already in WAL mode this changes nothing and takes no lock.
@@ -90,10 +85,7 @@ def translate_db_error(
     message = str(cause)
     name = getattr(cause, "sqlite_errorname", "")
     if "locked" in message or "busy" in message:
-        return StoreError(
-            f"the database {where} is busy: another program is writing to it",
-            f"waited {_busy_timeout_ms() / 1000:g} s; try again in a moment",
-        )
+        return StoreError(*busy_message(where))
     if "readonly" in message or "read-only" in message:
         return StoreError(
             f"the database {where} is read-only",
@@ -163,6 +155,7 @@ class SQLiteEngine:
     """The engine-specific half of a ``Store`` on a SQLite file (or ``:memory:``)."""
 
     name = "sqlite"
+    driver_errors: tuple[type[Exception], ...] = (sqlite3.Error,)
     # Another program's writes are seen by reading the revision: cheap on a local file.
     pushes_changes = False
 
