@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from PySide6.QtCore import Qt
 
 from memdesk.core.items import ItemKind, ItemRef
@@ -46,6 +47,8 @@ def test_a_store_with_memories_opens_on_the_profile(memdesk_app, make_window, se
     assert window.views["documents"].editor.text() == "Ada, a mathematician."
 
 
+# The window works the same on a shared PostgreSQL store.
+@pytest.mark.parametrize("store_engine", ["sqlite", "postgresql"], indirect=True)
 def test_every_place_in_the_sidebar_opens_a_view(main_window, memdesk_app, settle, qtbot):
     load_example(memdesk_app)
     main_window.refresh_all()

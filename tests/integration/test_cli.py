@@ -116,6 +116,7 @@ def test_huge_content_and_invalid_utf8_lose_nothing(memdesk):
     assert out(memdesk("doc", "show", "user/facts")) == "keep\n"
 
 
+@pytest.mark.engines("sqlite")  # the SQLite file itself
 def test_newer_database_is_refused(memdesk):
     out(memdesk("doc", "set", "global", "x"))
     db = Path(memdesk.data_dir) / "memdesk.sqlite3"
@@ -124,6 +125,7 @@ def test_newer_database_is_refused(memdesk):
     fails(memdesk("doc", "show", "global"), 1, "written by a newer Memdesk (schema 42")
 
 
+@pytest.mark.engines("sqlite")  # the SQLite file itself
 def test_locked_database_waits_then_fails_clearly(memdesk):
     out(memdesk("doc", "set", "global", "x"))
     db = Path(memdesk.data_dir) / "memdesk.sqlite3"

@@ -86,11 +86,16 @@ def kinds(proposal):
 def store_state(app):
     """Everything compaction may write, as plain values (run records aside)."""
     with app.store.read() as session:
-        memories = [(m.id, m.content, m.deleted_at) for m in session.scalars(select(AppMemory))]
-        entries = [(e.key, e.content, e.deleted_at) for e in session.scalars(select(Entry))]
+        # In key order: without ORDER BY, PostgreSQL returns updated rows wherever they now lie.
+        memories = [
+            (m.id, m.content, m.deleted_at) for m in session.scalars(select(AppMemory).order_by(AppMemory.id))
+        ]
+        entries = [
+            (e.key, e.content, e.deleted_at) for e in session.scalars(select(Entry).order_by(Entry.key))
+        ]
         chats = [
             (c.id, c.last_consolidated_message_id, c.last_consolidated_at, c.failure_count)
-            for c in session.scalars(select(ChatSession))
+            for c in session.scalars(select(ChatSession).order_by(ChatSession.id))
         ]
     docs = [(d.namespace, d.content, d.expires_at) for d in app.documents.list()]
     working = app.working.state()

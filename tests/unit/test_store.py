@@ -115,6 +115,7 @@ def test_writer_gets_through_when_the_lock_is_released_in_time(tmp_path, monkeyp
     store.close()
 
 
+@pytest.mark.engines("sqlite")  # the SQLite file itself
 def test_fts_index_follows_insert_update_delete(memdesk_app):
     app = memdesk_app
 

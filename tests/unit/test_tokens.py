@@ -15,6 +15,7 @@ from memdesk.store.migrations import SCHEMA_VERSION, STEPS
 from memdesk.store.migrations.to_v2_api_tokens import add_api_tokens
 
 
+@pytest.mark.engines("sqlite")  # the SQLite file itself
 def test_create_returns_a_token_that_verifies_and_only_its_hash_is_stored(memdesk_app):
     token = memdesk_app.tokens.create("claude")
     assert len(token) >= 43

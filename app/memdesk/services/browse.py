@@ -125,15 +125,16 @@ def entry_ids(app: Memdesk, query: EntryQuery, limit: int | None = None) -> arra
     params: dict[str, object] = {}
     where = _entry_where(query, params)
     order = "DESC" if query.descending else "ASC"
+    # Empty values first going up, last going down, whatever the engine's default.
+    nulls = "NULLS LAST" if query.descending else "NULLS FIRST"
     with app.store.read() as session:
         sort = _sort_sql(query.sort, app.entries.retention_days, session)
-        sql = f"SELECT id FROM entries WHERE {where} ORDER BY {sort} {order}, id {order}"
+        sql = f"SELECT id FROM entries WHERE {where} ORDER BY {sort} {order} {nulls}, id {order}"
         if limit is not None:
             sql += " LIMIT :limit"
             params["limit"] = limit
         # The raw cursor: a million plain ints come back several times faster than as rows.
-        raw = session.connection().connection.driver_connection
-        return array("q", [row[0] for row in raw.execute(sql, params).fetchall()])
+        return array("q", [row[0] for row in app.store.raw_rows(session, sql, params)])
 
 
 def _sort_sql(sort: str, retention_days: int, session: Session) -> str:

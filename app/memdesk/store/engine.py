@@ -222,6 +222,11 @@ class Store:
         finally:
             session.close()
 
+    def raw_rows(self, session: Session, sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
+        """Rows of a hand-written query (``:name`` parameters) straight from the driver, in
+        ``session``'s transaction: for hot queries, where SQLAlchemy's per-row work counts."""
+        return self.engine.raw_rows(session.connection(), sql, params)
+
     def revision(self) -> int:
         """A number that grows with every committed write, from any process."""
         with self.read() as session:

@@ -96,6 +96,13 @@ class PostgresEngine:
     def interrupt(self, dbapi_conn: Any) -> None:
         dbapi_conn.cancel()
 
+    @staticmethod
+    def raw_rows(conn: Connection, sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
+        """Rows of ``sql`` (with ``:name`` parameters) straight from the driver (see SQLite's)."""
+        with conn.connection.driver_connection.cursor() as cursor:
+            cursor.execute(_pyformat(sql), params)
+            return cursor.fetchall()
+
     def backup(self) -> Path | None:
         """The server's data is not ours to copy: say how instead."""
         return None
@@ -109,6 +116,11 @@ class PostgresEngine:
 
     def translate(self, exc: Exception) -> StoreError:
         return translate_error(exc, self.url)
+
+
+def _pyformat(sql: str) -> str:
+    """``:name`` parameters as psycopg's ``%(name)s`` (a literal ``%`` doubled; ``::`` casts kept)."""
+    return re.sub(r"(?<![:\w]):(\w+)", r"%(\1)s", sql.replace("%", "%%"))
 
 
 def _server(url: URL) -> str:
