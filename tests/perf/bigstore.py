@@ -18,8 +18,8 @@ import time
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from memdesk.store import fts
 from memdesk.store.engine import Store
+from memdesk.store.fulltext import sqlite as fts
 from memdesk.store.models import Base
 
 FULL_ENTRIES = 1_000_000

@@ -28,7 +28,7 @@ from memdesk.core.search_text import query_words
 from memdesk.paths import Paths
 from memdesk.services.memdesk import Memdesk
 from memdesk.services.prompt import PromptSpec
-from memdesk.store.fulltext_postgresql import CONFIG, folded
+from memdesk.store.fulltext.postgresql import CONFIG, folded
 
 pytestmark = pytest.mark.skipif(
     server_bin_dir() is None, reason="PostgreSQL's server programs are not installed"

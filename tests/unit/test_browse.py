@@ -118,9 +118,9 @@ def test_filter_finds_a_word_typed_part_way_past_its_stem(entries):
         assert keys(entries, browse.entry_ids(entries, EntryQuery("knowledge", text=typed))) == ["habit"]
 
 
-def test_filter_match_quotes_words():
-    assert browse.filter_match('say "hi" to ana') == '"say"* AND "hi"* AND "to"* AND "ana"*'
-    assert browse.filter_match("  ?! ") is None
+def test_filter_words_are_the_words_typed_once_each():
+    assert browse.filter_words('say "hi" to Ana, say') == ["say", "hi", "to", "ana"]
+    assert browse.filter_words("  ?! ") == []
 
 
 def test_limit_gives_the_head_of_the_order(entries):

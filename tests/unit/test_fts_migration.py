@@ -5,8 +5,8 @@ from __future__ import annotations
 import sqlite3
 
 from memdesk.services.memdesk import Memdesk
-from memdesk.store import fts
 from memdesk.store.engine import Store
+from memdesk.store.fulltext import sqlite as fts
 from memdesk.store.migrations import SCHEMA_VERSION
 from memdesk.store.migrations.to_v4_fts_stemming import migrate
 

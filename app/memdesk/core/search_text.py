@@ -3,7 +3,7 @@
 User text never reaches FTS5 syntax directly: words are extracted and each is quoted, so
 quotes, operators (AND, NEAR, *), punctuation, emoji and any script are harmless.
 
-A query word is what the index's tokenizer (``store.fts``) keeps as one token: letters and
+A query word is what the index's tokenizer (``store.fulltext``) keeps as one token: letters and
 digits plus ``+`` and ``#`` (``c++``, ``c#``); a dotted name (``node.js``) stays whole and
 FTS5 reads it as a phrase. Question words and chat filler are stop words. A lone ASCII
 letter is dropped unless written as a capital (``R``, ``C``), the way languages are named.

@@ -53,7 +53,6 @@ class MemoryRow:
     expired: bool
 
 
-
 def memory_row(memory: AppMemory, now: datetime) -> MemoryRow:
     """A detached, frozen copy of ``memory`` as seen at ``now``."""
     expired = has_expired(expires_at(bool(memory.pinned), memory.expires_at, memory.created_at), now)
@@ -70,7 +69,6 @@ def memory_row(memory: AppMemory, now: datetime) -> MemoryRow:
         source_session=memory.source_session,
         expired=expired,
     )
-
 
 
 @dataclass(frozen=True)

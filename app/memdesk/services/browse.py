@@ -21,10 +21,11 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from memdesk.core.lifetime import has_expired
-from memdesk.core.search_text import like_pattern, prefix_query
+from memdesk.core.search_text import like_pattern
 from memdesk.errors import BadInputError, ConflictError, NotFoundError
 from memdesk.services.apps import MemoryRow, memory_row
 from memdesk.services.entries import check_category, check_key, effective_expiry
+from memdesk.store.fulltext import FullText
 from memdesk.store.lifetime import entry_expiry, entry_not_live_parts
 from memdesk.store.models import AppMemory, Entry, Message
 
@@ -98,24 +99,24 @@ class MessageRow:
     consolidated: bool
 
 
-def filter_match(words_text: str) -> str | None:
-    """An FTS5 expression: every word, as a prefix (typing ``cof`` finds coffee)."""
-    words = list(dict.fromkeys(_WORD.findall(words_text.lower())))[:_MAX_FILTER_WORDS]
-    if not words:
-        return None
-    return " AND ".join(prefix_query(word) for word in words)
+def filter_words(words_text: str) -> list[str]:
+    """The words of a filter box's text, each looked for as the start of a word."""
+    return list(dict.fromkeys(_WORD.findall(words_text.lower())))[:_MAX_FILTER_WORDS]
 
 
-def _entry_where(query: EntryQuery, params: dict[str, object]) -> str:
+def _entry_where(query: EntryQuery, params: dict[str, object], fulltext: FullText) -> str:
     where = "category = :category AND deleted_at IS NULL"
     params["category"] = check_category(query.category)
     wanted = query.text.strip()
-    match = filter_match(wanted)
-    if match is not None:
-        where += " AND id IN (SELECT rowid FROM entries_fts WHERE entries_fts MATCH :match)"
-        params["match"] = match
+    words = filter_words(wanted)
+    if words:
+        condition, match_params = fulltext.entry_prefix_filter(words)
+        where += f" AND {condition}"
+        params.update(match_params)
     elif wanted:  # only punctuation: no words for the index, so look for the characters
-        where += " AND (key LIKE :like ESCAPE '\\' OR content LIKE :like ESCAPE '\\')"
+        where += (
+            " AND (lower(key) LIKE lower(:like) ESCAPE '\\' OR lower(content) LIKE lower(:like) ESCAPE '\\')"
+        )
         params["like"] = like_pattern(wanted)
     return where
 
@@ -123,7 +124,7 @@ def _entry_where(query: EntryQuery, params: dict[str, object]) -> str:
 def entry_ids(app: Memdesk, query: EntryQuery, limit: int | None = None) -> array[int]:
     """Ids of the entries ``query`` selects, in its order (ties broken by id)."""
     params: dict[str, object] = {}
-    where = _entry_where(query, params)
+    where = _entry_where(query, params, app.store.fulltext)
     order = "DESC" if query.descending else "ASC"
     # Empty values first going up, last going down, whatever the engine's default.
     nulls = "NULLS LAST" if query.descending else "NULLS FIRST"

@@ -126,8 +126,7 @@ def _read_config(folder: Path) -> tuple[dict[str, Any], Path | None, list[str]]:
         value, problem = validate_value(spec, raw[name])
         if problem:
             problems.append(
-                f"{path}: {name}: {raw[name]!r} is not valid; "
-                f"expected {spec.describe_range()}; ignored"
+                f"{path}: {name}: {raw[name]!r} is not valid; expected {spec.describe_range()}; ignored"
             )
         else:
             values[name] = value
@@ -186,9 +185,7 @@ def _read_index(scope: str, folder: Path, config: FilesConfig, cache: IndexCache
     return ScopeIndex(scope, folder, capped, problem)
 
 
-def _scope_folders(
-    global_dir: Path, project_dir: Path | None, trusted: bool
-) -> list[tuple[str, Path]]:
+def _scope_folders(global_dir: Path, project_dir: Path | None, trusted: bool) -> list[tuple[str, Path]]:
     folders = [(GLOBAL, Path(global_dir).absolute())]
     if project_dir is not None and trusted:
         folders.append((PROJECT, project_memory_dir(project_dir)))
@@ -230,9 +227,7 @@ def _preamble(scopes: list[ScopeIndex]) -> str:
         "deleting them; archive/ is never loaded into this prompt.",
     ]
     if project is not None:
-        where.append(
-            f"- Project memory (in the repository, shared with the team): {project.folder}"
-        )
+        where.append(f"- Project memory (in the repository, shared with the team): {project.folder}")
         rules.append(
             "- Project memory is committed and read by your teammates: keep it factual and "
             "never store secrets there."
@@ -464,9 +459,7 @@ def _read_text(path: Path) -> str:
     except FileNotFoundError:
         raise NotFoundError(f"{path} does not exist") from None
     except UnicodeDecodeError:
-        raise MemdeskError(
-            f"{path} is not valid UTF-8", "Fix the file in a text editor first."
-        ) from None
+        raise MemdeskError(f"{path} is not valid UTF-8", "Fix the file in a text editor first.") from None
     except OSError as exc:
         raise MemdeskError(f"could not read {path}: {exc.strerror or exc}") from None
 

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import text
-
 from memdesk.core.items import ItemKind, ItemRef
-from memdesk.core.search_text import fts_query, query_words
+from memdesk.core.search_text import query_words
 from memdesk.services.context import Context
 
 
@@ -23,25 +21,7 @@ class SearchResult:
         return self.item.ref
 
 
-_QUERIES = {
-    ItemKind.ENTRY: """
-        SELECT e.category, e.id, e.key, snippet(entries_fts, 1, '[', ']', '…', 12)
-        FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid
-        WHERE entries_fts MATCH :query AND e.deleted_at IS NULL
-        ORDER BY rank LIMIT :limit""",
-    ItemKind.APP_MEMORY: """
-        SELECT 'app_memory', m.id, m.app_id, snippet(app_memories_fts, 0, '[', ']', '…', 12)
-        FROM app_memories_fts JOIN app_memories m ON m.id = app_memories_fts.rowid
-        WHERE app_memories_fts MATCH :query AND m.deleted_at IS NULL
-        ORDER BY rank LIMIT :limit""",
-    ItemKind.DOCUMENT: """
-        SELECT 'document', d.namespace, d.namespace, snippet(pieces_fts, 0, '[', ']', '…', 12)
-        FROM pieces_fts JOIN document_pieces p ON p.id = pieces_fts.rowid
-        JOIN documents d ON d.id = p.document_id
-        WHERE pieces_fts MATCH :query AND d.deleted_at IS NULL
-        ORDER BY rank LIMIT :limit""",
-}
-
+SEARCHED = (ItemKind.ENTRY, ItemKind.APP_MEMORY, ItemKind.DOCUMENT)
 # Entries are listed by category; everything else under its kind.
 GROUP_ORDER = (ItemKind.DOCUMENT, "knowledge", "timeline", ItemKind.APP_MEMORY)
 
@@ -51,13 +31,13 @@ class Search:
         self.ctx = ctx
 
     def search(self, query: str, limit_per_kind: int = 20) -> dict[str, list[SearchResult]]:
-        match = fts_query(query_words(query))
+        words = query_words(query)
         grouped: dict[str, list[SearchResult]] = {group: [] for group in GROUP_ORDER}
-        if match is None:
+        if not words:
             return grouped
         with self.ctx.store.read() as session:
-            for kind, statement in _QUERIES.items():
-                rows = session.execute(text(statement), {"query": match, "limit": limit_per_kind * 2})
+            for kind in SEARCHED:
+                rows = self.ctx.store.fulltext.search(session, kind, words, limit_per_kind * 2)
                 for group, ref, title, snippet in rows:
                     bucket = grouped[group]
                     if len(bucket) < limit_per_kind and all(r.ref != str(ref) for r in bucket):

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from memdesk.core.search_text import split_pieces
 from memdesk.errors import StoreError
 from memdesk.store.engines.sqlite import SQLiteEngine
+from memdesk.store.fulltext import FullText
 from memdesk.store.migrations import SCHEMA_VERSION, STEPS
 from memdesk.store.models import Base, Document, DocumentPiece, Meta
 
@@ -85,6 +86,7 @@ class Store:
         self.url = url
         self.backup_dir = backup_dir
         self.engine = engine_for(url, backup_dir)
+        self.fulltext: FullText = self.engine.full_text()
         self.file = self.engine.file
         self.where = self.engine.where
         # The driver's own errors too: hot queries go to it directly.
@@ -158,7 +160,7 @@ class Store:
 
     def _create(self, conn: Any) -> None:
         Base.metadata.create_all(conn)
-        self.engine.create_search_indexes(conn)
+        self.fulltext.create_indexes(conn)
         conn.execute(
             Meta.__table__.insert(),
             [

@@ -11,7 +11,7 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy import ColumnElement, DateTime, String, and_, case, literal_column, null, or_, true
-from sqlalchemy.dialects import sqlite
+from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import aliased
 from sqlalchemy.sql.compiler import SQLCompiler
@@ -73,12 +73,13 @@ def entry_live(now: datetime, retention_days: int) -> ColumnElement[bool]:
 
 
 @cache
-def entry_live_sql(alias: str) -> str:
-    """``entry_live`` as SQLite text over the table aliased ``alias``, with the parameters
-    ``:now`` and ``:cutoff`` (now less the retention), for hand-written full-text queries."""
+def entry_live_sql(alias: str, dialect: Dialect) -> str:
+    """``entry_live`` as SQL text for ``dialect`` over the table aliased ``alias``, with the
+    parameters ``:now`` and ``:cutoff`` (now less the retention), for hand-written full-text
+    queries."""
     now, cutoff = literal_column(":now", DateTime()), literal_column(":cutoff", DateTime())
     condition = _entry_live_between(aliased(Entry, name=alias), now, cutoff)
-    return str(condition.compile(dialect=sqlite.dialect(), compile_kwargs={"literal_binds": True}))
+    return str(condition.compile(dialect=dialect, compile_kwargs={"literal_binds": True}))
 
 
 class Unindexed(FunctionElement[str]):

@@ -21,9 +21,10 @@ import psycopg
 from sqlalchemy import URL, Connection, Engine, create_engine, event, make_url, text
 
 from memdesk.errors import StoreError
-from memdesk.store import fulltext_postgresql
 from memdesk.store.engines import busy_message, busy_timeout_ms
 from memdesk.store.engines.postgresql_listen import ChangeListener
+from memdesk.store.fulltext import postgresql as fulltext
+from memdesk.store.fulltext.postgresql import PostgresFullText
 
 CHANNEL = "memdesk_changes"
 # Any fixed number: the one lock every Memdesk writer on this database takes.
@@ -78,8 +79,8 @@ class PostgresEngine:
     def table_names(self, conn: Connection) -> set[str]:
         return set(conn.scalars(text("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")))
 
-    def create_search_indexes(self, conn: Connection) -> None:
-        fulltext_postgresql.create_indexes(conn)
+    def full_text(self) -> PostgresFullText:
+        return PostgresFullText()
 
     def announce_write(self, conn: Connection, revision: int) -> None:
         # Delivered by the server when the transaction commits, and only then.
@@ -96,12 +97,7 @@ class PostgresEngine:
     def interrupt(self, dbapi_conn: Any) -> None:
         dbapi_conn.cancel()
 
-    @staticmethod
-    def raw_rows(conn: Connection, sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
-        """Rows of ``sql`` (with ``:name`` parameters) straight from the driver (see SQLite's)."""
-        with conn.connection.driver_connection.cursor() as cursor:
-            cursor.execute(_pyformat(sql), params)
-            return cursor.fetchall()
+    raw_rows = staticmethod(fulltext.raw_rows)
 
     def backup(self) -> Path | None:
         """The server's data is not ours to copy: say how instead."""
@@ -116,11 +112,6 @@ class PostgresEngine:
 
     def translate(self, exc: Exception) -> StoreError:
         return translate_error(exc, self.url)
-
-
-def _pyformat(sql: str) -> str:
-    """``:name`` parameters as psycopg's ``%(name)s`` (a literal ``%`` doubled; ``::`` casts kept)."""
-    return re.sub(r"(?<![:\w]):(\w+)", r"%(\1)s", sql.replace("%", "%%"))
 
 
 def _server(url: URL) -> str:

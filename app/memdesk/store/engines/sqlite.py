@@ -13,7 +13,6 @@ import os
 import shutil
 import sqlite3
 import sys
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +20,10 @@ from sqlalchemy import Connection, Engine, create_engine, event, make_url, text
 from sqlalchemy.pool import StaticPool
 
 from memdesk.errors import DamagedStoreError, StoreError
-from memdesk.store import backups, fts
+from memdesk.store import backups
 from memdesk.store.engines import busy_message, busy_timeout_ms
+from memdesk.store.fulltext import sqlite as fulltext
+from memdesk.store.fulltext.sqlite import SQLiteFullText
 
 # Less free space than this, after a failed write, means the disk is full.
 LOW_DISK_BYTES = 1 << 20
@@ -175,8 +176,8 @@ class SQLiteEngine:
     def table_names(self, conn: Connection) -> set[str]:
         return set(conn.scalars(text("SELECT name FROM sqlite_master WHERE type='table'")))
 
-    def create_search_indexes(self, conn: Connection) -> None:
-        fts.create_indexes(conn)
+    def full_text(self) -> SQLiteFullText:
+        return SQLiteFullText()
 
     def announce_write(self, conn: Connection, revision: int) -> None:
         """Nothing to do: watchers read the revision the write raised."""
@@ -184,16 +185,7 @@ class SQLiteEngine:
     def interrupt(self, dbapi_conn: Any) -> None:
         dbapi_conn.interrupt()
 
-    @staticmethod
-    def raw_rows(conn: Connection, sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
-        """Rows of ``sql`` (with ``:name`` parameters) straight from the driver: for hot
-        queries, where SQLAlchemy's per-row work is a sizeable share. Times go in as the
-        text the store holds (SQLAlchemy's SQLite format)."""
-        values = {
-            key: value.isoformat(sep=" ", timespec="microseconds") if isinstance(value, datetime) else value
-            for key, value in params.items()
-        }
-        return conn.connection.driver_connection.execute(sql, values).fetchall()
+    raw_rows = staticmethod(fulltext.raw_rows)
 
     def backup(self) -> Path | None:
         """Copy the database (consistently, through SQLite's backup API) to the backup folder."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sqlalchemy import Connection
 
-from memdesk.store import fts
+from memdesk.store.fulltext import sqlite as fts
 
 
 def migrate(conn: Connection) -> None:

@@ -1,0 +1,22 @@
+"""SQL both engines' full-text modules write the same way: the entry filters and the LIKE
+fallback's patterns."""
+
+from __future__ import annotations
+
+from memdesk.core.search_text import like_pattern
+
+# The casts name each parameter's type where nothing else does (PostgreSQL asks for it).
+ENTRY_FILTERS = """
+    AND (CAST(:category AS VARCHAR) IS NULL OR e.category = :category)
+    AND (CAST(:since AS TIMESTAMP) IS NULL OR e.created_at >= :since)
+    AND (CAST(:until AS TIMESTAMP) IS NULL OR e.created_at <= :until)
+"""
+
+
+def like_clause(column: str, count: int, operator: str = "LIKE") -> str:
+    """``column`` contains any of ``count`` words (parameters ``:w0``… from ``like_params``)."""
+    return "(" + " OR ".join(f"{column} {operator} :w{i} ESCAPE '\\'" for i in range(count)) + ")"
+
+
+def like_params(words: list[str]) -> dict[str, str]:
+    return {f"w{i}": like_pattern(word) for i, word in enumerate(words)}
