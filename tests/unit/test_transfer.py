@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import datetime, timedelta
+from pathlib import Path
 
 import pytest
 
@@ -35,11 +36,17 @@ def rows_without_ids(data):
     }
 
 
+def _sqlite_file(folder: Path) -> str:
+    """Another store: a SQLite file, whichever engine the test's own store is on (so on
+    PostgreSQL the round trip also crosses engines)."""
+    return str(folder / "memdesk.sqlite3")
+
+
 def test_round_trip_is_lossless(memdesk_app, clock, tmp_path):
     fill(memdesk_app, clock)
     first = tmp_path / "one.json"
     memdesk_app.transfer.export_file(first)
-    other = Memdesk.open(data_dir=str(tmp_path / "other"), clock=clock)
+    other = Memdesk.open(data_dir=str(tmp_path / "other"), db=_sqlite_file(tmp_path / "other"), clock=clock)
     try:
         counts = other.transfer.import_file(first)
         assert counts["skipped"] == 0 and counts["added"] > 8
@@ -57,7 +64,7 @@ def test_import_is_one_undoable_step(memdesk_app, clock, tmp_path):
     fill(memdesk_app, clock)
     path = tmp_path / "x.json"
     memdesk_app.transfer.export_file(path)
-    fresh = Memdesk.open(data_dir=str(tmp_path / "fresh"), clock=clock)
+    fresh = Memdesk.open(data_dir=str(tmp_path / "fresh"), db=_sqlite_file(tmp_path / "fresh"), clock=clock)
     try:
         fresh.transfer.import_file(path)
         assert fresh.documents.text("user/profile") == "Name: Zoë 漢字 🦀"
@@ -173,7 +180,7 @@ def test_flynn_folder_round_trip(memdesk_app, clock, tmp_path):
         "user/working.md",
     ]
     assert (folder / "user" / "working.md").read_text().startswith("# Working Memory\nUpdated: ")
-    fresh = Memdesk.open(data_dir=str(tmp_path / "fresh"), clock=clock)
+    fresh = Memdesk.open(data_dir=str(tmp_path / "fresh"), db=_sqlite_file(tmp_path / "fresh"), clock=clock)
     try:
         imported = fresh.flynn.import_(folder)
         assert len(imported.written) == 3
