@@ -20,6 +20,8 @@ from itertools import count
 from pathlib import Path
 
 SUPERUSER = "memdesk_test"
+# The one role that must give a password (scram-sha-256); every other connects as trusted.
+PASSWORD_ROLE = "memdesk_pw"
 # A database holding an empty store, copied for each test: faster than creating the schema.
 TEMPLATE = "memdesk_template"
 _database_numbers = count(1)
@@ -88,6 +90,14 @@ def _run_as_owner(args: list[str], owner: str | None) -> subprocess.CompletedPro
     return subprocess.run(command, capture_output=True, text=True, check=False)
 
 
+def _run_checked(step: list[str], owner: str | None, folder: Path) -> None:
+    done = _run_as_owner(step, owner)
+    if done.returncode != 0:
+        log_file = folder / "server.log"
+        log = log_file.read_text(errors="replace") if log_file.exists() else ""
+        raise RuntimeError(f"{Path(step[0]).name} failed: {done.stderr.strip()} {log[-2000:]}")
+
+
 @contextmanager
 def running_server() -> Iterator[PostgresServer]:
     """Start a throw-away server; stop it and remove its folder afterwards."""
@@ -129,15 +139,15 @@ def running_server() -> Iterator[PostgresServer]:
         ],
     ]
     try:
-        for step in steps:
-            done = _run_as_owner(step, owner)
-            if done.returncode != 0:
-                log = (
-                    (folder / "server.log").read_text(errors="replace")
-                    if (folder / "server.log").exists()
-                    else ""
-                )
-                raise RuntimeError(f"{Path(step[0]).name} failed: {done.stderr.strip()} {log[-2000:]}")
+        for step in steps[:1]:
+            _run_checked(step, owner, folder)
+        (data / "pg_hba.conf").write_text(
+            f"host all {PASSWORD_ROLE} 127.0.0.1/32 scram-sha-256\n"
+            "host all all 127.0.0.1/32 trust\nlocal all all trust\n",
+            encoding="utf-8",
+        )
+        for step in steps[1:]:
+            _run_checked(step, owner, folder)
         yield PostgresServer(port, folder)
     finally:
         _run_as_owner([str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"], owner)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-from sqlalchemy import URL, Connection, Engine, create_engine, event, make_url, text
+from sqlalchemy import URL, Connection, Engine, Integer, Table, create_engine, event, make_url, text
 
 from memdesk.errors import StoreError
 from memdesk.store.engines import busy_message, busy_timeout_ms
@@ -98,6 +98,53 @@ class PostgresEngine:
         dbapi_conn.cancel()
 
     raw_rows = staticmethod(fulltext.raw_rows)
+
+    @staticmethod
+    def size_bytes(conn: Connection) -> int:
+        return int(conn.execute(text("SELECT pg_database_size(current_database())")).scalar() or 0)
+
+    @staticmethod
+    def index_health(engine: Engine) -> list[tuple[str, str | None]]:
+        """Each full-text GIN index: present, valid (a failed concurrent build leaves it not)
+        and ready."""
+        found: list[tuple[str, str | None]] = []
+        with engine.connect() as conn:
+            for table, index, _source in fulltext.INDEXES:
+                state = conn.execute(
+                    text(
+                        "SELECT i.indisvalid AND i.indisready FROM pg_index i "
+                        "JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = :index"
+                    ),
+                    {"index": index},
+                ).scalar()
+                problem = (
+                    None if state else (f"missing on {table}" if state is None else "not valid: REINDEX it")
+                )
+                found.append((index, problem))
+            conn.rollback()
+        return found
+
+    @staticmethod
+    def bulk_insert(conn: Connection, table: Table, rows: list[tuple[Any, ...]]) -> None:
+        """Rows in table column order, through ``COPY``: many times faster than INSERTs."""
+        names = ", ".join(f'"{column.name}"' for column in table.columns)
+        cursor = conn.connection.driver_connection.cursor()
+        with cursor, cursor.copy(f'COPY "{table.name}" ({names}) FROM STDIN') as copy:
+            for row in rows:
+                copy.write_row(row)
+
+    @staticmethod
+    def after_bulk_insert(conn: Connection, tables: list[Table]) -> None:
+        """Move each id sequence past the ids copied in, or the next insert would collide."""
+        for table in tables:
+            key = table.columns.get("id")
+            if key is not None and key.primary_key and isinstance(key.type, Integer):
+                conn.execute(
+                    text(
+                        f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), max(id)) "
+                        f"FROM {table.name} HAVING max(id) IS NOT NULL"
+                    )
+                )
 
     def backup(self) -> Path | None:
         """The server's data is not ours to copy: say how instead."""

@@ -16,7 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, event, make_url, text
+from sqlalchemy import Connection, Engine, Table, create_engine, event, make_url, text
+from sqlalchemy.exc import DatabaseError
 from sqlalchemy.pool import StaticPool
 
 from memdesk.errors import DamagedStoreError, StoreError
@@ -186,6 +187,36 @@ class SQLiteEngine:
         dbapi_conn.interrupt()
 
     raw_rows = staticmethod(fulltext.raw_rows)
+
+    def size_bytes(self, conn: Connection) -> int:
+        """The file and its write-ahead log."""
+        if self.file is None:
+            page_size = conn.exec_driver_sql("PRAGMA page_size").scalar() or 0
+            return page_size * (conn.exec_driver_sql("PRAGMA page_count").scalar() or 0)
+        return sum(side.stat().st_size for side in (self.file, Path(f"{self.file}-wal")) if side.exists())
+
+    @staticmethod
+    def index_health(engine: Engine) -> list[tuple[str, str | None]]:
+        """FTS5's own check of each full-text index against its table (read only: rolled back)."""
+        found = []
+        with engine.connect() as conn:
+            for name, *_rest in fulltext.INDEXES + fulltext.CJK_INDEXES:
+                try:
+                    conn.exec_driver_sql(f"INSERT INTO {name}({name}, rank) VALUES ('integrity-check', 1)")
+                    found.append((name, None))
+                except DatabaseError as exc:
+                    found.append((name, str(getattr(exc, "orig", exc))))
+            conn.rollback()
+        return found
+
+    @staticmethod
+    def bulk_insert(conn: Connection, table: Table, rows: list[tuple[Any, ...]]) -> None:
+        names = [column.name for column in table.columns]
+        conn.execute(table.insert(), [dict(zip(names, row, strict=True)) for row in rows])
+
+    @staticmethod
+    def after_bulk_insert(conn: Connection, tables: list[Table]) -> None:
+        """Nothing to do: SQLite's next id is always past the largest."""
 
     def backup(self) -> Path | None:
         """Copy the database (consistently, through SQLite's backup API) to the backup folder."""

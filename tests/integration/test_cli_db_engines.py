@@ -1,0 +1,154 @@
+"""``memdesk db copy / info / password`` and PostgreSQL's failures, through the real command."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+
+import pytest
+from tests.support.cli import MemdeskCommand, fails, out
+from tests.support.postgres import PASSWORD_ROLE
+
+pytestmark = pytest.mark.engines("sqlite")  # each test says which engines it crosses
+
+
+def fill(memdesk: MemdeskCommand) -> None:
+    """Something of every kind, with history and Trash."""
+    out(memdesk("doc", "set", "user/profile", "Name: Ada. Likes C++ and hiking."))
+    out(memdesk("doc", "set", "global", "Be brief."))
+    out(memdesk("entry", "add", "coffee", "Ada drinks her coffee black"))
+    out(memdesk("entry", "add", "--category", "timeline", "trip", "[2026-01-02 10:00] Went to Oslo"))
+    out(memdesk("entry", "add", "tea", "Green tea after lunch"))
+    out(memdesk("entry", "rm", "tea"))  # in Trash
+    out(memdesk("app", "add", "calendar", "Prefers meetings after 2pm"))
+    out(memdesk("app", "add", "calendar", "No meetings on Fridays"))
+    out(memdesk("session", "log", "--role", "user", "telegram:42", "I moved to Lisbon last week"))
+    out(memdesk("entry", "add", "city", "Lives in Porto"))
+    out(memdesk("undo"))  # an undone step in history
+
+
+def export(memdesk: MemdeskCommand, url: str, path: Path) -> dict:
+    out(memdesk("--db", url, "export", str(path)))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data.pop("exported_at", None)
+    return data
+
+
+def listing(memdesk: MemdeskCommand, url: str, *args: str) -> str:
+    return out(memdesk("--db", url, *args))
+
+
+def test_sqlite_to_postgresql_and_back_is_lossless(memdesk, postgres_server, tmp_path):
+    fill(memdesk)
+    original = f"sqlite:///{memdesk.data_dir / 'memdesk.sqlite3'}"
+    shared = postgres_server.url(postgres_server.new_database())
+    back = f"sqlite:///{tmp_path / 'back.sqlite3'}"
+
+    copied = out(memdesk("db", "copy", "--to", shared))
+    assert "entries" in copied and "every table's row count matches" in copied
+    out(memdesk("--db", shared, "db", "copy", "--to", back))
+
+    exports = [export(memdesk, url, tmp_path / f"{n}.json") for n, url in enumerate((original, shared, back))]
+    assert exports[0] == exports[1] == exports[2]
+    for args in (("history", "--limit", "100"), ("trash", "list"), ("entry", "list")):
+        assert (
+            listing(memdesk, original, *args)
+            == listing(memdesk, shared, *args)
+            == listing(memdesk, back, *args)
+        )
+    # Undo and redo still work on the copy, and new rows get new ids (the sequences moved on).
+    before = listing(memdesk, shared, "history", "--limit", "100")
+    assert out(memdesk("--db", shared, "undo")).startswith("undid #")
+    assert listing(memdesk, shared, "history", "--limit", "100") != before
+    out(memdesk("--db", shared, "redo"))
+    out(memdesk("--db", shared, "entry", "add", "new", "Written after the copy"))
+    assert "Written after the copy" in listing(memdesk, shared, "entry", "list")
+
+
+def test_copy_refuses_a_target_that_holds_data(memdesk, postgres_server):
+    fill(memdesk)
+    shared = postgres_server.url(postgres_server.new_database())
+    out(memdesk("db", "copy", "--to", shared))
+    fails(memdesk("db", "copy", "--to", shared), 1, "already holds a Memdesk store with data")
+    fails(memdesk("db", "copy", "--to", str(memdesk.data_dir / "memdesk.sqlite3")), 2, "the store itself")
+
+
+@pytest.mark.engines("sqlite", "postgresql")
+def test_info_shows_engine_schema_rows_and_healthy_indexes(memdesk, store_engine):
+    fill(memdesk)
+    shown = out(memdesk("db", "info"))
+    assert f"engine        {store_engine}\n" in shown
+    assert "entries 3 ·" in shown  # two live, one in Trash (the added-then-undone one is gone)
+    assert "search index  ok (" in shown
+    assert "password" not in shown
+
+
+def test_file_commands_on_postgresql_say_what_to_use(memdesk, postgres_server):
+    shared = postgres_server.url(postgres_server.new_database())
+    for action in ("check", "backup"):
+        fails(memdesk("--db", shared, "db", action), 1, "pg_dump")
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_an_unreachable_server_is_named(memdesk):
+    url = f"postgresql+psycopg://someone@127.0.0.1:{_closed_port()}/memdesk"
+    err = fails(memdesk("--db", url, "entry", "list"), 1, "cannot reach the PostgreSQL server at 127.0.0.1:")
+    assert "Traceback" not in err
+
+
+def test_a_missing_database_says_how_to_create_it(memdesk, postgres_server):
+    err = fails(
+        memdesk("--db", postgres_server.url("no_such_db"), "entry", "list"), 1, "there is no database"
+    )
+    assert "createdb" in err
+
+
+def login_role(server, name: str, password: str | None = None) -> None:
+    """A role that can log in (made once per server), with this password."""
+    server.admin(f"DO $$ BEGIN CREATE ROLE {name} LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$")
+    if password:
+        server.admin(f"ALTER ROLE {name} PASSWORD '{password}'")
+
+
+def test_a_wrong_password_is_refused_without_showing_it(memdesk, postgres_server):
+    login_role(postgres_server, PASSWORD_ROLE, "right-one")
+    name = postgres_server.new_database()
+    postgres_server.admin(f'ALTER DATABASE "{name}" OWNER TO {PASSWORD_ROLE}')
+    url = postgres_server.url(name, user=PASSWORD_ROLE).replace("@", ":wrong-secret-77@")
+    result = memdesk("--db", url, "entry", "list")
+    err = fails(result, 1, f"refused the password for user {PASSWORD_ROLE}")
+    assert "wrong-secret-77" not in err + result.stdout.decode()
+
+
+def test_a_password_kept_in_the_keyring_is_used(memdesk, postgres_server, tmp_path):
+    login_role(postgres_server, PASSWORD_ROLE, "kept-in-ring")
+    name = postgres_server.empty_database()  # its owner creates the store in it
+    postgres_server.admin(f'ALTER DATABASE "{name}" OWNER TO {PASSWORD_ROLE}')
+    url = postgres_server.url(name, user=PASSWORD_ROLE)
+    ring = {
+        "PYTHON_KEYRING_BACKEND": "tests.support.keyrings.FileKeyring",
+        "MEMDESK_TEST_KEYRING": str(tmp_path / "ring.json"),
+    }
+    fails(memdesk("--db", url, "entry", "list", env=ring), 1, "wants a password")
+    said = out(memdesk("--db", url, "db", "password", stdin=b"kept-in-ring\n", env=ring))
+    assert "kept-in-ring" not in said and "kept the password" in said
+    out(memdesk("--db", url, "entry", "add", "k", "written with the kept password", env=ring))
+    out(memdesk("--db", url, "db", "password", "--delete", env=ring))
+    fails(memdesk("--db", url, "entry", "list", env=ring), 1, "wants a password")
+
+
+def test_a_user_without_privileges_is_told_what_to_grant(memdesk, postgres_server):
+    login_role(postgres_server, "memdesk_reader")
+    empty = postgres_server.empty_database()
+    err = fails(
+        memdesk("--db", postgres_server.url(empty, user="memdesk_reader"), "entry", "list"),
+        1,
+        "lacks a privilege",
+    )
+    assert "GRANT" in err
