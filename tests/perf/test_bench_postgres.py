@@ -116,7 +116,7 @@ def test_big_store_on_postgresql_next_to_sqlite(qapp, tmp_path):
         copy_seconds = time.perf_counter() - started
         assert copied.returncode == 0, copied.stderr
         print(f"copy SQLite -> PostgreSQL (memdesk db copy): {copy_seconds:.1f} s")
-        with create_engine(url).connect() as conn:
+        with create_engine(url, isolation_level="AUTOCOMMIT").connect() as conn:
             conn.execute(text("VACUUM ANALYZE"))  # what autovacuum does soon after a bulk load
 
         sqlite_app = _open(f"sqlite:///{path}", tmp_path)

@@ -10,7 +10,6 @@ import pytest
 from memdesk.servers.actors import actor_for_client
 from memdesk.store.engine import Store
 from memdesk.store.migrations import SCHEMA_VERSION
-from memdesk.store.migrations.to_v3_agent_clients import add_agent_clients
 
 
 @pytest.mark.parametrize(
@@ -55,19 +54,17 @@ def test_seen_records_first_and_last_connection_and_calls(memdesk_app, clock):
     )
 
 
-def test_a_version_1_database_gains_agent_clients_and_the_step_is_idempotent(tmp_path: Path):
+def test_a_version_1_database_gains_agent_clients(tmp_path: Path):
     file = tmp_path / "old.sqlite3"
     Store(f"sqlite:///{file}").close()
     conn = sqlite3.connect(file)
     conn.execute("DROP TABLE agent_clients")
     conn.execute("DROP TABLE api_tokens")
+    conn.execute("DROP TABLE alembic_version")  # as before upgrades were Alembic's
     conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
     conn.commit()
     conn.close()
-    store = Store(f"sqlite:///{file}", backup_dir=tmp_path / "backups")
-    with store.write_engine.begin() as sa_conn:
-        add_agent_clients(sa_conn)  # a second run changes nothing
-    store.close()
+    Store(f"sqlite:///{file}", backup_dir=tmp_path / "backups").close()
     conn = sqlite3.connect(file)
     version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
     assert version == (str(SCHEMA_VERSION),)

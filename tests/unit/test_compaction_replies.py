@@ -98,8 +98,10 @@ def test_an_over_long_reply_is_cut_and_the_changes_say_so(memdesk_app, clock, se
 
     proposal = Compaction(app).propose(SESSION)
     notes = {change.kind: change.note for change in proposal.changes}
-    assert notes[ChangeKind.REPLACE_WORKING] == notes[ChangeKind.ADD_TIMELINE] == (
-        "The model's summary was 1,999,999 characters; it was cut to the limit of 4,000."
+    assert (
+        notes[ChangeKind.REPLACE_WORKING]
+        == notes[ChangeKind.ADD_TIMELINE]
+        == ("The model's summary was 1,999,999 characters; it was cut to the limit of 4,000.")
     )
     assert notes[ChangeKind.ADD_APP_MEMORY].endswith("cut to the limit of 200.")
     assert "longer than 300 characters" in notes[ChangeKind.APPEND_FACTS]

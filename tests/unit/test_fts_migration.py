@@ -1,14 +1,16 @@
-"""Schema 1 -> 2: the full-text indexes are rebuilt with stemming, after a backup."""
+"""Schema 1 -> 4: the full-text indexes are rebuilt with stemming, after a backup."""
 
 from __future__ import annotations
 
 import sqlite3
 
+import pytest
+
 from memdesk.services.memdesk import Memdesk
+from memdesk.store import migrations
 from memdesk.store.engine import Store
 from memdesk.store.fulltext import sqlite as fts
 from memdesk.store.migrations import SCHEMA_VERSION
-from memdesk.store.migrations.to_v4_fts_stemming import migrate
 
 # The version-1 index: plain unicode61, no trigram side index.
 _V1_TOKENIZE = "unicode61 remove_diacritics 2"
@@ -50,6 +52,7 @@ def make_version_1_file(path) -> None:
         "VALUES ('habit', 'User goes running every morning', 'knowledge', 0.5, "
         "'2026-01-01 00:00:00.000000', '2026-01-01 00:00:00.000000', 0)"
     )
+    conn.execute("DROP TABLE alembic_version")  # as before upgrades were Alembic's
     conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
     conn.commit()
     assert conn.execute("SELECT rowid FROM entries_fts WHERE entries_fts MATCH '\"runs\"'").fetchall() == []
@@ -76,11 +79,12 @@ def test_version_1_store_is_backed_up_and_upgraded_to_stemmed_indexes(tmp_path):
         assert version == (str(SCHEMA_VERSION),)
 
 
-def test_the_step_can_run_twice(memdesk_app):
+@pytest.mark.engines("sqlite")  # PostgreSQL stores start at schema 4
+def test_the_upgrade_can_run_twice(memdesk_app):
     memdesk_app.entries.upsert("trip", "東京の天気は晴れです; we were running late")
     for _ in range(2):
         with memdesk_app.store.write_engine.begin() as conn:
-            migrate(conn)
+            migrations.upgrade(conn, 3)
     assert [hit.ref for hit in memdesk_app.recall.entries("run")] == ["trip"]
     assert [hit.ref for hit in memdesk_app.recall.entries("天気")] == ["trip"]
     with memdesk_app.store.write_engine.begin() as conn:

@@ -11,7 +11,6 @@ import pytest
 from sqlalchemy import text
 
 from memdesk.errors import StoreError
-from memdesk.store import engine as engine_module
 from memdesk.store.engine import SCHEMA_VERSION, Store
 from memdesk.store.engines import sqlite as sqlite_module
 
@@ -42,21 +41,22 @@ def test_newer_database_is_refused_and_left_untouched(tmp_path):
     assert path.read_bytes() == before
 
 
-def test_older_database_is_backed_up_then_migrated(tmp_path, monkeypatch):
+def test_older_database_is_backed_up_then_upgraded_by_alembic(tmp_path):
     make_store(tmp_path).close()
     path = tmp_path / "m.sqlite3"
     with sqlite3.connect(path) as conn:
-        conn.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION - 1),))
-    ran = []
-    monkeypatch.setitem(engine_module.STEPS, SCHEMA_VERSION - 1, lambda conn: ran.append(conn))
+        conn.execute("DROP TABLE agent_clients")  # what the last upgrade adds back
+        conn.execute("UPDATE meta SET value='2' WHERE key='schema_version'")
     make_store(tmp_path).close()
-    assert len(ran) == 1
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [
+            (f"{SCHEMA_VERSION:04d}",)
+        ]
+        assert conn.execute("SELECT count(*) FROM agent_clients").fetchone() == (0,)
     backups = list((tmp_path / "backups").glob("m-*.sqlite3"))
     assert len(backups) == 1
     with sqlite3.connect(backups[0]) as conn:
-        assert conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone() == (
-            str(SCHEMA_VERSION - 1),
-        )
+        assert conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone() == ("2",)
 
 
 def test_garbage_file_and_foreign_sqlite_are_refused(tmp_path):

@@ -33,7 +33,7 @@ def test_instructions_are_found_with_the_words_quoted(text, reason):
     "text",
     [
         "## Decisions\n- Rust for the backend\n- User: prefers tea",
-        "The user sets {\"theme\": \"dark\"} in ~/.config/app.json.",
+        'The user sets {"theme": "dark"} in ~/.config/app.json.',
         "The user ignored the warning about disk space.",
         "The assistant suggested a system update; the user agreed.",
         "Assistant: Moved it to ~/bin/backup.sh.",

@@ -5,6 +5,7 @@ committed write raises, and each engine's failures in plain words.
 
 from __future__ import annotations
 
+import sys
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -17,9 +18,10 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from memdesk.core.search_text import split_pieces
 from memdesk.errors import StoreError
+from memdesk.store import migrations
 from memdesk.store.engines.sqlite import SQLiteEngine
 from memdesk.store.fulltext import FullText
-from memdesk.store.migrations import SCHEMA_VERSION, STEPS
+from memdesk.store.migrations import FIRST_VERSION, SCHEMA_VERSION
 from memdesk.store.models import Base, Document, DocumentPiece, Meta
 
 if TYPE_CHECKING:
@@ -31,6 +33,10 @@ __all__ = ["SCHEMA_VERSION", "Store"]
 OWN_REVISIONS_KEPT = 10_000
 # What a database driver raises for a failure of the database (not of our code).
 DB_ERRORS = (OperationalError, DatabaseError, InterfaceError, ProgrammingError)
+
+
+def _to_stderr(text: str) -> None:
+    print(f"memdesk: {text}", file=sys.stderr)
 
 
 def engine_for(url: str, backup_dir: Path | None) -> SQLiteEngine | PostgresEngine:
@@ -82,8 +88,12 @@ _NEXT_REVISION = (
 class Store:
     """One database: short sessions for reads and for writes."""
 
-    def __init__(self, url: str, backup_dir: Path | None = None) -> None:
+    def __init__(
+        self, url: str, backup_dir: Path | None = None, notice: Callable[[str], None] | None = None
+    ) -> None:
         self.url = url
+        # What a person should know before an upgrade (no backup is made on PostgreSQL).
+        self.notice = notice or _to_stderr
         self.backup_dir = backup_dir
         self.engine = engine_for(url, backup_dir)
         self.fulltext: FullText = self.engine.full_text()
@@ -161,6 +171,7 @@ class Store:
     def _create(self, conn: Any) -> None:
         Base.metadata.create_all(conn)
         self.fulltext.create_indexes(conn)
+        migrations.stamp(conn, SCHEMA_VERSION)
         conn.execute(
             Meta.__table__.insert(),
             [
@@ -170,17 +181,19 @@ class Store:
         )
 
     def _migrate(self, conn: Any, version: int) -> None:
-        missing = [step for step in range(version, SCHEMA_VERSION) if step not in STEPS]
-        if missing:
+        if version < FIRST_VERSION:
             raise StoreError(
                 f"{self.where} has schema {version}, which this Memdesk cannot upgrade",
                 "the file was not changed",
             )
         # The backup reads through its own connection; we hold the write lock, so it is
-        # exactly what the steps below start from.
-        self.backup()
-        for step in range(version, SCHEMA_VERSION):
-            STEPS[step](conn)
+        # exactly what the upgrade starts from. A server's database is not ours to copy.
+        if self.backup() is None and self.engine.name == "postgresql":
+            self.notice(
+                f"upgrading {self.where} from schema {version} to {SCHEMA_VERSION}; "
+                + self.engine.backup_advice()
+            )  # type: ignore[union-attr]
+        migrations.upgrade(conn, version)
         conn.execute(
             Meta.__table__.update().where(Meta.key == "schema_version"),
             {"value": str(SCHEMA_VERSION)},
