@@ -104,6 +104,13 @@ else
     fail "memdesk mcp over stdio: $(tail -n 5 "$work/mcp.log" | tr '\n' ' ')"
 fi
 
+echo "== the installed memdesk on both engines"
+if store_out="$("$PYTHON" packaging/linux/store_check.py /usr/bin/memdesk "$work/stores" 2>"$work/stores.log")"; then
+    ok "$store_out"
+else
+    fail "stores: $(tail -n 5 "$work/stores.log" | tr '\n' ' ')"
+fi
+
 echo "== GUI smoke test, installed and from the checkout"
 smoke_times installed /usr/bin/memdesk --data-dir "$work/smoke-installed"
 installed_times="$SMOKE_COLD / $SMOKE_WARM"
