@@ -15,8 +15,8 @@ from memdesk.gui.models.common import ExpiredRole, IdRole, SortRole, sort_filter
 from memdesk.gui.models.entries import EntryTableModel
 from memdesk.gui.models.sessions import MessageModel, SessionModel
 from memdesk.gui.widgets.display import when
-from memdesk.services import browse
-from memdesk.services.browse import EntryQuery, MemoryRow
+from memdesk.services.apps import MemoryRow
+from memdesk.services.entries import EntryQuery
 
 D = Qt.ItemDataRole.DisplayRole
 
@@ -43,7 +43,7 @@ def app_rows(memdesk_app, clock):
     memdesk_app.apps.add("calendar", "likes tea", importance=3, tags=["drinks"])
     memdesk_app.apps.add("calendar", "old plan", expires_at=clock.now - timedelta(days=1))
     memdesk_app.apps.add("calendar", "meets at noon", source_session="telegram:1")
-    return browse.app_page(memdesk_app, "calendar").rows
+    return memdesk_app.apps.page("calendar").rows
 
 
 def test_app_memory_model_passes_qt_checks(qtmodeltester, memdesk_app, clock):
@@ -62,7 +62,7 @@ def test_session_and_message_models_pass_qt_checks(qtmodeltester, memdesk_app):
     memdesk_app.sessions.log("telegram:1", "assistant", "hi there")
     memdesk_app.sessions.log("discord:2", "user", "yo")
     sessions.set_rows(memdesk_app.sessions.list())
-    messages.set_rows(browse.message_rows(memdesk_app, "telegram:1"))
+    messages.set_rows(memdesk_app.sessions.messages("telegram:1"))
     qtmodeltester.check(sessions)
     qtmodeltester.check(messages)
     qtmodeltester.check(sort_filter_proxy(sessions))
@@ -189,7 +189,7 @@ def test_entry_model_sorts_and_filters_in_sql(qtbot, memdesk_app, tasks):
     model = loaded_model(qtbot, tasks)
     with qtbot.waitSignal(model.ids_loaded):
         model.sort(model.IMPORTANCE, Qt.SortOrder.AscendingOrder)
-    expected = browse.entry_ids(memdesk_app, EntryQuery("knowledge", "importance", False))
+    expected = memdesk_app.entries.ids(EntryQuery("knowledge", "importance", False))
     assert [model.id_at(row) for row in range(model.rowCount())] == list(expected)
     with qtbot.waitSignal(model.ids_loaded):
         model.set_filter("tea")
@@ -225,7 +225,7 @@ def test_refresh_keeps_rows_unless_the_ids_changed(qtbot, memdesk_app, tasks):
     assert resets == []
     assert model.index(0, model.CONTENT).data() == "note 29 about coffee"  # stale until re-read
     qtbot.waitUntil(lambda: model.index(0, model.CONTENT).data() == "changed elsewhere")
-    memdesk_app.entries.delete("k0000029")
+    memdesk_app.entries.delete_key("k0000029")
     with qtbot.waitSignal(model.ids_loaded):
         model.refresh()
     assert resets == [1] and model.rowCount() == 29
@@ -244,7 +244,7 @@ def test_entry_model_edits_only_rows_it_has_read(qtbot, memdesk_app, tasks):
     with qtbot.waitSignal(model.edit_requested) as request:
         model.setData(model.index(0, model.IMPORTANCE), 0.25)
     assert request.args[1:] == [model.IMPORTANCE, 0.25]
-    row = browse.edit_entry(memdesk_app, model.id_at(0), None, content="edited")
+    row = memdesk_app.entries.edit(model.id_at(0), None, content="edited")
     model.put(row)
     assert index.data() == "edited"
 

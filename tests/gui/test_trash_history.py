@@ -23,7 +23,7 @@ def test_trash_lists_deleted_items_with_their_purge_date(qtbot, memdesk_app, tas
     memory = memdesk_app.apps.add("calendar", "Meetings after 2pm").memory
     memdesk_app.apps.delete([memory.id])
     memdesk_app.entries.upsert("gym", "Opens at 7", "knowledge")
-    memdesk_app.entries.delete("gym")
+    memdesk_app.entries.delete_key("gym")
     view = trash_view(qtbot, memdesk_app, tasks, settle)
     rows = [[view.proxy.index(r, c).data() for c in range(5)] for r in range(view.proxy.rowCount())]
     kinds = sorted(row[0] for row in rows)
@@ -50,7 +50,7 @@ def test_delete_then_restore_from_trash(qtbot, memdesk_app, tasks, settle):
 
 def test_enter_restores_the_selected_item(qtbot, memdesk_app, tasks, settle):
     memdesk_app.entries.upsert("gym", "Opens at 7", "knowledge")
-    memdesk_app.entries.delete("gym")
+    memdesk_app.entries.delete_key("gym")
     view = trash_view(qtbot, memdesk_app, tasks, settle)
     view.table.selectRow(0)
     view.table.setFocus()
@@ -64,7 +64,7 @@ def test_enter_restores_the_selected_item(qtbot, memdesk_app, tasks, settle):
 def test_empty_trash_asks_naming_the_count(qtbot, memdesk_app, tasks, settle, answer, dialog_log):
     for n in range(3):
         memdesk_app.entries.upsert(f"k{n}", "x", "knowledge")
-        memdesk_app.entries.delete(f"k{n}")
+        memdesk_app.entries.delete_key(f"k{n}")
     view = trash_view(qtbot, memdesk_app, tasks, settle)
     answer("confirm", False)
     qtbot.mouseClick(view.empty_button, Qt.MouseButton.LeftButton)
@@ -81,7 +81,7 @@ def test_empty_trash_asks_naming_the_count(qtbot, memdesk_app, tasks, settle, an
 
 def test_trash_model_passes_the_model_tester(memdesk_app, qtmodeltester):
     memdesk_app.entries.upsert("a", "x", "knowledge")
-    memdesk_app.entries.delete("a")
+    memdesk_app.entries.delete_key("a")
     model = TrashModel()
     qtmodeltester.check(model)
     model.set_items(memdesk_app.trash.list())

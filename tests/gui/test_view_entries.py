@@ -12,8 +12,7 @@ from memdesk.core.items import ItemKind, ItemRef
 from memdesk.errors import BadInputError
 from memdesk.gui.models.entries import EntryTableModel as E
 from memdesk.gui.views.entries import CONFIRM_DELETE_FROM, EntriesView
-from memdesk.services import browse
-from memdesk.services.browse import EntryQuery
+from memdesk.services.entries import EntryQuery
 from memdesk.store.models import HistoryStep
 
 
@@ -75,7 +74,7 @@ def test_header_click_sorts_in_sql(qtbot, memdesk_app, tasks):
     with qtbot.waitSignal(view.model.ids_loaded):
         qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=on_importance)
     assert view.model.query.sort == "importance" and view.model.query.descending  # most important first
-    expected = browse.entry_ids(memdesk_app, EntryQuery("knowledge", "importance", True))
+    expected = memdesk_app.entries.ids(EntryQuery("knowledge", "importance", True))
     assert [view.model.id_at(row) for row in range(30)] == list(expected)
     with qtbot.waitSignal(view.model.ids_loaded):
         qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=on_importance)

@@ -25,7 +25,7 @@ def log_long_session(app, app_id: str = "bench") -> int:
     """A varied conversation of about TARGET_TOKENS tokens, logged in one step; returns its size."""
     rng = random.Random(11)
     chars = 0
-    with app.ctx.change("Log the benchmark session") as session:
+    with app.ctx.change("Log the benchmark session"):
         number = 0
         while chars < TARGET_TOKENS * 4:
             topic = rng.choice(_TOPICS)
@@ -38,8 +38,8 @@ def log_long_session(app, app_id: str = "bench") -> int:
                 f"Let's go with {topic} option {number % 7}; it keeps limit = {rng.randint(10, 999)}. "
                 "We compared the two runs side by side and the numbers matched."
             )
-            app.sessions.log_in(session, SESSION, "user", user, app_id=app_id)
-            app.sessions.log_in(session, SESSION, "assistant", assistant)
+            app.sessions.log(SESSION, "user", user, app_id=app_id)
+            app.sessions.log(SESSION, "assistant", assistant)
             chars += len(user) + len(assistant)
             number += 1
     return chars

@@ -77,9 +77,9 @@ class Totals:
 
 def raw_store(path: Path, conversation: conversation_data.Conversation) -> Memdesk:
     app = Memdesk.open(data_dir=str(path), actor="bench")
-    with app.ctx.change("Store the turns") as session:
+    with app.ctx.change("Store the turns"):
         for turn in conversation.turns():
-            app.entries.upsert_in(session, f"turn_{turn.dia_id}", turn.content, "knowledge")
+            app.entries.upsert(f"turn_{turn.dia_id}", turn.content, "knowledge")
     return app
 
 
@@ -87,10 +87,10 @@ def compacted_store(path: Path, conversation: conversation_data.Conversation, to
     app = Memdesk.open(data_dir=str(path), actor="bench")
     roles = {conversation.speaker_a: "user", conversation.speaker_b: "assistant"}
     for part in conversation.sessions:
-        with app.ctx.change("Log a session") as session:
+        with app.ctx.change("Log a session"):
             for number, turn in enumerate(part.turns):
                 at = part.at + timedelta(seconds=number)  # same minute, still in order
-                app.sessions.log_in(session, SESSION, roles.get(turn.speaker, "user"), turn.text, at=at)
+                app.sessions.log(SESSION, roles.get(turn.speaker, "user"), turn.text, at=at)
         started = time.perf_counter()
         _proposal, step = app.compaction.compact(SESSION, backend="offline")
         totals.compact_seconds += time.perf_counter() - started

@@ -9,7 +9,7 @@ import pytest
 from memdesk.services.expiry import Expiry
 from memdesk.services.memdesk import Memdesk
 from memdesk.services.prompt import PromptSpec
-from memdesk.services.transcripts import Transcript, TranscriptMessage, import_transcript
+from memdesk.services.transcripts import Transcript, TranscriptMessage
 
 PLUS_TWO = timezone(timedelta(hours=2))
 MAY_FIRST = datetime(2026, 5, 1, 12, 0)  # naive UTC, what each aware time below stands for
@@ -78,7 +78,7 @@ def test_transcripts_and_due_sessions(memdesk_app, at):
     transcript = Transcript(
         "chat", "jsonl", (TranscriptMessage("user", "one", at), TranscriptMessage("assistant", "two", at))
     )
-    session_id = import_transcript(memdesk_app, transcript)
+    session_id = memdesk_app.transcripts.import_messages(transcript)
     memdesk_app.sessions.log(session_id, "user", "three", at=at + timedelta(seconds=1))
     assert [m.created_at for m in memdesk_app.sessions.messages(session_id)][-1] == MAY_FIRST + timedelta(
         seconds=1

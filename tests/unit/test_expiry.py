@@ -78,7 +78,7 @@ def test_a_knowledge_entry_given_an_expiry_is_listed(memdesk_app, expiry):
 
 def test_trash_purge_dates_follow_the_retention_setting(store, expiry):
     set_memory(store, trash_retention_days=7)
-    store.entries.delete("trip")
+    store.entries.delete_key("trip")
     purges = {item.label: item.end for item in by_kind(expiry, ItemKind.TRASH)}
     assert purges == {
         "calendar: Old address": NOW + timedelta(days=7),

@@ -71,7 +71,7 @@ def test_trash_restore_and_empty(memdesk_app):
     memory = app.apps.add("cal", "to delete").memory
     app.entries.upsert("k", "entry")
     app.apps.delete([memory.id])
-    app.entries.delete("k")
+    app.entries.delete_key("k")
     items = app.trash.list()
     assert sorted(i.kind for i in items) == [ItemKind.APP_MEMORY, ItemKind.ENTRY]
     assert app.trash.count() == len(items) == 2
@@ -88,7 +88,7 @@ def test_trash_restore_and_empty(memdesk_app):
 def test_emptied_items_cannot_be_brought_back_by_undo(memdesk_app):
     app = memdesk_app
     app.entries.upsert("secret", "my bank pin is 1234")
-    app.entries.delete("secret")
+    app.entries.delete_key("secret")
     app.trash.empty()
     with pytest.raises(ConflictError, match="removed from Trash for good"):
         app.history.undo()
@@ -107,7 +107,7 @@ def test_bad_trash_ids(memdesk_app):
 
 def test_emptying_trash_is_recorded_but_final(memdesk_app):
     memdesk_app.entries.upsert("k", "v")
-    memdesk_app.entries.delete("k")
+    memdesk_app.entries.delete_key("k")
     memdesk_app.trash.empty()
     latest = memdesk_app.history.list()[0]
     assert (latest.label, latest.state) == ("Empty Trash (1 item removed for good)", "final")
@@ -157,9 +157,9 @@ def test_listing_history_counts_changes_in_one_query(memdesk_app):
 
 def test_a_change_tells_the_step_it_made(memdesk_app):
     app = memdesk_app
-    with app.ctx.change("Save two entries") as session:
-        app.entries.upsert_in(session, "a", "one", "knowledge")
-        app.entries.upsert_in(session, "b", "two", "knowledge")
+    with app.ctx.change("Save two entries"):
+        app.entries.upsert("a", "one", "knowledge")
+        app.entries.upsert("b", "two", "knowledge")
     (step,) = app.history.list(limit=1)
     assert app.ctx.last_step_id() == step.id and step.label == "Save two entries"
     with app.ctx.change("Nothing at all"):

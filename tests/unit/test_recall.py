@@ -123,7 +123,7 @@ def test_expired_timeline_entries_are_hidden(entries, clock):
 
 
 def test_deleted_entries_are_not_recalled_until_restored(entries):
-    entries.entries.delete("tdd")
+    entries.entries.delete_key("tdd")
     assert "tdd" not in keys(entries.recall.entries("cargo workflow"))
     entries.trash.restore(next(i.id for i in entries.trash.list() if i.label.endswith("tdd")))
     assert keys(entries.recall.entries("cargo workflow")) == ["tdd"]
@@ -184,7 +184,7 @@ def test_trigram_index_follows_updates_deletes_and_documents(entries):
     entries.entries.upsert("tokyo", "大阪の天気は雨です")
     assert keys(entries.recall.entries("東京")) == []
     assert keys(entries.recall.entries("大阪")) == ["tokyo"]
-    entries.entries.delete("tokyo")
+    entries.entries.delete_key("tokyo")
     assert keys(entries.recall.entries("大阪")) == []
     entries.documents.set("user/facts", "- 私は毎朝コーヒーを飲みます\n- 猫を二匹飼っています")
     assert prompt_lines(entries, "コーヒー") == ["- user/facts: 私は毎朝コーヒーを飲みます"]
@@ -199,6 +199,6 @@ def test_filters_that_leave_too_few_of_the_best_matches_rank_every_match(entries
         entries.entries.upsert(f"rust{number}", "Rust rust rust, all about Rust")
     # "rusts" reaches the timeline entries only through the stemming index, not the LIKE fallback
     assert set(keys(entries.recall.entries("rusts", category="timeline"))) == {"ctx_a", "ctx_b"}
-    entries.entries.delete("rust0")
-    entries.entries.delete("rust1")
+    entries.entries.delete_key("rust0")
+    entries.entries.delete_key("rust1")
     assert "rust0" not in keys(entries.recall.entries("rust", limit=10))

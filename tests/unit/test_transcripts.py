@@ -7,7 +7,7 @@ import pytest
 
 from memdesk.errors import BadInputError
 from memdesk.services.compaction import ChangeKind, Compaction
-from memdesk.services.transcripts import import_transcript, parse_transcript, read_transcript
+from memdesk.services.transcripts import parse_transcript, read_transcript
 
 
 def jsonl(*objects) -> str:
@@ -152,9 +152,9 @@ def test_import_logs_into_a_new_session_each_time(memdesk_app, clock):
     )
     steps = len(app.history.list(1000))
 
-    first = import_transcript(app, transcript)
-    second = import_transcript(app, transcript)
-    into = import_transcript(app, transcript, "web:mine")
+    first = app.transcripts.import_messages(transcript)
+    second = app.transcripts.import_messages(transcript)
+    into = app.transcripts.import_messages(transcript, "web:mine")
 
     assert (first, second, into) == ("import:Team-chat", "import:Team-chat-2", "web:mine")
     assert len(app.history.list(1000)) == steps + 3
@@ -166,7 +166,7 @@ def test_import_logs_into_a_new_session_each_time(memdesk_app, clock):
     app.history.undo()
     assert {s.id for s in app.sessions.list()} == {first, second}
     with pytest.raises(BadInputError, match="CHANNEL:ID"):
-        import_transcript(app, transcript, "no colon")
+        app.transcripts.import_messages(transcript, "no colon")
 
 
 def test_a_transcript_preview_writes_nothing_and_cannot_be_applied(memdesk_app):

@@ -138,7 +138,7 @@ def _due(args: argparse.Namespace, compaction: Compaction) -> int:
 
 def _transcript(args: argparse.Namespace, app: Memdesk, compaction: Compaction) -> int:
     from memdesk.errors import MemdeskError
-    from memdesk.services.transcripts import import_transcript, read_transcript
+    from memdesk.services.transcripts import read_transcript
 
     transcript = read_transcript(Path(args.transcript))
     count = len(transcript.messages)
@@ -150,7 +150,7 @@ def _transcript(args: argparse.Namespace, app: Memdesk, compaction: Compaction) 
         print("The transcript was not imported; --yes imports it and applies the changes.")
         return 0
     # Logged first, like any conversation, so a failed model call loses nothing.
-    session_id = import_transcript(app, transcript, args.into)
+    session_id = app.transcripts.import_messages(transcript, args.into)
     print(f"Imported {count} messages ({transcript.format}) into {session_id}.")
     try:
         _one(args, compaction, session_id)

@@ -46,9 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Show and tidy the markdown memory folders an assistant edits itself.",
     )
     commands = parser.add_subparsers(dest="files_command", metavar="COMMAND", required=True)
-    status = commands.add_parser(
-        "status", help="each scope's files, sizes, injected bytes and trust state"
-    )
+    status = commands.add_parser("status", help="each scope's files, sizes, injected bytes and trust state")
     _add_project_options(status)
     status.set_defaults(handler=run_status, needs_store=False)
     for name, handler, text in (
@@ -56,8 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ("restore", run_restore, "move a file back from the scope's archive/ folder"),
     ):
         sub = commands.add_parser(name, help=text)
-        sub.add_argument("scope", choices=SCOPES, metavar="SCOPE",
-                         help="global or project")
+        sub.add_argument("scope", choices=SCOPES, metavar="SCOPE", help="global or project")
         sub.add_argument("file", metavar="FILE", help="a file name such as build.md")
         _add_project_options(sub)
         sub.set_defaults(handler=handler, needs_store=False)
@@ -65,8 +62,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _add_project_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--project", metavar="DIR", help="a project folder (uses DIR/.pi/memory)")
-    parser.add_argument("--trusted", action="store_true",
-                        help="the project is trusted; without this it is never read")
+    parser.add_argument(
+        "--trusted", action="store_true", help="the project is trusted; without this it is never read"
+    )
 
 
 def _project_dir(args: argparse.Namespace) -> Path | None:
@@ -162,7 +160,6 @@ def _format_scope(scope: ScopeStatus) -> list[str]:
     if scope.exists and scope.index is None and not scope.problems:
         lines.append("  no MEMORY.md yet: nothing is injected from this scope")
     if scope.over_cap:
-        lines.append("  warning: MEMORY.md is over the cap; keep it concise and move detail "
-                     "to topic files")
+        lines.append("  warning: MEMORY.md is over the cap; keep it concise and move detail to topic files")
     lines.extend(f"  problem: {problem}" for problem in scope.problems)
     return lines

@@ -199,9 +199,7 @@ def app_show(args: argparse.Namespace, app: Memdesk) -> int:
 
 
 def app_add(args: argparse.Namespace, app: Memdesk) -> int:
-    result = app.apps.add(
-        args.app_id, text_argument(args.text), args.created, args.importance, args.tag
-    )
+    result = app.apps.add(args.app_id, text_argument(args.text), args.created, args.importance, args.tag)
     print(f"added {result.memory.id}")
     for removed in result.removed:
         print(f"moved {removed.id} to Trash (oldest; the cap is {app.apps.cap})")
@@ -254,7 +252,7 @@ def entry_add(args: argparse.Namespace, app: Memdesk) -> int:
 
 
 def entry_rm(args: argparse.Namespace, app: Memdesk) -> int:
-    app.entries.delete(args.key)
+    app.entries.delete_key(args.key)
     return 0
 
 

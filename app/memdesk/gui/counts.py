@@ -20,12 +20,7 @@ if TYPE_CHECKING:
 
 
 def _entries(category: str) -> Callable[[Memdesk], int]:
-    def count(app: Memdesk) -> int:
-        from memdesk.services import browse
-
-        return browse.live_entry_count(app, category)
-
-    return count
+    return lambda app: app.entries.live_count(category)
 
 
 # name -> (the kinds it depends on, how to read it)

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from memdesk.gui.search_panel import SearchPanel
     from memdesk.gui.settings_dialog import SettingsDialog
     from memdesk.gui.tasks import TaskRunner
-    from memdesk.services.browse import EntryRow
+    from memdesk.services.entries import EntryRow
     from memdesk.services.memdesk import Memdesk
 
 STATE_FILE = "window-state.json"
@@ -352,10 +352,8 @@ class MainWindow(QMainWindow):
                 on_done=lambda app_id: self._open_memory(app_id, int(ref)),
             )
         elif kind == ItemKind.ENTRY:
-            from memdesk.services import browse
-
             self.tasks.read(
-                lambda app: browse.entry_rows(app, [int(ref)]),
+                lambda app: app.entries.rows([int(ref)]),
                 on_done=lambda rows: rows and self._open_entry(rows[0]),
             )
         elif kind == ItemKind.SESSION:

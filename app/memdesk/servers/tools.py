@@ -201,7 +201,7 @@ class MemoryTools:
         self._may_forget()
         with argument("key"):
             try:
-                self.app.entries.delete(key)
+                self.app.entries.delete_key(key)
             except NotFoundError as error:
                 raise BadInputError(error.message) from None
         return Reply(f"Moved {key} to Trash; the person can restore it.", {"key": key, "deleted": True})

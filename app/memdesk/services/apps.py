@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from memdesk.core.lifetime import expires_at, has_expired
 from memdesk.core.timefmt import naive_utc
-from memdesk.errors import BadInputError, NotFoundError
+from memdesk.errors import BadInputError, ConflictError, NotFoundError
 from memdesk.services.context import Context, check_text
 from memdesk.services.expirable import adjust_expiry
 from memdesk.store.lifetime import memory_live
@@ -72,9 +72,34 @@ def memory_row(memory: AppMemory, now: datetime) -> MemoryRow:
 
 
 @dataclass(frozen=True)
+class AppInfo:
+    app_id: str
+    name: str | None  # what the window shows instead of the id, if set
+    created_at: datetime
+
+
+@dataclass(frozen=True)
 class AddResult:
-    memory: AppMemory
-    removed: list[AppMemory]  # moved to Trash to keep the cap
+    memory: MemoryRow
+    removed: list[MemoryRow]  # moved to Trash to keep the cap
+
+
+@dataclass(frozen=True)
+class AppPage:
+    """One app's memories (not in Trash), with what its header shows."""
+
+    app_id: str
+    name: str | None
+    cap: int
+    rows: list[MemoryRow]
+
+    @property
+    def label(self) -> str:
+        return self.name or self.app_id
+
+    @property
+    def live(self) -> int:
+        return sum(not row.expired for row in self.rows)
 
 
 def check_app_id(app_id: object) -> str:
@@ -155,9 +180,10 @@ class AppMemories:
         with self.ctx.store.read() as session:
             return memory_row(self._live(session, memory_id), self.ctx.now())
 
-    def app(self, app_id: str) -> App | None:
+    def app(self, app_id: str) -> AppInfo | None:
         with self.ctx.store.read() as session:
-            return session.get(App, app_id)
+            known = session.get(App, app_id)
+            return AppInfo(known.app_id, known.name, known.created_at) if known else None
 
     def set_name(self, app_id: str, name: str | None) -> None:
         with self.ctx.change(f"Rename app {app_id}") as session:
@@ -199,32 +225,45 @@ class AppMemories:
             )
             session.add(memory)
             session.flush()
-            removed = self.enforce_cap(session, app_id, keep=memory.id)
-            return AddResult(memory, removed)
+            removed = self.enforce_cap(app_id, keep=memory.id)
+            return AddResult(memory_row(memory, now), removed)
 
-    def enforce_cap(self, session: Session, app_id: str, keep: int | None = None) -> list[AppMemory]:
-        """Move the oldest live memories (never ``keep``) to Trash until the cap holds."""
+    def enforce_cap(self, app_id: str, keep: int | None = None) -> list[MemoryRow]:
+        """Move the oldest live memories (never ``keep``) to Trash until the cap holds.
+
+        Inside another change (adding, an applied compaction) it joins that change's step."""
         now = self.ctx.now()
-        live = list(
-            session.scalars(
-                select(AppMemory)
-                .where(AppMemory.app_id == app_id, memory_live(now))
-                .order_by(AppMemory.created_at, AppMemory.id)
+        with self.ctx.change(f"Keep the cap of {app_id}") as session:
+            live = list(
+                session.scalars(
+                    select(AppMemory)
+                    .where(AppMemory.app_id == app_id, memory_live(now))
+                    .order_by(AppMemory.created_at, AppMemory.id)
+                )
             )
-        )
-        excess = len(live) - self.cap
-        removed = [memory for memory in live if memory.id != keep][: max(excess, 0)]
-        for memory in removed:
-            memory.deleted_at = now
-        return removed
+            excess = len(live) - self.cap
+            removed = [memory for memory in live if memory.id != keep][: max(excess, 0)]
+            for memory in removed:
+                memory.deleted_at = now
+            return [memory_row(memory, now) for memory in removed]
 
-    def edit(self, memory_id: int, content: str) -> AppMemory:
+    def edit(self, memory_id: int, content: str, seen_updated_at: datetime | None = None) -> MemoryRow:
+        """New text for a memory; with ``seen_updated_at`` (what a table showed), refuse to
+        write over a change made meanwhile by another program."""
         content = check_text(content, "memory text", self.ctx.settings.memory.app_memory_max_chars)
         with self.ctx.change(f"Edit memory {memory_id}") as session:
             memory = self._live(session, memory_id)
+            if seen_updated_at is not None and memory.updated_at != seen_updated_at:
+                raise ConflictError(f"memory {memory_id} was changed by another program while you edited it")
             memory.content = content.strip()
             memory.updated_at = self.ctx.now()
-            return memory
+            session.flush()
+            return memory_row(memory, self.ctx.now())
+
+    def page(self, app_id: str) -> AppPage:
+        """The app's memories for its page in the window."""
+        known = self.app(app_id)
+        return AppPage(app_id, known.name if known else None, self.cap, self.memories(app_id))
 
     def update(
         self,
@@ -233,7 +272,7 @@ class AppMemories:
         tags: Iterable[str] | None = None,
         expires_at: datetime | None = None,
         clear_expiry: bool = False,
-    ) -> AppMemory:
+    ) -> MemoryRow:
         """Change importance, tags or expiry.
 
         ``expires_at``: an aware time is converted to UTC, a naive one means UTC.
@@ -247,16 +286,18 @@ class AppMemories:
                 memory.tags = normalise_tags(tags)
             if expires_at is not None or clear_expiry:
                 memory.expires_at = expires_at
-            return memory
+            session.flush()
+            return memory_row(memory, self.ctx.now())
 
     def adjust_expiry(
         self, memory_id: int, extend_days: int = 0, pin: bool = False, expire: bool = False
-    ) -> AppMemory:
+    ) -> MemoryRow:
         label = "Pin" if pin else "Expire" if expire else f"Extend by {extend_days} days:"
         with self.ctx.change(f"{label} memory {memory_id}") as session:
             memory = self._live(session, memory_id)
             adjust_expiry(memory, self.ctx.now(), memory.expires_at, extend_days, pin, expire)
-            return memory
+            session.flush()
+            return memory_row(memory, self.ctx.now())
 
     def delete(self, memory_ids: Iterable[int]) -> int:
         ids = list(memory_ids)

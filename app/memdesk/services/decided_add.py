@@ -39,10 +39,10 @@ def add_app_memory(app: Memdesk, app_id: str, content: str) -> DecidedAdd:
     steps, _model = make_run_steps(app.settings, CancelToken(), Tally(), lambda: None)
     decision = steps.decide_compaction([(m.id, m.content) for m in live], content, None).value
     reason = decision.reason + (" (the FIFO fallback)" if decision.fallback else "")
-    with app.ctx.change(f"Add memory to {app_id}") as session:
+    with app.ctx.change(f"Add memory to {app_id}"):
         if decision.action == "edit" and decision.new_content is not None:
             memory = app.apps.edit(decision.target_id, decision.new_content)
-            removed = app.apps.enforce_cap(session, app_id, keep=memory.id)
+            removed = app.apps.enforce_cap(app_id, keep=memory.id)
             return DecidedAdd(memory.id, True, [m.id for m in removed], reason)
         app.apps.delete([decision.target_id])
         result = app.apps.add(app_id, content)

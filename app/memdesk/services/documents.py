@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
+
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -16,31 +19,47 @@ def find_document(session: Session, namespace: str) -> Document | None:
     return session.scalar(select(Document).where(Document.namespace == namespace))
 
 
+@dataclass(frozen=True)
+class DocumentRow:
+    namespace: str
+    content: str
+    created_at: datetime
+    updated_at: datetime
+    expires_at: datetime | None  # its own expiry, if it has one
+    pinned: bool
+
+
+def document_row(doc: Document) -> DocumentRow:
+    return DocumentRow(
+        doc.namespace, doc.content, doc.created_at, doc.updated_at, doc.expires_at, bool(doc.pinned)
+    )
+
+
 class Documents:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
-    def get(self, namespace: str) -> Document | None:
+    def get(self, namespace: str) -> DocumentRow | None:
         with self.ctx.store.read() as session:
             doc = find_document(session, check_namespace(namespace))
-            return doc if doc is not None and doc.deleted_at is None else None
+            return document_row(doc) if doc is not None and doc.deleted_at is None else None
 
     def text(self, namespace: str) -> str:
         doc = self.get(namespace)
         return doc.content if doc else ""
 
-    def list(self) -> list[Document]:
+    def list(self) -> list[DocumentRow]:
         with self.ctx.store.read() as session:
             query = select(Document).where(Document.deleted_at.is_(None)).order_by(Document.namespace)
-            return list(session.scalars(query))
+            return [document_row(doc) for doc in session.scalars(query)]
 
-    def set(self, namespace: str, content: str) -> Document:
+    def set(self, namespace: str, content: str) -> DocumentRow:
         return self._write(namespace, content, append=False)
 
-    def append(self, namespace: str, content: str) -> Document:
+    def append(self, namespace: str, content: str) -> DocumentRow:
         return self._write(namespace, content, append=True)
 
-    def _write(self, namespace: str, content: str, append: bool) -> Document:
+    def _write(self, namespace: str, content: str, append: bool) -> DocumentRow:
         check_namespace(namespace)
         if is_working(namespace):
             raise BadInputError(f"{namespace} is working memory", "use `memdesk working set` to write it")
@@ -61,7 +80,7 @@ class Documents:
             if doc.content != content:
                 doc.content = content
                 doc.updated_at = now
-            return doc
+            return document_row(doc)
 
     def delete(self, namespace: str) -> None:
         with self.ctx.change(f"Delete {namespace}") as session:

@@ -467,18 +467,12 @@ class Expiry:
 
     def _act_entry(self, entry_id: int, action: str, days: int) -> None:
         if action == DELETE:
-            self.app.entries.delete(self._entry_key(entry_id))
+            if not self.app.entries.delete([entry_id]):
+                raise NotFoundError(f"no entry {entry_id}")
         else:
             self.app.entries.adjust_expiry(
                 entry_id, extend_days=days, pin=action == PIN, expire=action == EXPIRE
             )
-
-    def _entry_key(self, entry_id: int) -> str:
-        with self.ctx.store.read() as session:
-            key = session.scalar(select(Entry.key).where(Entry.id == entry_id, Entry.deleted_at.is_(None)))
-        if key is None:
-            raise NotFoundError(f"no entry {entry_id}")
-        return key
 
     def _act_app_memory(self, memory_id: int, action: str, days: int) -> None:
         if action == DELETE:

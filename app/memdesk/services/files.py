@@ -18,7 +18,7 @@ import secrets
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memdesk.config import SPEC_BY_KEY, Settings, validate_value
 from memdesk.core.filecaps import (
@@ -34,6 +34,9 @@ from memdesk.core.scopes import GLOBAL, PROJECT
 from memdesk.core.tokens import estimate_tokens
 from memdesk.errors import BadInputError, MemdeskError, NotFoundError
 from memdesk.paths import Paths
+
+if TYPE_CHECKING:
+    from memdesk.services.context import Context
 
 INDEX_NAME = "MEMORY.md"
 CONFIG_NAME = "config.json"
@@ -569,3 +572,21 @@ def archive_entry(folder: Path, entry: MemoryEntry) -> None:
 def restore_entry(folder: Path, entry: MemoryEntry) -> None:
     """Move one entry from ``archive/MEMORY.md`` back to the end of MEMORY.md."""
     _move_entry(_entries_path(folder, True), _entries_path(folder, False), entry)
+
+
+class FileScopes:
+    """The ``MEMORY.md`` scopes as the app's settings define them."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    @property
+    def global_dir(self) -> Path:
+        return self.ctx.files_global_dir
+
+    def status(self, project_dir: Path | None, trusted: bool) -> FilesStatus:
+        """What each scope holds and how much of its index the prompt gets (creates nothing)."""
+        caps = self.ctx.settings.files
+        return files_status(
+            self.global_dir, project_dir, trusted, caps.max_inject_lines, caps.max_inject_bytes
+        )

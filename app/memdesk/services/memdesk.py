@@ -22,7 +22,7 @@ from memdesk.services.assistants import Assistants
 from memdesk.services.context import Context
 from memdesk.services.documents import Documents
 from memdesk.services.entries import Entries
-from memdesk.services.files import global_folder
+from memdesk.services.files import FileScopes, global_folder
 from memdesk.services.flynn import FlynnFolder
 from memdesk.services.history import History
 from memdesk.services.prompt import Composer
@@ -38,6 +38,7 @@ from memdesk.store.engine import Store
 if TYPE_CHECKING:
     from memdesk.services.compaction import Compaction
     from memdesk.services.expiry import Expiry
+    from memdesk.services.transcripts import Transcripts
 
 
 class Memdesk:
@@ -92,6 +93,18 @@ class Memdesk:
         from memdesk.services.expiry import Expiry
 
         return Expiry(self)
+
+    @cached_property
+    def transcripts(self) -> Transcripts:
+        """Conversation files (JSONL, plain text) imported into sessions."""
+        from memdesk.services.transcripts import Transcripts
+
+        return Transcripts(self)
+
+    @cached_property
+    def files(self) -> FileScopes:
+        """The ``MEMORY.md`` scopes: the global folder in the settings and a project's."""
+        return FileScopes(self.ctx)
 
     @cached_property
     def compaction(self) -> Compaction:

@@ -36,6 +36,29 @@ def check_role(role: object) -> str:
     return str(role)
 
 
+@dataclass(frozen=True)
+class SessionState:
+    """A conversation and how far compaction has read it."""
+
+    id: str
+    channel: str
+    app_id: str | None
+    created_at: datetime
+    last_message_at: datetime | None
+    last_consolidated_at: datetime | None
+    last_consolidated_message_id: int  # compaction has read every message up to this id
+    failure_count: int  # compaction failures in a row
+
+
+@dataclass(frozen=True)
+class MessageRow:
+    id: int
+    role: str
+    content: str
+    created_at: datetime
+    consolidated: bool  # compaction has read it
+
+
 class Sessions:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
@@ -47,7 +70,7 @@ class Sessions:
         content: str,
         app_id: str | None = None,
         at: datetime | None = None,
-    ) -> Message:
+    ) -> MessageRow:
         """Append a message sent ``at`` (default now).
 
         ``at``: an aware time is converted to UTC, a naive one means UTC.
@@ -57,19 +80,15 @@ class Sessions:
         check_text(content, "message", MAX_DOCUMENT_CHARS)
         if app_id is not None:
             check_app_id(app_id)
-        with self.ctx.change(f"Log {role} message in {session_id}") as session:
-            return self.log_in(session, session_id, role, content, app_id, at)
-
-    def log_in(
-        self,
-        session: Session,
-        session_id: str,
-        role: str,
-        content: str,
-        app_id: str | None = None,
-        at: datetime | None = None,
-    ) -> Message:
         now = naive_utc(at) or self.ctx.now()
+        # Inside another change (a transcript's import) it joins that change's step.
+        with self.ctx.change(f"Log {role} message in {session_id}") as session:
+            return self._log(session, session_id, role, content, app_id, now)
+
+    @staticmethod
+    def _log(
+        session: Session, session_id: str, role: str, content: str, app_id: str | None, now: datetime
+    ) -> MessageRow:
         chat = session.get(ChatSession, session_id)
         if chat is None:
             chat = ChatSession(id=session_id, channel=channel_of(session_id), created_at=now)
@@ -80,7 +99,8 @@ class Sessions:
         chat.last_message_at = max(chat.last_message_at or now, now)
         message = Message(session_id=session_id, role=role, content=content, created_at=now)
         session.add(message)
-        return message
+        session.flush()
+        return MessageRow(message.id, role, content, now, False)
 
     def list(self) -> list[SessionSummary]:
         with self.ctx.store.read() as session:
@@ -116,20 +136,33 @@ class Sessions:
             failure_count=chat.failure_count,
         )
 
-    def get(self, session_id: str) -> ChatSession:
+    def get(self, session_id: str) -> SessionState:
         with self.ctx.store.read() as session:
             chat = session.get(ChatSession, session_id)
             if chat is None or chat.deleted_at is not None:
                 raise NotFoundError(f"no session {session_id!r}")
-            return chat
+            return SessionState(
+                chat.id,
+                chat.channel,
+                chat.app_id,
+                chat.created_at,
+                chat.last_message_at,
+                chat.last_consolidated_at,
+                chat.last_consolidated_message_id,
+                chat.failure_count,
+            )
 
-    def messages(self, session_id: str, only_unconsolidated: bool = False) -> list[Message]:
+    def messages(self, session_id: str, only_unconsolidated: bool = False) -> list[MessageRow]:
         chat = self.get(session_id)
+        done = chat.last_consolidated_message_id
         query = select(Message).where(Message.session_id == session_id)
         if only_unconsolidated:
-            query = query.where(Message.id > chat.last_consolidated_message_id)
+            query = query.where(Message.id > done)
         with self.ctx.store.read() as session:
-            return list(session.scalars(query.order_by(Message.id)))
+            return [
+                MessageRow(m.id, m.role, m.content, m.created_at, m.id <= done)
+                for m in session.scalars(query.order_by(Message.id))
+            ]
 
     def delete(self, session_id: str) -> None:
         with self.ctx.change(f"Delete session {session_id}") as session:

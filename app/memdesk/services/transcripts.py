@@ -214,30 +214,34 @@ def _plain(lines: list[str], where: str) -> list[TranscriptMessage]:
     return messages
 
 
-def default_session_id(app: Memdesk, name: str) -> str:
-    """``import:<name>``, numbered when that session exists, so imports never mix."""
-    stem = re.sub(r"\s+", "-", name.strip())[:180] or "transcript"
-    candidate, number = f"import:{stem}", 1
-    while _exists(app, candidate):
-        number += 1
-        candidate = f"import:{stem}-{number}"
-    return candidate
+class Transcripts:
+    """Conversation files brought into sessions, for compaction to read."""
 
+    def __init__(self, app: Memdesk) -> None:
+        self.app = app
 
-def _exists(app: Memdesk, session_id: str) -> bool:
-    try:
-        app.sessions.get(session_id)
-    except NotFoundError:
-        return False
-    return True
+    def default_session_id(self, name: str) -> str:
+        """``import:<name>``, numbered when that session exists, so imports never mix."""
+        stem = re.sub(r"\s+", "-", name.strip())[:180] or "transcript"
+        candidate, number = f"import:{stem}", 1
+        while self._exists(candidate):
+            number += 1
+            candidate = f"import:{stem}-{number}"
+        return candidate
 
+    def _exists(self, session_id: str) -> bool:
+        try:
+            self.app.sessions.get(session_id)
+        except NotFoundError:
+            return False
+        return True
 
-def import_transcript(app: Memdesk, transcript: Transcript, session_id: str | None = None) -> str:
-    """Log the transcript's messages into a session (one history step); returns its id."""
-    target = check_session_id(session_id) if session_id else default_session_id(app, transcript.name)
-    now = app.now()
-    count = len(transcript.messages)
-    with app.ctx.change(f"Import {count} messages from {transcript.name} into {target}") as session:
-        for message in transcript.messages:
-            app.sessions.log_in(session, target, message.role, message.content, at=message.at or now)
-    return target
+    def import_messages(self, transcript: Transcript, session_id: str | None = None) -> str:
+        """Log the transcript's messages into a session (one history step); returns its id."""
+        target = check_session_id(session_id) if session_id else self.default_session_id(transcript.name)
+        now = self.app.now()
+        count = len(transcript.messages)
+        with self.app.ctx.change(f"Import {count} messages from {transcript.name} into {target}"):
+            for message in transcript.messages:
+                self.app.sessions.log(target, message.role, message.content, at=message.at or now)
+        return target

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from memdesk.gui.models.common import RowsModel, time_sort_value
 from memdesk.gui.widgets.display import one_line, when
-from memdesk.services.browse import MemoryRow
+from memdesk.services.apps import MemoryRow
 
 
 class AppMemoryModel(RowsModel):

@@ -22,8 +22,7 @@ from memdesk.gui import theme
 from memdesk.gui.models.common import NUMBER_ALIGNMENT, ExpiredRole, IdRole, Index
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.widgets.display import one_line, when
-from memdesk.services.browse import EntryQuery, EntryRow, entry_ids, entry_rows
-from memdesk.services.entries import check_category
+from memdesk.services.entries import EntryQuery, EntryRow, check_category
 
 _ROW_ROLES = frozenset(
     {
@@ -154,7 +153,7 @@ class EntryTableModel(QAbstractTableModel):
             return
         query, cancel, limit = self._query, self._cancel, self.HEAD_ROWS
         self._tasks.read(
-            lambda app: None if cancel.is_set() else entry_ids(app, query, limit),
+            lambda app: None if cancel.is_set() else app.entries.ids(query, limit),
             on_done=lambda ids: self._head_arrived(cancel, ids),
             on_error=lambda exc: self._load_failed(cancel, exc),
         )
@@ -162,7 +161,7 @@ class EntryTableModel(QAbstractTableModel):
     def _read_all_ids(self) -> None:
         query, cancel = self._query, self._cancel
         self._tasks.read(
-            lambda app: None if cancel.is_set() else entry_ids(app, query),
+            lambda app: None if cancel.is_set() else app.entries.ids(query),
             on_done=lambda ids: self._ids_arrived(cancel, ids),
             on_error=lambda exc: self._load_failed(cancel, exc),
         )
@@ -236,7 +235,7 @@ class EntryTableModel(QAbstractTableModel):
         epoch, resets = self._epoch, self._resets
         self._reading_rows = True
         self._tasks.read(
-            lambda app: entry_rows(app, ids),
+            lambda app: app.entries.rows(ids),
             on_done=lambda rows: self._rows_arrived(epoch, resets, pages, ids, rows),
             on_error=lambda exc: self._rows_failed(epoch, ids, exc),
         )

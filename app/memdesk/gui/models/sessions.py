@@ -6,8 +6,7 @@ from PySide6.QtCore import Qt
 
 from memdesk.gui.models.common import Index, RowsModel, time_sort_value
 from memdesk.gui.widgets.display import when
-from memdesk.services.browse import MessageRow
-from memdesk.services.sessions import SessionSummary
+from memdesk.services.sessions import MessageRow, SessionSummary
 
 
 class SessionModel(RowsModel):

@@ -26,9 +26,7 @@ from memdesk.gui.widgets.display import plural
 from memdesk.gui.widgets.message_bar import MessageBar
 from memdesk.gui.widgets.tables import setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
-from memdesk.services import browse
-from memdesk.services.apps import AddResult
-from memdesk.services.browse import AppPage, MemoryRow
+from memdesk.services.apps import AddResult, AppPage, MemoryRow
 from memdesk.services.memdesk import Memdesk
 
 M = AppMemoryModel
@@ -157,7 +155,7 @@ class AppMemoriesView(Page):
             return
         app_id, generation = self.app_id, self._generation
         self.tasks.read(
-            lambda app: browse.app_page(app, app_id), on_done=lambda page: self._loaded(generation, page)
+            lambda app: app.apps.page(app_id), on_done=lambda page: self._loaded(generation, page)
         )
 
     # --- actions -----------------------------------------------------------------------------
@@ -232,7 +230,7 @@ class AppMemoriesView(Page):
             write_edit(
                 self.tasks,
                 self,
-                lambda app, seen: browse.edit_memory(app, row.id, str(value), seen),
+                lambda app, seen: app.apps.edit(row.id, str(value), seen),
                 row.updated_at,
                 on_done=self.model.replace_row,
                 on_kept_theirs=self.refresh,

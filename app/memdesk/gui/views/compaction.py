@@ -48,7 +48,7 @@ from memdesk.services.compaction import (
 from memdesk.services.compaction.render import DiffLine, change_diff
 from memdesk.services.memdesk import Memdesk
 from memdesk.services.sessions import SessionSummary
-from memdesk.services.transcripts import import_transcript, read_transcript
+from memdesk.services.transcripts import read_transcript
 
 TRANSCRIPT_FILTERS = "Transcripts (*.jsonl *.json *.txt *.md *.log);;All files (*)"
 EMPTY_TEXT = (
@@ -558,7 +558,7 @@ class CompactionView(Page):
 
         def load(app: Memdesk) -> tuple[str, int, str]:
             transcript = read_transcript(Path(path))
-            return import_transcript(app, transcript), len(transcript.messages), transcript.format
+            return app.transcripts.import_messages(transcript), len(transcript.messages), transcript.format
 
         self.tasks.write(
             load, on_done=self._imported, on_error=self._import_failed, label="Importing transcript"

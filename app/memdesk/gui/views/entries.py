@@ -23,8 +23,7 @@ from memdesk.gui.views.base import Page
 from memdesk.gui.widgets.display import plural
 from memdesk.gui.widgets.tables import setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
-from memdesk.services import browse
-from memdesk.services.browse import EntryRow
+from memdesk.services.entries import EntryRow
 from memdesk.services.memdesk import Memdesk
 
 E = EntryTableModel
@@ -134,7 +133,7 @@ class EntriesView(Page):
         content = dialogs.ask_text(self, f"Add {what} entry", f"Text of {key.strip()}:")
         if not content or not content.strip():
             return
-        self.tasks.write(lambda app: browse.add_entry(app, key, content, what), on_done=self._added)
+        self.tasks.write(lambda app: app.entries.add(key, content, what), on_done=self._added)
 
     def edit_current(self) -> None:
         current = self.table.currentIndex()
@@ -154,7 +153,7 @@ class EntriesView(Page):
         ):
             return
         self.keeper.expect_removal()
-        self.tasks.write(lambda app: browse.delete_entries(app, ids), on_done=lambda _count: self.refresh())
+        self.tasks.write(lambda app: app.entries.delete(ids), on_done=lambda _count: self.refresh())
 
     # --- results -----------------------------------------------------------------------------
 
@@ -178,7 +177,7 @@ class EntriesView(Page):
         write_edit(
             self.tasks,
             self,
-            lambda app, seen: browse.edit_entry(app, row.id, seen, **change),
+            lambda app, seen: app.entries.edit(row.id, seen, **change),
             row.updated_at,
             on_done=self.model.put,
             on_kept_theirs=self.refresh,

@@ -270,14 +270,8 @@ class FilesView(Page):
         self.refresh()
 
     def refresh(self) -> None:
-        settings = self.app.settings.files
-        global_dir, project, trusted = self.app.files_global_dir, self.project, self.trusted
-        self.tasks.read(
-            lambda _app: files.files_status(
-                global_dir, project, trusted, settings.max_inject_lines, settings.max_inject_bytes
-            ),
-            on_done=self._show_status,
-        )
+        project, trusted = self.project, self.trusted
+        self.tasks.read(lambda app: app.files.status(project, trusted), on_done=self._show_status)
         self.autosave.refresh()
 
     def has_unsaved_changes(self) -> bool:

@@ -29,10 +29,8 @@ from memdesk.gui.views.base import Page
 from memdesk.gui.widgets.display import plural
 from memdesk.gui.widgets.tables import setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
-from memdesk.services import browse
-from memdesk.services.browse import MessageRow
 from memdesk.services.memdesk import Memdesk
-from memdesk.services.sessions import SessionSummary
+from memdesk.services.sessions import MessageRow, SessionSummary
 
 S = SessionModel
 MSG = MessageModel
@@ -195,7 +193,7 @@ class SessionsView(Page):
         self._messages_generation += 1
         generation, session_id = self._messages_generation, chat.id
         self.tasks.read(
-            lambda app: browse.message_rows(app, session_id),
+            lambda app: app.sessions.messages(session_id),
             on_done=lambda rows: self._messages_loaded(generation, chat, rows),
             on_error=self._messages_failed,
         )

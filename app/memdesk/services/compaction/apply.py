@@ -99,9 +99,7 @@ class _Writer:
         self.app.working.write(change.after, session_id=chat.id)
 
     def _timeline(self, session: Session, chat: ChatSession, change: Change) -> None:
-        self.app.entries.upsert_in(
-            session, change.target, change.after.strip(), "timeline", session_id=chat.id
-        )
+        self.app.entries.upsert(change.target, change.after.strip(), "timeline", session_id=chat.id)
 
     def _facts(self, session: Session, chat: ChatSession, change: Change) -> None:
         doc = find_document(session, change.target)

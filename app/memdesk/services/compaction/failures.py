@@ -46,7 +46,8 @@ def count_failure(app: Memdesk, source: Source, error: LLMError, run_id: int) ->
         if chat is None or chat.last_consolidated_message_id != source.base_message_id:
             return None  # compacted meanwhile by someone else: nothing left to archive
         # The whole conversation, however long: an archive that cut messages would lose them.
-        app.entries.upsert_in(session, key, raw_archive(source), "timeline", session_id=source.session_id)
+        archive = raw_archive(source)
+        app.entries.upsert(key, archive, "timeline", session_id=source.session_id, max_chars=len(archive))
         chat.last_consolidated_message_id = source.last.id
         chat.last_consolidated_at = source.last.at
         chat.failure_count = 0

@@ -24,7 +24,7 @@ from memdesk.services.compaction.model import (
 )
 from memdesk.services.compaction.runs import finish_run, list_runs, record_run
 from memdesk.services.compaction.triggers import due_sessions
-from memdesk.services.transcripts import Transcript, default_session_id
+from memdesk.services.transcripts import Transcript
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
@@ -64,7 +64,11 @@ class Compaction:
         if isinstance(source, str):
             src = session_source(self.app, source)
         else:
-            target = check_session_id(session_id) if session_id else default_session_id(self.app, source.name)
+            target = (
+                check_session_id(session_id)
+                if session_id
+                else self.app.transcripts.default_session_id(source.name)
+            )
             src = transcript_source(self.app, source, target)
         started_at, clock = self.app.now(), time.perf_counter()
         tally = Tally()
