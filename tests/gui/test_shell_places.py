@@ -113,3 +113,25 @@ def test_another_programs_change_shows_within_a_second(main_window, memdesk_app,
     memdesk_app.apps.add("notes", "Buy oat milk")
     qtbot.waitUntil(lambda: editor.text() == "Written elsewhere", timeout=1000)
     qtbot.waitUntil(lambda: model.find("app:notes") is not None, timeout=1000 - timer.elapsed())
+
+
+def test_adding_an_entry_reads_the_entry_counts_only(main_window, memdesk_app, answers, settle, monkeypatch):
+    memdesk_app.apps.add("calendar", "Lunch with Ana")
+    main_window.show_page("knowledge")
+    main_window.refresh_all()
+    settle()
+    main_window.watcher.stop()  # only our own write is under test
+    reads: list[str] = []
+    for service, name in (
+        (memdesk_app.apps, "list_apps"),
+        (memdesk_app.trash, "count"),
+        (memdesk_app.documents, "list"),
+        (memdesk_app.entries, "live_count"),
+    ):
+        monkeypatch.setattr(service, name, counting(reads, name, getattr(service, name)))
+    answers.texts = ["oat-milk", "Buys oat milk"]
+    main_window.views["knowledge"].add_entry()
+    settle()
+    assert memdesk_app.entries.get("oat-milk").content == "Buys oat milk"
+    assert reads.count("live_count") == 2  # knowledge and timeline
+    assert not {"list_apps", "count", "list"} & set(reads)

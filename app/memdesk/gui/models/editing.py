@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memdesk.core.items import Changes
 from memdesk.errors import ConflictError
 from memdesk.gui import dialogs
 from memdesk.gui.tasks import TaskRunner
@@ -116,6 +117,7 @@ def write_edit(
     seen: datetime,
     on_done: Callable[[Any], Any],
     on_kept_theirs: Callable[[], Any],
+    changes: Changes,
 ) -> None:
     """Run ``job(app, seen)``, which raises ConflictError if the item changed since ``seen``.
 
@@ -133,8 +135,8 @@ def write_edit(
             f"{dialogs.describe_error(exc)}\n\nSave your version over it?",
             action="Save mine",
         ):
-            tasks.write(lambda app: job(app, None), on_done=on_done)
+            tasks.write(lambda app: job(app, None), on_done=on_done, changes=changes)
         else:
             on_kept_theirs()
 
-    tasks.write(lambda app: job(app, seen), on_done=on_done, on_error=failed)
+    tasks.write(lambda app: job(app, seen), on_done=on_done, on_error=failed, changes=changes)

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memdesk.core.items import ItemKind, ItemRef
+from memdesk.core.items import Changes, ItemKind, ItemRef
 from memdesk.gui import dialogs, theme
 from memdesk.gui.models.apps import AppMemoryModel
 from memdesk.gui.models.common import sort_filter_proxy
@@ -30,6 +30,13 @@ from memdesk.services.apps import AddResult, AppPage, MemoryRow
 from memdesk.services.memdesk import Memdesk
 
 M = AppMemoryModel
+
+
+# What the app page's writes change: a memory's fields; adding (the cap may move the oldest
+# to Trash, a new app joins the sidebar) or purging; moving memories to Trash.
+_MEMORIES = Changes.of(ItemKind.APP_MEMORY)
+_ADDED = Changes.of(ItemKind.APP, ItemKind.APP_MEMORY, ItemKind.TRASH)
+_TRASHED = Changes.of(ItemKind.APP_MEMORY, ItemKind.TRASH)
 
 
 class AppMemoriesView(Page):
@@ -165,7 +172,7 @@ class AppMemoriesView(Page):
         if self.app_id is None or not content.strip():
             return
         app_id = self.app_id
-        self.tasks.write(lambda app: app.apps.add(app_id, content), on_done=self._added)
+        self.tasks.write(lambda app: app.apps.add(app_id, content), on_done=self._added, changes=_ADDED)
 
     def edit_current(self) -> None:
         current = self.table.currentIndex()
@@ -181,7 +188,9 @@ class AppMemoriesView(Page):
         if not ids:
             return
         self.keeper.expect_removal()
-        self.tasks.write(lambda app: app.apps.delete(ids), on_done=lambda _count: self.refresh())
+        self.tasks.write(
+            lambda app: app.apps.delete(ids), on_done=lambda _count: self.refresh(), changes=_TRASHED
+        )
 
     def purge(self) -> None:
         page = self.page
@@ -194,7 +203,7 @@ class AppMemoriesView(Page):
         ):
             return
         app_id = page.app_id
-        self.tasks.write(lambda app: app.apps.purge(app_id), on_done=self._purged)
+        self.tasks.write(lambda app: app.apps.purge(app_id), on_done=self._purged, changes=_ADDED)
 
     # --- results -----------------------------------------------------------------------------
 
@@ -234,14 +243,21 @@ class AppMemoriesView(Page):
                 row.updated_at,
                 on_done=self.model.replace_row,
                 on_kept_theirs=self.refresh,
+                changes=_MEMORIES,
             )
         elif column == M.IMPORTANCE:
             self.tasks.write(
-                lambda app: app.apps.update(row.id, importance=int(value)), on_done=lambda _: self.refresh()
+                lambda app: app.apps.update(row.id, importance=int(value)),
+                on_done=lambda _: self.refresh(),
+                changes=_MEMORIES,
             )
         else:
             tags = str(value).replace(",", " ").split()
-            self.tasks.write(lambda app: app.apps.update(row.id, tags=tags), on_done=lambda _: self.refresh())
+            self.tasks.write(
+                lambda app: app.apps.update(row.id, tags=tags),
+                on_done=lambda _: self.refresh(),
+                changes=_MEMORIES,
+            )
 
     # --- small helpers -----------------------------------------------------------------------
 

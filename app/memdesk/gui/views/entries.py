@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memdesk.core.items import ItemKind, ItemRef
+from memdesk.core.items import Changes, ItemKind, ItemRef
 from memdesk.gui import dialogs, theme
 from memdesk.gui.models.editing import CellDelegate, write_edit
 from memdesk.gui.models.entries import EntryTableModel
@@ -133,7 +133,11 @@ class EntriesView(Page):
         content = dialogs.ask_text(self, f"Add {what} entry", f"Text of {key.strip()}:")
         if not content or not content.strip():
             return
-        self.tasks.write(lambda app: app.entries.add(key, content, what), on_done=self._added)
+        self.tasks.write(
+            lambda app: app.entries.add(key, content, what),
+            on_done=self._added,
+            changes=Changes.of(ItemKind.ENTRY),
+        )
 
     def edit_current(self) -> None:
         current = self.table.currentIndex()
@@ -153,7 +157,11 @@ class EntriesView(Page):
         ):
             return
         self.keeper.expect_removal()
-        self.tasks.write(lambda app: app.entries.delete(ids), on_done=lambda _count: self.refresh())
+        self.tasks.write(
+            lambda app: app.entries.delete(ids),
+            on_done=lambda _count: self.refresh(),
+            changes=Changes.of(ItemKind.ENTRY, ItemKind.TRASH),
+        )
 
     # --- results -----------------------------------------------------------------------------
 
@@ -181,6 +189,7 @@ class EntriesView(Page):
             row.updated_at,
             on_done=self.model.put,
             on_kept_theirs=self.refresh,
+            changes=Changes.of(ItemKind.ENTRY),
         )
 
     # --- small helpers -----------------------------------------------------------------------

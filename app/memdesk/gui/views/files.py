@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core.filecaps import MemoryEntry
+from memdesk.core.items import NOTHING
 from memdesk.errors import MemdeskError, NotFoundError
 from memdesk.gui import dialogs, theme
 from memdesk.gui.models.common import Index, TableModel
@@ -459,7 +460,9 @@ class FilesView(Page):
         folder, archived = source
         self.autosave.flush()
         move = files.restore_entry if archived else files.archive_entry
-        self.tasks.write(lambda _app: move(folder, entry), on_done=lambda _none: self.refresh())
+        self.tasks.write(
+            lambda _app: move(folder, entry), on_done=lambda _none: self.refresh(), changes=NOTHING
+        )
 
     # --- file operations -------------------------------------------------------------------
 
@@ -477,7 +480,7 @@ class FilesView(Page):
                 raise MemdeskError(f"{name} exists already", "Pick it in the list to edit it.")
             files.write_file(folder, name, f"# {title}\n")
 
-        self.tasks.write(job, on_done=lambda _none: self._created(name))
+        self.tasks.write(job, on_done=lambda _none: self._created(name), changes=NOTHING)
 
     def _created(self, name: str) -> None:
         self.refresh()
@@ -489,7 +492,11 @@ class FilesView(Page):
             return
         folder, name = self.current_scope.folder, row.name
         self.autosave.flush()
-        self.tasks.write(lambda _app: files.archive_file(folder, name), on_done=lambda _path: self.refresh())
+        self.tasks.write(
+            lambda _app: files.archive_file(folder, name),
+            on_done=lambda _path: self.refresh(),
+            changes=NOTHING,
+        )
 
     def restore_selected_file(self) -> None:
         row = self._current_row()
@@ -497,7 +504,11 @@ class FilesView(Page):
             return
         folder, name = self.current_scope.folder, row.folder_and_name[1]
         self.autosave.flush()
-        self.tasks.write(lambda _app: files.restore_file(folder, name), on_done=lambda _path: self.refresh())
+        self.tasks.write(
+            lambda _app: files.restore_file(folder, name),
+            on_done=lambda _path: self.refresh(),
+            changes=NOTHING,
+        )
 
     def _update_buttons(self) -> None:
         row = self._current_row()

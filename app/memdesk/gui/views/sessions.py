@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memdesk.core.items import ItemKind, ItemRef
+from memdesk.core.items import Changes, ItemKind, ItemRef
 from memdesk.errors import NotFoundError
 from memdesk.gui import dialogs, theme
 from memdesk.gui.models.common import sort_filter_proxy
@@ -151,7 +151,11 @@ class SessionsView(Page):
         question = f"Move session {chat.id} and its {plural(chat.messages, 'message')} to Trash?"
         if dialogs.confirm(self, "Delete session", question, action="Move to Trash"):
             self.keeper.expect_removal()
-            self.tasks.write(lambda app: app.sessions.delete(chat.id), on_done=lambda _: self.refresh())
+            self.tasks.write(
+                lambda app: app.sessions.delete(chat.id),
+                on_done=lambda _: self.refresh(),
+                changes=Changes.of(ItemKind.SESSION, ItemKind.TRASH),
+            )
 
     def _compact(self) -> None:
         chat = self.current_session()
