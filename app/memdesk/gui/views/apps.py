@@ -72,7 +72,8 @@ class AppMemoriesView(Page):
         self.proxy = sort_filter_proxy(self.model, self)
         self.table = QTableView()
         self.table.setModel(self.proxy)
-        narrow_drops = (M.CREATED, M.ID, M.TAGS, M.EXPIRES)  # first hidden in a narrow window
+        # First hidden in a narrow window; the importance, a number under a wide title, last.
+        narrow_drops = (M.CREATED, M.ID, M.TAGS, M.EXPIRES, M.IMPORTANCE)
         setup_table(
             self.table, M.CONTENT, widths={}, multi_select=True, droppable=narrow_drops, two_lines=True
         )

@@ -55,8 +55,13 @@ class EntriesView(Page):
         self.model = EntryTableModel(tasks, category, self)
         self.table = QTableView()
         self.table.setModel(self.model)
-        # First hidden in a narrow window; a timeline key already carries its date.
-        narrow_drops = (E.SESSION, E.UPDATED, E.CREATED) if category == "timeline" else (E.SESSION, E.UPDATED)
+        # First hidden in a narrow window (a timeline key already carries its date); the
+        # importance, a number under a wide title, goes before the text is squeezed.
+        narrow_drops = (
+            (E.SESSION, E.UPDATED, E.CREATED, E.IMPORTANCE)
+            if category == "timeline"
+            else (E.SESSION, E.UPDATED, E.IMPORTANCE)
+        )
         setup_table(
             self.table, E.CONTENT, widths={}, multi_select=True, droppable=narrow_drops, two_lines=True
         )
