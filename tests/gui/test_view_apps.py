@@ -309,7 +309,9 @@ def test_switching_apps_shows_only_that_app(view, qtbot, memdesk_app, clock):
 
 def test_a_narrow_window_hides_minor_columns_before_squeezing_the_text(view, memdesk_app, clock, qtbot):
     # Every column has something in it: an empty one steps aside in any window.
-    add_memories(memdesk_app, clock, 3, tags=["work"], importance=5, expires_at=clock.now + timedelta(days=30))
+    add_memories(
+        memdesk_app, clock, 3, tags=["work"], importance=5, expires_at=clock.now + timedelta(days=30)
+    )
     show(view, qtbot)
     header = view.table.horizontalHeader()
 
