@@ -7,6 +7,7 @@ import socket
 from pathlib import Path
 
 import pytest
+from sqlalchemy import create_engine, text
 from tests.support.cli import MemdeskCommand, fails, out
 from tests.support.postgres import PASSWORD_ROLE
 
@@ -152,3 +153,35 @@ def test_a_user_without_privileges_is_told_what_to_grant(memdesk, postgres_serve
         "lacks a privilege",
     )
     assert "GRANT" in err
+
+
+def test_a_password_in_pgpassfile_is_used(memdesk, postgres_server, tmp_path):
+    login_role(postgres_server, PASSWORD_ROLE, "from-pgpass")
+    name = postgres_server.empty_database()
+    postgres_server.admin(f'ALTER DATABASE "{name}" OWNER TO {PASSWORD_ROLE}')
+    pgpass = tmp_path / "pgpass"
+    pgpass.write_text(
+        f"127.0.0.1:{postgres_server.port}:{name}:{PASSWORD_ROLE}:from-pgpass\n", encoding="utf-8"
+    )
+    pgpass.chmod(0o600)
+    url = postgres_server.url(name, user=PASSWORD_ROLE)
+    no_keyring = {"PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring"}
+    fails(memdesk("--db", url, "entry", "list", env=no_keyring), 1, "wants a password")
+    env = {**no_keyring, "PGPASSFILE": str(pgpass)}
+    out(memdesk("--db", url, "entry", "add", "k", "written with the password from PGPASSFILE", env=env))
+    assert "PGPASSFILE" in out(memdesk("--db", url, "entry", "list", env=env))
+
+
+def test_a_store_of_a_newer_memdesk_on_the_server_is_refused(memdesk, postgres_server):
+    name = postgres_server.new_database()
+    url = postgres_server.url(name)
+    out(memdesk("--db", url, "entry", "add", "k", "kept"))
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE meta SET value = '99' WHERE key = 'schema_version'"))
+    err = fails(memdesk("--db", url, "entry", "list"), 1, "written by a newer Memdesk")
+    assert "not changed" in err
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT value FROM meta WHERE key = 'schema_version'")).scalar() == "99"
+        assert conn.execute(text("SELECT count(*) FROM entries")).scalar() == 1
+    engine.dispose()

@@ -53,6 +53,7 @@ class SessionState:
 @dataclass(frozen=True)
 class MessageRow:
     id: int
+    session_id: str
     role: str
     content: str
     created_at: datetime
@@ -100,7 +101,7 @@ class Sessions:
         message = Message(session_id=session_id, role=role, content=content, created_at=now)
         session.add(message)
         session.flush()
-        return MessageRow(message.id, role, content, now, False)
+        return MessageRow(message.id, session_id, role, content, now, False)
 
     def list(self) -> list[SessionSummary]:
         with self.ctx.store.read() as session:
@@ -160,7 +161,7 @@ class Sessions:
             query = query.where(Message.id > done)
         with self.ctx.store.read() as session:
             return [
-                MessageRow(m.id, m.role, m.content, m.created_at, m.id <= done)
+                MessageRow(m.id, session_id, m.role, m.content, m.created_at, m.id <= done)
                 for m in session.scalars(query.order_by(Message.id))
             ]
 
