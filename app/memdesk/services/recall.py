@@ -100,8 +100,8 @@ class Recall:
             explicit = params["since"] is not None or params["until"] is not None
             window = None if explicit else terms.window
             depth = top if window is None else max(top, WINDOW_TOP)
-            ranked = fulltext.ranked_entry_ids(session, terms.words, depth)
-            found = _best(fulltext.entries_by_id(session, ranked[:top], params), limit)
+            ranked, passed = fulltext.best_entries(session, terms.words, depth, top, params)
+            found = _best(passed, limit)
             if len(found) < limit and len(ranked) >= top:
                 found = _entry_candidates(fulltext.ranked_entries(session, terms.words, params, limit))
             lists.append(found)

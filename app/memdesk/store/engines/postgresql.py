@@ -58,7 +58,10 @@ class PostgresEngine:
             self.url,
             isolation_level="READ COMMITTED" if writes else "REPEATABLE READ",
             connect_args={"connect_timeout": CONNECT_TIMEOUT_S, "application_name": "memdesk"},
-            pool_pre_ping=True,
+            # A write must not fail on a connection the server dropped (a restart): test it
+            # first. A read skips that round trip (recall is hot); a read on a dropped
+            # connection fails once, and the pool then starts afresh.
+            pool_pre_ping=writes,
         )
 
         @event.listens_for(engine, "connect")

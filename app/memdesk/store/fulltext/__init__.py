@@ -29,8 +29,11 @@ Row = tuple[Any, ...]
 class FullText(Protocol):
     def create_indexes(self, conn: Connection) -> None: ...
 
-    def ranked_entry_ids(self, session: Session, words: list[str], depth: int) -> list[tuple[int, float]]:
-        """The ``depth`` best matching entry ids (any state) with their relevance, best first."""
+    def best_entries(
+        self, session: Session, words: list[str], depth: int, top: int, filters: dict[str, Any]
+    ) -> tuple[list[tuple[int, float]], list[Row]]:
+        """The ``depth`` best matching entry ids (any state) with their relevance, best first,
+        and the rows of the first ``top`` of them that pass ``filters``."""
         ...
 
     def entries_by_id(

@@ -100,15 +100,31 @@ class PostgresFullText:
 
     create_indexes = staticmethod(create_indexes)
 
-    def ranked_entry_ids(self, session: Session, words: list[str], depth: int) -> list[tuple[int, float]]:
+    def best_entries(
+        self, session: Session, words: list[str], depth: int, top: int, filters: dict[str, Any]
+    ) -> tuple[list[tuple[int, float]], list[Row]]:
+        # One round trip: the ranking, and the rows of its head that pass the filters.
         if not words:
-            return []
+            return [], []
         query, params = tsquery(words)
-        sql = f"""SELECT e.id, ts_rank_cd(e.{COLUMN}, q.q) AS score FROM entries e, (SELECT {query}) AS q(q)
-            WHERE e.{COLUMN} @@ q.q ORDER BY score DESC, e.id LIMIT :top"""
-        return [
-            (row[0], float(row[1])) for row in raw_rows(session.connection(), sql, {**params, "top": depth})
+        sql = f"""SELECT r.id, r.score, r.place <= :head AND {self.live} {ENTRY_FILTERS} AS passes,
+                CASE WHEN r.place <= :head THEN e.key END, CASE WHEN r.place <= :head THEN e.content END,
+                e.category, e.created_at
+            FROM (
+                SELECT t.id, t.score, row_number() OVER (ORDER BY t.score DESC, t.id) AS place
+                FROM (SELECT e.id, ts_rank_cd(e.{COLUMN}, q.q) AS score
+                    FROM entries e, (SELECT {query}) AS q(q) WHERE e.{COLUMN} @@ q.q
+                    ORDER BY score DESC, e.id LIMIT :depth) t
+            ) r
+            JOIN entries e ON e.id = r.id ORDER BY r.score DESC, r.id"""
+        rows = raw_rows(session.connection(), sql, {**filters, **params, "depth": depth, "head": top})
+        ranked = [(row[0], float(row[1])) for row in rows]
+        passed = [
+            (key, content, category, created, float(score))
+            for _id, score, ok, key, content, category, created in rows
+            if ok
         ]
+        return ranked, passed
 
     def entries_by_id(
         self, session: Session, ranked: list[tuple[int, float]], filters: dict[str, Any]

@@ -170,11 +170,14 @@ class SQLiteFullText:
 
     create_indexes = staticmethod(create_indexes)
 
-    def ranked_entry_ids(self, session: Session, words: list[str], depth: int) -> list[tuple[int, float]]:
+    def best_entries(
+        self, session: Session, words: list[str], depth: int, top: int, filters: dict[str, Any]
+    ) -> tuple[list[tuple[int, float]], list[Row]]:
         match = fts_query(words)
         if match is None:
-            return []
-        return raw_rows(session.connection(), _RANKED_IDS, {"query": match, "top": depth})
+            return [], []
+        ranked = raw_rows(session.connection(), _RANKED_IDS, {"query": match, "top": depth})
+        return ranked, self.entries_by_id(session, ranked[:top], filters)
 
     def entries_by_id(
         self, session: Session, ranked: list[tuple[int, float]], filters: dict[str, Any]
