@@ -17,6 +17,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout, for tests.support
 from tests.support.postgres import running_server
 
+from memdesk.store.migrations import SCHEMA_VERSION
+
 
 def run(memdesk: str, *args: str) -> str:
     done = subprocess.run([memdesk, *args], capture_output=True, text=True, timeout=120, check=False)
@@ -33,7 +35,7 @@ def main(memdesk: str, work: Path) -> None:
         conn.execute("DROP TABLE agent_clients")
         conn.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
     info = run(memdesk, "--data-dir", str(old), "db", "info")
-    if "schema        4" not in info or not list((old / "backups").glob("*.sqlite3")):
+    if f"schema        {SCHEMA_VERSION}" not in info or not list((old / "backups").glob("*.sqlite3")):
         raise SystemExit(f"the old store was not upgraded with a backup: {info}")
     with running_server() as server:
         url = server.url(server.new_database())

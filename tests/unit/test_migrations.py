@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import inspect as sa_inspect
 from sqlalchemy import text
 
 from memdesk.errors import StoreError
@@ -73,3 +74,25 @@ def test_a_store_of_a_newer_memdesk_is_refused_and_left_as_it_is(store, store_ur
     assert "was not changed" in refused.value.hint
     assert _state(store) == before
     assert not (tmp_path / "backups").exists()
+
+
+def test_a_store_this_version_left_gains_the_history_index_in_place(store, store_url, tmp_path):
+    entries_before = _state(store)[2]
+    with store.write_engine.begin() as conn:  # schema 4, as written before upgrades were Alembic's
+        conn.execute(text("DROP INDEX ix_history_steps_actor"))
+        conn.execute(text("DROP TABLE alembic_version"))
+        conn.execute(text("UPDATE meta SET value = '4' WHERE key = 'schema_version'"))
+    upgraded = Store(store_url or store.url, backup_dir=tmp_path / "backups", notice=lambda _text: None)
+    try:
+        with upgraded.read() as session:
+            indexes = sa_inspect(session.connection()).get_indexes("history_steps")
+        assert [index["column_names"] for index in indexes if index["name"] == "ix_history_steps_actor"] == [
+            ["actor", "id"]
+        ]
+        meta, stamped, entries = _state(upgraded)
+        assert ("schema_version", str(SCHEMA_VERSION)) in meta and stamped == [
+            (migrations.revision(SCHEMA_VERSION),)
+        ]
+        assert entries == entries_before
+    finally:
+        upgraded.close()

@@ -125,6 +125,8 @@ class HistoryStep(Base):
     """One user action; undo and redo work a whole step at a time."""
 
     __tablename__ = "history_steps"
+    # One assistant's changes (`history --actor`, the Assistants page) without a scan.
+    __table_args__ = (Index("ix_history_steps_actor", "actor", "id"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     at: Mapped[datetime] = mapped_column(DateTime)
     actor: Mapped[str] = mapped_column(String(40))
