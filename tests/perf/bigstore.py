@@ -23,6 +23,8 @@ from memdesk.store.fulltext import sqlite as fts
 from memdesk.store.models import Base
 
 FULL_ENTRIES = 1_000_000
+# Like a conversation, some entries ask something: recall then ranks the entry written next.
+ASKING_EVERY = 5
 FULL_APPS = 10_000
 MEMORIES_PER_APP = 10
 SEED = 20261121
@@ -174,7 +176,7 @@ def _build(path: Path) -> dict[str, float]:
                 (
                     (
                         f"k{i:07d}",
-                        corpus.sentence(6, 20),
+                        corpus.sentence(6, 20) + ("?" if i % ASKING_EVERY == 0 else ""),
                         str(now + timedelta(seconds=i)),
                         str(now + timedelta(seconds=i)),
                     )
@@ -194,7 +196,7 @@ def schema_fingerprint() -> str:
         for table in Base.metadata.tables.values()
     )
     full_text = (fts.TOKENIZE, fts.INDEXES, fts.CJK_INDEXES)
-    return hashlib.sha1(repr((shape, full_text)).encode()).hexdigest()[:10]
+    return hashlib.sha1(repr((shape, full_text, ASKING_EVERY)).encode()).hexdigest()[:10]
 
 
 def big_store_path() -> tuple[Path, dict[str, float]]:

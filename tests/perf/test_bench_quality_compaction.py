@@ -35,7 +35,7 @@ from memdesk.services.prompt import PromptSpec
 MIN_COMPACTED_SHARE_OF_ANSWERS = 0.25
 MIN_SHARE_OF_RAW = 0.75
 MAX_SIZE_SHARE = 0.35
-SESSION = "locomo"
+SESSION = "locomo:dev"
 
 
 @dataclass

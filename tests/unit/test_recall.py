@@ -108,6 +108,24 @@ def test_a_named_date_boosts_without_filtering(memdesk_app, clock):
     assert keys(since) == ["sept"]  # explicit bounds do filter
 
 
+def test_the_answer_to_a_recalled_question_is_recalled_with_it(memdesk_app, clock):
+    app = memdesk_app
+    clock.now = datetime(2026, 2, 1, 18, 0)
+    app.entries.upsert("asks", "Sam: Which instrument did you pick up this winter?")
+    app.entries.upsert("answers", "Ada: The cello! Lessons every Tuesday.")
+    app.entries.upsert("aside", "Ada: Unrelated: the boiler needs a service.")
+    clock.now = datetime(2026, 2, 1, 20, 0)
+    app.entries.upsert("later", "Ada: Bought new strings today.")
+    clock.now = datetime(2026, 3, 1, 12, 0)
+    hits = app.recall.entries("Which instrument was picked up?")
+    # the answer shares no word with the question but follows the entry asking it; the entry
+    # after a statement, and one written hours later, are not pulled in
+    assert keys(hits) == ["asks", "answers"]
+    assert hits[1].score < hits[0].score
+    app.entries.edit(app.entries.get("asks").id, None, content="Sam: I picked up an instrument this winter.")
+    assert keys(app.recall.entries("Which instrument was picked up?")) == ["asks"]
+
+
 def test_category_since_until_filters(entries):
     # "rusts" reaches the timeline entries only through the stemming index, not the LIKE fallback
     assert set(keys(entries.recall.entries("rusts", category="timeline"))) == {"ctx_a", "ctx_b"}

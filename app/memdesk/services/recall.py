@@ -19,7 +19,7 @@ from memdesk.core.timefmt import naive_utc
 from memdesk.errors import BadInputError
 from memdesk.services.context import Context
 from memdesk.services.entries import check_category
-from memdesk.services.recall_rank import Candidate, Terms, rank
+from memdesk.services.recall_rank import Answer, Candidate, Ranking, Terms
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,11 @@ CANDIDATES = 30
 FTS_TOP = 50
 # For a date named in the question: how deep in the ranking to look for what it covers.
 WINDOW_TOP = 500
+# How many of the best entries that ask something have the entry written right after them
+# (their answer) ranked with them, and how far apart in time two entries may be written to
+# count as one conversation.
+ANCHORS = 15
+SAME_CONVERSATION = timedelta(hours=1)
 
 
 class Recall:
@@ -86,7 +91,25 @@ class Recall:
         params = self._entry_params(now, category, since, until)
         with self.ctx.store.read() as session:
             lists = self._entry_lists(session, terms, params, max(limit, CANDIDATES))
-        return [_hit(candidate, score) for candidate, score in rank(lists, terms)[:limit]]
+            ranked = self._ranked(session, lists, terms, params)
+        return [_hit(candidate, score) for candidate, score in ranked[:limit]]
+
+    def _ranked(
+        self, session: Session, lists: list[list[Candidate]], terms: Terms, params: dict[str, object]
+    ) -> list[tuple[Candidate, float]]:
+        """``lists`` on one scale; the entries answering the best ones that ask something
+        ranked with them."""
+        ranking = Ranking(lists, terms)
+        ranked = ranking.ranked()
+        asking = {
+            candidate.ref: candidate
+            for candidate, _score in ranked[:ANCHORS]
+            if candidate.kind != "document" and candidate.asks
+        }
+        if not asking:
+            return ranked
+        rows = self.ctx.store.fulltext.entries_written_after(session, list(asking), params)
+        return ranking.with_answers(_answers(rows, asking))
 
     def _entry_lists(
         self, session: Session, terms: Terms, params: dict[str, object], limit: int
@@ -126,7 +149,8 @@ class Recall:
             lists = self._entry_lists(session, terms, params, max(limit, CANDIDATES))
             if namespaces:
                 lists += self._pieces(session, terms, namespaces, max(limit, CANDIDATES))
-        return [_hit(candidate, score) for candidate, score in rank(lists, terms)[:limit]]
+            ranked = self._ranked(session, lists, terms, params)
+        return [_hit(candidate, score) for candidate, score in ranked[:limit]]
 
     def _pieces(
         self, session: Session, terms: Terms, namespaces: list[str], limit: int
@@ -149,6 +173,16 @@ def _best(rows: list, limit: int) -> list[Candidate]:
 
 def _entry_candidates(rows: list) -> list[Candidate]:
     return [Candidate(row[2], row[0], row[0], row[1], float(row[4]), row[3]) for row in rows]
+
+
+def _answers(rows: list, asking: dict[str, Candidate]) -> list[Answer]:
+    """Rows written right after an entry that asks, when written close enough in time."""
+    answers = []
+    for key, content, category, created_at, asked_key in rows:
+        question = asking[asked_key]
+        if question.created_at is not None and abs(created_at - question.created_at) <= SAME_CONVERSATION:
+            answers.append(Answer(question, Candidate(category, key, key, content, 0.0, created_at)))
+    return answers
 
 
 def _piece_candidates(rows: list) -> list[Candidate]:

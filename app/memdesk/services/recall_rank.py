@@ -14,6 +14,10 @@ word. A strong paragraph thus beats a weak entry and vice versa.
 A date named in the question multiplies the score of entries written in that window; it
 never removes anything. Ties go to the newer entry; a document paragraph (no time of its own:
 the document is kept current) counts as newest.
+
+An answer seldom repeats the question's words. So when an entry asks something, the entry
+written right after it in the same conversation (its ``Answer``) gets most of the asking
+entry's score (``ANSWER_WEIGHT``) on top of its own.
 """
 
 from __future__ import annotations
@@ -29,6 +33,9 @@ from memdesk.core.term_match import match
 BM25_WEIGHT = 0.25
 WINDOW_BOOST = 1.0
 PAIR_WEIGHT = 0.2
+ANSWER_WEIGHT = 0.8
+
+Ident = tuple[str, str, str]
 
 
 @dataclass(frozen=True)
@@ -40,12 +47,28 @@ class Candidate:
     bm25: float  # relevance from its own table, higher is better; 0 when not from FTS
     created_at: datetime | None = None
 
+    @property
+    def ident(self) -> Ident:
+        return (self.kind, self.ref, self.text)
+
+    @property
+    def asks(self) -> bool:
+        return "?" in self.text
+
 
 @dataclass(frozen=True)
 class Terms:
     words: list[str]
     runs: list[str]  # parts written without spaces (see ``core.search_text.no_space_runs``)
     window: TimeWindow | None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An entry written right after one that asks something, in the same conversation."""
+
+    question: Candidate
+    reply: Candidate
 
 
 def normalised(candidates: list[Candidate]) -> list[tuple[Candidate, float]]:
@@ -60,22 +83,50 @@ def _weights(found: list[list[float]]) -> list[float]:
     return [math.log(1 + count / (1 + sum(row[i] for row in found))) for i in range(len(found[0]))]
 
 
-def rank(lists: Iterable[list[Candidate]], terms: Terms) -> list[tuple[Candidate, float]]:
-    """Candidates of every list on one scale, best first, each once (at its best score)."""
-    scored = [pair for candidates in lists for pair in normalised(candidates)]
-    if not scored:
-        return []
-    matched = [match(terms.words, terms.runs, candidate.text) for candidate, _share in scored]
-    found = [hits for hits, _together in matched]
-    weights = _weights(found) if found[0] else []
-    total = sum(weights) or 1.0
-    best: dict[tuple[str, str, str], tuple[Candidate, float]] = {}
-    for (candidate, share), (hits, together) in zip(scored, matched, strict=True):
-        coverage = sum(w * h for w, h in zip(weights, hits, strict=True)) / total
+class Ranking:
+    """The candidates of every list on one scale; word weights come from these candidates."""
+
+    def __init__(self, lists: Iterable[list[Candidate]], terms: Terms) -> None:
+        self.terms = terms
+        scored = [pair for candidates in lists for pair in normalised(candidates)]
+        matched = [match(terms.words, terms.runs, candidate.text) for candidate, _share in scored]
+        found = [hits for hits, _together in matched]
+        self.weights = _weights(found) if found and found[0] else []
+        self.total = sum(self.weights) or 1.0
+        self.best: dict[Ident, tuple[Candidate, float]] = {}
+        for (candidate, share), matches in zip(scored, matched, strict=True):
+            self._keep(candidate, self._score(candidate, share, matches))
+
+    def _score(self, candidate: Candidate, share: float, matches: tuple[list[float], float]) -> float:
+        hits, together = matches
+        coverage = sum(w * h for w, h in zip(self.weights, hits, strict=True)) / self.total
         score = BM25_WEIGHT * share + coverage + PAIR_WEIGHT * together
-        if terms.window is not None and terms.window.contains(candidate.created_at):
+        if self.terms.window is not None and self.terms.window.contains(candidate.created_at):
             score *= 1 + WINDOW_BOOST
-        ident = (candidate.kind, candidate.ref, candidate.text)
-        if ident not in best or best[ident][1] < score:
-            best[ident] = (candidate, score)
-    return sorted(best.values(), key=lambda pair: (pair[1], pair[0].created_at or datetime.max), reverse=True)
+        return score
+
+    def _keep(self, candidate: Candidate, score: float) -> None:
+        if candidate.ident not in self.best or self.best[candidate.ident][1] < score:
+            self.best[candidate.ident] = (candidate, score)
+
+    def score_of(self, candidate: Candidate) -> float:
+        """The score of a ranked candidate, or of any other text by the same measures."""
+        if candidate.ident in self.best:
+            return self.best[candidate.ident][1]
+        return self._score(candidate, 0.0, match(self.terms.words, self.terms.runs, candidate.text))
+
+    def ranked(self) -> list[tuple[Candidate, float]]:
+        """Best first, each candidate once (at its best score)."""
+        return sorted(
+            self.best.values(), key=lambda pair: (pair[1], pair[0].created_at or datetime.max), reverse=True
+        )
+
+    def with_answers(self, answers: Iterable[Answer]) -> list[tuple[Candidate, float]]:
+        """``ranked`` after each reply has taken its share of its question's score."""
+        scores: dict[Ident, tuple[Candidate, float]] = {}
+        for answer in answers:
+            reply, lent = answer.reply, ANSWER_WEIGHT * self.score_of(answer.question)
+            scores[reply.ident] = (reply, self.score_of(reply) + lent)
+        for reply, score in scores.values():
+            self._keep(reply, score)
+        return self.ranked()

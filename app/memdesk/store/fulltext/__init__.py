@@ -6,6 +6,7 @@ runs of a script written without spaces, and builds its query from them safely: 
 can raise a syntax error. Rows come back as plain tuples:
 
 - entry rows: ``(key, content, category, created_at, score)``, higher score is better;
+- next rows: ``(key, content, category, created_at, key of the entry written before)``;
 - piece rows: ``(namespace, text, score)``;
 - search rows: ``(group, ref, title, snippet)`` with ``[``/``]`` around the matched words.
 
@@ -58,6 +59,10 @@ class FullText(Protocol):
         self, session: Session, words: list[str], filters: dict[str, Any], limit: int
     ) -> list[Row]:
         """The fallback: entries whose key or text contains a word, most important first, score 0."""
+        ...
+
+    def entries_written_after(self, session: Session, keys: list[str], filters: dict[str, Any]) -> list[Row]:
+        """The entry written right after each of ``keys`` (the next id), when it passes ``filters``."""
         ...
 
     def ranked_pieces(

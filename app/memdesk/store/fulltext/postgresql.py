@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from memdesk.core.items import ItemKind
 from memdesk.store.fulltext import Row
-from memdesk.store.fulltext.shared import ENTRY_FILTERS, like_clause, like_params
+from memdesk.store.fulltext.shared import ENTRY_FILTERS, WRITTEN_AFTER, like_clause, like_params
 from memdesk.store.lifetime import entry_live_sql
 
 CONFIG = "english"
@@ -172,6 +172,12 @@ class PostgresFullText:
             ORDER BY e.importance DESC, e.updated_at DESC, e.id LIMIT :limit"""
         values = {**filters, **like_params(words), "limit": limit}
         return [tuple(row) for row in raw_rows(session.connection(), sql, values)]
+
+    def entries_written_after(self, session: Session, keys: list[str], filters: dict[str, Any]) -> list[Row]:
+        if not keys:
+            return []
+        sql = WRITTEN_AFTER.format(anchors="a.key = ANY(:keys)", live=self.live)
+        return [tuple(row) for row in raw_rows(session.connection(), sql, {**filters, "keys": keys})]
 
     def ranked_pieces(
         self, session: Session, words: list[str], namespaces: Sequence[str], limit: int

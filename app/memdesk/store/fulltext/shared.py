@@ -12,6 +12,12 @@ ENTRY_FILTERS = """
     AND (CAST(:until AS TIMESTAMP) IS NULL OR e.created_at <= :until)
 """
 
+# The entry ``e`` written right after each entry ``a`` chosen by ``{anchors}``: both engines'
+# ids grow with each insert, so it is the next id.
+WRITTEN_AFTER = """SELECT e.key, e.content, e.category, e.created_at, a.key
+    FROM entries a JOIN entries e ON e.id = a.id + 1
+    WHERE {anchors} AND {live} """ + ENTRY_FILTERS
+
 
 def like_clause(column: str, count: int, operator: str = "LIKE") -> str:
     """``column`` contains any of ``count`` words (parameters ``:w0``… from ``like_params``)."""

@@ -31,7 +31,7 @@ from sqlalchemy.orm import Session
 from memdesk.core.items import ItemKind
 from memdesk.core.search_text import NO_SPACE_CHARS, fts_query, prefix_query
 from memdesk.store.fulltext import Row
-from memdesk.store.fulltext.shared import ENTRY_FILTERS, like_clause, like_params
+from memdesk.store.fulltext.shared import ENTRY_FILTERS, WRITTEN_AFTER, like_clause, like_params
 from memdesk.store.lifetime import entry_live_sql
 
 TOKENIZE = "porter unicode61 remove_diacritics 2 tokenchars '+#'"
@@ -218,6 +218,13 @@ class SQLiteFullText:
             AND ({like_clause("e.key", len(words))} OR {like_clause("e.content", len(words))})
             ORDER BY e.importance DESC, e.updated_at DESC LIMIT :limit"""
         return _dated(raw_rows(session.connection(), sql, {**filters, **like_params(words), "limit": limit}))
+
+    def entries_written_after(self, session: Session, keys: list[str], filters: dict[str, Any]) -> list[Row]:
+        if not keys:
+            return []
+        sql = WRITTEN_AFTER.format(anchors="a.key IN (SELECT value FROM json_each(:keys))", live=self.live)
+        rows = raw_rows(session.connection(), sql, {**filters, "keys": json.dumps(keys)})
+        return [(*row[:3], datetime.fromisoformat(row[3]), row[4]) for row in rows]
 
     def ranked_pieces(
         self, session: Session, words: list[str], namespaces: Sequence[str], limit: int
