@@ -7,6 +7,7 @@ Run with ``make bench`` (pytest -s). Prints figures; asserts only that the work 
 """
 
 import random
+import re
 import time
 from collections import Counter
 
@@ -77,14 +78,21 @@ def test_model_calls_for_a_long_session(memdesk_app, monkeypatch):
     def answer(request):
         system = request.system_text
         name = {
-            prompts.SUMMARY_SYSTEM: "summary part",
+            prompts.SUMMARY_SYSTEM: "summary",
+            prompts.PARTS_SYSTEM: "timeline parts",
             prompts.MERGE_SYSTEM: "summary merge",
             prompts.FACTS_SYSTEM: "facts part",
         }.get(system, "app memory")
         steps[name] += 1
         # About a fifth of what it was sent, up to the reply limit, like a real summary.
         size = min(len(request.user_text) // 5, request.body["max_tokens"] * 4)
-        return Reply("- " + "note " * (size // 5) if name != "facts part" else "I prefer short answers.")
+        if name == "facts part":
+            return Reply("I prefer short answers.")
+        parts = re.findall(r"<conversation part=(\d+)>", request.user_text)
+        if parts:
+            note = "- " + "note " * (size // 5 // len(parts))
+            return Reply("\n".join(f"=== Part {number} ===\n{note}" for number in parts))
+        return Reply("- " + "note " * (size // 5))
 
     with FakeLLMServer() as server:
         server.responder = answer

@@ -54,6 +54,9 @@ def answer(
         system = request.system_text
         if system == prompts.SUMMARY_SYSTEM:
             return Reply(summary)
+        if system == prompts.PARTS_SYSTEM:
+            numbers = re.findall(r"<conversation part=(\d+)>", request.user_text)
+            return Reply("\n".join(f"=== Part {n} ===\n- Notes on part {n}" for n in numbers))
         if system == prompts.FACTS_SYSTEM:
             return Reply(facts)
         if system == APP_SYSTEM:
@@ -490,22 +493,85 @@ def test_the_model_reads_absolute_dates_and_is_asked_to_keep_them(memdesk_app, c
         assert prompts.DATES_RULE in request.system_text
 
 
-def test_a_session_in_two_sittings_makes_two_timeline_entries(memdesk_app, clock, server):
-    app = memdesk_app
-    use_server(app, server, **{"compaction.steps": ["working", "timeline"]})
-    answer(server)
+def two_sittings(app, clock):
     log_conversation(app, clock)
     clock.now += timedelta(hours=3)
     app.sessions.log(SESSION, "user", "Back again: the retry worked.")
 
+
+def test_a_session_in_two_sittings_makes_two_timeline_entries(memdesk_app, clock, server):
+    app = memdesk_app
+    use_server(app, server, **{"compaction.steps": ["working", "timeline"]})
+    answer(server)
+    two_sittings(app, clock)
+
     proposal = Compaction(app).propose(SESSION)
 
     timeline = [c.after for c in proposal.changes if c.kind is ChangeKind.ADD_TIMELINE]
-    assert [entry[:19] for entry in timeline] == ["[2026-03-01 12:05] ", "[2026-03-01 15:05] "]
-    # One summary of the whole for working memory, then one per part for the timeline.
-    assert len(server.requests) == 3
-    assert "Back again" not in server.requests[1].user_text
-    assert "Back again" in server.requests[2].user_text
+    assert timeline == [
+        "[2026-03-01 12:05] - Notes on part 1",
+        "[2026-03-01 15:05] - Notes on part 2",
+    ]
+    # Both parts in one call, and one summary of the whole for working memory.
+    assert [r.system_text for r in server.requests] == [prompts.PARTS_SYSTEM, prompts.SUMMARY_SYSTEM]
+    parts = server.requests[0].user_text.split("<conversation part=2>")
+    assert "Back again" not in parts[0] and "Back again" in parts[1]
+    assert proposal.changes[0].after == SUMMARY
+
+
+def test_a_model_that_mixes_up_the_parts_is_asked_part_by_part(memdesk_app, clock, server):
+    app = memdesk_app
+    use_server(app, server, **{"compaction.steps": ["working", "timeline"]})
+    answer(server)
+    respond = server.responder
+    one_part = Reply("=== Part 1 ===\n- only one")
+    server.responder = lambda r: one_part if r.system_text == prompts.PARTS_SYSTEM else respond(r)
+    two_sittings(app, clock)
+
+    proposal = Compaction(app).propose(SESSION)
+
+    timeline = [c.after for c in proposal.changes if c.kind is ChangeKind.ADD_TIMELINE]
+    assert timeline == [f"[2026-03-01 12:05] {SUMMARY}", f"[2026-03-01 15:05] {SUMMARY}"]
+    assert [r.system_text for r in server.requests] == [prompts.PARTS_SYSTEM] + [prompts.SUMMARY_SYSTEM] * 3
+
+
+def test_parts_share_a_call_only_while_their_notes_fit_one_reply(memdesk_app, clock, server):
+    app = memdesk_app
+    use_server(app, server, **{"compaction.steps": ["working", "timeline"], "llm.max_tokens": 64})
+    answer(server)
+    for sitting in range(2):
+        clock.now += timedelta(hours=2)
+        app.sessions.log(SESSION, "user", f"Sitting {sitting}: " + "what happened at work today. " * 36)
+
+    proposal = Compaction(app).propose(SESSION)
+
+    # about 250 tokens each: a fifth of both is more than a 64-token reply holds
+    assert [r.system_text for r in server.requests] == [prompts.SUMMARY_SYSTEM] * 3
+    assert len([c for c in proposal.changes if c.kind is ChangeKind.ADD_TIMELINE]) == 2
+
+
+def test_a_session_too_long_for_one_call_is_summarised_from_its_parts_notes(memdesk_app, clock, server):
+    app = memdesk_app
+    small_window = {"compaction.steps": ["working", "timeline"], "compaction.context_window_tokens": 4000}
+    use_server(app, server, **small_window)
+    answer(server)
+    merged = "## Work\n- Everything, merged"
+    respond = server.responder
+    server.responder = lambda r: Reply(merged) if r.system_text == prompts.MERGE_SYSTEM else respond(r)
+    for sitting in range(6):
+        clock.now += timedelta(hours=2)
+        app.sessions.log(SESSION, "user", f"Sitting {sitting}: " + "a long account of the day. " * 90)
+
+    proposal = Compaction(app).propose(SESSION)
+
+    timeline = [c.after for c in proposal.changes if c.kind is ChangeKind.ADD_TIMELINE]
+    assert [entry.split("] ", 1)[1] for entry in timeline] == [f"- Notes on part {n}" for n in range(1, 7)]
+    assert proposal.changes[0].after == merged
+    systems = [r.system_text for r in server.requests]
+    # the transcript is read once, several parts per call; the whole is merged from their notes
+    assert prompts.SUMMARY_SYSTEM not in systems
+    assert systems[-1] == prompts.MERGE_SYSTEM
+    assert 1 < systems.count(prompts.PARTS_SYSTEM) < 6
 
 
 def test_progress_reports_each_step(memdesk_app, clock):

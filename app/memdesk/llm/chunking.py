@@ -33,24 +33,29 @@ def split_to_fit(text: str, max_tokens: int) -> list[str]:
     return parts
 
 
+def runs_to_fit(texts: Sequence[str], max_tokens: int) -> list[range]:
+    """Consecutive index ranges of ``texts`` whose joined size fits ``max_tokens``; a text
+    too big on its own is a range of its own."""
+    runs: list[range] = []
+    start, size = 0, 0
+    for index, text in enumerate(texts):
+        tokens = estimate_tokens(text)
+        if index > start and size + tokens > max_tokens:
+            runs.append(range(start, index))
+            start, size = index, 0
+        size += tokens
+    if texts:
+        runs.append(range(start, len(texts)))
+    return runs
+
+
 def group_to_fit(texts: Sequence[str], max_tokens: int) -> list[list[str]]:
     """Consecutive groups whose joined size fits ``max_tokens``.
 
     When no two neighbours fit together, texts are paired anyway (overflowing), so that
     merging group by group always shrinks the list and ends.
     """
-    groups: list[list[str]] = []
-    current: list[str] = []
-    size = 0
-    for text in texts:
-        tokens = estimate_tokens(text)
-        if current and size + tokens > max_tokens:
-            groups.append(current)
-            current, size = [], 0
-        current.append(text)
-        size += tokens
-    if current:
-        groups.append(current)
+    groups = [list(texts[run.start : run.stop]) for run in runs_to_fit(texts, max_tokens)]
     if len(groups) > 1 and all(len(group) == 1 for group in groups):
         return [list(texts[start : start + 2]) for start in range(0, len(texts), 2)]
     return groups

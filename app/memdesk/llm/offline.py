@@ -19,7 +19,7 @@ from memdesk.core.tokens import estimate_tokens
 from memdesk.errors import BadInputError
 from memdesk.llm.noise import TO_THE_LISTENER
 from memdesk.llm.replies import MIN_APP_MEMORY_CHARS, NEEDS_EXISTING, fifo_decision
-from memdesk.llm.results import Decision, StepResult
+from memdesk.llm.results import Decision, PartNotes, StepResult
 from memdesk.llm.sentences import Sentence, analyse
 from memdesk.llm.text import clip_at_word, dedupe_key, jaccard, word_set
 
@@ -84,6 +84,13 @@ class OfflineSteps:
 
     def summarize(self, transcript: str) -> StepResult[str]:
         return _timed(transcript, lambda: self._summary(transcript), lambda text: text)
+
+    def summarize_parts(self, transcript: str, parts: Sequence[str]) -> StepResult[PartNotes]:
+        return _timed(
+            transcript,
+            lambda: PartNotes(self._summary(transcript), [self._summary(part) for part in parts]),
+            lambda notes: "\n".join([notes.whole, *notes.parts]),
+        )
 
     def extract_facts(self, transcript: str) -> StepResult[list[str]]:
         return _timed(transcript, lambda: facts_from(transcript), "\n".join)

@@ -31,11 +31,11 @@ FACT_KINDS = (
     "lasting plans and commitments, with their dates",
 )
 
-SUMMARY_SYSTEM = f"""\
+_NOTES_INTRO = """\
 You write the notes a personal assistant reads when its next conversation with the same \
-person begins, so it can carry on without making them repeat themselves. The material is \
-a conversation (or one part of a long one) between the person ("user") and the assistant.
+person begins, so it can carry on without making them repeat themselves."""
 
+_NOTES_RULES = f"""\
 Start with what the conversation was about and what the person is doing now, in a \
 sentence or two. Then cover whatever the conversation contains of:
 - Work in progress and where it stands. Name the files, commands and steps involved.
@@ -51,8 +51,29 @@ How to write the notes:
 - {DATES_RULE}
 - Write only what the conversation supports. When something was left uncertain, say so \
 instead of guessing.
-- {LEAVE_OUT_RULE}
+- {LEAVE_OUT_RULE}"""
+
+SUMMARY_SYSTEM = f"""\
+{_NOTES_INTRO} The material is a conversation (or one part of a long one) between the \
+person ("user") and the assistant.
+
+{_NOTES_RULES}
 - Reply with the notes alone, without an introduction or closing remarks.
+"""
+
+# Opens each part's notes in a reply to PARTS_SYSTEM (see ``replies.shape_part_notes``).
+PART_HEADING = "=== Part {number} ==="
+
+PARTS_SYSTEM = f"""\
+{_NOTES_INTRO} The material is one long conversation between the person ("user") and the \
+assistant, given in numbered parts. Each part's notes are filed on their own and may be \
+found later without the others, so write separate notes for every part, each making sense \
+alone ("the conversation" below means that part).
+
+{_NOTES_RULES}
+- Begin each part's notes with a line of its own, {PART_HEADING.format(number="N")}, where N \
+is the part's number; give every part, in order, and nothing before the first or after \
+the last.
 """
 
 MERGE_SYSTEM = """\
@@ -118,6 +139,12 @@ def conversation_message(transcript: str, part: int | None = None, parts: int | 
     split = parts is not None and parts > 1
     where = f"This is part {part} of {parts} of a longer conversation.\n\n" if split else ""
     return f"{where}<conversation>\n{transcript}\n</conversation>"
+
+
+def parts_message(parts: Sequence[tuple[int, str]]) -> str:
+    """Numbered parts of one conversation, for the parts prompt."""
+    blocks = [f"<conversation part={number}>\n{text}\n</conversation>" for number, text in parts]
+    return "The conversation, part by part:\n\n" + "\n\n".join(blocks)
 
 
 def notes_message(notes: Sequence[str]) -> str:

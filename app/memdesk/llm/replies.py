@@ -1,6 +1,7 @@
 """Turning model replies into values, with the documented fallbacks when a reply is unusable.
 
-Each step asks for one shape: notes in prose (summary), a list of short statements
+Each step asks for one shape: notes in prose (summary; several parts' notes under part
+headings), a list of short statements
 (facts), a few sentences (app memory), or the decision object (compaction decision).
 A reply of another shape raises BadReply, which the steps treat as a failed call. A reply
 that is too long is cut to the step's budget, and the cut is described in a note.
@@ -32,6 +33,8 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 # Wrappers a model may put around data: chat/tool tags, template tokens, code fences.
 _WRAPPERS = re.compile(r"</?[a-z_]+>|<\|[^|>\n]{1,40}\|>|^```[a-z]*\s*$", re.IGNORECASE | re.MULTILINE)
 _DECISION_KEYS = frozenset({"action", "targetMemoryId"})
+# ``prompts.PART_HEADING``, read leniently: any run of "=", any case, spaces around.
+_PART_HEADING = re.compile(r"^\s*=+\s*part\s+(\d+)\s*=+\s*$", re.IGNORECASE | re.MULTILINE)
 _JSON_SCAN_CHARS = 50_000
 _JSON_SCAN_TRIES = 50
 
@@ -75,6 +78,22 @@ def shape_summary(reply: str, max_chars: int) -> Shaped[str]:
     if len(text) <= max_chars:
         return Shaped(text)
     return Shaped(cut_text(text, max_chars), _cut_note("summary", len(text), max_chars))
+
+
+def shape_part_notes(reply: str, numbers: Sequence[int], max_chars: int) -> Shaped[list[str]]:
+    """The notes under each part heading, for the parts ``numbers`` in that order, each cut
+    to ``max_chars``; BadReply when a part has no notes."""
+    text = check_prose(reply, "notes in prose")
+    marks = list(_PART_HEADING.finditer(text))
+    found: dict[int, str] = {}
+    for index, mark in enumerate(marks):
+        end = marks[index + 1].start() if index + 1 < len(marks) else len(text)
+        found[int(mark.group(1))] = text[mark.end() : end].strip()
+    missing = [number for number in numbers if not found.get(number)]
+    if missing:
+        raise BadReply(f"it gave no notes for part {missing[0]}")
+    shaped = [shape_summary(found[number], max_chars) for number in numbers]
+    return Shaped([part.value for part in shaped], " ".join(part.note for part in shaped if part.note))
 
 
 def shape_facts(reply: str) -> Shaped[list[str]]:

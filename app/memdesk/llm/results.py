@@ -29,6 +29,14 @@ class StepResult(Generic[T]):
 
 
 @dataclass(frozen=True)
+class PartNotes:
+    """Notes on a whole conversation and on each of its parts, in order."""
+
+    whole: str
+    parts: list[str]
+
+
+@dataclass(frozen=True)
 class Decision:
     """How to get an app back under its cap after a new memory was added.
 

@@ -16,7 +16,7 @@ from memdesk.core.tokens import CHARS_PER_TOKEN, estimate_tokens
 from memdesk.errors import BadInputError, LLMError
 from memdesk.llm import failures, prompts
 from memdesk.llm.base import ChatBackend, make_backend
-from memdesk.llm.chunking import group_to_fit, split_to_fit
+from memdesk.llm.chunking import group_to_fit, runs_to_fit, split_to_fit
 from memdesk.llm.offline import OfflineSteps
 from memdesk.llm.replies import (
     NEEDS_EXISTING,
@@ -27,9 +27,10 @@ from memdesk.llm.replies import (
     parse_decision,
     shape_app_memory,
     shape_facts,
+    shape_part_notes,
     shape_summary,
 )
-from memdesk.llm.results import Decision, StepResult
+from memdesk.llm.results import Decision, PartNotes, StepResult
 from memdesk.llm.text import clip_at_word, dedupe_key
 
 T = TypeVar("T")
@@ -39,6 +40,9 @@ T = TypeVar("T")
 _WRAPPER_TOKENS = 64
 _SAFETY_SHARE = 0.1
 _MIN_PART_TOKENS = 256
+# Notes are asked to be about a fifth of their material: parts share one call only while
+# their notes can all fit one reply.
+_MATERIAL_PER_NOTE_TOKEN = 5
 # A reply of the wrong shape is asked for once more before the step counts as failed.
 _ATTEMPTS = 2
 
@@ -51,6 +55,10 @@ class Steps(Protocol):
     name: str
 
     def summarize(self, transcript: str) -> StepResult[str]: ...
+
+    def summarize_parts(self, transcript: str, parts: Sequence[str]) -> StepResult[PartNotes]:
+        """Notes on ``transcript`` and on each of ``parts`` (consecutive pieces of it)."""
+        ...
 
     def extract_facts(self, transcript: str) -> StepResult[list[str]]: ...
 
@@ -101,6 +109,36 @@ class LLMSteps:
         meter = _Meter(self.backend)
         summary = meter.keep(shape_summary(self._summary(transcript, meter), self.summary_max_chars))
         return meter.result(summary)
+
+    def summarize_parts(self, transcript: str, parts: Sequence[str]) -> StepResult[PartNotes]:
+        """As many parts per call as the context and one reply's notes allow; the whole from
+        the transcript when it fits one call, else by merging the parts' notes (the
+        transcript is not read twice)."""
+        meter = _Meter(self.backend)
+        notes = self._part_notes(parts, meter)
+        if estimate_tokens(transcript) <= self.part_tokens(prompts.SUMMARY_SYSTEM):
+            whole = self._summary(transcript, meter)
+        else:
+            whole = self._merged(notes, meter)
+        return meter.result(PartNotes(meter.keep(shape_summary(whole, self.summary_max_chars)), notes))
+
+    def _part_notes(self, parts: Sequence[str], meter: _Meter) -> list[str]:
+        notes: list[str] = []
+        reply_room = self.backend.max_tokens * _MATERIAL_PER_NOTE_TOKEN
+        budget = min(self.part_tokens(prompts.PARTS_SYSTEM), reply_room)
+        for run in runs_to_fit(parts, budget):
+            numbered = [(number + 1, parts[number]) for number in run]
+            if len(run) > 1:
+                reply = meter.ask(prompts.PARTS_SYSTEM, prompts.parts_message(numbered))
+                try:
+                    numbers = [number for number, _part in numbered]
+                    notes += meter.keep(shape_part_notes(reply, numbers, self.summary_max_chars))
+                    continue
+                except BadReply:
+                    pass  # a model that cannot keep the parts apart is asked part by part
+            for _number, part in numbered:
+                notes.append(meter.keep(shape_summary(self._summary(part, meter), self.summary_max_chars)))
+        return notes
 
     def extract_facts(self, transcript: str) -> StepResult[list[str]]:
         meter = _Meter(self.backend)
@@ -186,7 +224,10 @@ class LLMSteps:
             )
             for number, part in enumerate(parts, 1)
         ]
-        # Merge partial notes in rounds until one set is left.
+        return self._merged(notes, meter)
+
+    def _merged(self, notes: list[str], meter: _Meter) -> str:
+        """Partial notes merged in rounds until one set is left."""
         budget = self.part_tokens(prompts.MERGE_SYSTEM)
         while len(notes) > 1:
             notes = [

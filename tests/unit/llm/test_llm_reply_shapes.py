@@ -100,3 +100,37 @@ def test_control_characters_are_removed_and_prose_with_code_is_fine(llm_server):
     result = steps_for(llm_server).extract_facts(SHORT)
     assert result.value == ['The user sets {"theme": "dark"} in ~/.config/app.json.']
     assert llm_server.requests[0].system_text == prompts.FACTS_SYSTEM
+
+
+PARTS = [format_transcript([("user", f"Sitting {n}: I fixed the boiler.")]) for n in (1, 2)]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "=== Part 1 ===\n- Boiler fixed.\n=== Part 2 ===\n- Boiler fixed again.",
+        "==== part 1 ====\n- Boiler fixed.\n\n  = PART 2 =  \n- Boiler fixed again.\n",
+    ],
+)
+def test_parts_notes_are_read_from_their_headings(llm_server, reply):
+    llm_server.script(Reply(reply))
+    notes = steps_for(llm_server).summarize_parts("\n".join(PARTS), PARTS).value
+    assert notes.parts == ["- Boiler fixed.", "- Boiler fixed again."]
+    assert len(llm_server.requests) == 2  # one call for both parts, one for the whole
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "- Boiler fixed, both times.",  # no headings
+        "=== Part 1 ===\n- Boiler fixed.",  # a part left out
+        "=== Part 1 ===\n- Boiler fixed.\n=== Part 2 ===\n",  # a part left empty
+        "=== Part 1 ===\n" + DECISION + "\n=== Part 2 ===\n- fine",  # data, not notes
+    ],
+)
+def test_parts_notes_without_every_part_are_asked_for_part_by_part(llm_server, reply):
+    llm_server.script(Reply(reply), Reply("- Part one alone."), Reply("- Part two alone."), Reply("- Whole."))
+    result = steps_for(llm_server).summarize_parts("\n".join(PARTS), PARTS)
+    assert result.value.parts == ["- Part one alone.", "- Part two alone."]
+    assert result.value.whole == "- Whole."
+    assert result.calls == len(llm_server.requests) == 4

@@ -17,7 +17,7 @@ from memdesk.core.timefmt import format_minute
 from memdesk.core.tokens import CHARS_PER_TOKEN
 from memdesk.core.working import cut_to_budget
 from memdesk.errors import NotFoundError
-from memdesk.llm.results import StepResult
+from memdesk.llm.results import PartNotes, StepResult
 from memdesk.llm.steps import Steps
 from memdesk.llm.text import dedupe_key
 from memdesk.llm.transcript import dated_turns, format_transcript
@@ -178,44 +178,46 @@ class Builder:
     # --- summary: working memory and timeline ----------------------------------------
 
     def _summary(self, transcript: str, enabled: set[str]) -> None:
-        summary = self._step(self.steps.summarize, transcript).strip()
-        self.summary = summary
-        count = len(self.source.messages)
+        messages = self.source.messages
+        parts = split_parts(messages) if "timeline" in enabled else [(0, len(messages))]
+        if len(parts) > 1:
+            texts = [format_transcript(self.dated[start:end]) for start, end in parts]
+            notes = self._step(self.steps.summarize_parts, transcript, texts)
+        else:
+            summary = self._step(self.steps.summarize, transcript)
+            notes = PartNotes(summary, [summary])
+        self.summary = notes.whole.strip()
         if "working" in enabled:
-            sid = self.source.session_id
-            state = self.app.working.state(sid)
-            memory = self.settings.memory
-            budget = memory.working_memory_max_tokens * CHARS_PER_TOKEN
-            previous = state.content if state else ""
-            # A live memory the summary does not fully cover keeps its other lines (see carry).
-            after = carry_over(previous, summary, budget) if state and state.live else summary
-            self.changes.append(
-                Change(
-                    ChangeKind.REPLACE_WORKING,
-                    f"Replace working memory ({self.app.working.namespace(sid)})",
-                    self.app.working.namespace(sid),
-                    previous,
-                    cut_to_budget(after, memory.working_memory_max_tokens),
-                    f"Summary of the {count} new messages; it replaces working memory and stays "
-                    f"in the prompt for {memory.working_memory_ttl_days} days."
-                    + (" Earlier lines it does not cover are kept." if after != summary else ""),
-                    note=self.step_note,
-                )
-            )
+            self._working(self.summary)
         if "timeline" in enabled:
-            self._timeline(summary)
+            self._timeline(parts, [text.strip() for text in notes.parts])
 
-    def _timeline(self, summary: str) -> None:
+    def _working(self, summary: str) -> None:
+        sid = self.source.session_id
+        state = self.app.working.state(sid)
+        memory = self.settings.memory
+        budget = memory.working_memory_max_tokens * CHARS_PER_TOKEN
+        previous = state.content if state else ""
+        # A live memory the summary does not fully cover keeps its other lines (see carry).
+        after = carry_over(previous, summary, budget) if state and state.live else summary
+        self.changes.append(
+            Change(
+                ChangeKind.REPLACE_WORKING,
+                f"Replace working memory ({self.app.working.namespace(sid)})",
+                self.app.working.namespace(sid),
+                previous,
+                cut_to_budget(after, memory.working_memory_max_tokens),
+                f"Summary of the {len(self.source.messages)} new messages; it replaces working memory "
+                f"and stays in the prompt for {memory.working_memory_ttl_days} days."
+                + (" Earlier lines it does not cover are kept." if after != summary else ""),
+                note=self.step_note,
+            )
+        )
+
+    def _timeline(self, parts: list[tuple[int, int]], texts: list[str]) -> None:
         """One dated entry per part of the session, so recall can find each part on its own."""
         messages = self.source.messages
-        parts = split_parts(messages)
-        for number, (start, end) in enumerate(parts, 1):
-            if len(parts) == 1:
-                text = summary
-            else:
-                self.cancel.check()
-                part = format_transcript(self.dated[start:end])
-                text = self._step(self.steps.summarize, part).strip()
+        for number, ((_start, end), text) in enumerate(zip(parts, texts, strict=True), 1):
             key = f"ctx_{self.source.session_id}_{uuid.uuid4().hex[:8]}"
             which = f"part {number} of {len(parts)} of the conversation" if len(parts) > 1 else "the summary"
             self.changes.append(
