@@ -122,6 +122,9 @@ def test_the_answer_to_a_recalled_question_is_recalled_with_it(memdesk_app, cloc
     # after a statement, and one written hours later, are not pulled in
     assert keys(hits) == ["asks", "answers"]
     assert hits[1].score < hits[0].score
+    app.entries.delete_key("answers")
+    assert keys(app.recall.entries("Which instrument was picked up?")) == ["asks"]
+    app.trash.restore(next(i.id for i in app.trash.list() if i.label.endswith("answers")))
     app.entries.edit(app.entries.get("asks").id, None, content="Sam: I picked up an instrument this winter.")
     assert keys(app.recall.entries("Which instrument was picked up?")) == ["asks"]
 

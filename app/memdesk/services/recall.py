@@ -20,6 +20,7 @@ from memdesk.errors import BadInputError
 from memdesk.services.context import Context
 from memdesk.services.entries import check_category
 from memdesk.services.recall_rank import Answer, Candidate, Ranking, Terms
+from memdesk.store.fulltext import Row
 
 
 @dataclass(frozen=True)
@@ -90,15 +91,20 @@ class Recall:
         terms = self.terms(query, now)
         params = self._entry_params(now, category, since, until)
         with self.ctx.store.read() as session:
-            lists = self._entry_lists(session, terms, params, max(limit, CANDIDATES))
-            ranked = self._ranked(session, lists, terms, params)
+            lists, answers = self._entry_lists(session, terms, params, max(limit, CANDIDATES))
+            ranked = self._ranked(session, lists, terms, params, answers)
         return [_hit(candidate, score) for candidate, score in ranked[:limit]]
 
     def _ranked(
-        self, session: Session, lists: list[list[Candidate]], terms: Terms, params: dict[str, object]
+        self,
+        session: Session,
+        lists: list[list[Candidate]],
+        terms: Terms,
+        params: dict[str, object],
+        answers: dict[str, Row | None],
     ) -> list[tuple[Candidate, float]]:
         """``lists`` on one scale; the entries answering the best ones that ask something
-        ranked with them."""
+        ranked with them (``answers``: those already read, by the key of the entry asking)."""
         ranking = Ranking(lists, terms)
         ranked = ranking.ranked()
         asking = {
@@ -108,14 +114,19 @@ class Recall:
         }
         if not asking:
             return ranked
-        rows = self.ctx.store.fulltext.entries_written_after(session, list(asking), params)
+        rows = [row for key in asking if (row := answers.get(key)) is not None]
+        unread = [key for key in asking if key not in answers]
+        if unread:
+            rows += self.ctx.store.fulltext.entries_written_after(session, unread, params)
         return ranking.with_answers(_answers(rows, asking))
 
     def _entry_lists(
         self, session: Session, terms: Terms, params: dict[str, object], limit: int
-    ) -> list[list[Candidate]]:
+    ) -> tuple[list[list[Candidate]], dict[str, Row | None]]:
+        """Candidate lists, and the answers to the best of them read on the way."""
         fulltext = self.ctx.store.fulltext
         lists: list[list[Candidate]] = []
+        answers: dict[str, Row | None] = {}
         if terms.words:
             top = max(FTS_TOP, limit)
             # What a date named in the question covers may rank below the best of all time:
@@ -123,7 +134,7 @@ class Recall:
             explicit = params["since"] is not None or params["until"] is not None
             window = None if explicit else terms.window
             depth = top if window is None else max(top, WINDOW_TOP)
-            ranked, passed = fulltext.best_entries(session, terms.words, depth, top, params)
+            ranked, passed, answers = fulltext.best_entries(session, terms.words, depth, top, params)
             found = _best(passed, limit)
             if len(found) < limit and len(ranked) >= top:
                 found = _entry_candidates(fulltext.ranked_entries(session, terms.words, params, limit))
@@ -136,7 +147,7 @@ class Recall:
         if not any(lists) and (terms.words or terms.runs):
             words = terms.words + terms.runs
             lists = [_entry_candidates(fulltext.entries_like(session, words, params, limit))]
-        return lists
+        return lists, answers
 
     def for_prompt(self, message: str, namespace: str, limit: int, now: datetime) -> list[Hit]:
         """Knowledge entries and paragraphs of ``{ns}/patterns`` and ``{ns}/facts``, best first."""
@@ -146,10 +157,10 @@ class Recall:
         namespaces = [f"{namespace}/patterns", f"{namespace}/facts"] if namespace else []
         params = self._entry_params(now, "knowledge", None, None)
         with self.ctx.store.read() as session:
-            lists = self._entry_lists(session, terms, params, max(limit, CANDIDATES))
+            lists, answers = self._entry_lists(session, terms, params, max(limit, CANDIDATES))
             if namespaces:
                 lists += self._pieces(session, terms, namespaces, max(limit, CANDIDATES))
-            ranked = self._ranked(session, lists, terms, params)
+            ranked = self._ranked(session, lists, terms, params, answers)
         return [_hit(candidate, score) for candidate, score in ranked[:limit]]
 
     def _pieces(

@@ -32,9 +32,11 @@ class FullText(Protocol):
 
     def best_entries(
         self, session: Session, words: list[str], depth: int, top: int, filters: dict[str, Any]
-    ) -> tuple[list[tuple[int, float]], list[Row]]:
-        """The ``depth`` best matching entry ids (any state) with their relevance, best first,
-        and the rows of the first ``top`` of them that pass ``filters``."""
+    ) -> tuple[list[tuple[int, float]], list[Row], dict[str, Row | None]]:
+        """The ``depth`` best matching entry ids (any state) with their relevance, best first;
+        the rows of the first ``top`` of them that pass ``filters``; and for each of those
+        rows that asks something (holds a ``?``), by its key, the next row written after it
+        that passes ``filters`` (None when there is none)."""
         ...
 
     def entries_by_id(

@@ -18,7 +18,13 @@ from sqlalchemy.orm import Session
 
 from memdesk.core.items import ItemKind
 from memdesk.store.fulltext import Row
-from memdesk.store.fulltext.shared import ENTRY_FILTERS, WRITTEN_AFTER, like_clause, like_params
+from memdesk.store.fulltext.shared import (
+    ENTRY_FILTERS,
+    WRITTEN_AFTER,
+    entry_filters,
+    like_clause,
+    like_params,
+)
 from memdesk.store.lifetime import entry_live_sql
 
 CONFIG = "english"
@@ -97,34 +103,39 @@ class PostgresFullText:
         from sqlalchemy.dialects import postgresql
 
         self.live = entry_live_sql("e", postgresql.dialect())
+        self.next_live = entry_live_sql("n", postgresql.dialect())
 
     create_indexes = staticmethod(create_indexes)
 
     def best_entries(
         self, session: Session, words: list[str], depth: int, top: int, filters: dict[str, Any]
-    ) -> tuple[list[tuple[int, float]], list[Row]]:
-        # One round trip: the ranking, and the rows of its head that pass the filters.
+    ) -> tuple[list[tuple[int, float]], list[Row], dict[str, Row | None]]:
+        # One round trip: the ranking, the rows of its head that pass the filters, and the
+        # entry written right after each of those that asks something.
         if not words:
-            return [], []
+            return [], [], {}
         query, params = tsquery(words)
         sql = f"""SELECT r.id, r.score, r.place <= :head AND {self.live} {ENTRY_FILTERS} AS passes,
                 CASE WHEN r.place <= :head THEN e.key END, CASE WHEN r.place <= :head THEN e.content END,
-                e.category, e.created_at
+                e.category, e.created_at,
+                n.key, n.content, n.category, n.created_at,
+                n.id IS NOT NULL AND {self.next_live} {entry_filters("n")} AS next_passes
             FROM (
                 SELECT t.id, t.score, row_number() OVER (ORDER BY t.score DESC, t.id) AS place
                 FROM (SELECT e.id, ts_rank_cd(e.{COLUMN}, q.q) AS score
                     FROM entries e, (SELECT {query}) AS q(q) WHERE e.{COLUMN} @@ q.q
                     ORDER BY score DESC, e.id LIMIT :depth) t
             ) r
-            JOIN entries e ON e.id = r.id ORDER BY r.score DESC, r.id"""
+            JOIN entries e ON e.id = r.id
+            LEFT JOIN entries n ON r.place <= :head AND strpos(e.content, '?') > 0 AND n.id = e.id + 1
+            ORDER BY r.score DESC, r.id"""
         rows = raw_rows(session.connection(), sql, {**filters, **params, "depth": depth, "head": top})
         ranked = [(row[0], float(row[1])) for row in rows]
-        passed = [
-            (key, content, category, created, float(score))
-            for _id, score, ok, key, content, category, created in rows
-            if ok
-        ]
-        return ranked, passed
+        passed = [(*row[3:7], float(row[1])) for row in rows if row[2]]
+        answers = {
+            row[3]: (*row[7:11], row[3]) if row[11] else None for row in rows if row[2] and "?" in row[4]
+        }
+        return ranked, passed, answers
 
     def entries_by_id(
         self, session: Session, ranked: list[tuple[int, float]], filters: dict[str, Any]

@@ -5,12 +5,19 @@ from __future__ import annotations
 
 from memdesk.core.search_text import like_pattern
 
-# The casts name each parameter's type where nothing else does (PostgreSQL asks for it).
-ENTRY_FILTERS = """
-    AND (CAST(:category AS VARCHAR) IS NULL OR e.category = :category)
-    AND (CAST(:since AS TIMESTAMP) IS NULL OR e.created_at >= :since)
-    AND (CAST(:until AS TIMESTAMP) IS NULL OR e.created_at <= :until)
+
+def entry_filters(alias: str) -> str:
+    """The entry filters over the entries table aliased ``alias``.
+
+    The casts name each parameter's type where nothing else does (PostgreSQL asks for it)."""
+    return f"""
+    AND (CAST(:category AS VARCHAR) IS NULL OR {alias}.category = :category)
+    AND (CAST(:since AS TIMESTAMP) IS NULL OR {alias}.created_at >= :since)
+    AND (CAST(:until AS TIMESTAMP) IS NULL OR {alias}.created_at <= :until)
 """
+
+
+ENTRY_FILTERS = entry_filters("e")
 
 # The entry ``e`` written right after each entry ``a`` chosen by ``{anchors}``: both engines'
 # ids grow with each insert, so it is the next id.

@@ -172,12 +172,15 @@ class SQLiteFullText:
 
     def best_entries(
         self, session: Session, words: list[str], depth: int, top: int, filters: dict[str, Any]
-    ) -> tuple[list[tuple[int, float]], list[Row]]:
+    ) -> tuple[list[tuple[int, float]], list[Row], dict[str, Row | None]]:
         match = fts_query(words)
         if match is None:
-            return [], []
+            return [], [], {}
         ranked = raw_rows(session.connection(), _RANKED_IDS, {"query": match, "top": depth})
-        return ranked, self.entries_by_id(session, ranked[:top], filters)
+        passed = self.entries_by_id(session, ranked[:top], filters)
+        asking = [row[0] for row in passed if "?" in row[1]]
+        found = {row[4]: row for row in self.entries_written_after(session, asking, filters)}
+        return ranked, passed, {key: found.get(key) for key in asking}
 
     def entries_by_id(
         self, session: Session, ranked: list[tuple[int, float]], filters: dict[str, Any]
