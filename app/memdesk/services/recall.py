@@ -90,7 +90,7 @@ class Recall:
         now = naive_utc(now) or self.ctx.now()
         terms = self.terms(query, now)
         params = self._entry_params(now, category, since, until)
-        with self.ctx.store.read() as session:
+        with self.ctx.store.read(consistent=False) as session:
             lists, answers = self._entry_lists(session, terms, params, max(limit, CANDIDATES))
             ranked = self._ranked(session, lists, terms, params, answers)
         return [_hit(candidate, score) for candidate, score in ranked[:limit]]
@@ -156,7 +156,7 @@ class Recall:
             return []
         namespaces = [f"{namespace}/patterns", f"{namespace}/facts"] if namespace else []
         params = self._entry_params(now, "knowledge", None, None)
-        with self.ctx.store.read() as session:
+        with self.ctx.store.read(consistent=False) as session:
             lists, answers = self._entry_lists(session, terms, params, max(limit, CANDIDATES))
             if namespaces:
                 lists += self._pieces(session, terms, namespaces, max(limit, CANDIDATES))
