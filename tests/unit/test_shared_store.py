@@ -10,6 +10,7 @@ import threading
 import time
 
 import pytest
+from sqlalchemy import text
 
 from memdesk.errors import ConflictError
 from memdesk.services.memdesk import Memdesk
@@ -116,3 +117,20 @@ def test_a_write_that_fails_announces_nothing(memdesk_app, other_machine):
             heard.get(timeout=0.5)
     finally:
         listener.stop()
+
+
+def _count(session) -> int:
+    return session.execute(text("SELECT count(*) FROM entries")).scalar_one()
+
+
+def test_a_read_sees_one_snapshot_and_a_hot_read_sees_each_commit(memdesk_app, other_machine):
+    with memdesk_app.store.read() as session:
+        before = _count(session)
+        other_machine.entries.upsert("during-read", "written while the read was open")
+        assert _count(session) == before  # one snapshot for the whole read
+    with memdesk_app.store.read(consistent=False) as session:
+        before = _count(session)
+        other_machine.entries.upsert("during-hot-read", "written while the hot read was open")
+        # no transaction around its statements (no BEGIN/ROLLBACK round trips): each sees
+        # what was committed when it ran
+        assert _count(session) == before + 1

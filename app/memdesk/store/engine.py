@@ -115,10 +115,10 @@ class Store:
             event.listen(self.read_engine, "checkout", self._on_read_checkout)
             event.listen(self.read_engine, "checkin", self._on_read_checkin)
         self._reader = sessionmaker(self.read_engine, expire_on_commit=False)
-        # Statements on their own, no transaction around them: on PostgreSQL that saves the
-        # BEGIN and ROLLBACK round trips of a hot read (``read(consistent=False)``).
+        # Statements on their own, no transaction around them, where a transaction costs
+        # round trips (a server): for hot reads (``read(consistent=False)``).
         quick = self.read_engine
-        if not self.engine.in_memory:
+        if self.engine.reads_pay_for_transactions:
             quick = quick.execution_options(isolation_level="AUTOCOMMIT")
         self._quick_reader = sessionmaker(quick, expire_on_commit=False)
         self._writer = sessionmaker(self.write_engine, expire_on_commit=False)
@@ -215,8 +215,8 @@ class Store:
     @contextmanager
     def read(self, consistent: bool = True) -> Iterator[Session]:
         """A read-only session. ``consistent``: its statements all see one snapshot; without
-        it each sees what was committed when it ran (for hot reads whose statements need
-        not agree, such as recall)."""
+        it, on a server, each sees what was committed when it ran (for hot reads whose
+        statements need not agree, such as recall)."""
         session = self._reader() if consistent else self._quick_reader()
         try:
             yield session

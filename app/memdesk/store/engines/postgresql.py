@@ -43,6 +43,8 @@ class PostgresEngine:
     name = "postgresql"
     driver_errors: tuple[type[Exception], ...] = (psycopg.Error,)
     pushes_changes = True
+    # BEGIN and ROLLBACK are round trips to the server: hot reads do without them.
+    reads_pay_for_transactions = True
     file: Path | None = None
     in_memory = False
 

@@ -161,6 +161,7 @@ class SQLiteEngine:
     driver_errors: tuple[type[Exception], ...] = (sqlite3.Error,)
     # Another program's writes are seen by reading the revision: cheap on a local file.
     pushes_changes = False
+    reads_pay_for_transactions = False  # in process: a transaction costs next to nothing
 
     def __init__(self, url: str, backup_dir: Path | None) -> None:
         self.url = url
