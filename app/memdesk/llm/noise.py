@@ -54,6 +54,10 @@ _NARRATION = lowercase(
     r"start|call|see|handle|wire|commit|revert|grep|view|extract|split|clean|delete)\b"
     r"|^(?:checking|looking at|reading|updating|adding|running|searching|fixing|editing|"
     r"creating|writing|let me)\b"
+    # announcing the next item of its own plan: "Now WP16: …", "Next is step 3", "Let's do WP14"
+    r"|^(?:now|next)(?:\s+(?:is|up))?\s*:?\s*(?:(?:step|phase|part|task|item)\s+)?[\w.-]{0,12}\d[\w.-]{0,12}:"
+    r"|^next (?:is|up)\b"
+    r"|^let's (?:do|go|start|move|tackle|continue|proceed|begin|get)\b"
 )
 TO_THE_LISTENER = lowercase(r"\b(?:you|your|yours)\b")
 

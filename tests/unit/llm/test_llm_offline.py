@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from memdesk.errors import BadInputError
+from memdesk.llm.noise import is_narration
 from memdesk.llm.offline import OFFLINE_MARK, OfflineSteps
 from memdesk.llm.results import Decision
 from memdesk.llm.sentences import clear_cache
@@ -241,6 +242,9 @@ CODING_SESSION = format_transcript(
         ),
         ("user", "We decided that Priya owns the database migration. Keep the old Flask app until April."),
         ("assistant", "Now update the tests to use the FastAPI client."),
+        ("assistant", "Now WP3: Replace the session middleware. Next is WP4: Create main-new.py."),
+        ("assistant", "Let's do WP5: Port the invoice templates."),
+        ("assistant", "Now the invoice endpoint starts cleanly: the router is exported."),
     ]
 )
 
@@ -266,8 +270,31 @@ def test_stack_traces_logs_and_json_are_not_quoted(coding_summary):
 
 
 def test_the_assistant_narrating_its_steps_is_not_quoted(coding_summary):
-    for narration in ("Let me check", "Now I need to add the import", "Now update the tests"):
+    for narration in (
+        "Let me check",
+        "Now I need to add the import",
+        "Now update the tests",
+        "Now WP3",
+        "Next is WP4",
+        "Let's do WP5",
+    ):
         assert narration not in coding_summary
+
+
+@pytest.mark.parametrize(
+    ("sentence", "narrates"),
+    [
+        ("Now WP16: Update main-new.ts to use InteractiveMode.", True),
+        ("Next is step 4: wire the router.", True),
+        ("Let's do WP14: Create main-new.ts.", True),
+        ("Now the invoice endpoint starts cleanly: the router is exported.", False),
+        ("Now Priya: she owns the migration.", False),
+        ("Next week's release is on 4 March.", False),
+    ],
+)
+def test_an_assistant_announcing_its_next_step_narrates(sentence, narrates):
+    assert is_narration(sentence, "assistant") is narrates
+    assert not is_narration(sentence, "user")
 
 
 def test_facts_are_about_the_user_not_the_listener():
