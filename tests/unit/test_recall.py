@@ -125,6 +125,12 @@ def test_the_answer_to_a_recalled_question_is_recalled_with_it(memdesk_app, cloc
     app.entries.delete_key("answers")
     assert keys(app.recall.entries("Which instrument was picked up?")) == ["asks"]
     app.trash.restore(next(i.id for i in app.trash.list() if i.label.endswith("answers")))
+    # the full-width question mark asks too, and an anchor found by the trigram index
+    clock.now = datetime(2026, 2, 8, 18, 0)
+    app.entries.upsert("asks_zh", "Sam: 周末你去哪里了？")
+    app.entries.upsert("answers_zh", "Ada: 京都，看了红叶。")
+    clock.now = datetime(2026, 3, 1, 12, 0)
+    assert keys(app.recall.entries("去哪里")) == ["asks_zh", "answers_zh"]
     app.entries.edit(app.entries.get("asks").id, None, content="Sam: I picked up an instrument this winter.")
     assert keys(app.recall.entries("Which instrument was picked up?")) == ["asks"]
 

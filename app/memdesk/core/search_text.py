@@ -18,6 +18,8 @@ NO_SPACE_CHARS = (
     "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff"
     "\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 )
+# "?" and the full-width "？" of Chinese and Japanese: a text holding one asks something.
+QUESTION_MARKS = ("?", "\uff1f")
 _TERM = re.compile(r"[\w+#]+(?:\.[\w+#]+)*", re.UNICODE)
 _NO_SPACE_RUN = re.compile(f"[{NO_SPACE_CHARS}]+")
 _MAX_TERMS = 32
@@ -206,6 +208,11 @@ _STOPWORDS = frozenset(
         "yes",
     ]
 )
+
+
+def asks(text: str) -> bool:
+    """Whether ``text`` asks something (recall ranks the entry written after it as its answer)."""
+    return any(mark in text for mark in QUESTION_MARKS)
 
 
 def query_words(text: str) -> list[str]:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memdesk.core.query_dates import TimeWindow
+from memdesk.core.search_text import asks
 from memdesk.core.term_match import match
 
 BM25_WEIGHT = 0.25
@@ -53,7 +54,7 @@ class Candidate:
 
     @property
     def asks(self) -> bool:
-        return "?" in self.text
+        return asks(self.text)
 
 
 @dataclass(frozen=True)

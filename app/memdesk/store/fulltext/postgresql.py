@@ -17,6 +17,7 @@ from sqlalchemy import Connection, text
 from sqlalchemy.orm import Session
 
 from memdesk.core.items import ItemKind
+from memdesk.core.search_text import QUESTION_MARKS, asks
 from memdesk.store.fulltext import Row
 from memdesk.store.fulltext.shared import (
     ENTRY_FILTERS,
@@ -52,6 +53,7 @@ def create_indexes(conn: Connection) -> None:
 
 
 _ENTRY_COLUMNS = "e.key, e.content, e.category, e.created_at"
+_ASKS = " OR ".join(f"strpos(e.content, '{mark}') > 0" for mark in QUESTION_MARKS)  # ``asks``
 _HEADLINE = "StartSel=[, StopSel=], MaxWords=12, MinWords=4, MaxFragments=1, FragmentDelimiter=…"
 # What search shows per kind: (group, ref, title, the text the snippet is cut from, table, live).
 _SEARCHED = {
@@ -127,13 +129,13 @@ class PostgresFullText:
                     ORDER BY score DESC, e.id LIMIT :depth) t
             ) r
             JOIN entries e ON e.id = r.id
-            LEFT JOIN entries n ON r.place <= :head AND strpos(e.content, '?') > 0 AND n.id = e.id + 1
+            LEFT JOIN entries n ON r.place <= :head AND ({_ASKS}) AND n.id = e.id + 1
             ORDER BY r.score DESC, r.id"""
         rows = raw_rows(session.connection(), sql, {**filters, **params, "depth": depth, "head": top})
         ranked = [(row[0], float(row[1])) for row in rows]
         passed = [(*row[3:7], float(row[1])) for row in rows if row[2]]
         answers = {
-            row[3]: (*row[7:11], row[3]) if row[11] else None for row in rows if row[2] and "?" in row[4]
+            row[3]: (*row[7:11], row[3]) if row[11] else None for row in rows if row[2] and asks(row[4])
         }
         return ranked, passed, answers
 

@@ -29,7 +29,7 @@ from sqlalchemy.dialects import sqlite
 from sqlalchemy.orm import Session
 
 from memdesk.core.items import ItemKind
-from memdesk.core.search_text import NO_SPACE_CHARS, fts_query, prefix_query
+from memdesk.core.search_text import NO_SPACE_CHARS, asks, fts_query, prefix_query
 from memdesk.store.fulltext import Row
 from memdesk.store.fulltext.shared import ENTRY_FILTERS, WRITTEN_AFTER, like_clause, like_params
 from memdesk.store.lifetime import entry_live_sql
@@ -178,7 +178,7 @@ class SQLiteFullText:
             return [], [], {}
         ranked = raw_rows(session.connection(), _RANKED_IDS, {"query": match, "top": depth})
         passed = self.entries_by_id(session, ranked[:top], filters)
-        asking = [row[0] for row in passed if "?" in row[1]]
+        asking = [row[0] for row in passed if asks(row[1])]
         found = {row[4]: row for row in self.entries_written_after(session, asking, filters)}
         return ranked, passed, {key: found.get(key) for key in asking}
 
