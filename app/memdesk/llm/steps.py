@@ -107,8 +107,7 @@ class LLMSteps:
 
     def summarize(self, transcript: str) -> StepResult[str]:
         meter = _Meter(self.backend)
-        summary = meter.keep(shape_summary(self._summary(transcript, meter), self.summary_max_chars))
-        return meter.result(summary)
+        return meter.result(self._shaped_summary(transcript, meter))
 
     def summarize_parts(self, transcript: str, parts: Sequence[str]) -> StepResult[PartNotes]:
         """As many parts per call as the context and one reply's notes allow; the whole from
@@ -128,17 +127,24 @@ class LLMSteps:
         budget = min(self.part_tokens(prompts.PARTS_SYSTEM), reply_room)
         for run in runs_to_fit(parts, budget):
             numbered = [(number + 1, parts[number]) for number in run]
-            if len(run) > 1:
-                reply = meter.ask(prompts.PARTS_SYSTEM, prompts.parts_message(numbered))
-                try:
-                    numbers = [number for number, _part in numbered]
-                    notes += meter.keep(shape_part_notes(reply, numbers, self.summary_max_chars))
-                    continue
-                except BadReply:
-                    pass  # a model that cannot keep the parts apart is asked part by part
-            for _number, part in numbered:
-                notes.append(meter.keep(shape_summary(self._summary(part, meter), self.summary_max_chars)))
+            together = self._notes_together(numbered, meter) if len(numbered) > 1 else None
+            if together is None:
+                together = [self._shaped_summary(part, meter) for _number, part in numbered]
+            notes += together
         return notes
+
+    def _notes_together(self, numbered: list[tuple[int, str]], meter: _Meter) -> list[str] | None:
+        """Several parts' notes from one call; None when the reply does not keep them apart
+        (the parts are then asked for one by one)."""
+        reply = meter.ask(prompts.PARTS_SYSTEM, prompts.parts_message(numbered))
+        numbers = [number for number, _part in numbered]
+        try:
+            return meter.keep(shape_part_notes(reply, numbers, self.summary_max_chars))
+        except BadReply:
+            return None
+
+    def _shaped_summary(self, transcript: str, meter: _Meter) -> str:
+        return meter.keep(shape_summary(self._summary(transcript, meter), self.summary_max_chars))
 
     def extract_facts(self, transcript: str) -> StepResult[list[str]]:
         meter = _Meter(self.backend)

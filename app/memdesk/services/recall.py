@@ -183,7 +183,11 @@ def _best(rows: list, limit: int) -> list[Candidate]:
 
 
 def _entry_candidates(rows: list) -> list[Candidate]:
-    return [Candidate(row[2], row[0], row[0], row[1], float(row[4]), row[3]) for row in rows]
+    return [_entry_candidate(*row) for row in rows]
+
+
+def _entry_candidate(key: str, content: str, category: str, created_at: datetime, score: float) -> Candidate:
+    return Candidate(category, key, key, content, float(score), created_at)
 
 
 def _answers(rows: list, asking: dict[str, Candidate]) -> list[Answer]:
@@ -192,7 +196,7 @@ def _answers(rows: list, asking: dict[str, Candidate]) -> list[Answer]:
     for key, content, category, created_at, asked_key in rows:
         question = asking[asked_key]
         if question.created_at is not None and abs(created_at - question.created_at) <= SAME_CONVERSATION:
-            answers.append(Answer(question, Candidate(category, key, key, content, 0.0, created_at)))
+            answers.append(Answer(question, _entry_candidate(key, content, category, created_at, 0.0)))
     return answers
 
 
