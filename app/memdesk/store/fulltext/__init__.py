@@ -34,9 +34,11 @@ class FullText(Protocol):
         self, session: Session, words: list[str], depth: int, top: int, filters: dict[str, Any]
     ) -> tuple[list[tuple[int, float]], list[Row], dict[str, Row | None]]:
         """The ``depth`` best matching entry ids (any state) with their relevance, best first;
-        the rows of the first ``top`` of them that pass ``filters``; and for each of those
-        rows that asks something (holds a ``?``), by its key, the next row written after it
-        that passes ``filters`` (None when there is none)."""
+        the rows of the first ``top`` of them that pass ``filters``; and, where an engine
+        reads them in the same round trip, for rows of those that ask something
+        (``core.search_text.asks``), by key, the next row written after it that passes
+        ``filters`` (None when there is none). Recall looks up the answers not given here
+        with ``entries_written_after``."""
         ...
 
     def entries_by_id(

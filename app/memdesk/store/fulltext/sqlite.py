@@ -29,7 +29,7 @@ from sqlalchemy.dialects import sqlite
 from sqlalchemy.orm import Session
 
 from memdesk.core.items import ItemKind
-from memdesk.core.search_text import NO_SPACE_CHARS, asks, fts_query, prefix_query
+from memdesk.core.search_text import NO_SPACE_CHARS, fts_query, prefix_query
 from memdesk.store.fulltext import Row
 from memdesk.store.fulltext.shared import ENTRY_FILTERS, WRITTEN_AFTER, like_clause, like_params
 from memdesk.store.lifetime import entry_live_sql
@@ -177,10 +177,9 @@ class SQLiteFullText:
         if match is None:
             return [], [], {}
         ranked = raw_rows(session.connection(), _RANKED_IDS, {"query": match, "top": depth})
-        passed = self.entries_by_id(session, ranked[:top], filters)
-        asking = [row[0] for row in passed if asks(row[1])]
-        found = {row[4]: row for row in self.entries_written_after(session, asking, filters)}
-        return ranked, passed, {key: found.get(key) for key in asking}
+        # No answers read ahead: in process, recall's own lookup for the few it ranks first
+        # costs less than reading them for every row of the head.
+        return ranked, self.entries_by_id(session, ranked[:top], filters), {}
 
     def entries_by_id(
         self, session: Session, ranked: list[tuple[int, float]], filters: dict[str, Any]
