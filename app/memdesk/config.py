@@ -18,6 +18,7 @@ from typing import Any
 import tomli_w
 
 from memdesk.core.backends import BACKENDS
+from memdesk.core.trust import DEFAULT_LEVEL, LEVELS
 
 COMPACTION_STEPS = ("working", "timeline", "facts", "app")
 DEFAULT_OPENAI_BASE_URL = "http://localhost:11434/v1"  # Ollama's OpenAI-compatible endpoint
@@ -91,6 +92,10 @@ SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("prompt.base_file", "path", "", "Base prompt file (empty: none)"),
     SettingSpec("agents.allow_writes", "bool", True, "Assistants may write memories"),
     SettingSpec("agents.allow_forget", "bool", True, "Assistants may delete memories"),
+    SettingSpec(
+        "agents.default_trust", "choice", DEFAULT_LEVEL.value, "Trust for a new assistant", choices=LEVELS
+    ),
+    SettingSpec("agents.model_second_opinion", "bool", False, "Ask the LLM backend about unflagged writes"),
 )
 SPEC_BY_KEY = {spec.key: spec for spec in SPECS}
 
@@ -180,6 +185,8 @@ class PromptSettings:
 class AgentsSettings:
     allow_writes: bool = _default("agents.allow_writes")
     allow_forget: bool = _default("agents.allow_forget")
+    default_trust: str = _default("agents.default_trust")
+    model_second_opinion: bool = _default("agents.model_second_opinion")
 
 
 @dataclass(frozen=True)

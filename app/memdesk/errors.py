@@ -33,6 +33,10 @@ class NotFoundError(MemdeskError):
     """The item named does not exist (or is in Trash)."""
 
 
+class NotAllowedError(MemdeskError):
+    """The person's settings do not let this caller (an assistant) do this."""
+
+
 class ConflictError(MemdeskError):
     """The store changed in a way that makes the operation unsafe (e.g. undo over a newer edit)."""
 

@@ -46,6 +46,7 @@ def test_every_tool_resource_and_the_prompt(memdesk: MemdeskCommand):
                 "key": "user_language_pref",
                 "category": "knowledge",
                 "importance": 0.5,
+                "held": False,
             }
             await call_ok(s, "memory_store", key="trip", content="Went to Oslo", category="timeline")
             recall = await call_ok(s, "memory_recall", query="rust", category="knowledge", limit=3)

@@ -18,6 +18,7 @@ from memdesk.cli import (
     cmd_mcp,
     cmd_memory,
     cmd_prompt,
+    cmd_review,
     cmd_serve,
     cmd_token,
     cmd_transfer,
@@ -40,6 +41,7 @@ COMMAND_MODULES = (
     cmd_mcp,
     cmd_serve,
     cmd_token,
+    cmd_review,
 )
 
 

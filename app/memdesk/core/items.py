@@ -21,6 +21,7 @@ class ItemKind(StrEnum):
     SESSION = "session"  # a conversation log; ref: the session id
     TRASH = "trash"  # something in Trash; ref: its trash id ("memory:42")
     HISTORY_STEP = "history_step"  # one recorded change; ref: the step's id
+    HELD_WRITE = "held_write"  # an assistant's write waiting for review; ref: its id
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 
-ACTOR_PREFIX = "mcp:"
-ACTOR_MAX_CHARS = 40  # history_steps.actor and agent_clients.name
+from memdesk.core.trust import ACTOR_MAX_CHARS, MCP_PREFIX
+
+ACTOR_PREFIX = MCP_PREFIX
 UNKNOWN_CLIENT = "unknown"
 _UNSAFE = re.compile(r"[^a-z0-9._-]+")
 

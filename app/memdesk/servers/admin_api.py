@@ -11,10 +11,19 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from memdesk.core.timefmt import format_iso
-from memdesk.errors import BadInputError, ConflictError, MemdeskError, NotFoundError, StoreError
+from memdesk.core.trust import API_PREFIX
+from memdesk.errors import (
+    BadInputError,
+    ConflictError,
+    MemdeskError,
+    NotAllowedError,
+    NotFoundError,
+    StoreError,
+)
 from memdesk.servers.operations import Operation, Param, parse_json_body, parse_text_params
 from memdesk.services.apps import MemoryRow, check_app_id
 from memdesk.services.prompt import PromptSpec
+from memdesk.services.review import Outcome, Write
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -25,7 +34,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-ACTOR_PREFIX = "api:"
+ACTOR_PREFIX = API_PREFIX
 TITLE = "Memdesk local admin API"
 
 # --- the operations -----------------------------------------------------------------------
@@ -40,21 +49,36 @@ def _memory_json(memory: MemoryRow) -> dict[str, Any]:
     }
 
 
+class Held(dict):
+    """The body of a write held for review; served with status 202."""
+
+
+def _held(app: Memdesk, outcome: Outcome) -> Held:
+    held = outcome.held
+    assert held is not None
+    target = app.review.where(held.write)
+    return Held(held=True, review_id=held.id, reasons=list(held.reasons), target=target)
+
+
 def list_app_memories(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
     app_id = check_app_id(args["appId"])
     return {"memories": [_memory_json(m) for m in app.apps.memories(app_id, include_expired=False)]}
 
 
 def purge_app_memories(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
-    return {"success": True, "deletedCount": app.apps.purge(check_app_id(args["appId"]))}
+    app_id = check_app_id(args["appId"])
+    if app.apps.app(app_id) is None:
+        raise NotFoundError(f"no app {app_id!r}")
+    outcome = app.review.submit(Write.purge_app(app_id))
+    return _held(app, outcome) if outcome.held else {"success": True, "deletedCount": outcome.result}
 
 
 def delete_app_memory(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
     app_id, memory_id = check_app_id(args["appId"]), args["memoryId"]
     if app.apps.get(memory_id).app_id != app_id:
         raise NotFoundError(f"no memory {memory_id} in app {app_id!r}")
-    app.apps.delete([memory_id])
-    return {"success": True}
+    outcome = app.review.submit(Write.delete_app_memory(app_id, memory_id))
+    return _held(app, outcome) if outcome.held else {"success": True}
 
 
 def compose_prompt(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
@@ -84,7 +108,10 @@ def recall_entries(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
 
 
 def log_message(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
-    message = app.sessions.log(args["id"], args["role"], args["content"], args.get("app"))
+    outcome = app.review.submit(Write.log_message(args["id"], args["role"], args["content"], args.get("app")))
+    if outcome.held:
+        return _held(app, outcome)
+    message = outcome.result
     return {
         "id": message.id,
         "sessionId": message.session_id,
@@ -94,9 +121,12 @@ def log_message(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
 
 
 def save_entry(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
-    entry = app.entries.upsert(
-        args["key"], args["content"], args.get("category", "knowledge"), args.get("importance")
-    )
+    category = args.get("category", "knowledge")
+    write = Write.save_entry(args["key"], args["content"], category, args.get("importance"))
+    outcome = app.review.submit(write)
+    if outcome.held:
+        return _held(app, outcome)
+    entry = outcome.result
     return {
         "key": entry.key,
         "content": entry.content,
@@ -157,6 +187,7 @@ OPERATIONS: tuple[Operation, ...] = (
         _object(["success", "deletedCount"], success={"const": True}, deletedCount={"type": "integer"}),
         path_params=(_APP_ID,),
         errors=(401, 403, 404, 422),
+        may_hold=True,
     ),
     Operation(
         "DELETE",
@@ -166,6 +197,7 @@ OPERATIONS: tuple[Operation, ...] = (
         _object(["success"], success={"const": True}),
         path_params=(_APP_ID, Param("memoryId", "integer", required=True)),
         errors=(401, 403, 404, 422),
+        may_hold=True,
     ),
     Operation(
         "GET",
@@ -232,6 +264,7 @@ OPERATIONS: tuple[Operation, ...] = (
         ),
         status=201,
         errors=(401, 403, 413, 422),
+        may_hold=True,
     ),
     Operation(
         "POST",
@@ -254,12 +287,19 @@ OPERATIONS: tuple[Operation, ...] = (
             Param("importance", "number", description="0 to 1"),
         ),
         errors=(401, 403, 413, 422),
+        may_hold=True,
     ),
 )
 
 # --- serving ------------------------------------------------------------------------------
 
-_STATUS = ((BadInputError, 422), (NotFoundError, 404), (ConflictError, 409), (StoreError, 503))
+_STATUS = (
+    (BadInputError, 422),
+    (NotFoundError, 404),
+    (NotAllowedError, 403),
+    (ConflictError, 409),
+    (StoreError, 503),
+)
 
 
 def status_of(error: MemdeskError) -> int:
@@ -302,7 +342,7 @@ def _endpoint(app: Memdesk, op: Operation) -> Any:
         except Exception:
             log.exception("%s %s failed", op.method, op.path)
             return _error(500, "internal error; see the server's log")
-        return JSONResponse(result, status_code=op.status)
+        return JSONResponse(result, status_code=202 if isinstance(result, Held) else op.status)
 
     endpoint.__name__ = op.operation_id
     return endpoint

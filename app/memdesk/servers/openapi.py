@@ -9,7 +9,7 @@ from memdesk.servers.operations import Operation, Param
 
 ERROR_MEANINGS = {
     401: "No token, or a token that is unknown or revoked",
-    403: "The Host or Origin header is not this machine's",
+    403: "The Host or Origin header is not this machine's, or this token may only read",
     404: "No such item",
     409: "The store changed in a way that makes the operation unsafe",
     413: "The request body is too large",
@@ -17,6 +17,16 @@ ERROR_MEANINGS = {
     503: "The database is busy or cannot be used",
 }
 _ERROR_REF = {"$ref": "#/components/schemas/Error"}
+HELD_SCHEMA = {
+    "type": "object",
+    "required": ["held", "review_id", "reasons", "target"],
+    "properties": {
+        "held": {"const": True},
+        "review_id": {"type": "integer"},
+        "reasons": {"type": "array", "items": {"type": "string"}},
+        "target": {"type": "string", "description": "where the write would go"},
+    },
+}
 
 
 def _parameter(param: Param, where: str) -> dict[str, Any]:
@@ -54,6 +64,11 @@ def _operation(op: Operation) -> dict[str, Any]:
     if op.body is not None:
         found["requestBody"] = _body(op.body)
     responses = {str(op.status): _json("Success", op.response)}
+    if op.may_hold:
+        responses["202"] = _json(
+            "Held: the write waits for the person's review and is not in memory yet; do not retry",
+            HELD_SCHEMA,
+        )
     for status in sorted({*op.errors, 401, 403, 503}):
         responses[str(status)] = _json(ERROR_MEANINGS[status], _ERROR_REF)
     found["responses"] = responses

@@ -57,6 +57,7 @@ class Operation:
     status: int = 200
     errors: tuple[int, ...] = (401, 403, 422)
     description: str = ""
+    may_hold: bool = False  # an assistant's write that its trust level holds is answered 202
 
     @property
     def operation_id(self) -> str:

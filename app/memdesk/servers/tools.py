@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 from memdesk.core.namespaces import check_namespace, check_session_id
 from memdesk.core.timefmt import format_iso, parse_iso
-from memdesk.errors import BadInputError, MemdeskError, NotFoundError
+from memdesk.errors import BadInputError, NotAllowedError, NotFoundError
 from memdesk.services.apps import check_app_id
 from memdesk.services.context import MAX_DOCUMENT_CHARS, MAX_ENTRY_CHARS, check_text
-from memdesk.services.decided_add import add_app_memory
 from memdesk.services.entries import check_category, check_key
 from memdesk.services.prompt import ComposedPrompt, PromptSpec
+from memdesk.services.review import Outcome, Write
 from memdesk.services.sessions import check_role
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ class ArgumentError(BadInputError):
         self.argument = argument
 
 
-class ToolRefused(MemdeskError):
+class ToolRefused(NotAllowedError):
     """The person's settings do not let assistants do this."""
 
 
@@ -150,6 +150,25 @@ class MemoryTools:
                 "ask the person to delete it in Memdesk",
             )
 
+    def _submit(self, write: Write) -> Outcome:
+        """The write through the review gate: applied, held for the person, or refused."""
+        self._may_write()
+        return self.app.review.submit(write)
+
+    def _held_reply(self, outcome: Outcome) -> Reply:
+        """What an assistant is told when its write waits for the person's review."""
+        held = outcome.held
+        assert held is not None
+        where = self.app.review.where(held.write)
+        text = (
+            f"Held for review (#{held.id}): {held.write.title} waits until the person approves it in "
+            f"Memdesk, because {'; '.join(held.reasons)}. It is not in memory yet. Do not write it "
+            "again; tell the user it is waiting for their review if it matters now."
+        )
+        return Reply(
+            text, {"held": True, "review_id": held.id, "reasons": list(held.reasons), "target": where}
+        )
+
     # --- entries (PicoBot) -------------------------------------------------------------
 
     def memory_store(self, key: str, content: str, category: str, importance: float | None = None) -> Reply:
@@ -164,11 +183,13 @@ class MemoryTools:
             or not 0 <= importance <= 1
         ):
             raise ArgumentError("importance", f"expected a number from 0 to 1, not {importance!r}")
-        self._may_write()
-        entry = self.app.entries.upsert(key, content, category, importance)
+        outcome = self._submit(Write.save_entry(key, content, category, importance))
+        if outcome.held:
+            return self._held_reply(outcome)
+        entry = outcome.result
         return Reply(
             f"Stored {entry.key} ({entry.category}).",
-            {"key": entry.key, "category": entry.category, "importance": entry.importance},
+            {"key": entry.key, "category": entry.category, "importance": entry.importance, "held": False},
         )
 
     def memory_recall(
@@ -201,10 +222,15 @@ class MemoryTools:
         self._may_forget()
         with argument("key"):
             try:
-                self.app.entries.delete_key(key)
+                self.app.entries.get(key)
             except NotFoundError as error:
                 raise BadInputError(error.message) from None
-        return Reply(f"Moved {key} to Trash; the person can restore it.", {"key": key, "deleted": True})
+        outcome = self._submit(Write.forget_entry(key))
+        if outcome.held:
+            return self._held_reply(outcome)
+        return Reply(
+            f"Moved {key} to Trash; the person can restore it.", {"key": key, "deleted": True, "held": False}
+        )
 
     # --- app memories ------------------------------------------------------------------
 
@@ -235,14 +261,18 @@ class MemoryTools:
 
     def app_memory_add(self, app: str, content: str) -> Reply:
         app_id = self._app(app)
-        content = _text("content", content, self.app.settings.memory.app_memory_max_chars)
+        max_chars = self.app.settings.memory.app_memory_max_chars
+        content = _text("content", content, max_chars)
         self._may_write()
         if (
             self.app.apps.cap
             and len(self.app.apps.memories(app_id, include_expired=False)) >= self.app.apps.cap
         ):
             self._may_forget()  # at the cap, adding means removing or rewriting another memory
-        added = add_app_memory(self.app, app_id, content)
+        outcome = self._submit(Write.add_app_memory(app_id, content, max_chars))
+        if outcome.held:
+            return self._held_reply(outcome)
+        added = outcome.result
         if added.merged:
             text = (
                 f"Merged into memory {added.memory_id} to keep the cap of {self.app.apps.cap}: {added.reason}"
@@ -259,6 +289,7 @@ class MemoryTools:
             "merged": added.merged,
             "removed": added.removed,
             "reason": added.reason,
+            "held": False,
         }
         return Reply(text, data)
 
@@ -274,8 +305,11 @@ class MemoryTools:
                 raise BadInputError(error.message) from None
             if memory.app_id != app_id:
                 raise BadInputError(f"memory {id} does not belong to {app_id}")
-        self.app.apps.delete([id])
-        return Reply(f"Moved memory {id} of {app_id} to Trash.", {"app": app_id, "id": id, "deleted": True})
+        outcome = self._submit(Write.delete_app_memory(app_id, id))
+        if outcome.held:
+            return self._held_reply(outcome)
+        data = {"app": app_id, "id": id, "deleted": True, "held": False}
+        return Reply(f"Moved memory {id} of {app_id} to Trash.", data)
 
     # --- working memory and documents --------------------------------------------------
 
@@ -297,11 +331,18 @@ class MemoryTools:
 
     def working_memory_set(self, content: str) -> Reply:
         content = _text("content", content, MAX_DOCUMENT_CHARS)
-        self._may_write()
-        state = self.app.working.write(content)
+        outcome = self._submit(Write.set_working(self.app.working.namespace(), content))
+        if outcome.held:
+            return self._held_reply(outcome)
+        state = outcome.result
         return Reply(
             f"Working memory replaced; it expires {_iso(state.expires_at) or 'never'}.",
-            {"namespace": state.namespace, "content": state.content, "expires_at": _iso(state.expires_at)},
+            {
+                "namespace": state.namespace,
+                "content": state.content,
+                "expires_at": _iso(state.expires_at),
+                "held": False,
+            },
         )
 
     def _namespace(self, namespace: object) -> str:
@@ -324,10 +365,15 @@ class MemoryTools:
     def document_append(self, namespace: str, text: str) -> Reply:
         namespace = self._namespace(namespace)
         text = _text("text", text, MAX_DOCUMENT_CHARS)
-        self._may_write()
         with argument("namespace"):
-            doc = self.app.documents.append(namespace, text)
-        return Reply(f"Appended to {namespace}.", {"namespace": namespace, "chars": len(doc.content)})
+            write = Write.append_document(namespace, text)
+        outcome = self._submit(write)
+        if outcome.held:
+            return self._held_reply(outcome)
+        doc = outcome.result
+        return Reply(
+            f"Appended to {namespace}.", {"namespace": namespace, "chars": len(doc.content), "held": False}
+        )
 
     def session_log(self, session: str, role: str, content: str, app: str | None = None) -> Reply:
         with argument("session"):
@@ -336,9 +382,12 @@ class MemoryTools:
             role = check_role(role)
         content = _text("content", content, MAX_DOCUMENT_CHARS)
         app_id = None if app is None else self._app(app)
-        self._may_write()
-        message = self.app.sessions.log(session, role, content, app_id)
-        return Reply(f"Logged message {message.id} in {session}.", {"session": session, "id": message.id})
+        outcome = self._submit(Write.log_message(session, role, content, app_id))
+        if outcome.held:
+            return self._held_reply(outcome)
+        message = outcome.result
+        data = {"session": session, "id": message.id, "held": False}
+        return Reply(f"Logged message {message.id} in {session}.", data)
 
     # --- prompt ------------------------------------------------------------------------
 
@@ -419,6 +468,8 @@ class MemoryTools:
                 raise ArgumentError("accept", f"expected a list of change ids from 1 to {count}")
             chosen = set(accept)
         self._may_write()
+        suspicious = [n for n, c in enumerate(proposal.changes, 1) if n in chosen and c.suspicious]
+        self.app.review.check_compaction(suspicious)
         for number, change in enumerate(proposal.changes, 1):
             change.accepted = number in chosen
         if any(c.kind == "delete_app_memory" for c in proposal.accepted()):

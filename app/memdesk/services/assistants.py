@@ -1,7 +1,9 @@
-"""Assistants connected over MCP: when each was last seen and what it wrote.
+"""Assistants: who connected (MCP clients, admin API tokens), how far each is trusted, and
+what each wrote.
 
-Each assistant's writes are history steps whose actor is its name (``mcp:<client>``), so
-"what it wrote" is a history query and undo works on it like on any change.
+Each assistant's writes are history steps whose actor is its name (``mcp:<client>`` or
+``api:<token>``), so "what it wrote" is a history query and undo works on it like on any
+change. Its trust level decides which of its writes wait for review (``services.review``).
 """
 
 from __future__ import annotations
@@ -9,19 +11,31 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
+from memdesk.core.trust import (
+    ACTOR_MAX_CHARS,
+    API_PREFIX,
+    DEFAULT_LEVEL,
+    TrustLevel,
+    is_assistant,
+    parse_level,
+)
+from memdesk.errors import BadInputError, NotFoundError
 from memdesk.services.context import Context
 from memdesk.services.history import History, StepInfo
-from memdesk.store.models import AgentClient
+from memdesk.store.models import AgentClient, ApiToken, AssistantTrust, HeldWrite
 
 
 @dataclass(frozen=True)
 class ClientInfo:
     name: str
-    first_seen: datetime
-    last_seen: datetime
+    first_seen: datetime | None  # None: a token that has not been used yet
+    last_seen: datetime | None
     calls: int
+    level: TrustLevel = DEFAULT_LEVEL
+    level_is_default: bool = True  # no level set for it: the default setting applies
+    pending: int = 0  # its writes waiting for review
 
 
 class Assistants:
@@ -39,14 +53,91 @@ class Assistants:
                 client.last_seen = max(client.last_seen, now)
                 client.calls += calls
 
-    def list(self) -> list[ClientInfo]:
-        """Every assistant seen, the most recently seen first."""
-        with self.ctx.store.read() as session:
-            rows = session.scalars(
-                select(AgentClient).order_by(AgentClient.last_seen.desc(), AgentClient.name)
+    @property
+    def default_level(self) -> TrustLevel:
+        try:
+            return parse_level(self.ctx.settings.agents.default_trust)
+        except ValueError:
+            return DEFAULT_LEVEL
+
+    def level(self, actor: str) -> TrustLevel:
+        """The trust level of ``actor`` (read from the store on every call, so a running
+        server follows a change the person makes from the next call on)."""
+        with self.ctx.store.read(consistent=False) as session:
+            level = session.scalar(select(AssistantTrust.level).where(AssistantTrust.actor == actor))
+        return TrustLevel(level) if level is not None else self.default_level
+
+    def set_level(self, name: str, level: TrustLevel | str) -> str:
+        """Give an assistant a trust level; the actor name it was set for."""
+        actor = self.resolve(name)
+        chosen = level if isinstance(level, TrustLevel) else _level(level)
+        with self.ctx.store.write() as session:
+            row = session.get(AssistantTrust, actor)
+            if row is None:
+                session.add(AssistantTrust(actor=actor, level=chosen.value, updated_at=self.ctx.now()))
+            else:
+                row.level, row.updated_at = chosen.value, self.ctx.now()
+        return actor
+
+    def resolve(self, name: str) -> str:
+        """The actor ``name`` means: ``mcp:web-agent`` as given, or ``web-agent`` when one
+        known assistant has that name."""
+        name = name.strip()
+        if is_assistant(name):
+            if len(name) > ACTOR_MAX_CHARS:
+                raise BadInputError(f"an assistant's name has at most {ACTOR_MAX_CHARS} characters")
+            return name
+        matches = [c.name for c in self.list() if c.name.split(":", 1)[1] == name]
+        if len(matches) == 1:
+            return matches[0]
+        if not matches:
+            raise NotFoundError(
+                f"no assistant called {name!r}",
+                "see `memdesk assistant list`; name it as mcp:NAME or api:NAME",
             )
-            return [ClientInfo(r.name, r.first_seen, r.last_seen, r.calls) for r in rows]
+        raise BadInputError(f"{name!r} is ambiguous: {', '.join(matches)}", "give the full name")
+
+    def list(self) -> list[ClientInfo]:
+        """Every assistant known: MCP clients seen, admin API tokens, and any with a level or
+        held writes; the most recently seen first."""
+        with self.ctx.store.read() as session:
+            clients = {r.name: r for r in session.scalars(select(AgentClient))}
+            active = select(ApiToken).where(ApiToken.revoked_at.is_(None))
+            tokens = {API_PREFIX + r.name: r for r in session.scalars(active)}
+            trust = select(AssistantTrust.actor, AssistantTrust.level)
+            levels = {actor: level for actor, level in session.execute(trust)}
+            waiting = (
+                select(HeldWrite.actor, func.count())
+                .where(HeldWrite.state == "pending", HeldWrite.deleted_at.is_(None))
+                .group_by(HeldWrite.actor)
+            )
+            pending = {actor: count for actor, count in session.execute(waiting)}
+        infos: list[ClientInfo] = []
+        for name in sorted(set(clients) | set(tokens) | set(levels) | set(pending)):
+            client, token = clients.get(name), tokens.get(name)
+            first = client.first_seen if client else (token.created_at if token else None)
+            last = client.last_seen if client else (token.last_used_at if token else None)
+            infos.append(
+                ClientInfo(
+                    name=name,
+                    first_seen=first,
+                    last_seen=last,
+                    calls=client.calls if client else 0,
+                    level=TrustLevel(levels[name]) if name in levels else self.default_level,
+                    level_is_default=name not in levels,
+                    pending=pending.get(name, 0),
+                )
+            )
+        # Python's sort is stable: by name, then the most recently seen first.
+        return sorted(infos, key=lambda c: c.last_seen or datetime.min, reverse=True)
 
     def writes(self, name: str, limit: int = 20) -> list[StepInfo]:
         """What the assistant wrote, newest first, as history steps."""
         return History(self.ctx).list(limit, actor=name)
+
+
+def _level(text: str) -> TrustLevel:
+    try:
+        return parse_level(text)
+    except ValueError as error:
+        raise BadInputError(str(error)) from None

@@ -88,6 +88,10 @@ def check_text(value: object, what: str, max_chars: int, allow_empty: bool = Fal
         raise BadInputError(f"{what} is empty")
     if "\x00" in value:
         raise BadInputError(f"{what} contains a NUL character")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate, e.g. from "\ud800" in JSON
+        raise BadInputError(f"{what} is not valid UTF-8 text (character {exc.start + 1})") from None
     if len(value) > max_chars:
         raise BadInputError(
             f"{what} is {len(value):,} characters; the limit is {max_chars:,}",

@@ -110,7 +110,7 @@ def filter_words(words_text: str) -> list[str]:
     return list(dict.fromkeys(_WORD.findall(words_text.lower())))[:_MAX_FILTER_WORDS]
 
 
-def _check_importance(importance: float | None) -> None:
+def check_entry_importance(importance: float | None) -> None:
     if importance is not None and (
         isinstance(importance, bool) or not isinstance(importance, int | float) or not 0 <= importance <= 1
     ):
@@ -146,7 +146,7 @@ class Entries:
         key = check_key(key)
         content = check_text(content, f"content of {key}", max_chars)
         category = check_category(category)
-        _check_importance(importance)
+        check_entry_importance(importance)
         with self.ctx.change(f"Save entry {key}") as session:
             entry = self._upsert(session, key, content, category, importance, session_id, created_at)
             session.flush()

@@ -38,6 +38,7 @@ from memdesk.store.engine import Store
 if TYPE_CHECKING:
     from memdesk.services.compaction import Compaction
     from memdesk.services.expiry import Expiry
+    from memdesk.services.review import Review
     from memdesk.services.transcripts import Transcripts
 
 
@@ -93,6 +94,13 @@ class Memdesk:
         from memdesk.services.expiry import Expiry
 
         return Expiry(self)
+
+    @cached_property
+    def review(self) -> Review:
+        """The gate for assistants' writes, and the writes it holds for the person's review."""
+        from memdesk.services.review import Review
+
+        return Review(self)
 
     @cached_property
     def transcripts(self) -> Transcripts:

@@ -17,6 +17,7 @@ from memdesk.store.models import (
     ChatSession,
     Document,
     Entry,
+    HeldWrite,
     HistoryChange,
     HistoryStep,
     Message,
@@ -29,6 +30,7 @@ TRASHABLE: dict[type[Base], tuple[str, ItemKind]] = {
     Entry: ("entry", ItemKind.ENTRY),
     Document: ("doc", ItemKind.DOCUMENT),
     ChatSession: ("session", ItemKind.SESSION),
+    HeldWrite: ("held", ItemKind.HELD_WRITE),  # rejected in Review; restoring reviews it again
 }
 PREFIXES: dict[str, type[Base]] = {prefix: model for model, (prefix, _kind) in TRASHABLE.items()}
 
@@ -50,6 +52,8 @@ def _describe(row: Base) -> tuple[str, str]:
         return f"{row.category} {row.key}", row.content
     if isinstance(row, Document):
         return row.namespace, row.content
+    if isinstance(row, HeldWrite):
+        return f"rejected write by {row.actor} to {row.target}", row.content
     assert isinstance(row, ChatSession)
     return f"session {row.id}", f"{row.channel} conversation"
 

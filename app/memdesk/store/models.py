@@ -190,4 +190,40 @@ class AgentClient(Base):
     calls: Mapped[int] = mapped_column(Integer, default=0)
 
 
-TRACKED_MODELS: tuple[type[Base], ...] = (Document, App, AppMemory, Entry, ChatSession, Message)
+class HeldWrite(Base):
+    """An assistant's write that waits for the person's review; nothing an assistant reads sees it.
+
+    ``operation`` and ``arguments`` (JSON) say what approving it does; ``target`` where it
+    goes, ``content`` the text a reviewer reads. Approving applies it and marks it approved
+    in the same step; rejecting moves it to Trash (``deleted_at``); undo reverses either.
+    """
+
+    __tablename__ = "held_writes"
+    __table_args__ = (Index("ix_held_writes_state", "state", "deleted_at", "id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    actor: Mapped[str] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    operation: Mapped[str] = mapped_column(String(30))
+    target: Mapped[str] = mapped_column(String(300))
+    content: Mapped[str] = mapped_column(Text, default="")
+    arguments: Mapped[str] = mapped_column(Text, default="{}")
+    reasons: Mapped[str] = mapped_column(Text, default="[]")  # JSON list of sentences
+    state: Mapped[str] = mapped_column(String(12), default="pending")  # pending|approved
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
+
+
+class AssistantTrust(Base):
+    """The trust level the person gave one assistant (``mcp:…`` or ``api:…``).
+
+    A setting, not memory: history neither records nor undoes it. An assistant without a row
+    has the level of ``agents.default_trust``.
+    """
+
+    __tablename__ = "assistant_trust"
+    actor: Mapped[str] = mapped_column(String(40), primary_key=True)
+    level: Mapped[str] = mapped_column(String(20))
+    updated_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+TRACKED_MODELS: tuple[type[Base], ...] = (Document, App, AppMemory, Entry, ChatSession, Message, HeldWrite)

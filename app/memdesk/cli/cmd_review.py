@@ -1,0 +1,116 @@
+"""``memdesk review`` and ``memdesk assistant``: what assistants may write, and their writes
+that wait for the person's review."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import TYPE_CHECKING
+
+from memdesk.cli.io import one_line
+from memdesk.core.trust import LEVELS
+
+if TYPE_CHECKING:
+    from memdesk.services.memdesk import Memdesk
+    from memdesk.services.review import HeldInfo
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    review = subparsers.add_parser(
+        "review",
+        help="assistants' writes waiting for your review",
+        description="List, approve or reject the writes assistants made that wait for your review.",
+    )
+    sub = review.add_subparsers(dest="action", metavar="ACTION", required=True)
+    listing = sub.add_parser("list", help="the writes waiting, newest first")
+    listing.add_argument("--json", action="store_true", help="print JSON")
+    listing.add_argument("--assistant", metavar="NAME", help="only this assistant's")
+    listing.set_defaults(handler=review_list)
+    approve = sub.add_parser("approve", help="put writes into memory (one undoable step)")
+    approve.add_argument("ids", metavar="ID", type=int, nargs="+")
+    approve.set_defaults(handler=review_approve)
+    reject = sub.add_parser("reject", help="move writes to Trash (undoable)")
+    reject.add_argument("ids", metavar="ID", type=int, nargs="+")
+    reject.set_defaults(handler=review_reject)
+
+    assistant = subparsers.add_parser(
+        "assistant",
+        help="assistants and how far you trust each",
+        description="List the assistants that use this store, and set how far each is trusted.",
+    )
+    sub = assistant.add_subparsers(dest="action", metavar="ACTION", required=True)
+    sub.add_parser("list", help="assistants with their trust level and writes waiting").set_defaults(
+        handler=assistant_list
+    )
+    trust = sub.add_parser(
+        "trust",
+        help="set an assistant's trust level",
+        description="read-only: its writes are refused; review-everything: every write waits for you; "
+        "review-suspicious (the default): writes that look like instructions to an assistant wait; "
+        "trusted: nothing waits. Writes to the profile and patterns wait at every level but trusted.",
+    )
+    trust.add_argument("name", metavar="NAME", help="e.g. mcp:claude-code, or claude-code when unique")
+    trust.add_argument("level", metavar="LEVEL", help=", ".join(LEVELS))
+    trust.set_defaults(handler=assistant_trust)
+
+
+def _held_json(app: Memdesk, held: HeldInfo) -> dict[str, object]:
+    from memdesk.core.timefmt import format_iso
+
+    return {
+        "id": held.id,
+        "actor": held.actor,
+        "at": format_iso(held.created_at),
+        "operation": str(held.write.operation),
+        "title": held.write.title,
+        "target": app.review.where(held.write),
+        "text": held.write.content,
+        "reasons": list(held.reasons),
+    }
+
+
+def review_list(args: argparse.Namespace, app: Memdesk) -> int:
+    actor = app.assistants.resolve(args.assistant) if args.assistant else None
+    waiting = app.review.list(limit=1_000_000, actor=actor)
+    if args.json:
+        print(json.dumps([_held_json(app, held) for held in waiting], ensure_ascii=False, indent=2))
+        return 0
+    from memdesk.core.timefmt import format_iso
+
+    for held in waiting:
+        print(f"#{held.id}\t{format_iso(held.created_at)}\t{held.actor}\t{held.write.title}")
+        if held.write.content:
+            print(f"\t{one_line(held.write.content)}")
+        print(f"\twhy: {'; '.join(held.reasons)}")
+    if not waiting:
+        print("Nothing waits for review.")
+    return 0
+
+
+def review_approve(args: argparse.Namespace, app: Memdesk) -> int:
+    steps = app.review.approve(args.ids)
+    count = len(args.ids)
+    print(f"approved {count} write{'s' if count != 1 else ''} (history step {', '.join(map(str, steps))})")
+    return 0
+
+
+def review_reject(args: argparse.Namespace, app: Memdesk) -> int:
+    count = app.review.reject(args.ids)
+    print(f"rejected {count} write{'s' if count != 1 else ''}: in Trash, `memdesk undo` brings them back")
+    return 0
+
+
+def assistant_list(args: argparse.Namespace, app: Memdesk) -> int:
+    from memdesk.core.timefmt import format_iso
+
+    for client in app.assistants.list():
+        seen = format_iso(client.last_seen) if client.last_seen else "never"
+        level = client.level.value + (" (default)" if client.level_is_default else "")
+        print(f"{client.name}\t{level}\tlast seen {seen}\t{client.calls} calls\t{client.pending} waiting")
+    return 0
+
+
+def assistant_trust(args: argparse.Namespace, app: Memdesk) -> int:
+    actor = app.assistants.set_level(args.name, args.level)
+    print(f"{actor} is now {app.assistants.level(actor).value}")
+    return 0

@@ -1,0 +1,481 @@
+"""Review: assistants' writes pass a gate; the ones their trust level says to review wait here.
+
+Every write an assistant makes (through the MCP server or the admin API) is a ``Write``
+handed to ``Review.submit``. The person's own writes go straight through; an assistant's
+is refused (read-only), held, or applied, by the rule in ``memdesk.core.trust``. A held
+write is a row of its own, so nothing an assistant reads — the prompt, recall, its tools —
+sees it until the person approves it; approving applies it through the same services as
+any other write, as one history step that one undo reverts.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import func, select
+
+from memdesk.core.namespaces import check_namespace, check_session_id, is_working
+from memdesk.core.suspicious import suspicious_reasons
+from memdesk.core.trust import ALWAYS_IN_PROMPT, TrustLevel, hold_reasons, is_assistant
+from memdesk.errors import BadInputError, ConflictError, NotAllowedError, NotFoundError
+from memdesk.services.apps import check_app_id
+from memdesk.services.context import MAX_DOCUMENT_CHARS, MAX_ENTRY_CHARS, check_text
+from memdesk.services.entries import check_category, check_entry_importance, check_key
+from memdesk.services.sessions import check_role
+from memdesk.store.models import AppMemory, Document, Entry, HeldWrite
+
+if TYPE_CHECKING:
+    from memdesk.services.memdesk import Memdesk
+
+# The first page of the Review list; the window loads further pages as it scrolls.
+PAGE = 200
+
+
+class Operation(StrEnum):
+    SAVE_ENTRY = "save_entry"
+    FORGET_ENTRY = "forget_entry"
+    SET_WORKING = "set_working"
+    APPEND_DOCUMENT = "append_document"
+    ADD_APP_MEMORY = "add_app_memory"
+    DELETE_APP_MEMORY = "delete_app_memory"
+    PURGE_APP = "purge_app"
+    LOG_MESSAGE = "log_message"
+
+
+# Operations that change or remove something that exists: approving checks it still does.
+_REPLACES = frozenset(
+    {Operation.SAVE_ENTRY, Operation.FORGET_ENTRY, Operation.APPEND_DOCUMENT, Operation.DELETE_APP_MEMORY}
+)
+# What approving each operation does, in a few words ("Save entry home_city").
+_VERBS = {
+    Operation.SAVE_ENTRY: "Save entry",
+    Operation.FORGET_ENTRY: "Delete entry",
+    Operation.SET_WORKING: "Replace",
+    Operation.APPEND_DOCUMENT: "Append to",
+    Operation.ADD_APP_MEMORY: "Add a memory to",
+    Operation.DELETE_APP_MEMORY: "Delete memory",
+    Operation.PURGE_APP: "Delete every memory of",
+    Operation.LOG_MESSAGE: "Log a message in",
+}
+
+
+@dataclass(frozen=True)
+class Write:
+    """One write an assistant asks for: what it does, where, the text, and its other arguments.
+
+    Built only through the constructors below, which check every argument the way the
+    service that applies it will: a held write is one that can be applied.
+    """
+
+    operation: Operation
+    target: str  # the key, namespace, app id, memory id or session id it changes
+    content: str = ""  # the text that would enter memory ("" for a delete)
+    arguments: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def save_entry(
+        cls, key: str, content: str, category: str = "knowledge", importance: float | None = None
+    ) -> Write:
+        key = check_key(key)
+        check_text(content, f"content of {key}", MAX_ENTRY_CHARS)
+        check_entry_importance(importance)
+        arguments = {"category": check_category(category), "importance": importance}
+        return cls(Operation.SAVE_ENTRY, key, content, arguments)
+
+    @classmethod
+    def forget_entry(cls, key: str) -> Write:
+        return cls(Operation.FORGET_ENTRY, check_key(key))
+
+    @classmethod
+    def set_working(cls, namespace: str, content: str) -> Write:
+        check_text(content, "working memory", MAX_DOCUMENT_CHARS)
+        return cls(Operation.SET_WORKING, namespace, content)
+
+    @classmethod
+    def append_document(cls, namespace: str, text: str) -> Write:
+        namespace = check_namespace(namespace)
+        if is_working(namespace):
+            raise BadInputError(f"{namespace} is working memory", "use working_memory_set to write it")
+        check_text(text, f"text for {namespace}", MAX_DOCUMENT_CHARS)
+        return cls(Operation.APPEND_DOCUMENT, namespace, text)
+
+    @classmethod
+    def add_app_memory(cls, app_id: str, content: str, max_chars: int) -> Write:
+        check_app_id(app_id)
+        check_text(content, "memory text", max_chars)
+        return cls(Operation.ADD_APP_MEMORY, app_id, content.strip())
+
+    @classmethod
+    def delete_app_memory(cls, app_id: str, memory_id: int) -> Write:
+        check_app_id(app_id)
+        return cls(Operation.DELETE_APP_MEMORY, str(memory_id), arguments={"app": app_id})
+
+    @classmethod
+    def purge_app(cls, app_id: str) -> Write:
+        return cls(Operation.PURGE_APP, check_app_id(app_id))
+
+    @classmethod
+    def log_message(cls, session_id: str, role: str, content: str, app_id: str | None = None) -> Write:
+        check_session_id(session_id)
+        check_role(role)
+        check_text(content, "message", MAX_DOCUMENT_CHARS)
+        if app_id is not None:
+            check_app_id(app_id)
+        return cls(Operation.LOG_MESSAGE, session_id, content, {"role": role, "app": app_id})
+
+    @property
+    def title(self) -> str:
+        """What approving it does, e.g. "Save entry home_city" or "Add a memory to calendar"."""
+        if self.operation is Operation.DELETE_APP_MEMORY:
+            return f"Delete memory {self.target} of {self.arguments['app']}"
+        return f"{_VERBS[self.operation]} {self.target}"
+
+
+@dataclass(frozen=True)
+class HeldInfo:
+    """A held write as the person reviews it."""
+
+    id: int
+    actor: str
+    created_at: datetime
+    write: Write
+    reasons: tuple[str, ...]
+    state: str  # pending | approved
+    decided_at: datetime | None
+    rejected: bool  # moved to Trash
+
+    @property
+    def pending(self) -> bool:
+        return self.state == "pending" and not self.rejected
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What ``submit`` did: applied (``result`` is the service's answer) or held (``held``)."""
+
+    result: Any = None
+    held: HeldInfo | None = None
+
+
+def held_info(row: HeldWrite) -> HeldInfo:
+    write = Write(Operation(row.operation), row.target, row.content, json.loads(row.arguments))
+    return HeldInfo(
+        id=row.id,
+        actor=row.actor,
+        created_at=row.created_at,
+        write=write,
+        reasons=tuple(json.loads(row.reasons)),
+        state=row.state,
+        decided_at=row.decided_at,
+        rejected=row.deleted_at is not None,
+    )
+
+
+def _pending() -> Any:
+    return (HeldWrite.state == "pending") & HeldWrite.deleted_at.is_(None)
+
+
+class Review:
+    def __init__(self, app: Memdesk) -> None:
+        self.app = app
+        self.ctx = app.ctx
+
+    # --- the gate ------------------------------------------------------------------------
+
+    def submit(self, write: Write) -> Outcome:
+        """Apply ``write`` for whoever acts now, hold it for review, or refuse it."""
+        actor = self.ctx.current_actor
+        if not is_assistant(actor):
+            return Outcome(result=self._apply(write))
+        level = self.app.assistants.level(actor)
+        if level is TrustLevel.READ_ONLY:
+            raise NotAllowedError(
+                f"{actor} may only read here: the person set it to read-only, so nothing was written",
+                "the person can change that on Memdesk's Assistants page",
+            )
+        reasons = hold_reasons(level, self._always_in_prompt(write), self._flags(write))
+        if not reasons:
+            return Outcome(result=self._apply(write))
+        return Outcome(held=self._hold(actor, write, reasons))
+
+    def check_compaction(self, suspicious: list[int]) -> None:
+        """Refuse an assistant's applying of a compaction its level does not allow.
+
+        A proposal is many writes at once: an assistant whose writes are all reviewed leaves
+        it to the person, and only a trusted one may accept changes marked suspicious.
+        """
+        actor = self.ctx.current_actor
+        if not is_assistant(actor):
+            return
+        level = self.app.assistants.level(actor)
+        if level in (TrustLevel.READ_ONLY, TrustLevel.REVIEW_EVERYTHING):
+            raise NotAllowedError(
+                f"{actor} may not apply compaction here (its trust level is {level.label.lower()})",
+                "the person applies it in Memdesk's Compaction page",
+            )
+        if suspicious and level is not TrustLevel.TRUSTED:
+            listed = ", ".join(map(str, suspicious))
+            raise NotAllowedError(
+                f"change {listed} is marked suspicious; only the person can accept it",
+                "apply without it (leave out accept), and the person reviews it in Memdesk",
+            )
+
+    def where(self, write: Write) -> str:
+        """Which part of the prompt the write would change, in words a person reads."""
+        namespace = self.ctx.settings.memory.user_namespace
+        operation = write.operation
+        if operation is Operation.SAVE_ENTRY:
+            return f"Memory Context, when recalled ({write.arguments['category']} entry {write.target})"
+        if operation is Operation.FORGET_ENTRY:
+            return f"removes entry {write.target} from recall"
+        if operation is Operation.SET_WORKING:
+            return f"Recent context (working memory, {write.target})"
+        if operation is Operation.APPEND_DOCUMENT:
+            if namespace and write.target == f"{namespace}/profile":
+                return f"Who you're talking to ({write.target}), in every prompt"
+            if namespace and write.target == f"{namespace}/patterns":
+                return f"Memory Context, in every prompt that recalls it ({write.target})"
+            if namespace and write.target == f"{namespace}/facts":
+                return f"Memory Context, when recalled ({write.target})"
+            return f"{write.target} (not in the prompt)"
+        if operation is Operation.ADD_APP_MEMORY:
+            return f"the memories of app {write.target}"
+        if operation is Operation.PURGE_APP:
+            return f"removes every memory of app {write.target}"
+        if operation is Operation.DELETE_APP_MEMORY:
+            return f"removes memory {write.target} from app {write.arguments['app']}"
+        return f"the conversation log of {write.target} (read by compaction, not the prompt)"
+
+    def _always_in_prompt(self, write: Write) -> bool:
+        namespace = self.ctx.settings.memory.user_namespace
+        return (
+            write.operation is Operation.APPEND_DOCUMENT
+            and bool(namespace)
+            and write.target in {f"{namespace}/{name}" for name in ALWAYS_IN_PROMPT}
+        )
+
+    @staticmethod
+    def _flags(write: Write) -> list[str]:
+        # A logged message is the conversation itself, not memory: compaction judges what it
+        # takes from it. Holding the message would only leave a gap in the log.
+        if write.operation is Operation.LOG_MESSAGE or not write.content:
+            return []
+        return suspicious_reasons(write.content)
+
+    def _hold(self, actor: str, write: Write, reasons: list[str]) -> HeldInfo:
+        with self.ctx.change(f"Hold for review: {write.title}") as session:
+            row = HeldWrite(
+                actor=actor,
+                created_at=self.ctx.now(),
+                operation=str(write.operation),
+                target=write.target,
+                content=write.content,
+                arguments=json.dumps(self._arguments_to_keep(write), ensure_ascii=False),
+                reasons=json.dumps(reasons, ensure_ascii=False),
+                state="pending",
+            )
+            session.add(row)
+            session.flush()
+            return held_info(row)
+
+    def _arguments_to_keep(self, write: Write) -> dict[str, Any]:
+        """The write's arguments, and whether what it replaces or deletes exists now.
+
+        Approving later can then tell "the target was deleted meanwhile" from "it is new".
+        """
+        arguments = dict(write.arguments)
+        if write.operation in _REPLACES:
+            arguments["target_existed"] = self._target_exists(write)
+        return arguments
+
+    def _target_exists(self, write: Write) -> bool:
+        with self.ctx.store.read() as session:
+            if write.operation is Operation.APPEND_DOCUMENT:
+                model: type[Document | Entry | AppMemory] = Document
+                condition = Document.namespace == write.target
+            elif write.operation is Operation.DELETE_APP_MEMORY:
+                model, condition = AppMemory, AppMemory.id == int(write.target)
+            else:
+                model, condition = Entry, Entry.key == write.target
+            live = select(func.count()).select_from(model).where(condition, model.deleted_at.is_(None))
+            return bool(session.scalar(live))
+
+    # --- applying --------------------------------------------------------------------------
+
+    def _apply(self, write: Write) -> Any:
+        app, args = self.app, write.arguments
+        match write.operation:
+            case Operation.SAVE_ENTRY:
+                return app.entries.upsert(write.target, write.content, args["category"], args["importance"])
+            case Operation.FORGET_ENTRY:
+                return app.entries.delete_key(write.target)
+            case Operation.SET_WORKING:
+                return app.working.write(write.content)
+            case Operation.APPEND_DOCUMENT:
+                return app.documents.append(write.target, write.content)
+            case Operation.ADD_APP_MEMORY:
+                from memdesk.services.decided_add import add_app_memory
+
+                return add_app_memory(app, write.target, write.content)
+            case Operation.DELETE_APP_MEMORY:
+                memory = app.apps.get(int(write.target))
+                if memory.app_id != args["app"]:
+                    raise NotFoundError(f"memory {write.target} does not belong to {args['app']}")
+                return app.apps.delete([memory.id])
+            case Operation.PURGE_APP:
+                return app.apps.purge(write.target)
+            case Operation.LOG_MESSAGE:
+                return app.sessions.log(write.target, args["role"], write.content, args.get("app"))
+
+    # --- the person's decisions ----------------------------------------------------------------
+
+    def list(self, limit: int = PAGE, offset: int = 0, actor: str | None = None) -> list[HeldInfo]:
+        """Writes waiting for review, newest first (only ``actor``'s when given)."""
+        query = select(HeldWrite).where(_pending())
+        if actor is not None:
+            query = query.where(HeldWrite.actor == actor)
+        query = query.order_by(HeldWrite.id.desc()).limit(limit).offset(offset)
+        with self.ctx.store.read() as session:
+            return [held_info(row) for row in session.scalars(query)]
+
+    def count(self, actor: str | None = None) -> int:
+        query = select(func.count()).select_from(HeldWrite).where(_pending())
+        if actor is not None:
+            query = query.where(HeldWrite.actor == actor)
+        with self.ctx.store.read() as session:
+            return session.scalar(query) or 0
+
+    def get(self, held_id: int) -> HeldInfo:
+        with self.ctx.store.read() as session:
+            row = session.get(HeldWrite, held_id)
+            if row is None:
+                raise NotFoundError(f"no held write {held_id}", "see `memdesk review list`")
+            return held_info(row)
+
+    def current(self, held: HeldInfo) -> str | None:
+        """What the write would replace or remove, as it is now (None: nothing, or new)."""
+        write = held.write
+        match write.operation:
+            case Operation.SAVE_ENTRY | Operation.FORGET_ENTRY:
+                try:
+                    return self.app.entries.get(write.target).content
+                except NotFoundError:
+                    return None
+            case Operation.SET_WORKING:
+                state = self.app.working.state()
+                return state.content if state is not None else None
+            case Operation.APPEND_DOCUMENT:
+                doc = self.app.documents.get(write.target)
+                return doc.content if doc is not None else None
+            case Operation.DELETE_APP_MEMORY:
+                try:
+                    return self.app.apps.get(int(write.target)).content
+                except NotFoundError:
+                    return None
+        return None
+
+    def approve(self, ids: list[int], edited: str | None = None) -> list[int]:
+        """Apply held writes; one history step per assistant (recorded as its write). Step ids.
+
+        ``edited`` replaces the text of the one write given. Nothing is applied when any of
+        them was decided already, or its target is gone.
+        """
+        if edited is not None and len(ids) != 1:
+            raise BadInputError("an edited text goes with exactly one held write")
+        by_actor: dict[str, list[HeldInfo]] = {}
+        for held in self._pending_ones(ids, "approve"):
+            by_actor.setdefault(held.actor, []).append(held)
+        steps: list[int] = []
+        for actor, writes in by_actor.items():
+            label = writes[0].write.title if len(writes) == 1 else f"{len(writes)} writes"
+            with self.ctx.acting_as(actor), self.ctx.change(f"Approve {label}") as session:
+                for held in writes:
+                    row = self._lock_pending(session, held.id, "approve")
+                    write = held.write
+                    if edited is not None:
+                        write = self._edited(write, edited)
+                        row.content = write.content
+                    self._check_target(held, write)
+                    self._apply(write)
+                    row.state = "approved"
+                    row.decided_at = self.ctx.now()
+            step = self.ctx.last_step_id()
+            if step is not None:
+                steps.append(step)
+        return steps
+
+    def approve_all(self, actor: str) -> list[int]:
+        """Approve every write ``actor`` has waiting."""
+        ids = [held.id for held in self.list(limit=1_000_000, actor=actor)]
+        return self.approve(ids) if ids else []
+
+    def reject(self, ids: list[int]) -> int:
+        """Move held writes to Trash (undo or a restore brings them back to Review); how many."""
+        pending = self._pending_ones(ids, "reject")
+        label = pending[0].write.title if len(pending) == 1 else f"{len(pending)} held writes"
+        with self.ctx.change(f"Reject {label}") as session:
+            for held in pending:
+                self._lock_pending(session, held.id, "reject").deleted_at = self.ctx.now()
+        return len(pending)
+
+    def _pending_ones(self, ids: list[int], verb: str) -> list[HeldInfo]:
+        if not ids:
+            raise BadInputError(f"name at least one held write to {verb}")
+        found = [self.get(held_id) for held_id in dict.fromkeys(ids)]
+        for held in found:
+            self._check_pending(held, verb)
+        return found
+
+    @staticmethod
+    def _check_pending(held: HeldInfo, verb: str) -> None:
+        if held.rejected:
+            raise ConflictError(
+                f"held write {held.id} was rejected already (it is in Trash); nothing was changed",
+                "restore it from Trash to review it again",
+            )
+        if held.state != "pending":
+            raise ConflictError(f"held write {held.id} was approved already; nothing was changed")
+
+    def _lock_pending(self, session: Any, held_id: int, verb: str) -> HeldWrite:
+        """The row, read again inside the write: another window may have decided it meanwhile."""
+        row = session.get(HeldWrite, held_id)
+        if row is None:
+            raise NotFoundError(f"held write {held_id} is gone (Trash was emptied)")
+        self._check_pending(held_info(row), verb)
+        return row
+
+    def _edited(self, write: Write, text: str) -> Write:
+        """The write with the person's text instead of the assistant's."""
+        rebuilt = {
+            Operation.SAVE_ENTRY: lambda: Write.save_entry(
+                write.target, text, write.arguments["category"], write.arguments["importance"]
+            ),
+            Operation.SET_WORKING: lambda: Write.set_working(write.target, text),
+            Operation.APPEND_DOCUMENT: lambda: Write.append_document(write.target, text),
+            Operation.ADD_APP_MEMORY: lambda: Write.add_app_memory(
+                write.target, text, self.ctx.settings.memory.app_memory_max_chars
+            ),
+            Operation.LOG_MESSAGE: lambda: Write.log_message(
+                write.target, write.arguments["role"], text, write.arguments.get("app")
+            ),
+        }.get(write.operation)
+        if rebuilt is None:
+            raise BadInputError(f"a {write.title.lower()} has no text to edit")
+        fresh = rebuilt()
+        return Write(fresh.operation, fresh.target, fresh.content, {**write.arguments, **fresh.arguments})
+
+    def _check_target(self, held: HeldInfo, write: Write) -> None:
+        """Refuse to approve a write whose target was deleted since it was held."""
+        if not held.write.arguments.get("target_existed") or self._target_exists(write):
+            return
+        if write.operation in (Operation.FORGET_ENTRY, Operation.DELETE_APP_MEMORY):
+            raise ConflictError(f"{write.target} was deleted meanwhile; nothing was changed")
+        what = "document" if write.operation is Operation.APPEND_DOCUMENT else "entry"
+        raise ConflictError(
+            f"the {what} {write.target} was deleted after {held.actor} wrote this; nothing was changed",
+            "restore it from Trash and approve again, or reject this write",
+        )
