@@ -73,6 +73,10 @@ def test_a_trust_change_holds_from_the_next_call_of_a_running_server(memdesk: Me
             out(memdesk("assistant", "trust", "web-agent", "trusted"))
             profile = await call_ok(s, "document_append", namespace="user/profile", text="Name: Ada")
             assert profile.structuredContent["held"] is False
+            prompt = await call_ok(s, "prompt")
+            sections = {sec["name"]: sec for sec in prompt.structuredContent["sections"]}
+            [item] = sections["profile"]["items"]
+            assert (item["kind"], item["key"], item["written_by"]) == ("document", "user/profile", "mcp:web-agent")
 
     anyio.run(run)
     listed = out(memdesk("assistant", "list"))

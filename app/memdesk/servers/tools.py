@@ -22,7 +22,8 @@ from memdesk.errors import BadInputError, NotAllowedError, NotFoundError
 from memdesk.services.apps import check_app_id
 from memdesk.services.context import MAX_DOCUMENT_CHARS, MAX_ENTRY_CHARS, check_text
 from memdesk.services.entries import check_category, check_key
-from memdesk.services.prompt import ComposedPrompt, PromptSpec
+from memdesk.services.prompt import ComposedPrompt, PromptItem, PromptSpec
+from memdesk.services.provenance import Origin
 from memdesk.services.review import Outcome, Write
 from memdesk.services.sessions import check_role
 
@@ -94,8 +95,18 @@ def _iso(value: datetime | None) -> str | None:
     return format_iso(value) if value is not None else None
 
 
-def prompt_data(composed: ComposedPrompt) -> dict[str, Any]:
-    """The composed prompt with each section's source, tokens, and why it was left out."""
+def prompt_data(composed: ComposedPrompt, origins: dict[PromptItem, Origin | None]) -> dict[str, Any]:
+    """The composed prompt with each section's source, tokens, why it was left out, and who
+    wrote each item it carries."""
+
+    def item(entry: PromptItem) -> dict[str, Any]:
+        origin = origins.get(entry)
+        found: dict[str, Any] = {"kind": str(entry.kind), "key": entry.key}
+        if origin is not None:
+            found["written_by"], found["written_at"] = origin.writer, format_iso(origin.at)
+            found["history_step"] = origin.step_id
+        return found
+
     return {
         "text": composed.text,
         "tokens": composed.tokens,
@@ -107,6 +118,7 @@ def prompt_data(composed: ComposedPrompt) -> dict[str, Any]:
                 "included": s.included,
                 "tokens": s.tokens,
                 **({"reason": s.reason} if not s.included else {}),
+                **({"items": [item(entry) for entry in s.items]} if s.items else {}),
             }
             for s in composed.sections
         ],
@@ -418,7 +430,7 @@ class MemoryTools:
         at: str | int | None = None,
     ) -> Reply:
         composed = self.compose(session, app, message, at)
-        return Reply(composed.text, prompt_data(composed))
+        return Reply(composed.text, prompt_data(composed, self.app.provenance.of_prompt(composed)))
 
     # --- compaction --------------------------------------------------------------------
 

@@ -26,6 +26,7 @@ from memdesk.services.files import FileScopes, global_folder
 from memdesk.services.flynn import FlynnFolder
 from memdesk.services.history import History
 from memdesk.services.prompt import Composer
+from memdesk.services.provenance import Provenance
 from memdesk.services.recall import Recall
 from memdesk.services.search import Search
 from memdesk.services.sessions import Sessions
@@ -74,6 +75,7 @@ class Memdesk:
         self.prompt = Composer(self.ctx)
         self.tokens = Tokens(self.ctx)
         self.assistants = Assistants(self.ctx)
+        self.provenance = Provenance(self.ctx)
 
     @classmethod
     def open(

@@ -6,11 +6,12 @@ blank line, each right-stripped, no trailing newline.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from memdesk.core.items import ItemKind
 from memdesk.core.namespaces import working_namespace
 from memdesk.core.timefmt import format_day, format_iso, naive_utc
 from memdesk.core.tokens import estimate_tokens
@@ -49,6 +50,19 @@ class PromptSpec:
     trusted: bool = False
 
 
+@dataclass(frozen=True)
+class PromptItem:
+    """A stored item whose text a section carries, so the preview can say who wrote it.
+
+    ``key``: the namespace (documents, working memory), the entry key or the memory id;
+    ``text``: for a recalled paragraph of a document, that paragraph.
+    """
+
+    kind: ItemKind
+    key: str
+    text: str = ""
+
+
 @dataclass
 class Section:
     name: str
@@ -57,6 +71,7 @@ class Section:
     tokens: int = 0
     included: bool = False
     reason: str = ""
+    items: list[PromptItem] = field(default_factory=list)
 
     def include(self, text: str) -> None:
         self.text = text.rstrip()
@@ -84,7 +99,17 @@ class ComposedPrompt:
             "now": format_iso(self.now),
             "text": self.text,
             "tokens": self.tokens,
-            "sections": [asdict(section) for section in self.sections],
+            "sections": [
+                {
+                    "name": section.name,
+                    "source": section.source,
+                    "text": section.text,
+                    "tokens": section.tokens,
+                    "included": section.included,
+                    "reason": section.reason,
+                }
+                for section in self.sections
+            ],
         }
 
 
@@ -169,6 +194,7 @@ class Composer:
             content = self.documents.text(f"{namespace}/profile").strip()
             if content:
                 profile.include(f"{PROFILE_HEADER}\n{content}")
+                profile.items.append(PromptItem(ItemKind.DOCUMENT, profile.source))
             else:
                 profile.leave_out("empty")
         working = Section("working", "")
@@ -185,6 +211,7 @@ class Composer:
             working.leave_out(state.reason)
         else:
             working.include(f"{WORKING_HEADER}\n{state.content.strip()}")
+            working.items.append(PromptItem(ItemKind.WORKING, working.source))
         return profile, working
 
     def _greeting(self, profile: Section, working: Section) -> Section:
@@ -232,6 +259,7 @@ class Composer:
         lines = [f"[{format_day(memory.created_at)}] {memory.content}" for memory in memories]
         section.source = f"app:{spec.app} (memories {', '.join(str(m.id) for m in memories)})"
         section.include(format_app_block(label, lines))
+        section.items.extend(PromptItem(ItemKind.APP_MEMORY, str(memory.id)) for memory in memories)
         return section
 
     def _recall(self, spec: PromptSpec, namespace: str, now: datetime) -> Section:
@@ -246,4 +274,10 @@ class Composer:
         section.source = ", ".join(dict.fromkeys(hit.label for hit in hits))
         lines = "\n".join(f"- {hit.label}: {' '.join(hit.text.split())}" for hit in hits)
         section.include(f"## Memory Context\n\n{lines}")
+        section.items.extend(
+            PromptItem(ItemKind.DOCUMENT, hit.ref, hit.text)
+            if hit.kind == "document"
+            else PromptItem(ItemKind.ENTRY, hit.ref)
+            for hit in hits
+        )
         return section

@@ -1,0 +1,127 @@
+"""Who wrote what a prompt carries: for each item, the history step that put its text there.
+
+History already records every write with its actor, so provenance is a read of it: the
+newest step (not undone) that touched an entry, an app memory or working memory; for a
+paragraph of a document, the step that added that paragraph. From an origin the person can
+open the step in History and undo it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select, tuple_
+from sqlalchemy.orm import Session
+
+from memdesk.core.items import ItemKind
+from memdesk.core.trust import is_assistant
+from memdesk.services.context import Context
+from memdesk.services.prompt import ComposedPrompt, PromptItem
+from memdesk.store.models import AppMemory, Document, Entry, HistoryChange, HistoryStep
+
+# Compaction's steps are named by ``services.compaction`` ("Compact telegram:1 (run 3)", and
+# "Archive 40 raw messages of …" when it gives up); a test applies one and checks this.
+_COMPACTION_LABELS = ("Compact ", "Archive ")
+# How far back a document's history is searched for the step that added a paragraph.
+_DOCUMENT_STEPS = 500
+_TABLES = {
+    ItemKind.DOCUMENT: Document.__tablename__,
+    ItemKind.WORKING: Document.__tablename__,
+    ItemKind.ENTRY: Entry.__tablename__,
+    ItemKind.APP_MEMORY: AppMemory.__tablename__,
+}
+
+
+@dataclass(frozen=True)
+class Origin:
+    """The history step that wrote an item's text."""
+
+    step_id: int
+    actor: str
+    at: datetime
+    label: str
+
+    @property
+    def by_assistant(self) -> bool:
+        return is_assistant(self.actor)
+
+    @property
+    def writer(self) -> str:
+        """"you", "compaction", or the assistant (``mcp:claude-code``, ``api:picobot``)."""
+        if self.by_assistant:
+            return self.actor
+        return "compaction" if self.label.startswith(_COMPACTION_LABELS) else "you"
+
+
+class Provenance:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def of_prompt(self, composed: ComposedPrompt) -> dict[PromptItem, Origin | None]:
+        """The origin of every item of every included section (None: written before history)."""
+        return self.of(item for section in composed.sections if section.included for item in section.items)
+
+    def of(self, items: Iterable[PromptItem]) -> dict[PromptItem, Origin | None]:
+        wanted = list(dict.fromkeys(items))
+        with self.ctx.store.read() as session:
+            row_keys = self._row_keys(session, wanted)
+            pairs = sorted({(_TABLES[item.kind], key) for item, key in row_keys.items()})
+            changes: dict[tuple[str, str], list[tuple[Origin, str | None, str | None]]] = {}
+            if pairs:
+                change = (HistoryChange.table_name, HistoryChange.item_key, HistoryChange.before)
+                step = (HistoryStep.id, HistoryStep.actor, HistoryStep.at, HistoryStep.label)
+                query = (
+                    select(*change, HistoryChange.after, *step)
+                    .join(HistoryStep, HistoryStep.id == HistoryChange.step_id)
+                    .where(
+                        tuple_(HistoryChange.table_name, HistoryChange.item_key).in_(pairs),
+                        HistoryStep.state.in_(("done", "final")),
+                    )
+                    .order_by(HistoryStep.id.desc())
+                )
+                for table, key, before, after, step_id, actor, at, label in session.execute(query):
+                    found = changes.setdefault((table, key), [])
+                    if len(found) < _DOCUMENT_STEPS:
+                        found.append((Origin(step_id, actor, at, label), before, after))
+        return {
+            item: self._origin(item, changes.get((_TABLES[item.kind], row_keys.get(item, "")), []))
+            for item in wanted
+        }
+
+    @staticmethod
+    def _row_keys(session: Session, items: list[PromptItem]) -> dict[PromptItem, str]:
+        """Each item's primary key as history records it (documents and entries by id)."""
+        namespaces = {i.key for i in items if i.kind in (ItemKind.DOCUMENT, ItemKind.WORKING)}
+        keys = {i.key for i in items if i.kind is ItemKind.ENTRY}
+        docs = select(Document.namespace, Document.id).where(Document.namespace.in_(namespaces))
+        entries = select(Entry.key, Entry.id).where(Entry.key.in_(keys))
+        doc_ids = {name: row_id for name, row_id in session.execute(docs)} if namespaces else {}
+        entry_ids = {key: row_id for key, row_id in session.execute(entries)} if keys else {}
+        found: dict[PromptItem, str] = {}
+        for item in items:
+            if item.kind is ItemKind.APP_MEMORY:
+                found[item] = item.key
+            elif item.kind is ItemKind.ENTRY and item.key in entry_ids:
+                found[item] = str(entry_ids[item.key])
+            elif item.key in doc_ids:
+                found[item] = str(doc_ids[item.key])
+        return found
+
+    @staticmethod
+    def _origin(item: PromptItem, changes: list[tuple[Origin, str | None, str | None]]) -> Origin | None:
+        """The newest step for a row; for a paragraph, the newest step that added it."""
+        if not changes:
+            return None
+        if item.text:
+            paragraph = item.text.strip()
+            for origin, before, after in changes:
+                if paragraph in _content(after) and paragraph not in _content(before):
+                    return origin
+        return changes[0][0]
+
+
+def _content(snapshot: str | None) -> str:
+    return "" if snapshot is None else str(json.loads(snapshot).get("content") or "")
