@@ -76,7 +76,7 @@ def test_a_trust_change_holds_from_the_next_call_of_a_running_server(memdesk: Me
             prompt = await call_ok(s, "prompt")
             sections = {sec["name"]: sec for sec in prompt.structuredContent["sections"]}
             [item] = sections["profile"]["items"]
-            assert (item["kind"], item["key"], item["written_by"]) == ("document", "user/profile", "mcp:web-agent")
+            assert (item["key"], item["written_by"]) == ("user/profile", "mcp:web-agent")
 
     anyio.run(run)
     listed = out(memdesk("assistant", "list"))
