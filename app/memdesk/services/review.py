@@ -11,6 +11,7 @@ any other write, as one history step that one undo reverts.
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -21,7 +22,7 @@ from sqlalchemy import func, select
 from memdesk.core.namespaces import check_namespace, check_session_id, is_working
 from memdesk.core.suspicious import suspicious_reasons
 from memdesk.core.trust import ALWAYS_IN_PROMPT, TrustLevel, hold_reasons, is_assistant
-from memdesk.errors import BadInputError, ConflictError, NotAllowedError, NotFoundError
+from memdesk.errors import BadInputError, ConflictError, MemdeskError, NotAllowedError, NotFoundError
 from memdesk.services.apps import check_app_id
 from memdesk.services.context import MAX_DOCUMENT_CHARS, MAX_ENTRY_CHARS, check_text
 from memdesk.services.entries import check_category, check_entry_importance, check_key
@@ -30,6 +31,8 @@ from memdesk.store.models import AppMemory, Document, Entry, HeldWrite
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
+
+log = logging.getLogger(__name__)
 
 # The first page of the Review list; the window loads further pages as it scrolls.
 PAGE = 200
@@ -197,7 +200,10 @@ class Review:
                 f"{actor} may only read here: the person set it to read-only, so nothing was written",
                 "the person can change that on Memdesk's Assistants page",
             )
-        reasons = hold_reasons(level, self._always_in_prompt(write), self._flags(write))
+        flags = self._flags(write)
+        if not flags and level is TrustLevel.REVIEW_SUSPICIOUS:
+            flags = self._second_opinion(write)
+        reasons = hold_reasons(level, self._always_in_prompt(write), flags)
         if not reasons:
             return Outcome(result=self._apply(write))
         return Outcome(held=self._hold(actor, write, reasons))
@@ -265,6 +271,25 @@ class Review:
         if write.operation is Operation.LOG_MESSAGE or not write.content:
             return []
         return suspicious_reasons(write.content)
+
+    def _second_opinion(self, write: Write) -> list[str]:
+        """The model's view of text the rules let through, when the person asked for it."""
+        settings = self.ctx.settings
+        if not settings.agents.model_second_opinion or settings.llm.backend == "offline" or not write.content:
+            return []
+        if write.operation is Operation.LOG_MESSAGE:
+            return []
+        from memdesk.llm.base import make_backend
+        from memdesk.llm.second_opinion import second_opinion
+        from memdesk.services.compaction.backends import api_key_for
+
+        try:
+            backend = make_backend(settings, api_key_for(settings.llm.backend))
+            reason = second_opinion(backend, write.content) if backend is not None else None
+        except MemdeskError as error:  # never required: the detector's verdict stands
+            log.warning("no second opinion on a write by %s: %s", self.ctx.current_actor, error.message)
+            return []
+        return [reason] if reason else []
 
     def _hold(self, actor: str, write: Write, reasons: list[str]) -> HeldInfo:
         with self.ctx.change(f"Hold for review: {write.title}") as session:
