@@ -245,6 +245,16 @@ def test_bad_entry_bodies_are_refused_and_write_nothing(local, client, body):
     assert len(history(local)) == steps
 
 
+def test_text_that_is_not_utf8_is_named_so(local, client):
+    raw = b'{"key": "k", "content": "caf\xe9"}'
+    response = client.post("/entries", content=raw, headers={"content-type": "application/json"})
+    assert response.status_code == 422
+    assert response.json() == {"error": "the request body is not valid UTF-8 (byte 28)"}
+    escaped = b'{"key": "k", "content": "half \\ud800 pair"}'  # JSON may name a lone surrogate
+    lone = client.post("/entries", content=escaped, headers={"content-type": "application/json"})
+    assert lone.status_code == 422 and "not valid UTF-8" in lone.json()["error"]
+
+
 def test_bad_session_messages(client):
     for path, body in (
         ("/sessions/discord:9/messages", {"role": "robot", "content": "x"}),

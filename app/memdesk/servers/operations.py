@@ -89,8 +89,12 @@ def parse_text_params(params: tuple[Param, ...], given: Mapping[str, str], where
 
 def parse_json_body(fields: tuple[Param, ...], raw: bytes) -> dict[str, Any]:
     try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInputError(f"the request body is not valid UTF-8 (byte {exc.start})") from None
+    try:
+        data = json.loads(text)
+    except ValueError:
         raise BadInputError("the request body is not valid JSON") from None
     if not isinstance(data, dict):
         raise BadInputError("the request body must be a JSON object")
