@@ -91,6 +91,9 @@ SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("prompt.base_file", "path", "", "Base prompt file (empty: none)"),
     SettingSpec("agents.allow_writes", "bool", True, "Assistants may write memories"),
     SettingSpec("agents.allow_forget", "bool", True, "Assistants may delete memories"),
+    SettingSpec("sources.claude_code", "bool", False, "Read Claude Code's transcripts"),
+    SettingSpec("sources.codex", "bool", False, "Read Codex CLI's transcripts"),
+    SettingSpec("sources.pi", "bool", False, "Read pi's session files"),
 )
 SPEC_BY_KEY = {spec.key: spec for spec in SPECS}
 
@@ -183,6 +186,15 @@ class AgentsSettings:
 
 
 @dataclass(frozen=True)
+class SourcesSettings:
+    """Which assistants' own transcripts are read into sessions (``memdesk sources``)."""
+
+    claude_code: bool = _default("sources.claude_code")
+    codex: bool = _default("sources.codex")
+    pi: bool = _default("sources.pi")
+
+
+@dataclass(frozen=True)
 class Settings:
     memory: MemorySettings = field(default_factory=MemorySettings)
     compaction: CompactionSettings = field(default_factory=CompactionSettings)
@@ -190,6 +202,7 @@ class Settings:
     files: FilesSettings = field(default_factory=FilesSettings)
     prompt: PromptSettings = field(default_factory=PromptSettings)
     agents: AgentsSettings = field(default_factory=AgentsSettings)
+    sources: SourcesSettings = field(default_factory=SourcesSettings)
 
     def get(self, key: str) -> Any:
         section, name = key.split(".", 1)
