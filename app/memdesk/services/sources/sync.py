@@ -266,8 +266,9 @@ class _FileRead:
                 row = session.scalar(select(SourceFile).where(SourceFile.path == str(self.path)))
                 if (row.read_to if row else None) != self.expected:
                     raise _Overtaken
-                for note in fresh:
-                    self.app.sessions.log(self.session_id, note.role, note.text, app_id, at=note.at or now)
+                if fresh:
+                    rows = [(note.role, note.text, note.at or now) for note in fresh]
+                    self.app.sessions.log_many(self.session_id, rows, app_id)
                 if row is None:
                     row = SourceFile(
                         path=str(self.path), source=self.assistant.name, session_id=self.session_id
