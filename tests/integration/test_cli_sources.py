@@ -65,7 +65,7 @@ def test_sources_list_enable_and_sync(memdesk, home):
     env = _env(home)
     _transcript(home)
     listed = out(memdesk("sources", "list", env=env))
-    assert "off claude-code  1 transcripts in" in listed and "codex" in listed and "not found" in listed
+    assert "off claude-code  1 transcript in" in listed and "codex" in listed and "not found" in listed
     assert "Read 0 new messages" in out(memdesk("sources", "sync", env=env))
     assert "on" in out(memdesk("sources", "enable", "claude-code", env=env))
     synced = out(memdesk("sources", "sync", env=env))

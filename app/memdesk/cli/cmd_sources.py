@@ -26,9 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action = actions.add_parser(name, help=f"{verb} an assistant's transcripts")
         action.add_argument("source", choices=NAMES)
     sync = actions.add_parser("sync", help="read what is new in the enabled sources' transcripts, once")
-    sync.add_argument(
-        "source", nargs="*", help="claude-code, codex or pi (default: the enabled ones)"
-    )
+    sync.add_argument("source", nargs="*", help="claude-code, codex or pi (default: the enabled ones)")
     sync.add_argument("--file", metavar="PATH", help="only this transcript file")
     parser.set_defaults(handler=sources)
 
@@ -37,11 +35,8 @@ def sources(args: argparse.Namespace, app: Memdesk) -> int:
     if args.action == "list":
         for info in app.sources.list():
             state = "on " if info.enabled else "off"
-            where = (
-                f"{info.transcripts} transcripts in {info.folder}"
-                if info.found
-                else f"not found ({info.folder})"
-            )
+            count = f"{info.transcripts} transcript{'' if info.transcripts == 1 else 's'}"
+            where = f"{count} in {info.folder}" if info.found else f"not found ({info.folder})"
             print(f"{state} {info.name:<12} {where}")
         return 0
     if args.action in ("enable", "disable"):

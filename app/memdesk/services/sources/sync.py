@@ -15,7 +15,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from sqlalchemy import select
 
@@ -202,7 +202,7 @@ class _FileRead:
         self.skipped: list[str] = []
         self.known: set[tuple[str, str]] | None = None  # after a rewrite: messages already logged
 
-    def run(self, handle) -> FileSync:  # noqa: ANN001 - a binary file
+    def run(self, handle: BinaryIO) -> FileSync:
         stat = os.fstat(handle.fileno())
         mark = fingerprint(handle)
         if mark is None:  # not even one whole line yet
