@@ -182,3 +182,14 @@ def test_a_sync_writes_one_history_step_per_batch_that_undo_reverts(memdesk_app,
     assert contents(memdesk_app) == []
     memdesk_app.sources.sync(["claude-code"])
     assert contents(memdesk_app) == []  # an undone read is not read again
+
+
+@pytest.mark.engines("sqlite")
+def test_a_fifty_megabyte_line_is_skipped_without_stopping_the_file(memdesk_app, transcript):
+    huge = line("user", "x" * (50 * 1024 * 1024))
+    append(transcript, line("user", "before"), huge, line("user", "after"))
+    result = memdesk_app.sources.sync(["claude-code"])
+    assert contents(memdesk_app) == ["before", "after"]
+    assert result.files[0].skipped == (
+        f"the line at byte {len(line('user', 'before')):,} is over 16 MB; skipped",
+    )
