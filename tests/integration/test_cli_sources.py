@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -173,3 +176,28 @@ def test_connect_refuses_a_settings_file_it_cannot_read_and_changes_nothing(memd
 )
 def test_connect_print_shows_the_snippet(memdesk, client, text):
     assert text in out(memdesk("connect", client, "--print"))
+
+
+def test_two_sync_processes_at_once_log_each_message_once(memdesk, home):
+    env = _env(home)
+    path = home / ".claude" / "projects" / "-work-atlas" / f"{SESSION}.jsonl"
+    records = [
+        {
+            "type": "user",
+            "cwd": "/work/atlas",
+            "timestamp": "2026-05-01T09:00:00Z",
+            "message": {"role": "user", "content": f"Message number {n}."},
+        }
+        for n in range(2000)
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    out(memdesk("sources", "enable", "claude-code", env=env))
+    argv = [sys.executable, "-m", "memdesk", "--data-dir", str(memdesk.data_dir), "sources", "sync"]
+    running = [
+        subprocess.Popen(argv, env={**os.environ, **env}, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        for _ in range(2)
+    ]
+    for process in running:
+        assert process.wait(timeout=120) == 0
+    shown = out(memdesk("session", "show", f"claude-code:{SESSION}"))
+    assert all(shown.count(f"Message number {n}.") == 1 for n in range(2000))

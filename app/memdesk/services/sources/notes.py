@@ -18,6 +18,7 @@ from memdesk.errors import BadInputError
 
 ARGUMENT_CHARS = 120
 RESULT_CHARS = 160
+MAX_PENDING = 200
 # Tools whose result is a file's text (or whose argument is): only the path is kept.
 FILE_TOOLS = frozenset(
     {
@@ -126,6 +127,8 @@ class ToolCalls:
     def called(self, call_id: object, name: object, arguments: object) -> None:
         if isinstance(call_id, str) and call_id:
             self.pending[call_id] = [str(name or "tool"), key_argument(arguments)]
+            if len(self.pending) > MAX_PENDING:  # calls interrupted before their result: forget the oldest
+                del self.pending[next(iter(self.pending))]
 
     def answered(self, call_id: object, result: object, at: datetime | None, failed: bool = False) -> Note:
         name, argument = self.pending.pop(str(call_id), ["tool", ""])
