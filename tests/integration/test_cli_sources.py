@@ -201,3 +201,11 @@ def test_two_sync_processes_at_once_log_each_message_once(memdesk, home):
         assert process.wait(timeout=120) == 0
     shown = out(memdesk("session", "show", f"claude-code:{SESSION}"))
     assert all(shown.count(f"Message number {n}.") == 1 for n in range(2000))
+
+
+@pytest.mark.engines("sqlite")
+def test_sync_of_one_missing_file_says_so_and_fails(memdesk, home, tmp_path):
+    missing = tmp_path / f"{SESSION}.jsonl"
+    done = memdesk("sources", "sync", "claude-code", "--file", str(missing), env=_env(home))
+    assert done.returncode == 1 and b"is not there (removed?); skipped" in done.stderr
+    assert b"Traceback" not in done.stderr

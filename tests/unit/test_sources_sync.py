@@ -146,7 +146,7 @@ def test_a_missing_unreadable_or_foreign_file_is_one_line_and_the_others_go_on(m
     gone = memdesk_app.sources.sync_file(
         folder / "gone-0b5c1c4e-2f0e-4a57-9a38-1f4d7c2e9b11.jsonl", "claude-code"
     )
-    assert gone.problem == "no longer there; skipped"
+    assert gone.problem == "is not there (removed?); skipped"
 
 
 def test_two_readers_at_once_log_each_message_once(memdesk_app, transcript, isolated_data_dir, store_url):

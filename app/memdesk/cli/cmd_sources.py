@@ -62,4 +62,5 @@ def sources(args: argparse.Namespace, app: Memdesk) -> int:
             print(f"memdesk: {item.path}: {line}", file=sys.stderr)
     total = sum(item.messages for item in files)
     print(f"Read {total} new messages from {len(files)} transcripts ({unchanged} unchanged).")
-    return 0
+    # One file named and not read is a failure; over whole folders a foreign file is not.
+    return 1 if args.file and problems else 0

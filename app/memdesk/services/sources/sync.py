@@ -130,7 +130,7 @@ class Sources:
         try:
             handle = path.open("rb")
         except FileNotFoundError:
-            return FileSync(path, assistant.name, session_id, 0, problem="no longer there; skipped")
+            return FileSync(path, assistant.name, session_id, 0, problem="is not there (removed?); skipped")
         except OSError as exc:
             return FileSync(
                 path,
