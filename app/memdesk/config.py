@@ -96,6 +96,9 @@ SPECS: tuple[SettingSpec, ...] = (
         "agents.default_trust", "choice", DEFAULT_LEVEL.value, "Trust for a new assistant", choices=LEVELS
     ),
     SettingSpec("agents.model_second_opinion", "bool", False, "Ask the LLM backend about unflagged writes"),
+    SettingSpec("sources.claude_code", "bool", False, "Read Claude Code's transcripts"),
+    SettingSpec("sources.codex", "bool", False, "Read Codex CLI's transcripts"),
+    SettingSpec("sources.pi", "bool", False, "Read pi's session files"),
 )
 SPEC_BY_KEY = {spec.key: spec for spec in SPECS}
 
@@ -190,6 +193,15 @@ class AgentsSettings:
 
 
 @dataclass(frozen=True)
+class SourcesSettings:
+    """Which assistants' own transcripts are read into sessions (``memdesk sources``)."""
+
+    claude_code: bool = _default("sources.claude_code")
+    codex: bool = _default("sources.codex")
+    pi: bool = _default("sources.pi")
+
+
+@dataclass(frozen=True)
 class Settings:
     memory: MemorySettings = field(default_factory=MemorySettings)
     compaction: CompactionSettings = field(default_factory=CompactionSettings)
@@ -197,6 +209,7 @@ class Settings:
     files: FilesSettings = field(default_factory=FilesSettings)
     prompt: PromptSettings = field(default_factory=PromptSettings)
     agents: AgentsSettings = field(default_factory=AgentsSettings)
+    sources: SourcesSettings = field(default_factory=SourcesSettings)
 
     def get(self, key: str) -> Any:
         section, name = key.split(".", 1)

@@ -111,6 +111,45 @@ else
     fail "stores: $(tail -n 5 "$work/stores.log" | tr '\n' ' ')"
 fi
 
+echo "== Claude Code: memdesk connect claude-code and its hook, installed"
+cc_home="$work/cc-home"
+cc_data="$work/cc-data"
+cc_session="3f2a9c1e-7b4d-4e8f-9a0b-1c2d3e4f5a6b"
+cc_transcript="$cc_home/.claude/projects/-work-atlas/$cc_session.jsonl"
+mkdir -p "$(dirname "$cc_transcript")"
+printf '%s\n' '{"type":"user","cwd":"/work/atlas","timestamp":"2026-05-01T09:00:00Z","message":{"role":"user","content":"We chose Berlin for the offsite."}}' >"$cc_transcript"
+cc() { HOME="$cc_home" CLAUDE_CONFIG_DIR= /usr/bin/memdesk --data-dir "$cc_data" "$@"; }
+if cc connect claude-code >"$work/cc.log" 2>&1 \
+        && grep -q '"/usr/bin/memdesk --data-dir .* hook claude-code"' "$cc_home/.claude/settings.json" \
+        && "$PYTHON" -c 'import json, sys; e = json.load(open(sys.argv[1]))["mcpServers"]["memdesk"]; assert e["command"] == "/usr/bin/memdesk" and e["args"][-1] == "mcp", e' "$cc_home/.claude.json" 2>>"$work/cc.log" \
+        && [[ "$(cc connect claude-code 2>>"$work/cc.log")" == *"nothing changed"* ]]; then
+    ok "connect claude-code: MCP server and hooks run /usr/bin/memdesk; a second connect changes nothing"
+else
+    fail "connect claude-code: $(tail -n 3 "$work/cc.log" | tr '\n' ' ')"
+fi
+start_out="$(echo '{"hook_event_name":"SessionStart","cwd":"/work/atlas","source":"startup"}' | cc hook claude-code 2>>"$work/cc.log")" || true
+if echo "$start_out" | "$PYTHON" -c 'import json, sys; assert json.load(sys.stdin)["hookSpecificOutput"]["hookEventName"] == "SessionStart"' 2>>"$work/cc.log"; then
+    ok "hook claude-code answers SessionStart with additionalContext"
+else
+    fail "hook claude-code SessionStart printed '$start_out'"
+fi
+if stop_out="$(echo "{\"hook_event_name\":\"Stop\",\"transcript_path\":\"$cc_transcript\"}" | cc hook claude-code 2>>"$work/cc.log")" \
+        && [ -z "$stop_out" ] && [[ "$(cc session show "claude-code:$cc_session" 2>>"$work/cc.log")" == *"Berlin"* ]]; then
+    ok "hook claude-code at Stop read the transcript into claude-code:$cc_session"
+else
+    fail "hook claude-code Stop: '${stop_out:-}' $(tail -n 3 "$work/cc.log" | tr '\n' ' ')"
+fi
+if bad_out="$(echo 'not json' | cc hook claude-code 2>/dev/null)" && [ -z "$bad_out" ]; then
+    ok "hook claude-code with bad input prints nothing and exits 0"
+else
+    fail "hook claude-code with bad input printed '${bad_out:-}' or failed"
+fi
+if cc disconnect claude-code >>"$work/cc.log" 2>&1 && ! grep -q 'hook claude-code' "$cc_home/.claude/settings.json"; then
+    ok "disconnect claude-code takes the hooks out"
+else
+    fail "disconnect claude-code: $(tail -n 3 "$work/cc.log" | tr '\n' ' ')"
+fi
+
 echo "== GUI smoke test, installed and from the checkout"
 smoke_times installed /usr/bin/memdesk --data-dir "$work/smoke-installed"
 installed_times="$SMOKE_COLD / $SMOKE_WARM"

@@ -239,3 +239,29 @@ def test_the_models_second_opinion_holds_what_the_rules_missed_and_is_never_requ
     for key in ("plain_1", "plain_2", "plain_3"):
         assert _as_agent(app, Write.save_entry(key, "Ada pays invoices on Fridays")).held is None
     assert len(llm_server.requests) == 4
+
+
+def test_a_store_of_schema_6_gains_review_in_place_and_keeps_its_rows(memdesk_app, store_url, tmp_path):
+    from sqlalchemy import inspect as sa_inspect
+    from sqlalchemy import text
+
+    from memdesk.store.engine import Store
+    from memdesk.store.migrations import SCHEMA_VERSION
+
+    memdesk_app.entries.upsert("coffee", "Ada drinks her coffee black")
+    store = memdesk_app.store
+    with store.write_engine.begin() as conn:
+        conn.execute(text("DROP TABLE held_writes"))
+        conn.execute(text("DROP TABLE assistant_trust"))
+        conn.execute(text("UPDATE meta SET value = '6' WHERE key = 'schema_version'"))
+        conn.execute(text("UPDATE alembic_version SET version_num = '0006'"))
+    upgraded = Store(store_url or store.url, backup_dir=tmp_path / "backups", notice=lambda _text: None)
+    try:
+        with upgraded.read() as session:
+            tables = set(sa_inspect(session.connection()).get_table_names())
+            assert {"held_writes", "assistant_trust"} <= tables
+            version = session.execute(text("SELECT value FROM meta WHERE key = 'schema_version'")).scalar()
+            assert version == str(SCHEMA_VERSION)
+            assert session.execute(text("SELECT count(*) FROM entries")).scalar() == 1
+    finally:
+        upgraded.close()

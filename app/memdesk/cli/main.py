@@ -11,15 +11,18 @@ from typing import TYPE_CHECKING
 from memdesk import __version__
 from memdesk.cli import (
     cmd_compact,
+    cmd_connect,
     cmd_db,
     cmd_files,
     cmd_gui,
     cmd_history,
+    cmd_hook,
     cmd_mcp,
     cmd_memory,
     cmd_prompt,
     cmd_review,
     cmd_serve,
+    cmd_sources,
     cmd_token,
     cmd_transfer,
 )
@@ -37,6 +40,9 @@ COMMAND_MODULES = (
     cmd_history,
     cmd_files,
     cmd_compact,
+    cmd_sources,
+    cmd_hook,
+    cmd_connect,
     cmd_db,
     cmd_mcp,
     cmd_serve,

@@ -38,6 +38,7 @@ SECTION_TITLES = {
     "files": "Files",
     "prompt": "Prompt",
     "agents": "Assistants",
+    "sources": "Sources",
 }
 
 

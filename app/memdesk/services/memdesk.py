@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from memdesk.services.compaction import Compaction
     from memdesk.services.expiry import Expiry
     from memdesk.services.review import Review
+    from memdesk.services.sources.sync import Sources
     from memdesk.services.transcripts import Transcripts
 
 
@@ -110,6 +111,13 @@ class Memdesk:
         from memdesk.services.transcripts import Transcripts
 
         return Transcripts(self)
+
+    @cached_property
+    def sources(self) -> Sources:
+        """Assistants' own transcripts (Claude Code, Codex CLI, pi), read into sessions."""
+        from memdesk.services.sources.sync import Sources
+
+        return Sources(self)
 
     @cached_property
     def files(self) -> FileScopes:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -86,10 +87,27 @@ class Sessions:
         with self.ctx.change(f"Log {role} message in {session_id}") as session:
             return self._log(session, session_id, role, content, app_id, now)
 
+    def log_many(
+        self, session_id: str, messages: Sequence[tuple[str, str, datetime]], app_id: str | None = None
+    ) -> int:
+        """Append ``(role, content, at)`` messages in one flush (a transcript's lines); how many."""
+        check_session_id(session_id)
+        for role, content, _at in messages:
+            check_role(role)
+            check_text(content, "message", MAX_DOCUMENT_CHARS)
+        if app_id is not None:
+            check_app_id(app_id)
+        with self.ctx.change(f"Log {len(messages)} messages in {session_id}") as session:
+            for role, content, at in messages:
+                message = Message(session_id=session_id, role=role, content=content, created_at=naive_utc(at))
+                self._chat(session, session_id, app_id, message.created_at)
+                session.add(message)
+            session.flush()
+        return len(messages)
+
     @staticmethod
-    def _log(
-        session: Session, session_id: str, role: str, content: str, app_id: str | None, now: datetime
-    ) -> MessageRow:
+    def _chat(session: Session, session_id: str, app_id: str | None, now: datetime) -> ChatSession:
+        """The session's row, made on its first message; it has a message at ``now``."""
         chat = session.get(ChatSession, session_id)
         if chat is None:
             chat = ChatSession(id=session_id, channel=channel_of(session_id), created_at=now)
@@ -98,6 +116,13 @@ class Sessions:
         if app_id is not None:
             chat.app_id = app_id
         chat.last_message_at = max(chat.last_message_at or now, now)
+        return chat
+
+    @classmethod
+    def _log(
+        cls, session: Session, session_id: str, role: str, content: str, app_id: str | None, now: datetime
+    ) -> MessageRow:
+        cls._chat(session, session_id, app_id, now)
         message = Message(session_id=session_id, role=role, content=content, created_at=now)
         session.add(message)
         session.flush()

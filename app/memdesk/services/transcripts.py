@@ -4,6 +4,8 @@
   ``{"type": "text", "text"}`` parts);
 - a pi session file: JSONL of typed events, where ``{"type": "message", "message": {...}}``
   carries a message (tool calls, tool results and other events are skipped);
+- a Claude Code transcript or a Codex CLI rollout file, read as ``memdesk sources`` reads
+  them (tool calls become short notes; other records are skipped);
 - plain text: ``role: text`` lines; lines that do not start with a role continue the
   message before them.
 """
@@ -31,6 +33,11 @@ ROLES = ("user", "assistant", "system")
 SKIPPED_ROLES = ("tool", "function", "toolresult", "tool_result")
 _ROLE_LINE = re.compile(r"^(user|assistant|system)\s*:\s?(.*)$", re.IGNORECASE)
 _EPOCH_MS = 10**11  # numbers above this are milliseconds since 1970, below it seconds
+_CLAUDE_CODE_TYPES = frozenset(
+    {"user", "assistant", "system", "summary", "attachment", "queue-operation", "file-history-snapshot",
+     "last-prompt", "cost-state"}
+)
+_CODEX_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
 
 
 @dataclass(frozen=True)
@@ -43,7 +50,7 @@ class TranscriptMessage:
 @dataclass(frozen=True)
 class Transcript:
     name: str  # the file's stem, for the default session id
-    format: str  # "jsonl", "pi" or "text"
+    format: str  # "jsonl", "pi", "claude-code", "codex" or "text"
     messages: tuple[TranscriptMessage, ...]
 
 
@@ -74,8 +81,14 @@ def parse_transcript(text: str, name: str = "transcript", where: str = "transcri
         raise BadInputError(f"{where} is empty")
     if first.startswith("{"):
         events = list(_json_lines(lines, where))
-        is_pi = "type" in events[0][1] and "role" not in events[0][1]
-        fmt, messages = ("pi", _pi(events, where)) if is_pi else ("jsonl", _jsonl(events, where))
+        head = events[0][1]
+        assistant = _assistant_format(head)
+        if assistant is not None:
+            fmt, messages = assistant, _assistant(assistant, events)
+        elif "type" in head and "role" not in head:
+            fmt, messages = "pi", _pi(events, where)
+        else:
+            fmt, messages = "jsonl", _jsonl(events, where)
     else:
         fmt, messages = "text", _plain(lines, where)
     if not messages:
@@ -96,6 +109,26 @@ def _json_lines(lines: list[str], where: str) -> list[tuple[int, dict[str, Any]]
             raise BadInputError(f"{where} line {number}: expected a JSON object, not {type(value).__name__}")
         objects.append((number, value))
     return objects
+
+
+def _assistant_format(head: dict[str, Any]) -> str | None:
+    """``claude-code`` or ``codex`` when the first record is one of theirs."""
+    if "sessionId" in head or "parentUuid" in head or head.get("type") in _CLAUDE_CODE_TYPES:
+        return "claude-code"
+    if head.get("type") in _CODEX_TYPES and "payload" in head:
+        return "codex"
+    return None
+
+
+def _assistant(name: str, events: list[tuple[int, dict[str, Any]]]) -> list[TranscriptMessage]:
+    from memdesk.services.sources.catalog import BY_NAME
+    from memdesk.services.sources.notes import ToolCalls, clean
+
+    calls = ToolCalls()
+    reader = BY_NAME[name].reader(calls)
+    notes = [note for _number, event in events for note in reader.read(event)] + calls.unanswered()
+    kept = [clean(note, MAX_DOCUMENT_CHARS) for note in notes]
+    return [TranscriptMessage(note.role, note.text, note.at) for note in kept if note is not None]
 
 
 def _jsonl(events: list[tuple[int, dict[str, Any]]], where: str) -> list[TranscriptMessage]:

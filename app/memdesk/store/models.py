@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, text
+from sqlalchemy import BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -224,6 +224,27 @@ class AssistantTrust(Base):
     actor: Mapped[str] = mapped_column(String(40), primary_key=True)
     level: Mapped[str] = mapped_column(String(20))
     updated_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class SourceFile(Base):
+    """How far an assistant's transcript file has been read into its session.
+
+    Bookkeeping, not memory: written in the transaction of the messages it produced, so a
+    crash never reads a line twice; history neither records nor undoes it, so an undone
+    import is not read again.
+    """
+
+    __tablename__ = "source_files"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    path: Mapped[str] = mapped_column(Text, unique=True)
+    source: Mapped[str] = mapped_column(String(40))  # claude-code, codex, pi
+    session_id: Mapped[str] = mapped_column(String(300))
+    read_to: Mapped[int] = mapped_column(BigInteger, default=0)  # bytes read, always at a line's end
+    size: Mapped[int] = mapped_column(BigInteger, default=0)  # the file's size and time when read
+    mtime_ns: Mapped[int] = mapped_column(BigInteger, default=0)
+    fingerprint: Mapped[str] = mapped_column(String(64), default="")  # first line: a rewrite changes it
+    pending: Mapped[str] = mapped_column(Text, default="{}")  # tool calls still waiting for their result
+    synced_at: Mapped[datetime] = mapped_column(DateTime)
 
 
 TRACKED_MODELS: tuple[type[Base], ...] = (Document, App, AppMemory, Entry, ChatSession, Message, HeldWrite)

@@ -1,10 +1,10 @@
-"""Schema 6: ``held_writes``, assistants' writes waiting for review, and ``assistant_trust``."""
+"""Schema 7: ``held_writes``, assistants' writes waiting for review, and ``assistant_trust``."""
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0006"
-down_revision = "0005"
+revision = "0007"
+down_revision = "0006"
 
 
 def upgrade() -> None:

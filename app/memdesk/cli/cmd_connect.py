@@ -1,0 +1,78 @@
+"""``memdesk connect`` / ``disconnect``: set an assistant up to use Memdesk, or print how to."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from memdesk.services.memdesk import Memdesk
+
+# ``--print`` clients and the snippet each one takes from ``client_setup.snippets``.
+SNIPPETS = {
+    "claude-desktop": "Claude Desktop",
+    "claude-code": "Claude Code",
+    "cursor": "Cursor",
+    "stdio": "Other clients",
+}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    connect = subparsers.add_parser(
+        "connect",
+        help="set an assistant up to use Memdesk (claude-code), or print its set-up (--print)",
+        description="claude-code: add Memdesk's MCP server to ~/.claude.json and its hooks (prompt at "
+        "SessionStart; transcript read at Stop, SessionEnd and PreCompact) to ~/.claude/settings.json, "
+        "merged with what is there, each file backed up first; turns the claude-code source on. "
+        "--print: print the set-up snippet for a client instead of changing anything.",
+    )
+    connect.add_argument("client", choices=list(SNIPPETS))
+    connect.add_argument("--print", dest="print_only", action="store_true", help="print the snippet only")
+    connect.set_defaults(handler=run_connect)
+    disconnect = subparsers.add_parser(
+        "disconnect", help="take Memdesk's MCP server and hooks out of Claude Code's settings"
+    )
+    disconnect.add_argument("client", choices=["claude-code"])
+    disconnect.set_defaults(handler=run_disconnect)
+
+
+def run_connect(args: argparse.Namespace, app: Memdesk) -> int:
+    from memdesk.errors import BadInputError
+    from memdesk.servers.client_setup import memdesk_command, server_args, snippets
+
+    command, server = memdesk_command(), server_args(app.paths)
+    if args.print_only:
+        snippet = next(s for s in snippets(command, server) if s.client == SNIPPETS[args.client])
+        print(snippet.text)
+        print(f"# {snippet.where}")
+        return 0
+    if args.client != "claude-code":
+        raise BadInputError(f"memdesk connect {args.client} only prints its set-up", "add --print")
+    from memdesk.services.claude_connect import connect
+
+    _show(connect(command, server), "Claude Code already uses Memdesk; nothing changed.")
+    if not app.settings.sources.claude_code:
+        app.sources.set_enabled("claude-code", True)
+        print("Turned on the claude-code source (sources.claude_code = true).")
+    return 0
+
+
+def run_disconnect(args: argparse.Namespace, _app: Memdesk) -> int:
+    from memdesk.services.claude_connect import disconnect
+
+    _show(disconnect(), "Claude Code had no Memdesk entries; nothing changed.")
+    return 0
+
+
+def _show(changes: list, unchanged: str) -> None:
+    if not any(change.changes for change in changes):
+        print(unchanged)
+        return
+    for change in changes:
+        if not change.changes:
+            continue
+        print(f"{change.path}:")
+        for line in change.changes:
+            print(f"  {line}")
+        if change.backup:
+            print(f"  (the file was backed up as {change.backup})")

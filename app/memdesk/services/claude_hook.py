@@ -1,0 +1,44 @@
+"""Claude Code's hooks: Memdesk's prompt at the start of a session, its transcript read at the end.
+
+Claude Code runs ``memdesk hook claude-code`` with the event as JSON on standard input.
+``SessionStart`` answers with the composed prompt for the project (its folder's app) as
+``additionalContext``; ``Stop``, ``SessionEnd`` and ``PreCompact`` read what is new in
+``transcript_path`` (when the claude-code source is on). Other events get no answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from memdesk.services.sources.catalog import app_id_for_folder
+
+if TYPE_CHECKING:
+    from memdesk.services.memdesk import Memdesk
+
+EVENTS = ("SessionStart", "Stop", "SessionEnd", "PreCompact")
+SYNC_EVENTS = frozenset(EVENTS[1:])
+
+
+def handle(event: dict[str, Any], open_app: Callable[[], Memdesk]) -> dict[str, Any] | None:
+    """What to print for ``event`` (None: nothing); opens the store only when the event needs it."""
+    name = event.get("hook_event_name")
+    if name == "SessionStart":
+        from memdesk.services.prompt import PromptSpec
+
+        app = open_app()
+        try:
+            folder = event.get("cwd") if isinstance(event.get("cwd"), str) else None
+            text = app.prompt.compose(PromptSpec(app=app_id_for_folder(folder))).text
+        finally:
+            app.close()
+        return {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}}
+    path = event.get("transcript_path")
+    if name in SYNC_EVENTS and isinstance(path, str) and path:
+        app = open_app()
+        try:
+            if app.settings.sources.claude_code:
+                app.sources.sync_file(path, "claude-code")
+        finally:
+            app.close()
+    return None

@@ -1,0 +1,71 @@
+"""The real Claude Code, from npm, against a stand-in Anthropic server on 127.0.0.1.
+
+``memdesk connect claude-code`` in a temporary home; then ``claude -p``: Memdesk's prompt
+reaches the model through the SessionStart hook, the transcript Claude Code writes is read
+into a session by the Stop hook, and offline compaction keeps the decision the user stated.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from tests.support.anthropic_stream import StreamingAnthropic
+from tests.support.cli import MemdeskCommand, out
+from tests.support.npm import npm_tool
+
+CLAUDE_CODE = "@anthropic-ai/claude-code@2.1.331"
+DECISION = "We decided that the ledger service stores every amount as integer cents."
+
+
+@pytest.fixture(scope="module")
+def claude() -> Path:
+    tool = npm_tool(CLAUDE_CODE, "claude")
+    return tool.prefix / "node_modules" / ".bin" / "claude"  # a native program, started directly
+
+
+def test_claude_code_gets_the_prompt_and_its_transcript_is_compacted(claude, isolated_data_dir, tmp_path):
+    home, project = tmp_path / "home", tmp_path / "ledger"
+    home.mkdir()
+    project.mkdir()
+    env = {"HOME": str(home)}
+    memdesk = MemdeskCommand(isolated_data_dir)
+    out(memdesk("app", "add", "ledger", "Ledger exports use ISO 8601 dates."))
+    connected = out(memdesk("connect", "claude-code", env=env))
+    assert "hook SessionStart" in connected and "MCP server memdesk" in connected
+    assert json.loads((home / ".claude.json").read_text())["mcpServers"]["memdesk"]["args"][-1] == "mcp"
+
+    with StreamingAnthropic("Noted: amounts are stored as integer cents.") as model:
+        result = subprocess.run(
+            [str(claude), "-p", DECISION],
+            cwd=project,
+            env={
+                "PATH": os.environ["PATH"],
+                "HOME": str(home),
+                "ANTHROPIC_BASE_URL": model.url,
+                "ANTHROPIC_API_KEY": "sk-ant-stand-in",
+                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+                "DISABLE_AUTOUPDATER": "1",
+                "DISABLE_TELEMETRY": "1",
+                "DISABLE_ERROR_REPORTING": "1",
+            },
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert result.returncode == 0, result.stderr
+        assert "integer cents" in result.stdout
+        sent = json.dumps(model.messages())
+    assert "Ledger exports use ISO 8601 dates." in sent  # SessionStart's additionalContext
+
+    sessions = out(memdesk("session", "list"))
+    session_id = next(word for word in sessions.split() if word.startswith("claude-code:"))
+    shown = out(memdesk("session", "show", session_id))
+    assert DECISION in shown
+    assert "Tool" not in shown  # nothing but the conversation: no hooks, attachments or requests
+    out(memdesk("compact", session_id, "--backend", "offline", "--yes"))
+    assert "integer cents" in out(memdesk("working", "show"))
+    assert "ledger" in out(memdesk("session", "list"))  # the project folder's app
