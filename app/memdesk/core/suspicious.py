@@ -1,61 +1,400 @@
 """Spotting text that talks to an assistant instead of recording something about the person.
 
 Memory is injected into later system prompts, so a memory that says "ignore previous
-instructions" or carries chat-template markup would steer every later session. Model
-replies (and anything else about to become memory) are checked here; a match is shown
-to the person as suspicious rather than written silently. Pure: no I/O, no state.
+instructions", adopts a persona, asks for secrets or carries chat-template markup would
+steer every later session. Compaction's proposals, assistants' writes and imports are all
+judged here, so one rule set decides. Pure: no I/O, no state.
+
+An attack addresses the assistant and tells it what to do; honest text describes. So most
+rules look for an order aimed at the assistant (an imperative with "you", "your
+instructions", "every response"…) rather than for single words: "the system prompt
+building step" is a note about code, "print your system prompt" is an extraction attempt.
+Strong rules flag on their own; weak ones (a jailbreak word, a greeting to a chatbot) only
+when two different ones meet in the same text.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import re
+import unicodedata
+from dataclasses import dataclass
 
 _EXCERPT_CHARS = 60
-
-# (pattern, why it matters); each pattern is searched case-insensitively.
-_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, re.IGNORECASE | re.MULTILINE), why)
-    for pattern, why in (
-        (
-            r"\b(?:ignore|forget|override)\b[^.\n]{0,40}?\b(?:previous|prior|above|earlier|all|your|the)\b"
-            r"[^.\n]{0,20}?\b(?:instructions?|rules|prompts?|guidelines|directions)\b",
-            "tells an assistant to drop its instructions",
-        ),
-        (r"\bdisregard\b", "tells an assistant to disregard something"),
-        (r"\byou\s+(?:must|should\s+now|are\s+now|will\s+now)\b", "gives an assistant orders"),
-        (r"\bsystem\s+(?:prompt|message|instructions?)\b", "mentions the assistant's system prompt"),
-        (r"\bnew\s+instructions?\b", "claims to bring new instructions"),
-        (
-            r"</?\s*(?:tool_call|tool_use|tool_result|function_call|function|tools?|system|assistant)\s*>",
-            "holds tool-call or role markup",
-        ),
-        (r"<\|[^|>\n]{1,40}\|>", "holds chat-template markup"),
-        (r"\[/?INST\]|<</?SYS>>", "holds chat-template markup"),
-        (r"^\s*(?:system|developer|tool)\s*:", "has a line speaking as the system"),
-        # A first line "Assistant: …" quotes who said something (extractive summaries do);
-        # a later one fakes a turn of the chat.
-        (r"(?<=\n)[ \t]*assistant\s*:", "has a line speaking as the assistant"),
-    )
+STRONG, WEAK = 2, 1
+_FLAG_AT = 2  # one strong rule, or two different weak ones
+_MAX_DECODE_DEPTH = 2
+_PIECE_CHARS = 2048
+# Zero-width, joiners, direction overrides and isolates, invisible operators, the BOM, tags.
+_INVISIBLE = re.compile(
+    "[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]"
+    "|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]"
 )
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One reason the text reads as instructions, and where (offsets into the original text)."""
+
+    reason: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class _Rule:
+    pattern: re.Pattern[str]
+    why: str
+    weight: int
+    # Words the text must hold before the pattern is tried: one of each group. Checking a set
+    # of the text's words is far cheaper than running every pattern over every text.
+    needs: tuple[frozenset[str], ...]
+    # Patterns read the text in lower case (matching without IGNORECASE is much faster);
+    # a few care about capitals ("DAN", "PERSONA=") and read it as written.
+    as_written: bool
+
+
+def _rule(pattern: str, why: str, needs: str, weight: int = STRONG, as_written: bool = False) -> _Rule:
+    """``needs``: groups of words separated by ``&``, e.g. ``"you u & must shall will"``."""
+    groups = tuple(frozenset(group.split()) for group in needs.split("&"))
+    return _Rule(re.compile(pattern, re.MULTILINE), why, weight, groups, as_written)
+
+
+_YOU = r"(?:you|u|ya)"
+_AI = (
+    r"(?:chat\s?gpt|chatgtp|gpt(?:-?\d(?:\.\d)?)?|openai|claude|bard|gemini|llama|copilot|ai|a\.i\.|chatbot|"
+    r"language model|llm)"
+)
+_LIMITS = (
+    r"(?:restrictions?|limitations?|limits|filters?|filtering|guidelines|constraints|censorship|"
+    r"rules|boundaries|policies|safeguards|morals|ethics)"
+)
+
+# Matched against the text after normalisation (NFKC, invisible characters removed).
+_ROLE = "gives an assistant a role to play"
+_PERSONA = "invents an assistant persona"
+_HIJACK = "hijacks the reply with fixed text"
+_NEVER_REFUSE = "tells an assistant never to refuse"
+_MODE = "asks for a jailbroken mode"
+_EXTRACT = "tries to extract the assistant's instructions"
+_STANDING = "sets a standing rule for an assistant"
+_ANSWER_RULE = "sets how an assistant must answer"
+_AI_WORDS = "chatgpt chat gpt chatgtp openai claude bard gemini llama copilot ai chatbot language llm"
+
+# Matched against the text after normalisation (NFKC, invisible characters removed), in lower case.
+_RULES: tuple[_Rule, ...] = (
+    _rule(
+        r"\b(?:ignore|disregard|forget|override|overwrite|bypass|discard|abandon|drop)\b[^.\n]{0,40}?"
+        r"\b(?:previous|prior|above|earlier|preceding|initial|original|all|any|your|the|those|these|system|"
+        r"existing|old)\b[^.\n]{0,25}?\b(?:instructions?|rules|prompts?|guidelines|directions|directives|"
+        r"programming|guidance|commands|context|orders|constraints|polic(?:y|ies)|training)\b",
+        "tells an assistant to drop its instructions",
+        "ignore disregard forget override overwrite bypass discard abandon drop & instruction instructions"
+        " rules prompt prompts guidelines directions directives programming guidance commands context orders"
+        " constraints policy policies training",
+    ),
+    _rule(
+        r"\b(?:forget|ignore|disregard)\s+(?:about\s+)?(?:everything|all(?:\s+of)?\s+(?:that|this|the\s+above))",
+        "tells an assistant to drop what it was told",
+        "forget ignore disregard & everything all",
+    ),
+    _rule(r"\bdisregard\b", "tells an assistant to disregard something", "disregard", WEAK),
+    _rule(
+        r"\b(?:new|updated|revised|real|true|secret|hidden)\s+instructions?\b",
+        "claims to bring new instructions",
+        "instruction instructions & new updated revised real true secret hidden",
+    ),
+    _rule(
+        r"\bfrom\s+(?:now|this\s+(?:point|moment|message|prompt)|here)\s+on(?:wards?)?\b[^.\n]{0,30}?"
+        r"\b(?:you|u|always|never|only|respond|reply|answer|act|ignore|begin|start|end|include|refer)\b",
+        "sets a standing rule for an assistant (“from now on”)",
+        "from & on onwards onward",
+    ),
+    _rule(
+        r"\b(?:ignore|disregard|forget|stop|never|always)\b[^.\n]{0,60}?\bfrom\s+now\s+on\b",
+        "sets a standing rule for an assistant (“from now on”)",
+        "from & on & ignore disregard forget stop never always",
+    ),
+    _rule(
+        r"\bfor\s+the\s+rest\s+of\s+(?:this|the|our)\s+(?:conversation|chat|session)\b",
+        _STANDING,
+        "rest & conversation chat session",
+    ),
+    _rule(
+        r"\bin\s+all\s+(?:future\s+)?(?:responses|replies|answers|conversations)\b",
+        _STANDING,
+        "all & responses replies answers conversations",
+    ),
+    _rule(
+        r"\b(?:you|u|ya)\s+(?:must|shall|will|should)\s+(?:now\s+|always\s+|never\s+|only\s+)*"
+        r"(?:obey|comply|follow\s+(?:these|this|my|the\s+following|every)|respond|reply|answer|act|behave|"
+        r"pretend|roleplay|role-play|simulate|output|generate|refuse|ignore|disregard|forget|adhere|stay)\b",
+        "gives an assistant orders",
+        "you u ya & must shall will should & obey comply follow respond reply answer act behave pretend"
+        " roleplay role simulate output generate refuse ignore disregard forget adhere stay",
+    ),
+    _rule(
+        r"\b(?:you|u|ya)\s+(?:are|'re|will\s+be)\s+(?:now\s+)?(?:no\s+longer|not)\s+(?:bound|restricted|limited|"
+        r"required|obliged|subject|governed|chatgpt|an?\s+ai|an?\s+assistant)\b",
+        "tells an assistant its limits are gone",
+        "you u ya & longer not & bound restricted limited required obliged subject governed chatgpt ai"
+        " assistant",
+    ),
+    _rule(
+        r"\b(?:(?:you|u|ya)\s+(?:are|'re)\s+(?:now\s+)?(?:going\s+to|about\s+to|to|gonna)|now\s+(?:you|u)"
+        r"(?:\s+(?:will|shall))?|(?:you|u)\s+(?:will|shall|must)(?:\s+now)?)\s+(?:act|behave|pretend|roleplay|"
+        r"role-play|play\s+the\s+role|imitate|simulate|immerse|emulate|impersonate|portray|become|answer\s+as|"
+        r"respond\s+as)\b",
+        _ROLE,
+        "you u ya & act behave pretend roleplay role play imitate simulate immerse emulate impersonate"
+        " portray become answer respond",
+    ),
+    _rule(r"\b(?:pretend|roleplay|role-play)\s+(?:to\s+be|you\s*(?:are|'re)|as|that\s+you)\b", _ROLE,
+          "pretend roleplay role"),
+    _rule(r"\bimmerse\s+yourself\s+(?:in|into)\s+(?:the\s+)?role\b", _ROLE, "immerse & role"),
+    _rule(r"\bstay\s+in\s+(?:character|[\w-]+\s+mode)\b|\bin\s+character\s+as\b", _ROLE, "character mode"),
+    _rule(
+        r"\bi\s+(?:want|need|would\s+like)\s+you\s+to\s+(?:act|pretend|roleplay|role-play|respond|answer|reply|"
+        r"simulate|imitate|be\s+my|write\s+a\s+hypothetical|behave|ignore|forget)\b",
+        _ROLE,
+        "want need like & you & act pretend roleplay role respond answer reply simulate imitate my"
+        " hypothetical behave ignore forget",
+    ),
+    _rule(r"\bi\s+(?:direct|command|order|instruct)\s+you\b", _ROLE, "direct command order instruct & you"),
+    _rule(
+        r"\bact\s+as\s+(?:if\s+you|an?\s+(?:unfiltered|uncensored|unrestricted|evil|amoral|jailbroken))",
+        _ROLE,
+        "act & if unfiltered uncensored unrestricted evil amoral jailbroken",
+    ),
+    _rule(
+        r"\b(?:(?:you|u)(?:'re|\s+are)|act\s+as|pretend\s+to\s+be|known\s+as|called|named)\s+(?:an?\s+|the\s+)?"
+        r"[\"“'«]?[\w.-]{2,30}[\"”'»]?,?\s+(?:which|who|that)\s+(?:stands\s+for|means)\b",
+        "gives an assistant a persona",
+        "stands means & you u act pretend known called named",
+    ),
+    _rule(r"\bdo\s+anything\s+now\b", _MODE, "anything & now"),
+    _rule(r"\bjailbr(?:eak|oken)", _MODE, "jailbreak jailbroken jailbreaking"),
+    _rule(
+        r"\b(?:developer|god|dan)\s+mode\b|\b(?:enable|activate|enter|simulate|unlock)\s+(?:the\s+)?[\w/-]+"
+        r"(?:\s+[\w/-]+){0,4}\s+mode\b",
+        _MODE,
+        "mode & developer god dan enable activate enter simulate unlock",
+    ),
+    _rule(r"\bDAN\b(?!\s+(?:and|said|went|told|is\s+my))", "names the “DAN” jailbreak persona", "dan", WEAK,
+          as_written=True),
+    _rule(
+        r"\b(?:no|without|free\s+(?:of|from)|not\s+bound\s+by|beyond|broken\s+free\s+of|break(?:ing)?|"
+        r"bypass(?:ing)?|ignor(?:e|ing)|unbound\s+by)\s+(?:any\s+|all\s+|the\s+|its\s+|their\s+|your\s+)*"
+        r"(?:typical\s+)?(?:(?:ethical|moral|content|safety|openai|usual|normal|typical)(?:,?\s+(?:and|or)\s+\w+)?"
+        rf"\s+)?(?:{_LIMITS}|confines)\b",
+        "talks of an assistant without its limits",
+        "no without free bound beyond broken break breaking bypass bypassing ignore ignoring unbound &"
+        " restriction restrictions limitation limitations limits filter filters filtering guidelines"
+        " constraints censorship rules boundaries policies safeguards morals ethics confines",
+        WEAK,
+    ),
+    _rule(
+        r"\b(?:amoral|unfiltered|uncensored|unrestricted|unethical|immoral|nsfw|unaligned|unfiltred)\b",
+        "asks for uncensored behaviour",
+        "amoral unfiltered uncensored unrestricted unethical immoral nsfw unaligned unfiltred",
+        WEAK,
+    ),
+    _rule(
+        r"\b(?:openai|anthropic|chatgpt)(?:'s|’s)?\s+(?:content\s+)?(?:polic(?:y|ies)|rules|guidelines|"
+        r"restrictions)\b|\bcontent\s+polic(?:y|ies)\b",
+        "refers to an assistant's content policy",
+        "policy policies rules guidelines restrictions & openai anthropic chatgpt content",
+        WEAK,
+    ),
+    _rule(
+        r"\bnever\s+(?:refuse|decline|say\s+no|reject)|\b(?:don't|do\s+not)\s+refuse\b",
+        _NEVER_REFUSE,
+        "refuse refuses decline reject say & never don do",
+    ),
+    _rule(
+        r"\b(?:without|no)\s+(?:any\s+)?(?:warnings?|disclaimers?|refusals?)\b",
+        _NEVER_REFUSE,
+        "warning warnings disclaimer disclaimers refusal refusals & without no",
+    ),
+    _rule(
+        r"\b(?:respond|reply|answer)\s+(?:to\s+)?(?:every|each|all|any)\s+(?:of\s+my\s+)?(?:prompts?|questions?|"
+        r"messages?|requests?|user\s+entr(?:y|ies)|inputs?)\b",
+        _ANSWER_RULE,
+        "respond reply answer & every each all any",
+    ),
+    _rule(
+        r"\b(?:for|in|to)\s+(?:each|every|all)\s+(?:of\s+your\s+)?(?:responses?|repl(?:y|ies)|answers?|outputs?)\b"
+        r"|\b(?:begin|start|prefix|end|precede)\s+(?:each|every|all|your)\s+(?:single\s+)?(?:responses?|"
+        r"repl(?:y|ies)|answers?|outputs?|messages?)\b",
+        _ANSWER_RULE,
+        "each every all your & response responses reply replies answer answers output outputs messages",
+    ),
+    _rule(
+        r"\byour\s+(?:responses|replies|answers|outputs?)\b",
+        "speaks of an assistant's replies",
+        "your & responses replies answers output outputs",
+        WEAK,
+    ),
+    _rule(r"\bstop\s+everything\b", _HIJACK, "stop & everything"),
+    _rule(
+        r"\b(?:just|only|instead)\s*,?\s*(?:print|say|output|write|type|repeat)\s*:?\s*[\"“']",
+        _HIJACK,
+        "just only instead & print say output write type repeat",
+    ),
+    _rule(
+        r"\b(?:print|say|output|write)\s+(?:exactly|verbatim|only)\b",
+        _HIJACK,
+        "print say output write & exactly verbatim only",
+    ),
+    _rule(
+        rf"^\s*(?:(?:hi|hello|hey|dear|greetings|welcome)[\s,!.]+)(?:there\s+)?(?:{_AI})\b",
+        "addresses a chatbot directly",
+        f"hi hello hey dear greetings welcome & {_AI_WORDS}",
+        WEAK,
+    ),
+    _rule(rf"\b(?:an?|the)\s+(?:{_AI})\s+(?:named|called|known\s+as)\b", _PERSONA,
+          f"named called known & {_AI_WORDS}", WEAK),
+    _rule(r"\b(?:another|a\s+new)\s+(?:ai|chatbot|language\s+model)\b", _PERSONA,
+          "another new & ai chatbot language", WEAK),
+    _rule(r"\b(?!chatgpt\b)[a-z]+gpt\b|\balter\s+ego\b", _PERSONA, "*gpt ego", WEAK),
+    _rule(
+        r"\b(?:PERSONA|ROLE|RULES|JOB|PREFIX|PROMPT)\s*=", "defines a persona or rules", "=", as_written=True
+    ),
+    _rule(
+        r"\b(?:repeat|print|reveal|show|output|display|tell\s+me|write\s+out|recite|spell\s+out|leak|dump|share|"
+        r"give\s+me|paste|translate|summari[sz]e)\b[^.\n]{0,30}?(?:\byour\s+(?:(?:system|initial|original|hidden|"
+        r"secret|full)\s+)?(?:prompt|instructions|rules|guidelines|directives|configuration)\b|\b(?:system|"
+        r"initial|original|hidden|secret|pre-?)\s*prompt\b|\b(?:the\s+)?(?:text|words|instructions|prompt|"
+        r"everything|content)\s+(?:above|before\s+this|you\s+were\s+given)\b)",
+        _EXTRACT,
+        "repeat print reveal show output display tell write recite spell leak dump share give paste"
+        " translate summarize summarise & prompt instructions rules guidelines directives configuration"
+        " above before given",
+    ),
+    _rule(
+        r"\bwhat\s+(?:is|was|are|were)\s+(?:your|the)\s+(?:system\s+prompt|(?:initial|original|first)\s+"
+        r"(?:instructions|prompt)|instructions\s+you\s+were\s+given)\b",
+        _EXTRACT,
+        "what & prompt instructions",
+    ),
+    _rule(
+        r"\b(?:send|forward|upload|post|e-?mail|transmit|exfiltrate|leak|copy|sync|report|submit|beacon|push|"
+        r"deliver|relay|mirror)\w*\b[^\n]{0,80}?\b(?:to|at|into|via)\s+(?:<?https?://|www\.|[\w.+-]+@[\w-]+\.\w|"
+        r"(?:my|this|our|the\s+following|an?\s+external|a\s+remote)\s+(?:server|endpoint|webhook|url|address|"
+        r"inbox|bucket))",
+        "asks to send data to an outside address",
+        "send sends sending forward forwarding upload uploading post posting email emailing e mail transmit"
+        " exfiltrate leak copy sync report submit beacon push deliver relay mirror & http https www @ server"
+        " endpoint webhook url address inbox bucket",
+    ),
+    _rule(
+        r"!\[[^\]]*\]\(\s*https?://[^)\s]*[?&][^)\s]*(?:=\s*[{\[<$]|\{|%7b)",
+        "holds an image link that would send data to a server",
+        "![",
+    ),
+    _rule(
+        r"\b(?:reveal|print|output|send|share|list|dump|leak|tell\s+me|give\s+me|show\s+me|display|read\s+out|"
+        r"include|paste|expose|extract|collect)\b[^\n]{0,40}?(?:\b(?:api[\s_-]?keys?|passwords?|passphrases?|"
+        r"secret\s+keys?|access\s+tokens?|auth(?:entication)?\s+tokens?|bearer\s+tokens?|private\s+keys?|"
+        r"credentials|env(?:ironment)?\s+variables|ssh\s+keys?|seed\s+phrases?|credit\s+card\s+numbers?|"
+        r"session\s+cookies?)\b|\.env\b|~/\.ssh|\bid_rsa\b)",
+        "asks for secrets or keys",
+        "reveal print output send share list dump leak tell give show display read include paste expose"
+        " extract collect & api key keys password passwords passphrase passphrases secret token tokens"
+        " private"
+        " credentials env environment ssh id_rsa seed credit cookie cookies",
+    ),
+    _rule(
+        r"\b(?:user|owner|admin(?:istrator)?|developer|operator)s?\s+(?:has|have|had)?\s*(?:already\s+)?"
+        r"(?:authori[sz]ed|allowed|permitted|approved|consented|granted|given\s+(?:you\s+)?(?:full\s+)?"
+        r"(?:permission|consent))\b[^.\n]{0,30}?\b(?:you|to|for\s+you)\b"
+        r"|\b(?:you|u)\s+(?:are|have\s+been)\s+(?:now\s+)?(?:authori[sz]ed|allowed|permitted|granted\s+permission)"
+        r"\s+to\b|\bwith\s+the\s+user'?s\s+(?:full\s+)?(?:permission|consent|authori[sz]ation)\b"
+        r"|\buser\s+wants\s+you\s+to\s+(?:always|never)\b",
+        "claims the person authorised an assistant",
+        "authorized authorised allowed permitted approved consented granted given permission consent"
+        " authorization authorisation wants & user users owner admin administrator developer operator you u",
+    ),
+    _rule(
+        r"</?\s*(?:tool_call|tool_use|tool_result|function_call|function|tools?|system|assistant|im_start|im_end|"
+        r"instructions?)\s*>",
+        "holds tool-call or role markup",
+        "<",
+    ),
+    _rule(r"<\|[^|>\n]{1,40}\|>", "holds chat-template markup", "<|"),
+    _rule(r"\[/?inst\]|<</?sys>>|\[/?system\]", "holds chat-template markup", "inst sys system & [ <"),
+    _rule(
+        r"^\s*(?:#{1,4}\s*)?(?:system|developer|tool|instructions?|human)\s*(?:prompt|message)?\s*:",
+        "has a line speaking as the system",
+        "system developer tool instruction instructions human & :",
+    ),
+    # A first line "Assistant: …" quotes who said something (extractive summaries do);
+    # a later one fakes a turn of the chat.
+    _rule(r"(?<=\n)[ \t]*assistant\s*:", "has a line speaking as the assistant", "assistant & :"),
+    _rule(
+        r"</\s*(?:memory|memories|context|user_?profile|profile|facts|data|documents?|untrusted|retrieved|"
+        r"search_results?|tool_output|user_?input|input|notes|knowledge|content)\s*>",
+        "fakes the end of a memory block",
+        "</",
+    ),
+    _rule(
+        r"(?:-{2,}|={2,}|#{1,3}|\[)\s*(?:end|close)\s+of\s+(?:the\s+)?(?:memory|memories|context|user\s+"
+        r"(?:data|profile|input)|document|facts|notes|input|data)\b"
+        r"|\bend\s+of\s+(?:memory|context|user\s+data)\s*(?:-{2,}|={2,}|\])",
+        "fakes the end of a memory block",
+        "end close & memory memories context user document facts notes input data",
+    ),
+    _rule(
+        r"\b(?:decode|decipher|translate|unscramble|rot13|base64[\s-]?decode)\b[^.\n]{0,60}?\b(?:and|then)\s+"
+        r"(?:follow|execute|run|do|obey|carry\s+out|act\s+on|perform)\b",
+        "asks an assistant to decode and follow hidden text",
+        "decode decipher translate unscramble rot13 base64 & follow execute run do obey carry act perform",
+    ),
+)
+
+# Each word of a rule's first group, and the rules it may start: only those are tried.
+_BY_WORD: dict[str, list[int]] = {}
+for _index, _each in enumerate(_RULES):
+    for _word in _each.needs[0]:
+        _BY_WORD.setdefault(_word, []).append(_index)
+
 _CALL_KEYS = frozenset({"function_call", "tool_calls", "tool_call", "tool_use"})
 _CALL_BODY_KEYS = frozenset({"arguments", "parameters", "input"})
 _DECODER = json.JSONDecoder()
+_BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{32,}={0,2}(?![A-Za-z0-9+/=_-])")
+_HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}[\s:]?){24,}\b")
+_MORSE = re.compile(r"(?:[.\-]{1,7}[ /]+){20,}")
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_TOKEN = re.compile(r"[a-z0-9_]+")
+_MARK = re.compile(r"[@:=<\[!]")
+_GPT_NAME = re.compile(r"[a-z]gpt\b")
+# A run worth decoding: 32 characters without a space, or a dozen spaced hex pairs. Both are
+# tried only where a word starts, which keeps the scan linear.
+_LONG_RUN = re.compile(r"(?<!\S)(?:\S{32}|(?:[0-9a-fA-F]{2}[\s:]){12})")
+_ZWJ = "\u200d"
+_CONFUSABLE = re.compile("[\u0370-\u03ff\u0400-\u04ff]")
+_CONFUSABLE_SCRIPTS = ("CYRILLIC", "GREEK")
+
+
+def findings(text: str) -> list[Finding]:
+    """Why ``text`` reads as instructions to an assistant, with where; [] when it does not."""
+    return _findings(text, 0)
+
+
+def is_suspicious(text: str) -> bool:
+    return bool(findings(text))
 
 
 def suspicious_reasons(text: str) -> list[str]:
-    """Why ``text`` reads as instructions to an assistant; [] when it does not.
-
-    Each reason quotes the words that matched, so a reviewer can find them.
-    """
-    reasons: list[str] = []
-    for pattern, why in _RULES:
-        match = pattern.search(text)
-        if match:
-            reasons.append(f"{why} (“{_excerpt(match.group(0))}”)")
-    if _has_call_json(text):
-        reasons.append("holds a function-call JSON object")
-    return reasons
+    """Each reason once, quoting the words that matched, so a reviewer can find them."""
+    reasons: dict[str, str] = {}
+    for finding in findings(text):
+        words = text[finding.start : finding.end]
+        quoted = f"{finding.reason} (“{_excerpt(words)}”)" if words.strip() else finding.reason
+        reasons.setdefault(finding.reason, quoted)
+    return list(reasons.values())
 
 
 def describe(text: str) -> str:
@@ -64,23 +403,194 @@ def describe(text: str) -> str:
     return ("It " + "; it ".join(reasons) + ".") if reasons else ""
 
 
+def _findings(text: str, depth: int) -> list[Finding]:
+    if not text:
+        return []
+    clean, origin = _normalised(text)
+    lowered = clean.lower()
+    found: list[tuple[Finding, int]] = []
+    seen: set[str] = set()
+    for begin, end in _pieces(lowered):
+        for why, weight, match_start, match_end in _rule_matches(clean, lowered, begin, end, seen):
+            if origin is not None:
+                match_start, match_end = origin[match_start], origin[match_end - 1] + 1
+            found.append((Finding(why, match_start, match_end), weight))
+    found += [(finding, STRONG) for finding in _structural(text, depth)]
+    # Weak rules count only together: two different ones, or one with a strong rule.
+    if sum(weight for _finding, weight in found) < _FLAG_AT:
+        return []
+    return sorted((finding for finding, _weight in found), key=lambda f: f.start)
+
+
+def _pieces(lowered: str) -> list[tuple[int, int]]:
+    """The text in pieces of about ``_PIECE_CHARS``, cut at line ends, so each piece tries only
+    the rules its own words call for: a long document stays linear in its length."""
+    if len(lowered) <= 2 * _PIECE_CHARS:
+        return [(0, len(lowered))]
+    pieces: list[tuple[int, int]] = []
+    begin = 0
+    while begin < len(lowered):
+        cut = lowered.find("\n", begin + _PIECE_CHARS)
+        end = len(lowered) if cut == -1 else cut + 1
+        pieces.append((begin, end))
+        begin = end
+    return pieces
+
+
+def _rule_matches(
+    clean: str, lowered: str, begin: int, end: int, seen: set[str]
+) -> list[tuple[str, int, int, int]]:
+    """(reason, weight, start, end) of each rule, not yet in ``seen``, that matches the piece."""
+    words = _words(lowered if end - begin == len(lowered) else lowered[begin:end])
+    matches: list[tuple[str, int, int, int]] = []
+    for index in sorted({index for word in words & _BY_WORD.keys() for index in _BY_WORD[word]}):
+        rule = _RULES[index]
+        if rule.why in seen or not all(group & words for group in rule.needs[1:]):
+            continue
+        match = rule.pattern.search(clean if rule.as_written else lowered, begin, end)
+        if match:
+            seen.add(rule.why)
+            matches.append((rule.why, rule.weight, match.start(), max(match.end(), match.start() + 1)))
+    return matches
+
+
+def _structural(text: str, depth: int) -> list[Finding]:
+    """What the words rules cannot see: hidden characters, look-alike letters, code and payloads."""
+    found: list[Finding] = []
+    hidden = _hidden_character(text)
+    if hidden is not None:
+        name = unicodedata.name(text[hidden], f"U+{ord(text[hidden]):04X}")
+        found.append(Finding(f"holds an invisible or control character ({name})", hidden, hidden + 1))
+    ascii_only = text.isascii()
+    mixed = None if ascii_only or not _CONFUSABLE.search(text) else _mixed_script_word(text)
+    if mixed is not None:
+        found.append(Finding("mixes look-alike letters of different alphabets in a word", *mixed))
+    call = _call_json(text) if '"' in text and "{" in text else None
+    if call is not None:
+        found.append(Finding("holds a function-call JSON object", *call))
+    morse = _MORSE.search(text) if text.count("-") + text.count(".") > 40 else None
+    if morse:
+        found.append(Finding("holds a Morse-coded message", morse.start(), morse.end()))
+    if depth < _MAX_DECODE_DEPTH and len(text) >= 32 and _LONG_RUN.search(text):
+        found += _encoded(text, depth)
+    return found
+
+
+def _words(lowered: str) -> set[str]:
+    """The text's words, and the marks some rules need (``@``, ``:``, ``<|``…)."""
+    words = set(_TOKEN.findall(lowered))
+    marks = set(_MARK.findall(lowered))
+    if marks:
+        words |= marks
+        if "<" in marks:
+            words.update(pair for pair in ("</", "<|") if pair in lowered)
+        if "!" in marks and "![" in lowered:
+            words.add("![")
+    if "gpt" in lowered and _GPT_NAME.search(lowered):
+        words.add("*gpt")
+    return words
+
+
+def _hidden_character(text: str) -> int | None:
+    """Where the first invisible or control character is. A zero-width joiner between two
+    emoji is how emoji are written (👩‍💻), so it counts only next to a letter."""
+    for match in _INVISIBLE.finditer(text):
+        at = match.start()
+        if text[at] != _ZWJ:
+            return at
+        around = text[max(at - 1, 0) : at + 2].replace(_ZWJ, "")
+        if any(char.isalpha() for char in around):
+            return at
+    return None
+
+
+def _normalised(text: str) -> tuple[str, list[int] | None]:
+    """NFKC text without invisible characters, and for each of its characters the original
+    index (None: the text was already like that, so offsets are the same)."""
+    if not _INVISIBLE.search(text) and (text.isascii() or unicodedata.is_normalized("NFKC", text)):
+        return text, None
+    chars: list[str] = []
+    origin: list[int] = []
+    for index, char in enumerate(text):
+        if _INVISIBLE.match(char):
+            continue
+        mapped = unicodedata.normalize("NFKC", char) if ord(char) > 127 else char
+        chars.append(mapped)
+        origin.extend([index] * len(mapped))
+    origin.append(len(text))
+    return "".join(chars), origin
+
+
+def _mixed_script_word(text: str) -> tuple[int, int] | None:
+    """A word that mixes Latin letters with Cyrillic or Greek ones (``pаypal`` with a Cyrillic а)."""
+    for match in _WORD.finditer(text):
+        word = match.group(0)
+        if word.isascii():
+            continue
+        scripts = {_script(char) for char in word}
+        if "LATIN" in scripts and scripts & set(_CONFUSABLE_SCRIPTS):
+            return match.start(), match.end()
+    return None
+
+
+def _script(char: str) -> str:
+    name = unicodedata.name(char, "")
+    return name.split(" ", 1)[0] if name else ""
+
+
+def _encoded(text: str, depth: int) -> list[Finding]:
+    """Base64 or hex runs that decode to text; the decoded text is judged like any other."""
+    found: list[Finding] = []
+    for match in list(_BASE64.finditer(text)) + list(_HEX.finditer(text)):
+        decoded = _decode(match.group(0))
+        if decoded is None:
+            continue
+        inner = _findings(decoded, depth + 1)
+        if inner:
+            found.append(Finding("hides instructions in encoded text", match.start(), match.end()))
+            break
+    return found
+
+
+def _decode(run: str) -> str | None:
+    """The run as text, when it is base64 or hex of mostly printable words; None otherwise."""
+    compact = re.sub(r"[\s:]", "", run)
+    raw: bytes | None = None
+    if re.fullmatch(r"[0-9a-fA-F]+", compact) and len(compact) % 2 == 0:
+        raw = bytes.fromhex(compact)
+    else:
+        try:
+            padded = compact + "=" * (-len(compact) % 4)
+            raw = base64.b64decode(padded.replace("-", "+").replace("_", "/"), validate=True)
+        except (binascii.Error, ValueError):
+            return None
+    try:
+        decoded = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    printable = sum(char.isprintable() or char.isspace() for char in decoded)
+    if printable < 0.95 * len(decoded) or decoded.count(" ") < 2:
+        return None
+    return decoded
+
+
 def _excerpt(words: str) -> str:
     words = " ".join(words.split())
     return words if len(words) <= _EXCERPT_CHARS else words[: _EXCERPT_CHARS - 1] + "…"
 
 
-def _has_call_json(text: str) -> bool:
+def _call_json(text: str) -> tuple[int, int] | None:
     """A JSON object shaped like a tool call: ``{"name": …, "arguments": …}`` or ``{"tool_calls": …}``."""
     start = text.find("{")
     while start != -1:
         try:
-            value, _end = _DECODER.raw_decode(text, start)
+            value, end = _DECODER.raw_decode(text, start)
         except ValueError:
-            value = None
+            value, end = None, start
         if isinstance(value, dict) and _is_call(value):
-            return True
+            return start, end
         start = text.find("{", start + 1)
-    return False
+    return None
 
 
 def _is_call(value: dict[str, object]) -> bool:
