@@ -19,9 +19,10 @@ run: QT_QPA_PLATFORM =
 run: $(STAMP)
 	$(BIN)/memdesk gui
 
+# One worker per core; each worker starts its own PostgreSQL server (see tests/conftest.py).
 test: $(STAMP)
 	$(BIN)/ruff check app tests
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 bench: $(STAMP)
 	$(BIN)/python -m pytest tests/perf -s -q -p no:randomly

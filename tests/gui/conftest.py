@@ -23,6 +23,7 @@ DIALOG_FUNCTIONS = (
     "choose",
     "ask_int",
     "ask_text",
+    "ask_long_text",
     "open_file",
     "save_file",
     "pick_folder",

@@ -290,3 +290,70 @@ def test_an_edit_of_the_base_prompt_file_recomposes_the_preview(view, store, qtb
     qtbot.waitUntil(lambda: view.text().startswith("You are a brief assistant."), timeout=5000)
     assert view.text() == cli_prompt(store, NOW, "--base", str(base))
     view.tasks.wait_idle(10000)
+
+
+def test_who_wrote_it_marks_what_assistants_wrote_and_undoes_it(store, view, qtbot, tasks, settle):
+    from memdesk.core.items import ItemKind, ItemRef
+    from memdesk.services.review import Write
+
+    with store.ctx.acting_as("mcp:web-agent"):
+        store.review.submit(Write.save_entry("lisbon hotel", "Booked Hotel Lisboa Plaza for the offsite"))
+    view.message.setText("where is the lisbon offsite")
+    recompose(view, qtbot, view.recompose)
+    panel = view.sources_panel
+    writers = {panel.model.index(r, panel.model.WRITER).data() for r in range(panel.model.rowCount())}
+    assert {"you", "mcp:web-agent"} <= writers
+    assert not view.prompt_view.extraSelections()
+    panel.assistants_only.setChecked(True)
+    assert panel.proxy.rowCount() == 1
+    [marked] = view.prompt_view.extraSelections()
+    assert marked.cursor.selectedText() == "Booked Hotel Lisboa Plaza for the offsite"
+    panel.table.selectRow(0)
+    with qtbot.waitSignal(view.open_requested) as opened:
+        panel.open_button.click()
+    [source] = [s for s in panel.model.sources if s.origin and s.origin.by_assistant]
+    assert opened.args == [ItemRef(ItemKind.HISTORY_STEP, str(source.origin.step_id))]
+    panel.undo_button.click()
+    settle()
+    assert "lisbon hotel" not in [entry.key for entry in store.entries.list()]
+    recompose(view, qtbot, view.recompose)
+    assert "Hotel Lisboa Plaza" not in view.text()
+    assert panel.proxy.rowCount() == 0 and not view.prompt_view.extraSelections()
+
+
+@pytest.mark.parametrize(
+    ("name", "size", "dark"),
+    [("light", (1100, 720), False), ("dark", (1100, 720), True), ("small", (700, 480), False)],
+)
+def test_render_what_assistants_wrote(store, tasks, qtbot, name, size, dark):
+    import os
+    from pathlib import Path
+
+    from PySide6.QtGui import QColor, QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from memdesk.services.review import Write
+
+    shots = Path(os.environ.get("MEMDESK_SHOTS_DIR", "/tmp/memdesk-shots"))
+    with store.ctx.acting_as("mcp:web-agent"):
+        store.review.submit(Write.save_entry("lisbon hotel", "Booked Hotel Lisboa Plaza for the offsite"))
+    app = QApplication.instance()
+    previous = app.palette()
+    if dark:
+        app.setPalette(QPalette(QColor("#2b2d30")))
+    try:
+        widget = PromptPreviewView(store, tasks)
+        qtbot.addWidget(widget)
+        widget.resize(*size)
+        with qtbot.waitSignal(widget.composed, timeout=10000):
+            widget.show()
+        recompose(widget, qtbot, lambda: widget.message.setText("lisbon offsite"))
+        widget.sources_panel.assistants_only.setChecked(True)
+        shots.mkdir(parents=True, exist_ok=True)
+        assert widget.grab().save(str(shots / f"preview-marked-{name}.png"))
+        widget.tabs.setCurrentWidget(widget.sources_panel)
+        widget.sources_panel.assistants_only.setChecked(False)
+        assert widget.grab().save(str(shots / f"preview-sources-{name}.png"))
+        tasks.wait_idle(10000)
+    finally:
+        app.setPalette(previous)

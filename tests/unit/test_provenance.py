@@ -47,3 +47,21 @@ def test_compaction_is_named_as_the_writer(memdesk_app):
     [working] = [o for (kind, _k, _t), o in origins.items() if kind is ItemKind.WORKING]
     assert working.writer == "compaction"
     assert PromptItem(ItemKind.ENTRY, "nothing") not in app.provenance.of([])
+
+
+def test_sources_say_where_each_item_is_in_the_prompt_text(memdesk_app):
+    app = memdesk_app
+    app.documents.set("user/profile", "Name: Ada\nLives in Bergen")
+    app.apps.add("calendar", "Prefers mornings")
+    with app.ctx.acting_as("mcp:web-agent"):
+        app.review.submit(Write.save_entry("editor", "Ada writes Rust\nin   Helix"))
+    composed = app.prompt.compose(PromptSpec(app="calendar", message="rust"))
+    sources = app.provenance.sources(composed)
+    by_key = {source.item.key: source for source in sources}
+    marked = {key: [composed.text[a:b] for a, b in source.spans] for key, source in by_key.items()}
+    assert marked["user/profile"] == ["Name: Ada", "Lives in Bergen"]
+    assert [text for texts in marked.values() for text in texts if "mornings" in text] == ["Prefers mornings"]
+    assert marked["editor"] == ["Ada writes Rust", "in Helix"]  # recall joins an entry's lines
+    assert by_key["editor"].origin.writer == "mcp:web-agent"
+    assert by_key["user/profile"].section == "profile"
+    assert [s.section for s in sources if s.origin and s.origin.by_assistant] == ["recall"]

@@ -28,7 +28,7 @@ _FLAG_AT = 2  # one strong rule, or two different weak ones
 _MAX_DECODE_DEPTH = 2
 _PIECE_CHARS = 2048
 # Zero-width, joiners, direction overrides and isolates, invisible operators, the BOM, tags.
-_INVISIBLE = re.compile(
+INVISIBLE = re.compile(
     "[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]"
     "|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]"
 )
@@ -494,7 +494,7 @@ def _words(lowered: str) -> set[str]:
 def _hidden_character(text: str) -> int | None:
     """Where the first invisible or control character is. A zero-width joiner between two
     emoji is how emoji are written (👩‍💻), so it counts only next to a letter."""
-    for match in _INVISIBLE.finditer(text):
+    for match in INVISIBLE.finditer(text):
         at = match.start()
         if text[at] != _ZWJ:
             return at
@@ -507,12 +507,12 @@ def _hidden_character(text: str) -> int | None:
 def _normalised(text: str) -> tuple[str, list[int] | None]:
     """NFKC text without invisible characters, and for each of its characters the original
     index (None: the text was already like that, so offsets are the same)."""
-    if not _INVISIBLE.search(text) and (text.isascii() or unicodedata.is_normalized("NFKC", text)):
+    if not INVISIBLE.search(text) and (text.isascii() or unicodedata.is_normalized("NFKC", text)):
         return text, None
     chars: list[str] = []
     origin: list[int] = []
     for index, char in enumerate(text):
-        if _INVISIBLE.match(char):
+        if INVISIBLE.match(char):
             continue
         mapped = unicodedata.normalize("NFKC", char) if ord(char) > 127 else char
         chars.append(mapped)

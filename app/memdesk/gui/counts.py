@@ -26,6 +26,7 @@ def _entries(category: str) -> Callable[[Memdesk], int]:
 # name -> (the kinds it depends on, how to read it)
 COUNTS: dict[str, tuple[frozenset[ItemKind], Callable[[Memdesk], Any]]] = {
     "apps": (frozenset({ItemKind.APP, ItemKind.APP_MEMORY}), lambda app: app.apps.list_apps()),
+    "review": (frozenset({ItemKind.HELD_WRITE}), lambda app: app.review.count()),
     "trash": (frozenset({ItemKind.TRASH}), lambda app: app.trash.count()),
     "sessions": (frozenset({ItemKind.SESSION}), lambda app: len(app.sessions.list())),
     "documents": (frozenset({ItemKind.DOCUMENT, ItemKind.WORKING}), lambda app: len(app.documents.list())),

@@ -52,6 +52,11 @@ def ask_text(parent: QWidget | None, title: str, label: str, text: str = "") -> 
     return answer if ok else None
 
 
+def ask_long_text(parent: QWidget | None, title: str, label: str, text: str = "") -> str | None:
+    answer, ok = QInputDialog.getMultiLineText(parent, title, label, text)
+    return answer if ok else None
+
+
 def open_file(parent: QWidget | None, title: str, filters: str = "") -> Path | None:
     name, _ = QFileDialog.getOpenFileName(parent, title, "", filters)
     return Path(name) if name else None

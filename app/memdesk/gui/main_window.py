@@ -39,6 +39,7 @@ from memdesk.gui import dialogs, theme
 from memdesk.gui.counts import CountReader
 from memdesk.gui.places import APP_PREFIX, PLACES, Place, document_place, place_for
 from memdesk.gui.refresh import StoreWatcher
+from memdesk.gui.review_notice import ReviewNotice
 from memdesk.gui.sidebar import Sidebar
 from memdesk.gui.views.base import Page
 from memdesk.gui.widgets.display import document_title, plural
@@ -147,6 +148,8 @@ class MainWindow(QMainWindow):
         tasks.store_changed.connect(self._store_changed)
         self.count_reader = CountReader(tasks, parent=self)
         self.count_reader.counted.connect(self._show_counts)
+        self.review_notice = ReviewNotice(self.show_status, parent=self)
+        self.review_notice.open_review.connect(self._open_review)
         self.count_reader.failed.connect(lambda exc: self.show_status(f"Could not count memories: {exc}"))
         self._counts_timer.timeout.connect(self.count_reader.refresh)
         tasks.busy_changed.connect(self._busy_changed)
@@ -424,6 +427,12 @@ class MainWindow(QMainWindow):
     def show_status(self, text: str) -> None:
         self.statusBar().showMessage(text, 5000)
 
+    def _open_review(self) -> None:
+        self.show_page("review")
+        self.showNormal()
+        self.raise_()
+        self.activateWindow()
+
     def _first_page(self, empty: bool) -> None:
         if self.current_page:  # the person already went somewhere
             return
@@ -602,9 +611,11 @@ class MainWindow(QMainWindow):
         model = self.sidebar.sidebar_model
         if "apps" in counts:
             self.sidebar.set_apps(counts["apps"])
-        for key in ("trash", "knowledge", "timeline", "sessions"):
+        for key in ("review", "trash", "knowledge", "timeline", "sessions"):
             if key in counts:
                 model.set_count(key, counts[key])
+        if "review" in counts:
+            self.review_notice.update(counts["review"])
         if {"documents", "apps", "sessions"} <= self.counts.keys():
             apps, memories = self.counts["apps"], sum(summary.total for summary in self.counts["apps"])
             self.counts_label.setText(

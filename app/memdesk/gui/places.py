@@ -151,6 +151,14 @@ def _assistants(window: MainWindow) -> Page:
     return assistants
 
 
+def _review(window: MainWindow) -> Page:
+    from memdesk.gui.views.review import ReviewView
+
+    review = ReviewView(window.app, window.tasks)
+    review.status_message.connect(window.show_status)
+    return review
+
+
 def _search(window: MainWindow) -> Page:
     from memdesk.gui.search_panel import SearchPanel
 
@@ -211,6 +219,15 @@ def _show_working(_window: MainWindow, view: Page) -> None:
 # --- the places, in sidebar order ----------------------------------------------------------
 
 PLACES: tuple[Place, ...] = (
+    Place(
+        "review",
+        "Review",
+        "review",
+        _review,
+        shows=frozenset({ItemKind.HELD_WRITE}),
+        tooltip="Assistants' writes that wait for you before they reach a prompt",
+        shortcut="Ctrl+R",
+    ),
     Place(
         "user",
         "User",

@@ -31,6 +31,8 @@ GREETING = (
 PROFILE_HEADER = "--- Who you're talking to ---"
 WORKING_HEADER = "--- Recent context ---"
 
+SECTION_GAP = "\n\n"  # between the included sections of a prompt
+
 
 @dataclass(frozen=True)
 class PromptSpec:
@@ -162,7 +164,7 @@ class Composer:
             self._app(spec, now),
             self._recall(spec, namespace, now),
         ]
-        text = "\n\n".join(section.text for section in sections if section.included)
+        text = SECTION_GAP.join(section.text for section in sections if section.included)
         base_file = () if spec.base_file is None else (spec.base_file,)
         return ComposedPrompt(
             now=now,

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from memdesk.core.items import ItemKind
 from memdesk.core.trust import is_assistant
 from memdesk.services.context import Context
-from memdesk.services.prompt import ComposedPrompt, PromptItem
+from memdesk.services.prompt import SECTION_GAP, ComposedPrompt, PromptItem
 from memdesk.store.models import AppMemory, Document, Entry, HistoryChange, HistoryStep
 
 # Compaction's steps are named by ``services.compaction`` ("Compact telegram:1 (run 3)", and
@@ -27,6 +27,8 @@ from memdesk.store.models import AppMemory, Document, Entry, HistoryChange, Hist
 _COMPACTION_LABELS = ("Compact ", "Archive ")
 # How far back a document's history is searched for the step that added a paragraph.
 _DOCUMENT_STEPS = 500
+# Shorter lines ("-", "ok") would be found anywhere; they are not worth marking.
+_SHORTEST_LINE = 3
 _TABLES = {
     ItemKind.DOCUMENT: Document.__tablename__,
     ItemKind.WORKING: Document.__tablename__,
@@ -50,15 +52,41 @@ class Origin:
 
     @property
     def writer(self) -> str:
-        """"you", "compaction", or the assistant (``mcp:claude-code``, ``api:picobot``)."""
+        """ "you", "compaction", or the assistant (``mcp:claude-code``, ``api:picobot``)."""
         if self.by_assistant:
             return self.actor
         return "compaction" if self.label.startswith(_COMPACTION_LABELS) else "you"
 
 
+@dataclass(frozen=True)
+class PromptSource:
+    """One item of a composed prompt: its section, who wrote it, and where its text is."""
+
+    section: str
+    item: PromptItem
+    origin: Origin | None  # None: written before history began
+    spans: tuple[tuple[int, int], ...]  # (start, end) offsets of its lines in the prompt's text
+
+
 class Provenance:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
+
+    def sources(self, composed: ComposedPrompt) -> list[PromptSource]:
+        """Every item of the included sections with its origin and where the prompt shows it,
+        so a preview can mark what assistants wrote."""
+        origins = self.of_prompt(composed)
+        texts = self._texts(list(origins))
+        found: list[PromptSource] = []
+        offset = 0
+        for section in composed.sections:
+            if not section.included:
+                continue
+            for item in section.items:
+                spans = _spans(section.text, item.text or texts.get(item, ""), offset)
+                found.append(PromptSource(section.name, item, origins.get(item), spans))
+            offset += len(section.text) + len(SECTION_GAP)
+        return found
 
     def of_prompt(self, composed: ComposedPrompt) -> dict[PromptItem, Origin | None]:
         """The origin of every item of every included section (None: written before history)."""
@@ -91,6 +119,26 @@ class Provenance:
             for item in wanted
         }
 
+    def _texts(self, items: list[PromptItem]) -> dict[PromptItem, str]:
+        """The stored text of each item, as the composer read it."""
+        namespaces = {i.key for i in items if i.kind in (ItemKind.DOCUMENT, ItemKind.WORKING)}
+        keys = {i.key for i in items if i.kind is ItemKind.ENTRY}
+        memory_ids = {int(i.key) for i in items if i.kind is ItemKind.APP_MEMORY}
+        queries = (
+            (ItemKind.DOCUMENT, namespaces, select(Document.namespace, Document.content)),
+            (ItemKind.ENTRY, keys, select(Entry.key, Entry.content)),
+            (ItemKind.APP_MEMORY, memory_ids, select(AppMemory.id, AppMemory.content)),
+        )
+        texts: dict[tuple[ItemKind, str], str] = {}
+        with self.ctx.store.read() as session:
+            for kind, wanted, query in queries:
+                if wanted:
+                    key_column = query.selected_columns[0]
+                    for key, content in session.execute(query.where(key_column.in_(wanted))):
+                        texts[(kind, str(key))] = content
+        document = {ItemKind.WORKING: ItemKind.DOCUMENT}
+        return {item: texts.get((document.get(item.kind, item.kind), item.key), "") for item in items}
+
     @staticmethod
     def _row_keys(session: Session, items: list[PromptItem]) -> dict[PromptItem, str]:
         """Each item's primary key as history records it (documents and entries by id)."""
@@ -121,6 +169,25 @@ class Provenance:
                 if paragraph in _content(after) and paragraph not in _content(before):
                     return origin
         return changes[0][0]
+
+
+def _spans(section_text: str, content: str, offset: int) -> tuple[tuple[int, int], ...]:
+    """Where the lines of ``content`` appear in the section, in order (offsets in the prompt).
+
+    The composer may bullet, trim or cut what it carries, so lines are found one by one.
+    """
+    spans: list[tuple[int, int]] = []
+    cursor = 0
+    for line in content.splitlines():
+        line = " ".join(line.strip().lstrip("-*• ").split())  # recall joins an entry's lines
+        if len(line) < _SHORTEST_LINE:
+            continue
+        at = section_text.find(line, cursor)
+        if at < 0:
+            continue
+        spans.append((offset + at, offset + at + len(line)))
+        cursor = at + len(line)
+    return tuple(spans)
 
 
 def _content(snapshot: str | None) -> str:

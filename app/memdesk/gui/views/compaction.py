@@ -10,7 +10,6 @@ import html
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
@@ -22,7 +21,6 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QScrollArea,
-    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -34,6 +32,7 @@ from memdesk.gui import dialogs, theme
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.views.base import Page
 from memdesk.gui.widgets import display
+from memdesk.gui.widgets.diff_label import DiffLabel
 from memdesk.gui.widgets.display import plural
 from memdesk.gui.widgets.message_bar import MessageBar
 from memdesk.gui.widgets.view_header import ViewHeader
@@ -45,7 +44,7 @@ from memdesk.services.compaction import (
     CompactionDegraded,
     Proposal,
 )
-from memdesk.services.compaction.render import DiffLine, change_diff
+from memdesk.services.compaction.render import change_diff
 from memdesk.services.memdesk import Memdesk
 from memdesk.services.sessions import SessionSummary
 from memdesk.services.transcripts import read_transcript
@@ -55,7 +54,6 @@ EMPTY_TEXT = (
     "Pick a session and press Run. Memdesk proposes the changes (working memory, a timeline entry, "
     "facts, the app's memory) and writes nothing until you apply the ones you accept."
 )
-_TIGHT = "margin-top:0; margin-bottom:0;"  # diff lines sit flush, like a diff tool's
 REJECT_HINTS = {
     ChangeKind.DELETE_APP_MEMORY: (
         "Keep this memory. If the new memory is added, the oldest one goes instead, so the app "
@@ -69,49 +67,6 @@ class _Relay(QObject):
     """Carries progress from the worker to the GUI thread (a queued signal)."""
 
     progress = Signal(str, int, int)
-
-
-class DiffLabel(QLabel):
-    """Before → after, line by line: removed lines on a red tint, added ones on a green tint."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setTextFormat(Qt.TextFormat.RichText)
-        self.setWordWrap(True)
-        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
-        self._lines: list[DiffLine] = []
-        self._dimmed = False
-
-    def show_lines(self, lines: list[DiffLine], dimmed: bool = False) -> None:
-        """``dimmed``: a rejected change, drawn faded so it reads as "not happening"."""
-        self._lines, self._dimmed = lines, dimmed
-        self.render_lines()
-
-    def render_lines(self) -> None:
-        pal = theme.palette()
-        text = (theme.muted(pal) if self._dimmed else pal.color(pal.ColorRole.Text)).name()
-        strength = 0.07 if self._dimmed else 0.22
-        styles = {
-            "-": (theme.tint(theme.DANGER_HUE, pal, strength).name(), theme.danger(pal).name()),
-            "+": (theme.tint(theme.OK_HUE, pal, strength).name(), theme.ok(pal).name()),
-        }
-        rows = []
-        for line in self._lines:
-            body = html.escape(line.text) or "&nbsp;"
-            if line.op == "…":
-                rows.append(f'<p style="{_TIGHT} color:{theme.muted(pal).name()}"><i>⋯ {body}</i></p>')
-            elif line.op in styles:
-                background, mark = styles[line.op]
-                sign = "−" if line.op == "-" else "+"
-                rows.append(
-                    f'<p style="{_TIGHT} background-color:{background}; color:{text}; white-space:pre-wrap">'
-                    f'<span style="color:{mark}"><b>{sign}</b></span> {body}</p>'
-                )
-            else:
-                rows.append(f'<p style="{_TIGHT} color:{text}; white-space:pre-wrap">  {body}</p>')
-        self.setText("".join(rows) or f'<p style="color:{theme.muted(pal).name()}"><i>(empty)</i></p>')
 
 
 class ChangeCard(QFrame):

@@ -39,6 +39,7 @@ from PySide6.QtGui import (
     QResizeEvent,
     QShowEvent,
     QTextBlockFormat,
+    QTextCharFormat,
     QTextCursor,
 )
 from PySide6.QtWidgets import (
@@ -57,6 +58,7 @@ from PySide6.QtWidgets import (
     QSplitter,
     QStyle,
     QTabWidget,
+    QTextEdit,
     QToolButton,
     QToolTip,
     QVBoxLayout,
@@ -67,10 +69,12 @@ from memdesk.core.timefmt import format_minute
 from memdesk.gui import dialogs, theme
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.views.base import Page
+from memdesk.gui.views.prompt_sources import SourcesPanel
 from memdesk.gui.widgets.message_bar import MessageBar
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.memdesk import Memdesk
 from memdesk.services.prompt import ComposedPrompt, PromptSpec, Section
+from memdesk.services.provenance import PromptSource
 
 DEBOUNCE_MS = 150
 
@@ -158,17 +162,19 @@ class Preview:
     diff: tuple[tuple[str, str], ...] = ()
     # What the composer read from disk that exists now (a watcher can follow only those).
     watch: tuple[str, ...] = ()
+    sources: tuple[PromptSource, ...] = ()  # who wrote each item, and where it is in the text
 
 
 def compose_preview(app: Memdesk, inputs: PreviewInputs, baseline: PreviewInputs | None) -> Preview:
     """Runs on a worker thread: the prompt, and the one to compare it with."""
     prompt = app.prompt.compose(inputs.spec())
     watch = tuple(str(path) for path in prompt.depends_on if path.exists())
+    sources = tuple(app.provenance.sources(prompt))
     if baseline is None:
-        return Preview(inputs, prompt, watch=watch)
+        return Preview(inputs, prompt, watch=watch, sources=sources)
     before = app.prompt.compose(baseline.spec())
     diff = tuple(diff_lines(before.text, prompt.text))
-    return Preview(inputs, prompt, baseline, before, diff, watch)
+    return Preview(inputs, prompt, baseline, before, diff, watch, sources)
 
 
 def signed(number: int) -> str:
@@ -248,6 +254,7 @@ class PromptText(QPlainTextEdit):
         self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.bands: list[_Band] = []
         self._band_of_block: list[int] = []
+        self._marked: list[tuple[int, int]] = []
         self.gutter = _Gutter(self)
         self.updateRequest.connect(lambda _rect, _dy: self.gutter.update())
         theme.follow(self, self._retint)
@@ -258,6 +265,7 @@ class PromptText(QPlainTextEdit):
     def set_prompt(self, prompt: ComposedPrompt) -> None:
         bar = self.verticalScrollBar()
         at = bar.value()
+        self._marked = []  # offsets into the text being replaced
         self.setPlainText(prompt.text)
         self.bands = []
         position = 0
@@ -279,7 +287,28 @@ class PromptText(QPlainTextEdit):
     def _retint(self) -> None:
         for band in self.bands:
             _tint_blocks(self, band.first_block, band.last_block, theme.tint(band.hue))
+        self._mark()
         self.gutter.update()
+
+    def mark_spans(self, spans: list[tuple[int, int]]) -> None:
+        """Underlay these (start, end) offsets of the prompt text with the warning colour."""
+        self._marked = spans
+        self._mark()
+
+    def _mark(self) -> None:
+        text = self.toPlainText()
+        marked_format = QTextCharFormat()
+        marked_format.setBackground(theme.tint(theme.WARNING_HUE, strength=0.45))
+        selections = []
+        for start, end in self._marked:
+            selection = QTextEdit.ExtraSelection()
+            selection.cursor = QTextCursor(self.document())
+            # Python counts code points, Qt counts UTF-16 units.
+            selection.cursor.setPosition(utf16_length(text[:start]))
+            selection.cursor.setPosition(utf16_length(text[:end]), QTextCursor.MoveMode.KeepAnchor)
+            selection.format = marked_format
+            selections.append(selection)
+        self.setExtraSelections(selections)
 
     def band_at(self, y: float) -> _Band | None:
         block = self.cursorForPosition(QPoint(4, int(y))).block()
@@ -534,6 +563,12 @@ class PromptPreviewView(Page):
         self.tabs.addTab(self.prompt_view, "Prompt")
         self.tabs.addTab(diff_page, "Difference")
         self.tabs.setTabEnabled(1, False)
+        self.sources_panel = SourcesPanel()
+        self.sources_panel.marking_changed.connect(lambda _on: self._mark_assistants())
+        self.sources_panel.open_requested.connect(self.open_requested)
+        self.sources_panel.undo_requested.connect(self.undo_step)
+        self.tabs.addTab(self.sources_panel, "Who wrote it")
+        self.tabs.setCornerWidget(self.sources_panel.assistants_only)  # marks the prompt tab too
         self.left_out = QLabel()
         self.left_out.setWordWrap(True)
         theme.follow(self.left_out, lambda: theme.set_text_color(self.left_out, theme.muted()))
@@ -651,6 +686,22 @@ class PromptPreviewView(Page):
         self.tasks.read(_choices, on_done=self._fill_choices)
         self.recompose()
 
+    def undo_step(self, step_id: int) -> None:
+        """Undo the change that wrote an item; the window recomposes when it lands."""
+        self.tasks.write(lambda app: app.history.undo(step_id), label="Undoing…")
+
+    def _mark_assistants(self) -> None:
+        marking = self.sources_panel.assistants_only.isChecked() and self.result is not None
+        sources = self.result.sources if marking and self.result else ()
+        self.prompt_view.mark_spans(
+            [
+                span
+                for source in sources
+                if source.origin and source.origin.by_assistant
+                for span in source.spans
+            ]
+        )
+
     def compare_with(self, baseline: PreviewInputs | None = None) -> None:
         """Compare what the inputs give from now on with ``baseline`` (default: the current inputs)."""
         self._baseline = baseline or self.inputs()
@@ -724,6 +775,8 @@ class PromptPreviewView(Page):
         if self._when is None:
             self._show_date(prompt.now)
         self.prompt_view.set_prompt(prompt)
+        self.sources_panel.set_sources(list(result.sources))
+        self._mark_assistants()
         included = [s for s in prompt.sections if s.included]
         moment = "now" if result.inputs.when is None else "at"
         self.total.setText(f"{prompt.tokens:,} tokens")

@@ -1,0 +1,349 @@
+"""Review: assistants' writes that wait for the person, with why each waits and where it
+would go; approve (one History step, undoable), edit then approve, or reject (to Trash).
+
+Every decision runs through ``tasks.write`` on the review service, which reads each held
+write again inside its transaction: when another window or process decided it first, the
+person gets one line saying so, and nothing is applied twice.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QItemSelectionModel, Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memdesk.core.items import NOTHING
+from memdesk.core.suspicious import Finding, findings
+from memdesk.core.trust import TrustLevel
+from memdesk.gui import dialogs, theme
+from memdesk.gui.models.common import Index, TableModel
+from memdesk.gui.tasks import TaskRunner
+from memdesk.gui.views.base import Page
+from memdesk.gui.widgets import display
+from memdesk.gui.widgets.diff_label import DiffLabel
+from memdesk.gui.widgets.marked_text import escaped, marked_html
+from memdesk.gui.widgets.tables import selected_rows, setup_table
+from memdesk.gui.widgets.view_header import ViewHeader
+from memdesk.services.compaction.render import diff_lines
+from memdesk.services.memdesk import Memdesk
+from memdesk.services.review import PAGE, HeldInfo, Operation
+
+EMPTY_TEXT = (
+    "Nothing waits for review.\n\nWhen an assistant writes something that needs your look (what its "
+    "trust level asks for, text that reads like instructions, or your profile and patterns), it waits "
+    "here and reaches no prompt until you approve it."
+)
+# Writes whose text replaces what is there: Review shows the change as a diff.
+_REPLACING = frozenset({Operation.SAVE_ENTRY, Operation.SET_WORKING})
+_REMOVING = frozenset({Operation.FORGET_ENTRY, Operation.DELETE_APP_MEMORY})
+
+
+@dataclass(frozen=True)
+class ReviewItem:
+    """A held write with what the reviewer needs beside it, read off the GUI thread."""
+
+    held: HeldInfo
+    where: str  # the part of the prompt it would change, in words
+    current: str | None  # what it replaces or removes, as it is now
+    findings: list[Finding]
+
+    @property
+    def before_after(self) -> tuple[str, str] | None:
+        """The text before and after approving, when the write changes existing text."""
+        write = self.held.write
+        if self.current is None:
+            return None
+        if write.operation in _REPLACING:
+            return self.current, write.content
+        if write.operation in _REMOVING:
+            return self.current, ""
+        if write.operation is Operation.APPEND_DOCUMENT:
+            return self.current, f"{self.current.rstrip()}\n\n{write.content}"
+        return None
+
+
+def read_review(app: Memdesk) -> tuple[list[ReviewItem], int]:
+    items = [
+        ReviewItem(held, app.review.where(held.write), app.review.current(held), findings(held.write.content))
+        for held in app.review.list(PAGE)
+    ]
+    return items, app.review.count()
+
+
+class ReviewModel(TableModel):
+    ASSISTANT, ACTION, WHERE, TEXT, HELD = range(5)
+    HEADERS = ("Assistant", "Wants to", "Goes to", "Text", "Held")
+
+    @property
+    def items(self) -> list[ReviewItem]:
+        return self._rows
+
+    def set_items(self, items: list[ReviewItem]) -> None:
+        self._reset_rows(items)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        item = self.items[index.row()]
+        held = item.held
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (
+                held.actor,
+                held.write.title,
+                item.where,
+                display.one_line(held.write.content),
+                display.when(held.created_at),
+            )[index.column()]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return "\n".join(held.reasons) or None
+        return None
+
+
+class ReviewView(Page):
+    status_message = Signal(str)
+
+    def __init__(self, app: Memdesk, tasks: TaskRunner, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.app = app
+        self.tasks = tasks
+        self.total = 0
+        self.header = ViewHeader("Review")
+        self.approve_button = self.header.add_action(QPushButton("Approve"))
+        self.reject_button = self.header.add_action(QPushButton("Reject"))
+        self.approve_button.setToolTip(
+            "Let the selected writes into memory: one step in History, undone with Ctrl+Z"
+        )
+        self.reject_button.setToolTip("Move the selected writes to Trash; they never reach a prompt")
+        self.approve_button.clicked.connect(self.approve_selected)
+        self.reject_button.clicked.connect(self.reject_selected)
+        self.model = ReviewModel(self)
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        setup_table(
+            self.table,
+            ReviewModel.TEXT,
+            {ReviewModel.ASSISTANT: 16, ReviewModel.ACTION: 22, ReviewModel.WHERE: 28, ReviewModel.HELD: 14},
+            multi_select=True,
+        )
+        self.table.selectionModel().selectionChanged.connect(self._selection_changed)
+        for key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
+            shortcut = QShortcut(QKeySequence(key), self.table, context=Qt.ShortcutContext.WidgetShortcut)
+            shortcut.activated.connect(self.reject_selected)
+        self.detail = _Detail()
+        self.detail.edit_button.clicked.connect(self.edit_and_approve)
+        self.detail.approve_all_button.clicked.connect(self.approve_all_from_assistant)
+        self.detail.trust_button.clicked.connect(self.trust_assistant)
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.addWidget(self.table)
+        self.splitter.addWidget(self.detail)
+        # The detail is what a reviewer reads; the list only picks the write.
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setSizes([200, 400])
+        self.splitter.setChildrenCollapsible(False)
+        self.empty_label = QLabel(EMPTY_TEXT)
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        theme.follow(self.empty_label, lambda: theme.set_text_color(self.empty_label, theme.muted()))
+        layout = theme.view_layout(self)
+        layout.addWidget(self.header)
+        layout.addWidget(self.splitter, 1)
+        layout.addWidget(self.empty_label, 1)
+        self.setFocusProxy(self.table)
+        self._selection_changed()
+
+    # --- reading --------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        self.tasks.read(read_review, on_done=self._show)
+
+    def _show(self, result: tuple[list[ReviewItem], int]) -> None:
+        items, self.total = result
+        selected = {item.held.id for item in self.selected_items()}
+        self.model.set_items(items)
+        selection = self.table.selectionModel()
+        flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+        for row, item in enumerate(items):
+            if item.held.id in selected:
+                selection.select(self.model.index(row, 0), flags)
+        if items and not selection.hasSelection():
+            self.table.selectRow(0)
+        shown = "" if self.total <= len(items) else f" The newest {len(items)} are listed."
+        self.header.set_text(
+            "Review",
+            f"{display.plural(self.total, 'write')} from assistants {'waits' if self.total == 1 else 'wait'} "
+            f"for you; none reaches a prompt until you approve it.{shown}",
+        )
+        self.splitter.setVisible(bool(items))
+        self.empty_label.setVisible(not items)
+        self._selection_changed()
+
+    def selected_items(self) -> list[ReviewItem]:
+        return [self.model.items[row] for row in selected_rows(self.table)]
+
+    def _selection_changed(self) -> None:
+        chosen = self.selected_items()
+        self.approve_button.setEnabled(bool(chosen))
+        self.reject_button.setEnabled(bool(chosen))
+        self.detail.show_item(chosen[0] if len(chosen) == 1 else None, len(chosen))
+
+    # --- deciding -------------------------------------------------------------------------
+
+    def approve_selected(self) -> None:
+        ids = [item.held.id for item in self.selected_items()]
+        if ids:
+            self._decide(
+                lambda app: app.review.approve(ids), f"Approved {display.plural(len(ids), 'write')}."
+            )
+
+    def reject_selected(self) -> None:
+        ids = [item.held.id for item in self.selected_items()]
+        if ids:
+            self._decide(
+                lambda app: app.review.reject(ids),
+                f"Rejected {display.plural(len(ids), 'write')} (in Trash).",
+            )
+
+    def edit_and_approve(self) -> None:
+        chosen = self.selected_items()
+        if len(chosen) != 1:
+            return
+        held = chosen[0].held
+        text = dialogs.ask_long_text(self, "Edit, then approve", f"{held.write.title}:", held.write.content)
+        if text is not None:
+            self._decide(lambda app: app.review.approve([held.id], edited=text), "Approved your edited text.")
+
+    def approve_all_from_assistant(self) -> None:
+        actor = self._one_actor()
+        if actor is None:
+            return
+        waiting = sum(1 for item in self.model.items if item.held.actor == actor)
+        question = f"Approve every write {actor} has waiting ({waiting} listed here)?"
+        if dialogs.confirm(self, "Approve all", question, action="Approve all"):
+            self._decide(lambda app: app.review.approve_all(actor), f"Approved every write from {actor}.")
+
+    def trust_assistant(self) -> None:
+        actor = self._one_actor()
+        if actor is None:
+            return
+        question = (
+            f"Trust {actor}?\n\nIts future writes go straight into memory, unchecked, even to your "
+            "profile and patterns. What waits here now still waits for you. You can change this "
+            "on the Assistants page or with `memdesk assistant trust`."
+        )
+        if dialogs.confirm(self, "Trust this assistant", question, action="Trust"):
+            self.tasks.write(
+                lambda app: app.assistants.set_level(actor, TrustLevel.TRUSTED),
+                on_done=lambda _actor: self.status_message.emit(f"{actor} is trusted now."),
+                changes=NOTHING,  # a setting, not memory: no page shows it here
+            )
+
+    def _one_actor(self) -> str | None:
+        actors = {item.held.actor for item in self.selected_items()}
+        return actors.pop() if len(actors) == 1 else None
+
+    def _decide(self, job: Any, done: str) -> None:
+        self.tasks.write(job, on_done=lambda _result: self.status_message.emit(done), on_error=self._refused)
+
+    def _refused(self, exc: Exception) -> None:
+        """Decided elsewhere meanwhile, or its target is gone: one line, and the list read again."""
+        self.status_message.emit(dialogs.describe_error(exc))
+        self.refresh()
+
+
+class _Detail(QScrollArea):
+    """The selected write: who, what, where, why, its text marked, and the change it makes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        body = QWidget()
+        self.summary = _rich_label()
+        self.text = _rich_label()
+        self.text.setFrameShape(QFrame.Shape.StyledPanel)
+        self.text.setMargin(6)
+        self.change_title = QLabel("<b>What approving changes</b>")
+        self.diff = DiffLabel()
+        self.edit_button = QPushButton("Edit, then Approve…")
+        self.edit_button.setToolTip("Change the text before it goes into memory")
+        self.approve_all_button = QPushButton("Approve All from This Assistant")
+        self.trust_button = QPushButton("Trust This Assistant…")
+        buttons = QHBoxLayout()
+        for button in (self.edit_button, self.approve_all_button, self.trust_button):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(0, 8, 0, 0)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.text)
+        layout.addWidget(self.change_title)
+        layout.addWidget(self.diff)
+        layout.addLayout(buttons)
+        layout.addStretch(1)
+        self.setWidget(body)
+        self._item: ReviewItem | None = None
+        self._count = 0
+        theme.follow(self, self._render)
+
+    def show_item(self, item: ReviewItem | None, count: int) -> None:
+        self._item, self._count = item, count
+        self._render()
+
+    def _render(self) -> None:
+        item = self._item
+        for button in (self.approve_all_button, self.trust_button):
+            button.setEnabled(item is not None)
+        self.edit_button.setEnabled(item is not None and bool(item.held.write.content))
+        if item is None:
+            self.summary.setText(
+                f"<i>{self._count} writes selected: Approve or Reject decides them all.</i>"
+                if self._count
+                else ""
+            )
+            for widget in (self.text, self.change_title, self.diff):
+                widget.hide()
+            return
+        held = item.held
+        pal = theme.palette()
+        hidden = theme.danger(pal).name()
+        reasons = "".join(f"<li>{escaped(reason, hidden)}</li>" for reason in held.reasons)
+        self.summary.setText(
+            f"<p><b>{html.escape(held.actor)}</b> wants to <b>{html.escape(held.write.title)}</b>"
+            f" · held {html.escape(display.when(held.created_at))}</p>"
+            f"<p>Goes to: {html.escape(item.where, quote=False)}</p>"
+            f"<p>Why it waits:</p><ul>{reasons}</ul>"
+        )
+        content = held.write.content
+        self.text.setVisible(bool(content))
+        if content:
+            mark = theme.tint(theme.WARNING_HUE, pal, 0.35)
+            self.text.setText(marked_html(content, item.findings, mark, theme.danger(pal)))
+        change = item.before_after
+        self.change_title.setVisible(change is not None)
+        self.diff.setVisible(change is not None)
+        if change is not None:
+            self.diff.show_lines(diff_lines(*change))
+
+
+def _rich_label() -> QLabel:
+    label = QLabel()
+    label.setTextFormat(Qt.TextFormat.RichText)
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+    return label
