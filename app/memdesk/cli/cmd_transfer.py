@@ -46,12 +46,14 @@ def export_run(args: argparse.Namespace, app: Memdesk) -> int:
 def import_run(args: argparse.Namespace, app: Memdesk) -> int:
     file, folder = _target(args)
     if file is not None:
-        counts = app.transfer.import_file(file, args.mode)
-        print(f"added {counts['added']}, updated {counts['updated']}, skipped {counts['skipped']}")
+        report = app.transfer.import_file(file, args.mode)
+        print(f"added {report.added}, updated {report.updated}, skipped {report.skipped}")
+        for line in report.flagged:
+            print(f"note: {line}")
         return 0
     assert folder is not None
     report = app.flynn.import_(folder)
     print(f"imported {len(report.written)} files from {folder}")
-    for note in report.notes:
+    for note in report.notes + report.flagged:
         print(f"note: {note}")
     return 0

@@ -403,6 +403,12 @@ def describe(text: str) -> str:
     return ("It " + "; it ".join(reasons) + ".") if reasons else ""
 
 
+def flagged(label: str, text: str) -> str | None:
+    """"label: why" when ``text`` reads as instructions (for reports of what was imported)."""
+    reasons = suspicious_reasons(text)
+    return f"{label} reads like instructions to an assistant: {'; '.join(reasons)}" if reasons else None
+
+
 def _findings(text: str, depth: int) -> list[Finding]:
     if not text:
         return []

@@ -505,8 +505,9 @@ class MainWindow(QMainWindow):
             if path is not None:
                 self.tasks.write(
                     lambda app: app.transfer.import_file(path),
-                    on_done=lambda counts: self._imported(
-                        f"Imported {path.name}: {counts['added']} added, {counts['skipped']} already here."
+                    on_done=lambda report: self._imported(
+                        f"Imported {path.name}: {report.added} added, {report.skipped} already here.",
+                        report.flagged,
                     ),
                     label="Importing…",
                 )
@@ -518,12 +519,22 @@ class MainWindow(QMainWindow):
                 )
 
     def _flynn_imported(self, report: Any) -> None:
-        self._imported(f"Imported {plural(len(report.written), 'file')} from the Flynn folder.")
+        files = plural(len(report.written), "file")
+        self._imported(f"Imported {files} from the Flynn folder.", report.flagged)
 
-    def _imported(self, message: str) -> None:
+    def _imported(self, message: str, flagged: list[str]) -> None:
         self.statusBar().showMessage(message, 8000)
         if self.current_page == "welcome":
             self.show_page("doc:profile")
+        if flagged:
+            listed = "\n".join(f"• {line}" for line in flagged[:20])
+            more = f"\n…and {len(flagged) - 20} more." if len(flagged) > 20 else ""
+            dialogs.info(
+                self,
+                "Look at what was imported",
+                f"{message}\n\nSome of it reads like instructions to an assistant, and it is in memory "
+                f"now. Look at it, and undo the import (Ctrl+Z) if it should not be there:\n\n{listed}{more}",
+            )
 
     def export(self) -> None:
         kind = dialogs.choose(
@@ -558,7 +569,9 @@ class MainWindow(QMainWindow):
 
         self.tasks.write(
             load_example,
-            on_done=lambda counts: self._imported(f"Example memories loaded: {counts['added']} items added."),
+            on_done=lambda report: self._imported(
+                f"Example memories loaded: {report.added} items added.", flagged=[]
+            ),
             label="Loading example memories…",
         )
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from memdesk.core import working as working_format
 from memdesk.core.namespaces import check_namespace, is_working
+from memdesk.core.suspicious import flagged
 from memdesk.core.timefmt import format_iso
 from memdesk.errors import BadInputError, MemdeskError
 from memdesk.services.context import MAX_DOCUMENT_CHARS, Context, check_text
@@ -25,6 +26,7 @@ _FlynnFile = tuple[str, str, str | working_format.WorkingFile]
 class FlynnReport:
     written: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    flagged: list[str] = field(default_factory=list)  # files that read as instructions, and why
 
 
 class FlynnFolder:
@@ -70,6 +72,10 @@ class FlynnFolder:
                 else:
                     self.documents.set(namespace, body.rstrip("\n"))
                 report.written.append(relative)
+                text = body.content if isinstance(body, working_format.WorkingFile) else body
+                found = flagged(relative, text)  # another assistant's memory: say what reads as orders
+                if found:
+                    report.flagged.append(found)
         return report
 
     @staticmethod

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from sqlalchemy import Boolean, DateTime, Float, Integer, inspect, select
 from sqlalchemy.orm import Session
 
 from memdesk.core.namespaces import check_namespace, check_session_id
+from memdesk.core.suspicious import flagged
 from memdesk.core.timefmt import format_iso, naive_utc
 from memdesk.errors import BadInputError
 from memdesk.services.apps import check_app_id, check_importance
@@ -173,6 +175,24 @@ def read_export_file(path: Path) -> dict[str, list[dict[str, Any]]]:
     return checked
 
 
+# What an imported row is called in a report, for the sections whose text reaches a prompt.
+_LABELS: dict[type[Base], Callable[[dict[str, Any]], str]] = {
+    Document: lambda row: str(row["namespace"]),
+    Entry: lambda row: f"entry {row['key']}",
+    AppMemory: lambda row: f"a memory of app {row['app_id']}",
+}
+
+
+@dataclass
+class ImportReport:
+    added: int = 0
+    updated: int = 0
+    skipped: int = 0
+    # Imported texts that read as instructions to an assistant, each "label reads like…: why":
+    # an export can come from an assistant's store, so the person is told before a prompt is.
+    flagged: list[str] = field(default_factory=list)
+
+
 class Transfer:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
@@ -201,16 +221,22 @@ class Transfer:
             raise BadInputError(f"cannot write {path}: {exc.strerror}") from None
         return {section: len(data[section]) for section, _ in SECTIONS}
 
-    def import_file(self, path: Path, mode: str = "skip") -> dict[str, int]:
+    def import_file(self, path: Path, mode: str = "skip") -> ImportReport:
         if mode not in MODES:
             raise BadInputError(f"mode {mode!r} is not valid", "expected skip or overwrite")
         data = read_export_file(path)
-        counts = {"added": 0, "updated": 0, "skipped": 0}
+        report = ImportReport()
         with self.ctx.change(f"Import {path.name}") as session:
             for section, model in SECTIONS:
                 for row in data[section]:
-                    counts[self._import_row(session, model, row, mode)] += 1
-        return counts
+                    outcome = self._import_row(session, model, row, mode)
+                    setattr(report, outcome, getattr(report, outcome) + 1)
+                    label = _LABELS.get(model)
+                    if outcome != "skipped" and label is not None and row.get("deleted_at") is None:
+                        found = flagged(label(row), str(row.get("content") or ""))
+                        if found:
+                            report.flagged.append(found)
+        return report
 
     @staticmethod
     def _import_row(session: Session, model: type[Base], row: dict[str, Any], mode: str) -> str:
