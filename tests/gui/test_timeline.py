@@ -272,3 +272,25 @@ def test_a_refresh_asked_for_during_a_load_runs_after_it(view, store, qtbot):
     view.refresh()  # coalesced: runs once the first load is done
     settle(view, qtbot)
     assert find(view, ItemKind.WORKING).pinned
+
+
+@pytest.mark.parametrize("page", ["expiry", "preview"])
+def test_opening_a_page_reads_the_store_once(memdesk_app, make_window, settle, monkeypatch, page):
+    from memdesk.gui.views import preview, timeline
+
+    reads: list[str] = []
+    for module, name in ((timeline, "read_timeline"), (preview, "compose_preview")):
+        original = getattr(module, name)
+
+        def counted(*args, original=original, name=name):
+            reads.append(name)
+            return original(*args)
+
+        monkeypatch.setattr(module, name, counted)
+    memdesk_app.working.write("Planning the offsite", ttl_days=3)
+    window = make_window()
+    settle()
+    reads.clear()
+    window.show_page(page)
+    settle()
+    assert reads == [{"expiry": "read_timeline", "preview": "compose_preview"}[page]]

@@ -327,6 +327,8 @@ class MainWindow(QMainWindow):
         if key != "search":
             self._page_before_search = ""
         self.current_page = key
+        if refresh:  # before it is shown: a view shown unasked reads by itself, and would read twice
+            view.refresh()
         self.stack.setCurrentWidget(view)
         if self.opening_label is not None:
             self.stack.removeWidget(self.opening_label)
@@ -334,8 +336,6 @@ class MainWindow(QMainWindow):
             self.opening_label = None
         self.sidebar.select_key(key)
         self.setWindowTitle(f"{title} — {APP_NAME}")
-        if refresh:
-            view.refresh()
 
     @staticmethod
     def _title(key: str) -> str:

@@ -104,7 +104,7 @@ class TimelineCanvas(QAbstractScrollArea):
         self.verticalScrollBar().setSingleStep(ROW_HEIGHT)
         self.verticalScrollBar().valueChanged.connect(self.viewport().update)
         self._rows: list[Row] = []
-        self._row_of: dict[tuple[str, str], int] = {}
+        self._row_of_items: dict[tuple[str, str], int] | None = {}
         self._now = utcnow()
         self._zoom = "month"
         self._scale = TimeScale.showing(ZOOMS[self._zoom], self._width(), self._now)
@@ -142,17 +142,24 @@ class TimelineCanvas(QAbstractScrollArea):
             self._placed = True
             self._scale = TimeScale.showing(ZOOMS[self._zoom or "month"], self._width(), now)
         self._now = now
-        self._row_of = {
-            (item.kind, item.ref): index
-            for index, row in enumerate(rows)
-            if row.lane is not None
-            for item in row.lane.items
-        }
+        self._row_of_items = None  # made when first asked
         if self.selected is not None:
             self.selected = self._same_item(self.selected)
         self._hover = None
         self._update_scroll_range()
         self.viewport().update()
+
+    def _row_of(self) -> dict[tuple[str, str], int]:
+        """The row of each item, by (kind, ref): built on first use, not on every load, since a
+        load of 10,000 items would spend a frame's worth of time on it for nothing."""
+        if self._row_of_items is None:
+            self._row_of_items = {
+                (item.kind, item.ref): index
+                for index, row in enumerate(self._rows)
+                if row.lane is not None
+                for item in row.lane.items
+            }
+        return self._row_of_items
 
     def set_zoom(self, name: str) -> None:
         """Show a day, week, month or year, keeping the moment at the anchor point in place."""
@@ -177,7 +184,7 @@ class TimelineCanvas(QAbstractScrollArea):
         self.viewport().update()
 
     def scroll_to_item(self, item: ExpiringItem) -> None:
-        index = self._row_of.get((item.kind, item.ref))
+        index = self._row_of().get((item.kind, item.ref))
         if index is None:
             return
         bar = self.verticalScrollBar()
@@ -206,7 +213,7 @@ class TimelineCanvas(QAbstractScrollArea):
 
         A pinned bar runs past the right edge; a bar is never thinner than a few pixels.
         """
-        index = self._row_of.get((item.kind, item.ref))
+        index = self._row_of().get((item.kind, item.ref))
         if index is None:
             return None
         left = self._scale.x_of(item.start)
@@ -235,7 +242,7 @@ class TimelineCanvas(QAbstractScrollArea):
 
     def _same_item(self, item: ExpiringItem) -> ExpiringItem | None:
         """The fresh copy of ``item`` after a reload, if it is still shown."""
-        index = self._row_of.get((item.kind, item.ref))
+        index = self._row_of().get((item.kind, item.ref))
         if index is None:
             return None
         lane = self._rows[index].lane
