@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 
+import pytest
+
 from memdesk.cli import cmd_gui, main
 
 
@@ -14,3 +16,24 @@ def test_main_with_no_arguments_opens_the_window_whatever_sys_argv_holds(monkeyp
     monkeypatch.setattr(sys, "argv", ["memdesk", "doc", "show", "user/profile"])
     assert main.main([]) == 0
     assert opened == [False]
+
+
+def test_each_command_module_adds_exactly_the_commands_listed_for_it():
+    import argparse
+
+    for module, names in main.COMMANDS.items():
+        subparsers = argparse.ArgumentParser().add_subparsers()
+        main.command_module(module).register(subparsers)
+        assert tuple(subparsers.choices) == names, module
+
+
+def test_a_run_builds_only_its_own_command(capsys):
+    assert main._command_in(["--data-dir", "doc", "--db", "x.db", "prompt", "--app", "doc"]) == "cmd_prompt"
+    assert main._command_in(["--now=2026-01-01", "undo"]) == "cmd_history"
+    assert main._command_in(["--help"]) is None and main._command_in(["nonsense"]) is None
+    parser = main.build_parser("cmd_prompt")
+    assert parser.parse_args(["prompt", "--app", "mail"]).app == "mail"
+    with pytest.raises(SystemExit) as done:
+        main.main(["nonsense"])
+    assert done.value.code == 2
+    assert "invalid choice: 'nonsense'" in capsys.readouterr().err

@@ -3,52 +3,57 @@
 from __future__ import annotations
 
 import argparse
+import gc
+import importlib
 import sys
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from memdesk import __version__
-from memdesk.cli import (
-    cmd_compact,
-    cmd_connect,
-    cmd_db,
-    cmd_files,
-    cmd_gui,
-    cmd_history,
-    cmd_hook,
-    cmd_mcp,
-    cmd_memory,
-    cmd_prompt,
-    cmd_review,
-    cmd_serve,
-    cmd_sources,
-    cmd_token,
-    cmd_transfer,
-)
 from memdesk.cli.io import warn_about_settings
 from memdesk.errors import MemdeskError
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
 
-COMMAND_MODULES = (
-    cmd_gui,
-    cmd_memory,
-    cmd_prompt,
-    cmd_transfer,
-    cmd_history,
-    cmd_files,
-    cmd_compact,
-    cmd_sources,
-    cmd_hook,
-    cmd_connect,
-    cmd_db,
-    cmd_mcp,
-    cmd_serve,
-    cmd_token,
-    cmd_review,
-)
+# Each command's module, by the commands it adds, in the order `memdesk --help` lists them. A
+# run builds only its own command's parser, so the modules of the others are never imported.
+COMMANDS: dict[str, tuple[str, ...]] = {
+    "cmd_gui": ("gui",),
+    "cmd_memory": ("doc", "working", "app", "entry", "recall", "session"),
+    "cmd_prompt": ("prompt",),
+    "cmd_transfer": ("export", "import"),
+    "cmd_history": ("trash", "history", "undo", "redo"),
+    "cmd_files": ("files",),
+    "cmd_compact": ("compact",),
+    "cmd_sources": ("sources",),
+    "cmd_hook": ("hook",),
+    "cmd_connect": ("connect", "disconnect"),
+    "cmd_db": ("db",),
+    "cmd_mcp": ("mcp",),
+    "cmd_serve": ("serve",),
+    "cmd_token": ("token",),
+    "cmd_review": ("review", "assistant"),
+}
+# Global options that take a value: the word after one is not the command.
+_VALUE_OPTIONS = frozenset({"--db", "--data-dir", "--config", "--now"})
+
+
+def command_module(name: str) -> ModuleType:
+    return importlib.import_module(f"memdesk.cli.{name}")
+
+
+def _command_in(argv: Sequence[str]) -> str | None:
+    """The module of the command ``argv`` runs, when it names one; None: build them all."""
+    words = iter(argv)
+    for word in words:
+        if word in _VALUE_OPTIONS:
+            next(words, None)
+        elif not word.startswith("-"):
+            return next((module for module, names in COMMANDS.items() if word in names), None)
+    return None
 
 
 class _Parser(argparse.ArgumentParser):
@@ -57,7 +62,8 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"memdesk: bad usage: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``only`` (a module of ``COMMANDS``), just that module's commands."""
     parser = _Parser(
         prog="memdesk",
         description="See and control what your personal AI assistant remembers.",
@@ -68,8 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--config", metavar="FILE", help="settings file to use")
     parser.add_argument("--now", metavar="ISO", help="act as if the current time were ISO (UTC)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module in COMMAND_MODULES:
-        module.register(subparsers)
+    for module in [only] if only else COMMANDS:
+        command_module(module).register(subparsers)
     return parser
 
 
@@ -100,14 +106,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(encoding="utf-8", errors="replace")
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        given = sys.argv[1:] if argv is None else list(argv)
-        args = parser.parse_args([*given, "gui"])
+    # Start-up makes many long-lived objects (the ORM, the mapped models) and nothing cyclic to
+    # free: collecting garbage while importing only delays a one-shot command's answer.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
-        if getattr(args, "needs_store", True):
-            app = open_app(args)
+        given = sys.argv[1:] if argv is None else list(argv)
+        parser = build_parser(_command_in(given))
+        args = parser.parse_args(given)
+        if args.command is None:
+            args = build_parser("cmd_gui").parse_args([*given, "gui"])
+        app = open_app(args) if getattr(args, "needs_store", True) else None
+    except MemdeskError as error:
+        return _report(error)
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        if collecting:
+            gc.enable()
+    try:
+        if app is not None:
             try:
                 return int(args.handler(args, app) or 0)
             finally:

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Integer, func, select
+from sqlalchemy import Integer, func, outerjoin, select
 from sqlalchemy.orm import Session
 
 from memdesk.core.lifetime import expires_at, has_expired
@@ -138,22 +138,21 @@ class AppMemories:
         return self.ctx.settings.memory.app_memory_cap
 
     def list_apps(self) -> list[AppSummary]:
+        """Every app with its live and total memory counts, by id: one query, plain rows (at
+        10,000 apps, mapped objects and a second query would cost more than the counting)."""
         now = self.ctx.now()
-        live = func.sum(memory_live(now).cast(Integer))
-        total = func.count(AppMemory.id)
+        live = func.coalesce(func.sum((memory_live(now) & AppMemory.id.is_not(None)).cast(Integer)), 0)
+        joined = outerjoin(App, AppMemory, (AppMemory.app_id == App.app_id) & AppMemory.deleted_at.is_(None))
+        query = (
+            select(App.app_id, App.name, live, func.count(AppMemory.id))
+            .select_from(joined)
+            .group_by(App.app_id, App.name)
+            .order_by(App.app_id)
+        )
         with self.ctx.store.read() as session:
-            counts = {
-                row.app_id: (int(row.live or 0), int(row.total))
-                for row in session.execute(
-                    select(AppMemory.app_id, live.label("live"), total.label("total"))
-                    .where(AppMemory.deleted_at.is_(None))
-                    .group_by(AppMemory.app_id)
-                )
-            }
-            apps = list(session.scalars(select(App).order_by(App.app_id)))
-        return [
-            AppSummary(app.app_id, app.name, *counts.get(app.app_id, (0, 0)), cap=self.cap) for app in apps
-        ]
+            rows = session.execute(query).all()
+        cap = self.cap
+        return [AppSummary(app_id, name, int(live), int(total), cap) for app_id, name, live, total in rows]
 
     def memories(self, app_id: str, include_expired: bool = True) -> list[MemoryRow]:
         """The app's memories not in Trash, most recently updated first."""

@@ -18,30 +18,30 @@ from memdesk.config import LoadedSettings, Settings, load_settings, save_setting
 from memdesk.core.timefmt import utcnow
 from memdesk.paths import Paths, resolve_paths
 from memdesk.services.apps import AppMemories
-from memdesk.services.assistants import Assistants
 from memdesk.services.context import Context
 from memdesk.services.documents import Documents
 from memdesk.services.entries import Entries
 from memdesk.services.files import FileScopes, global_folder
-from memdesk.services.flynn import FlynnFolder
-from memdesk.services.history import History
 from memdesk.services.prompt import Composer
-from memdesk.services.provenance import Provenance
 from memdesk.services.recall import Recall
-from memdesk.services.search import Search
 from memdesk.services.sessions import Sessions
-from memdesk.services.tokens import Tokens
-from memdesk.services.transfer import Transfer
-from memdesk.services.trash import Trash
 from memdesk.services.working import WorkingMemory
 from memdesk.store.engine import Store
 
 if TYPE_CHECKING:
+    from memdesk.services.assistants import Assistants
     from memdesk.services.compaction import Compaction
     from memdesk.services.expiry import Expiry
+    from memdesk.services.flynn import FlynnFolder
+    from memdesk.services.history import History
+    from memdesk.services.provenance import Provenance
     from memdesk.services.review import Review
+    from memdesk.services.search import Search
     from memdesk.services.sources.sync import Sources
+    from memdesk.services.tokens import Tokens
     from memdesk.services.transcripts import Transcripts
+    from memdesk.services.transfer import Transfer
+    from memdesk.services.trash import Trash
 
 
 class Memdesk:
@@ -68,15 +68,9 @@ class Memdesk:
         self.entries = Entries(self.ctx)
         self.recall = Recall(self.ctx)
         self.sessions = Sessions(self.ctx)
-        self.trash = Trash(self.ctx)
-        self.history = History(self.ctx)
-        self.search = Search(self.ctx)
-        self.transfer = Transfer(self.ctx)
-        self.flynn = FlynnFolder(self.ctx)
         self.prompt = Composer(self.ctx)
-        self.tokens = Tokens(self.ctx)
-        self.assistants = Assistants(self.ctx)
-        self.provenance = Provenance(self.ctx)
+        # The rest are made (and their modules imported) on first use: a one-shot command like
+        # `memdesk prompt` or an assistant's hook needs few of them, and starts sooner.
 
     @classmethod
     def open(
@@ -90,6 +84,62 @@ class Memdesk:
         """Open the store and settings (``clock`` may return aware times: they are converted to UTC)."""
         paths = resolve_paths(data_dir=data_dir, db=db, config=config)
         return cls(paths, load_settings(paths.config_file), actor=actor, clock=clock)
+
+    @cached_property
+    def trash(self) -> Trash:
+        """Deleted items until restored or purged."""
+        from memdesk.services.trash import Trash
+
+        return Trash(self.ctx)
+
+    @cached_property
+    def history(self) -> History:
+        """Every change: list, undo and redo."""
+        from memdesk.services.history import History
+
+        return History(self.ctx)
+
+    @cached_property
+    def search(self) -> Search:
+        """Global search over every kind of memory."""
+        from memdesk.services.search import Search
+
+        return Search(self.ctx)
+
+    @cached_property
+    def transfer(self) -> Transfer:
+        """Whole-store JSON export and import."""
+        from memdesk.services.transfer import Transfer
+
+        return Transfer(self.ctx)
+
+    @cached_property
+    def flynn(self) -> FlynnFolder:
+        """Flynn memory folders: export and import."""
+        from memdesk.services.flynn import FlynnFolder
+
+        return FlynnFolder(self.ctx)
+
+    @cached_property
+    def tokens(self) -> Tokens:
+        """The admin API's bearer tokens."""
+        from memdesk.services.tokens import Tokens
+
+        return Tokens(self.ctx)
+
+    @cached_property
+    def assistants(self) -> Assistants:
+        """Assistants seen over MCP and the API, and their trust levels."""
+        from memdesk.services.assistants import Assistants
+
+        return Assistants(self.ctx)
+
+    @cached_property
+    def provenance(self) -> Provenance:
+        """Who wrote each item a prompt carries."""
+        from memdesk.services.provenance import Provenance
+
+        return Provenance(self.ctx)
 
     @cached_property
     def expiry(self) -> Expiry:
@@ -150,5 +200,6 @@ class Memdesk:
         self.ctx.files_global_dir = global_folder(settings, self.paths)
 
     def close(self) -> None:
-        self.tokens.settle()
+        if "tokens" in self.__dict__:  # made only when a token was used: nothing to wait for else
+            self.tokens.settle()
         self.store.close()
