@@ -60,6 +60,8 @@ class AppMemory(Base):
     __tablename__ = "app_memories"
     __table_args__ = (
         Index("ix_app_memories_app_live", "app_id", "deleted_at", "updated_at"),
+        # Covers the per-app live and total counts (the sidebar, at thousands of apps).
+        Index("ix_app_memories_counts", "app_id", "deleted_at", "expires_at", "pinned"),
         _partial("ix_app_memories_expires", "expires_at"),
         _partial("ix_app_memories_deleted", "deleted_at"),
     )
