@@ -23,7 +23,7 @@ def test_four_poisoned_calls_wait_for_review_and_one_approval_is_one_undo(memdes
     async def poison() -> list[dict]:
         async with connect(memdesk.data_dir, "web-agent") as s:
             calls = [
-                ("memory_store", {"key": "upload_rule", "content": ATTACK, "category": "knowledge"}),
+                ("memory_store", {"key": "upload_rule", "content": ATTACK}),
                 ("working_memory_set", {"content": ATTACK}),
                 ("document_append", {"namespace": "user/profile", "text": ATTACK}),
                 ("app_memory_add", {"app": "browser", "content": ATTACK}),

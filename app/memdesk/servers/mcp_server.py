@@ -8,21 +8,37 @@ http_app(server) with any ASGI server. Each call is recorded as the calling clie
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 from urllib.parse import parse_qs, urlsplit
+from weakref import WeakKeyDictionary
 
 from mcp.server.fastmcp import Context, FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
 from mcp.server.fastmcp.resources import ResourceTemplate
-from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import Field
+from mcp.types import (
+    CallToolResult,
+    Completion,
+    CompletionArgument,
+    CompletionContext,
+    ContentBlock,
+    LoggingLevel,
+    PromptReference,
+    ResourceTemplateReference,
+    TextContent,
+    ToolAnnotations,
+)
+from pydantic import Field, ValidationError
 from starlette.types import ASGIApp
 
 from memdesk import __version__
 from memdesk.errors import MemdeskError
+from memdesk.servers import tool_results as results
 from memdesk.servers.actors import actor_for_client
 from memdesk.servers.clients import ClientLog, SettingsWatch
-from memdesk.servers.tools import MemoryTools, Reply
+from memdesk.servers.tools import MAX_RECALL_LIMIT, MemoryTools, Reply
+from memdesk.services.entries import CATEGORIES
+from memdesk.services.sessions import ROLES
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
@@ -31,11 +47,18 @@ if TYPE_CHECKING:
 AsgiWrapper = Callable[[ASGIApp], ASGIApp]
 
 INSTRUCTIONS = """\
-Memdesk is the user's own memory store, which they can see, edit and undo. Use it to remember
-what will matter in later conversations, and to look things up before asking the user again.
-Read the `prompt` tool's text (or the session-start prompt) at the start of a session: it is
-what the user has chosen to share about themselves. Every write is recorded under your name
-and the user can undo it, so write only what you would be glad for them to read."""
+Memdesk is the user's own memory store, which they can see, edit and undo.
+When to read: at the start of a session, read the `prompt` tool's text (or the session-start
+prompt): it is what the user chose to share about themselves. Before asking the user something
+they may have told you before, and when a task touches their projects, people or plans, call
+`memory_recall` with a few words of the subject.
+When to write: when the user states a lasting preference, decision or fact, or corrects you,
+call `memory_store` with a short snake_case key (the same key later replaces it). Keep one
+app's notes with `app_memory_add`, and what the user is working on now with
+`working_memory_set`. Do not store secrets, one-off chatter, or what the prompt already says.
+The user reviews what assistants write: a write may come back with `held: true`. It then waits
+for their approval; do not write it again. Every write is recorded under your name and can be
+undone, so write only what you would be glad for them to read."""
 
 STORE_DESC = """\
 Save a lasting fact, preference or decision about the user under a stable key; the same key
@@ -104,8 +127,24 @@ APPLY_DESC = """\
 Write a proposal's changes as one step the user can undo. accept: the change ids to write;
 by default every change not marked suspicious."""
 
-# Argument types the tools share; the description becomes part of each tool's schema.
-AppId = Annotated[str, Field(description="app id")]
+# Argument types the tools share; descriptions, choices and bounds become each tool's schema.
+AppId = Annotated[str, Field(description="app id, e.g. calendar", min_length=1)]
+Category = Literal[CATEGORIES]
+Role = Literal[ROLES]
+Moment = Annotated[str | int | None, Field(description="ISO 8601 or Unix seconds")]
+# Completions offer at most this many values, as the protocol allows.
+MAX_COMPLETIONS = 100
+# The levels of logging/setLevel, least severe first.
+LOG_LEVELS: tuple[LoggingLevel, ...] = (
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+)
 
 READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
 WRITES = ToolAnnotations(readOnlyHint=False, destructiveHint=False, openWorldHint=False)
@@ -127,9 +166,55 @@ def to_result(reply: Reply) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=reply.text)], structuredContent=reply.data)
 
 
-def error_result(error: MemdeskError) -> CallToolResult:
-    text = f"{error.message}\n{error.hint}" if error.hint else error.message
+def error_result(text: str) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)], isError=True)
+
+
+def error_text(error: MemdeskError) -> str:
+    return f"{error.message}\n{error.hint}" if error.hint else error.message
+
+
+def readable(error: ValidationError) -> str:
+    """Arguments that do not fit a tool's schema, in a sentence per argument: no library's
+    wording of types or links, as "category must be knowledge or timeline"."""
+    sentences = []
+    for problem in error.errors(include_url=False):
+        name = ".".join(str(part) for part in problem["loc"]) or "the arguments"
+        context = problem.get("ctx") or {}
+        match problem["type"]:
+            case "missing":
+                sentences.append(f"{name} is required")
+            case "literal_error":
+                sentences.append(f"{name} must be {context.get('expected', '').replace(chr(39), '')}")
+            case _:
+                sentences.append(f"{name}: {problem['msg'][:1].lower()}{problem['msg'][1:]}")
+    return "; ".join(sentences) + "."
+
+
+class _Failed(Exception):
+    """Carries a tool's error result past the SDK, which checks only successful ones."""
+
+    def __init__(self, result: CallToolResult) -> None:
+        super().__init__(result.content[0].text if result.content else "")
+        self.result = result
+
+
+class _Server(FastMCP):
+    """FastMCP whose tool errors read as sentences: Memdesk's own, and arguments the schema
+    refuses (the SDK would answer with a validation report and a link)."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any]
+    ) -> Sequence[ContentBlock] | dict[str, Any]:
+        try:
+            return await super().call_tool(name, arguments)
+        except ToolError as error:
+            cause = error.__cause__
+            if isinstance(cause, _Failed):
+                return cause.result  # type: ignore[return-value]  # the low-level server sends it as is
+            if isinstance(cause, ValidationError):
+                return error_result(f"{name}: {readable(cause)}")  # type: ignore[return-value]
+            raise
 
 
 class PromptTemplate(ResourceTemplate):
@@ -150,23 +235,38 @@ class MemdeskMCP:
         self.tools = MemoryTools(app)
         self.clients = ClientLog(app)
         self.settings = SettingsWatch(app)
-        self.server = FastMCP("memdesk", instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING")
+        self.server = _Server("memdesk", instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING")
+        # The level each client asked for with logging/setLevel; none asked: no log messages.
+        self.log_levels: WeakKeyDictionary[Any, LoggingLevel] = WeakKeyDictionary()
         # FastMCP 1.x has no parameter for the version the handshake reports; its server has.
         self.server._mcp_server.version = __version__
         self._add_tools()
         self._add_resources()
         self._add_prompt()
+        self._add_completions()
+        self._add_logging()
 
-    def call(self, ctx: Context, tool: Callable[..., Reply], *args: Any) -> CallToolResult:
-        """Run one tool as the calling client; expected failures become tool errors."""
+    async def call(self, ctx: Context, tool: Callable[..., Reply], *args: Any) -> CallToolResult:
+        """Run one tool as the calling client; expected failures become tool errors, and a held
+        write a warning in the client's log (when it asked for one)."""
         actor = client_actor(ctx)
         try:
             self.settings.refresh()
             self.clients.call(actor)
             with self.app.ctx.acting_as(actor):
-                return to_result(tool(*args))
+                reply = tool(*args)
         except MemdeskError as error:
-            return error_result(error)
+            await self.log(ctx, "error", error_text(error))
+            raise _Failed(error_result(error_text(error))) from None
+        if reply.data.get("held"):
+            await self.log(ctx, "warning", reply.text)
+        return to_result(reply)
+
+    async def log(self, ctx: Context, level: LoggingLevel, message: str) -> None:
+        """A log notification to the calling client, at or above the level it set."""
+        wanted = self.log_levels.get(ctx.session)
+        if wanted is not None and LOG_LEVELS.index(level) >= LOG_LEVELS.index(wanted):
+            await ctx.session.send_log_message(level, message, logger="memdesk")
 
     def read(self, fn: Callable[..., str], *args: Any) -> str:
         self.settings.refresh()
@@ -178,101 +278,115 @@ class MemdeskMCP:
         tools, tool = self.tools, self.server.tool
 
         @tool(description=STORE_DESC, annotations=WRITES)
-        def memory_store(
-            key: Annotated[str, Field(description="stable snake_case name, e.g. user_language_pref")],
-            content: Annotated[str, Field(description="the fact, in a sentence or two")],
-            category: Annotated[str, Field(description="knowledge or timeline")],
+        async def memory_store(
+            key: Annotated[
+                str, Field(description="stable snake_case name, e.g. user_language_pref", min_length=1)
+            ],
+            content: Annotated[str, Field(description="the fact, in a sentence or two", min_length=1)],
             ctx: Context,
-            importance: Annotated[float | None, Field(description="0 to 1")] = None,
-        ) -> CallToolResult:
-            return self.call(ctx, tools.memory_store, key, content, category, importance)
+            category: Annotated[
+                Category, Field(description="knowledge: lasting; timeline: dated, expires")
+            ] = ("knowledge"),
+            importance: Annotated[float | None, Field(description="0 to 1 (default 0.5)", ge=0, le=1)] = None,
+        ) -> Annotated[CallToolResult, results.StoreResult]:
+            return await self.call(ctx, tools.memory_store, key, content, category, importance)
 
         @tool(description=RECALL_DESC, annotations=READ_ONLY)
-        def memory_recall(
-            query: Annotated[str, Field(description="words to look for")],
+        async def memory_recall(
+            query: Annotated[str, Field(description="words to look for", min_length=1)],
             ctx: Context,
-            category: Annotated[str | None, Field(description="knowledge or timeline")] = None,
-            since: Annotated[str | int | None, Field(description="ISO 8601 or Unix seconds")] = None,
-            until: Annotated[str | int | None, Field(description="ISO 8601 or Unix seconds")] = None,
-            limit: Annotated[int | None, Field(description="1 to 50")] = None,
-        ) -> CallToolResult:
-            return self.call(ctx, tools.memory_recall, query, category, since, until, limit)
+            category: Annotated[Category | None, Field(description="only knowledge or only timeline")] = None,
+            since: Moment = None,
+            until: Moment = None,
+            limit: Annotated[
+                int | None, Field(description="how many at most", ge=1, le=MAX_RECALL_LIMIT)
+            ] = None,
+        ) -> Annotated[CallToolResult, results.RecallResult]:
+            return await self.call(ctx, tools.memory_recall, query, category, since, until, limit)
 
         @tool(description=FORGET_DESC, annotations=DELETES)
-        def memory_forget(key: str, ctx: Context) -> CallToolResult:
-            return self.call(ctx, tools.memory_forget, key)
+        async def memory_forget(
+            key: Annotated[str, Field(min_length=1)], ctx: Context
+        ) -> Annotated[CallToolResult, results.ForgetResult]:
+            return await self.call(ctx, tools.memory_forget, key)
 
         @tool(description=APP_MEMORIES_DESC, annotations=READ_ONLY)
-        def app_memories(app: AppId, ctx: Context) -> CallToolResult:
-            return self.call(ctx, tools.app_memories, app)
+        async def app_memories(
+            app: AppId, ctx: Context
+        ) -> Annotated[CallToolResult, results.AppMemoriesResult]:
+            return await self.call(ctx, tools.app_memories, app)
 
         @tool(description=APP_ADD_DESC, annotations=WRITES)
-        def app_memory_add(
-            app: AppId, content: str, ctx: Context
-        ) -> CallToolResult:
-            return self.call(ctx, tools.app_memory_add, app, content)
+        async def app_memory_add(
+            app: AppId, content: Annotated[str, Field(min_length=1)], ctx: Context
+        ) -> Annotated[CallToolResult, results.AppMemoryAddResult]:
+            return await self.call(ctx, tools.app_memory_add, app, content)
 
         @tool(description=APP_DELETE_DESC, annotations=DELETES)
-        def app_memory_delete(
+        async def app_memory_delete(
             app: AppId,
-            id: Annotated[int, Field(description="memory id from app_memories")],
+            id: Annotated[int, Field(description="memory id from app_memories", ge=1)],
             ctx: Context,
-        ) -> CallToolResult:
-            return self.call(ctx, tools.app_memory_delete, app, id)
+        ) -> Annotated[CallToolResult, results.AppMemoryDeleteResult]:
+            return await self.call(ctx, tools.app_memory_delete, app, id)
 
         @tool(description=WORKING_DESC, annotations=READ_ONLY)
-        def working_memory(ctx: Context) -> CallToolResult:
-            return self.call(ctx, tools.working_memory)
+        async def working_memory(ctx: Context) -> Annotated[CallToolResult, results.WorkingResult]:
+            return await self.call(ctx, tools.working_memory)
 
         @tool(description=WORKING_SET_DESC, annotations=WRITES)
-        def working_memory_set(content: str, ctx: Context) -> CallToolResult:
-            return self.call(ctx, tools.working_memory_set, content)
+        async def working_memory_set(
+            content: Annotated[str, Field(min_length=1)], ctx: Context
+        ) -> Annotated[CallToolResult, results.WorkingSetResult]:
+            return await self.call(ctx, tools.working_memory_set, content)
 
         @tool(description=DOC_READ_DESC, annotations=READ_ONLY)
-        def document_read(
-            namespace: Annotated[str, Field(description="e.g. user/profile")], ctx: Context
-        ) -> CallToolResult:
-            return self.call(ctx, tools.document_read, namespace)
+        async def document_read(
+            namespace: Annotated[str, Field(description="e.g. user/profile", min_length=1)], ctx: Context
+        ) -> Annotated[CallToolResult, results.DocumentResult]:
+            return await self.call(ctx, tools.document_read, namespace)
 
         @tool(description=DOC_APPEND_DESC, annotations=WRITES)
-        def document_append(
-            namespace: Annotated[str, Field(description="e.g. user/facts")], text: str, ctx: Context
-        ) -> CallToolResult:
-            return self.call(ctx, tools.document_append, namespace, text)
+        async def document_append(
+            namespace: Annotated[str, Field(description="e.g. user/facts", min_length=1)],
+            text: Annotated[str, Field(min_length=1)],
+            ctx: Context,
+        ) -> Annotated[CallToolResult, results.AppendResult]:
+            return await self.call(ctx, tools.document_append, namespace, text)
 
         @tool(description=SESSION_LOG_DESC, annotations=WRITES)
-        def session_log(
-            session: Annotated[str, Field(description="<channel>:<id>, e.g. telegram:42")],
-            role: Annotated[str, Field(description="user, assistant or system")],
-            content: str,
+        async def session_log(
+            session: Annotated[str, Field(description="<channel>:<id>, e.g. telegram:42", min_length=1)],
+            content: Annotated[str, Field(min_length=1)],
             ctx: Context,
+            role: Annotated[Role, Field(description="who said it")] = "user",
             app: Annotated[str | None, Field(description="app id")] = None,
-        ) -> CallToolResult:
-            return self.call(ctx, tools.session_log, session, role, content, app)
+        ) -> Annotated[CallToolResult, results.SessionLogResult]:
+            return await self.call(ctx, tools.session_log, session, role, content, app)
 
         @tool(description=PROMPT_DESC, annotations=READ_ONLY)
-        def prompt(
+        async def prompt(
             ctx: Context,
-            session: str | None = None,
-            app: str | None = None,
-            message: str | None = None,
-            at: Annotated[str | int | None, Field(description="ISO 8601 or Unix seconds")] = None,
-        ) -> CallToolResult:
-            return self.call(ctx, tools.prompt, session, app, message, at)
+            session: Annotated[str | None, Field(description="<channel>:<id>")] = None,
+            app: Annotated[str | None, Field(description="app id")] = None,
+            message: Annotated[str | None, Field(description="the user's first message")] = None,
+            at: Moment = None,
+        ) -> Annotated[CallToolResult, results.PromptResult]:
+            return await self.call(ctx, tools.prompt, session, app, message, at)
 
         @tool(description=PROPOSE_DESC, annotations=READ_ONLY)
-        def compaction_propose(
-            session: Annotated[str, Field(description="<channel>:<id>")], ctx: Context
-        ) -> CallToolResult:
-            return self.call(ctx, tools.compaction_propose, session)
+        async def compaction_propose(
+            session: Annotated[str, Field(description="<channel>:<id>", min_length=1)], ctx: Context
+        ) -> Annotated[CallToolResult, results.ProposalResult]:
+            return await self.call(ctx, tools.compaction_propose, session)
 
         @tool(description=APPLY_DESC, annotations=WRITES)
-        def compaction_apply(
-            proposal_id: str,
+        async def compaction_apply(
+            proposal_id: Annotated[str, Field(min_length=1)],
             ctx: Context,
             accept: Annotated[list[int] | None, Field(description="change ids to write")] = None,
-        ) -> CallToolResult:
-            return self.call(ctx, tools.compaction_apply, proposal_id, accept)
+        ) -> Annotated[CallToolResult, results.ApplyResult]:
+            return await self.call(ctx, tools.compaction_apply, proposal_id, accept)
 
     # --- resources and the prompt --------------------------------------------------------
 
@@ -320,6 +434,37 @@ class MemdeskMCP:
         )
         def session_start(app: str | None = None, message: str | None = None) -> str:
             return self.read(lambda: self.tools.compose(None, app, message).text)
+
+    # --- completions and logging ----------------------------------------------------------
+
+    def _add_completions(self) -> None:
+        # What each argument of the prompt and of the resource templates is filled with.
+        sources: dict[str, Callable[[str, int], list[str]]] = {
+            "app": self.app.apps.ids_starting,
+            "session": self.app.sessions.ids_starting,
+        }
+
+        @self.server.completion()
+        async def complete(
+            ref: PromptReference | ResourceTemplateReference,
+            argument: CompletionArgument,
+            context: CompletionContext | None,
+        ) -> Completion | None:
+            source = sources.get(argument.name)
+            if source is None:
+                return None  # free text (a message): nothing to offer
+            self.settings.refresh()
+            found = source(argument.value, MAX_COMPLETIONS + 1)
+            return Completion(
+                values=found[:MAX_COMPLETIONS], total=None, hasMore=len(found) > MAX_COMPLETIONS
+            )
+
+    def _add_logging(self) -> None:
+        lowlevel = self.server._mcp_server
+
+        @lowlevel.set_logging_level()
+        async def set_level(level: LoggingLevel) -> None:
+            self.log_levels[lowlevel.request_context.session] = level
 
 
 def build_server(app: Memdesk, host: str = "127.0.0.1", port: int = 8000) -> MemdeskMCP:

@@ -154,6 +154,12 @@ class AppMemories:
         cap = self.cap
         return [AppSummary(app_id, name, int(live), int(total), cap) for app_id, name, live, total in rows]
 
+    def ids_starting(self, prefix: str, limit: int) -> list[str]:
+        """App ids that start with ``prefix``, in order, at most ``limit`` (for completions)."""
+        query = select(App.app_id).where(App.app_id.startswith(prefix, autoescape=True))
+        with self.ctx.store.read() as session:
+            return list(session.scalars(query.order_by(App.app_id).limit(limit)))
+
     def memories(self, app_id: str, include_expired: bool = True) -> list[MemoryRow]:
         """The app's memories not in Trash, most recently updated first."""
         query = select(AppMemory).where(AppMemory.app_id == app_id, AppMemory.deleted_at.is_(None))

@@ -128,6 +128,14 @@ class Sessions:
         session.flush()
         return MessageRow(message.id, session_id, role, content, now, False)
 
+    def ids_starting(self, prefix: str, limit: int) -> list[str]:
+        """Session ids that start with ``prefix``, in order, at most ``limit`` (for completions)."""
+        query = select(ChatSession.id).where(
+            ChatSession.id.startswith(prefix, autoescape=True), ChatSession.deleted_at.is_(None)
+        )
+        with self.ctx.store.read() as session:
+            return list(session.scalars(query.order_by(ChatSession.id).limit(limit)))
+
     def list(self) -> list[SessionSummary]:
         with self.ctx.store.read() as session:
             counts = (
