@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import anyio
@@ -16,24 +14,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.types import Implementation
 from tests.support.cli import MemdeskCommand, out
 from tests.support.mcp_client import call_ok
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _wait_for(port: int, process: subprocess.Popen, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        assert process.poll() is None, process.stderr.read().decode() if process.stderr else ""
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise AssertionError(f"nothing listens on {port}")
+from tests.support.ports import free_port, wait_for_port
 
 
 @pytest.fixture
@@ -43,14 +24,14 @@ def token(memdesk: MemdeskCommand) -> str:
 
 @pytest.fixture
 def http_server(memdesk: MemdeskCommand, token: str):
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "memdesk", "--data-dir", str(memdesk.data_dir), "mcp", "--http", str(port)],
         stderr=subprocess.PIPE,
         env=dict(os.environ),
     )
     try:
-        _wait_for(port, process)
+        wait_for_port(port, process)
         yield f"http://127.0.0.1:{port}/mcp", process
     finally:
         process.terminate()
@@ -131,7 +112,7 @@ def test_a_bad_address_is_refused(memdesk: MemdeskCommand, tmp_path: Path):
 
 
 def test_another_host_is_served_with_a_warning(memdesk: MemdeskCommand):
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen(
         [
             sys.executable,
@@ -147,7 +128,7 @@ def test_another_host_is_served_with_a_warning(memdesk: MemdeskCommand):
         env=dict(os.environ),
     )
     try:
-        _wait_for(port, process)
+        wait_for_port(port, process)
     finally:
         process.terminate()
         _out, err = process.communicate(timeout=10)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import glob
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -18,6 +17,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import count
 from pathlib import Path
+
+from tests.support.ports import free_port
 
 SUPERUSER = "memdesk_test"
 # The one role that must give a password (scram-sha-256); every other connects as trusted.
@@ -34,12 +35,6 @@ def server_bin_dir() -> Path | None:
         return Path(found).resolve().parent
     versions = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"), key=lambda p: int(p.split("/")[4]))
     return Path(versions[-1]).parent if versions else None
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @dataclass
@@ -109,7 +104,7 @@ def running_server() -> Iterator[PostgresServer]:
     data = folder / "data"
     if owner:
         shutil.chown(folder, owner)
-    port = _free_port()
+    port = free_port()
     steps = [
         [
             str(bin_dir / "initdb"),
