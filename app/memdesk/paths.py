@@ -6,6 +6,7 @@ Order of precedence: command-line option, environment variable, platform default
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +32,24 @@ class Paths:
             return Path(self.db_url[len(prefix) :])
         return None
 
+    def reopen_options(self) -> list[str]:
+        """The global options that open this same store from a bare environment (no
+        ``MEMDESK_*`` variables): what an assistant's set-up must carry to reach it.
+
+        A server store's URL goes without its password, which stays in the keyring or PGPASSFILE.
+        """
+        defaults = resolve_paths(environ={})
+        options: list[str] = []
+        config_here = defaults.config_file
+        if self.data_dir.resolve() != defaults.data_dir.resolve():
+            options += ["--data-dir", str(self.data_dir)]
+            config_here = self.data_dir / CONFIG_FILE_NAME
+        if self.db_url != db_url_for(str(self.data_dir / DB_FILE_NAME)):
+            options += ["--db", str(self.db_file) if self.db_file else url_without_password(self.db_url)]
+        if self.config_file.resolve() != config_here.resolve():
+            options += ["--config", str(self.config_file)]
+        return options
+
     @property
     def backup_dir(self) -> Path:
         return self.data_dir / "backups"
@@ -47,12 +66,19 @@ def db_url_for(value: str) -> str:
     return "sqlite:///" + str(Path(value).expanduser().resolve())
 
 
+def url_without_password(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url)._replace(password=None).render_as_string(hide_password=False)
+
+
 def resolve_paths(
     data_dir: str | None = None,
     db: str | None = None,
     config: str | None = None,
+    environ: Mapping[str, str] | None = None,
 ) -> Paths:
-    env = os.environ
+    env = os.environ if environ is None else environ
     data_value = data_dir or env.get("MEMDESK_DATA_DIR")
     if data_value:
         root = Path(data_value).expanduser().resolve()

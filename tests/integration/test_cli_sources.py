@@ -178,6 +178,18 @@ def test_connect_print_shows_the_snippet(memdesk, client, text):
     assert text in out(memdesk("connect", client, "--print"))
 
 
+@pytest.mark.engines("sqlite")
+def test_connect_print_names_the_store_in_use(memdesk, tmp_path):
+    other = tmp_path / "work.sqlite3"
+    printed = out(memdesk("--db", str(other), "connect", "claude-desktop", "--print"))
+    config = json.loads(printed.split("\n# ")[0])
+    args = config["mcpServers"]["memdesk"]["args"]
+    assert args == ["--data-dir", str(memdesk.data_dir), "--db", str(other), "mcp"]
+    url = "postgresql+psycopg://ada:s3cret@127.0.0.1:1/memdesk"
+    line = out(memdesk("connect", "stdio", "--print", env={"MEMDESK_DB": url}))
+    assert "--db postgresql+psycopg://ada@127.0.0.1:1/memdesk mcp" in line and "s3cret" not in line
+
+
 def test_two_sync_processes_at_once_log_each_message_once(memdesk, home):
     env = _env(home)
     path = home / ".claude" / "projects" / "-work-atlas" / f"{SESSION}.jsonl"

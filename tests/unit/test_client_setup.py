@@ -37,6 +37,37 @@ def test_a_store_outside_the_default_folder_is_named(tmp_path: Path, monkeypatch
     assert server_args(resolve_paths(data_dir=str(tmp_path))) == ["--data-dir", str(tmp_path), "mcp"]
 
 
+def test_the_snippet_opens_the_store_in_use_not_the_default(tmp_path: Path, monkeypatch):
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
+    monkeypatch.delenv("MEMDESK_DATA_DIR", raising=False)
+    monkeypatch.delenv("MEMDESK_DB", raising=False)
+    assert server_args(resolve_paths()) == ["mcp"]  # the default store: nothing to say
+    other = tmp_path / "other.db"
+    assert server_args(resolve_paths(db=str(other))) == ["--db", str(other), "mcp"]
+    # Set in the window's environment only: an assistant starts without it, so it is spelled out.
+    monkeypatch.setenv("MEMDESK_DB", "postgresql+psycopg://ada:s3cret@db.example:5432/memdesk")
+    args = server_args(resolve_paths(data_dir=str(tmp_path / "data")))
+    assert args == [
+        "--data-dir",
+        str(tmp_path / "data"),
+        "--db",
+        "postgresql+psycopg://ada@db.example:5432/memdesk",
+        "mcp",
+    ]
+    assert "s3cret" not in " ".join(args)
+    config = tmp_path / "elsewhere.toml"
+    assert server_args(resolve_paths(config=str(config))) == [
+        "--db",
+        "postgresql+psycopg://ada@db.example:5432/memdesk",
+        "--config",
+        str(config),
+        "mcp",
+    ]
+
+
 def test_snippets_for_each_client():
     by_client = {s.client: s.text for s in snippets("/opt/my tools/memdesk", ["mcp"])}
     entry = {"command": "/opt/my tools/memdesk", "args": ["mcp"]}

@@ -28,7 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     connect.add_argument("client", choices=list(SNIPPETS))
     connect.add_argument("--print", dest="print_only", action="store_true", help="print the snippet only")
-    connect.set_defaults(handler=run_connect)
+    # --print needs only where the store is, so it works even when the store cannot be reached.
+    connect.set_defaults(handler=run_connect, needs_store=False)
     disconnect = subparsers.add_parser(
         "disconnect", help="take Memdesk's MCP server and hooks out of Claude Code's settings"
     )
@@ -36,11 +37,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     disconnect.set_defaults(handler=run_disconnect)
 
 
-def run_connect(args: argparse.Namespace, app: Memdesk) -> int:
+def run_connect(args: argparse.Namespace, _app: None) -> int:
     from memdesk.errors import BadInputError
+    from memdesk.paths import resolve_paths
     from memdesk.servers.client_setup import memdesk_command, server_args, snippets
 
-    command, server = memdesk_command(), server_args(app.paths)
+    command, server = memdesk_command(), server_args(resolve_paths(args.data_dir, args.db, args.config))
     if args.print_only:
         snippet = next(s for s in snippets(command, server) if s.client == SNIPPETS[args.client])
         print(snippet.text)
@@ -48,12 +50,17 @@ def run_connect(args: argparse.Namespace, app: Memdesk) -> int:
         return 0
     if args.client != "claude-code":
         raise BadInputError(f"memdesk connect {args.client} only prints its set-up", "add --print")
+    from memdesk.cli.main import open_app
     from memdesk.services.claude_connect import connect
 
-    _show(connect(command, server), "Claude Code already uses Memdesk; nothing changed.")
-    if not app.settings.sources.claude_code:
-        app.sources.set_enabled("claude-code", True)
-        print("Turned on the claude-code source (sources.claude_code = true).")
+    app = open_app(args)
+    try:
+        _show(connect(command, server), "Claude Code already uses Memdesk; nothing changed.")
+        if not app.settings.sources.claude_code:
+            app.sources.set_enabled("claude-code", True)
+            print("Turned on the claude-code source (sources.claude_code = true).")
+    finally:
+        app.close()
     return 0
 
 

@@ -9,9 +9,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import platformdirs
-
-from memdesk.paths import APP_DIR_NAME, Paths
+from memdesk.paths import Paths
 
 DEB_COMMAND = Path("/usr/bin/memdesk")  # the .deb's link to the bundle in /opt/memdesk
 
@@ -44,11 +42,9 @@ def memdesk_command(frozen: bool | None = None, executable: str | None = None) -
 
 
 def server_args(paths: Paths | None = None) -> list[str]:
-    """``mcp``, after ``--data-dir`` when the store is not in the default data folder."""
-    default = Path(platformdirs.user_data_dir(APP_DIR_NAME, appauthor=False))
-    if paths is not None and paths.data_dir.resolve() != default.resolve():
-        return ["--data-dir", str(paths.data_dir), "mcp"]
-    return ["mcp"]
+    """``mcp``, after the options that open the store ``paths`` names (the one in use), since
+    an assistant starts the server without Memdesk's environment variables."""
+    return [*(paths.reopen_options() if paths is not None else []), "mcp"]
 
 
 def snippets(command: str, args: list[str]) -> list[Snippet]:
