@@ -37,3 +37,13 @@ def test_a_run_builds_only_its_own_command(capsys):
         main.main(["nonsense"])
     assert done.value.code == 2
     assert "invalid choice: 'nonsense'" in capsys.readouterr().err
+
+
+def test_every_command_says_what_it_does_in_its_help(capsys):
+    for names in main.COMMANDS.values():
+        for name in names:
+            with pytest.raises(SystemExit):
+                main.main([name, "--help"])
+            usage, _, rest = capsys.readouterr().out.partition("\n\n")
+            assert usage.startswith("usage: memdesk"), name
+            assert not rest.startswith(("options:", "positional arguments:")), f"{name} has no description"

@@ -31,6 +31,15 @@ def test_only_the_gui_imports_pyside6():
     assert offenders == []
 
 
+def test_the_gui_reaches_the_store_only_through_services():
+    offenders = [
+        str(path.relative_to(PACKAGE))
+        for path in (PACKAGE / "gui").rglob("*.py")
+        if any(name.startswith("memdesk.store") for name in imported_modules(path))
+    ]
+    assert offenders == []
+
+
 def test_the_check_would_catch_an_offender(tmp_path):
     sample = tmp_path / "bad.py"
     sample.write_text("def f():\n    from PySide6 import QtCore\n")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -16,6 +17,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def gui_run(args: argparse.Namespace, _app: None) -> int:
+    from memdesk.gui import xcb
+
+    missing = xcb.problem()
+    if missing is not None:  # Qt would abort without saying what to install
+        print(missing, file=sys.stderr)
+        return 1
     from memdesk.gui.application import run
 
     return run(args)

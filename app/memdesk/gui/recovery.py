@@ -18,10 +18,10 @@ def offer_restore(parent: QWidget | None, damage: DamagedStoreError) -> bool:
     text = f"{dialogs.describe_error(damage)}\n\nThe damaged file is kept, never deleted."
     if dialogs.choose(parent, TITLE, text, [RESTORE]) != RESTORE:
         return False
-    from memdesk.store.backups import restore_backup
+    from memdesk.services.recovery import restore_newest_backup
 
     try:
-        kept = restore_backup(damage.backup, damage.file)
+        kept = restore_newest_backup(damage)
     except MemdeskError as exc:
         dialogs.show_error(parent, exc, TITLE)
         return False

@@ -57,6 +57,15 @@ class TableModel(QAbstractTableModel):
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
         return 0 if parent.isValid() else len(self._rows)
 
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        return self.cell(self._rows[index.row()], index.column(), role)
+
+    def cell(self, row: Any, column: int, role: int) -> Any:
+        """What a cell of ``row`` shows for ``role`` (None: nothing)."""
+        raise NotImplementedError(f"{type(self).__name__} does not say how its cells read")
+
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
         return 0 if parent.isValid() else len(self.HEADERS)
 

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from memdesk.core.items import ItemKind, ItemRef
 from memdesk.gui import theme
-from memdesk.gui.models.common import NUMBER_ALIGNMENT, Index, TableModel
+from memdesk.gui.models.common import NUMBER_ALIGNMENT, TableModel
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.views.base import Page
 from memdesk.gui.views.history import StepsModel
@@ -48,20 +48,17 @@ class ClientsModel(TableModel):
     def set_clients(self, clients: list[ClientInfo]) -> None:
         self._reset_rows(clients)
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        client = self.clients[index.row()]
+    def cell(self, client: ClientInfo, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             return (
                 client.name.removeprefix("mcp:"),
                 display.when(client.last_seen),
                 display.when(client.first_seen),
                 f"{client.calls:,}",
-            )[index.column()]
-        if role == Qt.ItemDataRole.ToolTipRole and index.column() == self.NAME:
+            )[column]
+        if role == Qt.ItemDataRole.ToolTipRole and column == self.NAME:
             return f"Its changes are recorded in History as {client.name}"
-        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() == self.CALLS:
+        if role == Qt.ItemDataRole.TextAlignmentRole and column == self.CALLS:
             return NUMBER_ALIGNMENT
         return None
 

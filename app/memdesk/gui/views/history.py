@@ -100,10 +100,7 @@ class StepsModel(TableModel):
     def set_steps(self, steps: list[StepInfo]) -> None:
         self._reset_rows(steps)
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        step = self.steps[index.row()]
+    def cell(self, step: StepInfo, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             return (
                 display.when(step.at),
@@ -111,10 +108,10 @@ class StepsModel(TableModel):
                 step.label,
                 STATE_NAMES.get(step.state, step.state),
                 str(step.changes),
-            )[index.column()]
+            )[column]
         if role == Qt.ItemDataRole.ForegroundRole and step.state != "done":
             return theme.muted()
-        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() == self.CHANGES:
+        if role == Qt.ItemDataRole.TextAlignmentRole and column == self.CHANGES:
             return NUMBER_ALIGNMENT
         return None
 

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QPushButton, QTableView, Q
 
 from memdesk.core.items import ItemKind, ItemRef
 from memdesk.gui import theme
-from memdesk.gui.models.common import Index, TableModel
+from memdesk.gui.models.common import TableModel
 from memdesk.gui.widgets import display
 from memdesk.gui.widgets.tables import setup_table
 from memdesk.services.provenance import PromptSource
@@ -43,10 +43,7 @@ class SourcesModel(TableModel):
     def set_sources(self, sources: list[PromptSource]) -> None:
         self._reset_rows(sources)
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        source = self.sources[index.row()]
+    def cell(self, source: PromptSource, column: int, role: int) -> Any:
         origin = source.origin
         if role == Qt.ItemDataRole.DisplayRole:
             return (
@@ -55,7 +52,7 @@ class SourcesModel(TableModel):
                 origin.writer if origin else BEFORE_HISTORY,
                 display.when(origin.at) if origin else "",
                 origin.label if origin else "",
-            )[index.column()]
+            )[column]
         if role == Qt.ItemDataRole.ForegroundRole and origin is not None and origin.by_assistant:
             return theme.warning()
         if role == WRITER_KIND_ROLE:

@@ -30,7 +30,7 @@ from memdesk.core.items import NOTHING
 from memdesk.core.suspicious import Finding, findings
 from memdesk.core.trust import TrustLevel
 from memdesk.gui import dialogs, theme
-from memdesk.gui.models.common import Index, TableModel
+from memdesk.gui.models.common import TableModel
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.views.base import Page
 from memdesk.gui.widgets import display
@@ -95,10 +95,7 @@ class ReviewModel(TableModel):
     def set_items(self, items: list[ReviewItem]) -> None:
         self._reset_rows(items)
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        item = self.items[index.row()]
+    def cell(self, item: ReviewItem, column: int, role: int) -> Any:
         held = item.held
         if role == Qt.ItemDataRole.DisplayRole:
             return (
@@ -107,7 +104,7 @@ class ReviewModel(TableModel):
                 item.where,
                 display.one_line(held.write.content),
                 display.when(held.created_at),
-            )[index.column()]
+            )[column]
         if role == Qt.ItemDataRole.ToolTipRole:
             return "\n".join(held.reasons) or None
         return None

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QLabel, QPushButton, QTableView, QWidget
 
 from memdesk.core.items import ItemKind
 from memdesk.gui import dialogs, theme
-from memdesk.gui.models.common import Index, TableModel
+from memdesk.gui.models.common import TableModel
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.views.base import Page
 from memdesk.gui.widgets import display
@@ -39,11 +39,7 @@ class TrashModel(TableModel):
     def set_items(self, items: list[TrashItem]) -> None:
         self._reset_rows(items)
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        item = self.items[index.row()]
-        column = index.column()
+    def cell(self, item: TrashItem, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             return (
                 KIND_NAMES.get(item.kind, item.kind),
