@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from memdesk.cli.startup import loading
+
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
 
@@ -26,10 +28,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def mcp_run(args: argparse.Namespace, app: Memdesk) -> int:
-    from memdesk.servers.mcp_server import build_server
-
     if args.http is None:
-        mcp = build_server(app)
+        with loading():  # the SDK's import and the tools' schemas: before the first answer
+            from memdesk.servers.mcp_server import build_server
+
+            mcp = build_server(app)
         try:
             mcp.server.run("stdio")
         finally:

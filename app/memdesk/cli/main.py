@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import importlib
 import sys
 from collections.abc import Callable, Sequence
@@ -13,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from memdesk import __version__
 from memdesk.cli.io import warn_about_settings
+from memdesk.cli.startup import loading
 from memdesk.errors import MemdeskError
 
 if TYPE_CHECKING:
@@ -112,24 +112,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(encoding="utf-8", errors="replace")
-    # Start-up makes many long-lived objects (the ORM, the mapped models) and nothing cyclic to
-    # free: collecting garbage while importing only delays a one-shot command's answer.
-    collecting = gc.isenabled()
-    gc.disable()
     try:
-        given = sys.argv[1:] if argv is None else list(argv)
-        parser = build_parser(_command_in(given))
-        args = parser.parse_args(given)
-        if args.command is None:
-            args = build_parser("cmd_gui").parse_args([*given, "gui"])
-        app = open_app(args) if getattr(args, "needs_store", True) else None
+        with loading():
+            given = sys.argv[1:] if argv is None else list(argv)
+            parser = build_parser(_command_in(given))
+            args = parser.parse_args(given)
+            if args.command is None:
+                args = build_parser("cmd_gui").parse_args([*given, "gui"])
+            app = open_app(args) if getattr(args, "needs_store", True) else None
     except MemdeskError as error:
         return _report(error)
     except KeyboardInterrupt:
         return 130
-    finally:
-        if collecting:
-            gc.enable()
     try:
         if app is not None:
             try:
