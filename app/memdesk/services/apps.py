@@ -150,7 +150,7 @@ class AppMemories:
             .order_by(App.app_id)
         )
         with self.ctx.store.read() as session:
-            rows = session.execute(query).all()
+            rows = session.connection().execute(query).all()  # Core rows: no ORM loading for 10,000
         cap = self.cap
         return [AppSummary(app_id, name, int(live), int(total), cap) for app_id, name, live, total in rows]
 
