@@ -51,35 +51,22 @@ def run_connect(args: argparse.Namespace, _app: None) -> int:
     if args.client != "claude-code":
         raise BadInputError(f"memdesk connect {args.client} only prints its set-up", "add --print")
     from memdesk.cli.main import open_app
-    from memdesk.services.claude_connect import connect
+    from memdesk.services.claude_connect import connect_store
 
     app = open_app(args)
     try:
-        _show(connect(command, server), "Claude Code already uses Memdesk; nothing changed.")
-        if not app.settings.sources.claude_code:
-            app.sources.set_enabled("claude-code", True)
-            print("Turned on the claude-code source (sources.claude_code = true).")
+        _show(connect_store(app, command, server), "Claude Code already uses Memdesk; nothing changed.")
     finally:
         app.close()
     return 0
 
 
 def run_disconnect(args: argparse.Namespace, _app: Memdesk) -> int:
-    from memdesk.services.claude_connect import disconnect
+    from memdesk.services.claude_connect import change_lines, disconnect
 
-    _show(disconnect(), "Claude Code had no Memdesk entries; nothing changed.")
+    _show(change_lines(disconnect()), "Claude Code had no Memdesk entries; nothing changed.")
     return 0
 
 
-def _show(changes: list, unchanged: str) -> None:
-    if not any(change.changes for change in changes):
-        print(unchanged)
-        return
-    for change in changes:
-        if not change.changes:
-            continue
-        print(f"{change.path}:")
-        for line in change.changes:
-            print(f"  {line}")
-        if change.backup:
-            print(f"  (the file was backed up as {change.backup})")
+def _show(lines: list[str], unchanged: str) -> None:
+    print("\n".join(lines) if lines else unchanged)

@@ -32,6 +32,13 @@ LEVEL_LABELS = {
     TrustLevel.REVIEW_SUSPICIOUS: "Review suspicious",
     TrustLevel.TRUSTED: "Trusted",
 }
+# What each level means for the assistant's writes, in a phrase (the window's trust menu).
+LEVEL_MEANINGS = {
+    TrustLevel.READ_ONLY: "its writes are refused",
+    TrustLevel.REVIEW_EVERYTHING: "every write waits for you",
+    TrustLevel.REVIEW_SUSPICIOUS: "writes that read like instructions, and to your profile, wait",
+    TrustLevel.TRUSTED: "everything is written at once",
+}
 DEFAULT_LEVEL = TrustLevel.REVIEW_SUSPICIOUS
 LEVELS = tuple(level.value for level in TrustLevel)
 

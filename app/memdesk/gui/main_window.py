@@ -41,6 +41,7 @@ from memdesk.gui.places import APP_PREFIX, PLACES, Place, document_place, place_
 from memdesk.gui.refresh import StoreWatcher
 from memdesk.gui.review_notice import ReviewNotice
 from memdesk.gui.sidebar import Sidebar
+from memdesk.gui.source_reader import SourceReader
 from memdesk.gui.views.base import Page
 from memdesk.gui.widgets.display import document_title, plural
 from memdesk.gui.widgets.search_box import SearchBox
@@ -154,6 +155,8 @@ class MainWindow(QMainWindow):
         self._counts_timer.timeout.connect(self.count_reader.refresh)
         tasks.busy_changed.connect(self._busy_changed)
         tasks.progress.connect(lambda message, _done, _total: self.statusBar().showMessage(message, 3000))
+        self.source_reader = SourceReader(tasks, parent=self)
+        self.source_reader.said.connect(self.show_status)
         self.watcher = StoreWatcher(tasks, parent=self)
         self.watcher.external_change.connect(self._external_change)
         self.watcher.unreadable.connect(lambda message: self.statusBar().showMessage(message, 5000))
@@ -162,6 +165,7 @@ class MainWindow(QMainWindow):
         self.tasks.read(_store_is_empty, on_done=self._first_page)
         self._counts_timer.start()
         self.watcher.start()
+        self.source_reader.start()
 
     # --- building -------------------------------------------------------------------------
 
@@ -700,6 +704,7 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.watcher.stop()
+        self.source_reader.stop()
         self._counts_timer.stop()
         self._save_state()
         event.accept()

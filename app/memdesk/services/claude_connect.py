@@ -18,10 +18,13 @@ import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memdesk.errors import BadInputError, MemdeskError
 from memdesk.services.claude_hook import EVENTS
+
+if TYPE_CHECKING:
+    from memdesk.services.memdesk import Memdesk
 
 SERVER_NAME = "memdesk"
 HOOK_ARGS = ("hook", "claude-code")
@@ -60,6 +63,28 @@ def connect(command: str, server_args: list[str]) -> list[FileChange]:
             _plan(settings_file, lambda data: _set_hooks(data, hook)),
         ]
     )
+
+
+def connect_store(app: Memdesk, command: str, server_args: list[str]) -> list[str]:
+    """Connect Claude Code to the store ``app`` has open and turn on reading its transcripts;
+    what changed, a line each (none: it was all in place)."""
+    lines = change_lines(connect(command, server_args))
+    if not app.settings.sources.claude_code:
+        app.sources.set_enabled("claude-code", True)
+        lines.append("Turned on the claude-code source (sources.claude_code = true).")
+    return lines
+
+
+def change_lines(changes: list[FileChange]) -> list[str]:
+    """Each changed file, then what changed in it and where its backup is."""
+    lines: list[str] = []
+    for change in changes:
+        if change.changes:
+            lines.append(f"{change.path}:")
+            lines += [f"  {line}" for line in change.changes]
+            if change.backup:
+                lines.append(f"  (the file was backed up as {change.backup})")
+    return lines
 
 
 def disconnect() -> list[FileChange]:

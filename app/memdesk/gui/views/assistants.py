@@ -6,25 +6,29 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
-from PySide6.QtGui import QFontDatabase, QGuiApplication
+from PySide6.QtGui import QAction, QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
+    QMenu,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
     QTableView,
     QTabWidget,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
-from memdesk.core.items import ItemKind, ItemRef
+from memdesk.core.items import NOTHING, ItemKind, ItemRef
+from memdesk.core.trust import LEVEL_MEANINGS, TrustLevel
 from memdesk.gui import theme
 from memdesk.gui.models.common import NUMBER_ALIGNMENT, TableModel
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.views.base import Page
 from memdesk.gui.views.history import StepsModel
+from memdesk.gui.views.sources_panel import SourcesPanel
 from memdesk.gui.widgets import display
 from memdesk.gui.widgets.tables import selected_rows, setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
@@ -37,9 +41,9 @@ WRITES_LIMIT = 50
 
 
 class ClientsModel(TableModel):
-    NAME, LAST_SEEN, FIRST_SEEN, CALLS = range(4)
-    HEADERS = ("Assistant", "Last connected", "First seen", "Calls")
-    NUMERIC = frozenset({CALLS})
+    NAME, TRUST, WAITING, LAST_SEEN, FIRST_SEEN, CALLS = range(6)
+    HEADERS = ("Assistant", "Trust", "Waiting", "Last connected", "First seen", "Calls")
+    NUMERIC = frozenset({WAITING, CALLS})
 
     @property
     def clients(self) -> list[ClientInfo]:
@@ -52,13 +56,20 @@ class ClientsModel(TableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return (
                 client.name.removeprefix("mcp:"),
+                client.level.label,
+                f"{client.pending:,}" if client.pending else "",
                 display.when(client.last_seen),
                 display.when(client.first_seen),
                 f"{client.calls:,}",
             )[column]
         if role == Qt.ItemDataRole.ToolTipRole and column == self.NAME:
             return f"Its changes are recorded in History as {client.name}"
-        if role == Qt.ItemDataRole.TextAlignmentRole and column == self.CALLS:
+        if role == Qt.ItemDataRole.ToolTipRole and column == self.TRUST:
+            where = "the default for new assistants (Settings)" if client.level_is_default else "set for it"
+            return f"{LEVEL_MEANINGS[client.level].capitalize()}: {where}"
+        if role == Qt.ItemDataRole.ToolTipRole and column == self.WAITING and client.pending:
+            return "Writes waiting for your review (the Review page)"
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in self.NUMERIC:
             return NUMBER_ALIGNMENT
         return None
 
@@ -101,6 +112,18 @@ class AssistantsView(Page):
             "Assistants that used Memdesk over MCP, and what each wrote. Every write is in History "
             "under the assistant's name and can be undone.",
         )
+        self.trust_button = self.header.add_action(QToolButton())
+        self.trust_button.setText("Trust Level")
+        self.trust_button.setToolTip("Which writes of the selected assistant wait for your review")
+        self.trust_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        trust_menu = QMenu(self.trust_button)
+        self.level_actions: dict[TrustLevel, QAction] = {}
+        for level in TrustLevel:
+            action = trust_menu.addAction(f"{level.label}: {LEVEL_MEANINGS[level]}")
+            action.setCheckable(True)
+            action.triggered.connect(lambda _checked=False, level=level: self.set_trust(level))
+            self.level_actions[level] = action
+        self.trust_button.setMenu(trust_menu)
         self.open_button = self.header.add_action(QPushButton("Show in History"))
         self.undo_button = self.header.add_action(QPushButton("Undo this change"))
         self.open_button.clicked.connect(self.open_selected)
@@ -112,9 +135,15 @@ class AssistantsView(Page):
         setup_table(
             self.clients_table,
             ClientsModel.NAME,
-            {ClientsModel.LAST_SEEN: 17, ClientsModel.FIRST_SEEN: 17, ClientsModel.CALLS: 7},
+            {
+                ClientsModel.TRUST: 18,
+                ClientsModel.WAITING: 7,
+                ClientsModel.LAST_SEEN: 17,
+                ClientsModel.FIRST_SEEN: 17,
+                ClientsModel.CALLS: 7,
+            },
             stretch_min_chars=18,
-            droppable=(ClientsModel.FIRST_SEEN, ClientsModel.CALLS),
+            droppable=(ClientsModel.FIRST_SEEN, ClientsModel.CALLS, ClientsModel.LAST_SEEN),
         )
         self.clients_table.selectionModel().currentRowChanged.connect(self._client_selected)
         self.writes = StepsModel(self)
@@ -148,17 +177,21 @@ class AssistantsView(Page):
         command = memdesk_command()
         for snippet in snippets(command, server_args(app.paths)):
             self.setup_tabs.addTab(SnippetPage(snippet), snippet.client)
-        setup_title = QLabel("Connect an assistant")
-        setup_title.setFont(theme.scaled_font(setup_title.font(), 1.0, bold=True))
         setup = QWidget()
         setup_layout = QVBoxLayout(setup)
-        setup_layout.setContentsMargins(0, 0, 0, 0)
-        setup_layout.addWidget(setup_title)
+        setup_layout.setContentsMargins(6, 6, 6, 6)
         setup_layout.addWidget(self.permissions)
         setup_layout.addWidget(self.setup_tabs, 1)
+        self.sources = SourcesPanel(tasks)
+        self.sources.status_message.connect(self.status_message)
+        # Setting an assistant up and reading its transcripts: one at a time, so the lists
+        # above keep their room in a small window.
+        self.bottom_tabs = QTabWidget()
+        self.bottom_tabs.addTab(setup, "Connect an assistant")
+        self.bottom_tabs.addTab(self.sources, "Transcripts on this machine")
         main = QSplitter(Qt.Orientation.Vertical)
         main.addWidget(tables)
-        main.addWidget(setup)
+        main.addWidget(self.bottom_tabs)
         main.setStretchFactor(0, 3)
         main.setStretchFactor(1, 2)
         main.setChildrenCollapsible(False)
@@ -175,6 +208,7 @@ class AssistantsView(Page):
 
     def refresh(self) -> None:
         self.tasks.read(lambda app: (app.assistants.list(), app.settings.agents), on_done=self._show)
+        self.sources.refresh()
 
     def _show(self, result: tuple[list[ClientInfo], Any]) -> None:
         clients, agents = result
@@ -224,7 +258,28 @@ class AssistantsView(Page):
         rows = selected_rows(self.writes_table)
         return self.writes.steps[rows[0]] if rows else None
 
+    def _selected_assistant(self) -> ClientInfo | None:
+        rows = selected_rows(self.clients_table)
+        return self.clients.clients[rows[0]] if rows else None
+
+    def set_trust(self, level: TrustLevel) -> None:
+        """Give the selected assistant ``level``; a running server follows from its next call."""
+        client = self._selected_assistant()
+        if client is None:
+            return
+        name = client.name
+
+        def done(_actor: str) -> None:
+            self.status_message.emit(f"{name} is now at {level.label}.")
+            self.refresh()
+
+        self.tasks.write(lambda app: app.assistants.set_level(name, level), on_done=done, changes=NOTHING)
+
     def _update_buttons(self) -> None:
+        client = self._selected_assistant()
+        self.trust_button.setEnabled(client is not None)
+        for level, action in self.level_actions.items():
+            action.setChecked(client is not None and client.level is level)
         step = self._selected_step()
         self.open_button.setEnabled(step is not None)
         self.undo_button.setEnabled(step is not None and step.state == "done")

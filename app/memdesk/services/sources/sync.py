@@ -78,6 +78,10 @@ class Sources:
             for a in ASSISTANTS
         ]
 
+    def enabled(self) -> list[str]:
+        """The names of the sources turned on (a settings read: no files are touched)."""
+        return [a.name for a in ASSISTANTS if self.app.settings.get(a.setting)]
+
     def set_enabled(self, name: str, enabled: bool) -> SourceInfo:
         assistant = assistant_named(name)
         self.app.update_settings(self.app.settings.with_values({assistant.setting: enabled}))
@@ -90,7 +94,7 @@ class Sources:
         chosen = (
             [assistant_named(n) for n in names]
             if names is not None
-            else [a for a in ASSISTANTS if self.app.settings.get(a.setting)]
+            else [assistant_named(name) for name in self.enabled()]
         )
         seen = self._seen()
         files: list[FileSync] = []
