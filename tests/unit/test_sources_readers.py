@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from memdesk.services.sources.catalog import app_id_for_folder
+from memdesk.core.projects import app_id_for_folder
 from memdesk.services.sources.claude_code import ClaudeCodeReader
 from memdesk.services.sources.codex import CodexReader
 from memdesk.services.sources.notes import ToolCalls

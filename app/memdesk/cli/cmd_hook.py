@@ -50,9 +50,12 @@ def hook(args: argparse.Namespace, _app: Memdesk | None) -> int:
 
 
 def _open(args: argparse.Namespace) -> Memdesk:
-    from memdesk.services.memdesk import Memdesk
+    from memdesk.cli.startup import loading
 
-    return Memdesk.open(args.data_dir, args.db, args.config, actor="hook:claude-code")
+    with loading():  # a hook holds up Claude Code: no garbage collection while the store loads
+        from memdesk.services.memdesk import Memdesk
+
+        return Memdesk.open(args.data_dir, args.db, args.config, actor="hook:claude-code")
 
 
 def _log(args: argparse.Namespace, text: str) -> None:

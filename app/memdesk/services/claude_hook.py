@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from memdesk.services.sources.catalog import app_id_for_folder
+from memdesk.core.projects import app_id_for_folder
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk

@@ -15,7 +15,6 @@ from memdesk.services.sources.notes import Note, ToolCalls
 from memdesk.services.sources.pi import PiReader
 
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
-_APP_CHARS = re.compile(r"[^A-Za-z0-9_.:@-]+")
 
 
 class Reader(Protocol):
@@ -69,16 +68,3 @@ ASSISTANTS: tuple[Assistant, ...] = (
     Assistant("pi", "pi", "sources.pi", "PI_CODING_AGENT_DIR", ".pi/agent", "*/*.jsonl", PiReader),
 )
 BY_NAME = {assistant.name: assistant for assistant in ASSISTANTS}
-
-
-def app_id_for_folder(folder: str | None) -> str | None:
-    """The app a project's memories go to: the folder's last component, made a valid app id.
-
-    ``/home/ada/src/memdesk`` → ``memdesk``; ``~/My Notes`` → ``My-Notes``. Two projects in
-    folders of the same name share an app.
-    """
-    if not folder:
-        return None
-    name = Path(folder.rstrip("/\\")).name or folder.strip("/\\")
-    cleaned = _APP_CHARS.sub("-", name).strip("-_.:@")[:200]
-    return cleaned or None

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from sqlalchemy import select
 
+from memdesk.core.projects import app_id_for_folder
 from memdesk.services.context import MAX_DOCUMENT_CHARS
-from memdesk.services.sources.catalog import Assistant, app_id_for_folder
+from memdesk.services.sources.catalog import Assistant
 from memdesk.services.sources.lines import fingerprint, read_lines
 from memdesk.services.sources.notes import Note, ToolCalls, clean, dump_pending, load_pending
 from memdesk.store.models import Message, SourceFile
