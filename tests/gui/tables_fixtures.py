@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QApplication
 from sqlalchemy import insert
 
 from memdesk.gui import dialogs
@@ -93,3 +98,39 @@ def bulk_entries(
         )
     with app.store.write() as session:
         session.execute(insert(Entry), rows)
+
+
+def shown(qtbot: Any, view: Any, settle: Any, size: tuple[int, int] = (1000, 760)) -> Any:
+    """``view`` on screen at ``size``, read from the store, every task it started delivered."""
+    qtbot.addWidget(view)
+    view.resize(*size)
+    view.show()
+    view.refresh()
+    settle()
+    return view
+
+
+SHOTS = Path(os.environ.get("MEMDESK_SHOTS_DIR", "/tmp/memdesk-shots"))
+# Light, dark and a small window: the renders each view is looked at in.
+RENDERS = [("light", (1000, 760), False), ("dark", (1000, 760), True), ("small", (640, 460), False)]
+
+
+@contextmanager
+def app_palette(dark: bool) -> Iterator[None]:
+    """The application in a dark palette (or as it is) for the block, then back."""
+    app = QApplication.instance()
+    previous = app.palette()
+    if dark:
+        app.setPalette(QPalette(QColor("#2b2d30")))
+    try:
+        yield
+    finally:
+        app.setPalette(previous)
+
+
+def save_render(view: Any, name: str, size: tuple[int, int]) -> None:
+    """Grab ``view`` at ``size`` into ``SHOTS/<name>.png`` to be looked at."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    image = view.grab()
+    assert image.width() == size[0]
+    assert image.save(str(SHOTS / f"{name}.png"))

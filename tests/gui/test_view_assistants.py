@@ -8,8 +8,8 @@ import os
 from pathlib import Path
 
 import pytest
-from PySide6.QtGui import QColor, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtGui import QGuiApplication
+from tests.gui.tables_fixtures import RENDERS, app_palette, save_render, shown
 
 from memdesk.core.items import ItemKind, ItemRef
 from memdesk.gui.views.assistants import AssistantsView, ClientsModel
@@ -31,13 +31,7 @@ def _assistant_writes(app, clock) -> None:
 
 
 def assistants_view(qtbot, memdesk_app, tasks, settle) -> AssistantsView:
-    view = AssistantsView(memdesk_app, tasks)
-    qtbot.addWidget(view)
-    view.resize(1000, 700)
-    view.show()
-    view.refresh()
-    settle()
-    return view
+    return shown(qtbot, AssistantsView(memdesk_app, tasks), settle, (1000, 700))
 
 
 def test_clients_are_listed_with_what_each_wrote(qtbot, memdesk_app, clock, tasks, settle, qtmodeltester):
@@ -125,23 +119,11 @@ def test_set_up_snippets_use_the_installed_command(qtbot, memdesk_app, tasks, se
     assert view.empty_label.isVisibleTo(view)
 
 
-@pytest.mark.parametrize(
-    ("name", "size", "dark"),
-    [("light", (1000, 700), False), ("dark", (1000, 700), True), ("small", (640, 460), False)],
-)
+@pytest.mark.parametrize(("name", "size", "dark"), RENDERS)
 def test_render_the_page(qtbot, memdesk_app, clock, tasks, settle, name, size, dark):
     _assistant_writes(memdesk_app, clock)
-    app = QApplication.instance()
-    previous = app.palette()
-    if dark:
-        app.setPalette(QPalette(QColor("#2b2d30")))
-    try:
+    with app_palette(dark):
         view = assistants_view(qtbot, memdesk_app, tasks, settle)
         view.resize(*size)
         settle()
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        image = view.grab()
-        assert image.width() == size[0]
-        assert image.save(str(SHOTS / f"assistants-{name}.png"))
-    finally:
-        app.setPalette(previous)
+        save_render(view, f"assistants-{name}", size)

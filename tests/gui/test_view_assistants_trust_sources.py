@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from tests.gui.tables_fixtures import shown
 
 from memdesk.core.trust import TrustLevel
 from memdesk.gui.views.assistants import AssistantsView, ClientsModel
@@ -43,13 +44,7 @@ def _write_transcript(home: Path, text: str) -> Path:
 
 
 def _view(qtbot, memdesk_app, tasks, settle) -> AssistantsView:
-    view = AssistantsView(memdesk_app, tasks)
-    qtbot.addWidget(view)
-    view.resize(1000, 800)
-    view.show()
-    view.refresh()
-    settle()
-    return view
+    return shown(qtbot, AssistantsView(memdesk_app, tasks), settle, (1000, 800))
 
 
 def test_the_trust_level_is_shown_and_set_from_the_page(qtbot, memdesk_app, tasks, settle):

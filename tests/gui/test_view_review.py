@@ -8,8 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication
+from tests.gui.tables_fixtures import RENDERS, app_palette, save_render, shown
 
 from memdesk.core.trust import TrustLevel
 from memdesk.gui.views.review import ReviewModel, ReviewView
@@ -38,13 +37,7 @@ def _held_writes(app) -> dict[str, int]:
 
 
 def review_view(qtbot, memdesk_app, tasks, settle) -> ReviewView:
-    view = ReviewView(memdesk_app, tasks)
-    qtbot.addWidget(view)
-    view.resize(1000, 760)
-    view.show()
-    view.refresh()
-    settle()
-    return view
+    return shown(qtbot, ReviewView(memdesk_app, tasks), settle)
 
 
 def window_review(make_window, settle) -> tuple:
@@ -193,24 +186,12 @@ def test_new_held_writes_are_announced_in_the_status_bar(qtbot, memdesk_app, tas
     assert _badge(window) == "1"
 
 
-@pytest.mark.parametrize(
-    ("name", "size", "dark"),
-    [("light", (1000, 760), False), ("dark", (1000, 760), True), ("small", (640, 460), False)],
-)
+@pytest.mark.parametrize(("name", "size", "dark"), RENDERS)
 def test_render_the_page(qtbot, memdesk_app, tasks, settle, name, size, dark):
     ids = _held_writes(memdesk_app)
-    app = QApplication.instance()
-    previous = app.palette()
-    if dark:
-        app.setPalette(QPalette(QColor("#2b2d30")))
-    try:
+    with app_palette(dark):
         view = review_view(qtbot, memdesk_app, tasks, settle)
         view.resize(*size)
         _select(view, ids["replace"])
         settle()
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        image = view.grab()
-        assert image.width() == size[0]
-        assert image.save(str(SHOTS / f"review-{name}.png"))
-    finally:
-        app.setPalette(previous)
+        save_render(view, f"review-{name}", size)

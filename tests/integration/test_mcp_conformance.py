@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from tests.support.auth_proxy import token_proxy
 from tests.support.cli import MemdeskCommand, out
 from tests.support.npm import npm_tool
-from tests.support.ports import free_port, wait_for_port
+from tests.support.ports import mcp_http_server
 
 SUITE = "@modelcontextprotocol/conformance@0.1.16"
 EXPECTED_FAILURES = Path(__file__).with_name("mcp_conformance_expected_failures.yml")
@@ -28,34 +27,23 @@ EXPECTED_FAILURES = Path(__file__).with_name("mcp_conformance_expected_failures.
 def test_the_conformance_suite_passes_every_scenario_that_applies(memdesk: MemdeskCommand, tmp_path: Path):
     suite = npm_tool(SUITE, "conformance", node_major=22)
     token = out(memdesk("token", "create", "conformance")).strip().splitlines()[-1].strip()
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "memdesk", "--data-dir", str(memdesk.data_dir), "mcp", "--http", str(port)],
-        stderr=subprocess.PIPE,
-        env=dict(os.environ),
-    )
-    try:
-        wait_for_port(port, server)
-        with token_proxy(port, token) as proxy_port:
-            run = subprocess.run(
-                [
-                    *suite.command,
-                    "server",
-                    "--url",
-                    f"http://127.0.0.1:{proxy_port}/mcp",
-                    "--expected-failures",
-                    str(EXPECTED_FAILURES),
-                    "--output-dir",
-                    str(tmp_path / "results"),
-                ],
-                capture_output=True,
-                text=True,
-                timeout=300,
-                env={**os.environ, "PATH": suite.env_path},
-            )
-    finally:
-        server.terminate()
-        server.wait(10)
+    with mcp_http_server(memdesk.data_dir) as (port, _server), token_proxy(port, token) as proxy_port:
+        run = subprocess.run(
+            [
+                *suite.command,
+                "server",
+                "--url",
+                f"http://127.0.0.1:{proxy_port}/mcp",
+                "--expected-failures",
+                str(EXPECTED_FAILURES),
+                "--output-dir",
+                str(tmp_path / "results"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={**os.environ, "PATH": suite.env_path},
+        )
     report = run.stdout[-8000:] + run.stderr[-2000:]
     assert run.returncode == 0, report
     assert "Baseline check passed" in run.stdout

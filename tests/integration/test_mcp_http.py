@@ -14,7 +14,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.types import Implementation
 from tests.support.cli import MemdeskCommand, out
 from tests.support.mcp_client import call_ok
-from tests.support.ports import free_port, wait_for_port
+from tests.support.ports import free_port, mcp_http_server, wait_for_port
 
 
 @pytest.fixture
@@ -24,18 +24,8 @@ def token(memdesk: MemdeskCommand) -> str:
 
 @pytest.fixture
 def http_server(memdesk: MemdeskCommand, token: str):
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "memdesk", "--data-dir", str(memdesk.data_dir), "mcp", "--http", str(port)],
-        stderr=subprocess.PIPE,
-        env=dict(os.environ),
-    )
-    try:
-        wait_for_port(port, process)
+    with mcp_http_server(memdesk.data_dir) as (port, process):
         yield f"http://127.0.0.1:{port}/mcp", process
-    finally:
-        process.terminate()
-        process.wait(10)
 
 
 def test_two_clients_over_http_are_each_named_in_history(memdesk: MemdeskCommand, http_server, token):
