@@ -66,9 +66,9 @@ def test_the_go_menu_and_titles_come_from_the_places(main_window, settle):
 
 
 def counting(calls: list[str], name: str, fn):
-    def counted(*args):
+    def counted(*args, **kwargs):
         calls.append(name)
-        return fn(*args)
+        return fn(*args, **kwargs)
 
     return counted
 

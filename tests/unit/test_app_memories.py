@@ -77,3 +77,20 @@ def test_bad_input_is_refused_and_nothing_changes(memdesk_app):
         memdesk_app.apps.add("has space", "fine")
     assert memdesk_app.apps.list_apps() == []
     assert memdesk_app.history.list() == []
+
+
+def test_the_app_list_can_leave_the_counting_to_the_rows_shown(memdesk_app, clock):
+    app = memdesk_app
+    app.apps.add("calendar", "Lunch with Ana")
+    app.apps.add("calendar", "Dentist", expires_at=clock.now - timedelta(days=1))
+    app.apps.add("mail", "Signs off with Best")
+    app.apps.set_name("mail", "Mail")
+    bare = app.apps.list_apps(counted=False)
+    assert [(s.app_id, s.label, s.counted, s.over_cap) for s in bare] == [
+        ("calendar", "calendar", False, False),
+        ("mail", "Mail", False, False),
+    ]
+    [mail] = app.apps.summaries(["mail", "no-such-app"])
+    assert (mail.app_id, mail.live, mail.total) == ("mail", 1, 1)
+    assert app.apps.summaries(["calendar"]) == [s for s in app.apps.list_apps() if s.app_id == "calendar"]
+    assert app.apps.summaries([]) == [] and app.apps.memory_count() == 3

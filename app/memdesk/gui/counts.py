@@ -25,7 +25,9 @@ def _entries(category: str) -> Callable[[Memdesk], int]:
 
 # name -> (the kinds it depends on, how to read it)
 COUNTS: dict[str, tuple[frozenset[ItemKind], Callable[[Memdesk], Any]]] = {
-    "apps": (frozenset({ItemKind.APP, ItemKind.APP_MEMORY}), lambda app: app.apps.list_apps()),
+    # The apps' names only: each app's counts are read when its sidebar row is made.
+    "apps": (frozenset({ItemKind.APP, ItemKind.APP_MEMORY}), lambda app: app.apps.list_apps(counted=False)),
+    "app_memories": (frozenset({ItemKind.APP_MEMORY}), lambda app: app.apps.memory_count()),
     "review": (frozenset({ItemKind.HELD_WRITE}), lambda app: app.review.count()),
     "trash": (frozenset({ItemKind.TRASH}), lambda app: app.trash.count()),
     "sessions": (frozenset({ItemKind.SESSION}), lambda app: len(app.sessions.list())),

@@ -149,6 +149,7 @@ class MainWindow(QMainWindow):
         tasks.store_changed.connect(self._store_changed)
         self.count_reader = CountReader(tasks, parent=self)
         self.count_reader.counted.connect(self._show_counts)
+        self.sidebar.sidebar_model.counts_wanted.connect(self._count_apps)
         self.review_notice = ReviewNotice(self.show_status, parent=self)
         self.review_notice.open_review.connect(self._open_review)
         self.count_reader.failed.connect(lambda exc: self.show_status(f"Could not count memories: {exc}"))
@@ -633,13 +634,19 @@ class MainWindow(QMainWindow):
                 model.set_count(key, counts[key])
         if "review" in counts:
             self.review_notice.update(counts["review"])
-        if {"documents", "apps", "sessions"} <= self.counts.keys():
-            apps, memories = self.counts["apps"], sum(summary.total for summary in self.counts["apps"])
+        if {"documents", "apps", "app_memories", "sessions"} <= self.counts.keys():
+            apps, memories = self.counts["apps"], self.counts["app_memories"]
             self.counts_label.setText(
                 f"{plural(self.counts['documents'], 'document')} · {plural(len(apps), 'app')} · "
                 f"{plural(memories, 'app memory', 'app memories')} · "
                 f"{plural(self.counts['sessions'], 'session')}"
             )
+
+    def _count_apps(self, app_ids: list[str]) -> None:
+        """Count the memories of the apps whose sidebar rows were just made."""
+        self.tasks.read(
+            lambda app: app.apps.summaries(app_ids), on_done=self.sidebar.sidebar_model.set_app_counts
+        )
 
     def _update_llm_label(self) -> None:
         llm = self.app.settings.llm

@@ -76,6 +76,9 @@ def _app_node(summary: AppSummary, parent: Node, position: int) -> Node:
 
 def _describe_app(node: Node, summary: AppSummary) -> None:
     node.label = summary.label
+    if summary.live is None or summary.total is None:  # counted once its row is shown
+        node.badge, node.warn, node.tooltip = "", False, summary.app_id
+        return
     node.badge = f"{summary.live}/{summary.cap}"
     node.warn = summary.over_cap
     expired = summary.total - summary.live
@@ -87,6 +90,11 @@ def _describe_app(node: Node, summary: AppSummary) -> None:
 
 
 class SidebarModel(QAbstractItemModel):
+    """The places, and every app; an app's row is made when the view shows it, and asks for
+    its memory counts then (``counts_wanted``), so 10,000 apps cost a read of their names."""
+
+    counts_wanted = Signal(list)  # app ids whose rows are made and not yet counted
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.root = Node("", "")
@@ -108,11 +116,13 @@ class SidebarModel(QAbstractItemModel):
         self._summaries = summaries
         if same:
             for node, summary in zip(self.apps.children, summaries, strict=False):
-                _describe_app(node, summary)
+                if summary.counted or not node.badge:  # keep the last counts until new ones come
+                    _describe_app(node, summary)
             if self.apps.children:
                 first = self.index(0, 0, parent)
                 last = self.index(len(self.apps.children) - 1, 0, parent)
                 self.dataChanged.emit(first, last)
+            self._want_counts(summaries[: len(self.apps.children)])
         else:
             shown = len(self.apps.children)
             self._changing = True
@@ -130,6 +140,24 @@ class SidebarModel(QAbstractItemModel):
             finally:
                 self._changing = False
         self._set_badge(self.apps, str(len(summaries)) if summaries else "")
+
+    def set_app_counts(self, counted: list[AppSummary]) -> None:
+        """Counts read for apps whose rows were made (``counts_wanted``)."""
+        parent = self.index_for(self.apps)
+        for summary in counted:
+            row = self._rows.get(f"{APP_PREFIX}{summary.app_id}")
+            if row is None:
+                continue
+            self._summaries[row] = summary
+            if row < len(self.apps.children):
+                _describe_app(self.apps.children[row], summary)
+                index = self.index(row, 0, parent)
+                self.dataChanged.emit(index, index)
+
+    def _want_counts(self, summaries: list[AppSummary]) -> None:
+        wanted = [summary.app_id for summary in summaries if not summary.counted]
+        if wanted:
+            self.counts_wanted.emit(wanted)
 
     def set_count(self, key: str, count: int | None) -> None:
         node = self.find(key)
@@ -170,6 +198,7 @@ class SidebarModel(QAbstractItemModel):
 
     def _make_nodes(self, start: int, count: int) -> list[Node]:
         summaries = self._summaries[start : start + count]
+        self._want_counts(summaries)
         return [_app_node(summary, self.apps, start + i) for i, summary in enumerate(summaries)]
 
     # --- QAbstractItemModel -------------------------------------------------------------------

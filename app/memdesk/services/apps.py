@@ -25,8 +25,8 @@ _APP_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,199}$")
 class AppSummary:
     app_id: str
     name: str | None
-    live: int
-    total: int  # live + expired, not in Trash
+    live: int | None  # None: not counted (``list_apps(counted=False)``)
+    total: int | None  # live + expired, not in Trash
     cap: int
 
     @property
@@ -34,8 +34,12 @@ class AppSummary:
         return self.name or self.app_id
 
     @property
+    def counted(self) -> bool:
+        return self.live is not None
+
+    @property
     def over_cap(self) -> bool:
-        return self.live > self.cap
+        return self.live is not None and self.live > self.cap
 
 
 @dataclass(frozen=True)
@@ -137,18 +141,35 @@ class AppMemories:
     def cap(self) -> int:
         return self.ctx.settings.memory.app_memory_cap
 
-    def list_apps(self) -> list[AppSummary]:
-        """Every app with its live and total memory counts, by id: one query, plain rows (at
-        10,000 apps, mapped objects and a second query would cost more than the counting)."""
+    def list_apps(self, counted: bool = True) -> list[AppSummary]:
+        """Every app by id, with its live and total memory counts; ``counted=False`` leaves
+        them out (``summaries`` counts a few later), which at 10,000 apps is the difference
+        between reading the apps and reading every memory."""
+        if not counted:
+            with self.ctx.store.read() as session:
+                rows = session.connection().execute(select(App.app_id, App.name).order_by(App.app_id)).all()
+            return [AppSummary(app_id, name, None, None, self.cap) for app_id, name in rows]
+        return self._counted(None)
+
+    def summaries(self, app_ids: list[str]) -> list[AppSummary]:
+        """The apps ``app_ids`` names, counted, by id (an unknown id is left out)."""
+        return self._counted(app_ids) if app_ids else []
+
+    def memory_count(self) -> int:
+        """App memories not in Trash, live or expired, over every app."""
+        query = select(func.count()).select_from(AppMemory).where(AppMemory.deleted_at.is_(None))
+        with self.ctx.store.read() as session:
+            return session.scalar(query) or 0
+
+    def _counted(self, app_ids: list[str] | None) -> list[AppSummary]:
+        """One query of plain rows: the counts joined to the apps, from a covering index."""
         now = self.ctx.now()
         live = func.coalesce(func.sum((memory_live(now) & AppMemory.id.is_not(None)).cast(Integer)), 0)
         joined = outerjoin(App, AppMemory, (AppMemory.app_id == App.app_id) & AppMemory.deleted_at.is_(None))
-        query = (
-            select(App.app_id, App.name, live, func.count(AppMemory.id))
-            .select_from(joined)
-            .group_by(App.app_id, App.name)
-            .order_by(App.app_id)
-        )
+        query = select(App.app_id, App.name, live, func.count(AppMemory.id)).select_from(joined)
+        if app_ids is not None:
+            query = query.where(App.app_id.in_(app_ids))
+        query = query.group_by(App.app_id, App.name).order_by(App.app_id)
         with self.ctx.store.read() as session:
             rows = session.connection().execute(query).all()  # Core rows: no ORM loading for 10,000
         cap = self.cap
