@@ -214,8 +214,10 @@ class TimelineCanvas(QAbstractScrollArea):
         A pinned bar runs past the right edge; a bar is never thinner than a few pixels.
         """
         index = self._row_of().get((item.kind, item.ref))
-        if index is None:
-            return None
+        return None if index is None else self._bar_rect_in(index, item)
+
+    def _bar_rect_in(self, index: int, item: ExpiringItem) -> QRectF:
+        """The bar of ``item``, known to be in row ``index`` (painting knows it: no lookup)."""
         left = self._scale.x_of(item.start)
         right = self._width() + PINNED_FADE_PX if item.end is None else self._scale.x_of(item.end)
         right = max(right, left + MIN_BAR_PX)
@@ -232,8 +234,8 @@ class TimelineCanvas(QAbstractScrollArea):
         slack = timedelta(seconds=self._scale.seconds_per_px * MIN_BAR_PX)
         moment = self._scale.time_at(pos.x())
         for i in lane.between(moment - slack, moment + slack):
-            rect = self.bar_rect(lane.items[i])
-            if rect is not None and rect.contains(pos):
+            rect = self._bar_rect_in(index, lane.items[i])
+            if rect.contains(pos):
                 return lane.items[i]
         return None
 
@@ -310,7 +312,9 @@ class TimelineCanvas(QAbstractScrollArea):
                 continue
             shown = row.lane.between(t0, t1)
             for i in shown:
-                self._collect_bar(bars, row.lane.items[i], width, metrics)
+                self._collect_bar(
+                    bars, self._bar_rect_in(index, row.lane.items[i]), row.lane.items[i], width, metrics
+                )
             if not shown:  # say where this lane's bars are, rather than leave it blank
                 top = self.row_top(index)
                 before = shown.start > 0
@@ -321,9 +325,9 @@ class TimelineCanvas(QAbstractScrollArea):
         self._paint_bars(painter, bars, width)
         painter.restore()
 
-    def _collect_bar(self, bars: _Bars, item: ExpiringItem, width: float, metrics: QFontMetricsF) -> None:
-        rect = self.bar_rect(item)
-        assert rect is not None
+    def _collect_bar(
+        self, bars: _Bars, rect: QRectF, item: ExpiringItem, width: float, metrics: QFontMetricsF
+    ) -> None:
         # Keep coordinates near the screen: a bar years long at day zoom is still one short rect.
         visible = rect.intersected(QRectF(-4, rect.top(), width + PINNED_FADE_PX + 8, rect.height()))
         key = (item.kind, item.expired_at_now)

@@ -93,8 +93,9 @@ def build_rows(items: Iterable[ExpiringItem], app_labels: dict[str, str], filter
 
 def _build_rows(items: Iterable[ExpiringItem], app_labels: dict[str, str], filters: Filters) -> list[Row]:
     groups: dict[str, list[ExpiringItem]] = {}
+    everything = filters.app_id is None and filters.kinds.issuperset(KINDS)  # no test per item
     for item in items:
-        if filters.accepts(item):
+        if everything or filters.accepts(item):
             groups.setdefault(group_of(item), []).append(item)
 
     def order(group: str) -> tuple[int, str]:
