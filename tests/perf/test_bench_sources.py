@@ -26,15 +26,19 @@ from tests.perf.transcript_data import SESSION, write_transcript
 from memdesk.services.memdesk import Memdesk
 
 # Reads every enabled source once in a fresh process; prints seconds, messages and peak RSS (MB).
+# The peak is this process's own (VmHWM): Linux carries ru_maxrss over from the parent across
+# fork and exec, so a bench run after a big one would report the parent's peak.
 _SYNC = """
-import resource, sys, time
+import re, sys, time
 from memdesk.services.memdesk import Memdesk
 app = Memdesk.open(data_dir=sys.argv[1])
 started = time.perf_counter()
 result = app.sources.sync(["claude-code"])
 took = time.perf_counter() - started
 app.close()
-print(took, result.messages, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+with open("/proc/self/status", encoding="ascii") as status:
+    peak_kb = int(re.search(r"VmHWM:\\s+(\\d+) kB", status.read()).group(1))
+print(took, result.messages, peak_kb / 1024)
 """
 
 
