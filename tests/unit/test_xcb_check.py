@@ -18,13 +18,15 @@ LDD_ON_A_BARE_DESKTOP = """\
 \tlibxcb.so.1 => /lib/x86_64-linux-gnu/libxcb.so.1 (0x00007f2)
 \tlibxcb-keysyms.so.1 => not found
 \tlibxcb-cursor.so.0 => not found
+\tlibQt6Gui.so.6 => not found
 """
 
 
 def test_missing_libraries_are_named_with_their_packages():
     line = xcb.problem({"DISPLAY": ":0"}, ldd=lambda _plugin: LDD_ON_A_BARE_DESKTOP)
     assert line is not None and "\n" not in line
-    assert "libxcb-cursor.so.0, libxcb-icccm.so.4, libxcb-keysyms.so.1" in line
+    assert "libxcb-cursor.so.0, libxcb-icccm.so.4, libxcb-keysyms.so.1, which" in line
+    assert "libQt6Gui" not in line  # Qt's own libraries come with Qt, not from the system
     assert line.endswith("sudo apt install libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1")
 
 

@@ -72,8 +72,12 @@ def _run_ldd(plugin: Path) -> str:
 
 
 def missing_libraries(plugin: Path, ldd: Ldd = _run_ldd) -> list[str]:
-    """The libraries the plugin (and what it loads) needs and the system does not have."""
-    return list(dict.fromkeys(_NOT_FOUND.findall(ldd(plugin))))
+    """The system libraries the plugin (and what it loads) needs and the system does not have.
+
+    Only those a Debian package provides count: Qt's own libraries travel with PySide6 (or
+    the installed bundle), and how the linker finds them is not the system's business.
+    """
+    return [name for name in dict.fromkeys(_NOT_FOUND.findall(ldd(plugin))) if name in PACKAGES]
 
 
 def problem(environ: Mapping[str, str] | None = None, ldd: Ldd | None = None) -> str | None:
