@@ -74,8 +74,8 @@ class Documents:
             if doc.deleted_at is not None:
                 doc.deleted_at = None
                 doc.content = ""
-            if append and doc.content.strip():
-                content = doc.content.rstrip("\n") + "\n" + content
+            if append:
+                content = appended(doc.content, content)
             check_text(content, f"text for {namespace}", MAX_DOCUMENT_CHARS, allow_empty=True)
             if doc.content != content:
                 doc.content = content
@@ -88,3 +88,8 @@ class Documents:
             if doc is None or doc.deleted_at is not None:
                 raise NotFoundError(f"no document {namespace}")
             doc.deleted_at = self.ctx.now()
+
+
+def appended(existing: str, text: str) -> str:
+    """A document's text after appending ``text``: on a line of its own after what is there."""
+    return existing.rstrip("\n") + "\n" + text if existing.strip() else text

@@ -39,6 +39,7 @@ from memdesk.gui.widgets.marked_text import escaped, marked_html
 from memdesk.gui.widgets.tables import selected_rows, setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.compaction.render import diff_lines
+from memdesk.services.documents import appended
 from memdesk.services.memdesk import Memdesk
 from memdesk.services.review import PAGE, HeldInfo, Operation
 
@@ -72,7 +73,7 @@ class ReviewItem:
         if write.operation in _REMOVING:
             return self.current, ""
         if write.operation is Operation.APPEND_DOCUMENT:
-            return self.current, f"{self.current.rstrip()}\n\n{write.content}"
+            return self.current, appended(self.current, write.content)
         return None
 
 
