@@ -20,9 +20,10 @@ run: $(STAMP)
 	$(BIN)/memdesk gui
 
 # One worker per core; each worker starts its own PostgreSQL server (see tests/conftest.py).
+# A module's tests stay on one worker, so its shared fixtures (a running server) start once.
 test: $(STAMP)
 	$(BIN)/ruff check app tests
-	$(BIN)/python -m pytest -n auto
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 bench: $(STAMP)
 	$(BIN)/python -m pytest tests/perf -s -q -p no:randomly

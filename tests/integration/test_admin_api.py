@@ -392,12 +392,14 @@ def test_a_huge_body_is_413_and_writes_nothing(local, client):
     assert len(history(local)) == steps
 
 
-def test_token_list_shows_use_but_never_the_token(store, token, client):
+def test_token_list_shows_use_but_never_the_token(store, local, token, client):
     client.get("/apps/cal/memories")
+    local.tokens.create("retired")
+    out(store("token", "revoke", "retired"))
     listing = out(store("token", "list"))
     bot = next(line for line in listing.splitlines() if line.startswith("bot\t"))
     assert "last used 20" in bot and bot.endswith("active")
-    assert "revoked" in next(line for line in listing.splitlines() if line.startswith("doomed\t"))
+    assert "revoked" in next(line for line in listing.splitlines() if line.startswith("retired\t"))
     assert token not in listing
     db = store.data_dir / "memdesk.sqlite3"
     with sqlite3.connect(db) as conn:
