@@ -58,12 +58,10 @@ needed_glibc() {
 }
 glibc="$(needed_glibc "$stage/opt/memdesk" || true)"
 [ -n "$glibc" ] || { echo "could not read the C library version the bundle needs" >&2; exit 1; }
-# Qt's xcb platform plugin and its libraries; Python and the rest are in the bundle.
-depends="libc6 (>= ${glibc#GLIBC_}), libstdc++6, libgcc-s1, libglib2.0-0, libdbus-1-3,
- libfontconfig1, libfreetype6, libegl1, libgl1, libx11-6, libx11-xcb1, libxcb1, libxcb-cursor0,
- libxcb-icccm4, libxcb-image0, libxcb-keysyms1, libxcb-randr0, libxcb-render0,
- libxcb-render-util0, libxcb-shape0, libxcb-shm0, libxcb-sync1, libxcb-util1, libxcb-xfixes0,
- libxcb-xkb1, libxkbcommon0, libxkbcommon-x11-0"
+# Qt's xcb platform plugin and its libraries, from the list `memdesk gui` checks before Qt
+# starts; Python and the rest are in the bundle.
+depends="libc6 (>= ${glibc#GLIBC_}), libstdc++6, libgcc-s1, libglib2.0-0,
+ $("$PYTHON" packaging/project.py xcb-packages)"
 installed_kib="$(du -s --apparent-size --block-size=1024 --exclude=DEBIAN "$stage" | cut -f1)"
 
 cat > "$stage/DEBIAN/control" <<CONTROL

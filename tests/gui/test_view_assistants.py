@@ -12,8 +12,10 @@ from PySide6.QtGui import QGuiApplication
 from tests.gui.tables_fixtures import RENDERS, app_palette, save_render, shown
 
 from memdesk.core.items import ItemKind, ItemRef
+from memdesk.core.trust import TrustLevel
 from memdesk.gui.views.assistants import AssistantsView, ClientsModel
 from memdesk.gui.views.history import EVERYONE, HistoryView, StepsModel
+from memdesk.services.review import Write
 
 SHOTS = Path(os.environ.get("MEMDESK_SHOTS_DIR", "/tmp/memdesk-shots"))
 
@@ -122,6 +124,9 @@ def test_set_up_snippets_use_the_installed_command(qtbot, memdesk_app, tasks, se
 @pytest.mark.parametrize(("name", "size", "dark"), RENDERS)
 def test_render_the_page(qtbot, memdesk_app, clock, tasks, settle, name, size, dark):
     _assistant_writes(memdesk_app, clock)
+    memdesk_app.assistants.set_level("mcp:cursor", TrustLevel.TRUSTED)
+    with memdesk_app.ctx.acting_as("mcp:claude-desktop"):  # review suspicious holds a profile write
+        assert memdesk_app.review.submit(Write.append_document("user/profile", "Likes tea")).held
     with app_palette(dark):
         view = assistants_view(qtbot, memdesk_app, tasks, settle)
         view.resize(*size)

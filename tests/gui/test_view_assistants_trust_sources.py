@@ -8,8 +8,10 @@ import json
 from pathlib import Path
 
 import pytest
+from anyio.from_thread import start_blocking_portal
 from PySide6.QtCore import Qt
 from tests.gui.tables_fixtures import shown
+from tests.support.mcp_client import connect, text_of
 
 from memdesk.core.trust import TrustLevel
 from memdesk.gui.views.assistants import AssistantsView, ClientsModel
@@ -63,6 +65,30 @@ def test_the_trust_level_is_shown_and_set_from_the_page(qtbot, memdesk_app, task
     assert view.clients.index(0, ClientsModel.TRUST).data() == "Review everything"
     with memdesk_app.ctx.acting_as("mcp:web-agent"):  # the next write follows the new level
         assert memdesk_app.review.submit(Write.save_entry("tea", "Likes green tea")).held is not None
+
+
+def test_a_running_server_follows_the_level_set_in_the_page(qtbot, memdesk_app, tasks, settle):
+    # The official MCP client keeps one real `memdesk mcp` open while the page acts.
+    with (
+        start_blocking_portal() as portal,
+        portal.wrap_async_context_manager(connect(memdesk_app.paths.data_dir, "web-agent")) as session,
+    ):
+        city = {"key": "home_city", "content": "Ada lives in Bergen"}
+        assert portal.call(session.call_tool, "memory_store", city).structuredContent["held"] is False
+        view = _view(qtbot, memdesk_app, tasks, settle)
+        assert view.clients.index(0, ClientsModel.NAME).data() == "web-agent"
+        view.clients_table.selectRow(0)
+        view.level_actions[TrustLevel.READ_ONLY].trigger()
+        settle()
+        refused = portal.call(session.call_tool, "memory_store", {"key": "pet", "content": "Ada has a cat"})
+        assert refused.isError and "read-only" in text_of(refused)
+        view.level_actions[TrustLevel.REVIEW_EVERYTHING].trigger()
+        settle()
+        held = portal.call(session.call_tool, "memory_store", {"key": "pet", "content": "Ada has a cat"})
+        assert held.structuredContent["held"] is True
+    view.refresh()
+    settle()
+    assert view.clients.index(0, ClientsModel.WAITING).data() == "1"
 
 
 def test_sources_are_listed_turned_on_and_read(qtbot, memdesk_app, tasks, settle, home):

@@ -110,15 +110,8 @@ def test_a_missing_database_says_how_to_create_it(memdesk, postgres_server):
     assert "createdb" in err
 
 
-def login_role(server, name: str, password: str | None = None) -> None:
-    """A role that can log in (made once per server), with this password."""
-    server.admin(f"DO $$ BEGIN CREATE ROLE {name} LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$")
-    if password:
-        server.admin(f"ALTER ROLE {name} PASSWORD '{password}'")
-
-
 def test_a_wrong_password_is_refused_without_showing_it(memdesk, postgres_server):
-    login_role(postgres_server, PASSWORD_ROLE, "right-one")
+    postgres_server.login_role(PASSWORD_ROLE, "right-one")
     name = postgres_server.new_database()
     postgres_server.admin(f'ALTER DATABASE "{name}" OWNER TO {PASSWORD_ROLE}')
     url = postgres_server.url(name, user=PASSWORD_ROLE).replace("@", ":wrong-secret-77@")
@@ -128,7 +121,7 @@ def test_a_wrong_password_is_refused_without_showing_it(memdesk, postgres_server
 
 
 def test_a_password_kept_in_the_keyring_is_used(memdesk, postgres_server, tmp_path):
-    login_role(postgres_server, PASSWORD_ROLE, "kept-in-ring")
+    postgres_server.login_role(PASSWORD_ROLE, "kept-in-ring")
     name = postgres_server.empty_database()  # its owner creates the store in it
     postgres_server.admin(f'ALTER DATABASE "{name}" OWNER TO {PASSWORD_ROLE}')
     url = postgres_server.url(name, user=PASSWORD_ROLE)
@@ -145,7 +138,7 @@ def test_a_password_kept_in_the_keyring_is_used(memdesk, postgres_server, tmp_pa
 
 
 def test_a_user_without_privileges_is_told_what_to_grant(memdesk, postgres_server):
-    login_role(postgres_server, "memdesk_reader")
+    postgres_server.login_role("memdesk_reader")
     empty = postgres_server.empty_database()
     err = fails(
         memdesk("--db", postgres_server.url(empty, user="memdesk_reader"), "entry", "list"),
@@ -156,7 +149,7 @@ def test_a_user_without_privileges_is_told_what_to_grant(memdesk, postgres_serve
 
 
 def test_a_password_in_pgpassfile_is_used(memdesk, postgres_server, tmp_path):
-    login_role(postgres_server, PASSWORD_ROLE, "from-pgpass")
+    postgres_server.login_role(PASSWORD_ROLE, "from-pgpass")
     name = postgres_server.empty_database()
     postgres_server.admin(f'ALTER DATABASE "{name}" OWNER TO {PASSWORD_ROLE}')
     pgpass = tmp_path / "pgpass"

@@ -94,3 +94,17 @@ def test_packaging_scripts_read_the_same_facts():
         check=True,
     )
     assert result.stdout.split() == [memdesk.__version__, APP_ID, memdesk.APP_NAME]
+
+
+def test_the_deb_depends_on_the_x11_libraries_memdesk_gui_checks_for():
+    from memdesk.gui import xcb
+
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "packaging" / "project.py"), "xcb-packages"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    printed = result.stdout.strip().split(", ")
+    assert printed == list(dict.fromkeys(xcb.PACKAGES.values()))
+    assert "libxcb-cursor0" in printed and "libxkbcommon-x11-0" in printed

@@ -69,6 +69,12 @@ class PostgresServer:
         self.admin(f'CREATE DATABASE "{name}"')
         return name
 
+    def login_role(self, name: str, password: str | None = None) -> None:
+        """A role that can log in (made once per server), with this password."""
+        self.admin(f"DO $$ BEGIN CREATE ROLE {name} LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$")
+        if password:
+            self.admin(f"ALTER ROLE {name} PASSWORD '{password}'")
+
     def drop_database(self, name: str) -> None:
         self.admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
+from collections.abc import Iterator
 
 import pytest
 
@@ -19,8 +21,6 @@ def test_main_with_no_arguments_opens_the_window_whatever_sys_argv_holds(monkeyp
 
 
 def test_each_command_module_adds_exactly_the_commands_listed_for_it():
-    import argparse
-
     for module, names in main.COMMANDS.items():
         subparsers = argparse.ArgumentParser().add_subparsers()
         main.command_module(module).register(subparsers)
@@ -39,11 +39,21 @@ def test_a_run_builds_only_its_own_command(capsys):
     assert "invalid choice: 'nonsense'" in capsys.readouterr().err
 
 
-def test_every_command_says_what_it_does_in_its_help(capsys):
-    for names in main.COMMANDS.values():
-        for name in names:
-            with pytest.raises(SystemExit):
-                main.main([name, "--help"])
-            usage, _, rest = capsys.readouterr().out.partition("\n\n")
-            assert usage.startswith("usage: memdesk"), name
-            assert not rest.startswith(("options:", "positional arguments:")), f"{name} has no description"
+def _command_lines(parser: argparse.ArgumentParser, words: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
+    """Every command and action, as the words that choose it (``("db", "backup")``)."""
+    for group in parser._actions:
+        if isinstance(group, argparse._SubParsersAction):
+            for name, command in group.choices.items():
+                yield (*words, name)
+                yield from _command_lines(command, (*words, name))
+
+
+def test_every_command_and_action_says_what_it_does_in_its_help(capsys):
+    commands = list(_command_lines(main.build_parser()))
+    assert ("serve",) in commands and ("db", "backup") in commands
+    for words in commands:
+        with pytest.raises(SystemExit):
+            main.main([*words, "--help"])
+        usage, _, rest = capsys.readouterr().out.partition("\n\n")
+        assert usage.startswith("usage: memdesk"), words
+        assert not rest.startswith(("options:", "positional arguments:")), f"{words} has no description"

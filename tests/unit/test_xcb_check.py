@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -9,6 +10,10 @@ from pathlib import Path
 import pytest
 
 from memdesk.gui import xcb
+
+# A system library no machine has, standing in for libxcb-cursor.so.0 on a bare desktop.
+PROBE = "libmemdesk-probe.so.0"
+needs_cc = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler to build a stand-in plugin")
 
 LDD_ON_A_BARE_DESKTOP = """\
 \tlinux-vdso.so.1 (0x00007ffd)
@@ -59,3 +64,54 @@ def test_memdesk_gui_prints_the_line_and_exits_1(tmp_path: Path):
     assert done.returncode == 1
     assert done.stderr.count("\n") == 1 and "sudo apt install libxcb-cursor0" in done.stderr
     assert "Traceback" not in done.stderr and not (tmp_path / "data").exists()  # Qt never started
+
+
+def _cc(output: Path, *options: str) -> None:
+    output.parent.mkdir(parents=True, exist_ok=True)
+    source = output.parent / "empty.c"
+    source.write_text("int memdesk_probe;\n")
+    soname = f"-Wl,-soname,{output.name}"
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(output), soname, str(source), *options], check=True)
+
+
+@pytest.fixture
+def plugin_on_a_bare_desktop(tmp_path: Path) -> Path:
+    """A stand-in for Qt's plugin that needs a Qt library and a system library, both built in
+    a folder the linker searches only when told (``LD_LIBRARY_PATH``)."""
+    elsewhere = tmp_path / "elsewhere"
+    _cc(elsewhere / PROBE)
+    _cc(elsewhere / "libQt6XcbQpa.so.6")
+    plugin = tmp_path / "platforms" / "libqxcb.so"
+    _cc(plugin, "-Wl,--no-as-needed", f"-L{elsewhere}", f"-l:{PROBE}", "-l:libQt6XcbQpa.so.6")
+    return plugin
+
+
+@needs_cc
+def test_the_real_linker_decides_and_only_system_libraries_count(plugin_on_a_bare_desktop, monkeypatch):
+    monkeypatch.setitem(xcb.PACKAGES, PROBE, "memdesk-probe0")
+    assert xcb.missing_libraries(plugin_on_a_bare_desktop) == [PROBE]  # not Qt's own
+    monkeypatch.setenv("LD_LIBRARY_PATH", str(plugin_on_a_bare_desktop.parents[1] / "elsewhere"))
+    assert xcb.missing_libraries(plugin_on_a_bare_desktop) == []
+
+
+@needs_cc
+def test_memdesk_gui_on_xcb_stops_at_what_the_real_linker_cannot_find(plugin_on_a_bare_desktop, tmp_path):
+    # Only where the plugin lies and the stand-in library's package are set; ldd, the
+    # platform choice and the command are the real ones.
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from memdesk.gui import xcb\n"
+        "xcb.xcb_plugin = lambda: Path(sys.argv[2])\n"
+        f"xcb.PACKAGES[{PROBE!r}] = 'memdesk-probe0'\n"
+        "from memdesk.cli.main import main\n"
+        "sys.exit(main(['--data-dir', sys.argv[1], 'gui']))\n"
+    )
+    env = {"PATH": "/usr/bin:/bin", "QT_QPA_PLATFORM": "xcb", "DISPLAY": ":0", "HOME": str(tmp_path)}
+    args = [sys.executable, "-c", script, str(tmp_path / "data"), str(plugin_on_a_bare_desktop)]
+    done = subprocess.run(args, capture_output=True, text=True, env=env)
+    assert done.returncode == 1
+    assert done.stderr == (
+        f"memdesk: the window cannot open: Qt's X11 support needs {PROBE}, which this system does "
+        "not have. Install them with: sudo apt install memdesk-probe0\n"
+    )

@@ -76,13 +76,21 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for module in [only] if only else COMMANDS:
         command_module(module).register(subparsers)
-    # `memdesk COMMAND --help` opens with what the command does: its line from the list of
-    # commands, where it has no longer description of its own.
-    helps = {action.dest: action.help for action in subparsers._choices_actions}
-    for name, command in subparsers.choices.items():
-        if not command.description and helps.get(name):
-            command.description = f"{helps[name][0].upper()}{helps[name][1:]}."
+    _describe(parser)
     return parser
+
+
+def _describe(parser: argparse.ArgumentParser) -> None:
+    """`memdesk COMMAND [ACTION] --help` opens with what it does: its line from the list it is
+    chosen from, where it has no longer description of its own."""
+    for group in parser._actions:
+        if not isinstance(group, argparse._SubParsersAction):
+            continue
+        helps = {action.dest: action.help for action in group._choices_actions}
+        for name, command in group.choices.items():
+            if not command.description and helps.get(name):
+                command.description = f"{helps[name][0].upper()}{helps[name][1:]}."
+            _describe(command)
 
 
 def open_app(args: argparse.Namespace, actor: str = "cli") -> Memdesk:

@@ -17,7 +17,8 @@ import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-# The Debian package of each library Qt's xcb plugin loads (the .deb depends on the same).
+# The Debian package of each library Qt's xcb plugin loads; the .deb's Depends is read from here
+# (packaging/project.py), so keep it a plain literal.
 PACKAGES = {
     "libxcb-cursor.so.0": "libxcb-cursor0",
     "libxcb-icccm.so.4": "libxcb-icccm4",

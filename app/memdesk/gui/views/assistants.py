@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QSplitter,
     QTableView,
     QTabWidget,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -112,10 +111,9 @@ class AssistantsView(Page):
             "Assistants that used Memdesk over MCP, and what each wrote. Every write is in History "
             "under the assistant's name and can be undone.",
         )
-        self.trust_button = self.header.add_action(QToolButton())
-        self.trust_button.setText("Trust Level")
+        # A push button draws its menu arrow beside the text, like the header's other buttons.
+        self.trust_button = self.header.add_action(QPushButton("Trust Level"))
         self.trust_button.setToolTip("Which writes of the selected assistant wait for your review")
-        self.trust_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         trust_menu = QMenu(self.trust_button)
         self.level_actions: dict[TrustLevel, QAction] = {}
         for level in TrustLevel:
