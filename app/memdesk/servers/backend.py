@@ -13,21 +13,22 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
-from memdesk.servers.clients import ClientLog, SettingsWatch
-
 if TYPE_CHECKING:
+    from memdesk.servers.clients import ClientLog, SettingsWatch
     from memdesk.servers.tools import MemoryTools
     from memdesk.services.memdesk import Memdesk
 
 
 class Backend:
     def __init__(self, app: Memdesk) -> None:
-        from memdesk.servers.tools import MemoryTools  # the services: loaded with the store
+        # Loaded with the store, not before the server's first answers.
+        from memdesk.servers.clients import ClientLog, SettingsWatch
+        from memdesk.servers.tools import MemoryTools
 
         self.app = app
         self.tools: MemoryTools = MemoryTools(app)
-        self.clients = ClientLog(app)
-        self.settings = SettingsWatch(app)
+        self.clients: ClientLog = ClientLog(app)
+        self.settings: SettingsWatch = SettingsWatch(app)
 
 
 def ready(app: Memdesk) -> Future[Backend]:
