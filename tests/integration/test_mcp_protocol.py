@@ -167,13 +167,18 @@ def test_log_messages_follow_the_level_the_client_sets(memdesk: MemdeskCommand):
             await session.set_logging_level("error")
             bad = await session.call_tool("memory_forget", {"key": "never-stored"})
             assert bad.isError and "never-stored" in text_of(bad)
+            refused = await session.call_tool(
+                "memory_store", {"key": "k", "content": "x", "category": "gossip"}
+            )
+            assert refused.isError
             await session.set_logging_level("critical")
             await session.call_tool("memory_forget", {"key": "never-stored"})
             await session.send_ping()  # the notifications before it have arrived
 
     anyio.run(run)
-    assert [(params.level, params.logger) for params in received] == [("error", "memdesk")]
+    assert [(params.level, params.logger) for params in received] == [("error", "memdesk")] * 2
     assert "never-stored" in str(received[0].data)
+    assert received[1].data == "memory_store: category must be knowledge or timeline."
 
 
 # Arguments the input schemas refuse, and the sentence the assistant gets back instead.

@@ -7,7 +7,7 @@ http_app(server) with any ASGI server. Each call is recorded as the calling clie
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -200,7 +200,12 @@ class _Failed(Exception):
 
 class _Server(FastMCP):
     """FastMCP whose tool errors read as sentences: Memdesk's own, and arguments the schema
-    refuses (the SDK would answer with a validation report and a link)."""
+    refuses (the SDK would answer with a validation report and a link), which also go to the
+    client's log through ``log_error``."""
+
+    def __init__(self, log_error: Callable[[Context, str], Awaitable[None]], **settings: Any) -> None:
+        super().__init__("memdesk", **settings)
+        self._log_error = log_error
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any]
@@ -212,7 +217,9 @@ class _Server(FastMCP):
             if isinstance(cause, _Failed):
                 return cause.result  # type: ignore[return-value]  # the low-level server sends it as is
             if isinstance(cause, ValidationError):
-                return error_result(f"{name}: {readable(cause)}")  # type: ignore[return-value]
+                text = f"{name}: {readable(cause)}"
+                await self._log_error(self.get_context(), text)
+                return error_result(text)  # type: ignore[return-value]
             raise
 
 
@@ -242,7 +249,9 @@ class MemdeskMCP:
 
     def __init__(self, backend: Future[Backend], host: str = "127.0.0.1", port: int = 8000) -> None:
         self._backend = backend
-        self.server = _Server("memdesk", instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING")
+        self.server = _Server(
+            self.log_error, instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING"
+        )
         # The level each client asked for with logging/setLevel; none asked: no log messages.
         self.log_levels: WeakKeyDictionary[Any, LoggingLevel] = WeakKeyDictionary()
         # FastMCP 1.x has no parameter for the version the handshake reports; its server has.
@@ -276,11 +285,14 @@ class MemdeskMCP:
             with backend.app.ctx.acting_as(actor):
                 reply: Reply = getattr(backend.tools, tool)(*args)
         except MemdeskError as error:
-            await self.log(ctx, "error", error_text(error))
+            await self.log_error(ctx, error_text(error))
             raise _Failed(error_result(error_text(error))) from None
         if reply.data.get("held"):
             await self.log(ctx, "warning", reply.text)
         return to_result(reply)
+
+    async def log_error(self, ctx: Context, message: str) -> None:
+        await self.log(ctx, "error", message)
 
     async def log(self, ctx: Context, level: LoggingLevel, message: str) -> None:
         """A log notification to the calling client, at or above the level it set."""
