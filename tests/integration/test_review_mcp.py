@@ -60,11 +60,11 @@ def test_four_poisoned_calls_wait_for_review_and_one_approval_is_one_undo(memdes
 def test_a_trust_change_holds_from_the_next_call_of_a_running_server(memdesk: MemdeskCommand):
     async def run() -> None:
         async with connect(memdesk.data_dir, "web-agent") as s:
-            city = {"key": "home_city", "content": "Ada lives in Bergen", "category": "knowledge"}
+            city = {"key": "home_city", "content": "Ada lives in Bergen"}
             first = await call_ok(s, "memory_store", **city)
             assert first.structuredContent["held"] is False
             out(memdesk("assistant", "trust", "web-agent", "read-only"))
-            pet = {"key": "pet", "content": "Ada has a cat", "category": "knowledge"}
+            pet = {"key": "pet", "content": "Ada has a cat"}
             refused = await s.call_tool("memory_store", pet)
             assert refused.isError and "read-only" in text_of(refused)
             out(memdesk("assistant", "trust", "mcp:web-agent", "review-everything"))

@@ -46,7 +46,7 @@ def _handler(upstream_port: int, token: str) -> type[BaseHTTPRequestHandler]:
                 while chunk := answer.read1(CHUNK):
                     self.wfile.write(chunk)
                     self.wfile.flush()
-            except (ConnectionError, TimeoutError):
+            except (ConnectionError, TimeoutError, http.client.HTTPException):
                 pass  # the client or the server went away: nothing left to carry
             finally:
                 connection.close()

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from memdesk.cli.startup import loading
+from memdesk.errors import MemdeskError
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
@@ -24,21 +26,48 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="serve streamable HTTP at http://HOST:PORT/mcp (HOST defaults to 127.0.0.1; "
         "every request needs a token from `memdesk token create`)",
     )
-    mcp.set_defaults(handler=mcp_run)
+    # The store opens here: over stdio, while the server answers the client's handshake.
+    mcp.set_defaults(handler=mcp_run, needs_store=False)
 
 
-def mcp_run(args: argparse.Namespace, app: Memdesk) -> int:
-    if args.http is None:
-        with loading():  # the SDK's import and the tools' schemas: before the first answer
-            from memdesk.servers.mcp_server import build_server
+def mcp_run(args: argparse.Namespace, _app: None) -> int:
+    from memdesk.cli.main import open_app
 
-            mcp = build_server(app)
+    if args.http is not None:
+        app = open_app(args)
         try:
-            mcp.server.run("stdio")
+            return _serve_http(app, args.http)
         finally:
-            mcp.clients.flush()
-        return 0
-    return _serve_http(app, args.http)
+            app.close()
+    return _serve_stdio(lambda: open_app(args))
+
+
+def _serve_stdio(open_app: Callable[[], Memdesk]) -> int:
+    from memdesk.cli.main import report
+
+    opened: list[Memdesk] = []
+
+    def open_store() -> Memdesk:
+        try:
+            with loading():
+                opened.append(open_app())
+        except MemdeskError as error:
+            report(error)  # said once here; each call that needs the store answers with it too
+            raise
+        return opened[-1]
+
+    with loading():  # the SDK's import and the tools' schemas: before the first answer
+        from memdesk.servers.backend import in_background
+        from memdesk.servers.mcp_server import MemdeskMCP
+
+        mcp = MemdeskMCP(in_background(open_store))
+    try:
+        mcp.server.run("stdio")
+    finally:
+        mcp.finish()
+        for app in opened:
+            app.close()
+    return 0
 
 
 def _serve_http(app: Memdesk, address: str) -> int:
@@ -55,5 +84,5 @@ def _serve_http(app: Memdesk, address: str) -> int:
         serve_guarded(app, address, build, "MCP over streamable HTTP", path="/mcp", lifespan=True)
     finally:
         for mcp in built:
-            mcp.clients.flush()
+            mcp.finish()
     return 0

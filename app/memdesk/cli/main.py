@@ -109,7 +109,8 @@ def open_app(args: argparse.Namespace, actor: str = "cli") -> Memdesk:
     return app
 
 
-def _report(error: MemdeskError) -> int:
+def report(error: MemdeskError) -> int:
+    """The error on standard error, its hint below it; the exit code it calls for."""
     print(f"memdesk: error: {error.message}", file=sys.stderr)
     if error.hint:
         print(f"  {error.hint}", file=sys.stderr)
@@ -129,7 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 args = build_parser("cmd_gui").parse_args([*given, "gui"])
             app = open_app(args) if getattr(args, "needs_store", True) else None
     except MemdeskError as error:
-        return _report(error)
+        return report(error)
     except KeyboardInterrupt:
         return 130
     try:
@@ -140,7 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 app.close()
         return int(args.handler(args, None) or 0)
     except MemdeskError as error:
-        return _report(error)
+        return report(error)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

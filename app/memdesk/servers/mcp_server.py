@@ -7,10 +7,10 @@ http_app(server) with any ASGI server. Each call is recorded as the calling clie
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Annotated, Any, Literal
-from urllib.parse import parse_qs, urlsplit
+from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Annotated, Any
+from urllib.parse import parse_qs, unquote, urlsplit
 from weakref import WeakKeyDictionary
 
 from mcp.server.fastmcp import Context, FastMCP
@@ -32,15 +32,32 @@ from pydantic import Field, ValidationError
 from starlette.types import ASGIApp
 
 from memdesk import __version__
+from memdesk.core.records import KNOWLEDGE
 from memdesk.errors import MemdeskError
 from memdesk.servers import tool_results as results
 from memdesk.servers.actors import actor_for_client
-from memdesk.servers.clients import ClientLog, SettingsWatch
-from memdesk.servers.tools import MAX_RECALL_LIMIT, MemoryTools, Reply
-from memdesk.services.entries import CATEGORIES
-from memdesk.services.sessions import ROLES
+from memdesk.servers.arguments import (
+    AppId,
+    Category,
+    DocumentText,
+    EntryText,
+    Importance,
+    Key,
+    MemoryText,
+    Message,
+    Moment,
+    Namespace,
+    ProposalId,
+    Query,
+    RecallLimit,
+    Role,
+    SessionId,
+    readable,
+)
+from memdesk.servers.backend import Backend, ready
 
 if TYPE_CHECKING:
+    from memdesk.servers.tools import Reply
     from memdesk.services.memdesk import Memdesk
 
 # Wraps the streamable-HTTP app, e.g. with bearer-token, Host/Origin and body-size checks.
@@ -48,14 +65,15 @@ AsgiWrapper = Callable[[ASGIApp], ASGIApp]
 
 INSTRUCTIONS = """\
 Memdesk is the user's own memory store, which they can see, edit and undo.
-When to read: at the start of a session, read the `prompt` tool's text (or the session-start
-prompt): it is what the user chose to share about themselves. Before asking the user something
-they may have told you before, and when a task touches their projects, people or plans, call
-`memory_recall` with a few words of the subject.
-When to write: when the user states a lasting preference, decision or fact, or corrects you,
-call `memory_store` with a short snake_case key (the same key later replaces it). Keep one
-app's notes with `app_memory_add`, and what the user is working on now with
-`working_memory_set`. Do not store secrets, one-off chatter, or what the prompt already says.
+When to read: at the start of a session or a new task, read the `prompt` tool's text (or the
+session-start prompt): it is what the user chose to share about themselves. Before asking the
+user something they may have told you already, and when a task touches their projects, people
+or plans, call `memory_recall` with a few words of the subject.
+When to write: when the user states a preference, decision or fact that will matter in a later
+conversation, or corrects you, call `memory_store` with a short snake_case key (the same key
+later replaces it). Keep one app's notes with `app_memory_add`, and what the user is working
+on now with `working_memory_set`. Do not store secrets, passing chatter, or what the prompt
+already says.
 The user reviews what assistants write: a write may come back with `held: true`. It then waits
 for their approval; do not write it again. Every write is recorded under your name and can be
 undone, so write only what you would be glad for them to read."""
@@ -65,7 +83,8 @@ Save a lasting fact, preference or decision about the user under a stable key; t
 later replaces it. Store when the user states a preference, corrects you, or tells you something
 you will need in a future conversation. Good keys are short snake_case names of the subject, e.g.
 `user_language_pref`, `home_city`, `project_memdesk_deadline`. category: `knowledge` for lasting
-facts, `timeline` for dated events (these expire after a while). importance: 0 to 1 (default 0.5).
+facts (the default), `timeline` for dated events (these expire after a while). importance: 0 to 1
+(default 0.5).
 Do not store secrets (passwords, keys, card or ID numbers), one-off chatter, or what the user's
 profile already says."""
 
@@ -127,11 +146,6 @@ APPLY_DESC = """\
 Write a proposal's changes as one step the user can undo. accept: the change ids to write;
 by default every change not marked suspicious."""
 
-# Argument types the tools share; descriptions, choices and bounds become each tool's schema.
-AppId = Annotated[str, Field(description="app id, e.g. calendar", min_length=1)]
-Category = Literal[CATEGORIES]
-Role = Literal[ROLES]
-Moment = Annotated[str | int | None, Field(description="ISO 8601 or Unix seconds")]
 # Completions offer at most this many values, as the protocol allows.
 MAX_COMPLETIONS = 100
 # The levels of logging/setLevel, least severe first.
@@ -150,7 +164,9 @@ READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldH
 WRITES = ToolAnnotations(readOnlyHint=False, destructiveHint=False, openWorldHint=False)
 DELETES = ToolAnnotations(readOnlyHint=False, destructiveHint=True, openWorldHint=False)
 
-_PROMPT_URI = re.compile(r"^memdesk://prompt/?(\?.*)?$")
+PROMPT_TEMPLATE = "memdesk://prompt{?app,session,message}"
+DOCUMENT_TEMPLATE = "memdesk://documents/{namespace}"
+ENTRY_TEMPLATE = "memdesk://entries/{key}"
 
 
 def client_actor(ctx: Context) -> str:
@@ -174,23 +190,6 @@ def error_text(error: MemdeskError) -> str:
     return f"{error.message}\n{error.hint}" if error.hint else error.message
 
 
-def readable(error: ValidationError) -> str:
-    """Arguments that do not fit a tool's schema, in a sentence per argument: no library's
-    wording of types or links, as "category must be knowledge or timeline"."""
-    sentences = []
-    for problem in error.errors(include_url=False):
-        name = ".".join(str(part) for part in problem["loc"]) or "the arguments"
-        context = problem.get("ctx") or {}
-        match problem["type"]:
-            case "missing":
-                sentences.append(f"{name} is required")
-            case "literal_error":
-                sentences.append(f"{name} must be {context.get('expected', '').replace(chr(39), '')}")
-            case _:
-                sentences.append(f"{name}: {problem['msg'][:1].lower()}{problem['msg'][1:]}")
-    return "; ".join(sentences) + "."
-
-
 class _Failed(Exception):
     """Carries a tool's error result past the SDK, which checks only successful ones."""
 
@@ -201,7 +200,12 @@ class _Failed(Exception):
 
 class _Server(FastMCP):
     """FastMCP whose tool errors read as sentences: Memdesk's own, and arguments the schema
-    refuses (the SDK would answer with a validation report and a link)."""
+    refuses (the SDK would answer with a validation report and a link), which also go to the
+    client's log through ``log_error``."""
+
+    def __init__(self, log_error: Callable[[Context, str], Awaitable[None]], **settings: Any) -> None:
+        super().__init__("memdesk", **settings)
+        self._log_error = log_error
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any]
@@ -213,7 +217,9 @@ class _Server(FastMCP):
             if isinstance(cause, _Failed):
                 return cause.result  # type: ignore[return-value]  # the low-level server sends it as is
             if isinstance(cause, ValidationError):
-                return error_result(f"{name}: {readable(cause)}")  # type: ignore[return-value]
+                text = f"{name}: {readable(cause)}"
+                await self._log_error(self.get_context(), text)
+                return error_result(text)  # type: ignore[return-value]
             raise
 
 
@@ -221,21 +227,31 @@ class PromptTemplate(ResourceTemplate):
     """``memdesk://prompt?app=…&session=…&message=…``: every query parameter optional."""
 
     def matches(self, uri: str) -> dict[str, Any] | None:
-        if not _PROMPT_URI.match(uri):
+        parts = urlsplit(uri)
+        if (parts.scheme, parts.netloc, parts.path.rstrip("/")) != ("memdesk", "prompt", ""):
             return None
-        query = parse_qs(urlsplit(uri).query)
+        query = parse_qs(parts.query)
         return {name: values[-1] for name, values in query.items() if name in ("app", "session", "message")}
 
 
-class MemdeskMCP:
-    """The server and what it keeps between calls: the tools, the client log, the settings."""
+class RestOfUriTemplate(ResourceTemplate):
+    """A template ending in its one parameter, which takes the rest of the URI, slashes
+    included (``memdesk://documents/user/profile``) and percent-escapes decoded."""
 
-    def __init__(self, app: Memdesk, host: str = "127.0.0.1", port: int = 8000) -> None:
-        self.app = app
-        self.tools = MemoryTools(app)
-        self.clients = ClientLog(app)
-        self.settings = SettingsWatch(app)
-        self.server = _Server("memdesk", instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING")
+    def matches(self, uri: str) -> dict[str, Any] | None:
+        start, name = self.uri_template[:-1].split("{")
+        rest = uri.removeprefix(start)
+        return {name: unquote(rest)} if rest and rest != uri else None
+
+
+class MemdeskMCP:
+    """The server and what its calls run on, which may still be opening (see ``backend``)."""
+
+    def __init__(self, backend: Future[Backend], host: str = "127.0.0.1", port: int = 8000) -> None:
+        self._backend = backend
+        self.server = _Server(
+            self.log_error, instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING"
+        )
         # The level each client asked for with logging/setLevel; none asked: no log messages.
         self.log_levels: WeakKeyDictionary[Any, LoggingLevel] = WeakKeyDictionary()
         # FastMCP 1.x has no parameter for the version the handshake reports; its server has.
@@ -246,21 +262,37 @@ class MemdeskMCP:
         self._add_completions()
         self._add_logging()
 
-    async def call(self, ctx: Context, tool: Callable[..., Reply], *args: Any) -> CallToolResult:
-        """Run one tool as the calling client; expected failures become tool errors, and a held
-        write a warning in the client's log (when it asked for one)."""
+    @property
+    def backend(self) -> Backend:
+        """The open store's tools, waiting for it when it is still opening; raises what kept
+        it from opening."""
+        backend = self._backend.result()
+        backend.settings.refresh()
+        return backend
+
+    def finish(self) -> None:
+        """Write the client log's counts (once the store has opened, if it opens)."""
+        if self._backend.exception() is None:
+            self._backend.result().clients.flush()
+
+    async def call(self, ctx: Context, tool: str, *args: Any) -> CallToolResult:
+        """Run the tool named ``tool`` as the calling client; expected failures become tool
+        errors, and a held write a warning in the client's log (when it asked for one)."""
         actor = client_actor(ctx)
         try:
-            self.settings.refresh()
-            self.clients.call(actor)
-            with self.app.ctx.acting_as(actor):
-                reply = tool(*args)
+            backend = self.backend
+            backend.clients.call(actor)
+            with backend.app.ctx.acting_as(actor):
+                reply: Reply = getattr(backend.tools, tool)(*args)
         except MemdeskError as error:
-            await self.log(ctx, "error", error_text(error))
+            await self.log_error(ctx, error_text(error))
             raise _Failed(error_result(error_text(error))) from None
         if reply.data.get("held"):
             await self.log(ctx, "warning", reply.text)
         return to_result(reply)
+
+    async def log_error(self, ctx: Context, message: str) -> None:
+        await self.log(ctx, "error", message)
 
     async def log(self, ctx: Context, level: LoggingLevel, message: str) -> None:
         """A log notification to the calling client, at or above the level it set."""
@@ -268,59 +300,50 @@ class MemdeskMCP:
         if wanted is not None and LOG_LEVELS.index(level) >= LOG_LEVELS.index(wanted):
             await ctx.session.send_log_message(level, message, logger="memdesk")
 
-    def read(self, fn: Callable[..., str], *args: Any) -> str:
-        self.settings.refresh()
-        return fn(*args)
+    def read(self, fn: Callable[[Backend], str]) -> str:
+        return fn(self.backend)
 
     # --- tools ---------------------------------------------------------------------------
 
     def _add_tools(self) -> None:
-        tools, tool = self.tools, self.server.tool
+        tool = self.server.tool
 
         @tool(description=STORE_DESC, annotations=WRITES)
         async def memory_store(
-            key: Annotated[
-                str, Field(description="stable snake_case name, e.g. user_language_pref", min_length=1)
-            ],
-            content: Annotated[str, Field(description="the fact, in a sentence or two", min_length=1)],
+            key: Key,
+            content: EntryText,
             ctx: Context,
-            category: Annotated[
-                Category, Field(description="knowledge: lasting; timeline: dated, expires")
-            ] = ("knowledge"),
-            importance: Annotated[float | None, Field(description="0 to 1 (default 0.5)", ge=0, le=1)] = None,
+            category: Category = KNOWLEDGE,
+            importance: Importance = None,
         ) -> Annotated[CallToolResult, results.StoreResult]:
-            return await self.call(ctx, tools.memory_store, key, content, category, importance)
+            return await self.call(ctx, "memory_store", key, content, category, importance)
 
         @tool(description=RECALL_DESC, annotations=READ_ONLY)
         async def memory_recall(
-            query: Annotated[str, Field(description="words to look for", min_length=1)],
+            query: Query,
             ctx: Context,
-            category: Annotated[Category | None, Field(description="only knowledge or only timeline")] = None,
+            category: Category | None = None,
             since: Moment = None,
             until: Moment = None,
-            limit: Annotated[
-                int | None, Field(description="how many at most", ge=1, le=MAX_RECALL_LIMIT)
-            ] = None,
+            limit: RecallLimit = None,
         ) -> Annotated[CallToolResult, results.RecallResult]:
-            return await self.call(ctx, tools.memory_recall, query, category, since, until, limit)
+            return await self.call(ctx, "memory_recall", query, category, since, until, limit)
 
         @tool(description=FORGET_DESC, annotations=DELETES)
-        async def memory_forget(
-            key: Annotated[str, Field(min_length=1)], ctx: Context
-        ) -> Annotated[CallToolResult, results.ForgetResult]:
-            return await self.call(ctx, tools.memory_forget, key)
+        async def memory_forget(key: Key, ctx: Context) -> Annotated[CallToolResult, results.ForgetResult]:
+            return await self.call(ctx, "memory_forget", key)
 
         @tool(description=APP_MEMORIES_DESC, annotations=READ_ONLY)
         async def app_memories(
             app: AppId, ctx: Context
         ) -> Annotated[CallToolResult, results.AppMemoriesResult]:
-            return await self.call(ctx, tools.app_memories, app)
+            return await self.call(ctx, "app_memories", app)
 
         @tool(description=APP_ADD_DESC, annotations=WRITES)
         async def app_memory_add(
-            app: AppId, content: Annotated[str, Field(min_length=1)], ctx: Context
+            app: AppId, content: MemoryText, ctx: Context
         ) -> Annotated[CallToolResult, results.AppMemoryAddResult]:
-            return await self.call(ctx, tools.app_memory_add, app, content)
+            return await self.call(ctx, "app_memory_add", app, content)
 
         @tool(description=APP_DELETE_DESC, annotations=DELETES)
         async def app_memory_delete(
@@ -328,103 +351,129 @@ class MemdeskMCP:
             id: Annotated[int, Field(description="memory id from app_memories", ge=1)],
             ctx: Context,
         ) -> Annotated[CallToolResult, results.AppMemoryDeleteResult]:
-            return await self.call(ctx, tools.app_memory_delete, app, id)
+            return await self.call(ctx, "app_memory_delete", app, id)
 
         @tool(description=WORKING_DESC, annotations=READ_ONLY)
         async def working_memory(ctx: Context) -> Annotated[CallToolResult, results.WorkingResult]:
-            return await self.call(ctx, tools.working_memory)
+            return await self.call(ctx, "working_memory")
 
         @tool(description=WORKING_SET_DESC, annotations=WRITES)
         async def working_memory_set(
-            content: Annotated[str, Field(min_length=1)], ctx: Context
+            content: DocumentText, ctx: Context
         ) -> Annotated[CallToolResult, results.WorkingSetResult]:
-            return await self.call(ctx, tools.working_memory_set, content)
+            return await self.call(ctx, "working_memory_set", content)
 
         @tool(description=DOC_READ_DESC, annotations=READ_ONLY)
         async def document_read(
-            namespace: Annotated[str, Field(description="e.g. user/profile", min_length=1)], ctx: Context
+            namespace: Namespace, ctx: Context
         ) -> Annotated[CallToolResult, results.DocumentResult]:
-            return await self.call(ctx, tools.document_read, namespace)
+            return await self.call(ctx, "document_read", namespace)
 
         @tool(description=DOC_APPEND_DESC, annotations=WRITES)
         async def document_append(
-            namespace: Annotated[str, Field(description="e.g. user/facts", min_length=1)],
-            text: Annotated[str, Field(min_length=1)],
-            ctx: Context,
+            namespace: Namespace, text: DocumentText, ctx: Context
         ) -> Annotated[CallToolResult, results.AppendResult]:
-            return await self.call(ctx, tools.document_append, namespace, text)
+            return await self.call(ctx, "document_append", namespace, text)
 
         @tool(description=SESSION_LOG_DESC, annotations=WRITES)
         async def session_log(
-            session: Annotated[str, Field(description="<channel>:<id>, e.g. telegram:42", min_length=1)],
-            content: Annotated[str, Field(min_length=1)],
+            session: SessionId,
+            content: DocumentText,
             ctx: Context,
             role: Annotated[Role, Field(description="who said it")] = "user",
             app: Annotated[str | None, Field(description="app id")] = None,
         ) -> Annotated[CallToolResult, results.SessionLogResult]:
-            return await self.call(ctx, tools.session_log, session, role, content, app)
+            return await self.call(ctx, "session_log", session, role, content, app)
 
         @tool(description=PROMPT_DESC, annotations=READ_ONLY)
         async def prompt(
             ctx: Context,
-            session: Annotated[str | None, Field(description="<channel>:<id>")] = None,
+            session: SessionId | None = None,
             app: Annotated[str | None, Field(description="app id")] = None,
-            message: Annotated[str | None, Field(description="the user's first message")] = None,
+            message: Message | None = None,
             at: Moment = None,
         ) -> Annotated[CallToolResult, results.PromptResult]:
-            return await self.call(ctx, tools.prompt, session, app, message, at)
+            return await self.call(ctx, "prompt", session, app, message, at)
 
         @tool(description=PROPOSE_DESC, annotations=READ_ONLY)
         async def compaction_propose(
-            session: Annotated[str, Field(description="<channel>:<id>", min_length=1)], ctx: Context
+            session: SessionId, ctx: Context
         ) -> Annotated[CallToolResult, results.ProposalResult]:
-            return await self.call(ctx, tools.compaction_propose, session)
+            return await self.call(ctx, "compaction_propose", session)
 
         @tool(description=APPLY_DESC, annotations=WRITES)
         async def compaction_apply(
-            proposal_id: Annotated[str, Field(min_length=1)],
+            proposal_id: ProposalId,
             ctx: Context,
             accept: Annotated[list[int] | None, Field(description="change ids to write")] = None,
         ) -> Annotated[CallToolResult, results.ApplyResult]:
-            return await self.call(ctx, tools.compaction_apply, proposal_id, accept)
+            return await self.call(ctx, "compaction_apply", proposal_id, accept)
 
     # --- resources and the prompt --------------------------------------------------------
 
+    def _template(self, kind: type[ResourceTemplate], uri: str, fn: Callable[..., str], **about: str) -> None:
+        # FastMCP 1.x matches only path parameters that hold no slash; these templates are
+        # matched by their own class and go in beside the ones its decorator makes.
+        self.server._resource_manager._templates[uri] = kind(uri_template=uri, fn=fn, parameters={}, **about)
+
     def _add_resources(self) -> None:
-        tools, resource = self.tools, self.server.resource
+        resource = self.server.resource
 
         def composed(app: str | None = None, session: str | None = None, message: str | None = None) -> str:
-            return self.read(lambda: tools.compose(session, app, message).text)
+            return self.read(lambda b: b.tools.compose(session, app, message).text)
 
-        # FastMCP 1.x matches only path parameters ({name}), so this template, whose parameters
-        # are all optional query parameters, goes in beside the ones its decorator makes.
-        self.server._resource_manager._templates["memdesk://prompt{?app,session,message}"] = PromptTemplate(
-            uri_template="memdesk://prompt{?app,session,message}",
+        def document(namespace: str) -> str:
+            return self.read(lambda b: b.tools.document_read(namespace).data["content"])
+
+        def entry(key: str) -> str:
+            return self.read(lambda b: b.tools.entry(key).text)
+
+        self._template(
+            PromptTemplate,
+            PROMPT_TEMPLATE,
+            composed,
             name="prompt",
             title="Composed system prompt",
             description="The exact system prompt for an app, session and first message (all optional).",
             mime_type="text/plain",
-            fn=composed,
-            parameters={},
+        )
+        self._template(
+            RestOfUriTemplate,
+            DOCUMENT_TEMPLATE,
+            document,
+            name="document",
+            title="Memory document",
+            description="A memory document by namespace: user/profile, user/facts, global, sessions/<id>…",
+            mime_type="text/markdown",
+        )
+        self._template(
+            RestOfUriTemplate,
+            ENTRY_TEMPLATE,
+            entry,
+            name="entry",
+            title="Stored fact",
+            description="A live knowledge or timeline entry by its key.",
+            mime_type="text/plain",
         )
 
         @resource("memdesk://working", name="working-memory", mime_type="text/markdown")
         def working() -> str:
             """The user's working memory while it is live ("" once expired)."""
-            return self.read(lambda: tools.working_memory().data.get("content", ""))
+            return self.read(lambda b: b.tools.working_memory().data.get("content", ""))
 
         @resource("memdesk://documents/user/profile", name="profile", mime_type="text/markdown")
         def profile() -> str:
             """Who the user is: the profile document."""
-            return self.read(lambda: tools.document_read(self._profile_namespace()).data["content"])
+            return self.read(lambda b: b.tools.document_read(self._profile_namespace(b)).data["content"])
 
         @resource("memdesk://apps/{app}/memories", name="app-memories", mime_type="text/plain")
         def app_memories(app: str) -> str:
             """An app's live memories, one per line, most recent first."""
-            return self.read(lambda: tools.app_memories(app).text)
+            return self.read(lambda b: b.tools.app_memories(app).text)
 
-    def _profile_namespace(self) -> str:
-        return f"{self.app.settings.memory.user_namespace or 'user'}/profile"
+    @staticmethod
+    def _profile_namespace(backend: Backend) -> str:
+        return f"{backend.app.settings.memory.user_namespace or 'user'}/profile"
 
     def _add_prompt(self) -> None:
         @self.server.prompt(
@@ -433,15 +482,18 @@ class MemdeskMCP:
             "and what recall finds for the first message.",
         )
         def session_start(app: str | None = None, message: str | None = None) -> str:
-            return self.read(lambda: self.tools.compose(None, app, message).text)
+            return self.read(lambda b: b.tools.compose(None, app, message).text)
 
     # --- completions and logging ----------------------------------------------------------
 
     def _add_completions(self) -> None:
-        # What each argument of the prompt and of the resource templates is filled with.
-        sources: dict[str, Callable[[str, int], list[str]]] = {
-            "app": self.app.apps.ids_starting,
-            "session": self.app.sessions.ids_starting,
+        # What each argument of the prompt and of the resource templates is filled with, read
+        # from the store by prefix; other arguments (a message) are free text.
+        sources: dict[str, Callable[[Backend], Callable[[str, int], list[str]]]] = {
+            "app": lambda b: b.app.apps.ids_starting,
+            "session": lambda b: b.app.sessions.ids_starting,
+            "namespace": lambda b: b.app.documents.namespaces_starting,
+            "key": lambda b: b.app.entries.keys_starting,
         }
 
         @self.server.completion()
@@ -452,12 +504,12 @@ class MemdeskMCP:
         ) -> Completion | None:
             source = sources.get(argument.name)
             if source is None:
-                return None  # free text (a message): nothing to offer
-            self.settings.refresh()
-            found = source(argument.value, MAX_COMPLETIONS + 1)
-            return Completion(
-                values=found[:MAX_COMPLETIONS], total=None, hasMore=len(found) > MAX_COMPLETIONS
-            )
+                return None
+            found = source(self.backend)(argument.value, MAX_COMPLETIONS + 1)
+            more = len(found) > MAX_COMPLETIONS
+            # The total is known only when every match fits; counting the rest would read them all.
+            total = None if more else len(found)
+            return Completion(values=found[:MAX_COMPLETIONS], total=total, hasMore=more)
 
     def _add_logging(self) -> None:
         lowlevel = self.server._mcp_server
@@ -468,7 +520,8 @@ class MemdeskMCP:
 
 
 def build_server(app: Memdesk, host: str = "127.0.0.1", port: int = 8000) -> MemdeskMCP:
-    return MemdeskMCP(app, host, port)
+    """The server on a store that is open already."""
+    return MemdeskMCP(ready(app), host, port)
 
 
 def http_app(mcp: MemdeskMCP, wrap: AsgiWrapper | None = None) -> ASGIApp:

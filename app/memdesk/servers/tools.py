@@ -17,11 +17,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memdesk.core.namespaces import check_namespace, check_session_id
+from memdesk.core.records import MAX_DOCUMENT_CHARS, MAX_ENTRY_CHARS, MAX_NAME_CHARS
 from memdesk.core.timefmt import format_iso, parse_iso
 from memdesk.errors import BadInputError, NotAllowedError, NotFoundError
+from memdesk.servers.arguments import MAX_PROPOSAL_ID_CHARS, MAX_QUERY_CHARS, MAX_RECALL_LIMIT
 from memdesk.services.apps import check_app_id
-from memdesk.services.context import MAX_DOCUMENT_CHARS, MAX_ENTRY_CHARS, check_text
-from memdesk.services.entries import check_category, check_key
+from memdesk.services.context import check_text
+from memdesk.services.entries import check_category, check_entry_importance, check_key
 from memdesk.services.prompt import ComposedPrompt, PromptItem, PromptSpec
 from memdesk.services.provenance import Origin
 from memdesk.services.review import Outcome, Write
@@ -29,10 +31,10 @@ from memdesk.services.sessions import check_role
 
 if TYPE_CHECKING:
     from memdesk.services.compaction import Proposal
+    from memdesk.services.entries import EntryRow
     from memdesk.services.memdesk import Memdesk
 
 PROFILE_NAMESPACE = "profile"  # under the user namespace setting, e.g. user/profile
-MAX_RECALL_LIMIT = 50
 MAX_HELD_PROPOSALS = 20
 
 
@@ -72,7 +74,7 @@ def _text(name: str, value: object, max_chars: int, allow_empty: bool = False) -
         return check_text(value, name, max_chars, allow_empty)
 
 
-def _optional_text(name: str, value: object, max_chars: int = 300) -> str | None:
+def _optional_text(name: str, value: object, max_chars: int) -> str | None:
     return None if value is None else _text(name, value, max_chars)
 
 
@@ -189,12 +191,8 @@ class MemoryTools:
         content = _text("content", content, MAX_ENTRY_CHARS)
         with argument("category"):
             category = check_category(category)
-        if importance is not None and (
-            isinstance(importance, bool)
-            or not isinstance(importance, int | float)
-            or not 0 <= importance <= 1
-        ):
-            raise ArgumentError("importance", f"expected a number from 0 to 1, not {importance!r}")
+        with argument("importance"):
+            check_entry_importance(importance)
         outcome = self._submit(Write.save_entry(key, content, category, importance))
         if outcome.held:
             return self._held_reply(outcome)
@@ -212,7 +210,7 @@ class MemoryTools:
         until: str | int | None = None,
         limit: int | None = None,
     ) -> Reply:
-        query = _text("query", query, 1000)
+        query = _text("query", query, MAX_QUERY_CHARS)
         if category is not None:
             with argument("category"):
                 category = check_category(category)
@@ -228,15 +226,27 @@ class MemoryTools:
         text = "\n".join(f"{h.ref} [{h.kind}]: {' '.join(h.text.split())}" for h in hits)
         return Reply(text or "No memories match.", {"memories": items})
 
+    def _entry(self, key: str) -> EntryRow:
+        with argument("key"):
+            try:
+                return self.app.entries.get(key)
+            except NotFoundError as error:
+                raise BadInputError(error.message) from None
+
+    def entry(self, key: str) -> Reply:
+        """One live entry by its key."""
+        with argument("key"):
+            key = check_key(key)
+        entry = self._entry(key)
+        if entry.expired:
+            raise ArgumentError("key", f"entry {key!r} has expired", "the person may extend it in Memdesk")
+        return Reply(entry.content, {"key": entry.key, "category": entry.category, "content": entry.content})
+
     def memory_forget(self, key: str) -> Reply:
         with argument("key"):
             key = check_key(key)
         self._may_forget()
-        with argument("key"):
-            try:
-                self.app.entries.get(key)
-            except NotFoundError as error:
-                raise BadInputError(error.message) from None
+        self._entry(key)
         outcome = self._submit(Write.forget_entry(key))
         if outcome.held:
             return self._held_reply(outcome)
@@ -389,7 +399,7 @@ class MemoryTools:
 
     def session_log(self, session: str, role: str, content: str, app: str | None = None) -> Reply:
         with argument("session"):
-            session = check_session_id(_text("session", session, 300))
+            session = check_session_id(_text("session", session, MAX_NAME_CHARS))
         with argument("role"):
             role = check_role(role)
         content = _text("content", content, MAX_DOCUMENT_CHARS)
@@ -413,7 +423,7 @@ class MemoryTools:
         """What ``memdesk prompt`` composes for the same session, app and message."""
         if session is not None:
             with argument("session"):
-                session = check_session_id(_text("session", session, 300))
+                session = check_session_id(_text("session", session, MAX_NAME_CHARS))
         app_id = None if app is None else self._app(app)
         message = _optional_text("message", message, MAX_ENTRY_CHARS)
         now = _time("at", at)
@@ -436,7 +446,7 @@ class MemoryTools:
 
     def compaction_propose(self, session: str) -> Reply:
         with argument("session"):
-            session = check_session_id(_text("session", session, 300))
+            session = check_session_id(_text("session", session, MAX_NAME_CHARS))
         with argument("session"):
             proposal = self.app.compaction.propose(session)
         proposal_id = uuid.uuid4().hex[:12]
@@ -465,7 +475,7 @@ class MemoryTools:
 
     def compaction_apply(self, proposal_id: str, accept: list[int] | None = None) -> Reply:
         with argument("proposal_id"):
-            proposal_id = _text("proposal_id", proposal_id, 100)
+            proposal_id = _text("proposal_id", proposal_id, MAX_PROPOSAL_ID_CHARS)
         with self._lock:
             proposal = self._proposals.get(proposal_id)
         if proposal is None:

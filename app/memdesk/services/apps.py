@@ -17,6 +17,7 @@ from memdesk.services.context import Context, check_text
 from memdesk.services.expirable import adjust_expiry
 from memdesk.store.lifetime import memory_live
 from memdesk.store.models import App, AppMemory
+from memdesk.store.prefix import starts_with
 
 _APP_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,199}$")
 
@@ -177,7 +178,7 @@ class AppMemories:
 
     def ids_starting(self, prefix: str, limit: int) -> list[str]:
         """App ids that start with ``prefix``, in order, at most ``limit`` (for completions)."""
-        query = select(App.app_id).where(App.app_id.startswith(prefix, autoescape=True))
+        query = select(App.app_id).where(starts_with(App.app_id, prefix))
         with self.ctx.store.read() as session:
             return list(session.scalars(query.order_by(App.app_id).limit(limit)))
 

@@ -13,13 +13,12 @@ from pathlib import Path
 from sqlalchemy.orm import Session
 
 from memdesk.config import Settings
+from memdesk.core.records import MAX_DOCUMENT_CHARS as MAX_DOCUMENT_CHARS
+from memdesk.core.records import MAX_ENTRY_CHARS as MAX_ENTRY_CHARS
 from memdesk.core.timefmt import naive_utc, utcnow
 from memdesk.errors import BadInputError
 from memdesk.store.engine import Store
 from memdesk.store.recorder import recorded_change
-
-MAX_DOCUMENT_CHARS = 1_000_000
-MAX_ENTRY_CHARS = 100_000
 
 # Who acts for the current thread or task, when it is not the context's own ``actor``
 # (a server answering several assistants names each one for its own requests).

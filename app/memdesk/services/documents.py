@@ -12,6 +12,7 @@ from memdesk.core.namespaces import check_namespace, is_working
 from memdesk.errors import BadInputError, NotFoundError
 from memdesk.services.context import MAX_DOCUMENT_CHARS, Context, check_text
 from memdesk.store.models import Document
+from memdesk.store.prefix import starts_with
 
 
 def find_document(session: Session, namespace: str) -> Document | None:
@@ -47,6 +48,14 @@ class Documents:
     def text(self, namespace: str) -> str:
         doc = self.get(namespace)
         return doc.content if doc else ""
+
+    def namespaces_starting(self, prefix: str, limit: int) -> list[str]:
+        """Namespaces of documents not in Trash that start with ``prefix``, in order, at most
+        ``limit`` (for completions)."""
+        query = select(Document.namespace).where(starts_with(Document.namespace, prefix))
+        query = query.where(Document.deleted_at.is_(None)).order_by(Document.namespace).limit(limit)
+        with self.ctx.store.read() as session:
+            return list(session.scalars(query))
 
     def list(self) -> list[DocumentRow]:
         with self.ctx.store.read() as session:

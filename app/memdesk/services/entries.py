@@ -19,15 +19,16 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from memdesk.core import lifetime
+from memdesk.core.records import CATEGORIES, MAX_NAME_CHARS
 from memdesk.core.search_text import like_pattern
 from memdesk.core.timefmt import naive_utc
 from memdesk.errors import BadInputError, ConflictError, NotFoundError
 from memdesk.services.context import MAX_ENTRY_CHARS, Context, check_text
 from memdesk.services.expirable import adjust_expiry
-from memdesk.store.lifetime import entry_expiry, entry_not_live_parts
+from memdesk.store.lifetime import entry_expiry, entry_live, entry_not_live_parts
 from memdesk.store.models import Entry
+from memdesk.store.prefix import starts_with
 
-CATEGORIES = ("knowledge", "timeline")
 _WORD = re.compile(r"\w+", re.UNICODE)
 _MAX_FILTER_WORDS = 16
 _CHUNK = 500  # ids per IN (...) list, well under SQLite's limit on bound values
@@ -76,7 +77,7 @@ def check_category(category: object) -> str:
 
 
 def check_key(key: object) -> str:
-    key = check_text(key, "key", 300)
+    key = check_text(key, "key", MAX_NAME_CHARS)
     if any(ch.isspace() and ch != " " for ch in key):
         raise BadInputError(f"key {key!r} contains a line break or tab")
     return key.strip()
@@ -217,6 +218,14 @@ class Entries:
             if entry is None or entry.deleted_at is not None:
                 raise NotFoundError(f"no entry {key!r}")
             return self._row(entry)
+
+    def keys_starting(self, prefix: str, limit: int) -> list[str]:
+        """Keys of live entries that start with ``prefix``, in order, at most ``limit`` (for
+        completions: the key's index finds them among a million)."""
+        query = select(Entry.key).where(starts_with(Entry.key, prefix))
+        query = query.where(entry_live(self.ctx.now(), self.retention_days)).order_by(Entry.key).limit(limit)
+        with self.ctx.store.read() as session:
+            return list(session.scalars(query))
 
     def delete(self, ids: Sequence[int]) -> int:
         """Move entries to Trash as one undoable step; returns how many were moved."""

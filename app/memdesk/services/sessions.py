@@ -10,13 +10,13 @@ from sqlalchemy import Integer, func, select
 from sqlalchemy.orm import Session
 
 from memdesk.core.namespaces import channel_of, check_session_id
+from memdesk.core.records import ROLES
 from memdesk.core.timefmt import naive_utc
 from memdesk.errors import BadInputError, NotFoundError
 from memdesk.services.apps import check_app_id
 from memdesk.services.context import MAX_DOCUMENT_CHARS, Context, check_text
 from memdesk.store.models import ChatSession, Message
-
-ROLES = ("user", "assistant", "system")
+from memdesk.store.prefix import starts_with
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,7 @@ class Sessions:
     def ids_starting(self, prefix: str, limit: int) -> list[str]:
         """Session ids that start with ``prefix``, in order, at most ``limit`` (for completions)."""
         query = select(ChatSession.id).where(
-            ChatSession.id.startswith(prefix, autoescape=True), ChatSession.deleted_at.is_(None)
+            starts_with(ChatSession.id, prefix), ChatSession.deleted_at.is_(None)
         )
         with self.ctx.store.read() as session:
             return list(session.scalars(query.order_by(ChatSession.id).limit(limit)))

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memdesk.core.namespaces import check_session_id
+from memdesk.core.records import ROLES
 from memdesk.core.timefmt import parse_iso
 from memdesk.errors import BadInputError, NotFoundError
 from memdesk.services.context import MAX_DOCUMENT_CHARS
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
 
 MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024
-ROLES = ("user", "assistant", "system")
 # Roles that carry tool traffic rather than conversation: left out, not an error.
 SKIPPED_ROLES = ("tool", "function", "toolresult", "tool_result")
 _ROLE_LINE = re.compile(r"^(user|assistant|system)\s*:\s?(.*)$", re.IGNORECASE)

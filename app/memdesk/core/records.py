@@ -1,0 +1,16 @@
+"""What a stored record may hold: entry categories, message roles and text limits.
+
+Declared once here; the services check them and the MCP tools' input schemas carry them.
+"""
+
+from __future__ import annotations
+
+from memdesk.core.lifetime import TIMELINE
+
+KNOWLEDGE = "knowledge"
+CATEGORIES = (KNOWLEDGE, TIMELINE)
+ROLES = ("user", "assistant", "system")
+
+MAX_DOCUMENT_CHARS = 1_000_000  # a document, working memory, a logged message
+MAX_ENTRY_CHARS = 100_000  # an entry, an app memory, a message a prompt recalls for
+MAX_NAME_CHARS = 300  # an entry's key, a session id, a namespace: their columns' width
