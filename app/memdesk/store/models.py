@@ -228,6 +228,32 @@ class AssistantTrust(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime)
 
 
+class PrivateItem(Base):
+    """An app, entry or document the person keeps from every assistant.
+
+    Named as the command line names it (``app:NAME``, ``entry:KEY``, ``doc:NAMESPACE``), so
+    the mark stays with the name through Trash and back. Memory: marking and unmarking are
+    history steps, undoable like any change.
+    """
+
+    __tablename__ = "private_items"
+    target: Mapped[str] = mapped_column(String(320), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class AssistantApp(Base):
+    """One app an assistant may read; an assistant with no rows may read every app.
+
+    A setting, not memory, like ``AssistantTrust``: history neither records nor undoes it.
+    The app need not exist yet: the limit applies when it appears.
+    """
+
+    __tablename__ = "assistant_apps"
+    actor: Mapped[str] = mapped_column(String(40), primary_key=True)
+    app_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)
+
+
 class SourceFile(Base):
     """How far an assistant's transcript file has been read into its session.
 
@@ -249,4 +275,13 @@ class SourceFile(Base):
     synced_at: Mapped[datetime] = mapped_column(DateTime)
 
 
-TRACKED_MODELS: tuple[type[Base], ...] = (Document, App, AppMemory, Entry, ChatSession, Message, HeldWrite)
+TRACKED_MODELS: tuple[type[Base], ...] = (
+    Document,
+    App,
+    AppMemory,
+    Entry,
+    ChatSession,
+    Message,
+    HeldWrite,
+    PrivateItem,
+)
