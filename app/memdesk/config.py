@@ -96,6 +96,9 @@ SPECS: tuple[SettingSpec, ...] = (
         "agents.default_trust", "choice", DEFAULT_LEVEL.value, "Trust for a new assistant", choices=LEVELS
     ),
     SettingSpec("agents.model_second_opinion", "bool", False, "Ask the LLM backend about unflagged writes"),
+    SettingSpec(
+        "agents.read_log_retention_days", "int", 90, "Days the log of assistants' reads keeps", 1, 3650
+    ),
     SettingSpec("sources.claude_code", "bool", False, "Read Claude Code's transcripts"),
     SettingSpec("sources.codex", "bool", False, "Read Codex CLI's transcripts"),
     SettingSpec("sources.pi", "bool", False, "Read pi's session files"),
@@ -190,6 +193,7 @@ class AgentsSettings:
     allow_forget: bool = _default("agents.allow_forget")
     default_trust: str = _default("agents.default_trust")
     model_second_opinion: bool = _default("agents.model_second_opinion")
+    read_log_retention_days: int = _default("agents.read_log_retention_days")
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from memdesk.services.working import WorkingMemory
 from memdesk.store.engine import Store
 
 if TYPE_CHECKING:
+    from memdesk.services.access_log import AccessLog
     from memdesk.services.assistants import Assistants
     from memdesk.services.compaction import Compaction
     from memdesk.services.expiry import Expiry
@@ -135,6 +136,13 @@ class Memdesk:
         return Assistants(self.ctx)
 
     @cached_property
+    def access_log(self) -> AccessLog:
+        """What assistants read: recorded off the reply path, listed by assistant and item."""
+        from memdesk.services.access_log import AccessLog
+
+        return AccessLog(self.ctx, status_dir=self.paths.log_dir)
+
+    @cached_property
     def provenance(self) -> Provenance:
         """Who wrote each item a prompt carries."""
         from memdesk.services.provenance import Provenance
@@ -202,4 +210,6 @@ class Memdesk:
     def close(self) -> None:
         if "tokens" in self.__dict__:  # made only when a token was used: nothing to wait for else
             self.tokens.settle()
+        if "access_log" in self.__dict__:  # likewise: only a process that served reads has one
+            self.access_log.close()
         self.store.close()

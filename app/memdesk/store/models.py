@@ -275,6 +275,40 @@ class SourceFile(Base):
     synced_at: Mapped[datetime] = mapped_column(DateTime)
 
 
+class AssistantRead(Base):
+    """One read by an assistant: who, when and through which tool; what it got is in
+    ``AssistantReadItem``. References only, never the text read.
+
+    Bookkeeping, not memory: history neither records nor undoes it, and rows older than the
+    setting ``agents.read_log_retention_days`` are pruned as new ones are written.
+    """
+
+    __tablename__ = "assistant_reads"
+    __table_args__ = (
+        # One assistant's reads, newest first (the Reads tab, `memdesk access log`).
+        Index("ix_assistant_reads_actor", "actor", "at"),
+        Index("ix_assistant_reads_at", "at"),  # pruning by age
+    )
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime)
+    actor: Mapped[str] = mapped_column(String(40))
+    tool: Mapped[str] = mapped_column(String(40))
+
+
+class AssistantReadItem(Base):
+    """One item a read returned: its ``ItemKind`` and the key, id or namespace that finds it."""
+
+    __tablename__ = "assistant_read_items"
+    # Who last read an item, and the reads of items whose reference starts with some text.
+    __table_args__ = (Index("ix_assistant_read_items_ref", "ref", "kind", "read_id"),)
+    read_id: Mapped[int] = mapped_column(
+        ForeignKey("assistant_reads.id", ondelete="CASCADE"), primary_key=True
+    )
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    ref: Mapped[str] = mapped_column(String(320))
+
+
 TRACKED_MODELS: tuple[type[Base], ...] = (
     Document,
     App,

@@ -1,0 +1,367 @@
+"""The read log: which assistant read which items, when, and through which tool.
+
+Only references are kept (entry keys, app memory ids, document namespaces, session ids),
+never the text read. A read is handed to ``record`` on the reply path, which only queues it;
+one writer thread per process writes the queue in batches, prunes what is older than the
+setting ``agents.read_log_retention_days`` as it goes, and is flushed on exit and on SIGTERM.
+A log that cannot be written never fails the read: the writer keeps the records (up to a
+bound) and retries, and says so in a status file the window looks at.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import signal
+import threading
+import time
+import weakref
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import and_, delete, func, insert, or_, select
+
+from memdesk.core.items import ItemKind, ItemRef
+from memdesk.services.context import Context
+from memdesk.store.models import (
+    AppMemory,
+    AssistantRead,
+    AssistantReadItem,
+    ChatSession,
+    Document,
+    Entry,
+)
+from memdesk.store.prefix import starts_with
+
+MAX_BATCH = 2000  # reads written in one transaction
+MAX_PENDING = 100_000  # reads kept while the log cannot be written; the oldest go first
+RETRY_SECONDS = 2.0  # between attempts while the log cannot be written
+PRUNE_EVERY_SECONDS = 600.0
+PRUNE_CHUNK = 5000
+CLOSE_WAIT_SECONDS = 3.0  # the longest exit waits for the log (a hook must not hold its caller)
+STATUS_PREFIX = "reads-not-logged-"
+# A status file not refreshed for this long belongs to a process that has gone.
+STATUS_FRESH_SECONDS = 30.0
+PAGE_SIZE = 200
+_IN_CHUNK = 500
+
+# What a reference of each kind finds, and whether it is live (not in Trash, not purged).
+_LIVE: dict[str, tuple[Any, Any]] = {
+    ItemKind.ENTRY: (Entry.key, Entry.deleted_at),
+    ItemKind.DOCUMENT: (Document.namespace, Document.deleted_at),
+    ItemKind.APP_MEMORY: (AppMemory.id, AppMemory.deleted_at),
+    ItemKind.SESSION: (ChatSession.id, ChatSession.deleted_at),
+}
+
+
+@dataclass(frozen=True)
+class ReadItem:
+    kind: str  # an ItemKind value
+    ref: str
+    deleted: bool = False  # deleted since (in Trash or gone)
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.ref}" + (" (deleted)" if self.deleted else "")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "ref": self.ref, "deleted": self.deleted}
+
+
+@dataclass(frozen=True)
+class Read:
+    id: int
+    at: datetime
+    actor: str
+    tool: str
+    items: tuple[ReadItem, ...] = ()
+
+
+@dataclass(frozen=True)
+class LastRead:
+    actor: str
+    at: datetime
+    tool: str
+
+
+# A queued read: (time, actor, tool, ((kind, ref), ...)).
+_Record = tuple[datetime, str, str, tuple[tuple[str, str], ...]]
+
+
+class AccessLog:
+    """Records reads off the reply path and answers what was read, by whom, when."""
+
+    def __init__(self, ctx: Context, status_dir: Path | None = None) -> None:
+        self.ctx = ctx
+        self.status_dir = status_dir
+        self._queue: queue.SimpleQueue[_Record | threading.Event | None] = queue.SimpleQueue()
+        self._writer: threading.Thread | None = None
+        self._start_lock = threading.Lock()
+        self._pending: list[_Record] = []
+        self._last_prune = -PRUNE_EVERY_SECONDS
+        self.dropped = 0  # reads given up on because the log could not be written for too long
+        self.problem: str | None = None  # why the log cannot be written now; None: it can
+        _OPEN.add(self)
+
+    # --- recording (the reply path) ------------------------------------------------------
+
+    def record(self, actor: str, tool: str, items: Iterable[ItemRef]) -> None:
+        """Note that ``actor`` was given ``items`` by ``tool``; returns at once."""
+        refs = tuple((str(item.kind), item.ref) for item in items)
+        # SimpleQueue.put never blocks and may be called from a signal handler.
+        self._queue.put((self.ctx.now(), actor, tool, refs))
+        if self._writer is None:
+            self._start()
+
+    def _start(self) -> None:
+        with self._start_lock:
+            if self._writer is None:
+                self._writer = threading.Thread(target=self._run, name="memdesk-read-log", daemon=True)
+                self._writer.start()
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Write what is queued; False when it could not be (yet) or ``timeout`` ran out."""
+        if self._writer is None:
+            return True
+        done = threading.Event()
+        self._queue.put(done)
+        return done.wait(timeout) and not self._pending
+
+    def close(self) -> None:
+        """Write what is queued (waiting a few seconds at most) and stop the writer."""
+        if self._writer is not None:
+            self.flush(CLOSE_WAIT_SECONDS)
+            self._queue.put(None)
+            self._writer.join(CLOSE_WAIT_SECONDS)
+            self._writer = None
+        self._set_status(None)
+        _OPEN.discard(self)
+
+    # --- the writer thread ---------------------------------------------------------------
+
+    def _run(self) -> None:
+        while True:
+            try:
+                first = self._queue.get(timeout=RETRY_SECONDS if self._pending else None)
+            except queue.Empty:
+                first = threading.Event()  # time to try the pending reads again
+            batch = [first]
+            while len(batch) < MAX_BATCH:
+                try:
+                    batch.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            self._pending.extend(item for item in batch if isinstance(item, tuple))
+            if len(self._pending) > MAX_PENDING:
+                self.dropped += len(self._pending) - MAX_PENDING
+                del self._pending[: len(self._pending) - MAX_PENDING]
+            self._write_pending()
+            for item in batch:
+                if isinstance(item, threading.Event):
+                    item.set()
+            if None in batch:
+                return
+
+    def _write_pending(self) -> None:
+        try:
+            while self._pending:
+                chunk = self._pending[:MAX_BATCH]
+                self._write(chunk)
+                del self._pending[: len(chunk)]
+            if time.monotonic() - self._last_prune >= PRUNE_EVERY_SECONDS:
+                self.prune()
+                self._last_prune = time.monotonic()
+        # The writer must outlive any failure, or every later read would go unlogged unseen.
+        except Exception as error:
+            self._set_status(self._describe(error))
+        else:
+            self._set_status(None)
+
+    def _describe(self, error: Exception) -> str:
+        store = self.ctx.store
+        if isinstance(error, store._db_errors):
+            return store._translate(error).message  # "the disk is full", "the database is busy"
+        return f"{type(error).__name__}: {error}"
+
+    def _write(self, records: list[_Record]) -> None:
+        rows = [{"at": at, "actor": actor, "tool": tool} for at, actor, tool, _refs in records]
+        with self.ctx.store.write_engine.begin() as conn:
+            # Not a store revision: a read changes no memory, and the window need not reload.
+            ids = conn.scalars(
+                insert(AssistantRead).returning(AssistantRead.id, sort_by_parameter_order=True), rows
+            ).all()
+            items = [
+                {"read_id": read_id, "position": position, "kind": kind, "ref": ref}
+                for read_id, (_at, _actor, _tool, refs) in zip(ids, records, strict=True)
+                for position, (kind, ref) in enumerate(refs)
+            ]
+            if items:
+                conn.execute(insert(AssistantReadItem), items)
+
+    def prune(self) -> int:
+        """Delete reads older than the retention setting, a chunk per transaction; how many."""
+        days = self.ctx.settings.agents.read_log_retention_days
+        cut = self.ctx.now() - timedelta(days=days)
+        old = select(AssistantRead.id).where(AssistantRead.at < cut).limit(PRUNE_CHUNK)
+        removed = 0
+        while True:
+            with self.ctx.store.write_engine.begin() as conn:
+                ids = conn.scalars(old).all()
+                if not ids:
+                    return removed
+                # Items first: the foreign key's cascade is not on for every connection.
+                conn.execute(delete(AssistantReadItem).where(AssistantReadItem.read_id.in_(ids)))
+                conn.execute(delete(AssistantRead).where(AssistantRead.id.in_(ids)))
+            removed += len(ids)
+
+    def _set_status(self, problem: str | None) -> None:
+        """Tell the window (through a small file per process) whether reads are being logged."""
+        was, self.problem = self.problem, problem
+        if self.status_dir is None or (problem is None and was is None):
+            return
+        path = self.status_dir / f"{STATUS_PREFIX}{os.getpid()}.json"
+        with contextlib.suppress(OSError):  # no room even for this: the log's notice is all we lose
+            if problem is None:
+                path.unlink(missing_ok=True)
+            else:
+                self.status_dir.mkdir(parents=True, exist_ok=True)
+                path.write_text(json.dumps({"store": self.ctx.store.where, "problem": problem}))
+
+    # --- reading the log -----------------------------------------------------------------
+
+    def reads(
+        self,
+        actor: str | None = None,
+        since: datetime | None = None,
+        item: str = "",
+        before: tuple[datetime, int] | None = None,
+        limit: int = PAGE_SIZE,
+    ) -> list[Read]:
+        """Reads newest first: of one assistant, since a time, of items whose reference
+        starts with ``item``, older than ``before`` (a read's time and id: the next page)."""
+        query = select(AssistantRead.id, AssistantRead.at, AssistantRead.actor, AssistantRead.tool)
+        if actor is not None:
+            query = query.where(AssistantRead.actor == actor)
+        if since is not None:
+            query = query.where(AssistantRead.at >= since)
+        if item:
+            matching = select(AssistantReadItem.read_id).where(starts_with(AssistantReadItem.ref, item))
+            query = query.where(AssistantRead.id.in_(matching))
+        if before is not None:
+            at, read_id = before
+            query = query.where(
+                or_(AssistantRead.at < at, and_(AssistantRead.at == at, AssistantRead.id < read_id))
+            )
+        query = query.order_by(AssistantRead.at.desc(), AssistantRead.id.desc()).limit(limit)
+        with self.ctx.store.read() as session:
+            heads = session.execute(query).all()
+            items = self._items(session, [head.id for head in heads])
+        return [Read(h.id, h.at, h.actor, h.tool, items.get(h.id, ())) for h in heads]
+
+    def all_reads(self, actor: str | None = None, since: datetime | None = None) -> Iterator[Read]:
+        """Every read matching, newest first, a page at a time (for a long listing)."""
+        before: tuple[datetime, int] | None = None
+        while True:
+            page = self.reads(actor, since, before=before, limit=MAX_BATCH)
+            yield from page
+            if len(page) < MAX_BATCH:
+                return
+            before = (page[-1].at, page[-1].id)
+
+    def _items(self, session: Any, read_ids: list[int]) -> dict[int, tuple[ReadItem, ...]]:
+        rows: list[Any] = []
+        for start in range(0, len(read_ids), _IN_CHUNK):
+            chunk = read_ids[start : start + _IN_CHUNK]
+            query = (
+                select(AssistantReadItem.read_id, AssistantReadItem.kind, AssistantReadItem.ref)
+                .where(AssistantReadItem.read_id.in_(chunk))
+                .order_by(AssistantReadItem.read_id, AssistantReadItem.position)
+            )
+            rows += session.execute(query).all()
+        live = _live_refs(session, {(row.kind, row.ref) for row in rows})
+        found: dict[int, list[ReadItem]] = {}
+        for row in rows:
+            deleted = (row.kind, row.ref) not in live
+            found.setdefault(row.read_id, []).append(ReadItem(row.kind, row.ref, deleted))
+        return {read_id: tuple(items) for read_id, items in found.items()}
+
+    def last_read(self, item: ItemRef) -> LastRead | None:
+        """Who read ``item`` last, when and through which tool (None: no assistant has)."""
+        query = (
+            select(AssistantRead.actor, AssistantRead.at, AssistantRead.tool)
+            .join(AssistantReadItem, AssistantReadItem.read_id == AssistantRead.id)
+            .where(AssistantReadItem.ref == item.ref, AssistantReadItem.kind == str(item.kind))
+            .order_by(AssistantReadItem.read_id.desc())
+            .limit(1)
+        )
+        with self.ctx.store.read() as session:
+            row = session.execute(query).first()
+        return LastRead(row.actor, row.at, row.tool) if row is not None else None
+
+    def count(self, actor: str | None = None) -> int:
+        query = select(func.count()).select_from(AssistantRead)
+        if actor is not None:
+            query = query.where(AssistantRead.actor == actor)
+        with self.ctx.store.read() as session:
+            return int(session.scalar(query) or 0)
+
+
+def _live_refs(session: Any, refs: set[tuple[str, str]]) -> set[tuple[str, str]]:
+    """Which of these (kind, reference) pairs still find a live item."""
+    live: set[tuple[str, str]] = set()
+    by_kind: dict[str, list[str]] = {}
+    for kind, ref in refs:
+        by_kind.setdefault(kind, []).append(ref)
+    for kind, wanted in by_kind.items():
+        if kind not in _LIVE:
+            continue
+        column, deleted_at = _LIVE[kind]
+        keys: list[Any] = wanted
+        if kind == ItemKind.APP_MEMORY:
+            keys = [int(ref) for ref in wanted if ref.isdigit()]
+        for start in range(0, len(keys), _IN_CHUNK):
+            query = select(column).where(column.in_(keys[start : start + _IN_CHUNK]), deleted_at.is_(None))
+            live.update((kind, str(value)) for value in session.scalars(query))
+    return live
+
+
+def unlogged_reasons(status_dir: Path, store_where: str) -> list[str]:
+    """Why reads of this store are not being logged, as the processes reading it reported."""
+    reasons: list[str] = []
+    now = time.time()
+    with contextlib.suppress(OSError):
+        for path in status_dir.glob(f"{STATUS_PREFIX}*.json"):
+            with contextlib.suppress(OSError, ValueError):
+                if now - path.stat().st_mtime > STATUS_FRESH_SECONDS:
+                    continue  # left by a process that has gone
+                status = json.loads(path.read_text())
+                if status.get("store") == store_where:
+                    reasons.append(str(status.get("problem", "")))
+    return reasons
+
+
+# Every open log of this process, for the SIGTERM handler.
+_OPEN: weakref.WeakSet[AccessLog] = weakref.WeakSet()
+
+
+def flush_on_sigterm() -> None:
+    """On SIGTERM, write the queued reads first, then end as SIGTERM would have.
+
+    Call from the main thread of a process that serves assistants.
+    """
+    previous = signal.getsignal(signal.SIGTERM)
+
+    def handler(signum: int, frame: Any) -> None:
+        for log in list(_OPEN):
+            log.flush(CLOSE_WAIT_SECONDS)
+        if callable(previous):
+            previous(signum, frame)
+            return
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.raise_signal(signal.SIGTERM)
+
+    signal.signal(signal.SIGTERM, handler)
