@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -45,8 +46,9 @@ def run_connect(args: argparse.Namespace, _app: None) -> int:
     command, server = memdesk_command(), server_args(resolve_paths(args.data_dir, args.db, args.config))
     if args.print_only:
         snippet = next(s for s in snippets(command, server) if s.client == SNIPPETS[args.client])
+        # Only the snippet on standard output, so `--print > config.json` is the file itself.
         print(snippet.text)
-        print(f"# {snippet.where}")
+        print(snippet.where, file=sys.stderr)
         return 0
     if args.client != "claude-code":
         raise BadInputError(f"memdesk connect {args.client} only prints its set-up", "add --print")

@@ -21,6 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     prompt.add_argument("--base", metavar="FILE", help="the assistant's own system prompt file")
     prompt.add_argument("--project", metavar="DIR", help="project folder for its MEMORY.md scope")
     prompt.add_argument("--trusted", action="store_true", help="the project is trusted")
+    prompt.add_argument("--as", dest="reader", metavar="NAME", help="the prompt this assistant receives")
     prompt.add_argument("--json", action="store_true", help="the text with per-section details")
     prompt.set_defaults(handler=prompt_run)
 
@@ -40,6 +41,7 @@ def prompt_run(args: argparse.Namespace, app: Memdesk) -> int:
         message=args.message,
         project=Path(args.project).expanduser() if args.project else None,
         trusted=args.trusted,
+        reader=app.assistants.resolve(args.reader) if args.reader else None,
     )
     composed = app.prompt.compose(spec)
     if args.json:

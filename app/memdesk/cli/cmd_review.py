@@ -52,6 +52,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     trust.add_argument("name", metavar="NAME", help="e.g. mcp:claude-code, or claude-code when unique")
     trust.add_argument("level", metavar="LEVEL", help=", ".join(LEVELS))
     trust.set_defaults(handler=assistant_trust)
+    apps = sub.add_parser(
+        "apps",
+        help="limit the apps an assistant may read",
+        description="The assistant reads only these apps' memories; reading another is refused, and "
+        "its prompt and recall are composed within them. An app need not exist yet. An assistant "
+        "not known yet (named in full, mcp:NAME or api:NAME) is added with this limit.",
+    )
+    apps.add_argument("name", metavar="NAME", help="e.g. mcp:claude-code, or claude-code when unique")
+    apps.add_argument("apps", metavar="APP", nargs="*", help="the apps it may read")
+    apps.add_argument("--all", action="store_true", help="lift the limit: every app")
+    apps.set_defaults(handler=assistant_apps)
 
 
 def _held_json(app: Memdesk, held: HeldInfo) -> dict[str, object]:
@@ -106,11 +117,30 @@ def assistant_list(args: argparse.Namespace, app: Memdesk) -> int:
     for client in app.assistants.list():
         seen = format_iso(client.last_seen) if client.last_seen else "never"
         level = client.level.value + (" (default)" if client.level_is_default else "")
-        print(f"{client.name}\t{level}\tlast seen {seen}\t{client.calls} calls\t{client.pending} waiting")
+        reads = "reads " + (", ".join(sorted(client.apps)) if client.apps is not None else "every app")
+        print(
+            f"{client.name}\t{level}\t{reads}\tlast seen {seen}\t{client.calls} calls\t"
+            f"{client.pending} waiting"
+        )
     return 0
 
 
 def assistant_trust(args: argparse.Namespace, app: Memdesk) -> int:
     actor = app.assistants.set_level(args.name, args.level)
     print(f"{actor} is now {app.assistants.level(actor).value}")
+    return 0
+
+
+def assistant_apps(args: argparse.Namespace, app: Memdesk) -> int:
+    from memdesk.errors import BadInputError
+
+    if args.all == bool(args.apps):
+        raise BadInputError(
+            "name the apps it may read, or give --all", "e.g. memdesk assistant apps coder work"
+        )
+    actor = app.privacy.set_app_limit(args.name, None if args.all else args.apps)
+    if args.all:
+        print(f"{actor} may read every app")
+    else:
+        print(f"{actor} may read only {', '.join(sorted(set(args.apps)))}")
     return 0

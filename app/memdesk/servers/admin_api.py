@@ -22,6 +22,7 @@ from memdesk.errors import (
 )
 from memdesk.servers.operations import Operation, Param, parse_json_body, parse_text_params
 from memdesk.services.apps import MemoryRow, check_app_id
+from memdesk.services.privacy import OUTSIDE_LIMIT
 from memdesk.services.prompt import PromptSpec
 from memdesk.services.review import Outcome, Write
 
@@ -62,6 +63,11 @@ def _held(app: Memdesk, outcome: Outcome) -> Held:
 
 def list_app_memories(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
     app_id = check_app_id(args["appId"])
+    scope = app.privacy.scope()
+    if not scope.may_read_app(app_id):
+        raise NotAllowedError(OUTSIDE_LIMIT)
+    if scope.hides_app(app_id):  # answered as an app with no memories
+        return {"memories": []}
     return {"memories": [_memory_json(m) for m in app.apps.memories(app_id, include_expired=False)]}
 
 
@@ -177,7 +183,8 @@ OPERATIONS: tuple[Operation, ...] = (
         list_app_memories,
         _object(["memories"], memories={"type": "array", "items": _MEMORY}),
         path_params=(_APP_ID,),
-        description="An app with no memories (or none known) gives an empty list.",
+        description="An app with no memories (or none known, or private) gives an empty list; "
+        "an app outside the token's read limit is refused (403).",
     ),
     Operation(
         "DELETE",

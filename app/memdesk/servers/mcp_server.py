@@ -59,6 +59,7 @@ from memdesk.servers.backend import Backend, ready
 if TYPE_CHECKING:
     from memdesk.servers.tools import Reply
     from memdesk.services.memdesk import Memdesk
+    from memdesk.services.privacy import ReadScope
 
 # Wraps the streamable-HTTP app, e.g. with bearer-token, Host/Origin and body-size checks.
 AsgiWrapper = Callable[[ASGIApp], ASGIApp]
@@ -301,7 +302,10 @@ class MemdeskMCP:
             await ctx.session.send_log_message(level, message, logger="memdesk")
 
     def read(self, fn: Callable[[Backend], str]) -> str:
-        return fn(self.backend)
+        """A resource or prompt, read as the calling client, within what it may read."""
+        backend = self.backend
+        with backend.app.ctx.acting_as(client_actor(self.server.get_context())):
+            return fn(backend)
 
     # --- tools ---------------------------------------------------------------------------
 
@@ -505,7 +509,15 @@ class MemdeskMCP:
             source = sources.get(argument.name)
             if source is None:
                 return None
-            found = source(self.backend)(argument.value, MAX_COMPLETIONS + 1)
+            backend = self.backend
+            with backend.app.ctx.acting_as(client_actor(self.server.get_context())):
+                scope = backend.app.privacy.scope()
+            hidden = _hidden_names(scope, argument.name)
+            # Enough more to fill the list when every hidden name matches.
+            found = source(backend)(argument.value, MAX_COMPLETIONS + 1 + len(hidden))
+            found = [value for value in found if value not in hidden]
+            if argument.name == "app" and scope.apps is not None:
+                found = [value for value in found if value in scope.apps]
             more = len(found) > MAX_COMPLETIONS
             # The total is known only when every match fits; counting the rest would read them all.
             total = None if more else len(found)
@@ -517,6 +529,12 @@ class MemdeskMCP:
         @lowlevel.set_logging_level()
         async def set_level(level: LoggingLevel) -> None:
             self.log_levels[lowlevel.request_context.session] = level
+
+
+def _hidden_names(scope: ReadScope, argument: str) -> frozenset[str]:
+    """The private names a completion of ``argument`` must not offer."""
+    private = {"app": scope.private_apps, "namespace": scope.private_docs, "key": scope.private_entries}
+    return private.get(argument, frozenset())
 
 
 def build_server(app: Memdesk, host: str = "127.0.0.1", port: int = 8000) -> MemdeskMCP:

@@ -24,6 +24,7 @@ from memdesk.servers.arguments import MAX_PROPOSAL_ID_CHARS, MAX_QUERY_CHARS, MA
 from memdesk.services.apps import check_app_id
 from memdesk.services.context import check_text
 from memdesk.services.entries import check_category, check_entry_importance, check_key
+from memdesk.services.privacy import OUTSIDE_LIMIT, ReadScope
 from memdesk.services.prompt import ComposedPrompt, PromptItem, PromptSpec
 from memdesk.services.provenance import Origin
 from memdesk.services.review import Outcome, Write
@@ -149,6 +150,10 @@ class MemoryTools:
 
     # --- permissions --------------------------------------------------------------------
 
+    def _scope(self) -> ReadScope:
+        """What the calling assistant may read, as the person has set it now."""
+        return self.app.privacy.scope()
+
     def _may_write(self) -> None:
         if not self.app.settings.agents.allow_writes:
             raise ToolRefused(
@@ -227,8 +232,11 @@ class MemoryTools:
         return Reply(text or "No memories match.", {"memories": items})
 
     def _entry(self, key: str) -> EntryRow:
+        """A live entry; a private one is answered for as if it were not there."""
         with argument("key"):
             try:
+                if self._scope().hides_entry(key):
+                    raise NotFoundError(f"no entry {key!r}")
                 return self.app.entries.get(key)
             except NotFoundError as error:
                 raise BadInputError(error.message) from None
@@ -264,7 +272,13 @@ class MemoryTools:
 
     def app_memories(self, app: str) -> Reply:
         app_id = self._app(app)
-        memories = self.app.apps.memories(app_id, include_expired=False)
+        scope = self._scope()
+        if not scope.may_read_app(app_id):
+            raise ToolRefused(
+                f"app_memories: {OUTSIDE_LIMIT}", "the person sets it on Memdesk's Assistants page"
+            )
+        # A private app answers as an app with no memories: its existence is not confirmed.
+        memories = [] if scope.hides_app(app_id) else self.app.apps.memories(app_id, include_expired=False)
         items = [
             {
                 "id": m.id,
@@ -336,7 +350,8 @@ class MemoryTools:
     # --- working memory and documents --------------------------------------------------
 
     def working_memory(self) -> Reply:
-        state = self.app.working.state()
+        hidden = self._scope().hides_doc(self.app.working.namespace())
+        state = None if hidden else self.app.working.state()
         if state is None:
             return Reply("Working memory is empty.", {"content": "", "live": False})
         data = {
@@ -375,7 +390,7 @@ class MemoryTools:
 
     def document_read(self, namespace: str) -> Reply:
         namespace = self._namespace(namespace)
-        doc = self.app.documents.get(namespace)
+        doc = None if self._scope().hides_doc(namespace) else self.app.documents.get(namespace)
         content = doc.content if doc is not None else ""
         data = {
             "namespace": namespace,

@@ -24,7 +24,7 @@ from memdesk.core.trust import (
 from memdesk.errors import BadInputError, NotFoundError
 from memdesk.services.context import Context
 from memdesk.services.history import History, StepInfo
-from memdesk.store.models import AgentClient, ApiToken, AssistantTrust, HeldWrite
+from memdesk.store.models import AgentClient, ApiToken, AssistantApp, AssistantTrust, HeldWrite
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,7 @@ class ClientInfo:
     level: TrustLevel = DEFAULT_LEVEL
     level_is_default: bool = True  # no level set for it: the default setting applies
     pending: int = 0  # its writes waiting for review
+    apps: frozenset[str] | None = None  # the apps it may read (None: every app)
 
 
 class Assistants:
@@ -98,8 +99,8 @@ class Assistants:
         raise BadInputError(f"{name!r} is ambiguous: {', '.join(matches)}", "give the full name")
 
     def list(self) -> list[ClientInfo]:
-        """Every assistant known: MCP clients seen, admin API tokens, and any with a level or
-        held writes; the most recently seen first."""
+        """Every assistant known: MCP clients seen, admin API tokens, and any with a level, an
+        app limit or held writes; the most recently seen first."""
         with self.ctx.store.read() as session:
             clients = {r.name: r for r in session.scalars(select(AgentClient))}
             active = select(ApiToken).where(ApiToken.revoked_at.is_(None))
@@ -112,8 +113,11 @@ class Assistants:
                 .group_by(HeldWrite.actor)
             )
             pending = {actor: count for actor, count in session.execute(waiting)}
+            limits: dict[str, set[str]] = {}
+            for actor, app_id in session.execute(select(AssistantApp.actor, AssistantApp.app_id)):
+                limits.setdefault(actor, set()).add(app_id)
         infos: list[ClientInfo] = []
-        for name in sorted(set(clients) | set(tokens) | set(levels) | set(pending)):
+        for name in sorted(set(clients) | set(tokens) | set(levels) | set(pending) | set(limits)):
             client, token = clients.get(name), tokens.get(name)
             first = client.first_seen if client else (token.created_at if token else None)
             last = client.last_seen if client else (token.last_used_at if token else None)
@@ -126,6 +130,7 @@ class Assistants:
                     level=TrustLevel(levels[name]) if name in levels else self.default_level,
                     level_is_default=name not in levels,
                     pending=pending.get(name, 0),
+                    apps=frozenset(limits[name]) if name in limits else None,
                 )
             )
         # Python's sort is stable: by name, then the most recently seen first.

@@ -70,6 +70,7 @@ class Memdesk:
         self.recall = Recall(self.ctx)
         self.sessions = Sessions(self.ctx)
         self.prompt = Composer(self.ctx)
+        self.privacy = self.prompt.privacy  # private items, and the apps each assistant may read
         # The rest are made (and their modules imported) on first use: a one-shot command like
         # `memdesk prompt` or an assistant's hook needs few of them, and starts sooner.
 

@@ -20,6 +20,7 @@ from memdesk.services.apps import AppMemories
 from memdesk.services.context import Context
 from memdesk.services.documents import Documents, find_document
 from memdesk.services.files import build_files_block
+from memdesk.services.privacy import OUTSIDE_LIMIT, Privacy, ReadScope, TargetKind
 from memdesk.services.recall import Recall
 from memdesk.services.working import state_of
 from memdesk.store.models import Document
@@ -50,6 +51,9 @@ class PromptSpec:
     now: datetime | None = None  # the moment to compose at; aware times are converted to UTC
     project: Path | None = None
     trusted: bool = False
+    # Whose prompt: an assistant's actor name (``mcp:coder``) composes within its app limit;
+    # None: whoever acts now. Private items are left out for every reader.
+    reader: str | None = None
 
 
 @dataclass(frozen=True)
@@ -95,6 +99,9 @@ class ComposedPrompt:
     # Files and folders outside the store the text depends on (present or not), so a
     # preview can follow them without knowing how the composer finds them.
     depends_on: tuple[Path, ...] = ()
+    # The private items (``doc:…``, ``app:…``, ``entry:…``) the text would have carried, for
+    # the person's preview only: a reader's sections say "empty" as if they were absent.
+    private: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -137,12 +144,19 @@ def format_app_block(label: str, lines: list[str]) -> str:
     )
 
 
+def _left_out_private(section: Section, target: str, private: list[str]) -> None:
+    """Leave ``section`` out as a reader would see it, absent, and note why for the person."""
+    section.leave_out("empty")
+    private.append(target)
+
+
 class Composer:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.documents = Documents(ctx)
         self.apps = AppMemories(ctx)
         self.recall = Recall(ctx)
+        self.privacy = Privacy(ctx)
 
     def configured_base_file(self) -> Path | None:
         """The base prompt file the ``prompt.base_file`` setting names, if any."""
@@ -153,7 +167,9 @@ class Composer:
         settings = self.ctx.settings
         now = naive_utc(spec.now) or self.ctx.now()
         namespace = settings.memory.user_namespace
-        profile, working = self._profile_and_working(spec, namespace, now)
+        scope = self.privacy.scope(spec.reader)
+        private: list[str] = []
+        profile, working = self._profile_and_working(spec, namespace, now, scope, private)
         files, files_depend_on = self._files(spec)
         sections = [
             self._base(spec),
@@ -161,8 +177,8 @@ class Composer:
             working,
             self._greeting(profile, working),
             files,
-            self._app(spec, now),
-            self._recall(spec, namespace, now),
+            self._app(spec, now, scope, private),
+            self._recall(spec, namespace, now, scope, private),
         ]
         text = SECTION_GAP.join(section.text for section in sections if section.included)
         base_file = () if spec.base_file is None else (spec.base_file,)
@@ -172,6 +188,7 @@ class Composer:
             tokens=estimate_tokens(text),
             sections=sections,
             depends_on=base_file + files_depend_on,
+            private=tuple(private),
         )
 
     @staticmethod
@@ -187,11 +204,13 @@ class Composer:
         return section
 
     def _profile_and_working(
-        self, spec: PromptSpec, namespace: str, now: datetime
+        self, spec: PromptSpec, namespace: str, now: datetime, scope: ReadScope, private: list[str]
     ) -> tuple[Section, Section]:
         profile = Section("profile", f"{namespace}/profile" if namespace else "")
         if not namespace:
             profile.leave_out("disabled")
+        elif scope.hides_doc(profile.source):
+            _left_out_private(profile, f"{TargetKind.DOC}:{profile.source}", private)
         else:
             content = self.documents.text(f"{namespace}/profile").strip()
             if content:
@@ -204,6 +223,9 @@ class Composer:
             working.leave_out("no session")
             return profile, working
         working.source = working_namespace(namespace, spec.session)
+        if scope.hides_doc(working.source):
+            _left_out_private(working, f"{TargetKind.DOC}:{working.source}", private)
+            return profile, working
         with self.ctx.store.read() as session:
             doc: Document | None = find_document(session, working.source)
         state = state_of(doc, now) if doc is not None and doc.deleted_at is None else None
@@ -247,10 +269,16 @@ class Composer:
             section.leave_out(block.reason or "empty")
         return section, block.depends_on
 
-    def _app(self, spec: PromptSpec, now: datetime) -> Section:
+    def _app(self, spec: PromptSpec, now: datetime, scope: ReadScope, private: list[str]) -> Section:
         section = Section("app", f"app:{spec.app}" if spec.app else "")
         if not spec.app:
             section.leave_out("no app")
+            return section
+        if not scope.may_read_app(spec.app):
+            section.leave_out(OUTSIDE_LIMIT)
+            return section
+        if scope.hides_app(spec.app):
+            _left_out_private(section, section.source, private)
             return section
         memories = self.apps.live_memories(spec.app, now, self.ctx.settings.memory.app_memory_cap)
         if not memories:
@@ -264,12 +292,21 @@ class Composer:
         section.items.extend(PromptItem(ItemKind.APP_MEMORY, str(memory.id)) for memory in memories)
         return section
 
-    def _recall(self, spec: PromptSpec, namespace: str, now: datetime) -> Section:
+    def _recall(
+        self, spec: PromptSpec, namespace: str, now: datetime, scope: ReadScope, private: list[str]
+    ) -> Section:
         section = Section("recall", "")
         if not spec.message or not spec.message.strip():
             section.leave_out("no message")
             return section
-        hits = self.recall.for_prompt(spec.message, namespace, self.ctx.settings.memory.recall_limit, now)
+        limit = self.ctx.settings.memory.recall_limit
+        hits, hidden = self.recall.for_prompt(spec.message, namespace, limit, now, scope)
+        private.extend(f"{TargetKind.ENTRY}:{key}" for key in hidden)
+        private.extend(
+            f"{TargetKind.DOC}:{ns}"
+            for ns in (f"{namespace}/patterns", f"{namespace}/facts")
+            if namespace and scope.hides_doc(ns)
+        )
         if not hits:
             section.leave_out("no matches")
             return section

@@ -19,6 +19,7 @@ from memdesk.core.timefmt import naive_utc
 from memdesk.errors import BadInputError
 from memdesk.services.context import Context
 from memdesk.services.entries import check_category
+from memdesk.services.privacy import ReadScope, TargetKind, private_names
 from memdesk.services.recall_rank import Answer, Candidate, Ranking, Terms
 from memdesk.store.fulltext import Row
 
@@ -91,9 +92,12 @@ class Recall:
         terms = self.terms(query, now)
         params = self._entry_params(now, category, since, until)
         with self.ctx.store.read(consistent=False) as session:
-            lists, answers = self._entry_lists(session, terms, params, max(limit, CANDIDATES))
+            # Private entries are never recalled: look deeper by as many as could be dropped.
+            private = private_names(session, TargetKind.ENTRY)
+            lists, answers = self._entry_lists(session, terms, params, max(limit, CANDIDATES) + len(private))
             ranked = self._ranked(session, lists, terms, params, answers)
-        return [_hit(candidate, score) for candidate, score in ranked[:limit]]
+        hits = [_hit(candidate, score) for candidate, score in ranked]
+        return [hit for hit in hits if hit.ref not in private][:limit]
 
     def _ranked(
         self,
@@ -149,19 +153,28 @@ class Recall:
             lists = [_entry_candidates(fulltext.entries_like(session, words, params, limit))]
         return lists, answers
 
-    def for_prompt(self, message: str, namespace: str, limit: int, now: datetime) -> list[Hit]:
-        """Knowledge entries and paragraphs of ``{ns}/patterns`` and ``{ns}/facts``, best first."""
+    def for_prompt(
+        self, message: str, namespace: str, limit: int, now: datetime, scope: ReadScope
+    ) -> tuple[list[Hit], list[str]]:
+        """Knowledge entries and paragraphs of ``{ns}/patterns`` and ``{ns}/facts``, best first,
+        less what ``scope`` hides; and the keys of the private entries that would have been
+        among them."""
         terms = self.terms(message, now)
         if not terms.words and not terms.runs:
-            return []
-        namespaces = [f"{namespace}/patterns", f"{namespace}/facts"] if namespace else []
+            return [], []
+        documents = [f"{namespace}/patterns", f"{namespace}/facts"] if namespace else []
+        namespaces = [ns for ns in documents if not scope.hides_doc(ns)]
         params = self._entry_params(now, "knowledge", None, None)
+        depth = max(limit, CANDIDATES) + len(scope.private_entries)
         with self.ctx.store.read(consistent=False) as session:
-            lists, answers = self._entry_lists(session, terms, params, max(limit, CANDIDATES))
+            lists, answers = self._entry_lists(session, terms, params, depth)
             if namespaces:
                 lists += self._pieces(session, terms, namespaces, max(limit, CANDIDATES))
             ranked = self._ranked(session, lists, terms, params, answers)
-        return [_hit(candidate, score) for candidate, score in ranked[:limit]]
+        hits = [_hit(candidate, score) for candidate, score in ranked]
+        hidden = [h for h in hits if h.kind != "document" and scope.hides_entry(h.ref)]
+        shown = [h for h in hits if h not in hidden][:limit]
+        return shown, [h.ref for h in hits[:limit] if h in hidden]
 
     def _pieces(
         self, session: Session, terms: Terms, namespaces: list[str], limit: int
