@@ -22,6 +22,7 @@ from memdesk.gui import theme
 from memdesk.gui.models.common import NUMBER_ALIGNMENT, ExpiredRole, IdRole, Index
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.widgets.display import one_line, when
+from memdesk.gui.widgets.private_toggle import PRIVATE_TIP, lock_icon
 from memdesk.services.entries import EntryQuery, EntryRow, check_category
 
 _ROW_ROLES = frozenset(
@@ -30,6 +31,7 @@ _ROW_ROLES = frozenset(
         Qt.ItemDataRole.EditRole,
         Qt.ItemDataRole.ToolTipRole,
         Qt.ItemDataRole.ForegroundRole,
+        Qt.ItemDataRole.DecorationRole,
         ExpiredRole,
     }
 )
@@ -67,6 +69,7 @@ class EntryTableModel(QAbstractTableModel):
         self._wanted: dict[int, None] = {}  # pages to read, most recently asked for last
         self._reading_rows = False
         self.rows_fetched = 0  # rows read from the store so far (the laziness, measurable)
+        self.private_keys: frozenset[str] = frozenset()  # keys shown with a lock
         self._flush = QTimer(self, singleShot=True, interval=0)
         self._flush.timeout.connect(self._read_rows)
         self._refresh_timer = QTimer(self, singleShot=True, interval=0)
@@ -107,6 +110,14 @@ class EntryTableModel(QAbstractTableModel):
             query = replace(self._query, sort=self.SORT_KEYS[column], descending=descending)
             if query != self._query:
                 self._set_query(query)
+
+    def set_private(self, keys: frozenset[str]) -> None:
+        """The keys of the private entries; their key cells show a lock."""
+        if keys != self.private_keys:
+            self.private_keys = keys
+            if self._ids:
+                last = self.index(len(self._ids) - 1, self.KEY)
+                self.dataChanged.emit(self.index(0, self.KEY), last, [Qt.ItemDataRole.DecorationRole])
 
     def entry_at(self, number: int) -> EntryRow | None:
         """The row if it has been read (never starts a read)."""
@@ -312,6 +323,8 @@ class EntryTableModel(QAbstractTableModel):
             return self._tooltip(row, column)
         if role == Qt.ItemDataRole.ForegroundRole:
             return theme.muted() if row.expired else None
+        if role == Qt.ItemDataRole.DecorationRole:
+            return lock_icon() if column == self.KEY and row.key in self.private_keys else None
         return row.expired  # ExpiredRole
 
     def flags(self, index: Index) -> Qt.ItemFlag:
@@ -359,6 +372,8 @@ class EntryTableModel(QAbstractTableModel):
         if column == self.CONTENT:  # the whole text, which the cell may cut
             text = row.content if len(row.content) <= 2000 else row.content[:2000] + "…"
             return text + (f"\n\n{expired}" if row.expired else "")
+        if column == self.KEY and row.key in self.private_keys:
+            return PRIVATE_TIP
         if row.expired:
             return expired
         if column == self.EXPIRES and row.expires_at is None:

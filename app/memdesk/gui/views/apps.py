@@ -24,10 +24,12 @@ from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.views.base import Page
 from memdesk.gui.widgets.display import plural
 from memdesk.gui.widgets.message_bar import MessageBar
+from memdesk.gui.widgets.private_toggle import PrivateToggle
 from memdesk.gui.widgets.tables import setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.apps import AddResult, AppPage, MemoryRow
 from memdesk.services.memdesk import Memdesk
+from memdesk.services.privacy import Target, TargetKind
 
 M = AppMemoryModel
 
@@ -53,6 +55,8 @@ class AppMemoriesView(Page):
         self._refresh_after_edit = False
 
         self.header = ViewHeader("App memories", "Choose an app to see what it remembers.")
+        self.private_toggle = PrivateToggle(tasks, ItemKind.APP)
+        self.header.add_action(self.private_toggle)
         self.cap_label = QLabel()
         self.cap_label.setFont(theme.scaled_font(self.font(), 1.45, bold=True))
         self.header.add_action(self.cap_label)
@@ -138,6 +142,7 @@ class AppMemoriesView(Page):
         self.filter_box.clear()
         self.notice.hide()
         self.model.set_rows([])
+        self.private_toggle.show_target(Target(TargetKind.APP, app_id))
         self._show_page()
         self.refresh()
 
@@ -162,6 +167,7 @@ class AppMemoriesView(Page):
             self._refresh_after_edit = True  # never pull the text from under the person typing
             return
         app_id, generation = self.app_id, self._generation
+        self.private_toggle.refresh()
         self.tasks.read(
             lambda app: app.apps.page(app_id), on_done=lambda page: self._loaded(generation, page)
         )

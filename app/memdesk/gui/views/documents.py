@@ -11,8 +11,10 @@ from memdesk.gui import theme
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.views.editor_view import EditorView
 from memdesk.gui.widgets.display import document_title
+from memdesk.gui.widgets.private_toggle import PrivateToggle
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.memdesk import Memdesk
+from memdesk.services.privacy import Target, TargetKind
 
 DESCRIPTIONS = {
     "profile": "Who the person is: name, role, how they like to be addressed. Always in the prompt.",
@@ -36,6 +38,8 @@ class DocumentsView(EditorView):
         self.picker.setAccessibleName("Document")
         self.picker.setMinimumContentsLength(18)
         self.picker.activated.connect(lambda index: self.show_namespace(self.picker.itemData(index)))
+        self.private_toggle = PrivateToggle(tasks, ItemKind.DOCUMENT)
+        self.header.add_action(self.private_toggle)
         self.header.add_action(self.picker)
         layout = theme.view_layout(self)
         layout.addWidget(self.header)
@@ -53,10 +57,12 @@ class DocumentsView(EditorView):
             lambda app, text: app.documents.set(namespace, text).content,
             Changes.of(item_kind, refs=(ItemRef(item_kind, namespace),)),
         )
+        self.private_toggle.show_target(Target(TargetKind.DOC, namespace))
         self._fill_picker()
 
     def refresh(self) -> None:
         self.autosave.refresh()
+        self.private_toggle.refresh()
         self._fill_picker()
 
     def _fill_picker(self) -> None:

@@ -21,10 +21,12 @@ from memdesk.gui.models.tableview import DATE, ENTER_KEYS, SelectionKeeper, size
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.views.base import Page
 from memdesk.gui.widgets.display import plural
+from memdesk.gui.widgets.private_toggle import PRIVATE_TIP
 from memdesk.gui.widgets.tables import setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.entries import EntryRow
 from memdesk.services.memdesk import Memdesk
+from memdesk.services.privacy import Target, TargetKind
 
 E = EntryTableModel
 FILTER_DELAY_MS = 250  # typing a word reads the store once, not once per letter
@@ -83,6 +85,9 @@ class EntriesView(Page):
         table_action(self.table, "Edit text", self.edit_current, *ENTER_KEYS)
         table_action(self.table, "Delete", self.delete_selected, QKeySequence.StandardKey.Delete)
         self.open_session_action = table_action(self.table, "Open session", self._open_session)
+        self.private_action = table_action(self.table, "Private", self._toggle_private)
+        self.private_action.setCheckable(True)
+        self.private_action.setToolTip(PRIVATE_TIP)
         self.model.edit_requested.connect(self._write_edit)
         self.model.ids_loaded.connect(self._ids_loaded)
         self.model.query_changed.connect(self.keeper.expect_new_order)
@@ -102,6 +107,7 @@ class EntriesView(Page):
         layout.addWidget(self.table, 1)
         self._update_buttons()
         self.model.refresh()
+        self._read_private()
 
     # --- what the window calls ---------------------------------------------------------------
 
@@ -111,6 +117,7 @@ class EntriesView(Page):
             self._refresh_after_edit = True  # never pull the text from under the person typing
             return
         self.model.refresh()
+        self._read_private()
 
     def open_entry(self, entry_id: int) -> None:
         """Select an entry and scroll to it; a filter that hides it is cleared."""
@@ -149,6 +156,17 @@ class EntriesView(Page):
         if current.isValid():
             editable = current.flags() & Qt.ItemFlag.ItemIsEditable
             self.table.edit(current if editable else current.siblingAtColumn(E.CONTENT))
+
+    def _toggle_private(self, private: bool) -> None:
+        row = self._current_row()
+        if row is None:
+            return
+        target = Target(TargetKind.ENTRY, row.key)
+        self.tasks.write(
+            lambda app: app.privacy.set_private(target, private),
+            on_done=lambda _changed: self._read_private(),
+            changes=Changes.of(ItemKind.ENTRY),
+        )
 
     def delete_selected(self) -> None:
         ids = self.keeper.selected_ids()
@@ -215,15 +233,26 @@ class EntriesView(Page):
             text += f" · kept {self.app.entries.retention_days} days after they are written"
         self.header.set_text(TITLES[self.category], text)
 
+    def _read_private(self) -> None:
+        self.tasks.read(lambda app: app.privacy.scope().private_entries, on_done=self._private_read)
+
+    def _private_read(self, keys: frozenset[str]) -> None:
+        self.model.set_private(keys)
+        self._update_buttons()
+
+    def _current_row(self) -> EntryRow | None:
+        current = self.table.currentIndex()
+        return self.model.entry_at(current.row()) if current.isValid() else None
+
     def _update_buttons(self) -> None:
         self.delete_button.setEnabled(self.table.selectionModel().hasSelection())
-        current = self.table.currentIndex()
-        row = self.model.entry_at(current.row()) if current.isValid() else None
+        row = self._current_row()
         self.open_session_action.setEnabled(bool(row and row.session_id))
+        self.private_action.setEnabled(row is not None)
+        self.private_action.setChecked(bool(row and row.key in self.model.private_keys))
 
     def _open_session(self) -> None:
-        current = self.table.currentIndex()
-        row = self.model.entry_at(current.row()) if current.isValid() else None
+        row = self._current_row()
         if row and row.session_id:
             self.open_requested.emit(ItemRef(ItemKind.SESSION, row.session_id))
 
