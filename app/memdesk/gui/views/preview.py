@@ -73,10 +73,12 @@ from memdesk.gui.views.prompt_sources import SourcesPanel
 from memdesk.gui.widgets.message_bar import MessageBar
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.memdesk import Memdesk
+from memdesk.services.privacy import TargetKind
 from memdesk.services.prompt import ComposedPrompt, PromptSpec, Section
 from memdesk.services.provenance import PromptSource
 
 DEBOUNCE_MS = 150
+YOU = "You (every app)"
 
 
 def add_months(when: datetime, months: int) -> datetime:
@@ -102,6 +104,7 @@ class PreviewInputs:
     project: str = ""
     trusted: bool = False
     when: datetime | None = None  # None: the store's current time
+    reader: str = ""  # an assistant (``mcp:coder``): its prompt, within its app limit; "": yours
 
     def spec(self) -> PromptSpec:
         base_file = Path(self.base_file.strip()) if self.base_from_file and self.base_file.strip() else None
@@ -115,6 +118,7 @@ class PreviewInputs:
             now=self.when,
             project=project,
             trusted=self.trusted and project is not None,
+            reader=self.reader or None,
         )
 
     def describe(self, now: datetime) -> str:
@@ -123,6 +127,8 @@ class PreviewInputs:
             parts.append(f"session {self.session.strip()}")
         if self.app_id:
             parts.append(f"app {self.app_id}")
+        if self.reader:
+            parts.append(f"as seen by {self.reader}")
         if self.message:
             short = self.message if len(self.message) <= 30 else self.message[:29] + "…"
             parts.append(f"message “{short}”")
@@ -466,6 +472,13 @@ class PromptPreviewView(Page):
         self.app_choice = QComboBox()
         self.app_choice.addItem("No app", "")
         self.app_choice.currentIndexChanged.connect(self._schedule)
+        self.reader = QComboBox()
+        self.reader.addItem(YOU, "")
+        self.reader.setToolTip(
+            "Whose prompt: an assistant's is composed within the apps it may read. "
+            "Private items are left out for everyone."
+        )
+        self.reader.currentIndexChanged.connect(self._schedule)
         self.message = QLineEdit()
         self.message.setPlaceholderText("the user's first message (drives recall)")
         self.message.setClearButtonEnabled(True)
@@ -579,6 +592,7 @@ class PromptPreviewView(Page):
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # labels above fields when narrow
         form.addRow("Session", self.session)
         form.addRow("App", self.app_choice)
+        form.addRow("As seen by", self.reader)
         form.addRow("First message", self.message)
         form.addRow("Base prompt", self.base_mode)
         form.addRow("", self.base_file_row)
@@ -667,6 +681,7 @@ class PromptPreviewView(Page):
             project=self.project.text(),
             trusted=self.trusted.isChecked(),
             when=self._when,
+            reader=self.reader.currentData() or "",
         )
 
     def set_date(self, when: datetime) -> None:
@@ -785,11 +800,13 @@ class PromptPreviewView(Page):
             f"{len(included)} of {len(prompt.sections)} sections · "
             f"composed {moment} {format_minute(prompt.now)} UTC"
         )
-        notes = [f"{s.name}: {s.reason}" for s in prompt.sections if not s.included]
+        notes = [f"{s.name}: {_reason(s, prompt.private)}" for s in prompt.sections if not s.included]
         cuts = [f"{s.name}: {s.reason}" for s in included if s.reason]
         lines = []
         if notes:
             lines.append("Left out — " + " · ".join(notes))
+        if prompt.private:
+            lines.append("Left out — private: " + " · ".join(prompt.private))
         if cuts:
             lines.append("Cut — " + " · ".join(cuts))
         self.left_out.setText("\n".join(lines))
@@ -859,8 +876,16 @@ class PromptPreviewView(Page):
         if path is not None:
             self.project.setText(str(path))
 
-    def _fill_choices(self, choices: tuple[list[str], list[tuple[str, str]]]) -> None:
-        sessions, apps = choices
+    def _fill_choices(self, choices: tuple[list[str], list[tuple[str, str]], list[str]]) -> None:
+        sessions, apps, readers = choices
+        reader = self.reader.currentData()
+        self.reader.blockSignals(True)
+        self.reader.clear()
+        self.reader.addItem(YOU, "")
+        for name in readers:
+            self.reader.addItem(name, name)
+        self.reader.setCurrentIndex(max(self.reader.findData(reader), 0))
+        self.reader.blockSignals(False)
         typed = self.session.currentText()
         self.session.blockSignals(True)
         self.session.clear()
@@ -888,8 +913,16 @@ class PromptPreviewView(Page):
         self.app_choice.setCurrentIndex(index)
 
 
-def _choices(app: Memdesk) -> tuple[list[str], list[tuple[str, str]]]:
-    """Runs on a worker thread: session ids and (app id, label) pairs for the combos."""
+def _reason(section: Section, private: tuple[str, ...]) -> str:
+    """Why a section is left out, as the person is told: an assistant reads "empty" where the
+    item is private, and the person reads "private"."""
+    targets = {section.source, f"{TargetKind.DOC}:{section.source}"}
+    return "private" if section.source and targets & set(private) else section.reason
+
+
+def _choices(app: Memdesk) -> tuple[list[str], list[tuple[str, str]], list[str]]:
+    """Runs on a worker thread: session ids, (app id, label) pairs and assistants for the combos."""
     sessions = [summary.id for summary in app.sessions.list()]
     apps = sorted(app.expiry.app_labels().items(), key=lambda pair: pair[1].casefold())
-    return sessions, apps
+    readers = sorted(client.name for client in app.assistants.list())
+    return sessions, apps, readers
