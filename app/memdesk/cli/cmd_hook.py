@@ -32,6 +32,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def hook(args: argparse.Namespace, _app: Memdesk | None) -> int:
+    from memdesk.shutdown import finish_on_sigterm
+
+    finish_on_sigterm()  # Claude Code may end a hook that runs long: its read is logged first
     event_name = "?"
     try:
         event = json.loads(sys.stdin.buffer.read(MAX_EVENT_BYTES) or b"{}")

@@ -32,6 +32,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def mcp_run(args: argparse.Namespace, _app: None) -> int:
     from memdesk.cli.main import open_app
+    from memdesk.shutdown import finish_on_sigterm
+
+    finish_on_sigterm()  # the read log is written before the server ends
 
     if args.http is not None:
         app = open_app(args)

@@ -24,6 +24,9 @@ def serve_run(args: argparse.Namespace, app: Memdesk) -> int:
     from memdesk.servers.admin_api import build_app
     from memdesk.servers.runner import serve_guarded
     from memdesk.servers.security import host_header
+    from memdesk.shutdown import finish_on_sigterm
+
+    finish_on_sigterm()  # the read log is written before the server ends
 
     def build(host: str, port: int) -> Any:
         return build_app(app, f"http://{host_header(host, port)}")

@@ -14,6 +14,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     export = subparsers.add_parser("export", help="write the whole store to a JSON file")
     export.add_argument("file", nargs="?", metavar="FILE")
     export.add_argument("--flynn", metavar="DIR", help="write a Flynn memory folder instead")
+    export.add_argument(
+        "--with-access-log", action="store_true", help="include the log of what assistants read"
+    )
     export.set_defaults(handler=export_run)
     import_ = subparsers.add_parser("import", help="read a JSON export or a Flynn folder")
     import_.add_argument("file", nargs="?", metavar="FILE")
@@ -34,7 +37,7 @@ def _target(args: argparse.Namespace) -> tuple[Path | None, Path | None]:
 def export_run(args: argparse.Namespace, app: Memdesk) -> int:
     file, folder = _target(args)
     if file is not None:
-        counts = app.transfer.export_file(file)
+        counts = app.transfer.export_file(file, args.with_access_log)
         print(", ".join(f"{n} {section}" for section, n in counts.items()))
     else:
         assert folder is not None

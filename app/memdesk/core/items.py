@@ -64,3 +64,9 @@ class Changes:
 
 EVERYTHING = Changes()
 NOTHING = Changes(frozenset())
+
+
+def read_kind(kind: ItemKind) -> ItemKind:
+    """The kind the read log files an item under: working memory is the document at its
+    namespace, so that one item has one history of reads."""
+    return ItemKind.DOCUMENT if kind is ItemKind.WORKING else kind

@@ -38,6 +38,7 @@ from memdesk.core.namespaces import is_working
 from memdesk.gui import dialogs, theme
 from memdesk.gui.counts import CountReader
 from memdesk.gui.places import APP_PREFIX, PLACES, Place, document_place, place_for
+from memdesk.gui.read_log_notice import ReadLogNotice
 from memdesk.gui.refresh import StoreWatcher
 from memdesk.gui.review_notice import ReviewNotice
 from memdesk.gui.sidebar import Sidebar
@@ -152,6 +153,9 @@ class MainWindow(QMainWindow):
         self.sidebar.sidebar_model.counts_wanted.connect(self._count_apps)
         self.review_notice = ReviewNotice(self.show_status, parent=self)
         self.review_notice.open_review.connect(self._open_review)
+        self.read_log_notice = ReadLogNotice(app.paths.log_dir, app.store.where, parent=self)
+        self.statusBar().insertPermanentWidget(1, self.read_log_notice)  # after the store
+        self.read_log_notice.check()
         self.count_reader.failed.connect(lambda exc: self.show_status(f"Could not count memories: {exc}"))
         self._counts_timer.timeout.connect(self.count_reader.refresh)
         tasks.busy_changed.connect(self._busy_changed)

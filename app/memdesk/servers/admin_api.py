@@ -21,6 +21,7 @@ from memdesk.errors import (
     StoreError,
 )
 from memdesk.servers.operations import Operation, Param, parse_json_body, parse_text_params
+from memdesk.servers.reads import PromptBody, record
 from memdesk.services.apps import MemoryRow, check_app_id
 from memdesk.services.privacy import OUTSIDE_LIMIT
 from memdesk.services.prompt import PromptSpec
@@ -95,7 +96,7 @@ def compose_prompt(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
         message=args.get("message"),
         now=args.get("at"),
     )
-    return app.prompt.compose(spec).to_json()
+    return PromptBody(app.prompt.compose(spec))
 
 
 def recall_entries(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
@@ -341,6 +342,7 @@ def _endpoint(app: Memdesk, op: Operation) -> Any:
                 # Reads take about a millisecond and never wait for a lock (WAL): answering on
                 # the event loop saves a thread switch per request.
                 result = _run(app, actor, op, args)
+                record(app, actor, f"{op.method} {op.path}", result)
             else:
                 # A write may wait for another process's write to finish (the busy timeout).
                 result = await run_in_threadpool(_run, app, actor, op, args)

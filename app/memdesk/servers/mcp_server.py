@@ -55,11 +55,13 @@ from memdesk.servers.arguments import (
     readable,
 )
 from memdesk.servers.backend import Backend, ready
+from memdesk.servers.reads import READ_TOOLS, PromptBody, record
 
 if TYPE_CHECKING:
     from memdesk.servers.tools import Reply
     from memdesk.services.memdesk import Memdesk
     from memdesk.services.privacy import ReadScope
+    from memdesk.services.prompt import ComposedPrompt
 
 # Wraps the streamable-HTTP app, e.g. with bearer-token, Host/Origin and body-size checks.
 AsgiWrapper = Callable[[ASGIApp], ASGIApp]
@@ -179,6 +181,13 @@ def client_actor(ctx: Context) -> str:
     return actor_for_client(params.clientInfo.name if params is not None else "")
 
 
+def prompt_reply(composed: ComposedPrompt) -> Reply:
+    """A composed prompt as a reply: its text, and the items it holds for the read log."""
+    from memdesk.servers.tools import Reply
+
+    return Reply(composed.text, PromptBody(composed))
+
+
 def to_result(reply: Reply) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=reply.text)], structuredContent=reply.data)
 
@@ -288,6 +297,8 @@ class MemdeskMCP:
         except MemdeskError as error:
             await self.log_error(ctx, error_text(error))
             raise _Failed(error_result(error_text(error))) from None
+        if tool in READ_TOOLS:
+            record(backend.app, actor, tool, reply.data)
         if reply.data.get("held"):
             await self.log(ctx, "warning", reply.text)
         return to_result(reply)
@@ -301,11 +312,15 @@ class MemdeskMCP:
         if wanted is not None and LOG_LEVELS.index(level) >= LOG_LEVELS.index(wanted):
             await ctx.session.send_log_message(level, message, logger="memdesk")
 
-    def read(self, fn: Callable[[Backend], str]) -> str:
-        """A resource or prompt, read as the calling client, within what it may read."""
+    def read(self, what: str, fn: Callable[[Backend], Reply], content: bool = False) -> str:
+        """A resource or prompt, read as the calling client, within what it may read: the
+        reply's text (or its ``content``), logged as a read of what it holds."""
         backend = self.backend
-        with backend.app.ctx.acting_as(client_actor(self.server.get_context())):
-            return fn(backend)
+        actor = client_actor(self.server.get_context())
+        with backend.app.ctx.acting_as(actor):
+            reply = fn(backend)
+        record(backend.app, actor, what, reply.data)
+        return str(reply.data.get("content", "")) if content else reply.text
 
     # --- tools ---------------------------------------------------------------------------
 
@@ -424,13 +439,15 @@ class MemdeskMCP:
         resource = self.server.resource
 
         def composed(app: str | None = None, session: str | None = None, message: str | None = None) -> str:
-            return self.read(lambda b: b.tools.compose(session, app, message).text)
+            return self.read(
+                "resource:prompt", lambda b: prompt_reply(b.tools.compose(session, app, message))
+            )
 
         def document(namespace: str) -> str:
-            return self.read(lambda b: b.tools.document_read(namespace).data["content"])
+            return self.read("resource:document", lambda b: b.tools.document_read(namespace), content=True)
 
         def entry(key: str) -> str:
-            return self.read(lambda b: b.tools.entry(key).text)
+            return self.read("resource:entry", lambda b: b.tools.entry(key))
 
         self._template(
             PromptTemplate,
@@ -463,17 +480,19 @@ class MemdeskMCP:
         @resource("memdesk://working", name="working-memory", mime_type="text/markdown")
         def working() -> str:
             """The user's working memory while it is live ("" once expired)."""
-            return self.read(lambda b: b.tools.working_memory().data.get("content", ""))
+            return self.read("resource:working-memory", lambda b: b.tools.working_memory(), content=True)
 
         @resource("memdesk://documents/user/profile", name="profile", mime_type="text/markdown")
         def profile() -> str:
             """Who the user is: the profile document."""
-            return self.read(lambda b: b.tools.document_read(self._profile_namespace(b)).data["content"])
+            return self.read(
+                "resource:profile", lambda b: b.tools.document_read(self._profile_namespace(b)), content=True
+            )
 
         @resource("memdesk://apps/{app}/memories", name="app-memories", mime_type="text/plain")
         def app_memories(app: str) -> str:
             """An app's live memories, one per line, most recent first."""
-            return self.read(lambda b: b.tools.app_memories(app).text)
+            return self.read("resource:app-memories", lambda b: b.tools.app_memories(app))
 
     @staticmethod
     def _profile_namespace(backend: Backend) -> str:
@@ -486,7 +505,9 @@ class MemdeskMCP:
             "and what recall finds for the first message.",
         )
         def session_start(app: str | None = None, message: str | None = None) -> str:
-            return self.read(lambda b: b.tools.compose(None, app, message).text)
+            return self.read(
+                "prompt:session-start", lambda b: prompt_reply(b.tools.compose(None, app, message))
+            )
 
     # --- completions and logging ----------------------------------------------------------
 

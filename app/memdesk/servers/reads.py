@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from memdesk.core.items import ItemKind, ItemRef
+from memdesk.core.items import ItemKind, ItemRef, read_kind
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
@@ -21,31 +21,23 @@ if TYPE_CHECKING:
 READ_TOOLS = frozenset(
     {"memory_recall", "app_memories", "working_memory", "document_read", "prompt", "compaction_propose"}
 )
-# Working memory is the document at its namespace: one kind, so an item has one read history.
-_KINDS = {str(ItemKind.WORKING): ItemKind.DOCUMENT}
 
 
 class PromptBody(dict):
     """A composed prompt's JSON body that also carries the items the prompt holds (not sent)."""
 
     def __init__(self, composed: ComposedPrompt) -> None:
+        # Here, not above: the MCP server answers its handshake before the store layer loads.
+        from memdesk.services.access_log import items_in_prompt
+
         super().__init__(composed.to_json())
-        self.items = prompt_items(composed)
-
-
-def prompt_items(composed: ComposedPrompt) -> list[ItemRef]:
-    return [
-        ItemRef(_KINDS.get(item.kind, item.kind), item.key)
-        for section in composed.sections
-        if section.included
-        for item in section.items
-    ]
+        self.refs = items_in_prompt(composed)  # not "items": JSON encoders call dict.items()
 
 
 def returned_items(body: Any) -> list[ItemRef]:
     """The items a reply body holds, in the order it gives them."""
     if isinstance(body, PromptBody):
-        return body.items
+        return body.refs
     if not isinstance(body, Mapping):
         return []
     found: list[ItemRef] = []
@@ -58,8 +50,7 @@ def returned_items(body: Any) -> list[ItemRef]:
     for section in body.get("sections") or ():
         if section.get("included"):
             for item in section.get("items") or ():
-                kind = item["kind"]
-                found.append(ItemRef(ItemKind(_KINDS.get(kind, kind)), str(item["key"])))
+                found.append(ItemRef(read_kind(ItemKind(item["kind"])), str(item["key"])))
     if body.get("content"):
         if "namespace" in body:
             found.append(ItemRef(ItemKind.DOCUMENT, str(body["namespace"])))

@@ -14,10 +14,8 @@ import contextlib
 import json
 import os
 import queue
-import signal
 import threading
 import time
-import weakref
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -26,8 +24,11 @@ from typing import Any
 
 from sqlalchemy import and_, delete, func, insert, or_, select
 
-from memdesk.core.items import ItemKind, ItemRef
+from memdesk.core.items import ItemKind, ItemRef, read_kind
+from memdesk.core.timefmt import format_iso
 from memdesk.services.context import Context
+from memdesk.services.prompt import ComposedPrompt
+from memdesk.shutdown import before_exit
 from memdesk.store.models import (
     AppMemory,
     AssistantRead,
@@ -59,6 +60,24 @@ _LIVE: dict[str, tuple[Any, Any]] = {
 }
 
 
+# Every read with its items and whether each still finds a live item, newest first. Plain SQL
+# that both engines run, straight from the driver: a listing can hold a million rows.
+_ALL_READS = """
+SELECT r.id, r.at, r.actor, r.tool, i.kind, i.ref,
+  CASE i.kind
+    WHEN 'entry' THEN EXISTS (SELECT 1 FROM entries x WHERE x.key = i.ref AND x.deleted_at IS NULL)
+    WHEN 'document' THEN
+      EXISTS (SELECT 1 FROM documents x WHERE x.namespace = i.ref AND x.deleted_at IS NULL)
+    WHEN 'app_memory' THEN EXISTS (
+      SELECT 1 FROM app_memories x WHERE x.id = CAST(i.ref AS INTEGER) AND x.deleted_at IS NULL)
+    WHEN 'session' THEN EXISTS (SELECT 1 FROM sessions x WHERE x.id = i.ref AND x.deleted_at IS NULL)
+  END
+FROM assistant_reads r LEFT JOIN assistant_read_items i ON i.read_id = r.id
+WHERE {where}
+ORDER BY r.at DESC, r.id DESC, i.position
+"""
+
+
 @dataclass(frozen=True)
 class ReadItem:
     kind: str  # an ItemKind value
@@ -79,6 +98,14 @@ class Read:
     actor: str
     tool: str
     items: tuple[ReadItem, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "at": format_iso(self.at),
+            "assistant": self.actor,
+            "tool": self.tool,
+            "items": [item.to_json() for item in self.items],
+        }
 
 
 @dataclass(frozen=True)
@@ -103,9 +130,10 @@ class AccessLog:
         self._start_lock = threading.Lock()
         self._pending: list[_Record] = []
         self._last_prune = -PRUNE_EVERY_SECONDS
+        self.written = 0  # reads this process has written to the log
         self.dropped = 0  # reads given up on because the log could not be written for too long
         self.problem: str | None = None  # why the log cannot be written now; None: it can
-        _OPEN.add(self)
+        before_exit(self._flush_before_exit)
 
     # --- recording (the reply path) ------------------------------------------------------
 
@@ -131,15 +159,22 @@ class AccessLog:
         self._queue.put(done)
         return done.wait(timeout) and not self._pending
 
+    def _flush_before_exit(self) -> None:
+        """Write what is queued, waiting while the writer gets on, and a few seconds at most
+        while it cannot (a locked store must not hold up the end of a hook)."""
+        while True:
+            written = self.written
+            if self.flush(CLOSE_WAIT_SECONDS) or self.written == written:
+                return
+
     def close(self) -> None:
-        """Write what is queued (waiting a few seconds at most) and stop the writer."""
+        """Write what is queued (see ``_flush_before_exit``) and stop the writer."""
         if self._writer is not None:
-            self.flush(CLOSE_WAIT_SECONDS)
+            self._flush_before_exit()
             self._queue.put(None)
             self._writer.join(CLOSE_WAIT_SECONDS)
             self._writer = None
         self._set_status(None)
-        _OPEN.discard(self)
 
     # --- the writer thread ---------------------------------------------------------------
 
@@ -172,6 +207,7 @@ class AccessLog:
                 chunk = self._pending[:MAX_BATCH]
                 self._write(chunk)
                 del self._pending[: len(chunk)]
+                self.written += len(chunk)
             if time.monotonic() - self._last_prune >= PRUNE_EVERY_SECONDS:
                 self.prune()
                 self._last_prune = time.monotonic()
@@ -263,14 +299,30 @@ class AccessLog:
         return [Read(h.id, h.at, h.actor, h.tool, items.get(h.id, ())) for h in heads]
 
     def all_reads(self, actor: str | None = None, since: datetime | None = None) -> Iterator[Read]:
-        """Every read matching, newest first, a page at a time (for a long listing)."""
-        before: tuple[datetime, int] | None = None
-        while True:
-            page = self.reads(actor, since, before=before, limit=MAX_BATCH)
-            yield from page
-            if len(page) < MAX_BATCH:
-                return
-            before = (page[-1].at, page[-1].id)
+        """Every read matching, newest first, in one pass (a long listing: the command, an
+        export); whether each item is still live is asked in the same query."""
+        where = ["1 = 1"]
+        if actor is not None:
+            where.append("r.actor = :actor")
+        if since is not None:
+            where.append("r.at >= :since")
+        sql = _ALL_READS.format(where=" AND ".join(where))
+        with self.ctx.store.read() as session:
+            rows = self.ctx.store.raw_rows(session, sql, {"actor": actor, "since": since})
+        head: tuple[Any, ...] | None = None
+        items: list[ReadItem] = []
+        for read_id, at, who, tool, kind, ref, live in rows:
+            if head is None or head[0] != read_id:
+                if head is not None:
+                    yield Read(*head, tuple(items))
+                head, items = (
+                    (read_id, at if isinstance(at, datetime) else datetime.fromisoformat(at), who, tool),
+                    [],
+                )
+            if kind is not None:
+                items.append(ReadItem(kind, ref, not live))
+        if head is not None:
+            yield Read(*head, tuple(items))
 
     def _items(self, session: Any, read_ids: list[int]) -> dict[int, tuple[ReadItem, ...]]:
         rows: list[Any] = []
@@ -310,6 +362,16 @@ class AccessLog:
             return int(session.scalar(query) or 0)
 
 
+def items_in_prompt(composed: ComposedPrompt) -> list[ItemRef]:
+    """The items whose text a composed prompt carries, section by section."""
+    return [
+        ItemRef(read_kind(item.kind), item.key)
+        for section in composed.sections
+        if section.included
+        for item in section.items
+    ]
+
+
 def _live_refs(session: Any, refs: set[tuple[str, str]]) -> set[tuple[str, str]]:
     """Which of these (kind, reference) pairs still find a live item."""
     live: set[tuple[str, str]] = set()
@@ -342,26 +404,3 @@ def unlogged_reasons(status_dir: Path, store_where: str) -> list[str]:
                 if status.get("store") == store_where:
                     reasons.append(str(status.get("problem", "")))
     return reasons
-
-
-# Every open log of this process, for the SIGTERM handler.
-_OPEN: weakref.WeakSet[AccessLog] = weakref.WeakSet()
-
-
-def flush_on_sigterm() -> None:
-    """On SIGTERM, write the queued reads first, then end as SIGTERM would have.
-
-    Call from the main thread of a process that serves assistants.
-    """
-    previous = signal.getsignal(signal.SIGTERM)
-
-    def handler(signum: int, frame: Any) -> None:
-        for log in list(_OPEN):
-            log.flush(CLOSE_WAIT_SECONDS)
-        if callable(previous):
-            previous(signum, frame)
-            return
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        signal.raise_signal(signal.SIGTERM)
-
-    signal.signal(signal.SIGTERM, handler)

@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
 
 EVENTS = ("SessionStart", "Stop", "SessionEnd", "PreCompact")
+# Whom the read log names for the prompt the hook hands over: Claude Code, as its MCP client.
+ASSISTANT = "mcp:claude-code"
+READ_TOOL = "SessionStart hook"
 SYNC_EVENTS = frozenset(EVENTS[1:])
 
 
@@ -24,12 +27,15 @@ def handle(event: dict[str, Any], open_app: Callable[[], Memdesk]) -> dict[str, 
     """What to print for ``event`` (None: nothing); opens the store only when the event needs it."""
     name = event.get("hook_event_name")
     if name == "SessionStart":
+        from memdesk.services.access_log import items_in_prompt
         from memdesk.services.prompt import PromptSpec
 
         app = open_app()
         try:
             folder = event.get("cwd") if isinstance(event.get("cwd"), str) else None
-            text = app.prompt.compose(PromptSpec(app=app_id_for_folder(folder))).text
+            composed = app.prompt.compose(PromptSpec(app=app_id_for_folder(folder)))
+            app.access_log.record(ASSISTANT, READ_TOOL, items_in_prompt(composed))
+            text = composed.text
         finally:
             app.close()
         return {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}}

@@ -42,6 +42,7 @@ SECTIONS: tuple[tuple[str, type[Base]], ...] = (
     ("messages", Message),
 )
 MODES = ("skip", "overwrite")
+ACCESS_LOG = "access_log"  # the read log's section, in an export made with it
 _UNIQUE_COLUMNS: dict[type[Base], Any] = {
     Document: Document.namespace,
     Entry: Entry.key,
@@ -197,7 +198,9 @@ class Transfer:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
-    def export_data(self) -> dict[str, Any]:
+    def export_data(self, with_access_log: bool = False) -> dict[str, Any]:
+        """Every row of memory; the read log only when asked (it says who read what, which is
+        not memory; an import leaves it out)."""
         data: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
@@ -207,10 +210,14 @@ class Transfer:
             for section, model in SECTIONS:
                 pk = inspect(model).primary_key[0]
                 data[section] = [snapshot(row) for row in session.scalars(select(model).order_by(pk))]
+        if with_access_log:
+            from memdesk.services.access_log import AccessLog
+
+            data[ACCESS_LOG] = [read.to_json() for read in AccessLog(self.ctx).all_reads()]
         return data
 
-    def export_file(self, path: Path) -> dict[str, int]:
-        data = self.export_data()
+    def export_file(self, path: Path, with_access_log: bool = False) -> dict[str, int]:
+        data = self.export_data(with_access_log)
         payload = json.dumps(data, ensure_ascii=False, indent=1)
         tmp = path.with_name(path.name + ".part")
         try:
@@ -219,7 +226,7 @@ class Transfer:
         except OSError as exc:
             tmp.unlink(missing_ok=True)
             raise BadInputError(f"cannot write {path}: {exc.strerror}") from None
-        return {section: len(data[section]) for section, _ in SECTIONS}
+        return {section: len(data[section]) for section in [*dict(SECTIONS), ACCESS_LOG] if section in data}
 
     def import_file(self, path: Path, mode: str = "skip") -> ImportReport:
         if mode not in MODES:

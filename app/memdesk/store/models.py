@@ -285,8 +285,9 @@ class AssistantRead(Base):
 
     __tablename__ = "assistant_reads"
     __table_args__ = (
-        # One assistant's reads, newest first (the Reads tab, `memdesk access log`).
-        Index("ix_assistant_reads_actor", "actor", "at"),
+        # One assistant's reads, newest first (the Reads tab, `memdesk access log`), from the
+        # index alone.
+        Index("ix_assistant_reads_actor", "actor", "at", "tool"),
         Index("ix_assistant_reads_at", "at"),  # pruning by age
     )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -299,8 +300,12 @@ class AssistantReadItem(Base):
     """One item a read returned: its ``ItemKind`` and the key, id or namespace that finds it."""
 
     __tablename__ = "assistant_read_items"
-    # Who last read an item, and the reads of items whose reference starts with some text.
-    __table_args__ = (Index("ix_assistant_read_items_ref", "ref", "kind", "read_id"),)
+    # Who last read an item, and the reads of items whose reference starts with some text. On
+    # SQLite the rows are stored in key order: a read's items are found in one lookup.
+    __table_args__ = (
+        Index("ix_assistant_read_items_ref", "ref", "kind", "read_id"),
+        {"sqlite_with_rowid": False},
+    )
     read_id: Mapped[int] = mapped_column(
         ForeignKey("assistant_reads.id", ondelete="CASCADE"), primary_key=True
     )

@@ -25,6 +25,7 @@ from memdesk.core.trust import LEVEL_MEANINGS, TrustLevel
 from memdesk.gui import theme
 from memdesk.gui.models.common import NUMBER_ALIGNMENT, TableModel
 from memdesk.gui.tasks import TaskRunner
+from memdesk.gui.views.assistant_reads import ReadsPanel
 from memdesk.gui.views.base import Page
 from memdesk.gui.views.history import StepsModel
 from memdesk.gui.views.sources_panel import SourcesPanel
@@ -32,6 +33,7 @@ from memdesk.gui.widgets import display
 from memdesk.gui.widgets.tables import selected_rows, setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.servers.client_setup import Snippet, memdesk_command, server_args, snippets
+from memdesk.services.apps import AppSummary
 from memdesk.services.assistants import ClientInfo
 from memdesk.services.history import StepInfo
 from memdesk.services.memdesk import Memdesk
@@ -40,8 +42,8 @@ WRITES_LIMIT = 50
 
 
 class ClientsModel(TableModel):
-    NAME, TRUST, WAITING, LAST_SEEN, FIRST_SEEN, CALLS = range(6)
-    HEADERS = ("Assistant", "Trust", "Waiting", "Last connected", "First seen", "Calls")
+    NAME, TRUST, READS, WAITING, LAST_SEEN, FIRST_SEEN, CALLS = range(7)
+    HEADERS = ("Assistant", "Trust", "Reads", "Waiting", "Last connected", "First seen", "Calls")
     NUMERIC = frozenset({WAITING, CALLS})
 
     @property
@@ -56,6 +58,7 @@ class ClientsModel(TableModel):
             return (
                 client.name.removeprefix("mcp:"),
                 client.level.label,
+                reads_text(client),
                 f"{client.pending:,}" if client.pending else "",
                 display.when(client.last_seen),
                 display.when(client.first_seen),
@@ -66,11 +69,22 @@ class ClientsModel(TableModel):
         if role == Qt.ItemDataRole.ToolTipRole and column == self.TRUST:
             where = "the default for new assistants (Settings)" if client.level_is_default else "set for it"
             return f"{LEVEL_MEANINGS[client.level].capitalize()}: {where}"
+        if role == Qt.ItemDataRole.ToolTipRole and column == self.READS:
+            return (
+                "It may read every app's memories"
+                if client.apps is None
+                else f"It may read only these apps' memories: {reads_text(client)}"
+            )
         if role == Qt.ItemDataRole.ToolTipRole and column == self.WAITING and client.pending:
             return "Writes waiting for your review (the Review page)"
         if role == Qt.ItemDataRole.TextAlignmentRole and column in self.NUMERIC:
             return NUMBER_ALIGNMENT
         return None
+
+
+def reads_text(client: ClientInfo) -> str:
+    """The apps an assistant may read, in a few words."""
+    return "Every app" if client.apps is None else ", ".join(sorted(client.apps))
 
 
 class SnippetPage(QWidget):
@@ -122,6 +136,15 @@ class AssistantsView(Page):
             action.triggered.connect(lambda _checked=False, level=level: self.set_trust(level))
             self.level_actions[level] = action
         self.trust_button.setMenu(trust_menu)
+        self.apps_button = self.header.add_action(QPushButton("Apps It Reads"))
+        self.apps_button.setToolTip(
+            "The apps whose memories the selected assistant may read; a running server follows "
+            "from its next call"
+        )
+        self.apps_menu = QMenu(self.apps_button)
+        self.apps_menu.aboutToShow.connect(self._fill_apps_menu)
+        self.apps_button.setMenu(self.apps_menu)
+        self._app_ids: list[str] = []
         self.open_button = self.header.add_action(QPushButton("Show in History"))
         self.undo_button = self.header.add_action(QPushButton("Undo this change"))
         self.open_button.clicked.connect(self.open_selected)
@@ -135,13 +158,19 @@ class AssistantsView(Page):
             ClientsModel.NAME,
             {
                 ClientsModel.TRUST: 18,
+                ClientsModel.READS: 14,
                 ClientsModel.WAITING: 7,
                 ClientsModel.LAST_SEEN: 17,
                 ClientsModel.FIRST_SEEN: 17,
                 ClientsModel.CALLS: 7,
             },
             stretch_min_chars=18,
-            droppable=(ClientsModel.FIRST_SEEN, ClientsModel.CALLS, ClientsModel.LAST_SEEN),
+            droppable=(
+                ClientsModel.FIRST_SEEN,
+                ClientsModel.CALLS,
+                ClientsModel.LAST_SEEN,
+                ClientsModel.READS,
+            ),
         )
         self.clients_table.selectionModel().currentRowChanged.connect(self._client_selected)
         self.writes = StepsModel(self)
@@ -161,9 +190,15 @@ class AssistantsView(Page):
         )
         self.empty_label.setWordWrap(True)
         theme.follow(self.empty_label, lambda: theme.set_text_color(self.empty_label, theme.muted()))
+        # What the selected assistant wrote, and what it read.
+        self.reads = ReadsPanel(tasks)
+        self.activity_tabs = QTabWidget()
+        self.activity_tabs.setDocumentMode(True)
+        self.activity_tabs.addTab(self.writes_table, "Writes")
+        self.activity_tabs.addTab(self.reads, "Reads")
         tables = QSplitter(Qt.Orientation.Horizontal)
         tables.addWidget(self.clients_table)
-        tables.addWidget(self.writes_table)
+        tables.addWidget(self.activity_tabs)
         tables.setStretchFactor(0, 2)
         tables.setStretchFactor(1, 3)
         tables.setChildrenCollapsible(False)
@@ -205,11 +240,15 @@ class AssistantsView(Page):
     # --- loading -------------------------------------------------------------------------
 
     def refresh(self) -> None:
-        self.tasks.read(lambda app: (app.assistants.list(), app.settings.agents), on_done=self._show)
+        self.tasks.read(
+            lambda app: (app.assistants.list(), app.settings.agents, app.apps.list_apps(counted=False)),
+            on_done=self._show,
+        )
         self.sources.refresh()
 
-    def _show(self, result: tuple[list[ClientInfo], Any]) -> None:
-        clients, agents = result
+    def _show(self, result: tuple[list[ClientInfo], Any, list[AppSummary]]) -> None:
+        clients, agents, apps = result
+        self._app_ids = [summary.app_id for summary in apps]
         self._show_permissions(agents.allow_writes, agents.allow_forget)
         keep = self._selected_client
         self.clients.set_clients(clients)
@@ -217,6 +256,7 @@ class AssistantsView(Page):
         row = next((i for i, c in enumerate(clients) if c.name == keep), 0 if clients else None)
         if row is None:
             self.writes.set_steps([])
+            self.reads.show_assistant(None)
             self._update_buttons()
         else:
             self.clients_table.selectRow(row)
@@ -237,6 +277,7 @@ class AssistantsView(Page):
 
     def _load_writes(self, name: str) -> None:
         self._selected_client = name
+        self.reads.show_assistant(name)
         self.tasks.read(
             lambda app: app.assistants.writes(name, WRITES_LIMIT),
             on_done=lambda steps: self._show_writes(name, steps),
@@ -273,9 +314,46 @@ class AssistantsView(Page):
 
         self.tasks.write(lambda app: app.assistants.set_level(name, level), on_done=done, changes=NOTHING)
 
+    def _fill_apps_menu(self) -> None:
+        """Every app, and each app with a check when the selected assistant may read it."""
+        self.apps_menu.clear()
+        client = self._selected_assistant()
+        if client is None:
+            return
+        every = self.apps_menu.addAction("Every app")
+        every.setCheckable(True)
+        every.setChecked(client.apps is None)
+        every.triggered.connect(lambda: self.set_apps(None))
+        self.apps_menu.addSeparator()
+        allowed = client.apps or frozenset()
+        for app_id in sorted(set(self._app_ids) | allowed):
+            action = self.apps_menu.addAction(app_id)
+            action.setCheckable(True)
+            action.setChecked(app_id in allowed)
+            action.triggered.connect(
+                lambda checked, app_id=app_id: self.set_apps(
+                    (allowed | {app_id}) if checked else (allowed - {app_id})
+                )
+            )
+
+    def set_apps(self, apps: frozenset[str] | None) -> None:
+        """Limit the selected assistant to ``apps`` (None or none left: every app)."""
+        client = self._selected_assistant()
+        if client is None:
+            return
+        name, chosen = client.name, apps or None
+
+        def done(_actor: str) -> None:
+            reads = "every app" if chosen is None else "only " + ", ".join(sorted(chosen))
+            self.status_message.emit(f"{name} may read {reads}.")
+            self.refresh()
+
+        self.tasks.write(lambda app: app.privacy.set_app_limit(name, chosen), on_done=done, changes=NOTHING)
+
     def _update_buttons(self) -> None:
         client = self._selected_assistant()
         self.trust_button.setEnabled(client is not None)
+        self.apps_button.setEnabled(client is not None)
         for level, action in self.level_actions.items():
             action.setChecked(client is not None and client.level is level)
         step = self._selected_step()

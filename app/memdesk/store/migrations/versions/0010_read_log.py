@@ -17,7 +17,7 @@ def upgrade() -> None:
         sa.Column("actor", sa.String(40), nullable=False),
         sa.Column("tool", sa.String(40), nullable=False),
     )
-    op.create_index("ix_assistant_reads_actor", "assistant_reads", ["actor", "at"])
+    op.create_index("ix_assistant_reads_actor", "assistant_reads", ["actor", "at", "tool"])
     op.create_index("ix_assistant_reads_at", "assistant_reads", ["at"])
     op.create_table(
         "assistant_read_items",
@@ -30,5 +30,6 @@ def upgrade() -> None:
         sa.Column("position", sa.Integer, primary_key=True),
         sa.Column("kind", sa.String(20), nullable=False),
         sa.Column("ref", sa.String(320), nullable=False),
+        sqlite_with_rowid=False,
     )
     op.create_index("ix_assistant_read_items_ref", "assistant_read_items", ["ref", "kind", "read_id"])
