@@ -1,4 +1,5 @@
-"""First start on an empty store: what Memdesk is, and two ways to begin."""
+"""First start on an empty store: what Memdesk is, ways to begin, and assistants' writes that
+already wait for review."""
 
 from __future__ import annotations
 
@@ -12,12 +13,20 @@ from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from memdesk.gui import theme
+from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.views.base import Page
+from memdesk.gui.widgets.display import plural
+from memdesk.gui.widgets.message_bar import MessageBar
 from memdesk.resources import resource_path
 from memdesk.services.memdesk import Memdesk
 from memdesk.services.transfer import SECTIONS
 
 EXAMPLE_FILE = ("example", "example-store.json")
+ABOUT = (
+    "See and control what your assistant remembers about you: its notes on who you are, what "
+    "you are working on, what each app knows, and the exact prompt it will receive.\n\n"
+)
+EMPTY = "Your memory store is empty. Look around with example memories, or import what you already have."
 
 
 def _shift(value: Any, by: Any) -> Any:
@@ -43,24 +52,28 @@ def load_example(app: Memdesk) -> dict[str, int]:
         return app.transfer.import_file(path)
 
 
+def waiting_text(count: int) -> str:
+    """What the welcome page says when assistants' writes wait for review."""
+    verb = "waits" if count == 1 else "wait"
+    return f"Nothing is in memory yet, but {plural(count, 'write')} by assistants {verb} for your review."
+
+
 class WelcomeView(Page):
     load_example_requested = Signal()
     import_requested = Signal()
+    connect_requested = Signal()  # the Assistants page's set-up
+    review_requested = Signal()
 
-    def __init__(self, store_where: str, parent: QWidget | None = None) -> None:
+    def __init__(self, store_where: str, tasks: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.tasks = tasks
         icon = QLabel()
         icon.setPixmap(theme.app_icon().pixmap(QSize(88, 88)))
         icon.setAlignment(Qt.AlignmentFlag.AlignCenter)
         title = QLabel("Welcome to Memdesk")
         title.setFont(theme.scaled_font(self.font(), 1.9, bold=True))
         title.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        intro = QLabel(
-            "See and control what your assistant remembers about you: its notes on who you "
-            "are, what you are working on, what each app knows, and the exact prompt it will "
-            "receive.\n\nYour memory store is empty. Look around with example memories, or "
-            "import what you already have."
-        )
+        self.intro = intro = QLabel(ABOUT + EMPTY)
         intro.setWordWrap(True)
         intro.setAlignment(Qt.AlignmentFlag.AlignCenter)
         intro.setFixedWidth(500)
@@ -69,13 +82,22 @@ class WelcomeView(Page):
         self.example_button.setAutoDefault(True)
         self.import_button = QPushButton("Import…")
         self.import_button.setAutoDefault(True)
+        self.connect_button = QPushButton("Connect an assistant…")
+        self.connect_button.setAutoDefault(True)
+        self.connect_button.setToolTip(
+            "Set an assistant up to read and write this store (the Assistants page)"
+        )
         self.example_button.clicked.connect(self.load_example_requested)
         self.import_button.clicked.connect(self.import_requested)
+        self.connect_button.clicked.connect(self.connect_requested)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.example_button)
         buttons.addWidget(self.import_button)
+        buttons.addWidget(self.connect_button)
         buttons.addStretch(1)
+        self.waiting = MessageBar(hue=theme.WARNING_HUE)
+        self.waiting.setFixedWidth(500)
         footnote = QLabel(
             f"Assistants read and write this store with the memdesk command.\n"
             f"Nothing leaves this computer unless you set up a remote language model.\n{store_where}"
@@ -94,6 +116,11 @@ class WelcomeView(Page):
         centred.addWidget(intro)
         centred.addStretch(1)
         column.addLayout(centred)
+        bar = QHBoxLayout()
+        bar.addStretch(1)
+        bar.addWidget(self.waiting)
+        bar.addStretch(1)
+        column.addLayout(bar)
         column.addSpacing(6)
         column.addLayout(buttons)
         column.addStretch(4)
@@ -104,4 +131,13 @@ class WelcomeView(Page):
         self.setFocusProxy(self.example_button)
 
     def refresh(self) -> None:
-        """The welcome page shows nothing from the store."""
+        """Read how many of assistants' writes wait for review."""
+        self.tasks.read(lambda app: app.review.count(), on_done=self._show_waiting)
+
+    def _show_waiting(self, count: int) -> None:
+        if not count:
+            self.intro.setText(ABOUT + EMPTY)
+            self.waiting.hide()
+            return
+        self.intro.setText(ABOUT + "Look around with example memories, or import what you already have.")
+        self.waiting.show_message(waiting_text(count), [("Open Review", self.review_requested.emit)])

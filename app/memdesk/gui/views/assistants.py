@@ -246,6 +246,11 @@ class AssistantsView(Page):
         )
         self.sources.refresh()
 
+    def show_setup(self) -> None:
+        """The set-up text for connecting a new assistant, in view."""
+        self.bottom_tabs.setCurrentIndex(0)
+        self.setup_tabs.setFocus()
+
     def _show(self, result: tuple[list[ClientInfo], Any, list[AppSummary]]) -> None:
         clients, agents, apps = result
         self._app_ids = [summary.app_id for summary in apps]
