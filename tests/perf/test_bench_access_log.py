@@ -228,29 +228,34 @@ def _children_cpu() -> float:
 
 
 def _cli(tmp_path: Path, path: Path, reads: int) -> None:
+    # The floor: a command that opens the same store and prints one prompt, in the same run.
+    runs, cpu, _out = _runs(tmp_path, path, "prompt")
+    print(f"floor: memdesk prompt as a process, best {min(runs):.2f} s (CPU best {min(cpu):.2f} s)")
     for assistant, goal in (("mcp:assistant-0", CLI_GOAL_S), ("mcp:assistant-1", None)):
-        _cli_for(tmp_path, path, reads, assistant, goal)
+        runs, cpu, printed = _runs(tmp_path, path, "access", "log", "--json", "--assistant", assistant)
+        listed = printed.count(b'"assistant"')
+        what = (
+            f"memdesk access log --json for one assistant ({listed:,} "
+            f"of {reads:,} reads), runs {', '.join(f'{r:.2f}' for r in runs)} s "
+            f"(CPU {', '.join(f'{c:.2f}' for c in cpu)} s), best"
+        )
+        if goal is None:
+            print(f"{what}: {min(runs):.2f} s")
+        else:
+            report(what, min(runs), "s", goal)
 
 
-def _cli_for(tmp_path: Path, path: Path, reads: int, assistant: str, goal: float | None) -> None:
+def _runs(tmp_path: Path, path: Path, *args: str) -> tuple[list[float], list[float], bytes]:
+    """Three runs of ``memdesk ARGS`` on the store: wall times, CPU times, the last output."""
     runs, cpu = [], []
     for _ in range(3):
         started, used = time.perf_counter(), _children_cpu()
         done = subprocess.run(
-            [sys.executable, "-m", "memdesk", "--data-dir", str(tmp_path), "--db", str(path),
-             "access", "log", "--json", "--assistant", assistant],
+            [sys.executable, "-m", "memdesk", "--data-dir", str(tmp_path), "--db", str(path), *args],
             capture_output=True,
             env=os.environ.copy(),
-        )  # fmt: skip
+        )
         runs.append(time.perf_counter() - started)
         cpu.append(_children_cpu() - used)
         assert done.returncode == 0, done.stderr.decode()
-    count = done.stdout.count(b'"assistant"')
-    what = (
-        f"memdesk access log --json for one assistant ({count:,} of {reads:,} reads), "
-        f"runs {', '.join(f'{r:.2f}' for r in runs)} s (CPU {', '.join(f'{c:.2f}' for c in cpu)} s), best"
-    )
-    if goal is None:
-        print(f"{what}: {min(runs):.2f} s")
-    else:
-        report(what, min(runs), "s", goal)
+    return runs, cpu, done.stdout

@@ -39,12 +39,14 @@ from memdesk.store.models import (
 )
 from memdesk.store.prefix import starts_with
 
-MAX_BATCH = 2000  # reads written in one transaction
+MAX_BATCH = 500  # reads written in one transaction: short, so other writers wait little
 MAX_PENDING = 100_000  # reads kept while the log cannot be written; the oldest go first
 RETRY_SECONDS = 2.0  # between attempts while the log cannot be written
+YIELD_SECONDS = 0.01  # between the transactions of a long backlog
 PRUNE_EVERY_SECONDS = 600.0
 PRUNE_CHUNK = 5000
-CLOSE_WAIT_SECONDS = 3.0  # the longest exit waits for the log (a hook must not hold its caller)
+CLOSE_WAIT_SECONDS = 30.0  # the longest exit waits for a log that is being written
+CLOSE_FAILURES = 2  # refused attempts after which an exit gives the queued reads up
 STATUS_PREFIX = "reads-not-logged-"
 # A status file not refreshed for this long belongs to a process that has gone.
 STATUS_FRESH_SECONDS = 30.0
@@ -131,6 +133,7 @@ class AccessLog:
         self._pending: list[_Record] = []
         self._last_prune = -PRUNE_EVERY_SECONDS
         self.written = 0  # reads this process has written to the log
+        self.failures = 0  # attempts to write it that failed
         self.dropped = 0  # reads given up on because the log could not be written for too long
         self.problem: str | None = None  # why the log cannot be written now; None: it can
         before_exit(self._flush_before_exit)
@@ -159,21 +162,28 @@ class AccessLog:
         self._queue.put(done)
         return done.wait(timeout) and not self._pending
 
-    def _flush_before_exit(self) -> None:
-        """Write what is queued, waiting while the writer gets on, and a few seconds at most
-        while it cannot (a locked store must not hold up the end of a hook)."""
-        while True:
-            written = self.written
-            if self.flush(CLOSE_WAIT_SECONDS) or self.written == written:
-                return
+    def _flush_before_exit(self) -> bool:
+        """Write what is queued before the process ends: as long as the writer gets on (at
+        most ``CLOSE_WAIT_SECONDS``), but not past ``CLOSE_FAILURES`` attempts the store refuses
+        (locked for longer than its busy timeout, a full disk): a hook must not be held up.
+        Whether everything was written."""
+        if self._writer is None:
+            return True
+        failures, deadline = self.failures, time.monotonic() + CLOSE_WAIT_SECONDS
+        done = threading.Event()
+        self._queue.put(done)
+        while not done.wait(0.05):
+            if self.failures - failures >= CLOSE_FAILURES or time.monotonic() > deadline:
+                return False
+        return not self._pending
 
     def close(self) -> None:
         """Write what is queued (see ``_flush_before_exit``) and stop the writer."""
         if self._writer is not None:
-            self._flush_before_exit()
-            self._queue.put(None)
-            self._writer.join(CLOSE_WAIT_SECONDS)
-            self._writer = None
+            if self._flush_before_exit():
+                self._queue.put(None)
+                self._writer.join()
+            self._writer = None  # else it is given up with the process (a daemon thread)
         self._set_status(None)
 
     # --- the writer thread ---------------------------------------------------------------
@@ -208,11 +218,14 @@ class AccessLog:
                 self._write(chunk)
                 del self._pending[: len(chunk)]
                 self.written += len(chunk)
+                if self._pending:  # let other processes' writers in: SQLite's lock is not fair
+                    time.sleep(YIELD_SECONDS)
             if time.monotonic() - self._last_prune >= PRUNE_EVERY_SECONDS:
                 self.prune()
                 self._last_prune = time.monotonic()
         # The writer must outlive any failure, or every later read would go unlogged unseen.
         except Exception as error:
+            self.failures += 1
             self._set_status(self._describe(error))
         else:
             self._set_status(None)
