@@ -28,11 +28,13 @@ ANTHROPIC_PATH = "/v1/messages"
 
 @dataclass(frozen=True)
 class Reply:
-    """A normal answer. ``usage=False`` leaves the token counts out of the body."""
+    """A normal answer. ``usage=False`` leaves the token counts out of the body;
+    ``cut_off=True`` says the reply stopped at the token limit."""
 
     text: str = "ok"
     delay: float = 0.0
     usage: bool = True
+    cut_off: bool = False
 
 
 @dataclass(frozen=True)
@@ -199,10 +201,10 @@ def _respond(request: RecordedRequest, behaviour: Behaviour, server: FakeLLMServ
     anthropic = request.path == ANTHROPIC_PATH
     model = request.body.get("model", "") if isinstance(request.body, dict) else ""
     match behaviour:
-        case Reply(text=text, delay=delay, usage=usage):
+        case Reply(text=text, delay=delay, usage=usage, cut_off=cut_off):
             if delay:
                 server._sleep(delay)
-            body = (_anthropic_body if anthropic else _openai_body)(model, text, None)
+            body = (_anthropic_body if anthropic else _openai_body)(model, text, None, cut_off)
             if not usage:
                 body.pop("usage")
             return 200, body
@@ -220,19 +222,21 @@ def _respond(request: RecordedRequest, behaviour: Behaviour, server: FakeLLMServ
     raise AssertionError(f"unknown behaviour {behaviour!r}")
 
 
-def _openai_body(model: str, text: str | None, refusal: str | None) -> dict[str, Any]:
+def _openai_body(model: str, text: str | None, refusal: str | None, cut_off: bool = False) -> dict[str, Any]:
     message = {"role": "assistant", "content": text, "refusal": refusal}
     return {
         "id": "chatcmpl-test",
         "object": "chat.completion",
         "created": 1_700_000_000,
         "model": model,
-        "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+        "choices": [{"index": 0, "message": message, "finish_reason": "length" if cut_off else "stop"}],
         "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
     }
 
 
-def _anthropic_body(model: str, text: str | None, refusal: str | None) -> dict[str, Any]:
+def _anthropic_body(
+    model: str, text: str | None, refusal: str | None, cut_off: bool = False
+) -> dict[str, Any]:
     content = [] if refusal else [{"type": "text", "text": text or ""}]
     details = {"type": "refusal", "category": None, "explanation": refusal} if refusal else None
     return {
@@ -241,7 +245,7 @@ def _anthropic_body(model: str, text: str | None, refusal: str | None) -> dict[s
         "role": "assistant",
         "model": model,
         "content": content,
-        "stop_reason": "refusal" if refusal else "end_turn",
+        "stop_reason": "refusal" if refusal else "max_tokens" if cut_off else "end_turn",
         "stop_details": details,
         "stop_sequence": None,
         "usage": {"input_tokens": 11, "output_tokens": 7},
