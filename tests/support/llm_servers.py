@@ -1,9 +1,11 @@
 """A real HTTP server on 127.0.0.1 that speaks the two chat protocols Memdesk uses.
 
 One server answers both ``POST /v1/chat/completions`` (OpenAI-compatible) and
-``POST /v1/messages`` (Anthropic). Each request takes the next scripted behaviour from a
-queue (or the default one when the queue is empty) and is recorded, so tests can check
-what the client sent: model, max tokens, prompts and the API key header.
+``POST /v1/messages`` (Anthropic), and lists ``models`` at ``GET /v1/models`` and, like
+Ollama, at ``GET /api/tags`` (``model_routes`` picks which of the two it has). Each chat
+request takes the next scripted behaviour from a queue (or the default one when the queue
+is empty); every request is recorded, so tests can check what the client sent: model, max
+tokens, prompts and the API key header.
 
     with FakeLLMServer() as server:
         server.script(Reply("hello"), Status(429))
@@ -24,6 +26,8 @@ from typing import Any
 
 OPENAI_PATH = "/v1/chat/completions"
 ANTHROPIC_PATH = "/v1/messages"
+MODELS_PATH = "/v1/models"
+OLLAMA_TAGS_PATH = "/api/tags"
 
 
 @dataclass(frozen=True)
@@ -96,8 +100,15 @@ class RecordedRequest:
 class FakeLLMServer:
     """Scriptable chat server; start it with ``with`` or ``start()``/``stop()``."""
 
-    def __init__(self, default: Behaviour | None = None) -> None:
+    def __init__(
+        self,
+        default: Behaviour | None = None,
+        models: tuple[str, ...] = (),
+        model_routes: tuple[str, ...] = (MODELS_PATH, OLLAMA_TAGS_PATH),
+    ) -> None:
         self.default: Behaviour = default or Reply()
+        self.models = models
+        self.model_routes = model_routes
         # Computes a behaviour from the request when the queue is empty (e.g. echo tests).
         self.responder: Callable[[RecordedRequest], Behaviour] | None = None
         self.requests: list[RecordedRequest] = []
@@ -168,6 +179,18 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, format: str, *args: Any) -> None:  # keep test output clean
             pass
+
+        def do_GET(self) -> None:
+            headers = {name.lower(): value for name, value in self.headers.items()}
+            with server._lock:
+                server.requests.append(RecordedRequest(self.path, headers, None))
+            if self.path not in server.model_routes:
+                self._send(404, {"error": {"message": f"no route {self.path}"}})
+            elif self.path == MODELS_PATH:
+                listed = [{"id": name, "object": "model", "owned_by": "test"} for name in server.models]
+                self._send(200, {"object": "list", "data": listed})
+            else:
+                self._send(200, {"models": [{"name": name, "model": name} for name in server.models]})
 
         def do_POST(self) -> None:
             raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
