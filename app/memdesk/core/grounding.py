@@ -72,7 +72,7 @@ _MONTH_DAY = rf"\b(?P<mm>{_MONTH})\s+(?P<md>\d{{1,2}}){_ORDINAL}(?:,?\s+(?P<my>\
 _MONTH_YEAR = rf"\b(?P<ym>{_MONTH})\s+(?:of\s+)?(?P<yy>\d{{4}})\b"
 _SLASH_DATE = r"\b(?P<s1>\d{1,2})/(?P<s2>\d{1,2})/(?P<s3>\d{2}(?:\d{2})?)\b"
 _TIME = (
-    r"\b(?P<th>\d{1,2})(?::(?P<tm>\d{2}))?\s*(?P<ap>[ap])\.?\s?m\b\.?"
+    r"\b(?P<th>\d{1,2})(?::(?P<tm>\d{2}))?\s*(?P<ap>[ap])\.?\s?m\b"
     r"|\b(?P<h24>\d{1,2}):(?P<m24>\d{2})\b"
 )
 _NUMBER = r"(?<![\w.])[$£€]?(?P<n>\d+(?:,\d{3})*(?:\.\d+)?)(?P<k>k\b)?(?:%|st|nd|rd|th)?(?![\w.]\d)"
@@ -352,6 +352,7 @@ class Sources:
         return other
 
 
+_ADDRESSES = frozenset({"url", "email", "path"})
 _DATE_KINDS = frozenset({"iso", "daymonth", "monthday", "monthyear", "slash"})
 
 
@@ -416,21 +417,22 @@ def _specifics(text: str, sources: Sources) -> list[Mark]:
     for match in _SPECIFICS.finditer(text):
         taken.append(match.span())
         if not _grounded(match, text, sources, numbered):
-            marks.append(Mark(MarkKind.UNGROUNDED, match.group().strip(), *match.span()))
+            # A sentence's full stop after a path or address is not part of it.
+            words = match.group().rstrip(".,;:") if match.lastgroup in _ADDRESSES else match.group()
+            marks.append(Mark(MarkKind.UNGROUNDED, words, match.start(), match.start() + len(words)))
     marks += _names(text, sources, taken)
     return marks
 
 
 def _grounded(match: re.Match[str], text: str, sources: Sources, numbered: set[int]) -> bool:
     kind = match.lastgroup
-    if kind in ("url", "email", "path"):
+    if kind in _ADDRESSES:
         return _flatten(match.group().rstrip(".,;:")) in sources.flat
     if kind == "quote":
         quoted = next(group for group in match.groups()[match.re.groupindex["quote"] :] if group)
         return _flatten(quoted).strip(" .,;:!?") in sources.flat
     if kind == "time":
-        hour = match.group("th")
-        return _minutes(match) in sources.minutes or (hour is not None and _value_of(hour) in sources.numbers)
+        return _minutes(match) in sources.minutes
     if kind == "number":
         line_start = text.rfind("\n", 0, match.start()) + 1
         if line_start in numbered and not text[line_start : match.start()].strip():
