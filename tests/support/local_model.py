@@ -16,6 +16,7 @@ Without the registries the test is skipped with one line; with ``MEMDESK_REQUIRE
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -25,6 +26,7 @@ import zipfile
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from tests.support.npm import cache_root, install, locked, node_at_least, unavailable
@@ -74,17 +76,30 @@ def model_file() -> Path:
     return target
 
 
-class LocalModelServer:
-    """``local_model_server.mjs`` as a process; ``replies`` counts the answers it has sent."""
+def model_threads() -> int:
+    """The cores this process may use, shared with the other test workers (``pytest -n``):
+    the model's threads wait for each other, so one more than the cores stalls them all."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    return max(1, len(os.sched_getaffinity(0)) // workers)
 
-    def __init__(self, node: str, runtime: Path, model: Path) -> None:
+
+@dataclass(frozen=True)
+class ServedReply:
+    finish_reason: str  # "stop", or "length" when the token limit ended it
+    completion_tokens: int
+
+
+class LocalModelServer:
+    """``local_model_server.mjs`` as a process; ``replies`` lists how each answer it sent ended."""
+
+    def __init__(self, node: str, runtime: Path, model: Path, threads: int) -> None:
         self.port = free_port()
-        self.replies = 0
+        self.replies: list[ServedReply] = []
         self._changed = threading.Condition()
         self._listening = False
         self._output: deque[str] = deque(maxlen=20)  # the last lines, to explain a failed start
         self.process = subprocess.Popen(
-            [node, str(SERVER_SCRIPT), str(runtime), str(model), str(self.port), MODEL_NAME],
+            [node, str(SERVER_SCRIPT), str(runtime), str(model), str(self.port), MODEL_NAME, str(threads)],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -105,7 +120,9 @@ class LocalModelServer:
             with self._changed:
                 self._output.append(line.strip())
                 self._listening = self._listening or line.startswith("listening ")
-                self.replies += line.startswith("replied ")
+                if line.startswith("replied "):
+                    _word, _number, finish, tokens = line.split()
+                    self.replies.append(ServedReply(finish, int(tokens)))
                 self._changed.notify_all()
         with self._changed:  # the process ended
             self._changed.notify_all()
@@ -124,7 +141,7 @@ class LocalModelServer:
 
     def wait_for_replies(self, count: int, seconds: float = 60) -> None:
         with self._changed:
-            assert self._changed.wait_for(lambda: self.replies >= count, seconds), f"{self.replies} replies"
+            assert self._changed.wait_for(lambda: len(self.replies) >= count, seconds), self.replies
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -138,7 +155,7 @@ def local_model_server() -> Iterator[LocalModelServer]:
     model = model_file()
     node = node_at_least(RUNTIME_NODE_MAJOR)
     runtime = install(RUNTIME_PACKAGE)
-    server = LocalModelServer(node, runtime, model)
+    server = LocalModelServer(node, runtime, model, model_threads())
     try:
         server.wait_until_listening()
         yield server

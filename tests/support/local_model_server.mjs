@@ -1,24 +1,26 @@
 // A small OpenAI-compatible server for one GGUF model, over node-llama-cpp's prebuilt CPU build.
 //
-//   node local_model_server.mjs RUNTIME_PREFIX MODEL.gguf PORT [MODEL_NAME]
+//   node local_model_server.mjs RUNTIME_PREFIX MODEL.gguf PORT MODEL_NAME [THREADS]
 //
 // RUNTIME_PREFIX is where npm installed node-llama-cpp (the package is imported from there).
+// THREADS defaults to the cores this process may run on.
 // Answers GET /v1/models and POST /v1/chat/completions (no streaming) on 127.0.0.1, one
 // request at a time, each in a fresh chat. Greedy sampling unless the request sets a
 // temperature, so the same prompt gets the same reply. Prints "listening PORT" once ready,
-// and "replied N" after each reply, so a test can act between calls.
+// and "replied N FINISH_REASON COMPLETION_TOKENS" after each reply, so a test can see how
+// each reply ended and act between calls.
 
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import {pathToFileURL} from "node:url";
 
-const [prefix, modelPath, portText, modelName = "SmolLM2-135M-Instruct"] = process.argv.slice(2);
+const [prefix, modelPath, portText, modelName, threadsText] = process.argv.slice(2);
 const entry = path.join(prefix, "node_modules", "node-llama-cpp", "dist", "index.js");
 const {getLlama, LlamaChatSession} = await import(pathToFileURL(entry).href);
 // llama.cpp's default thread count oversubscribes a machine whose cores are shared or
-// limited; the cores this process may run on is what it can actually use.
-const threads = os.availableParallelism();
+// limited, and its threads wait for each other: one left without a core stalls them all.
+const threads = Number(threadsText) || os.availableParallelism();
 const CONTEXT_TOKENS = 4096;
 
 const llama = await getLlama({gpu: false, build: "never"});
@@ -91,9 +93,10 @@ const server = http.createServer(async (request, response) => {
         // One sequence in the context: requests take turns.
         const result = queue.then(() => complete(body));
         queue = result.catch(() => undefined);
-        send(response, 200, await result);
+        const reply = await result;
+        send(response, 200, reply);
         replied += 1;
-        console.log(`replied ${replied}`);
+        console.log(`replied ${replied} ${reply.choices[0].finish_reason} ${reply.usage.completion_tokens}`);
     } catch (error) {
         send(response, 500, {error: {message: String(error?.message ?? error), type: "server_error"}});
     }
