@@ -21,6 +21,8 @@ written, so a translated name ("Spanien" for "Spain") is marked.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -76,28 +78,31 @@ _TIME = (
     r"|\b(?P<h24>\d{1,2}):(?P<m24>\d{2})\b"
 )
 _NUMBER = r"(?<![\w.])[$£€]?(?P<n>\d+(?:,\d{3})*(?:\.\d+)?)(?P<k>k\b)?(?:%|st|nd|rd|th)?(?![\w.]\d)"
-_SPECIFICS = re.compile(
-    "|".join(
-        f"(?P<{name}>{pattern})"
-        for name, pattern in (
-            ("url", _URL),
-            ("email", _EMAIL),
-            ("path", _PATH),
-            ("quote", _QUOTE),
-            ("iso", _ISO_DATE),
-            ("daymonth", _DAY_MONTH),
-            ("monthday", _MONTH_DAY),
-            ("monthyear", _MONTH_YEAR),
-            ("slash", _SLASH_DATE),
-            ("time", _TIME),
-            ("number", _NUMBER),
-        )
-    ),
-    re.IGNORECASE,
+
+
+def _named(*patterns: tuple[str, str]) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?P<{name}>{pattern})" for name, pattern in patterns), re.IGNORECASE)
+
+
+# One pattern tried at every position is slow, so each kind is looked for where it can begin:
+# addresses around a "/", "@", "\\" or a file extension, quotes at quote marks, the rest at digits.
+_ADDRESS_HINT = re.compile(r"[/@\\]|www\.|\.[a-z]{1,5}\b", re.IGNORECASE)
+_ADDRESS = _named(("url", _URL), ("email", _EMAIL), ("path", _PATH))
+_QUOTED = _named(("quote", _QUOTE))
+_DIGITS = re.compile(r"\d+")
+_AT_DIGITS = _named(
+    ("iso", _ISO_DATE), ("daymonth", _DAY_MONTH), ("slash", _SLASH_DATE), ("time", _TIME), ("number", _NUMBER)
 )
+_MONTH_BEFORE = re.compile(rf"\b{_MONTH}\s+(?:of\s+)?$", re.IGNORECASE)
+_MONTH_FIRST = _named(("monthday", _MONTH_DAY), ("monthyear", _MONTH_YEAR))
+_TOKEN_EDGES = "\"'“”‘’()[]<>{}.,;:!?*"
 _UNIT_AFTER = re.compile(r"\s*-?\s*([^\W\d_]+)")
 _WORDS = re.compile(r"[^\W\d_]+")
+# A word of two letters or more whose first is not a-z: a capital, or a letter beyond ASCII
+# (then checked). One capital letter ("I", "A") names nothing.
+_CAPITALISED = re.compile(r"(?<![^\W\d_])[^\W\da-z_][^\W\d_]+")
 _PLAIN_WORDS = re.compile(r"\w+")
+_NOT_WORDS = re.compile(r"\W+")
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)", re.MULTILINE)
 _BULLET_NUMBER = re.compile(r"^\s*\d+[.)]\s", re.MULTILINE)
 _PLACEHOLDER = re.compile(
@@ -246,7 +251,7 @@ _COMMON = frozenset(
     )
 )
 _SUBJECT_NEXT = re.compile(
-    r"['’]s\b|\s+(?:is|was|has|had|and|said|says|will|would|can|could|who|also)\b|\s+[a-z]+(?:ed|[^s\W]s)\b"
+    r"['’]s\b|\s+(?:is|was|has|had|and|said|says|will|would|can|could|who|also)\b|\s+[a-z]+ed\b"
 )
 _NOT_NAME_ENDINGS = ("ing", "ed", "ly", "ies", "ful", "ous", "ive", "ment", "tion", "ness")
 _ROLE_WORDS = frozenset({"user", "assistant", "system", "tool"})
@@ -291,13 +296,13 @@ class Sources:
         # Words of the instructions (headings the prompt suggests, its examples) are no names.
         self.prompt_stems = {_stem(word) for word in _WORDS.findall(prompt_text)}
         self.stems |= self.prompt_stems
-        source_shingles = _shingles(self.flat)
-        self.prompt_shingles = _shingles(_flatten(prompt_text)) - source_shingles
+        self.prompt_shingles = _shingles(_flatten(prompt_text)) - _shingles(self.flat)
+        self.prompt_pairs = {shingle[:2] for shingle in self.prompt_shingles}
 
     def _add(self, text: str) -> None:
         self.stems |= {_stem(word) for word in _WORDS.findall(text)}
         self.flat += " " + _flatten(text) + " "
-        for match in _SPECIFICS.finditer(text):
+        for match in _find_specifics(text):
             kind = match.lastgroup
             if kind == "number":
                 value = _value(match)
@@ -349,6 +354,7 @@ class Sources:
         }
         other._add(text)
         other.prompt_shingles = self.prompt_shingles - _shingles(_flatten(text))
+        other.prompt_pairs = {shingle[:2] for shingle in other.prompt_shingles}
         return other
 
 
@@ -414,20 +420,67 @@ def _specifics(text: str, sources: Sources) -> list[Mark]:
     marks: list[Mark] = []
     taken: list[tuple[int, int]] = []
     numbered = {match.start() for match in _BULLET_NUMBER.finditer(text)}
-    for match in _SPECIFICS.finditer(text):
+    for match in _find_specifics(text):
         taken.append(match.span())
         if not _grounded(match, text, sources, numbered):
             # A sentence's full stop after a path or address is not part of it.
-            words = match.group().rstrip(".,;:") if match.lastgroup in _ADDRESSES else match.group()
-            marks.append(Mark(MarkKind.UNGROUNDED, words, match.start(), match.start() + len(words)))
+            marks.append(Mark(MarkKind.UNGROUNDED, match.group(), *match.span()))
     marks += _names(text, sources, taken)
     return marks
+
+
+def _find_specifics(text: str) -> list[re.Match[str]]:
+    """Addresses, quotes, dates, times and numbers in ``text``, in order, none overlapping."""
+    found = _addresses(text) if _ADDRESS_HINT.search(text) else []
+    if '"' in text or "“" in text or "`" in text:
+        found += _QUOTED.finditer(text)
+    found.sort(key=lambda match: match.start())
+    taken = [match.span() for match in found]
+    numeric: list[re.Match[str]] = []
+    after = 0  # the end of the last numeric match
+    index = 0
+    for digits in _DIGITS.finditer(text):
+        start = digits.start()
+        while index < len(taken) and taken[index][1] <= start:
+            index += 1
+        if start < after or (index < len(taken) and taken[index][0] <= start):
+            continue
+        if start and text[start - 1] in "$£€":
+            start -= 1
+        month = _MONTH_BEFORE.search(text, max(0, start - 14), start)
+        match = (_MONTH_FIRST.match(text, month.start()) if month else None) or _AT_DIGITS.match(text, start)
+        if match is not None and (not numeric or match.start() >= after):
+            numeric.append(match)
+            after = match.end()
+    return sorted(found + numeric, key=lambda match: match.start())
+
+
+def _addresses(text: str) -> list[re.Match[str]]:
+    """URLs, e-mail addresses and paths: the words around each hint that read as one."""
+    found: list[re.Match[str]] = []
+    end = 0
+    for hint in _ADDRESS_HINT.finditer(text):
+        if hint.start() < end:
+            continue
+        start = max(text.rfind(" ", 0, hint.start()), text.rfind("\n", 0, hint.start())) + 1
+        end = min(
+            (at for at in (text.find(" ", hint.end()), text.find("\n", hint.end())) if at != -1),
+            default=len(text),
+        )
+        while start < end and text[start] in _TOKEN_EDGES:
+            start += 1
+        while end > start and text[end - 1] in _TOKEN_EDGES:
+            end -= 1
+        match = _ADDRESS.fullmatch(text, start, end) if start < end else None
+        if match is not None:
+            found.append(match)
+    return found
 
 
 def _grounded(match: re.Match[str], text: str, sources: Sources, numbered: set[int]) -> bool:
     kind = match.lastgroup
     if kind in _ADDRESSES:
-        return _flatten(match.group().rstrip(".,;:")) in sources.flat
+        return _flatten(match.group()) in sources.flat
     if kind == "quote":
         quoted = next(group for group in match.groups()[match.re.groupindex["quote"] :] if group)
         return _flatten(quoted).strip(" .,;:!?") in sources.flat
@@ -522,16 +575,13 @@ def _names(text: str, sources: Sources, taken: list[tuple[int, int]]) -> list[Ma
 
     spans = iter(sorted(taken))
     skip = next(spans, None)
-    for match in _WORDS.finditer(text):
+    for match in _CAPITALISED.finditer(text):
         while skip is not None and skip[1] <= match.start():
             skip = next(spans, None)
-        if skip is not None and skip[0] <= match.start() < skip[1]:
+        if (skip is not None and skip[0] <= match.start() < skip[1]) or not match.group()[0].isupper():
             close()
             continue
-        word = match.group()
-        if not word[0].isupper():
-            close()
-            continue
+        # Words between two capitalised ones (lower-case or not words) end a run.
         if run and text[run[-1].end() : match.start()] not in (" ", "-"):
             close()
         run.append(match)
@@ -575,6 +625,7 @@ def _opens_sentence(text: str, at: int) -> bool:
     return True
 
 
+@functools.lru_cache(maxsize=8192)
 def _stem(word: str) -> str:
     """Close enough for comparing words: lower case, without a plural, tense or possessive ending."""
     word = word.lower()
@@ -589,6 +640,8 @@ def _stem(word: str) -> str:
 
 
 def _placeholders(text: str, sources: Sources) -> list[Mark]:
+    if "<" not in text and "[" not in text and "{" not in text:
+        return []
     return [
         Mark(MarkKind.PLACEHOLDER, match.group(), *match.span())
         for match in _PLACEHOLDER.finditer(text)
@@ -599,15 +652,26 @@ def _placeholders(text: str, sources: Sources) -> list[Mark]:
 def _prompt_repeats(text: str, sources: Sources) -> list[Mark]:
     if not sources.prompt_shingles:
         return []
-    words = [(match.group().lower(), match.start(), match.end()) for match in _PLAIN_WORDS.finditer(text)]
+    lowered = text.lower()
+    # Lower case rarely changes a text's length; when it does, words are found as written.
+    same = len(lowered) == len(text)
+    words = _PLAIN_WORDS.findall(lowered) if same else [word.lower() for word in _PLAIN_WORDS.findall(text)]
+    pairs, shingles = sources.prompt_pairs, sources.prompt_shingles
+    hits = [
+        index
+        for index, pair in enumerate(itertools.pairwise(words))
+        if pair in pairs and tuple(words[index : index + _SHINGLE]) in shingles
+    ]
+    if not hits:
+        return []
+    places = [match.span() for match in _PLAIN_WORDS.finditer(lowered if same else text)]
     spans: list[list[int]] = []
-    for index in range(len(words) - _SHINGLE + 1):
-        if tuple(word for word, _, _ in words[index : index + _SHINGLE]) in sources.prompt_shingles:
-            start, end = words[index][1], words[index + _SHINGLE - 1][2]
-            if spans and start <= spans[-1][1]:
-                spans[-1][1] = end
-            else:
-                spans.append([start, end])
+    for index in hits:
+        start, end = places[index][0], places[index + _SHINGLE - 1][1]
+        if spans and start <= spans[-1][1]:
+            spans[-1][1] = end
+        else:
+            spans.append([start, end])
     return [Mark(MarkKind.PROMPT, text[start:end], start, end) for start, end in spans]
 
 
@@ -630,15 +694,15 @@ def _dialogue(text: str, sources: Sources) -> list[Mark]:
 
 def _loops(text: str) -> list[Mark]:
     """Each copy after the first of a sentence said again (of 3 words or more, or 3 times)."""
-    sentences = [
-        (key, match)
-        for match in _SENTENCE.finditer(text)
-        if (key := " ".join(_PLAIN_WORDS.findall(match.group().lower())))
-    ]
-    counts = Counter(key for key, _ in sentences)
+    keys = [(_NOT_WORDS.sub(" ", match.group().lower()).strip(), match) for match in _SENTENCE.finditer(text)]
+    counts = Counter(key for key, _ in keys)
+    if all(count == 1 for count in counts.values()):
+        return []
     seen: set[str] = set()
     marks: list[Mark] = []
-    for key, match in sentences:
+    for key, match in keys:
+        if not key:
+            continue
         if counts[key] < 2 or (len(key.split()) < 3 and counts[key] < 3):
             continue
         if key in seen:
