@@ -253,6 +253,13 @@ _COMMON = frozenset(
 _SUBJECT_NEXT = re.compile(
     r"['’]s\b|\s+(?:is|was|has|had|and|said|says|will|would|can|could|who|also)\b|\s+[a-z]+ed\b"
 )
+# Words capitalised at a sentence's start that are never part of the name after them.
+_LEADING = frozenset(
+    _listed(
+        "a an and at but by for from his her in its my of on or our so that the their then these this "
+        "those to when while with your also after before"
+    )
+)
 _NOT_NAME_ENDINGS = ("ing", "ed", "ly", "ies", "ful", "ous", "ive", "ment", "tion", "ness")
 _ROLE_WORDS = frozenset({"user", "assistant", "system", "tool"})
 
@@ -567,6 +574,8 @@ def _names(text: str, sources: Sources, taken: list[tuple[int, int]]) -> list[Ma
     run: list[re.Match[str]] = []
 
     def close() -> None:
+        while len(run) > 1 and run[0].group().lower() in _LEADING:
+            del run[0]  # "Then Spain": the name is "Spain"
         if run and not _run_grounded(text, run, sources):
             marks.append(
                 Mark(MarkKind.UNGROUNDED, text[run[0].start() : run[-1].end()], run[0].start(), run[-1].end())
