@@ -124,7 +124,7 @@ def test_every_step_answers_and_nothing_invented_is_stored(memdesk, model):
     conversation = " ".join(text for _role, text in CONVERSATION).lower()
     assert all(word.lower() not in conversation for word in invented)
     memory = stored(memdesk)
-    assert not [word for word in invented if word in memory]
+    assert not [word for word in invented if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", memory, re.I)]
     assert "0 new" in out(memdesk("session", "list"))
 
 

@@ -154,7 +154,7 @@ def local_model_server() -> Iterator[LocalModelServer]:
     """The model served on a free port of 127.0.0.1, stopped afterwards."""
     model = model_file()
     node = node_at_least(RUNTIME_NODE_MAJOR)
-    runtime = install(RUNTIME_PACKAGE)
+    runtime = install(RUNTIME_PACKAGE, node)  # its install script needs this Node too
     server = LocalModelServer(node, runtime, model, model_threads())
     try:
         server.wait_until_listening()

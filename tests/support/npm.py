@@ -40,7 +40,7 @@ class NpmTool:
     @property
     def env_path(self) -> str:
         """A PATH that puts this Node first, for programs that start ``node`` themselves."""
-        return os.pathsep.join([str(Path(self.node).parent), os.environ.get("PATH", "")])
+        return _path_with(self.node)
 
 
 def cache_root() -> Path:
@@ -65,8 +65,11 @@ def locked(path: Path) -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def install(spec: str) -> Path:
-    """Install ``spec`` (name@exact-version) into its own cached prefix; the prefix."""
+def install(spec: str, node: str | None = None) -> Path:
+    """Install ``spec`` (name@exact-version) into its own cached prefix; the prefix.
+
+    ``node``: the Node.js that npm and the package's install scripts run on (default: the
+    system's), for packages whose scripts need a newer one."""
     if not re.fullmatch(r"(@[\w.-]+/)?[\w.-]+@\d+\.\d+\.\d+", spec):
         raise ValueError(f"pin an exact version: {spec!r}")
     npm = shutil.which("npm")
@@ -85,6 +88,7 @@ def install(spec: str) -> Path:
                 capture_output=True,
                 text=True,
                 timeout=INSTALL_TIMEOUT_S,
+                env=None if node is None else {**os.environ, "PATH": _path_with(node)},
             )
         except subprocess.TimeoutExpired:
             unavailable(f"npm install {spec} timed out; is the npm registry reachable?")
@@ -93,6 +97,10 @@ def install(spec: str) -> Path:
             unavailable(f"npm install {spec} failed: {last}")
         done.touch()
     return prefix
+
+
+def _path_with(node: str) -> str:
+    return os.pathsep.join([str(Path(node).parent), os.environ.get("PATH", "")])
 
 
 def _node_major(node: str) -> int:

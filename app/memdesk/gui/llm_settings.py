@@ -222,6 +222,10 @@ class LLMSettingsPanel(QWidget):
         self.local_servers.clear()
         for server in found:
             self.local_servers.addItem(server.describe(), server)
+            # A narrow window cuts the line; the tooltip keeps every model name readable.
+            self.local_servers.setItemData(
+                self.local_servers.count() - 1, server.describe(), Qt.ItemDataRole.ToolTipRole
+            )
         self.local_servers.setEnabled(bool(found))
         if found:
             count = "One server" if len(found) == 1 else f"{len(found)} servers"
