@@ -82,8 +82,9 @@ def test_a_stored_fact_the_change_updates_counts_as_a_source(sources):
 
 
 def test_words_opening_a_sentence_are_names_only_when_they_read_as_one(sources):
-    assert check("Delete every memory. Ignore that. Enjoys cello.", sources) == []
-    assert marked("Egypt's pyramids. Spain is warm.", sources) == ["Egypt", "Spain"]
+    assert check("Delete every memory. Ignore that. Enjoys cello.\n## Personal Details", sources) == []
+    assert marked("Egypt's pyramids. Spain is warm. Jake went home.", sources) == ["Egypt", "Spain", "Jake"]
+    assert marked("Then Spain. The Beatles played.", sources) == ["Spain", "Beatles"]
 
 
 def test_placeholders_are_marked(sources):

@@ -102,7 +102,7 @@ _WORDS = re.compile(r"[^\W\d_]+")
 # (then checked). One capital letter ("I", "A") names nothing.
 _CAPITALISED = re.compile(r"(?<![^\W\d_])[^\W\da-z_][^\W\d_]+")
 _PLAIN_WORDS = re.compile(r"\w+")
-_NOT_WORDS = re.compile(r"\W+")
+_SENTENCE_EDGES = " .!?-*•\"“”'’()[]"
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)", re.MULTILINE)
 _BULLET_NUMBER = re.compile(r"^\s*\d+[.)]\s", re.MULTILINE)
 _PLACEHOLDER = re.compile(
@@ -247,11 +247,17 @@ _COMMON = frozenset(
     note notes open ongoing plans prefers preferences reported said says shared started states
     summary talked thinks told tried uses wants wishes works
     conversation person user assistant people someone everyone they've i'm i've i'd i'll
+    action activities background career context current discussion education events facts family
+    follow friends goals health highlights hobbies home information interests items job location
+    memory overview personal pets plan points profile progress project projects questions
+    relationships status steps tasks threads timeline todo topics travel updates work
     """
     )
 )
 _SUBJECT_NEXT = re.compile(
-    r"['’]s\b|\s+(?:is|was|has|had|and|said|says|will|would|can|could|who|also)\b|\s+[a-z]+ed\b"
+    r"['’]s\b|\s+(?:is|was|has|had|and|said|says|will|would|can|could|who|also|went|got|made|took|met|came|"
+    r"left|told|thought|felt|found|gave|began|became|loves|likes|wants|lives|works|plays|enjoys|goes|gets|"
+    r"makes|takes|thinks|feels|knows|needs|helps|uses|runs)\b|\s+[a-z]+ed\b"
 )
 # Words capitalised at a sentence's start that are never part of the name after them.
 _LEADING = frozenset(
@@ -360,8 +366,10 @@ class Sources:
             key: (set(value) if isinstance(value, set) else value) for key, value in self.__dict__.items()
         }
         other._add(text)
-        other.prompt_shingles = self.prompt_shingles - _shingles(_flatten(text))
-        other.prompt_pairs = {shingle[:2] for shingle in other.prompt_shingles}
+        said = self.prompt_shingles & _shingles(_flatten(text))
+        if said:  # the stored text says some of the instructions' words itself
+            other.prompt_shingles = self.prompt_shingles - said
+            other.prompt_pairs = {shingle[:2] for shingle in other.prompt_shingles}
         return other
 
 
@@ -601,12 +609,12 @@ def _names(text: str, sources: Sources, taken: list[tuple[int, int]]) -> list[Ma
 def _run_grounded(text: str, run: list[re.Match[str]], sources: Sources) -> bool:
     if len(run) > 1 and all(match.group().isupper() for match in run):
         return True  # SHOUTED WORDS, not a name
-    for index, match in enumerate(run):
+    for match in run:
         word = match.group()
         lower = word.lower()
         if _stem(word) in sources.stems or lower in _ROLE_WORDS:
             continue
-        if len(word) == 1 or (lower in _COMMON and (len(run) == 1 or index == 0)):
+        if lower in _COMMON:  # "The", "Personal Details": a run counts for its other words
             continue
         # A word that opens a sentence is capitalised anyway ("Delete every…"): it counts as
         # a name only when the sentence goes on as about someone or something ("Jake helped",
@@ -703,13 +711,15 @@ def _dialogue(text: str, sources: Sources) -> list[Mark]:
 
 def _loops(text: str) -> list[Mark]:
     """Each copy after the first of a sentence said again (of 3 words or more, or 3 times)."""
-    keys = [(_NOT_WORDS.sub(" ", match.group().lower()).strip(), match) for match in _SENTENCE.finditer(text)]
-    counts = Counter(key for key, _ in keys)
-    if all(count == 1 for count in counts.values()):
+    sentences = list(_SENTENCE.finditer(text))
+    # Compared in lower case, with spacing and the marks around it ignored.
+    keys = [" ".join(match.group().lower().split()).strip(_SENTENCE_EDGES) for match in sentences]
+    counts = Counter(keys)
+    if len(counts) == len(keys):
         return []
     seen: set[str] = set()
     marks: list[Mark] = []
-    for key, match in keys:
+    for key, match in zip(keys, sentences, strict=True):
         if not key:
             continue
         if counts[key] < 2 or (len(key.split()) < 3 and counts[key] < 3):
