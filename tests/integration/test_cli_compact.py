@@ -315,3 +315,38 @@ def test_a_two_megabyte_reply_is_cut_to_each_budget_and_applied(memdesk, server)
     assert timeline.startswith("ctx_telegram:1_") and len(timeline) < 4100
     assert len(out(memdesk("doc", "show", "user/facts"))) <= 310
     assert "0 new" in sessions(memdesk)
+
+
+def invented(request):
+    if request.system_text == prompts.SUMMARY_SYSTEM:
+        return Reply("## Decisions\n- Rust for the backend\n- A trip to Spain with Marco in June 2025")
+    if request.system_text == prompts.FACTS_SYSTEM:
+        return Reply("The user prefers tea.")
+    return Reply("[user] chose Rust for the backend.")
+
+
+def test_ungrounded_changes_are_listed_and_left_out_unless_accepted(memdesk, server):
+    server.responder = invented
+    log_chat(memdesk)
+    fails(memdesk("compact", "telegram:1", "--accept-ungrounded"), 2, "--accept-ungrounded goes with --yes")
+
+    dry = out(memdesk("compact", "telegram:1", "--dry-run", env=KEY))
+
+    assert "[1] Replace working memory (user/working) (not accepted)" in dry
+    assert "    UNGROUNDED: not in the conversation: Spain, Marco, June 2025" in dry
+    assert "    UNGROUNDED: placeholder left in: [user]" in dry
+    assert "--yes would leave out 3 ungrounded changes: " in dry
+    assert "  [4] Add a memory to app cal: placeholder left in: [user]" in dry
+
+    applied = out(memdesk("compact", "telegram:1", "--yes", env=KEY))
+
+    assert "Applied 2 changes as history step" in applied
+    assert "Left out 3 ungrounded changes: " in applied
+    assert out(memdesk("working", "show")) == "" and out(memdesk("app", "show", "cal")).strip() == ""
+    assert "- The user prefers tea." in out(memdesk("doc", "show", "user/facts"))
+
+    out(memdesk("undo"))
+    accepted = out(memdesk("compact", "telegram:1", "--yes", "--accept-ungrounded", env=KEY))
+
+    assert "Applied 5 changes" in accepted and "ungrounded" not in accepted.split("history step")[1]
+    assert "Spain" in out(memdesk("working", "show"))
