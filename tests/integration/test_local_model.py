@@ -12,10 +12,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timedelta
 
 import pytest
 from tests.support.cli import MemdeskCommand, fails, out
 from tests.support.local_model import MODEL_NAME, LocalModelServer, local_model_server
+
+from memdesk.services.memdesk import Memdesk
 
 pytestmark = pytest.mark.wall_time
 
@@ -43,7 +46,8 @@ def model() -> Iterator[LocalModelServer]:
 
 def chat_with_the_model(memdesk: MemdeskCommand, server: LocalModelServer, steps: str = "") -> None:
     """Priya's conversation logged into a store whose settings point at ``server``; the app
-    is at its cap of one memory, so the decision step runs too."""
+    is at its cap of one memory, so the decision step runs too. Written in this process:
+    only the compaction under test pays for starting the command."""
     memdesk.data_dir.mkdir(parents=True)
     (memdesk.data_dir / "config.toml").write_text(
         f'[llm]\nbackend = "openai"\nopenai_base_url = "{server.openai_url}"\nmodel = "{MODEL_NAME}"\n'
@@ -52,9 +56,16 @@ def chat_with_the_model(memdesk: MemdeskCommand, server: LocalModelServer, steps
         "[memory]\napp_memory_cap = 1\n",
         encoding="utf-8",
     )
-    for role, text in CONVERSATION:
-        out(memdesk("session", "log", SESSION, "--role", role, text, "--app", "cal"))
-    out(memdesk("app", "add", "cal", OLD_MEMORY))
+    now = datetime.fromisoformat(NOW)
+    app = Memdesk.open(data_dir=str(memdesk.data_dir), clock=lambda: now)
+    try:
+        app.apps.add("cal", OLD_MEMORY, created_at=now - timedelta(days=7))
+        # A minute between messages, the last one a minute ago.
+        first = now - timedelta(minutes=len(CONVERSATION))
+        messages = [(role, text, first + timedelta(minutes=n)) for n, (role, text) in enumerate(CONVERSATION)]
+        app.sessions.log_many(SESSION, messages, app_id="cal")
+    finally:
+        app.close()
 
 
 @pytest.fixture
