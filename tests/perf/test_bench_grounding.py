@@ -222,9 +222,11 @@ def test_checking_a_proposal_is_fast() -> None:
     conversation = _conversations()[0]
     part = conversation.sessions[0]
     messages = [(f"{turn.speaker}: {turn.text}", part.at) for turn in part.turns]
-    began = time.perf_counter()
-    sources = Sources(messages, part.at, [prompts.SUMMARY_SYSTEM, prompts.FACTS_SYSTEM, APP_SYSTEM])
-    prepared = time.perf_counter() - began
+    prepared = float("inf")
+    for _ in range(ROUNDS):
+        began = time.perf_counter()
+        sources = Sources(messages, part.at, [prompts.SUMMARY_SYSTEM, prompts.FACTS_SYSTEM, APP_SYSTEM])
+        prepared = min(prepared, time.perf_counter() - began)
     # Model-like text: the conversation's own sentences, with a few invented names among them.
     said = " ".join(turn.text for turn in part.turns)
     text = (said + " They flew to Lisbon with Marcus on 3 March 2024. ") * (PROPOSAL_CHARS // len(said) + 1)
