@@ -2,7 +2,7 @@
 steps, review (reject, edit), apply, undo; cancel; failures in plain words."""
 
 import re
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
@@ -345,3 +345,19 @@ def test_render_a_review_with_marked_words(
         settle()
         assert card(widget, ChangeKind.REPLACE_WORKING).marked.isVisible()
         save_render(widget, f"compaction-ungrounded-{name}", size)
+
+
+def test_a_card_shows_the_marked_lines_and_the_start_of_a_long_loop():
+    from memdesk.core.grounding import Sources, check
+    from memdesk.gui.views.compaction import MARKED_CHARS, marked_lines
+
+    sources = Sources([("Plan Porto for Friday.", None)], date(2026, 3, 1))
+    text = "## Trip\n- Porto on Friday\n- Then Spain\n- Hotel\n- Lisbon is next"
+    shown, findings = marked_lines(text, tuple(check(text, sources)))
+    assert shown == "- Then Spain\n…\n- Lisbon is next"
+    assert [shown[f.start : f.end] for f in findings] == ["Spain", "Lisbon"]
+
+    loop = "Porto on Friday. " * 200
+    shown, findings = marked_lines(loop, tuple(check(loop, sources)))
+    assert len(shown) == MARKED_CHARS + 1 and shown.endswith("…")
+    assert findings and all(f.end <= MARKED_CHARS for f in findings)

@@ -57,6 +57,7 @@ EMPTY_TEXT = (
     "Pick a session and press Run. Memdesk proposes the changes (working memory, a timeline entry, "
     "facts, the app's memory) and writes nothing until you apply the ones you accept."
 )
+MARKED_CHARS = 600  # of the model's marked lines shown on a card
 REJECT_HINTS = {
     ChangeKind.DELETE_APP_MEMORY: (
         "Keep this memory. If the new memory is added, the oldest one goes instead, so the app "
@@ -223,7 +224,8 @@ class ChangeCard(QFrame):
 
 def marked_lines(text: str, marks: tuple[Mark, ...]) -> tuple[str, list[Finding]]:
     """The lines of ``text`` that hold a mark (the rest is in the diff), with the marks'
-    spans moved to match; "…" stands for lines left out between them."""
+    spans moved to match; "…" stands for lines left out between them, and for the end of a
+    text longer than ``MARKED_CHARS``."""
     kept: list[str] = []
     findings: list[Finding] = []
     length = 0
@@ -246,7 +248,13 @@ def marked_lines(text: str, marks: tuple[Mark, ...]) -> tuple[str, list[Finding]
         start = end
     while kept and kept[-1] == "…\n":
         kept.pop()
-    return "".join(kept).rstrip("\n"), findings
+    shown = "".join(kept).rstrip("\n")
+    if len(shown) > MARKED_CHARS:  # a loop can fill the whole text; its start shows what it is
+        shown = shown[:MARKED_CHARS] + "…"
+        findings = [
+            Finding(f.reason, f.start, min(f.end, MARKED_CHARS)) for f in findings if f.start < MARKED_CHARS
+        ]
+    return shown, findings
 
 
 class CompactionView(Page):
