@@ -3,9 +3,11 @@
 import keyring.backends.fail
 import pytest
 from PySide6.QtCore import Qt
-from tests.support.llm_servers import FakeLLMServer, Reply, Status
+from tests.gui.tables_fixtures import RENDERS, app_palette, save_render
+from tests.support.llm_servers import MODELS_PATH, OLLAMA_TAGS_PATH, FakeLLMServer, Reply, Status
+from tests.support.ports import free_port
 
-from memdesk.llm import prompts
+from memdesk.llm import discovery, prompts
 from memdesk.secrets import SERVICE
 
 
@@ -32,6 +34,11 @@ def choose(panel, backend, url=None):
         panel.base_url.setText(url)
 
 
+def chats(server):
+    """The chat calls the server had (listing models is not one)."""
+    return [request for request in server.requests if request.body is not None]
+
+
 def click(qtbot, button):
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
 
@@ -47,7 +54,7 @@ def test_values_are_the_llm_settings(memdesk_app, panel):
     }
     assert not panel.base_url.isEnabled() and not panel.key.isEnabled()
     choose(panel, "openai", "http://127.0.0.1:1234/v1")
-    panel.model.setText("qwen2.5")
+    panel.model.setEditText("qwen2.5")
     panel.max_tokens.setValue(512)
     settings = memdesk_app.settings.with_values(panel.values())
     assert (settings.llm.backend, settings.llm.openai_base_url, settings.llm.model) == (
@@ -55,13 +62,13 @@ def test_values_are_the_llm_settings(memdesk_app, panel):
         "http://127.0.0.1:1234/v1",
         "qwen2.5",
     )
-    assert panel.model.placeholderText() == "default: llama3.2"
+    assert panel.model.lineEdit().placeholderText() == "default: llama3.2"
 
 
 def test_test_connection_reports_success(panel, server, memory_keyring, qtbot, settle):
-    server.script(Reply("NO FACTS"))
+    server.script(Reply("NO FACTS"), Reply("1\n2\n3"))
     choose(panel, "openai", server.openai_url)
-    panel.model.setText("tiny")
+    panel.model.setEditText("tiny")
     settle()
 
     click(qtbot, panel.test_button)
@@ -69,7 +76,8 @@ def test_test_connection_reports_success(panel, server, memory_keyring, qtbot, s
     qtbot.waitUntil(lambda: panel.test_result.text().startswith("Connected"), timeout=30000)
 
     assert f"Connected: {server.openai_url} answered with model tiny in" in panel.test_result.text()
-    request = server.requests[0]
+    assert panel.test_result.text().endswith(" tokens per second.")
+    request = chats(server)[0]
     assert request.system_text == prompts.FACTS_SYSTEM and request.body["max_tokens"] == 64
     assert panel.test_button.isEnabled()
 
@@ -86,7 +94,7 @@ def test_test_connection_explains_a_401(panel, server, memory_keyring, qtbot, se
     text = panel.test_result.text()
     assert text.startswith("The openai server rejected the API key (HTTP 401). The server said: invalid key.")
     assert "Check the API key for openai in Settings" in text and "sk-typed" not in text
-    assert server.requests[0].api_key == "sk-typed-not-saved"  # tried before saving
+    assert chats(server)[0].api_key == "sk-typed-not-saved"  # tried before saving
     assert memory_keyring.passwords == {}
 
 
@@ -183,6 +191,114 @@ def test_test_connection_reaches_an_anthropic_server_at_its_url(panel, server, q
     assert f"Connected: {server.anthropic_url} answered with model claude-haiku-4-5 in" in (
         panel.test_result.text()
     )
-    (request,) = server.requests
+    request = server.requests[0]
     assert request.path == "/v1/messages" and request.api_key == "sk-ant-typed"
     assert request.system_text == prompts.FACTS_SYSTEM
+
+
+# --- models of the configured server, servers found on this computer -------------------------
+
+
+def port_of(server):
+    return int(server.root_url.rsplit(":", 1)[1])
+
+
+def items(combo):
+    return [combo.itemText(index) for index in range(combo.count())]
+
+
+@pytest.fixture
+def local_servers(monkeypatch):
+    """An Ollama and a llama.cpp stand-in on 127.0.0.1, and LM Studio's port closed."""
+    with (
+        FakeLLMServer(models=("qwen2.5:0.5b", "llama3.2"), model_routes=(OLLAMA_TAGS_PATH,)) as ollama,
+        FakeLLMServer(models=("SmolLM2-135M-Instruct",), model_routes=(MODELS_PATH,)) as llama_cpp,
+    ):
+        ports = (("Ollama", port_of(ollama)), ("LM Studio", free_port()), ("llama.cpp", port_of(llama_cpp)))
+        monkeypatch.setattr(discovery, "LOCAL_SERVERS", ports)
+        yield ollama, llama_cpp
+
+
+def test_the_configured_servers_models_are_offered(memdesk_app, panel, qtbot, settle):
+    with FakeLLMServer(models=("mistral", "llama3.2", "gemma3")) as server:
+        memdesk_app.update_settings(
+            memdesk_app.settings.with_values(
+                {"llm.backend": "openai", "llm.openai_base_url": server.openai_url, "llm.model": "gemma3"}
+            )
+        )
+        panel.set_values(memdesk_app.settings)
+        settle()
+        qtbot.waitUntil(lambda: panel.model.count() == 3)
+    assert items(panel.model) == ["gemma3", "llama3.2", "mistral"]
+    assert panel.model.currentText() == "gemma3"  # the configured model stays chosen
+    assert panel.models_status.text() == "3 models on this server; pick one or type a name."
+    panel.model.setCurrentIndex(2)
+    assert panel.values()["llm.model"] == "mistral"
+
+
+def test_a_server_that_cannot_list_says_so_and_keeps_the_typed_model(panel, qtbot, settle):
+    closed = f"http://127.0.0.1:{free_port()}/v1"
+    panel.model.setEditText("my-model")
+    choose(panel, "openai", closed)
+    panel.base_url.editingFinished.emit()
+    qtbot.waitUntil(lambda: panel.models_status.text().startswith("No list of models"))
+    assert panel.models_status.text() == (
+        f"No list of models: Could not connect to the openai server at {closed}.\n\nIs the server running "
+        f"at {closed}? Check the address (llm.openai_base_url) and your network."
+    )
+    assert panel.model.currentText() == "my-model" and panel.model.count() == 0
+
+
+def test_local_servers_are_found_and_choosing_one_fills_the_url_and_model(
+    local_servers, panel, qtbot, settle
+):
+    ollama, llama_cpp = local_servers
+    choose(panel, "openai")
+    qtbot.waitUntil(lambda: panel.local_servers.count() == 2)
+
+    assert items(panel.local_servers) == [
+        f"Ollama at {ollama.openai_url}: llama3.2, qwen2.5:0.5b",
+        f"llama.cpp at {llama_cpp.openai_url}: SmolLM2-135M-Instruct",
+    ]
+    assert panel.local_status.text() == "2 servers found; choose one to use it."
+    panel.local_servers.setCurrentIndex(1)
+    panel.local_servers.activated.emit(1)
+
+    assert panel.base_url.text() == llama_cpp.openai_url
+    assert items(panel.model) == ["SmolLM2-135M-Instruct"]
+    assert panel.values()["llm.model"] == "SmolLM2-135M-Instruct"
+    assert panel.values()["llm.openai_base_url"] == llama_cpp.openai_url
+
+
+def test_no_local_server_running_is_said_plainly(monkeypatch, panel, qtbot, settle):
+    monkeypatch.setattr(discovery, "LOCAL_SERVERS", (("Ollama", free_port()),))
+    choose(panel, "openai")
+    qtbot.waitUntil(lambda: panel.local_status.text().startswith("None"))
+    assert panel.local_status.text().startswith("None is running on 127.0.0.1: looked for Ollama (")
+    assert panel.local_servers.count() == 0 and not panel.local_servers.isEnabled()
+    choose(panel, "anthropic")
+    assert panel.local_status.isHidden() and panel.models_status.isHidden()
+
+
+@pytest.mark.parametrize(("name", "size", "dark"), RENDERS)
+def test_render_local_servers_and_a_tested_connection(
+    local_servers, memdesk_app, tasks, qtbot, settle, name, size, dark
+):
+    from memdesk.gui.llm_settings import LLMSettingsPanel
+
+    ollama, _llama_cpp = local_servers
+    ollama.script(Reply("NO FACTS", delay=0.1), Reply("1\n2\n3", delay=0.3))
+    with app_palette(dark):
+        widget = LLMSettingsPanel(memdesk_app, tasks)
+        qtbot.addWidget(widget)
+        widget.resize(*size)
+        widget.show()
+        choose(widget, "openai")
+        qtbot.waitUntil(lambda: widget.local_servers.count() == 2)
+        widget.local_servers.setCurrentIndex(0)
+        widget.local_servers.activated.emit(0)
+        click(qtbot, widget.test_button)
+        qtbot.waitUntil(lambda: widget.test_result.text().startswith("Connected"), timeout=30000)
+        settle()
+        save_render(widget, f"llm-settings-{name}", size)
+    assert "tokens per second" in widget.test_result.text()

@@ -1,10 +1,12 @@
 """The Compaction view against a local server speaking the OpenAI protocol: run, watch the
 steps, review (reject, edit), apply, undo; cancel; failures in plain words."""
 
-from datetime import timedelta
+import re
+from datetime import date, timedelta
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
+from tests.gui.tables_fixtures import RENDERS, app_palette, save_render
 from tests.support.llm_servers import FakeLLMServer, Reply, Status
 
 from memdesk.llm import prompts
@@ -274,3 +276,88 @@ def test_a_cut_reply_shows_its_note(memdesk_app, clock, server, view, qtbot, set
     assert memory.note.isVisible()
     assert memory.note.text() == "The model's app memory was 379 characters; it was cut to the limit of 200."
     assert not card(view, ChangeKind.REPLACE_WORKING).note.isVisible()
+
+
+INVENTED_SUMMARY = "## Trip\n- Porto on Friday\n- Then Spain and Europe, and a dinner in New York"
+
+
+def invented(request):
+    if request.system_text == prompts.SUMMARY_SYSTEM:
+        return Reply(INVENTED_SUMMARY)
+    if request.system_text == prompts.FACTS_SYSTEM:
+        return Reply("The user prefers window seats.")
+    return Reply("<name> is going to Porto on Friday.")
+
+
+def test_ungrounded_changes_show_the_marked_words_and_start_rejected(
+    memdesk_app, clock, server, view, qtbot, settle
+):
+    app = memdesk_app
+    server.responder = invented
+    log_chat(app, clock)
+    view.select_session(SESSION)
+    settle()
+
+    run(view, qtbot)
+    settle()
+
+    working = card(view, ChangeKind.REPLACE_WORKING)
+    assert working.ungrounded_badge.isVisible() and not working.badge.isVisible()
+    assert working.grounding.text().startswith("Not in the conversation: Spain, Europe, New York.")
+    assert working.reject_button.isChecked()
+    assert working.state.text() == "Not accepted: not in the conversation, will not be written"
+    marked = working.marked.text()
+    assert "Porto on Friday" not in marked  # only the lines with marks; the diff has the rest
+    assert re.search(r'background-color:#\w+">Spain</span>', marked)
+    assert re.search(r'background-color:#\w+">New York</span>', marked)
+    memory = card(view, ChangeKind.ADD_APP_MEMORY)
+    assert memory.grounding.text().startswith("Placeholder left in: <name>.")
+    assert "&lt;name&gt;</span>" in memory.marked.text()
+    facts = card(view, ChangeKind.APPEND_FACTS)
+    assert not facts.ungrounded_badge.isVisible() and facts.accept_button.isChecked()
+    assert "3 not in the conversation, not accepted" in view.summary.text()  # and the timeline entry
+
+    qtbot.mouseClick(memory.accept_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(view.apply_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.proposal is None, timeout=10000)
+
+    assert [m.content for m in app.apps.memories("travel")] == ["<name> is going to Porto on Friday."]
+    assert app.working.state(SESSION) is None
+
+
+@pytest.mark.parametrize(("name", "size", "dark"), RENDERS)
+def test_render_a_review_with_marked_words(
+    memdesk_app, clock, server, tasks, qtbot, settle, name, size, dark
+):
+    from memdesk.gui.views.compaction import CompactionView
+
+    server.responder = invented
+    log_chat(memdesk_app, clock)
+    with app_palette(dark):
+        widget = CompactionView(memdesk_app, tasks)
+        qtbot.addWidget(widget)
+        widget.resize(*size)
+        widget.show()
+        settle()
+        widget.select_session(SESSION)
+        settle()
+        run(widget, qtbot)
+        settle()
+        assert card(widget, ChangeKind.REPLACE_WORKING).marked.isVisible()
+        save_render(widget, f"compaction-ungrounded-{name}", size)
+
+
+def test_a_card_shows_the_marked_lines_and_the_start_of_a_long_loop():
+    from memdesk.core.grounding import Sources, check
+    from memdesk.gui.views.compaction import MARKED_CHARS, marked_lines
+
+    sources = Sources([("Plan Porto for Friday.", None)], date(2026, 3, 1))
+    text = "## Trip\n- Porto on Friday\n- Then Spain\n- Hotel\n- Lisbon is next"
+    shown, findings = marked_lines(text, tuple(check(text, sources)))
+    assert shown == "- Then Spain\n…\n- Lisbon is next"
+    assert [shown[f.start : f.end] for f in findings] == ["Spain", "Lisbon"]
+
+    loop = "Porto on Friday. " * 200
+    shown, findings = marked_lines(loop, tuple(check(loop, sources)))
+    assert len(shown) == MARKED_CHARS + 1 and shown.endswith("…")
+    assert findings and all(f.end <= MARKED_CHARS for f in findings)

@@ -128,7 +128,7 @@ def test_settings_from_the_main_window_use_the_llm_panel_and_the_keyring(
             assert "llm.backend" not in dialog.editors  # the panel edits the llm keys
             panel.backend.setCurrentIndex(panel.backend.findData("openai"))
             panel.base_url.setText(server.openai_url)
-            panel.model.setText("llama3")
+            panel.model.setEditText("llama3")
             panel.key.setText(key)  # typed, not saved with "Save key": OK keeps it
             qtbot.mouseClick(panel.test_button, Qt.MouseButton.LeftButton)
             qtbot.waitUntil(lambda: panel.test_result.text().startswith("Connected"), timeout=5000)

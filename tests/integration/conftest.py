@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from pathlib import Path
 
 import pytest
 from tests.support.cli import MemdeskCommand
+
+# Seconds spent per module marked ``wall_time`` (set-up, calls and tear-down; one worker runs
+# a module, so their sum is its wall time). Reports reach the main process under xdist too.
+_WALL_TIMES: defaultdict[str, float] = defaultdict(float)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if "wall_time" in report.keywords:
+        _WALL_TIMES[report.nodeid.split("::")[0]] += report.duration
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    for module, seconds in sorted(_WALL_TIMES.items()):
+        terminalreporter.write_line(f"wall time of {module}: {seconds:.1f} s")
 
 
 @pytest.fixture

@@ -280,7 +280,10 @@ def test_accept_suspicious_writes_them_and_due_leaves_them_out(memdesk, server):
     log_chat(memdesk)
     fails(memdesk("compact", "telegram:1", "--accept-suspicious"), 2, "--accept-suspicious goes with --yes")
 
-    applied = out(memdesk("compact", "telegram:1", "--yes", "--accept-suspicious", env=KEY))
+    # The reply's quoted values are not in the conversation either.
+    applied = out(
+        memdesk("compact", "telegram:1", "--yes", "--accept-suspicious", "--accept-ungrounded", env=KEY)
+    )
 
     assert "Applied 5 changes" in applied and "Left out" not in applied
     assert INJECTION in out(memdesk("doc", "show", "user/facts"))
@@ -297,15 +300,53 @@ def test_a_two_megabyte_reply_is_cut_to_each_budget_and_applied(memdesk, server)
     server.default = Reply(looping)
     log_chat(memdesk)
 
-    applied = out(memdesk("compact", "telegram:1", "--yes", env=KEY))
+    held = out(memdesk("compact", "telegram:1", "--dry-run", env=KEY))
+    assert "--yes would leave out 4 ungrounded changes" in held
+    assert "repeats “The user likes tea.” 9 times" in held
+    applied = out(memdesk("compact", "telegram:1", "--yes", "--accept-ungrounded", env=KEY))
 
     assert "Applied 5 changes as history step" in applied
     cut = "characters; it was cut to the limit of"
     assert f"    note: The model's summary was 1,999,999 {cut} 4,000." in applied
     assert f"    note: The model's app memory was 1,999,999 {cut} 200." in applied
     assert "1 of the model's facts was longer than 300 characters" in applied
-    assert len(out(memdesk("working", "show"))) <= 4001
+    assert out(memdesk("working", "show")).count("The user likes tea.") == 1  # one copy of the loop
     timeline = out(memdesk("entry", "list", "--category", "timeline"))
     assert timeline.startswith("ctx_telegram:1_") and len(timeline) < 4100
     assert len(out(memdesk("doc", "show", "user/facts"))) <= 310
     assert "0 new" in sessions(memdesk)
+
+
+def invented(request):
+    if request.system_text == prompts.SUMMARY_SYSTEM:
+        return Reply("## Decisions\n- Rust for the backend\n- A trip to Spain with Marco in June 2025")
+    if request.system_text == prompts.FACTS_SYSTEM:
+        return Reply("The user prefers tea.")
+    return Reply("[user] chose Rust for the backend.")
+
+
+def test_ungrounded_changes_are_listed_and_left_out_unless_accepted(memdesk, server):
+    server.responder = invented
+    log_chat(memdesk)
+    fails(memdesk("compact", "telegram:1", "--accept-ungrounded"), 2, "--accept-ungrounded goes with --yes")
+
+    dry = out(memdesk("compact", "telegram:1", "--dry-run", env=KEY))
+
+    assert "[1] Replace working memory (user/working) (not accepted)" in dry
+    assert "    UNGROUNDED: not in the conversation: Spain, Marco, June 2025" in dry
+    assert "    UNGROUNDED: placeholder left in: [user]" in dry
+    assert "--yes would leave out 3 ungrounded changes: " in dry
+    assert "  [4] Add a memory to app cal: placeholder left in: [user]" in dry
+
+    applied = out(memdesk("compact", "telegram:1", "--yes", env=KEY))
+
+    assert "Applied 2 changes as history step" in applied
+    assert "Left out 3 ungrounded changes: " in applied
+    assert out(memdesk("working", "show")) == "" and out(memdesk("app", "show", "cal")).strip() == ""
+    assert "- The user prefers tea." in out(memdesk("doc", "show", "user/facts"))
+
+    out(memdesk("undo"))
+    accepted = out(memdesk("compact", "telegram:1", "--yes", "--accept-ungrounded", env=KEY))
+
+    assert "Applied 5 changes" in accepted and "ungrounded" not in accepted.split("history step")[1]
+    assert "Spain" in out(memdesk("working", "show"))

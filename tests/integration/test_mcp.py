@@ -74,7 +74,7 @@ def test_every_tool_resource_and_the_prompt(memdesk: MemdeskCommand):
                 await call_ok(s, "session_log", session="web:1", role=role, content=text, app="calendar")
             proposal = await call_ok(s, "compaction_propose", session="web:1")
             changes = proposal.structuredContent["changes"]
-            assert changes and all(not c["suspicious"] for c in changes)
+            assert changes and all(not c["suspicious"] and not c["ungrounded"] for c in changes)
             applied = await call_ok(
                 s, "compaction_apply", proposal_id=proposal.structuredContent["proposal_id"]
             )

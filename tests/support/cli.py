@@ -16,14 +16,14 @@ class MemdeskCommand:
         self.prefix = prefix
 
     def __call__(
-        self, *args: str, stdin: bytes | None = None, env: dict | None = None
+        self, *args: str, stdin: bytes | None = None, env: dict | None = None, timeout: float = 60
     ) -> subprocess.CompletedProcess:
         return subprocess.run(
             [sys.executable, "-m", "memdesk", "--data-dir", str(self.data_dir), *self.prefix, *args],
             input=stdin,
             capture_output=True,
             env={**os.environ, **(env or {})},
-            timeout=60,
+            timeout=timeout,
         )
 
 

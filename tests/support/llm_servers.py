@@ -1,9 +1,11 @@
 """A real HTTP server on 127.0.0.1 that speaks the two chat protocols Memdesk uses.
 
 One server answers both ``POST /v1/chat/completions`` (OpenAI-compatible) and
-``POST /v1/messages`` (Anthropic). Each request takes the next scripted behaviour from a
-queue (or the default one when the queue is empty) and is recorded, so tests can check
-what the client sent: model, max tokens, prompts and the API key header.
+``POST /v1/messages`` (Anthropic), and lists ``models`` at ``GET /v1/models`` and, like
+Ollama, at ``GET /api/tags`` (``model_routes`` picks which of the two it has). Each chat
+request takes the next scripted behaviour from a queue (or the default one when the queue
+is empty); every request is recorded, so tests can check what the client sent: model, max
+tokens, prompts and the API key header.
 
     with FakeLLMServer() as server:
         server.script(Reply("hello"), Status(429))
@@ -24,15 +26,19 @@ from typing import Any
 
 OPENAI_PATH = "/v1/chat/completions"
 ANTHROPIC_PATH = "/v1/messages"
+MODELS_PATH = "/v1/models"
+OLLAMA_TAGS_PATH = "/api/tags"
 
 
 @dataclass(frozen=True)
 class Reply:
-    """A normal answer. ``usage=False`` leaves the token counts out of the body."""
+    """A normal answer. ``usage=False`` leaves the token counts out of the body;
+    ``cut_off=True`` says the reply stopped at the token limit."""
 
     text: str = "ok"
     delay: float = 0.0
     usage: bool = True
+    cut_off: bool = False
 
 
 @dataclass(frozen=True)
@@ -94,8 +100,15 @@ class RecordedRequest:
 class FakeLLMServer:
     """Scriptable chat server; start it with ``with`` or ``start()``/``stop()``."""
 
-    def __init__(self, default: Behaviour | None = None) -> None:
+    def __init__(
+        self,
+        default: Behaviour | None = None,
+        models: tuple[str, ...] = (),
+        model_routes: tuple[str, ...] = (MODELS_PATH, OLLAMA_TAGS_PATH),
+    ) -> None:
         self.default: Behaviour = default or Reply()
+        self.models = models
+        self.model_routes = model_routes
         # Computes a behaviour from the request when the queue is empty (e.g. echo tests).
         self.responder: Callable[[RecordedRequest], Behaviour] | None = None
         self.requests: list[RecordedRequest] = []
@@ -167,6 +180,18 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
         def log_message(self, format: str, *args: Any) -> None:  # keep test output clean
             pass
 
+        def do_GET(self) -> None:
+            headers = {name.lower(): value for name, value in self.headers.items()}
+            with server._lock:
+                server.requests.append(RecordedRequest(self.path, headers, None))
+            if self.path not in server.model_routes:
+                self._send(404, {"error": {"message": f"no route {self.path}"}})
+            elif self.path == MODELS_PATH:
+                listed = [{"id": name, "object": "model", "owned_by": "test"} for name in server.models]
+                self._send(200, {"object": "list", "data": listed})
+            else:
+                self._send(200, {"models": [{"name": name, "model": name} for name in server.models]})
+
         def do_POST(self) -> None:
             raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
             try:
@@ -199,10 +224,10 @@ def _respond(request: RecordedRequest, behaviour: Behaviour, server: FakeLLMServ
     anthropic = request.path == ANTHROPIC_PATH
     model = request.body.get("model", "") if isinstance(request.body, dict) else ""
     match behaviour:
-        case Reply(text=text, delay=delay, usage=usage):
+        case Reply(text=text, delay=delay, usage=usage, cut_off=cut_off):
             if delay:
                 server._sleep(delay)
-            body = (_anthropic_body if anthropic else _openai_body)(model, text, None)
+            body = (_anthropic_body if anthropic else _openai_body)(model, text, None, cut_off)
             if not usage:
                 body.pop("usage")
             return 200, body
@@ -220,19 +245,21 @@ def _respond(request: RecordedRequest, behaviour: Behaviour, server: FakeLLMServ
     raise AssertionError(f"unknown behaviour {behaviour!r}")
 
 
-def _openai_body(model: str, text: str | None, refusal: str | None) -> dict[str, Any]:
+def _openai_body(model: str, text: str | None, refusal: str | None, cut_off: bool = False) -> dict[str, Any]:
     message = {"role": "assistant", "content": text, "refusal": refusal}
     return {
         "id": "chatcmpl-test",
         "object": "chat.completion",
         "created": 1_700_000_000,
         "model": model,
-        "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+        "choices": [{"index": 0, "message": message, "finish_reason": "length" if cut_off else "stop"}],
         "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
     }
 
 
-def _anthropic_body(model: str, text: str | None, refusal: str | None) -> dict[str, Any]:
+def _anthropic_body(
+    model: str, text: str | None, refusal: str | None, cut_off: bool = False
+) -> dict[str, Any]:
     content = [] if refusal else [{"type": "text", "text": text or ""}]
     details = {"type": "refusal", "category": None, "explanation": refusal} if refusal else None
     return {
@@ -241,7 +268,7 @@ def _anthropic_body(model: str, text: str | None, refusal: str | None) -> dict[s
         "role": "assistant",
         "model": model,
         "content": content,
-        "stop_reason": "refusal" if refusal else "end_turn",
+        "stop_reason": "refusal" if refusal else "max_tokens" if cut_off else "end_turn",
         "stop_details": details,
         "stop_sequence": None,
         "usage": {"input_tokens": 11, "output_tokens": 7},

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -39,7 +40,7 @@ class NpmTool:
     @property
     def env_path(self) -> str:
         """A PATH that puts this Node first, for programs that start ``node`` themselves."""
-        return os.pathsep.join([str(Path(self.node).parent), os.environ.get("PATH", "")])
+        return _path_with(self.node)
 
 
 def cache_root() -> Path:
@@ -47,14 +48,14 @@ def cache_root() -> Path:
     return Path(root) / "npm"
 
 
-def _unavailable(reason: str) -> None:
+def unavailable(reason: str) -> NoReturn:
     if os.environ.get("MEMDESK_REQUIRE_CLIENTS"):
         pytest.fail(f"{reason} (MEMDESK_REQUIRE_CLIENTS is set)")
     pytest.skip(reason)
 
 
 @contextmanager
-def _locked(path: Path) -> Iterator[None]:
+def locked(path: Path) -> Iterator[None]:
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -64,16 +65,19 @@ def _locked(path: Path) -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def _install(spec: str) -> Path:
-    """Install ``spec`` (name@exact-version) into its own cached prefix; the prefix."""
+def install(spec: str, node: str | None = None) -> Path:
+    """Install ``spec`` (name@exact-version) into its own cached prefix; the prefix.
+
+    ``node``: the Node.js that npm and the package's install scripts run on (default: the
+    system's), for packages whose scripts need a newer one."""
     if not re.fullmatch(r"(@[\w.-]+/)?[\w.-]+@\d+\.\d+\.\d+", spec):
         raise ValueError(f"pin an exact version: {spec!r}")
     npm = shutil.which("npm")
     if npm is None:
-        _unavailable("npm is not installed (Debian package: npm)")
+        unavailable("npm is not installed (Debian package: npm)")
     prefix = cache_root() / spec.replace("/", "+")
     done = prefix / ".installed"
-    with _locked(prefix.with_name(prefix.name + ".lock")):
+    with locked(prefix.with_name(prefix.name + ".lock")):
         if done.exists():
             return prefix
         shutil.rmtree(prefix, ignore_errors=True)
@@ -84,14 +88,19 @@ def _install(spec: str) -> Path:
                 capture_output=True,
                 text=True,
                 timeout=INSTALL_TIMEOUT_S,
+                env=None if node is None else {**os.environ, "PATH": _path_with(node)},
             )
         except subprocess.TimeoutExpired:
-            _unavailable(f"npm install {spec} timed out; is the npm registry reachable?")
+            unavailable(f"npm install {spec} timed out; is the npm registry reachable?")
         if result.returncode != 0:
             last = (result.stderr.strip().splitlines() or ["no output"])[-1]
-            _unavailable(f"npm install {spec} failed: {last}")
+            unavailable(f"npm install {spec} failed: {last}")
         done.touch()
     return prefix
+
+
+def _path_with(node: str) -> str:
+    return os.pathsep.join([str(Path(node).parent), os.environ.get("PATH", "")])
 
 
 def _node_major(node: str) -> int:
@@ -104,13 +113,13 @@ def node_at_least(major: int) -> str:
     system = shutil.which("node")
     if system is not None and _node_major(system) >= major:
         return system
-    return str(_install(NODE_PACKAGE) / "node_modules" / ".bin" / "node")
+    return str(install(NODE_PACKAGE) / "node_modules" / ".bin" / "node")
 
 
 def npm_tool(spec: str, bin_name: str, node_major: int = 18) -> NpmTool:
     """The program ``bin_name`` of the npm package ``spec``, installed and ready to run."""
     node = node_at_least(node_major)
-    prefix = _install(spec)
+    prefix = install(spec)
     script = prefix / "node_modules" / ".bin" / bin_name
     if not script.exists():
         raise FileNotFoundError(f"{spec} has no program {bin_name}")

@@ -69,7 +69,9 @@ def answer(
 
 
 def log_conversation(app, clock, app_id=None, session=SESSION):
-    app.sessions.log(session, "user", "I use Fedora. Can we move the backup script?", app_id=app_id)
+    app.sessions.log(
+        session, "user", "I use Fedora. Can we move the backup script? Retry after 30 minutes.", app_id=app_id
+    )
     clock.now += timedelta(minutes=5)
     app.sessions.log(session, "assistant", "Moved it to ~/bin/backup.sh.")
 

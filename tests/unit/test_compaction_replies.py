@@ -124,3 +124,47 @@ def test_a_merged_edit_that_was_cut_carries_a_note(memdesk_app, clock, server):
     edit = next(c for c in proposal.changes if c.kind is ChangeKind.EDIT_APP_MEMORY)
     assert len(edit.after) <= 200
     assert edit.note == "The model's merged text was 999 characters; it was cut to the limit of 200."
+
+
+def test_ungrounded_changes_are_proposed_unaccepted_and_compact_leaves_them_out(memdesk_app, clock, server):
+    app = memdesk_app
+    server.script(
+        Reply("## Notes\n- Fedora and tea\n- Moving to Lisbon in May 2027"),
+        Reply("I use Fedora."),
+        Reply("[user] likes tea."),
+    )
+    log_chat(app, clock)
+    compaction = Compaction(app)
+
+    proposal = compaction.propose(SESSION)
+
+    marked = {change.kind: change.grounding for change in proposal.changes if change.ungrounded}
+    assert marked == {
+        ChangeKind.REPLACE_WORKING: "not in the conversation: Lisbon, May 2027",
+        ChangeKind.ADD_TIMELINE: "not in the conversation: Lisbon, May 2027",
+        ChangeKind.ADD_APP_MEMORY: "placeholder left in: [user]",
+    }
+    assert proposal.held_back_ungrounded() == [c for c in proposal.changes if c.ungrounded]
+    assert [c.kind for c in proposal.accepted()] == [ChangeKind.APPEND_FACTS, ChangeKind.ADVANCE_POINTER]
+    assert "    UNGROUNDED: not in the conversation: Lisbon, May 2027" in format_proposal(proposal)
+    assert compaction.runs()[0].message == "5 changes proposed, 3 marked ungrounded"
+
+    compaction.apply(proposal)
+    assert app.documents.text("user/working") == "" and app.apps.memories("calendar") == []
+    assert app.documents.text("user/facts") == "- I use Fedora."
+    assert compaction.runs()[0].message.endswith("; 3 ungrounded left out")
+
+
+def test_a_merged_edit_may_keep_what_the_memory_it_rewrites_said(memdesk_app, clock, server):
+    app = memdesk_app
+    ids = [app.apps.add("calendar", f"Old memory {n} from Oslo.").memory.id for n in range(10)]
+    merged = "Old memory 3 from Oslo; the user now prefers tea."
+    decision = {"action": "edit", "targetMemoryId": ids[3], "newContent": merged, "reason": "merge"}
+    server.script(Reply("## Notes\n- tea"), Reply("NO FACTS"), Reply("The user prefers tea."))
+    server.default = Reply(json.dumps(decision))
+    log_chat(app, clock)
+
+    proposal = Compaction(app).propose(SESSION)
+
+    edit = next(c for c in proposal.changes if c.kind is ChangeKind.EDIT_APP_MEMORY)
+    assert edit.after == merged and edit.marks == () and edit.accepted

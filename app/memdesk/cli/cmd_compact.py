@@ -39,12 +39,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--dry-run", action="store_true", help="print the proposal as a diff; write nothing")
     mode.add_argument(
-        "--yes", action="store_true", help="apply the proposed changes, except any marked suspicious"
+        "--yes",
+        action="store_true",
+        help="apply the proposed changes, except any marked suspicious or ungrounded",
     )
     parser.add_argument(
         "--accept-suspicious",
         action="store_true",
         help="with --yes: also apply changes whose text reads as instructions to an assistant",
+    )
+    parser.add_argument(
+        "--accept-ungrounded",
+        action="store_true",
+        help="with --yes: also apply changes that name things not in the conversation",
     )
     parser.set_defaults(handler=compact)
 
@@ -62,10 +69,14 @@ def compact(args: argparse.Namespace, app: Memdesk) -> int:
         raise BadInputError(
             "--session goes with --transcript", "to compact a session, name it: compact SESSION"
         )
-    if args.accept_suspicious and not args.yes:
-        raise BadInputError(
-            "--accept-suspicious goes with --yes", "review first with --dry-run, then apply with --yes"
-        )
+    for option, given in (
+        ("--accept-suspicious", args.accept_suspicious),
+        ("--accept-ungrounded", args.accept_ungrounded),
+    ):
+        if given and not args.yes:
+            raise BadInputError(
+                f"{option} goes with --yes", "review first with --dry-run, then apply with --yes"
+            )
     compaction = Compaction(app)
     if args.due:
         return _due(args, compaction)
@@ -85,8 +96,7 @@ def _one(args: argparse.Namespace, compaction: Compaction, session_id: str) -> N
 def _finish(args: argparse.Namespace, compaction: Compaction, proposal: Proposal) -> None:
     from memdesk.services.compaction.render import format_proposal
 
-    if args.accept_suspicious:
-        proposal.accept_suspicious()
+    proposal.accept_marked(suspicious=args.accept_suspicious, ungrounded=args.accept_ungrounded)
     print(format_proposal(proposal))
     print()
     if args.yes:
@@ -97,10 +107,13 @@ def _finish(args: argparse.Namespace, compaction: Compaction, proposal: Proposal
         else:
             print(f"Applied {count} changes as history step #{step_id}; `memdesk undo` reverts them all.")
         _held_back(proposal)
-    elif args.dry_run:
-        print("Dry run: nothing was written.")
+        _ungrounded(proposal, "Left out")
     else:
-        print("Nothing was written. Run again with --yes to apply these changes.")
+        _ungrounded(proposal, "--yes would leave out")
+        if args.dry_run:
+            print("Dry run: nothing was written.")
+        else:
+            print("Nothing was written. Run again with --yes to apply these changes.")
 
 
 def _held_back(proposal: Proposal) -> None:
@@ -114,6 +127,20 @@ def _held_back(proposal: Proposal) -> None:
         "The messages are marked compacted and stay in the session log (memdesk session show). To "
         "keep such text, review a proposal with --dry-run and apply it with --yes --accept-suspicious."
     )
+
+
+def _ungrounded(proposal: Proposal, verb: str) -> None:
+    """Each change left out for saying what the conversation does not, with what it says."""
+    held = proposal.held_back_ungrounded()
+    if not held:
+        return
+    print(
+        f"{verb} {len(held)} ungrounded {'change' if len(held) == 1 else 'changes'}: what the model "
+        "wrote is not all in the conversation, and memory goes into every later prompt."
+    )
+    for change in held:
+        print(f"  [{proposal.changes.index(change) + 1}] {change.title}: {change.grounding}")
+    print("To keep such text, edit it in the Compaction window, or apply with --yes --accept-ungrounded.")
 
 
 def _due(args: argparse.Namespace, compaction: Compaction) -> int:

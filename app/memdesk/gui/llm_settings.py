@@ -1,7 +1,8 @@
 """The language-model part of Settings: backend, server, model, limits, the API key and a test call.
 
-The key goes to the system keyring (never the config file); keyring access and the test
-call run off the GUI thread.
+For the openai backend the panel offers the model servers running on this computer and
+the models the chosen server lists. The key goes to the system keyring (never the config
+file); keyring access, the look-ups and the test call run off the GUI thread.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from memdesk.core.backends import BACKEND_LABELS, BACKENDS
 from memdesk.errors import MemdeskError
 from memdesk.gui import dialogs, theme
 from memdesk.gui.tasks import TaskRunner
+from memdesk.llm import discovery
 from memdesk.llm.base import ANTHROPIC_API_URL, DEFAULT_MODELS
 from memdesk.llm.keys import KEYED_BACKENDS, delete_api_key, set_api_key
 from memdesk.services.compaction.backends import api_key_for, check_connection, describe_key
@@ -44,9 +46,8 @@ class LLMSettingsPanel(QWidget):
         super().__init__(parent)
         self.app = app
         self.tasks = tasks
-        # Outcomes shown (None: neutral, False: a problem), kept to recolour them on a palette change.
-        self._test_ok: bool | None = None
-        self._key_ok: bool | None = None
+        # Each status label's outcome (None: neutral, False: a problem), to recolour it on a palette change.
+        self._outcomes: dict[QLabel, bool | None] = {}
         self.backend = QComboBox()
         for name in BACKENDS:
             self.backend.addItem(BACKEND_LABELS[name], name)
@@ -58,7 +59,33 @@ class LLMSettingsPanel(QWidget):
         self._urls: dict[str, str] = {}  # backend → its URL, kept while another is chosen
         self._url_backend = ""  # the backend whose URL the field shows
         self.backend.currentIndexChanged.connect(self._backend_changed)
-        self.model = QLineEdit()
+        self.base_url.editingFinished.connect(self._list_models)
+        # Servers found on this computer, each with its models; choosing one fills the fields.
+        self.local_servers = QComboBox()
+        self.local_servers.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.local_servers.setMinimumContentsLength(20)
+        self.local_servers.activated.connect(self._use_local_server)
+        self.find_button = QPushButton("Look again")
+        self.find_button.setToolTip(
+            "Look for Ollama, LM Studio and llama.cpp on this computer (ports "
+            + ", ".join(str(port) for _name, port in discovery.LOCAL_SERVERS)
+            + ")"
+        )
+        self.find_button.clicked.connect(self.find_local_servers)
+        self.local_status = QLabel()
+        self.local_status.setWordWrap(True)
+        self._local_row = QHBoxLayout()
+        self._local_row.addWidget(self.local_servers, 1)
+        self._local_row.addWidget(self.find_button)
+        # The model: typed, or picked from what the server lists.
+        self.model = QComboBox(editable=True)
+        self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.model.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.model.setMinimumContentsLength(20)
+        self.models_status = QLabel()
+        self.models_status.setWordWrap(True)
         self.timeout = QDoubleSpinBox(decimals=0, suffix=" s")
         self.max_tokens = QSpinBox()
         for box, key in ((self.timeout, "llm.timeout_seconds"), (self.max_tokens, "llm.max_tokens")):
@@ -103,7 +130,11 @@ class LLMSettingsPanel(QWidget):
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         form.addRow("Backend", self.backend)
         form.addRow("Server URL", self.base_url)
+        form.addRow("On this computer", self._local_row)
+        form.addRow("", self.local_status)
         form.addRow("Model", self.model)
+        form.addRow("", self.models_status)
+        self._form = form
         form.addRow("Timeout", self.timeout)
         form.addRow("Longest reply (tokens)", self.max_tokens)
         form.addRow("API key", key_row)
@@ -118,7 +149,7 @@ class LLMSettingsPanel(QWidget):
         self._urls = {name: settings.get(key) for name, key in URL_KEYS.items()}
         self._url_backend = ""  # the field's text belongs to no backend until shown again
         self.backend.setCurrentIndex(max(self.backend.findData(llm.backend), 0))
-        self.model.setText(llm.model)
+        self.model.setEditText(llm.model)
         self.timeout.setValue(llm.timeout_seconds)
         self.max_tokens.setValue(llm.max_tokens)
         self._backend_changed()
@@ -130,7 +161,7 @@ class LLMSettingsPanel(QWidget):
         return {
             "llm.backend": self.backend.currentData(),
             **urls,
-            "llm.model": self.model.text().strip(),
+            "llm.model": self.model.currentText().strip(),
             "llm.timeout_seconds": float(self.timeout.value()),
             "llm.max_tokens": self.max_tokens.value(),
         }
@@ -163,11 +194,91 @@ class LLMSettingsPanel(QWidget):
         name = self.backend_name
         self._show_url(name)
         self.model.setEnabled(name != "offline")
-        self.model.setPlaceholderText(f"default: {DEFAULT_MODELS[name]}" if name in DEFAULT_MODELS else "")
+        placeholder = f"default: {DEFAULT_MODELS[name]}" if name in DEFAULT_MODELS else ""
+        self.model.lineEdit().setPlaceholderText(placeholder)
         for widget in (self.timeout, self.max_tokens):
             widget.setEnabled(name != "offline")
-        self._show_result("", None)
+        # Local servers all speak the openai protocol; other backends list nothing here.
+        for row in (self._local_row, self.local_status, self.models_status):
+            self._form.setRowVisible(row, name == "openai")
+        self._show_note(self.test_result, "", None)
         self._read_key_status()
+        if name == "openai":
+            self.find_local_servers()
+            self._list_models()
+
+    # --- servers and models ------------------------------------------------------------------
+
+    def _openai_url(self) -> str:
+        return self.base_url.text().strip() or SPEC_BY_KEY[URL_KEYS["openai"]].default
+
+    def find_local_servers(self) -> None:
+        self.find_button.setEnabled(False)
+        self._show_note(self.local_status, "Looking for model servers on this computer…", None)
+        self.tasks.read(lambda _app: discovery.find_local_servers(), on_done=self._show_local_servers)
+
+    def _show_local_servers(self, found: list[discovery.LocalServer]) -> None:
+        self.find_button.setEnabled(True)
+        self.local_servers.clear()
+        for server in found:
+            self.local_servers.addItem(server.describe(), server)
+            # A narrow window cuts the line; the tooltip keeps every model name readable.
+            self.local_servers.setItemData(
+                self.local_servers.count() - 1, server.describe(), Qt.ItemDataRole.ToolTipRole
+            )
+        self.local_servers.setEnabled(bool(found))
+        if found:
+            count = "One server" if len(found) == 1 else f"{len(found)} servers"
+            self._show_note(self.local_status, f"{count} found; choose one to use it.", None)
+            self.local_servers.setCurrentIndex(-1)
+            self.local_servers.setPlaceholderText("Choose a server found on this computer")
+        else:
+            names = ", ".join(f"{name} ({port})" for name, port in discovery.LOCAL_SERVERS)
+            self.local_servers.setPlaceholderText("None found")
+            self._show_note(self.local_status, f"None is running on 127.0.0.1: looked for {names}.", None)
+
+    def _use_local_server(self, index: int) -> None:
+        server: discovery.LocalServer = self.local_servers.itemData(index)
+        self.base_url.setText(server.base_url)
+        self._show_models(server.base_url, list(server.models))
+        if server.models and self.model.currentText().strip() not in server.models:
+            self.model.setEditText(server.models[0])
+
+    def _list_models(self) -> None:
+        if self.backend_name != "openai":
+            return
+        url, typed = self._openai_url(), self.key.text().strip()
+
+        def listed(_app: Memdesk) -> list[str]:
+            return discovery.list_models(url, typed or api_key_for("openai"), discovery.LIST_TIMEOUT_S)
+
+        self._show_note(self.models_status, f"Asking {url} for its models…", None)
+        self.tasks.read(
+            listed,
+            on_done=lambda names: self._show_models(url, names),
+            on_error=lambda exc: self._models_failed(url, exc),
+        )
+
+    def _show_models(self, url: str, names: list[str]) -> None:
+        if url != self._openai_url():
+            return  # the URL changed while the list was on its way
+        self._fill_models(names)
+        if not names:
+            self._show_note(self.models_status, "The server lists no models yet.", False)
+            return
+        count = "1 model" if len(names) == 1 else f"{len(names)} models"
+        self._show_note(self.models_status, f"{count} on this server; pick one or type a name.", None)
+
+    def _fill_models(self, names: list[str]) -> None:
+        typed = self.model.currentText()  # clear() would empty the field too
+        self.model.clear()
+        self.model.addItems(names)
+        self.model.setEditText(typed)
+
+    def _models_failed(self, url: str, exc: Exception) -> None:
+        if url == self._openai_url():
+            self._fill_models([])
+            self._show_note(self.models_status, f"No list of models: {dialogs.describe_error(exc)}", False)
 
     # --- the API key ---------------------------------------------------------------------------
 
@@ -175,12 +286,13 @@ class LLMSettingsPanel(QWidget):
         name = self.backend_name
         self._update_buttons()
         if name not in KEYED_BACKENDS:
-            self._show_key_status("The offline backend needs no key.", None)
+            self._show_note(self.key_status, "The offline backend needs no key.", None)
             return
+        status = self.key_status
         self.tasks.read(
             lambda _app: describe_key(name),
-            on_done=lambda text: self._show_key_status(text, None) if name == self.backend_name else None,
-            on_error=lambda exc: self._show_key_status(dialogs.describe_error(exc), False),
+            on_done=lambda text: self._show_note(status, text, None) if name == self.backend_name else None,
+            on_error=lambda exc: self._show_note(status, dialogs.describe_error(exc), False),
         )
 
     def save_key(self) -> None:
@@ -211,7 +323,7 @@ class LLMSettingsPanel(QWidget):
 
     def _key_failed(self, exc: Exception) -> None:
         self._update_buttons()
-        self._show_key_status(dialogs.describe_error(exc), False)
+        self._show_note(self.key_status, dialogs.describe_error(exc), False)
 
     def _update_buttons(self) -> None:
         keyed = self.backend_name in KEYED_BACKENDS
@@ -219,18 +331,13 @@ class LLMSettingsPanel(QWidget):
         self.save_key_button.setEnabled(keyed and bool(self.key.text().strip()))
         self.remove_key_button.setEnabled(keyed)
 
-    def _show_key_status(self, text: str, ok: bool | None) -> None:
-        self._key_ok = ok
-        self.key_status.setText(text)
-        self._recolour()
-
     # --- the test call -----------------------------------------------------------------------
 
     def test_connection(self) -> None:
         try:
             settings = self.app.settings.with_values(self.values())
         except MemdeskError as exc:  # a value out of range: named by its settings key
-            self._show_result(f"Fix this first: {exc.message}.", False)
+            self._show_note(self.test_result, f"Fix this first: {exc.message}.", False)
             return
         name, typed = self.backend_name, self.key.text().strip()
 
@@ -239,7 +346,7 @@ class LLMSettingsPanel(QWidget):
             return check_connection(settings, typed or api_key_for(name))
 
         self.test_button.setEnabled(False)
-        self._show_result("Testing…", None)
+        self._show_note(self.test_result, "Testing…", None)
         self.tasks.read(probe, on_done=lambda text: self._tested(text, True), on_error=self._test_failed)
 
     def _test_failed(self, exc: Exception) -> None:
@@ -249,15 +356,15 @@ class LLMSettingsPanel(QWidget):
 
     def _tested(self, text: str, ok: bool) -> None:
         self.test_button.setEnabled(True)
-        self._show_result(text, ok)
+        self._show_note(self.test_result, text, ok)
 
-    def _show_result(self, text: str, ok: bool | None) -> None:
-        self._test_ok = ok
-        self.test_result.setText(text)
+    def _show_note(self, label: QLabel, text: str, ok: bool | None) -> None:
+        self._outcomes[label] = ok
+        label.setText(text)
         self._recolour()
 
     def _recolour(self) -> None:
-        for label, ok in ((self.test_result, self._test_ok), (self.key_status, self._key_ok)):
+        for label, ok in self._outcomes.items():
             theme.set_text_color(label, theme.muted() if ok is None else theme.ok() if ok else theme.danger())
 
     def changeEvent(self, event: QEvent) -> None:

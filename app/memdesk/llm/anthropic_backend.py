@@ -66,8 +66,9 @@ class AnthropicBackend:
             explanation = message.stop_details.explanation if message.stop_details else None
             detail = failures.scrub(explanation or text, self._secret)
             raise failures.refusal(self.name, detail)
+        cut_off = message.stop_reason == "max_tokens"
         if not text:
-            raise failures.empty_reply(self.name, cut_off=message.stop_reason == "max_tokens")
+            raise failures.empty_reply(self.name, cut_off=cut_off)
         usage = message.usage
         return build_completion(
             text,
@@ -75,4 +76,5 @@ class AnthropicBackend:
             user,
             usage.input_tokens if usage else None,
             usage.output_tokens if usage else None,
+            cut_off=cut_off,
         )

@@ -14,12 +14,14 @@ ANTHROPIC_API_URL = "https://api.anthropic.com"  # where an empty llm.anthropic_
 
 @dataclass(frozen=True)
 class Completion:
-    """One reply. ``estimated`` is True when the server sent no token counts."""
+    """One reply. ``estimated`` is True when the server sent no token counts; ``cut_off``
+    when the reply stopped at the token limit rather than where the model ended it."""
 
     text: str
     tokens_in: int
     tokens_out: int
     estimated: bool
+    cut_off: bool = False
 
 
 class ChatBackend(Protocol):
@@ -35,12 +37,19 @@ class ChatBackend(Protocol):
 
 
 def build_completion(
-    text: str, system: str, user: str, tokens_in: int | None, tokens_out: int | None
+    text: str,
+    system: str,
+    user: str,
+    tokens_in: int | None,
+    tokens_out: int | None,
+    *,
+    cut_off: bool = False,
 ) -> Completion:
     """Build a Completion, estimating the counts a server left out."""
     if tokens_in is None or tokens_out is None:
-        return Completion(text, estimate_tokens(system) + estimate_tokens(user), estimate_tokens(text), True)
-    return Completion(text, tokens_in, tokens_out, False)
+        estimated_in = estimate_tokens(system) + estimate_tokens(user)
+        return Completion(text, estimated_in, estimate_tokens(text), True, cut_off)
+    return Completion(text, tokens_in, tokens_out, False, cut_off)
 
 
 def make_backend(settings: Settings, api_key: str | None) -> ChatBackend | None:

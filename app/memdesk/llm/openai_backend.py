@@ -69,8 +69,9 @@ class OpenAIBackend:
             detail = failures.scrub(choice.message.refusal or "", self._secret)
             raise failures.refusal(self.name, detail)
         text = _THINK_BLOCK.sub("", choice.message.content or "").strip()
+        cut_off = choice.finish_reason == "length"
         if not text:
-            raise failures.empty_reply(self.name, cut_off=choice.finish_reason == "length")
+            raise failures.empty_reply(self.name, cut_off=cut_off)
         usage = response.usage
         return build_completion(
             text,
@@ -78,4 +79,5 @@ class OpenAIBackend:
             user,
             usage.prompt_tokens if usage else None,
             usage.completion_tokens if usage else None,
+            cut_off=cut_off,
         )

@@ -123,6 +123,11 @@ Never pick the new record. Reply with one JSON object and nothing else:
 """
 
 
+# "Test connection" times a reply that runs to its limit to tell how fast the model writes.
+SPEED_PROBE = "Count upwards from 1, one number per line. Do not stop and write nothing else."
+SPEED_PROBE_MESSAGE = "Start counting."
+
+
 def app_memory_system(max_chars: int) -> str:
     return f"""\
 Write one memory record about this conversation, for use in later conversations in the \

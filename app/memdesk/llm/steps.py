@@ -268,6 +268,13 @@ class _Meter:
         self.tokens_in += reply.tokens_in
         self.tokens_out += reply.tokens_out
         self.estimated = self.estimated or reply.estimated
+        # A model that never stops is held by the token limit; the change says its end is missing.
+        cut = (
+            f"The model's reply reached the limit of {self.backend.max_tokens:,} tokens "
+            "(llm.max_tokens) and was cut there, so its end is missing."
+        )
+        if reply.cut_off and cut not in self.notes:
+            self.notes.append(cut)
         return reply.text
 
     def ask_for(self, step: str, system: str, user: str, shape: Callable[[str], Shaped[T]]) -> T:

@@ -147,7 +147,7 @@ and an app memory, writing nothing. Returns a proposal id and numbered changes t
 
 APPLY_DESC = """\
 Write a proposal's changes as one step the user can undo. accept: the change ids to write;
-by default every change not marked suspicious."""
+by default every change not marked suspicious or ungrounded."""
 
 # Completions offer at most this many values, as the protocol allows.
 MAX_COMPLETIONS = 100

@@ -138,6 +138,9 @@ class ProposedChange(_Result):
     after: str | None
     reason: str
     suspicious: bool
+    ungrounded: str = Field(
+        "", description="what the text says that the conversation does not; empty if nothing"
+    )
 
 
 class ProposalResult(_Result):

@@ -479,11 +479,17 @@ class MemoryTools:
                 "after": change.after,
                 "reason": change.reason,
                 "suspicious": bool(getattr(change, "suspicious", False)),
+                "ungrounded": change.grounding,
             }
             for number, change in enumerate(proposal.changes, 1)
         ]
         lines = [f"Proposal {proposal_id}: {len(changes)} changes (nothing written yet)."]
-        lines += [f"{c['id']}. {c['title']}" + (" [suspicious]" if c["suspicious"] else "") for c in changes]
+        lines += [
+            f"{c['id']}. {c['title']}"
+            + (" [suspicious]" if c["suspicious"] else "")
+            + (f" [ungrounded: {c['ungrounded']}]" if c["ungrounded"] else "")
+            for c in changes
+        ]
         lines += proposal.notes
         data = {"proposal_id": proposal_id, "session": session, "changes": changes, "notes": proposal.notes}
         return Reply("\n".join(lines), data)
@@ -497,7 +503,7 @@ class MemoryTools:
             raise ArgumentError("proposal_id", f"no proposal {proposal_id!r} is held", "propose again")
         count = len(proposal.changes)
         if accept is None:
-            chosen = {n for n, c in enumerate(proposal.changes, 1) if not getattr(c, "suspicious", False)}
+            chosen = {n for n, c in enumerate(proposal.changes, 1) if not (c.suspicious or c.ungrounded)}
         else:
             if not isinstance(accept, list) or any(
                 isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= count for n in accept

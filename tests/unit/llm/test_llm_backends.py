@@ -74,6 +74,14 @@ def test_missing_usage_is_estimated(llm_server, make):
 
 
 @pytest.mark.parametrize("make", BACKENDS)
+def test_a_reply_stopped_by_the_token_limit_says_so(llm_server, make):
+    llm_server.script(Reply("The same line again. The same line", cut_off=True), Reply("Done."))
+    backend = make(llm_server)
+    assert backend.complete("s", "u").cut_off
+    assert not backend.complete("s", "u").cut_off
+
+
+@pytest.mark.parametrize("make", BACKENDS)
 def test_timeout_names_the_timeout(llm_server, make):
     backend = make(llm_server, timeout=1)
     started = time.monotonic()

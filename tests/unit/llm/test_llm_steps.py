@@ -201,3 +201,15 @@ def test_a_long_app_memory_reuses_a_summary_it_is_given(llm_server):
     assert "planning the Porto offsite" in llm_server.requests[0].user_text
     alone = steps.make_app_memory(long_transcript())
     assert alone.calls > 1
+
+
+def test_a_reply_stopped_by_the_token_limit_is_noted_once_per_step(llm_server):
+    looping = "- The user likes tea.\n" * 20
+    llm_server.responder = lambda request: Reply(looping, cut_off=True)
+    result = steps_for(llm_server, max_tokens=64).summarize(SHORT)
+    assert result.notes == (
+        "The model's reply reached the limit of 64 tokens (llm.max_tokens) and was cut there, "
+        "so its end is missing.",
+    )
+    llm_server.responder = lambda request: Reply(looping)
+    assert steps_for(llm_server, max_tokens=64).summarize(SHORT).notes == ()

@@ -26,7 +26,9 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core.backends import BACKEND_LABELS, BACKENDS
+from memdesk.core.grounding import Mark
 from memdesk.core.items import EVERYTHING
+from memdesk.core.suspicious import Finding
 from memdesk.errors import LLMError, MemdeskError
 from memdesk.gui import dialogs, theme
 from memdesk.gui.tasks import TaskRunner
@@ -34,6 +36,7 @@ from memdesk.gui.views.base import Page
 from memdesk.gui.widgets import display
 from memdesk.gui.widgets.diff_label import DiffLabel
 from memdesk.gui.widgets.display import plural
+from memdesk.gui.widgets.marked_text import marked_html
 from memdesk.gui.widgets.message_bar import MessageBar
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.compaction import (
@@ -54,6 +57,7 @@ EMPTY_TEXT = (
     "Pick a session and press Run. Memdesk proposes the changes (working memory, a timeline entry, "
     "facts, the app's memory) and writes nothing until you apply the ones you accept."
 )
+MARKED_CHARS = 600  # of the model's marked lines shown on a card
 REJECT_HINTS = {
     ChangeKind.DELETE_APP_MEMORY: (
         "Keep this memory. If the new memory is added, the oldest one goes instead, so the app "
@@ -95,6 +99,22 @@ class ChangeCard(QFrame):
         )
         self.suspicion.setWordWrap(True)
         self.suspicion.setVisible(change.suspicious)
+        # So does a change that says what the conversation does not: the reason, and the
+        # model's text with those words marked.
+        self.ungrounded_badge = QLabel("⚠ Ungrounded")
+        self.ungrounded_badge.setToolTip(change.grounding)
+        self.ungrounded_badge.setVisible(change.ungrounded)
+        self.grounding = QLabel(
+            f"{change.grounding[:1].upper()}{change.grounding[1:]}. Memory goes into every later prompt, "
+            "so this change stays rejected until you accept it."
+        )
+        self.grounding.setWordWrap(True)
+        self.grounding.setVisible(change.ungrounded)
+        self.marked = QLabel()
+        self.marked.setWordWrap(True)
+        self.marked.setTextFormat(Qt.TextFormat.RichText)
+        self.marked.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.marked.setVisible(change.ungrounded)
         self.note = QLabel(change.note)
         self.note.setWordWrap(True)
         self.note.setVisible(bool(change.note))
@@ -128,6 +148,7 @@ class ChangeCard(QFrame):
         top = QHBoxLayout()
         top.addWidget(self.title, 1)
         top.addWidget(self.badge, 0, Qt.AlignmentFlag.AlignTop)
+        top.addWidget(self.ungrounded_badge, 0, Qt.AlignmentFlag.AlignTop)
         for button in (self.accept_button, self.reject_button, self.edit_button):
             top.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
         layout = QVBoxLayout(self)
@@ -135,6 +156,8 @@ class ChangeCard(QFrame):
         layout.addLayout(top)
         layout.addWidget(self.state)
         layout.addWidget(self.suspicion)
+        layout.addWidget(self.grounding)
+        layout.addWidget(self.marked)
         layout.addWidget(self.reason)
         layout.addWidget(self.note)
         layout.addWidget(self.diff)
@@ -171,6 +194,8 @@ class ChangeCard(QFrame):
         accepted = self.change.accepted
         if not accepted and self.change.suspicious:
             words, color = "Not accepted: suspicious, will not be written", theme.danger()
+        elif not accepted and self.change.ungrounded:
+            words, color = "Not accepted: not in the conversation, will not be written", theme.danger()
         elif not accepted:
             words, color = "Rejected: will not be written", theme.muted()
         elif self.change.edited:
@@ -182,11 +207,54 @@ class ChangeCard(QFrame):
         theme.set_text_color(self.reason, theme.muted())
         theme.set_text_color(self.note, theme.muted())
         theme.set_text_color(self.suspicion, theme.danger())
-        self.badge.setStyleSheet(
+        theme.set_text_color(self.grounding, theme.danger())
+        badge = (
             f"QLabel {{ background-color: {theme.tint(theme.DANGER_HUE, strength=0.3).name()}; "
             f"color: {theme.danger().name()}; font-weight: bold; border-radius: 4px; padding: 2px 8px; }}"
         )
+        self.badge.setStyleSheet(badge)
+        self.ungrounded_badge.setStyleSheet(badge)
+        if self.change.ungrounded:
+            # The marks are on the text the model wrote, whatever the reviewer makes of it since.
+            text, findings = marked_lines(self.change.original_after, self.change.marks)
+            mark = theme.tint(theme.WARNING_HUE, strength=0.35)
+            self.marked.setText(marked_html(text, findings, mark, theme.danger()))
         self.edit_button.setEnabled(accepted)
+
+
+def marked_lines(text: str, marks: tuple[Mark, ...]) -> tuple[str, list[Finding]]:
+    """The lines of ``text`` that hold a mark (the rest is in the diff), with the marks'
+    spans moved to match; "…" stands for lines left out between them, and for the end of a
+    text longer than ``MARKED_CHARS``."""
+    kept: list[str] = []
+    findings: list[Finding] = []
+    length = 0
+    start = 0
+    for line in text.splitlines(keepends=True):
+        end = start + len(line)
+        inside = [mark for mark in marks if mark.start < end and mark.end > start]
+        if inside:
+            findings += [
+                Finding(
+                    mark.kind, length + max(mark.start, start) - start, length + min(mark.end, end) - start
+                )
+                for mark in inside
+            ]
+            kept.append(line)
+            length += len(line)
+        elif kept and kept[-1] != "…\n":
+            kept.append("…\n")
+            length += 2
+        start = end
+    while kept and kept[-1] == "…\n":
+        kept.pop()
+    shown = "".join(kept).rstrip("\n")
+    if len(shown) > MARKED_CHARS:  # a loop can fill the whole text; its start shows what it is
+        shown = shown[:MARKED_CHARS] + "…"
+        findings = [
+            Finding(f.reason, f.start, min(f.end, MARKED_CHARS)) for f in findings if f.start < MARKED_CHARS
+        ]
+    return shown, findings
 
 
 class CompactionView(Page):
@@ -456,6 +524,8 @@ class CompactionView(Page):
         )
         held = len(proposal.held_back())
         flagged = f" · <b>{held} suspicious, not accepted</b>" if held else ""
+        ungrounded = len(proposal.held_back_ungrounded())
+        flagged += f" · <b>{ungrounded} not in the conversation, not accepted</b>" if ungrounded else ""
         self.summary.setText(
             f"<b>{plural(len(proposal.changes), 'change')} proposed</b> {html.escape(details)}{flagged}"
         )

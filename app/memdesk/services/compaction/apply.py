@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy.orm import Session
 
+from memdesk.core.grounding import once_each
 from memdesk.errors import BadInputError, ConflictError, NotFoundError
 from memdesk.services.compaction.build import fact_key
 from memdesk.services.compaction.model import Change, ChangeKind, Proposal
@@ -47,6 +48,8 @@ def apply_proposal(app: Memdesk, proposal: Proposal) -> tuple[list[int], int | N
     if not accepted:
         raise BadInputError("no change is accepted, so there is nothing to apply")
     for change in accepted:
+        if change.model_written:  # a looping text, once accepted, keeps one copy of each sentence
+            change.after = once_each(change.after)
         _check_text(app, change)
     writer = _Writer(app, proposal)
     with app.ctx.change(apply_label(proposal)) as session:

@@ -91,7 +91,8 @@ def make_run_steps(
 
 
 def check_connection(settings: Settings, api_key: str | None) -> str:
-    """Make one tiny call with these settings; a sentence on success, LLMError otherwise."""
+    """Make two tiny calls with these settings: how soon the model answers a short request,
+    and how fast it writes a reply that runs to the limit. A sentence, or LLMError."""
     backend = make_backend(settings, api_key)
     if backend is None:
         return "The offline backend needs no connection: it runs inside Memdesk."
@@ -103,6 +104,13 @@ def check_connection(settings: Settings, api_key: str | None) -> str:
         max_tokens=_PROBE_MAX_TOKENS,
     )
     seconds = time.perf_counter() - started
+    started = time.perf_counter()
+    counted = backend.complete(prompts.SPEED_PROBE, prompts.SPEED_PROBE_MESSAGE, max_tokens=_PROBE_MAX_TOKENS)
+    speed = counted.tokens_out / max(time.perf_counter() - started, 1e-6)
+    about = "about " if counted.estimated else ""  # the server sent no token counts
     llm = settings.llm
     where = llm.openai_base_url if backend.name == "openai" else llm.anthropic_base_url or "the Anthropic API"
-    return f"Connected: {where} answered with model {backend.model} in {seconds:.1f} s."
+    return (
+        f"Connected: {where} answered with model {backend.model} in {seconds:.1f} s; "
+        f"it writes {about}{speed:,.0f} tokens per second."
+    )

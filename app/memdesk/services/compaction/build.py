@@ -13,10 +13,12 @@ from datetime import datetime
 from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 from memdesk.config import Settings
+from memdesk.core.grounding import Sources
 from memdesk.core.timefmt import format_minute
 from memdesk.core.tokens import CHARS_PER_TOKEN
 from memdesk.core.working import cut_to_budget
 from memdesk.errors import NotFoundError
+from memdesk.llm import prompts
 from memdesk.llm.results import PartNotes, StepResult
 from memdesk.llm.steps import Steps
 from memdesk.llm.text import dedupe_key
@@ -96,6 +98,16 @@ def transcript_source(app: Memdesk, transcript: Transcript, session_id: str) -> 
     now = app.now()
     imported = tuple(SourceMessage(0, m.role, m.content, m.at or now) for m in transcript.messages)
     return Source(session_id, app_id, earlier + imported, base, base_at, preview_only=True)
+
+
+def grounding_sources(source: Source, settings: Settings, today: datetime) -> Sources:
+    """What the model read, for checking what it wrote: the messages with their times, and
+    every system prompt (each ``*_SYSTEM`` of ``llm.prompts``, so a new step's is included)."""
+    system = [
+        text for name, text in vars(prompts).items() if name.endswith("_SYSTEM") and isinstance(text, str)
+    ]
+    system.append(prompts.app_memory_system(settings.memory.app_memory_max_chars))
+    return Sources(((m.content, m.at) for m in source.messages), today, system)
 
 
 class Reporter:

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
+from memdesk.core.grounding import Mark, Sources, check
+from memdesk.core.grounding import describe as describe_marks
 from memdesk.core.suspicious import describe
 from memdesk.errors import LLMError, MemdeskError
 from memdesk.llm.results import StepResult
@@ -35,6 +37,9 @@ _EDITABLE = frozenset(
         ChangeKind.EDIT_APP_MEMORY,
     }
 )
+# The kinds whose text Memdesk writes itself; every other kind carries a model's text and is
+# screened (kinds added later are screened without being listed anywhere).
+_WRITTEN_BY_MEMDESK = frozenset({ChangeKind.DELETE_APP_MEMORY, ChangeKind.ADVANCE_POINTER})
 
 
 @dataclass
@@ -49,6 +54,11 @@ class Change:
     text reads as instructions to an assistant ("" when it does not); such a change is
     proposed but not accepted, so nothing applies it unless a person (or an explicit
     option) accepts it.
+
+    ``marks`` are what the text says that the conversation (and the text it replaces) does
+    not: invented names, numbers and dates, placeholders, repeated instructions, invented
+    dialogue, loops (see ``core.grounding``); ``grounding`` says so in words ("not in the
+    conversation: Spain, Europe"). Such a change is not accepted either.
     """
 
     kind: ChangeKind
@@ -61,6 +71,8 @@ class Change:
     accepted: bool = True
     note: str = ""
     suspicion: str = ""
+    marks: tuple[Mark, ...] = ()
+    grounding: str = ""
     original_after: str = field(default="", repr=False)
 
     def __post_init__(self) -> None:
@@ -74,12 +86,24 @@ class Change:
     def suspicious(self) -> bool:
         return bool(self.suspicion)
 
-    def screen(self) -> None:
-        """Flag (and stop accepting) a change whose new text addresses an assistant."""
-        if self.kind in _EDITABLE:  # the kinds whose text comes from the steps (the model)
-            self.suspicion = describe(self.after)
-            if self.suspicion:
-                self.accepted = False
+    @property
+    def model_written(self) -> bool:
+        return self.kind not in _WRITTEN_BY_MEMDESK
+
+    @property
+    def ungrounded(self) -> bool:
+        return bool(self.marks)
+
+    def screen(self, sources: Sources) -> None:
+        """Flag (and stop accepting) a change whose new text addresses an assistant or says
+        what ``sources`` (the conversation the model read) do not."""
+        if not self.model_written:
+            return
+        self.suspicion = describe(self.after)
+        self.marks = tuple(check(self.after, sources.with_text(self.before)))
+        self.grounding = describe_marks(self.marks)
+        if self.suspicion or self.marks:
+            self.accepted = False
 
     @property
     def edited(self) -> bool:
@@ -170,10 +194,22 @@ class Proposal:
         """Suspicious changes nobody has accepted: left out when the proposal is applied."""
         return [change for change in self.changes if change.suspicious and not change.accepted]
 
-    def accept_suspicious(self) -> None:
+    def held_back_ungrounded(self) -> list[Change]:
+        """Changes marked ungrounded that nobody has accepted: left out when applied."""
+        return [change for change in self.changes if change.ungrounded and not change.accepted]
+
+    def accept_marked(self, *, suspicious: bool = False, ungrounded: bool = False) -> None:
+        """Accept the marked changes whose every mark is of a kind allowed here."""
         for change in self.changes:
-            if change.suspicious:
+            if (
+                (change.suspicious or change.ungrounded)
+                and (suspicious or not change.suspicious)
+                and (ungrounded or not change.ungrounded)
+            ):
                 change.accepted = True
+
+    def accept_suspicious(self) -> None:
+        self.accept_marked(suspicious=True)
 
 
 @dataclass(frozen=True)

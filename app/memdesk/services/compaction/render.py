@@ -66,6 +66,8 @@ def format_proposal(proposal: Proposal) -> str:
             out.append(f"    why: {change.reason}")
         if change.suspicious:
             out.append(f"    SUSPICIOUS: {change.suspicion}")
+        if change.ungrounded:
+            out.append(f"    UNGROUNDED: {change.grounding}")
         if change.note:
             out.append(f"    note: {change.note}")
         out += [f"  {line.op} {line.text}".rstrip() for line in change_diff(change)]

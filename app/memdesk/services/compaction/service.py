@@ -11,7 +11,14 @@ from memdesk.core.timefmt import naive_utc
 from memdesk.errors import LLMError, MemdeskError
 from memdesk.services.compaction.apply import apply_proposal
 from memdesk.services.compaction.backends import make_run_steps, settings_for
-from memdesk.services.compaction.build import Builder, Reporter, Source, session_source, transcript_source
+from memdesk.services.compaction.build import (
+    Builder,
+    Reporter,
+    Source,
+    grounding_sources,
+    session_source,
+    transcript_source,
+)
 from memdesk.services.compaction.failures import count_failure
 from memdesk.services.compaction.model import (
     CancelToken,
@@ -103,11 +110,14 @@ class Compaction:
         except MemdeskError as exc:
             record("failed", str(exc))
             raise
+        sources = grounding_sources(src, settings, self.app.now())
         for change in builder.changes:
-            change.screen()
+            change.screen(sources)
         flagged = sum(change.suspicious for change in builder.changes)
+        ungrounded = sum(change.ungrounded for change in builder.changes)
         dry = " (dry run)" if dry_run else ""
         marked = f", {flagged} marked suspicious" if flagged else ""
+        marked += f", {ungrounded} marked ungrounded" if ungrounded else ""
         run_id = record("proposed", f"{len(builder.changes)} changes proposed{marked}{dry}")
         return Proposal(
             session_id=src.session_id,
@@ -144,12 +154,15 @@ class Compaction:
             message += f"; memory {ids} went to Trash to keep the app's cap"
         if proposal.held_back():
             message += f"; {len(proposal.held_back())} suspicious left out"
+        if proposal.held_back_ungrounded():
+            message += f"; {len(proposal.held_back_ungrounded())} ungrounded left out"
         finish_run(self.app.store, proposal.run_id, "applied", message, step_id)
         return step_id
 
     def compact(self, session_id: str, *, backend: str | None = None) -> tuple[Proposal, int | None]:
-        """Propose and apply every change but the suspicious ones, for assistants that trust the
-        pipeline; ``proposal.held_back()`` lists what was left out."""
+        """Propose and apply every change but the suspicious and ungrounded ones, for assistants
+        that trust the pipeline; ``proposal.held_back()`` and ``held_back_ungrounded()`` list
+        what was left out."""
         proposal = self.propose(session_id, backend=backend)
         return proposal, self.apply(proposal)
 

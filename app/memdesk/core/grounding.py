@@ -1,0 +1,749 @@
+"""Checking that what a model wrote comes from what it read.
+
+Small models invent: a trip to Spain nobody mentioned, "<name>" left where a name should
+be, a sentence repeated nine times. Compaction holds the conversation the model read, so
+every specific the model's text names — people, places, organisations, numbers, dates,
+times, quoted values, file paths, URLs, e-mail addresses — is looked for in it. Pure: no
+I/O, no state; ``Sources`` is built once per conversation and checks many texts.
+
+Comparing with care, so faithful text passes:
+- names ignore case and simple inflection ("Saturdays" ~ "Saturday", "Priya's" ~ "Priya");
+- numbers compare by value, whether the source wrote them in digits or words ("three"),
+  and a quantity may use another unit of the same kind ("2 hours" ~ "120 minutes");
+- dates compare by day, month and year as far as the text gives them ("May 2023" ~
+  "6 May 2023", "2023-05-06"), and the conversation's relative dates count as the absolute
+  dates ``core.dates`` makes of them ("last month" in November 2026 ~ "October 2026");
+- the messages' own days and times, and today, count as said.
+
+Text in another language is checked the same way: names and numbers are compared as
+written, so a translated name ("Spanien" for "Spain") is marked.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from enum import StrEnum
+
+from memdesk.core.dates import MONTHS, WEEKDAYS, annotate
+
+
+class MarkKind(StrEnum):
+    UNGROUNDED = "ungrounded"  # a specific the sources do not hold
+    PLACEHOLDER = "placeholder"  # "<name>", "[user]"
+    PROMPT = "prompt"  # words of the instructions the model was given
+    DIALOGUE = "dialogue"  # lines of a conversation that did not happen
+    LOOP = "loop"  # a sentence again and again
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One thing the text should not say, as written, and where (offsets into the text)."""
+
+    kind: MarkKind
+    words: str
+    start: int
+    end: int
+
+
+_SHINGLE = 6  # words in a row that count as repeating the instructions
+_EXCERPT_CHARS = 50
+_MONTH_NUMBER = {name.lower(): number for number, name in enumerate(MONTHS, 1)}
+_MONTH_NUMBER |= {name[:3].lower(): number for name, number in list(_MONTH_NUMBER.items())}
+_MONTH_NUMBER["sept"] = 9
+_MONTH = r"(?:" + "|".join(sorted(_MONTH_NUMBER, key=len, reverse=True)) + r")\.?"
+_ORDINAL = r"(?:st|nd|rd|th)?"
+
+_URL = r"(?:https?://|www\.)[^\s<>\"'`)\]]+"
+_EMAIL = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+_PATH = (
+    r"(?<![\w/@.])(?:~|\.{1,2})?/?(?:[\w.@+-]+/)+[\w.@+-]+/?"
+    r"|[A-Za-z]:\\[^\s\"'`]+"
+    r"|(?<![\w/@.])[\w-]+\.(?:py|js|ts|tsx|jsx|md|txt|json|jsonl|toml|yaml|yml|ini|cfg|conf|csv|sql|sh|"
+    r"html|css|rs|go|java|c|h|cpp|rb|php|lock|log|xml|pdf|docx?|xlsx?|png|jpe?g|gif|svg|zip|env)\b"
+)
+_QUOTE = r"\"([^\"\n]{2,160})\"|“([^”\n]{2,160})”|`([^`\n]{1,160})`"
+_ISO_DATE = r"\b(?P<iy>\d{4})-(?P<im>\d{1,2})-(?P<id>\d{1,2})\b"
+_DAY_MONTH = rf"\b(?P<dd>\d{{1,2}}){_ORDINAL}\s+(?:of\s+)?(?P<dm>{_MONTH})(?:,?\s+(?P<dy>\d{{4}}))?\b"
+_MONTH_DAY = rf"\b(?P<mm>{_MONTH})\s+(?P<md>\d{{1,2}}){_ORDINAL}(?:,?\s+(?P<my>\d{{4}}))?\b(?!:)"
+_MONTH_YEAR = rf"\b(?P<ym>{_MONTH})\s+(?:of\s+)?(?P<yy>\d{{4}})\b"
+_SLASH_DATE = r"\b(?P<s1>\d{1,2})/(?P<s2>\d{1,2})/(?P<s3>\d{2}(?:\d{2})?)\b"
+_TIME = (
+    r"\b(?P<th>\d{1,2})(?::(?P<tm>\d{2}))?\s*(?P<ap>[ap])\.?\s?m\b"
+    r"|\b(?P<h24>\d{1,2}):(?P<m24>\d{2})\b"
+)
+_NUMBER = r"(?<![\w.])[$£€]?(?P<n>\d+(?:,\d{3})*(?:\.\d+)?)(?P<k>k\b)?(?:%|st|nd|rd|th)?(?![\w.]\d)"
+
+
+def _named(*patterns: tuple[str, str]) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?P<{name}>{pattern})" for name, pattern in patterns), re.IGNORECASE)
+
+
+# One pattern tried at every position is slow, so each kind is looked for where it can begin:
+# addresses around a "/", "@", "\\" or a file extension, quotes at quote marks, the rest at digits.
+_ADDRESS_HINT = re.compile(r"[/@\\]|www\.|\.[a-z]{1,5}\b", re.IGNORECASE)
+_ADDRESS = _named(("url", _URL), ("email", _EMAIL), ("path", _PATH))
+_QUOTED = _named(("quote", _QUOTE))
+_DIGITS = re.compile(r"\d+")
+_AT_DIGITS = _named(
+    ("iso", _ISO_DATE), ("daymonth", _DAY_MONTH), ("slash", _SLASH_DATE), ("time", _TIME), ("number", _NUMBER)
+)
+_MONTH_BEFORE = re.compile(rf"\b{_MONTH}\s+(?:of\s+)?$", re.IGNORECASE)
+_MONTH_FIRST = _named(("monthday", _MONTH_DAY), ("monthyear", _MONTH_YEAR))
+_TOKEN_EDGES = "\"'“”‘’()[]<>{}.,;:!?*"
+_UNIT_AFTER = re.compile(r"\s*-?\s*([^\W\d_]+)")
+_WORDS = re.compile(r"[^\W\d_]+")
+# A word of two letters or more whose first is not a-z: a capital, or a letter beyond ASCII
+# (then checked). One capital letter ("I", "A") names nothing.
+_CAPITALISED = re.compile(r"(?<![^\W\d_])[^\W\da-z_][^\W\d_]+")
+_PLAIN_WORDS = re.compile(r"\w+")
+_SENTENCE_EDGES = " .!?-*•\"“”'’()[]"
+_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)", re.MULTILINE)
+_BULLET_NUMBER = re.compile(r"^\s*\d+[.)]\s", re.MULTILINE)
+_PLACEHOLDER = re.compile(
+    r"<\s*[A-Za-z][\w .'-]{0,30}?\s*>|\[\s*[A-Za-z][\w .'-]{1,30}?\s*\](?!\()"
+    r"|\{\{?\s*[A-Za-z_][\w .-]{0,30}\}\}?"
+)
+_ROLES = "user|assistant|human|ai|bot|chatbot|model|person|me|you|q|a"
+_SPEAKER = re.compile(
+    rf"^[ \t]*(?:[-*•][ \t]+)?(?:\*\*)?(?P<who>{_ROLES}|[A-Z][^\W\d_]{{1,20}})(?:\*\*)?[ \t]*:(?:\*\*)?[ \t]*"
+    r"(?P<said>\S[^\n]*)",
+    re.MULTILINE | re.IGNORECASE,
+)
+_SPEAKER_ROLES = frozenset(_ROLES.split("|"))
+_INLINE_SPEAKER = re.compile(r"\b(?:user|assistant|human|ai|bot|chatbot|model)\s*:", re.IGNORECASE)
+_OPENERS = frozenset("\"“‘'(*#>-•[]_)")  # what may stand between a sentence's start and its first word
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|me|my|we|you|your)\b", re.IGNORECASE)
+
+# Units by kind and their size in the kind's base unit (value × size compares across units).
+_UNITS: dict[str, tuple[str, float]] = {}
+for _kind, _sizes in (
+    (
+        "time",
+        {
+            "second": 1,
+            "sec": 1,
+            "s": 1,
+            "minute": 60,
+            "min": 60,
+            "mins": 60,
+            "hour": 3600,
+            "hr": 3600,
+            "hrs": 3600,
+            "h": 3600,
+            "day": 86400,
+            "week": 604800,
+            "month": 2629800,
+            "year": 31557600,
+        },
+    ),
+    (
+        "length",
+        {
+            "mm": 0.001,
+            "millimetre": 0.001,
+            "millimeter": 0.001,
+            "cm": 0.01,
+            "centimetre": 0.01,
+            "centimeter": 0.01,
+            "m": 1,
+            "metre": 1,
+            "meter": 1,
+            "km": 1000,
+            "kilometre": 1000,
+            "kilometer": 1000,
+            "mile": 1609.344,
+            "mi": 1609.344,
+            "ft": 0.3048,
+            "foot": 0.3048,
+            "feet": 0.3048,
+            "inch": 0.0254,
+            "inches": 0.0254,
+            "in": 0.0254,
+        },
+    ),
+    (
+        "mass",
+        {
+            "mg": 0.001,
+            "g": 1,
+            "gram": 1,
+            "gramme": 1,
+            "kg": 1000,
+            "kilo": 1000,
+            "kilogram": 1000,
+            "lb": 453.592,
+            "lbs": 453.592,
+            "pound": 453.592,
+            "oz": 28.3495,
+            "ounce": 28.3495,
+        },
+    ),
+    (
+        "data",
+        {
+            "kb": 1e3,
+            "kilobyte": 1e3,
+            "mb": 1e6,
+            "megabyte": 1e6,
+            "gb": 1e9,
+            "gigabyte": 1e9,
+            "tb": 1e12,
+            "terabyte": 1e12,
+        },
+    ),
+):
+    _UNITS |= {unit: (_kind, float(size)) for unit, size in _sizes.items()}
+
+
+def _listed(words: str) -> list[str]:
+    return words.split()
+
+
+_NUMBER_WORDS = {
+    word: value
+    for value, word in enumerate(
+        _listed(
+            "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+            "sixteen seventeen eighteen nineteen"
+        )
+    )
+}
+_TENS = _listed("twenty thirty forty fifty sixty seventy eighty ninety")
+_NUMBER_WORDS |= {word: 10 * tens for tens, word in enumerate(_TENS, 2)}
+_ORDINAL_WORDS = {
+    word: value
+    for value, word in enumerate(
+        _listed("zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth")
+    )
+}
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
+_AMOUNT_WORDS = {"dozen": 12, "couple": 2, "pair": 2, "half": 0.5, "twice": 2, "once": 1, "both": 2}
+
+# Words that open sentences and headings; capitalised there, they are not names.
+_COMMON = frozenset(
+    _listed(
+        """
+    a about above across after again against all almost also although always am an and another any
+    anything are around as at away back be because been before being below besides best better
+    between both but by can could did do does doing done down during each either else even ever
+    every everything few for from further had has have having he her here hers herself him himself
+    his how however i if in into is it its itself just last later least less like likes liked
+    loves loved many may maybe me might mine more most much must my myself near neither never new
+    next no none nor not nothing now of off often on once one only or other others our ours
+    ourselves out over own per perhaps please rather really recently same several she should since
+    so some something sometimes soon still such than that the their theirs them themselves then
+    there these they this those though through thus to today together tomorrow too toward towards
+    under unless until up upon us usually very was we well were what whatever when whenever where
+    whether which while who whom whose why will with within without would yes yesterday yet you
+    your yours yourself yourselves
+    asked added agreed aims asks considering currently decided decisions details discussed
+    discussing enjoys expressed feels finished has keeps key learned lives mentioned needs noted
+    note notes open ongoing plans prefers preferences reported said says shared started states
+    summary talked thinks told tried uses wants wishes works
+    conversation person user assistant people someone everyone they've i'm i've i'd i'll
+    action activities background career context current discussion education events facts family
+    follow friends goals health highlights hobbies home information interests items job location
+    memory overview personal pets plan points profile progress project projects questions
+    relationships status steps tasks threads timeline todo topics travel updates work
+    """
+    )
+)
+_SUBJECT_NEXT = re.compile(
+    r"['’]s\b|\s+(?:is|was|has|had|and|said|says|will|would|can|could|who|also|went|got|made|took|met|came|"
+    r"left|told|thought|felt|found|gave|began|became|loves|likes|wants|lives|works|plays|enjoys|goes|gets|"
+    r"makes|takes|thinks|feels|knows|needs|helps|uses|runs)\b|\s+[a-z]+ed\b"
+)
+# Words capitalised at a sentence's start that are never part of the name after them.
+_LEADING = frozenset(
+    _listed(
+        "a an and at but by for from his her in its my of on or our so that the their then these this "
+        "those to when while with your also after before"
+    )
+)
+_NOT_NAME_ENDINGS = ("ing", "ed", "ly", "ies", "ful", "ous", "ive", "ment", "tion", "ness")
+_ROLE_WORDS = frozenset({"user", "assistant", "system", "tool"})
+
+
+@dataclass(frozen=True)
+class _Date:
+    year: int | None
+    month: int | None
+    day: int | None
+
+
+class Sources:
+    """What a model read: the conversation (each message with its time), any stored text the
+    change updates, today, and the instructions the model was given (prompts)."""
+
+    def __init__(
+        self,
+        messages: Iterable[tuple[str, datetime | date | None]],
+        today: date | datetime,
+        prompts: Iterable[str] = (),
+    ) -> None:
+        texts: list[str] = []
+        days: list[date] = [today.date() if isinstance(today, datetime) else today]
+        self.minutes: set[int] = set()
+        for text, at in messages:
+            # Idempotent: a text whose relative dates already carry their date is left alone.
+            texts.append(annotate(text, at) if at is not None else text)
+            if at is not None:
+                days.append(at.date() if isinstance(at, datetime) else at)
+                if isinstance(at, datetime):
+                    self.minutes.add(at.hour * 60 + at.minute)
+        self.stems: set[str] = set()
+        self.flat = ""
+        self.numbers: set[float] = set()
+        self.quantities: set[tuple[str, float]] = set()
+        self.dates: set[_Date] = set()
+        self._add("\n".join(texts))
+        for day in days:
+            self._add_date(_Date(day.year, day.month, day.day))
+        prompt_text = "\n".join(prompts)
+        # Words of the instructions (headings the prompt suggests, its examples) are no names.
+        self.prompt_stems = {_stem(word) for word in _WORDS.findall(prompt_text)}
+        self.stems |= self.prompt_stems
+        self.prompt_shingles = _shingles(_flatten(prompt_text)) - _shingles(self.flat)
+        self.prompt_pairs = {shingle[:2] for shingle in self.prompt_shingles}
+
+    def _add(self, text: str) -> None:
+        self.stems |= {_stem(word) for word in _WORDS.findall(text)}
+        self.flat += " " + _flatten(text) + " "
+        for match in _find_specifics(text):
+            kind = match.lastgroup
+            if kind == "number":
+                value = _value(match)
+                self.numbers.add(value)
+                unit = _unit(text, match.end())
+                if unit:
+                    self.quantities.add((unit[0], value * unit[1]))
+            elif kind == "time":
+                self.minutes.add(_minutes(match))
+            elif kind in _DATE_KINDS:
+                for found in _dates(match):
+                    self._add_date(found)
+        self._add_number_words(text)
+
+    def _add_date(self, found: _Date) -> None:
+        self.dates.add(found)
+        if found.year is not None:
+            self.numbers.add(found.year)
+        if found.day is not None:
+            self.numbers.add(found.day)
+        if found.month is not None:
+            self.stems.add(MONTHS[found.month - 1].lower())
+            if found.year is not None and found.day is not None:
+                self.stems.add(WEEKDAYS[date(found.year, found.month, found.day).weekday()])
+
+    def _add_number_words(self, text: str) -> None:
+        words = _WORDS.findall(text.lower())
+        for index, word in enumerate(words):
+            value = _NUMBER_WORDS.get(word, _ORDINAL_WORDS.get(word, _AMOUNT_WORDS.get(word)))
+            if value is None:
+                continue
+            following = words[index + 1] if index + 1 < len(words) else ""
+            if word in _NUMBER_WORDS and following in _NUMBER_WORDS and _NUMBER_WORDS[following] < 10:
+                value += _NUMBER_WORDS[following]  # "twenty five"
+            if following in _SCALES:
+                value *= _SCALES[following]
+            self.numbers.add(value)
+            unit = _UNITS.get(_singular(following)) if following else None
+            if unit:
+                self.quantities.add((unit[0], value * unit[1]))
+
+    def with_text(self, text: str) -> Sources:
+        """These sources and ``text`` (a stored fact the change updates), without rebuilding."""
+        if not text.strip():
+            return self
+        other = object.__new__(Sources)
+        other.__dict__ = {
+            key: (set(value) if isinstance(value, set) else value) for key, value in self.__dict__.items()
+        }
+        other._add(text)
+        said = self.prompt_shingles & _shingles(_flatten(text))
+        if said:  # the stored text says some of the instructions' words itself
+            other.prompt_shingles = self.prompt_shingles - said
+            other.prompt_pairs = {shingle[:2] for shingle in other.prompt_shingles}
+        return other
+
+
+_ADDRESSES = frozenset({"url", "email", "path"})
+_DATE_KINDS = frozenset({"iso", "daymonth", "monthday", "monthyear", "slash"})
+
+
+def check(text: str, sources: Sources) -> list[Mark]:
+    """Everything in ``text`` that ``sources`` do not support, in the order it appears."""
+    marks = _specifics(text, sources)
+    marks += _placeholders(text, sources)
+    marks += _prompt_repeats(text, sources)
+    marks += _dialogue(text, sources)
+    marks += _loops(text)
+    return sorted(marks, key=lambda mark: (mark.start, mark.end))
+
+
+def describe(marks: Sequence[Mark]) -> str:
+    """What a reviewer is told: "not in the conversation: Spain, Europe, New York; …"."""
+    by_kind: dict[MarkKind, list[str]] = {}
+    for mark in marks:
+        words = by_kind.setdefault(mark.kind, [])
+        if mark.words not in words:
+            words.append(mark.words)
+    parts: list[str] = []
+    for kind, words in by_kind.items():
+        if kind is MarkKind.UNGROUNDED:
+            parts.append("not in the conversation: " + ", ".join(words))
+        elif kind is MarkKind.PLACEHOLDER:
+            parts.append("placeholder left in: " + ", ".join(words))
+        elif kind is MarkKind.PROMPT:
+            parts.append("repeats its instructions: " + _quoted(words[0]))
+        elif kind is MarkKind.DIALOGUE:
+            parts.append("invented dialogue: " + _quoted(words[0]))
+        else:
+            counts = Counter(mark.words for mark in marks if mark.kind is MarkKind.LOOP)
+            parts.append(
+                "repeats " + ", ".join(f"{_quoted(words_)} {counts[words_] + 1} times" for words_ in words)
+            )
+    return "; ".join(parts)
+
+
+def once_each(text: str) -> str:
+    """``text`` keeping the first copy of each looping sentence (what the check marks)."""
+    loops = _loops(text)
+    if not loops:
+        return text
+    pieces: list[str] = []
+    done = 0
+    for mark in loops:
+        pieces.append(text[done : mark.start])
+        done = mark.end
+    pieces.append(text[done:])
+    lines = [line.rstrip() for line in "".join(pieces).splitlines()]
+    kept = [line for line in lines if line.strip(" -*•") or not line.strip()]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip()
+
+
+# --- specifics ------------------------------------------------------------------------
+
+
+def _specifics(text: str, sources: Sources) -> list[Mark]:
+    marks: list[Mark] = []
+    taken: list[tuple[int, int]] = []
+    numbered = {match.start() for match in _BULLET_NUMBER.finditer(text)}
+    for match in _find_specifics(text):
+        taken.append(match.span())
+        if not _grounded(match, text, sources, numbered):
+            # A sentence's full stop after a path or address is not part of it.
+            marks.append(Mark(MarkKind.UNGROUNDED, match.group(), *match.span()))
+    marks += _names(text, sources, taken)
+    return marks
+
+
+def _find_specifics(text: str) -> list[re.Match[str]]:
+    """Addresses, quotes, dates, times and numbers in ``text``, in order, none overlapping."""
+    found = _addresses(text) if _ADDRESS_HINT.search(text) else []
+    if '"' in text or "“" in text or "`" in text:
+        found += _QUOTED.finditer(text)
+    found.sort(key=lambda match: match.start())
+    taken = [match.span() for match in found]
+    numeric: list[re.Match[str]] = []
+    after = 0  # the end of the last numeric match
+    index = 0
+    for digits in _DIGITS.finditer(text):
+        start = digits.start()
+        while index < len(taken) and taken[index][1] <= start:
+            index += 1
+        if start < after or (index < len(taken) and taken[index][0] <= start):
+            continue
+        if start and text[start - 1] in "$£€":
+            start -= 1
+        month = _MONTH_BEFORE.search(text, max(0, start - 14), start)
+        match = (_MONTH_FIRST.match(text, month.start()) if month else None) or _AT_DIGITS.match(text, start)
+        if match is not None and (not numeric or match.start() >= after):
+            numeric.append(match)
+            after = match.end()
+    return sorted(found + numeric, key=lambda match: match.start())
+
+
+def _addresses(text: str) -> list[re.Match[str]]:
+    """URLs, e-mail addresses and paths: the words around each hint that read as one."""
+    found: list[re.Match[str]] = []
+    end = 0
+    for hint in _ADDRESS_HINT.finditer(text):
+        if hint.start() < end:
+            continue
+        start = max(text.rfind(" ", 0, hint.start()), text.rfind("\n", 0, hint.start())) + 1
+        end = min(
+            (at for at in (text.find(" ", hint.end()), text.find("\n", hint.end())) if at != -1),
+            default=len(text),
+        )
+        while start < end and text[start] in _TOKEN_EDGES:
+            start += 1
+        while end > start and text[end - 1] in _TOKEN_EDGES:
+            end -= 1
+        match = _ADDRESS.fullmatch(text, start, end) if start < end else None
+        if match is not None:
+            found.append(match)
+    return found
+
+
+def _grounded(match: re.Match[str], text: str, sources: Sources, numbered: set[int]) -> bool:
+    kind = match.lastgroup
+    if kind in _ADDRESSES:
+        return _flatten(match.group()) in sources.flat
+    if kind == "quote":
+        quoted = next(group for group in match.groups()[match.re.groupindex["quote"] :] if group)
+        return _flatten(quoted).strip(" .,;:!?") in sources.flat
+    if kind == "time":
+        return _minutes(match) in sources.minutes
+    if kind == "number":
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        if line_start in numbered and not text[line_start : match.start()].strip():
+            return True  # a list's own numbering
+        value = _value(match)
+        if value in sources.numbers:
+            return True
+        unit = _unit(text, match.end())
+        return unit is not None and (unit[0], value * unit[1]) in sources.quantities
+    return any(_date_known(found, sources) for found in _dates(match))
+
+
+def _date_known(found: _Date, sources: Sources) -> bool:
+    return any(
+        (found.year is None or found.year == known.year)
+        and (found.month is None or found.month == known.month)
+        and (found.day is None or found.day == known.day)
+        for known in sources.dates
+    )
+
+
+def _dates(match: re.Match[str]) -> list[_Date]:
+    """The dates a date match may mean (a slashed date may be day-first or month-first)."""
+    group = match.group
+    kind = match.lastgroup
+    if kind == "iso":
+        return [_Date(int(group("iy")), int(group("im")), int(group("id")))]
+    if kind == "daymonth":
+        return [_Date(_year(group("dy")), _month(group("dm")), int(group("dd")))]
+    if kind == "monthday":
+        return [_Date(_year(group("my")), _month(group("mm")), int(group("md")))]
+    if kind == "monthyear":
+        return [_Date(int(group("yy")), _month(group("ym")), None)]
+    first, second, year = int(group("s1")), int(group("s2")), _year(group("s3"))
+    return [_Date(year, second, first), _Date(year, first, second)]
+
+
+def _year(raw: str | None) -> int | None:
+    if raw is None:
+        return None
+    return int(raw) + 2000 if len(raw) == 2 else int(raw)
+
+
+def _month(raw: str) -> int:
+    return _MONTH_NUMBER[raw.lower().rstrip(".")]
+
+
+def _minutes(match: re.Match[str]) -> int:
+    if match.group("h24") is not None:
+        return int(match.group("h24")) * 60 + int(match.group("m24"))
+    hour = int(match.group("th")) % 12 + (12 if match.group("ap").lower() == "p" else 0)
+    return hour * 60 + int(match.group("tm") or 0)
+
+
+def _value(match: re.Match[str]) -> float:
+    value = _value_of(match.group("n"))
+    return value * 1000 if match.group("k") else value
+
+
+def _value_of(raw: str) -> float:
+    return float(raw.replace(",", ""))
+
+
+def _unit(text: str, at: int) -> tuple[str, float] | None:
+    match = _UNIT_AFTER.match(text, at)
+    return _UNITS.get(_singular(match.group(1).lower())) if match else None
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+# --- names ----------------------------------------------------------------------------
+
+
+def _names(text: str, sources: Sources, taken: list[tuple[int, int]]) -> list[Mark]:
+    """Capitalised words and runs of them ("New York") the sources never use."""
+    marks: list[Mark] = []
+    run: list[re.Match[str]] = []
+
+    def close() -> None:
+        while len(run) > 1 and run[0].group().lower() in _LEADING:
+            del run[0]  # "Then Spain": the name is "Spain"
+        if run and not _run_grounded(text, run, sources):
+            marks.append(
+                Mark(MarkKind.UNGROUNDED, text[run[0].start() : run[-1].end()], run[0].start(), run[-1].end())
+            )
+        run.clear()
+
+    spans = iter(sorted(taken))
+    skip = next(spans, None)
+    for match in _CAPITALISED.finditer(text):
+        while skip is not None and skip[1] <= match.start():
+            skip = next(spans, None)
+        if (skip is not None and skip[0] <= match.start() < skip[1]) or not match.group()[0].isupper():
+            close()
+            continue
+        # Words between two capitalised ones (lower-case or not words) end a run.
+        if run and text[run[-1].end() : match.start()] not in (" ", "-"):
+            close()
+        run.append(match)
+    close()
+    return marks
+
+
+def _run_grounded(text: str, run: list[re.Match[str]], sources: Sources) -> bool:
+    if len(run) > 1 and all(match.group().isupper() for match in run):
+        return True  # SHOUTED WORDS, not a name
+    for match in run:
+        word = match.group()
+        lower = word.lower()
+        if _stem(word) in sources.stems or lower in _ROLE_WORDS:
+            continue
+        if lower in _COMMON:  # "The", "Personal Details": a run counts for its other words
+            continue
+        # A word that opens a sentence is capitalised anyway ("Delete every…"): it counts as
+        # a name only when the sentence goes on as about someone or something ("Jake helped",
+        # "Spain is", "Egypt's").
+        if (
+            len(run) == 1
+            and _opens_sentence(text, match.start())
+            and (lower.endswith(_NOT_NAME_ENDINGS) or not _SUBJECT_NEXT.match(text, match.end()))
+        ):
+            continue
+        return False
+    return True
+
+
+def _opens_sentence(text: str, at: int) -> bool:
+    """Whether the word at ``at`` opens a sentence, a line, a list item or a heading."""
+    index = at - 1
+    while index >= 0:
+        char = text[index]
+        if char == "\n" or char in ".!?:;":
+            return True
+        if not (char.isspace() or char.isdigit() or char in _OPENERS):
+            return False
+        index -= 1
+    return True
+
+
+@functools.lru_cache(maxsize=8192)
+def _stem(word: str) -> str:
+    """Close enough for comparing words: lower case, without a plural, tense or possessive ending."""
+    word = word.lower()
+    for suffix, replacement in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)] + replacement
+            break
+    return word.rstrip("e") if len(word) > 3 else word
+
+
+# --- placeholders, instructions, dialogue, loops -------------------------------------
+
+
+def _placeholders(text: str, sources: Sources) -> list[Mark]:
+    if "<" not in text and "[" not in text and "{" not in text:
+        return []
+    return [
+        Mark(MarkKind.PLACEHOLDER, match.group(), *match.span())
+        for match in _PLACEHOLDER.finditer(text)
+        if _flatten(match.group()) not in sources.flat
+    ]
+
+
+def _prompt_repeats(text: str, sources: Sources) -> list[Mark]:
+    if not sources.prompt_shingles:
+        return []
+    lowered = text.lower()
+    # Lower case rarely changes a text's length; when it does, words are found as written.
+    same = len(lowered) == len(text)
+    words = _PLAIN_WORDS.findall(lowered) if same else [word.lower() for word in _PLAIN_WORDS.findall(text)]
+    pairs, shingles = sources.prompt_pairs, sources.prompt_shingles
+    hits = [
+        index
+        for index, pair in enumerate(itertools.pairwise(words))
+        if pair in pairs and tuple(words[index : index + _SHINGLE]) in shingles
+    ]
+    if not hits:
+        return []
+    places = [match.span() for match in _PLAIN_WORDS.finditer(lowered if same else text)]
+    spans: list[list[int]] = []
+    for index in hits:
+        start, end = places[index][0], places[index + _SHINGLE - 1][1]
+        if spans and start <= spans[-1][1]:
+            spans[-1][1] = end
+        else:
+            spans.append([start, end])
+    return [Mark(MarkKind.PROMPT, text[start:end], start, end) for start, end in spans]
+
+
+def _dialogue(text: str, sources: Sources) -> list[Mark]:
+    """Lines of made-up talk: "User: …", "Assistant: …", or "Priya: I …" (a label and then
+    someone speaking, unlike "Location: Bristol")."""
+    marks: list[Mark] = []
+    for match in _SPEAKER.finditer(text):
+        who = match.group("who").lower()
+        if who not in _SPEAKER_ROLES and (
+            _stem(who) in sources.prompt_stems or not _FIRST_PERSON.search(match.group("said"))
+        ):
+            continue
+        turns = _INLINE_SPEAKER.split(match.group("said"))
+        if all(_flatten(turn).strip(' .!?"“”') in sources.flat for turn in turns):
+            continue  # quoting what was said
+        marks.append(Mark(MarkKind.DIALOGUE, match.group().strip(), match.start("who"), match.end()))
+    return marks
+
+
+def _loops(text: str) -> list[Mark]:
+    """Each copy after the first of a sentence said again (of 3 words or more, or 3 times)."""
+    sentences = list(_SENTENCE.finditer(text))
+    # Compared in lower case, with spacing and the marks around it ignored.
+    keys = [" ".join(match.group().lower().split()).strip(_SENTENCE_EDGES) for match in sentences]
+    counts = Counter(keys)
+    if len(counts) == len(keys):
+        return []
+    seen: set[str] = set()
+    marks: list[Mark] = []
+    for key, match in zip(keys, sentences, strict=True):
+        if not key:
+            continue
+        if counts[key] < 2 or (len(key.split()) < 3 and counts[key] < 3):
+            continue
+        if key in seen:
+            start = match.start() + len(match.group()) - len(match.group().lstrip(" \t-*•"))
+            marks.append(Mark(MarkKind.LOOP, text[start : match.end()].strip(), start, match.end()))
+        seen.add(key)
+    return marks
+
+
+# --- helpers --------------------------------------------------------------------------
+
+
+def _flatten(text: str) -> str:
+    """Lower case with runs of white space as one space, for finding one text in another."""
+    return " ".join(text.lower().split())
+
+
+def _shingles(flat: str) -> set[tuple[str, ...]]:
+    words = _PLAIN_WORDS.findall(flat)
+    return {tuple(words[index : index + _SHINGLE]) for index in range(len(words) - _SHINGLE + 1)}
+
+
+def _quoted(words: str) -> str:
+    words = " ".join(words.split())
+    return f"“{words if len(words) <= _EXCERPT_CHARS else words[: _EXCERPT_CHARS - 1] + '…'}”"

@@ -1,0 +1,154 @@
+"""The grounding check: what a model wrote, against the conversation it read."""
+
+from datetime import date, datetime
+
+import pytest
+
+from memdesk.core.grounding import MarkKind, Sources, check, describe, once_each
+from memdesk.llm import prompts
+
+AT = datetime(2026, 11, 20, 9, 30)  # a Friday
+TODAY = date(2026, 11, 26)
+PRIYA = [
+    (
+        "I moved to Bristol last month. I want meetings only after 2pm, please. I started cello "
+        "on Saturdays, three hours a week with Ms Okafor. My notes live in ~/notes/cello.md and "
+        'the band is called "The Low Strings". Write to priya@example.org or see https://example.org/band.',
+        AT,
+    ),
+    ("That sounds lovely, Priya! Bristol suits you.", AT),
+]
+
+
+@pytest.fixture(scope="module")
+def sources():
+    return Sources(PRIYA, TODAY, [prompts.SUMMARY_SYSTEM, prompts.FACTS_SYSTEM])
+
+
+def marked(text, sources, kind=MarkKind.UNGROUNDED):
+    return [mark.words for mark in check(text, sources) if mark.kind is kind]
+
+
+def test_invented_places_are_marked_with_their_spans(sources):
+    text = (
+        "Priya is travelling to Spain and Europe and had an Italian dinner. "
+        "She said: I just moved to New York this year."
+    )
+
+    marks = check(text, sources)
+
+    assert [mark.words for mark in marks] == ["Spain", "Europe", "Italian", "New York"]
+    assert all(text[mark.start : mark.end] == mark.words for mark in marks)
+    assert describe(marks) == "not in the conversation: Spain, Europe, Italian, New York"
+
+
+def test_a_faithful_rewording_passes(sources):
+    text = (
+        "## Details\n- Priya's move to BRISTOL happened in October 2026 (last month).\n"
+        "- Prefers meetings after 14:00; plays the cello on Saturday, 3 hours (180 minutes) weekly "
+        "with Ms Okafor.\n- Notes: cello.md in ~/notes. Band: “The Low Strings”.\n"
+        "- Contact: priya@example.org, https://example.org/band\n"
+        "[2026-11-20 09:30] Summary written on 26 November 2026."
+    )
+
+    assert check(text, sources) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("She moved in September 2026.", "September 2026"),
+        ("Meetings only after 3pm.", "3pm"),
+        ("Cello for 4 hours a week.", "4"),
+        ("Cello lessons cost 40 pounds.", "40"),
+        ("Her notes are in ~/notes/violin.md.", "~/notes/violin.md"),
+        ("Write to priya@example.com.", "priya@example.com"),
+        ("See https://example.org/choir for dates.", "https://example.org/choir"),
+        ('The band is called "The High Strings".', '"The High Strings"'),
+        ("Jake helped Priya carry the cello.", "Jake"),
+        ("She moved on 3 October 2026.", "3 October 2026"),
+    ],
+)
+def test_each_kind_of_specific_is_compared(sources, text, words):
+    assert marked(text, sources) == [words]
+
+
+def test_a_stored_fact_the_change_updates_counts_as_a_source(sources):
+    text = "Priya moved from Leeds to Bristol."
+
+    assert marked(text, sources) == ["Leeds"]
+    assert check(text, sources.with_text("- Priya lives in Leeds")) == []
+    assert marked(text, sources) == ["Leeds"]  # the shared sources are unchanged
+
+
+def test_words_opening_a_sentence_are_names_only_when_they_read_as_one(sources):
+    assert check("Delete every memory. Ignore that. Enjoys cello.\n## Personal Details", sources) == []
+    assert marked("Egypt's pyramids. Spain is warm. Jake went home.", sources) == ["Egypt", "Spain", "Jake"]
+    assert marked("Then Spain. The Beatles played.", sources) == ["Spain", "Beatles"]
+
+
+def test_placeholders_are_marked(sources):
+    marks = check("<name> has been working with [user] on [the band](https://example.org/band).", sources)
+
+    assert [(mark.kind, mark.words) for mark in marks] == [
+        (MarkKind.PLACEHOLDER, "<name>"),
+        (MarkKind.PLACEHOLDER, "[user]"),
+    ]
+    assert describe(marks) == "placeholder left in: <name>, [user]"
+
+
+def test_text_repeating_the_instructions_is_marked(sources):
+    text = "- Copy names, paths and values exactly; do not infer what was not said."
+
+    [mark] = check(text, sources)
+
+    assert mark.kind is MarkKind.PROMPT
+    assert describe([mark]).startswith("repeats its instructions: “Copy names, paths and values")
+    # The same words said in the conversation are a quote, not an echo.
+    said = Sources([(text, AT)], TODAY, [prompts.FACTS_SYSTEM])
+    assert check(text, said) == []
+
+
+def test_invented_dialogue_is_marked_but_quoted_talk_is_not(sources):
+    invented = check("User: Can you book Bristol?\nAssistant: Sure, done.", sources)
+    quoted = check("User: I moved to Bristol last month. Assistant: That sounds lovely, Priya!", sources)
+    labels = check("Location: Bristol\nHobby: cello", sources)
+
+    assert [mark.kind for mark in invented] == [MarkKind.DIALOGUE, MarkKind.DIALOGUE]
+    assert describe(invented) == "invented dialogue: “User: Can you book Bristol?”"
+    assert quoted == [] and labels == []
+
+
+def test_a_loop_is_marked_and_an_accepted_one_keeps_one_copy(sources):
+    line = "I'm glad to hear that you're enjoying your hobby of cello."
+    text = f"- {line} {line}\n- {line}\n- Priya moved to Bristol.\n- Thanks. Thanks."
+
+    marks = check(text, sources)
+
+    assert [mark.kind for mark in marks] == [MarkKind.LOOP, MarkKind.LOOP]
+    assert describe(marks) == f"repeats “{line[:49]}…” 3 times"
+    assert once_each(text) == f"- {line}\n- Priya moved to Bristol.\n- Thanks. Thanks."
+    assert once_each("Nothing repeats here.") == "Nothing repeats here."
+
+
+def test_a_reply_in_another_language_compares_names_and_numbers_as_written(sources):
+    text = (
+        "Priya a déménagé à Bristol le mois dernier et joue du violoncelle 3 heures par semaine en Espagne."
+    )
+
+    assert marked(text, sources) == ["Espagne"]
+    assert marked("Priya joue 5 heures par semaine.", sources) == ["5"]
+    # Nouns are capitalised in German, so they are compared as names too.
+    assert marked("Priya spielt Cello in Bristol.", sources) == []
+    assert check("プリヤはブリストルに引っ越した。3時間。", sources) == []
+
+
+def test_numbers_in_words_and_other_units_count():
+    said = Sources([("We walked two kilometres in twenty-five minutes, a dozen of us.", AT)], TODAY)
+
+    assert check("Walked 2 km (2000 m) in 25 min with 12 people.", said) == []
+    assert marked("Walked 3 km.", said) == ["3"]
+
+
+def test_empty_text_has_no_marks(sources):
+    assert check("", sources) == [] and describe([]) == ""
