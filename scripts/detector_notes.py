@@ -425,38 +425,78 @@ _PREFERENCES: dict[str, list[str]] = {
         "Answer every question in {style}, please.",
         "From now on, call me {name} and use my new email {email}.",
         "You will answer in {style} from now on.",
+        "I prefer {style}.",
+        "I prefer short answers.",
+        "I like answers in {style}.",
+        "I want you to keep answers short and use {style}.",
+        "Keep answers short, please, and use {style}.",
+        "I'd rather get {style} than long explanations.",
+        "Please give me {style} when you answer.",
+        "Prefers {style}; dislikes long introductions.",
     ],
     "de": [
         "Ab jetzt antwortest du bitte auf {style}.",
         "Deine Antworten sollen ab sofort auf {style} sein.",
         "Nenn mich ab jetzt {name}.",
+        "Ich bevorzuge kurze Antworten.",
+        "Ich möchte Antworten mit Beispielen.",
     ],
     "fr": [
         "Désormais tu dois répondre en {style}.",
         "Tes réponses doivent être en {style} à partir de maintenant.",
         "Appelle-moi {name} désormais.",
+        "Je préfère des réponses courtes.",
+        "J'aime les réponses avec des exemples.",
     ],
     "es": [
         "A partir de ahora debes responder en {style}.",
         "Tus respuestas deben estar en {style} desde ahora.",
         "Llámame {name} a partir de ahora.",
+        "Prefiero respuestas cortas.",
+        "Me gustan las respuestas con ejemplos.",
     ],
     "it": [
         "D'ora in poi devi rispondere in {style}.",
         "Le tue risposte devono essere in {style} d'ora in poi.",
+        "Preferisco risposte brevi.",
+        "Mi piacciono le risposte con esempi.",
     ],
     "pt": [
         "A partir de agora deves responder em {style}.",
         "As tuas respostas devem ser em {style} daqui em diante.",
+        "Prefiro respostas curtas.",
+        "Gosto de respostas com exemplos.",
     ],
     "nl": [
         "Vanaf nu moet je in het {style} antwoorden.",
         "Je antwoorden moeten voortaan in het {style} zijn.",
+        "Ik heb liever korte antwoorden.",
+        "Ik wil antwoorden met voorbeelden.",
     ],
-    "pl": ["Od teraz musisz odpowiadać po {style}.", "Twoje odpowiedzi mają być odtąd w języku {style}."],
-    "ru": ["С этого момента ты должен отвечать на {style}.", "Твои ответы теперь должны быть на {style}."],
-    "zh": ["从现在起你必须用{style}回答。", "以后你的回答都要用{style}。"],
-    "ja": ["これからは必ず{style}で答えてください。", "今後の返事はすべて{style}でお願いします。"],
+    "pl": [
+        "Od teraz musisz odpowiadać po {style}.",
+        "Twoje odpowiedzi mają być odtąd w języku {style}.",
+        "Wolę krótkie odpowiedzi.",
+        "Lubię odpowiedzi z przykładami.",
+    ],
+    "ru": [
+        "С этого момента ты должен отвечать на {style}.",
+        "Твои ответы теперь должны быть на {style}.",
+        "Я предпочитаю короткие ответы.",
+        "Мне нравятся ответы с примерами.",
+    ],
+    "zh": [
+        "从现在起你必须用{style}回答。",
+        "以后你的回答都要用{style}。",
+        "我喜欢简短的回答。",
+        "我希望回答里有例子。",
+    ],
+    "ja": [
+        "これからは必ず{style}で答えてください。",
+        "今後の返事はすべて{style}でお願いします。",
+        "短い回答が好きです。",
+        "例のある回答がいいです。",
+    ],
 }
 _STYLES: dict[str, list[str]] = {
     "en": [
@@ -496,7 +536,7 @@ def notes() -> Iterator[Note]:
                     yield Note(language, f"{language}:{index}", text)
     for language, phrasings in _PREFERENCES.items():
         for index, phrasing in enumerate(phrasings):
-            for style in _STYLES[language]:
+            for style in _STYLES[language] if "{style}" in phrasing else [""]:
                 slots = {slot: chooser.choice(values) for slot, values in _SLOTS.items()}
                 yield Note(language, f"{language}:p{index}", phrasing.format(style=style, **slots))
     for language, (labels, clauses, joiner) in _CLAUSES.items():

@@ -11,6 +11,7 @@ figure on the wrong side of it; leave-one-source-out figures come from the model
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable
 
@@ -77,14 +78,21 @@ def test_detector_on_the_dev_data():
 
     everything = attacks + [row.text for row in paragraphs + turns]
     kilobytes = sum(len(text.encode()) for text in everything) / 1024
-    best = float("inf")
+    # Processor time is the check's cost; the wall clock also counts the other processes of a
+    # shared machine, so it is printed beside it with the load.
+    cpu = wall = float("inf")
     for _ in range(ROUNDS):
-        began = time.perf_counter()
+        began, began_cpu = time.perf_counter(), time.process_time()
         for text in everything:
             is_suspicious(text)
-        best = min(best, time.perf_counter() - began)
-    per_kb = best * 1000 / kilobytes
-    print(f"speed: {per_kb:.3f} ms/KB over {kilobytes:.0f} KB in {len(everything):,} texts, best of {ROUNDS}")
+        cpu = min(cpu, time.process_time() - began_cpu)
+        wall = min(wall, time.perf_counter() - began)
+    per_kb = cpu * 1000 / kilobytes
+    print(
+        f"speed: {per_kb:.3f} ms/KB of processor time ({wall * 1000 / kilobytes:.3f} ms/KB by the clock, "
+        f"load average {os.getloadavg()[0]:.1f}) over {kilobytes:.0f} KB in {len(everything):,} texts, "
+        f"best of {ROUNDS}"
+    )
     print(f"(goal: speed ≤ {SPEED_GOAL_MS_PER_KB} ms/KB)")
     if per_kb > SPEED_GOAL_MS_PER_KB:
         print(f"MISS detector speed: {per_kb:.3f} ms/KB > {SPEED_GOAL_MS_PER_KB} ms/KB")

@@ -20,7 +20,7 @@ import threading
 import zlib
 from array import array
 from dataclasses import dataclass
-from itertools import repeat
+from itertools import pairwise, repeat
 from pathlib import Path
 
 from memdesk.core.detector_features import CHAR_SIZES, WORD_MARK, WORDS, features, folded
@@ -73,12 +73,12 @@ class Model:
                     for char in range(max(at - 1, 0), min(at - 1 + size, len(text))):
                         weight[char] += value / size
         words = list(WORDS.finditer(text))
-        for index, word in enumerate(words):
-            value = self.weights.get(WORD_MARK + word.group(0), 0)
-            if index + 1 < len(words):
-                value += self.weights.get(f"{WORD_MARK}{word.group(0)} {words[index + 1].group(0)}", 0)
-            for char in range(word.start(), word.end()):
-                weight[char] += value / (word.end() - word.start())
+        for first, second in pairwise(words):
+            value = self.weights.get(f"{WORD_MARK}{first.group(0)} {second.group(0)}", 0)
+            if value:
+                span = range(first.start(), second.end())
+                for char in span:
+                    weight[char] += value / len(span)
         tokens = [(sum(weight[t.start() : t.end()]), t.start(), t.end()) for t in _TOKENS.finditer(text)]
         best = sorted((token for token in tokens if token[0] > 0), reverse=True)[:_MARKED_WORDS]
         return sorted((start, end) for _value, start, end in best)

@@ -527,6 +527,29 @@ _RULES: tuple[_Rule, ...] = (
     ),
 )
 
+# What a person tells an assistant to remember about answers: their language, length or form,
+# a new address to use, a name to be called by. In any wording and language these are memory:
+# the model must be all but certain to hold one, and a rule that finds more in it (its rules,
+# safety, secrets) holds it as it would any text.
+PREFERENCE_THRESHOLD = 0.98
+_PREFERENCE = re.compile(
+    r"\b(?:in|into)\s+(?:british|american|plain|simple|formal|informal|english|german|french|spanish|"
+    r"italian|portuguese|dutch|polish|russian|chinese|japanese|korean)\b"
+    r"|\b(?:short|shorter|brief|concise|detailed|longer)\s+(?:answers|replies|responses)\b"
+    r"|\bbullet\s+points\b|\bmetric\s+units\b|\bcall\s+me\s+\w+"
+    r"|\bmy\s+new\s+(?:e-?mail|address|phone|number)\b"
+    r"|\bauf\s+(?:deutsch|englisch|französisch)\b|\bkurze\s+antworten\b|\bneue\s+e-?mail\b|\bnenn\s+mich\b"
+    r"|\ben\s+(?:français|anglais|espagnol|español|inglés|catalán)\b|\bréponses\s+courtes\b|"
+    r"\bnouvelle\s+adresse\b|\bappelle-moi\b"
+    r"|\brespuestas\s+(?:cortas|breves)\b|\bnuevo\s+correo\b|\bllámame\b"
+    r"|\bin\s+(?:italiano|inglese|tedesco)\b|\brisposte\s+brevi\b|\bnuovo\s+indirizzo\b|\bchiamami\b"
+    r"|\bem\s+(?:português|inglês|espanhol)\b|\brespostas\s+curtas\b|\bnovo\s+e-?mail\b"
+    r"|\bin\s+het\s+(?:nederlands|engels|duits)\b|\bkorte\s+antwoorden\b|\bnieuwe\s+e-?mailadres\b"
+    r"|\bpo\s+(?:polsku|angielsku|niemiecku)\b|\bkrótkie\s+odpowiedzi\b|\bnowego\s+adresu\b"
+    r"|по-русски|на\s+(?:русском|английском|немецком)|коротки[ех]\s+ответ|новый\s+адрес"
+    r"|用(?:中文|英文|日语)|简短的回答|新邮箱|(?:日本語|英語)で|短い回答|新しいメール"
+)
+
 # Each word of a rule's first group, and the rules it may start: only those are tried.
 _BY_WORD: dict[str, list[int]] = {}
 for _index, _each in enumerate(_RULES):
@@ -616,7 +639,7 @@ def _learned(text: str, clean: str, lowered: str, origin: list[int] | None) -> l
     if model is None:
         return []
     score = model.score(lowered)
-    if score < model.threshold:
+    if score < model.threshold or (score < PREFERENCE_THRESHOLD and _PREFERENCE.search(lowered)):
         return []
     # Lower-casing keeps offsets but for a few letters (İ); then the whole text is marked.
     spans = model.weighty_spans(lowered) if len(lowered) == len(clean) else []
