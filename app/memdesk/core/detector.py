@@ -36,7 +36,7 @@ WINDOW = 1200
 _OVERLAP = 240
 _MARKED_WORDS = 4
 # Chinese and Japanese have no spaces between words: their characters are weighed in pairs.
-_TOKENS = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]{1,2}|[^\W_]+")
+_TOKENS = r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]{1,2}|[^\W_]+"
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ class Model:
                 span = range(first.start(), second.end())
                 for char in span:
                     weight[char] += value / len(span)
-        tokens = [(sum(weight[t.start() : t.end()]), t.start(), t.end()) for t in _TOKENS.finditer(text)]
+        tokens = [(sum(weight[t.start() : t.end()]), t.start(), t.end()) for t in re.finditer(_TOKENS, text)]
         best = sorted((token for token in tokens if token[0] > 0), reverse=True)[:_MARKED_WORDS]
         return sorted((start, end) for _value, start, end in best)
 

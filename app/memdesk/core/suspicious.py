@@ -22,6 +22,7 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import cached_property
 
 from memdesk.core import detector
 
@@ -49,7 +50,7 @@ class Finding:
 
 @dataclass(frozen=True)
 class _Rule:
-    pattern: re.Pattern[str]
+    source: str
     why: str
     weight: int
     # Words the text must hold before the pattern is tried: one of each group. Checking a set
@@ -59,11 +60,17 @@ class _Rule:
     # a few care about capitals ("DAN", "PERSONA=") and read it as written.
     as_written: bool
 
+    @cached_property
+    def pattern(self) -> re.Pattern[str]:
+        # Compiled when first tried: most rules wait for words few texts hold, and compiling them
+        # all would slow the start of every process that judges text.
+        return re.compile(self.source, re.MULTILINE)
+
 
 def _rule(pattern: str, why: str, needs: str, weight: int = STRONG, as_written: bool = False) -> _Rule:
     """``needs``: groups of words separated by ``&``, e.g. ``"you u & must shall will"``."""
     groups = tuple(frozenset(group.split()) for group in needs.split("&"))
-    return _Rule(re.compile(pattern, re.MULTILINE), why, weight, groups, as_written)
+    return _Rule(pattern, why, weight, groups, as_written)
 
 
 _YOU = r"(?:you|u|ya)"
@@ -532,7 +539,7 @@ _RULES: tuple[_Rule, ...] = (
 # the model must be all but certain to hold one, and a rule that finds more in it (its rules,
 # safety, secrets) holds it as it would any text.
 PREFERENCE_THRESHOLD = 0.98
-_PREFERENCE = re.compile(
+_PREFERENCE = (
     r"\b(?:in|into)\s+(?:british|american|plain|simple|formal|informal|english|german|french|spanish|"
     r"italian|portuguese|dutch|polish|russian|chinese|japanese|korean)\b"
     r"|\b(?:short|shorter|brief|concise|detailed|longer)\s+(?:answers|replies|responses)\b"
@@ -639,7 +646,7 @@ def _learned(text: str, clean: str, lowered: str, origin: list[int] | None) -> l
     if model is None:
         return []
     score = model.score(lowered)
-    if score < model.threshold or (score < PREFERENCE_THRESHOLD and _PREFERENCE.search(lowered)):
+    if score < model.threshold or (score < PREFERENCE_THRESHOLD and re.search(_PREFERENCE, lowered)):
         return []
     # Lower-casing keeps offsets but for a few letters (İ); then the whole text is marked.
     spans = model.weighty_spans(lowered) if len(lowered) == len(clean) else []
