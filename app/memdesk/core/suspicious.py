@@ -444,6 +444,33 @@ _RULES: tuple[_Rule, ...] = (
         "asks an assistant to decode and follow hidden text",
         "decode decipher translate unscramble rot13 base64 & follow execute run do obey carry act perform",
     ),
+    # Orders hidden in a document for whichever assistant reads it later: weak alone (a note may
+    # say "for the assistant: I like metric units"), together they are an injection.
+    _rule(
+        r"\b(?:note|message|reminder|instructions?|attention|important|notice)\s+(?:to|for)\s+"
+        r"(?:the\s+|any\s+|all\s+)?(?:ai|assistants?|llms?|language\s+models?|chatbots?|models?|bots?|agents?)"
+        r"\b|\bto\s+(?:any|the|all)\s+(?:ai|assistant|llm|language\s+model|agent)s?\s+(?:reading|processing|"
+        r"summari[sz]ing)\b|\bif\s+you\s+are\s+(?:an?\s+)?(?:ai|assistant|language\s+model|llm|chatbot)\b",
+        "speaks to whichever assistant reads it",
+        "note message reminder instruction instructions attention important notice to if & ai assistant"
+        " assistants llm llms language model models chatbot chatbots bot bots agent agents",
+        WEAK,
+    ),
+    _rule(
+        r"\bwhen\s+(?:you\s+)?(?:summari[sz]e|summari[sz]ing|read|reading|process|processing|answer|"
+        r"answering)\s+(?:questions\s+about\s+)?(?:this|the)\s+(?:document|page|email|e-mail|text|file|"
+        r"article|message|website|site)\b",
+        "tells the reader of a document what to do",
+        "when & summarize summarise summarizing summarising read reading process processing answer answering"
+        " & document page email mail text file article message website site",
+        WEAK,
+    ),
+    _rule(
+        r"\b(?:tell|inform|instruct|warn|convince)\s+(?:the\s+)?user\s+(?:that|to)\b",
+        "tells an assistant what to say to the person",
+        "tell inform instruct warn convince & user",
+        WEAK,
+    ),
     # Poisoning worded as a fact about the person, rather than as an order.
     _rule(
         r"\bpre-?(?:approved|authori[sz]ed|cleared|confirmed)\b"
