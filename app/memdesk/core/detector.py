@@ -61,7 +61,14 @@ class Model:
         return 1.0 / (1.0 + math.exp(-max(min(logit, 60.0), -60.0)))
 
     def weighty_spans(self, lowered: str) -> list[tuple[int, int]]:
-        """Where the words that pushed the score up most are, as (start, end) into ``lowered``."""
+        """Where the words that pushed the score up most are, as (start, end) into ``lowered``;
+        in a long text, those of its worst window."""
+        if len(lowered) <= WINDOW:
+            return self._spans(lowered)
+        worst = max(_window_starts(lowered), key=lambda start: self._score(lowered[start : start + WINDOW]))
+        return [(worst + start, worst + end) for start, end in self._spans(lowered[worst : worst + WINDOW])]
+
+    def _spans(self, lowered: str) -> list[tuple[int, int]]:
         text = folded(lowered)
         weight = [0.0] * len(text)
         padded = f" {text} "
