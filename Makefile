@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export QT_QPA_PLATFORM ?= offscreen
 
-.PHONY: install run test bench lint screenshots package package-test clean
+.PHONY: install run test bench lint screenshots package package-test clean detector-model
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,6 +27,13 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m pytest tests/perf -s -q -p no:randomly
+
+# The learned suspicious-text detector: downloads its public training corpora into
+# build/detector-data once, then writes resources/detector/ (weights and manifest).
+# One thread keeps the arithmetic, and so the weights, the same on every machine.
+detector-model: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[train]'
+	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 $(BIN)/python -m scripts.train_detector
 
 lint: $(STAMP)
 	$(BIN)/ruff check app tests

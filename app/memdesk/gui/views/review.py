@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memdesk.core import detector
 from memdesk.core.items import NOTHING
 from memdesk.core.suspicious import Finding, findings
 from memdesk.core.trust import TrustLevel
@@ -77,12 +78,19 @@ class ReviewItem:
         return None
 
 
-def read_review(app: Memdesk) -> tuple[list[ReviewItem], int]:
+@dataclass(frozen=True)
+class ReviewData:
+    items: list[ReviewItem]
+    total: int
+    model_off: str  # why the learned detector is off; "" when it is on
+
+
+def read_review(app: Memdesk) -> ReviewData:
     items = [
         ReviewItem(held, app.review.where(held.write), app.review.current(held), findings(held.write.content))
         for held in app.review.list(PAGE)
     ]
-    return items, app.review.count()
+    return ReviewData(items, app.review.count(), detector.status())
 
 
 class ReviewModel(TableModel):
@@ -153,12 +161,18 @@ class ReviewView(Page):
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setSizes([200, 400])
         self.splitter.setChildrenCollapsible(False)
+        # Said above the list: with the model off, less waits here than would.
+        self.model_off = QLabel()
+        self.model_off.setWordWrap(True)
+        self.model_off.hide()
+        theme.follow(self.model_off, lambda: theme.set_text_color(self.model_off, theme.danger()))
         self.empty_label = QLabel(EMPTY_TEXT)
         self.empty_label.setWordWrap(True)
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         theme.follow(self.empty_label, lambda: theme.set_text_color(self.empty_label, theme.muted()))
         layout = theme.view_layout(self)
         layout.addWidget(self.header)
+        layout.addWidget(self.model_off)
         layout.addWidget(self.splitter, 1)
         layout.addWidget(self.empty_label, 1)
         self.setFocusProxy(self.table)
@@ -169,8 +183,10 @@ class ReviewView(Page):
     def refresh(self) -> None:
         self.tasks.read(read_review, on_done=self._show)
 
-    def _show(self, result: tuple[list[ReviewItem], int]) -> None:
-        items, self.total = result
+    def _show(self, result: ReviewData) -> None:
+        items, self.total = result.items, result.total
+        self.model_off.setText(result.model_off)
+        self.model_off.setVisible(bool(result.model_off))
         selected = {item.held.id for item in self.selected_items()}
         self.model.set_items(items)
         selection = self.table.selectionModel()

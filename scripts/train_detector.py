@@ -1,0 +1,211 @@
+"""Train the learned suspicious-text detector and write its weights and manifest
+(``make detector-model``).
+
+A logistic regression over the features of ``memdesk.core.detector_features``, fitted with
+scikit-learn (the ``train`` extra; never needed at run time), its largest weights kept as
+16-bit integers. The threshold is the lowest score that keeps benign validation text under
+its goals; the figures in the manifest are measured with the shipped, quantised model on the
+test splits, which training never sees. Leave-one-source-out models show how far it carries
+to a corpus it has not seen. The same data gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+from collections import Counter
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from scripts.detector_data import LICENCES, PUBLIC, ROOT, Row, injection_dev_attacks, rows, sources
+
+from memdesk.core.detector import WEIGHTS_NAME, Model, encode
+from memdesk.core.detector_features import features
+from memdesk.core.suspicious import normalised
+
+OUT_DIR = ROOT / "resources" / "detector"  # app/memdesk/resources links here
+SETTINGS = {
+    "features": "character 4-grams and word pairs (memdesk/core/detector_features.py)",
+    "min_texts_per_feature": 2,
+    "kept_features": 40_000,
+    "regularisation_C": 25.0,
+    "memory_like_weight": 5.0,
+    "benign_goal_real_memory": 0.005,
+    "benign_goal_public": 0.025,
+}
+MEMORY_LIKE = ("locomo", "pi-session", "notes")
+# The threshold is set on real text people and assistants wrote; the made notes' held-out
+# templates are measured, not tuned on (a template's fills would count many times over).
+REAL_MEMORY = ("locomo", "pi-session")
+
+
+def lowered(text: str) -> str:
+    return normalised(text)[0].lower()
+
+
+def fit(train: list[Row]) -> Model:
+    """A model fitted on ``train``, with threshold 0.5 (``choose_threshold`` sets it)."""
+    import numpy as np
+    from scipy.sparse import csr_matrix
+    from sklearn.linear_model import LogisticRegression
+
+    found = [features(lowered(row.text)) for row in train]
+    counts = Counter(gram for grams in found for gram in grams)
+    names = sorted(gram for gram, count in counts.items() if count >= SETTINGS["min_texts_per_feature"])
+    index = {gram: at for at, gram in enumerate(names)}
+    columns: list[int] = []
+    values: list[float] = []
+    pointers = [0]
+    for grams in found:
+        kept = sorted(index[gram] for gram in grams if gram in index)
+        columns += kept
+        values += [1.0 / math.sqrt(max(len(grams), 1))] * len(kept)
+        pointers.append(len(columns))
+    matrix = csr_matrix((values, columns, pointers), shape=(len(train), len(names)))
+    labels = np.array([row.label for row in train])
+    weights = _sample_weights(train)
+    classifier = LogisticRegression(C=SETTINGS["regularisation_C"], solver="lbfgs", max_iter=3000)
+    classifier.fit(matrix, labels, sample_weight=weights)
+    coefficients = classifier.coef_[0]
+    order = sorted(range(len(names)), key=lambda at: (-abs(coefficients[at]), names[at]))
+    kept = order[: SETTINGS["kept_features"]]
+    scale = float(max(abs(coefficients[at]) for at in kept)) / 32767
+    quantised = {names[at]: round(float(coefficients[at]) / scale) for at in kept}
+    return Model(
+        {gram: value for gram, value in quantised.items() if value},
+        scale,
+        float(classifier.intercept_[0]),
+        0.5,
+    )
+
+
+def _sample_weights(train: list[Row]) -> list[float]:
+    """Attacks and benign text weigh the same in all; memory-like benign text weighs more."""
+    attacks = sum(row.label for row in train)
+    benign = len(train) - attacks
+    weights = []
+    for row in train:
+        weight = 1.0 if row.label else attacks / benign
+        if row.source in MEMORY_LIKE:
+            weight *= SETTINGS["memory_like_weight"]
+        weights.append(weight)
+    return weights
+
+
+def choose_threshold(model: Model, validation: list[Row]) -> float:
+    """The lowest score that flags no more benign validation text than the goals allow."""
+    goals = (
+        (
+            [row for row in validation if row.label == 0 and row.source in REAL_MEMORY],
+            SETTINGS["benign_goal_real_memory"],
+        ),
+        (
+            [row for row in validation if row.label == 0 and row.source in PUBLIC],
+            SETTINGS["benign_goal_public"],
+        ),
+    )
+    threshold = 0.5
+    for benign, goal in goals:
+        scores = sorted((model.score(lowered(row.text)) for row in benign), reverse=True)
+        allowed = math.floor(goal * len(scores))
+        if allowed < len(scores):
+            threshold = max(threshold, scores[allowed] + 1e-6)
+    return round(threshold, 4)
+
+
+def flagged_share(judge: Callable[[str], bool], texts: Iterable[str]) -> dict[str, float | int]:
+    texts = list(texts)
+    flagged = sum(1 for text in texts if judge(text))
+    return {
+        "texts": len(texts),
+        "flagged": flagged,
+        "share": round(flagged / len(texts), 4) if texts else 0.0,
+    }
+
+
+def figures(model: Model, test: list[Row]) -> dict[str, object]:
+    """What the model alone flags of each source's and language's test split."""
+
+    def judge(text: str) -> bool:
+        return model.score(lowered(text)) >= model.threshold
+
+    out: dict[str, object] = {}
+    for label, kind in ((1, "attacks"), (0, "benign")):
+        chosen = [row for row in test if row.label == label]
+        out[f"{kind} by source"] = {
+            source: flagged_share(judge, (row.text for row in chosen if row.source == source))
+            for source in sorted({row.source for row in chosen})
+        }
+        out[f"{kind} by language"] = {
+            language: flagged_share(judge, (row.text for row in chosen if row.language == language))
+            for language in sorted({row.language for row in chosen})
+        }
+    out["injection-dev attacks (never trained on)"] = flagged_share(judge, injection_dev_attacks())
+    return out
+
+
+def trained(all_rows: list[Row]) -> Model:
+    model = fit([row for row in all_rows if row.split == "train"])
+    threshold = choose_threshold(model, [row for row in all_rows if row.split == "validation"])
+    return Model(model.weights, model.scale, model.bias, threshold)
+
+
+def leave_one_source_out(all_rows: list[Row]) -> dict[str, object]:
+    """For each public corpus: a model trained without any of it, on its test split."""
+    out: dict[str, object] = {}
+    for source in PUBLIC:
+        model = trained([row for row in all_rows if row.source != source])
+        test = [row for row in all_rows if row.source == source and row.split == "test"]
+        shares = figures(model, test)
+        out[source] = {
+            "attacks": shares["attacks by source"].get(source),  # type: ignore[union-attr]
+            "benign": shares["benign by source"].get(source),  # type: ignore[union-attr]
+            "threshold": model.threshold,
+        }
+        print(f"left out {source}: {out[source]}", flush=True)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=OUT_DIR, help="where the weights and manifest go")
+    parser.add_argument("--no-loso", action="store_true", help="skip the leave-one-source-out models")
+    args = parser.parse_args()
+    all_rows = rows()
+    model = trained(all_rows)
+    blob = encode(model)
+    test = [row for row in all_rows if row.split == "test"]
+    manifest = {
+        "weights": {
+            "file": WEIGHTS_NAME,
+            "bytes": len(blob),
+            "sha256": hashlib.sha256(blob).hexdigest(),
+            "features": len(model.weights),
+            "threshold": model.threshold,
+        },
+        "sources": {name: LICENCES[name] for name in LICENCES},
+        "inputs_sha256": sources(),
+        "rows": {
+            f"{source} {split} {'attack' if label else 'benign'}": count
+            for (source, split, label), count in sorted(
+                Counter((row.source, row.split, row.label) for row in all_rows).items()
+            )
+        },
+        "settings": SETTINGS,
+        "figures (model alone, test splits)": figures(model, test),
+        "leave one source out": {} if args.no_loso else leave_one_source_out(all_rows),
+    }
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / WEIGHTS_NAME).write_bytes(blob)
+    (args.out / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+    print(json.dumps(manifest["figures (model alone, test splits)"], indent=1))
+    print(
+        f"wrote {args.out / WEIGHTS_NAME} ({len(blob):,} bytes, {len(model.weights):,} features, "
+        f"threshold {model.threshold})"
+    )
+
+
+if __name__ == "__main__":
+    main()
