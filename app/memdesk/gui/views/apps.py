@@ -23,6 +23,7 @@ from memdesk.gui.models.tableview import DATE, ENTER_KEYS, SelectionKeeper, size
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.views.base import Page
 from memdesk.gui.widgets.display import plural
+from memdesk.gui.widgets.last_read import LastReadLabel
 from memdesk.gui.widgets.message_bar import MessageBar
 from memdesk.gui.widgets.private_toggle import PrivateToggle
 from memdesk.gui.widgets.tables import setup_table
@@ -128,6 +129,8 @@ class AppMemoriesView(Page):
         layout.addWidget(self.notice)
         layout.addLayout(tools)
         layout.addWidget(self.table, 1)
+        self.last_read = LastReadLabel(tasks)
+        layout.addWidget(self.last_read)
         layout.addWidget(self.add_box)
         self._show_page()
 
@@ -305,6 +308,7 @@ class AppMemoriesView(Page):
         current = self.table.currentIndex()
         row = self.model.row_at(self.proxy.mapToSource(current).row()) if current.isValid() else None
         self.open_source_action.setEnabled(bool(row and row.source_session))
+        self.last_read.show_item(ItemRef(ItemKind.APP_MEMORY, str(row.id)) if row else None)
 
     def _filter(self, text: str) -> None:
         self.proxy.setFilterFixedString(text.strip())

@@ -11,6 +11,7 @@ from memdesk.gui import theme
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.views.editor_view import EditorView
 from memdesk.gui.widgets.display import document_title
+from memdesk.gui.widgets.last_read import LastReadLabel
 from memdesk.gui.widgets.private_toggle import PrivateToggle
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.memdesk import Memdesk
@@ -44,6 +45,8 @@ class DocumentsView(EditorView):
         layout = theme.view_layout(self)
         layout.addWidget(self.header)
         self._add_editor(layout)
+        self.last_read = LastReadLabel(tasks)
+        layout.addWidget(self.last_read)
 
     def show_namespace(self, namespace: str) -> None:
         self.namespace = namespace
@@ -51,6 +54,7 @@ class DocumentsView(EditorView):
         description = DESCRIPTIONS.get(kind, "Notes kept for this conversation.")
         self.header.set_text(document_title(namespace), f"{namespace} · {description}")
         item_kind = ItemKind.WORKING if is_working(namespace) else ItemKind.DOCUMENT
+        self.last_read.show_item(ItemRef(ItemKind.DOCUMENT, namespace), again=True)
         self.autosave.open(
             namespace,
             lambda app: app.documents.text(namespace),
