@@ -75,6 +75,8 @@ def test_private_items_are_absent_from_every_tool_resource_prompt_and_completion
             assert await tool("document_read", namespace="user/facts") == "user/facts is empty."
             assert await tool("document_read", namespace="user/profile") == "Name: Ada"
             await tool("working_memory")
+            delete = await s.call_tool("app_memory_delete", {"app": "health", "id": 1})
+            assert delete.isError and text_of(delete) == "id: memory 1 does not belong to health"
             forget = await s.call_tool("memory_forget", {"key": "therapy"})
             missing = await s.call_tool("memory_forget", {"key": "absent"})
             assert forget.isError and text_of(forget) == text_of(missing).replace("absent", "therapy")
@@ -177,6 +179,22 @@ def test_prompt_as_an_assistant_is_what_it_receives(memdesk: MemdeskCommand):
     assert "Bins" not in as_coder
     assert "Bins" in out(memdesk("prompt", "--app", "home", "--message", "Thursday"))
     fails(memdesk("prompt", "--as", "nobody"), 1, "no assistant called 'nobody'")
+
+
+@pytest.mark.engines("sqlite")
+def test_the_claude_code_hook_leaves_private_items_out_and_keeps_its_limit(memdesk: MemdeskCommand):
+    _seed(memdesk)
+
+    def start_prompt(folder: str) -> str:
+        event = {"hook_event_name": "SessionStart", "cwd": folder, "source": "startup"}
+        answer = json.loads(out(memdesk("hook", "claude-code", stdin=json.dumps(event).encode())))
+        return answer["hookSpecificOutput"]["additionalContext"]
+
+    assert "Stand-up" in start_prompt("/src/work")
+    assert "therapist" not in start_prompt("/src/health") and "Name: Ada" in start_prompt("/src/health")
+    out(memdesk("assistant", "apps", "mcp:claude-code", "home"))
+    assert "Stand-up" not in start_prompt("/src/work")
+    assert "Bins" in start_prompt("/src/home")
 
 
 # --- the command line's bad inputs ----------------------------------------------------------

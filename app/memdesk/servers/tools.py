@@ -339,7 +339,8 @@ class MemoryTools:
                 memory = self.app.apps.get(id)
             except NotFoundError as error:
                 raise BadInputError(error.message) from None
-            if memory.app_id != app_id:
+            # A private app's memories answer as those of an app with none.
+            if memory.app_id != app_id or self._scope().hides_app(app_id):
                 raise BadInputError(f"memory {id} does not belong to {app_id}")
         outcome = self._submit(Write.delete_app_memory(app_id, id))
         if outcome.held:
