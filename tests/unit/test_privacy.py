@@ -90,3 +90,19 @@ def test_bad_targets(store):
     assert store.history.list(50) == steps  # nothing was written
     with pytest.raises(BadInputError, match="at least one app"):
         store.privacy.set_app_limit("mcp:coder", [])
+
+
+def test_an_export_carries_the_marks_to_another_store(store, tmp_path):
+    from memdesk.services.memdesk import Memdesk
+
+    _private(store, TargetKind.APP, "health")
+    _private(store, TargetKind.ENTRY, "coffee_1")
+    path = tmp_path / "export.json"
+    assert store.transfer.export_file(path)["private_items"] == 2
+    other = Memdesk.open(data_dir=str(tmp_path / "other"), db=str(tmp_path / "other.sqlite3"))
+    try:
+        other.transfer.import_file(path)
+        assert [str(item.target) for item in other.privacy.list()] == ["app:health", "entry:coffee_1"]
+        assert "therapist" not in other.prompt.compose(PromptSpec(app="health")).text
+    finally:
+        other.close()
