@@ -7,6 +7,7 @@ import dataclasses
 import json
 import sqlite3
 import threading
+import time
 from datetime import timedelta
 
 import pytest
@@ -116,6 +117,7 @@ def test_concurrent_reads_are_all_written(memdesk_app):
 def test_a_locked_store_keeps_the_reads_and_says_so_until_it_can_write(memdesk_app, monkeypatch):
     monkeypatch.setenv("MEMDESK_BUSY_TIMEOUT_MS", "100")
     monkeypatch.setattr("memdesk.services.access_log.RETRY_SECONDS", 0.1)
+    memdesk_app.store.write_engine.dispose()  # connections made from now on wait 0.1 s
     log = memdesk_app.access_log
     status_dir = memdesk_app.paths.log_dir
     locker = sqlite3.connect(memdesk_app.paths.db_file, timeout=0)
@@ -152,3 +154,23 @@ def test_the_retention_setting_is_declared_once_with_its_range():
     spec = SPEC_BY_KEY["agents.read_log_retention_days"]
     assert (spec.default, spec.minimum, spec.maximum) == (90, 1, 3650)
     assert dataclasses.asdict(Settings())["agents"]["read_log_retention_days"] == 90
+
+
+@pytest.mark.engines("sqlite")
+def test_closing_on_a_store_that_stays_locked_gives_the_reads_up_soon(memdesk_app, monkeypatch):
+    monkeypatch.setenv("MEMDESK_BUSY_TIMEOUT_MS", "100")
+    monkeypatch.setattr("memdesk.services.access_log.RETRY_SECONDS", 0.1)
+    memdesk_app.store.write_engine.dispose()  # connections made from now on wait 0.1 s
+    log = memdesk_app.access_log
+    locker = sqlite3.connect(memdesk_app.paths.db_file, timeout=0)
+    locker.execute("BEGIN EXCLUSIVE")
+    try:
+        log.record("mcp:claude-code", "SessionStart hook", [_ref(ItemKind.DOCUMENT, "user/profile")])
+        started = time.monotonic()
+        log.close()  # as a hook ends: two refused attempts, then it lets go
+        assert time.monotonic() - started < 5
+        assert log.failures >= 2
+    finally:
+        locker.rollback()
+        locker.close()
+    assert log.count() == 0
