@@ -35,6 +35,12 @@ def _locked(view: EntriesView, key: str) -> bool:
     return view.model.index(_row(view, key), E.KEY).data(Qt.ItemDataRole.DecorationRole) is not None
 
 
+def _sidebar_locked(window, key: str) -> bool:
+    model = window.sidebar.sidebar_model
+    index = model.index_for(model.find(key))
+    return index.data(Qt.ItemDataRole.DecorationRole) is not None
+
+
 def _entries(window, settle) -> EntriesView:
     window.show_page("knowledge")
     settle()
@@ -76,14 +82,17 @@ def test_the_app_toggle_and_its_undo(main_window, memdesk_app, settle):
     view = main_window.view_as("app:health", AppMemoriesView)
     toggle = view.private_toggle
     assert toggle.isEnabled() and not toggle.isChecked() and toggle.icon().isNull()
+    assert not _sidebar_locked(main_window, "app:health")
     toggle.click()
     settle()
     assert memdesk_app.privacy.is_private(HEALTH)
     assert toggle.isChecked() and not toggle.icon().isNull()
     assert view.proxy.rowCount() == 1  # its memories stay visible to the person
+    assert _sidebar_locked(main_window, "app:health")
     main_window.undo_action.trigger()
     settle()
     assert not memdesk_app.privacy.is_private(HEALTH) and not toggle.isChecked()
+    assert not _sidebar_locked(main_window, "app:health")
 
 
 def test_the_document_toggle_follows_another_programs_change(main_window, memdesk_app, settle, qtbot):
