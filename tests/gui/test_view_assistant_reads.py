@@ -163,3 +163,16 @@ def test_an_items_view_says_who_last_read_it(qtbot, memdesk_app, clock, tasks, s
     settle()
     assert documents.last_read.text() == "No assistant has read it."
     save_render(entries, "entries-last-read", (1000, 760))
+
+
+def test_coming_back_to_the_tab_shows_the_reads_made_meanwhile(qtbot, memdesk_app, clock, tasks, settle):
+    _reads(memdesk_app, clock)
+    view = _reads_tab(qtbot, memdesk_app, tasks, settle)
+    assert len(_shown(view)) == 3
+    view.activity_tabs.setCurrentIndex(0)
+    clock.now += timedelta(minutes=1)
+    memdesk_app.access_log.record("mcp:coder", "working_memory", [])
+    assert memdesk_app.access_log.flush(10)
+    view.activity_tabs.setCurrentWidget(view.reads)
+    settle()
+    assert _shown(view)[0] == ("working_memory", "nothing")

@@ -120,8 +120,11 @@ class ReadsPanel(QWidget):
         self._update_empty()
 
     def showEvent(self, event: QShowEvent) -> None:
+        """Coming back to the tab shows the reads made meanwhile (a read does not change the
+        store's revision, so nothing else tells the window of it)."""
         super().showEvent(event)
-        self._scrolled()
+        if self.actor is not None:
+            self.reload()
 
     def _scrolled(self, _value: int = 0) -> None:
         """Read the next page once the list, on screen, is scrolled near its end (or does not
