@@ -48,7 +48,7 @@ class ReadsModel(TableModel):
                 return read.tool
             return ", ".join(str(item) for item in read.items) or "nothing"
         if role == Qt.ItemDataRole.ToolTipRole and column == self.ITEMS:
-            return "\n".join(str(item) for item in read.items) or "The read returned nothing"
+            return f"{read.tool} returned:\n" + ("\n".join(str(item) for item in read.items) or "nothing")
         deleted = bool(read.items) and all(item.deleted for item in read.items)
         if role == Qt.ItemDataRole.ForegroundRole and column == self.ITEMS and deleted:
             return theme.muted()  # everything it read is gone since
@@ -75,7 +75,9 @@ class ReadsPanel(QWidget):
         self.model = ReadsModel(self)
         self.table = QTableView()
         self.table.setModel(self.model)
-        setup_table(self.table, ReadsModel.ITEMS, {ReadsModel.WHEN: 16, ReadsModel.TOOL: 16})
+        # In a narrow window the tool steps aside (the items' tooltip names it).
+        widths = {ReadsModel.WHEN: 17, ReadsModel.TOOL: 16}
+        setup_table(self.table, ReadsModel.ITEMS, widths, droppable=(ReadsModel.TOOL,))
         self.table.verticalScrollBar().valueChanged.connect(self._scrolled)
         self.table.verticalScrollBar().rangeChanged.connect(lambda *_: self._scrolled())
         self.empty_label = QLabel()
