@@ -271,6 +271,9 @@ def test_admin_api_leaves_private_items_out_and_follows_an_app_limit(memdesk: Me
             refused = client.get("/apps/home/memories")
             assert refused.status_code == 403 and refused.json() == {"error": RULE}
             assert client.get("/apps/work/memories").status_code == 200
+            limited = client.get("/prompt", params={"app": "home"}).json()
+            [app_section] = [sec for sec in limited["sections"] if sec["name"] == "app"]
+            assert app_section["reason"] == RULE and "Bins" not in limited["text"]
             out(memdesk("assistant", "apps", "bot", "--all"))
             assert "Bins" in client.get("/apps/home/memories").text
     finally:
