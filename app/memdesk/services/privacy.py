@@ -84,14 +84,6 @@ class ReadScope:
     def hides_doc(self, namespace: str) -> bool:
         return namespace in self.private_docs
 
-    def hides(self, target: Target) -> bool:
-        names = {
-            TargetKind.APP: self.private_apps,
-            TargetKind.ENTRY: self.private_entries,
-            TargetKind.DOC: self.private_docs,
-        }
-        return target.name in names[target.kind]
-
 
 @dataclass(frozen=True)
 class PrivateInfo:
