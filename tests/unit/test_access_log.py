@@ -157,7 +157,7 @@ def test_the_retention_setting_is_declared_once_with_its_range():
 
 
 @pytest.mark.engines("sqlite")
-def test_closing_on_a_store_that_stays_locked_gives_the_reads_up_soon(memdesk_app, monkeypatch):
+def test_closing_on_a_store_that_stays_locked_waits_no_longer_than_asked(memdesk_app, monkeypatch):
     monkeypatch.setenv("MEMDESK_BUSY_TIMEOUT_MS", "100")
     monkeypatch.setattr("memdesk.services.access_log.RETRY_SECONDS", 0.1)
     memdesk_app.store.write_engine.dispose()  # connections made from now on wait 0.1 s
@@ -167,9 +167,8 @@ def test_closing_on_a_store_that_stays_locked_gives_the_reads_up_soon(memdesk_ap
     try:
         log.record("mcp:claude-code", "SessionStart hook", [_ref(ItemKind.DOCUMENT, "user/profile")])
         started = time.monotonic()
-        log.close()  # as a hook ends: two refused attempts, then it lets go
-        assert time.monotonic() - started < 5
-        assert log.failures >= 2
+        log.close(patience=0.5)  # as the hook ends
+        assert time.monotonic() - started < 2
     finally:
         locker.rollback()
         locker.close()

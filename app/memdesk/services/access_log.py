@@ -42,11 +42,12 @@ from memdesk.store.prefix import starts_with
 MAX_BATCH = 500  # reads written in one transaction: short, so other writers wait little
 MAX_PENDING = 100_000  # reads kept while the log cannot be written; the oldest go first
 RETRY_SECONDS = 2.0  # between attempts while the log cannot be written
-YIELD_SECONDS = 0.01  # between the transactions of a long backlog
+# Between the transactions of a long backlog: SQLite's lock is not fair, and a writer that
+# waits for it looks again only every so often (up to 100 ms).
+YIELD_SECONDS = 0.05
 PRUNE_EVERY_SECONDS = 600.0
 PRUNE_CHUNK = 5000
-CLOSE_WAIT_SECONDS = 30.0  # the longest exit waits for a log that is being written
-CLOSE_FAILURES = 2  # refused attempts after which an exit gives the queued reads up
+CLOSE_WAIT_SECONDS = 30.0  # the longest an ending process waits for its reads to be written
 STATUS_PREFIX = "reads-not-logged-"
 # A status file not refreshed for this long belongs to a process that has gone.
 STATUS_FRESH_SECONDS = 30.0
@@ -114,7 +115,6 @@ class AccessLog:
         self._pending: list[_Record] = []
         self._last_prune = -PRUNE_EVERY_SECONDS
         self.written = 0  # reads this process has written to the log
-        self.failures = 0  # attempts to write it that failed
         self.dropped = 0  # reads given up on because the log could not be written for too long
         self.problem: str | None = None  # why the log cannot be written now; None: it can
         before_exit(self._flush_before_exit)
@@ -143,25 +143,15 @@ class AccessLog:
         self._queue.put(done)
         return done.wait(timeout) and not self._pending
 
-    def _flush_before_exit(self) -> bool:
-        """Write what is queued before the process ends: as long as the writer gets on (at
-        most ``CLOSE_WAIT_SECONDS``), but not past ``CLOSE_FAILURES`` attempts the store refuses
-        (locked for longer than its busy timeout, a full disk): a hook must not be held up.
-        Whether everything was written."""
-        if self._writer is None:
-            return True
-        failures, deadline = self.failures, time.monotonic() + CLOSE_WAIT_SECONDS
-        done = threading.Event()
-        self._queue.put(done)
-        while not done.wait(0.05):
-            if self.failures - failures >= CLOSE_FAILURES or time.monotonic() > deadline:
-                return False
-        return not self._pending
+    def _flush_before_exit(self) -> None:
+        """On SIGTERM: what is queued is written first (several processes writing at once
+        take turns at the lock, so this may take a while)."""
+        self.flush(CLOSE_WAIT_SECONDS)
 
-    def close(self) -> None:
-        """Write what is queued (see ``_flush_before_exit``) and stop the writer."""
+    def close(self, patience: float = CLOSE_WAIT_SECONDS) -> None:
+        """Write what is queued (waiting ``patience`` seconds at most) and stop the writer."""
         if self._writer is not None:
-            if self._flush_before_exit():
+            if self.flush(patience):
                 self._queue.put(None)
                 self._writer.join()
             self._writer = None  # else it is given up with the process (a daemon thread)
@@ -199,14 +189,13 @@ class AccessLog:
                 self._write(chunk)
                 del self._pending[: len(chunk)]
                 self.written += len(chunk)
-                if self._pending:  # let other processes' writers in: SQLite's lock is not fair
+                if self._pending:  # let other processes' writers in
                     time.sleep(YIELD_SECONDS)
             if time.monotonic() - self._last_prune >= PRUNE_EVERY_SECONDS:
                 self.prune()
                 self._last_prune = time.monotonic()
         # The writer must outlive any failure, or every later read would go unlogged unseen.
         except Exception as error:
-            self.failures += 1
             self._set_status(self._describe(error))
         else:
             self._set_status(None)

@@ -21,6 +21,8 @@ EVENTS = ("SessionStart", "Stop", "SessionEnd", "PreCompact")
 # its MCP client.
 ASSISTANT = "mcp:claude-code"
 READ_TOOL = "SessionStart hook"
+# The longest the hook waits for its read to be logged (a store another program keeps locked).
+LOG_WAIT_SECONDS = 2.0
 SYNC_EVENTS = frozenset(EVENTS[1:])
 
 
@@ -38,6 +40,7 @@ def handle(event: dict[str, Any], open_app: Callable[[], Memdesk]) -> dict[str, 
             spec = PromptSpec(app=app_id_for_folder(folder), reader=ASSISTANT)
             composed = app.prompt.compose(spec)
             app.access_log.record(ASSISTANT, READ_TOOL, items_in_prompt(composed))
+            app.access_log.close(LOG_WAIT_SECONDS)
             text = composed.text
         finally:
             app.close()
