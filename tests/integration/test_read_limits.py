@@ -81,6 +81,16 @@ def test_private_items_are_absent_from_every_tool_resource_prompt_and_completion
             missing = await s.call_tool("memory_forget", {"key": "absent"})
             assert forget.isError and text_of(forget) == text_of(missing).replace("absent", "therapy")
 
+            # At its cap, compaction proposes moving a memory of the app to Trash.
+            for number in range(9):
+                out(memdesk("app", "add", "health", f"Sees a therapist, visit {number}."))
+            for role, said in (("user", "My therapy moved to Fridays"), ("assistant", "Noted")):
+                await call_ok(s, "session_log", session="web:9", role=role, content=said, app="health")
+            proposal = await call_ok(s, "compaction_propose", session="web:9")
+            changes = proposal.structuredContent["changes"]
+            assert "delete_app_memory" in [change["kind"] for change in changes]
+            texts.append(json.dumps([change["before"] for change in changes]))
+
             for app in ("health", None):
                 prompt = await s.call_tool("prompt", {"app": app, "message": "what happens on Thursdays"})
                 texts.append(text_of(prompt) + json.dumps(prompt.structuredContent))

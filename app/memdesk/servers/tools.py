@@ -31,7 +31,7 @@ from memdesk.services.review import Outcome, Write
 from memdesk.services.sessions import check_role
 
 if TYPE_CHECKING:
-    from memdesk.services.compaction import Proposal
+    from memdesk.services.compaction import Change, Proposal
     from memdesk.services.entries import EntryRow
     from memdesk.services.memdesk import Memdesk
 
@@ -138,6 +138,19 @@ def read_base_prompt(path: str) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise BadInputError(f"base prompt {path}: not valid UTF-8 (byte {exc.start})") from None
+
+
+def _hides_target(scope: ReadScope, change: Change) -> bool:
+    """Whether the reader may not see what ``change``'s target holds now."""
+    # Imported here, as compaction is: a server that never compacts starts without it.
+    from memdesk.services.compaction import ChangeKind
+
+    app_changes = (ChangeKind.ADD_APP_MEMORY, ChangeKind.DELETE_APP_MEMORY, ChangeKind.EDIT_APP_MEMORY)
+    if change.kind in app_changes:
+        return scope.hides_app(change.target) or not scope.may_read_app(change.target)
+    if change.kind is ChangeKind.ADD_TIMELINE:
+        return scope.hides_entry(change.target)
+    return scope.hides_doc(change.target)  # a namespace (working memory, facts), or the session
 
 
 class MemoryTools:
@@ -470,13 +483,15 @@ class MemoryTools:
             self._proposals[proposal_id] = proposal
             while len(self._proposals) > MAX_HELD_PROPOSALS:
                 self._proposals.pop(next(iter(self._proposals)))
+        scope = self._scope()
         changes = [
             {
                 "id": number,
                 "kind": str(change.kind),
                 "title": change.title,
                 "target": change.target,
-                "before": change.before,
+                # What a private item, or an app outside the limit, holds now stays unread.
+                "before": "" if _hides_target(scope, change) else change.before,
                 "after": change.after,
                 "reason": change.reason,
                 "suspicious": bool(getattr(change, "suspicious", False)),
