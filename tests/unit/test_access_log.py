@@ -126,6 +126,11 @@ def test_a_locked_store_keeps_the_reads_and_says_so_until_it_can_write(memdesk_a
         log.record("mcp:coder", "memory_recall", [_ref(ENTRY, "therapy")])
         assert not log.flush(10)
         assert log.problem is not None and "busy" in log.problem
+        monkeypatch.setattr("memdesk.services.access_log.MAX_PENDING", 1)  # the oldest goes
+        log.record("mcp:coder", "memory_recall", [_ref(ENTRY, "dentist")])
+        assert not log.flush(10)
+        assert log.problem.endswith("reads given up so far: 1")
+        monkeypatch.setattr("memdesk.services.access_log.MAX_PENDING", 100_000)
         (reason,) = unlogged_reasons(status_dir, memdesk_app.store.where)
         assert "busy" in reason
         assert unlogged_reasons(status_dir, "another store") == []
@@ -134,7 +139,10 @@ def test_a_locked_store_keeps_the_reads_and_says_so_until_it_can_write(memdesk_a
         locker.close()
     log.record("mcp:coder", "document_read", [_ref(ItemKind.DOCUMENT, "user/profile")])
     assert log.flush(10)
-    assert [r.tool for r in log.reads()] == ["document_read", "memory_recall"]
+    assert [(r.tool, r.items[0].ref) for r in log.reads()] == [
+        ("document_read", "user/profile"),
+        ("memory_recall", "dentist"),
+    ]
     assert log.problem is None and unlogged_reasons(status_dir, memdesk_app.store.where) == []
 
 

@@ -114,7 +114,6 @@ class AccessLog:
         self._start_lock = threading.Lock()
         self._pending: list[_Record] = []
         self._last_prune = -PRUNE_EVERY_SECONDS
-        self.written = 0  # reads this process has written to the log
         self.dropped = 0  # reads given up on because the log could not be written for too long
         self.problem: str | None = None  # why the log cannot be written now; None: it can
         before_exit(self._flush_before_exit)
@@ -188,7 +187,6 @@ class AccessLog:
                 chunk = self._pending[:MAX_BATCH]
                 self._write(chunk)
                 del self._pending[: len(chunk)]
-                self.written += len(chunk)
                 if self._pending:  # let other processes' writers in
                     time.sleep(YIELD_SECONDS)
             if time.monotonic() - self._last_prune >= PRUNE_EVERY_SECONDS:
@@ -196,7 +194,8 @@ class AccessLog:
                 self._last_prune = time.monotonic()
         # The writer must outlive any failure, or every later read would go unlogged unseen.
         except Exception as error:
-            self._set_status(self._describe(error))
+            given_up = f"; reads given up so far: {self.dropped:,}" if self.dropped else ""
+            self._set_status(self._describe(error) + given_up)
         else:
             self._set_status(None)
 
