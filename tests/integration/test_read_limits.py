@@ -257,6 +257,8 @@ def test_connect_print_puts_only_the_snippet_on_stdout(memdesk: MemdeskCommand):
     assert result.returncode == 0
     assert json.loads(result.stdout)["mcpServers"]["memdesk"]["args"][-1] == "mcp"
     assert result.stderr.decode().startswith("Add this to claude_desktop_config.json")
+    cursor = memdesk("connect", "cursor", "--print")
+    assert json.loads(cursor.stdout) and ".cursor/mcp.json" in cursor.stderr.decode()
 
 
 # --- the admin API ----------------------------------------------------------------------------
