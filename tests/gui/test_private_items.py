@@ -102,7 +102,7 @@ def test_the_document_toggle_follows_another_programs_change(main_window, memdes
     view = main_window.view_as("doc:facts", DocumentsView)
     assert view.private_toggle.target == FACTS and not view.private_toggle.isChecked()
     memdesk_app.privacy.set_private(FACTS, True)  # as `memdesk private add` would
-    qtbot.waitUntil(view.private_toggle.isChecked, timeout=5000)
+    qtbot.waitUntil(view.private_toggle.isChecked, timeout=15000)
     view.private_toggle.click()
     settle()
     assert not memdesk_app.privacy.is_private(FACTS)
