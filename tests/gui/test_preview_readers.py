@@ -11,9 +11,9 @@ from collections.abc import Iterator
 import pytest
 from tests.gui.tables_fixtures import RENDERS, app_palette, save_render
 
+from memdesk.core.privacy import Target, TargetKind
 from memdesk.core.timefmt import format_iso
 from memdesk.gui.views.preview import YOU, PromptPreviewView
-from memdesk.services.privacy import Target, TargetKind
 
 
 @pytest.fixture

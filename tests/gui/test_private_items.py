@@ -7,11 +7,11 @@ import pytest
 from PySide6.QtCore import Qt
 from tests.gui.tables_fixtures import RENDERS, app_palette, save_render
 
+from memdesk.core.privacy import Target, TargetKind
 from memdesk.gui.models.entries import EntryTableModel as E
 from memdesk.gui.views.apps import AppMemoriesView
 from memdesk.gui.views.documents import DocumentsView
 from memdesk.gui.views.entries import EntriesView
-from memdesk.services.privacy import Target, TargetKind
 
 THERAPY = Target(TargetKind.ENTRY, "therapy")
 HEALTH = Target(TargetKind.APP, "health")

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from memdesk.core.privacy import OUTSIDE_LIMIT, Target, TargetKind
 from memdesk.errors import BadInputError, NotFoundError
-from memdesk.services.privacy import OUTSIDE_LIMIT, Target, TargetKind, parse_target
+from memdesk.services.privacy import parse_target
 from memdesk.services.prompt import PromptSpec
 
 

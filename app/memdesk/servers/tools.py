@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memdesk.core.namespaces import check_namespace, check_session_id
+from memdesk.core.privacy import OUTSIDE_LIMIT, ReadScope
 from memdesk.core.records import MAX_DOCUMENT_CHARS, MAX_ENTRY_CHARS, MAX_NAME_CHARS
 from memdesk.core.timefmt import format_iso, parse_iso
 from memdesk.errors import BadInputError, NotAllowedError, NotFoundError
@@ -24,7 +25,6 @@ from memdesk.servers.arguments import MAX_PROPOSAL_ID_CHARS, MAX_QUERY_CHARS, MA
 from memdesk.services.apps import check_app_id
 from memdesk.services.context import check_text
 from memdesk.services.entries import check_category, check_entry_importance, check_key
-from memdesk.services.privacy import OUTSIDE_LIMIT, ReadScope
 from memdesk.services.prompt import ComposedPrompt, PromptItem, PromptSpec
 from memdesk.services.provenance import Origin
 from memdesk.services.review import Outcome, Write

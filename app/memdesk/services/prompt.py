@@ -13,6 +13,7 @@ from typing import Any
 
 from memdesk.core.items import ItemKind
 from memdesk.core.namespaces import working_namespace
+from memdesk.core.privacy import OUTSIDE_LIMIT, ReadScope, Target, TargetKind
 from memdesk.core.timefmt import format_day, format_iso, naive_utc
 from memdesk.core.tokens import estimate_tokens
 from memdesk.errors import BadInputError
@@ -20,7 +21,7 @@ from memdesk.services.apps import AppMemories
 from memdesk.services.context import Context
 from memdesk.services.documents import Documents, find_document
 from memdesk.services.files import build_files_block
-from memdesk.services.privacy import OUTSIDE_LIMIT, Privacy, ReadScope, Target, TargetKind
+from memdesk.services.privacy import Privacy
 from memdesk.services.recall import Recall
 from memdesk.services.working import state_of
 from memdesk.store.models import Document

@@ -13,13 +13,14 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
+from memdesk.core.privacy import ReadScope, Target, TargetKind
 from memdesk.core.query_dates import find_date
 from memdesk.core.search_text import no_space_runs, query_words
 from memdesk.core.timefmt import naive_utc
 from memdesk.errors import BadInputError
 from memdesk.services.context import Context
 from memdesk.services.entries import check_category
-from memdesk.services.privacy import ReadScope, Target, TargetKind, private_names
+from memdesk.services.privacy import private_names
 from memdesk.services.recall_rank import Answer, Candidate, Ranking, Terms
 from memdesk.store.fulltext import Row
 

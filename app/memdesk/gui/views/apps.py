@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core.items import Changes, ItemKind, ItemRef
+from memdesk.core.privacy import Target, TargetKind
 from memdesk.gui import dialogs, theme
 from memdesk.gui.models.apps import AppMemoryModel
 from memdesk.gui.models.common import sort_filter_proxy
@@ -30,7 +31,6 @@ from memdesk.gui.widgets.tables import setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.apps import AddResult, AppPage, MemoryRow
 from memdesk.services.memdesk import Memdesk
-from memdesk.services.privacy import Target, TargetKind
 
 M = AppMemoryModel
 

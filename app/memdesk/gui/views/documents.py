@@ -6,6 +6,7 @@ from PySide6.QtWidgets import QComboBox, QWidget
 
 from memdesk.core.items import Changes, ItemKind, ItemRef
 from memdesk.core.namespaces import is_working
+from memdesk.core.privacy import Target, TargetKind
 from memdesk.core.tokens import estimate_tokens
 from memdesk.gui import theme
 from memdesk.gui.tasks import TaskRunner
@@ -15,7 +16,6 @@ from memdesk.gui.widgets.last_read import LastReadLabel
 from memdesk.gui.widgets.private_toggle import PrivateToggle
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.memdesk import Memdesk
-from memdesk.services.privacy import Target, TargetKind
 
 DESCRIPTIONS = {
     "profile": "Who the person is: name, role, how they like to be addressed. Always in the prompt.",

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core.items import Changes, ItemKind, ItemRef
+from memdesk.core.privacy import Target, TargetKind
 from memdesk.gui import dialogs, theme
 from memdesk.gui.models.editing import CellDelegate, write_edit
 from memdesk.gui.models.entries import EntryTableModel
@@ -27,7 +28,6 @@ from memdesk.gui.widgets.tables import setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.entries import EntryRow
 from memdesk.services.memdesk import Memdesk
-from memdesk.services.privacy import Target, TargetKind
 
 E = EntryTableModel
 FILTER_DELAY_MS = 250  # typing a word reads the store once, not once per letter

@@ -11,9 +11,9 @@ from PySide6.QtGui import QColor, QIcon, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QCheckBox, QWidget
 
 from memdesk.core.items import Changes, ItemKind
+from memdesk.core.privacy import Target
 from memdesk.gui import theme
 from memdesk.gui.tasks import TaskRunner
-from memdesk.services.privacy import Target
 
 PRIVATE_TIP = (
     "Private: no assistant reads it. It is left out of every prompt, recall, assistant tool and "
