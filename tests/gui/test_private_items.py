@@ -75,8 +75,10 @@ def test_an_entry_made_private_shows_a_lock_and_undo_takes_it_back(main_window, 
     assert not _locked(view, "therapy") and not view.private_action.isChecked()
 
 
-def test_the_app_toggle_and_its_undo(main_window, memdesk_app, settle):
-    _seed(memdesk_app)
+def test_the_app_toggle_and_its_undo(main_window, memdesk_app, settle, qtbot):
+    _seed(memdesk_app)  # not through the window's tasks: the sidebar learns of it from the watcher
+    model = main_window.sidebar.sidebar_model
+    qtbot.waitUntil(lambda: model.find("app:health") is not None, timeout=15000)
     main_window.show_page("app:health")
     settle()
     view = main_window.view_as("app:health", AppMemoriesView)
