@@ -11,9 +11,9 @@ from collections.abc import Iterator
 import pytest
 from tests.gui.tables_fixtures import RENDERS, app_palette, save_render
 
+from memdesk.core.privacy import Target, TargetKind
 from memdesk.core.timefmt import format_iso
 from memdesk.gui.views.preview import YOU, PromptPreviewView
-from memdesk.services.privacy import Target, TargetKind
 
 
 @pytest.fixture
@@ -42,6 +42,8 @@ def view(store, tasks, qtbot) -> Iterator[PromptPreviewView]:
 
 
 def _set(view: PromptPreviewView, qtbot, app: str, message: str, reader: str = "") -> None:
+    # The choices are read after the first composition.
+    qtbot.waitUntil(lambda: view.app_choice.findData(app) >= 0 and view.reader.findData(reader) >= 0)
     with qtbot.waitSignal(view.composed, timeout=10000):
         view.app_choice.setCurrentIndex(view.app_choice.findData(app))
         view.message.setText(message)
@@ -68,6 +70,7 @@ def test_private_items_are_listed_as_left_out(view, store, qtbot):
 
 
 def test_as_seen_by_shows_the_assistants_own_prompt(view, store, qtbot):
+    qtbot.waitUntil(lambda: view.reader.count() == 2)
     assert [view.reader.itemText(i) for i in range(view.reader.count())] == [YOU, "mcp:coder"]
     _set(view, qtbot, "work", "Thursday", reader="mcp:coder")
     assert "Stand-up" not in view.text()

@@ -7,11 +7,11 @@ import pytest
 from PySide6.QtCore import Qt
 from tests.gui.tables_fixtures import RENDERS, app_palette, save_render
 
+from memdesk.core.privacy import Target, TargetKind
 from memdesk.gui.models.entries import EntryTableModel as E
 from memdesk.gui.views.apps import AppMemoriesView
 from memdesk.gui.views.documents import DocumentsView
 from memdesk.gui.views.entries import EntriesView
-from memdesk.services.privacy import Target, TargetKind
 
 THERAPY = Target(TargetKind.ENTRY, "therapy")
 HEALTH = Target(TargetKind.APP, "health")
@@ -33,6 +33,12 @@ def _row(view: EntriesView, key: str) -> int:
 
 def _locked(view: EntriesView, key: str) -> bool:
     return view.model.index(_row(view, key), E.KEY).data(Qt.ItemDataRole.DecorationRole) is not None
+
+
+def _sidebar_locked(window, key: str) -> bool:
+    model = window.sidebar.sidebar_model
+    index = model.index_for(model.find(key))
+    return index.data(Qt.ItemDataRole.DecorationRole) is not None
 
 
 def _entries(window, settle) -> EntriesView:
@@ -69,21 +75,26 @@ def test_an_entry_made_private_shows_a_lock_and_undo_takes_it_back(main_window, 
     assert not _locked(view, "therapy") and not view.private_action.isChecked()
 
 
-def test_the_app_toggle_and_its_undo(main_window, memdesk_app, settle):
-    _seed(memdesk_app)
+def test_the_app_toggle_and_its_undo(main_window, memdesk_app, settle, qtbot):
+    _seed(memdesk_app)  # not through the window's tasks: the sidebar learns of it from the watcher
+    model = main_window.sidebar.sidebar_model
+    qtbot.waitUntil(lambda: model.find("app:health") is not None, timeout=15000)
     main_window.show_page("app:health")
     settle()
     view = main_window.view_as("app:health", AppMemoriesView)
     toggle = view.private_toggle
     assert toggle.isEnabled() and not toggle.isChecked() and toggle.icon().isNull()
+    assert not _sidebar_locked(main_window, "app:health")
     toggle.click()
     settle()
     assert memdesk_app.privacy.is_private(HEALTH)
     assert toggle.isChecked() and not toggle.icon().isNull()
     assert view.proxy.rowCount() == 1  # its memories stay visible to the person
+    assert _sidebar_locked(main_window, "app:health")
     main_window.undo_action.trigger()
     settle()
     assert not memdesk_app.privacy.is_private(HEALTH) and not toggle.isChecked()
+    assert not _sidebar_locked(main_window, "app:health")
 
 
 def test_the_document_toggle_follows_another_programs_change(main_window, memdesk_app, settle, qtbot):
@@ -93,7 +104,7 @@ def test_the_document_toggle_follows_another_programs_change(main_window, memdes
     view = main_window.view_as("doc:facts", DocumentsView)
     assert view.private_toggle.target == FACTS and not view.private_toggle.isChecked()
     memdesk_app.privacy.set_private(FACTS, True)  # as `memdesk private add` would
-    qtbot.waitUntil(view.private_toggle.isChecked, timeout=5000)
+    qtbot.waitUntil(view.private_toggle.isChecked, timeout=15000)
     view.private_toggle.click()
     settle()
     assert not memdesk_app.privacy.is_private(FACTS)

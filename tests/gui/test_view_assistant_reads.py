@@ -133,3 +133,46 @@ def test_render_the_reads_tab(qtbot, memdesk_app, clock, tasks, settle, name, si
     with app_palette(dark):
         view = _reads_tab(qtbot, memdesk_app, tasks, settle, size)
         save_render(view, f"assistant-reads-{name}", size)
+
+
+def test_an_items_view_says_who_last_read_it(qtbot, memdesk_app, clock, tasks, settle):
+    from memdesk.gui.views.apps import AppMemoriesView
+    from memdesk.gui.views.documents import DocumentsView
+    from memdesk.gui.views.entries import EntriesView
+
+    _reads(memdesk_app, clock)
+    memdesk_app.documents.set("user/profile", "Name: Ada")
+    entries = shown(qtbot, EntriesView(memdesk_app, tasks, "knowledge"), settle)
+    entries.table.selectRow(0)  # therapy, the one entry
+    settle()
+    assert entries.last_read.text().startswith("Last read by mcp:coder at ")
+    assert entries.last_read.text().endswith("(memory_recall)")
+
+    apps = shown(qtbot, AppMemoriesView(memdesk_app, tasks), settle)
+    apps.show_app("health")
+    qtbot.waitUntil(lambda: apps.page is not None)
+    apps.table.selectRow(0)
+    settle()
+    assert apps.last_read.text().endswith("(app_memories)")
+
+    documents = shown(qtbot, DocumentsView(memdesk_app, tasks), settle)
+    documents.show_namespace("user/profile")
+    settle()
+    assert documents.last_read.text().endswith("(prompt)")
+    documents.show_namespace("user/facts")
+    settle()
+    assert documents.last_read.text() == "No assistant has read it."
+    save_render(entries, "entries-last-read", (1000, 760))
+
+
+def test_coming_back_to_the_tab_shows_the_reads_made_meanwhile(qtbot, memdesk_app, clock, tasks, settle):
+    _reads(memdesk_app, clock)
+    view = _reads_tab(qtbot, memdesk_app, tasks, settle)
+    assert len(_shown(view)) == 3
+    view.activity_tabs.setCurrentIndex(0)
+    clock.now += timedelta(minutes=1)
+    memdesk_app.access_log.record("mcp:coder", "working_memory", [])
+    assert memdesk_app.access_log.flush(10)
+    view.activity_tabs.setCurrentWidget(view.reads)
+    settle()
+    assert _shown(view)[0] == ("working_memory", "nothing")

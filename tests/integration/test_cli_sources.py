@@ -170,7 +170,7 @@ def test_connect_refuses_a_settings_file_it_cannot_read_and_changes_nothing(memd
     [
         ("claude-desktop", '"mcpServers"'),
         ("claude-code", "claude mcp add"),
-        ("cursor", ".cursor/mcp.json"),
+        ("cursor", '"mcpServers"'),
         ("stdio", " mcp"),
     ],
 )

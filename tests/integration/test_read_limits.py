@@ -75,9 +75,21 @@ def test_private_items_are_absent_from_every_tool_resource_prompt_and_completion
             assert await tool("document_read", namespace="user/facts") == "user/facts is empty."
             assert await tool("document_read", namespace="user/profile") == "Name: Ada"
             await tool("working_memory")
+            delete = await s.call_tool("app_memory_delete", {"app": "health", "id": 1})
+            assert delete.isError and text_of(delete) == "id: memory 1 does not belong to health"
             forget = await s.call_tool("memory_forget", {"key": "therapy"})
             missing = await s.call_tool("memory_forget", {"key": "absent"})
             assert forget.isError and text_of(forget) == text_of(missing).replace("absent", "therapy")
+
+            # At its cap, compaction proposes moving a memory of the app to Trash.
+            for number in range(9):
+                out(memdesk("app", "add", "health", f"Sees a therapist, visit {number}."))
+            for role, said in (("user", "My therapy moved to Fridays"), ("assistant", "Noted")):
+                await call_ok(s, "session_log", session="web:9", role=role, content=said, app="health")
+            proposal = await call_ok(s, "compaction_propose", session="web:9")
+            changes = proposal.structuredContent["changes"]
+            assert "delete_app_memory" in [change["kind"] for change in changes]
+            texts.append(json.dumps([change["before"] for change in changes]))
 
             for app in ("health", None):
                 prompt = await s.call_tool("prompt", {"app": app, "message": "what happens on Thursdays"})
@@ -179,6 +191,22 @@ def test_prompt_as_an_assistant_is_what_it_receives(memdesk: MemdeskCommand):
     fails(memdesk("prompt", "--as", "nobody"), 1, "no assistant called 'nobody'")
 
 
+@pytest.mark.engines("sqlite")
+def test_the_claude_code_hook_leaves_private_items_out_and_keeps_its_limit(memdesk: MemdeskCommand):
+    _seed(memdesk)
+
+    def start_prompt(folder: str) -> str:
+        event = {"hook_event_name": "SessionStart", "cwd": folder, "source": "startup"}
+        answer = json.loads(out(memdesk("hook", "claude-code", stdin=json.dumps(event).encode())))
+        return answer["hookSpecificOutput"]["additionalContext"]
+
+    assert "Stand-up" in start_prompt("/src/work")
+    assert "therapist" not in start_prompt("/src/health") and "Name: Ada" in start_prompt("/src/health")
+    out(memdesk("assistant", "apps", "mcp:claude-code", "home"))
+    assert "Stand-up" not in start_prompt("/src/work")
+    assert "Bins" in start_prompt("/src/home")
+
+
 # --- the command line's bad inputs ----------------------------------------------------------
 
 
@@ -229,6 +257,8 @@ def test_connect_print_puts_only_the_snippet_on_stdout(memdesk: MemdeskCommand):
     assert result.returncode == 0
     assert json.loads(result.stdout)["mcpServers"]["memdesk"]["args"][-1] == "mcp"
     assert result.stderr.decode().startswith("Add this to claude_desktop_config.json")
+    cursor = memdesk("connect", "cursor", "--print")
+    assert json.loads(cursor.stdout) and ".cursor/mcp.json" in cursor.stderr.decode()
 
 
 # --- the admin API ----------------------------------------------------------------------------
@@ -253,6 +283,9 @@ def test_admin_api_leaves_private_items_out_and_follows_an_app_limit(memdesk: Me
             refused = client.get("/apps/home/memories")
             assert refused.status_code == 403 and refused.json() == {"error": RULE}
             assert client.get("/apps/work/memories").status_code == 200
+            limited = client.get("/prompt", params={"app": "home"}).json()
+            [app_section] = [sec for sec in limited["sections"] if sec["name"] == "app"]
+            assert app_section["reason"] == RULE and "Bins" not in limited["text"]
             out(memdesk("assistant", "apps", "bot", "--all"))
             assert "Bins" in client.get("/apps/home/memories").text
     finally:

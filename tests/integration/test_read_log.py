@@ -168,3 +168,13 @@ def test_a_locked_log_never_fails_the_read_and_sigterm_writes_what_waits(memdesk
     assert served.stop() == -signal.SIGTERM, served.stderr
     (read,) = _log(memdesk, "--assistant", "api:picobot")
     assert read["tool"] == "GET /apps/{appId}/memories"
+
+
+def test_the_claude_code_hooks_prompt_is_logged_as_claude_codes_read(memdesk: MemdeskCommand):
+    _seed(memdesk)
+    event = json.dumps({"hook_event_name": "SessionStart", "cwd": "/home/ada/src/health"}).encode()
+    answer = json.loads(out(memdesk("hook", "claude-code", stdin=event)))
+    assert "Sees a therapist" in answer["hookSpecificOutput"]["additionalContext"]
+    (read,) = _log(memdesk, "--assistant", "mcp:claude-code")
+    assert read["tool"] == "SessionStart hook"
+    assert sorted(_items(read)) == [("app_memory", "1"), ("document", "user/profile")]

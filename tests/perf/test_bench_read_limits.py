@@ -25,9 +25,9 @@ from mcp.types import Implementation
 from tests.perf.bigstore import Corpus, big_store_path
 
 from memdesk.config import LoadedSettings, Settings
+from memdesk.core.privacy import Target, TargetKind
 from memdesk.paths import Paths
 from memdesk.services.memdesk import Memdesk
-from memdesk.services.privacy import Target, TargetKind
 
 ROUNDS = 100
 BLOCKS = 5  # turns of each condition

@@ -7,6 +7,7 @@ import dataclasses
 import json
 import sqlite3
 import threading
+import time
 from datetime import timedelta
 
 import pytest
@@ -116,6 +117,7 @@ def test_concurrent_reads_are_all_written(memdesk_app):
 def test_a_locked_store_keeps_the_reads_and_says_so_until_it_can_write(memdesk_app, monkeypatch):
     monkeypatch.setenv("MEMDESK_BUSY_TIMEOUT_MS", "100")
     monkeypatch.setattr("memdesk.services.access_log.RETRY_SECONDS", 0.1)
+    memdesk_app.store.write_engine.dispose()  # connections made from now on wait 0.1 s
     log = memdesk_app.access_log
     status_dir = memdesk_app.paths.log_dir
     locker = sqlite3.connect(memdesk_app.paths.db_file, timeout=0)
@@ -124,6 +126,11 @@ def test_a_locked_store_keeps_the_reads_and_says_so_until_it_can_write(memdesk_a
         log.record("mcp:coder", "memory_recall", [_ref(ENTRY, "therapy")])
         assert not log.flush(10)
         assert log.problem is not None and "busy" in log.problem
+        monkeypatch.setattr("memdesk.services.access_log.MAX_PENDING", 1)  # the oldest goes
+        log.record("mcp:coder", "memory_recall", [_ref(ENTRY, "dentist")])
+        assert not log.flush(10)
+        assert log.problem.endswith("reads given up so far: 1")
+        monkeypatch.setattr("memdesk.services.access_log.MAX_PENDING", 100_000)
         (reason,) = unlogged_reasons(status_dir, memdesk_app.store.where)
         assert "busy" in reason
         assert unlogged_reasons(status_dir, "another store") == []
@@ -132,7 +139,10 @@ def test_a_locked_store_keeps_the_reads_and_says_so_until_it_can_write(memdesk_a
         locker.close()
     log.record("mcp:coder", "document_read", [_ref(ItemKind.DOCUMENT, "user/profile")])
     assert log.flush(10)
-    assert [r.tool for r in log.reads()] == ["document_read", "memory_recall"]
+    assert [(r.tool, r.items[0].ref) for r in log.reads()] == [
+        ("document_read", "user/profile"),
+        ("memory_recall", "dentist"),
+    ]
     assert log.problem is None and unlogged_reasons(status_dir, memdesk_app.store.where) == []
 
 
@@ -152,3 +162,22 @@ def test_the_retention_setting_is_declared_once_with_its_range():
     spec = SPEC_BY_KEY["agents.read_log_retention_days"]
     assert (spec.default, spec.minimum, spec.maximum) == (90, 1, 3650)
     assert dataclasses.asdict(Settings())["agents"]["read_log_retention_days"] == 90
+
+
+@pytest.mark.engines("sqlite")
+def test_closing_on_a_store_that_stays_locked_waits_no_longer_than_asked(memdesk_app, monkeypatch):
+    monkeypatch.setenv("MEMDESK_BUSY_TIMEOUT_MS", "100")
+    monkeypatch.setattr("memdesk.services.access_log.RETRY_SECONDS", 0.1)
+    memdesk_app.store.write_engine.dispose()  # connections made from now on wait 0.1 s
+    log = memdesk_app.access_log
+    locker = sqlite3.connect(memdesk_app.paths.db_file, timeout=0)
+    locker.execute("BEGIN EXCLUSIVE")
+    try:
+        log.record("mcp:claude-code", "SessionStart hook", [_ref(ItemKind.DOCUMENT, "user/profile")])
+        started = time.monotonic()
+        log.close(patience=0.5)  # as the hook ends
+        assert time.monotonic() - started < 2
+    finally:
+        locker.rollback()
+        locker.close()
+    assert log.count() == 0

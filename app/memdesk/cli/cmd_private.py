@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
-from memdesk.services.privacy import TARGET_FORMS, parse_target
+from memdesk.core.privacy import TARGET_FORMS
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
@@ -31,6 +31,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def private_set(args: argparse.Namespace, app: Memdesk) -> int:
+    from memdesk.services.privacy import parse_target  # the store layer: not on every command's start
+
     target = parse_target(args.target)
     changed = app.privacy.set_private(target, args.private)
     state = "private" if args.private else "readable by assistants"

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from memdesk.gui import theme
 from memdesk.gui.places import APP_PREFIX, PLACES
+from memdesk.gui.widgets.private_toggle import PRIVATE_TIP, lock_icon
 
 if TYPE_CHECKING:
     from memdesk.services.apps import AppSummary
@@ -56,6 +57,7 @@ class Node:
     warn: bool = False
     tooltip: str = ""
     position: int | None = None  # an app's row, known without searching thousands of siblings
+    private: bool = False  # an app no assistant reads: shown with a lock
 
     def add(self, key: str, label: str, tooltip: str = "") -> Node:
         child = Node(key, label, self, tooltip=tooltip)
@@ -76,8 +78,10 @@ def _app_node(summary: AppSummary, parent: Node, position: int) -> Node:
 
 def _describe_app(node: Node, summary: AppSummary) -> None:
     node.label = summary.label
+    node.private = summary.private
+    private = f"\n{PRIVATE_TIP}" if summary.private else ""
     if summary.live is None or summary.total is None:  # counted once its row is shown
-        node.badge, node.warn, node.tooltip = "", False, summary.app_id
+        node.badge, node.warn, node.tooltip = "", False, summary.app_id + private
         return
     node.badge = f"{summary.live}/{summary.cap}"
     node.warn = summary.over_cap
@@ -86,6 +90,7 @@ def _describe_app(node: Node, summary: AppSummary) -> None:
         f"{summary.app_id}: {summary.live} live memories; at most {summary.cap} are kept"
         + (f"; {expired} expired" if expired else "")
         + (" — over the cap: the oldest go to Trash on the next write" if summary.over_cap else "")
+        + private
     )
 
 
@@ -274,6 +279,8 @@ class SidebarModel(QAbstractItemModel):
             return node.tooltip or None
         if role == Qt.ItemDataRole.ForegroundRole and node.warn:
             return theme.danger()
+        if role == Qt.ItemDataRole.DecorationRole and node.private:
+            return lock_icon()
         if role == Qt.ItemDataRole.AccessibleTextRole:
             return f"{node.label}, {node.badge}" if node.badge else node.label
         return None

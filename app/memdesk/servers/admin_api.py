@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from memdesk.core.privacy import OUTSIDE_LIMIT
 from memdesk.core.timefmt import format_iso
 from memdesk.core.trust import API_PREFIX
 from memdesk.errors import (
@@ -23,7 +24,6 @@ from memdesk.errors import (
 from memdesk.servers.operations import Operation, Param, parse_json_body, parse_text_params
 from memdesk.servers.reads import PromptBody, record
 from memdesk.services.apps import MemoryRow, check_app_id
-from memdesk.services.privacy import OUTSIDE_LIMIT
 from memdesk.services.prompt import PromptSpec
 from memdesk.services.review import Outcome, Write
 

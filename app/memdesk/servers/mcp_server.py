@@ -58,9 +58,9 @@ from memdesk.servers.backend import Backend, ready
 from memdesk.servers.reads import READ_TOOLS, PromptBody, record
 
 if TYPE_CHECKING:
+    from memdesk.core.privacy import ReadScope
     from memdesk.servers.tools import Reply
     from memdesk.services.memdesk import Memdesk
-    from memdesk.services.privacy import ReadScope
     from memdesk.services.prompt import ComposedPrompt
 
 # Wraps the streamable-HTTP app, e.g. with bearer-token, Host/Origin and body-size checks.

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memdesk.core.namespaces import check_namespace, check_session_id
+from memdesk.core.privacy import OUTSIDE_LIMIT, ReadScope
 from memdesk.core.records import MAX_DOCUMENT_CHARS, MAX_ENTRY_CHARS, MAX_NAME_CHARS
 from memdesk.core.timefmt import format_iso, parse_iso
 from memdesk.errors import BadInputError, NotAllowedError, NotFoundError
@@ -24,14 +25,13 @@ from memdesk.servers.arguments import MAX_PROPOSAL_ID_CHARS, MAX_QUERY_CHARS, MA
 from memdesk.services.apps import check_app_id
 from memdesk.services.context import check_text
 from memdesk.services.entries import check_category, check_entry_importance, check_key
-from memdesk.services.privacy import OUTSIDE_LIMIT, ReadScope
 from memdesk.services.prompt import ComposedPrompt, PromptItem, PromptSpec
 from memdesk.services.provenance import Origin
 from memdesk.services.review import Outcome, Write
 from memdesk.services.sessions import check_role
 
 if TYPE_CHECKING:
-    from memdesk.services.compaction import Proposal
+    from memdesk.services.compaction import Change, Proposal
     from memdesk.services.entries import EntryRow
     from memdesk.services.memdesk import Memdesk
 
@@ -138,6 +138,19 @@ def read_base_prompt(path: str) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise BadInputError(f"base prompt {path}: not valid UTF-8 (byte {exc.start})") from None
+
+
+def _hides_target(scope: ReadScope, change: Change) -> bool:
+    """Whether the reader may not see what ``change``'s target holds now."""
+    # Imported here, as compaction is: a server that never compacts starts without it.
+    from memdesk.services.compaction import ChangeKind
+
+    app_changes = (ChangeKind.ADD_APP_MEMORY, ChangeKind.DELETE_APP_MEMORY, ChangeKind.EDIT_APP_MEMORY)
+    if change.kind in app_changes:
+        return scope.hides_app(change.target) or not scope.may_read_app(change.target)
+    if change.kind is ChangeKind.ADD_TIMELINE:
+        return scope.hides_entry(change.target)
+    return scope.hides_doc(change.target)  # a namespace (working memory, facts), or the session
 
 
 class MemoryTools:
@@ -339,7 +352,8 @@ class MemoryTools:
                 memory = self.app.apps.get(id)
             except NotFoundError as error:
                 raise BadInputError(error.message) from None
-            if memory.app_id != app_id:
+            # A private app's memories answer as those of an app with none.
+            if memory.app_id != app_id or self._scope().hides_app(app_id):
                 raise BadInputError(f"memory {id} does not belong to {app_id}")
         outcome = self._submit(Write.delete_app_memory(app_id, id))
         if outcome.held:
@@ -469,13 +483,15 @@ class MemoryTools:
             self._proposals[proposal_id] = proposal
             while len(self._proposals) > MAX_HELD_PROPOSALS:
                 self._proposals.pop(next(iter(self._proposals)))
+        scope = self._scope()
         changes = [
             {
                 "id": number,
                 "kind": str(change.kind),
                 "title": change.title,
                 "target": change.target,
-                "before": change.before,
+                # What a private item, or an app outside the limit, holds now stays unread.
+                "before": "" if _hides_target(scope, change) else change.before,
                 "after": change.after,
                 "reason": change.reason,
                 "suspicious": bool(getattr(change, "suspicious", False)),

@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import and_, delete, func, insert, or_, select
+from sqlalchemy import ColumnElement, Integer, and_, case, cast, delete, false, func, insert, or_, select
 
 from memdesk.core.items import ItemKind, ItemRef, read_kind
 from memdesk.core.timefmt import format_iso
@@ -42,16 +42,16 @@ from memdesk.store.prefix import starts_with
 MAX_BATCH = 500  # reads written in one transaction: short, so other writers wait little
 MAX_PENDING = 100_000  # reads kept while the log cannot be written; the oldest go first
 RETRY_SECONDS = 2.0  # between attempts while the log cannot be written
-YIELD_SECONDS = 0.01  # between the transactions of a long backlog
+# Between the transactions of a long backlog: SQLite's lock is not fair, and a writer that
+# waits for it looks again only every so often (up to 100 ms).
+YIELD_SECONDS = 0.05
 PRUNE_EVERY_SECONDS = 600.0
 PRUNE_CHUNK = 5000
-CLOSE_WAIT_SECONDS = 30.0  # the longest exit waits for a log that is being written
-CLOSE_FAILURES = 2  # refused attempts after which an exit gives the queued reads up
+CLOSE_WAIT_SECONDS = 30.0  # the longest an ending process waits for its reads to be written
 STATUS_PREFIX = "reads-not-logged-"
 # A status file not refreshed for this long belongs to a process that has gone.
 STATUS_FRESH_SECONDS = 30.0
 PAGE_SIZE = 200
-_IN_CHUNK = 500
 
 # What a reference of each kind finds, and whether it is live (not in Trash, not purged).
 _LIVE: dict[str, tuple[Any, Any]] = {
@@ -60,24 +60,6 @@ _LIVE: dict[str, tuple[Any, Any]] = {
     ItemKind.APP_MEMORY: (AppMemory.id, AppMemory.deleted_at),
     ItemKind.SESSION: (ChatSession.id, ChatSession.deleted_at),
 }
-
-
-# Every read with its items and whether each still finds a live item, newest first. Plain SQL
-# that both engines run, straight from the driver: a listing can hold a million rows.
-_ALL_READS = """
-SELECT r.id, r.at, r.actor, r.tool, i.kind, i.ref,
-  CASE i.kind
-    WHEN 'entry' THEN EXISTS (SELECT 1 FROM entries x WHERE x.key = i.ref AND x.deleted_at IS NULL)
-    WHEN 'document' THEN
-      EXISTS (SELECT 1 FROM documents x WHERE x.namespace = i.ref AND x.deleted_at IS NULL)
-    WHEN 'app_memory' THEN EXISTS (
-      SELECT 1 FROM app_memories x WHERE x.id = CAST(i.ref AS INTEGER) AND x.deleted_at IS NULL)
-    WHEN 'session' THEN EXISTS (SELECT 1 FROM sessions x WHERE x.id = i.ref AND x.deleted_at IS NULL)
-  END
-FROM assistant_reads r LEFT JOIN assistant_read_items i ON i.read_id = r.id
-WHERE {where}
-ORDER BY r.at DESC, r.id DESC, i.position
-"""
 
 
 @dataclass(frozen=True)
@@ -132,8 +114,6 @@ class AccessLog:
         self._start_lock = threading.Lock()
         self._pending: list[_Record] = []
         self._last_prune = -PRUNE_EVERY_SECONDS
-        self.written = 0  # reads this process has written to the log
-        self.failures = 0  # attempts to write it that failed
         self.dropped = 0  # reads given up on because the log could not be written for too long
         self.problem: str | None = None  # why the log cannot be written now; None: it can
         before_exit(self._flush_before_exit)
@@ -162,25 +142,15 @@ class AccessLog:
         self._queue.put(done)
         return done.wait(timeout) and not self._pending
 
-    def _flush_before_exit(self) -> bool:
-        """Write what is queued before the process ends: as long as the writer gets on (at
-        most ``CLOSE_WAIT_SECONDS``), but not past ``CLOSE_FAILURES`` attempts the store refuses
-        (locked for longer than its busy timeout, a full disk): a hook must not be held up.
-        Whether everything was written."""
-        if self._writer is None:
-            return True
-        failures, deadline = self.failures, time.monotonic() + CLOSE_WAIT_SECONDS
-        done = threading.Event()
-        self._queue.put(done)
-        while not done.wait(0.05):
-            if self.failures - failures >= CLOSE_FAILURES or time.monotonic() > deadline:
-                return False
-        return not self._pending
+    def _flush_before_exit(self) -> None:
+        """On SIGTERM: what is queued is written first (several processes writing at once
+        take turns at the lock, so this may take a while)."""
+        self.flush(CLOSE_WAIT_SECONDS)
 
-    def close(self) -> None:
-        """Write what is queued (see ``_flush_before_exit``) and stop the writer."""
+    def close(self, patience: float = CLOSE_WAIT_SECONDS) -> None:
+        """Write what is queued (waiting ``patience`` seconds at most) and stop the writer."""
         if self._writer is not None:
-            if self._flush_before_exit():
+            if self.flush(patience):
                 self._queue.put(None)
                 self._writer.join()
             self._writer = None  # else it is given up with the process (a daemon thread)
@@ -217,16 +187,15 @@ class AccessLog:
                 chunk = self._pending[:MAX_BATCH]
                 self._write(chunk)
                 del self._pending[: len(chunk)]
-                self.written += len(chunk)
-                if self._pending:  # let other processes' writers in: SQLite's lock is not fair
+                if self._pending:  # let other processes' writers in
                     time.sleep(YIELD_SECONDS)
             if time.monotonic() - self._last_prune >= PRUNE_EVERY_SECONDS:
                 self.prune()
                 self._last_prune = time.monotonic()
         # The writer must outlive any failure, or every later read would go unlogged unseen.
         except Exception as error:
-            self.failures += 1
-            self._set_status(self._describe(error))
+            given_up = f"; reads given up so far: {self.dropped:,}" if self.dropped else ""
+            self._set_status(self._describe(error) + given_up)
         else:
             self._set_status(None)
 
@@ -288,71 +257,58 @@ class AccessLog:
         since: datetime | None = None,
         item: str = "",
         before: tuple[datetime, int] | None = None,
-        limit: int = PAGE_SIZE,
+        limit: int | None = PAGE_SIZE,
     ) -> list[Read]:
         """Reads newest first: of one assistant, since a time, of items whose reference
         starts with ``item``, older than ``before`` (a read's time and id: the next page)."""
-        query = select(AssistantRead.id, AssistantRead.at, AssistantRead.actor, AssistantRead.tool)
-        if actor is not None:
-            query = query.where(AssistantRead.actor == actor)
-        if since is not None:
-            query = query.where(AssistantRead.at >= since)
-        if item:
-            matching = select(AssistantReadItem.read_id).where(starts_with(AssistantReadItem.ref, item))
-            query = query.where(AssistantRead.id.in_(matching))
-        if before is not None:
-            at, read_id = before
-            query = query.where(
-                or_(AssistantRead.at < at, and_(AssistantRead.at == at, AssistantRead.id < read_id))
-            )
-        query = query.order_by(AssistantRead.at.desc(), AssistantRead.id.desc()).limit(limit)
-        with self.ctx.store.read() as session:
-            heads = session.execute(query).all()
-            items = self._items(session, [head.id for head in heads])
-        return [Read(h.id, h.at, h.actor, h.tool, items.get(h.id, ())) for h in heads]
+        return list(self._reads(actor, since, item, before, limit))
 
     def all_reads(self, actor: str | None = None, since: datetime | None = None) -> Iterator[Read]:
-        """Every read matching, newest first, in one pass (a long listing: the command, an
-        export); whether each item is still live is asked in the same query."""
-        where = ["1 = 1"]
+        """Every read matching, newest first, in one query (a long listing: the command, an
+        export)."""
+        return self._reads(actor, since, "", None, None)
+
+    def _reads(
+        self,
+        actor: str | None,
+        since: datetime | None,
+        item: str,
+        before: tuple[datetime, int] | None,
+        limit: int | None,
+    ) -> Iterator[Read]:
+        heads = select(AssistantRead.id, AssistantRead.at, AssistantRead.actor, AssistantRead.tool)
         if actor is not None:
-            where.append("r.actor = :actor")
+            heads = heads.where(AssistantRead.actor == actor)
         if since is not None:
-            where.append("r.at >= :since")
-        sql = _ALL_READS.format(where=" AND ".join(where))
+            heads = heads.where(AssistantRead.at >= since)
+        if item:
+            matching = select(AssistantReadItem.read_id).where(starts_with(AssistantReadItem.ref, item))
+            heads = heads.where(AssistantRead.id.in_(matching))
+        if before is not None:
+            at, read_id = before
+            heads = heads.where(
+                or_(AssistantRead.at < at, and_(AssistantRead.at == at, AssistantRead.id < read_id))
+            )
+        head = heads.order_by(AssistantRead.at.desc(), AssistantRead.id.desc()).limit(limit).subquery()
+        found = AssistantReadItem
+        query = (
+            select(head.c.id, head.c.at, head.c.actor, head.c.tool, found.kind, found.ref, _live(found))
+            .select_from(head.outerjoin(found, found.read_id == head.c.id))
+            .order_by(head.c.at.desc(), head.c.id.desc(), found.position)
+        )
         with self.ctx.store.read() as session:
-            rows = self.ctx.store.raw_rows(session, sql, {"actor": actor, "since": since})
-        head: tuple[Any, ...] | None = None
+            rows = session.execute(query).all()
+        current: tuple[Any, ...] | None = None
         items: list[ReadItem] = []
         for read_id, at, who, tool, kind, ref, live in rows:
-            if head is None or head[0] != read_id:
-                if head is not None:
-                    yield Read(*head, tuple(items))
-                head, items = (
-                    (read_id, at if isinstance(at, datetime) else datetime.fromisoformat(at), who, tool),
-                    [],
-                )
+            if current is None or current[0] != read_id:
+                if current is not None:
+                    yield Read(*current, tuple(items))
+                current, items = (read_id, at, who, tool), []
             if kind is not None:
                 items.append(ReadItem(kind, ref, not live))
-        if head is not None:
-            yield Read(*head, tuple(items))
-
-    def _items(self, session: Any, read_ids: list[int]) -> dict[int, tuple[ReadItem, ...]]:
-        rows: list[Any] = []
-        for start in range(0, len(read_ids), _IN_CHUNK):
-            chunk = read_ids[start : start + _IN_CHUNK]
-            query = (
-                select(AssistantReadItem.read_id, AssistantReadItem.kind, AssistantReadItem.ref)
-                .where(AssistantReadItem.read_id.in_(chunk))
-                .order_by(AssistantReadItem.read_id, AssistantReadItem.position)
-            )
-            rows += session.execute(query).all()
-        live = _live_refs(session, {(row.kind, row.ref) for row in rows})
-        found: dict[int, list[ReadItem]] = {}
-        for row in rows:
-            deleted = (row.kind, row.ref) not in live
-            found.setdefault(row.read_id, []).append(ReadItem(row.kind, row.ref, deleted))
-        return {read_id: tuple(items) for read_id, items in found.items()}
+        if current is not None:
+            yield Read(*current, tuple(items))
 
     def last_read(self, item: ItemRef) -> LastRead | None:
         """Who read ``item`` last, when and through which tool (None: no assistant has)."""
@@ -385,23 +341,15 @@ def items_in_prompt(composed: ComposedPrompt) -> list[ItemRef]:
     ]
 
 
-def _live_refs(session: Any, refs: set[tuple[str, str]]) -> set[tuple[str, str]]:
-    """Which of these (kind, reference) pairs still find a live item."""
-    live: set[tuple[str, str]] = set()
-    by_kind: dict[str, list[str]] = {}
-    for kind, ref in refs:
-        by_kind.setdefault(kind, []).append(ref)
-    for kind, wanted in by_kind.items():
-        if kind not in _LIVE:
-            continue
-        column, deleted_at = _LIVE[kind]
-        keys: list[Any] = wanted
-        if kind == ItemKind.APP_MEMORY:
-            keys = [int(ref) for ref in wanted if ref.isdigit()]
-        for start in range(0, len(keys), _IN_CHUNK):
-            query = select(column).where(column.in_(keys[start : start + _IN_CHUNK]), deleted_at.is_(None))
-            live.update((kind, str(value)) for value in session.scalars(query))
-    return live
+def _live(found: type[AssistantReadItem]) -> ColumnElement[bool]:
+    """Whether an item read still finds a live item (not in Trash, not purged)."""
+    whens = []
+    for kind, (column, deleted_at) in _LIVE.items():
+        ref: Any = cast(found.ref, Integer) if kind == ItemKind.APP_MEMORY else found.ref
+        whens.append(
+            (found.kind == str(kind), select(column).where(column == ref, deleted_at.is_(None)).exists())
+        )
+    return case(*whens, else_=false())
 
 
 def unlogged_reasons(status_dir: Path, store_where: str) -> list[str]:

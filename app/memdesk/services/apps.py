@@ -29,6 +29,7 @@ class AppSummary:
     live: int | None  # None: not counted (``list_apps(counted=False)``)
     total: int | None  # live + expired, not in Trash
     cap: int
+    private: bool = False  # no assistant reads it (``services.privacy``)
 
     @property
     def label(self) -> str:
@@ -149,7 +150,10 @@ class AppMemories:
         if not counted:
             with self.ctx.store.read() as session:
                 rows = session.connection().execute(select(App.app_id, App.name).order_by(App.app_id)).all()
-            return [AppSummary(app_id, name, None, None, self.cap) for app_id, name in rows]
+                private = _private_apps(session)
+            return [
+                AppSummary(app_id, name, None, None, self.cap, app_id in private) for app_id, name in rows
+            ]
         return self._counted(None)
 
     def summaries(self, app_ids: list[str]) -> list[AppSummary]:
@@ -173,8 +177,12 @@ class AppMemories:
         query = query.group_by(App.app_id, App.name).order_by(App.app_id)
         with self.ctx.store.read() as session:
             rows = session.connection().execute(query).all()  # Core rows: no ORM loading for 10,000
+            private = _private_apps(session)
         cap = self.cap
-        return [AppSummary(app_id, name, int(live), int(total), cap) for app_id, name, live, total in rows]
+        return [
+            AppSummary(app_id, name, int(live), int(total), cap, app_id in private)
+            for app_id, name, live, total in rows
+        ]
 
     def ids_starting(self, prefix: str, limit: int) -> list[str]:
         """App ids that start with ``prefix``, in order, at most ``limit`` (for completions)."""
@@ -361,3 +369,10 @@ class AppMemories:
         if memory is None or memory.deleted_at is not None:
             raise NotFoundError(f"no app memory {memory_id}")
         return memory
+
+
+def _private_apps(session: Session) -> frozenset[str]:
+    # Imported here: privacy checks app ids with this module's check_app_id.
+    from memdesk.services.privacy import TargetKind, private_names
+
+    return private_names(session, TargetKind.APP)

@@ -17,9 +17,12 @@ if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
 
 EVENTS = ("SessionStart", "Stop", "SessionEnd", "PreCompact")
-# Whom the read log names for the prompt the hook hands over: Claude Code, as its MCP client.
+# Who receives the prompt the hook hands over (its read limit, the read log): Claude Code, as
+# its MCP client.
 ASSISTANT = "mcp:claude-code"
 READ_TOOL = "SessionStart hook"
+# The longest the hook waits for its read to be logged (a store another program keeps locked).
+LOG_WAIT_SECONDS = 2.0
 SYNC_EVENTS = frozenset(EVENTS[1:])
 
 
@@ -33,8 +36,11 @@ def handle(event: dict[str, Any], open_app: Callable[[], Memdesk]) -> dict[str, 
         app = open_app()
         try:
             folder = event.get("cwd") if isinstance(event.get("cwd"), str) else None
-            composed = app.prompt.compose(PromptSpec(app=app_id_for_folder(folder)))
+            # Composed as Claude Code reads over MCP: within its app limit, if it has one.
+            spec = PromptSpec(app=app_id_for_folder(folder), reader=ASSISTANT)
+            composed = app.prompt.compose(spec)
             app.access_log.record(ASSISTANT, READ_TOOL, items_in_prompt(composed))
+            app.access_log.close(LOG_WAIT_SECONDS)
             text = composed.text
         finally:
             app.close()

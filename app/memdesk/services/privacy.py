@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from enum import StrEnum
 
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from memdesk.core.namespaces import check_namespace
+from memdesk.core.privacy import TARGET_FORMS, ReadScope, Target, TargetKind
 from memdesk.core.trust import is_assistant
 from memdesk.errors import BadInputError, NotFoundError
 from memdesk.services.apps import check_app_id
@@ -26,26 +26,6 @@ from memdesk.services.assistants import Assistants
 from memdesk.services.context import Context
 from memdesk.services.entries import check_key
 from memdesk.store.models import App, AssistantApp, Document, Entry, PrivateItem
-
-
-class TargetKind(StrEnum):
-    APP = "app"
-    ENTRY = "entry"
-    DOC = "doc"
-
-
-TARGET_FORMS = "app:NAME, entry:KEY or doc:NAMESPACE"
-# The reason a refused read gives: the rule, never the data.
-OUTSIDE_LIMIT = "this assistant may read only the apps the person chose for it"
-
-
-@dataclass(frozen=True)
-class Target:
-    kind: TargetKind
-    name: str
-
-    def __str__(self) -> str:
-        return f"{self.kind}:{self.name}"
 
 
 def parse_target(text: str) -> Target:
@@ -59,38 +39,6 @@ def parse_target(text: str) -> Target:
         raise BadInputError(f"{text!r} is not an item", f"name it as {TARGET_FORMS}")
     check = {TargetKind.APP: check_app_id, TargetKind.ENTRY: check_key, TargetKind.DOC: check_namespace}
     return Target(chosen, check[chosen](name))
-
-
-@dataclass(frozen=True)
-class ReadScope:
-    """What one reader may read: every private item is left out, and an assistant with an
-    app limit reads only those apps (``apps`` None: every app)."""
-
-    private_apps: frozenset[str] = frozenset()
-    private_entries: frozenset[str] = frozenset()
-    private_docs: frozenset[str] = frozenset()
-    apps: frozenset[str] | None = None
-
-    def hides_app(self, app_id: str) -> bool:
-        return app_id in self.private_apps
-
-    def may_read_app(self, app_id: str) -> bool:
-        """Whether the reader's limit allows ``app_id`` (a private app is allowed, and empty)."""
-        return self.apps is None or app_id in self.apps
-
-    def hides_entry(self, key: str) -> bool:
-        return key in self.private_entries
-
-    def hides_doc(self, namespace: str) -> bool:
-        return namespace in self.private_docs
-
-    def hides(self, target: Target) -> bool:
-        names = {
-            TargetKind.APP: self.private_apps,
-            TargetKind.ENTRY: self.private_entries,
-            TargetKind.DOC: self.private_docs,
-        }
-        return target.name in names[target.kind]
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from typing import Any
 
 from memdesk.core.items import ItemKind
 from memdesk.core.namespaces import working_namespace
+from memdesk.core.privacy import OUTSIDE_LIMIT, ReadScope, Target, TargetKind
 from memdesk.core.timefmt import format_day, format_iso, naive_utc
 from memdesk.core.tokens import estimate_tokens
 from memdesk.errors import BadInputError
@@ -20,7 +21,7 @@ from memdesk.services.apps import AppMemories
 from memdesk.services.context import Context
 from memdesk.services.documents import Documents, find_document
 from memdesk.services.files import build_files_block
-from memdesk.services.privacy import OUTSIDE_LIMIT, Privacy, ReadScope, TargetKind
+from memdesk.services.privacy import Privacy
 from memdesk.services.recall import Recall
 from memdesk.services.working import state_of
 from memdesk.store.models import Document
@@ -144,10 +145,10 @@ def format_app_block(label: str, lines: list[str]) -> str:
     )
 
 
-def _left_out_private(section: Section, target: str, private: list[str]) -> None:
+def _left_out_private(section: Section, target: Target, private: list[str]) -> None:
     """Leave ``section`` out as a reader would see it, absent, and note why for the person."""
     section.leave_out("empty")
-    private.append(target)
+    private.append(str(target))
 
 
 class Composer:
@@ -210,7 +211,7 @@ class Composer:
         if not namespace:
             profile.leave_out("disabled")
         elif scope.hides_doc(profile.source):
-            _left_out_private(profile, f"{TargetKind.DOC}:{profile.source}", private)
+            _left_out_private(profile, Target(TargetKind.DOC, profile.source), private)
         else:
             content = self.documents.text(f"{namespace}/profile").strip()
             if content:
@@ -224,7 +225,7 @@ class Composer:
             return profile, working
         working.source = working_namespace(namespace, spec.session)
         if scope.hides_doc(working.source):
-            _left_out_private(working, f"{TargetKind.DOC}:{working.source}", private)
+            _left_out_private(working, Target(TargetKind.DOC, working.source), private)
             return profile, working
         with self.ctx.store.read() as session:
             doc: Document | None = find_document(session, working.source)
@@ -278,7 +279,7 @@ class Composer:
             section.leave_out(OUTSIDE_LIMIT)
             return section
         if scope.hides_app(spec.app):
-            _left_out_private(section, section.source, private)
+            _left_out_private(section, Target(TargetKind.APP, spec.app), private)
             return section
         memories = self.apps.live_memories(spec.app, now, self.ctx.settings.memory.app_memory_cap)
         if not memories:
@@ -300,13 +301,8 @@ class Composer:
             section.leave_out("no message")
             return section
         limit = self.ctx.settings.memory.recall_limit
-        hits, hidden = self.recall.for_prompt(spec.message, namespace, limit, now, scope)
-        private.extend(f"{TargetKind.ENTRY}:{key}" for key in hidden)
-        private.extend(
-            f"{TargetKind.DOC}:{ns}"
-            for ns in (f"{namespace}/patterns", f"{namespace}/facts")
-            if namespace and scope.hides_doc(ns)
-        )
+        hits, left_out = self.recall.for_prompt(spec.message, namespace, limit, now, scope)
+        private.extend(left_out)
         if not hits:
             section.leave_out("no matches")
             return section

@@ -13,13 +13,14 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
+from memdesk.core.privacy import ReadScope, Target, TargetKind
 from memdesk.core.query_dates import find_date
 from memdesk.core.search_text import no_space_runs, query_words
 from memdesk.core.timefmt import naive_utc
 from memdesk.errors import BadInputError
 from memdesk.services.context import Context
 from memdesk.services.entries import check_category
-from memdesk.services.privacy import ReadScope, TargetKind, private_names
+from memdesk.services.privacy import private_names
 from memdesk.services.recall_rank import Answer, Candidate, Ranking, Terms
 from memdesk.store.fulltext import Row
 
@@ -157,13 +158,14 @@ class Recall:
         self, message: str, namespace: str, limit: int, now: datetime, scope: ReadScope
     ) -> tuple[list[Hit], list[str]]:
         """Knowledge entries and paragraphs of ``{ns}/patterns`` and ``{ns}/facts``, best first,
-        less what ``scope`` hides; and the keys of the private entries that would have been
-        among them."""
+        less what ``scope`` hides; and the private items left out (``entry:KEY`` of those that
+        would have been among them, ``doc:NAMESPACE`` of the documents not searched)."""
         terms = self.terms(message, now)
         if not terms.words and not terms.runs:
             return [], []
         documents = [f"{namespace}/patterns", f"{namespace}/facts"] if namespace else []
         namespaces = [ns for ns in documents if not scope.hides_doc(ns)]
+        skipped = [str(Target(TargetKind.DOC, ns)) for ns in documents if ns not in namespaces]
         params = self._entry_params(now, "knowledge", None, None)
         depth = max(limit, CANDIDATES) + len(scope.private_entries)
         with self.ctx.store.read(consistent=False) as session:
@@ -174,7 +176,7 @@ class Recall:
         hits = [_hit(candidate, score) for candidate, score in ranked]
         hidden = [h for h in hits if h.kind != "document" and scope.hides_entry(h.ref)]
         shown = [h for h in hits if h not in hidden][:limit]
-        return shown, [h.ref for h in hits[:limit] if h in hidden]
+        return shown, [str(Target(TargetKind.ENTRY, h.ref)) for h in hits[:limit] if h in hidden] + skipped
 
     def _pieces(
         self, session: Session, terms: Terms, namespaces: list[str], limit: int

@@ -25,8 +25,9 @@ from memdesk.errors import BadInputError
 from memdesk.services.apps import check_app_id, check_importance
 from memdesk.services.context import MAX_DOCUMENT_CHARS, Context, check_text
 from memdesk.services.entries import check_category, check_key
+from memdesk.services.privacy import parse_target
 from memdesk.services.sessions import check_role
-from memdesk.store.models import App, AppMemory, Base, ChatSession, Document, Entry, Message
+from memdesk.store.models import App, AppMemory, Base, ChatSession, Document, Entry, Message, PrivateItem
 from memdesk.store.snapshots import column_values, snapshot
 
 FORMAT = "memdesk"
@@ -40,6 +41,8 @@ SECTIONS: tuple[tuple[str, type[Base]], ...] = (
     ("entries", Entry),
     ("sessions", ChatSession),
     ("messages", Message),
+    # Which items no assistant reads: an import into another store keeps them private.
+    ("private_items", PrivateItem),
 )
 MODES = ("skip", "overwrite")
 ACCESS_LOG = "access_log"  # the read log's section, in an export made with it
@@ -48,6 +51,7 @@ _UNIQUE_COLUMNS: dict[type[Base], Any] = {
     Entry: Entry.key,
     App: App.app_id,
     ChatSession: ChatSession.id,
+    PrivateItem: PrivateItem.target,
 }
 
 
@@ -71,6 +75,7 @@ _FIELD_CHECKS: dict[tuple[type[Base], str], Callable[[Any], object]] = {
     (Entry, "importance"): _entry_importance,
     (ChatSession, "id"): check_session_id,
     (Message, "role"): check_role,
+    (PrivateItem, "target"): parse_target,
 }
 
 

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core.items import Changes, ItemKind, ItemRef
+from memdesk.core.privacy import Target, TargetKind
 from memdesk.gui import dialogs, theme
 from memdesk.gui.models.apps import AppMemoryModel
 from memdesk.gui.models.common import sort_filter_proxy
@@ -23,13 +24,13 @@ from memdesk.gui.models.tableview import DATE, ENTER_KEYS, SelectionKeeper, size
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.views.base import Page
 from memdesk.gui.widgets.display import plural
+from memdesk.gui.widgets.last_read import LastReadLabel
 from memdesk.gui.widgets.message_bar import MessageBar
 from memdesk.gui.widgets.private_toggle import PrivateToggle
 from memdesk.gui.widgets.tables import setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.apps import AddResult, AppPage, MemoryRow
 from memdesk.services.memdesk import Memdesk
-from memdesk.services.privacy import Target, TargetKind
 
 M = AppMemoryModel
 
@@ -128,6 +129,8 @@ class AppMemoriesView(Page):
         layout.addWidget(self.notice)
         layout.addLayout(tools)
         layout.addWidget(self.table, 1)
+        self.last_read = LastReadLabel(tasks)
+        layout.addWidget(self.last_read)
         layout.addWidget(self.add_box)
         self._show_page()
 
@@ -305,6 +308,7 @@ class AppMemoriesView(Page):
         current = self.table.currentIndex()
         row = self.model.row_at(self.proxy.mapToSource(current).row()) if current.isValid() else None
         self.open_source_action.setEnabled(bool(row and row.source_session))
+        self.last_read.show_item(ItemRef(ItemKind.APP_MEMORY, str(row.id)) if row else None)
 
     def _filter(self, text: str) -> None:
         self.proxy.setFilterFixedString(text.strip())

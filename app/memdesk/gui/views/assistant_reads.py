@@ -48,7 +48,7 @@ class ReadsModel(TableModel):
                 return read.tool
             return ", ".join(str(item) for item in read.items) or "nothing"
         if role == Qt.ItemDataRole.ToolTipRole and column == self.ITEMS:
-            return "\n".join(str(item) for item in read.items) or "The read returned nothing"
+            return f"{read.tool} returned:\n" + ("\n".join(str(item) for item in read.items) or "nothing")
         deleted = bool(read.items) and all(item.deleted for item in read.items)
         if role == Qt.ItemDataRole.ForegroundRole and column == self.ITEMS and deleted:
             return theme.muted()  # everything it read is gone since
@@ -75,7 +75,9 @@ class ReadsPanel(QWidget):
         self.model = ReadsModel(self)
         self.table = QTableView()
         self.table.setModel(self.model)
-        setup_table(self.table, ReadsModel.ITEMS, {ReadsModel.WHEN: 16, ReadsModel.TOOL: 16})
+        # In a narrow window the tool steps aside (the items' tooltip names it).
+        widths = {ReadsModel.WHEN: 17, ReadsModel.TOOL: 16}
+        setup_table(self.table, ReadsModel.ITEMS, widths, droppable=(ReadsModel.TOOL,))
         self.table.verticalScrollBar().valueChanged.connect(self._scrolled)
         self.table.verticalScrollBar().rangeChanged.connect(lambda *_: self._scrolled())
         self.empty_label = QLabel()
@@ -120,8 +122,11 @@ class ReadsPanel(QWidget):
         self._update_empty()
 
     def showEvent(self, event: QShowEvent) -> None:
+        """Coming back to the tab shows the reads made meanwhile (a read does not change the
+        store's revision, so nothing else tells the window of it)."""
         super().showEvent(event)
-        self._scrolled()
+        if self.actor is not None:
+            self.reload()
 
     def _scrolled(self, _value: int = 0) -> None:
         """Read the next page once the list, on screen, is scrolled near its end (or does not

@@ -6,15 +6,16 @@ from PySide6.QtWidgets import QComboBox, QWidget
 
 from memdesk.core.items import Changes, ItemKind, ItemRef
 from memdesk.core.namespaces import is_working
+from memdesk.core.privacy import Target, TargetKind
 from memdesk.core.tokens import estimate_tokens
 from memdesk.gui import theme
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.views.editor_view import EditorView
 from memdesk.gui.widgets.display import document_title
+from memdesk.gui.widgets.last_read import LastReadLabel
 from memdesk.gui.widgets.private_toggle import PrivateToggle
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.memdesk import Memdesk
-from memdesk.services.privacy import Target, TargetKind
 
 DESCRIPTIONS = {
     "profile": "Who the person is: name, role, how they like to be addressed. Always in the prompt.",
@@ -44,6 +45,8 @@ class DocumentsView(EditorView):
         layout = theme.view_layout(self)
         layout.addWidget(self.header)
         self._add_editor(layout)
+        self.last_read = LastReadLabel(tasks)
+        layout.addWidget(self.last_read)
 
     def show_namespace(self, namespace: str) -> None:
         self.namespace = namespace
@@ -51,6 +54,7 @@ class DocumentsView(EditorView):
         description = DESCRIPTIONS.get(kind, "Notes kept for this conversation.")
         self.header.set_text(document_title(namespace), f"{namespace} · {description}")
         item_kind = ItemKind.WORKING if is_working(namespace) else ItemKind.DOCUMENT
+        self.last_read.show_item(ItemRef(ItemKind.DOCUMENT, namespace), again=True)
         self.autosave.open(
             namespace,
             lambda app: app.documents.text(namespace),

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core.items import Changes, ItemKind, ItemRef
+from memdesk.core.privacy import Target, TargetKind
 from memdesk.gui import dialogs, theme
 from memdesk.gui.models.editing import CellDelegate, write_edit
 from memdesk.gui.models.entries import EntryTableModel
@@ -21,12 +22,12 @@ from memdesk.gui.models.tableview import DATE, ENTER_KEYS, SelectionKeeper, size
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.views.base import Page
 from memdesk.gui.widgets.display import plural
+from memdesk.gui.widgets.last_read import LastReadLabel
 from memdesk.gui.widgets.private_toggle import PRIVATE_TIP
 from memdesk.gui.widgets.tables import setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.entries import EntryRow
 from memdesk.services.memdesk import Memdesk
-from memdesk.services.privacy import Target, TargetKind
 
 E = EntryTableModel
 FILTER_DELAY_MS = 250  # typing a word reads the store once, not once per letter
@@ -105,6 +106,8 @@ class EntriesView(Page):
         layout.addWidget(self.header)
         layout.addLayout(tools)
         layout.addWidget(self.table, 1)
+        self.last_read = LastReadLabel(tasks)
+        layout.addWidget(self.last_read)
         self._update_buttons()
         self.model.refresh()
         self._read_private()
@@ -250,6 +253,7 @@ class EntriesView(Page):
         self.open_session_action.setEnabled(bool(row and row.session_id))
         self.private_action.setEnabled(row is not None)
         self.private_action.setChecked(bool(row and row.key in self.model.private_keys))
+        self.last_read.show_item(ItemRef(ItemKind.ENTRY, row.key) if row else None)
 
     def _open_session(self) -> None:
         row = self._current_row()

@@ -65,6 +65,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memdesk.core.privacy import Target, TargetKind
 from memdesk.core.timefmt import format_minute
 from memdesk.gui import dialogs, theme
 from memdesk.gui.tasks import TaskRunner
@@ -73,7 +74,6 @@ from memdesk.gui.views.prompt_sources import SourcesPanel
 from memdesk.gui.widgets.message_bar import MessageBar
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.memdesk import Memdesk
-from memdesk.services.privacy import TargetKind
 from memdesk.services.prompt import ComposedPrompt, PromptSpec, Section
 from memdesk.services.provenance import PromptSource
 
@@ -916,7 +916,7 @@ class PromptPreviewView(Page):
 def _reason(section: Section, private: tuple[str, ...]) -> str:
     """Why a section is left out, as the person is told: an assistant reads "empty" where the
     item is private, and the person reads "private"."""
-    targets = {section.source, f"{TargetKind.DOC}:{section.source}"}
+    targets = {section.source, str(Target(TargetKind.DOC, section.source))}  # an app's source is app:ID
     return "private" if section.source and targets & set(private) else section.reason
 
 

@@ -20,12 +20,15 @@ class LastReadLabel(QLabel):
         self.item: ItemRef | None = None
         theme.follow(self, lambda: theme.set_text_color(self, theme.muted()))
 
-    def show_item(self, item: ItemRef | None) -> None:
-        self.item = None if item is None else ItemRef(read_kind(item.kind), item.ref)
-        if self.item is None:
+    def show_item(self, item: ItemRef | None, again: bool = False) -> None:
+        """Show who last read ``item``; the same item again is read again only when asked."""
+        wanted = None if item is None else ItemRef(read_kind(item.kind), item.ref)
+        if wanted == self.item and not again:
+            return
+        self.item = wanted
+        if wanted is None:
             self.clear()
             return
-        wanted = self.item
         self.tasks.read(
             lambda app: app.access_log.last_read(wanted), on_done=lambda last: self._show(wanted, last)
         )

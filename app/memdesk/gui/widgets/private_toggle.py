@@ -6,14 +6,14 @@ any change.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QCheckBox, QWidget
 
 from memdesk.core.items import Changes, ItemKind
+from memdesk.core.privacy import Target
 from memdesk.gui import theme
 from memdesk.gui.tasks import TaskRunner
-from memdesk.services.privacy import Target
 
 PRIVATE_TIP = (
     "Private: no assistant reads it. It is left out of every prompt, recall, assistant tool and "
@@ -43,9 +43,7 @@ def lock_icon(color: QColor | None = None) -> QIcon:
 
 
 class PrivateToggle(QCheckBox):
-    """ "Private" for one app or document: shows whether it is, and changes it when clicked."""
-
-    changed = Signal(bool)  # the person made it private (True) or readable again (False)
+    """The Private toggle of one app or document: shows whether it is, and changes it when clicked."""
 
     def __init__(self, tasks: TaskRunner, kind: ItemKind, parent: QWidget | None = None) -> None:
         super().__init__("Private", parent)
@@ -79,7 +77,6 @@ class PrivateToggle(QCheckBox):
         self._paint()
         self.tasks.write(
             lambda app: app.privacy.set_private(target, checked),
-            on_done=lambda _changed: self.changed.emit(checked),
             on_error=self._failed,
             changes=Changes.of(self.kind),
         )
