@@ -7,6 +7,7 @@ import json
 import pytest
 
 from memdesk.core.items import ItemKind
+from memdesk.core.privacy import ReadScope
 from memdesk.errors import ConflictError, NotFoundError
 
 
@@ -60,10 +61,12 @@ def test_undo_of_a_search_index_change_keeps_recall_in_step(memdesk_app):
     memdesk_app.documents.set("user/facts", "- likes zebras")
     memdesk_app.documents.set("user/facts", "- likes giraffes")
     memdesk_app.history.undo()
-    assert [h.text for h in memdesk_app.recall.for_prompt("zebras", "user", 5, memdesk_app.now())] == [
-        "likes zebras"
-    ]
-    assert memdesk_app.recall.for_prompt("giraffes", "user", 5, memdesk_app.now()) == []
+    def recalled(query: str) -> list[str]:
+        hits, _left_out = memdesk_app.recall.for_prompt(query, "user", 5, memdesk_app.now(), ReadScope())
+        return [h.text for h in hits]
+
+    assert recalled("zebras") == ["likes zebras"]
+    assert recalled("giraffes") == []
 
 
 def test_trash_restore_and_empty(memdesk_app):
