@@ -15,7 +15,7 @@ from pathlib import Path
 
 from sqlalchemy import Column, Connection, MetaData, String, Table
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 # The oldest schema an upgrade starts from (Memdesk's first).
 FIRST_VERSION = 1
 SCRIPTS = Path(__file__).parent

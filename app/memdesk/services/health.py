@@ -1,0 +1,515 @@
+"""Memory health: live facts that disagree (conflicts) or say the same twice (near-duplicates).
+
+A fact is a line of ``{user}/profile``, ``{user}/patterns`` or any ``{ns}/facts`` document, a
+live knowledge entry, or a live app memory. Each is kept in ``health_facts`` under the slots
+its claims fill (``memdesk.core.slots``) and a signature of its words. A look reads only the
+facts that History shows changed since the last look, compares them with the stored facts
+that share a slot or a signature, and records what it finds in ``health_findings``; so a
+look costs what changed, not the size of the store. Fixes are History steps.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from sqlalchemy import delete, func, insert, select
+from sqlalchemy.orm import Session
+
+from memdesk.core.items import Changes, ItemKind
+from memdesk.core.records import KNOWLEDGE
+from memdesk.core.search_text import bullet_of, query_words
+from memdesk.core.slots import Claim, claims_in, conflicting
+from memdesk.core.term_match import word_root
+from memdesk.errors import BadInputError, ConflictError, NotFoundError
+from memdesk.services.context import MAX_DOCUMENT_CHARS, MAX_ENTRY_CHARS, check_text
+from memdesk.store.lifetime import document_live, entry_live, memory_live
+from memdesk.store.models import (
+    AppMemory,
+    Document,
+    Entry,
+    HealthFact,
+    HealthFinding,
+    HistoryChange,
+    HistoryStep,
+    Meta,
+)
+
+if TYPE_CHECKING:
+    from memdesk.services.memdesk import Memdesk
+
+LOOKED_TO = "health_looked_to"  # meta: the last history step a look has read
+CHUNK = 500  # ids per IN (...), below every engine's limit of bound parameters
+SCAN = 20_000  # rows per read when the first look reads every fact
+# An assistant's write starts the first look itself only on a store this small; a bigger
+# store's first look is `memdesk health` or the window's (it reads every fact once).
+FIRST_LOOK_ON_WRITE = 50_000
+MIN_SIGNATURE_WORDS = 2  # one shared word is not the same fact
+# What a fix changes, so the window reads again what shows facts.
+FACT_KINDS = Changes.of(ItemKind.DOCUMENT, ItemKind.ENTRY, ItemKind.APP_MEMORY)
+
+
+class FindingKind(StrEnum):
+    CONFLICT = "conflict"
+    DUPLICATE = "duplicate"
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One live fact: where it is and what it says."""
+
+    ref: str  # entry:12, memory:7, line:3:<hash of the line>
+    text: str
+    kind: ItemKind  # ENTRY, APP_MEMORY or DOCUMENT (a line of it)
+    locator: str  # what names it: the entry's key, the memory's id, the document's namespace
+    app: str = ""  # an app memory's app
+
+    @property
+    def owner(self) -> str:
+        return owner_of(self.ref)
+
+    @property
+    def name(self) -> str:
+        """How a person or an assistant finds it: "entry home_city", "memory 7 of calendar"."""
+        if self.kind is ItemKind.ENTRY:
+            return f"entry {self.locator}"
+        if self.kind is ItemKind.APP_MEMORY:
+            return f"memory {self.locator} of {self.app}"
+        return self.locator
+
+    def described(self) -> dict[str, str | int]:
+        """The fact as data, for a tool's reply and ``memdesk health --json``."""
+        where: dict[str, str | int]
+        if self.kind is ItemKind.ENTRY:
+            where = {"key": self.locator}
+        elif self.kind is ItemKind.APP_MEMORY:
+            where = {"id": int(self.locator), "app": self.app}
+        else:
+            where = {"namespace": self.locator}
+        return {
+            "kind": "line" if self.kind is ItemKind.DOCUMENT else str(self.kind),
+            **where,
+            "text": self.text,
+        }
+
+
+@dataclass(frozen=True)
+class Finding:
+    id: int
+    kind: FindingKind
+    slot: str  # the slot both fill ("" for a duplicate found by its words)
+    first: Fact
+    second: Fact
+
+
+def owner_of(ref: str) -> str:
+    """The row a fact is in: ``line:3:ab12`` is in ``document:3``."""
+    kind, number, *_line = ref.split(":")
+    return f"document:{number}" if kind == "line" else ref
+
+
+def signature(text: str) -> str:
+    """Texts with the same words, in any order and form, share it; "" when too few words."""
+    roots = sorted({word_root(word) for word in query_words(text)})
+    if len(roots) < MIN_SIGNATURE_WORDS:
+        return ""
+    return hashlib.sha1(" ".join(roots).encode()).hexdigest()[:16]
+
+
+def _line_ref(document_id: int, text: str) -> str:
+    return f"line:{document_id}:{hashlib.sha1(text.encode()).hexdigest()[:12]}"
+
+
+def fact_lines(content: str) -> Iterator[str]:
+    """A facts document's facts: each line with text, without its list marker (headings left out)."""
+    for line in content.splitlines():
+        text = line[len(bullet_of(line)) :].strip()
+        if text and not line.lstrip().startswith("#"):
+            yield text
+
+
+def _pair_key(first: Fact, second: Fact) -> str:
+    both = sorted([(first.ref, first.text), (second.ref, second.text)])
+    return hashlib.sha1(repr(both).encode()).hexdigest()
+
+
+def _chunks(items: Sequence[int], size: int = CHUNK) -> Iterator[list[int]]:
+    for start in range(0, len(items), size):
+        yield list(items[start : start + size])
+
+
+class _Claims:
+    """Each fact's claims, worked out once per look."""
+
+    def __init__(self) -> None:
+        self._known: dict[str, list[Claim]] = {}
+
+    def of(self, fact: Fact) -> list[Claim]:
+        found = self._known.get(fact.ref)
+        if found is None:
+            found = self._known[fact.ref] = claims_in(fact.text)
+        return found
+
+
+def compare(first: Fact, second: Fact, claims: _Claims) -> tuple[FindingKind, str] | None:
+    """Whether two facts disagree (the slot), say the same, or neither."""
+    mine, theirs = claims.of(first), claims.of(second)
+    for one in mine:
+        for other in theirs:
+            if conflicting(one, other):
+                return FindingKind.CONFLICT, one.slot
+    filled = {(c.slot, c.value) for c in mine if not c.past}
+    if filled and filled == {(c.slot, c.value) for c in theirs if not c.past}:
+        return FindingKind.DUPLICATE, min(slot for slot, _value in filled)
+    sig = signature(first.text)
+    if sig and sig == signature(second.text):
+        return FindingKind.DUPLICATE, ""
+    return None
+
+
+class Health:
+    def __init__(self, app: Memdesk) -> None:
+        self.app = app
+        self.ctx = app.ctx
+
+    # --- which documents hold facts ----------------------------------------------------------
+
+    def holds_facts(self, namespace: str) -> bool:
+        user = self.ctx.settings.memory.user_namespace
+        return namespace in {f"{user}/profile", f"{user}/patterns"} or namespace.endswith("/facts")
+
+    # --- reading facts ----------------------------------------------------------------------
+
+    def _live_entries(self, session: Session, ids: list[int]) -> Iterator[Fact]:
+        live = entry_live(self.ctx.now(), self.app.entries.retention_days)
+        query = select(Entry.id, Entry.key, Entry.content).where(
+            Entry.id.in_(ids), Entry.category == KNOWLEDGE, live
+        )
+        for entry_id, key, content in session.execute(query):
+            yield Fact(f"entry:{entry_id}", content, ItemKind.ENTRY, key)
+
+    def _live_memories(self, session: Session, ids: list[int]) -> Iterator[Fact]:
+        query = select(AppMemory.id, AppMemory.app_id, AppMemory.content).where(
+            AppMemory.id.in_(ids), memory_live(self.ctx.now())
+        )
+        for memory_id, app_id, content in session.execute(query):
+            yield Fact(f"memory:{memory_id}", content, ItemKind.APP_MEMORY, str(memory_id), app_id)
+
+    def _live_lines(self, session: Session, ids: list[int]) -> Iterator[Fact]:
+        query = select(Document.id, Document.namespace, Document.content).where(
+            Document.id.in_(ids), document_live(self.ctx.now())
+        )
+        for document_id, namespace, content in session.execute(query):
+            if self.holds_facts(namespace):
+                for text in dict.fromkeys(fact_lines(content)):
+                    yield Fact(_line_ref(document_id, text), text, ItemKind.DOCUMENT, namespace)
+
+    def _facts_of(self, session: Session, owners: Iterable[str]) -> list[Fact]:
+        """The live facts in these rows (``entry:12``, ``memory:7``, ``document:3``)."""
+        ids: dict[str, list[int]] = defaultdict(list)
+        for owner in owners:
+            kind, number = owner.split(":")
+            ids[kind].append(int(number))
+        readers = {"entry": self._live_entries, "memory": self._live_memories, "document": self._live_lines}
+        facts: list[Fact] = []
+        for kind, numbers in ids.items():
+            for chunk in _chunks(sorted(set(numbers))):
+                facts.extend(readers[kind](session, chunk))
+        return facts
+
+    def facts(self, refs: Iterable[str]) -> dict[str, Fact]:
+        """The live facts among ``refs``, as they read now."""
+        wanted = set(refs)
+        with self.ctx.store.read() as session:
+            found = self._facts_of(session, {owner_of(ref) for ref in wanted})
+        return {fact.ref: fact for fact in found if fact.ref in wanted}
+
+    def _every_owner(self, session: Session) -> Iterator[list[str]]:
+        """Every row that may hold facts, a batch at a time (the first look)."""
+        for model, name in ((Entry, "entry"), (AppMemory, "memory"), (Document, "document")):
+            last = 0
+            while True:
+                ids = list(
+                    session.scalars(select(model.id).where(model.id > last).order_by(model.id).limit(SCAN))
+                )
+                if not ids:
+                    break
+                last = ids[-1]
+                yield [f"{name}:{number}" for number in ids]
+
+    # --- looking ----------------------------------------------------------------------------
+
+    def look(self, first_look: bool = True) -> int:
+        """Read the facts changed since the last look; how many were read.
+
+        ``first_look=False`` leaves a store never looked at alone when it is big (an
+        assistant's write must not wait for every fact to be read).
+        """
+        with self.ctx.store.write() as session:
+            looked_to = session.get(Meta, LOOKED_TO)
+            newest = session.scalar(select(func.max(HistoryStep.id))) or 0
+            if looked_to is not None and int(looked_to.value) >= newest:
+                return 0
+            if looked_to is None and not first_look and self._fact_rows(session) > FIRST_LOOK_ON_WRITE:
+                return 0
+            batches = self._every_owner(session) if looked_to is None else [self._touched(session, looked_to)]
+            claims = _Claims()
+            read = 0
+            for owners in batches:
+                read += len(self._index(session, owners, claims))
+            if looked_to is None:
+                self._find(session, self._grouped(session), claims, everything=True)
+                session.add(Meta(key=LOOKED_TO, value=str(newest)))
+            else:
+                looked_to.value = str(newest)
+            return read
+
+    def _fact_rows(self, session: Session) -> int:
+        return sum(session.scalar(select(func.max(model.id))) or 0 for model in (Entry, AppMemory))
+
+    @staticmethod
+    def _touched(session: Session, looked_to: Meta) -> list[str]:
+        names = {"entries": "entry", "app_memories": "memory", "documents": "document"}
+        query = (
+            select(HistoryChange.table_name, HistoryChange.item_key)
+            .where(HistoryChange.step_id > int(looked_to.value), HistoryChange.table_name.in_(names))
+            .distinct()
+        )
+        return [f"{names[table]}:{key}" for table, key in session.execute(query)]
+
+    def _index(self, session: Session, owners: list[str], claims: _Claims) -> list[Fact]:
+        """Put these rows' facts in the index as they read now; the facts, and, past the first
+        look, what they disagree with or repeat."""
+        for start in range(0, len(owners), CHUNK):
+            session.execute(delete(HealthFact).where(HealthFact.owner.in_(owners[start : start + CHUNK])))
+        facts = self._facts_of(session, owners)
+        rows = []
+        for fact in facts:
+            sig = signature(fact.text)
+            slots = sorted({claim.slot for claim in claims.of(fact)}) or [None]
+            rows += [{"owner": fact.owner, "fact": fact.ref, "slot": s, "signature": sig} for s in slots]
+        if rows:
+            session.execute(insert(HealthFact), rows)
+        if session.get(Meta, LOOKED_TO) is not None:
+            self._find(
+                session, self._sharing(session, facts, claims), claims, everything=False, touched=facts
+            )
+        return facts
+
+    @staticmethod
+    def _sharing(session: Session, facts: list[Fact], claims: _Claims) -> set[str]:
+        """The stored facts that share a slot or a signature with these."""
+        slots = sorted({claim.slot for fact in facts for claim in claims.of(fact)})
+        sigs = sorted({sig for fact in facts if (sig := signature(fact.text))})
+        refs: set[str] = set()
+        for column, values in ((HealthFact.slot, slots), (HealthFact.signature, sigs)):
+            for start in range(0, len(values), CHUNK):
+                refs.update(
+                    session.scalars(select(HealthFact.fact).where(column.in_(values[start : start + CHUNK])))
+                )
+        return refs
+
+    @staticmethod
+    def _grouped(session: Session) -> set[str]:
+        """Every indexed fact that shares a slot or a signature with another (the first look)."""
+        refs: set[str] = set()
+        for column in (HealthFact.slot, HealthFact.signature):
+            shared = (
+                select(column)
+                .where(column.is_not(None), column != "")
+                .group_by(column)
+                .having(func.count(func.distinct(HealthFact.fact)) > 1)
+            )
+            refs.update(session.scalars(select(HealthFact.fact).where(column.in_(shared))))
+        return refs
+
+    def _find(
+        self,
+        session: Session,
+        refs: set[str],
+        claims: _Claims,
+        everything: bool,
+        touched: list[Fact] | None = None,
+    ) -> None:
+        """Compare facts and record each new conflict or duplicate."""
+        wanted = refs | {fact.ref for fact in touched or []}
+        facts = {
+            f.ref: f for f in self._facts_of(session, {owner_of(ref) for ref in wanted}) if f.ref in wanted
+        }
+        firsts = sorted(facts.values(), key=lambda f: f.ref) if everything else touched or []
+        known = set(session.scalars(select(HealthFinding.pair))) if facts else set()
+        now = self.ctx.now()
+        for new in firsts:
+            for ref in sorted(facts):
+                old = facts[ref]
+                if old.ref == new.ref or (everything and old.ref <= new.ref):
+                    continue
+                found = compare(old, new, claims)
+                pair = _pair_key(old, new)
+                if found is None or pair in known:
+                    continue
+                known.add(pair)
+                kind, slot = found
+                session.add(
+                    HealthFinding(
+                        pair=pair,
+                        kind=str(kind),
+                        slot=slot,
+                        first=old.ref,
+                        first_text=old.text,
+                        second=new.ref,
+                        second_text=new.text,
+                        found_at=now,
+                        state="open",
+                    )
+                )
+
+    # --- what is shown -----------------------------------------------------------------------
+
+    def findings(self) -> list[Finding]:
+        """Open findings whose two facts are live and read as they did, newest first (after a
+        look at what changed since the last)."""
+        self.look()
+        with self.ctx.store.read() as session:
+            rows = list(
+                session.scalars(
+                    select(HealthFinding)
+                    .where(HealthFinding.state == "open")
+                    .order_by(HealthFinding.id.desc())
+                )
+            )
+        facts = self.facts({ref for row in rows for ref in (row.first, row.second)})
+        shown = []
+        for row in rows:
+            first, second = facts.get(row.first), facts.get(row.second)
+            if (
+                first is None
+                or second is None
+                or first.text != row.first_text
+                or second.text != row.second_text
+            ):
+                continue
+            shown.append(Finding(row.id, FindingKind(row.kind), row.slot, first, second))
+        return shown
+
+    def count(self) -> int:
+        """How many findings are shown (the sidebar's figure)."""
+        return len(self.findings())
+
+    def conflicts_with(self, text: str) -> list[Fact]:
+        """Live facts that fill a slot of ``text`` with another value (an assistant's write)."""
+        mine = [claim for claim in claims_in(text) if not claim.past]
+        if not mine:
+            return []
+        self.look(first_look=False)
+        with self.ctx.store.read() as session:
+            query = select(HealthFact.fact).where(HealthFact.slot.in_(sorted({c.slot for c in mine})))
+            refs = set(session.scalars(query))
+        found = self.facts(refs).values()
+        return sorted(
+            (fact for fact in found if any(conflicting(a, b) for a in mine for b in claims_in(fact.text))),
+            key=lambda fact: fact.ref,
+        )
+
+    # --- fixes ------------------------------------------------------------------------------
+
+    def keep(self, finding_id: int, which: str) -> int | None:
+        """Keep the ``first`` or ``second`` fact and retire the other; the history step."""
+        if which not in ("first", "second"):
+            raise BadInputError(f"keep first or second, not {which!r}")
+        finding = self._open(finding_id)
+        kept, gone = (finding.first, finding.second) if which == "first" else (finding.second, finding.first)
+        label = f"Memory health: keep {kept.name}, remove {gone.name}"
+        return self._fix(finding, label, "fixed", lambda session: self._retire(session, gone))
+
+    def merge(self, finding_id: int, text: str) -> int | None:
+        """Rewrite the first fact as ``text`` and retire the second; the history step."""
+        finding = self._open(finding_id)
+
+        def merge(session: Session) -> None:
+            self._rewrite(session, finding.first, text)
+            self._retire(session, finding.second)
+
+        return self._fix(finding, f"Memory health: merge into {finding.first.name}", "fixed", merge)
+
+    def ignore(self, finding_id: int) -> int | None:
+        """Stop showing this finding (until either fact changes); the history step."""
+        finding = self._open(finding_id)
+        label = f"Memory health: ignore {finding.first.name} and {finding.second.name}"
+        return self._fix(finding, label, "ignored", lambda _session: None)
+
+    def _open(self, finding_id: int) -> Finding:
+        for finding in self.findings():
+            if finding.id == finding_id:
+                return finding
+        raise NotFoundError(
+            f"Memory health shows no finding {finding_id} (fixed, ignored, or one of its facts changed)",
+            "see `memdesk health` for the current list",
+        )
+
+    def _fix(self, finding: Finding, label: str, state: str, change: Callable[[Session], None]) -> int | None:
+        with self.ctx.change(label) as session:
+            row = session.get(HealthFinding, finding.id)
+            if row is None or row.state != "open":
+                raise ConflictError(f"finding {finding.id} was dealt with already; nothing was changed")
+            change(session)
+            row.state = state
+        return self.ctx.last_step_id()
+
+    def _row(self, session: Session, fact: Fact) -> Entry | AppMemory | Document:
+        """The row holding ``fact``, refused when the fact changed since it was shown."""
+        kind, number = fact.owner.split(":")
+        model = {"entry": Entry, "memory": AppMemory, "document": Document}[kind]
+        row = session.get(model, int(number))
+        still = row is not None and row.deleted_at is None
+        if still and isinstance(row, Document):
+            still = fact.text in fact_lines(row.content)
+        elif still:
+            still = row.content == fact.text
+        if not still:
+            raise ConflictError(f"{fact.name} changed since it was shown; nothing was changed", "look again")
+        assert row is not None
+        return row
+
+    def _retire(self, session: Session, fact: Fact) -> None:
+        row = self._row(session, fact)
+        now = self.ctx.now()
+        if isinstance(row, Document):
+            row.content = _with_line(row.content, fact.text, None)
+            row.updated_at = now
+        else:
+            row.deleted_at = now
+
+    def _rewrite(self, session: Session, fact: Fact, text: str) -> None:
+        if fact.kind is ItemKind.DOCUMENT:
+            check_text(text, "the merged text", MAX_DOCUMENT_CHARS)
+            if "\n" in text.strip():
+                raise BadInputError(
+                    f"the merged text goes on one line of {fact.locator}: write it as one line"
+                )
+        elif fact.kind is ItemKind.APP_MEMORY:
+            check_text(text, "the merged text", self.ctx.settings.memory.app_memory_max_chars)
+        else:
+            check_text(text, "the merged text", MAX_ENTRY_CHARS)
+        row = self._row(session, fact)
+        row.content = (
+            _with_line(row.content, fact.text, text.strip()) if isinstance(row, Document) else text.strip()
+        )
+        row.updated_at = self.ctx.now()
+
+
+def _with_line(content: str, old: str, new: str | None) -> str:
+    """``content`` with the first line saying ``old`` replaced by ``new`` (its marker kept), or
+    removed when ``new`` is None."""
+    lines = content.splitlines(keepends=True)
+    for index, line in enumerate(lines):
+        marker = bullet_of(line)
+        if line[len(marker) :].strip() == old and not line.lstrip().startswith("#"):
+            ending = line[len(line.rstrip("\r\n")) :]
+            lines[index] = "" if new is None else f"{marker}{new}{ending}"
+            break
+    return "".join(lines)
