@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "cmd_serve": ("serve",),
     "cmd_token": ("token",),
     "cmd_review": ("review", "assistant"),
+    "cmd_health": ("health",),
 }
 # Global options that take a value: the word after one is not the command.
 _VALUE_OPTIONS = frozenset({"--db", "--data-dir", "--config", "--now"})
