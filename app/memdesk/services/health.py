@@ -475,6 +475,11 @@ class Health:
         assert row is not None
         return row
 
+    def retire(self, session: Session, facts: Iterable[Fact]) -> None:
+        """Retire ``facts`` inside the change ``session`` belongs to (an approved replacement)."""
+        for fact in facts:
+            self._retire(session, fact)
+
     def _retire(self, session: Session, fact: Fact) -> None:
         row = self._row(session, fact)
         now = self.ctx.now()
