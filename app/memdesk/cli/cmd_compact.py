@@ -96,6 +96,8 @@ def _finish(args: argparse.Namespace, compaction: Compaction, proposal: Proposal
             print(f"Applied {count} changes; they changed nothing.")
         else:
             print(f"Applied {count} changes as history step #{step_id}; `memdesk undo` reverts them all.")
+        for line in proposal.refused:
+            print(line)
         _held_back(proposal)
     elif args.dry_run:
         print("Dry run: nothing was written.")

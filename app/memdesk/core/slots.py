@@ -555,7 +555,7 @@ _RULES = [(slot, re.compile(source)) for slot, source in _RULES_SOURCE]
 
 _WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _DAY = rf"(?:{_WEEKDAY}|weekday|weekend|day|week|month|morning|evening|night)"
-_CLOCK = re.compile(r"(?i:\b\d{1,2}(?:[:.]\d{2})\s?(?:[ap]\.?m\.?)?|\b\d{1,2}\s?[ap]\.?m\.?)")
+_CLOCK = re.compile(r"(?i:\b\d{1,2}[:.]\d{2}(?:\s?[ap]\.?m\b\.?)?|\b\d{1,2}\s?[ap]\.?m\b\.?)")
 _RECURRING = re.compile(
     rf"(?i:\b(?:every|each)\s+(?:other\s+|second\s+|single\s+)?{_DAY}\b|"
     rf"\b(?:on\s+)?(?:{_WEEKDAY}|weekday|weekend)s\b|\b(?:daily|weekly|fortnightly|monthly)\b)"
@@ -618,7 +618,8 @@ _CHANGE_CUE = re.compile(
     r"start|started|joined|quit|stopped|left|no longer|anymore|any more|instead|update|updated|raise|raised|"
     r"lower|lowered|increase|increased|cut|finally|these days|since|replaced|traded|became|become|"
     r"got|correction|actually|not|separated|seeing|retired|died|passed|cancelled|canceled|gave up|"
-    r"given up)\b)"
+    r"given up|finished|sold|dropped|ditched|swapped|broke up|split up|divorced|ended|expired|last day|"
+    r"relocated|remortgaged|registered|adopted|arrived|born|stop)\b)"
 )
 
 
@@ -791,9 +792,9 @@ def _amount_claims(text: str, start: int, end: int) -> list[Claim]:
 
 
 def _unique(claims: list[Claim]) -> list[Claim]:
-    """One claim per value: a named slot over "", the first rule over later ones."""
+    """One claim per value: a named slot over "", the longer value, the first rule over later ones."""
     kept: list[Claim] = []
-    for claim in sorted(claims, key=lambda c: (c.span[0], not c.slot)):
+    for claim in sorted(claims, key=lambda c: (c.span[0], not c.slot, c.span[0] - c.span[1])):
         overlapping = [k for k in kept if k.span[0] < claim.span[1] and claim.span[0] < k.span[1]]
         if any(k.slot == claim.slot or k.slot for k in overlapping):
             continue

@@ -144,6 +144,8 @@ class Compaction:
             message += f"; memory {ids} went to Trash to keep the app's cap"
         if proposal.held_back():
             message += f"; {len(proposal.held_back())} suspicious left out"
+        if proposal.refused:
+            message += f"; {len(proposal.refused)} refused: their target changed since the proposal"
         finish_run(self.app.store, proposal.run_id, "applied", message, step_id)
         return step_id
 

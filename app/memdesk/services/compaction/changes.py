@@ -1,0 +1,128 @@
+"""The changes step: the stored facts a conversation may touch, and what it changes in them.
+
+Candidates are the lines of ``{ns}/profile``, ``{ns}/patterns`` and the facts document, the
+live knowledge entries the store's own recall finds for what the person said, and the live
+memories of the session's app; only those that share a slot or a word with a statement of
+change are kept. The steps (offline rules or the model) turn them into ``Edit`` values,
+made here into reviewable changes: updates and retirements of lines, entries and memories,
+and statements to add to the facts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from memdesk.core.slots import claims_in, normalise, says_change
+from memdesk.llm.changes import WHERE_LABELS, Edit, Known, Said
+from memdesk.services.compaction.model import Change, ChangeKind
+
+if TYPE_CHECKING:
+    from memdesk.services.memdesk import Memdesk
+
+CANDIDATE_ENTRIES = 8  # from recall, for the statements of change together
+MAX_KNOWN = 40  # candidates numbered for the model; the most relevant first
+_MIN_WORD = 3
+
+
+@dataclass(frozen=True)
+class Found:
+    """What the step found: changes to stored facts, statements to add, and notes."""
+
+    changes: list[Change]
+    additions: list[str]
+    notes: list[str]
+
+
+def known_facts(app: Memdesk, said: Sequence[Said], facts_namespace: str, app_id: str | None) -> list[Known]:
+    """The stored facts the person's statements of change may touch, numbered from 1."""
+    changing = [s for s in said if says_change(s.text)]
+    if not changing:
+        return []
+    found: list[tuple[str, str, str]] = []
+    namespace = app.settings.memory.user_namespace
+    documents = [(f"{namespace}/{part}", part) for part in ("profile", "patterns")] if namespace else []
+    for doc, where in [*documents, (facts_namespace, "facts")]:
+        found += [(where, doc, line) for line in app.documents.text(doc).splitlines() if _is_fact(line)]
+    query = " ".join(s.text for s in changing)
+    hits = app.recall.entries(query, limit=CANDIDATE_ENTRIES, category="knowledge")
+    found += [("entry", hit.ref, hit.text) for hit in hits]
+    if app_id:
+        memories = app.apps.live_memories(app_id, app.now(), app.settings.memory.app_memory_cap)
+        found += [("app", str(memory.id), memory.content) for memory in memories]
+    words, slots = _said_words(changing)
+    relevant = [item for item in found if _relevance(item[2], words, slots) > 0]
+    relevant.sort(key=lambda item: -_relevance(item[2], words, slots))
+    kept = relevant[:MAX_KNOWN]
+    ordered = [item for item in found if item in kept]  # in the order they are stored
+    return [Known(number, where, ref, text) for number, (where, ref, text) in enumerate(ordered, 1)]
+
+
+def to_changes(edits: Sequence[Edit], known: Sequence[Known]) -> Found:
+    """The edits as reviewable changes; additions as statements; conflicts as notes."""
+    by_number = {fact.number: fact for fact in known}
+    changes: list[Change] = []
+    additions: list[str] = []
+    notes: list[str] = []
+    for edit in edits:
+        if edit.action == "add":
+            additions.append(edit.text)
+            if edit.conflict:
+                notes.append(f"Conflict: “{edit.text}” disagrees with {edit.conflict}; both are kept.")
+            continue
+        assert edit.target is not None
+        changes.append(_change(edit, by_number[edit.target]))
+    return Found(changes, additions, notes)
+
+
+def _change(edit: Edit, fact: Known) -> Change:
+    where = WHERE_LABELS[fact.where]
+    reason = edit.why
+    removing = edit.action == "retire" and not edit.text
+    verb = "Update" if edit.action == "update" else "Retire" if removing else "Mark as past"
+    if fact.where == "entry":
+        kind = ChangeKind.RETIRE_ENTRY if removing else ChangeKind.UPDATE_ENTRY
+        title = f"Move {where} {fact.ref} to Trash" if removing else f"{verb} {where} {fact.ref}"
+        return Change(kind, title, fact.ref, fact.text, edit.text, reason)
+    if fact.where == "app":
+        memory = int(fact.ref)
+        kind = ChangeKind.RETIRE_MEMORY if removing else ChangeKind.UPDATE_MEMORY
+        title = f"Move {where} {memory} to Trash" if removing else f"{verb} {where} {memory}"
+        return Change(kind, title, fact.ref, fact.text, edit.text, reason, memory_id=memory)
+    kind = ChangeKind.RETIRE_LINE if removing else ChangeKind.UPDATE_LINE
+    namespace = fact.ref
+    title = (
+        f"Remove {where.removeprefix('a ')} of {namespace}" if removing else f"{verb} {where} of {namespace}"
+    )
+    return Change(kind, title, namespace, fact.text, edit.text, reason)
+
+
+def _is_fact(line: str) -> bool:
+    """A line that states something: not blank, not a heading or a rule."""
+    text = line.strip()
+    return bool(text) and not text.startswith("#") and set(text) - set("-=*_ ") != set()
+
+
+def _said_words(said: Sequence[Said]) -> tuple[set[str], set[str]]:
+    words: set[str] = set()
+    slots: set[str] = set()
+    for sentence in said:
+        words |= {word for word in normalise(sentence.text).split() if len(word) >= _MIN_WORD}
+        slots |= {claim.slot for claim in claims_in(sentence.text) if claim.slot}
+    return words, slots
+
+
+def _relevance(text: str, words: set[str], slots: set[str]) -> int:
+    """How much a stored fact has to do with what was said: shared slots count most."""
+    claims = {claim.slot for claim in claims_in(text)}
+    shared = {word for word in normalise(text).split() if len(word) >= _MIN_WORD} & words
+    return 3 * len(claims & slots) + len(shared - _COMMON)
+
+
+# Words too common to tie a stored fact to a statement on their own.
+_COMMON_WORDS = """
+    the and for with now new this that have has was are our my from every day week month year
+    last next just got really
+"""
+_COMMON = frozenset(_COMMON_WORDS.split())
