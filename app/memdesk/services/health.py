@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
-from memdesk.core.items import Changes, ItemKind
+from memdesk.core.items import Changes, ItemKind, ItemRef
 from memdesk.core.records import KNOWLEDGE
 from memdesk.core.search_text import bullet_of, query_words
 from memdesk.core.slots import Claim, claims_in, conflicting
@@ -71,6 +71,12 @@ class Fact:
     @property
     def owner(self) -> str:
         return owner_of(self.ref)
+
+    @property
+    def item(self) -> ItemRef:
+        """What opens it in the window: the entry, the memory, the document."""
+        number = self.owner.split(":")[1]
+        return ItemRef(self.kind, self.locator if self.kind is ItemKind.DOCUMENT else number)
 
     @property
     def name(self) -> str:
@@ -370,10 +376,10 @@ class Health:
 
     # --- what is shown -----------------------------------------------------------------------
 
-    def findings(self) -> list[Finding]:
+    def findings(self, first_look: bool = True) -> list[Finding]:
         """Open findings whose two facts are live and read as they did, newest first (after a
-        look at what changed since the last)."""
-        self.look()
+        look at what changed since the last; see ``look`` for ``first_look``)."""
+        self.look(first_look)
         with self.ctx.store.read() as session:
             rows = list(
                 session.scalars(
@@ -396,9 +402,9 @@ class Health:
             shown.append(Finding(row.id, FindingKind(row.kind), row.slot, first, second))
         return shown
 
-    def count(self) -> int:
+    def count(self, first_look: bool = True) -> int:
         """How many findings are shown (the sidebar's figure)."""
-        return len(self.findings())
+        return len(self.findings(first_look))
 
     def conflicts_with(self, text: str) -> list[Fact]:
         """Live facts that fill a slot of ``text`` with another value (an assistant's write)."""
