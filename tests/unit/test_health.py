@@ -166,3 +166,17 @@ def test_expired_and_deleted_facts_are_not_facts(stale):
     app = stale
     app.entries.delete([app.entries.get("home_city").id])
     assert [f.kind for f in app.health.findings()] == [FindingKind.DUPLICATE]
+
+
+def test_an_assistants_write_leaves_a_big_stores_first_look_to_the_person(memdesk_app, monkeypatch):
+    app = memdesk_app
+    app.documents.set("user/facts", "- Lives in Berlin")
+    app.entries.upsert("home_city", "Priya lives in Paris now")
+    monkeypatch.setattr("memdesk.services.health.FIRST_LOOK_ON_WRITE", 0)
+    assert app.health.conflicts_with("Lives in Madrid") == []  # never looked at: not read for a write
+    assert app.health.count(first_look=False) == 0
+    assert app.health.count() == 1  # the page's (or `memdesk health`'s) first look reads every fact
+    assert [fact.name for fact in app.health.conflicts_with("Lives in Madrid")] == [
+        "entry home_city",
+        "user/facts",
+    ]

@@ -149,16 +149,29 @@ def _chunks(items: Sequence[int], size: int = CHUNK) -> Iterator[list[int]]:
 
 
 class _Claims:
-    """Each fact's claims, worked out once per look."""
+    """Each fact's claims and signature, worked out once per look."""
 
     def __init__(self) -> None:
         self._known: dict[str, list[Claim]] = {}
+        self._signatures: dict[str, str] = {}
 
     def of(self, fact: Fact) -> list[Claim]:
         found = self._known.get(fact.ref)
         if found is None:
             found = self._known[fact.ref] = claims_in(fact.text)
         return found
+
+    def signature(self, fact: Fact) -> str:
+        found = self._signatures.get(fact.ref)
+        if found is None:
+            found = self._signatures[fact.ref] = signature(fact.text)
+        return found
+
+    def keys(self, fact: Fact) -> set[str]:
+        """What a fact is compared by: each slot it fills, and its signature."""
+        keys = {f"slot:{claim.slot}" for claim in self.of(fact) if claim.slot}
+        sig = self.signature(fact)
+        return keys | {f"signature:{sig}"} if sig else keys
 
 
 def compare(first: Fact, second: Fact, claims: _Claims) -> tuple[FindingKind, str] | None:
@@ -171,8 +184,8 @@ def compare(first: Fact, second: Fact, claims: _Claims) -> tuple[FindingKind, st
     filled = {(c.slot, c.value) for c in mine if not c.past}
     if filled and filled == {(c.slot, c.value) for c in theirs if not c.past}:
         return FindingKind.DUPLICATE, min(slot for slot, _value in filled)
-    sig = signature(first.text)
-    if sig and sig == signature(second.text):
+    sig = claims.signature(first)
+    if sig and sig == claims.signature(second):
         return FindingKind.DUPLICATE, ""
     return None
 
@@ -255,13 +268,14 @@ class Health:
         ``first_look=False`` leaves a store never looked at alone when it is big (an
         assistant's write must not wait for every fact to be read).
         """
+        with self.ctx.store.read() as session:  # most looks find nothing new: no write for them
+            if not self._due(session, first_look):
+                return 0
         with self.ctx.store.write() as session:
+            if not self._due(session, first_look):  # another program looked meanwhile
+                return 0
             looked_to = session.get(Meta, LOOKED_TO)
             newest = session.scalar(select(func.max(HistoryStep.id))) or 0
-            if looked_to is not None and int(looked_to.value) >= newest:
-                return 0
-            if looked_to is None and not first_look and self._fact_rows(session) > FIRST_LOOK_ON_WRITE:
-                return 0
             batches = self._every_owner(session) if looked_to is None else [self._touched(session, looked_to)]
             claims = _Claims()
             read = 0
@@ -274,8 +288,18 @@ class Health:
                 looked_to.value = str(newest)
             return read
 
-    def _fact_rows(self, session: Session) -> int:
-        return sum(session.scalar(select(func.max(model.id))) or 0 for model in (Entry, AppMemory))
+    @staticmethod
+    def _due(session: Session, first_look: bool) -> bool:
+        """Whether History holds changes since the last look (and, before the first, whether
+        the store is small enough, or the first look is asked for)."""
+        looked_to = session.scalar(select(Meta.value).where(Meta.key == LOOKED_TO))
+        newest = session.scalar(select(func.max(HistoryStep.id))) or 0
+        if looked_to is not None:
+            return int(looked_to) < newest
+        if first_look:
+            return True
+        rows = sum(session.scalar(select(func.max(model.id))) or 0 for model in (Entry, AppMemory))
+        return rows <= FIRST_LOOK_ON_WRITE
 
     @staticmethod
     def _touched(session: Session, looked_to: Meta) -> list[str]:
@@ -295,8 +319,8 @@ class Health:
         facts = self._facts_of(session, owners)
         rows = []
         for fact in facts:
-            sig = signature(fact.text)
-            slots = sorted({claim.slot for claim in claims.of(fact)}) or [None]
+            sig = claims.signature(fact)
+            slots = sorted({claim.slot for claim in claims.of(fact) if claim.slot}) or [None]
             rows += [{"owner": fact.owner, "fact": fact.ref, "slot": s, "signature": sig} for s in slots]
         if rows:
             session.execute(insert(HealthFact), rows)
@@ -309,8 +333,8 @@ class Health:
     @staticmethod
     def _sharing(session: Session, facts: list[Fact], claims: _Claims) -> set[str]:
         """The stored facts that share a slot or a signature with these."""
-        slots = sorted({claim.slot for fact in facts for claim in claims.of(fact)})
-        sigs = sorted({sig for fact in facts if (sig := signature(fact.text))})
+        slots = sorted({claim.slot for fact in facts for claim in claims.of(fact) if claim.slot})
+        sigs = sorted({sig for fact in facts if (sig := claims.signature(fact))})
         refs: set[str] = set()
         for column, values in ((HealthFact.slot, slots), (HealthFact.signature, sigs)):
             for start in range(0, len(values), CHUNK):
@@ -341,38 +365,49 @@ class Health:
         everything: bool,
         touched: list[Fact] | None = None,
     ) -> None:
-        """Compare facts and record each new conflict or duplicate."""
+        """Compare facts that share a slot or a signature, and record each new conflict or
+        duplicate: every pair among ``refs`` (the first look), or each touched fact with them."""
         wanted = refs | {fact.ref for fact in touched or []}
-        facts = {
-            f.ref: f for f in self._facts_of(session, {owner_of(ref) for ref in wanted}) if f.ref in wanted
-        }
-        firsts = sorted(facts.values(), key=lambda f: f.ref) if everything else touched or []
-        known = set(session.scalars(select(HealthFinding.pair))) if facts else set()
+        owners = {owner_of(ref) for ref in wanted}
+        facts = sorted((f for f in self._facts_of(session, owners) if f.ref in wanted), key=lambda f: f.ref)
+        buckets: dict[str, list[Fact]] = defaultdict(list)
+        for fact in facts:
+            for key in claims.keys(fact):
+                buckets[key].append(fact)
+        seen: set[str] = set()
+        found: dict[str, tuple[Fact, Fact, FindingKind, str]] = {}
+        for new in facts if everything else touched or []:
+            for key in claims.keys(new):
+                for old in buckets[key]:
+                    if old.ref == new.ref or (everything and old.ref <= new.ref):
+                        continue
+                    pair = _pair_key(old, new)
+                    if pair in seen:
+                        continue
+                    seen.add(pair)
+                    result = compare(old, new, claims)
+                    if result is not None:
+                        found[pair] = (old, new, *result)
+        pairs = sorted(found)
+        for start in range(0, len(pairs), CHUNK):
+            known = select(HealthFinding.pair).where(HealthFinding.pair.in_(pairs[start : start + CHUNK]))
+            for pair in session.scalars(known):
+                del found[pair]
         now = self.ctx.now()
-        for new in firsts:
-            for ref in sorted(facts):
-                old = facts[ref]
-                if old.ref == new.ref or (everything and old.ref <= new.ref):
-                    continue
-                found = compare(old, new, claims)
-                pair = _pair_key(old, new)
-                if found is None or pair in known:
-                    continue
-                known.add(pair)
-                kind, slot = found
-                session.add(
-                    HealthFinding(
-                        pair=pair,
-                        kind=str(kind),
-                        slot=slot,
-                        first=old.ref,
-                        first_text=old.text,
-                        second=new.ref,
-                        second_text=new.text,
-                        found_at=now,
-                        state="open",
-                    )
+        for pair, (old, new, kind, slot) in found.items():
+            session.add(
+                HealthFinding(
+                    pair=pair,
+                    kind=str(kind),
+                    slot=slot,
+                    first=old.ref,
+                    first_text=old.text,
+                    second=new.ref,
+                    second_text=new.text,
+                    found_at=now,
+                    state="open",
                 )
+            )
 
     # --- what is shown -----------------------------------------------------------------------
 
@@ -408,7 +443,7 @@ class Health:
 
     def conflicts_with(self, text: str) -> list[Fact]:
         """Live facts that fill a slot of ``text`` with another value (an assistant's write)."""
-        mine = [claim for claim in claims_in(text) if not claim.past]
+        mine = [claim for claim in claims_in(text) if claim.slot and not claim.past]
         if not mine:
             return []
         self.look(first_look=False)
