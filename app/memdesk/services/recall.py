@@ -77,10 +77,13 @@ class Recall:
         since: datetime | None = None,
         until: datetime | None = None,
         now: datetime | None = None,
+        like: bool = True,
     ) -> list[Hit]:
         """Live entries matching ``query``, best first.
 
         ``since``, ``until`` and ``now``: an aware time is converted to UTC, a naive one means UTC.
+        ``like=False`` leaves out the LIKE fallback (a scan of every entry) when the full-text
+        index finds nothing, for callers on a time budget.
         """
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 1000:
             raise BadInputError(f"limit must be a whole number from 1 to 1000, not {limit!r}")
@@ -91,7 +94,7 @@ class Recall:
         terms = self.terms(query, now)
         params = self._entry_params(now, category, since, until)
         with self.ctx.store.read(consistent=False) as session:
-            lists, answers = self._entry_lists(session, terms, params, max(limit, CANDIDATES))
+            lists, answers = self._entry_lists(session, terms, params, max(limit, CANDIDATES), like)
             ranked = self._ranked(session, lists, terms, params, answers)
         return [_hit(candidate, score) for candidate, score in ranked[:limit]]
 
@@ -121,7 +124,7 @@ class Recall:
         return ranking.with_answers(_answers(rows, asking))
 
     def _entry_lists(
-        self, session: Session, terms: Terms, params: dict[str, object], limit: int
+        self, session: Session, terms: Terms, params: dict[str, object], limit: int, like: bool = True
     ) -> tuple[list[list[Candidate]], dict[str, Row | None]]:
         """Candidate lists, and the answers to the best of them read on the way."""
         fulltext = self.ctx.store.fulltext
@@ -144,7 +147,7 @@ class Recall:
                 lists.append(_best(fulltext.entries_by_id(session, ranked, within), limit))
         if terms.runs:
             lists.append(_entry_candidates(fulltext.entries_with_runs(session, terms.runs, params, limit)))
-        if not any(lists) and (terms.words or terms.runs):
+        if like and not any(lists) and (terms.words or terms.runs):
             words = terms.words + terms.runs
             lists = [_entry_candidates(fulltext.entries_like(session, words, params, limit))]
         return lists, answers

@@ -14,9 +14,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from sqlalchemy import select
+
 from memdesk.core.slots import claims_in, normalise, says_change
 from memdesk.llm.changes import WHERE_LABELS, Edit, Known, Said
 from memdesk.services.compaction.model import Change, ChangeKind
+from memdesk.store.lifetime import memory_live
+from memdesk.store.models import AppMemory, Document
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
@@ -37,21 +41,26 @@ class Found:
 
 def known_facts(app: Memdesk, said: Sequence[Said], facts_namespace: str, app_id: str | None) -> list[Known]:
     """The stored facts the person's statements of change may touch, numbered from 1."""
-    changing = [s for s in said if says_change(s.text)]
+    changing = [(s, claims) for s in said if says_change(s.text) and (claims := claims_in(s.text))]
     if not changing:
         return []
     found: list[tuple[str, str, str]] = []
     namespace = app.settings.memory.user_namespace
-    documents = [(f"{namespace}/{part}", part) for part in ("profile", "patterns")] if namespace else []
-    for doc, where in [*documents, (facts_namespace, "facts")]:
-        found += [(where, doc, line) for line in app.documents.text(doc).splitlines() if _is_fact(line)]
-    query = " ".join(s.text for s in changing)
-    hits = app.recall.entries(query, limit=CANDIDATE_ENTRIES, category="knowledge")
+    parts = [(f"{namespace}/{part}", part) for part in ("profile", "patterns")] if namespace else []
+    texts, memories = _stored(app, [doc for doc, _where in [*parts, (facts_namespace, "")]], app_id)
+    for doc, where in [*parts, (facts_namespace, "facts")]:
+        found += [(where, doc, line) for line in texts.get(doc, "").splitlines() if _is_fact(line)]
+    # Recall over the values the statements name, old and new, and the slots they fill:
+    # the words that tie a stored entry to a change, and a short query stays fast at 1M.
+    query = " ".join(
+        f"{s.text[c.span[0] : c.span[1]]} {c.slot.partition(':')[2] or c.slot}"
+        for s, claims in changing
+        for c in claims
+    )
+    hits = app.recall.entries(query, limit=CANDIDATE_ENTRIES, category="knowledge", like=False)
     found += [("entry", hit.ref, hit.text) for hit in hits]
-    if app_id:
-        memories = app.apps.live_memories(app_id, app.now(), app.settings.memory.app_memory_cap)
-        found += [("app", str(memory.id), memory.content) for memory in memories]
-    words, slots = _said_words(changing)
+    found += [("app", str(memory_id), content) for memory_id, content in memories]
+    words, slots = _said_words([s for s, _claims in changing])
     relevant = [item for item in found if _relevance(item[2], words, slots) > 0]
     relevant.sort(key=lambda item: -_relevance(item[2], words, slots))
     kept = relevant[:MAX_KNOWN]
@@ -96,6 +105,23 @@ def _change(edit: Edit, fact: Known) -> Change:
         f"Remove {where.removeprefix('a ')} of {namespace}" if removing else f"{verb} {where} of {namespace}"
     )
     return Change(kind, title, namespace, fact.text, edit.text, reason)
+
+
+def _stored(
+    app: Memdesk, namespaces: list[str], app_id: str | None
+) -> tuple[dict[str, str], list[tuple[int, str]]]:
+    """The live documents' texts and the app's live memories (id, text), in one read."""
+    documents = select(Document.namespace, Document.content).where(
+        Document.namespace.in_(namespaces), Document.deleted_at.is_(None)
+    )
+    memories = (
+        select(AppMemory.id, AppMemory.content)
+        .where(AppMemory.app_id == app_id, memory_live(app.now()))
+        .order_by(AppMemory.created_at, AppMemory.id)
+    )
+    with app.ctx.store.read() as session:
+        texts = {namespace: content for namespace, content in session.execute(documents)}
+        return texts, [(row[0], row[1]) for row in session.execute(memories)] if app_id else []
 
 
 def _is_fact(line: str) -> bool:
