@@ -2,7 +2,7 @@
 
 import pytest
 
-from memdesk.core.slots import SLOTS, Claim, claims_in, conflicting, normalise, says_change
+from memdesk.core.slots import SLOTS, Claim, claims_in, conflicting, marked_past, normalise, says_change
 
 
 def found(text: str) -> set[tuple[str, str, bool]]:
@@ -167,3 +167,20 @@ def test_every_slot_found_is_documented():
 
 def test_other_languages_claim_nothing():
     assert claims_in("Ich bin nach Hamburg umgezogen und trinke keinen Kaffee mehr.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "past"),
+    [
+        ("Lives in Rome (until March 2026)", True),
+        ("Works at Initech until 3 May 2026", True),
+        ("Formerly at Initech", True),
+        ("Partner: Ruth (old)", True),
+        ("~~Uses Vim~~", True),
+        ("I used to play the violin as a kid.", False),
+        ("Open until late on Fridays.", False),
+        ("Lives in Rome", False),
+    ],
+)
+def test_marked_past_reads_the_marks_of_a_fact_kept_as_past(text, past):
+    assert marked_past(text) is past

@@ -121,6 +121,12 @@ def stem(word: str) -> str:
     return w
 
 
+def marked_past(text: str) -> bool:
+    """The text marks itself as no longer holding: "(until March 2026)", "formerly", "(old)",
+    "~~…~~", "outdated", "superseded". Words common in plain talk ("used to") do not count."""
+    return bool(_MARKED_PAST.search(text))
+
+
 def says_change(text: str) -> bool:
     """The text says something changed ("now", "moved", "from now on"), not merely mentions it."""
     return bool(_CHANGE_CUE.search(text))
@@ -608,6 +614,12 @@ _PAST_CLAUSE = re.compile(
 )
 # A whole line marked as past: "Was: lives in Rome", "~~Works at Initech~~".
 _PAST_LINE = re.compile(r"(?i:^\s*(?:[-*•]\s*)?(?:was|previously|formerly|old|outdated)\s*:|~~)")
+# The marks a stored fact carries when it is kept as past (``marked_past``).
+_MARKED_PAST = re.compile(
+    r"(?i:\(until\s|\buntil\s+(?:\d{1,2}\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\s+\d{4}|"
+    r"\bformerly\b|\(old\)|\(former\b|^\s*(?:[-*•]\s*)?was:|~~|\boutdated\b|\bsuperseded\b|\bno\s+longer\b)",
+    re.M,
+)
 # Before a value, the words that make it the successor ("moved from Berlin to" Paris).
 _SUCCESSOR = re.compile(r"(?i:\b(?:to|for|with|into|now|but|so|and|then|got|joined)\b)")
 _CLAUSE_END = re.compile(r"[;:.!?]\s|[,;]\s|\s(?:so|but|because|while|whereas)\s|\n")
