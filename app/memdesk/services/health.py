@@ -277,12 +277,11 @@ class Health:
             looked_to = session.get(Meta, LOOKED_TO)
             newest = session.scalar(select(func.max(HistoryStep.id))) or 0
             batches = self._every_owner(session) if looked_to is None else [self._touched(session, looked_to)]
-            claims = _Claims()
             read = 0
-            for owners in batches:
-                read += len(self._index(session, owners, claims))
+            for owners in batches:  # a reading per batch: the first look holds one batch at a time
+                read += len(self._index(session, owners, _Claims()))
             if looked_to is None:
-                self._find(session, self._grouped(session), claims, everything=True)
+                self._find(session, self._grouped(session), _Claims(), everything=True)
                 session.add(Meta(key=LOOKED_TO, value=str(newest)))
             else:
                 looked_to.value = str(newest)
