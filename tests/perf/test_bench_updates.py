@@ -162,7 +162,7 @@ def test_the_changes_step_on_the_big_store(tmp_path: Path) -> None:
                 said = said_in([(role, text, SAID) for role, text in dated])
                 known = known_facts(app, said, "user/facts", "app00001")
                 edits = steps.find_changes(format_transcript(dated), said, known).value
-                to_changes(edits, known)
+                to_changes(edits, known, "app00001")
                 if round_:
                     times.append((time.perf_counter() - started) * 1000)
     finally:

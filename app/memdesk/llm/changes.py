@@ -30,10 +30,10 @@ from memdesk.core.dates import MONTHS
 from memdesk.core.slots import PLURAL_SLOTS, Claim, claims_in, normalise, same_value, says_change
 
 Action = Literal["update", "retire", "add"]
-WHERE_LABELS = {
-    "profile": "a line of the profile",
-    "patterns": "a line of the patterns",
-    "facts": "a line of the facts",
+WHERE_LABELS = {  # each followed by the namespace, entry key or memory id
+    "profile": "a line of",
+    "patterns": "a line of",
+    "facts": "a line of",
     "entry": "knowledge entry",
     "app": "app memory",
 }
@@ -287,7 +287,7 @@ def _addition(
                 ):
                     if new.slot in PLURAL_SLOTS:
                         continue
-                    what = f"{WHERE_LABELS[fact.where]} {fact.ref}".strip()
+                    what = f"{WHERE_LABELS[fact.where]} {fact.ref}"
                     return Edit(
                         "add",
                         None,

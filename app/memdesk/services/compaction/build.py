@@ -24,7 +24,7 @@ from memdesk.llm.text import dedupe_key
 from memdesk.llm.transcript import dated_turns, format_transcript
 from memdesk.services.compaction.carry import carry_over
 from memdesk.services.compaction.changes import known_facts, to_changes
-from memdesk.services.compaction.model import CancelToken, Change, ChangeKind, Progress, Tally
+from memdesk.services.compaction.model import FACT_CHANGES, CancelToken, Change, ChangeKind, Progress, Tally
 from memdesk.services.compaction.parts import split_parts
 
 if TYPE_CHECKING:
@@ -262,6 +262,8 @@ class Builder:
             )
         elif facts:
             self.notes.append(f"Facts: the {len(facts)} facts found are in {namespace} already.")
+        elif any(change.kind in FACT_CHANGES for change in self.changes):
+            self.notes.append("Facts: nothing new to add beyond the changes to stored facts.")
         else:
             self.notes.append("Facts: the conversation holds no lasting facts.")
 
@@ -279,7 +281,7 @@ class Builder:
             return facts
         self.cancel.check()
         edits = self._step(self.steps.find_changes, transcript, said, known)
-        found = to_changes(edits, known)
+        found = to_changes(edits, known, self.source.app_id)
         for change in found.changes:
             change.note = self.step_note
         self.changes += found.changes

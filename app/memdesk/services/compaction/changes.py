@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select
 
 from memdesk.core.slots import claims_in, normalise, says_change
-from memdesk.llm.changes import WHERE_LABELS, Edit, Known, Said
+from memdesk.llm.changes import Edit, Known, Said
 from memdesk.services.compaction.model import Change, ChangeKind
 from memdesk.store.lifetime import memory_live
 from memdesk.store.models import AppMemory, Document
@@ -68,7 +68,7 @@ def known_facts(app: Memdesk, said: Sequence[Said], facts_namespace: str, app_id
     return [Known(number, where, ref, text) for number, (where, ref, text) in enumerate(ordered, 1)]
 
 
-def to_changes(edits: Sequence[Edit], known: Sequence[Known]) -> Found:
+def to_changes(edits: Sequence[Edit], known: Sequence[Known], app_id: str | None) -> Found:
     """The edits as reviewable changes; additions as statements; conflicts as notes."""
     by_number = {fact.number: fact for fact in known}
     changes: list[Change] = []
@@ -81,30 +81,28 @@ def to_changes(edits: Sequence[Edit], known: Sequence[Known]) -> Found:
                 notes.append(f"Conflict: “{edit.text}” disagrees with {edit.conflict}; both are kept.")
             continue
         assert edit.target is not None
-        changes.append(_change(edit, by_number[edit.target]))
+        changes.append(_change(edit, by_number[edit.target], app_id))
     return Found(changes, additions, notes)
 
 
-def _change(edit: Edit, fact: Known) -> Change:
-    where = WHERE_LABELS[fact.where]
-    reason = edit.why
+def _change(edit: Edit, fact: Known, app_id: str | None) -> Change:
+    """The edit as a change, titled by where it goes and what it does there."""
     removing = edit.action == "retire" and not edit.text
-    verb = "Update" if edit.action == "update" else "Retire" if removing else "Mark as past"
+    verb = "Update" if edit.action == "update" else "Mark as past:"
     if fact.where == "entry":
         kind = ChangeKind.RETIRE_ENTRY if removing else ChangeKind.UPDATE_ENTRY
-        title = f"Move {where} {fact.ref} to Trash" if removing else f"{verb} {where} {fact.ref}"
-        return Change(kind, title, fact.ref, fact.text, edit.text, reason)
+        where = f"knowledge entry {fact.ref}"
+        title = f"Move {where} to Trash" if removing else f"{verb} {where}"
+        return Change(kind, title, fact.ref, fact.text, edit.text, edit.why)
     if fact.where == "app":
-        memory = int(fact.ref)
         kind = ChangeKind.RETIRE_MEMORY if removing else ChangeKind.UPDATE_MEMORY
-        title = f"Move {where} {memory} to Trash" if removing else f"{verb} {where} {memory}"
-        return Change(kind, title, fact.ref, fact.text, edit.text, reason, memory_id=memory)
+        where = f"memory {fact.ref} of app {app_id}"
+        title = f"Move {where} to Trash" if removing else f"{verb} {where}"
+        return Change(kind, title, app_id or "", fact.text, edit.text, edit.why, memory_id=int(fact.ref))
     kind = ChangeKind.RETIRE_LINE if removing else ChangeKind.UPDATE_LINE
-    namespace = fact.ref
-    title = (
-        f"Remove {where.removeprefix('a ')} of {namespace}" if removing else f"{verb} {where} of {namespace}"
-    )
-    return Change(kind, title, namespace, fact.text, edit.text, reason)
+    where = f"a line of {fact.ref}"
+    title = f"Remove {where}" if removing else f"{verb} {where}"
+    return Change(kind, title, fact.ref, fact.text, edit.text, edit.why)
 
 
 def _stored(
