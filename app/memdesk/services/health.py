@@ -271,7 +271,7 @@ class Health:
         with self.ctx.store.read() as session:  # most looks find nothing new: no write for them
             if not self._due(session, first_look):
                 return 0
-        with self.ctx.store.write() as session:
+        with self.ctx.store.write(bookkeeping=True) as session:
             if not self._due(session, first_look):  # another program looked meanwhile
                 return 0
             looked_to = session.get(Meta, LOOKED_TO)
