@@ -41,6 +41,7 @@ WHERE_LABELS = {  # each followed by the namespace, entry key or memory id
 _RESOLVED = re.compile(
     r"\(((?:the (?:week|weekend) of )?\d{1,2} [A-Z][a-z]+ \d{4}|[A-Z][a-z]+ \d{4}|\d{4})\)"
 )
+_CLAUSE = re.compile(r"[,;:]\s|\s(?:and|but|so|then|while)\s")
 _ARTICLE = re.compile(r"\b(an?)\s+$", re.IGNORECASE)
 # A sentence ends at . ! ? and a space, but not after a title ("Dr. Okafor", "St. Ives").
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)\s+|\n+")
@@ -81,13 +82,14 @@ class Edit:
 
 def said_in(turns: Sequence[tuple[str, str, datetime]]) -> list[Said]:
     """The person's sentences of ``(role, content, time)`` turns, the latest ``_MAX_SENTENCES``."""
-    said = [
-        Said(number, sentence.strip(), at)
-        for number, (role, content, at) in enumerate(turns)
-        if role == "user"
-        for sentence in _SENTENCE_END.split(content)
-        if sentence.strip()
-    ]
+    said: list[Said] = []
+    for number in range(len(turns) - 1, -1, -1):  # from the end: a long session stops early
+        role, content, at = turns[number]
+        if role == "user":
+            sentences = [part.strip() for part in _SENTENCE_END.split(content) if part.strip()]
+            said[:0] = [Said(number, sentence, at) for sentence in sentences]
+            if len(said) >= _MAX_SENTENCES:
+                break
     return said[-_MAX_SENTENCES:]
 
 
@@ -144,8 +146,8 @@ def _edit(
     turn: list[tuple[Said, list[Claim]]],
 ) -> tuple[Edit, set[int]] | None:
     """How ``sentence`` changes ``fact``, if it does, and the sentences whose values it took."""
-    replacements: list[tuple[tuple[int, int], str]] = []
-    retired: list[tuple[int, int]] = []
+    # (span in the fact, its new text or None to keep it marked past, the mark after it)
+    edits: list[tuple[tuple[int, int], str | None, str]] = []
     sources = {id(sentence)}
     for ended in (claim for claim in claims if claim.past):
         found = _holding(fact.text, stored, ended, sentence.text)
@@ -154,34 +156,33 @@ def _edit(
         slot, span = found
         successor = _successor(slot, ended, sentence, turn, fact.text[span[0] : span[1]])
         if successor is None:
-            retired.append(span)
+            edits.append((span, None, _until(_date_near(sentence.text, ended.span), sentence.at)))
         else:
-            source, value = successor
+            source, new = successor
             sources.add(id(source))
-            replacements.append((span, value))
+            text = source.text[new.span[0] : new.span[1]]
+            edits.append((span, text, _since(_date_near(source.text, new.span))))
     current = [c for _s, turn_claims in turn for c in turn_claims if not c.past]
     # The last value said for a slot is the one that holds ("switched to Android, got a Pixel 9").
     for new in reversed([claim for claim in claims if not claim.past and claim.slot]):
         for old in stored:
             if old.slot != new.slot or same_value(new.value, old.value):
                 continue
-            if any(_overlap(old.span, span) for span, _text in replacements) or old.span in retired:
+            if any(_overlap(old.span, span) for span, _text, _mark in edits):
                 continue
             # The old value also said as current ("at Bosch now, and at Siemens on Fridays"):
             # unclear, so not guessed; the statement is added and named as a conflict.
             unclear = any(c.slot in ("", old.slot) and same_value(c.value, old.value) for c in current)
             if unclear and old.slot not in PLURAL_SLOTS:
                 continue
-            replacements.append((old.span, _filled(old, new, sentence.text)))
-    if not replacements and not retired:
+            text = _filled(old, new, sentence.text)
+            edits.append((old.span, text, _since(_date_near(sentence.text, new.span))))
+    if not edits:
         return None
-    date = _date(sentence.text)
     quoted = f"The person said: “{sentence.text}”"
-    if replacements:
-        text = _substituted(fact.text, replacements, f" (since {date})" if date else "")
-        if retired:
-            text = _substituted(text, [(span, None) for span in retired], _until(date, sentence.at))
-        return Edit("update", fact.number, text, quoted), sources
+    if any(text is not None for _span, text, _mark in edits):
+        return Edit("update", fact.number, _substituted(fact.text, edits), quoted), sources
+    retired = [span for span, _text, _mark in edits]
     ended_words = {w for start, end in retired for w in normalise(fact.text[start:end]).split()}
     others = [
         c
@@ -190,8 +191,7 @@ def _edit(
         and c.slot.partition(":")[2] not in ended_words  # "on Thursdays" of squash ends with it
     ]
     if others:  # the line says more than what ended: it stays, saying that part is past
-        text = _substituted(fact.text, [(span, None) for span in retired], _until(date, sentence.at))
-        return Edit("retire", fact.number, text, quoted), sources
+        return Edit("retire", fact.number, _substituted(fact.text, edits), quoted), sources
     return Edit("retire", fact.number, "", quoted), sources
 
 
@@ -211,7 +211,7 @@ def _holding(text: str, stored: list[Claim], ended: Claim, said: str) -> tuple[s
 
 def _successor(
     slot: str, ended: Claim, sentence: Said, turn: list[tuple[Said, list[Claim]]], old_text: str
-) -> tuple[Said, str] | None:
+) -> tuple[Said, Claim] | None:
     """What replaced the ended value in the same turn: the same slot first, then a value of no
     known slot; in the same sentence first, after the ended value first."""
     old_words = set(ended.value.split()) | {w.lower() for w in re.findall(r"\w+", old_text)}
@@ -225,7 +225,7 @@ def _successor(
             if said is sentence:
                 fitting.sort(key=lambda c: (c.span[0] < ended.span[0], -c.span[0]))
             if fitting:
-                return said, said.text[fitting[0].span[0] : fitting[0].span[1]]
+                return said, fitting[0]
     return None
 
 
@@ -237,10 +237,10 @@ def _filled(old: Claim, new: Claim, said: str) -> str:
     return text
 
 
-def _substituted(text: str, spans: list[tuple[tuple[int, int], str | None]], mark: str) -> str:
-    """``text`` with each span replaced (None: kept, marked past) and ``mark`` after it."""
+def _substituted(text: str, edits: list[tuple[tuple[int, int], str | None, str]]) -> str:
+    """``text`` with each span replaced (None: kept, to be marked past) and its mark after it."""
     out = text
-    for (start, end), new in sorted(spans, key=lambda item: item[0][0], reverse=True):
+    for (start, end), new, mark in sorted(edits, key=lambda item: item[0][0], reverse=True):
         old = out[start:end]
         value = old if new is None else new.replace("{old}", old)
         before = out[:start]
@@ -253,13 +253,22 @@ def _substituted(text: str, spans: list[tuple[tuple[int, int], str | None]], mar
     return out
 
 
+def _since(date: str) -> str:
+    return f" (since {date})" if date else ""
+
+
 def _until(date: str, at: datetime) -> str:
     return f" (until {date or f'{MONTHS[at.month - 1]} {at.year}'})"
 
 
-def _date(text: str) -> str:
-    """The absolute date a sentence names, as ``core.dates`` wrote it; "" when none."""
-    match = _RESOLVED.search(text)
+def _date_near(text: str, span: tuple[int, int]) -> str:
+    """The absolute date (as ``core.dates`` wrote it) in the clause of ``span``; "" when none.
+
+    "I moved to Paris last month (February 2026) and I quit coffee": the date is the move's.
+    """
+    starts = [m.end() for m in _CLAUSE.finditer(text, 0, span[0])]
+    after = _CLAUSE.search(text, span[1])
+    match = _RESOLVED.search(text, starts[-1] if starts else 0, after.start() if after else len(text))
     return match.group(1) if match else ""
 
 
