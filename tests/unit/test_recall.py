@@ -249,3 +249,12 @@ def test_a_past_line_of_the_facts_ranks_below_the_current_line(memdesk_app):
         "Drinks rooibos tea, brewed strong, with lemon",
         "Drinks oolong tea (old)",
     ]
+
+
+def test_a_paragraph_filling_the_slot_asked_about_is_found_without_shared_words(memdesk_app):
+    app = memdesk_app
+    app.documents.set(
+        "user/facts", "- Has a Polestar 2\n\n- Sold the Corolla (until May 2026)\n\n- Likes jazz"
+    )
+    hits = app.recall.for_prompt("What car do I have?", "user", 3, app.now())
+    assert [hit.text for hit in hits] == ["Has a Polestar 2"]

@@ -2,7 +2,16 @@
 
 import pytest
 
-from memdesk.core.slots import SLOTS, Claim, claims_in, conflicting, marked_past, normalise, says_change
+from memdesk.core.slots import (
+    SLOTS,
+    Claim,
+    asked_slots,
+    claims_in,
+    conflicting,
+    marked_past,
+    normalise,
+    says_change,
+)
 
 
 def found(text: str) -> set[tuple[str, str, bool]]:
@@ -184,3 +193,17 @@ def test_other_languages_claim_nothing():
 )
 def test_marked_past_reads_the_marks_of_a_fact_kept_as_past(text, past):
     assert marked_past(text) is past
+
+
+@pytest.mark.parametrize(
+    ("question", "slots"),
+    [
+        ("What car do I have?", {"car"}),
+        ("Where do I live these days?", {"home"}),
+        ("Who is my dentist?", {"dentist"}),
+        ("What's my home address?", {"address", "home"}),
+        ("Tell me a joke", set()),
+    ],
+)
+def test_asked_slots_are_the_slots_a_question_names(question, slots):
+    assert asked_slots(question) == slots

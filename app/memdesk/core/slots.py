@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 # The closed set of slots. ``time:<event>``, ``day:<event>`` and ``amount:<what>`` are
 # qualified by the thing they concern ("time:standup", "amount:budget grocery").
@@ -125,6 +126,15 @@ def marked_past(text: str) -> bool:
     """The text marks itself as no longer holding: "(until March 2026)", "formerly", "(old)",
     "~~…~~", "outdated", "superseded". Words common in plain talk ("used to") do not count."""
     return bool(_MARKED_PAST.search(text))
+
+
+def asked_slots(question: str) -> set[str]:
+    """The slots a question asks about: "What car do I have?" → {"car"}."""
+    words = re.findall(r"[a-z]+(?:-[a-z]+)?", question.lower())
+    found = {LABELS[w] for w in words if w in LABELS and w not in _VAGUE_LABELS}
+    found |= {LABELS[f"{a} {b}"] for a, b in pairwise(words) if f"{a} {b}" in LABELS}
+    found |= {_ASKING[w] for w in words if w in _ASKING}
+    return found
 
 
 def says_change(text: str) -> bool:
@@ -340,6 +350,12 @@ LABELS: dict[str, str] = {
     "gp": "doctor",
     "therapist": "therapist",
 }
+_VAGUE_LABELS = frozenset({"from", "job", "title", "position", "book"})
+# Question words that name a slot without being its label: "Where do I live?"
+_ASKING = {
+    "live": "home", "living": "home", "drive": "car", "drink": "drink", "eat": "diet",
+    "play": "sport", "read": "reading", "nationality": "nationality", "married": "partner",
+}  # fmt: skip
 _LABEL_LINE = re.compile(
     r"^[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*:[ \t]*(\S.*?)[ \t.]*$", re.M
 )

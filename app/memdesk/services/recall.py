@@ -11,16 +11,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from memdesk.core.query_dates import find_date
 from memdesk.core.search_text import no_space_runs, query_words
+from memdesk.core.slots import asked_slots, claims_in
 from memdesk.core.timefmt import naive_utc
 from memdesk.errors import BadInputError
 from memdesk.services.context import Context
 from memdesk.services.entries import check_category
 from memdesk.services.recall_rank import Answer, Candidate, Ranking, Terms
 from memdesk.store.fulltext import Row
+from memdesk.store.models import Document, DocumentPiece
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,8 @@ WINDOW_TOP = 500
 # count as one conversation.
 ANCHORS = 15
 SAME_CONVERSATION = timedelta(hours=1)
+# Paragraphs of the user's documents read for a slot the question names (facts and patterns).
+SLOT_PIECES = 500
 
 
 class Recall:
@@ -153,7 +158,10 @@ class Recall:
         return lists, answers
 
     def for_prompt(self, message: str, namespace: str, limit: int, now: datetime) -> list[Hit]:
-        """Knowledge entries and paragraphs of ``{ns}/patterns`` and ``{ns}/facts``, best first."""
+        """Knowledge entries and paragraphs of ``{ns}/patterns`` and ``{ns}/facts``, best first.
+
+        A paragraph that fills a slot the message asks about (``core.slots``: "What car do I
+        have?" and "Has a Tesla Model 3") is a candidate even when no word matches."""
         terms = self.terms(message, now)
         if not terms.words and not terms.runs:
             return []
@@ -163,6 +171,7 @@ class Recall:
             lists, answers = self._entry_lists(session, terms, params, max(limit, CANDIDATES))
             if namespaces:
                 lists += self._pieces(session, terms, namespaces, max(limit, CANDIDATES))
+                lists.append(_filling(session, asked_slots(message), namespaces))
             ranked = self._ranked(session, lists, terms, params, answers)
         return [_hit(candidate, score) for candidate, score in ranked[:limit]]
 
@@ -178,6 +187,24 @@ class Recall:
         if not any(lists) and terms.words:
             lists = [_piece_candidates(fulltext.pieces_like(session, terms.words, namespaces, limit))]
         return lists
+
+
+def _filling(session: Session, slots: set[str], namespaces: list[str]) -> list[Candidate]:
+    """The paragraphs of the documents that fill a slot the question asks about, whatever
+    their words ("What car do I have?" finds "Has a Tesla Model 3"), as one list."""
+    if not slots:
+        return []
+    query = (
+        select(Document.namespace, DocumentPiece.text)
+        .join(Document, Document.id == DocumentPiece.document_id)
+        .where(Document.namespace.in_(namespaces), Document.deleted_at.is_(None))
+        .limit(SLOT_PIECES)
+    )
+    return [
+        Candidate("document", namespace, namespace, text, 1.0)
+        for namespace, text in session.execute(query)
+        if any(claim.slot in slots and not claim.past for claim in claims_in(text))
+    ]
 
 
 def _best(rows: list, limit: int) -> list[Candidate]:
