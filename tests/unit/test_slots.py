@@ -80,6 +80,17 @@ def test_a_claim_points_at_its_value_in_the_text():
             "Correction: my hometown is Sligo, not Athlone.",
             {("hometown", "sligo", False), ("", "athlone", True)},
         ),
+        # a slot named by its label, a role by the word that ends it
+        ("Switched my dentist to Dr. Brandt.", {("dentist", "brandt", False)}),
+        ("My new manager is Omar Haddad.", {("manager", "omar haddad", False)}),
+        ("I'm a principal engineer now.", {("role", "principal engineer", False)}),
+        ("I became a Dutch citizen in May.", {("nationality", "dutch", False)}),
+        (
+            "Moved my savings to Monzo and closed the Lloyds account.",
+            {("bank", "monzo", False), ("bank", "lloyd", True)},
+        ),
+        ("Stopped going to yoga.", {("sport", "yoga", True)}),
+        ("I take zinc now instead of iron.", {("", "zinc", False), ("", "iron", True)}),
         # a changed schedule or amount
         ("We pushed the retro to 16:30.", {("time:retro", "16 30", False)}),
         ("Piano lessons are every Monday now.", {("day:piano", "every monday", False)}),
@@ -207,3 +218,11 @@ def test_marked_past_reads_the_marks_of_a_fact_kept_as_past(text, past):
 )
 def test_asked_slots_are_the_slots_a_question_names(question, slots):
     assert asked_slots(question) == slots
+
+
+def test_a_relative_or_friend_s_fact_is_not_the_person_s():
+    assert claims_in("My sister moved to Valencia last month.") == []
+    assert ("home", "valencia", False) in found("My sister and I moved to Valencia last month.")
+    assert not [c for c in claims_in("I'm with Tom at the pub now, Lea says hi.") if c.slot == "partner"]
+    # A fact written about the person in the third person is still theirs.
+    assert ("partner", "sam", False) in found("Lives in Leeds with her partner Sam.")

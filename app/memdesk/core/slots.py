@@ -154,9 +154,10 @@ NAME = rf"\b{_TITLE}?{_TOKEN}(?:\s(?:{_TOKEN}|of|de|la|van|von|der|upon)(?=[\s,.
 _STOPS = (
     r"at|for|with|in|on|since|because|so|and|but|now|today|from|starting|until|last|this|next|"
     r"completely|entirely|altogether|anymore|instead|every|again|finally|too|yet|recently|though|"
-    r"it|which|who|when|after|before|as|to|is|was|are|were|the|everywhere|these|those|lately|nowadays"
+    r"it|which|who|when|after|before|as|to|is|was|are|were|the|everywhere|these|those|lately|nowadays|"
+    r"take|takes|use|uses|drink|drinks|eat|eats|play|plays|have|has|do|does|go|goes|get|got|i|we|you"
 )
-PHRASE = rf"\b[a-z][\w'’+-]*(?:\s(?!(?:{_STOPS})\b)[a-z][\w'’+-]*){{0,3}}"
+PHRASE = rf"\b(?!(?:{_STOPS})\b)[a-z][\w'’+-]*(?:\s(?!(?:{_STOPS})\b)[\w'’+-]+){{0,3}}"
 VALUE = rf"(?:{NAME}|{PHRASE})"
 _ART = r"(?:(?i:a new|a used|an?|the|my|our|his|her|their|new|used)\s+)?"
 _CALENDAR = re.compile(
@@ -240,6 +241,7 @@ LEXICON: dict[str, tuple[str, ...]] = {
         "table tennis",
         "hockey",
         "pilates",
+        "yoga",
         "crossfit",
         "judo",
         "karate",
@@ -355,6 +357,7 @@ _VAGUE_LABELS = frozenset({"from", "job", "title", "position", "book"})
 _ASKING = {
     "live": "home", "living": "home", "drive": "car", "drink": "drink", "eat": "diet",
     "play": "sport", "read": "reading", "nationality": "nationality", "married": "partner",
+    "exercise": "sport", "sports": "sport",
 }  # fmt: skip
 _LABEL_LINE = re.compile(
     r"^[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*:[ \t]*(\S.*?)[ \t.]*$", re.M
@@ -364,9 +367,22 @@ _LABEL_LINE = re.compile(
 # Group ``v`` is a current value unless the past test says otherwise; ``o`` is always past.
 # Slot None: the value's own kind, and only names or known values; "*": any value, since
 # the rule itself says a value changed ("stopped the melatonin", "magnesium instead");
-# "~home": the value's own kind if it has one ("moved to Neovim"), else home ("moved to Leeds").
+# "~home": the value's own kind if it has one ("moved to Neovim"), else home ("moved to Leeds");
+# "@": the slot its label names (group ``l``: "switched my dentist to Dr. Brandt").
 
 _K = "(?i:{})".format
+_LABEL_WORDS = (
+    "(?i:"
+    + "|".join(
+        sorted((re.escape(label) for label in LABELS if label not in ("from", "home")), key=len, reverse=True)
+    )
+    + ")"
+)
+_ROLE_NOUNS = (
+    r"(?:engineer|designer|developer|manager|nurse|teacher|doctor|analyst|scientist|lead|director|"
+    r"consultant|architect|student|writer|lawyer|accountant|officer|researcher|chef|intern|founder|"
+    r"specialist|administrator|technician|producer|editor|professor|lecturer|partner|owner|head)s?"
+)
 _RULES_SOURCE: list[tuple[str | None, str]] = [
     # home
     (
@@ -392,7 +408,7 @@ _RULES_SOURCE: list[tuple[str | None, str]] = [
         _K(r"\b(?:grew up in|I'm originally from|I am originally from|I'm from|I am from|born in)")
         + rf"\s+(?P<v>{NAME})",
     ),
-    ("nationality", rf"(?P<v>{NAME})\s+" + _K(r"(?:citizenship|passport|nationality)\b")),
+    ("nationality", rf"(?P<v>{NAME})\s+" + _K(r"(?:citizenship|passport|nationality|citizen)\b")),
     (
         "nationality",
         _K(r"\bdual\s+national(?:ity)?(?:\s+now)?,?\s+(?:both\s+)?") + rf"(?P<v>{NAME}\s+and\s+{NAME})",
@@ -475,8 +491,8 @@ _RULES_SOURCE: list[tuple[str | None, str]] = [
         + _K(r"with")
         + rf"\s+{_ART}(?P<v>{VALUE})",
     ),
-    ("*", rf"(?P<v>{VALUE})\s+" + _K(r"instead of") + rf"\s+{_ART}(?P<o>{VALUE})"),
-    ("*", rf"(?P<v>{NAME}|[a-z][\w'’+-]*)\s+" + _K(r"instead\b")),
+    ("*", rf"(?P<v>{VALUE})\s+" + _K(r"(?:now\s+)?instead of") + rf"\s+{_ART}(?P<o>{VALUE})"),
+    ("*", rf"(?P<v>{NAME}|\b(?!(?:{_STOPS})\b)[a-z][\w'’+-]*)\s+" + _K(r"instead\b")),
     ("*", _K(r"\bonly") + rf"\s+(?P<v>{VALUE})\s+" + _K(r"now\b")),
     (
         None,
@@ -487,7 +503,7 @@ _RULES_SOURCE: list[tuple[str | None, str]] = [
         "*",
         _K(
             r"\b(?:quit|quitting|stopped|stopping|stop|gave up|given up|giving up|cancel+ed|cancel+ing|"
-            r"dropped|ditched|sold|finished|no more|left)(?:\s+\w+ing)?"
+            r"dropped|ditched|sold|finished|no more|left|closed)(?:\s+\w+ing(?:\s+to)?)?"
         )
         + rf"\s+{_ART}(?P<v>{VALUE})",
     ),
@@ -532,6 +548,34 @@ _RULES_SOURCE: list[tuple[str | None, str]] = [
         r"(?P<v>\b(?i:\d+|one|two|three|four|five|six|seven|eight))\s+"
         + _K(r"(?:kids|children|sons|daughters|boys|girls)\b"),
     ),
+    # "I'm with Mia now", but not "I'm with Tom at the pub"
+    (
+        "partner",
+        _K(r"\b(?:I'm|I am)\s+(?:now\s+)?(?:together\s+)?with")
+        + rf"\s+(?P<v>{NAME})"
+        + _K(r"(?:\s+now)?(?=\s*[.!;,]|\s*$)"),
+    ),
+    # a slot named by its label: "switched my dentist to Dr. Brandt", "my new manager is Omar"
+    (
+        "@",
+        _K(r"\b(?:switched|changed|moved|swapped)\s+(?:my|our|the)\s+")
+        + rf"(?P<l>{_LABEL_WORDS})\s+"
+        + _K(r"to")
+        + rf"\s+{_ART}(?P<v>{VALUE})",
+    ),
+    (
+        "@",
+        _K(r"\b(?:my|our|the)\s+(?:new\s+)?")
+        + rf"(?P<l>{_LABEL_WORDS})\s+"
+        + _K(r"(?:is|are)\s+(?:now\s+)?")
+        + rf"{_ART}(?P<v>{NAME})",
+    ),
+    # roles by the words that end them: "I'm a staff engineer now", "became a nurse"
+    (
+        "role",
+        _K(r"\b(?:I'm|I am|I've become|became|become)\s+(?:now\s+)?(?:an?\s+)")
+        + rf"(?P<v>(?:[a-z][\w-]*\s+){{0,3}}{_ROLE_NOUNS})\b",
+    ),
     # contact details
     ("phone_number", _K(r"\b(?:phone|mobile|cell|number)\b") + r"[^.\d+]{0,24}?(?P<v>\+?\d[\d ()-]{5,}\d)"),
     ("email", r"(?P<v>\b[\w.+-]+@[\w-]+\.[\w.-]*\w)"),
@@ -564,7 +608,13 @@ _RULES_SOURCE: list[tuple[str | None, str]] = [
         "lender",
         _K(r"\b(?:mortgage|remortgaged|mortgaged)\s+(?:is\s+)?(?:now\s+)?with") + rf"\s+(?P<v>{NAME})",
     ),
-    ("bank", _K(r"\bbank\s+(?:is\s+|with\s+)(?:now\s+)?") + rf"(?P<v>{NAME})"),
+    ("bank", _K(r"\bbanks?\s+(?:is\s+|with\s+|at\s+)(?:now\s+)?") + rf"(?P<v>{NAME})"),
+    (
+        "bank",
+        _K(r"\b(?:savings|account|accounts|salary|banking)\s+(?:\w+\s+)?(?:to|with|at)")
+        + rf"\s+(?P<v>{NAME})",
+    ),
+    ("bank", _K(r"\b(?:closed|left)\s+(?:the\s+|my\s+|our\s+)?") + rf"(?P<o>{NAME})\s+" + _K(r"account\b")),
     (
         None,
         _K(r"\b(?:prefers?|preferred|likes|uses|use|using|drinks?|drinking|plays?|playing|takes?|taking|on)")
@@ -613,7 +663,7 @@ _PAST_BEFORE = re.compile(
     r"replaced|moved\s+(?:away\s+)?from|moving\s+from|switched\s+(?:over\s+)?from|broke\s+up\s+with|"
     r"split\s+(?:up\s+)?(?:with|from)|separated\s+from|divorced|(?<!have\s)(?<!has\s)(?<!'ve\s)lived\s+in|"
     r"(?<!have\s)(?<!has\s)(?<!'ve\s)worked\s+(?:at|for)|(?:don't|do\s+not|doesn't|never)\s+\w+)"
-    r"\s+(?:(?:an?|the|my|our|his|her|their|old|\w+ly|\w+ing)\s+){0,2}$)"
+    r"\s+(?:(?:an?|the|my|our|his|her|their|old|\w+ly|\w+ing|to)\s+){0,2}$)"
 )
 # Right after a value: it has ended.
 _PAST_AFTER = re.compile(
@@ -636,8 +686,15 @@ _MARKED_PAST = re.compile(
     r"\bformerly\b|\(old\)|\(former\b|^\s*(?:[-*•]\s*)?was:|~~|\boutdated\b|\bsuperseded\b|\bno\s+longer\b)",
     re.M,
 )
+# Someone else's fact, unless the person is in it too ("my sister and I moved").
+_OTHER_PERSON = re.compile(
+    r"(?i:\b(?:my|our|his|her|their)\s+(?:sister|brother|mum|mom|mother|dad|father|parents|friend|"
+    r"colleague|son|daughter|cousin|aunt|uncle|neighbou?r|grandma|grandpa|grandmother|grandfather|"
+    r"flatmate|roommate|boss)s?\b)"
+)
+_ALSO_ME = re.compile(r"(?i:\band\s+I\b|\bwe\b|\bus\b)")
 # Before a value, the words that make it the successor ("moved from Berlin to" Paris).
-_SUCCESSOR = re.compile(r"(?i:\b(?:to|for|with|into|now|but|so|and|then|got|joined)\b)")
+_SUCCESSOR = re.compile(r"(?i:\b(?:(?<!ing\s)to|for|with|into|now|but|so|and|then|got|joined)\b)")
 _CLAUSE_END = re.compile(r"[;:.!?]\s|[,;]\s|\s(?:so|but|because|while|whereas)\s|\n")
 _SENTENCE = re.compile(r"[^\n]+")
 
@@ -647,7 +704,9 @@ _CHANGE_CUE = re.compile(
     r"lower|lowered|increase|increased|cut|finally|these days|since|replaced|traded|became|become|"
     r"got|correction|actually|not|separated|seeing|retired|died|passed|cancelled|canceled|gave up|"
     r"given up|finished|sold|dropped|ditched|swapped|broke up|split up|divorced|ended|expired|last day|"
-    r"relocated|remortgaged|registered|adopted|arrived|born|stop)\b)"
+    r"relocated|remortgaged|registered|adopted|arrived|born|stop|bump|bumped|raising|lowering|closed|"
+    r"went\s+(?:fully\s+|full\s+|completely\s+)?(?:vegan|vegetarian|pescatarian|keto|paleo|"
+    r"sober|freelance|part-time|full-time|remote))\b)"
 )
 
 
@@ -679,7 +738,10 @@ def _line_claims(text: str, start: int, end: int) -> list[Claim]:
                 value_start, value_end = _trim(segment, *match.span(group))
                 if value_end <= value_start:
                     continue
-                kind = slot if slot and slot[0] not in "*~" else _kind(segment[value_start:value_end])
+                if slot == "@":
+                    kind: str | None = LABELS[" ".join(match.group("l").lower().split())]
+                else:
+                    kind = slot if slot and slot[0] not in "*~" else _kind(segment[value_start:value_end])
                 if slot and slot[0] == "~" and not kind:
                     kind = slot[1:]  # the rule's slot unless the value says otherwise
                 if kind is None:
@@ -687,7 +749,8 @@ def _line_claims(text: str, start: int, end: int) -> list[Claim]:
                         continue  # a lowercase phrase of no known kind: "use it", "got home"
                     kind = ""  # a change names it: "stopped the melatonin", "magnesium instead"
                 past = True if group == "o" else None
-                found.append(_claim(text, kind, start + value_start, start + value_end, past))
+                if not _someone_else(text, start + value_start):
+                    found.append(_claim(text, kind, start + value_start, start + value_end, past))
     for match in _LEXICON_RE.finditer(segment):
         word = match.group(0).split()[0].lower()
         slot = _LEXICON_WORDS.get(word) or _LEXICON_WORDS.get(
@@ -698,6 +761,13 @@ def _line_claims(text: str, start: int, end: int) -> list[Claim]:
     found += _schedule_claims(text, start, end)
     found += _amount_claims(text, start, end)
     return found
+
+
+def _someone_else(text: str, start: int) -> bool:
+    """The value's clause is about a relative or a friend ("my sister moved to Valencia")."""
+    clause_start, _end = _clause_bounds(text, start, start)
+    before = text[clause_start:start]
+    return bool(_OTHER_PERSON.search(before)) and not _ALSO_ME.search(before)
 
 
 def _claim(text: str, slot: str, start: int, end: int, past: bool | None) -> Claim:
@@ -731,7 +801,8 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     """Drop a sentence's leading capital word ("The ThinkPad") and trailing connectors or dots."""
     value = text[start:end]
     first, _, rest = value.partition(" ")
-    if rest and first in _LEAD_WORDS:
+    opening = not text[:start].strip() or text[:start].rstrip()[-1] in ".!?;:"
+    if rest and first in _LEAD_WORDS and opening:
         start += len(first) + 1
     value = text[start:end]
     stripped = value.rstrip(" .,'’-")

@@ -51,7 +51,8 @@ _ATTEMPTS = 2
 
 class Steps(Protocol):
     """What the compaction pipeline needs; LLM failures raise LLMError, except in
-    ``decide_compaction``, which falls back to FIFO instead. A reply of the wrong shape
+    ``decide_compaction``, which falls back to FIFO instead, and ``find_changes``, which
+    falls back to the offline rules. A reply of the wrong shape
     for its step is asked for once more, then counts as a failure."""
 
     name: str
