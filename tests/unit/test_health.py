@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from memdesk.core.items import ItemKind
-from memdesk.errors import ConflictError, NotFoundError
+from memdesk.errors import BadInputError, ConflictError, NotFoundError
 from memdesk.services.health import FindingKind
 
 FACTS = "- Lives in Berlin\n- Drinks coffee every morning\n"
@@ -180,3 +180,15 @@ def test_an_assistants_write_leaves_a_big_stores_first_look_to_the_person(memdes
         "entry home_city",
         "user/facts",
     ]
+
+
+def test_a_merge_into_a_line_stays_one_line_and_bad_text_changes_nothing(stale):
+    app = stale
+    duplicate = _by_kind(app)[FindingKind.DUPLICATE]
+    assert duplicate.first.kind is ItemKind.DOCUMENT  # the fact that was there comes first
+    with pytest.raises(BadInputError, match="one line"):
+        app.health.merge(duplicate.id, "Drinks coffee\nevery morning")
+    with pytest.raises(BadInputError, match="empty"):
+        app.health.merge(duplicate.id, "  ")
+    assert app.documents.text("user/facts") == FACTS
+    assert [m.content for m in app.apps.memories("calendar")] == ["Every morning she drinks coffee."]

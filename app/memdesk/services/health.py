@@ -13,9 +13,9 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 from memdesk.core.items import Changes, ItemKind, ItemRef
 from memdesk.core.records import KNOWLEDGE
 from memdesk.core.search_text import bullet_of, query_words
-from memdesk.core.slots import Claim, claims_in, conflicting
+from memdesk.core.slots import Claim, claims_in, conflicting, same_value
 from memdesk.core.term_match import word_root
 from memdesk.errors import BadInputError, ConflictError, NotFoundError
 from memdesk.services.context import MAX_DOCUMENT_CHARS, MAX_ENTRY_CHARS, check_text
@@ -49,6 +49,9 @@ SCAN = 20_000  # rows per read when the first look reads every fact
 # store's first look is `memdesk health` or the window's (it reads every fact once).
 FIRST_LOOK_ON_WRITE = 50_000
 MIN_SIGNATURE_WORDS = 2  # one shared word is not the same fact
+# A changed fact is compared with at most this many facts for each value of a slot it fills
+# and for its signature: a store where thousands of facts name one drink stays fast.
+PARTNERS = 20
 # What a fix changes, so the window reads again what shows facts.
 FACT_KINDS = Changes.of(ItemKind.DOCUMENT, ItemKind.ENTRY, ItemKind.APP_MEMORY)
 
@@ -148,44 +151,48 @@ def _chunks(items: Sequence[int], size: int = CHUNK) -> Iterator[list[int]]:
         yield list(items[start : start + size])
 
 
-class _Claims:
-    """Each fact's claims and signature, worked out once per look."""
+@dataclass(frozen=True)
+class _Claimed:
+    """One row of the index: a fact, a slot it fills with its value (or none), its signature."""
 
-    def __init__(self) -> None:
-        self._known: dict[str, list[Claim]] = {}
-        self._signatures: dict[str, str] = {}
+    fact: str
+    slot: str | None
+    value: str
+    past: bool
+    slots: int
+    signature: str
 
-    def of(self, fact: Fact) -> list[Claim]:
-        found = self._known.get(fact.ref)
-        if found is None:
-            found = self._known[fact.ref] = claims_in(fact.text)
-        return found
-
-    def signature(self, fact: Fact) -> str:
-        found = self._signatures.get(fact.ref)
-        if found is None:
-            found = self._signatures[fact.ref] = signature(fact.text)
-        return found
-
-    def keys(self, fact: Fact) -> set[str]:
-        """What a fact is compared by: each slot it fills, and its signature."""
-        keys = {f"slot:{claim.slot}" for claim in self.of(fact) if claim.slot}
-        sig = self.signature(fact)
-        return keys | {f"signature:{sig}"} if sig else keys
+    @property
+    def claim(self) -> Claim:
+        return Claim(self.slot or "", self.value, (0, 0), self.past)
 
 
-def compare(first: Fact, second: Fact, claims: _Claims) -> tuple[FindingKind, str] | None:
-    """Whether two facts disagree (the slot), say the same, or neither."""
-    mine, theirs = claims.of(first), claims.of(second)
-    for one in mine:
-        for other in theirs:
-            if conflicting(one, other):
-                return FindingKind.CONFLICT, one.slot
-    filled = {(c.slot, c.value) for c in mine if not c.past}
-    if filled and filled == {(c.slot, c.value) for c in theirs if not c.past}:
-        return FindingKind.DUPLICATE, min(slot for slot, _value in filled)
-    sig = claims.signature(first)
-    if sig and sig == claims.signature(second):
+_Pair = tuple[FindingKind, str, str, str]  # kind, slot, the fact that was there, the changed one
+
+
+def index_rows(fact: Fact) -> list[_Claimed]:
+    """What the index keeps of ``fact``: one row per slot and value it states (or one without)."""
+    sig = signature(fact.text)
+    claims = {(c.slot, c.value[:200], c.past) for c in claims_in(fact.text) if c.slot}
+    count = len({slot for slot, _value, _past in claims})
+    if not claims:
+        return [_Claimed(fact.ref, None, "", False, 0, sig)]
+    return [_Claimed(fact.ref, slot, value, past, count, sig) for slot, value, past in sorted(claims)]
+
+
+def compare(new: _Claimed, old: _Claimed) -> tuple[FindingKind, str] | None:
+    """Whether two rows of two facts disagree (the slot), say the same, or neither.
+
+    By claims: one slot with different current values conflicts; the same value is the same
+    fact only when each fills that one slot alone ("Lives in Leeds with Sam" says more than
+    "Lives in Leeds"). By words: the same signature.
+    """
+    if new.slot and new.slot == old.slot:
+        if conflicting(new.claim, old.claim):
+            return FindingKind.CONFLICT, new.slot
+        if new.slots == old.slots == 1 and not (new.past or old.past) and same_value(new.value, old.value):
+            return FindingKind.DUPLICATE, new.slot
+    if new.signature and new.signature == old.signature:
         return FindingKind.DUPLICATE, ""
     return None
 
@@ -278,10 +285,14 @@ class Health:
             newest = session.scalar(select(func.max(HistoryStep.id))) or 0
             batches = self._every_owner(session) if looked_to is None else [self._touched(session, looked_to)]
             read = 0
-            for owners in batches:  # a reading per batch: the first look holds one batch at a time
-                read += len(self._index(session, owners, _Claims()))
+            for owners in batches:
+                rows = self._index(session, owners)
+                read += len({row.fact for row in rows})
+                if looked_to is not None:  # the first look compares once everything is in
+                    self._record(session, self._pairs(rows, self._partners(session, rows)))
             if looked_to is None:
-                self._find(session, self._grouped(session), _Claims(), everything=True)
+                everyone = self._partners(session, None)
+                self._record(session, self._pairs(everyone, everyone))
                 session.add(Meta(key=LOOKED_TO, value=str(newest)))
             else:
                 looked_to.value = str(newest)
@@ -310,103 +321,111 @@ class Health:
         )
         return [f"{names[table]}:{key}" for table, key in session.execute(query)]
 
-    def _index(self, session: Session, owners: list[str], claims: _Claims) -> list[Fact]:
-        """Put these rows' facts in the index as they read now; the facts, and, past the first
-        look, what they disagree with or repeat."""
+    def _index(self, session: Session, owners: list[str]) -> list[_Claimed]:
+        """Put these rows' live facts in the index as they read now; their index rows."""
         for start in range(0, len(owners), CHUNK):
             session.execute(delete(HealthFact).where(HealthFact.owner.in_(owners[start : start + CHUNK])))
-        facts = self._facts_of(session, owners)
-        rows = []
-        for fact in facts:
-            sig = claims.signature(fact)
-            slots = sorted({claim.slot for claim in claims.of(fact) if claim.slot}) or [None]
-            rows += [{"owner": fact.owner, "fact": fact.ref, "slot": s, "signature": sig} for s in slots]
+        rows = [row for fact in self._facts_of(session, owners) for row in index_rows(fact)]
         if rows:
-            session.execute(insert(HealthFact), rows)
-        if session.get(Meta, LOOKED_TO) is not None:
-            self._find(
-                session, self._sharing(session, facts, claims), claims, everything=False, touched=facts
+            session.execute(
+                insert(HealthFact),
+                [{"owner": owner_of(row.fact), **asdict(row)} for row in rows],
             )
-        return facts
+        return rows
 
     @staticmethod
-    def _sharing(session: Session, facts: list[Fact], claims: _Claims) -> set[str]:
-        """The stored facts that share a slot or a signature with these."""
-        slots = sorted({claim.slot for fact in facts for claim in claims.of(fact) if claim.slot})
-        sigs = sorted({sig for fact in facts if (sig := claims.signature(fact))})
-        refs: set[str] = set()
-        for column, values in ((HealthFact.slot, slots), (HealthFact.signature, sigs)):
-            for start in range(0, len(values), CHUNK):
-                refs.update(
-                    session.scalars(select(HealthFact.fact).where(column.in_(values[start : start + CHUNK])))
+    def _partners(session: Session, rows: list[_Claimed] | None) -> list[_Claimed]:
+        """Indexed rows that share a slot or a signature with ``rows`` (None: with any other
+        fact), at most ``PARTNERS`` for each value of a slot and each signature."""
+        columns = (
+            HealthFact.fact,
+            HealthFact.slot,
+            HealthFact.value,
+            HealthFact.past,
+            HealthFact.slots,
+            HealthFact.signature,
+        )
+        found: dict[tuple[str, str | None, str, bool], _Claimed] = {}
+        for column, groups in (
+            (HealthFact.slot, (HealthFact.slot, HealthFact.value)),
+            (HealthFact.signature, (HealthFact.signature,)),
+        ):
+            if rows is None:
+                shared = (
+                    select(column)
+                    .where(column.is_not(None), column != "")
+                    .group_by(column)
+                    .having(func.count(func.distinct(HealthFact.fact)) > 1)
                 )
-        return refs
+                wanted: list[Any] = [shared]
+            else:
+                keys = sorted({key for row in rows if (key := getattr(row, column.key))})
+                wanted = [keys[start : start + CHUNK] for start in range(0, len(keys), CHUNK)]
+            for values in wanted:
+                rank = (
+                    func.row_number().over(partition_by=groups, order_by=HealthFact.id.desc()).label("rank")
+                )
+                ranked = select(*columns, rank).where(column.in_(values)).subquery()
+                query = select(*(ranked.c[c.key] for c in columns)).where(ranked.c.rank <= PARTNERS)
+                for found_row in session.execute(query):
+                    row = _Claimed(*found_row)
+                    found[(row.fact, row.slot, row.value, row.past)] = row
+        return list(found.values())
 
     @staticmethod
-    def _grouped(session: Session) -> set[str]:
-        """Every indexed fact that shares a slot or a signature with another (the first look)."""
-        refs: set[str] = set()
-        for column in (HealthFact.slot, HealthFact.signature):
-            shared = (
-                select(column)
-                .where(column.is_not(None), column != "")
-                .group_by(column)
-                .having(func.count(func.distinct(HealthFact.fact)) > 1)
-            )
-            refs.update(session.scalars(select(HealthFact.fact).where(column.in_(shared))))
-        return refs
+    def _pairs(rows: list[_Claimed], partners: list[_Claimed]) -> dict[tuple[str, str], _Pair]:
+        """Each pair of facts that disagrees or repeats: how, and which was there (listed first)
+        and which changed."""
+        by_key: dict[tuple[str, str], list[_Claimed]] = defaultdict(list)
+        for row in partners:
+            if row.slot:
+                by_key[("slot", row.slot)].append(row)
+            if row.signature:
+                by_key[("signature", row.signature)].append(row)
+        found: dict[tuple[str, str], _Pair] = {}
+        for new in rows:
+            keys = [("slot", new.slot)] if new.slot else []
+            keys += [("signature", new.signature)] if new.signature else []
+            for key in keys:
+                for old in by_key[key]:
+                    if old.fact == new.fact:
+                        continue
+                    pair = (old.fact, new.fact) if old.fact < new.fact else (new.fact, old.fact)
+                    result = compare(new, old)
+                    if result is not None and found.get(pair, (None,))[0] is not FindingKind.CONFLICT:
+                        found[pair] = (*result, old.fact, new.fact)
+        return found
 
-    def _find(
-        self,
-        session: Session,
-        refs: set[str],
-        claims: _Claims,
-        everything: bool,
-        touched: list[Fact] | None = None,
-    ) -> None:
-        """Compare facts that share a slot or a signature, and record each new conflict or
-        duplicate: every pair among ``refs`` (the first look), or each touched fact with them."""
-        wanted = refs | {fact.ref for fact in touched or []}
-        owners = {owner_of(ref) for ref in wanted}
-        facts = sorted((f for f in self._facts_of(session, owners) if f.ref in wanted), key=lambda f: f.ref)
-        buckets: dict[str, list[Fact]] = defaultdict(list)
-        for fact in facts:
-            for key in claims.keys(fact):
-                buckets[key].append(fact)
-        seen: set[str] = set()
-        found: dict[str, tuple[Fact, Fact, FindingKind, str]] = {}
-        for new in facts if everything else touched or []:
-            for key in claims.keys(new):
-                for old in buckets[key]:
-                    if old.ref == new.ref or (everything and old.ref <= new.ref):
-                        continue
-                    pair = _pair_key(old, new)
-                    if pair in seen:
-                        continue
-                    seen.add(pair)
-                    result = compare(old, new, claims)
-                    if result is not None:
-                        found[pair] = (old, new, *result)
-        pairs = sorted(found)
-        for start in range(0, len(pairs), CHUNK):
-            known = select(HealthFinding.pair).where(HealthFinding.pair.in_(pairs[start : start + CHUNK]))
+    def _record(self, session: Session, pairs: dict[tuple[str, str], _Pair]) -> None:
+        """Record the pairs not recorded before (as their facts read now)."""
+        if not pairs:
+            return
+        owners = {owner_of(ref) for pair in pairs for ref in pair}
+        facts = {fact.ref: fact for fact in self._facts_of(session, owners)}
+        findings: dict[str, tuple[Fact, Fact, FindingKind, str]] = {}
+        for kind, slot, first, second in pairs.values():
+            if first in facts and second in facts:
+                findings[_pair_key(facts[first], facts[second])] = (facts[first], facts[second], kind, slot)
+        keys = sorted(findings)
+        for start in range(0, len(keys), CHUNK):
+            known = select(HealthFinding.pair).where(HealthFinding.pair.in_(keys[start : start + CHUNK]))
             for pair in session.scalars(known):
-                del found[pair]
+                del findings[pair]
         now = self.ctx.now()
-        for pair, (old, new, kind, slot) in found.items():
-            session.add(
-                HealthFinding(
-                    pair=pair,
-                    kind=str(kind),
-                    slot=slot,
-                    first=old.ref,
-                    first_text=old.text,
-                    second=new.ref,
-                    second_text=new.text,
-                    found_at=now,
-                    state="open",
-                )
+        session.add_all(
+            HealthFinding(
+                pair=pair,
+                kind=str(kind),
+                slot=slot,
+                first=first.ref,
+                first_text=first.text,
+                second=second.ref,
+                second_text=second.text,
+                found_at=now,
+                state="open",
             )
+            for pair, (first, second, kind, slot) in findings.items()
+        )
 
     # --- what is shown -----------------------------------------------------------------------
 
@@ -446,14 +465,16 @@ class Health:
         if not mine:
             return []
         self.look(first_look=False)
-        with self.ctx.store.read() as session:
-            query = select(HealthFact.fact).where(HealthFact.slot.in_(sorted({c.slot for c in mine})))
-            refs = set(session.scalars(query))
-        found = self.facts(refs).values()
-        return sorted(
-            (fact for fact in found if any(conflicting(a, b) for a in mine for b in claims_in(fact.text))),
-            key=lambda fact: fact.ref,
+        query = select(HealthFact.fact, HealthFact.slot, HealthFact.value, HealthFact.past).where(
+            HealthFact.slot.in_(sorted({claim.slot for claim in mine}))
         )
+        with self.ctx.store.read() as session:
+            refs = {
+                ref
+                for ref, slot, value, past in session.execute(query)
+                if any(conflicting(claim, Claim(slot, value, (0, 0), past)) for claim in mine)
+            }
+        return sorted(self.facts(refs).values(), key=lambda fact: fact.ref)
 
     # --- fixes ------------------------------------------------------------------------------
 

@@ -251,8 +251,8 @@ class SourceFile(Base):
 
 class HealthFact(Base):
     """What Memory health knows of one live fact (an entry, an app memory, a line of a facts
-    document): a slot it fills, one row per slot (none: ``slot`` NULL), and a signature of its
-    words. Derived from the facts as History shows them changed; history neither records nor
+    document): a slot it fills and its value, one row per claim (none: ``slot`` NULL), and a
+    signature of its words. Derived from the facts as History shows them changed; history neither records nor
     restores it.
     """
 
@@ -266,6 +266,9 @@ class HealthFact(Base):
     owner: Mapped[str] = mapped_column(String(40))  # the row it is in: entry:12, memory:7, document:3
     fact: Mapped[str] = mapped_column(String(80))  # the owner, or for a line the owner and the line's hash
     slot: Mapped[str | None] = mapped_column(String(80), default=None)
+    value: Mapped[str] = mapped_column(String(200), default="")  # the slot's value, normalised
+    past: Mapped[bool] = mapped_column(Boolean, default=False)  # the fact says it no longer holds
+    slots: Mapped[int] = mapped_column(Integer, default=0)  # how many slots the fact fills
     signature: Mapped[str] = mapped_column(String(16))
 
 

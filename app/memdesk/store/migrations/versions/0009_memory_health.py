@@ -17,6 +17,9 @@ def upgrade() -> None:
             sa.Column("owner", sa.String(40), nullable=False),
             sa.Column("fact", sa.String(80), nullable=False),
             sa.Column("slot", sa.String(80)),
+            sa.Column("value", sa.String(200), nullable=False),
+            sa.Column("past", sa.Boolean, nullable=False),
+            sa.Column("slots", sa.Integer, nullable=False),
             sa.Column("signature", sa.String(16), nullable=False),
         )
         op.create_index("ix_health_facts_owner", "health_facts", ["owner"])
