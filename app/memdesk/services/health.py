@@ -15,6 +15,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import delete, func, insert, select
@@ -52,6 +53,8 @@ MIN_SIGNATURE_WORDS = 2  # one shared word is not the same fact
 # A changed fact is compared with at most this many facts for each value of a slot it fills
 # and for its signature: a store where thousands of facts name one drink stays fast.
 PARTNERS = 20
+SHORT_STATEMENT = 5  # content words: a statement this short says one thing
+SAME_WORDS = 0.5  # the share of words two longer texts about one value share to say the same
 # What a fix changes, so the window reads again what shows facts.
 FACT_KINDS = Changes.of(ItemKind.DOCUMENT, ItemKind.ENTRY, ItemKind.APP_MEMORY)
 
@@ -121,12 +124,27 @@ def owner_of(ref: str) -> str:
     return f"document:{number}" if kind == "line" else ref
 
 
+@lru_cache(maxsize=16_384)  # a look asks again for the texts it compares
+def _roots(text: str) -> frozenset[str]:
+    return frozenset(word_root(word) for word in query_words(text))
+
+
 def signature(text: str) -> str:
     """Texts with the same words, in any order and form, share it; "" when too few words."""
-    roots = sorted({word_root(word) for word in query_words(text)})
+    roots = sorted(_roots(text))
     if len(roots) < MIN_SIGNATURE_WORDS:
         return ""
     return hashlib.sha1(" ".join(roots).encode()).hexdigest()[:16]
+
+
+def says_the_same(first: str, second: str) -> bool:
+    """Two texts that fill one slot with one value state one fact when both are short
+    statements, or share most of their words (a long note that mentions coffee is not
+    "Drinks coffee")."""
+    one, other = _roots(first), _roots(second)
+    if max(len(one), len(other)) <= SHORT_STATEMENT:
+        return True
+    return len(one & other) >= SAME_WORDS * len(one | other)
 
 
 def _line_ref(document_id: int, text: str) -> str:
@@ -404,28 +422,37 @@ class Health:
         facts = {fact.ref: fact for fact in self._facts_of(session, owners)}
         findings: dict[str, tuple[Fact, Fact, FindingKind, str]] = {}
         for kind, slot, first, second in pairs.values():
-            if first in facts and second in facts:
-                findings[_pair_key(facts[first], facts[second])] = (facts[first], facts[second], kind, slot)
+            if first not in facts or second not in facts:
+                continue
+            if (
+                kind is FindingKind.DUPLICATE
+                and slot
+                and not says_the_same(facts[first].text, facts[second].text)
+            ):
+                continue
+            findings[_pair_key(facts[first], facts[second])] = (facts[first], facts[second], kind, slot)
         keys = sorted(findings)
         for start in range(0, len(keys), CHUNK):
             known = select(HealthFinding.pair).where(HealthFinding.pair.in_(keys[start : start + CHUNK]))
             for pair in session.scalars(known):
                 del findings[pair]
         now = self.ctx.now()
-        session.add_all(
-            HealthFinding(
-                pair=pair,
-                kind=str(kind),
-                slot=slot,
-                first=first.ref,
-                first_text=first.text,
-                second=second.ref,
-                second_text=second.text,
-                found_at=now,
-                state="open",
-            )
+        rows = [
+            {
+                "pair": pair,
+                "kind": str(kind),
+                "slot": slot,
+                "first": first.ref,
+                "first_text": first.text,
+                "second": second.ref,
+                "second_text": second.text,
+                "found_at": now,
+                "state": "open",
+            }
             for pair, (first, second, kind, slot) in findings.items()
-        )
+        ]
+        if rows:  # bookkeeping: found, not changed by anyone, so History has no step for it
+            session.execute(insert(HealthFinding), rows)
 
     # --- what is shown -----------------------------------------------------------------------
 
