@@ -192,3 +192,17 @@ def test_a_merge_into_a_line_stays_one_line_and_bad_text_changes_nothing(stale):
         app.health.merge(duplicate.id, "  ")
     assert app.documents.text("user/facts") == FACTS
     assert [m.content for m in app.apps.memories("calendar")] == ["Every morning she drinks coffee."]
+
+
+def test_one_value_makes_a_duplicate_only_of_short_statements_or_mostly_the_same_words(memdesk_app):
+    app = memdesk_app
+    app.health.look()
+    app.documents.set("user/facts", "- Drinks coffee")
+    app.entries.upsert(
+        "meeting", "Met Tom for coffee near the station to talk about the budget and the release"
+    )
+    assert app.health.findings() == []
+    app.apps.add("cafe", "Coffee: black, no sugar")
+    [duplicate] = app.health.findings()
+    assert (duplicate.kind, duplicate.slot) == (FindingKind.DUPLICATE, "drink")
+    assert {duplicate.first.text, duplicate.second.text} == {"Drinks coffee", "Coffee: black, no sugar"}
