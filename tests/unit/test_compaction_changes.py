@@ -222,3 +222,12 @@ def test_after_the_update_the_prompt_states_the_new_fact_not_the_old(app, clock)
     prompt = app.prompt.compose(PromptSpec(message="Where does Priya live now?")).text
     assert "Lives in Bristol (since the week of 16 February 2026) with her partner Sam." in prompt
     assert "Leeds" not in prompt
+
+
+def test_an_entry_filed_under_a_slot_s_name_is_found_by_its_key(app, clock):
+    # Nothing of the new address is in the old one: the key says what the entry holds.
+    app.entries.upsert("address", "Address: 1 Oak Road, Leeds.", "knowledge")
+    say(app, clock, "We moved house, my new address is 5 Rose Lane, York.", "Noted.")
+
+    (change,) = fact_changes(propose(app))
+    assert (change.kind, change.after) == (ChangeKind.UPDATE_ENTRY, "Address: 5 Rose Lane, York.")

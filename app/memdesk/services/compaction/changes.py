@@ -1,8 +1,9 @@
 """The changes step: the stored facts a conversation may touch, and what it changes in them.
 
 Candidates are the lines of ``{ns}/profile``, ``{ns}/patterns`` and the facts document, the
-live knowledge entries the store's own recall finds for what the person said, and the live
-memories of the session's app; only those that share a slot or a word with a statement of
+live knowledge entries the store's own recall finds for the values the person named (and
+those whose key names a slot they filled: ``address``, ``dentist``), and the live memories
+of the session's app; only those that share a slot or a word with a statement of
 change are kept. The steps (offline rules or the model) turn them into ``Edit`` values,
 made here into reviewable changes: updates and retirements of lines, entries and memories,
 and statements to add to the facts.
@@ -16,11 +17,11 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
-from memdesk.core.slots import claims_in, normalise, says_change
+from memdesk.core.slots import LABELS, claims_in, normalise, says_change
 from memdesk.llm.changes import Edit, Known, Said
 from memdesk.services.compaction.model import Change, ChangeKind
-from memdesk.store.lifetime import memory_live
-from memdesk.store.models import AppMemory, Document
+from memdesk.store.lifetime import entry_live, memory_live
+from memdesk.store.models import AppMemory, Document, Entry
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
@@ -47,18 +48,22 @@ def known_facts(app: Memdesk, said: Sequence[Said], facts_namespace: str, app_id
     found: list[tuple[str, str, str]] = []
     namespace = app.settings.memory.user_namespace
     parts = [(f"{namespace}/{part}", part) for part in ("profile", "patterns")] if namespace else []
-    texts, memories = _stored(app, [doc for doc, _where in [*parts, (facts_namespace, "")]], app_id)
+    keys = _slot_keys({c.slot for _s, claims in changing for c in claims if c.slot})
+    namespaces = [doc for doc, _where in [*parts, (facts_namespace, "")]]
+    texts, memories, keyed = _stored(app, namespaces, app_id, keys)
     for doc, where in [*parts, (facts_namespace, "facts")]:
         found += [(where, doc, line) for line in texts.get(doc, "").splitlines() if _is_fact(line)]
-    # Recall over the values the statements name, old and new, and the slots they fill:
-    # the words that tie a stored entry to a change, and a short query stays fast at 1M.
-    query = " ".join(
-        f"{s.text[c.span[0] : c.span[1]]} {c.slot.partition(':')[2] or c.slot}"
-        for s, claims in changing
-        for c in claims
+    # Recall over the names the statements give, old and new ("Okafor", "ThinkPad X1"): the
+    # words that tie a stored entry to a change. Common words ("senior designer", "tea")
+    # would make the query slow at 1M and find too much; entries filed under a slot's name
+    # are read by key instead.
+    values = (s.text[c.span[0] : c.span[1]] for s, claims in changing for c in claims)
+    query = " ".join(value for value in values if value[:1].isupper() or value[:1].isdigit())
+    hits = (
+        app.recall.entries(query, limit=CANDIDATE_ENTRIES, category="knowledge", like=False) if query else []
     )
-    hits = app.recall.entries(query, limit=CANDIDATE_ENTRIES, category="knowledge", like=False)
     found += [("entry", hit.ref, hit.text) for hit in hits]
+    found += [("entry", key, content) for key, content in keyed if key not in {hit.ref for hit in hits}]
     found += [("app", str(memory_id), content) for memory_id, content in memories]
     words, slots = _said_words([s for s, _claims in changing])
     relevant = [item for item in found if _relevance(item[2], words, slots) > 0]
@@ -105,10 +110,20 @@ def _change(edit: Edit, fact: Known, app_id: str | None) -> Change:
     return Change(kind, title, fact.ref, fact.text, edit.text, edit.why)
 
 
+def _slot_keys(slots: set[str]) -> list[str]:
+    """Entry keys that name a slot: "address", "home_address", "dentist", "standup"."""
+    names = {part for slot in slots for part in slot.split(":")}
+    names |= {label for label, slot in LABELS.items() if slot in names}
+    return sorted(
+        names | {name.replace(" ", "_") for name in names} | {name.replace(" ", "-") for name in names}
+    )
+
+
 def _stored(
-    app: Memdesk, namespaces: list[str], app_id: str | None
-) -> tuple[dict[str, str], list[tuple[int, str]]]:
-    """The live documents' texts and the app's live memories (id, text), in one read."""
+    app: Memdesk, namespaces: list[str], app_id: str | None, keys: list[str]
+) -> tuple[dict[str, str], list[tuple[int, str]], list[tuple[str, str]]]:
+    """The live documents' texts, the app's live memories (id, text) and the live knowledge
+    entries whose key names a slot (key, text), in one read."""
     documents = select(Document.namespace, Document.content).where(
         Document.namespace.in_(namespaces), Document.deleted_at.is_(None)
     )
@@ -117,9 +132,17 @@ def _stored(
         .where(AppMemory.app_id == app_id, memory_live(app.now()))
         .order_by(AppMemory.created_at, AppMemory.id)
     )
+    live_entry = entry_live(app.now(), app.settings.memory.timeline_retention_days)
     with app.ctx.store.read() as session:
         texts = {namespace: content for namespace, content in session.execute(documents)}
-        return texts, [(row[0], row[1]) for row in session.execute(memories)] if app_id else []
+        live = [(row[0], row[1]) for row in session.execute(memories)] if app_id else []
+        # By key alone first: with the other conditions SQLite may scan a million rows instead.
+        ids = list(session.scalars(select(Entry.id).where(Entry.key.in_(keys)))) if keys else []
+        entries = select(Entry.key, Entry.content).where(
+            Entry.id.in_(ids), Entry.category == "knowledge", live_entry
+        )
+        keyed = [(row[0], row[1]) for row in session.execute(entries)] if ids else []
+        return texts, live, keyed
 
 
 def _is_fact(line: str) -> bool:
