@@ -180,6 +180,7 @@ def parse_changes(reply: str, targets: Sequence[int]) -> list[Edit]:
         why = (
             "The model found that the conversation " + ("changes" if action == "update" else "ends") + " it."
         )
+        edits = [edit for edit in edits if edit.target != target]  # a target named twice: the last
         edits.append(Edit(action, target, text, why))
     return edits
 
