@@ -51,16 +51,16 @@ class _ClaimsTimer:
             self.calls += 1
 
 
-def _touch(app: Memdesk, corpus: Corpus) -> None:
+def _touch(app: Memdesk, corpus: Corpus, round: int) -> None:
     """Edit 10,000 knowledge entries in one step; a few of them now say where the person lives."""
     with app.ctx.change("bench: edit entries") as session:
         for number in range(1, TOUCHED + 1):
             entry = session.get(Entry, number * 7)
             assert entry is not None
             if number % FACT_EVERY == 0:
-                entry.content = f"Lives in {CITIES[number // FACT_EVERY % 2]} (note {number})"
+                entry.content = f"Lives in {CITIES[number // FACT_EVERY % 2]} (note {number}, round {round})"
             else:
-                entry.content = corpus.sentence(6, 20)
+                entry.content = f"{corpus.sentence(6, 20)} ({round})"
 
 
 def test_memory_health_on_the_big_store(tmp_path: Path, monkeypatch):
@@ -82,7 +82,8 @@ def test_memory_health_on_the_big_store(tmp_path: Path, monkeypatch):
             f"({timer.seconds / max(timer.calls, 1) * 1e6:.0f} µs a fact)"
         )
 
-        _touch(app, Corpus())
+        corpus = Corpus()
+        _touch(app, corpus, 1)
         timer.seconds, timer.calls = 0.0, 0
         began = time.perf_counter()
         read = app.health.look()
@@ -94,7 +95,7 @@ def test_memory_health_on_the_big_store(tmp_path: Path, monkeypatch):
         )
         monkeypatch.undo()
 
-        _touch(app, Corpus())  # the same again, for the command to find
+        _touch(app, corpus, 2)  # again, for the command to find
         command = [sys.executable, "-m", "memdesk", "--data-dir", str(data), "--db", str(db), "health"]
         began = time.perf_counter()
         result = subprocess.run(command, capture_output=True, env=dict(os.environ), timeout=600)

@@ -53,6 +53,9 @@ MIN_SIGNATURE_WORDS = 2  # one shared word is not the same fact
 # A changed fact is compared with at most this many facts for each value of a slot it fills
 # and for its signature: a store where thousands of facts name one drink stays fast.
 PARTNERS = 20
+PARTNERS_PER_SLOT = 100  # and at most this many for a slot, newest first
+NAMED = 5  # the newest facts a write's reply names as contradicted
+READ_ON_WRITE = 20  # changed facts an assistant's write reads itself before it asks for a look
 SHORT_STATEMENT = 5  # content words: a statement this short says one thing
 SAME_WORDS = 0.5  # the share of words two longer texts about one value share to say the same
 # What a fix changes, so the window reads again what shows facts.
@@ -330,11 +333,13 @@ class Health:
         return rows <= FIRST_LOOK_ON_WRITE
 
     @staticmethod
-    def _touched(session: Session, looked_to: Meta) -> list[str]:
+    def _touched(session: Session, looked_to: Meta | str) -> list[str]:
+        """The rows History shows changed since the last look."""
+        step = int(looked_to.value if isinstance(looked_to, Meta) else looked_to)
         names = {"entries": "entry", "app_memories": "memory", "documents": "document"}
         query = (
             select(HistoryChange.table_name, HistoryChange.item_key)
-            .where(HistoryChange.step_id > int(looked_to.value), HistoryChange.table_name.in_(names))
+            .where(HistoryChange.step_id > step, HistoryChange.table_name.in_(names))
             .distinct()
         )
         return [f"{names[table]}:{key}" for table, key in session.execute(query)]
@@ -379,12 +384,14 @@ class Health:
             else:
                 keys = sorted({key for row in rows if (key := getattr(row, column.key))})
                 wanted = [keys[start : start + CHUNK] for start in range(0, len(keys), CHUNK)]
+            newest = HealthFact.id.desc()
             for values in wanted:
-                rank = (
-                    func.row_number().over(partition_by=groups, order_by=HealthFact.id.desc()).label("rank")
+                rank = func.row_number().over(partition_by=groups, order_by=newest).label("rank")
+                among = func.row_number().over(partition_by=column, order_by=newest).label("among")
+                ranked = select(*columns, rank, among).where(column.in_(values)).subquery()
+                query = select(*(ranked.c[c.key] for c in columns)).where(
+                    ranked.c.rank <= PARTNERS, ranked.c.among <= PARTNERS_PER_SLOT
                 )
-                ranked = select(*columns, rank).where(column.in_(values)).subquery()
-                query = select(*(ranked.c[c.key] for c in columns)).where(ranked.c.rank <= PARTNERS)
                 for found_row in session.execute(query):
                     row = _Claimed(*found_row)
                     found[(row.fact, row.slot, row.value, row.past)] = row
@@ -491,17 +498,38 @@ class Health:
         mine = [claim for claim in claims_in(text) if claim.slot and not claim.past]
         if not mine:
             return []
-        self.look(first_look=False)
-        query = select(HealthFact.fact, HealthFact.slot, HealthFact.value, HealthFact.past).where(
-            HealthFact.slot.in_(sorted({claim.slot for claim in mine}))
-        )
         with self.ctx.store.read() as session:
-            refs = {
+            looked_to = session.scalar(select(Meta.value).where(Meta.key == LOOKED_TO))
+            touched = self._touched(session, looked_to) if looked_to is not None else []
+        if looked_to is None or len(touched) > READ_ON_WRITE:
+            # Never looked at (a small store gets its first look), or much changed: look now.
+            self.look(first_look=False)
+            touched = []
+        query = (
+            select(HealthFact.fact, HealthFact.slot, HealthFact.value, HealthFact.past)
+            .where(HealthFact.slot.in_(sorted({claim.slot for claim in mine})))
+            .order_by(HealthFact.id.desc())
+            .limit(PARTNERS_PER_SLOT)
+        )
+        # A few facts changed since the last look are read as they are now, without a look
+        # (a write to the store); the next look records what they disagree with.
+        with self.ctx.store.read() as session:
+            changed = self._facts_of(session, touched)
+            stale = set(touched)
+            refs = [
                 ref
                 for ref, slot, value, past in session.execute(query)
-                if any(conflicting(claim, Claim(slot, value, (0, 0), past)) for claim in mine)
-            }
-        return sorted(self.facts(refs).values(), key=lambda fact: fact.ref)
+                if owner_of(ref) not in stale
+                and any(conflicting(claim, Claim(slot, value, (0, 0), past)) for claim in mine)
+            ]
+        refs = [
+            fact.ref
+            for fact in sorted(changed, key=lambda fact: fact.ref, reverse=True)
+            if any(conflicting(claim, theirs) for claim in mine for theirs in claims_in(fact.text))
+        ] + refs
+        live = self.facts(refs)
+        named = list(dict.fromkeys(ref for ref in refs if ref in live))[:NAMED]
+        return sorted((live[ref] for ref in named), key=lambda fact: fact.ref)
 
     # --- fixes ------------------------------------------------------------------------------
 
