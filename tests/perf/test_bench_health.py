@@ -113,21 +113,28 @@ def test_memory_health_on_the_big_store(tmp_path: Path, monkeypatch):
             )
 
         tools = MemoryTools(app)
-        timings: list[float] = []
-        named = 0
         places = [word.title() for word in Corpus().words[1000 : 1000 + WRITES]]
-        with app.ctx.acting_as("mcp:bench"):
-            for number, place in enumerate(places):
-                content = f"Lives in {place}" if number % 2 else f"Plays chess, game {number}"
-                began = time.perf_counter()
+        timings: dict[str, list[float]] = {"claim": [], "plain": [], "person": []}
+        named = 0
+        for number, place in enumerate(places):
+            content = f"Lives in {place}" if number % 2 else f"Plays chess, game {number}"
+            began = time.perf_counter()
+            with app.ctx.acting_as("mcp:bench"):  # through the check
                 reply = tools.memory_store(f"bench_health_{number}", content, "knowledge")
-                timings.append(_seconds(began) * 1000)
-                named += "conflicts" in reply.data
-        p50 = statistics.median(timings)
+            timings["claim" if number % 2 else "plain"].append(_seconds(began) * 1000)
+            named += "conflicts" in reply.data
+            began = time.perf_counter()  # the same write by the person: no check
+            tools.memory_store(f"bench_person_{number}", content, "knowledge")
+            timings["person"].append(_seconds(began) * 1000)
+        assistant = timings["claim"] + timings["plain"]
+        p50 = statistics.median(assistant)
         print(
             f"an assistant's memory_store with the conflict check: p50 {p50:.2f} ms, "
-            f"p95 {percentile(timings, 0.95):.2f} ms over {WRITES} writes, {named} named a conflict "
-            f"(goal p50 ≤ {WRITE_GOAL_MS:.0f} ms)"
+            f"p95 {percentile(assistant, 0.95):.2f} ms over {WRITES} writes, {named} named a conflict "
+            f"(goal p50 ≤ {WRITE_GOAL_MS:.0f} ms); p50 of those that fill a slot "
+            f"{statistics.median(timings['claim']):.2f} ms, of the others "
+            f"{statistics.median(timings['plain']):.2f} ms; "
+            f"the same writes by the person, unchecked: p50 {statistics.median(timings['person']):.2f} ms"
         )
         assert named == WRITES // 2
         if p50 > WRITE_GOAL_MS:
