@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -352,7 +352,18 @@ class Health:
         if rows:
             session.execute(
                 insert(HealthFact),
-                [{"owner": owner_of(row.fact), **asdict(row)} for row in rows],
+                [
+                    {
+                        "owner": owner_of(row.fact),
+                        "fact": row.fact,
+                        "slot": row.slot,
+                        "value": row.value,
+                        "past": row.past,
+                        "slots": row.slots,
+                        "signature": row.signature,
+                    }
+                    for row in rows
+                ],
             )
         return rows
 
