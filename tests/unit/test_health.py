@@ -166,6 +166,8 @@ def test_expired_and_deleted_facts_are_not_facts(stale):
     app = stale
     app.entries.delete([app.entries.get("home_city").id])
     assert [f.kind for f in app.health.findings()] == [FindingKind.DUPLICATE]
+    app.apps.adjust_expiry(app.apps.memories("calendar")[0].id, expire=True)
+    assert app.health.findings() == []
 
 
 def test_an_assistants_write_leaves_a_big_stores_first_look_to_the_person(memdesk_app, monkeypatch):

@@ -14,6 +14,7 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
+from memdesk.core import lifetime
 from memdesk.core.items import Changes, ItemKind, ItemRef
 from memdesk.core.records import KNOWLEDGE
 from memdesk.core.search_text import bullet_of, query_words
@@ -28,7 +30,6 @@ from memdesk.core.slots import Claim, claims_in, conflicting, same_value
 from memdesk.core.term_match import word_root
 from memdesk.errors import BadInputError, ConflictError, NotFoundError
 from memdesk.services.context import MAX_DOCUMENT_CHARS, MAX_ENTRY_CHARS, check_text
-from memdesk.store.lifetime import document_live, entry_live, memory_live
 from memdesk.store.models import (
     AppMemory,
     Document,
@@ -174,6 +175,12 @@ def _pair_key(first: Fact, second: Fact) -> str:
     return hashlib.sha1(repr(both).encode()).hexdigest()
 
 
+def _live(row: Entry | AppMemory | Document, now: datetime) -> bool:
+    """Not in Trash and not expired (a knowledge entry, a memory, a document: no retention)."""
+    expiry = lifetime.expires_at(bool(row.pinned), row.expires_at, row.created_at)
+    return lifetime.is_live(row.deleted_at, expiry, now)
+
+
 def _chunks(items: Sequence[int], size: int = CHUNK) -> Iterator[list[int]]:
     for start in range(0, len(items), size):
         yield list(items[start : start + size])
@@ -238,29 +245,29 @@ class Health:
 
     # --- reading facts ----------------------------------------------------------------------
 
+    # Rows are read by id alone and their liveness judged here, by ``core.lifetime``'s rule: a
+    # condition on category or expiry lets SQLite pick an index that scans thousands of rows.
+
     def _live_entries(self, session: Session, ids: list[int]) -> Iterator[Fact]:
-        live = entry_live(self.ctx.now(), self.app.entries.retention_days)
-        query = select(Entry.id, Entry.key, Entry.content).where(
-            Entry.id.in_(ids), Entry.category == KNOWLEDGE, live
-        )
-        for entry_id, key, content in session.execute(query):
-            yield Fact(f"entry:{entry_id}", content, ItemKind.ENTRY, key)
+        now = self.ctx.now()
+        for entry in session.scalars(select(Entry).where(Entry.id.in_(ids))):
+            if entry.category == KNOWLEDGE and _live(entry, now):
+                yield Fact(f"entry:{entry.id}", entry.content, ItemKind.ENTRY, entry.key)
 
     def _live_memories(self, session: Session, ids: list[int]) -> Iterator[Fact]:
-        query = select(AppMemory.id, AppMemory.app_id, AppMemory.content).where(
-            AppMemory.id.in_(ids), memory_live(self.ctx.now())
-        )
-        for memory_id, app_id, content in session.execute(query):
-            yield Fact(f"memory:{memory_id}", content, ItemKind.APP_MEMORY, str(memory_id), app_id)
+        now = self.ctx.now()
+        for memory in session.scalars(select(AppMemory).where(AppMemory.id.in_(ids))):
+            if _live(memory, now):
+                yield Fact(
+                    f"memory:{memory.id}", memory.content, ItemKind.APP_MEMORY, str(memory.id), memory.app_id
+                )
 
     def _live_lines(self, session: Session, ids: list[int]) -> Iterator[Fact]:
-        query = select(Document.id, Document.namespace, Document.content).where(
-            Document.id.in_(ids), document_live(self.ctx.now())
-        )
-        for document_id, namespace, content in session.execute(query):
-            if self.holds_facts(namespace):
-                for text in dict.fromkeys(fact_lines(content)):
-                    yield Fact(_line_ref(document_id, text), text, ItemKind.DOCUMENT, namespace)
+        now = self.ctx.now()
+        for document in session.scalars(select(Document).where(Document.id.in_(ids))):
+            if self.holds_facts(document.namespace) and _live(document, now):
+                for text in dict.fromkeys(fact_lines(document.content)):
+                    yield Fact(_line_ref(document.id, text), text, ItemKind.DOCUMENT, document.namespace)
 
     def _facts_of(self, session: Session, owners: Iterable[str]) -> list[Fact]:
         """The live facts in these rows (``entry:12``, ``memory:7``, ``document:3``)."""
