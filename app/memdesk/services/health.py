@@ -552,9 +552,15 @@ class Health:
             for fact in sorted(changed, key=lambda fact: fact.ref, reverse=True)
             if any(conflicting(claim, theirs) for claim in mine for theirs in claims_of(fact.text))
         ] + refs
-        live = self.facts(refs)
-        named = list(dict.fromkeys(ref for ref in refs if ref in live))[:NAMED]
-        return sorted((live[ref] for ref in named), key=lambda fact: fact.ref)
+        ordered = list(dict.fromkeys(refs))
+        named: list[Fact] = []
+        for start in range(0, len(ordered), NAMED * 2):  # read only as many as are named
+            some = ordered[start : start + NAMED * 2]
+            live = self.facts(some)
+            named += [live[ref] for ref in some if ref in live]
+            if len(named) >= NAMED:
+                break
+        return sorted(named[:NAMED], key=lambda fact: fact.ref)
 
     # --- fixes ------------------------------------------------------------------------------
 
