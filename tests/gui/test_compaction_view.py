@@ -11,6 +11,7 @@ from tests.support.llm_servers import FakeLLMServer, Reply, Status
 
 from memdesk.llm import prompts
 from memdesk.services.compaction import ChangeKind
+from memdesk.services.compaction.render import change_diff
 
 SESSION = "telegram:1"
 SUMMARY = "## Trip\n- Porto on Friday, hotel by the river"
@@ -361,3 +362,71 @@ def test_a_card_shows_the_marked_lines_and_the_start_of_a_long_loop():
     shown, findings = marked_lines(loop, tuple(check(loop, sources)))
     assert len(shown) == MARKED_CHARS + 1 and shown.endswith("…")
     assert findings and all(f.end <= MARKED_CHARS for f in findings)
+
+
+def log_move(app, clock, session="web:3"):
+    app.documents.set("user/profile", "Name: Priya\nLives in Leeds with her partner Sam.")
+    app.entries.upsert("dentist", "Dentist: Dr. Hale on Park Lane.", "knowledge")
+    clock.now += timedelta(days=40)
+    app.sessions.log(
+        session, "user", "We moved to Bristol two weeks ago. Dr. Hale retired, so I signed up with Dr. Osei."
+    )
+    clock.now += timedelta(minutes=1)
+    app.sessions.log(session, "assistant", "Welcome to Bristol!")
+
+
+def test_an_update_is_a_replacement_with_its_diff_accepted_edited_or_rejected_alone(
+    memdesk_app, clock, view, qtbot, settle
+):
+    app = memdesk_app
+    log_move(app, clock)
+    view.backend_box.setCurrentIndex(view.backend_box.findData("offline"))
+    view.select_session("web:3")
+    settle()
+
+    run(view, qtbot)
+
+    home = card(view, ChangeKind.UPDATE_LINE)
+    dentist = card(view, ChangeKind.UPDATE_ENTRY)
+    assert home.title.text().endswith("Update a line of user/profile")
+    assert dentist.title.text().endswith("Update knowledge entry dentist")
+    assert [(line.op, line.text) for line in change_diff(home.change)] == [
+        ("-", "Lives in Leeds with her partner Sam."),
+        ("+", "Lives in Bristol (since the week of 23 March 2026) with her partner Sam."),
+    ]
+    assert "Leeds" in home.diff.text() and "Bristol" in home.diff.text()
+    qtbot.mouseClick(home.edit_button, Qt.MouseButton.LeftButton)
+    home.editor.setPlainText("Lives in Bristol (Clifton) with her partner Sam.")
+    assert home.state.text() == "Will be written, as edited"
+    qtbot.mouseClick(dentist.reject_button, Qt.MouseButton.LeftButton)
+    assert dentist.state.text() == "Rejected: will not be written"
+
+    qtbot.mouseClick(view.apply_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.proposal is None, timeout=10000)
+
+    assert (
+        app.documents.text("user/profile") == "Name: Priya\nLives in Bristol (Clifton) with her partner Sam."
+    )
+    assert app.entries.get("dentist").content == "Dentist: Dr. Hale on Park Lane."  # rejected
+
+    app.history.undo()  # one step: the old fact is back exactly
+    assert app.documents.text("user/profile") == "Name: Priya\nLives in Leeds with her partner Sam."
+
+
+@pytest.mark.parametrize(("name", "size", "dark"), RENDERS)
+def test_render_the_replacements(memdesk_app, clock, tasks, qtbot, settle, name, size, dark):
+    from memdesk.gui.views.compaction import CompactionView
+
+    log_move(memdesk_app, clock)
+    with app_palette(dark):
+        view = CompactionView(memdesk_app, tasks)
+        qtbot.addWidget(view)
+        view.resize(*size)
+        view.show()
+        view.backend_box.setCurrentIndex(view.backend_box.findData("offline"))
+        view.select_session("web:3")
+        settle()
+        run(view, qtbot)
+        settle()
+        view.scroll.ensureWidgetVisible(card(view, ChangeKind.UPDATE_LINE))
+        save_render(view, f"compaction-replacements-{name}", size)

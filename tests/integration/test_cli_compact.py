@@ -350,3 +350,45 @@ def test_ungrounded_changes_are_listed_and_left_out_unless_accepted(memdesk, ser
 
     assert "Applied 5 changes" in accepted and "ungrounded" not in accepted.split("history step")[1]
     assert "Spain" in out(memdesk("working", "show"))
+
+
+def test_dry_run_prints_each_update_as_a_replacement_and_yes_applies_it_as_one_undoable_step(tmp_path):
+    written = MemdeskCommand(tmp_path / "store", prefix=("--now", "2026-01-10T09:00:00Z"))
+    said = MemdeskCommand(tmp_path / "store", prefix=("--now", "2026-03-01T18:00:00Z"))
+    out(written("doc", "set", "user/profile", "Name: Ada\nLives in Berlin, works as a nurse."))
+    out(written("doc", "set", "user/facts", "- Drinks coffee every morning"))
+    out(
+        said(
+            "session",
+            "log",
+            "chat:1",
+            "--role",
+            "user",
+            "I moved to Paris last month and I quit coffee, only tea now.",
+        )
+    )
+
+    dry = out(said("compact", "chat:1", "--dry-run"))
+
+    why = "why: The person said: “I moved to Paris last month (February 2026)"
+    assert f"Update a line of user/profile\n    {why}" in dry
+    assert (
+        "  - Lives in Berlin, works as a nurse.\n  + Lives in Paris (since February 2026), works as a nurse."
+        in dry
+    )
+    assert "Update a line of user/facts" in dry
+    assert "  - - Drinks coffee every morning\n  + - Drinks tea every morning" in dry
+    assert "Dry run: nothing was written." in dry
+    assert "Berlin" in out(said("doc", "show", "user/profile"))
+
+    applied = out(said("compact", "chat:1", "--yes"))
+    assert "as history step #" in applied
+    assert (
+        out(said("doc", "show", "user/profile"))
+        == "Name: Ada\nLives in Paris (since February 2026), works as a nurse.\n"
+    )
+    assert out(said("doc", "show", "user/facts")) == "- Drinks tea every morning\n"
+
+    out(said("undo"))
+    assert out(said("doc", "show", "user/profile")) == "Name: Ada\nLives in Berlin, works as a nurse.\n"
+    assert out(said("doc", "show", "user/facts")) == "- Drinks coffee every morning\n"

@@ -168,3 +168,18 @@ def test_a_merged_edit_may_keep_what_the_memory_it_rewrites_said(memdesk_app, cl
 
     edit = next(c for c in proposal.changes if c.kind is ChangeKind.EDIT_APP_MEMORY)
     assert edit.after == merged and edit.marks == () and edit.accepted
+
+
+def test_a_changes_reply_is_read_into_edits_and_a_target_named_twice_keeps_the_last():
+    from memdesk.llm.replies import BadReply, parse_changes
+
+    reply = (
+        '[{"action": "update", "target": 2, "text": "Lives in Oslo"}, {"action": "none"},'
+        ' {"action": "retire", "target": 2}, {"action": "add", "text": "Has a  kayak"}]'
+    )
+    edits = parse_changes(reply, [1, 2])
+    assert [(e.action, e.target, e.text) for e in edits] == [("retire", 2, ""), ("add", None, "Has a kayak")]
+    with pytest.raises(BadReply, match="named fact 3, which was not among the candidates"):
+        parse_changes('[{"action": "retire", "target": 3}]', [1, 2])
+    with pytest.raises(BadReply, match="was not an object"):
+        parse_changes('["retire 2"]', [1, 2])

@@ -229,3 +229,32 @@ def test_filters_that_leave_too_few_of_the_best_matches_rank_every_match(entries
     entries.entries.delete_key("rust0")
     entries.entries.delete_key("rust1")
     assert "rust0" not in keys(entries.recall.entries("rust", limit=10))
+
+
+def test_a_fact_marked_past_ranks_below_the_current_one(memdesk_app):
+    app = memdesk_app
+    # The past one matches the question better: only its mark puts it below.
+    app.entries.upsert("home_now", "Lives in Lyon, in a flat near the river, with Claire and the twins")
+    app.entries.upsert("home_then", "Lives with Claire in Dijon (until March 2026)")
+    assert keys(app.recall.entries("where does she live with Claire", limit=2)) == ["home_now", "home_then"]
+
+
+def test_a_past_line_of_the_facts_ranks_below_the_current_line(memdesk_app):
+    app = memdesk_app
+    app.documents.set(
+        "user/facts", "- Drinks oolong tea (old)\n\n- Drinks rooibos tea, brewed strong, with lemon"
+    )
+    hits = app.recall.for_prompt("which tea do I drink", "user", 2, app.now())
+    assert [hit.text for hit in hits] == [
+        "Drinks rooibos tea, brewed strong, with lemon",
+        "Drinks oolong tea (old)",
+    ]
+
+
+def test_a_paragraph_filling_the_slot_asked_about_is_found_without_shared_words(memdesk_app):
+    app = memdesk_app
+    app.documents.set(
+        "user/facts", "- Has a Polestar 2\n\n- Sold the Corolla (until May 2026)\n\n- Likes jazz"
+    )
+    hits = app.recall.for_prompt("What car do I have?", "user", 3, app.now())
+    assert [hit.text for hit in hits] == ["Has a Polestar 2"]

@@ -106,6 +106,8 @@ def _finish(args: argparse.Namespace, compaction: Compaction, proposal: Proposal
             print(f"Applied {count} changes; they changed nothing.")
         else:
             print(f"Applied {count} changes as history step #{step_id}; `memdesk undo` reverts them all.")
+        for line in proposal.refused:
+            print(line)
         _held_back(proposal)
         _ungrounded(proposal, "Left out")
     else:

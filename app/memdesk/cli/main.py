@@ -38,6 +38,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "cmd_review": ("review", "assistant"),
     "cmd_access": ("access",),
     "cmd_private": ("private",),
+    "cmd_health": ("health",),
 }
 # Global options that take a value: the word after one is not the command.
 _VALUE_OPTIONS = frozenset({"--db", "--data-dir", "--config", "--now"})

@@ -261,6 +261,12 @@ def like_pattern(word: str) -> str:
     return f"%{escaped}%"
 
 
+def bullet_of(line: str) -> str:
+    """The list marker a line opens with, indent and space included ("- ", "  1. "), or ""."""
+    found = _BULLET.match(line)
+    return found.group(0) if found else ""
+
+
 def split_pieces(markdown: str) -> list[str]:
     """Split a document into the paragraphs and bullets recall ranks, headings left out."""
     pieces: list[str] = []

@@ -30,6 +30,11 @@ COUNTS: dict[str, tuple[frozenset[ItemKind], Callable[[Memdesk], Any]]] = {
     "app_memories": (frozenset({ItemKind.APP_MEMORY}), lambda app: app.apps.memory_count()),
     "review": (frozenset({ItemKind.HELD_WRITE}), lambda app: app.review.count()),
     "trash": (frozenset({ItemKind.TRASH}), lambda app: app.trash.count()),
+    # A big store's first look (every fact read once) is left to the Memory health page.
+    "health": (
+        frozenset({ItemKind.DOCUMENT, ItemKind.ENTRY, ItemKind.APP_MEMORY}),
+        lambda app: app.health.count(first_look=False),
+    ),
     "sessions": (frozenset({ItemKind.SESSION}), lambda app: len(app.sessions.list())),
     "documents": (frozenset({ItemKind.DOCUMENT, ItemKind.WORKING}), lambda app: len(app.documents.list())),
     "knowledge": (frozenset({ItemKind.ENTRY}), _entries("knowledge")),

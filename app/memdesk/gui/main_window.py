@@ -633,7 +633,7 @@ class MainWindow(QMainWindow):
         model = self.sidebar.sidebar_model
         if "apps" in counts:
             self.sidebar.set_apps(counts["apps"])
-        for key in ("review", "trash", "knowledge", "timeline", "sessions"):
+        for key in ("review", "health", "trash", "knowledge", "timeline", "sessions"):
             if key in counts:
                 model.set_count(key, counts[key])
         if "review" in counts:

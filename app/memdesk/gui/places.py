@@ -169,6 +169,14 @@ def _review(window: MainWindow) -> Page:
     return review
 
 
+def _health(window: MainWindow) -> Page:
+    from memdesk.gui.views.health import HealthView
+
+    health = HealthView(window.app, window.tasks)
+    health.status_message.connect(window.show_status)
+    return health
+
+
 def _search(window: MainWindow) -> Page:
     from memdesk.gui.search_panel import SearchPanel
 
@@ -326,6 +334,14 @@ PLACES: tuple[Place, ...] = (
         "compaction",
         _compaction,
         tooltip="Turn long conversations into memories, reviewed",
+    ),
+    Place(
+        "health",
+        "Memory health",
+        "health",
+        _health,
+        shows=frozenset({ItemKind.DOCUMENT, ItemKind.ENTRY, ItemKind.APP_MEMORY}),
+        tooltip="Facts that disagree or are stored twice, with one-click fixes",
     ),
     Place(
         "trash",

@@ -17,6 +17,7 @@ from typing import TypeVar
 from memdesk.core.patterns import lowercase
 from memdesk.core.tokens import estimate_tokens
 from memdesk.errors import BadInputError
+from memdesk.llm.changes import Edit, Known, Said, offline_changes
 from memdesk.llm.noise import TO_THE_LISTENER
 from memdesk.llm.replies import MIN_APP_MEMORY_CHARS, NEEDS_EXISTING, fifo_decision
 from memdesk.llm.results import Decision, PartNotes, StepResult
@@ -98,6 +99,13 @@ class OfflineSteps:
     def make_app_memory(self, transcript: str, summary: str | None = None) -> StepResult[str | None]:
         del summary  # extractive: the sentences come from the conversation itself
         return _timed(transcript, lambda: self._app_memory(transcript), lambda text: text or "")
+
+    def find_changes(
+        self, transcript: str, said: Sequence[Said], known: Sequence[Known]
+    ) -> StepResult[list[Edit]]:
+        return _timed(
+            transcript, lambda: offline_changes(said, known), lambda edits: "\n".join(e.text for e in edits)
+        )
 
     def decide_compaction(
         self, existing: Sequence[tuple[int, str]], new_content: str, new_id: int | None

@@ -107,6 +107,33 @@ about the listener.
 - If there is nothing lasting, reply with exactly: {NO_FACTS}
 """
 
+CHANGES_SYSTEM = f"""\
+You keep a person's stored facts true. You are given a conversation and numbered facts \
+already stored about the person. Find what the conversation changes in them: something \
+the person said has replaced, ended or corrected a stored fact (they moved, changed jobs, \
+switched tools, quit something, a relationship or a pet is gone, new contact details, a \
+changed schedule or amount, "it's X, not Y").
+
+Reply with a JSON list and nothing else. Each item is one of:
+- {{"action": "update", "target": N, "text": "<the fact's complete new text>"}}: the fact \
+numbered N is no longer right; the new text replaces it. Keep its form and everything in \
+it that still holds, and add "(since <date>)" after the new value when the conversation \
+gives the date of the change.
+- {{"action": "retire", "target": N}}: the fact numbered N has simply ended and nothing \
+replaced it. Add "text" with the fact rewritten as past when part of it still holds.
+- {{"action": "add", "text": "<a short statement>"}}: a lasting new fact the conversation \
+states that contradicts none of the stored ones.
+- {{"action": "none"}}: when the conversation changes nothing stored.
+
+Rules:
+- Only what the person ("user") said about themselves counts. Mentioning a stored fact \
+("Berlin was cold today") does not change it.
+- When the conversation is unclear about whether a fact changed, leave that fact alone.
+- When the conversation contradicts itself, the last statement wins.
+- Target only the numbers given. Copy names and values exactly.
+- {DATES_RULE}
+"""
+
 DECISION_SYSTEM = """\
 You keep a small, capped set of memory records for one app. A new record has arrived and \
 there is no room for it, so one existing record has to go or be rewritten to absorb the \
@@ -164,6 +191,12 @@ def summary_message(summary: str) -> str:
         "The conversation was too long to send whole; these notes cover all of it.\n\n"
         f"<conversation-notes>\n{summary}\n</conversation-notes>"
     )
+
+
+def changes_message(transcript: str, known: Sequence[tuple[int, str, str]]) -> str:
+    """The conversation and the numbered stored facts (number, where it is stored, text)."""
+    facts = "\n".join(f"{number}. ({where}) {text}" for number, where, text in known)
+    return f"<stored-facts>\n{facts}\n</stored-facts>\n\n<conversation>\n{transcript}\n</conversation>"
 
 
 def decision_message(existing: Sequence[tuple[int, str]], new_content: str, new_id: int | None) -> str:

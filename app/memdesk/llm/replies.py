@@ -2,7 +2,8 @@
 
 Each step asks for one shape: notes in prose (summary; several parts' notes under part
 headings), a list of short statements
-(facts), a few sentences (app memory), or the decision object (compaction decision).
+(facts), a few sentences (app memory), the decision object (compaction decision), or a
+JSON list of changes to stored facts (changes).
 A reply of another shape raises BadReply, which the steps treat as a failed call. A reply
 that is too long is cut to the step's budget, and the cut is described in a note.
 """
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from memdesk.errors import BadInputError
+from memdesk.llm.changes import Edit
 from memdesk.llm.prompts import NO_FACTS
 from memdesk.llm.results import Decision
 from memdesk.llm.text import clip_at_word, dedupe_key
@@ -23,6 +25,7 @@ from memdesk.llm.text import clip_at_word, dedupe_key
 T = TypeVar("T")
 
 MIN_APP_MEMORY_CHARS = 10
+CHANGE_MAX_CHARS = 2000  # an updated fact's text: a line, an entry or a memory
 FACT_MAX_CHARS = 300
 MAX_FACTS_PER_REPLY = 50
 NEEDS_EXISTING = "A compaction decision needs at least one existing memory."
@@ -141,6 +144,59 @@ def shape_app_memory(reply: str, max_chars: int) -> Shaped[str | None]:
         return Shaped(None)
     note = _cut_note("app memory", len(flat), max_chars) if record != flat else ""
     return Shaped(record, note)
+
+
+def parse_changes(reply: str, targets: Sequence[int]) -> list[Edit]:
+    """The changes in a JSON list of ``{"action", "target", "text"}`` items.
+
+    BadReply when the reply is not such a list, or an item names a target outside
+    ``targets``, lacks the text its action needs, or carries data as its text.
+    """
+    items = _json_list(clean(reply))
+    known = set(targets)
+    edits: list[Edit] = []
+    for number, item in enumerate(items, 1):
+        if not isinstance(item, dict):
+            raise BadReply(f"item {number} of its list was not an object")
+        action = item.get("action")
+        if action == "none":
+            continue
+        if action not in ("update", "retire", "add"):
+            raise BadReply(f"item {number} asked for an unknown action {action!r}")
+        text = item.get("text", "")
+        if not isinstance(text, str) or len(text) > CHANGE_MAX_CHARS or _is_data(clean(text) or "x"):
+            raise BadReply(f"item {number} had no usable text")
+        text = " ".join(clean(text).split()) if action == "add" else clean(text)
+        if action in ("update", "add") and not text:
+            raise BadReply(f"item {number} asked to {action} without the text")
+        if action == "add":
+            edits.append(Edit("add", None, text, "The model found a new lasting fact."))
+            continue
+        target = _as_id(item.get("target"))
+        if target not in known:
+            raise BadReply(
+                f"item {number} named fact {item.get('target')!r}, which was not among the candidates"
+            )
+        why = (
+            "The model found that the conversation " + ("changes" if action == "update" else "ends") + " it."
+        )
+        edits = [edit for edit in edits if edit.target != target]  # a target named twice: the last
+        edits.append(Edit(action, target, text, why))
+    return edits
+
+
+def _json_list(text: str) -> list[object]:
+    body = _WRAPPERS.sub("", text).strip()
+    start, end = body.find("["), body.rfind("]")
+    if start < 0 or end < start:
+        raise BadReply("it held no JSON list")
+    try:
+        data = json.loads(body[start : end + 1])
+    except ValueError:
+        raise BadReply("its JSON list could not be read") from None
+    if not isinstance(data, list):
+        raise BadReply("it held no JSON list")
+    return data
 
 
 def cut_text(text: str, max_chars: int) -> str:

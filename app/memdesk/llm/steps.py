@@ -16,6 +16,7 @@ from memdesk.core.tokens import CHARS_PER_TOKEN, estimate_tokens
 from memdesk.errors import BadInputError, LLMError
 from memdesk.llm import failures, prompts
 from memdesk.llm.base import ChatBackend, make_backend
+from memdesk.llm.changes import Edit, Known, Said, offline_changes
 from memdesk.llm.chunking import group_to_fit, runs_to_fit, split_to_fit
 from memdesk.llm.offline import OfflineSteps
 from memdesk.llm.replies import (
@@ -24,6 +25,7 @@ from memdesk.llm.replies import (
     Shaped,
     check_prose,
     fifo_decision,
+    parse_changes,
     parse_decision,
     shape_app_memory,
     shape_facts,
@@ -49,7 +51,8 @@ _ATTEMPTS = 2
 
 class Steps(Protocol):
     """What the compaction pipeline needs; LLM failures raise LLMError, except in
-    ``decide_compaction``, which falls back to FIFO instead. A reply of the wrong shape
+    ``decide_compaction``, which falls back to FIFO instead, and ``find_changes``, which
+    falls back to the offline rules. A reply of the wrong shape
     for its step is asked for once more, then counts as a failure."""
 
     name: str
@@ -63,6 +66,13 @@ class Steps(Protocol):
     def extract_facts(self, transcript: str) -> StepResult[list[str]]: ...
 
     def make_app_memory(self, transcript: str, summary: str | None = None) -> StepResult[str | None]: ...
+
+    def find_changes(
+        self, transcript: str, said: Sequence[Said], known: Sequence[Known]
+    ) -> StepResult[list[Edit]]:
+        """What the person's sentences ``said`` change in the stored facts ``known``; never
+        raises for the model: an unusable reply or a failed call gives the offline rules' result."""
+        ...
 
     def decide_compaction(
         self, existing: Sequence[tuple[int, str]], new_content: str, new_id: int | None
@@ -171,6 +181,36 @@ class LLMSteps:
         max_chars = self.app_memory_max_chars
         record = meter.ask_for("app memory", system, message, lambda r: shape_app_memory(r, max_chars))
         return meter.result(record)
+
+    def find_changes(
+        self, transcript: str, said: Sequence[Said], known: Sequence[Known]
+    ) -> StepResult[list[Edit]]:
+        """One call with the conversation and the numbered candidates; the offline rules when
+        there is nothing to compare, or when the reply or the call fails."""
+        meter = _Meter(self.backend)
+        if not known:
+            return meter.result(offline_changes(said, known))
+        message = prompts.changes_message(transcript, [(k.number, k.where, k.text) for k in known])
+        if estimate_tokens(message) > self.part_tokens(prompts.CHANGES_SYSTEM):
+            return self._offline_changes(
+                meter, said, known, "the conversation does not fit the model's context"
+            )
+        try:
+            edits = parse_changes(meter.ask(prompts.CHANGES_SYSTEM, message), [k.number for k in known])
+        except LLMError as exc:
+            return self._offline_changes(meter, said, known, f"the model call failed: {exc.message}")
+        except BadReply as exc:
+            return self._offline_changes(meter, said, known, f"the model's reply was unusable: {exc.reason}")
+        return meter.result(edits)
+
+    @staticmethod
+    def _offline_changes(
+        meter: _Meter, said: Sequence[Said], known: Sequence[Known], why: str
+    ) -> StepResult[list[Edit]]:
+        meter.notes.append(
+            f"Changes to stored facts: {why}; the offline rules' changes are proposed instead."
+        )
+        return meter.result(offline_changes(said, known))
 
     def decide_compaction(
         self, existing: Sequence[tuple[int, str]], new_content: str, new_id: int | None

@@ -22,7 +22,26 @@ class WriteResult(_Result):
     target: str | None = Field(None, description="when held: where it would go in the prompt")
 
 
-class StoreResult(WriteResult):
+class StoredFact(_Result):
+    """A stored fact a write disagrees with, and what names it."""
+
+    kind: str = Field(description="entry, app_memory or line (a line of a document)")
+    key: str | None = Field(None, description="an entry's key")
+    id: int | None = Field(None, description="an app memory's id")
+    app: str | None = Field(None, description="an app memory's app")
+    namespace: str | None = Field(None, description="the document a line is in")
+    text: str
+
+
+class Conflicting(WriteResult):
+    conflicts: list[StoredFact] | None = Field(
+        None,
+        description="stored facts this write disagrees with: replace or forget the one no longer true "
+        "(when held: approving replaces them)",
+    )
+
+
+class StoreResult(Conflicting):
     key: str | None = None
     category: str | None = None
     importance: float | None = None
@@ -33,7 +52,7 @@ class ForgetResult(WriteResult):
     deleted: bool | None = None
 
 
-class AppMemoryAddResult(WriteResult):
+class AppMemoryAddResult(Conflicting):
     app: str | None = None
     id: int | None = None
     merged: bool | None = None
@@ -53,7 +72,7 @@ class WorkingSetResult(WriteResult):
     expires_at: str | None = None
 
 
-class AppendResult(WriteResult):
+class AppendResult(Conflicting):
     namespace: str | None = None
     chars: int | None = None
 

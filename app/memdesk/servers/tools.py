@@ -201,6 +201,22 @@ class MemoryTools:
             text, {"held": True, "review_id": held.id, "reasons": list(held.reasons), "target": where}
         )
 
+    @staticmethod
+    def _naming_conflicts(outcome: Outcome, reply: Reply) -> Reply:
+        """The reply, naming the stored facts the write disagrees with (Memory health's rule)."""
+        if not outcome.conflicts:
+            return reply
+        named = "; ".join(f'{fact.name}: "{fact.text}"' for fact in outcome.conflicts)
+        if outcome.held:
+            said = f" Approving it replaces {named}."
+        else:
+            said = (
+                f" It disagrees with {named}. If that is no longer true, replace or forget it; "
+                "until then the person sees both in Memory health."
+            )
+        data = {**reply.data, "conflicts": [fact.described() for fact in outcome.conflicts]}
+        return Reply(reply.text + said, data)
+
     # --- entries (PicoBot) -------------------------------------------------------------
 
     def memory_store(self, key: str, content: str, category: str, importance: float | None = None) -> Reply:
@@ -213,12 +229,13 @@ class MemoryTools:
             check_entry_importance(importance)
         outcome = self._submit(Write.save_entry(key, content, category, importance))
         if outcome.held:
-            return self._held_reply(outcome)
+            return self._naming_conflicts(outcome, self._held_reply(outcome))
         entry = outcome.result
-        return Reply(
+        reply = Reply(
             f"Stored {entry.key} ({entry.category}).",
             {"key": entry.key, "category": entry.category, "importance": entry.importance, "held": False},
         )
+        return self._naming_conflicts(outcome, reply)
 
     def memory_recall(
         self,
@@ -320,7 +337,7 @@ class MemoryTools:
             self._may_forget()  # at the cap, adding means removing or rewriting another memory
         outcome = self._submit(Write.add_app_memory(app_id, content, max_chars))
         if outcome.held:
-            return self._held_reply(outcome)
+            return self._naming_conflicts(outcome, self._held_reply(outcome))
         added = outcome.result
         if added.merged:
             text = (
@@ -340,7 +357,7 @@ class MemoryTools:
             "reason": added.reason,
             "held": False,
         }
-        return Reply(text, data)
+        return self._naming_conflicts(outcome, Reply(text, data))
 
     def app_memory_delete(self, app: str, id: int) -> Reply:
         app_id = self._app(app)
@@ -420,11 +437,12 @@ class MemoryTools:
             write = Write.append_document(namespace, text)
         outcome = self._submit(write)
         if outcome.held:
-            return self._held_reply(outcome)
+            return self._naming_conflicts(outcome, self._held_reply(outcome))
         doc = outcome.result
-        return Reply(
+        reply = Reply(
             f"Appended to {namespace}.", {"namespace": namespace, "chars": len(doc.content), "held": False}
         )
+        return self._naming_conflicts(outcome, reply)
 
     def session_log(self, session: str, role: str, content: str, app: str | None = None) -> Reply:
         with argument("session"):

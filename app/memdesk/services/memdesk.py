@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from memdesk.services.compaction import Compaction
     from memdesk.services.expiry import Expiry
     from memdesk.services.flynn import FlynnFolder
+    from memdesk.services.health import Health
     from memdesk.services.history import History
     from memdesk.services.provenance import Provenance
     from memdesk.services.review import Review
@@ -163,6 +164,13 @@ class Memdesk:
         from memdesk.services.review import Review
 
         return Review(self)
+
+    @cached_property
+    def health(self) -> Health:
+        """Memory health: live facts that disagree or repeat each other, and their fixes."""
+        from memdesk.services.health import Health
+
+        return Health(self)
 
     @cached_property
     def transcripts(self) -> Transcripts:

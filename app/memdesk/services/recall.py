@@ -11,11 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from memdesk.core.privacy import ReadScope, Target, TargetKind
 from memdesk.core.query_dates import find_date
 from memdesk.core.search_text import no_space_runs, query_words
+from memdesk.core.slots import asked_slots, claims_in
 from memdesk.core.timefmt import naive_utc
 from memdesk.errors import BadInputError
 from memdesk.services.context import Context
@@ -23,6 +25,7 @@ from memdesk.services.entries import check_category
 from memdesk.services.privacy import private_names
 from memdesk.services.recall_rank import Answer, Candidate, Ranking, Terms
 from memdesk.store.fulltext import Row
+from memdesk.store.models import Document, DocumentPiece
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,8 @@ WINDOW_TOP = 500
 # count as one conversation.
 ANCHORS = 15
 SAME_CONVERSATION = timedelta(hours=1)
+# Paragraphs of the user's documents read for a slot the question names (facts and patterns).
+SLOT_PIECES = 500
 
 
 class Recall:
@@ -79,10 +84,13 @@ class Recall:
         since: datetime | None = None,
         until: datetime | None = None,
         now: datetime | None = None,
+        like: bool = True,
     ) -> list[Hit]:
         """Live entries matching ``query``, best first.
 
         ``since``, ``until`` and ``now``: an aware time is converted to UTC, a naive one means UTC.
+        ``like=False`` leaves out the LIKE fallback (a scan of every entry) when the full-text
+        index finds nothing, for callers on a time budget.
         """
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 1000:
             raise BadInputError(f"limit must be a whole number from 1 to 1000, not {limit!r}")
@@ -95,7 +103,8 @@ class Recall:
         with self.ctx.store.read(consistent=False) as session:
             # Private entries are never recalled: look deeper by as many as could be dropped.
             private = private_names(session, TargetKind.ENTRY)
-            lists, answers = self._entry_lists(session, terms, params, max(limit, CANDIDATES) + len(private))
+            depth = max(limit, CANDIDATES) + len(private)
+            lists, answers = self._entry_lists(session, terms, params, depth, like)
             ranked = self._ranked(session, lists, terms, params, answers)
         hits = [_hit(candidate, score) for candidate, score in ranked]
         return [hit for hit in hits if hit.ref not in private][:limit]
@@ -126,7 +135,7 @@ class Recall:
         return ranking.with_answers(_answers(rows, asking))
 
     def _entry_lists(
-        self, session: Session, terms: Terms, params: dict[str, object], limit: int
+        self, session: Session, terms: Terms, params: dict[str, object], limit: int, like: bool = True
     ) -> tuple[list[list[Candidate]], dict[str, Row | None]]:
         """Candidate lists, and the answers to the best of them read on the way."""
         fulltext = self.ctx.store.fulltext
@@ -149,7 +158,7 @@ class Recall:
                 lists.append(_best(fulltext.entries_by_id(session, ranked, within), limit))
         if terms.runs:
             lists.append(_entry_candidates(fulltext.entries_with_runs(session, terms.runs, params, limit)))
-        if not any(lists) and (terms.words or terms.runs):
+        if like and not any(lists) and (terms.words or terms.runs):
             words = terms.words + terms.runs
             lists = [_entry_candidates(fulltext.entries_like(session, words, params, limit))]
         return lists, answers
@@ -159,7 +168,10 @@ class Recall:
     ) -> tuple[list[Hit], list[str]]:
         """Knowledge entries and paragraphs of ``{ns}/patterns`` and ``{ns}/facts``, best first,
         less what ``scope`` hides; and the private items left out (``entry:KEY`` of those that
-        would have been among them, ``doc:NAMESPACE`` of the documents not searched)."""
+        would have been among them, ``doc:NAMESPACE`` of the documents not searched).
+
+        A paragraph that fills a slot the message asks about (``core.slots``: "What car do I
+        have?" and "Has a Tesla Model 3") is a candidate even when no word matches."""
         terms = self.terms(message, now)
         if not terms.words and not terms.runs:
             return [], []
@@ -172,6 +184,7 @@ class Recall:
             lists, answers = self._entry_lists(session, terms, params, depth)
             if namespaces:
                 lists += self._pieces(session, terms, namespaces, max(limit, CANDIDATES))
+                lists.append(_filling(session, asked_slots(message), namespaces))
             ranked = self._ranked(session, lists, terms, params, answers)
         hits = [_hit(candidate, score) for candidate, score in ranked]
         hidden = [h for h in hits if h.kind != "document" and scope.hides_entry(h.ref)]
@@ -190,6 +203,24 @@ class Recall:
         if not any(lists) and terms.words:
             lists = [_piece_candidates(fulltext.pieces_like(session, terms.words, namespaces, limit))]
         return lists
+
+
+def _filling(session: Session, slots: set[str], namespaces: list[str]) -> list[Candidate]:
+    """The paragraphs of the documents that fill a slot the question asks about, whatever
+    their words ("What car do I have?" finds "Has a Tesla Model 3"), as one list."""
+    if not slots:
+        return []
+    query = (
+        select(Document.namespace, DocumentPiece.text)
+        .join(Document, Document.id == DocumentPiece.document_id)
+        .where(Document.namespace.in_(namespaces), Document.deleted_at.is_(None))
+        .limit(SLOT_PIECES)
+    )
+    return [
+        Candidate("document", namespace, namespace, text, 1.0)
+        for namespace, text in session.execute(query)
+        if any(claim.slot in slots and not claim.past for claim in claims_in(text))
+    ]
 
 
 def _best(rows: list, limit: int) -> list[Candidate]:

@@ -12,7 +12,9 @@ where ``coverage`` is the weighted share of the question's words the text holds 
 share of all candidates holding it, so a name found everywhere counts little next to a rarer
 word. A strong paragraph thus beats a weak entry and vice versa.
 A date named in the question multiplies the score of entries written in that window; it
-never removes anything. Ties go to the newer entry; a document paragraph (no time of its own:
+never removes anything. A text that marks itself as past ("(until March 2026)", "formerly",
+``core.slots.marked_past``) counts ``PAST_WEIGHT`` of its score, so the current fact it
+was replaced by ranks above it. Ties go to the newer entry; a document paragraph (no time of its own:
 the document is kept current) counts as newest.
 
 An answer seldom repeats the question's words. So when an entry asks something, the entry
@@ -29,12 +31,14 @@ from datetime import datetime
 
 from memdesk.core.query_dates import TimeWindow
 from memdesk.core.search_text import asks
+from memdesk.core.slots import marked_past
 from memdesk.core.term_match import match
 
 BM25_WEIGHT = 0.25
 WINDOW_BOOST = 1.0
 PAIR_WEIGHT = 0.2
 ANSWER_WEIGHT = 0.8
+PAST_WEIGHT = 0.5
 
 Ident = tuple[str, str, str]
 
@@ -104,6 +108,8 @@ class Ranking:
         score = BM25_WEIGHT * share + coverage + PAIR_WEIGHT * together
         if self.terms.window is not None and self.terms.window.contains(candidate.created_at):
             score *= 1 + WINDOW_BOOST
+        if marked_past(candidate.text):
+            score *= PAST_WEIGHT
         return score
 
     def _keep(self, candidate: Candidate, score: float) -> None:

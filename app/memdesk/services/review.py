@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, select
 
+from memdesk.core.items import ItemKind
 from memdesk.core.namespaces import check_namespace, check_session_id, is_working
+from memdesk.core.records import KNOWLEDGE
 from memdesk.core.suspicious import suspicious_reasons
 from memdesk.core.trust import ALWAYS_IN_PROMPT, TrustLevel, hold_reasons, is_assistant
 from memdesk.errors import BadInputError, ConflictError, MemdeskError, NotAllowedError, NotFoundError
@@ -30,6 +32,7 @@ from memdesk.services.sessions import check_role
 from memdesk.store.models import AppMemory, Document, Entry, HeldWrite
 
 if TYPE_CHECKING:
+    from memdesk.services.health import Fact
     from memdesk.services.memdesk import Memdesk
 
 log = logging.getLogger(__name__)
@@ -158,10 +161,12 @@ class HeldInfo:
 
 @dataclass(frozen=True)
 class Outcome:
-    """What ``submit`` did: applied (``result`` is the service's answer) or held (``held``)."""
+    """What ``submit`` did: applied (``result`` is the service's answer) or held (``held``), and
+    the stored facts an assistant's write disagrees with (approving a held one replaces them)."""
 
     result: Any = None
     held: HeldInfo | None = None
+    conflicts: tuple[Fact, ...] = ()
 
 
 def held_info(row: HeldWrite) -> HeldInfo:
@@ -204,9 +209,27 @@ class Review:
         if not flags and level is TrustLevel.REVIEW_SUSPICIOUS:
             flags = self._second_opinion(write)
         reasons = hold_reasons(level, self._always_in_prompt(write), flags)
+        conflicts = self._conflicts(write)
         if not reasons:
-            return Outcome(result=self._apply(write))
-        return Outcome(held=self._hold(actor, write, reasons))
+            return Outcome(result=self._apply(write), conflicts=conflicts)
+        return Outcome(held=self._hold(actor, write, reasons, conflicts), conflicts=conflicts)
+
+    def _conflicts(self, write: Write) -> tuple[Fact, ...]:
+        """Live facts that fill a slot of the write's text with another value (Memory health's
+        rule), less the entry a save overwrites anyway."""
+        operation = write.operation
+        if operation is Operation.SAVE_ENTRY:
+            checked = write.arguments["category"] == KNOWLEDGE
+        elif operation is Operation.APPEND_DOCUMENT:
+            checked = self.app.health.holds_facts(write.target)
+        else:
+            checked = operation is Operation.ADD_APP_MEMORY
+        if not checked:
+            return ()
+        found = self.app.health.conflicts_with(write.content)
+        if operation is Operation.SAVE_ENTRY:
+            found = [f for f in found if not (f.kind is ItemKind.ENTRY and f.locator == write.target)]
+        return tuple(found)
 
     def check_compaction(self, suspicious: list[int]) -> None:
         """Refuse an assistant's applying of a compaction its level does not allow.
@@ -291,7 +314,7 @@ class Review:
             return []
         return [reason] if reason else []
 
-    def _hold(self, actor: str, write: Write, reasons: list[str]) -> HeldInfo:
+    def _hold(self, actor: str, write: Write, reasons: list[str], replaces: tuple[Fact, ...]) -> HeldInfo:
         with self.ctx.change(f"Hold for review: {write.title}") as session:
             row = HeldWrite(
                 actor=actor,
@@ -299,7 +322,7 @@ class Review:
                 operation=str(write.operation),
                 target=write.target,
                 content=write.content,
-                arguments=json.dumps(self._arguments_to_keep(write), ensure_ascii=False),
+                arguments=json.dumps(self._arguments_to_keep(write, replaces), ensure_ascii=False),
                 reasons=json.dumps(reasons, ensure_ascii=False),
                 state="pending",
             )
@@ -307,14 +330,17 @@ class Review:
             session.flush()
             return held_info(row)
 
-    def _arguments_to_keep(self, write: Write) -> dict[str, Any]:
-        """The write's arguments, and whether what it replaces or deletes exists now.
+    def _arguments_to_keep(self, write: Write, replaces: tuple[Fact, ...]) -> dict[str, Any]:
+        """The write's arguments, whether what it replaces or deletes exists now, and the facts
+        it disagrees with (approving replaces those still as they were).
 
         Approving later can then tell "the target was deleted meanwhile" from "it is new".
         """
         arguments = dict(write.arguments)
         if write.operation in _REPLACES:
             arguments["target_existed"] = self._target_exists(write)
+        if replaces:
+            arguments["replaces"] = [{"ref": fact.ref, "text": fact.text} for fact in replaces]
         return arguments
 
     def _target_exists(self, write: Write) -> bool:
@@ -403,6 +429,17 @@ class Review:
                     return None
         return None
 
+    def replaces(self, held: HeldInfo) -> list[Fact]:
+        """The stored facts a held write replaces when approved: those it disagreed with when it
+        was held, still live and as they were."""
+        stored = held.write.arguments.get("replaces") or []
+        live = self.app.health.facts(item["ref"] for item in stored)
+        return [
+            live[item["ref"]]
+            for item in stored
+            if item["ref"] in live and live[item["ref"]].text == item["text"]
+        ]
+
     def approve(self, ids: list[int], edited: str | None = None) -> list[int]:
         """Apply held writes; one history step per assistant (recorded as its write). Step ids.
 
@@ -426,6 +463,7 @@ class Review:
                         row.content = write.content
                     self._check_target(held, write)
                     self._apply(write)
+                    self.app.health.retire(session, self.replaces(held))
                     row.state = "approved"
                     row.decided_at = self.ctx.now()
             step = self.ctx.last_step_id()

@@ -226,16 +226,21 @@ class Store:
             session.close()  # ends the read transaction; loaded rows stay usable, detached
 
     @contextmanager
-    def write(self) -> Iterator[Session]:
-        """A transaction: everything in the block is written, or nothing is."""
+    def write(self, bookkeeping: bool = False) -> Iterator[Session]:
+        """A transaction: everything in the block is written, or nothing is.
+
+        ``bookkeeping``: it only keeps what is derived from memory up to date (Memory health's
+        index), so it raises no revision and nobody reads anything again for it.
+        """
         session = self._writer()
         try:
             yield session
-            session.execute(_NEXT_REVISION)
-            revision = int(session.scalar(_REVISION) or 0)
-            # Noted before the commit: a notification of it may arrive before commit() returns.
-            self.written_revisions.append(revision)
-            self.engine.announce_write(session.connection(), revision)
+            if not bookkeeping:
+                session.execute(_NEXT_REVISION)
+                revision = int(session.scalar(_REVISION) or 0)
+                # Noted before the commit: a notification of it may arrive before commit() returns.
+                self.written_revisions.append(revision)
+                self.engine.announce_write(session.connection(), revision)
             session.commit()
         except self._db_errors as exc:
             session.rollback()

@@ -314,6 +314,50 @@ class AssistantReadItem(Base):
     ref: Mapped[str] = mapped_column(String(320))
 
 
+class HealthFact(Base):
+    """What Memory health knows of one live fact (an entry, an app memory, a line of a facts
+    document): a slot it fills and its value, one row per claim (none: ``slot`` NULL), and a
+    signature of its words. Derived from the facts as History shows them changed; history neither records nor
+    restores it.
+    """
+
+    __tablename__ = "health_facts"
+    __table_args__ = (
+        Index("ix_health_facts_owner", "owner"),
+        Index("ix_health_facts_slot", "slot"),
+        Index("ix_health_facts_signature", "signature"),
+    )
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    owner: Mapped[str] = mapped_column(String(40))  # the row it is in: entry:12, memory:7, document:3
+    fact: Mapped[str] = mapped_column(String(80))  # the owner, or for a line the owner and the line's hash
+    slot: Mapped[str | None] = mapped_column(String(80), default=None)
+    value: Mapped[str] = mapped_column(String(200), default="")  # the slot's value, normalised
+    past: Mapped[bool] = mapped_column(Boolean, default=False)  # the fact says it no longer holds
+    slots: Mapped[int] = mapped_column(Integer, default=0)  # how many slots the fact fills
+    signature: Mapped[str] = mapped_column(String(16))
+
+
+class HealthFinding(Base):
+    """Two live facts that disagree (``conflict``) or say the same (``duplicate``).
+
+    ``first_text`` and ``second_text`` are the facts as found: a finding whose fact has since
+    changed or gone is not shown. A fix or an ignore sets ``state`` in the fix's history step,
+    so undoing it shows the finding again.
+    """
+
+    __tablename__ = "health_findings"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    pair: Mapped[str] = mapped_column(String(40), unique=True)  # the two facts and their texts, hashed
+    kind: Mapped[str] = mapped_column(String(12))  # conflict | duplicate
+    slot: Mapped[str] = mapped_column(String(80), default="")
+    first: Mapped[str] = mapped_column(String(80))
+    first_text: Mapped[str] = mapped_column(Text)
+    second: Mapped[str] = mapped_column(String(80))
+    second_text: Mapped[str] = mapped_column(Text)
+    found_at: Mapped[datetime] = mapped_column(DateTime)
+    state: Mapped[str] = mapped_column(String(12), default="open")  # open | ignored | fixed
+
+
 TRACKED_MODELS: tuple[type[Base], ...] = (
     Document,
     App,
@@ -323,4 +367,5 @@ TRACKED_MODELS: tuple[type[Base], ...] = (
     Message,
     HeldWrite,
     PrivateItem,
+    HealthFinding,
 )

@@ -47,6 +47,7 @@ from memdesk.services.compaction import (
     CompactionDegraded,
     Proposal,
 )
+from memdesk.services.compaction.model import FACT_CHANGES
 from memdesk.services.compaction.render import change_diff
 from memdesk.services.memdesk import Memdesk
 from memdesk.services.sessions import SessionSummary
@@ -64,6 +65,7 @@ REJECT_HINTS = {
         "stays within its cap."
     ),
     ChangeKind.ADVANCE_POINTER: "Leave the messages to be compacted again next time.",
+    **dict.fromkeys(FACT_CHANGES, "Keep the stored fact as it is."),
 }
 
 
@@ -549,17 +551,17 @@ class CompactionView(Page):
         self._set_reviewing(False)
         self.tasks.write(
             lambda app: app.compaction.apply(proposal),
-            on_done=lambda step_id: self._applied(count, step_id),
+            on_done=lambda step_id: self._applied(count, step_id, proposal.refused),
             on_error=self._apply_failed,
             label="Applying compaction",
         )
 
-    def _applied(self, count: int, step_id: int | None) -> None:
+    def _applied(self, count: int, step_id: int | None, refused: list[str]) -> None:
         self._clear_proposal()
         step = f" (history step #{step_id})" if step_id is not None else ""
         self.bar.show_message(
-            f"Applied {plural(count, 'change')} as one step{step}. Ctrl+Z undoes all of them; "
-            "anything removed is in Trash."
+            f"Applied {plural(count - len(refused), 'change')} as one step{step}. Ctrl+Z undoes all of "
+            "them; anything removed is in Trash." + "".join(f" {line}" for line in refused)
         )
         self.refresh()
 

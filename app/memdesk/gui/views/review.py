@@ -41,6 +41,7 @@ from memdesk.gui.widgets.tables import selected_rows, setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.compaction.render import diff_lines
 from memdesk.services.documents import appended
+from memdesk.services.health import Fact
 from memdesk.services.memdesk import Memdesk
 from memdesk.services.review import PAGE, HeldInfo, Operation
 
@@ -62,6 +63,7 @@ class ReviewItem:
     where: str  # the part of the prompt it would change, in words
     current: str | None  # what it replaces or removes, as it is now
     findings: list[Finding]
+    replaces: list[Fact]  # stored facts it contradicts: approving replaces them
 
     @property
     def before_after(self) -> tuple[str, str] | None:
@@ -87,7 +89,13 @@ class ReviewData:
 
 def read_review(app: Memdesk) -> ReviewData:
     items = [
-        ReviewItem(held, app.review.where(held.write), app.review.current(held), findings(held.write.content))
+        ReviewItem(
+            held,
+            app.review.where(held.write),
+            app.review.current(held),
+            findings(held.write.content),
+            app.review.replaces(held),
+        )
         for held in app.review.list(PAGE)
     ]
     return ReviewData(items, app.review.count(), detector.status())
@@ -293,6 +301,8 @@ class _Detail(QScrollArea):
         self.text.setMargin(6)
         self.change_title = QLabel("<b>What approving changes</b>")
         self.diff = DiffLabel()
+        self.replaces_title = _rich_label()
+        self.replaces_diff = DiffLabel()
         self.edit_button = QPushButton("Edit, then Approve…")
         self.edit_button.setToolTip("Change the text before it goes into memory")
         self.approve_all_button = QPushButton("Approve All from This Assistant")
@@ -307,6 +317,8 @@ class _Detail(QScrollArea):
         layout.addWidget(self.text)
         layout.addWidget(self.change_title)
         layout.addWidget(self.diff)
+        layout.addWidget(self.replaces_title)
+        layout.addWidget(self.replaces_diff)
         layout.addLayout(buttons)
         layout.addStretch(1)
         self.setWidget(body)
@@ -329,7 +341,7 @@ class _Detail(QScrollArea):
                 if self._count
                 else ""
             )
-            for widget in (self.text, self.change_title, self.diff):
+            for widget in (self.text, self.change_title, self.diff, self.replaces_title, self.replaces_diff):
                 widget.hide()
             return
         held = item.held
@@ -352,6 +364,21 @@ class _Detail(QScrollArea):
         self.diff.setVisible(change is not None)
         if change is not None:
             self.diff.show_lines(diff_lines(*change))
+        self._show_replaced(item)
+
+    def _show_replaced(self, item: ReviewItem) -> None:
+        """The stored facts the write contradicts, and the change from them to its text."""
+        replaced = item.replaces
+        self.replaces_title.setVisible(bool(replaced))
+        self.replaces_diff.setVisible(bool(replaced))
+        if replaced:
+            names = ", ".join(html.escape(fact.name) for fact in replaced)
+            self.replaces_title.setText(
+                f"<b>Replaces what is stored</b> ({names}): approving removes the old fact"
+                f"{'s' if len(replaced) > 1 else ''} in the same step"
+            )
+            before = "\n".join(fact.text for fact in replaced)
+            self.replaces_diff.show_lines(diff_lines(before, item.held.write.content))
 
 
 def _rich_label() -> QLabel:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from memdesk.core.grounding import once_each
@@ -13,7 +14,7 @@ from memdesk.services.compaction.build import fact_key
 from memdesk.services.compaction.model import Change, ChangeKind, Proposal
 from memdesk.services.context import MAX_DOCUMENT_CHARS, MAX_ENTRY_CHARS, check_text
 from memdesk.services.documents import find_document
-from memdesk.store.models import AppMemory, ChatSession
+from memdesk.store.models import AppMemory, ChatSession, Entry
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
@@ -21,6 +22,12 @@ if TYPE_CHECKING:
 # Removals and merges go first, so that adding the new app memory only pushes out the
 # oldest one (to keep the cap) when the reviewer rejected the proposed removal.
 _ORDER = (
+    ChangeKind.UPDATE_LINE,
+    ChangeKind.RETIRE_LINE,
+    ChangeKind.UPDATE_ENTRY,
+    ChangeKind.RETIRE_ENTRY,
+    ChangeKind.UPDATE_MEMORY,
+    ChangeKind.RETIRE_MEMORY,
     ChangeKind.DELETE_APP_MEMORY,
     ChangeKind.EDIT_APP_MEMORY,
     ChangeKind.REPLACE_WORKING,
@@ -37,7 +44,11 @@ def apply_label(proposal: Proposal) -> str:
 
 def apply_proposal(app: Memdesk, proposal: Proposal) -> tuple[list[int], int | None]:
     """Write the accepted changes; returns the ids of memories that went to keep the cap and
-    the history step written (None when the accepted changes changed nothing)."""
+    the history step written (None when the accepted changes changed nothing).
+
+    A change to a stored fact whose target was deleted or edited since the proposal is
+    refused on its own (``proposal.refused`` says which and why); the others are written.
+    """
     if proposal.preview_only:
         raise BadInputError(
             "this proposal previews a transcript file that has not been imported",
@@ -64,6 +75,7 @@ def apply_proposal(app: Memdesk, proposal: Proposal) -> tuple[list[int], int | N
         for change in accepted:
             writer.write(session, chat, change)
         chat.failure_count = 0
+    proposal.refused = writer.refused
     return writer.pushed_out, app.ctx.last_step_id()
 
 
@@ -72,8 +84,14 @@ def _check_text(app: Memdesk, change: Change) -> None:
     what = f"the text of “{change.title}”"
     if change.kind is ChangeKind.ADD_TIMELINE:
         check_text(change.after, what, MAX_ENTRY_CHARS)
+    elif change.kind is ChangeKind.UPDATE_ENTRY:
+        check_text(change.after, what, MAX_ENTRY_CHARS, allow_empty=True)
     elif change.kind in (ChangeKind.REPLACE_WORKING, ChangeKind.APPEND_FACTS):
         check_text(change.after, what, MAX_DOCUMENT_CHARS)
+    elif change.kind is ChangeKind.UPDATE_LINE:
+        check_text(change.after, what, MAX_DOCUMENT_CHARS, allow_empty=True)
+    elif change.kind is ChangeKind.UPDATE_MEMORY:
+        check_text(change.after, what, app.settings.memory.app_memory_max_chars, allow_empty=True)
     elif change.kind in (ChangeKind.ADD_APP_MEMORY, ChangeKind.EDIT_APP_MEMORY):
         check_text(change.after, what, app.settings.memory.app_memory_max_chars)
 
@@ -83,6 +101,7 @@ class _Writer:
         self.app = app
         self.proposal = proposal
         self.pushed_out: list[int] = []
+        self.refused: list[str] = []
         self._writers: dict[ChangeKind, Callable[[Session, ChatSession, Change], None]] = {
             ChangeKind.REPLACE_WORKING: self._working,
             ChangeKind.ADD_TIMELINE: self._timeline,
@@ -91,6 +110,12 @@ class _Writer:
             ChangeKind.DELETE_APP_MEMORY: self._delete_memory,
             ChangeKind.EDIT_APP_MEMORY: self._edit_memory,
             ChangeKind.ADVANCE_POINTER: self._pointer,
+            ChangeKind.UPDATE_LINE: self._line,
+            ChangeKind.RETIRE_LINE: self._line,
+            ChangeKind.UPDATE_ENTRY: self._entry,
+            ChangeKind.RETIRE_ENTRY: self._entry,
+            ChangeKind.UPDATE_MEMORY: self._memory,
+            ChangeKind.RETIRE_MEMORY: self._memory,
         }
 
     def write(self, session: Session, chat: ChatSession, change: Change) -> None:
@@ -148,6 +173,45 @@ class _Writer:
                 "run compaction again so the proposal shows its current text",
             )
         return memory
+
+    # Changes to stored facts: a target that moved since the proposal refuses only its change.
+
+    def _refuse(self, change: Change, why: str) -> None:
+        self.refused.append(f"Not applied: “{change.title}”: {why} after the proposal was made.")
+
+    def _line(self, session: Session, chat: ChatSession, change: Change) -> None:
+        doc = find_document(session, change.target)
+        content = doc.content if doc is not None and doc.deleted_at is None else ""
+        lines = content.splitlines()
+        index = next((i for i, line in enumerate(lines) if line.rstrip() == change.before.rstrip()), None)
+        if index is None:
+            self._refuse(change, f"the line was changed or removed in {change.target}")
+            return
+        new = change.after.strip("\n")
+        lines[index : index + 1] = [new] if new.strip() else []
+        self.app.documents.set(change.target, "\n".join(lines) + ("\n" if content.endswith("\n") else ""))
+
+    def _entry(self, session: Session, chat: ChatSession, change: Change) -> None:
+        entry = session.scalar(select(Entry).where(Entry.key == change.target))
+        if entry is None or entry.deleted_at is not None:
+            self._refuse(change, f"entry {change.target} was deleted")
+        elif entry.content != change.before:
+            self._refuse(change, f"entry {change.target} was edited")
+        elif change.kind is ChangeKind.RETIRE_ENTRY or not change.after.strip():
+            entry.deleted_at = self.app.now()  # to Trash
+        else:
+            self.app.entries.upsert(entry.key, change.after.strip(), entry.category)
+
+    def _memory(self, session: Session, chat: ChatSession, change: Change) -> None:
+        memory = session.get(AppMemory, change.memory_id)
+        if memory is None or memory.deleted_at is not None:
+            self._refuse(change, f"memory {change.memory_id} was deleted")
+        elif memory.content != change.before:
+            self._refuse(change, f"memory {change.memory_id} was edited")
+        elif change.kind is ChangeKind.RETIRE_MEMORY or not change.after.strip():
+            memory.deleted_at = self.app.now()  # to Trash
+        else:
+            self.app.apps.edit(memory.id, change.after.strip())
 
     def _pointer(self, session: Session, chat: ChatSession, change: Change) -> None:
         chat.last_consolidated_message_id = self.proposal.last_message_id

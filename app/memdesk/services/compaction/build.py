@@ -19,12 +19,14 @@ from memdesk.core.tokens import CHARS_PER_TOKEN
 from memdesk.core.working import cut_to_budget
 from memdesk.errors import NotFoundError
 from memdesk.llm import prompts
+from memdesk.llm.changes import said_in
 from memdesk.llm.results import PartNotes, StepResult
 from memdesk.llm.steps import Steps
 from memdesk.llm.text import dedupe_key
 from memdesk.llm.transcript import dated_turns, format_transcript
 from memdesk.services.compaction.carry import carry_over
-from memdesk.services.compaction.model import CancelToken, Change, ChangeKind, Progress, Tally
+from memdesk.services.compaction.changes import known_facts, to_changes
+from memdesk.services.compaction.model import FACT_CHANGES, CancelToken, Change, ChangeKind, Progress, Tally
 from memdesk.services.compaction.parts import split_parts
 
 if TYPE_CHECKING:
@@ -252,7 +254,10 @@ class Builder:
 
     def _facts(self, transcript: str) -> None:
         facts = self._step(self.steps.extract_facts, transcript)
+        facts_note = self.step_note
         namespace = self.facts_namespace()
+        facts = self._changes(transcript, namespace, facts)
+        self.step_note = facts_note
         existing = self.app.documents.text(namespace)
         new = new_facts(existing, facts)
         if new:
@@ -269,8 +274,36 @@ class Builder:
             )
         elif facts:
             self.notes.append(f"Facts: the {len(facts)} facts found are in {namespace} already.")
+        elif any(change.kind in FACT_CHANGES for change in self.changes):
+            self.notes.append("Facts: nothing new to add beyond the changes to stored facts.")
         else:
             self.notes.append("Facts: the conversation holds no lasting facts.")
+
+    def _changes(self, transcript: str, namespace: str, facts: list[str]) -> list[str]:
+        """Propose what the conversation changes in stored facts; returns the facts to add:
+        ``facts`` without the statements a change carries, with the new statements of change."""
+        said = said_in(
+            [
+                (role, content, m.at)
+                for (role, content), m in zip(self.dated, self.source.messages, strict=True)
+            ]
+        )
+        known = known_facts(self.app, said, namespace, self.source.app_id)
+        if not said:
+            return facts
+        self.cancel.check()
+        edits = self._step(self.steps.find_changes, transcript, said, known)
+        found = to_changes(edits, known, self.source.app_id)
+        for change in found.changes:
+            change.note = self.step_note
+        self.changes += found.changes
+        self.notes += found.notes
+        if self.step_note:
+            self.notes.append(self.step_note)
+        # A statement that changed a stored fact is not added to the facts as well.
+        reasons = [fact_key(change.reason) for change in found.changes]
+        kept = [fact for fact in facts if not any(fact_key(fact) in reason for reason in reasons)]
+        return kept + found.additions
 
     # --- app memory and the compaction decision ---------------------------------------
 

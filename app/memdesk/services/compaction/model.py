@@ -26,6 +26,13 @@ class ChangeKind(StrEnum):
     DELETE_APP_MEMORY = "delete_app_memory"
     EDIT_APP_MEMORY = "edit_app_memory"
     ADVANCE_POINTER = "advance_pointer"
+    # What the conversation changes in stored facts: a document's line, an entry, a memory.
+    UPDATE_LINE = "update_line"
+    RETIRE_LINE = "retire_line"
+    UPDATE_ENTRY = "update_entry"
+    RETIRE_ENTRY = "retire_entry"
+    UPDATE_MEMORY = "update_memory"
+    RETIRE_MEMORY = "retire_memory"
 
 
 _EDITABLE = frozenset(
@@ -35,6 +42,20 @@ _EDITABLE = frozenset(
         ChangeKind.APPEND_FACTS,
         ChangeKind.ADD_APP_MEMORY,
         ChangeKind.EDIT_APP_MEMORY,
+        ChangeKind.UPDATE_LINE,
+        ChangeKind.UPDATE_ENTRY,
+        ChangeKind.UPDATE_MEMORY,
+    }
+)
+# Changes to stored facts: refused one by one at apply when their target changed since.
+FACT_CHANGES = frozenset(
+    {
+        ChangeKind.UPDATE_LINE,
+        ChangeKind.RETIRE_LINE,
+        ChangeKind.UPDATE_ENTRY,
+        ChangeKind.RETIRE_ENTRY,
+        ChangeKind.UPDATE_MEMORY,
+        ChangeKind.RETIRE_MEMORY,
     }
 )
 # The kinds whose text Memdesk writes itself; every other kind carries a model's text and is
@@ -48,7 +69,8 @@ class Change:
 
     ``before`` is the target's current text. ``after`` is what the change writes: for
     ``append_facts`` the facts it appends (one per line), for the others the target's new
-    text ("" for a deletion; a sentence for the pointer).
+    text ("" for a deletion; a sentence for the pointer). For ``update_line`` and
+    ``retire_line`` both are the one line of the document ``target``.
 
     ``note`` says what was cut from the model's reply to fit. ``suspicion`` says why the
     text reads as instructions to an assistant ("" when it does not); such a change is
@@ -67,7 +89,7 @@ class Change:
     before: str
     after: str
     reason: str = ""
-    memory_id: int | None = None  # delete/edit_app_memory
+    memory_id: int | None = None  # delete/edit_app_memory, update/retire_memory
     accepted: bool = True
     note: str = ""
     suspicion: str = ""
@@ -186,6 +208,7 @@ class Proposal:
     model: str
     run_id: int
     preview_only: bool = False  # made from a transcript file that was not imported
+    refused: list[str] = field(default_factory=list)  # set by apply: changes whose target moved
 
     def accepted(self) -> list[Change]:
         return [change for change in self.changes if change.accepted]

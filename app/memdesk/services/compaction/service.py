@@ -156,6 +156,8 @@ class Compaction:
             message += f"; {len(proposal.held_back())} suspicious left out"
         if proposal.held_back_ungrounded():
             message += f"; {len(proposal.held_back_ungrounded())} ungrounded left out"
+        if proposal.refused:
+            message += f"; {len(proposal.refused)} refused: their target changed since the proposal"
         finish_run(self.app.store, proposal.run_id, "applied", message, step_id)
         return step_id
 

@@ -1,0 +1,902 @@
+"""What a fact says about a person, as slots and values: "Lives in Berlin" fills ``home`` with Berlin.
+
+A fact that fills a slot with one value contradicts a fact that fills it with another, so
+compaction can tell what a conversation changes, and Memory health what no longer agrees.
+Pure functions over text, no store.
+
+Claims are found by families of statement, not by fixed phrases:
+
+- ``Label: value`` lines ("Partner: Aiko", "Home address: 4 Elm Close, Derby");
+- moving home, where someone is from, their nationality and address;
+- a job, role, team or manager, and leaving or starting one;
+- switching from one thing to another ("switched from X to Y", "traded X for Y",
+  "replaced it with Y", "Y instead of X", "gave up X for Y"), quitting or stopping something;
+- relationships starting or ending, pets and people gone or new;
+- contact details (phone number, e-mail);
+- corrections ("my hometown is X, not Y");
+- a changed schedule ("moved standup to 10:15") or amount ("raise the budget to 550 EUR").
+
+A value also gets a slot from what it is (tea is a drink, neovim an editor, tabs an
+indentation), which is how "only tea now" meets "Drinks coffee every morning".
+
+A claim is ``past`` when the text says it no longer holds: the value follows a verb of
+ending ("quit", "left", "cancelled", "moved from", "last day at") or is followed by one
+("died", "retired", "deal ended", "until March 2026"), or its clause carries a mark of the
+past ("formerly", "used to", "no longer", "(old)").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import pairwise
+
+# The closed set of slots. ``time:<event>``, ``day:<event>`` and ``amount:<what>`` are
+# qualified by the thing they concern ("time:standup", "amount:budget grocery").
+SLOTS: dict[str, str] = {
+    "home": "where the person lives (town or city)",
+    "address": "their postal address",
+    "hometown": "where they grew up or come from",
+    "nationality": "their citizenship (may hold several at once)",
+    "employer": "who they work for",
+    "role": "their job or job title",
+    "team": "the team they are on",
+    "manager": "who they report to",
+    "partner": "their partner, spouse or the person they are seeing",
+    "pet": "a pet's name",
+    "children": "how many children they have",
+    "phone_number": "their phone number",
+    "email": "their e-mail address",
+    "phone": "the phone they use (a device)",
+    "laptop": "the computer they use",
+    "car": "the car they have",
+    "editor": "the code editor they use",
+    "os": "their operating system",
+    "browser": "their web browser",
+    "indentation": "tabs or spaces",
+    "reply_language": "the language they want replies in",
+    "drink": "what they drink",
+    "diet": "the way they eat",
+    "sport": "the sport they play",
+    "gym": "the gym they go to",
+    "club": "a club they belong to",
+    "bank": "their bank",
+    "lender": "who their mortgage is with",
+    "reading": "the book they are reading",
+    "dentist": "their dentist",
+    "doctor": "their doctor",
+    "therapist": "their therapist",
+    "time": "the time of a recurring event (time:<event>)",
+    "day": "the days or frequency of a recurring event (day:<event>)",
+    "amount": "an amount such as a budget, rent or salary (amount:<what>)",
+}
+# Slots where a new value joins the old one rather than replacing it.
+PLURAL_SLOTS = frozenset({"nationality"})
+
+
+@dataclass(frozen=True)
+class Claim:
+    slot: str  # a key of SLOTS (qualified for time/day/amount); "" when only the value is known
+    value: str  # normalised for comparison: see ``normalise``
+    span: tuple[int, int]  # where the value is in the text
+    past: bool  # the text says it no longer holds
+
+
+def claims_in(text: str) -> list[Claim]:
+    """Every slot the text fills, in order of position."""
+    return list(_claims(text))  # a copy: the cached tuple stays as it is
+
+
+def conflicting(a: Claim, b: Claim) -> bool:
+    """Same slot, different values, both current. A value that contains the other is the same."""
+    if not a.slot or a.slot != b.slot or a.past or b.past or a.slot in PLURAL_SLOTS:
+        return False
+    return not same_value(a.value, b.value)
+
+
+def same_value(a: str, b: str) -> bool:
+    """Normalised values naming the same thing: equal, or one's words all within the other's."""
+    wa, wb = set(a.split()), set(b.split())
+    return bool(wa and wb) and (wa <= wb or wb <= wa)
+
+
+def normalise(value: str) -> str:
+    """Lowercase words without articles, titles or inflection: "the Thursdays" → "thursday"."""
+    words = [stem(word) for word in _WORD.findall(value.lower())]
+    return " ".join(word for word in words if word not in _FILLER)
+
+
+def stem(word: str) -> str:
+    """A crude inflection-insensitive form: plurals and a few endings dropped."""
+    w = word.lower().replace("-", "")
+    if len(w) > 4 and w.endswith("ies"):
+        w = w[:-3] + "y"
+    elif len(w) > 4 and w.endswith(("sses", "xes", "ches", "shes")):
+        w = w[:-2]
+    elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    for ending, instead in (("ist", "y"), ("ment", ""), ("ing", "")):
+        if len(w) > len(ending) + 3 and w.endswith(ending):
+            return w[: -len(ending)] + instead
+    return w
+
+
+def marked_past(text: str) -> bool:
+    """The text marks itself as no longer holding: "(until March 2026)", "formerly", "(old)",
+    "~~…~~", "outdated", "superseded". Words common in plain talk ("used to") do not count."""
+    return bool(_MARKED_PAST.search(text))
+
+
+def asked_slots(question: str) -> set[str]:
+    """The slots a question asks about: "What car do I have?" → {"car"}."""
+    words = re.findall(r"[a-z]+(?:-[a-z]+)?", question.lower())
+    found = {LABELS[w] for w in words if w in LABELS and w not in _VAGUE_LABELS}
+    found |= {LABELS[f"{a} {b}"] for a, b in pairwise(words) if f"{a} {b}" in LABELS}
+    found |= {_ASKING[w] for w in words if w in _ASKING}
+    return found
+
+
+def says_change(text: str) -> bool:
+    """The text says something changed ("now", "moved", "from now on"), not merely mentions it."""
+    return bool(_CHANGE_CUE.search(text))
+
+
+# --- values -------------------------------------------------------------------------------
+
+_WORD = re.compile(r"[\w@.+]+(?<![.])|\d")
+_FILLER = frozenset({"a", "an", "the", "my", "our", "his", "her", "their", "dr", "mr", "mrs", "ms", "prof"})
+_TITLE = r"(?:(?:Dr|Mr|Mrs|Ms|Prof|St)\.?\s)"
+_TOKEN = r"[A-Z0-9][\w'’&+-]*"
+# A name: capitalised words ("Bristol", "Better Gym Kentish Town", "Dr. Lindqvist", "Model 3").
+NAME = rf"\b{_TITLE}?{_TOKEN}(?:\s(?:{_TOKEN}|of|de|la|van|von|der|upon)(?=[\s,.;:!?)]|$))*"
+# Words that end a lowercase phrase value ("senior designer" in "promoted to senior designer today").
+_STOPS = (
+    r"at|for|with|in|on|since|because|so|and|but|now|today|from|starting|until|last|this|next|"
+    r"completely|entirely|altogether|anymore|instead|every|again|finally|too|yet|recently|though|"
+    r"it|which|who|when|after|before|as|to|is|was|are|were|the|everywhere|these|those|lately|nowadays|"
+    r"take|takes|use|uses|drink|drinks|eat|eats|play|plays|have|has|do|does|go|goes|get|got|i|we|you"
+)
+PHRASE = rf"\b(?!(?:{_STOPS})\b)[a-z][\w'’+-]*(?:\s(?!(?:{_STOPS})\b)[\w'’+-]+){{0,3}}"
+VALUE = rf"(?:{NAME}|{PHRASE})"
+_ART = r"(?:(?i:a new|a used|an?|the|my|our|his|her|their|new|used)\s+)?"
+_CALENDAR = re.compile(
+    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|"
+    r"july|august|september|october|november|december)s?"
+)
+_LEAD_WORDS = frozenset({"The", "A", "An", "My", "Our", "So", "But", "And", "Finally", "Then", "Also", "Now"})
+
+# Common values whose slot follows from what they are. Matched as whole words, any case.
+LEXICON: dict[str, tuple[str, ...]] = {
+    "drink": (
+        "coffee",
+        "decaf",
+        "espresso",
+        "tea",
+        "green tea",
+        "herbal tea",
+        "matcha",
+        "kombucha",
+        "juice",
+        "soda",
+        "cola",
+        "beer",
+        "wine",
+        "alcohol",
+        "water",
+        "hot chocolate",
+    ),
+    "diet": (
+        "vegan",
+        "vegetarian",
+        "pescatarian",
+        "keto",
+        "paleo",
+        "gluten-free",
+        "dairy-free",
+        "low-carb",
+        "carnivore",
+        "flexitarian",
+        "plant-based",
+    ),
+    "editor": (
+        "vim",
+        "neovim",
+        "emacs",
+        "vs code",
+        "vscode",
+        "visual studio code",
+        "sublime text",
+        "intellij",
+        "pycharm",
+        "webstorm",
+        "zed",
+        "helix",
+        "nano",
+        "xcode",
+        "android studio",
+    ),
+    "phone": ("iphone", "pixel", "galaxy", "android", "oneplus", "fairphone", "xiaomi", "nokia"),
+    "laptop": ("thinkpad", "macbook", "framework", "xps", "chromebook", "zenbook", "surface laptop"),
+    "os": ("linux", "windows", "macos", "ubuntu", "fedora", "debian", "arch linux"),
+    "browser": ("firefox", "chrome", "safari", "brave", "vivaldi", "chromium"),
+    "indentation": ("tabs", "spaces"),
+    "sport": (
+        "tennis",
+        "padel",
+        "squash",
+        "badminton",
+        "football",
+        "soccer",
+        "basketball",
+        "volleyball",
+        "rugby",
+        "cricket",
+        "running",
+        "cycling",
+        "swimming",
+        "climbing",
+        "bouldering",
+        "rowing",
+        "table tennis",
+        "hockey",
+        "pilates",
+        "yoga",
+        "crossfit",
+        "judo",
+        "karate",
+        "boxing",
+    ),
+    "car": (
+        "tesla",
+        "toyota",
+        "honda",
+        "volkswagen",
+        "bmw",
+        "audi",
+        "mercedes",
+        "ford",
+        "volvo",
+        "kia",
+        "hyundai",
+        "nissan",
+        "renault",
+        "peugeot",
+        "skoda",
+        "fiat",
+        "mazda",
+        "subaru",
+        "polestar",
+    ),
+}
+_LEXICON_WORDS = {word: slot for slot, words in LEXICON.items() for word in words}
+_LEXICON_RE = re.compile(
+    r"(?i:\b(?:"
+    + "|".join(sorted((re.escape(w) for w in _LEXICON_WORDS), key=len, reverse=True))
+    + r")\b)"
+    # a model that follows: "iPhone 12", "Pixel 9 Pro", "ThinkPad X1 Carbon Gen 9", "Framework 13"
+    + r"(?:\s(?:[A-Z0-9][\w-]*\d[\w-]*|\d+|Pro|Max|Plus|Ultra|Mini|Air|Carbon|Gen\s\d+|Model\s\w+))*"
+)
+# A name's own word says what it is: "Better Gym", "the chess club", "Platform team".
+_KIND_WORDS = {"gym": "gym", "club": "club", "team": "team", "bank": "bank", "fitness": "gym"}
+
+# --- labels -------------------------------------------------------------------------------
+
+LABELS: dict[str, str] = {
+    "home": "home",
+    "lives in": "home",
+    "city": "home",
+    "location": "home",
+    "based in": "home",
+    "address": "address",
+    "home address": "address",
+    "postal address": "address",
+    "hometown": "hometown",
+    "home town": "hometown",
+    "from": "hometown",
+    "nationality": "nationality",
+    "citizenship": "nationality",
+    "employer": "employer",
+    "company": "employer",
+    "works at": "employer",
+    "workplace": "employer",
+    "role": "role",
+    "job": "role",
+    "job title": "role",
+    "title": "role",
+    "position": "role",
+    "occupation": "role",
+    "profession": "role",
+    "team": "team",
+    "manager": "manager",
+    "boss": "manager",
+    "line manager": "manager",
+    "partner": "partner",
+    "wife": "partner",
+    "husband": "partner",
+    "spouse": "partner",
+    "girlfriend": "partner",
+    "boyfriend": "partner",
+    "fiance": "partner",
+    "fiancee": "partner",
+    "pet": "pet",
+    "dog": "pet",
+    "cat": "pet",
+    "kids": "children",
+    "children": "children",
+    "phone": "phone",
+    "mobile": "phone_number",
+    "phone number": "phone_number",
+    "email": "email",
+    "e-mail": "email",
+    "laptop": "laptop",
+    "computer": "laptop",
+    "car": "car",
+    "editor": "editor",
+    "ide": "editor",
+    "os": "os",
+    "browser": "browser",
+    "indentation": "indentation",
+    "language": "reply_language",
+    "drink": "drink",
+    "diet": "diet",
+    "sport": "sport",
+    "gym": "gym",
+    "club": "club",
+    "bank": "bank",
+    "mortgage": "lender",
+    "reading": "reading",
+    "book": "reading",
+    "dentist": "dentist",
+    "doctor": "doctor",
+    "gp": "doctor",
+    "therapist": "therapist",
+}
+_VAGUE_LABELS = frozenset({"from", "job", "title", "position", "book"})
+# Question words that name a slot without being its label: "Where do I live?"
+_ASKING = {
+    "live": "home", "living": "home", "drive": "car", "drink": "drink", "eat": "diet",
+    "play": "sport", "read": "reading", "nationality": "nationality", "married": "partner",
+    "exercise": "sport", "sports": "sport",
+}  # fmt: skip
+_LABEL_LINE = re.compile(
+    r"^[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*:[ \t]*(\S.*?)[ \t.]*$", re.M
+)
+
+# --- rules: a slot and a pattern with a value group ----------------------------------------
+# Group ``v`` is a current value unless the past test says otherwise; ``o`` is always past.
+# Slot None: the value's own kind, and only names or known values; "*": any value, since
+# the rule itself says a value changed ("stopped the melatonin", "magnesium instead");
+# "~home": the value's own kind if it has one ("moved to Neovim"), else home ("moved to Leeds");
+# "@": the slot its label names (group ``l``: "switched my dentist to Dr. Brandt").
+
+_K = "(?i:{})".format
+_LABEL_WORDS = (
+    "(?i:"
+    + "|".join(
+        sorted((re.escape(label) for label in LABELS if label not in ("from", "home")), key=len, reverse=True)
+    )
+    + ")"
+)
+_ROLE_NOUNS = (
+    r"(?:engineer|designer|developer|manager|nurse|teacher|doctor|analyst|scientist|lead|director|"
+    r"consultant|architect|student|writer|lawyer|accountant|officer|researcher|chef|intern|founder|"
+    r"specialist|administrator|technician|producer|editor|professor|lecturer|partner|owner|head)s?"
+)
+_RULES_SOURCE: list[tuple[str | None, str]] = [
+    # home
+    (
+        "home",
+        _K(
+            r"\b(?:live|lives|living|lived|based|settled|staying|we're|we are|I'm|I am)\s+"
+            r"(?:now\s+|still\s+)?in"
+        )
+        + rf"\s+(?:the\s+)?(?P<v>{NAME})",
+    ),
+    (
+        "home",
+        _K(r"\b(?:moved|moving|move|relocated|relocating)\s+(?:\w+\s+){0,2}?from")
+        + rf"\s+(?P<o>{NAME})\s+"
+        + _K(r"to")
+        + rf"\s+(?P<v>{NAME})",
+    ),
+    ("~home", _K(r"\b(?:moved|moving|relocated|relocating)\s+(?:back\s+|over\s+)?to") + rf"\s+(?P<v>{NAME})"),
+    ("home", _K(r"\b(?:moved|moving)\s+(?:out\s+of|away\s+from)") + rf"\s+(?P<o>{NAME})"),
+    ("hometown", _K(r"\b(?:hometown|home town)\s+(?:is|was)") + rf"\s+(?P<v>{NAME})"),
+    (
+        "hometown",
+        _K(r"\b(?:grew up in|I'm originally from|I am originally from|I'm from|I am from|born in)")
+        + rf"\s+(?P<v>{NAME})",
+    ),
+    ("nationality", rf"(?P<v>{NAME})\s+" + _K(r"(?:citizenship|passport|nationality|citizen)\b")),
+    (
+        "nationality",
+        _K(r"\bdual\s+national(?:ity)?(?:\s+now)?,?\s+(?:both\s+)?") + rf"(?P<v>{NAME}\s+and\s+{NAME})",
+    ),
+    (
+        "address",
+        _K(r"\baddress\b(?:\s+is)?(?:\s+(?:now|please|to))*\s*[:,]?")
+        + r"\s*"
+        + r"(?P<v>\d+\w?\s+[A-Z][\w'’ -]*(?:,\s*[A-Z][\w'’ -]*)*)",
+    ),
+    # work
+    (
+        "employer",
+        _K(r"\b(?:work|works|working|worked|employed)\s+(?:now\s+)?(?:at|for|by)") + rf"\s+(?P<v>{NAME})",
+    ),
+    (
+        "employer",
+        _K(r"\b(?:start|starts|started|starting|begin|began|beginning)\s+(?:work\s+|a new job\s+)?at")
+        + rf"\s+(?P<v>{NAME})",
+    ),
+    (
+        "employer",
+        _K(r"\b(?:new job at|hired (?:at|by)|offer from|accepted an offer at|joining)")
+        + rf"\s+(?P<v>{NAME})",
+    ),
+    ("employer", _K(r"\blast day at") + rf"\s+(?P<o>{NAME})"),
+    ("employer", _K(r"\b(?:laid off|let go|made redundant)\s+(?:from|by|at)") + rf"\s+(?P<o>{NAME})"),
+    (
+        "role",
+        _K(r"\b(?:works|work|working|worked|job|started|start|starting|joined|hired|employed)\b")
+        + r"[^.;:!?]*?"
+        + _K(r"\bas\s+(?:an?\s+)?")
+        + rf"(?P<v>{PHRASE})",
+    ),
+    ("role", _K(r"\b(?:promoted|promotion)\s+to\s+(?:an?\s+)?") + rf"(?P<v>{PHRASE})"),
+    ("role", _K(r"\b(?:role|title|job title|position)\s+is\s+(?:now\s+)?(?:an?\s+)?") + rf"(?P<v>{PHRASE})"),
+    (
+        "team",
+        _K(r"\b(?:moved|switched|transferred|joined|moving|switching|move)\s+(?:over\s+)?(?:to\s+)?the")
+        + rf"\s+(?P<v>{NAME}|[a-z][\w-]*)\s+"
+        + _K(r"team"),
+    ),
+    ("team", _K(r"\b(?:on|in)\s+the") + rf"\s+(?P<v>{NAME}|[a-z][\w-]*)\s+" + _K(r"team\b")),
+    (
+        "manager",
+        _K(r"\b(?:manager|boss|line manager|supervisor|team lead)\s+(?:is|will be)\s+(?:now\s+)?")
+        + rf"(?P<v>{NAME})",
+    ),
+    ("manager", _K(r"\breport(?:s|ing)?\s+(?:now\s+)?to") + rf"\s+(?P<v>{NAME})"),
+    ("manager", rf"(?P<v>{NAME})\s+" + _K(r"is\s+(?:now\s+)?my\s+(?:new\s+)?(?:manager|boss)")),
+    # switching and quitting: the value's own kind gives the slot
+    (
+        "*",
+        _K(r"\bswitch(?:ed|ing)?\s+(?:over\s+)?from")
+        + rf"\s+{_ART}(?P<o>{VALUE})\s+"
+        + _K(r"to")
+        + rf"\s+{_ART}(?P<v>{VALUE})",
+    ),
+    (
+        None,
+        _K(
+            r"\b(?:switch(?:ed|ing)?|changed|changing|went|gone|going|converted)\s+(?:over\s+|fully\s+|full\s+)?(?:to\s+)?"
+        )
+        + rf"{_ART}(?P<v>{VALUE})",
+    ),
+    (
+        "*",
+        _K(
+            r"\b(?:traded|trading|swapped|swapping|exchanged|gave up|given up|giving up|dropped|ditched)"
+            r"(?:\s+in)?"
+        )
+        + rf"\s+{_ART}(?P<o>{VALUE})\s+"
+        + _K(r"for")
+        + rf"\s+{_ART}(?P<v>{VALUE})",
+    ),
+    (
+        "*",
+        _K(r"\breplaced")
+        + rf"\s+(?:(?i:it|them)|{_ART}(?P<o>{VALUE}))\s+"
+        + _K(r"with")
+        + rf"\s+{_ART}(?P<v>{VALUE})",
+    ),
+    ("*", rf"(?P<v>{VALUE})\s+" + _K(r"(?:now\s+)?instead of") + rf"\s+{_ART}(?P<o>{VALUE})"),
+    ("*", rf"(?P<v>{NAME}|\b(?!(?:{_STOPS})\b)[a-z][\w'’+-]*)\s+" + _K(r"instead\b")),
+    ("*", _K(r"\bonly") + rf"\s+(?P<v>{VALUE})\s+" + _K(r"now\b")),
+    (
+        None,
+        _K(r"\b(?:registered with|signed up (?:with|at|for)|got|bought|joined|adopted|started)")
+        + rf"\s+{_ART}(?P<v>{NAME})",
+    ),
+    (
+        "*",
+        _K(
+            r"\b(?:quit|quitting|stopped|stopping|stop|gave up|given up|giving up|cancel+ed|cancel+ing|"
+            r"dropped|ditched|sold|finished|no more|left|closed)(?:\s+\w+ing(?:\s+to)?)?"
+        )
+        + rf"\s+{_ART}(?P<v>{VALUE})",
+    ),
+    (
+        None,
+        rf"(?P<v>{NAME})\s+"
+        + _K(
+            r"(?:died|passed away|passed on|passed|retired|moved away|is gone|was put down|"
+            r"broke|was stolen|(?:deal|contract|membership|subscription|lease) (?:ended|expired|ran out))\b"
+        ),
+    ),
+    # relationships, pets, children
+    (
+        "partner",
+        rf"(?P<o>{NAME})\s+"
+        + _K(
+            r"and\s+I\s+(?:have\s+|had\s+)?(?:separated|split(?: up)?|broke up|divorced|"
+            r"are no longer together|ended things)"
+        ),
+    ),
+    ("partner", _K(r"\b(?:broke up|split up|separated|divorced)\s+(?:with|from)") + rf"\s+(?P<o>{NAME})"),
+    (
+        "partner",
+        _K(
+            r"\b(?:seeing|dating|engaged to|married to|moved in with|together with|"
+            r"in a relationship with|married)"
+        )
+        + rf"\s+(?P<v>{NAME})",
+    ),
+    (
+        "partner",
+        _K(r"\b(?:partner|girlfriend|boyfriend|wife|husband|fianc[ée]e?|spouse)(?:\s+is|,)?")
+        + rf"\s+(?P<v>{NAME})",
+    ),
+    (
+        "pet",
+        _K(r"\b(?:dog|cat|puppy|kitten|rabbit|hamster|parrot|tortoise)(?:\s+(?:called|named|is))?,?")
+        + rf"\s+(?P<v>{NAME})",
+    ),
+    (
+        "children",
+        r"(?P<v>\b(?i:\d+|one|two|three|four|five|six|seven|eight))\s+"
+        + _K(r"(?:kids|children|sons|daughters|boys|girls)\b"),
+    ),
+    # "I'm with Mia now", but not "I'm with Tom at the pub"
+    (
+        "partner",
+        _K(r"\b(?:I'm|I am)\s+(?:now\s+)?(?:together\s+)?with")
+        + rf"\s+(?P<v>{NAME})"
+        + _K(r"(?:\s+now)?(?=\s*[.!;,]|\s*$)"),
+    ),
+    # a slot named by its label: "switched my dentist to Dr. Brandt", "my new manager is Omar"
+    (
+        "@",
+        _K(r"\b(?:switched|changed|moved|swapped)\s+(?:my|our|the)\s+")
+        + rf"(?P<l>{_LABEL_WORDS})\s+"
+        + _K(r"to")
+        + rf"\s+{_ART}(?P<v>{VALUE})",
+    ),
+    (
+        "@",
+        _K(r"\b(?:my|our|the)\s+(?:new\s+)?")
+        + rf"(?P<l>{_LABEL_WORDS})\s+"
+        + _K(r"(?:is|are)\s+(?:now\s+)?")
+        + rf"{_ART}(?P<v>{NAME})",
+    ),
+    # roles by the words that end them: "I'm a staff engineer now", "became a nurse"
+    (
+        "role",
+        _K(r"\b(?:I'm|I am|I've become|became|become)\s+(?:now\s+)?(?:an?\s+)")
+        + rf"(?P<v>(?:[a-z][\w-]*\s+){{0,3}}{_ROLE_NOUNS})\b",
+    ),
+    # contact details
+    ("phone_number", _K(r"\b(?:phone|mobile|cell|number)\b") + r"[^.\d+]{0,24}?(?P<v>\+?\d[\d ()-]{5,}\d)"),
+    ("email", r"(?P<v>\b[\w.+-]+@[\w-]+\.[\w.-]*\w)"),
+    # corrections: "my hometown is Galway, not Cork"
+    (
+        "*",
+        _K(r"\b(?:is|it's|it is|was|are)")
+        + rf"\s+{_ART}(?P<v>{VALUE}),?\s+"
+        + _K(r"not")
+        + rf"\s+{_ART}(?P<o>{VALUE})",
+    ),
+    # replies
+    (
+        "reply_language",
+        _K(
+            r"\b(?:reply|replies|respond|responses|answer|answers|write|talk to me|speak to me)\s+"
+            r"(?:to me\s+)?in"
+        )
+        + rf"\s+(?P<v>{NAME})",
+    ),
+    ("reading", _K(r"\b(?:reading|re-reading)") + rf"\s+(?P<v>{NAME})"),
+    (
+        "car",
+        _K(r"\b(?:has|have|owns|own|drives|drive|bought|got)\s+an?\s+")
+        + r"(?P<v>(?:19|20)\d\d\s"
+        + NAME
+        + ")",
+    ),
+    (
+        "lender",
+        _K(r"\b(?:mortgage|remortgaged|mortgaged)\s+(?:is\s+)?(?:now\s+)?with") + rf"\s+(?P<v>{NAME})",
+    ),
+    ("bank", _K(r"\bbanks?\s+(?:is\s+|with\s+|at\s+)(?:now\s+)?") + rf"(?P<v>{NAME})"),
+    (
+        "bank",
+        _K(r"\b(?:savings|account|accounts|salary|banking)\s+(?:\w+\s+)?(?:to|with|at)")
+        + rf"\s+(?P<v>{NAME})",
+    ),
+    ("bank", _K(r"\b(?:closed|left)\s+(?:the\s+|my\s+|our\s+)?") + rf"(?P<o>{NAME})\s+" + _K(r"account\b")),
+    (
+        None,
+        _K(r"\b(?:prefers?|preferred|likes|uses|use|using|drinks?|drinking|plays?|playing|takes?|taking|on)")
+        + rf"\s+{_ART}(?P<v>{VALUE})",
+    ),
+]
+_RULES = [(slot, re.compile(source)) for slot, source in _RULES_SOURCE]
+
+# --- schedules and amounts ----------------------------------------------------------------
+
+_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_DAY = rf"(?:{_WEEKDAY}|weekday|weekend|day|week|month|morning|evening|night)"
+_CLOCK = re.compile(r"(?i:\b\d{1,2}[:.]\d{2}(?:\s?[ap]\.?m\b\.?)?|\b\d{1,2}\s?[ap]\.?m\b\.?)")
+_RECURRING = re.compile(
+    rf"(?i:\b(?:every|each)\s+(?:other\s+|second\s+|single\s+)?{_DAY}\b|"
+    rf"\b(?:on\s+)?(?:{_WEEKDAY}|weekday|weekend)s\b|\b(?:daily|weekly|fortnightly|monthly)\b)"
+)
+_AMOUNT = re.compile(
+    r"(?i:(?:[$€£]\s?\d[\d,.]*\s?k?\b|\b\d[\d,.]*\s?k?\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|sek|nok|"
+    r"dkk|yen|jpy|inr|rupees?|%|percent)(?![\w])))"
+)
+_AMOUNT_NOUN = re.compile(
+    r"(?i:\b(budget|rent|salary|pay|allowance|limit|fee|price|bill|target|savings goal|mortgage payment)\b)"
+)
+# Words that never name the event of a schedule ("The team moved standup to 10:15").
+_NOT_EVENT_WORDS = """
+    the my our a an we i you they he she it team is are was were go goes went out now moved move
+    changed change shifted pushed rescheduled still every each on at to from starting from this
+    next last week weekly daily monthly other plays play has have had skipped skip be there will
+    i'll we'll today tomorrow usually always new also so and but then happen happens starts start
+    takes take place runs run get gets got sessions session appointments appointment
+    i've i'm i'd won busy had did do does doing meet meets meeting
+"""
+_NOT_EVENT = frozenset(_NOT_EVENT_WORDS.split())
+_EVENT_WORD = re.compile(r"[A-Za-z][\w'’-]*")
+# A sentence or clause; a colon inside "9:30" does not end one.
+_PIECE = re.compile(r"(?:[^.;:!?\n]|[.:](?=\d))+")
+
+# --- the past ----------------------------------------------------------------------------
+
+# Right before a value (a few words between at most): it has ended.
+_PAST_BEFORE = re.compile(
+    r"(?i:\b(?:quit|quitting|stopped|stopping|stop\s+\w+ing|stop|gave\s+up|given\s+up|giving\s+up|cancel+ed|"
+    r"cancel+ing|dropped|ditched|sold|finished|left|leaving|last\s+day\s+at|no\s+more|no\s+longer(?:\s+\w+){0,2}|"
+    r"used\s+to(?:\s+\w+){0,2}|formerly|previously|former|ex-?|instead\s+of|not|traded(?:\s+in)?|swapped|"
+    r"replaced|moved\s+(?:away\s+)?from|moving\s+from|switched\s+(?:over\s+)?from|broke\s+up\s+with|"
+    r"split\s+(?:up\s+)?(?:with|from)|separated\s+from|divorced|(?<!have\s)(?<!has\s)(?<!'ve\s)lived\s+in|"
+    r"(?<!have\s)(?<!has\s)(?<!'ve\s)worked\s+(?:at|for)|(?:don't|do\s+not|doesn't|never)\s+\w+)"
+    r"\s+(?:(?:an?|the|my|our|his|her|their|old|\w+ly|\w+ing|to)\s+){0,2}$)"
+)
+# Right after a value: it has ended.
+_PAST_AFTER = re.compile(
+    r"(?i:^[\s,]*(?:\w+\s+){0,1}?(?:died|passed\s+away|passed\s+on|passed|retired|is\s+gone|was\s+put\s+down|"
+    r"broke|was\s+stolen|(?:deal|contract|membership|subscription|lease)\s+(?:ended|expired|ran\s+out)|"
+    r"and\s+I\s+(?:have\s+|had\s+)?(?:separated|split|broke\s+up|divorced)|no\s+longer|not\s+any\s?more|"
+    r"any\s?more|until\b|\(old\)|\(former\w*\)|\(previously\)|\(outdated\)|\(superseded\)))"
+)
+# Anywhere in the value's clause: the whole clause is about the past.
+_PAST_CLAUSE = re.compile(
+    r"(?i:\buntil\s+(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|last|recently|this|20\d\d)|"
+    r"\bformerly\b|\bpreviously\b|\bused\s+to\b|\bno\s+longer\b|\(old\)|\bwas:|~~|\boutdated\b|\bsuperseded\b|"
+    r"\bformer\b|\bnot\s+any\s?more\b|\banymore\b)"
+)
+# A whole line marked as past: "Was: lives in Rome", "~~Works at Initech~~".
+_PAST_LINE = re.compile(r"(?i:^\s*(?:[-*•]\s*)?(?:was|previously|formerly|old|outdated)\s*:|~~)")
+# The marks a stored fact carries when it is kept as past (``marked_past``).
+_MARKED_PAST = re.compile(
+    r"(?i:\(until\s|\buntil\s+(?:\d{1,2}\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\s+\d{4}|"
+    r"\bformerly\b|\(old\)|\(former\b|^\s*(?:[-*•]\s*)?was:|~~|\boutdated\b|\bsuperseded\b|\bno\s+longer\b)",
+    re.M,
+)
+# Someone else's fact, unless the person is in it too ("my sister and I moved").
+_OTHER_PERSON = re.compile(
+    r"(?i:\b(?:my|our|his|her|their)\s+(?:sister|brother|mum|mom|mother|dad|father|parents|friend|"
+    r"colleague|son|daughter|cousin|aunt|uncle|neighbou?r|grandma|grandpa|grandmother|grandfather|"
+    r"flatmate|roommate|boss)s?\b)"
+)
+_ALSO_ME = re.compile(r"(?i:\band\s+I\b|\bwe\b|\bus\b)")
+# Before a value, the words that make it the successor ("moved from Berlin to" Paris).
+_SUCCESSOR = re.compile(r"(?i:\b(?:(?<!ing\s)to|for|with|into|now|but|so|and|then|got|joined)\b)")
+_CLAUSE_END = re.compile(r"[;:.!?]\s|[,;]\s|\s(?:so|but|because|while|whereas)\s|\n")
+_SENTENCE = re.compile(r"[^\n]+")
+
+_CHANGE_CUE = re.compile(
+    r"(?i:\b(?:now|new|newly|moved|moving|switched|switching|changed|changing|promoted|from now on|starting|"
+    r"start|started|joined|quit|stopped|left|no longer|anymore|any more|instead|update|updated|raise|raised|"
+    r"lower|lowered|increase|increased|cut|finally|these days|since|replaced|traded|became|become|"
+    r"got|correction|actually|not|separated|seeing|retired|died|passed|cancelled|canceled|gave up|"
+    r"given up|finished|sold|dropped|ditched|swapped|broke up|split up|divorced|ended|expired|last day|"
+    r"relocated|remortgaged|registered|adopted|arrived|born|stop|bump|bumped|raising|lowering|closed|"
+    r"went\s+(?:fully\s+|full\s+|completely\s+)?(?:vegan|vegetarian|pescatarian|keto|paleo|"
+    r"sober|freelance|part-time|full-time|remote))\b)"
+)
+
+
+@lru_cache(maxsize=8192)  # the same stored lines are read again at each compaction
+def _claims(text: str) -> tuple[Claim, ...]:
+    found: list[Claim] = []
+    labelled: list[tuple[int, int]] = []
+    for match in _LABEL_LINE.finditer(text):
+        slot = _label_slot(match.group(1), match.group(2))
+        if slot:
+            start, end = match.span(2)
+            found.append(_claim(text, slot, start, end, past=None))
+            labelled.append(match.span())
+    for line in _SENTENCE.finditer(text):
+        if any(start <= line.start() < end for start, end in labelled):
+            continue
+        found += _line_claims(text, line.start(), line.end())
+    return tuple(_unique(found))
+
+
+def _line_claims(text: str, start: int, end: int) -> list[Claim]:
+    found: list[Claim] = []
+    segment = text[start:end]
+    for slot, pattern in _RULES:
+        for match in pattern.finditer(segment):
+            for group in ("o", "v"):
+                if group not in pattern.groupindex or match.start(group) < 0:
+                    continue
+                value_start, value_end = _trim(segment, *match.span(group))
+                if value_end <= value_start:
+                    continue
+                if slot == "@":
+                    kind: str | None = LABELS[" ".join(match.group("l").lower().split())]
+                else:
+                    kind = slot if slot and slot[0] not in "*~" else _kind(segment[value_start:value_end])
+                if slot and slot[0] == "~" and not kind:
+                    kind = slot[1:]  # the rule's slot unless the value says otherwise
+                if kind is None:
+                    if slot is None:
+                        continue  # a lowercase phrase of no known kind: "use it", "got home"
+                    kind = ""  # a change names it: "stopped the melatonin", "magnesium instead"
+                past = True if group == "o" else None
+                if not _someone_else(text, start + value_start):
+                    found.append(_claim(text, kind, start + value_start, start + value_end, past))
+    for match in _LEXICON_RE.finditer(segment):
+        word = match.group(0).split()[0].lower()
+        slot = _LEXICON_WORDS.get(word) or _LEXICON_WORDS.get(
+            " ".join(match.group(0).lower().split()[:2]), ""
+        )
+        if slot:
+            found.append(_claim(text, slot, start + match.start(), start + match.end(), None))
+    found += _schedule_claims(text, start, end)
+    found += _amount_claims(text, start, end)
+    return found
+
+
+def _someone_else(text: str, start: int) -> bool:
+    """The value's clause is about a relative or a friend ("my sister moved to Valencia")."""
+    clause_start, _end = _clause_bounds(text, start, start)
+    before = text[clause_start:start]
+    return bool(_OTHER_PERSON.search(before)) and not _ALSO_ME.search(before)
+
+
+def _claim(text: str, slot: str, start: int, end: int, past: bool | None) -> Claim:
+    if past is None:
+        past = _is_past(text, start, end)
+    return Claim(slot, normalise(text[start:end]), (start, end), past)
+
+
+def _kind(value: str) -> str | None:
+    """The slot a value fills by what it is; "" for a name of unknown kind; None for a phrase."""
+    lower = value.lower()
+    if _CALENDAR.fullmatch(lower):
+        return None  # "on Monday" says when, not what
+    for word in re.findall(r"[\w-]+", lower):
+        if word in _KIND_WORDS:
+            return _KIND_WORDS[word]
+    match = _LEXICON_RE.search(value)
+    if match:
+        return _LEXICON_WORDS.get(match.group(0).split()[0].lower(), "")
+    return "" if value[:1].isupper() or value[:1].isdigit() else None
+
+
+def _label_slot(label: str, value: str) -> str | None:
+    slot = LABELS.get(" ".join(label.lower().split()))
+    if slot == "phone" and sum(ch.isdigit() for ch in value) >= 6:
+        return "phone_number"
+    return slot
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    """Drop a sentence's leading capital word ("The ThinkPad") and trailing connectors or dots."""
+    value = text[start:end]
+    first, _, rest = value.partition(" ")
+    opening = not text[:start].strip() or text[:start].rstrip()[-1] in ".!?;:"
+    if rest and first in _LEAD_WORDS and opening:
+        start += len(first) + 1
+    value = text[start:end]
+    stripped = value.rstrip(" .,'’-")
+    for tail in (" of", " de", " la", " van", " von", " der", " upon"):
+        if stripped.endswith(tail):
+            stripped = stripped[: -len(tail)]
+    return start, start + len(stripped)
+
+
+def _clause_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    before = [m.end() for m in _CLAUSE_END.finditer(text, line_start, start)]
+    after = _CLAUSE_END.search(text, end, line_end)
+    return (before[-1] if before else line_start), (after.start() if after else line_end)
+
+
+def _is_past(text: str, start: int, end: int) -> bool:
+    clause_start, clause_end = _clause_bounds(text, start, end)
+    before = text[clause_start:start]
+    successors = list(_SUCCESSOR.finditer(before))
+    if successors:
+        before = before[successors[-1].end() :]  # "moved from Berlin to " Paris: the new one
+    if _PAST_BEFORE.search(before + " " if before and not before.endswith(" ") else before):
+        return True
+    if _PAST_AFTER.search(text[end:clause_end]):
+        return True
+    line_start = text.rfind("\n", 0, start) + 1
+    return bool(_PAST_CLAUSE.search(text, clause_start, clause_end) or _PAST_LINE.match(text, line_start))
+
+
+def _schedule_claims(text: str, start: int, end: int) -> list[Claim]:
+    found: list[Claim] = []
+    for sentence in _PIECE.finditer(text[start:end]):
+        s_start, s_end = start + sentence.start(), start + sentence.end()
+        clause = text[s_start:s_end]
+        clocks = list(_CLOCK.finditer(clause))
+        days = list(_RECURRING.finditer(clause))
+        if not clocks and not days:
+            continue
+        event = _event(clause, min(m.start() for m in (*clocks, *days)))
+        if not event:
+            continue
+        for kind, matches in (("time", clocks), ("day", days)):
+            if matches:
+                # The most specific: a named weekday over "weekly".
+                best = max(matches, key=lambda m: (bool(re.search(r"(?i)day", m.group(0))), m.start()))
+                found.append(
+                    _claim(text, f"{kind}:{event}", s_start + best.start(), s_start + best.end(), None)
+                )
+    return found
+
+
+def _event(clause: str, before: int) -> str:
+    """The thing a schedule is about: the first word before the time that is not a verb or filler."""
+    for word in _EVENT_WORD.findall(clause[:before]):
+        lower = word.lower()
+        if lower not in _NOT_EVENT and not lower.endswith("ed") and lower not in _LEXICON_WORDS:
+            return stem(lower)
+    for word in _EVENT_WORD.findall(clause[:before]):
+        if word.lower() in _LEXICON_WORDS:  # "Plays tennis on Wednesdays"
+            return stem(word.lower())
+    return ""
+
+
+def _amount_claims(text: str, start: int, end: int) -> list[Claim]:
+    found: list[Claim] = []
+    for sentence in re.finditer(r"[^.;!?\n]+", text[start:end]):
+        clause = sentence.group(0)
+        noun = _AMOUNT_NOUN.search(clause)
+        if not noun:
+            continue
+        amount = _AMOUNT.search(clause)
+        if not amount:
+            continue
+        what = stem(noun.group(1).split()[-1])
+        objects = re.search(r"(?i)\bfor\s+(?:the\s+|my\s+|our\s+)?([a-z]+)", clause[noun.end() :])
+        modifier = re.search(r"(?i)([a-z]+)\s+$", clause[: noun.start()])
+        thing = objects.group(1) if objects else modifier.group(1) if modifier else ""
+        thing = "" if thing.lower() in _NOT_EVENT else stem(thing)
+        slot = f"amount:{what} {thing}".rstrip()
+        s_start = start + sentence.start()
+        found.append(_claim(text, slot, s_start + amount.start(), s_start + amount.end(), None))
+    return found
+
+
+def _unique(claims: list[Claim]) -> list[Claim]:
+    """One claim per value: a named slot over "", the longer value, the first rule over later ones."""
+    kept: list[Claim] = []
+    for claim in sorted(claims, key=lambda c: (c.span[0], not c.slot, c.span[0] - c.span[1])):
+        overlapping = [k for k in kept if k.span[0] < claim.span[1] and claim.span[0] < k.span[1]]
+        if any(k.slot == claim.slot or k.slot for k in overlapping):
+            continue
+        kept = [k for k in kept if k not in overlapping]  # an unnamed one gives way
+        kept.append(claim)
+    return sorted(kept, key=lambda c: c.span)

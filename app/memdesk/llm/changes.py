@@ -1,0 +1,312 @@
+"""What a conversation changes in the facts already stored: update, retire or add.
+
+The input is what the person said (their sentences, dates made absolute) and the stored
+facts it may touch (``Known``: a line of a document, a knowledge entry, an app memory).
+The offline rules match by slot (``memdesk.core.slots``) and by the old value the new
+statement names:
+
+- a value the person says has ended ("I quit coffee", "Dr. Okafor retired", "moved from
+  Berlin") and that a stored fact holds: that fact is updated with what replaced it in the
+  same turn ("only tea now", "registered with Dr. Lindqvist"), or retired when nothing did;
+- a slot the person fills anew while saying it changed ("got promoted to senior designer",
+  "moved standup to 10:15"): the stored fact with another value in that slot is updated;
+- a statement of change that touches nothing stored is added as a fact; one that fills a
+  stored slot with another value without saying it changed is not guessed at: it is added
+  and named as a conflict.
+
+The model backend sends the same material in one call (``memdesk.llm.steps``) and falls
+back to these rules when its reply cannot be used.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+from memdesk.core.dates import MONTHS
+from memdesk.core.slots import PLURAL_SLOTS, Claim, claims_in, normalise, same_value, says_change
+
+Action = Literal["update", "retire", "add"]
+WHERE_LABELS = {  # each followed by the namespace, entry key or memory id
+    "profile": "a line of",
+    "patterns": "a line of",
+    "facts": "a line of",
+    "entry": "knowledge entry",
+    "app": "app memory",
+}
+# A date that ``core.dates`` wrote after a relative one: "last month (February 2026)".
+_RESOLVED = re.compile(
+    r"\(((?:the (?:week|weekend) of )?\d{1,2} [A-Z][a-z]+ \d{4}|[A-Z][a-z]+ \d{4}|\d{4})\)"
+)
+_CLAUSE = re.compile(r"[,;:]\s|\s(?:and|but|so|then|while)\s")
+_ARTICLE = re.compile(r"\b(an?)\s+$", re.IGNORECASE)
+# A sentence ends at . ! ? and a space, but not after a title ("Dr. Okafor", "St. Ives").
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)\s+|\n+")
+_MAX_SENTENCES = 200  # the latest; a long session's changes are in what was said last
+_MIN_VALUE_CHARS = 3
+
+
+@dataclass(frozen=True)
+class Known:
+    """A stored fact the conversation may change, numbered as the model sees it."""
+
+    number: int
+    where: str  # a key of WHERE_LABELS
+    ref: str  # the document's namespace, the entry's key or the memory's id
+    text: str  # the line of the document, or the entry's or memory's whole text
+
+
+@dataclass(frozen=True)
+class Said:
+    """One sentence of the person's, with its turn (a turn's sentences are read together)."""
+
+    turn: int
+    text: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One change to stored facts. ``text``: an update's new text; a retirement's text
+    rewritten as past ("" removes it); an addition's statement."""
+
+    action: Action
+    target: int | None  # Known.number; None for an addition
+    text: str
+    why: str
+    conflict: str = ""  # for an addition: the stored fact it disagrees with
+
+
+def said_in(turns: Sequence[tuple[str, str, datetime]]) -> list[Said]:
+    """The person's sentences of ``(role, content, time)`` turns, the latest ``_MAX_SENTENCES``."""
+    said: list[Said] = []
+    for number in range(len(turns) - 1, -1, -1):  # from the end: a long session stops early
+        role, content, at = turns[number]
+        if role == "user":
+            sentences = [part.strip() for part in _SENTENCE_END.split(content) if part.strip()]
+            said[:0] = [Said(number, sentence, at) for sentence in sentences]
+            if len(said) >= _MAX_SENTENCES:
+                break
+    return said[-_MAX_SENTENCES:]
+
+
+def offline_changes(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
+    """The updates, retirements and additions the person's sentences make, by rule.
+
+    When two sentences change the same fact, the later one wins and its reason says so.
+    """
+    edits: dict[int, Edit] = {}
+    additions: list[tuple[Said, list[Claim]]] = []
+    kept: list[Edit] = []
+    turns: dict[int, list[tuple[Said, list[Claim]]]] = {}
+    for sentence in said:
+        if says_change(sentence.text):
+            turns.setdefault(sentence.turn, []).append((sentence, claims_in(sentence.text)))
+    stored = {fact.number: [c for c in claims_in(fact.text) if not c.past] for fact in known}
+    for sentences in turns.values():
+        used: set[int] = set()  # sentences that gave a value to a change
+        for sentence, claims in sentences:
+            if not claims:
+                continue
+            touched = False
+            for fact in known:
+                found = _edit(fact, stored[fact.number], sentence, claims, sentences)
+                if found is None:
+                    continue
+                edit, sources = found
+                used |= sources
+                touched = True
+                previous = edits.get(fact.number)
+                if previous is not None and previous.text == edit.text:
+                    continue  # the same change said again: the first wording explains it
+                if previous is not None:
+                    edit = Edit(
+                        edit.action,
+                        edit.target,
+                        edit.text,
+                        f"{edit.why} It comes later than “{_quoted(previous)}”, so the last statement wins.",
+                    )
+                edits[fact.number] = edit
+            if not touched:
+                additions.append((sentence, claims))
+        additions = [(sentence, claims) for sentence, claims in additions if id(sentence) not in used]
+        kept += [addition for s, c in additions if (addition := _addition(s, c, known, stored))]
+        additions = []
+    return [*edits.values(), *kept]
+
+
+def _edit(
+    fact: Known,
+    stored: list[Claim],
+    sentence: Said,
+    claims: list[Claim],
+    turn: list[tuple[Said, list[Claim]]],
+) -> tuple[Edit, set[int]] | None:
+    """How ``sentence`` changes ``fact``, if it does, and the sentences whose values it took."""
+    # (span in the fact, its new text or None to keep it marked past, the mark after it)
+    edits: list[tuple[tuple[int, int], str | None, str]] = []
+    sources = {id(sentence)}
+    for ended in (claim for claim in claims if claim.past):
+        found = _holding(fact.text, stored, ended, sentence.text)
+        if found is None:
+            continue
+        slot, span = found
+        successor = _successor(slot, ended, sentence, turn, fact.text[span[0] : span[1]])
+        if successor is None:
+            edits.append((span, None, _until(_date_near(sentence.text, ended.span), sentence.at)))
+        else:
+            source, new = successor
+            sources.add(id(source))
+            text = source.text[new.span[0] : new.span[1]]
+            edits.append((span, text, _since(_date_near(source.text, new.span))))
+    current = [c for _s, turn_claims in turn for c in turn_claims if not c.past]
+    # The last value said for a slot is the one that holds ("switched to Android, got a Pixel 9").
+    for new in reversed([claim for claim in claims if not claim.past and claim.slot]):
+        for old in stored:
+            if old.slot != new.slot or same_value(new.value, old.value):
+                continue
+            if any(_overlap(old.span, span) for span, _text, _mark in edits):
+                continue
+            # The old value also said as current ("at Bosch now, and at Siemens on Fridays"):
+            # unclear, so not guessed; the statement is added and named as a conflict.
+            unclear = any(c.slot in ("", old.slot) and same_value(c.value, old.value) for c in current)
+            if unclear and old.slot not in PLURAL_SLOTS:
+                continue
+            text = _filled(old, new, sentence.text)
+            edits.append((old.span, text, _since(_date_near(sentence.text, new.span))))
+    if not edits:
+        return None
+    quoted = f"The person said: “{sentence.text}”"
+    if any(text is not None for _span, text, _mark in edits):
+        return Edit("update", fact.number, _substituted(fact.text, edits), quoted), sources
+    retired = [span for span, _text, _mark in edits]
+    ended_words = {w for start, end in retired for w in normalise(fact.text[start:end]).split()}
+    others = [
+        c
+        for c in stored
+        if not any(_overlap(c.span, span) for span in retired)
+        and c.slot.partition(":")[2] not in ended_words  # "on Thursdays" of squash ends with it
+    ]
+    if others:  # the line says more than what ended: it stays, saying that part is past
+        return Edit("retire", fact.number, _substituted(fact.text, edits), quoted), sources
+    return Edit("retire", fact.number, "", quoted), sources
+
+
+def _holding(text: str, stored: list[Claim], ended: Claim, said: str) -> tuple[str, tuple[int, int]] | None:
+    """The slot and span of ``text`` that holds the value ``ended`` names, if any."""
+    words = set(ended.value.split())
+    if not words or len(ended.value) < _MIN_VALUE_CHARS:
+        return None
+    for claim in stored:
+        if ended.slot in ("", claim.slot) and words <= set(claim.value.split()):
+            return claim.slot, claim.span
+    # No slot of the stored text holds it ("uses melatonin"): the value's own words do.
+    raw = said[ended.span[0] : ended.span[1]]
+    match = re.search(rf"(?<!\w){re.escape(raw)}(?!\w)", text, re.IGNORECASE)
+    return (ended.slot, match.span()) if match else None
+
+
+def _successor(
+    slot: str, ended: Claim, sentence: Said, turn: list[tuple[Said, list[Claim]]], old_text: str
+) -> tuple[Said, Claim] | None:
+    """What replaced the ended value in the same turn: the same slot first, then a value of no
+    known slot; in the same sentence first, after the ended value first."""
+    old_words = set(ended.value.split()) | {w.lower() for w in re.findall(r"\w+", old_text)}
+    ordered = [(sentence, claims) for s, claims in turn if s is sentence]
+    ordered += [(s, claims) for s, claims in turn if s is not sentence]
+    for wanted in ([slot] if slot else []) + [""]:
+        for said, claims in ordered:
+            fitting = [
+                c for c in claims if not c.past and c.slot == wanted and not set(c.value.split()) <= old_words
+            ]
+            if said is sentence:
+                fitting.sort(key=lambda c: (c.span[0] < ended.span[0], -c.span[0]))
+            if fitting:
+                return said, fitting[0]
+    return None
+
+
+def _filled(old: Claim, new: Claim, said: str) -> str:
+    """The new value's text; for a slot that holds several values, joined to the old one."""
+    text = said[new.span[0] : new.span[1]]
+    if old.slot in PLURAL_SLOTS and not set(old.value.split()) <= set(new.value.split()):
+        return f"{{old}} and {text}"
+    return text
+
+
+def _substituted(text: str, edits: list[tuple[tuple[int, int], str | None, str]]) -> str:
+    """``text`` with each span replaced (None: kept, to be marked past) and its mark after it."""
+    out = text
+    for (start, end), new, mark in sorted(edits, key=lambda item: item[0][0], reverse=True):
+        old = out[start:end]
+        value = old if new is None else new.replace("{old}", old)
+        before = out[:start]
+        article = _ARTICLE.search(before)
+        if article and new is not None:  # "an iPhone 12" → "a Pixel 9"
+            fitting = "an" if value[:1].lower() in "aeiou" else "a"
+            fitting = fitting.capitalize() if article.group(1)[0].isupper() else fitting
+            before = before[: article.start(1)] + fitting + before[article.end(1) :]
+        out = before + value + mark + out[end:]
+    return out
+
+
+def _since(date: str) -> str:
+    return f" (since {date})" if date else ""
+
+
+def _until(date: str, at: datetime) -> str:
+    return f" (until {date or f'{MONTHS[at.month - 1]} {at.year}'})"
+
+
+def _date_near(text: str, span: tuple[int, int]) -> str:
+    """The absolute date (as ``core.dates`` wrote it) in the clause of ``span``; "" when none.
+
+    "I moved to Paris last month (February 2026) and I quit coffee": the date is the move's.
+    """
+    starts = [m.end() for m in _CLAUSE.finditer(text, 0, span[0])]
+    after = _CLAUSE.search(text, span[1])
+    match = _RESOLVED.search(text, starts[-1] if starts else 0, after.start() if after else len(text))
+    return match.group(1) if match else ""
+
+
+def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def _addition(
+    sentence: Said, claims: list[Claim], known: Sequence[Known], stored: dict[int, list[Claim]]
+) -> Edit | None:
+    """A statement that changed nothing stored; named as a conflict when it disagrees with one.
+    None when it only mentions a stored fact as it is ("upgraded the RAM in my ThinkPad")."""
+    for fact in known:
+        for old in stored[fact.number]:
+            if any(c.slot == old.slot and not c.past and same_value(c.value, old.value) for c in claims):
+                return None
+    for fact in known:
+        for old in stored[fact.number]:
+            for new in claims:
+                if (
+                    new.slot
+                    and new.slot == old.slot
+                    and not new.past
+                    and not same_value(new.value, old.value)
+                ):
+                    if new.slot in PLURAL_SLOTS:
+                        continue
+                    what = f"{WHERE_LABELS[fact.where]} {fact.ref}"
+                    return Edit(
+                        "add",
+                        None,
+                        sentence.text,
+                        "A new statement; it fills the same slot as a stored fact, so both are kept "
+                        "for you to settle.",
+                        conflict=f"{what}: “{fact.text}”",
+                    )
+    return Edit("add", None, sentence.text, "A statement of change that touches no stored fact.")
+
+
+def _quoted(edit: Edit) -> str:
+    return edit.why.removeprefix("The person said: “").split("”")[0]

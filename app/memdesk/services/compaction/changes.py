@@ -1,0 +1,175 @@
+"""The changes step: the stored facts a conversation may touch, and what it changes in them.
+
+Candidates are the lines of ``{ns}/profile``, ``{ns}/patterns`` and the facts document, the
+live knowledge entries the store's own recall finds for the values the person named (and
+those whose key names a slot they filled: ``address``, ``dentist``), and the live memories
+of the session's app; only those that share a slot or a word with a statement of
+change are kept. The steps (offline rules or the model) turn them into ``Edit`` values,
+made here into reviewable changes: updates and retirements of lines, entries and memories,
+and statements to add to the facts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from sqlalchemy import select
+
+from memdesk.core.slots import LABELS, claims_in, normalise, says_change
+from memdesk.llm.changes import Edit, Known, Said
+from memdesk.services.compaction.model import Change, ChangeKind
+from memdesk.store.lifetime import entry_live, memory_live
+from memdesk.store.models import AppMemory, Document, Entry
+
+if TYPE_CHECKING:
+    from memdesk.services.memdesk import Memdesk
+
+CANDIDATE_ENTRIES = 8  # from recall, for the statements of change together
+MAX_KNOWN = 40  # candidates numbered for the model; the most relevant first
+_MIN_WORD = 3
+
+
+@dataclass(frozen=True)
+class Found:
+    """What the step found: changes to stored facts, statements to add, and notes."""
+
+    changes: list[Change]
+    additions: list[str]
+    notes: list[str]
+
+
+def known_facts(app: Memdesk, said: Sequence[Said], facts_namespace: str, app_id: str | None) -> list[Known]:
+    """The stored facts the person's statements of change may touch, numbered from 1."""
+    changing = [(s, claims) for s in said if says_change(s.text) and (claims := claims_in(s.text))]
+    if not changing:
+        return []
+    found: list[tuple[str, str, str]] = []
+    namespace = app.settings.memory.user_namespace
+    parts = [(f"{namespace}/{part}", part) for part in ("profile", "patterns")] if namespace else []
+    keys = _slot_keys({c.slot for _s, claims in changing for c in claims if c.slot})
+    namespaces = [doc for doc, _where in [*parts, (facts_namespace, "")]]
+    texts, memories, keyed = _stored(app, namespaces, app_id, keys)
+    for doc, where in [*parts, (facts_namespace, "facts")]:
+        found += [(where, doc, line) for line in texts.get(doc, "").splitlines() if _is_fact(line)]
+    # Recall over the names the statements give, old and new ("Okafor", "ThinkPad X1"): the
+    # words that tie a stored entry to a change. Common words ("senior designer", "tea")
+    # would make the query slow at 1M and find too much; entries filed under a slot's name
+    # are read by key instead.
+    values = (s.text[c.span[0] : c.span[1]] for s, claims in changing for c in claims)
+    query = " ".join(value for value in values if value[:1].isupper() or value[:1].isdigit())
+    hits = (
+        app.recall.entries(query, limit=CANDIDATE_ENTRIES, category="knowledge", like=False) if query else []
+    )
+    found += [("entry", hit.ref, hit.text) for hit in hits]
+    found += [("entry", key, content) for key, content in keyed if key not in {hit.ref for hit in hits}]
+    found += [("app", str(memory_id), content) for memory_id, content in memories]
+    words, slots = _said_words([s for s, _claims in changing])
+    relevant = [item for item in found if _relevance(item[2], words, slots) > 0]
+    relevant.sort(key=lambda item: -_relevance(item[2], words, slots))
+    kept = relevant[:MAX_KNOWN]
+    ordered = [item for item in found if item in kept]  # in the order they are stored
+    return [Known(number, where, ref, text) for number, (where, ref, text) in enumerate(ordered, 1)]
+
+
+def to_changes(edits: Sequence[Edit], known: Sequence[Known], app_id: str | None) -> Found:
+    """The edits as reviewable changes; additions as statements; conflicts as notes."""
+    by_number = {fact.number: fact for fact in known}
+    changes: list[Change] = []
+    additions: list[str] = []
+    notes: list[str] = []
+    for edit in edits:
+        if edit.action == "add":
+            additions.append(edit.text)
+            if edit.conflict:
+                notes.append(f"Conflict: “{edit.text}” disagrees with {edit.conflict}; both are kept.")
+            continue
+        assert edit.target is not None
+        changes.append(_change(edit, by_number[edit.target], app_id))
+    return Found(changes, additions, notes)
+
+
+def _change(edit: Edit, fact: Known, app_id: str | None) -> Change:
+    """The edit as a change, titled by where it goes and what it does there."""
+    removing = edit.action == "retire" and not edit.text
+    verb = "Update" if edit.action == "update" else "Mark as past:"
+    if fact.where == "entry":
+        kind = ChangeKind.RETIRE_ENTRY if removing else ChangeKind.UPDATE_ENTRY
+        where = f"knowledge entry {fact.ref}"
+        title = f"Move {where} to Trash" if removing else f"{verb} {where}"
+        return Change(kind, title, fact.ref, fact.text, edit.text, edit.why)
+    if fact.where == "app":
+        kind = ChangeKind.RETIRE_MEMORY if removing else ChangeKind.UPDATE_MEMORY
+        where = f"memory {fact.ref} of app {app_id}"
+        title = f"Move {where} to Trash" if removing else f"{verb} {where}"
+        return Change(kind, title, app_id or "", fact.text, edit.text, edit.why, memory_id=int(fact.ref))
+    kind = ChangeKind.RETIRE_LINE if removing else ChangeKind.UPDATE_LINE
+    where = f"a line of {fact.ref}"
+    title = f"Remove {where}" if removing else f"{verb} {where}"
+    return Change(kind, title, fact.ref, fact.text, edit.text, edit.why)
+
+
+def _slot_keys(slots: set[str]) -> list[str]:
+    """Entry keys that name a slot: "address", "home_address", "dentist", "standup"."""
+    names = {part for slot in slots for part in slot.split(":")}
+    names |= {label for label, slot in LABELS.items() if slot in names}
+    return sorted(
+        names | {name.replace(" ", "_") for name in names} | {name.replace(" ", "-") for name in names}
+    )
+
+
+def _stored(
+    app: Memdesk, namespaces: list[str], app_id: str | None, keys: list[str]
+) -> tuple[dict[str, str], list[tuple[int, str]], list[tuple[str, str]]]:
+    """The live documents' texts, the app's live memories (id, text) and the live knowledge
+    entries whose key names a slot (key, text), in one read."""
+    documents = select(Document.namespace, Document.content).where(
+        Document.namespace.in_(namespaces), Document.deleted_at.is_(None)
+    )
+    memories = (
+        select(AppMemory.id, AppMemory.content)
+        .where(AppMemory.app_id == app_id, memory_live(app.now()))
+        .order_by(AppMemory.created_at, AppMemory.id)
+    )
+    live_entry = entry_live(app.now(), app.settings.memory.timeline_retention_days)
+    with app.ctx.store.read() as session:
+        texts = {namespace: content for namespace, content in session.execute(documents)}
+        live = [(row[0], row[1]) for row in session.execute(memories)] if app_id else []
+        # By key alone first: with the other conditions SQLite may scan a million rows instead.
+        ids = list(session.scalars(select(Entry.id).where(Entry.key.in_(keys)))) if keys else []
+        entries = select(Entry.key, Entry.content).where(
+            Entry.id.in_(ids), Entry.category == "knowledge", live_entry
+        )
+        keyed = [(row[0], row[1]) for row in session.execute(entries)] if ids else []
+        return texts, live, keyed
+
+
+def _is_fact(line: str) -> bool:
+    """A line that states something: not blank, not a heading or a rule."""
+    text = line.strip()
+    return bool(text) and not text.startswith("#") and set(text) - set("-=*_ ") != set()
+
+
+def _said_words(said: Sequence[Said]) -> tuple[set[str], set[str]]:
+    words: set[str] = set()
+    slots: set[str] = set()
+    for sentence in said:
+        words |= {word for word in normalise(sentence.text).split() if len(word) >= _MIN_WORD}
+        slots |= {claim.slot for claim in claims_in(sentence.text) if claim.slot}
+    return words, slots
+
+
+def _relevance(text: str, words: set[str], slots: set[str]) -> int:
+    """How much a stored fact has to do with what was said: shared slots count most."""
+    claims = {claim.slot for claim in claims_in(text)}
+    shared = {word for word in normalise(text).split() if len(word) >= _MIN_WORD} & words
+    return 3 * len(claims & slots) + len(shared - _COMMON)
+
+
+# Words too common to tie a stored fact to a statement on their own.
+_COMMON_WORDS = """
+    the and for with now new this that have has was are our my from every day week month year
+    last next just got really
+"""
+_COMMON = frozenset(_COMMON_WORDS.split())

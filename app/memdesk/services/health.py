@@ -1,0 +1,667 @@
+"""Memory health: live facts that disagree (conflicts) or say the same twice (near-duplicates).
+
+A fact is a line of ``{user}/profile``, ``{user}/patterns`` or any ``{ns}/facts`` document, a
+live knowledge entry, or a live app memory. Each is kept in ``health_facts`` under the slots
+its claims fill (``memdesk.core.slots``) and a signature of its words. A look reads only the
+facts that History shows changed since the last look, compares them with the stored facts
+that share a slot or a signature, and records what it finds in ``health_findings``; so a
+look costs what changed, not the size of the store. Fixes are History steps.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import delete, func, insert, select
+from sqlalchemy.orm import Session
+
+from memdesk.core import lifetime
+from memdesk.core.items import Changes, ItemKind, ItemRef
+from memdesk.core.records import KNOWLEDGE
+from memdesk.core.search_text import bullet_of, query_words
+from memdesk.core.slots import Claim, claims_in, conflicting, same_value
+from memdesk.core.term_match import word_root
+from memdesk.errors import BadInputError, ConflictError, NotFoundError
+from memdesk.services.context import MAX_DOCUMENT_CHARS, MAX_ENTRY_CHARS, check_text
+from memdesk.store.models import (
+    AppMemory,
+    Document,
+    Entry,
+    HealthFact,
+    HealthFinding,
+    HistoryChange,
+    HistoryStep,
+    Meta,
+)
+
+if TYPE_CHECKING:
+    from memdesk.services.memdesk import Memdesk
+
+LOOKED_TO = "health_looked_to"  # meta: the last history step a look has read
+CHUNK = 500  # ids per IN (...), below every engine's limit of bound parameters
+SCAN = 20_000  # rows per read when the first look reads every fact
+# An assistant's write starts the first look itself only on a store this small; a bigger
+# store's first look is `memdesk health` or the window's (it reads every fact once).
+FIRST_LOOK_ON_WRITE = 50_000
+MIN_SIGNATURE_WORDS = 2  # one shared word is not the same fact
+# A changed fact is compared with at most this many facts for each value of a slot it fills
+# and for its signature: a store where thousands of facts name one drink stays fast.
+PARTNERS = 20
+PARTNERS_PER_SLOT = 100  # and at most this many for a slot, newest first
+NAMED = 5  # the newest facts a write's reply names as contradicted
+READ_ON_WRITE = 20  # changed facts an assistant's write reads itself before it asks for a look
+SHORT_STATEMENT = 5  # content words: a statement this short says one thing
+SAME_WORDS = 0.5  # the share of words two longer texts about one value share to say the same
+# What a fix changes, so the window reads again what shows facts.
+FACT_KINDS = Changes.of(ItemKind.DOCUMENT, ItemKind.ENTRY, ItemKind.APP_MEMORY)
+
+
+class FindingKind(StrEnum):
+    CONFLICT = "conflict"
+    DUPLICATE = "duplicate"
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One live fact: where it is and what it says."""
+
+    ref: str  # entry:12, memory:7, line:3:<hash of the line>
+    text: str
+    kind: ItemKind  # ENTRY, APP_MEMORY or DOCUMENT (a line of it)
+    locator: str  # what names it: the entry's key, the memory's id, the document's namespace
+    app: str = ""  # an app memory's app
+
+    @property
+    def owner(self) -> str:
+        return owner_of(self.ref)
+
+    @property
+    def item(self) -> ItemRef:
+        """What opens it in the window: the entry, the memory, the document."""
+        number = self.owner.split(":")[1]
+        return ItemRef(self.kind, self.locator if self.kind is ItemKind.DOCUMENT else number)
+
+    @property
+    def name(self) -> str:
+        """How a person or an assistant finds it: "entry home_city", "memory 7 of calendar"."""
+        if self.kind is ItemKind.ENTRY:
+            return f"entry {self.locator}"
+        if self.kind is ItemKind.APP_MEMORY:
+            return f"memory {self.locator} of {self.app}"
+        return self.locator
+
+    def described(self) -> dict[str, str | int]:
+        """The fact as data, for a tool's reply and ``memdesk health --json``."""
+        where: dict[str, str | int]
+        if self.kind is ItemKind.ENTRY:
+            where = {"key": self.locator}
+        elif self.kind is ItemKind.APP_MEMORY:
+            where = {"id": int(self.locator), "app": self.app}
+        else:
+            where = {"namespace": self.locator}
+        return {
+            "kind": "line" if self.kind is ItemKind.DOCUMENT else str(self.kind),
+            **where,
+            "text": self.text,
+        }
+
+
+@dataclass(frozen=True)
+class Finding:
+    id: int
+    kind: FindingKind
+    slot: str  # the slot both fill ("" for a duplicate found by its words)
+    first: Fact
+    second: Fact
+
+
+def owner_of(ref: str) -> str:
+    """The row a fact is in: ``line:3:ab12`` is in ``document:3``."""
+    kind, number, *_line = ref.split(":")
+    return f"document:{number}" if kind == "line" else ref
+
+
+@lru_cache(maxsize=4_096)
+def claims_of(text: str) -> tuple[Claim, ...]:
+    """``claims_in``, remembered: an assistant's write checks its text, and the next write (or
+    look) reads the same text again as a fact changed since the last look."""
+    return tuple(claims_in(text))
+
+
+@lru_cache(maxsize=16_384)  # a look asks again for the texts it compares
+def _roots(text: str) -> frozenset[str]:
+    return frozenset(word_root(word) for word in query_words(text))
+
+
+def signature(text: str) -> str:
+    """Texts with the same words, in any order and form, share it; "" when too few words."""
+    roots = sorted(_roots(text))
+    if len(roots) < MIN_SIGNATURE_WORDS:
+        return ""
+    return hashlib.sha1(" ".join(roots).encode()).hexdigest()[:16]
+
+
+def says_the_same(first: str, second: str) -> bool:
+    """Two texts that fill one slot with one value state one fact when both are short
+    statements, or share most of their words (a long note that mentions coffee is not
+    "Drinks coffee")."""
+    one, other = _roots(first), _roots(second)
+    if max(len(one), len(other)) <= SHORT_STATEMENT:
+        return True
+    return len(one & other) >= SAME_WORDS * len(one | other)
+
+
+def _line_ref(document_id: int, text: str) -> str:
+    return f"line:{document_id}:{hashlib.sha1(text.encode()).hexdigest()[:12]}"
+
+
+def fact_lines(content: str) -> Iterator[str]:
+    """A facts document's facts: each line with text, without its list marker (headings left out)."""
+    for line in content.splitlines():
+        text = line[len(bullet_of(line)) :].strip()
+        if text and not line.lstrip().startswith("#"):
+            yield text
+
+
+def _pair_key(first: Fact, second: Fact) -> str:
+    both = sorted([(first.ref, first.text), (second.ref, second.text)])
+    return hashlib.sha1(repr(both).encode()).hexdigest()
+
+
+def _live(row: Entry | AppMemory | Document, now: datetime) -> bool:
+    """Not in Trash and not expired (a knowledge entry, a memory, a document: no retention)."""
+    expiry = lifetime.expires_at(bool(row.pinned), row.expires_at, row.created_at)
+    return lifetime.is_live(row.deleted_at, expiry, now)
+
+
+def _chunks(items: Sequence[int], size: int = CHUNK) -> Iterator[list[int]]:
+    for start in range(0, len(items), size):
+        yield list(items[start : start + size])
+
+
+@dataclass(frozen=True)
+class _Claimed:
+    """One row of the index: a fact, a slot it fills with its value (or none), its signature."""
+
+    fact: str
+    slot: str | None
+    value: str
+    past: bool
+    slots: int
+    signature: str
+
+    @property
+    def claim(self) -> Claim:
+        return Claim(self.slot or "", self.value, (0, 0), self.past)
+
+
+_Pair = tuple[FindingKind, str, str, str]  # kind, slot, the fact that was there, the changed one
+
+
+def index_rows(fact: Fact) -> list[_Claimed]:
+    """What the index keeps of ``fact``: one row per slot and value it states (or one without)."""
+    sig = signature(fact.text)
+    claims = {(c.slot, c.value[:200], c.past) for c in claims_of(fact.text) if c.slot}
+    count = len({slot for slot, _value, _past in claims})
+    if not claims:
+        return [_Claimed(fact.ref, None, "", False, 0, sig)]
+    return [_Claimed(fact.ref, slot, value, past, count, sig) for slot, value, past in sorted(claims)]
+
+
+def compare(new: _Claimed, old: _Claimed) -> tuple[FindingKind, str] | None:
+    """Whether two rows of two facts disagree (the slot), say the same, or neither.
+
+    By claims: one slot with different current values conflicts; the same value is the same
+    fact only when each fills that one slot alone ("Lives in Leeds with Sam" says more than
+    "Lives in Leeds"). By words: the same signature.
+    """
+    if new.slot and new.slot == old.slot:
+        if conflicting(new.claim, old.claim):
+            return FindingKind.CONFLICT, new.slot
+        if new.slots == old.slots == 1 and not (new.past or old.past) and same_value(new.value, old.value):
+            return FindingKind.DUPLICATE, new.slot
+    if new.signature and new.signature == old.signature:
+        return FindingKind.DUPLICATE, ""
+    return None
+
+
+class Health:
+    def __init__(self, app: Memdesk) -> None:
+        self.app = app
+        self.ctx = app.ctx
+
+    # --- which documents hold facts ----------------------------------------------------------
+
+    def holds_facts(self, namespace: str) -> bool:
+        user = self.ctx.settings.memory.user_namespace
+        return namespace in {f"{user}/profile", f"{user}/patterns"} or namespace.endswith("/facts")
+
+    # --- reading facts ----------------------------------------------------------------------
+
+    # Rows are read by id alone and their liveness judged here, by ``core.lifetime``'s rule: a
+    # condition on category or expiry lets SQLite pick an index that scans thousands of rows.
+
+    def _live_entries(self, session: Session, ids: list[int]) -> Iterator[Fact]:
+        now = self.ctx.now()
+        for entry in session.scalars(select(Entry).where(Entry.id.in_(ids))):
+            if entry.category == KNOWLEDGE and _live(entry, now):
+                yield Fact(f"entry:{entry.id}", entry.content, ItemKind.ENTRY, entry.key)
+
+    def _live_memories(self, session: Session, ids: list[int]) -> Iterator[Fact]:
+        now = self.ctx.now()
+        for memory in session.scalars(select(AppMemory).where(AppMemory.id.in_(ids))):
+            if _live(memory, now):
+                yield Fact(
+                    f"memory:{memory.id}", memory.content, ItemKind.APP_MEMORY, str(memory.id), memory.app_id
+                )
+
+    def _live_lines(self, session: Session, ids: list[int]) -> Iterator[Fact]:
+        now = self.ctx.now()
+        for document in session.scalars(select(Document).where(Document.id.in_(ids))):
+            if self.holds_facts(document.namespace) and _live(document, now):
+                for text in dict.fromkeys(fact_lines(document.content)):
+                    yield Fact(_line_ref(document.id, text), text, ItemKind.DOCUMENT, document.namespace)
+
+    def _facts_of(self, session: Session, owners: Iterable[str]) -> list[Fact]:
+        """The live facts in these rows (``entry:12``, ``memory:7``, ``document:3``)."""
+        ids: dict[str, list[int]] = defaultdict(list)
+        for owner in owners:
+            kind, number = owner.split(":")
+            ids[kind].append(int(number))
+        readers = {"entry": self._live_entries, "memory": self._live_memories, "document": self._live_lines}
+        facts: list[Fact] = []
+        for kind, numbers in ids.items():
+            for chunk in _chunks(sorted(set(numbers))):
+                facts.extend(readers[kind](session, chunk))
+        return facts
+
+    def facts(self, refs: Iterable[str]) -> dict[str, Fact]:
+        """The live facts among ``refs``, as they read now."""
+        wanted = set(refs)
+        with self.ctx.store.read() as session:
+            found = self._facts_of(session, {owner_of(ref) for ref in wanted})
+        return {fact.ref: fact for fact in found if fact.ref in wanted}
+
+    def _every_owner(self, session: Session) -> Iterator[list[str]]:
+        """Every row that may hold facts, a batch at a time (the first look)."""
+        for model, name in ((Entry, "entry"), (AppMemory, "memory"), (Document, "document")):
+            last = 0
+            while True:
+                ids = list(
+                    session.scalars(select(model.id).where(model.id > last).order_by(model.id).limit(SCAN))
+                )
+                if not ids:
+                    break
+                last = ids[-1]
+                yield [f"{name}:{number}" for number in ids]
+
+    # --- looking ----------------------------------------------------------------------------
+
+    def look(self, first_look: bool = True) -> int:
+        """Read the facts changed since the last look; how many were read.
+
+        ``first_look=False`` leaves a store never looked at alone when it is big (an
+        assistant's write must not wait for every fact to be read).
+        """
+        with self.ctx.store.read() as session:  # most looks find nothing new: no write for them
+            if not self._due(session, first_look):
+                return 0
+        with self.ctx.store.write(bookkeeping=True) as session:
+            if not self._due(session, first_look):  # another program looked meanwhile
+                return 0
+            looked_to = session.get(Meta, LOOKED_TO)
+            newest = session.scalar(select(func.max(HistoryStep.id))) or 0
+            batches = self._every_owner(session) if looked_to is None else [self._touched(session, looked_to)]
+            read = 0
+            for owners in batches:
+                rows = self._index(session, owners)
+                read += len({row.fact for row in rows})
+                if looked_to is not None:  # the first look compares once everything is in
+                    self._record(session, self._pairs(rows, self._partners(session, rows)))
+            if looked_to is None:
+                everyone = self._partners(session, None)
+                self._record(session, self._pairs(everyone, everyone))
+                session.add(Meta(key=LOOKED_TO, value=str(newest)))
+            else:
+                looked_to.value = str(newest)
+            return read
+
+    @staticmethod
+    def _due(session: Session, first_look: bool) -> bool:
+        """Whether History holds changes since the last look (and, before the first, whether
+        the store is small enough, or the first look is asked for)."""
+        looked_to = session.scalar(select(Meta.value).where(Meta.key == LOOKED_TO))
+        newest = session.scalar(select(func.max(HistoryStep.id))) or 0
+        if looked_to is not None:
+            return int(looked_to) < newest
+        if first_look:
+            return True
+        rows = sum(session.scalar(select(func.max(model.id))) or 0 for model in (Entry, AppMemory))
+        return rows <= FIRST_LOOK_ON_WRITE
+
+    @staticmethod
+    def _touched(session: Session, looked_to: Meta | str) -> list[str]:
+        """The rows History shows changed since the last look."""
+        step = int(looked_to.value if isinstance(looked_to, Meta) else looked_to)
+        names = {"entries": "entry", "app_memories": "memory", "documents": "document"}
+        query = (
+            select(HistoryChange.table_name, HistoryChange.item_key)
+            .where(HistoryChange.step_id > step, HistoryChange.table_name.in_(names))
+            .distinct()
+        )
+        return [f"{names[table]}:{key}" for table, key in session.execute(query)]
+
+    def _index(self, session: Session, owners: list[str]) -> list[_Claimed]:
+        """Put these rows' live facts in the index as they read now; their index rows."""
+        for start in range(0, len(owners), CHUNK):
+            session.execute(delete(HealthFact).where(HealthFact.owner.in_(owners[start : start + CHUNK])))
+        rows = [row for fact in self._facts_of(session, owners) for row in index_rows(fact)]
+        if rows:
+            session.execute(
+                insert(HealthFact),
+                [
+                    {
+                        "owner": owner_of(row.fact),
+                        "fact": row.fact,
+                        "slot": row.slot,
+                        "value": row.value,
+                        "past": row.past,
+                        "slots": row.slots,
+                        "signature": row.signature,
+                    }
+                    for row in rows
+                ],
+            )
+        return rows
+
+    @staticmethod
+    def _partners(session: Session, rows: list[_Claimed] | None) -> list[_Claimed]:
+        """Indexed rows that share a slot or a signature with ``rows`` (None: with any other
+        fact), at most ``PARTNERS`` for each value of a slot and each signature."""
+        columns = (
+            HealthFact.fact,
+            HealthFact.slot,
+            HealthFact.value,
+            HealthFact.past,
+            HealthFact.slots,
+            HealthFact.signature,
+        )
+        found: dict[tuple[str, str | None, str, bool], _Claimed] = {}
+        for column, groups in (
+            (HealthFact.slot, (HealthFact.slot, HealthFact.value)),
+            (HealthFact.signature, (HealthFact.signature,)),
+        ):
+            if rows is None:
+                shared = (
+                    select(column)
+                    .where(column.is_not(None), column != "")
+                    .group_by(column)
+                    .having(func.count(func.distinct(HealthFact.fact)) > 1)
+                )
+                wanted: list[Any] = [shared]
+            else:
+                keys = sorted({key for row in rows if (key := getattr(row, column.key))})
+                wanted = [keys[start : start + CHUNK] for start in range(0, len(keys), CHUNK)]
+            newest = HealthFact.id.desc()
+            for values in wanted:
+                rank = func.row_number().over(partition_by=groups, order_by=newest).label("rank")
+                among = func.row_number().over(partition_by=column, order_by=newest).label("among")
+                ranked = select(*columns, rank, among).where(column.in_(values)).subquery()
+                query = select(*(ranked.c[c.key] for c in columns)).where(
+                    ranked.c.rank <= PARTNERS, ranked.c.among <= PARTNERS_PER_SLOT
+                )
+                for found_row in session.execute(query):
+                    row = _Claimed(*found_row)
+                    found[(row.fact, row.slot, row.value, row.past)] = row
+        return list(found.values())
+
+    @staticmethod
+    def _pairs(rows: list[_Claimed], partners: list[_Claimed]) -> dict[tuple[str, str], _Pair]:
+        """Each pair of facts that disagrees or repeats: how, and which was there (listed first)
+        and which changed."""
+        by_key: dict[tuple[str, str], list[_Claimed]] = defaultdict(list)
+        for row in partners:
+            if row.slot:
+                by_key[("slot", row.slot)].append(row)
+            if row.signature:
+                by_key[("signature", row.signature)].append(row)
+        found: dict[tuple[str, str], _Pair] = {}
+        for new in rows:
+            keys = [("slot", new.slot)] if new.slot else []
+            keys += [("signature", new.signature)] if new.signature else []
+            for key in keys:
+                for old in by_key[key]:
+                    if old.fact == new.fact:
+                        continue
+                    pair = (old.fact, new.fact) if old.fact < new.fact else (new.fact, old.fact)
+                    result = compare(new, old)
+                    if result is not None and found.get(pair, (None,))[0] is not FindingKind.CONFLICT:
+                        found[pair] = (*result, old.fact, new.fact)
+        return found
+
+    def _record(self, session: Session, pairs: dict[tuple[str, str], _Pair]) -> None:
+        """Record the pairs not recorded before (as their facts read now)."""
+        if not pairs:
+            return
+        owners = {owner_of(ref) for pair in pairs for ref in pair}
+        facts = {fact.ref: fact for fact in self._facts_of(session, owners)}
+        findings: dict[str, tuple[Fact, Fact, FindingKind, str]] = {}
+        for kind, slot, first, second in pairs.values():
+            if first not in facts or second not in facts:
+                continue
+            if (
+                kind is FindingKind.DUPLICATE
+                and slot
+                and not says_the_same(facts[first].text, facts[second].text)
+            ):
+                continue
+            findings[_pair_key(facts[first], facts[second])] = (facts[first], facts[second], kind, slot)
+        keys = sorted(findings)
+        for start in range(0, len(keys), CHUNK):
+            known = select(HealthFinding.pair).where(HealthFinding.pair.in_(keys[start : start + CHUNK]))
+            for pair in session.scalars(known):
+                del findings[pair]
+        now = self.ctx.now()
+        rows = [
+            {
+                "pair": pair,
+                "kind": str(kind),
+                "slot": slot,
+                "first": first.ref,
+                "first_text": first.text,
+                "second": second.ref,
+                "second_text": second.text,
+                "found_at": now,
+                "state": "open",
+            }
+            for pair, (first, second, kind, slot) in findings.items()
+        ]
+        if rows:  # bookkeeping: found, not changed by anyone, so History has no step for it
+            session.execute(insert(HealthFinding), rows)
+
+    # --- what is shown -----------------------------------------------------------------------
+
+    def findings(self, first_look: bool = True) -> list[Finding]:
+        """Open findings whose two facts are live and read as they did, newest first (after a
+        look at what changed since the last; see ``look`` for ``first_look``)."""
+        self.look(first_look)
+        with self.ctx.store.read() as session:
+            rows = list(
+                session.scalars(
+                    select(HealthFinding)
+                    .where(HealthFinding.state == "open")
+                    .order_by(HealthFinding.id.desc())
+                )
+            )
+        facts = self.facts({ref for row in rows for ref in (row.first, row.second)})
+        shown = []
+        for row in rows:
+            first, second = facts.get(row.first), facts.get(row.second)
+            if (
+                first is None
+                or second is None
+                or first.text != row.first_text
+                or second.text != row.second_text
+            ):
+                continue
+            shown.append(Finding(row.id, FindingKind(row.kind), row.slot, first, second))
+        return shown
+
+    def count(self, first_look: bool = True) -> int:
+        """How many findings are shown (the sidebar's figure)."""
+        return len(self.findings(first_look))
+
+    def conflicts_with(self, text: str) -> list[Fact]:
+        """Live facts that fill a slot of ``text`` with another value (an assistant's write)."""
+        mine = [claim for claim in claims_of(text) if claim.slot and not claim.past]
+        if not mine:
+            return []
+        with self.ctx.store.read() as session:
+            looked_to = session.scalar(select(Meta.value).where(Meta.key == LOOKED_TO))
+            touched = self._touched(session, looked_to) if looked_to is not None else []
+        if looked_to is None or len(touched) > READ_ON_WRITE:
+            # Never looked at (a small store gets its first look), or much changed: look now.
+            self.look(first_look=False)
+            touched = []
+        query = (
+            select(HealthFact.fact, HealthFact.slot, HealthFact.value, HealthFact.past)
+            .where(HealthFact.slot.in_(sorted({claim.slot for claim in mine})))
+            .order_by(HealthFact.id.desc())
+            .limit(PARTNERS_PER_SLOT)
+        )
+        # A few facts changed since the last look are read as they are now, without a look
+        # (a write to the store); the next look records what they disagree with.
+        with self.ctx.store.read() as session:
+            changed = self._facts_of(session, touched)
+            stale = set(touched)
+            refs = [
+                ref
+                for ref, slot, value, past in session.execute(query)
+                if owner_of(ref) not in stale
+                and any(conflicting(claim, Claim(slot, value, (0, 0), past)) for claim in mine)
+            ]
+        refs = [
+            fact.ref
+            for fact in sorted(changed, key=lambda fact: fact.ref, reverse=True)
+            if any(conflicting(claim, theirs) for claim in mine for theirs in claims_of(fact.text))
+        ] + refs
+        ordered = list(dict.fromkeys(refs))
+        named: list[Fact] = []
+        for start in range(0, len(ordered), NAMED * 2):  # read only as many as are named
+            some = ordered[start : start + NAMED * 2]
+            live = self.facts(some)
+            named += [live[ref] for ref in some if ref in live]
+            if len(named) >= NAMED:
+                break
+        return sorted(named[:NAMED], key=lambda fact: fact.ref)
+
+    # --- fixes ------------------------------------------------------------------------------
+
+    def keep(self, finding_id: int, which: str) -> int | None:
+        """Keep the ``first`` or ``second`` fact and retire the other; the history step."""
+        if which not in ("first", "second"):
+            raise BadInputError(f"keep first or second, not {which!r}")
+        finding = self._open(finding_id)
+        kept, gone = (finding.first, finding.second) if which == "first" else (finding.second, finding.first)
+        label = f"Memory health: keep {kept.name}, remove {gone.name}"
+        return self._fix(finding, label, "fixed", lambda session: self._retire(session, gone))
+
+    def merge(self, finding_id: int, text: str) -> int | None:
+        """Rewrite the first fact as ``text`` and retire the second; the history step."""
+        finding = self._open(finding_id)
+
+        def merge(session: Session) -> None:
+            self._rewrite(session, finding.first, text)
+            self._retire(session, finding.second)
+
+        return self._fix(finding, f"Memory health: merge into {finding.first.name}", "fixed", merge)
+
+    def ignore(self, finding_id: int) -> int | None:
+        """Stop showing this finding (until either fact changes); the history step."""
+        finding = self._open(finding_id)
+        label = f"Memory health: ignore {finding.first.name} and {finding.second.name}"
+        return self._fix(finding, label, "ignored", lambda _session: None)
+
+    def _open(self, finding_id: int) -> Finding:
+        for finding in self.findings():
+            if finding.id == finding_id:
+                return finding
+        raise NotFoundError(
+            f"Memory health shows no finding {finding_id} (fixed, ignored, or one of its facts changed)",
+            "see `memdesk health` for the current list",
+        )
+
+    def _fix(self, finding: Finding, label: str, state: str, change: Callable[[Session], None]) -> int | None:
+        with self.ctx.change(label) as session:
+            row = session.get(HealthFinding, finding.id)
+            if row is None or row.state != "open":
+                raise ConflictError(f"finding {finding.id} was dealt with already; nothing was changed")
+            change(session)
+            row.state = state
+        return self.ctx.last_step_id()
+
+    def _row(self, session: Session, fact: Fact) -> Entry | AppMemory | Document:
+        """The row holding ``fact``, refused when the fact changed since it was shown."""
+        kind, number = fact.owner.split(":")
+        model = {"entry": Entry, "memory": AppMemory, "document": Document}[kind]
+        row = session.get(model, int(number))
+        still = row is not None and row.deleted_at is None
+        if still and isinstance(row, Document):
+            still = fact.text in fact_lines(row.content)
+        elif still:
+            still = row.content == fact.text
+        if not still:
+            raise ConflictError(f"{fact.name} changed since it was shown; nothing was changed", "look again")
+        assert row is not None
+        return row
+
+    def retire(self, session: Session, facts: Iterable[Fact]) -> None:
+        """Retire ``facts`` inside the change ``session`` belongs to (an approved replacement)."""
+        for fact in facts:
+            self._retire(session, fact)
+
+    def _retire(self, session: Session, fact: Fact) -> None:
+        row = self._row(session, fact)
+        now = self.ctx.now()
+        if isinstance(row, Document):
+            row.content = _with_line(row.content, fact.text, None)
+            row.updated_at = now
+        else:
+            row.deleted_at = now
+
+    def _rewrite(self, session: Session, fact: Fact, text: str) -> None:
+        if fact.kind is ItemKind.DOCUMENT:
+            check_text(text, "the merged text", MAX_DOCUMENT_CHARS)
+            if "\n" in text.strip():
+                raise BadInputError(
+                    f"the merged text goes on one line of {fact.locator}: write it as one line"
+                )
+        elif fact.kind is ItemKind.APP_MEMORY:
+            check_text(text, "the merged text", self.ctx.settings.memory.app_memory_max_chars)
+        else:
+            check_text(text, "the merged text", MAX_ENTRY_CHARS)
+        row = self._row(session, fact)
+        row.content = (
+            _with_line(row.content, fact.text, text.strip()) if isinstance(row, Document) else text.strip()
+        )
+        row.updated_at = self.ctx.now()
+
+
+def _with_line(content: str, old: str, new: str | None) -> str:
+    """``content`` with the first line saying ``old`` replaced by ``new`` (its marker kept), or
+    removed when ``new`` is None."""
+    lines = content.splitlines(keepends=True)
+    for index, line in enumerate(lines):
+        marker = bullet_of(line)
+        if line[len(marker) :].strip() == old and not line.lstrip().startswith("#"):
+            ending = line[len(line.rstrip("\r\n")) :]
+            lines[index] = "" if new is None else f"{marker}{new}{ending}"
+            break
+    return "".join(lines)

@@ -1,0 +1,143 @@
+"""Memory health on the big store: the first look (every fact read once), then `memdesk health`
+as a process after 10,000 facts were touched, and an assistant's write with its conflict check.
+
+Prints each figure with its goal and a line starting ``MISS`` when over it; never fails on time.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.perf.bigstore import Corpus, big_store_path
+from tests.perf.test_bench_store import percentile
+
+from memdesk.core import slots
+from memdesk.servers.tools import MemoryTools
+from memdesk.services.memdesk import Memdesk
+from memdesk.store.models import Entry
+
+TOUCHED = 10_000
+FACT_EVERY = 1_000  # of the touched entries, one in this many fills a slot (where the person lives)
+CITIES = ("Leeds", "Bristol")
+WRITES = 200
+HEALTH_GOAL_S = 1.0
+WRITE_GOAL_MS = 15.0
+
+
+def _seconds(started: float) -> float:
+    return time.perf_counter() - started
+
+
+class _ClaimsTimer:
+    """How long the look spends in ``claims_in`` (the slot rules), apart from the rest."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.calls = 0
+        self._real = slots.claims_in
+
+    def __call__(self, text: str) -> list[slots.Claim]:
+        began = time.perf_counter()
+        try:
+            return self._real(text)
+        finally:
+            self.seconds += _seconds(began)
+            self.calls += 1
+
+
+def _touch(app: Memdesk, corpus: Corpus, round: int) -> None:
+    """Edit 10,000 knowledge entries in one step; a few of them now say where the person lives."""
+    with app.ctx.change("bench: edit entries") as session:
+        for number in range(1, TOUCHED + 1):
+            entry = session.get(Entry, number * 7)
+            assert entry is not None
+            if number % FACT_EVERY == 0:
+                entry.content = f"Lives in {CITIES[number // FACT_EVERY % 2]} (note {number}, round {round})"
+            else:
+                entry.content = f"{corpus.sentence(6, 20)} ({round})"
+
+
+def test_memory_health_on_the_big_store(tmp_path: Path, monkeypatch):
+    source, stats = big_store_path()
+    db = tmp_path / "big.sqlite3"
+    shutil.copyfile(source, db)  # writes: keep the cached store pristine
+    data = tmp_path / "data"
+    app = Memdesk.open(data_dir=str(data), db=str(db), actor="bench")
+    try:
+        print(f"\nstore: {stats['entries']:,} entries, {stats['apps']:,} apps")
+        timer = _ClaimsTimer()
+        monkeypatch.setattr("memdesk.services.health.claims_in", timer)
+        began = time.perf_counter()
+        read = app.health.look()
+        first = _seconds(began)
+        print(
+            f"first look (every fact read once): {read:,} facts in {first:.1f} s, "
+            f"of which the slot rules {timer.seconds:.1f} s "
+            f"({timer.seconds / max(timer.calls, 1) * 1e6:.0f} µs a fact)"
+        )
+
+        corpus = Corpus()
+        _touch(app, corpus, 1)
+        timer.seconds, timer.calls = 0.0, 0
+        began = time.perf_counter()
+        read = app.health.look()
+        look = _seconds(began)
+        print(
+            f"a look after {TOUCHED:,} facts were touched, in this process: {read:,} read in "
+            f"{look * 1000:.0f} ms, "
+            f"of which the slot rules {timer.seconds * 1000:.0f} ms"
+        )
+        monkeypatch.undo()
+
+        _touch(app, corpus, 2)  # again, for the command to find
+        command = [sys.executable, "-m", "memdesk", "--data-dir", str(data), "--db", str(db), "health"]
+        began = time.perf_counter()
+        result = subprocess.run(command, capture_output=True, env=dict(os.environ), timeout=600)
+        whole = _seconds(began)
+        assert result.returncode == 0, result.stderr.decode()
+        listed = result.stdout.decode()
+        assert "conflict (home)" in listed
+        print(
+            f"`memdesk health` after {TOUCHED:,} facts were touched, as a process: {whole:.2f} s "
+            f"(goal ≤ {HEALTH_GOAL_S:.0f} s)"
+        )
+        if whole > HEALTH_GOAL_S:
+            print(
+                f"MISS memdesk health: {whole:.2f} s > {HEALTH_GOAL_S:.0f} s (load {os.getloadavg()[0]:.1f})"
+            )
+
+        tools = MemoryTools(app)
+        places = [word.title() for word in Corpus().words[1000 : 1000 + WRITES]]
+        timings: dict[str, list[float]] = {"claim": [], "plain": [], "person": []}
+        named = 0
+        for number, place in enumerate(places):
+            content = f"Lives in {place}" if number % 2 else f"Plays chess, game {number}"
+            began = time.perf_counter()
+            with app.ctx.acting_as("mcp:bench"):  # through the check
+                reply = tools.memory_store(f"bench_health_{number}", content, "knowledge")
+            timings["claim" if number % 2 else "plain"].append(_seconds(began) * 1000)
+            named += "conflicts" in reply.data
+            began = time.perf_counter()  # the same write by the person: no check
+            tools.memory_store(f"bench_person_{number}", content, "knowledge")
+            timings["person"].append(_seconds(began) * 1000)
+        assistant = timings["claim"] + timings["plain"]
+        p50 = statistics.median(assistant)
+        print(
+            f"an assistant's memory_store with the conflict check: p50 {p50:.2f} ms, "
+            f"p95 {percentile(assistant, 0.95):.2f} ms over {WRITES} writes, {named} named a conflict "
+            f"(goal p50 ≤ {WRITE_GOAL_MS:.0f} ms); p50 of those that fill a slot "
+            f"{statistics.median(timings['claim']):.2f} ms, of the others "
+            f"{statistics.median(timings['plain']):.2f} ms; "
+            f"the same writes by the person, unchecked: p50 {statistics.median(timings['person']):.2f} ms"
+        )
+        assert named == WRITES // 2
+        if p50 > WRITE_GOAL_MS:
+            print(f"MISS write with the conflict check: p50 {p50:.2f} ms > {WRITE_GOAL_MS:.0f} ms")
+    finally:
+        app.close()

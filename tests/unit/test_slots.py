@@ -1,0 +1,228 @@
+"""Facts read as slots and values, by family of change, and when two facts disagree."""
+
+import pytest
+
+from memdesk.core.slots import (
+    SLOTS,
+    Claim,
+    asked_slots,
+    claims_in,
+    conflicting,
+    marked_past,
+    normalise,
+    says_change,
+)
+
+
+def found(text: str) -> set[tuple[str, str, bool]]:
+    return {(claim.slot, claim.value, claim.past) for claim in claims_in(text)}
+
+
+def test_a_claim_points_at_its_value_in_the_text():
+    text = "Lives in Manchester with Tom."
+    (claim,) = [c for c in claims_in(text) if c.slot == "home"]
+    assert text[slice(*claim.span)] == "Manchester"
+    assert claim == Claim("home", "manchester", claim.span, False)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # moving home
+        (
+            "We relocated from Lisbon to Porto in the spring.",
+            {("home", "lisbon", True), ("home", "porto", False)},
+        ),
+        ("Just moved to Glasgow with the kids.", {("home", "glasgow", False)}),
+        ("She lives in Utrecht and cycles everywhere.", {("home", "utrecht", False)}),
+        ("I used to live in Oslo.", {("home", "oslo", True)}),
+        ("We moved out of Leipzig last year.", {("home", "leipzig", True)}),
+        ("New address: 9 Quay Lane, Falmouth", {("address", "9 quay lane falmouth", False)}),
+        # a new job, role or team
+        ("Handed in my notice; my last day at Acme is Friday.", {("employer", "acme", True)}),
+        (
+            "I'm starting at Nordwind next week as a data analyst.",
+            {("employer", "nordwind", False), ("role", "data analyst", False)},
+        ),
+        ("They promoted me to head of support!", set()),
+        ("I got promoted to staff engineer.", {("role", "staff engineer", False)}),
+        ("I moved over to the Payments team in May.", {("team", "payment", False)}),
+        ("My new manager is Felix Braun.", {("manager", "felix braun", False)}),
+        # switching from one thing to another
+        (
+            "Switched from Emacs to Neovim over the holidays.",
+            {("editor", "emac", True), ("editor", "neovim", False)},
+        ),
+        ("I swapped my Corolla for a Polestar 2.", {("", "corolla", True), ("car", "polestar 2", False)}),
+        ("Went vegetarian in January.", {("diet", "vegetarian", False)}),
+        (
+            "Mostly matcha instead of espresso these days.",
+            {("drink", "matcha", False), ("drink", "espresso", True)},
+        ),
+        ("Finally replaced it with a MacBook Air.", {("laptop", "macbook air", False)}),
+        # quitting or stopping something
+        ("I stopped drinking beer altogether.", {("drink", "beer", True)}),
+        ("No more squash for me, my knee can't take it.", {("sport", "squash", True)}),
+        ("I cancelled the Netflix subscription.", {("", "netflix", True)}),
+        # relationships
+        ("Marco and I broke up in the autumn.", {("partner", "marco", True)}),
+        ("I've been dating Priya since June.", {("partner", "priya", False)}),
+        ("Divorced from Karl two years ago.", {("partner", "karl", True)}),
+        # pets and people gone or new
+        ("Biscuit passed away on Sunday, we miss him.", {("", "biscuit", True)}),
+        ("We adopted a kitten named Mochi.", {("pet", "mochi", False)}),
+        ("So four kids now!", {("children", "four", False)}),
+        # contact details
+        ("My new mobile number is +44 7700 900123.", {("phone_number", "+44 7700 900123", False)}),
+        ("Reach me at lena.k@example.org from now on.", {("email", "lena.k@example.org", False)}),
+        # corrections
+        (
+            "Correction: my hometown is Sligo, not Athlone.",
+            {("hometown", "sligo", False), ("", "athlone", True)},
+        ),
+        # a slot named by its label, a role by the word that ends it
+        ("Switched my dentist to Dr. Brandt.", {("dentist", "brandt", False)}),
+        ("My new manager is Omar Haddad.", {("manager", "omar haddad", False)}),
+        ("I'm a principal engineer now.", {("role", "principal engineer", False)}),
+        ("I became a Dutch citizen in May.", {("nationality", "dutch", False)}),
+        (
+            "Moved my savings to Monzo and closed the Lloyds account.",
+            {("bank", "monzo", False), ("bank", "lloyd", True)},
+        ),
+        ("Stopped going to yoga.", {("sport", "yoga", True)}),
+        ("I take zinc now instead of iron.", {("", "zinc", False), ("", "iron", True)}),
+        # a changed schedule or amount
+        ("We pushed the retro to 16:30.", {("time:retro", "16 30", False)}),
+        ("Piano lessons are every Monday now.", {("day:piano", "every monday", False)}),
+        ("Rent went up to £1,250 a month.", {("amount:rent", "1 250", False)}),
+        ("Savings target is 300 USD a week.", {("amount:target saving", "300 usd", False)}),
+    ],
+)
+def test_families_of_change(text, expected):
+    assert expected <= found(text), found(text)
+
+
+def test_label_lines_fill_their_slot_with_the_whole_value():
+    text = "Name: Tove\nEmployer: Lindgren & Co\nPartner: Ruth\n- Dentist: Dr. Amari, High Street"
+    assert found(text) >= {
+        ("employer", "lindgren co", False),
+        ("partner", "ruth", False),
+        ("dentist", "amari high street", False),
+    }
+    assert not any(claim.slot == "name" for claim in claims_in(text))
+
+
+def test_a_phone_label_is_a_device_or_a_number_by_its_digits():
+    assert ("phone", "pixel 8", False) in found("Phone: Pixel 8")
+    assert {c.slot for c in claims_in("Phone: 0161 496 0000")} == {"phone_number"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Lives in Rome (until March 2026)",
+        "Formerly worked at Initech",
+        "Partner: Ruth (old)",
+        "Was: lives in Rome",
+        "~~Works at Initech~~",
+    ],
+)
+def test_marks_of_the_past_make_a_claim_past(text):
+    claims = claims_in(text)
+    assert claims and all(claim.past for claim in claims), claims
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Rome was lovely in the rain today.",
+        "Long week at Initech, two releases.",
+        "Ruth and I are off to Crete next month.",
+        "Lunch with Dr. Amari went well.",
+    ],
+)
+def test_mentioning_a_value_claims_no_change(text):
+    assert not [claim for claim in claims_in(text) if claim.past]
+    assert not says_change(text)
+
+
+def test_conflicting_means_same_slot_different_values_both_current():
+    rome = claims_in("Lives in Rome")[0]
+    milan = claims_in("Lives in Milan")[0]
+    old_milan = claims_in("Used to live in Milan")[0]
+    assert conflicting(rome, milan)
+    assert not conflicting(rome, old_milan)
+    assert not conflicting(rome, claims_in("Lives in Rome, near the river")[0])
+    # A value that holds the other names the same thing: "Dr. Amari" and "Dr. Amari, High Street".
+    assert not conflicting(
+        claims_in("Dentist: Dr. Amari")[0], claims_in("Dentist: Dr. Amari, High Street")[0]
+    )
+    # Unrelated slots never conflict.
+    assert not conflicting(rome, claims_in("Works at Initech")[0])
+
+
+def test_a_new_nationality_joins_the_old_one():
+    a = claims_in("Nationality: Irish")[0]
+    b = claims_in("My Canadian citizenship was approved.")[0]
+    assert (a.slot, b.slot) == ("nationality", "nationality")
+    assert not conflicting(a, b)
+
+
+def test_values_compare_without_case_articles_or_inflection():
+    assert normalise("the Thursdays") == normalise("thursday")
+    assert normalise("Groceries") == normalise("grocery")
+    assert normalise("Dr. Okoro") == "okoro"
+
+
+def test_every_slot_found_is_documented():
+    texts = [
+        "Lives in Bristol, works as a nurse at Mercy.",
+        "Partner: Ruth\nGym: Flex Fitness\nStandup is at 9:15 every weekday.",
+        "Budget for travel is 200 EUR a month. Drinks tea. Uses Vim.",
+    ]
+    for text in texts:
+        for claim in claims_in(text):
+            assert claim.slot.split(":")[0] in SLOTS, claim
+
+
+def test_other_languages_claim_nothing():
+    assert claims_in("Ich bin nach Hamburg umgezogen und trinke keinen Kaffee mehr.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "past"),
+    [
+        ("Lives in Rome (until March 2026)", True),
+        ("Works at Initech until 3 May 2026", True),
+        ("Formerly at Initech", True),
+        ("Partner: Ruth (old)", True),
+        ("~~Uses Vim~~", True),
+        ("I used to play the violin as a kid.", False),
+        ("Open until late on Fridays.", False),
+        ("Lives in Rome", False),
+    ],
+)
+def test_marked_past_reads_the_marks_of_a_fact_kept_as_past(text, past):
+    assert marked_past(text) is past
+
+
+@pytest.mark.parametrize(
+    ("question", "slots"),
+    [
+        ("What car do I have?", {"car"}),
+        ("Where do I live these days?", {"home"}),
+        ("Who is my dentist?", {"dentist"}),
+        ("What's my home address?", {"address", "home"}),
+        ("Tell me a joke", set()),
+    ],
+)
+def test_asked_slots_are_the_slots_a_question_names(question, slots):
+    assert asked_slots(question) == slots
+
+
+def test_a_relative_or_friend_s_fact_is_not_the_person_s():
+    assert claims_in("My sister moved to Valencia last month.") == []
+    assert ("home", "valencia", False) in found("My sister and I moved to Valencia last month.")
+    assert not [c for c in claims_in("I'm with Tom at the pub now, Lea says hi.") if c.slot == "partner"]
+    # A fact written about the person in the third person is still theirs.
+    assert ("partner", "sam", False) in found("Lives in Leeds with her partner Sam.")
