@@ -23,4 +23,7 @@ def test_emitting_signals_keeps_reference_counts_stable():
     for _ in range(2000):
         emitter.plain.emit()
         emitter.with_value.emit(1)
-    assert (sys.getrefcount(True), sys.getrefcount(None)) == before
+    after = (sys.getrefcount(True), sys.getrefcount(None))
+    # A leak per emit would show thousands; other threads of the process (a writer thread left
+    # by an earlier test) may hold a reference or two for a moment.
+    assert all(abs(now - then) < 50 for now, then in zip(after, before, strict=True)), (before, after)

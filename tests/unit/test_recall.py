@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from memdesk.core.privacy import ReadScope
 from memdesk.core.search_text import query_words
 from memdesk.services.prompt import PromptSpec
 
@@ -244,7 +245,7 @@ def test_a_past_line_of_the_facts_ranks_below_the_current_line(memdesk_app):
     app.documents.set(
         "user/facts", "- Drinks oolong tea (old)\n\n- Drinks rooibos tea, brewed strong, with lemon"
     )
-    hits = app.recall.for_prompt("which tea do I drink", "user", 2, app.now())
+    hits = app.recall.for_prompt("which tea do I drink", "user", 2, app.now(), ReadScope())[0]
     assert [hit.text for hit in hits] == [
         "Drinks rooibos tea, brewed strong, with lemon",
         "Drinks oolong tea (old)",
@@ -256,5 +257,5 @@ def test_a_paragraph_filling_the_slot_asked_about_is_found_without_shared_words(
     app.documents.set(
         "user/facts", "- Has a Polestar 2\n\n- Sold the Corolla (until May 2026)\n\n- Likes jazz"
     )
-    hits = app.recall.for_prompt("What car do I have?", "user", 3, app.now())
+    hits = app.recall.for_prompt("What car do I have?", "user", 3, app.now(), ReadScope())[0]
     assert [hit.text for hit in hits] == ["Has a Polestar 2"]
