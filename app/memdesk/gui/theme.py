@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QColor, QFont, QIcon, QPalette
-from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
 
 from memdesk import APP_ID
 from memdesk.resources import resource_path
@@ -143,3 +143,12 @@ def follow(widget: QWidget, apply: Callable[[], None]) -> None:
     """Run ``apply`` now and again whenever the palette changes (a light/dark switch)."""
     apply()
     _Follower(widget, apply)
+
+
+def empty_note(text: str) -> QLabel:
+    """The muted, centred line a list shows in its place when it has nothing to show."""
+    label = QLabel(text)
+    label.setWordWrap(True)
+    label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    follow(label, lambda: set_text_color(label, muted()))
+    return label

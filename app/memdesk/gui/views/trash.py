@@ -6,7 +6,7 @@ from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QLabel, QPushButton, QTableView, QWidget
+from PySide6.QtWidgets import QPushButton, QTableView, QWidget
 
 from memdesk.core.items import ItemKind
 from memdesk.gui import dialogs, theme
@@ -83,9 +83,7 @@ class TrashView(Page):
         )
         self.table.doubleClicked.connect(lambda _index: self.restore_selected())
         self.table.selectionModel().selectionChanged.connect(self._update_buttons)
-        self.empty_label = QLabel("Trash is empty. Deleted memories wait here until you empty it.")
-        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        theme.follow(self.empty_label, lambda: theme.set_text_color(self.empty_label, theme.muted()))
+        self.empty_label = theme.empty_note("Trash is empty. Deleted memories wait here until you empty it.")
         layout = theme.view_layout(self)
         layout.addWidget(self.header)
         layout.addWidget(self.table, 1)
