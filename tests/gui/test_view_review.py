@@ -180,10 +180,13 @@ def test_new_held_writes_are_announced_in_the_status_bar(qtbot, memdesk_app, tas
     window = make_window()
     qtbot.waitUntil(lambda: window.review_notice.count == 0)
     assert _badge(window) == ""
+    # Every message shown: the store watcher's own "updated" line may follow the notice at once.
+    shown: list[str] = []
+    window.statusBar().messageChanged.connect(shown.append)
     _hold(memdesk_app, "mcp:web-agent", Write.save_entry("note", ATTACK))
     window.refresh_all()  # what the store watcher does when another process writes
     settle()
-    assert "1 new write from assistants waits for your review" in window.statusBar().currentMessage()
+    qtbot.waitUntil(lambda: any("1 new write from assistants waits for your review" in m for m in shown))
     assert _badge(window) == "1"
 
 
