@@ -75,6 +75,19 @@ class _Relay(QObject):
     progress = Signal(str, int, int)
 
 
+def _held_back(badge_text: str, reason: str, sentence: str) -> tuple[QLabel, QLabel]:
+    """A badge and the sentence under it for a change that starts rejected (none when no ``reason``)."""
+    badge = QLabel(badge_text)
+    badge.setToolTip(reason)
+    badge.setVisible(bool(reason))
+    why = QLabel(
+        f"{sentence} Memory goes into every later prompt, so this change stays rejected until you accept it."
+    )
+    why.setWordWrap(True)
+    why.setVisible(bool(reason))
+    return badge, why
+
+
 class ChangeCard(QFrame):
     """One proposed change: what and why, its diff, Accept / Reject, and Edit for its new text."""
 
@@ -92,26 +105,11 @@ class ChangeCard(QFrame):
         self.reason.setWordWrap(True)
         self.reason.setVisible(bool(change.reason))
         # A suspicious change starts rejected; the badge and its reason say why.
-        self.badge = QLabel("⚠ Suspicious")
-        self.badge.setToolTip(change.suspicion)
-        self.badge.setVisible(change.suspicious)
-        self.suspicion = QLabel(
-            f"{change.suspicion} Memory goes into every later prompt, so this change stays rejected "
-            "until you accept it."
-        )
-        self.suspicion.setWordWrap(True)
-        self.suspicion.setVisible(change.suspicious)
+        self.badge, self.suspicion = _held_back("⚠ Suspicious", change.suspicion, change.suspicion)
         # So does a change that says what the conversation does not: the reason, and the
         # model's text with those words marked.
-        self.ungrounded_badge = QLabel("⚠ Ungrounded")
-        self.ungrounded_badge.setToolTip(change.grounding)
-        self.ungrounded_badge.setVisible(change.ungrounded)
-        self.grounding = QLabel(
-            f"{change.grounding[:1].upper()}{change.grounding[1:]}. Memory goes into every later prompt, "
-            "so this change stays rejected until you accept it."
-        )
-        self.grounding.setWordWrap(True)
-        self.grounding.setVisible(change.ungrounded)
+        grounding = f"{change.grounding[:1].upper()}{change.grounding[1:]}."
+        self.ungrounded_badge, self.grounding = _held_back("⚠ Ungrounded", change.grounding, grounding)
         self.marked = QLabel()
         self.marked.setWordWrap(True)
         self.marked.setTextFormat(Qt.TextFormat.RichText)
