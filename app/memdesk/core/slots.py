@@ -28,9 +28,40 @@ past ("formerly", "used to", "no longer", "(old)").
 from __future__ import annotations
 
 import re
+import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, cached_property, lru_cache
 from itertools import pairwise
+
+
+class _Lazy:
+    """A regular expression compiled on first use: importing this module compiles none, so
+    commands that never read a fact (``memdesk prompt``) do not pay for the rules."""
+
+    def __init__(self, source: str, flags: int = 0) -> None:
+        self.source = source
+        self._flags = flags
+
+    @cached_property
+    def compiled(self) -> re.Pattern[str]:
+        return re.compile(self.source, self._flags)
+
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self.compiled.search(text, pos, endpos)
+
+    def match(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self.compiled.match(text, pos, endpos)
+
+    def fullmatch(self, text: str) -> re.Match[str] | None:
+        return self.compiled.fullmatch(text)
+
+    def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
+        return self.compiled.finditer(text, pos, endpos)
+
+    def findall(self, text: str) -> list[str]:
+        return self.compiled.findall(text)
+
 
 # The closed set of slots. ``time:<event>``, ``day:<event>`` and ``amount:<what>`` are
 # qualified by the thing they concern ("time:standup", "amount:budget grocery").
@@ -144,7 +175,7 @@ def says_change(text: str) -> bool:
 
 # --- values -------------------------------------------------------------------------------
 
-_WORD = re.compile(r"[\w@.+]+(?<![.])|\d")
+_WORD = _Lazy(r"[\w@.+]+(?<![.])|\d")
 _FILLER = frozenset({"a", "an", "the", "my", "our", "his", "her", "their", "dr", "mr", "mrs", "ms", "prof"})
 _TITLE = r"(?:(?:Dr|Mr|Mrs|Ms|Prof|St)\.?\s)"
 _TOKEN = r"[A-Z0-9][\w'’&+-]*"
@@ -160,7 +191,7 @@ _STOPS = (
 PHRASE = rf"\b(?!(?:{_STOPS})\b)[a-z][\w'’+-]*(?:\s(?!(?:{_STOPS})\b)[\w'’+-]+){{0,3}}"
 VALUE = rf"(?:{NAME}|{PHRASE})"
 _ART = r"(?:(?i:a new|a used|an?|the|my|our|his|her|their|new|used)\s+)?"
-_CALENDAR = re.compile(
+_CALENDAR = _Lazy(
     r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|"
     r"july|august|september|october|november|december)s?"
 )
@@ -270,7 +301,7 @@ LEXICON: dict[str, tuple[str, ...]] = {
     ),
 }
 _LEXICON_WORDS = {word: slot for slot, words in LEXICON.items() for word in words}
-_LEXICON_RE = re.compile(
+_LEXICON_RE = _Lazy(
     r"(?i:\b(?:"
     + "|".join(sorted((re.escape(w) for w in _LEXICON_WORDS), key=len, reverse=True))
     + r")\b)"
@@ -359,9 +390,7 @@ _ASKING = {
     "play": "sport", "read": "reading", "nationality": "nationality", "married": "partner",
     "exercise": "sport", "sports": "sport",
 }  # fmt: skip
-_LABEL_LINE = re.compile(
-    r"^[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*:[ \t]*(\S.*?)[ \t.]*$", re.M
-)
+_LABEL_LINE = _Lazy(r"^[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*:[ \t]*(\S.*?)[ \t.]*$", re.M)
 
 # --- rules: a slot and a pattern with a value group ----------------------------------------
 # Group ``v`` is a current value unless the past test says otherwise; ``o`` is always past.
@@ -369,6 +398,14 @@ _LABEL_LINE = re.compile(
 # the rule itself says a value changed ("stopped the melatonin", "magnesium instead");
 # "~home": the value's own kind if it has one ("moved to Neovim"), else home ("moved to Leeds");
 # "@": the slot its label names (group ``l``: "switched my dentist to Dr. Brandt").
+#
+# Each rule names the words it cannot match without, so that a line is tried only against the
+# rules whose words it has (most lines fill no slot, and finding that out costs one search):
+# alternatives separated by spaces, groups joined by "&" that must each occur. A word is
+# whole ("live" is not in "lively") unless it ends in "*" ("split*" is in "splitting"), and
+# the rule must have it where a word starts. "0" is any digit, "@" the at sign. A word left out
+# of a rule would make claims go missing: tests/unit/test_slots_triggers.py compares every
+# claim with the rules tried on every line.
 
 _K = "(?i:{})".format
 _LABEL_WORDS = (
@@ -378,15 +415,23 @@ _LABEL_WORDS = (
     )
     + ")"
 )
-_ROLE_NOUNS = (
-    r"(?:engineer|designer|developer|manager|nurse|teacher|doctor|analyst|scientist|lead|director|"
-    r"consultant|architect|student|writer|lawyer|accountant|officer|researcher|chef|intern|founder|"
-    r"specialist|administrator|technician|producer|editor|professor|lecturer|partner|owner|head)s?"
+_ROLE_NOUN_WORDS = (
+    "engineer", "designer", "developer", "manager", "nurse", "teacher", "doctor", "analyst", "scientist",
+    "lead", "director", "consultant", "architect", "student", "writer", "lawyer", "accountant", "officer",
+    "researcher", "chef", "intern", "founder", "specialist", "administrator", "technician", "producer",
+    "editor", "professor", "lecturer", "partner", "owner", "head",
+)  # fmt: skip
+_ROLE_NOUNS = f"(?:{'|'.join(_ROLE_NOUN_WORDS)})s?"
+# Trigger words (see ``_RULES_SOURCE``) for the label rules and the role rule.
+_LABEL_TRIGGERS = " ".join(
+    sorted({label.replace("-", " ").split()[0] for label in LABELS if label not in ("from", "home")})
 )
-_RULES_SOURCE: list[tuple[str | None, str]] = [
+_ROLE_TRIGGERS = " ".join(f"{noun} {noun}s" for noun in _ROLE_NOUN_WORDS)
+_RULES_SOURCE: list[tuple[str | None, str, str]] = [
     # home
     (
         "home",
+        "live lives living lived based settled staying we i & in",
         _K(
             r"\b(?:live|lives|living|lived|based|settled|staying|we're|we are|I'm|I am)\s+"
             r"(?:now\s+|still\s+)?in"
@@ -395,26 +440,46 @@ _RULES_SOURCE: list[tuple[str | None, str]] = [
     ),
     (
         "home",
+        "moved moving move relocated relocating & from & to",
         _K(r"\b(?:moved|moving|move|relocated|relocating)\s+(?:\w+\s+){0,2}?from")
         + rf"\s+(?P<o>{NAME})\s+"
         + _K(r"to")
         + rf"\s+(?P<v>{NAME})",
     ),
-    ("~home", _K(r"\b(?:moved|moving|relocated|relocating)\s+(?:back\s+|over\s+)?to") + rf"\s+(?P<v>{NAME})"),
-    ("home", _K(r"\b(?:moved|moving)\s+(?:out\s+of|away\s+from)") + rf"\s+(?P<o>{NAME})"),
-    ("hometown", _K(r"\b(?:hometown|home town)\s+(?:is|was)") + rf"\s+(?P<v>{NAME})"),
+    (
+        "~home",
+        "moved moving relocated relocating & to",
+        _K(r"\b(?:moved|moving|relocated|relocating)\s+(?:back\s+|over\s+)?to") + rf"\s+(?P<v>{NAME})",
+    ),
+    (
+        "home",
+        "moved moving & out away",
+        _K(r"\b(?:moved|moving)\s+(?:out\s+of|away\s+from)") + rf"\s+(?P<o>{NAME})",
+    ),
     (
         "hometown",
+        "hometown home & is was",
+        _K(r"\b(?:hometown|home town)\s+(?:is|was)") + rf"\s+(?P<v>{NAME})",
+    ),
+    (
+        "hometown",
+        "grew i born & in from",
         _K(r"\b(?:grew up in|I'm originally from|I am originally from|I'm from|I am from|born in)")
         + rf"\s+(?P<v>{NAME})",
     ),
-    ("nationality", rf"(?P<v>{NAME})\s+" + _K(r"(?:citizenship|passport|nationality|citizen)\b")),
     (
         "nationality",
+        "citizenship passport nationality citizen",
+        rf"(?P<v>{NAME})\s+" + _K(r"(?:citizenship|passport|nationality|citizen)\b"),
+    ),
+    (
+        "nationality",
+        "dual",
         _K(r"\bdual\s+national(?:ity)?(?:\s+now)?,?\s+(?:both\s+)?") + rf"(?P<v>{NAME}\s+and\s+{NAME})",
     ),
     (
         "address",
+        "address & 0",
         _K(r"\baddress\b(?:\s+is)?(?:\s+(?:now|please|to))*\s*[:,]?")
         + r"\s*"
         + r"(?P<v>\d+\w?\s+[A-Z][\w'’ -]*(?:,\s*[A-Z][\w'’ -]*)*)",
@@ -422,46 +487,77 @@ _RULES_SOURCE: list[tuple[str | None, str]] = [
     # work
     (
         "employer",
+        "work works working worked employed & at for by",
         _K(r"\b(?:work|works|working|worked|employed)\s+(?:now\s+)?(?:at|for|by)") + rf"\s+(?P<v>{NAME})",
     ),
     (
         "employer",
+        "start starts started starting begin began beginning & at",
         _K(r"\b(?:start|starts|started|starting|begin|began|beginning)\s+(?:work\s+|a new job\s+)?at")
         + rf"\s+(?P<v>{NAME})",
     ),
     (
         "employer",
+        "new hired offer accepted joining",
         _K(r"\b(?:new job at|hired (?:at|by)|offer from|accepted an offer at|joining)")
         + rf"\s+(?P<v>{NAME})",
     ),
-    ("employer", _K(r"\blast day at") + rf"\s+(?P<o>{NAME})"),
-    ("employer", _K(r"\b(?:laid off|let go|made redundant)\s+(?:from|by|at)") + rf"\s+(?P<o>{NAME})"),
+    ("employer", "last & day", _K(r"\blast day at") + rf"\s+(?P<o>{NAME})"),
+    (
+        "employer",
+        "laid let made & from by at",
+        _K(r"\b(?:laid off|let go|made redundant)\s+(?:from|by|at)") + rf"\s+(?P<o>{NAME})",
+    ),
     (
         "role",
+        "works work working worked job started start starting joined hired employed & as",
         _K(r"\b(?:works|work|working|worked|job|started|start|starting|joined|hired|employed)\b")
         + r"[^.;:!?]*?"
         + _K(r"\bas\s+(?:an?\s+)?")
         + rf"(?P<v>{PHRASE})",
     ),
-    ("role", _K(r"\b(?:promoted|promotion)\s+to\s+(?:an?\s+)?") + rf"(?P<v>{PHRASE})"),
-    ("role", _K(r"\b(?:role|title|job title|position)\s+is\s+(?:now\s+)?(?:an?\s+)?") + rf"(?P<v>{PHRASE})"),
+    (
+        "role",
+        "promoted promotion & to",
+        _K(r"\b(?:promoted|promotion)\s+to\s+(?:an?\s+)?") + rf"(?P<v>{PHRASE})",
+    ),
+    (
+        "role",
+        "role title job position & is",
+        _K(r"\b(?:role|title|job title|position)\s+is\s+(?:now\s+)?(?:an?\s+)?") + rf"(?P<v>{PHRASE})",
+    ),
     (
         "team",
+        "moved switched transferred joined moving switching move & the & team*",
         _K(r"\b(?:moved|switched|transferred|joined|moving|switching|move)\s+(?:over\s+)?(?:to\s+)?the")
         + rf"\s+(?P<v>{NAME}|[a-z][\w-]*)\s+"
         + _K(r"team"),
     ),
-    ("team", _K(r"\b(?:on|in)\s+the") + rf"\s+(?P<v>{NAME}|[a-z][\w-]*)\s+" + _K(r"team\b")),
+    (
+        "team",
+        "on in & the & team",
+        _K(r"\b(?:on|in)\s+the") + rf"\s+(?P<v>{NAME}|[a-z][\w-]*)\s+" + _K(r"team\b"),
+    ),
     (
         "manager",
+        "manager boss line supervisor team & is will",
         _K(r"\b(?:manager|boss|line manager|supervisor|team lead)\s+(?:is|will be)\s+(?:now\s+)?")
         + rf"(?P<v>{NAME})",
     ),
-    ("manager", _K(r"\breport(?:s|ing)?\s+(?:now\s+)?to") + rf"\s+(?P<v>{NAME})"),
-    ("manager", rf"(?P<v>{NAME})\s+" + _K(r"is\s+(?:now\s+)?my\s+(?:new\s+)?(?:manager|boss)")),
+    (
+        "manager",
+        "report reports reporting & to",
+        _K(r"\breport(?:s|ing)?\s+(?:now\s+)?to") + rf"\s+(?P<v>{NAME})",
+    ),
+    (
+        "manager",
+        "is & my & manager* boss*",
+        rf"(?P<v>{NAME})\s+" + _K(r"is\s+(?:now\s+)?my\s+(?:new\s+)?(?:manager|boss)"),
+    ),
     # switching and quitting: the value's own kind gives the slot
     (
         "*",
+        "switch switched switching & from & to",
         _K(r"\bswitch(?:ed|ing)?\s+(?:over\s+)?from")
         + rf"\s+{_ART}(?P<o>{VALUE})\s+"
         + _K(r"to")
@@ -469,6 +565,7 @@ _RULES_SOURCE: list[tuple[str | None, str]] = [
     ),
     (
         None,
+        "switch switched switching changed changing went gone going converted",
         _K(
             r"\b(?:switch(?:ed|ing)?|changed|changing|went|gone|going|converted)\s+(?:over\s+|fully\s+|full\s+)?(?:to\s+)?"
         )
@@ -476,6 +573,7 @@ _RULES_SOURCE: list[tuple[str | None, str]] = [
     ),
     (
         "*",
+        "traded trading swapped swapping exchanged gave given giving dropped ditched & for",
         _K(
             r"\b(?:traded|trading|swapped|swapping|exchanged|gave up|given up|giving up|dropped|ditched)"
             r"(?:\s+in)?"
@@ -486,21 +584,25 @@ _RULES_SOURCE: list[tuple[str | None, str]] = [
     ),
     (
         "*",
+        "replaced & with",
         _K(r"\breplaced")
         + rf"\s+(?:(?i:it|them)|{_ART}(?P<o>{VALUE}))\s+"
         + _K(r"with")
         + rf"\s+{_ART}(?P<v>{VALUE})",
     ),
-    ("*", rf"(?P<v>{VALUE})\s+" + _K(r"(?:now\s+)?instead of") + rf"\s+{_ART}(?P<o>{VALUE})"),
-    ("*", rf"(?P<v>{NAME}|\b(?!(?:{_STOPS})\b)[a-z][\w'’+-]*)\s+" + _K(r"instead\b")),
-    ("*", _K(r"\bonly") + rf"\s+(?P<v>{VALUE})\s+" + _K(r"now\b")),
+    ("*", "instead & of", rf"(?P<v>{VALUE})\s+" + _K(r"(?:now\s+)?instead of") + rf"\s+{_ART}(?P<o>{VALUE})"),
+    ("*", "instead", rf"(?P<v>{NAME}|\b(?!(?:{_STOPS})\b)[a-z][\w'’+-]*)\s+" + _K(r"instead\b")),
+    ("*", "only & now", _K(r"\bonly") + rf"\s+(?P<v>{VALUE})\s+" + _K(r"now\b")),
     (
         None,
+        "registered signed got bought joined adopted started",
         _K(r"\b(?:registered with|signed up (?:with|at|for)|got|bought|joined|adopted|started)")
         + rf"\s+{_ART}(?P<v>{NAME})",
     ),
     (
         "*",
+        "quit quitting stopped stopping stop gave given giving cancel* dropped ditched sold finished no left "
+        "closed",
         _K(
             r"\b(?:quit|quitting|stopped|stopping|stop|gave up|given up|giving up|cancel+ed|cancel+ing|"
             r"dropped|ditched|sold|finished|no more|left|closed)(?:\s+\w+ing(?:\s+to)?)?"
@@ -509,6 +611,7 @@ _RULES_SOURCE: list[tuple[str | None, str]] = [
     ),
     (
         None,
+        "died passed retired moved gone put broke stolen ended expired ran",
         rf"(?P<v>{NAME})\s+"
         + _K(
             r"(?:died|passed away|passed on|passed|retired|moved away|is gone|was put down|"
@@ -518,15 +621,21 @@ _RULES_SOURCE: list[tuple[str | None, str]] = [
     # relationships, pets, children
     (
         "partner",
+        "and & separated* split* broke divorced* longer ended",
         rf"(?P<o>{NAME})\s+"
         + _K(
             r"and\s+I\s+(?:have\s+|had\s+)?(?:separated|split(?: up)?|broke up|divorced|"
             r"are no longer together|ended things)"
         ),
     ),
-    ("partner", _K(r"\b(?:broke up|split up|separated|divorced)\s+(?:with|from)") + rf"\s+(?P<o>{NAME})"),
     (
         "partner",
+        "broke split separated divorced & with from",
+        _K(r"\b(?:broke up|split up|separated|divorced)\s+(?:with|from)") + rf"\s+(?P<o>{NAME})",
+    ),
+    (
+        "partner",
+        "seeing dating engaged married moved together relationship",
         _K(
             r"\b(?:seeing|dating|engaged to|married to|moved in with|together with|"
             r"in a relationship with|married)"
@@ -535,22 +644,26 @@ _RULES_SOURCE: list[tuple[str | None, str]] = [
     ),
     (
         "partner",
+        "partner girlfriend boyfriend wife husband fianc* spouse",
         _K(r"\b(?:partner|girlfriend|boyfriend|wife|husband|fianc[ée]e?|spouse)(?:\s+is|,)?")
         + rf"\s+(?P<v>{NAME})",
     ),
     (
         "pet",
+        "dog cat puppy kitten rabbit hamster parrot tortoise",
         _K(r"\b(?:dog|cat|puppy|kitten|rabbit|hamster|parrot|tortoise)(?:\s+(?:called|named|is))?,?")
         + rf"\s+(?P<v>{NAME})",
     ),
     (
         "children",
+        "kids children sons daughters boys girls",
         r"(?P<v>\b(?i:\d+|one|two|three|four|five|six|seven|eight))\s+"
         + _K(r"(?:kids|children|sons|daughters|boys|girls)\b"),
     ),
     # "I'm with Mia now", but not "I'm with Tom at the pub"
     (
         "partner",
+        "i & with",
         _K(r"\b(?:I'm|I am)\s+(?:now\s+)?(?:together\s+)?with")
         + rf"\s+(?P<v>{NAME})"
         + _K(r"(?:\s+now)?(?=\s*[.!;,]|\s*$)"),
@@ -558,6 +671,7 @@ _RULES_SOURCE: list[tuple[str | None, str]] = [
     # a slot named by its label: "switched my dentist to Dr. Brandt", "my new manager is Omar"
     (
         "@",
+        f"switched changed moved swapped & my our the & {_LABEL_TRIGGERS} & to",
         _K(r"\b(?:switched|changed|moved|swapped)\s+(?:my|our|the)\s+")
         + rf"(?P<l>{_LABEL_WORDS})\s+"
         + _K(r"to")
@@ -565,6 +679,7 @@ _RULES_SOURCE: list[tuple[str | None, str]] = [
     ),
     (
         "@",
+        f"my our the & {_LABEL_TRIGGERS} & is are",
         _K(r"\b(?:my|our|the)\s+(?:new\s+)?")
         + rf"(?P<l>{_LABEL_WORDS})\s+"
         + _K(r"(?:is|are)\s+(?:now\s+)?")
@@ -573,15 +688,21 @@ _RULES_SOURCE: list[tuple[str | None, str]] = [
     # roles by the words that end them: "I'm a staff engineer now", "became a nurse"
     (
         "role",
+        f"i became become & a an & {_ROLE_TRIGGERS}",
         _K(r"\b(?:I'm|I am|I've become|became|become)\s+(?:now\s+)?(?:an?\s+)")
         + rf"(?P<v>(?:[a-z][\w-]*\s+){{0,3}}{_ROLE_NOUNS})\b",
     ),
     # contact details
-    ("phone_number", _K(r"\b(?:phone|mobile|cell|number)\b") + r"[^.\d+]{0,24}?(?P<v>\+?\d[\d ()-]{5,}\d)"),
-    ("email", r"(?P<v>\b[\w.+-]+@[\w-]+\.[\w.-]*\w)"),
+    (
+        "phone_number",
+        "phone mobile cell number & 0",
+        _K(r"\b(?:phone|mobile|cell|number)\b") + r"[^.\d+]{0,24}?(?P<v>\+?\d[\d ()-]{5,}\d)",
+    ),
+    ("email", "@", r"(?P<v>\b[\w.+-]+@[\w-]+\.[\w.-]*\w)"),
     # corrections: "my hometown is Galway, not Cork"
     (
         "*",
+        "is it was are & not",
         _K(r"\b(?:is|it's|it is|was|are)")
         + rf"\s+{_ART}(?P<v>{VALUE}),?\s+"
         + _K(r"not")
@@ -590,15 +711,17 @@ _RULES_SOURCE: list[tuple[str | None, str]] = [
     # replies
     (
         "reply_language",
+        "reply replies respond responses answer answers write talk speak & in",
         _K(
             r"\b(?:reply|replies|respond|responses|answer|answers|write|talk to me|speak to me)\s+"
             r"(?:to me\s+)?in"
         )
         + rf"\s+(?P<v>{NAME})",
     ),
-    ("reading", _K(r"\b(?:reading|re-reading)") + rf"\s+(?P<v>{NAME})"),
+    ("reading", "reading re", _K(r"\b(?:reading|re-reading)") + rf"\s+(?P<v>{NAME})"),
     (
         "car",
+        "has have owns own drives drive bought got & a an & 0",
         _K(r"\b(?:has|have|owns|own|drives|drive|bought|got)\s+an?\s+")
         + r"(?P<v>(?:19|20)\d\d\s"
         + NAME
@@ -606,39 +729,49 @@ _RULES_SOURCE: list[tuple[str | None, str]] = [
     ),
     (
         "lender",
+        "mortgage remortgaged mortgaged & with",
         _K(r"\b(?:mortgage|remortgaged|mortgaged)\s+(?:is\s+)?(?:now\s+)?with") + rf"\s+(?P<v>{NAME})",
     ),
-    ("bank", _K(r"\bbanks?\s+(?:is\s+|with\s+|at\s+)(?:now\s+)?") + rf"(?P<v>{NAME})"),
+    ("bank", "bank banks", _K(r"\bbanks?\s+(?:is\s+|with\s+|at\s+)(?:now\s+)?") + rf"(?P<v>{NAME})"),
     (
         "bank",
+        "savings account accounts salary banking & to with at",
         _K(r"\b(?:savings|account|accounts|salary|banking)\s+(?:\w+\s+)?(?:to|with|at)")
         + rf"\s+(?P<v>{NAME})",
     ),
-    ("bank", _K(r"\b(?:closed|left)\s+(?:the\s+|my\s+|our\s+)?") + rf"(?P<o>{NAME})\s+" + _K(r"account\b")),
+    (
+        "bank",
+        "closed left & account",
+        _K(r"\b(?:closed|left)\s+(?:the\s+|my\s+|our\s+)?") + rf"(?P<o>{NAME})\s+" + _K(r"account\b"),
+    ),
     (
         None,
+        "prefer prefers preferred likes uses use using drink drinks drinking play plays playing take takes "
+        "taking on",
         _K(r"\b(?:prefers?|preferred|likes|uses|use|using|drinks?|drinking|plays?|playing|takes?|taking|on)")
         + rf"\s+{_ART}(?P<v>{VALUE})",
     ),
 ]
-_RULES = [(slot, re.compile(source)) for slot, source in _RULES_SOURCE]
-
 # --- schedules and amounts ----------------------------------------------------------------
 
-_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEKDAY = f"(?:{'|'.join(_WEEKDAYS)})"
 _DAY = rf"(?:{_WEEKDAY}|weekday|weekend|day|week|month|morning|evening|night)"
-_CLOCK = re.compile(r"(?i:\b\d{1,2}[:.]\d{2}(?:\s?[ap]\.?m\b\.?)?|\b\d{1,2}\s?[ap]\.?m\b\.?)")
-_RECURRING = re.compile(
+_CLOCK = _Lazy(r"(?i:\b\d{1,2}[:.]\d{2}(?:\s?[ap]\.?m\b\.?)?|\b\d{1,2}\s?[ap]\.?m\b\.?)")
+_CLOCK_HINT = _Lazy(r"(?i:\d(?:[:.]\d|\s?[ap]))")  # in every clock time, and quick to look for
+_RECURRING = _Lazy(
     rf"(?i:\b(?:every|each)\s+(?:other\s+|second\s+|single\s+)?{_DAY}\b|"
     rf"\b(?:on\s+)?(?:{_WEEKDAY}|weekday|weekend)s\b|\b(?:daily|weekly|fortnightly|monthly)\b)"
 )
-_AMOUNT = re.compile(
+_AMOUNT = _Lazy(
     r"(?i:(?:[$€£]\s?\d[\d,.]*\s?k?\b|\b\d[\d,.]*\s?k?\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|sek|nok|"
     r"dkk|yen|jpy|inr|rupees?|%|percent)(?![\w])))"
 )
-_AMOUNT_NOUN = re.compile(
-    r"(?i:\b(budget|rent|salary|pay|allowance|limit|fee|price|bill|target|savings goal|mortgage payment)\b)"
-)
+_AMOUNT_NOUNS = (
+    "budget", "rent", "salary", "pay", "allowance", "limit", "fee", "price", "bill", "target",
+    "savings goal", "mortgage payment",
+)  # fmt: skip
+_AMOUNT_NOUN = _Lazy(rf"(?i:\b({'|'.join(_AMOUNT_NOUNS)})\b)")
 # Words that never name the event of a schedule ("The team moved standup to 10:15").
 _NOT_EVENT_WORDS = """
     the my our a an we i you they he she it team is are was were go goes went out now moved move
@@ -649,14 +782,14 @@ _NOT_EVENT_WORDS = """
     i've i'm i'd won busy had did do does doing meet meets meeting
 """
 _NOT_EVENT = frozenset(_NOT_EVENT_WORDS.split())
-_EVENT_WORD = re.compile(r"[A-Za-z][\w'’-]*")
+_EVENT_WORD = _Lazy(r"[A-Za-z][\w'’-]*")
 # A sentence or clause; a colon inside "9:30" does not end one.
-_PIECE = re.compile(r"(?:[^.;:!?\n]|[.:](?=\d))+")
+_PIECE = _Lazy(r"(?:[^.;:!?\n]|[.:](?=\d))+")
 
 # --- the past ----------------------------------------------------------------------------
 
 # Right before a value (a few words between at most): it has ended.
-_PAST_BEFORE = re.compile(
+_PAST_BEFORE = _Lazy(
     r"(?i:\b(?:quit|quitting|stopped|stopping|stop\s+\w+ing|stop|gave\s+up|given\s+up|giving\s+up|cancel+ed|"
     r"cancel+ing|dropped|ditched|sold|finished|left|leaving|last\s+day\s+at|no\s+more|no\s+longer(?:\s+\w+){0,2}|"
     r"used\s+to(?:\s+\w+){0,2}|formerly|previously|former|ex-?|instead\s+of|not|traded(?:\s+in)?|swapped|"
@@ -666,39 +799,39 @@ _PAST_BEFORE = re.compile(
     r"\s+(?:(?:an?|the|my|our|his|her|their|old|\w+ly|\w+ing|to)\s+){0,2}$)"
 )
 # Right after a value: it has ended.
-_PAST_AFTER = re.compile(
+_PAST_AFTER = _Lazy(
     r"(?i:^[\s,]*(?:\w+\s+){0,1}?(?:died|passed\s+away|passed\s+on|passed|retired|is\s+gone|was\s+put\s+down|"
     r"broke|was\s+stolen|(?:deal|contract|membership|subscription|lease)\s+(?:ended|expired|ran\s+out)|"
     r"and\s+I\s+(?:have\s+|had\s+)?(?:separated|split|broke\s+up|divorced)|no\s+longer|not\s+any\s?more|"
     r"any\s?more|until\b|\(old\)|\(former\w*\)|\(previously\)|\(outdated\)|\(superseded\)))"
 )
 # Anywhere in the value's clause: the whole clause is about the past.
-_PAST_CLAUSE = re.compile(
+_PAST_CLAUSE = _Lazy(
     r"(?i:\buntil\s+(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|last|recently|this|20\d\d)|"
     r"\bformerly\b|\bpreviously\b|\bused\s+to\b|\bno\s+longer\b|\(old\)|\bwas:|~~|\boutdated\b|\bsuperseded\b|"
     r"\bformer\b|\bnot\s+any\s?more\b|\banymore\b)"
 )
 # A whole line marked as past: "Was: lives in Rome", "~~Works at Initech~~".
-_PAST_LINE = re.compile(r"(?i:^\s*(?:[-*•]\s*)?(?:was|previously|formerly|old|outdated)\s*:|~~)")
+_PAST_LINE = _Lazy(r"(?i:^\s*(?:[-*•]\s*)?(?:was|previously|formerly|old|outdated)\s*:|~~)")
 # The marks a stored fact carries when it is kept as past (``marked_past``).
-_MARKED_PAST = re.compile(
+_MARKED_PAST = _Lazy(
     r"(?i:\(until\s|\buntil\s+(?:\d{1,2}\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\s+\d{4}|"
     r"\bformerly\b|\(old\)|\(former\b|^\s*(?:[-*•]\s*)?was:|~~|\boutdated\b|\bsuperseded\b|\bno\s+longer\b)",
     re.M,
 )
 # Someone else's fact, unless the person is in it too ("my sister and I moved").
-_OTHER_PERSON = re.compile(
+_OTHER_PERSON = _Lazy(
     r"(?i:\b(?:my|our|his|her|their)\s+(?:sister|brother|mum|mom|mother|dad|father|parents|friend|"
     r"colleague|son|daughter|cousin|aunt|uncle|neighbou?r|grandma|grandpa|grandmother|grandfather|"
     r"flatmate|roommate|boss)s?\b)"
 )
-_ALSO_ME = re.compile(r"(?i:\band\s+I\b|\bwe\b|\bus\b)")
+_ALSO_ME = _Lazy(r"(?i:\band\s+I\b|\bwe\b|\bus\b)")
 # Before a value, the words that make it the successor ("moved from Berlin to" Paris).
-_SUCCESSOR = re.compile(r"(?i:\b(?:(?<!ing\s)to|for|with|into|now|but|so|and|then|got|joined)\b)")
-_CLAUSE_END = re.compile(r"[;:.!?]\s|[,;]\s|\s(?:so|but|because|while|whereas)\s|\n")
-_SENTENCE = re.compile(r"[^\n]+")
+_SUCCESSOR = _Lazy(r"(?i:\b(?:(?<!ing\s)to|for|with|into|now|but|so|and|then|got|joined)\b)")
+_CLAUSE_END = _Lazy(r"[;:.!?]\s|[,;]\s|\s(?:so|but|because|while|whereas)\s|\n")
+_SENTENCE = _Lazy(r"[^\n]+")
 
-_CHANGE_CUE = re.compile(
+_CHANGE_CUE = _Lazy(
     r"(?i:\b(?:now|new|newly|moved|moving|switched|switching|changed|changing|promoted|from now on|starting|"
     r"start|started|joined|quit|stopped|left|no longer|anymore|any more|instead|update|updated|raise|raised|"
     r"lower|lowered|increase|increased|cut|finally|these days|since|replaced|traded|became|become|"
@@ -708,6 +841,132 @@ _CHANGE_CUE = re.compile(
     r"went\s+(?:fully\s+|full\s+|completely\s+)?(?:vegan|vegetarian|pescatarian|keto|paleo|"
     r"sober|freelance|part-time|full-time|remote))\b)"
 )
+
+
+# --- which rules a line is tried against --------------------------------------------------
+
+# The words the families that are not rules cannot match without (written as for the rules).
+_LEXICON_TRIGGERS = " ".join(sorted({phrase.replace("-", " ").split()[0] for phrase in _LEXICON_WORDS}))
+_SCHEDULE_TRIGGERS = " ".join(
+    ["every", "each", "daily", "weekly", "fortnightly", "monthly"]
+    + [f"{day}s" for day in (*_WEEKDAYS, "weekday", "weekend")]
+)
+_AMOUNT_TRIGGERS = " ".join(noun.split()[0] for noun in _AMOUNT_NOUNS) + " & 0"
+
+_Needs = tuple[frozenset[str], ...]  # trigger words: one of each set must be in the line
+# Beyond ``str.lower``, the letters that a pattern's IGNORECASE matches with "i" and "s".
+_FOLD = str.maketrans({"İ": "i", "ı": "i", "ſ": "s"})
+_TOKEN = _Lazy(r"\w+")  # a word, as ``\b`` sees one
+# ASCII text's words, faster: every character that is not in a word becomes a space.
+_ASCII_GAPS = bytes(byte if re.fullmatch(rb"\w", bytes([byte])) else ord(" ") for byte in range(256))
+_DIGIT = _Lazy(r"\d")
+
+
+@dataclass(frozen=True)
+class _Rule:
+    slot: str | None
+    pattern: _Lazy  # compiled when a line first has its trigger words
+    needs: _Needs
+
+
+@dataclass(frozen=True)
+class _Tried:
+    """What a line is read with: the rules, and whether the lexicon, schedules and amounts."""
+
+    rules: tuple[_Rule, ...]
+    lexicon: bool
+    schedule: bool
+    amount: bool
+
+
+_NOTHING = _Tried((), lexicon=False, schedule=False, amount=False)
+
+
+@dataclass(frozen=True)
+class _Matchers:
+    rules: tuple[_Rule, ...]
+    whole: frozenset[str]  # the trigger words that are whole words
+    starts: tuple[str, ...]  # the trigger words that are starts of words ("split" for "split*")
+    by_word: dict[str, tuple[int, ...]]  # a word: the rules (by position) whose first set has it
+    lexicon: _Needs
+    schedule: _Needs
+    amount: _Needs
+
+
+@cache
+def _matchers() -> _Matchers:
+    """The rules compiled, and what finds their trigger words (on first use)."""
+    needs = [_trigger_words(trigger) for _slot, trigger, _source in _RULES_SOURCE]
+    families = [_trigger_words(t) for t in (_LEXICON_TRIGGERS, _SCHEDULE_TRIGGERS, _AMOUNT_TRIGGERS)]
+    every = {word for groups in (*needs, *families) for group in groups for word in group}
+    starts = sorted((word for word in every if word.endswith("*")), key=len)
+    # A word that a shorter start covers counts as that start ("team" as "team*"): then at most
+    # one trigger word is found where a word begins, and none is missed.
+    canonical = {
+        word: next((start for start in starts if word.rstrip("*").startswith(start[:-1])), word)
+        for word in every
+    }
+
+    def numbered(groups: list[list[str]]) -> _Needs:
+        return tuple(frozenset(canonical[word] for word in group) for group in groups)
+
+    rules = tuple(
+        _Rule(slot, _Lazy(source), numbered(groups))
+        for (slot, _trigger, source), groups in zip(_RULES_SOURCE, needs, strict=True)
+    )
+    by_word: dict[str, list[int]] = {}
+    for position, rule in enumerate(rules):
+        for word in rule.needs[0]:
+            by_word.setdefault(word, []).append(position)
+    lexicon, schedule, amount = (numbered(groups) for groups in families)
+    kept = set(canonical.values())
+    return _Matchers(
+        rules,
+        frozenset(word for word in kept if not word.endswith("*")),
+        tuple(sorted(word[:-1] for word in kept if word.endswith("*"))),
+        {word: tuple(positions) for word, positions in by_word.items()},
+        lexicon,
+        schedule,
+        amount,
+    )
+
+
+def _trigger_words(trigger: str) -> list[list[str]]:
+    return [group.split() for group in trigger.split("&")]
+
+
+def _tried(segment: str) -> _Tried:
+    """The rules and families that can match in ``segment``: those whose trigger words it has."""
+    matchers = _matchers()
+    if segment.isascii():
+        spaced = segment.lower().encode().translate(_ASCII_GAPS)
+        words = spaced.decode().split()
+        digits = len(spaced.translate(None, b"0123456789")) < len(spaced)
+    else:
+        words = _TOKEN.findall(segment.translate(_FOLD).lower())  # as IGNORECASE reads it
+        digits = bool(_DIGIT.search(segment))
+    found = set(matchers.whole.intersection(words))
+    for word in words:
+        if word.startswith(matchers.starts):
+            found.update(f"{start}*" for start in matchers.starts if word.startswith(start))
+    if digits:
+        found.add("0")
+    if "@" in segment:
+        found.add("@")
+    if not found:
+        return _NOTHING
+    positions = sorted({position for word in found for position in matchers.by_word.get(word, ())})
+    return _Tried(
+        tuple(rule for position in positions if _has((rule := matchers.rules[position]).needs[1:], found)),
+        lexicon=_has(matchers.lexicon, found),
+        # a schedule's time is a clock time ("9:30", "6pm"), not any number
+        schedule=_has(matchers.schedule, found) or (digits and bool(_CLOCK_HINT.search(segment))),
+        amount=_has(matchers.amount, found),
+    )
+
+
+def _has(needs: _Needs, found: set[str]) -> bool:
+    return all(not found.isdisjoint(group) for group in needs)
 
 
 @lru_cache(maxsize=8192)  # the same stored lines are read again at each compaction
@@ -730,7 +989,9 @@ def _claims(text: str) -> tuple[Claim, ...]:
 def _line_claims(text: str, start: int, end: int) -> list[Claim]:
     found: list[Claim] = []
     segment = text[start:end]
-    for slot, pattern in _RULES:
+    tried = _tried(segment)
+    for rule in tried.rules:
+        slot, pattern = rule.slot, rule.pattern.compiled
         for match in pattern.finditer(segment):
             for group in ("o", "v"):
                 if group not in pattern.groupindex or match.start(group) < 0:
@@ -739,7 +1000,8 @@ def _line_claims(text: str, start: int, end: int) -> list[Claim]:
                 if value_end <= value_start:
                     continue
                 if slot == "@":
-                    kind: str | None = LABELS[" ".join(match.group("l").lower().split())]
+                    label = match.group("l").translate(_FOLD).lower()  # "boſs" is "boss" to IGNORECASE
+                    kind: str | None = LABELS[" ".join(label.split())]
                 else:
                     kind = slot if slot and slot[0] not in "*~" else _kind(segment[value_start:value_end])
                 if slot and slot[0] == "~" and not kind:
@@ -751,15 +1013,17 @@ def _line_claims(text: str, start: int, end: int) -> list[Claim]:
                 past = True if group == "o" else None
                 if not _someone_else(text, start + value_start):
                     found.append(_claim(text, kind, start + value_start, start + value_end, past))
-    for match in _LEXICON_RE.finditer(segment):
+    for match in _LEXICON_RE.finditer(segment) if tried.lexicon else ():
         word = match.group(0).split()[0].lower()
         slot = _LEXICON_WORDS.get(word) or _LEXICON_WORDS.get(
             " ".join(match.group(0).lower().split()[:2]), ""
         )
         if slot:
             found.append(_claim(text, slot, start + match.start(), start + match.end(), None))
-    found += _schedule_claims(text, start, end)
-    found += _amount_claims(text, start, end)
+    if tried.schedule:
+        found += _schedule_claims(text, start, end)
+    if tried.amount:
+        found += _amount_claims(text, start, end)
     return found
 
 
