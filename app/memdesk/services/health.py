@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from memdesk.core import lifetime
@@ -124,8 +124,9 @@ class Finding:
 
 def owner_of(ref: str) -> str:
     """The row a fact is in: ``line:3:ab12`` is in ``document:3``."""
-    kind, number, *_line = ref.split(":")
-    return f"document:{number}" if kind == "line" else ref
+    if ref.startswith("line:"):
+        return f"document:{ref.split(':', 2)[1]}"
+    return ref
 
 
 @lru_cache(maxsize=4_096)
@@ -137,7 +138,10 @@ def claims_of(text: str) -> tuple[Claim, ...]:
 
 @lru_cache(maxsize=16_384)  # a look asks again for the texts it compares
 def _roots(text: str) -> frozenset[str]:
-    return frozenset(word_root(word) for word in query_words(text))
+    return frozenset(_root(word) for word in query_words(text))
+
+
+_root = lru_cache(maxsize=65_536)(word_root)  # most words of a look's texts are common ones
 
 
 def signature(text: str) -> str:
@@ -175,10 +179,23 @@ def _pair_key(first: Fact, second: Fact) -> str:
     return hashlib.sha1(repr(both).encode()).hexdigest()
 
 
-def _live(row: Entry | AppMemory | Document, now: datetime) -> bool:
+class _Lived(Protocol):
+    """A row's columns that say whether it is live (an ORM row, or the columns read alone)."""
+
+    pinned: bool
+    expires_at: datetime | None
+    created_at: datetime
+    deleted_at: datetime | None
+
+
+def _live(row: _Lived, now: datetime) -> bool:
     """Not in Trash and not expired (a knowledge entry, a memory, a document: no retention)."""
     expiry = lifetime.expires_at(bool(row.pinned), row.expires_at, row.created_at)
     return lifetime.is_live(row.deleted_at, expiry, now)
+
+
+def _life_columns(model: type[Entry] | type[AppMemory] | type[Document]) -> list[Any]:
+    return [model.pinned, model.expires_at, model.created_at, model.deleted_at]
 
 
 def _chunks(items: Sequence[int], size: int = CHUNK) -> Iterator[list[int]]:
@@ -247,16 +264,20 @@ class Health:
 
     # Rows are read by id alone and their liveness judged here, by ``core.lifetime``'s rule: a
     # condition on category or expiry lets SQLite pick an index that scans thousands of rows.
+    # Only the columns needed are read: a look reads thousands of rows, and whole ORM objects
+    # cost several times as much.
 
     def _live_entries(self, session: Session, ids: list[int]) -> Iterator[Fact]:
         now = self.ctx.now()
-        for entry in session.scalars(select(Entry).where(Entry.id.in_(ids))):
+        query = select(Entry.id, Entry.key, Entry.content, Entry.category, *_life_columns(Entry))
+        for entry in session.execute(query.where(Entry.id.in_(ids))):
             if entry.category == KNOWLEDGE and _live(entry, now):
                 yield Fact(f"entry:{entry.id}", entry.content, ItemKind.ENTRY, entry.key)
 
     def _live_memories(self, session: Session, ids: list[int]) -> Iterator[Fact]:
         now = self.ctx.now()
-        for memory in session.scalars(select(AppMemory).where(AppMemory.id.in_(ids))):
+        query = select(AppMemory.id, AppMemory.app_id, AppMemory.content, *_life_columns(AppMemory))
+        for memory in session.execute(query.where(AppMemory.id.in_(ids))):
             if _live(memory, now):
                 yield Fact(
                     f"memory:{memory.id}", memory.content, ItemKind.APP_MEMORY, str(memory.id), memory.app_id
@@ -264,7 +285,8 @@ class Health:
 
     def _live_lines(self, session: Session, ids: list[int]) -> Iterator[Fact]:
         now = self.ctx.now()
-        for document in session.scalars(select(Document).where(Document.id.in_(ids))):
+        query = select(Document.id, Document.namespace, Document.content, *_life_columns(Document))
+        for document in session.execute(query.where(Document.id.in_(ids))):
             if self.holds_facts(document.namespace) and _live(document, now):
                 for text in dict.fromkeys(fact_lines(document.content)):
                     yield Fact(_line_ref(document.id, text), text, ItemKind.DOCUMENT, document.namespace)
@@ -321,13 +343,13 @@ class Health:
             batches = self._every_owner(session) if looked_to is None else [self._touched(session, looked_to)]
             read = 0
             for owners in batches:
-                rows = self._index(session, owners)
+                rows, facts = self._index(session, owners)
                 read += len({row.fact for row in rows})
                 if looked_to is not None:  # the first look compares once everything is in
-                    self._record(session, self._pairs(rows, self._partners(session, rows)))
+                    self._record(session, self._pairs(rows, self._partners(session, rows)), facts)
             if looked_to is None:
                 everyone = self._partners(session, None)
-                self._record(session, self._pairs(everyone, everyone))
+                self._record(session, self._pairs(everyone, everyone), {})
                 session.add(Meta(key=LOOKED_TO, value=str(newest)))
             else:
                 looked_to.value = str(newest)
@@ -348,24 +370,28 @@ class Health:
 
     @staticmethod
     def _touched(session: Session, looked_to: Meta | str) -> list[str]:
-        """The rows History shows changed since the last look."""
+        """The rows History shows changed since the last look (by table, then key).
+
+        Read by step alone, and the tables picked here: with the tables in the query SQLite
+        reads every change ever made to an entry, thousands of rows, on each write."""
         step = int(looked_to.value if isinstance(looked_to, Meta) else looked_to)
         names = {"entries": "entry", "app_memories": "memory", "documents": "document"}
-        query = (
-            select(HistoryChange.table_name, HistoryChange.item_key)
-            .where(HistoryChange.step_id > step, HistoryChange.table_name.in_(names))
-            .distinct()
-        )
-        return [f"{names[table]}:{key}" for table, key in session.execute(query)]
+        query = select(HistoryChange.table_name, HistoryChange.item_key).where(HistoryChange.step_id > step)
+        changed = {(table, key) for table, key in session.execute(query) if table in names}
+        return [f"{names[table]}:{key}" for table, key in sorted(changed)]
 
-    def _index(self, session: Session, owners: list[str]) -> list[_Claimed]:
-        """Put these rows' live facts in the index as they read now; their index rows."""
+    def _index(self, session: Session, owners: list[str]) -> tuple[list[_Claimed], dict[str, list[Fact]]]:
+        """Put these rows' live facts in the index as they read now; their index rows, and the
+        facts of each row."""
         for start in range(0, len(owners), CHUNK):
             session.execute(delete(HealthFact).where(HealthFact.owner.in_(owners[start : start + CHUNK])))
-        rows = [row for fact in self._facts_of(session, owners) for row in index_rows(fact)]
-        if rows:
+        facts: dict[str, list[Fact]] = {owner: [] for owner in owners}
+        for fact in self._facts_of(session, owners):
+            facts[fact.owner].append(fact)
+        rows = [row for found in facts.values() for fact in found for row in index_rows(fact)]
+        if rows:  # the table itself, not the ORM class: one plain executemany
             session.execute(
-                insert(HealthFact),
+                HealthFact.__table__.insert(),
                 [
                     {
                         "owner": owner_of(row.fact),
@@ -379,7 +405,7 @@ class Health:
                     for row in rows
                 ],
             )
-        return rows
+        return rows, facts
 
     @staticmethod
     def _partners(session: Session, rows: list[_Claimed] | None) -> list[_Claimed]:
@@ -426,32 +452,54 @@ class Health:
     def _pairs(rows: list[_Claimed], partners: list[_Claimed]) -> dict[tuple[str, str], _Pair]:
         """Each pair of facts that disagrees or repeats: how, and which was there (listed first)
         and which changed."""
-        by_key: dict[tuple[str, str], list[_Claimed]] = defaultdict(list)
+        # Many facts fill a slot with the same value: each kind of pair is judged once. A kind
+        # is numbered by what ``compare`` reads of each row, besides whether the words match.
+        kinds: dict[tuple[str | None, str, bool, int], int] = {}
+
+        def kind_of(row: _Claimed) -> int:
+            return kinds.setdefault((row.slot, row.value, row.past, row.slots), len(kinds))
+
+        by_key: dict[tuple[str, str], list[tuple[_Claimed, int]]] = defaultdict(list)
         for row in partners:
             if row.slot:
-                by_key[("slot", row.slot)].append(row)
+                by_key[("slot", row.slot)].append((row, kind_of(row)))
             if row.signature:
-                by_key[("signature", row.signature)].append(row)
+                by_key[("signature", row.signature)].append((row, kind_of(row)))
         found: dict[tuple[str, str], _Pair] = {}
+        verdicts: dict[tuple[int, int, bool], tuple[FindingKind, str] | None] = {}
         for new in rows:
+            mine = kind_of(new)
             keys = [("slot", new.slot)] if new.slot else []
             keys += [("signature", new.signature)] if new.signature else []
             for key in keys:
-                for old in by_key[key]:
+                for old, theirs in by_key[key]:
                     if old.fact == new.fact:
                         continue
+                    judged = (mine, theirs, bool(new.signature) and new.signature == old.signature)
+                    if judged in verdicts:
+                        result = verdicts[judged]
+                    else:
+                        result = verdicts[judged] = compare(new, old)
+                    if result is None:
+                        continue
                     pair = (old.fact, new.fact) if old.fact < new.fact else (new.fact, old.fact)
-                    result = compare(new, old)
-                    if result is not None and found.get(pair, (None,))[0] is not FindingKind.CONFLICT:
+                    if found.get(pair, (None,))[0] is not FindingKind.CONFLICT:
                         found[pair] = (*result, old.fact, new.fact)
         return found
 
-    def _record(self, session: Session, pairs: dict[tuple[str, str], _Pair]) -> None:
-        """Record the pairs not recorded before (as their facts read now)."""
+    def _record(
+        self, session: Session, pairs: dict[tuple[str, str], _Pair], read: dict[str, list[Fact]]
+    ) -> None:
+        """Record the pairs not recorded before (as their facts read now; ``read``: the facts of
+        rows read already in this look)."""
         if not pairs:
             return
         owners = {owner_of(ref) for pair in pairs for ref in pair}
-        facts = {fact.ref: fact for fact in self._facts_of(session, owners)}
+        found = self._facts_of(session, owners.difference(read))
+        facts = {
+            fact.ref: fact
+            for fact in found + [fact for owner in owners & read.keys() for fact in read[owner]]
+        }
         findings: dict[str, tuple[Fact, Fact, FindingKind, str]] = {}
         for kind, slot, first, second in pairs.values():
             if first not in facts or second not in facts:
@@ -484,7 +532,7 @@ class Health:
             for pair, (first, second, kind, slot) in findings.items()
         ]
         if rows:  # bookkeeping: found, not changed by anyone, so History has no step for it
-            session.execute(insert(HealthFinding), rows)
+            session.execute(HealthFinding.__table__.insert(), rows)
 
     # --- what is shown -----------------------------------------------------------------------
 
