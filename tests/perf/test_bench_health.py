@@ -7,6 +7,7 @@ Prints each figure with its goal and a line starting ``MISS`` when over it; neve
 from __future__ import annotations
 
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -32,6 +33,12 @@ WRITE_GOAL_MS = 15.0
 
 def _seconds(started: float) -> float:
     return time.perf_counter() - started
+
+
+def _children_cpu() -> float:
+    """Processor time of the finished child processes so far (user and system)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 class _ClaimsTimer:
@@ -97,15 +104,15 @@ def test_memory_health_on_the_big_store(tmp_path: Path, monkeypatch):
 
         _touch(app, corpus, 2)  # again, for the command to find
         command = [sys.executable, "-m", "memdesk", "--data-dir", str(data), "--db", str(db), "health"]
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), _children_cpu()
         result = subprocess.run(command, capture_output=True, env=dict(os.environ), timeout=600)
-        whole = _seconds(began)
+        whole, whole_cpu = _seconds(began), _children_cpu() - cpu
         assert result.returncode == 0, result.stderr.decode()
         listed = result.stdout.decode()
         assert "conflict (home)" in listed
         print(
-            f"`memdesk health` after {TOUCHED:,} facts were touched, as a process: {whole:.2f} s "
-            f"(goal ≤ {HEALTH_GOAL_S:.0f} s)"
+            f"`memdesk health` after {TOUCHED:,} facts were touched, as a process: {whole:.2f} s, "
+            f"processor time {whole_cpu:.2f} s (goal ≤ {HEALTH_GOAL_S:.0f} s)"
         )
         if whole > HEALTH_GOAL_S:
             print(
@@ -115,13 +122,15 @@ def test_memory_health_on_the_big_store(tmp_path: Path, monkeypatch):
         tools = MemoryTools(app)
         places = [word.title() for word in Corpus().words[1000 : 1000 + WRITES]]
         timings: dict[str, list[float]] = {"claim": [], "plain": [], "person": []}
+        processor: list[float] = []  # the assistant's writes, in processor time
         named = 0
         for number, place in enumerate(places):
             content = f"Lives in {place}" if number % 2 else f"Plays chess, game {number}"
-            began = time.perf_counter()
+            began, cpu = time.perf_counter(), time.process_time()
             with app.ctx.acting_as("mcp:bench"):  # through the check
                 reply = tools.memory_store(f"bench_health_{number}", content, "knowledge")
             timings["claim" if number % 2 else "plain"].append(_seconds(began) * 1000)
+            processor.append((time.process_time() - cpu) * 1000)
             named += "conflicts" in reply.data
             began = time.perf_counter()  # the same write by the person: no check
             tools.memory_store(f"bench_person_{number}", content, "knowledge")
@@ -130,7 +139,8 @@ def test_memory_health_on_the_big_store(tmp_path: Path, monkeypatch):
         p50 = statistics.median(assistant)
         print(
             f"an assistant's memory_store with the conflict check: p50 {p50:.2f} ms, "
-            f"p95 {percentile(assistant, 0.95):.2f} ms over {WRITES} writes, {named} named a conflict "
+            f"p95 {percentile(assistant, 0.95):.2f} ms over {WRITES} writes (processor time p50 "
+            f"{statistics.median(processor):.2f} ms), {named} named a conflict "
             f"(goal p50 ≤ {WRITE_GOAL_MS:.0f} ms); p50 of those that fill a slot "
             f"{statistics.median(timings['claim']):.2f} ms, of the others "
             f"{statistics.median(timings['plain']):.2f} ms; "
