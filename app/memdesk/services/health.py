@@ -385,10 +385,11 @@ class Health:
         facts of each row."""
         for start in range(0, len(owners), CHUNK):
             session.execute(delete(HealthFact).where(HealthFact.owner.in_(owners[start : start + CHUNK])))
+        found = self._facts_of(session, owners)
         facts: dict[str, list[Fact]] = {owner: [] for owner in owners}
-        for fact in self._facts_of(session, owners):
+        for fact in found:
             facts[fact.owner].append(fact)
-        rows = [row for found in facts.values() for fact in found for row in index_rows(fact)]
+        rows = [row for fact in found for row in index_rows(fact)]
         if rows:  # the table itself, not the ORM class: one plain executemany
             session.execute(
                 HealthFact.__table__.insert(),
