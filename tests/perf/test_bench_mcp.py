@@ -21,7 +21,15 @@ from pathlib import Path
 import anyio
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
-from mcp.types import Implementation, PromptReference, ResourceTemplateReference
+from mcp.types import (
+    CallToolRequest,
+    CallToolRequestParams,
+    CallToolResult,
+    ClientRequest,
+    Implementation,
+    PromptReference,
+    ResourceTemplateReference,
+)
 from tests.perf.bigstore import Corpus, big_store_path
 from tests.perf.test_bench_store import percentile, process_ms, timed
 
@@ -35,6 +43,7 @@ STORES = 50
 STARTS = 7
 START_GOAL_MS = 1000.0
 COMPLETE_GOAL_MS = 20.0
+STORE_GOAL_MS = 15.0
 # Prefixes that match a hundred values and more, a few, one, and none.
 APP_PREFIXES = ["app", "app0", "app001", "app0042", "app09999", "zzz", ""]
 KEY_PREFIXES = ["k", "k0", "k00012", "k0004242", "k0999999", "zzz", ""]
@@ -71,7 +80,18 @@ def test_mcp_round_trips_on_the_big_store(tmp_path: Path):
         env=env,
     )
     figures: dict[str, list[float]] = {
-        name: [] for name in ("recall", "prompt", "store", "ping", "complete app", "complete key")
+        name: []
+        for name in (
+            "recall",
+            "prompt",
+            "recall, request alone",
+            "prompt, request alone",
+            "store",
+            "store, request alone",
+            "ping",
+            "complete app",
+            "complete key",
+        )
     }
 
     async def run() -> None:
@@ -86,11 +106,17 @@ def test_mcp_round_trips_on_the_big_store(tmp_path: Path):
                     result = await session.call_tool("memory_recall", {"query": query, "limit": 5})
                     figures["recall"].append(_ms(began))
                     assert not result.isError
+                    began = time.perf_counter()
+                    result = await _request_alone(session, "memory_recall", {"query": query, "limit": 5})
+                    figures["recall, request alone"].append(_ms(began))
                 for app, query in zip(apps, queries, strict=False):
                     began = time.perf_counter()
                     result = await session.call_tool("prompt", {"app": app, "message": query})
                     figures["prompt"].append(_ms(began))
                     assert not result.isError
+                    began = time.perf_counter()
+                    result = await _request_alone(session, "prompt", {"app": app, "message": query})
+                    figures["prompt, request alone"].append(_ms(began))
                 prompt = PromptReference(type="ref/prompt", name="session-start")
                 entries = ResourceTemplateReference(type="ref/resource", uri="memdesk://entries/{key}")
                 completions = [("complete app", prompt, "app", APP_PREFIXES)]
@@ -112,11 +138,26 @@ def test_mcp_round_trips_on_the_big_store(tmp_path: Path):
                     )
                     figures["store"].append(_ms(began))
                     assert not result.isError
+                    began = time.perf_counter()
+                    result = await _request_alone(
+                        session,
+                        "memory_store",
+                        {"key": f"bench_mcp_raw_{index}", "content": queries[-index - 1]},
+                    )
+                    figures["store, request alone"].append(_ms(began))
+                    assert not result.isError
 
     anyio.run(run)
     print(f"load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     for name in ("recall", "prompt", "store"):
         print(_line(f"{name} round trip", figures[name]))
+        alone = figures[f"{name}, request alone"]
+        print(_line("  the same request without the SDK client's schema check", alone))
+    _goal(
+        "an assistant's memory_store through MCP, p50",
+        statistics.median(figures["store, request alone"]),
+        STORE_GOAL_MS,
+    )
     print(_line("ping round trip (the transport alone)", figures["ping"]))
     for name, total in (("complete app", "apps"), ("complete key", "entries")):
         print(_line(f"{name} over {stats[total]:,} {total}, round trip", figures[name]))
@@ -142,6 +183,16 @@ def test_mcp_round_trips_on_the_big_store(tmp_path: Path):
 
     _starts(params, env, tmp_path, queries[0])
     assert all(figures.values())
+
+
+async def _request_alone(session: ClientSession, tool: str, arguments: dict[str, object]) -> CallToolResult:
+    """A tool call sent as it is. The SDK client's ``call_tool`` also checks the tool's output
+    schema against the JSON Schema metaschema on every call, a cost of that client alone (one
+    that compiles a schema once pays it once); this is the round trip without it."""
+    request = CallToolRequest(params=CallToolRequestParams(name=tool, arguments=arguments))
+    result = await session.send_request(ClientRequest(request), CallToolResult)
+    assert not result.isError
+    return result
 
 
 def _starts(params: StdioServerParameters, env: dict[str, str], tmp_path: Path, query: str) -> None:
