@@ -134,6 +134,16 @@ def test_an_order_buried_in_a_long_document_is_found():
     assert marked and all(finding.start >= 9000 and finding.end <= 9001 + len(order) for finding in marked)
 
 
+def test_remembered_word_weights_change_no_score():
+    model = detector.model()
+    assert model is not None
+    texts = [MODEL_ONLY, RULES_CATCH, "Anna lives in Porto, likes green tea.", "会議は 9:00 に移動しました。"]
+    first = [_score(text) for text in texts]
+    again = [_score(text) for text in reversed(texts)][::-1]
+    fresh = detector.Model(model.weights, model.scale, model.bias, model.threshold)
+    assert first == again == [fresh.score(normalised(text)[0].lower()) for text in texts]
+
+
 def test_nothing_on_the_start_path_loads_the_weights(tmp_path):
     script = (
         "import sys\n"

@@ -216,7 +216,7 @@ def model() -> Model | None:
 
 
 def status() -> str:
-    """"" when the model is on; otherwise one sentence saying it is off and why."""
+    """ "" when the model is on; otherwise one sentence saying it is off and why."""
     model()
     assert _loaded is not None
     return _loaded[1]

@@ -638,7 +638,7 @@ _GPT_NAME = re.compile(r"[a-z]gpt\b")
 # tried only where a word starts, which keeps the scan linear.
 _LONG_RUN = re.compile(r"(?<!\S)(?:\S{32}|(?:[0-9a-fA-F]{2}[\s:]){12})")
 # At least six letters each written alone, with a space, dot, dash, slash or backslash after it.
-_SPELLED = re.compile(r"(?:[^\W\d_][ .\\*|/-]){5,}[^\W\d_]")
+_SPELLED = re.compile(r"[ .\\*|/-]((?:[^\W\d_][ .\\*|/-]){5,}[^\W\d_])(?![^\W\d_])")
 _SPELLING_MARKS = re.compile(r"[ .\\*|/-]")
 _HTML_REFERENCE = re.compile(r"&#(?:\d+|x[0-9a-fA-F]+);")
 # Small capitals ("ɪɢɴᴏʀᴇ"), which NFKC leaves as they are, read as the letters they imitate.
@@ -784,11 +784,15 @@ def _structural(text: str, depth: int, maybe_hidden: bool) -> list[Finding]:
 def _spelled_out(text: str, depth: int) -> list[Finding]:
     """Letters written one by one ("R E V E A L", "\\忽\\略") or as HTML character references
     (``&#73;&#103;``): the text is judged as it reads once they are joined or decoded."""
-    runs = list(_SPELLED.finditer(text))
+    # The pattern starts at the mark before a run (far fewer places to try than every letter),
+    # so a run at the very start needs a space put before it; offsets shift back by one.
+    spaced = f" {text}"
+    runs = list(_SPELLED.finditer(spaced))
     if runs:
-        joined = _SPELLED.sub(lambda run: _SPELLING_MARKS.sub("", run.group(0)), text)
-        if _findings(joined, depth + 1):
-            return [Finding("spells out instructions letter by letter", runs[0].start(), runs[-1].end())]
+        joined = _SPELLED.sub(lambda run: run.group(0)[0] + _SPELLING_MARKS.sub("", run.group(1)), spaced)
+        if _findings(joined[1:], depth + 1):
+            where = (runs[0].start(1) - 1, runs[-1].end(1) - 1)
+            return [Finding("spells out instructions letter by letter", *where)]
     references = list(_HTML_REFERENCE.finditer(text)) if "&#" in text else []
     if references and _findings(html.unescape(text), depth + 1):
         return [Finding("hides instructions in encoded text", references[0].start(), references[-1].end())]
