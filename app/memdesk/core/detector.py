@@ -21,8 +21,7 @@ import threading
 import zlib
 from array import array
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 from itertools import pairwise, repeat
 from pathlib import Path
 
@@ -68,20 +67,19 @@ class Model:
     scale: float  # a stored integer times scale is the feature's weight
     bias: float
     threshold: float  # a score at or above it flags the text
+    _word_weights: _WordWeights = field(init=False, repr=False, compare=False)
+    # The word pairs' weights, keyed by the two words (no string to build per pair).
+    _pair_weights: dict[tuple[str, str], int] = field(init=False, repr=False, compare=False)
 
-    @cached_property
-    def _word_weights(self) -> _WordWeights:
-        return _WordWeights(self.weights)
-
-    @cached_property
-    def _pair_weights(self) -> dict[tuple[str, str], int]:
-        """The word pairs' weights, keyed by the two words (no string to build per pair)."""
+    def __post_init__(self) -> None:
         pairs = {}
         for name, value in self.weights.items():
             if name.startswith(WORD_MARK):
                 first, _space, second = name[1:].partition(" ")
                 pairs[first, second] = value
-        return pairs
+        # A frozen dataclass sets its derived fields this way.
+        object.__setattr__(self, "_word_weights", _WordWeights(self.weights))
+        object.__setattr__(self, "_pair_weights", pairs)
 
     def score(self, lowered: str) -> float:
         """How much ``lowered`` (normalised, lower-cased) reads like an order to an assistant, 0–1."""

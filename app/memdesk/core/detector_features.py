@@ -33,7 +33,7 @@ def words(lowered: str) -> list[str]:
 def word_grams(word: str) -> list[str]:
     """The character n-grams of ``word`` between spaces; a word shorter than the smallest
     n-gram is one feature, whole."""
-    padded = f" {word.translate(_FOLD)} "
+    padded = f" {word if word.isalpha() else word.translate(_FOLD)} "
     if len(padded) < CHAR_SIZES[0]:
         return [padded]
     return [padded[at : at + size] for size in CHAR_SIZES for at in range(len(padded) - size + 1)]

@@ -639,6 +639,9 @@ _GPT_NAME = re.compile(r"[a-z]gpt\b")
 _LONG_RUN = re.compile(r"(?<!\S)(?:\S{32}|(?:[0-9a-fA-F]{2}[\s:]){12})")
 # At least six letters each written alone, with a space, dot, dash, slash or backslash after it.
 _SPELLED = re.compile(r"[ .\\*|/-]((?:[^\W\d_][ .\\*|/-]){5,}[^\W\d_])(?![^\W\d_])")
+# Letters alone as words: a text spelled out holds several; honest text holds a few ("a", "I",
+# the "t" of "don't", the "s" of "it's"), which do not count.
+_SPELLING_LETTERS = frozenset("bcefghjklnopqruvwxyz")
 _SPELLING_MARKS = re.compile(r"[ .\\*|/-]")
 _HTML_REFERENCE = re.compile(r"&#(?:\d+|x[0-9a-fA-F]+);")
 # Small capitals ("ɪɢɴᴏʀᴇ"), which NFKC leaves as they are, read as the letters they imitate.
@@ -693,13 +696,16 @@ def _findings(text: str, depth: int) -> list[Finding]:
     lowered = clean.lower()
     found: list[tuple[Finding, int]] = []
     seen: set[str] = set()
+    spelled = False  # whether the text may spell words out letter by letter
     for begin, end in _pieces(lowered):
-        for why, weight, match_start, match_end in _rule_matches(clean, lowered, begin, end, seen):
+        words = _words(lowered if end - begin == len(lowered) else lowered[begin:end])
+        spelled = spelled or _FOREIGN in words or len(words & _SPELLING_LETTERS) >= 3
+        for why, weight, match_start, match_end in _rule_matches(clean, lowered, begin, end, words, seen):
             if origin is not None:
                 match_start, match_end = origin[match_start], origin[match_end - 1] + 1
             found.append((Finding(why, match_start, match_end), weight))
     # normalised() looked for invisible characters already: the text as it came is free of them.
-    found += [(finding, STRONG) for finding in _structural(text, depth, maybe_hidden=origin is not None)]
+    found += [(finding, STRONG) for finding in _structural(text, depth, origin is not None, spelled)]
     # Weak rules count only together: two different ones, or one with a strong rule. What the
     # rules let through, the learned model reads.
     if sum(weight for _finding, weight in found) < _FLAG_AT:
@@ -741,10 +747,10 @@ def _pieces(lowered: str) -> list[tuple[int, int]]:
 
 
 def _rule_matches(
-    clean: str, lowered: str, begin: int, end: int, seen: set[str]
+    clean: str, lowered: str, begin: int, end: int, words: set[str], seen: set[str]
 ) -> list[tuple[str, int, int, int]]:
-    """(reason, weight, start, end) of each rule, not yet in ``seen``, that matches the piece."""
-    words = _words(lowered if end - begin == len(lowered) else lowered[begin:end])
+    """(reason, weight, start, end) of each rule, not yet in ``seen``, that matches the piece
+    whose words are ``words``."""
     matches: list[tuple[str, int, int, int]] = []
     for index in sorted({index for word in words & _BY_WORD.keys() for index in _BY_WORD[word]}):
         rule = _RULES[index]
@@ -757,7 +763,7 @@ def _rule_matches(
     return matches
 
 
-def _structural(text: str, depth: int, maybe_hidden: bool) -> list[Finding]:
+def _structural(text: str, depth: int, maybe_hidden: bool, maybe_spelled: bool) -> list[Finding]:
     """What the words rules cannot see: hidden characters, look-alike letters, code and payloads."""
     found: list[Finding] = []
     hidden = _hidden_character(text) if maybe_hidden else None
@@ -776,7 +782,7 @@ def _structural(text: str, depth: int, maybe_hidden: bool) -> list[Finding]:
         found.append(Finding("holds a Morse-coded message", morse.start(), morse.end()))
     if depth < _MAX_DECODE_DEPTH and len(text) >= 32 and _LONG_RUN.search(text):
         found += _encoded(text, depth)
-    if depth < _MAX_DECODE_DEPTH:
+    if depth < _MAX_DECODE_DEPTH and (maybe_spelled or "&#" in text):
         found += _spelled_out(text, depth)
     return found
 
