@@ -128,7 +128,7 @@ class Model:
         self, word: re.Match[str], tokens: list[re.Match[str]], shared: float
     ) -> list[tuple[float, int, int]]:
         """The weight of each token of a word that holds several (Chinese or Japanese text, which
-        has no spaces): each n-gram's weight is spread over the characters it covers."""
+        has no spaces, or "don't"): each n-gram's weight is spread over the characters it covers."""
         weight = [shared / len(word.group(0))] * len(word.group(0))
         for gram, start, end in located_grams(word.group(0)):
             value = self.weights.get(gram, 0)
