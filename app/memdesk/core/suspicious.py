@@ -597,6 +597,10 @@ _RULES: tuple[_Rule, ...] = (
 # the model must be all but certain to hold one, and a rule that finds more in it (its rules,
 # safety, secrets) holds it as it would any text.
 PREFERENCE_THRESHOLD = 0.98
+# A note of one or two words ("Merged text.", "Summary text.") gives the model little to go on:
+# it must be surer to hold one alone. The rules judge such notes as any other.
+SHORT_TEXT_THRESHOLD = 0.9
+_SHORT_TEXT_WORDS = 2
 _PREFERENCE = (
     r"\b(?:in|into)\s+(?:british|american|plain|simple|formal|informal|english|german|french|spanish|"
     r"italian|portuguese|dutch|polish|russian|chinese|japanese|korean)\b"
@@ -721,7 +725,12 @@ def _learned(text: str, clean: str, lowered: str, origin: list[int] | None) -> l
     if model is None:
         return []
     score = model.score(lowered)
-    if score < model.threshold or (score < PREFERENCE_THRESHOLD and re.search(_PREFERENCE, lowered)):
+    if score < model.threshold:
+        return []
+    short = len(lowered.split(maxsplit=_SHORT_TEXT_WORDS)) <= _SHORT_TEXT_WORDS
+    if (score < SHORT_TEXT_THRESHOLD and short) or (
+        score < PREFERENCE_THRESHOLD and re.search(_PREFERENCE, lowered)
+    ):
         return []
     # Lower-casing keeps offsets but for a few letters (İ); then the whole text is marked.
     spans = model.weighty_spans(lowered) if len(lowered) == len(clean) else []
