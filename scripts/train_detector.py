@@ -22,16 +22,16 @@ from pathlib import Path
 from scripts.detector_data import LICENCES, PUBLIC, ROOT, Row, injection_dev_attacks, rows, sources
 
 from memdesk.core.detector import WEIGHTS_NAME, Model, encode
-from memdesk.core.detector_features import features
+from memdesk.core.detector_features import features, length_norm, words
 from memdesk.core.suspicious import normalised
 
 OUT_DIR = ROOT / "resources" / "detector"  # app/memdesk/resources links here
 SETTINGS = {
-    "features": "character 4-grams and word pairs (memdesk/core/detector_features.py)",
+    "features": "character 4-grams inside words, and word pairs (memdesk/core/detector_features.py)",
     "min_texts_per_feature": 2,
     "kept_features": 40_000,
-    "regularisation_C": 25.0,
-    "memory_like_weight": 5.0,
+    "regularisation_C": 10.0,
+    "memory_like_weight": 15.0,
     "benign_goal_real_memory": 0.005,
     "benign_goal_public": 0.025,
 }
@@ -51,17 +51,19 @@ def fit(train: list[Row]) -> Model:
     from scipy.sparse import csr_matrix
     from sklearn.linear_model import LogisticRegression
 
-    found = [features(lowered(row.text)) for row in train]
+    texts = [lowered(row.text) for row in train]
+    found = [Counter(features(text)) for text in texts]
     counts = Counter(gram for grams in found for gram in grams)
     names = sorted(gram for gram, count in counts.items() if count >= SETTINGS["min_texts_per_feature"])
     index = {gram: at for at, gram in enumerate(names)}
     columns: list[int] = []
     values: list[float] = []
     pointers = [0]
-    for grams in found:
-        kept = sorted(index[gram] for gram in grams if gram in index)
-        columns += kept
-        values += [1.0 / math.sqrt(max(len(grams), 1))] * len(kept)
+    for text, grams in zip(texts, found, strict=True):
+        kept = sorted((index[gram], count) for gram, count in grams.items() if gram in index)
+        norm = length_norm(words(text))
+        columns += [column for column, _count in kept]
+        values += [count / norm for _column, count in kept]
         pointers.append(len(columns))
     matrix = csr_matrix((values, columns, pointers), shape=(len(train), len(names)))
     labels = np.array([row.label for row in train])

@@ -78,24 +78,31 @@ def test_detector_on_the_dev_data():
 
     everything = attacks + [row.text for row in paragraphs + turns]
     kilobytes = sum(len(text.encode()) for text in everything) / 1024
-    # Processor time is the check's cost; the wall clock also counts the other processes of a
-    # shared machine, so it is printed beside it with the load.
-    cpu = wall = float("inf")
-    for _ in range(ROUNDS):
-        began, began_cpu = time.perf_counter(), time.process_time()
-        for text in everything:
-            is_suspicious(text)
-        cpu = min(cpu, time.process_time() - began_cpu)
-        wall = min(wall, time.perf_counter() - began)
-    per_kb = cpu * 1000 / kilobytes
-    print(
-        f"speed: {per_kb:.3f} ms/KB of processor time ({wall * 1000 / kilobytes:.3f} ms/KB by the clock, "
-        f"load average {os.getloadavg()[0]:.1f}) over {kilobytes:.0f} KB in {len(everything):,} texts, "
-        f"best of {ROUNDS}"
-    )
-    print(f"(goal: speed ≤ {SPEED_GOAL_MS_PER_KB} ms/KB)")
-    if per_kb > SPEED_GOAL_MS_PER_KB:
-        print(f"MISS detector speed: {per_kb:.3f} ms/KB > {SPEED_GOAL_MS_PER_KB} ms/KB")
+    # The model remembers each word's weight once seen; it is loaded anew before each round, so
+    # every round meets its words for the first time (only words repeated within it are known).
+    # The second figure is a long-running server's, which has met most words before.
+    for memory, fresh in (("words met for the first time", True), ("words met before", False)):
+        # Processor time is the check's cost; the wall clock also counts the other processes of
+        # a shared machine, so it is printed beside it with the load.
+        cpu = wall = float("inf")
+        for _ in range(ROUNDS):
+            if fresh:
+                detector.reload()
+                detector.model()
+            began, began_cpu = time.perf_counter(), time.process_time()
+            for text in everything:
+                is_suspicious(text)
+            cpu = min(cpu, time.process_time() - began_cpu)
+            wall = min(wall, time.perf_counter() - began)
+        per_kb = cpu * 1000 / kilobytes
+        print(
+            f"speed ({memory}): {per_kb:.3f} ms/KB of processor time ({wall * 1000 / kilobytes:.3f} ms/KB "
+            f"by the clock, load average {os.getloadavg()[0]:.1f}) over {kilobytes:.0f} KB in "
+            f"{len(everything):,} texts, best of {ROUNDS}"
+        )
+        print(f"(goal: speed ≤ {SPEED_GOAL_MS_PER_KB} ms/KB)")
+        if per_kb > SPEED_GOAL_MS_PER_KB:
+            print(f"MISS detector speed ({memory}): {per_kb:.3f} ms/KB > {SPEED_GOAL_MS_PER_KB} ms/KB")
 
 
 def test_detector_on_the_held_out_splits():

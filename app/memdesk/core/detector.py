@@ -3,10 +3,11 @@
 weights for its data and figures).
 
 Pure Python: the weights are a dictionary from feature to a small integer, and a score is
-their sum over the text's features, scaled by the number of features, through a logistic.
-The weights load on the first score, never at import, so starting ``memdesk prompt`` or
-``memdesk mcp`` costs nothing. A missing or damaged file turns the model off and the rules
-decide alone; ``status()`` says why, for the window and ``memdesk review list``.
+their sum over the text's features, scaled by the text's length, through a logistic. A word's
+n-grams add up to the same sum wherever it stands, so each distinct word is summed once and
+remembered. The weights load on the first score, never at import, so starting ``memdesk
+prompt`` or ``memdesk mcp`` costs nothing. A missing or damaged file turns the model off and
+the rules decide alone; ``status()`` says why, for the window and ``memdesk review list``.
 """
 
 from __future__ import annotations
@@ -19,24 +20,45 @@ import sys
 import threading
 import zlib
 from array import array
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
 from itertools import pairwise, repeat
 from pathlib import Path
 
-from memdesk.core.detector_features import CHAR_SIZES, WORD_MARK, WORDS, features, folded
+from memdesk.core.detector_features import WORD_MARK, length_norm, located_grams, word_grams, words
 from memdesk.resources import resources_root
 
 MAGIC = b"memdesk-detector 1\n"
 WEIGHTS_NAME = "weights.bin"
 # Points at another weights file (a rebuilt one, or none: tests of the fallback).
 PATH_VARIABLE = "MEMDESK_DETECTOR_WEIGHTS"
-# Longer texts are scored in windows and judged by the worst one, so an order buried in a long
-# document is not diluted by the rest of it.
-WINDOW = 1200
-_OVERLAP = 240
+# Longer texts are scored in windows of this many words and judged by the worst one, so an
+# order buried in a long document is not diluted by the rest of it.
+WINDOW = 200
+_OVERLAP = 40
 _MARKED_WORDS = 4
-# Chinese and Japanese have no spaces between words: their characters are weighed in pairs.
-_TOKENS = r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]{1,2}|[^\W_]+"
+# Words remembered with their summed weights; past this many the memory starts again, so a
+# long-running server's memory stays bounded whatever it reads.
+_REMEMBERED_WORDS = 100_000
+_WORD = re.compile(r"\S+")  # a word as ``str.split`` finds it, with where it is
+# What is marked: a word's letters, or in Chinese and Japanese, which have no spaces between
+# words, a pair of characters.
+_TOKENS = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]{1,2}|[^\W_]+")
+
+
+class _WordWeights(dict[str, int]):
+    """Each word's summed n-gram weights, worked out the first time the word is seen."""
+
+    def __init__(self, weights: dict[str, int]) -> None:
+        super().__init__()
+        self._weights = weights
+
+    def __missing__(self, word: str) -> int:
+        if len(self) >= _REMEMBERED_WORDS:
+            self.clear()
+        value = sum(map(self._weights.get, word_grams(word), repeat(0)))
+        self[word] = value
+        return value
 
 
 @dataclass(frozen=True)
@@ -45,57 +67,85 @@ class Model:
     scale: float  # a stored integer times scale is the feature's weight
     bias: float
     threshold: float  # a score at or above it flags the text
+    _word_weights: _WordWeights = field(init=False, repr=False, compare=False)
+    # The word pairs' weights, keyed by the two words (no string to build per pair).
+    _pair_weights: dict[tuple[str, str], int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        pairs = {}
+        for name, value in self.weights.items():
+            if name.startswith(WORD_MARK):
+                first, _space, second = name[1:].partition(" ")
+                pairs[first, second] = value
+        # A frozen dataclass sets its derived fields this way.
+        object.__setattr__(self, "_word_weights", _WordWeights(self.weights))
+        object.__setattr__(self, "_pair_weights", pairs)
 
     def score(self, lowered: str) -> float:
         """How much ``lowered`` (normalised, lower-cased) reads like an order to an assistant, 0–1."""
-        if len(lowered) <= WINDOW:
-            return self._score(lowered)
-        return max(self._score(lowered[start : start + WINDOW]) for start in _window_starts(lowered))
+        found = words(lowered)
+        if len(found) <= WINDOW:
+            return self._score(found, pairwise(found))
+        return max(self._window_score(found[start : start + WINDOW]) for start in _window_starts(len(found)))
 
-    def _score(self, lowered: str) -> float:
-        found = features(lowered)
+    def _window_score(self, window: list[str]) -> float:
+        # In a long text each word and pair counts once: honest text repeated around an order
+        # must not outweigh it.
+        return self._score(set(window), set(pairwise(window)))
+
+    def _score(self, found: Collection[str], pairs: Iterable[tuple[str, str]]) -> float:
         if not found:
             return 0.0
-        total = sum(map(self.weights.get, found, repeat(0)))
-        logit = self.bias + self.scale * total / math.sqrt(len(found))
+        total = sum(map(self._word_weights.__getitem__, found))
+        total += sum(map(self._pair_weights.get, pairs, repeat(0)))
+        logit = self.bias + self.scale * total / length_norm(found)
         return 1.0 / (1.0 + math.exp(-max(min(logit, 60.0), -60.0)))
 
     def weighty_spans(self, lowered: str) -> list[tuple[int, int]]:
         """Where the words that pushed the score up most are, as (start, end) into ``lowered``;
         in a long text, those of its worst window."""
-        if len(lowered) <= WINDOW:
-            return self._spans(lowered)
-        worst = max(_window_starts(lowered), key=lambda start: self._score(lowered[start : start + WINDOW]))
-        return [(worst + start, worst + end) for start, end in self._spans(lowered[worst : worst + WINDOW])]
+        located = list(_WORD.finditer(lowered))
+        found = [word.group(0) for word in located]
+        if len(located) > WINDOW:
+            starts = _window_starts(len(found))
+            worst = max(starts, key=lambda start: self._window_score(found[start : start + WINDOW]))
+            located, found = located[worst : worst + WINDOW], found[worst : worst + WINDOW]
+        pair_values = list(map(self._pair_weights.get, pairwise(found), repeat(0)))
+        marked: list[tuple[float, int, int]] = []
+        for at, word in enumerate(located):
+            # Half of each pair's weight goes to each of its words.
+            shared = (pair_values[at - 1] if at else 0) + (pair_values[at] if at < len(pair_values) else 0)
+            tokens = list(_TOKENS.finditer(lowered, word.start(), word.end()))
+            if len(tokens) == 1:
+                value = self._word_weights[found[at]] + shared / 2
+                marked.append((value, tokens[0].start(), tokens[0].end()))
+            elif tokens:
+                marked += self._token_weights(word, tokens, shared / 2)
+        best = sorted((token for token in marked if token[0] > 0), reverse=True)
+        return sorted((start, end) for _value, start, end in best[:_MARKED_WORDS])
 
-    def _spans(self, lowered: str) -> list[tuple[int, int]]:
-        text = folded(lowered)
-        weight = [0.0] * len(text)
-        padded = f" {text} "
-        for size in CHAR_SIZES:
-            for at in range(len(padded) - size + 1):
-                value = self.weights.get(padded[at : at + size], 0)
-                if value:
-                    # The padding space before the text shifts offsets by one.
-                    for char in range(max(at - 1, 0), min(at - 1 + size, len(text))):
-                        weight[char] += value / size
-        words = list(WORDS.finditer(text))
-        for first, second in pairwise(words):
-            value = self.weights.get(f"{WORD_MARK}{first.group(0)} {second.group(0)}", 0)
-            if value:
-                span = range(first.start(), second.end())
-                for char in span:
-                    weight[char] += value / len(span)
-        tokens = [(sum(weight[t.start() : t.end()]), t.start(), t.end()) for t in re.finditer(_TOKENS, text)]
-        best = sorted((token for token in tokens if token[0] > 0), reverse=True)[:_MARKED_WORDS]
-        return sorted((start, end) for _value, start, end in best)
+    def _token_weights(
+        self, word: re.Match[str], tokens: list[re.Match[str]], shared: float
+    ) -> list[tuple[float, int, int]]:
+        """The weight of each token of a word that holds several (Chinese or Japanese text, which
+        has no spaces, or "don't"): each n-gram's weight is spread over the characters it covers."""
+        weight = [shared / len(word.group(0))] * len(word.group(0))
+        for gram, start, end in located_grams(word.group(0)):
+            value = self.weights.get(gram, 0)
+            for char in range(start, end):
+                weight[char] += value / (end - start)
+        offset = word.start()
+        return [
+            (sum(weight[token.start() - offset : token.end() - offset]), token.start(), token.end())
+            for token in tokens
+        ]
 
 
-def _window_starts(lowered: str) -> list[int]:
-    """Where each window starts: windows overlap by ``_OVERLAP``, so an order shorter than that
-    always lies whole in one of them."""
+def _window_starts(count: int) -> list[int]:
+    """Where each window of ``count`` words starts: windows overlap by ``_OVERLAP`` words, so an
+    order shorter than that always lies whole in one of them."""
     step = WINDOW - _OVERLAP
-    return list(range(0, max(len(lowered) - _OVERLAP, 1), step))
+    return list(range(0, max(count - _OVERLAP, 1), step))
 
 
 def encode(model: Model) -> bytes:
@@ -164,7 +214,7 @@ def model() -> Model | None:
 
 
 def status() -> str:
-    """"" when the model is on; otherwise one sentence saying it is off and why."""
+    """ "" when the model is on; otherwise one sentence saying it is off and why."""
     model()
     assert _loaded is not None
     return _loaded[1]

@@ -1,33 +1,69 @@
-"""What the learned detector reads of a text: its character 4-grams and its pairs of words.
-Character n-grams need no word list or tokenizer, so every language and script is read the
-same way. Training (scripts/train_detector.py) and scoring share this one
-definition, so a model always sees what it was trained on.
+"""What the learned detector reads of a text: its words (as ``str.split`` finds them,
+punctuation and all), each as its character 4-grams, and its pairs of neighbouring words.
+Character n-grams need no word list or stemmer, so every language and script is read the same
+way (Chinese or Japanese without spaces is one long "word", read by its 4-grams). Training
+(scripts/train_detector.py) and scoring share this one definition, so a model always sees
+what it was trained on.
+
+Every n-gram lies inside one word, so a word's share of a score depends on the word alone:
+the scorer works it out once per distinct word and remembers it, which makes scoring cost
+about two look-ups per word rather than one per character.
 """
 
 from __future__ import annotations
 
-import re
+import math
+from collections.abc import Collection
 from itertools import pairwise
 
-CHAR_SIZES = (4,)  # 3-grams as well, or single words, cost time for no better figures
-WORD_MARK = "\x01"  # starts a word pair, so no pair is ever mistaken for a 4-gram
-# Lengths stay as they are (offsets into the text still hold): whitespace becomes a space,
-# digits become 0 (which number a text holds says nothing about whether it is an order).
-_FOLD = str.maketrans({**{c: " " for c in "\t\n\r\f\v\u00a0"}, **{d: "0" for d in "123456789"}})
-WORDS = re.compile(r"\w+")
+# 3- and 5-grams as well cost time on every new word for no better figures; so does reading
+# punctuation as a space (it makes benign chat look more like orders).
+CHAR_SIZES = (4,)
+WORD_MARK = "\x01"  # starts a word pair, so no pair is ever mistaken for an n-gram
+# Inside n-grams digits become 0: which number a text holds says nothing about whether it is an
+# order.
+_FOLD = str.maketrans(dict.fromkeys("123456789", "0"))
 
 
-def folded(lowered: str) -> str:
-    """The lower-cased text as the features read it: same length, so offsets still hold."""
-    return lowered.translate(_FOLD)
+def words(lowered: str) -> list[str]:
+    """The words the features are made of; ``lowered`` is the normalised, lower-cased text."""
+    return lowered.split()
 
 
-def features(lowered: str) -> set[str]:
-    """The text's distinct features; ``lowered`` is the normalised, lower-cased text."""
-    text = f" {folded(lowered)} "
-    found: set[str] = set()
-    for size in CHAR_SIZES:
-        found.update([text[i : i + size] for i in range(len(text) - size + 1)])
-    # Single words add nothing the 4-grams do not already say; pairs do ("previous instructions").
-    found.update([f"{WORD_MARK}{first} {second}" for first, second in pairwise(WORDS.findall(text))])
-    return found
+def word_grams(word: str) -> list[str]:
+    """The character n-grams of ``word`` between spaces; a word shorter than the smallest
+    n-gram is one feature, whole."""
+    padded = f" {word if word.isalpha() else word.translate(_FOLD)} "
+    if len(padded) < CHAR_SIZES[0]:
+        return [padded]
+    return [padded[at : at + size] for size in CHAR_SIZES for at in range(len(padded) - size + 1)]
+
+
+def located_grams(word: str) -> list[tuple[str, int, int]]:
+    """``word_grams``, each with the part of ``word`` it covers (start, end)."""
+    grams = word_grams(word)
+    if len(grams[0]) < CHAR_SIZES[0]:
+        return [(grams[0], 0, len(word))]
+    # The padding space before the word shifts offsets by one.
+    spans = [
+        (max(at - 1, 0), min(at - 1 + size, len(word)))
+        for size in CHAR_SIZES
+        for at in range(len(word) + 3 - size)
+    ]
+    return [(gram, start, end) for gram, (start, end) in zip(grams, spans, strict=True)]
+
+
+def pair(first: str, second: str) -> str:
+    return f"{WORD_MARK}{first} {second}"
+
+
+def features(lowered: str) -> list[str]:
+    """The text's features, each as often as it occurs."""
+    found = words(lowered)
+    grams = [gram for word in found for gram in word_grams(word)]
+    return grams + [pair(first, second) for first, second in pairwise(found)]
+
+
+def length_norm(found_words: Collection[str]) -> float:
+    """What a text's summed weights are divided by, so long and short texts score alike."""
+    return math.sqrt(max(sum(map(len, found_words)), 1))

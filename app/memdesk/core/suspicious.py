@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import html
 import json
 import math
 import re
@@ -53,9 +54,10 @@ class _Rule:
     source: str
     why: str
     weight: int
-    # Words the text must hold before the pattern is tried: one of each group. Checking a set
-    # of the text's words is far cheaper than running every pattern over every text.
-    needs: tuple[frozenset[str], ...]
+    # Words the text must hold before the pattern is tried: one of each group, for at least one
+    # of the choices (a pattern's alternatives may need different words). Checking a set of the
+    # text's words is far cheaper than running every pattern over every text.
+    needs: tuple[tuple[frozenset[str], ...], ...]
     # Patterns read the text in lower case (matching without IGNORECASE is much faster);
     # a few care about capitals ("DAN", "PERSONA=") and read it as written.
     as_written: bool
@@ -67,10 +69,28 @@ class _Rule:
         return re.compile(self.source, re.MULTILINE)
 
 
+# Words most everyday text holds. A rule is looked up by the group of its words with the fewest
+# of these, so a text with "you" and "the" in it does not make every rule that needs them check
+# its other words.
+_EVERYDAY = (
+    "to i the you my is your have what was on like this : keep do are all hey they see just any from"
+    " when now new time get one always know no has if must not should will don each never"
+)
+_COMMON_WORDS = frozenset(_EVERYDAY.split())
+
+
+def _commonness(group: frozenset[str]) -> int:
+    return len(group & _COMMON_WORDS)
+
+
 def _rule(pattern: str, why: str, needs: str, weight: int = STRONG, as_written: bool = False) -> _Rule:
-    """``needs``: groups of words separated by ``&``, e.g. ``"you u & must shall will"``."""
-    groups = tuple(frozenset(group.split()) for group in needs.split("&"))
-    return _Rule(pattern, why, weight, groups, as_written)
+    """``needs``: groups of words separated by ``&``, e.g. ``"you u & must shall will"``, and
+    choices of such groups separated by ``|``."""
+    choices = tuple(
+        tuple(sorted((frozenset(group.split()) for group in choice.split("&")), key=_commonness))
+        for choice in needs.split("|")
+    )
+    return _Rule(pattern, why, weight, choices, as_written)
 
 
 _YOU = r"(?:you|u|ya)"
@@ -91,8 +111,10 @@ _NEVER_REFUSE = "tells an assistant never to refuse"
 _MODE = "asks for a jailbroken mode"
 _EXTRACT = "tries to extract the assistant's instructions"
 _STANDING = "sets a standing rule for an assistant"
-# A mark for text holding letters outside ASCII: the other languages' rules are tried on it.
+# A mark for text holding letters outside ASCII (not only emoji or curly quotes): the other
+# languages' rules are tried on it.
 _FOREIGN = "*foreign"
+_FOREIGN_LETTER = re.compile(r"[^\x00-\x7f\W\d_]")
 _AI_WORDS = "chatgpt chat gpt chatgtp openai claude bard gemini llama copilot ai chatbot language llm"
 
 # Other languages' strongest orders, one pattern a language (or a family of close ones).
@@ -483,8 +505,12 @@ _RULES: tuple[_Rule, ...] = (
         r"|\bwithout\s+(?:asking|checking\s+with|confirming\s+with)\s+(?:them|the\s+user|him|her|me|anyone)\b"
         r"|\bwithout\s+(?:asking\s+for\s+)?(?:any\s+)?(?:confirmation|approval)\b",
         "claims safety or confirmation is switched off",
-        "preapproved pre approved authorized authorised cleared confirmed safety security confirmation"
-        " approval permission content never don do no without",
+        "preapproved preauthorized preauthorised precleared preconfirmed"
+        " | pre & approved authorized authorised cleared confirmed"
+        " | safety security confirmation approval permission content & are is have has were was"
+        " & disabled off lifted removed waived suspended not"
+        " | never don do no & ask check wait & confirmation permission approval consent"
+        " | without & asking checking confirming confirmation approval",
     ),
     _rule(
         r"\b(?:never|don't|do\s+not|must\s+not|mustn't)\s+(?:mention|reveal|disclose|show|bring\s+up|"
@@ -494,7 +520,9 @@ _RULES: tuple[_Rule, ...] = (
         r"|\bwithout\s+(?:telling|informing|notifying|alerting)\s+(?:the\s+user|them|him|her)\b"
         r"|\b(?:the\s+user|they|he|she)\s+(?:must|should)\s+(?:never|not)\s+(?:know|find\s+out|see)\b",
         "wants to be hidden from the person",
-        "never don do must mustn keep hide without user they he she",
+        "never don do must mustn & mention reveal disclose show bring acknowledge tell & this these the"
+        " | keep hide & from | without & telling informing notifying alerting"
+        " | user they he she & must should & never not & know find see",
     ),
     _rule(
         r"\b(?:fetch|load|download|read|visit|open|get|retrieve|pull|check)\b[^\n]{0,60}?(?:https?://|www\.)"
@@ -520,7 +548,8 @@ _RULES: tuple[_Rule, ...] = (
         r"\b(?:cc|bcc|forward|copy)\b[^\n]{0,60}?\b(?:a\s+copy|copies|every|all|each|any)\b[^\n]{0,60}?"
         r"(?:[\w.+-]+@[\w-]+\.\w|https?://)|\b(?:always|silently|secretly|quietly)\s+(?:cc|bcc)\b",
         "forwards copies to an address",
-        "cc bcc forward copy always silently secretly quietly",
+        "cc bcc forward copy & copy copies every all each any & @ http https"
+        " | always silently secretly quietly & cc bcc",
     ),
     _rule(
         r"\b(?:ask|request|collect|gather|obtain|harvest|record|prompt)\b[^.\n]{0,30}?\b(?:the\s+user|users|"
@@ -543,13 +572,15 @@ _RULES: tuple[_Rule, ...] = (
     _rule(
         "(?:" + "|".join(_DROP_ELSEWHERE) + r")\w*",
         "tells an assistant to drop its instructions",
-        f"{_FOREIGN} ignoriere ignoriert vergiss missachte ignorez ignorer oublie oubliez ignora olvida"
+        f"{_FOREIGN} ignoriere ignoriert ignorieren vergiss vergessen missachte missachten ignorez ignorer"
+        " oublie oubliez oublier ignora ignorar ignorare ignorate olvida olvidar olvide dimenticare"
         " esquece esqueca dimentica descarta desconsidera negeer vergeet zignoruj ignoruj zapomnij",
     ),
     _rule(
         "|".join(_SHOW_ELSEWHERE),
         _EXTRACT,
-        f"{_FOREIGN} zeig zeige verrate gib nenne wiederhole montre affiche donne dis imprime muestra revela"
+        f"{_FOREIGN} zeig zeige zeigen verrate gib nenne wiederhole montre montrez affiche affichez donne"
+        " donnez dis imprime muestra revela revelar"
         " dime repite mostra rivela dimmi ripeti stampa mostre revele diga repita toon laat geef herhaal"
         " vertel podaj",
     ),
@@ -566,6 +597,10 @@ _RULES: tuple[_Rule, ...] = (
 # the model must be all but certain to hold one, and a rule that finds more in it (its rules,
 # safety, secrets) holds it as it would any text.
 PREFERENCE_THRESHOLD = 0.98
+# A note of one or two words ("Merged text.", "Summary text.") gives the model little to go on:
+# it must be surer to hold one alone. The rules judge such notes as any other.
+SHORT_TEXT_THRESHOLD = 0.9
+_SHORT_TEXT_WORDS = 2
 _PREFERENCE = (
     r"\b(?:in|into)\s+(?:british|american|plain|simple|formal|informal|english|german|french|spanish|"
     r"italian|portuguese|dutch|polish|russian|chinese|japanese|korean)\b"
@@ -584,10 +619,10 @@ _PREFERENCE = (
     r"|用(?:中文|英文|日语)|简短的回答|新邮箱|(?:日本語|英語)で|短い回答|新しいメール"
 )
 
-# Each word of a rule's first group, and the rules it may start: only those are tried.
+# Each word of a rule's first groups, and the rules it may start: only those are tried.
 _BY_WORD: dict[str, list[int]] = {}
 for _index, _each in enumerate(_RULES):
-    for _word in _each.needs[0]:
+    for _word in set().union(*(choice[0] for choice in _each.needs)):
         _BY_WORD.setdefault(_word, []).append(_index)
 
 _CALL_KEYS = frozenset({"function_call", "tool_calls", "tool_call", "tool_use"})
@@ -597,12 +632,25 @@ _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{32,}={0,2}(?![A-Za-z
 _HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}[\s:]?){24,}\b")
 _MORSE = re.compile(r"(?:[.\-]{1,7}[ /]+){20,}")
 _WORD = re.compile(r"[^\W\d_]{2,}")
-_TOKEN = re.compile(r"[a-z0-9_]+")
-_MARK = re.compile(r"[@:=<\[!]")
+# A word is a run of a-z, 0-9 and _: every other byte (and every letter outside ASCII, which
+# encodes as "?") separates words. Translating bytes is much faster than a regular expression.
+_WORD_BYTES = b"abcdefghijklmnopqrstuvwxyz0123456789_"
+_NOT_IN_WORDS = bytes(byte if byte in _WORD_BYTES else 32 for byte in range(256))
+_MARKS = ("@", ":", "=", "<", "[", "!", "</", "<|", "![")
 _GPT_NAME = re.compile(r"[a-z]gpt\b")
 # A run worth decoding: 32 characters without a space, or a dozen spaced hex pairs. Both are
 # tried only where a word starts, which keeps the scan linear.
 _LONG_RUN = re.compile(r"(?<!\S)(?:\S{32}|(?:[0-9a-fA-F]{2}[\s:]){12})")
+# At least six letters each written alone, with a space, dot, dash, slash or backslash after it.
+_SPELLED = re.compile(r"[ .\\*|/-]((?:[^\W\d_][ .\\*|/-]){5,}[^\W\d_])(?![^\W\d_])")
+# Letters alone as words: a text spelled out holds several; honest text holds a few ("a", "I",
+# the "t" of "don't", the "s" of "it's"), which do not count.
+_SPELLING_LETTERS = frozenset("bcefghjklnopqruvwxyz")
+_SPELLING_MARKS = re.compile(r"[ .\\*|/-]")
+_HTML_REFERENCE = re.compile(r"&#(?:\d+|x[0-9a-fA-F]+);")
+# Small capitals ("ɪɢɴᴏʀᴇ"), which NFKC leaves as they are, read as the letters they imitate.
+_SMALL_CAPITALS = str.maketrans("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘǫʀꜱᴛᴜᴠᴡʏᴢ", "abcdefghijklmnopqrstuvwyz")
+_SMALL_CAPITAL = re.compile("[ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘǫʀꜱᴛᴜᴠᴡʏᴢ]")
 _ZWJ = "\u200d"
 _CONFUSABLE = re.compile("[\u0370-\u03ff\u0400-\u04ff]")
 _CONFUSABLE_SCRIPTS = ("CYRILLIC", "GREEK")
@@ -652,12 +700,16 @@ def _findings(text: str, depth: int) -> list[Finding]:
     lowered = clean.lower()
     found: list[tuple[Finding, int]] = []
     seen: set[str] = set()
+    spelled = False  # whether the text may spell words out letter by letter
     for begin, end in _pieces(lowered):
-        for why, weight, match_start, match_end in _rule_matches(clean, lowered, begin, end, seen):
+        words = _words(lowered if end - begin == len(lowered) else lowered[begin:end])
+        spelled = spelled or _FOREIGN in words or len(words & _SPELLING_LETTERS) >= 3
+        for why, weight, match_start, match_end in _rule_matches(clean, lowered, begin, end, words, seen):
             if origin is not None:
                 match_start, match_end = origin[match_start], origin[match_end - 1] + 1
             found.append((Finding(why, match_start, match_end), weight))
-    found += [(finding, STRONG) for finding in _structural(text, depth)]
+    # normalised() looked for invisible characters already: the text as it came is free of them.
+    found += [(finding, STRONG) for finding in _structural(text, depth, origin is not None, spelled)]
     # Weak rules count only together: two different ones, or one with a strong rule. What the
     # rules let through, the learned model reads.
     if sum(weight for _finding, weight in found) < _FLAG_AT:
@@ -673,7 +725,12 @@ def _learned(text: str, clean: str, lowered: str, origin: list[int] | None) -> l
     if model is None:
         return []
     score = model.score(lowered)
-    if score < model.threshold or (score < PREFERENCE_THRESHOLD and re.search(_PREFERENCE, lowered)):
+    if score < model.threshold:
+        return []
+    short = len(lowered.split(maxsplit=_SHORT_TEXT_WORDS)) <= _SHORT_TEXT_WORDS
+    if (score < SHORT_TEXT_THRESHOLD and short) or (
+        score < PREFERENCE_THRESHOLD and re.search(_PREFERENCE, lowered)
+    ):
         return []
     # Lower-casing keeps offsets but for a few letters (İ); then the whole text is marked.
     spans = model.weighty_spans(lowered) if len(lowered) == len(clean) else []
@@ -699,14 +756,14 @@ def _pieces(lowered: str) -> list[tuple[int, int]]:
 
 
 def _rule_matches(
-    clean: str, lowered: str, begin: int, end: int, seen: set[str]
+    clean: str, lowered: str, begin: int, end: int, words: set[str], seen: set[str]
 ) -> list[tuple[str, int, int, int]]:
-    """(reason, weight, start, end) of each rule, not yet in ``seen``, that matches the piece."""
-    words = _words(lowered if end - begin == len(lowered) else lowered[begin:end])
+    """(reason, weight, start, end) of each rule, not yet in ``seen``, that matches the piece
+    whose words are ``words``."""
     matches: list[tuple[str, int, int, int]] = []
     for index in sorted({index for word in words & _BY_WORD.keys() for index in _BY_WORD[word]}):
         rule = _RULES[index]
-        if rule.why in seen or not all(group & words for group in rule.needs[1:]):
+        if rule.why in seen or not any(all(group & words for group in choice) for choice in rule.needs):
             continue
         match = rule.pattern.search(clean if rule.as_written else lowered, begin, end)
         if match:
@@ -715,10 +772,10 @@ def _rule_matches(
     return matches
 
 
-def _structural(text: str, depth: int) -> list[Finding]:
+def _structural(text: str, depth: int, maybe_hidden: bool, maybe_spelled: bool) -> list[Finding]:
     """What the words rules cannot see: hidden characters, look-alike letters, code and payloads."""
     found: list[Finding] = []
-    hidden = _hidden_character(text)
+    hidden = _hidden_character(text) if maybe_hidden else None
     if hidden is not None:
         name = unicodedata.name(text[hidden], f"U+{ord(text[hidden]):04X}")
         found.append(Finding(f"holds an invisible or control character ({name})", hidden, hidden + 1))
@@ -734,22 +791,36 @@ def _structural(text: str, depth: int) -> list[Finding]:
         found.append(Finding("holds a Morse-coded message", morse.start(), morse.end()))
     if depth < _MAX_DECODE_DEPTH and len(text) >= 32 and _LONG_RUN.search(text):
         found += _encoded(text, depth)
+    if depth < _MAX_DECODE_DEPTH and (maybe_spelled or "&#" in text):
+        found += _spelled_out(text, depth)
     return found
+
+
+def _spelled_out(text: str, depth: int) -> list[Finding]:
+    """Letters written one by one ("R E V E A L", "\\忽\\略") or as HTML character references
+    (``&#73;&#103;``): the text is judged as it reads once they are joined or decoded."""
+    # The pattern starts at the mark before a run (far fewer places to try than every letter),
+    # so a run at the very start needs a space put before it; offsets shift back by one.
+    spaced = f" {text}"
+    runs = list(_SPELLED.finditer(spaced))
+    if runs:
+        joined = _SPELLED.sub(lambda run: run.group(0)[0] + _SPELLING_MARKS.sub("", run.group(1)), spaced)
+        if _findings(joined[1:], depth + 1):
+            where = (runs[0].start(1) - 1, runs[-1].end(1) - 1)
+            return [Finding("spells out instructions letter by letter", *where)]
+    references = list(_HTML_REFERENCE.finditer(text)) if "&#" in text else []
+    if references and _findings(html.unescape(text), depth + 1):
+        return [Finding("hides instructions in encoded text", references[0].start(), references[-1].end())]
+    return []
 
 
 def _words(lowered: str) -> set[str]:
     """The text's words, and the marks some rules need (``@``, ``:``, ``<|``…)."""
-    words = set(_TOKEN.findall(lowered))
-    marks = set(_MARK.findall(lowered))
-    if marks:
-        words |= marks
-        if "<" in marks:
-            words.update(pair for pair in ("</", "<|") if pair in lowered)
-        if "!" in marks and "![" in lowered:
-            words.add("![")
+    words = set(lowered.encode("ascii", "replace").translate(_NOT_IN_WORDS).decode("ascii").split())
+    words.update(mark for mark in _MARKS if mark in lowered)
     if "gpt" in lowered and _GPT_NAME.search(lowered):
         words.add("*gpt")
-    if not lowered.isascii():
+    if not lowered.isascii() and _FOREIGN_LETTER.search(lowered):
         words.add(_FOREIGN)
     return words
 
@@ -768,16 +839,19 @@ def _hidden_character(text: str) -> int | None:
 
 
 def normalised(text: str) -> tuple[str, list[int] | None]:
-    """NFKC text without invisible characters, and for each of its characters the original
-    index (None: the text was already like that, so offsets are the same)."""
-    if not INVISIBLE.search(text) and (text.isascii() or unicodedata.is_normalized("NFKC", text)):
+    """NFKC text without invisible characters (small capitals as the letters they imitate), and
+    for each of its characters the original index (None: the text was already like that, so
+    offsets are the same)."""
+    if not INVISIBLE.search(text) and (
+        text.isascii() or (unicodedata.is_normalized("NFKC", text) and not _SMALL_CAPITAL.search(text))
+    ):
         return text, None
     chars: list[str] = []
     origin: list[int] = []
     for index, char in enumerate(text):
         if INVISIBLE.match(char):
             continue
-        mapped = unicodedata.normalize("NFKC", char) if ord(char) > 127 else char
+        mapped = unicodedata.normalize("NFKC", char).translate(_SMALL_CAPITALS) if ord(char) > 127 else char
         chars.append(mapped)
         origin.extend([index] * len(mapped))
     origin.append(len(text))
