@@ -76,6 +76,9 @@ def isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("MEMDESK_DATA_DIR", str(data_dir))
     monkeypatch.delenv("MEMDESK_DB", raising=False)
     monkeypatch.delenv("MEMDESK_API_KEY", raising=False)
+    # No test may read the person's real keyring; one that needs a keyring sets its own. Named
+    # here, a `memdesk` process the test starts also skips looking for the system's keyrings.
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
     return data_dir
 
 
