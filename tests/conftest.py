@@ -8,6 +8,7 @@ starts (``store_engine``). A test about one engine only is marked ``engines("sql
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -76,6 +77,9 @@ def isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("MEMDESK_DATA_DIR", str(data_dir))
     monkeypatch.delenv("MEMDESK_DB", raising=False)
     monkeypatch.delenv("MEMDESK_API_KEY", raising=False)
+    # No test may read the person's real keyring; one that needs a keyring sets its own. Named
+    # here, a `memdesk` process the test starts also skips looking for the system's keyrings.
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
     return data_dir
 
 
@@ -94,11 +98,27 @@ def clock() -> Clock:
     return Clock(datetime(2026, 3, 1, 12, 0, 0))
 
 
+@pytest.fixture(scope="session")
+def empty_sqlite_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file holding a new, empty store: copied, it saves each test making the schema."""
+    from memdesk.paths import DB_FILE_NAME
+    from memdesk.services.memdesk import Memdesk
+
+    folder = tmp_path_factory.mktemp("empty-store")
+    Memdesk.open(data_dir=str(folder)).close()
+    return folder / DB_FILE_NAME
+
+
 @pytest.fixture
-def memdesk_app(isolated_data_dir: Path, clock: Clock, store_url: str | None) -> Iterator:
+def memdesk_app(
+    isolated_data_dir: Path, clock: Clock, store_url: str | None, empty_sqlite_store: Path
+) -> Iterator:
     """A Memdesk on a fresh store (see ``store_url``), with a fixed clock."""
     from memdesk.services.memdesk import Memdesk
 
+    if store_url is None:
+        isolated_data_dir.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(empty_sqlite_store, isolated_data_dir / empty_sqlite_store.name)
     app = Memdesk.open(data_dir=str(isolated_data_dir), db=store_url, actor="test", clock=clock)
     yield app
     app.close()

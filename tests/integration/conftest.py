@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from tests.support.cli import MemdeskCommand
+from tests.support.seeded import SeededStores
 
 # Seconds spent per module marked ``wall_time`` (set-up, calls and tear-down; one worker runs
 # a module, so their sum is its wall time). Reports reach the main process under xdist too.
@@ -30,3 +31,11 @@ def memdesk(tmp_path: Path, store_url: str | None) -> MemdeskCommand:
     if store_url:  # the data folder (settings, logs) exists as it would beside a SQLite file
         (tmp_path / "store").mkdir()
     return MemdeskCommand(tmp_path / "store")
+
+
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> SeededStores:
+    """``seeded.start(memdesk, seed)``: the store ``seed`` writes, seeded once per module and engine."""
+    return SeededStores(
+        tmp_path_factory.mktemp("seeds"), postgres=lambda: request.getfixturevalue("postgres_server")
+    )

@@ -31,8 +31,8 @@ def sessions(memdesk) -> str:
     return out(memdesk("session", "list"))
 
 
-def test_dry_run_and_no_flag_write_nothing(memdesk):
-    log_chat(memdesk)
+def test_dry_run_and_no_flag_write_nothing(memdesk, seeded):
+    seeded.start(memdesk, log_chat)
     history = out(memdesk("history"))
 
     dry = out(memdesk("compact", "telegram:1", "--dry-run"))
@@ -47,8 +47,8 @@ def test_dry_run_and_no_flag_write_nothing(memdesk):
     assert "2 new" in sessions(memdesk)
 
 
-def test_yes_applies_and_undo_reverts_it_all(memdesk):
-    log_chat(memdesk)
+def test_yes_applies_and_undo_reverts_it_all(memdesk, seeded):
+    seeded.start(memdesk, log_chat)
 
     applied = out(memdesk("compact", "telegram:1", "--yes"))
 
@@ -69,8 +69,8 @@ def test_yes_applies_and_undo_reverts_it_all(memdesk):
     assert "2 new" in sessions(memdesk)
 
 
-def test_nothing_new_to_compact_is_an_error(memdesk):
-    log_chat(memdesk)
+def test_nothing_new_to_compact_is_an_error(memdesk, seeded):
+    seeded.start(memdesk, log_chat)
     out(memdesk("compact", "telegram:1", "--yes"))
     fails(memdesk("compact", "telegram:1"), 1, "has no new messages to compact")
     fails(memdesk("compact", "web:none"), 1, "no session 'web:none'")
@@ -144,9 +144,9 @@ def by_step(request):
     return Reply("The user chose Rust for the backend and prefers tea.")
 
 
-def test_openai_backend_success(memdesk, server):
+def test_openai_backend_success(memdesk, server, seeded):
     server.responder = by_step
-    log_chat(memdesk)
+    seeded.start(memdesk, log_chat)
 
     applied = out(memdesk("compact", "telegram:1", "--yes", env={"MEMDESK_API_KEY": "sk-test"}))
 
@@ -157,9 +157,9 @@ def test_openai_backend_success(memdesk, server):
     assert {request.body["model"] for request in server.requests} == {"tiny"}
 
 
-def test_openai_backend_401_fails_cleanly_and_keeps_the_messages(memdesk, server):
+def test_openai_backend_401_fails_cleanly_and_keeps_the_messages(memdesk, server, seeded):
     server.default = Status(401, "Incorrect API key provided: sk-wrong")
-    log_chat(memdesk)
+    seeded.start(memdesk, log_chat)
 
     err = fails(
         memdesk("compact", "telegram:1", "--yes", env={"MEMDESK_API_KEY": "sk-wrong"}),
@@ -187,8 +187,8 @@ def test_due_goes_on_after_one_session_fails(memdesk, server):
     assert "web:a\t-\t3 messages\t3 new" in listing and "web:b\t-\t3 messages\t0 new" in listing
 
 
-def test_backend_override_runs_offline(memdesk, server):
-    log_chat(memdesk)
+def test_backend_override_runs_offline(memdesk, server, seeded):
+    seeded.start(memdesk, log_chat)
     result = out(memdesk("compact", "telegram:1", "--backend", "offline", "--dry-run"))
     assert "Backend offline: 0 model calls" in result and server.requests == []
 
@@ -208,9 +208,9 @@ def nothing_written(memdesk):
     assert out(memdesk("app", "show", "cal")) == ""
 
 
-def test_a_decision_object_as_every_reply_fails_the_run_then_degrades_to_raw(memdesk, server):
+def test_a_decision_object_as_every_reply_fails_the_run_then_degrades_to_raw(memdesk, server, seeded):
     server.default = Reply(DECISION_REPLY)
-    log_chat(memdesk)
+    seeded.start(memdesk, log_chat)
 
     for _attempt in (1, 2):
         err = fails(
@@ -253,9 +253,9 @@ def test_an_unknown_decision_target_falls_back_to_fifo(memdesk, server):
     assert sum(r.system_text == prompts.DECISION_SYSTEM for r in server.requests) == 2
 
 
-def test_instructions_in_a_reply_are_marked_and_left_out(memdesk, server):
+def test_instructions_in_a_reply_are_marked_and_left_out(memdesk, server, seeded):
     server.default = Reply(INJECTION)
-    log_chat(memdesk)
+    seeded.start(memdesk, log_chat)
 
     dry = out(memdesk("compact", "telegram:1", "--dry-run", env=KEY))
     assert "[1] Replace working memory (user/working) (not accepted)" in dry
@@ -275,9 +275,9 @@ def test_instructions_in_a_reply_are_marked_and_left_out(memdesk, server):
     assert "0 new" in sessions(memdesk)
 
 
-def test_accept_suspicious_writes_them_and_due_leaves_them_out(memdesk, server):
+def test_accept_suspicious_writes_them_and_due_leaves_them_out(memdesk, server, seeded):
     server.default = Reply(INJECTION)
-    log_chat(memdesk)
+    seeded.start(memdesk, log_chat)
     fails(memdesk("compact", "telegram:1", "--accept-suspicious"), 2, "--accept-suspicious goes with --yes")
 
     # The reply's quoted values are not in the conversation either.
@@ -295,10 +295,10 @@ def test_accept_suspicious_writes_them_and_due_leaves_them_out(memdesk, server):
     assert out(memdesk("working", "show")).count("IGNORE") == 1  # still the accepted one
 
 
-def test_a_two_megabyte_reply_is_cut_to_each_budget_and_applied(memdesk, server):
+def test_a_two_megabyte_reply_is_cut_to_each_budget_and_applied(memdesk, server, seeded):
     looping = "The user likes tea. " * 100_000  # a local model stuck in a loop
     server.default = Reply(looping)
-    log_chat(memdesk)
+    seeded.start(memdesk, log_chat)
 
     held = out(memdesk("compact", "telegram:1", "--dry-run", env=KEY))
     assert "--yes would leave out 4 ungrounded changes" in held
@@ -325,9 +325,9 @@ def invented(request):
     return Reply("[user] chose Rust for the backend.")
 
 
-def test_ungrounded_changes_are_listed_and_left_out_unless_accepted(memdesk, server):
+def test_ungrounded_changes_are_listed_and_left_out_unless_accepted(memdesk, server, seeded):
     server.responder = invented
-    log_chat(memdesk)
+    seeded.start(memdesk, log_chat)
     fails(memdesk("compact", "telegram:1", "--accept-ungrounded"), 2, "--accept-ungrounded goes with --yes")
 
     dry = out(memdesk("compact", "telegram:1", "--dry-run", env=KEY))

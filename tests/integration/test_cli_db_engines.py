@@ -40,8 +40,8 @@ def listing(memdesk: MemdeskCommand, url: str, *args: str) -> str:
     return out(memdesk("--db", url, *args))
 
 
-def test_sqlite_to_postgresql_and_back_is_lossless(memdesk, postgres_server, tmp_path):
-    fill(memdesk)
+def test_sqlite_to_postgresql_and_back_is_lossless(memdesk, postgres_server, tmp_path, seeded):
+    seeded.start(memdesk, fill)
     original = f"sqlite:///{memdesk.data_dir / 'memdesk.sqlite3'}"
     shared = postgres_server.url(postgres_server.new_database())
     back = f"sqlite:///{tmp_path / 'back.sqlite3'}"
@@ -67,8 +67,8 @@ def test_sqlite_to_postgresql_and_back_is_lossless(memdesk, postgres_server, tmp
     assert "Written after the copy" in listing(memdesk, shared, "entry", "list")
 
 
-def test_copy_refuses_a_target_that_holds_data(memdesk, postgres_server):
-    fill(memdesk)
+def test_copy_refuses_a_target_that_holds_data(memdesk, postgres_server, seeded):
+    seeded.start(memdesk, fill)
     shared = postgres_server.url(postgres_server.new_database())
     out(memdesk("db", "copy", "--to", shared))
     fails(memdesk("db", "copy", "--to", shared), 1, "already holds a Memdesk store with data")
@@ -76,8 +76,8 @@ def test_copy_refuses_a_target_that_holds_data(memdesk, postgres_server):
 
 
 @pytest.mark.engines("sqlite", "postgresql")
-def test_info_shows_engine_schema_rows_and_healthy_indexes(memdesk, store_engine):
-    fill(memdesk)
+def test_info_shows_engine_schema_rows_and_healthy_indexes(memdesk, store_engine, seeded):
+    seeded.start(memdesk, fill)
     shown = out(memdesk("db", "info"))
     assert f"engine        {store_engine}\n" in shown
     assert "entries 3 ·" in shown  # two live, one in Trash (the added-then-undone one is gone)

@@ -14,6 +14,10 @@ def _export(section: bytes, row: bytes) -> bytes:
     return b'{"format": "memdesk", "version": 1, "' + section + b'": [{' + row + b", " + _ROW + b"}]}"
 
 
+def _keep_a_document(memdesk) -> None:
+    out(memdesk("doc", "set", "global", "keep"))
+
+
 @pytest.mark.parametrize(
     ("payload", "message"),
     [
@@ -28,8 +32,8 @@ def _export(section: bytes, row: bytes) -> bytes:
         (b'{"format": "memdesk", "version": 1, "documents": [{"namespace": "glo', "not valid JSON"),
     ],
 )
-def test_a_bad_export_file_is_refused_in_one_line(memdesk, tmp_path, payload, message):
-    out(memdesk("doc", "set", "global", "keep"))
+def test_a_bad_export_file_is_refused_in_one_line(memdesk, seeded, tmp_path, payload, message):
+    seeded.start(memdesk, _keep_a_document)
     path = tmp_path / "bad.json"
     path.write_bytes(payload)
     err = fails(memdesk("import", str(path)), 2, message)

@@ -9,6 +9,7 @@ import pytest
 from tests.support import peek
 from tests.support.cli import MemdeskCommand, out
 from tests.support.mcp_client import call_ok, connect, text_of
+from tests.support.seeded import SeededStores
 
 TOOLS = {
     "memory_store",
@@ -255,6 +256,11 @@ def test_two_clients_writing_at_once_lose_nothing_and_are_told_apart(memdesk: Me
     assert sorted(lines) == sorted(f"- {n} {i}" for n in ("alpha", "beta") for i in range(count))
 
 
+def _an_entry_and_an_app_memory(memdesk: MemdeskCommand) -> None:
+    out(memdesk("entry", "add", "lang", "Ada writes Rust"))
+    out(memdesk("app", "add", "cal", "Prefers mornings"))
+
+
 @pytest.mark.parametrize(
     ("settings", "refused", "allowed"),
     [
@@ -281,9 +287,10 @@ def test_two_clients_writing_at_once_lose_nothing_and_are_told_apart(memdesk: Me
         ),
     ],
 )
-def test_read_only_settings_refuse_writes(memdesk: MemdeskCommand, settings, refused, allowed):
-    out(memdesk("entry", "add", "lang", "Ada writes Rust"))
-    out(memdesk("app", "add", "cal", "Prefers mornings"))
+def test_read_only_settings_refuse_writes(
+    memdesk: MemdeskCommand, seeded: SeededStores, settings, refused, allowed
+):
+    seeded.start(memdesk, _an_entry_and_an_app_memory)
     (memdesk.data_dir / "config.toml").write_text(f"[agents]\n{settings}\n", encoding="utf-8")
     setting = "agents." + settings.split(" ")[0]
     steps_before = _count(memdesk.data_dir, "SELECT count(*) FROM history_steps")

@@ -16,6 +16,7 @@ from mcp.shared.exceptions import McpError
 from mcp.types import PromptReference, ResourceTemplateReference
 from tests.support.cli import MemdeskCommand, fails, out
 from tests.support.mcp_client import call_ok, connect, text_of
+from tests.support.seeded import SeededStores
 from tests.support.server import ServeProcess
 
 # Text that only private items hold: none of it may reach an assistant.
@@ -51,8 +52,10 @@ async def _error_text(call) -> str:
     raise AssertionError("the read succeeded")
 
 
-def test_private_items_are_absent_from_every_tool_resource_prompt_and_completion(memdesk: MemdeskCommand):
-    _seed(memdesk)
+def test_private_items_are_absent_from_every_tool_resource_prompt_and_completion(
+    memdesk: MemdeskCommand, seeded: SeededStores
+):
+    seeded.start(memdesk, _seed)
 
     async def run() -> None:
         async with connect(memdesk.data_dir, "coder") as s:
@@ -142,8 +145,10 @@ async def _app_read(s: ClientSession, app: str) -> tuple[bool, str]:
     return bool(result.isError), re.sub(r"^\d+\. ", "", text_of(result))
 
 
-def test_an_app_limit_applies_from_the_next_call_of_a_running_server(memdesk: MemdeskCommand):
-    _seed(memdesk)
+def test_an_app_limit_applies_from_the_next_call_of_a_running_server(
+    memdesk: MemdeskCommand, seeded: SeededStores
+):
+    seeded.start(memdesk, _seed)
 
     async def run() -> None:
         async with connect(memdesk.data_dir, "coder") as s:
@@ -176,8 +181,8 @@ def test_an_app_limit_applies_from_the_next_call_of_a_running_server(memdesk: Me
     anyio.run(run)
 
 
-def test_prompt_as_an_assistant_is_what_it_receives(memdesk: MemdeskCommand):
-    _seed(memdesk)
+def test_prompt_as_an_assistant_is_what_it_receives(memdesk: MemdeskCommand, seeded: SeededStores):
+    seeded.start(memdesk, _seed)
     out(memdesk("assistant", "apps", "mcp:coder", "work"))
 
     async def received() -> str:
@@ -192,8 +197,10 @@ def test_prompt_as_an_assistant_is_what_it_receives(memdesk: MemdeskCommand):
 
 
 @pytest.mark.engines("sqlite")
-def test_the_claude_code_hook_leaves_private_items_out_and_keeps_its_limit(memdesk: MemdeskCommand):
-    _seed(memdesk)
+def test_the_claude_code_hook_leaves_private_items_out_and_keeps_its_limit(
+    memdesk: MemdeskCommand, seeded: SeededStores
+):
+    seeded.start(memdesk, _seed)
 
     def start_prompt(folder: str) -> str:
         event = {"hook_event_name": "SessionStart", "cwd": folder, "source": "startup"}
@@ -211,8 +218,8 @@ def test_the_claude_code_hook_leaves_private_items_out_and_keeps_its_limit(memde
 
 
 @pytest.mark.engines("sqlite")
-def test_private_commands_and_their_bad_input(memdesk: MemdeskCommand):
-    _seed(memdesk)
+def test_private_commands_and_their_bad_input(memdesk: MemdeskCommand, seeded: SeededStores):
+    seeded.start(memdesk, _seed)
     err = fails(memdesk("private", "add", "entry:nope"), 1, "no entry 'nope'")
     assert err.count("\n") == 1
     fails(memdesk("private", "add", "app:nope"), 1, "no app 'nope'")
@@ -265,8 +272,10 @@ def test_connect_print_puts_only_the_snippet_on_stdout(memdesk: MemdeskCommand):
 
 
 @pytest.mark.engines("sqlite")
-def test_admin_api_leaves_private_items_out_and_follows_an_app_limit(memdesk: MemdeskCommand):
-    _seed(memdesk)
+def test_admin_api_leaves_private_items_out_and_follows_an_app_limit(
+    memdesk: MemdeskCommand, seeded: SeededStores
+):
+    seeded.start(memdesk, _seed)
     token = out(memdesk("token", "create", "bot")).strip()
     served = ServeProcess(memdesk.data_dir)
     try:

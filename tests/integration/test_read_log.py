@@ -15,6 +15,7 @@ import httpx
 import pytest
 from tests.support.cli import MemdeskCommand, fails, out
 from tests.support.mcp_client import call_ok, connect
+from tests.support.seeded import SeededStores
 from tests.support.server import ServeProcess
 
 
@@ -32,8 +33,8 @@ def _seed(memdesk: MemdeskCommand) -> None:
     out(memdesk("doc", "set", "user/profile", "Name: Ada"))
 
 
-def test_every_mcp_read_is_logged_with_what_it_returned(memdesk: MemdeskCommand):
-    _seed(memdesk)
+def test_every_mcp_read_is_logged_with_what_it_returned(memdesk: MemdeskCommand, seeded: SeededStores):
+    seeded.start(memdesk, _seed)
 
     async def run() -> dict[str, object]:
         got: dict[str, object] = {}
@@ -81,8 +82,10 @@ def test_every_mcp_read_is_logged_with_what_it_returned(memdesk: MemdeskCommand)
     assert "Thursday" not in out(memdesk("access", "log", "--json"))
 
 
-def test_the_admin_apis_reads_are_logged_and_its_writes_are_not(memdesk: MemdeskCommand):
-    _seed(memdesk)
+def test_the_admin_apis_reads_are_logged_and_its_writes_are_not(
+    memdesk: MemdeskCommand, seeded: SeededStores
+):
+    seeded.start(memdesk, _seed)
     token = out(memdesk("token", "create", "picobot")).strip()
     served = ServeProcess(memdesk.data_dir)
     try:
@@ -103,8 +106,8 @@ def test_the_admin_apis_reads_are_logged_and_its_writes_are_not(memdesk: Memdesk
     assert {("document", "user/profile"), *listing} <= set(prompt)
 
 
-def test_access_log_text_since_and_a_deleted_item(memdesk: MemdeskCommand):
-    _seed(memdesk)
+def test_access_log_text_since_and_a_deleted_item(memdesk: MemdeskCommand, seeded: SeededStores):
+    seeded.start(memdesk, _seed)
 
     async def run() -> None:
         async with connect(memdesk.data_dir, "coder") as s:
@@ -122,8 +125,8 @@ def test_access_log_text_since_and_a_deleted_item(memdesk: MemdeskCommand):
     fails(memdesk("access", "log", "--assistant", "nobody"), 1, "no assistant called 'nobody'")
 
 
-def test_an_export_leaves_the_log_out_unless_asked(memdesk: MemdeskCommand, tmp_path):
-    _seed(memdesk)
+def test_an_export_leaves_the_log_out_unless_asked(memdesk: MemdeskCommand, seeded: SeededStores, tmp_path):
+    seeded.start(memdesk, _seed)
 
     async def run() -> None:
         async with connect(memdesk.data_dir, "coder") as s:
@@ -139,8 +142,10 @@ def test_an_export_leaves_the_log_out_unless_asked(memdesk: MemdeskCommand, tmp_
 
 
 @pytest.mark.engines("sqlite")
-def test_a_locked_log_never_fails_the_read_and_sigterm_writes_what_waits(memdesk: MemdeskCommand):
-    _seed(memdesk)
+def test_a_locked_log_never_fails_the_read_and_sigterm_writes_what_waits(
+    memdesk: MemdeskCommand, seeded: SeededStores
+):
+    seeded.start(memdesk, _seed)
     token = out(memdesk("token", "create", "picobot")).strip()
     os.environ["MEMDESK_BUSY_TIMEOUT_MS"] = "1500"
     try:
@@ -170,8 +175,10 @@ def test_a_locked_log_never_fails_the_read_and_sigterm_writes_what_waits(memdesk
     assert read["tool"] == "GET /apps/{appId}/memories"
 
 
-def test_the_claude_code_hooks_prompt_is_logged_as_claude_codes_read(memdesk: MemdeskCommand):
-    _seed(memdesk)
+def test_the_claude_code_hooks_prompt_is_logged_as_claude_codes_read(
+    memdesk: MemdeskCommand, seeded: SeededStores
+):
+    seeded.start(memdesk, _seed)
     event = json.dumps({"hook_event_name": "SessionStart", "cwd": "/home/ada/src/health"}).encode()
     answer = json.loads(out(memdesk("hook", "claude-code", stdin=event)))
     assert "Sees a therapist" in answer["hookSpecificOutput"]["additionalContext"]

@@ -75,6 +75,14 @@ class PostgresServer:
         if password:
             self.admin(f"ALTER ROLE {name} PASSWORD '{password}'")
 
+    def copy_database(self, source: str, name: str | None = None) -> str:
+        """A copy of ``source`` (which nobody may be connected to), as ``name`` (replacing it) or
+        as a new database; its name."""
+        name = name or f"copy_{next(_database_numbers)}"
+        self.drop_database(name)
+        self.admin(f'CREATE DATABASE "{name}" TEMPLATE "{source}"')
+        return name
+
     def drop_database(self, name: str) -> None:
         self.admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
