@@ -18,7 +18,7 @@ from itertools import pairwise
 
 # 3- and 5-grams as well cost time on every new word for no better figures; so does reading
 # punctuation as a space (it makes benign chat look more like orders).
-CHAR_SIZES = (4,)
+GRAM = 4
 WORD_MARK = "\x01"  # starts a word pair, so no pair is ever mistaken for an n-gram
 # Inside n-grams digits become 0: which number a text holds says nothing about whether it is an
 # order.
@@ -34,22 +34,18 @@ def word_grams(word: str) -> list[str]:
     """The character n-grams of ``word`` between spaces; a word shorter than the smallest
     n-gram is one feature, whole."""
     padded = f" {word if word.isalpha() else word.translate(_FOLD)} "
-    if len(padded) < CHAR_SIZES[0]:
+    if len(padded) < GRAM:
         return [padded]
-    return [padded[at : at + size] for size in CHAR_SIZES for at in range(len(padded) - size + 1)]
+    return [padded[at : at + GRAM] for at in range(len(padded) - GRAM + 1)]
 
 
 def located_grams(word: str) -> list[tuple[str, int, int]]:
     """``word_grams``, each with the part of ``word`` it covers (start, end)."""
     grams = word_grams(word)
-    if len(grams[0]) < CHAR_SIZES[0]:
+    if len(grams[0]) < GRAM:
         return [(grams[0], 0, len(word))]
     # The padding space before the word shifts offsets by one.
-    spans = [
-        (max(at - 1, 0), min(at - 1 + size, len(word)))
-        for size in CHAR_SIZES
-        for at in range(len(word) + 3 - size)
-    ]
+    spans = [(max(at - 1, 0), min(at - 1 + GRAM, len(word))) for at in range(len(word) + 3 - GRAM)]
     return [(gram, start, end) for gram, (start, end) in zip(grams, spans, strict=True)]
 
 
