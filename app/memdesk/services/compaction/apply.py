@@ -193,25 +193,34 @@ class _Writer:
 
     def _entry(self, session: Session, chat: ChatSession, change: Change) -> None:
         entry = session.scalar(select(Entry).where(Entry.key == change.target))
-        if entry is None or entry.deleted_at is not None:
-            self._refuse(change, f"entry {change.target} was deleted")
-        elif entry.content != change.before:
-            self._refuse(change, f"entry {change.target} was edited")
-        elif change.kind is ChangeKind.RETIRE_ENTRY or not change.after.strip():
-            entry.deleted_at = self.app.now()  # to Trash
-        else:
-            self.app.entries.upsert(entry.key, change.after.strip(), entry.category)
+        self._replace(
+            change,
+            entry,
+            f"entry {change.target}",
+            lambda text: self.app.entries.upsert(change.target, text, entry.category if entry else None),
+        )
 
     def _memory(self, session: Session, chat: ChatSession, change: Change) -> None:
         memory = session.get(AppMemory, change.memory_id)
-        if memory is None or memory.deleted_at is not None:
-            self._refuse(change, f"memory {change.memory_id} was deleted")
-        elif memory.content != change.before:
-            self._refuse(change, f"memory {change.memory_id} was edited")
-        elif change.kind is ChangeKind.RETIRE_MEMORY or not change.after.strip():
-            memory.deleted_at = self.app.now()  # to Trash
+        self._replace(
+            change,
+            memory,
+            f"memory {change.memory_id}",
+            lambda text: self.app.apps.edit(change.memory_id, text),
+        )
+
+    def _replace(
+        self, change: Change, row: Entry | AppMemory | None, name: str, edit: Callable[[str], object]
+    ) -> None:
+        """Rewrite or retire (to Trash) a stored fact, unless it changed since the proposal."""
+        if row is None or row.deleted_at is not None:
+            self._refuse(change, f"{name} was deleted")
+        elif row.content != change.before:
+            self._refuse(change, f"{name} was edited")
+        elif change.kind in (ChangeKind.RETIRE_ENTRY, ChangeKind.RETIRE_MEMORY) or not change.after.strip():
+            row.deleted_at = self.app.now()  # to Trash
         else:
-            self.app.apps.edit(memory.id, change.after.strip())
+            edit(change.after.strip())
 
     def _pointer(self, session: Session, chat: ChatSession, change: Change) -> None:
         chat.last_consolidated_message_id = self.proposal.last_message_id
