@@ -129,13 +129,6 @@ def owner_of(ref: str) -> str:
     return ref
 
 
-@lru_cache(maxsize=4_096)
-def claims_of(text: str) -> tuple[Claim, ...]:
-    """``claims_in``, remembered: an assistant's write checks its text, and the next write (or
-    look) reads the same text again as a fact changed since the last look."""
-    return tuple(claims_in(text))
-
-
 @lru_cache(maxsize=16_384)  # a look asks again for the texts it compares
 def _roots(text: str) -> frozenset[str]:
     return frozenset(_root(word) for word in query_words(text))
@@ -225,7 +218,7 @@ _Pair = tuple[FindingKind, str, str, str]  # kind, slot, the fact that was there
 def index_rows(fact: Fact) -> list[_Claimed]:
     """What the index keeps of ``fact``: one row per slot and value it states (or one without)."""
     sig = signature(fact.text)
-    claims = {(c.slot, c.value[:200], c.past) for c in claims_of(fact.text) if c.slot}
+    claims = {(c.slot, c.value[:200], c.past) for c in claims_in(fact.text) if c.slot}
     count = len({slot for slot, _value, _past in claims})
     if not claims:
         return [_Claimed(fact.ref, None, "", False, 0, sig)]
@@ -569,7 +562,7 @@ class Health:
 
     def conflicts_with(self, text: str) -> list[Fact]:
         """Live facts that fill a slot of ``text`` with another value (an assistant's write)."""
-        mine = [claim for claim in claims_of(text) if claim.slot and not claim.past]
+        mine = [claim for claim in claims_in(text) if claim.slot and not claim.past]
         if not mine:
             return []
         with self.ctx.store.read() as session:
@@ -599,7 +592,7 @@ class Health:
         refs = [
             fact.ref
             for fact in sorted(changed, key=lambda fact: fact.ref, reverse=True)
-            if any(conflicting(claim, theirs) for claim in mine for theirs in claims_of(fact.text))
+            if any(conflicting(claim, theirs) for claim in mine for theirs in claims_in(fact.text))
         ] + refs
         ordered = list(dict.fromkeys(refs))
         named: list[Fact] = []
