@@ -54,6 +54,7 @@ PAGES = [
     ("files", "files:global"),
     ("expiry", "expiry"),
     ("preview", "preview"),
+    ("health", "health"),
     ("trash", "trash"),
     ("history", "history"),
     ("assistants", "assistants"),
