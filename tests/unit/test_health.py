@@ -4,10 +4,12 @@ the fixes (keep one, merge, ignore), each one undoable History step."""
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import delete
 
 from memdesk.core.items import ItemKind
 from memdesk.errors import BadInputError, ConflictError, NotFoundError
-from memdesk.services.health import FindingKind
+from memdesk.services.health import KEPT_FROM, FindingKind
+from memdesk.store.models import Meta
 
 FACTS = "- Lives in Berlin\n- Drinks coffee every morning\n"
 
@@ -208,3 +210,35 @@ def test_one_value_makes_a_duplicate_only_of_short_statements_or_mostly_the_same
     [duplicate] = app.health.findings()
     assert (duplicate.kind, duplicate.slot) == (FindingKind.DUPLICATE, "drink")
     assert {duplicate.first.text, duplicate.second.text} == {"Drinks coffee", "Coffee: black, no sugar"}
+
+
+def test_a_fact_an_undo_brings_back_is_checked_again(stale):
+    """Undo makes no History step of its own: the facts it restores are indexed as it runs."""
+    app = stale
+    conflict = _by_kind(app)[FindingKind.CONFLICT]
+    keep = "first" if conflict.first.kind is ItemKind.ENTRY else "second"
+    app.health.keep(conflict.id, keep)  # the "Lives in Berlin" line goes
+    assert [fact.name for fact in app.health.conflicts_with("Lives in Madrid")] == ["entry home_city"]
+    app.history.undo()
+    assert [fact.name for fact in app.health.conflicts_with("Lives in Madrid")] == [
+        "entry home_city",
+        "user/facts",
+    ]
+
+
+def test_changes_that_did_not_index_their_facts_are_indexed_by_the_next_look(stale):
+    """A store looked at before changes kept the index themselves (an earlier version)."""
+    app = stale
+    app.health.look()
+    with app.ctx.store.write() as session:
+        session.execute(delete(Meta).where(Meta.key == KEPT_FROM))
+    hooks, app.ctx.derived[:] = list(app.ctx.derived), []
+    app.entries.upsert("rome", "Lives in Rome")
+    app.ctx.derived[:] = hooks
+    app.entries.upsert("chess", "Plays chess on Sundays")  # a change that indexes itself
+    homes = [f for f in app.health.findings() if f.slot == "home"]
+    assert {fact.text for finding in homes for fact in (finding.first, finding.second)} == {
+        "Lives in Berlin",
+        "Priya lives in Paris now",
+        "Lives in Rome",
+    }

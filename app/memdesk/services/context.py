@@ -18,7 +18,7 @@ from memdesk.core.records import MAX_ENTRY_CHARS as MAX_ENTRY_CHARS
 from memdesk.core.timefmt import naive_utc, utcnow
 from memdesk.errors import BadInputError
 from memdesk.store.engine import Store
-from memdesk.store.recorder import recorded_change
+from memdesk.store.recorder import Touched, recorded_change
 
 # Who acts for the current thread or task, when it is not the context's own ``actor``
 # (a server answering several assistants names each one for its own requests).
@@ -32,6 +32,9 @@ class Context:
     files_global_dir: Path
     actor: str = "user"
     clock: Callable[[], datetime] = utcnow
+    # What is derived from memory and kept up to date inside each change (Memory health's
+    # index): each is called with the rows a step changed, before its commit.
+    derived: list[Callable[[Session, Touched], None]] = field(default_factory=list)
 
     def now(self) -> datetime:
         """The clock's time as naive UTC: a clock may return aware times."""
@@ -66,13 +69,20 @@ class Context:
         if open_session is not None:
             yield open_session
             return
-        with recorded_change(self.store, label, self.current_actor, self.now()) as recording:
+        with recorded_change(
+            self.store, label, self.current_actor, self.now(), self.keep_derived
+        ) as recording:
             self._open.session = recording.session
             try:
                 yield recording.session
             finally:
                 self._open.session = None
         self._open.last_step_id = recording.step_id
+
+    def keep_derived(self, session: Session, touched: Touched) -> None:
+        """Bring what is derived from the ``touched`` rows up to date, in ``session``'s transaction."""
+        for keep in self.derived:
+            keep(session, touched)
 
     def last_step_id(self) -> int | None:
         """The history step the last change made on this thread left (None: it changed nothing)."""

@@ -2,24 +2,26 @@
 
 A fact is a line of ``{user}/profile``, ``{user}/patterns`` or any ``{ns}/facts`` document, a
 live knowledge entry, or a live app memory. Each is kept in ``health_facts`` under the slots
-its claims fill (``memdesk.core.slots``) and a signature of its words. A look reads only the
-facts that History shows changed since the last look, compares them with the stored facts
-that share a slot or a signature, and records what it finds in ``health_findings``; so a
-look costs what changed, not the size of the store. Fixes are History steps.
+its claims fill (``memdesk.core.slots``) and a signature of its words. Every change keeps
+the index of the rows it touched up to date, in its own transaction (once a first look has
+read every fact). A look takes the facts that History shows changed since the last look,
+compares them with the indexed facts that share a slot or a signature, and records what it
+finds in ``health_findings``; so a look costs what changed, not the size of the store.
+Fixes are History steps.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import Select, case, delete, func, literal, select
 from sqlalchemy.orm import Session
 
 from memdesk.core import lifetime
@@ -31,6 +33,7 @@ from memdesk.core.term_match import word_root
 from memdesk.errors import BadInputError, ConflictError, NotFoundError
 from memdesk.services.context import MAX_DOCUMENT_CHARS, MAX_ENTRY_CHARS, check_text
 from memdesk.store.models import (
+    FACT_TABLES,
     AppMemory,
     Document,
     Entry,
@@ -40,11 +43,15 @@ from memdesk.store.models import (
     HistoryStep,
     Meta,
 )
+from memdesk.store.recorder import Touched
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
 
 LOOKED_TO = "health_looked_to"  # meta: the last history step a look has read
+# meta: the first history step whose rows its change indexed itself (a store indexed before
+# changes did so has older steps that a look indexes)
+KEPT_FROM = "health_kept_from"
 CHUNK = 500  # ids per IN (...), below every engine's limit of bound parameters
 SCAN = 20_000  # rows per read when the first look reads every fact
 # An assistant's write starts the first look itself only on a store this small; a bigger
@@ -56,7 +63,6 @@ MIN_SIGNATURE_WORDS = 2  # one shared word is not the same fact
 PARTNERS = 20
 PARTNERS_PER_SLOT = 100  # and at most this many for a slot, newest first
 NAMED = 5  # the newest facts a write's reply names as contradicted
-READ_ON_WRITE = 20  # changed facts an assistant's write reads itself before it asks for a look
 SHORT_STATEMENT = 5  # content words: a statement this short says one thing
 SAME_WORDS = 0.5  # the share of words two longer texts about one value share to say the same
 # What a fix changes, so the window reads again what shows facts.
@@ -212,7 +218,24 @@ class _Claimed:
         return Claim(self.slot or "", self.value, (0, 0), self.past)
 
 
-_Pair = tuple[FindingKind, str, str, str]  # kind, slot, the fact that was there, the changed one
+# What a look reads of an index row, in ``_Claimed``'s order.
+_INDEXED = (
+    HealthFact.fact,
+    HealthFact.slot,
+    HealthFact.value,
+    HealthFact.past,
+    HealthFact.slots,
+    HealthFact.signature,
+)
+_Pair = tuple[FindingKind, str, str, str]
+
+
+@dataclass(frozen=True)
+class _Partners:
+    """The indexed rows a look compares changed facts with: by the slot, and by the words."""
+
+    by_slot: list[_Claimed]
+    by_signature: list[_Claimed]  # kind, slot, the fact that was there, the changed one
 
 
 def index_rows(fact: Fact) -> list[_Claimed]:
@@ -333,20 +356,37 @@ class Health:
                 return 0
             looked_to = session.get(Meta, LOOKED_TO)
             newest = session.scalar(select(func.max(HistoryStep.id))) or 0
-            batches = self._every_owner(session) if looked_to is None else [self._touched(session, looked_to)]
-            read = 0
-            for owners in batches:
-                rows, facts = self._index(session, owners)
-                read += len({row.fact for row in rows})
-                if looked_to is not None:  # the first look compares once everything is in
-                    self._record(session, self._pairs(rows, self._partners(session, rows)), facts)
             if looked_to is None:
-                everyone = self._partners(session, None)
-                self._record(session, self._pairs(everyone, everyone), {})
+                read = 0
+                for owners in self._every_owner(session):
+                    rows, _facts = self._index(session, owners)
+                    read += len({row.fact for row in rows})
+                everyone = self._partners(session, None)  # compared once everything is in
+                rows = list(dict.fromkeys(everyone.by_slot + everyone.by_signature))
+                self._record(session, self._pairs(rows, everyone), {})
                 session.add(Meta(key=LOOKED_TO, value=str(newest)))
-            else:
-                looked_to.value = str(newest)
-            return read
+                return read
+            kept_from = session.scalar(select(Meta.value).where(Meta.key == KEPT_FROM))
+            since = int(looked_to.value)
+            stale = self._touched(session, since, int(kept_from) if kept_from else newest + 1)
+            _rows, facts = self._index(session, stale)
+            changed = self._changed_since(since)
+            indexed = session.execute(select(*_INDEXED).where(HealthFact.owner.in_(changed)))
+            rows = [_Claimed(*row) for row in indexed]
+            self._record(session, self._pairs(rows, self._partners(session, changed)), facts)
+            looked_to.value = str(newest)
+            return len({row.fact for row in rows})
+
+    @staticmethod
+    def _index_is_current(session: Session) -> bool:
+        """Whether every fact is indexed as it reads now: looked at once, and every change
+        since indexed by the change itself."""
+        looked_to = session.scalar(select(Meta.value).where(Meta.key == LOOKED_TO))
+        kept_from = session.scalar(select(Meta.value).where(Meta.key == KEPT_FROM))
+        if looked_to is None:
+            return False
+        newest = session.scalar(select(func.max(HistoryStep.id))) or 0
+        return int(looked_to) == newest or (kept_from is not None and int(kept_from) <= int(looked_to) + 1)
 
     @staticmethod
     def _due(session: Session, first_look: bool) -> bool:
@@ -362,16 +402,38 @@ class Health:
         return rows <= FIRST_LOOK_ON_WRITE
 
     @staticmethod
-    def _touched(session: Session, looked_to: Meta | str) -> list[str]:
-        """The rows History shows changed since the last look (by table, then key).
+    def _touched(session: Session, since: int, kept_from: int) -> list[str]:
+        """The rows that History shows changed after step ``since`` and before ``kept_from``,
+        by changes that did not index them (sorted).
 
         Read by step alone, and the tables picked here: with the tables in the query SQLite
-        reads every change ever made to an entry, thousands of rows, on each write."""
-        step = int(looked_to.value if isinstance(looked_to, Meta) else looked_to)
-        names = {"entries": "entry", "app_memories": "memory", "documents": "document"}
-        query = select(HistoryChange.table_name, HistoryChange.item_key).where(HistoryChange.step_id > step)
-        changed = {(table, key) for table, key in session.execute(query) if table in names}
-        return [f"{names[table]}:{key}" for table, key in sorted(changed)]
+        reads every change ever made to an entry, thousands of rows."""
+        query = select(HistoryChange.table_name, HistoryChange.item_key).where(
+            HistoryChange.step_id > since, HistoryChange.step_id < kept_from
+        )
+        changed = {
+            f"{FACT_TABLES[table]}:{key}" for table, key in session.execute(query) if table in FACT_TABLES
+        }
+        return sorted(changed)
+
+    def keep_index(self, session: Session, touched: Touched) -> None:
+        """Index the facts of the rows a change touched, in its transaction (once a first look
+        has indexed every fact; before it, that look will)."""
+        owners = sorted({f"{FACT_TABLES[table]}:{key}" for table, key in touched if table in FACT_TABLES})
+        if not owners or session.get(Meta, LOOKED_TO) is None:
+            return
+        if session.get(Meta, KEPT_FROM) is None:  # the first such change: older steps are a look's
+            newest = session.scalar(select(func.max(HistoryStep.id))) or 0
+            session.add(Meta(key=KEPT_FROM, value=str(newest + 1)))
+        self._index(session, owners)
+
+    @staticmethod
+    def _changed_since(since: int) -> Select[tuple[str]]:
+        """The rows History shows changed after step ``since``, named as owners, in SQL: a
+        look's queries take them from there, not as thousands of parameters."""
+        prefixes = {table: literal(f"{name}:") for table, name in FACT_TABLES.items()}
+        owner = case(prefixes, value=HistoryChange.table_name).concat(HistoryChange.item_key)
+        return select(owner).where(HistoryChange.step_id > since)
 
     def _index(self, session: Session, owners: list[str]) -> tuple[list[_Claimed], dict[str, list[Fact]]]:
         """Put these rows' live facts in the index as they read now; their index rows, and the
@@ -402,83 +464,76 @@ class Health:
         return rows, facts
 
     @staticmethod
-    def _partners(session: Session, rows: list[_Claimed] | None) -> list[_Claimed]:
-        """Indexed rows that share a slot or a signature with ``rows`` (None: with any other
-        fact), at most ``PARTNERS`` for each value of a slot and each signature."""
-        columns = (
-            HealthFact.fact,
-            HealthFact.slot,
-            HealthFact.value,
-            HealthFact.past,
-            HealthFact.slots,
-            HealthFact.signature,
-        )
-        found: dict[tuple[str, str | None, str, bool], _Claimed] = {}
-        for column, groups in (
-            (HealthFact.slot, (HealthFact.slot, HealthFact.value)),
-            (HealthFact.signature, (HealthFact.signature,)),
-        ):
-            if rows is None:
-                shared = (
-                    select(column)
-                    .where(column.is_not(None), column != "")
-                    .group_by(column)
-                    .having(func.count(func.distinct(HealthFact.fact)) > 1)
-                )
-                wanted: list[Any] = [shared]
-            else:
-                keys = sorted({key for row in rows if (key := getattr(row, column.key))})
-                wanted = [keys[start : start + CHUNK] for start in range(0, len(keys), CHUNK)]
-            newest = HealthFact.id.desc()
-            for values in wanted:
-                rank = func.row_number().over(partition_by=groups, order_by=newest).label("rank")
-                among = func.row_number().over(partition_by=column, order_by=newest).label("among")
-                ranked = select(*columns, rank, among).where(column.in_(values)).subquery()
-                query = select(*(ranked.c[c.key] for c in columns)).where(
-                    ranked.c.rank <= PARTNERS, ranked.c.among <= PARTNERS_PER_SLOT
-                )
-                for found_row in session.execute(query):
+    def _partners(session: Session, changed: Select[tuple[str]] | None) -> _Partners:
+        """Indexed rows that share a slot, and those that share a signature, with the facts in
+        the rows ``changed`` names (None: with any other fact): of the ``PARTNERS_PER_SLOT``
+        newest of each slot and each signature, at most ``PARTNERS`` for each value."""
+        partners = _Partners([], [])
+        shared = [(HealthFact.slot, (HealthFact.slot, HealthFact.value)), (HealthFact.signature, ())]
+        if changed is not None:  # a slot's newest rows, by its index: no slot is read whole
+            del shared[0]
+            slots = select(HealthFact.slot).where(HealthFact.owner.in_(changed), HealthFact.slot.is_not(None))
+            for slot in sorted(set(session.scalars(slots))):
+                newest = select(*_INDEXED).where(HealthFact.slot == slot).order_by(HealthFact.id.desc())
+                per_value: Counter[str] = Counter()
+                for found_row in session.execute(newest.limit(PARTNERS_PER_SLOT)):
                     row = _Claimed(*found_row)
-                    found[(row.fact, row.slot, row.value, row.past)] = row
-        return list(found.values())
+                    per_value[row.value] += 1
+                    if per_value[row.value] <= PARTNERS:
+                        partners.by_slot.append(row)
+        for column, values_of in shared:
+            keys = select(column).where(column.is_not(None), column != "")
+            if changed is not None:  # most changed facts share their signature with none
+                keys = keys.where(column.in_(select(column).where(HealthFact.owner.in_(changed))))
+            keys = keys.group_by(column).having(func.count(func.distinct(HealthFact.fact)) > 1)
+            newest = HealthFact.id.desc()
+            rank = func.row_number().over(partition_by=values_of or column, order_by=newest).label("rank")
+            among = func.row_number().over(partition_by=column, order_by=newest).label("among")
+            ranked = select(*_INDEXED, rank, among).where(column.in_(keys)).subquery()
+            query = select(*(ranked.c[c.key] for c in _INDEXED)).where(
+                ranked.c.rank <= PARTNERS, ranked.c.among <= PARTNERS_PER_SLOT
+            )
+            found = partners.by_slot if column is HealthFact.slot else partners.by_signature
+            found += [_Claimed(*row) for row in session.execute(query)]
+        return partners
 
     @staticmethod
-    def _pairs(rows: list[_Claimed], partners: list[_Claimed]) -> dict[tuple[str, str], _Pair]:
+    def _pairs(rows: list[_Claimed], partners: _Partners) -> dict[tuple[str, str], _Pair]:
         """Each pair of facts that disagrees or repeats: how, and which was there (listed first)
         and which changed."""
-        # Many facts fill a slot with the same value: each kind of pair is judged once. A kind
-        # is numbered by what ``compare`` reads of each row, besides whether the words match.
+        # Many facts fill a slot with the same value: the partners of a slot are grouped by what
+        # ``compare`` reads of them besides the words, and each group is judged once.
         kinds: dict[tuple[str | None, str, bool, int], int] = {}
 
         def kind_of(row: _Claimed) -> int:
             return kinds.setdefault((row.slot, row.value, row.past, row.slots), len(kinds))
 
-        by_key: dict[tuple[str, str], list[tuple[_Claimed, int]]] = defaultdict(list)
-        for row in partners:
-            if row.slot:
-                by_key[("slot", row.slot)].append((row, kind_of(row)))
-            if row.signature:
-                by_key[("signature", row.signature)].append((row, kind_of(row)))
+        by_slot: dict[str, dict[int, list[_Claimed]]] = defaultdict(lambda: defaultdict(list))
+        by_signature: dict[str, list[_Claimed]] = defaultdict(list)
+        for row in partners.by_slot:
+            by_slot[row.slot or ""][kind_of(row)].append(row)
+        for row in partners.by_signature:
+            by_signature[row.signature].append(row)
         found: dict[tuple[str, str], _Pair] = {}
-        verdicts: dict[tuple[int, int, bool], tuple[FindingKind, str] | None] = {}
+
+        def add(result: tuple[FindingKind, str], old: str, new: str) -> None:
+            pair = (old, new) if old < new else (new, old)
+            if found.get(pair, (None,))[0] is not FindingKind.CONFLICT:
+                found[pair] = (*result, old, new)
+
+        verdicts: dict[tuple[int, int], tuple[FindingKind, str] | None] = {}
         for new in rows:
             mine = kind_of(new)
-            keys = [("slot", new.slot)] if new.slot else []
-            keys += [("signature", new.signature)] if new.signature else []
-            for key in keys:
-                for old, theirs in by_key[key]:
-                    if old.fact == new.fact:
-                        continue
-                    judged = (mine, theirs, bool(new.signature) and new.signature == old.signature)
-                    if judged in verdicts:
-                        result = verdicts[judged]
-                    else:
-                        result = verdicts[judged] = compare(new, old)
-                    if result is None:
-                        continue
-                    pair = (old.fact, new.fact) if old.fact < new.fact else (new.fact, old.fact)
-                    if found.get(pair, (None,))[0] is not FindingKind.CONFLICT:
-                        found[pair] = (*result, old.fact, new.fact)
+            for theirs, group in by_slot[new.slot].items() if new.slot else ():
+                if (mine, theirs) not in verdicts:  # by the slot alone: the words come next
+                    verdicts[(mine, theirs)] = compare(replace(new, signature=""), group[0])
+                if verdict := verdicts[(mine, theirs)]:
+                    for old in group:
+                        if old.fact != new.fact:
+                            add(verdict, old.fact, new.fact)
+            for old in by_signature[new.signature] if new.signature else ():
+                if old.fact != new.fact:
+                    add(compare(new, old) or (FindingKind.DUPLICATE, ""), old.fact, new.fact)
         return found
 
     def _record(
@@ -566,34 +621,21 @@ class Health:
         if not mine:
             return []
         with self.ctx.store.read() as session:
-            looked_to = session.scalar(select(Meta.value).where(Meta.key == LOOKED_TO))
-            touched = self._touched(session, looked_to) if looked_to is not None else []
-        if looked_to is None or len(touched) > READ_ON_WRITE:
-            # Never looked at (a small store gets its first look), or much changed: look now.
+            current = self._index_is_current(session)
+        if not current:  # a small store gets its first look; older changes are indexed
             self.look(first_look=False)
-            touched = []
         query = (
             select(HealthFact.fact, HealthFact.slot, HealthFact.value, HealthFact.past)
             .where(HealthFact.slot.in_(sorted({claim.slot for claim in mine})))
             .order_by(HealthFact.id.desc())
             .limit(PARTNERS_PER_SLOT)
         )
-        # A few facts changed since the last look are read as they are now, without a look
-        # (a write to the store); the next look records what they disagree with.
         with self.ctx.store.read() as session:
-            changed = self._facts_of(session, touched)
-            stale = set(touched)
             refs = [
                 ref
                 for ref, slot, value, past in session.execute(query)
-                if owner_of(ref) not in stale
-                and any(conflicting(claim, Claim(slot, value, (0, 0), past)) for claim in mine)
+                if any(conflicting(claim, Claim(slot, value, (0, 0), past)) for claim in mine)
             ]
-        refs = [
-            fact.ref
-            for fact in sorted(changed, key=lambda fact: fact.ref, reverse=True)
-            if any(conflicting(claim, theirs) for claim in mine for theirs in claims_in(fact.text))
-        ] + refs
         ordered = list(dict.fromkeys(refs))
         named: list[Fact] = []
         for start in range(0, len(ordered), NAMED * 2):  # read only as many as are named

@@ -106,6 +106,7 @@ class History:
                 self._restore(session, change, _load(current), _load(target), step.label, direction)
             step.state = "undone" if direction == "undo" else "done"
             session.flush()
+            self.ctx.keep_derived(session, [(change.table_name, change.item_key) for change in changes])
             return StepInfo(step.id, step.at, step.actor, step.label, step.state, len(changes))
 
     @staticmethod

@@ -14,6 +14,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sqlalchemy.orm import Session
+
 from memdesk.config import LoadedSettings, Settings, load_settings, save_settings
 from memdesk.core.timefmt import utcnow
 from memdesk.paths import Paths, resolve_paths
@@ -27,6 +29,8 @@ from memdesk.services.recall import Recall
 from memdesk.services.sessions import Sessions
 from memdesk.services.working import WorkingMemory
 from memdesk.store.engine import Store
+from memdesk.store.models import FACT_TABLES
+from memdesk.store.recorder import Touched
 
 if TYPE_CHECKING:
     from memdesk.services.access_log import AccessLog
@@ -72,6 +76,7 @@ class Memdesk:
         self.sessions = Sessions(self.ctx)
         self.prompt = Composer(self.ctx)
         self.privacy = self.prompt.privacy  # private items, and the apps each assistant may read
+        self.ctx.derived.append(self._keep_health_index)
         # The rest are made (and their modules imported) on first use: a one-shot command like
         # `memdesk prompt` or an assistant's hook needs few of them, and starts sooner.
 
@@ -164,6 +169,10 @@ class Memdesk:
         from memdesk.services.review import Review
 
         return Review(self)
+
+    def _keep_health_index(self, session: Session, touched: Touched) -> None:
+        if any(table in FACT_TABLES for table, _key in touched):  # Memory health loads only then
+            self.health.keep_index(session, touched)
 
     @cached_property
     def health(self) -> Health:

@@ -369,3 +369,9 @@ TRACKED_MODELS: tuple[type[Base], ...] = (
     PrivateItem,
     HealthFinding,
 )
+# The tables whose rows hold facts (Memory health), and the name a fact's owner gives each.
+FACT_TABLES: dict[str, str] = {
+    Entry.__tablename__: "entry",
+    AppMemory.__tablename__: "memory",
+    Document.__tablename__: "document",
+}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -52,9 +52,22 @@ class Recording:
     step_id: int | None = None  # None until committed, and when nothing changed
 
 
+Touched = list[tuple[str, str]]  # (table, primary key) of each row a step changed
+
+
 @contextmanager
-def recorded_change(store: Store, label: str, actor: str, now: datetime) -> Iterator[Recording]:
-    """A write transaction that becomes one undoable history step (if it changed anything)."""
+def recorded_change(
+    store: Store,
+    label: str,
+    actor: str,
+    now: datetime,
+    before_commit: Callable[[Session, Touched], None] | None = None,
+) -> Iterator[Recording]:
+    """A write transaction that becomes one undoable history step (if it changed anything).
+
+    ``before_commit`` sees the rows the step changed, in its transaction: what is derived
+    from them is kept up to date in the same commit.
+    """
     with store.write() as session:
         recording = Recording(session)
         recorder = _Recorder()
@@ -74,3 +87,5 @@ def recorded_change(store: Store, label: str, actor: str, now: datetime) -> Iter
                 change.step_id = step.id
             session.add_all(changes)
             recording.step_id = step.id
+            if before_commit is not None:
+                before_commit(session, [(change.table_name, change.item_key) for change in changes])
