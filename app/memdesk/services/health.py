@@ -19,10 +19,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from sqlalchemy import Select, case, delete, func, literal, select
-from sqlalchemy.orm import Session
+from sqlalchemy import and_, case, delete, func, literal, select
+from sqlalchemy.orm import Session, aliased
 
 from memdesk.core import lifetime
 from memdesk.core.items import Changes, ItemKind, ItemRef
@@ -193,11 +193,14 @@ def _live(row: _Lived, now: datetime) -> bool:
     return lifetime.is_live(row.deleted_at, expiry, now)
 
 
+_Item = TypeVar("_Item")
+
+
 def _life_columns(model: type[Entry] | type[AppMemory] | type[Document]) -> list[Any]:
     return [model.pinned, model.expires_at, model.created_at, model.deleted_at]
 
 
-def _chunks(items: Sequence[int], size: int = CHUNK) -> Iterator[list[int]]:
+def _chunks(items: Sequence[_Item], size: int = CHUNK) -> Iterator[list[_Item]]:
     for start in range(0, len(items), size):
         yield list(items[start : start + size])
 
@@ -370,10 +373,9 @@ class Health:
             since = int(looked_to.value)
             stale = self._touched(session, since, int(kept_from) if kept_from else newest + 1)
             _rows, facts = self._index(session, stale)
-            changed = self._changed_since(since)
-            indexed = session.execute(select(*_INDEXED).where(HealthFact.owner.in_(changed)))
-            rows = [_Claimed(*row) for row in indexed]
-            self._record(session, self._pairs(rows, self._partners(session, changed)), facts)
+            rows, shared = self._changed_rows(session, since)
+            partners = self._partners(session, ({row.slot for row in rows if row.slot}, shared))
+            self._record(session, self._pairs(rows, partners), facts)
             looked_to.value = str(newest)
             return len({row.fact for row in rows})
 
@@ -428,12 +430,31 @@ class Health:
         self._index(session, owners)
 
     @staticmethod
-    def _changed_since(since: int) -> Select[tuple[str]]:
-        """The rows History shows changed after step ``since``, named as owners, in SQL: a
-        look's queries take them from there, not as thousands of parameters."""
+    def _changed_rows(session: Session, since: int) -> tuple[list[_Claimed], list[str]]:
+        """The index rows of the facts in rows History shows changed after step ``since``, and
+        those of their signatures that another fact shares (sorted).
+
+        One query: the changed rows are named in SQL, by step, not sent as thousands of
+        parameters, and whether another fact has a signature is asked of its index."""
         prefixes = {table: literal(f"{name}:") for table, name in FACT_TABLES.items()}
         owner = case(prefixes, value=HistoryChange.table_name).concat(HistoryChange.item_key)
-        return select(owner).where(HistoryChange.step_id > since)
+        changed = select(owner).where(HistoryChange.step_id > since)
+        other = aliased(HealthFact)
+        shared = (
+            select(other.id)
+            .where(other.signature == HealthFact.signature, other.fact != HealthFact.fact)
+            .exists()
+        )
+        query = select(*_INDEXED, and_(HealthFact.signature != "", shared)).where(
+            HealthFact.owner.in_(changed)
+        )
+        rows: list[_Claimed] = []
+        signatures: set[str] = set()
+        for *columns, is_shared in session.execute(query):
+            rows.append(_Claimed(*columns))
+            if is_shared:
+                signatures.add(rows[-1].signature)
+        return rows, sorted(signatures)
 
     def _index(self, session: Session, owners: list[str]) -> tuple[list[_Claimed], dict[str, list[Fact]]]:
         """Put these rows' live facts in the index as they read now; their index rows, and the
@@ -464,30 +485,39 @@ class Health:
         return rows, facts
 
     @staticmethod
-    def _partners(session: Session, changed: Select[tuple[str]] | None) -> _Partners:
-        """Indexed rows that share a slot, and those that share a signature, with the facts in
-        the rows ``changed`` names (None: with any other fact): of the ``PARTNERS_PER_SLOT``
-        newest of each slot and each signature, at most ``PARTNERS`` for each value."""
+    def _partners(session: Session, wanted: tuple[set[str], list[str]] | None) -> _Partners:
+        """Indexed rows that share one of the ``wanted`` slots, and those that share one of
+        its signatures (None: any slot or signature two facts share): of the
+        ``PARTNERS_PER_SLOT`` newest of each slot and each signature, at most ``PARTNERS`` for
+        each value."""
         partners = _Partners([], [])
-        shared = [(HealthFact.slot, (HealthFact.slot, HealthFact.value)), (HealthFact.signature, ())]
-        if changed is not None:  # a slot's newest rows, by its index: no slot is read whole
-            del shared[0]
-            slots = select(HealthFact.slot).where(HealthFact.owner.in_(changed), HealthFact.slot.is_not(None))
-            for slot in sorted(set(session.scalars(slots))):
-                newest = select(*_INDEXED).where(HealthFact.slot == slot).order_by(HealthFact.id.desc())
+        newest = HealthFact.id.desc()
+        shared: list[tuple[Any, tuple[Any, ...], Any]] = []  # column, its groups, the values
+        if wanted is None:
+            for column, groups in (
+                (HealthFact.slot, (HealthFact.slot, HealthFact.value)),
+                (HealthFact.signature, ()),
+            ):
+                keys = (
+                    select(column)
+                    .where(column.is_not(None), column != "")
+                    .group_by(column)
+                    .having(func.count(func.distinct(HealthFact.fact)) > 1)
+                )
+                shared.append((column, groups, keys))
+        else:
+            slots, signatures = wanted
+            for slot in sorted(slots):  # a slot's newest rows, by its index: no slot is read whole
+                query = select(*_INDEXED).where(HealthFact.slot == slot).order_by(newest)
                 per_value: Counter[str] = Counter()
-                for found_row in session.execute(newest.limit(PARTNERS_PER_SLOT)):
+                for found_row in session.execute(query.limit(PARTNERS_PER_SLOT)):
                     row = _Claimed(*found_row)
                     per_value[row.value] += 1
                     if per_value[row.value] <= PARTNERS:
                         partners.by_slot.append(row)
-        for column, values_of in shared:
-            keys = select(column).where(column.is_not(None), column != "")
-            if changed is not None:  # most changed facts share their signature with none
-                keys = keys.where(column.in_(select(column).where(HealthFact.owner.in_(changed))))
-            keys = keys.group_by(column).having(func.count(func.distinct(HealthFact.fact)) > 1)
-            newest = HealthFact.id.desc()
-            rank = func.row_number().over(partition_by=values_of or column, order_by=newest).label("rank")
+            shared += [(HealthFact.signature, (), some) for some in _chunks(signatures)]
+        for column, groups, keys in shared:
+            rank = func.row_number().over(partition_by=groups or column, order_by=newest).label("rank")
             among = func.row_number().over(partition_by=column, order_by=newest).label("among")
             ranked = select(*_INDEXED, rank, among).where(column.in_(keys)).subquery()
             query = select(*(ranked.c[c.key] for c in _INDEXED)).where(
