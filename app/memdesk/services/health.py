@@ -193,11 +193,11 @@ def _live(row: _Lived, now: datetime) -> bool:
     return lifetime.is_live(row.deleted_at, expiry, now)
 
 
-_Item = TypeVar("_Item")
-
-
 def _life_columns(model: type[Entry] | type[AppMemory] | type[Document]) -> list[Any]:
     return [model.pinned, model.expires_at, model.created_at, model.deleted_at]
+
+
+_Item = TypeVar("_Item")
 
 
 def _chunks(items: Sequence[_Item], size: int = CHUNK) -> Iterator[list[_Item]]:
@@ -230,7 +230,7 @@ _INDEXED = (
     HealthFact.slots,
     HealthFact.signature,
 )
-_Pair = tuple[FindingKind, str, str, str]
+_Pair = tuple[FindingKind, str, str, str]  # kind, slot, the fact that was there, the changed one
 
 
 @dataclass(frozen=True)
@@ -238,7 +238,7 @@ class _Partners:
     """The indexed rows a look compares changed facts with: by the slot, and by the words."""
 
     by_slot: list[_Claimed]
-    by_signature: list[_Claimed]  # kind, slot, the fact that was there, the changed one
+    by_signature: list[_Claimed]
 
 
 def index_rows(fact: Fact) -> list[_Claimed]:
