@@ -53,8 +53,8 @@ class _Lazy:
     def match(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
         return self.compiled.match(text, pos, endpos)
 
-    def fullmatch(self, text: str) -> re.Match[str] | None:
-        return self.compiled.fullmatch(text)
+    def fullmatch(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self.compiled.fullmatch(text, pos, endpos)
 
     def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
         return self.compiled.finditer(text, pos, endpos)
@@ -104,6 +104,11 @@ SLOTS: dict[str, str] = {
 }
 # Slots where a new value joins the old one rather than replacing it.
 PLURAL_SLOTS = frozenset({"nationality"})
+# Slots a person fills with several values at once (a dog and a cat, tea and coffee, yoga and
+# netball), and that a household's facts fill for each of its people ("Dev is vegetarian"):
+# two facts with different values there do not contradict each other. A change still replaces
+# one (compaction reads "gave up tennis for padel" as such).
+SEVERAL_VALUES = PLURAL_SLOTS | {"pet", "sport", "club", "drink", "diet"}
 
 
 @dataclass(frozen=True)
@@ -120,9 +125,16 @@ def claims_in(text: str) -> list[Claim]:
 
 
 def conflicting(a: Claim, b: Claim) -> bool:
-    """Same slot, different values, both current. A value that contains the other is the same."""
-    if not a.slot or a.slot != b.slot or a.past or b.past or a.slot in PLURAL_SLOTS:
+    """Same slot, different values, both current. A value that contains the other is the same,
+    but days are the same only as a whole ("on Mondays" is not "on Mondays and Fridays", and
+    "every weekday" is "on weekdays"), and times by the clock ("17:30" is "5.30 pm")."""
+    if not a.slot or a.slot != b.slot or a.past or b.past or a.slot in SEVERAL_VALUES:
         return False
+    kind = a.slot.partition(":")[0]
+    if kind == "day":
+        return _days(a.value) != _days(b.value)
+    if kind == "time":
+        return _clock_minutes(a.value) != _clock_minutes(b.value)
     return not same_value(a.value, b.value)
 
 
@@ -130,6 +142,21 @@ def same_value(a: str, b: str) -> bool:
     """Normalised values naming the same thing: equal, or one's words all within the other's."""
     wa, wb = set(a.split()), set(b.split())
     return bool(wa and wb) and (wa <= wb or wb <= wa)
+
+
+def _days(value: str) -> frozenset[str]:
+    """A normalised value of a ``day:`` slot as the days it names ("every other" kept)."""
+    return frozenset(value.split()) - _DAY_FILLER
+
+
+def _clock_minutes(value: str) -> tuple[int, ...] | str:
+    """A normalised value of a ``time:`` slot as minutes after midnight, one per time said
+    ("17 00 to 18 30" → (1020, 1110)); the value itself when it reads as no clock."""
+    minutes = []
+    for hour, minute, half in _CLOCK_VALUE.findall(value):
+        hours = int(hour) % 12 + (12 if half.startswith("p") else 0) if half else int(hour)
+        minutes.append(hours * 60 + int(minute or 0))
+    return tuple(minutes) or value
 
 
 def normalise(value: str) -> str:
@@ -176,6 +203,10 @@ def says_change(text: str) -> bool:
 # --- values -------------------------------------------------------------------------------
 
 _WORD = _Lazy(r"[\w@.+]+(?<![.])|\d")
+# In a normalised day value, the words that say "on those days" ("every weekday" is "weekdays").
+_DAY_FILLER = frozenset({"on", "every", "each", "and", "or"})
+# A clock time in a normalised value: "17 30", "5 30 pm", "6pm", "6 p m".
+_CLOCK_VALUE = _Lazy(r"\b(\d{1,2})(?:[\s.:](\d{2}))?\s?([ap])?(?:\.?\s?m\b)?")
 _FILLER = frozenset({"a", "an", "the", "my", "our", "his", "her", "their", "dr", "mr", "mrs", "ms", "prof"})
 _TITLE = r"(?:(?:Dr|Mr|Mrs|Ms|Prof|St)\.?\s)"
 _TOKEN = r"[A-Z0-9][\w'’&+-]*"
@@ -191,6 +222,8 @@ _STOPS = (
 PHRASE = rf"\b(?!(?:{_STOPS})\b)[a-z][\w'’+-]*(?:\s(?!(?:{_STOPS})\b)[\w'’+-]+){{0,3}}"
 VALUE = rf"(?:{NAME}|{PHRASE})"
 _ART = r"(?:(?i:a new|a used|an?|the|my|our|his|her|their|new|used)\s+)?"
+_ORDINAL = _Lazy(r"\d{1,4}(?:st|nd|rd|th)?,?")
+_COUNT = _Lazy(r"(?i:\d+|one|two|three|four|five|six|seven|eight|nine|ten|no|none)\b")
 _CALENDAR = _Lazy(
     r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|"
     r"july|august|september|october|november|december)s?"
@@ -768,21 +801,58 @@ _AMOUNT = _Lazy(
     r"dkk|yen|jpy|inr|rupees?|%|percent)(?![\w])))"
 )
 _AMOUNT_NOUNS = (
-    "budget", "rent", "salary", "pay", "allowance", "limit", "fee", "price", "bill", "target",
-    "savings goal", "mortgage payment",
+    "budget", "rent", "salary", "pay", "allowance", "pocket money", "limit", "fee", "price", "bill",
+    "target", "savings goal", "mortgage payment",
 )  # fmt: skip
-_AMOUNT_NOUN = _Lazy(rf"(?i:\b({'|'.join(_AMOUNT_NOUNS)})\b)")
-# Words that never name the event of a schedule ("The team moved standup to 10:15").
+_AMOUNT_NOUN = _Lazy(rf"(?i:\b({'|'.join(_AMOUNT_NOUNS)})s?\b)")
+# The word before an amount's noun that says how often, not what for ("monthly rent").
+_AMOUNT_PERIODS = frozenset(
+    {"monthly", "weekly", "yearly", "annual", "daily", "total", "current", "usual", "new", "old"}
+)
+# Words that never name the event of a schedule ("The team moved standup to 10:15"): passed
+# over, so "Dev now works" and "Dev works" name one event.
 _NOT_EVENT_WORDS = """
-    the my our a an we i you they he she it team is are was were go goes went out now moved move
-    changed change shifted pushed rescheduled still every each on at to from starting from this
-    next last week weekly daily monthly other plays play has have had skipped skip be there will
-    i'll we'll today tomorrow usually always new also so and but then happen happens starts start
-    takes take place runs run get gets got sessions session appointments appointment
-    i've i'm i'd won busy had did do does doing meet meets meeting
+    the my our your a an we i you they he she it his her their its team is are was were be been
+    go goes went out now moved move moving changed change changing shifted shifting pushed pushing
+    rescheduled rescheduling switched switching still every each
+    this next last week weekly daily monthly other plays play has have had skipped skip there
+    will would should can could i'll we'll today tomorrow tonight usually always never often
+    normally generally typically sometimes also so then happen happens takes take place runs
+    get gets got sessions session appointments appointment i've i'm i'd won busy did do does
+    doing meet meets meeting keep keeps block blocks avoid avoids prefer prefers like likes want
+    wants need needs remind reminds try tries free no not only just about roughly
+    around back up
 """
 _NOT_EVENT = frozenset(_NOT_EVENT_WORDS.split())
-_EVENT_WORD = _Lazy(r"[A-Za-z][\w'’-]*")
+# Words that end the name of an event once it has begun: "Dev picks her up", "lesson with Ms Park".
+_EVENT_ENDS = frozenset({
+    "at", "on", "in", "for", "with", "from", "to", "by", "of", "after", "before", "until", "till",
+    "and", "or", "but", "except", "during", "near", "via", "into", "per", "than",
+    "her", "him", "them", "it", "me", "us", "you",
+})  # fmt: skip
+# Verbs that say where an event begins or ends: the end of an event is a slot of its own
+# ("School starts at 8:50" and "School day ends at 15:15" agree).
+_EVENT_STARTS = frozenset({"start", "starts", "begin", "begins", "open", "opens", "leave", "leaves"})
+_EVENT_FINISHES = frozenset({"end", "ends", "finish", "finishes", "close", "closes", "over"})
+# Nouns that say what kind of event it is, not which ("violin lessons", "therapy sessions"):
+# dropped from the name when another word is left.
+_EVENT_KINDS = frozenset(
+    stem(kind)
+    for kind in ("lesson", "class", "session", "appointment", "practice", "training", "day", "time", "slot")
+)
+# Words with an apostrophe that are not possessives.
+_CONTRACTIONS = frozenset({
+    "it's", "that's", "what's", "there's", "here's", "he's", "she's", "let's", "who's", "where's",
+    "when's", "how's", "one's",
+})  # fmt: skip
+_EVENT_WORD = _Lazy(r"[A-Za-z][\w'’-]*|\d+|[,()\[\]/&–—]")
+_EVENT_MAX_WORDS = 3
+_NEGATED = _Lazy(r"(?i:\b(?:no|not|never|none|nothing|except|don't|doesn't|isn't|aren't|won't|can't)\b)")
+_FROM = _Lazy(r"(?i:\bfrom\s*$)")
+# A time that bounds something rather than says when it happens ("no meetings before 12:00").
+_BOUND = _Lazy(r"(?i:\b(?:before|after|by|until|till|past)\s*$)")
+_RANGE_JOIN = _Lazy(r"(?i:\s*(?:[-–—]|to|until|till)\s*)")
+_DAYS_JOIN = _Lazy(r"(?i:\s*(?:,\s*(?:and\s+|or\s+)?|and|or|&)\s*)")
 # A sentence or clause; a colon inside "9:30" does not end one.
 _PIECE = _Lazy(r"(?:[^.;:!?\n]|[.:](?=\d))+")
 
@@ -819,11 +889,22 @@ _MARKED_PAST = _Lazy(
     r"\bformerly\b|\(old\)|\(former\b|^\s*(?:[-*•]\s*)?was:|~~|\boutdated\b|\bsuperseded\b|\bno\s+longer\b)",
     re.M,
 )
-# Someone else's fact, unless the person is in it too ("my sister and I moved").
+# Someone else's fact, unless the person is in it too ("my sister and I moved"): a relative
+# or a friend named by whose they are ("my sister"), a relative by the title that goes before
+# a name ("Grandma June", "Uncle Raj"), a clause about the person just named ("except Dev,
+# who is vegetarian"), or what a name's possessive names ("Dev's mum", "Noah's phone").
+_RELATIVE = (
+    r"sister|brother|mum|mom|mother|dad|father|parents|friend|colleague|son|daughter|cousin|aunt|"
+    r"auntie|uncle|neighbou?r|grandma|grandpa|grandmother|grandfather|granny|gran|nan|nana|grandad|"
+    r"flatmate|roommate|boss|niece|nephew|(?:mother|father|sister|brother)-in-law|in-laws|stepmum|"
+    r"stepmom|stepdad"
+)
 _OTHER_PERSON = _Lazy(
-    r"(?i:\b(?:my|our|his|her|their)\s+(?:sister|brother|mum|mom|mother|dad|father|parents|friend|"
-    r"colleague|son|daughter|cousin|aunt|uncle|neighbou?r|grandma|grandpa|grandmother|grandfather|"
-    r"flatmate|roommate|boss)s?\b)"
+    rf"(?i:\b(?:my|our|his|her|their)\s+(?:{_RELATIVE})s?\b)"
+    r"|\b(?i:grandma|grandpa|granny|gran|nan|nana|grandad|auntie|aunt|uncle|cousin)\s+[A-Z]"
+    r"|^\s*(?i:who|whose)\b"
+    # whatever follows a name's possessive is theirs: "Dev's manager is Ravi", "Noah's phone"
+    r"|\b(?!(?:It|That|What|There|Here|He|She|Let|Who|Where|When|How)['’]s)[A-Z][\w-]*['’]s\s"
 )
 _ALSO_ME = _Lazy(r"(?i:\band\s+I\b|\bwe\b|\bus\b)")
 # Before a value, the words that make it the successor ("moved from Berlin to" Paris).
@@ -851,7 +932,7 @@ _SCHEDULE_TRIGGERS = " ".join(
     ["every", "each", "daily", "weekly", "fortnightly", "monthly"]
     + [f"{day}s" for day in (*_WEEKDAYS, "weekday", "weekend")]
 )
-_AMOUNT_TRIGGERS = " ".join(noun.split()[0] for noun in _AMOUNT_NOUNS) + " & 0"
+_AMOUNT_TRIGGERS = " ".join(f"{noun.split()[0]} {noun.split()[0]}s" for noun in _AMOUNT_NOUNS) + " & 0"
 
 _Needs = tuple[frozenset[str], ...]  # trigger words: one of each set must be in the line
 # Beyond ``str.lower``, the letters that a pattern's IGNORECASE matches with "i" and "s".
@@ -997,8 +1078,8 @@ def _line_claims(text: str, start: int, end: int) -> list[Claim]:
                 if group not in pattern.groupindex or match.start(group) < 0:
                     continue
                 value_start, value_end = _trim(segment, *match.span(group))
-                if value_end <= value_start:
-                    continue
+                if value_end <= value_start or _says_when(segment, value_start, value_end):
+                    continue  # "moved netball to Thursdays": a schedule's day, not a home
                 if slot == "@":
                     label = match.group("l").translate(_FOLD).lower()  # "boſs" is "boss" to IGNORECASE
                     kind: str | None = LABELS[" ".join(label.split())]
@@ -1018,13 +1099,26 @@ def _line_claims(text: str, start: int, end: int) -> list[Claim]:
         slot = _LEXICON_WORDS.get(word) or _LEXICON_WORDS.get(
             " ".join(match.group(0).lower().split()[:2]), ""
         )
-        if slot:
+        if slot and not _someone_else(text, start + match.start()):
             found.append(_claim(text, slot, start + match.start(), start + match.end(), None))
     if tried.schedule:
         found += _schedule_claims(text, start, end)
     if tried.amount:
         found += _amount_claims(text, start, end)
     return found
+
+
+def _says_when(text: str, start: int, end: int) -> bool:
+    """The value is a clock time, days or a date ("11:00", "Thursdays", "Friday 13 March"),
+    so it says when something happens, not what fills a slot. A month alone may be a name
+    ("dating May")."""
+    if _CLOCK.match(text, start):
+        return True
+    words = text[start:end].lower().split()
+    named = [word for word in words if _CALENDAR.fullmatch(word)]
+    if not named or not all(word in named or _ORDINAL.fullmatch(word) for word in words):
+        return False
+    return len(words) > 1 or any(word.endswith("s") or word in _WEEKDAYS for word in named)
 
 
 def _someone_else(text: str, start: int) -> bool:
@@ -1058,6 +1152,8 @@ def _label_slot(label: str, value: str) -> str | None:
     slot = LABELS.get(" ".join(label.lower().split()))
     if slot == "phone" and sum(ch.isdigit() for ch in value) >= 6:
         return "phone_number"
+    if slot == "children" and not _COUNT.match(value):
+        return None  # "Children: Noah, 9, and Isla, 5" names them; the slot is how many
     return slot
 
 
@@ -1100,37 +1196,106 @@ def _is_past(text: str, start: int, end: int) -> bool:
 
 
 def _schedule_claims(text: str, start: int, end: int) -> list[Claim]:
+    """Each time and each set of days in a clause, in the slot of the event it is said of.
+
+    An event is named by the first words before its time that name a thing, and by whose it
+    is ("Elin's violin lesson" is ``elin violin``, and not Elin's school day), and a time or
+    days with no such words before them belong to the event named last in the clause.
+    """
     found: list[Claim] = []
     for sentence in _PIECE.finditer(text[start:end]):
-        s_start, s_end = start + sentence.start(), start + sentence.end()
-        clause = text[s_start:s_end]
-        clocks = list(_CLOCK.finditer(clause))
-        days = list(_RECURRING.finditer(clause))
-        if not clocks and not days:
-            continue
-        event = _event(clause, min(m.start() for m in (*clocks, *days)))
-        if not event:
-            continue
-        for kind, matches in (("time", clocks), ("day", days)):
-            if matches:
-                # The most specific: a named weekday over "weekly".
-                best = max(matches, key=lambda m: (bool(re.search(r"(?i)day", m.group(0))), m.start()))
-                found.append(
-                    _claim(text, f"{kind}:{event}", s_start + best.start(), s_start + best.end(), None)
-                )
-    return found
+        s_start = start + sentence.start()
+        clause = sentence.group(0)
+        event, after = "", 0
+        for kind, (m_start, m_end) in _schedule_mentions(clause):
+            before = clause[after:m_start]
+            if _NEGATED.search(before):  # "no meetings on Fridays" says when something is not
+                event, after = "", m_end
+                continue
+            event, after = _event(before) or event, m_end
+            if event:
+                found.append(_claim(text, f"{kind}:{event}", s_start + m_start, s_start + m_end, None))
+    return _most_specific(found)
 
 
-def _event(clause: str, before: int) -> str:
-    """The thing a schedule is about: the first word before the time that is not a verb or filler."""
-    for word in _EVENT_WORD.findall(clause[:before]):
-        lower = word.lower()
-        if lower not in _NOT_EVENT and not lower.endswith("ed") and lower not in _LEXICON_WORDS:
-            return stem(lower)
-    for word in _EVENT_WORD.findall(clause[:before]):
-        if word.lower() in _LEXICON_WORDS:  # "Plays tennis on Wednesdays"
-            return stem(word.lower())
-    return ""
+def _schedule_mentions(clause: str) -> list[tuple[str, tuple[int, int]]]:
+    """The clause's times ("17:30", a range "17:00–18:30") and recurring days ("on Mondays and
+    Wednesdays", "every other Tuesday"), in order; a time that bounds ("before 12:00") is none."""
+    mentions: list[tuple[str, tuple[int, int]]] = []
+    for kind, pattern, join in (("time", _CLOCK, _RANGE_JOIN), ("day", _RECURRING, _DAYS_JOIN)):
+        spans: list[list[int]] = []
+        for match in pattern.finditer(clause):
+            joined = spans and join.fullmatch(clause, spans[-1][1], match.start())
+            if joined and (kind == "day" or len(spans[-1]) == 2):  # a range joins two times
+                spans[-1][1:] = [match.end(), 0]
+            else:
+                spans.append([match.start(), match.end()])
+        for span in spans:
+            if kind == "time" and _BOUND.search(clause, 0, span[0]):
+                continue
+            mentions.append((kind, (span[0], span[1])))
+    return sorted(mentions, key=lambda mention: mention[1])
+
+
+def _most_specific(claims: list[Claim]) -> list[Claim]:
+    """One claim per slot: for days a named weekday over "weekly", else the one said last."""
+    best: dict[str, Claim] = {}
+    for claim in claims:
+        held = best.get(claim.slot)
+        if held is None or _named_day(claim) >= _named_day(held):
+            best[claim.slot] = claim
+    return list(best.values())
+
+
+def _named_day(claim: Claim) -> bool:
+    return "day" in claim.value
+
+
+def _event(words_before: str) -> str:
+    """The event named in the words before a time: the first run of words that name a thing,
+    after whose it is ("elin violin" for "Elin's violin lesson is"), without verbs of change or
+    kinds of event; "end" after it when the time is when it ends. "" when no word names one."""
+    owner, run = "", []
+    ending = ""
+    for word in _EVENT_WORD.findall(words_before):
+        lower = word.lower().replace("’", "'")
+        if not lower[0].isalpha():
+            if run:
+                break
+            continue
+        if lower in _EVENT_STARTS or lower in _EVENT_FINISHES:
+            ending = "end" if lower in _EVENT_FINISHES else ""
+            if run:
+                break
+            continue
+        if lower in _EVENT_ENDS:
+            if run:
+                break
+            continue
+        if _possessive(lower):
+            # whose it is qualifies the event: Elin's lesson is not Noah's
+            owner, run = stem(_without_possessive(lower)), []
+            continue
+        if lower in _NOT_EVENT or "'" in lower or (len(lower) > 4 and lower.endswith("ed")):
+            continue
+        run.append(stem(lower))
+    named = [word for word in run if word not in _EVENT_KINDS] or run
+    if not named:
+        return ""
+    return " ".join(([owner] if owner else []) + named[:_EVENT_MAX_WORDS] + ([ending] if ending else []))
+
+
+def _possessive(word: str) -> bool:
+    """ "elin's", "james'", "the kids'" (lowercased, straight apostrophe); not "it's"."""
+    return word not in _CONTRACTIONS and (word.endswith("'s") or word.endswith("s'"))
+
+
+def _without_possessive(word: str) -> str:
+    """ "Elin's" → "Elin", "James’" → "James"."""
+    for mark in ("'s", "’s", "'", "’"):
+        if word.endswith(mark):
+            return word[: -len(mark)]
+    return word
 
 
 def _amount_claims(text: str, start: int, end: int) -> list[Claim]:
@@ -1140,17 +1305,24 @@ def _amount_claims(text: str, start: int, end: int) -> list[Claim]:
         noun = _AMOUNT_NOUN.search(clause)
         if not noun:
             continue
-        amount = _AMOUNT.search(clause)
-        if not amount:
+        amounts = list(_AMOUNT.finditer(clause))
+        if not amounts:
             continue
         what = stem(noun.group(1).split()[-1])
-        objects = re.search(r"(?i)\bfor\s+(?:the\s+|my\s+|our\s+)?([a-z]+)", clause[noun.end() :])
-        modifier = re.search(r"(?i)([a-z]+)\s+$", clause[: noun.start()])
-        thing = objects.group(1) if objects else modifier.group(1) if modifier else ""
-        thing = "" if thing.lower() in _NOT_EVENT else stem(thing)
+        # What it is for: "budget for the kitchen", "grocery budget", "Elin's allowance".
+        objects = re.search(r"(?i)\bfor\s+(?:the\s+|my\s+|our\s+)?([a-z][\w'’]*)", clause[noun.end() :])
+        modifier = re.search(r"(?i)([a-z][\w'’]*)\s+$", clause[: noun.start()])
+        thing = _without_possessive(objects.group(1) if objects else modifier.group(1) if modifier else "")
+        not_a_thing = _NOT_EVENT | _EVENT_ENDS | _AMOUNT_PERIODS
+        thing = "" if thing.lower() in not_a_thing else stem(thing)
         slot = f"amount:{what} {thing}".rstrip()
         s_start = start + sentence.start()
-        found.append(_claim(text, slot, s_start + amount.start(), s_start + amount.end(), None))
+        # "went up from £1,100 to £1,150": the amount after "from" is the old one
+        old = [amount for amount in amounts if _FROM.search(clause, 0, amount.start())]
+        new = [amount for amount in amounts if amount not in old][:1]
+        for amount in old + new:
+            past = True if amount in old else None
+            found.append(_claim(text, slot, s_start + amount.start(), s_start + amount.end(), past))
     return found
 
 
