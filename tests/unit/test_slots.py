@@ -301,6 +301,13 @@ def test_no_slot_keeps_a_possessive_mark(text):
         # a schedule moved to a day is not a move home
         ("Lives in Leeds.", "Netball practice moved to Thursdays."),
         ("Dentist: Dr. Patel.", "Moved the dentist to Friday 13 March."),
+        # another time of the same event, said with when it holds
+        ("Dinner is at 18:00.", "Dinner at 18:00 on weekdays, 19:00 at weekends."),
+        # a parent, an old car, prices of different things, what is paid to whom
+        ("Lives in Chorlton.", "Mum lives in Cork; dad passed away in 2018."),
+        ("Drives a Skoda Octavia.", "Her old car was a Ford Fiesta."),
+        ("Price of a day pass is €25.", "The price of the violin was €400."),
+        ("Pays £12 a month to Spotify.", "Pays £30 a month for Netflix."),
         # the children named, not counted
         ("Lives with her partner and their two children.", "Children: Noah, 9, and Isla, 5."),
     ],
@@ -315,6 +322,11 @@ def test_facts_that_can_both_hold_do_not_conflict(first, second):
         ("Standup is at 9:30 every weekday.", "Team standup is at 10:00 on weekdays.", {"time:standup"}),
         ("Piano lessons are on Mondays.", "Piano lessons are on Mondays and Fridays.", {"day:piano"}),
         ("Therapy every other Tuesday.", "Therapy sessions on Tuesdays.", {"day:therapy"}),
+        (
+            "Therapist appointments every other Tuesday.",
+            "My therapy sessions are weekly now, every Thursday.",
+            {"day:therapy"},
+        ),
         ("Elin's violin lesson is at 17:30.", "Elin’s violin lesson is at 18:00.", {"time:elin violin"}),
         ("Monthly rent: £1,250.", "Rent is £1,150 a month.", {"amount:rent"}),
         ("Kids: 2", "Three children now.", {"children"}),

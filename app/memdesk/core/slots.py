@@ -64,7 +64,8 @@ class _Lazy:
 
 
 # The closed set of slots. ``time:<event>``, ``day:<event>`` and ``amount:<what>`` are
-# qualified by the thing they concern ("time:standup", "amount:budget grocery").
+# qualified by the thing they concern and whose it is ("time:standup", "day:elin violin",
+# "amount:budget grocery", "amount:money noah"), never with a possessive mark.
 SLOTS: dict[str, str] = {
     "home": "where the person lives (town or city)",
     "address": "their postal address",
@@ -804,7 +805,8 @@ _AMOUNT_NOUNS = (
     "budget", "rent", "salary", "pay", "allowance", "pocket money", "limit", "fee", "price", "bill",
     "target", "savings goal", "mortgage payment",
 )  # fmt: skip
-_AMOUNT_NOUN = _Lazy(rf"(?i:\b({'|'.join(_AMOUNT_NOUNS)})s?\b)")
+# A noun in the plural too ("fees"), but not "pays": that is the verb.
+_AMOUNT_NOUN = _Lazy(rf"(?i:\b({'|'.join(_AMOUNT_NOUNS)})(?:(?<!pay)s)?\b)")
 # The word before an amount's noun that says how often, not what for ("monthly rent").
 _AMOUNT_PERIODS = frozenset(
     {"monthly", "weekly", "yearly", "annual", "daily", "total", "current", "usual", "new", "old"}
@@ -879,7 +881,9 @@ _PAST_AFTER = _Lazy(
 _PAST_CLAUSE = _Lazy(
     r"(?i:\buntil\s+(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|last|recently|this|20\d\d)|"
     r"\bformerly\b|\bpreviously\b|\bused\s+to\b|\bno\s+longer\b|\(old\)|\bwas:|~~|\boutdated\b|\bsuperseded\b|"
-    r"\bformer\b|\bnot\s+any\s?more\b|\banymore\b)"
+    r"\bformer\b|\bnot\s+any\s?more\b|\banymore\b|"
+    # "her old car was a Ford", "my previous bank was Barclays"
+    r"\b(?:old|previous)\s+\w+(?:\s+\w+)?\s+(?:was|were)\b)"
 )
 # A whole line marked as past: "Was: lives in Rome", "~~Works at Initech~~".
 _PAST_LINE = _Lazy(r"(?i:^\s*(?:[-*•]\s*)?(?:was|previously|formerly|old|outdated)\s*:|~~)")
@@ -891,17 +895,19 @@ _MARKED_PAST = _Lazy(
 )
 # Someone else's fact, unless the person is in it too ("my sister and I moved"): a relative
 # or a friend named by whose they are ("my sister"), a relative by the title that goes before
-# a name ("Grandma June", "Uncle Raj"), a clause about the person just named ("except Dev,
-# who is vegetarian"), or what a name's possessive names ("Dev's mum", "Noah's phone").
-_RELATIVE = (
-    r"sister|brother|mum|mom|mother|dad|father|parents|friend|colleague|son|daughter|cousin|aunt|"
-    r"auntie|uncle|neighbou?r|grandma|grandpa|grandmother|grandfather|granny|gran|nan|nana|grandad|"
-    r"flatmate|roommate|boss|niece|nephew|(?:mother|father|sister|brother)-in-law|in-laws|stepmum|"
-    r"stepmom|stepdad"
+# a name ("Grandma June", "Uncle Raj") or alone at the start ("Mum lives in Cork"), a clause
+# about the person just named ("except Dev, who is vegetarian"), or what a name's possessive
+# names ("Dev's mum", "Noah's phone").
+_FAMILY = (
+    r"sister|brother|mum|mom|mother|dad|father|parents|son|daughter|cousin|aunt|auntie|uncle|"
+    r"grandma|grandpa|grandmother|grandfather|granny|gran|nan|nana|grandad|niece|nephew|"
+    r"(?:mother|father|sister|brother)-in-law|in-laws|stepmum|stepmom|stepdad"
 )
+_RELATIVE = rf"{_FAMILY}|friend|colleague|neighbou?r|flatmate|roommate|boss"
 _OTHER_PERSON = _Lazy(
     rf"(?i:\b(?:my|our|his|her|their)\s+(?:{_RELATIVE})s?\b)"
     r"|\b(?i:grandma|grandpa|granny|gran|nan|nana|grandad|auntie|aunt|uncle|cousin)\s+[A-Z]"
+    rf"|^\s*(?i:{_FAMILY})s?\b"
     r"|^\s*(?i:who|whose)\b"
     # whatever follows a name's possessive is theirs: "Dev's manager is Ravi", "Noah's phone"
     r"|\b(?!(?:It|That|What|There|Here|He|She|Let|Who|Where|When|How)['’]s)[A-Z][\w-]*['’]s\s"
@@ -932,7 +938,10 @@ _SCHEDULE_TRIGGERS = " ".join(
     ["every", "each", "daily", "weekly", "fortnightly", "monthly"]
     + [f"{day}s" for day in (*_WEEKDAYS, "weekday", "weekend")]
 )
-_AMOUNT_TRIGGERS = " ".join(f"{noun.split()[0]} {noun.split()[0]}s" for noun in _AMOUNT_NOUNS) + " & 0"
+_AMOUNT_TRIGGERS = (
+    " ".join(noun.split()[0] + ("" if noun == "pay" else f" {noun.split()[0]}s") for noun in _AMOUNT_NOUNS)
+    + " & 0"
+)
 
 _Needs = tuple[frozenset[str], ...]  # trigger words: one of each set must be in the line
 # Beyond ``str.lower``, the letters that a pattern's IGNORECASE matches with "i" and "s".
@@ -1200,7 +1209,9 @@ def _schedule_claims(text: str, start: int, end: int) -> list[Claim]:
 
     An event is named by the first words before its time that name a thing, and by whose it
     is ("Elin's violin lesson" is ``elin violin``, and not Elin's school day), and a time or
-    days with no such words before them belong to the event named last in the clause.
+    days with no such words before them belong to the event named last in the clause, unless
+    it has a time already ("dinner at 18:00 on weekdays, 19:00 at weekends": 19:00 is not
+    dinner's time, but "weekly now, every Thursday" are therapy's days).
     """
     found: list[Claim] = []
     for sentence in _PIECE.finditer(text[start:end]):
@@ -1209,12 +1220,15 @@ def _schedule_claims(text: str, start: int, end: int) -> list[Claim]:
         event, after = "", 0
         for kind, (m_start, m_end) in _schedule_mentions(clause):
             before = clause[after:m_start]
+            after = m_end
             if _NEGATED.search(before):  # "no meetings on Fridays" says when something is not
-                event, after = "", m_end
+                event = ""
                 continue
-            event, after = _event(before) or event, m_end
-            if event:
-                found.append(_claim(text, f"{kind}:{event}", s_start + m_start, s_start + m_end, None))
+            named = _event(before)
+            slot = f"{kind}:{named or event}"
+            if named or (event and not (kind == "time" and any(c.slot == slot for c in found))):
+                event = named or event
+                found.append(_claim(text, slot, s_start + m_start, s_start + m_end, None))
     return _most_specific(found)
 
 
@@ -1302,15 +1316,19 @@ def _amount_claims(text: str, start: int, end: int) -> list[Claim]:
     found: list[Claim] = []
     for sentence in re.finditer(r"[^.;!?\n]+", text[start:end]):
         clause = sentence.group(0)
-        noun = _AMOUNT_NOUN.search(clause)
-        if not noun:
+        nouns = list(_AMOUNT_NOUN.finditer(clause))
+        if not nouns:
             continue
+        # "pay" is often the verb: "used to pay £1,050 rent" is about rent
+        noun = next((found for found in nouns if found.group(1).lower() != "pay"), nouns[0])
         amounts = list(_AMOUNT.finditer(clause))
         if not amounts:
             continue
         what = stem(noun.group(1).split()[-1])
         # What it is for: "budget for the kitchen", "grocery budget", "Elin's allowance".
-        objects = re.search(r"(?i)\bfor\s+(?:the\s+|my\s+|our\s+)?([a-z][\w'’]*)", clause[noun.end() :])
+        objects = re.search(
+            r"(?i)\b(?:for|of)\s+(?:the\s+|my\s+|our\s+|an?\s+)?([a-z][\w'’]*)", clause[noun.end() :]
+        )
         modifier = re.search(r"(?i)([a-z][\w'’]*)\s+$", clause[: noun.start()])
         thing = _without_possessive(objects.group(1) if objects else modifier.group(1) if modifier else "")
         not_a_thing = _NOT_EVENT | _EVENT_ENDS | _AMOUNT_PERIODS
