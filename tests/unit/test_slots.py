@@ -306,6 +306,7 @@ def test_no_slot_keeps_a_possessive_mark(text):
         # a parent, an old car, prices of different things, what is paid to whom
         ("Lives in Chorlton.", "Mum lives in Cork; dad passed away in 2018."),
         ("Drives a Skoda Octavia.", "Her old car was a Ford Fiesta."),
+        ("Works at Spotify.", "Worked for Klarna 2019–2023."),
         ("Price of a day pass is €25.", "The price of the violin was €400."),
         ("Pays £12 a month to Spotify.", "Pays £30 a month for Netflix."),
         # the children named, not counted

@@ -848,9 +848,12 @@ _CONTRACTIONS = frozenset({
     "when's", "how's", "one's",
 })  # fmt: skip
 _EVENT_WORD = _Lazy(r"[A-Za-z][\w'’-]*|\d+|[,()\[\]/&–—]")
-_EVENT_MAX_WORDS = 3
+_EVENT_MAX_WORDS = 3  # "football training" is enough to tell it from "football matches"
+# Said when something does not happen: "no yoga on Fridays", "Dev doesn't work on Wednesdays".
 _NEGATED = _Lazy(r"(?i:\b(?:no|not|never|none|nothing|except|don't|doesn't|isn't|aren't|won't|can't)\b)")
-_FROM = _Lazy(r"(?i:\bfrom\s*$)")
+_FROM = _Lazy(r"(?i:\bfrom\s*$)")  # before the old amount: "went up from £1,100 to £1,150"
+# Before an amount's noun or after its "for", words that say nothing of what it is for.
+_NOT_A_THING = _NOT_EVENT | _EVENT_ENDS | _AMOUNT_PERIODS
 # A time that bounds something rather than says when it happens ("no meetings before 12:00").
 _BOUND = _Lazy(r"(?i:\b(?:before|after|by|until|till|past)\s*$)")
 _RANGE_JOIN = _Lazy(r"(?i:\s*(?:[-–—]|to|until|till)\s*)")
@@ -914,7 +917,7 @@ _OTHER_PERSON = _Lazy(
 )
 _ALSO_ME = _Lazy(r"(?i:\band\s+I\b|\bwe\b|\bus\b)")
 # Before a value, the words that make it the successor ("moved from Berlin to" Paris).
-_SUCCESSOR = _Lazy(r"(?i:\b(?:(?<!ing\s)to|for|with|into|now|but|so|and|then|got|joined)\b)")
+_SUCCESSOR = _Lazy(r"(?i:\b(?:(?<!ing\s)to|(?<!worked\s)for|with|into|now|but|so|and|then|got|joined)\b)")
 _CLAUSE_END = _Lazy(r"[;:.!?]\s|[,;]\s|\s(?:so|but|because|while|whereas)\s|\n")
 _SENTENCE = _Lazy(r"[^\n]+")
 
@@ -1237,17 +1240,21 @@ def _schedule_mentions(clause: str) -> list[tuple[str, tuple[int, int]]]:
     Wednesdays", "every other Tuesday"), in order; a time that bounds ("before 12:00") is none."""
     mentions: list[tuple[str, tuple[int, int]]] = []
     for kind, pattern, join in (("time", _CLOCK, _RANGE_JOIN), ("day", _RECURRING, _DAYS_JOIN)):
-        spans: list[list[int]] = []
+        spans: list[tuple[int, int, bool]] = []  # start, end, and whether two were joined
         for match in pattern.finditer(clause):
-            joined = spans and join.fullmatch(clause, spans[-1][1], match.start())
-            if joined and (kind == "day" or len(spans[-1]) == 2):  # a range joins two times
-                spans[-1][1:] = [match.end(), 0]
+            # a range joins two times; a list, any number of days
+            if (
+                spans
+                and (kind == "day" or not spans[-1][2])
+                and join.fullmatch(clause, spans[-1][1], match.start())
+            ):
+                spans[-1] = (spans[-1][0], match.end(), True)
             else:
-                spans.append([match.start(), match.end()])
-        for span in spans:
-            if kind == "time" and _BOUND.search(clause, 0, span[0]):
+                spans.append((match.start(), match.end(), False))
+        for span_start, span_end, _joined in spans:
+            if kind == "time" and _BOUND.search(clause, 0, span_start):
                 continue
-            mentions.append((kind, (span[0], span[1])))
+            mentions.append((kind, (span_start, span_end)))
     return sorted(mentions, key=lambda mention: mention[1])
 
 
@@ -1262,6 +1269,7 @@ def _most_specific(claims: list[Claim]) -> list[Claim]:
 
 
 def _named_day(claim: Claim) -> bool:
+    """The days are named ("on Thursdays", "every weekday"), not only how often ("weekly")."""
     return "day" in claim.value
 
 
@@ -1300,12 +1308,13 @@ def _event(words_before: str) -> str:
 
 
 def _possessive(word: str) -> bool:
-    """ "elin's", "james'", "the kids'" (lowercased, straight apostrophe); not "it's"."""
+    """Whether a lowercased word with a straight apostrophe is a possessive: "elin's", "kids'",
+    not "it's"."""
     return word not in _CONTRACTIONS and (word.endswith("'s") or word.endswith("s'"))
 
 
 def _without_possessive(word: str) -> str:
-    """ "Elin's" → "Elin", "James’" → "James"."""
+    """The word without its possessive mark: "Elin's" is "Elin", "James’" is "James"."""
     for mark in ("'s", "’s", "'", "’"):
         if word.endswith(mark):
             return word[: -len(mark)]
@@ -1331,8 +1340,7 @@ def _amount_claims(text: str, start: int, end: int) -> list[Claim]:
         )
         modifier = re.search(r"(?i)([a-z][\w'’]*)\s+$", clause[: noun.start()])
         thing = _without_possessive(objects.group(1) if objects else modifier.group(1) if modifier else "")
-        not_a_thing = _NOT_EVENT | _EVENT_ENDS | _AMOUNT_PERIODS
-        thing = "" if thing.lower() in not_a_thing else stem(thing)
+        thing = "" if thing.lower() in _NOT_A_THING else stem(thing)
         slot = f"amount:{what} {thing}".rstrip()
         s_start = start + sentence.start()
         # "went up from £1,100 to £1,150": the amount after "from" is the old one
