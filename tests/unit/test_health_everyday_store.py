@@ -133,6 +133,9 @@ ENTRIES = {
     "vet-bill": "Biscuit’s vet bill was £240 in January.",
     "rent-history": "Rent went up from £1,100 to £1,150 in September.",
     "work-hours": "Works four days a week; Fridays off since 2024.",
+    "gp-phone": "GP surgery phone number is 0161 555 0199; repeat prescriptions online.",
+    "school-office": "School office: office@oswaldroad.sch.uk",
+    "old-job": "Worked for the BBC 2016–2021, on iPlayer.",
 }
 
 APP_MEMORIES = {

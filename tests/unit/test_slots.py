@@ -309,6 +309,10 @@ def test_no_slot_keeps_a_possessive_mark(text):
         ("Works at Spotify.", "Worked for Klarna 2019–2023."),
         ("Price of a day pass is €25.", "The price of the violin was €400."),
         ("Pays £12 a month to Spotify.", "Pays £30 a month for Netflix."),
+        # a place's contact details, and where something is sent
+        ("Mobile: 07700 900461", "GP surgery phone number is 0161 555 0199."),
+        ("Email: hannah.price@example.org", "School office: office@oswaldroad.sch.uk, 0161 555 0101."),
+        ("Email: hannah.price@example.org", "Send invoices to accounts@acme.com."),
         # the children named, not counted
         ("Lives with her partner and their two children.", "Children: Noah, 9, and Isla, 5."),
     ],
@@ -331,6 +335,8 @@ def test_facts_that_can_both_hold_do_not_conflict(first, second):
         ("Elin's violin lesson is at 17:30.", "Elin’s violin lesson is at 18:00.", {"time:elin violin"}),
         ("Monthly rent: £1,250.", "Rent is £1,150 a month.", {"amount:rent"}),
         ("Kids: 2", "Three children now.", {"children"}),
+        ("Email: hannah.price@example.org", "New email: hannah@price.me", {"email"}),
+        ("Mobile: 07700 900461", "Changed my number to 07700 900123.", {"phone_number"}),
     ],
 )
 def test_facts_that_cannot_both_hold_conflict(first, second, slots):

@@ -915,6 +915,15 @@ _OTHER_PERSON = _Lazy(
     # whatever follows a name's possessive is theirs: "Dev's manager is Ravi", "Noah's phone"
     r"|\b(?!(?:It|That|What|There|Here|He|She|Let|Who|Where|When|How)['’]s)[A-Z][\w-]*['’]s\s"
 )
+# Contact details: whose they are is read apart ("Send invoices to accounts@acme.com").
+_CONTACTS = frozenset({"email", "phone_number"})
+_CONTACT_WORD = _Lazy(r"(?i:\b(?:phone|e-?mail|mobile|cell|number|contact)\b)")
+_OTHER_CONTACT = _Lazy(
+    r"(?i:\b(?!(?:my|our|her|his|their|new|old|work|personal|home|main|private|phone|e-?mail|mobile|cell|"
+    r"contact|me|is|at|on|the|a|an)\b)[a-z]+(?:['’]s)?\s+(?:phone|e-?mail|number|mobile|contact)\b"
+    r"|\b(?:send|sent|forward|post|mail|cc)\b.*\bto\s*$)"
+)
+_LINE_LABEL = _Lazy(r"[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*:")
 _ALSO_ME = _Lazy(r"(?i:\band\s+I\b|\bwe\b|\bus\b)")
 # Before a value, the words that make it the successor ("moved from Berlin to" Paris).
 _SUCCESSOR = _Lazy(r"(?i:\b(?:(?<!ing\s)to|(?<!worked\s)for|with|into|now|but|so|and|then|got|joined)\b)")
@@ -1104,8 +1113,11 @@ def _line_claims(text: str, start: int, end: int) -> list[Claim]:
                         continue  # a lowercase phrase of no known kind: "use it", "got home"
                     kind = ""  # a change names it: "stopped the melatonin", "magnesium instead"
                 past = True if group == "o" else None
-                if not _someone_else(text, start + value_start):
-                    found.append(_claim(text, kind, start + value_start, start + value_end, past))
+                value_at = start + value_start
+                if not _someone_else(text, value_at) and not (
+                    kind in _CONTACTS and _others_contact(text, value_at)
+                ):
+                    found.append(_claim(text, kind, value_at, start + value_end, past))
     for match in _LEXICON_RE.finditer(segment) if tried.lexicon else ():
         word = match.group(0).split()[0].lower()
         slot = _LEXICON_WORDS.get(word) or _LEXICON_WORDS.get(
@@ -1138,6 +1150,22 @@ def _someone_else(text: str, start: int) -> bool:
     clause_start, _end = _clause_bounds(text, start, start)
     before = text[clause_start:start]
     return bool(_OTHER_PERSON.search(before)) and not _ALSO_ME.search(before)
+
+
+def _others_contact(text: str, start: int) -> bool:
+    """The e-mail address or number at ``start`` is a place's or someone else's: named by
+    what it belongs to ("the surgery's phone number is", "School office: office@…"), or where
+    something is sent ("send invoices to accounts@…")."""
+    clause_start, _end = _clause_bounds(text, start, start)
+    before = text[clause_start:start]
+    if _OTHER_CONTACT.search(before):
+        return True
+    line_start = text.rfind("\n", 0, start) + 1
+    label = _LINE_LABEL.match(text, line_start, start)
+    if label is None or text[label.end() : start].strip():
+        return False  # not right after a label: "Correction: my e-mail is …" is theirs
+    name = label.group(1)
+    return not _CONTACT_WORD.search(name) or bool(_OTHER_CONTACT.search(name + " "))
 
 
 def _claim(text: str, slot: str, start: int, end: int, past: bool | None) -> Claim:
