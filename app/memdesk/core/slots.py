@@ -53,8 +53,8 @@ class _Lazy:
     def match(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
         return self.compiled.match(text, pos, endpos)
 
-    def fullmatch(self, text: str) -> re.Match[str] | None:
-        return self.compiled.fullmatch(text)
+    def fullmatch(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self.compiled.fullmatch(text, pos, endpos)
 
     def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
         return self.compiled.finditer(text, pos, endpos)
@@ -64,7 +64,8 @@ class _Lazy:
 
 
 # The closed set of slots. ``time:<event>``, ``day:<event>`` and ``amount:<what>`` are
-# qualified by the thing they concern ("time:standup", "amount:budget grocery").
+# qualified by the thing they concern and whose it is ("time:standup", "day:elin violin",
+# "amount:budget grocery", "amount:money noah"), never with a possessive mark.
 SLOTS: dict[str, str] = {
     "home": "where the person lives (town or city)",
     "address": "their postal address",
@@ -104,6 +105,11 @@ SLOTS: dict[str, str] = {
 }
 # Slots where a new value joins the old one rather than replacing it.
 PLURAL_SLOTS = frozenset({"nationality"})
+# Slots a person fills with several values at once (a dog and a cat, tea and coffee, yoga and
+# netball), and that a household's facts fill for each of its people ("Dev is vegetarian"):
+# two facts with different values there do not contradict each other. A change still replaces
+# one (compaction reads "gave up tennis for padel" as such).
+SEVERAL_VALUES = PLURAL_SLOTS | {"pet", "sport", "club", "drink", "diet"}
 
 
 @dataclass(frozen=True)
@@ -120,9 +126,16 @@ def claims_in(text: str) -> list[Claim]:
 
 
 def conflicting(a: Claim, b: Claim) -> bool:
-    """Same slot, different values, both current. A value that contains the other is the same."""
-    if not a.slot or a.slot != b.slot or a.past or b.past or a.slot in PLURAL_SLOTS:
+    """Same slot, different values, both current. A value that contains the other is the same,
+    but days are the same only as a whole ("on Mondays" is not "on Mondays and Fridays", and
+    "every weekday" is "on weekdays"), and times by the clock ("17:30" is "5.30 pm")."""
+    if not a.slot or a.slot != b.slot or a.past or b.past or a.slot in SEVERAL_VALUES:
         return False
+    kind = a.slot.partition(":")[0]
+    if kind == "day":
+        return _days(a.value) != _days(b.value)
+    if kind == "time":
+        return _clock_minutes(a.value) != _clock_minutes(b.value)
     return not same_value(a.value, b.value)
 
 
@@ -130,6 +143,21 @@ def same_value(a: str, b: str) -> bool:
     """Normalised values naming the same thing: equal, or one's words all within the other's."""
     wa, wb = set(a.split()), set(b.split())
     return bool(wa and wb) and (wa <= wb or wb <= wa)
+
+
+def _days(value: str) -> frozenset[str]:
+    """A normalised value of a ``day:`` slot as the days it names ("every other" kept)."""
+    return frozenset(value.split()) - _DAY_FILLER
+
+
+def _clock_minutes(value: str) -> tuple[int, ...] | str:
+    """A normalised value of a ``time:`` slot as minutes after midnight, one per time said
+    ("17 00 to 18 30" → (1020, 1110)); the value itself when it reads as no clock."""
+    minutes = []
+    for hour, minute, half in _CLOCK_VALUE.findall(value):
+        hours = int(hour) % 12 + (12 if half.startswith("p") else 0) if half else int(hour)
+        minutes.append(hours * 60 + int(minute or 0))
+    return tuple(minutes) or value
 
 
 def normalise(value: str) -> str:
@@ -176,6 +204,10 @@ def says_change(text: str) -> bool:
 # --- values -------------------------------------------------------------------------------
 
 _WORD = _Lazy(r"[\w@.+]+(?<![.])|\d")
+# In a normalised day value, the words that say "on those days" ("every weekday" is "weekdays").
+_DAY_FILLER = frozenset({"on", "every", "each", "and", "or"})
+# A clock time in a normalised value: "17 30", "5 30 pm", "6pm", "6 p m".
+_CLOCK_VALUE = _Lazy(r"\b(\d{1,2})(?:[\s.:](\d{2}))?\s?([ap])?(?:\.?\s?m\b)?")
 _FILLER = frozenset({"a", "an", "the", "my", "our", "his", "her", "their", "dr", "mr", "mrs", "ms", "prof"})
 _TITLE = r"(?:(?:Dr|Mr|Mrs|Ms|Prof|St)\.?\s)"
 _TOKEN = r"[A-Z0-9][\w'’&+-]*"
@@ -191,6 +223,8 @@ _STOPS = (
 PHRASE = rf"\b(?!(?:{_STOPS})\b)[a-z][\w'’+-]*(?:\s(?!(?:{_STOPS})\b)[\w'’+-]+){{0,3}}"
 VALUE = rf"(?:{NAME}|{PHRASE})"
 _ART = r"(?:(?i:a new|a used|an?|the|my|our|his|her|their|new|used)\s+)?"
+_ORDINAL = _Lazy(r"\d{1,4}(?:st|nd|rd|th)?,?")
+_COUNT = _Lazy(r"(?i:\d+|one|two|three|four|five|six|seven|eight|nine|ten|no|none)\b")
 _CALENDAR = _Lazy(
     r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|"
     r"july|august|september|october|november|december)s?"
@@ -768,21 +802,62 @@ _AMOUNT = _Lazy(
     r"dkk|yen|jpy|inr|rupees?|%|percent)(?![\w])))"
 )
 _AMOUNT_NOUNS = (
-    "budget", "rent", "salary", "pay", "allowance", "limit", "fee", "price", "bill", "target",
-    "savings goal", "mortgage payment",
+    "budget", "rent", "salary", "pay", "allowance", "pocket money", "limit", "fee", "price", "bill",
+    "target", "savings goal", "mortgage payment",
 )  # fmt: skip
-_AMOUNT_NOUN = _Lazy(rf"(?i:\b({'|'.join(_AMOUNT_NOUNS)})\b)")
-# Words that never name the event of a schedule ("The team moved standup to 10:15").
+# A noun in the plural too ("fees"), but not "pays": that is the verb.
+_AMOUNT_NOUN = _Lazy(rf"(?i:\b({'|'.join(_AMOUNT_NOUNS)})(?:(?<!pay)s)?\b)")
+# The word before an amount's noun that says how often, not what for ("monthly rent").
+_AMOUNT_PERIODS = frozenset(
+    {"monthly", "weekly", "yearly", "annual", "daily", "total", "current", "usual", "new", "old"}
+)
+# Words that never name the event of a schedule ("The team moved standup to 10:15"): passed
+# over, so "Dev now works" and "Dev works" name one event.
 _NOT_EVENT_WORDS = """
-    the my our a an we i you they he she it team is are was were go goes went out now moved move
-    changed change shifted pushed rescheduled still every each on at to from starting from this
-    next last week weekly daily monthly other plays play has have had skipped skip be there will
-    i'll we'll today tomorrow usually always new also so and but then happen happens starts start
-    takes take place runs run get gets got sessions session appointments appointment
-    i've i'm i'd won busy had did do does doing meet meets meeting
+    the my our your a an we i you they he she it his her their its team is are was were be been
+    go goes went out now moved move moving changed change changing shifted shifting pushed pushing
+    rescheduled rescheduling switched switching still every each
+    this next last week weekly daily monthly other plays play has have had skipped skip there
+    will would should can could i'll we'll today tomorrow tonight usually always never often
+    normally generally typically sometimes also so then happen happens takes take place runs
+    get gets got sessions session appointments appointment i've i'm i'd won busy did do does
+    doing meet meets meeting keep keeps block blocks avoid avoids prefer prefers like likes want
+    wants need needs remind reminds try tries free no not only just about roughly
+    around back up
 """
 _NOT_EVENT = frozenset(_NOT_EVENT_WORDS.split())
-_EVENT_WORD = _Lazy(r"[A-Za-z][\w'’-]*")
+# Words that end the name of an event once it has begun: "Dev picks her up", "lesson with Ms Park".
+_EVENT_ENDS = frozenset({
+    "at", "on", "in", "for", "with", "from", "to", "by", "of", "after", "before", "until", "till",
+    "and", "or", "but", "except", "during", "near", "via", "into", "per", "than",
+    "her", "him", "them", "it", "me", "us", "you",
+})  # fmt: skip
+# Verbs that say where an event begins or ends: the end of an event is a slot of its own
+# ("School starts at 8:50" and "School day ends at 15:15" agree).
+_EVENT_STARTS = frozenset({"start", "starts", "begin", "begins", "open", "opens", "leave", "leaves"})
+_EVENT_FINISHES = frozenset({"end", "ends", "finish", "finishes", "close", "closes", "over"})
+# Nouns that say what kind of event it is, not which ("violin lessons", "therapy sessions"):
+# dropped from the name when another word is left.
+_EVENT_KINDS = frozenset(
+    stem(kind)
+    for kind in ("lesson", "class", "session", "appointment", "practice", "training", "day", "time", "slot")
+)
+# Words with an apostrophe that are not possessives.
+_CONTRACTIONS = frozenset({
+    "it's", "that's", "what's", "there's", "here's", "he's", "she's", "let's", "who's", "where's",
+    "when's", "how's", "one's",
+})  # fmt: skip
+_EVENT_WORD = _Lazy(r"[A-Za-z][\w'’-]*|\d+|[,()\[\]/&–—]")
+_EVENT_MAX_WORDS = 3  # "football training" is enough to tell it from "football matches"
+# Said when something does not happen: "no yoga on Fridays", "Dev doesn't work on Wednesdays".
+_NEGATED = _Lazy(r"(?i:\b(?:no|not|never|none|nothing|except|don't|doesn't|isn't|aren't|won't|can't)\b)")
+_FROM = _Lazy(r"(?i:\bfrom\s*$)")  # before the old amount: "went up from £1,100 to £1,150"
+# Before an amount's noun or after its "for", words that say nothing of what it is for.
+_NOT_A_THING = _NOT_EVENT | _EVENT_ENDS | _AMOUNT_PERIODS
+# A time that bounds something rather than says when it happens ("no meetings before 12:00").
+_BOUND = _Lazy(r"(?i:\b(?:before|after|by|until|till|past)\s*$)")
+_RANGE_JOIN = _Lazy(r"(?i:\s*(?:[-–—]|to|until|till)\s*)")
+_DAYS_JOIN = _Lazy(r"(?i:\s*(?:,\s*(?:and\s+|or\s+)?|and|or|&)\s*)")
 # A sentence or clause; a colon inside "9:30" does not end one.
 _PIECE = _Lazy(r"(?:[^.;:!?\n]|[.:](?=\d))+")
 
@@ -809,7 +884,9 @@ _PAST_AFTER = _Lazy(
 _PAST_CLAUSE = _Lazy(
     r"(?i:\buntil\s+(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|last|recently|this|20\d\d)|"
     r"\bformerly\b|\bpreviously\b|\bused\s+to\b|\bno\s+longer\b|\(old\)|\bwas:|~~|\boutdated\b|\bsuperseded\b|"
-    r"\bformer\b|\bnot\s+any\s?more\b|\banymore\b)"
+    r"\bformer\b|\bnot\s+any\s?more\b|\banymore\b|"
+    # "her old car was a Ford", "my previous bank was Barclays"
+    r"\b(?:old|previous)\s+\w+(?:\s+\w+)?\s+(?:was|were)\b)"
 )
 # A whole line marked as past: "Was: lives in Rome", "~~Works at Initech~~".
 _PAST_LINE = _Lazy(r"(?i:^\s*(?:[-*•]\s*)?(?:was|previously|formerly|old|outdated)\s*:|~~)")
@@ -819,15 +896,37 @@ _MARKED_PAST = _Lazy(
     r"\bformerly\b|\(old\)|\(former\b|^\s*(?:[-*•]\s*)?was:|~~|\boutdated\b|\bsuperseded\b|\bno\s+longer\b)",
     re.M,
 )
-# Someone else's fact, unless the person is in it too ("my sister and I moved").
-_OTHER_PERSON = _Lazy(
-    r"(?i:\b(?:my|our|his|her|their)\s+(?:sister|brother|mum|mom|mother|dad|father|parents|friend|"
-    r"colleague|son|daughter|cousin|aunt|uncle|neighbou?r|grandma|grandpa|grandmother|grandfather|"
-    r"flatmate|roommate|boss)s?\b)"
+# Someone else's fact, unless the person is in it too ("my sister and I moved"): a relative
+# or a friend named by whose they are ("my sister"), a relative by the title that goes before
+# a name ("Grandma June", "Uncle Raj") or alone at the start ("Mum lives in Cork"), a clause
+# about the person just named ("except Dev, who is vegetarian"), or what a name's possessive
+# names ("Dev's mum", "Noah's phone").
+_FAMILY = (
+    r"sister|brother|mum|mom|mother|dad|father|parents|son|daughter|cousin|aunt|auntie|uncle|"
+    r"grandma|grandpa|grandmother|grandfather|granny|gran|nan|nana|grandad|niece|nephew|"
+    r"(?:mother|father|sister|brother)-in-law|in-laws|stepmum|stepmom|stepdad"
 )
+_RELATIVE = rf"{_FAMILY}|friend|colleague|neighbou?r|flatmate|roommate|boss"
+_OTHER_PERSON = _Lazy(
+    rf"(?i:\b(?:my|our|his|her|their)\s+(?:{_RELATIVE})s?\b)"
+    r"|\b(?i:grandma|grandpa|granny|gran|nan|nana|grandad|auntie|aunt|uncle|cousin)\s+[A-Z]"
+    rf"|^\s*(?i:{_FAMILY})s?\b"
+    r"|^\s*(?i:who|whose)\b"
+    # whatever follows a name's possessive is theirs: "Dev's manager is Ravi", "Noah's phone"
+    r"|\b(?!(?:It|That|What|There|Here|He|She|Let|Who|Where|When|How)['’]s)[A-Z][\w-]*['’]s\s"
+)
+# Contact details: whose they are is read apart ("Send invoices to accounts@acme.com").
+_CONTACTS = frozenset({"email", "phone_number"})
+_CONTACT_WORD = _Lazy(r"(?i:\b(?:phone|e-?mail|mobile|cell|number|contact)\b)")
+_OTHER_CONTACT = _Lazy(
+    r"(?i:\b(?!(?:my|our|her|his|their|new|old|work|personal|home|main|private|phone|e-?mail|mobile|cell|"
+    r"contact|me|is|at|on|the|a|an)\b)[a-z]+(?:['’]s)?\s+(?:phone|e-?mail|number|mobile|contact)\b"
+    r"|\b(?:send|sent|forward|post|mail|cc)\b.*\bto\s*$)"
+)
+_LINE_LABEL = _Lazy(r"[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*:")
 _ALSO_ME = _Lazy(r"(?i:\band\s+I\b|\bwe\b|\bus\b)")
 # Before a value, the words that make it the successor ("moved from Berlin to" Paris).
-_SUCCESSOR = _Lazy(r"(?i:\b(?:(?<!ing\s)to|for|with|into|now|but|so|and|then|got|joined)\b)")
+_SUCCESSOR = _Lazy(r"(?i:\b(?:(?<!ing\s)to|(?<!worked\s)for|with|into|now|but|so|and|then|got|joined)\b)")
 _CLAUSE_END = _Lazy(r"[;:.!?]\s|[,;]\s|\s(?:so|but|because|while|whereas)\s|\n")
 _SENTENCE = _Lazy(r"[^\n]+")
 
@@ -851,7 +950,10 @@ _SCHEDULE_TRIGGERS = " ".join(
     ["every", "each", "daily", "weekly", "fortnightly", "monthly"]
     + [f"{day}s" for day in (*_WEEKDAYS, "weekday", "weekend")]
 )
-_AMOUNT_TRIGGERS = " ".join(noun.split()[0] for noun in _AMOUNT_NOUNS) + " & 0"
+_AMOUNT_TRIGGERS = (
+    " ".join(noun.split()[0] + ("" if noun == "pay" else f" {noun.split()[0]}s") for noun in _AMOUNT_NOUNS)
+    + " & 0"
+)
 
 _Needs = tuple[frozenset[str], ...]  # trigger words: one of each set must be in the line
 # Beyond ``str.lower``, the letters that a pattern's IGNORECASE matches with "i" and "s".
@@ -997,8 +1099,8 @@ def _line_claims(text: str, start: int, end: int) -> list[Claim]:
                 if group not in pattern.groupindex or match.start(group) < 0:
                     continue
                 value_start, value_end = _trim(segment, *match.span(group))
-                if value_end <= value_start:
-                    continue
+                if value_end <= value_start or _says_when(segment, value_start, value_end):
+                    continue  # "moved netball to Thursdays": a schedule's day, not a home
                 if slot == "@":
                     label = match.group("l").translate(_FOLD).lower()  # "boſs" is "boss" to IGNORECASE
                     kind: str | None = LABELS[" ".join(label.split())]
@@ -1011,14 +1113,17 @@ def _line_claims(text: str, start: int, end: int) -> list[Claim]:
                         continue  # a lowercase phrase of no known kind: "use it", "got home"
                     kind = ""  # a change names it: "stopped the melatonin", "magnesium instead"
                 past = True if group == "o" else None
-                if not _someone_else(text, start + value_start):
-                    found.append(_claim(text, kind, start + value_start, start + value_end, past))
+                value_at = start + value_start
+                if not _someone_else(text, value_at) and not (
+                    kind in _CONTACTS and _others_contact(text, value_at)
+                ):
+                    found.append(_claim(text, kind, value_at, start + value_end, past))
     for match in _LEXICON_RE.finditer(segment) if tried.lexicon else ():
         word = match.group(0).split()[0].lower()
         slot = _LEXICON_WORDS.get(word) or _LEXICON_WORDS.get(
             " ".join(match.group(0).lower().split()[:2]), ""
         )
-        if slot:
+        if slot and not _someone_else(text, start + match.start()):
             found.append(_claim(text, slot, start + match.start(), start + match.end(), None))
     if tried.schedule:
         found += _schedule_claims(text, start, end)
@@ -1027,11 +1132,40 @@ def _line_claims(text: str, start: int, end: int) -> list[Claim]:
     return found
 
 
+def _says_when(text: str, start: int, end: int) -> bool:
+    """The value is a clock time, days or a date ("11:00", "Thursdays", "Friday 13 March"),
+    so it says when something happens, not what fills a slot. A month alone may be a name
+    ("dating May")."""
+    if _CLOCK.match(text, start):
+        return True
+    words = text[start:end].lower().split()
+    named = [word for word in words if _CALENDAR.fullmatch(word)]
+    if not named or not all(word in named or _ORDINAL.fullmatch(word) for word in words):
+        return False
+    return len(words) > 1 or any(word.endswith("s") or word in _WEEKDAYS for word in named)
+
+
 def _someone_else(text: str, start: int) -> bool:
     """The value's clause is about a relative or a friend ("my sister moved to Valencia")."""
     clause_start, _end = _clause_bounds(text, start, start)
     before = text[clause_start:start]
     return bool(_OTHER_PERSON.search(before)) and not _ALSO_ME.search(before)
+
+
+def _others_contact(text: str, start: int) -> bool:
+    """The e-mail address or number at ``start`` is a place's or someone else's: named by
+    what it belongs to ("the surgery's phone number is", "School office: office@…"), or where
+    something is sent ("send invoices to accounts@…")."""
+    clause_start, _end = _clause_bounds(text, start, start)
+    before = text[clause_start:start]
+    if _OTHER_CONTACT.search(before):
+        return True
+    line_start = text.rfind("\n", 0, start) + 1
+    label = _LINE_LABEL.match(text, line_start, start)
+    if label is None or text[label.end() : start].strip():
+        return False  # not right after a label: "Correction: my e-mail is …" is theirs
+    name = label.group(1)
+    return not _CONTACT_WORD.search(name) or bool(_OTHER_CONTACT.search(name + " "))
 
 
 def _claim(text: str, slot: str, start: int, end: int, past: bool | None) -> Claim:
@@ -1058,6 +1192,8 @@ def _label_slot(label: str, value: str) -> str | None:
     slot = LABELS.get(" ".join(label.lower().split()))
     if slot == "phone" and sum(ch.isdigit() for ch in value) >= 6:
         return "phone_number"
+    if slot == "children" and not _COUNT.match(value):
+        return None  # "Children: Noah, 9, and Isla, 5" names them; the slot is how many
     return slot
 
 
@@ -1100,57 +1236,147 @@ def _is_past(text: str, start: int, end: int) -> bool:
 
 
 def _schedule_claims(text: str, start: int, end: int) -> list[Claim]:
+    """Each time and each set of days in a clause, in the slot of the event it is said of.
+
+    An event is named by the first words before its time that name a thing, and by whose it
+    is ("Elin's violin lesson" is ``elin violin``, and not Elin's school day), and a time or
+    days with no such words before them belong to the event named last in the clause, unless
+    it has a time already ("dinner at 18:00 on weekdays, 19:00 at weekends": 19:00 is not
+    dinner's time, but "weekly now, every Thursday" are therapy's days).
+    """
     found: list[Claim] = []
     for sentence in _PIECE.finditer(text[start:end]):
-        s_start, s_end = start + sentence.start(), start + sentence.end()
-        clause = text[s_start:s_end]
-        clocks = list(_CLOCK.finditer(clause))
-        days = list(_RECURRING.finditer(clause))
-        if not clocks and not days:
-            continue
-        event = _event(clause, min(m.start() for m in (*clocks, *days)))
-        if not event:
-            continue
-        for kind, matches in (("time", clocks), ("day", days)):
-            if matches:
-                # The most specific: a named weekday over "weekly".
-                best = max(matches, key=lambda m: (bool(re.search(r"(?i)day", m.group(0))), m.start()))
-                found.append(
-                    _claim(text, f"{kind}:{event}", s_start + best.start(), s_start + best.end(), None)
-                )
-    return found
+        s_start = start + sentence.start()
+        clause = sentence.group(0)
+        event, after = "", 0
+        for kind, (m_start, m_end) in _schedule_mentions(clause):
+            before = clause[after:m_start]
+            after = m_end
+            if _NEGATED.search(before):  # "no meetings on Fridays" says when something is not
+                event = ""
+                continue
+            named = _event(before)
+            slot = f"{kind}:{named or event}"
+            if named or (event and not (kind == "time" and any(c.slot == slot for c in found))):
+                event = named or event
+                found.append(_claim(text, slot, s_start + m_start, s_start + m_end, None))
+    return _most_specific(found)
 
 
-def _event(clause: str, before: int) -> str:
-    """The thing a schedule is about: the first word before the time that is not a verb or filler."""
-    for word in _EVENT_WORD.findall(clause[:before]):
-        lower = word.lower()
-        if lower not in _NOT_EVENT and not lower.endswith("ed") and lower not in _LEXICON_WORDS:
-            return stem(lower)
-    for word in _EVENT_WORD.findall(clause[:before]):
-        if word.lower() in _LEXICON_WORDS:  # "Plays tennis on Wednesdays"
-            return stem(word.lower())
-    return ""
+def _schedule_mentions(clause: str) -> list[tuple[str, tuple[int, int]]]:
+    """The clause's times ("17:30", a range "17:00–18:30") and recurring days ("on Mondays and
+    Wednesdays", "every other Tuesday"), in order; a time that bounds ("before 12:00") is none."""
+    mentions: list[tuple[str, tuple[int, int]]] = []
+    for kind, pattern, join in (("time", _CLOCK, _RANGE_JOIN), ("day", _RECURRING, _DAYS_JOIN)):
+        spans: list[tuple[int, int, bool]] = []  # start, end, and whether two were joined
+        for match in pattern.finditer(clause):
+            # a range joins two times; a list, any number of days
+            if (
+                spans
+                and (kind == "day" or not spans[-1][2])
+                and join.fullmatch(clause, spans[-1][1], match.start())
+            ):
+                spans[-1] = (spans[-1][0], match.end(), True)
+            else:
+                spans.append((match.start(), match.end(), False))
+        for span_start, span_end, _joined in spans:
+            if kind == "time" and _BOUND.search(clause, 0, span_start):
+                continue
+            mentions.append((kind, (span_start, span_end)))
+    return sorted(mentions, key=lambda mention: mention[1])
+
+
+def _most_specific(claims: list[Claim]) -> list[Claim]:
+    """One claim per slot: for days a named weekday over "weekly", else the one said last."""
+    best: dict[str, Claim] = {}
+    for claim in claims:
+        held = best.get(claim.slot)
+        if held is None or _named_day(claim) >= _named_day(held):
+            best[claim.slot] = claim
+    return list(best.values())
+
+
+def _named_day(claim: Claim) -> bool:
+    """The days are named ("on Thursdays", "every weekday"), not only how often ("weekly")."""
+    return "day" in claim.value
+
+
+def _event(words_before: str) -> str:
+    """The event named in the words before a time: the first run of words that name a thing,
+    after whose it is ("elin violin" for "Elin's violin lesson is"), without verbs of change or
+    kinds of event; "end" after it when the time is when it ends. "" when no word names one."""
+    owner, run = "", []
+    ending = ""
+    for word in _EVENT_WORD.findall(words_before):
+        lower = word.lower().replace("’", "'")
+        if not lower[0].isalpha():
+            if run:
+                break
+            continue
+        if lower in _EVENT_STARTS or lower in _EVENT_FINISHES:
+            ending = "end" if lower in _EVENT_FINISHES else ""
+            if run:
+                break
+            continue
+        if lower in _EVENT_ENDS:
+            if run:
+                break
+            continue
+        if _possessive(lower):
+            # whose it is qualifies the event: Elin's lesson is not Noah's
+            owner, run = stem(_without_possessive(lower)), []
+            continue
+        if lower in _NOT_EVENT or "'" in lower or (len(lower) > 4 and lower.endswith("ed")):
+            continue
+        run.append(stem(lower))
+    named = [word for word in run if word not in _EVENT_KINDS] or run
+    if not named:
+        return ""
+    return " ".join(([owner] if owner else []) + named[:_EVENT_MAX_WORDS] + ([ending] if ending else []))
+
+
+def _possessive(word: str) -> bool:
+    """Whether a lowercased word with a straight apostrophe is a possessive: "elin's", "kids'",
+    not "it's"."""
+    return word not in _CONTRACTIONS and (word.endswith("'s") or word.endswith("s'"))
+
+
+def _without_possessive(word: str) -> str:
+    """The word without its possessive mark: "Elin's" is "Elin", "James’" is "James"."""
+    for mark in ("'s", "’s", "'", "’"):
+        if word.endswith(mark):
+            return word[: -len(mark)]
+    return word
 
 
 def _amount_claims(text: str, start: int, end: int) -> list[Claim]:
     found: list[Claim] = []
     for sentence in re.finditer(r"[^.;!?\n]+", text[start:end]):
         clause = sentence.group(0)
-        noun = _AMOUNT_NOUN.search(clause)
-        if not noun:
+        nouns = list(_AMOUNT_NOUN.finditer(clause))
+        if not nouns:
             continue
-        amount = _AMOUNT.search(clause)
-        if not amount:
+        # "pay" is often the verb: "used to pay £1,050 rent" is about rent
+        noun = next((found for found in nouns if found.group(1).lower() != "pay"), nouns[0])
+        amounts = list(_AMOUNT.finditer(clause))
+        if not amounts:
             continue
         what = stem(noun.group(1).split()[-1])
-        objects = re.search(r"(?i)\bfor\s+(?:the\s+|my\s+|our\s+)?([a-z]+)", clause[noun.end() :])
-        modifier = re.search(r"(?i)([a-z]+)\s+$", clause[: noun.start()])
-        thing = objects.group(1) if objects else modifier.group(1) if modifier else ""
-        thing = "" if thing.lower() in _NOT_EVENT else stem(thing)
+        # What it is for: "budget for the kitchen", "grocery budget", "Elin's allowance".
+        objects = re.search(
+            r"(?i)\b(?:for|of)\s+(?:the\s+|my\s+|our\s+|an?\s+)?([a-z][\w'’]*)", clause[noun.end() :]
+        )
+        modifier = re.search(r"(?i)([a-z][\w'’]*)\s+$", clause[: noun.start()])
+        thing = _without_possessive(objects.group(1) if objects else modifier.group(1) if modifier else "")
+        thing = "" if thing.lower() in _NOT_A_THING else stem(thing)
         slot = f"amount:{what} {thing}".rstrip()
         s_start = start + sentence.start()
-        found.append(_claim(text, slot, s_start + amount.start(), s_start + amount.end(), None))
+        # "went up from £1,100 to £1,150": the amount after "from" is the old one
+        old = [amount for amount in amounts if _FROM.search(clause, 0, amount.start())]
+        new = [amount for amount in amounts if amount not in old][:1]
+        for amount in old + new:
+            past = True if amount in old else None
+            found.append(_claim(text, slot, s_start + amount.start(), s_start + amount.end(), past))
     return found
 
 
