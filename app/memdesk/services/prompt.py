@@ -6,8 +6,6 @@ blank line, each right-stripped, no trailing newline.
 
 from __future__ import annotations
 
-import contextvars
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -36,10 +34,6 @@ PROFILE_HEADER = "--- Who you're talking to ---"
 WORKING_HEADER = "--- Recent context ---"
 
 SECTION_GAP = "\n\n"  # between the included sections of a prompt
-
-# Recall's full-text ranking is most of a prompt's time and runs inside SQLite, which lets
-# other threads go on meanwhile: it runs beside the other sections, on a connection of its own.
-_RECALLS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="memdesk-recall")
 
 
 @dataclass(frozen=True)
@@ -175,15 +169,18 @@ class Composer:
         now = naive_utc(spec.now) or self.ctx.now()
         namespace = settings.memory.user_namespace
         scope = self.privacy.scope(spec.reader)
-        recalled = self._start_recall(spec, namespace, now, scope)
         private: list[str] = []
         profile, working = self._profile_and_working(spec, namespace, now, scope, private)
         files, files_depend_on = self._files(spec)
-        base = self._base(spec)
-        app = self._app(spec, now, scope, private)
-        recall, left_out = recalled.result()
-        private.extend(left_out)
-        sections = [base, profile, working, self._greeting(profile, working), files, app, recall]
+        sections = [
+            self._base(spec),
+            profile,
+            working,
+            self._greeting(profile, working),
+            files,
+            self._app(spec, now, scope, private),
+            self._recall(spec, namespace, now, scope, private),
+        ]
         text = SECTION_GAP.join(section.text for section in sections if section.included)
         base_file = () if spec.base_file is None else (spec.base_file,)
         return ComposedPrompt(
@@ -296,28 +293,19 @@ class Composer:
         section.items.extend(PromptItem(ItemKind.APP_MEMORY, str(memory.id)) for memory in memories)
         return section
 
-    def _start_recall(
-        self, spec: PromptSpec, namespace: str, now: datetime, scope: ReadScope
-    ) -> Future[tuple[Section, list[str]]]:
-        if not self.ctx.store.concurrent_reads:
-            done: Future[tuple[Section, list[str]]] = Future()
-            done.set_result(self._recall(spec, namespace, now, scope))
-            return done
-        return _RECALLS.submit(contextvars.copy_context().run, self._recall, spec, namespace, now, scope)
-
     def _recall(
-        self, spec: PromptSpec, namespace: str, now: datetime, scope: ReadScope
-    ) -> tuple[Section, list[str]]:
-        """The recall section, and the private items it left out."""
+        self, spec: PromptSpec, namespace: str, now: datetime, scope: ReadScope, private: list[str]
+    ) -> Section:
         section = Section("recall", "")
         if not spec.message or not spec.message.strip():
             section.leave_out("no message")
-            return section, []
+            return section
         limit = self.ctx.settings.memory.recall_limit
         hits, left_out = self.recall.for_prompt(spec.message, namespace, limit, now, scope)
+        private.extend(left_out)
         if not hits:
             section.leave_out("no matches")
-            return section, left_out
+            return section
         section.source = ", ".join(dict.fromkeys(hit.label for hit in hits))
         lines = "\n".join(f"- {hit.label}: {' '.join(hit.text.split())}" for hit in hits)
         section.include(f"## Memory Context\n\n{lines}")
@@ -327,4 +315,4 @@ class Composer:
             else PromptItem(ItemKind.ENTRY, hit.ref)
             for hit in hits
         )
-        return section, left_out
+        return section

@@ -106,8 +106,6 @@ class Store:
         self.read_engine = (
             self.write_engine if self.engine.in_memory else self.engine.make_engine(writes=False)
         )
-        # Whether two threads may read at once, each on a connection of its own.
-        self.concurrent_reads = self.read_engine is not self.write_engine
         # Read connections in use right now (checked out of the pool), for interrupt_reads().
         self._read_connections: set[Any] = set()
         # The revisions our own writes made (the newest few), so a listener can tell them
