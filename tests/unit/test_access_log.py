@@ -11,6 +11,7 @@ import time
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import event
 
 from memdesk.core.items import ItemKind, ItemRef
 from memdesk.services.access_log import unlogged_reasons
@@ -111,6 +112,21 @@ def test_concurrent_reads_are_all_written(memdesk_app):
         thread.join()
     assert log.flush(30)
     assert log.count() == 4000 and log.count("mcp:client-3") == 500
+
+
+def test_reads_made_close_together_are_written_in_one_transaction(memdesk_app, monkeypatch):
+    """On SQLite a commit makes every reading connection drop its page cache: an assistant's
+    recalls in a row must not each be followed by a write. A flush does not wait for them."""
+    monkeypatch.setattr("memdesk.services.access_log.GATHER_SECONDS", 60.0)
+    log = memdesk_app.access_log
+    log.record("mcp:coder", "working_memory", [])
+    assert log.flush(10)  # the writer's first round also prunes, in a transaction of its own
+    commits: list[int] = []
+    event.listen(memdesk_app.store.write_engine, "commit", lambda _conn: commits.append(1))
+    for call in range(5):
+        log.record("mcp:coder", "memory_recall", [_ref(ENTRY, f"k{call}")])
+    assert log.flush(10)
+    assert log.count("mcp:coder") == 6 and len(commits) == 1
 
 
 @pytest.mark.engines("sqlite")

@@ -2,8 +2,9 @@
 
 Only references are kept (entry keys, app memory ids, document namespaces, session ids),
 never the text read. A read is handed to ``record`` on the reply path, which only queues it;
-one writer thread per process writes the queue in batches, prunes what is older than the
-setting ``agents.read_log_retention_days`` as it goes, and is flushed on exit and on SIGTERM.
+one writer thread per process writes the queue in batches (a read waits up to a second for
+the others made meanwhile), prunes what is older than the setting
+``agents.read_log_retention_days`` as it goes, and is flushed on exit and on SIGTERM.
 A log that cannot be written never fails the read: the writer keeps the records (up to a
 bound) and retries, and says so in a status file the window looks at.
 """
@@ -40,6 +41,10 @@ from memdesk.store.models import (
 from memdesk.store.prefix import starts_with
 
 MAX_BATCH = 500  # reads written in one transaction: short, so other writers wait little
+# How long a read waits for others to be written with it. On SQLite each commit makes every
+# reading connection of the store drop its page cache, so writing after each read made an
+# assistant's next recall read its pages again: about twice the work back to back.
+GATHER_SECONDS = 1.0
 MAX_PENDING = 100_000  # reads kept while the log cannot be written; the oldest go first
 RETRY_SECONDS = 2.0  # between attempts while the log cannot be written
 # Between the transactions of a long backlog: SQLite's lock is not fair, and a writer that
@@ -165,11 +170,17 @@ class AccessLog:
             except queue.Empty:
                 first = threading.Event()  # time to try the pending reads again
             batch = [first]
+            gather_until = time.monotonic() + GATHER_SECONDS
+            urgent = not isinstance(first, tuple)
             while len(batch) < MAX_BATCH:
+                # A read waits for the others made meanwhile; a flush or the end does not.
+                wait = 0.0 if urgent else gather_until - time.monotonic()
                 try:
-                    batch.append(self._queue.get_nowait())
+                    item = self._queue.get(timeout=wait) if wait > 0 else self._queue.get_nowait()
                 except queue.Empty:
                     break
+                batch.append(item)
+                urgent = urgent or not isinstance(item, tuple)
             self._pending.extend(item for item in batch if isinstance(item, tuple))
             if len(self._pending) > MAX_PENDING:
                 self.dropped += len(self._pending) - MAX_PENDING

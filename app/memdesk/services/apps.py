@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Integer, func, outerjoin, select
+from sqlalchemy import DateTime, Integer, bindparam, func, outerjoin, select
 from sqlalchemy.orm import Session
 
 from memdesk.core.lifetime import expires_at, has_expired
@@ -75,6 +75,16 @@ def memory_row(memory: AppMemory, now: datetime) -> MemoryRow:
         source_session=memory.source_session,
         expired=expired,
     )
+
+
+# Built once: every prompt reads its app's live memories, and building the statement took
+# longer than running it.
+_LIVE_MEMORIES = (
+    select(AppMemory)
+    .where(AppMemory.app_id == bindparam("app_id"), memory_live(bindparam("now", type_=DateTime())))
+    .order_by(AppMemory.updated_at.desc(), AppMemory.id.desc())
+    .limit(bindparam("limit"))
+)
 
 
 @dataclass(frozen=True)
@@ -202,14 +212,10 @@ class AppMemories:
 
     def live_memories(self, app_id: str, now: datetime, limit: int) -> list[MemoryRow]:
         """The app's live memories at ``now`` (aware: converted to UTC), most recently updated first."""
-        query = (
-            select(AppMemory)
-            .where(AppMemory.app_id == app_id, memory_live(naive_utc(now)))
-            .order_by(AppMemory.updated_at.desc(), AppMemory.id.desc())
-            .limit(limit)
-        )
+        at = naive_utc(now)
         with self.ctx.store.read() as session:
-            return [memory_row(memory, naive_utc(now)) for memory in session.scalars(query)]
+            found = session.scalars(_LIVE_MEMORIES, {"app_id": app_id, "now": at, "limit": limit})
+            return [memory_row(memory, at) for memory in found]
 
     def get(self, memory_id: int) -> MemoryRow:
         with self.ctx.store.read() as session:

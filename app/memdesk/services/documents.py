@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from memdesk.core.namespaces import check_namespace, is_working
@@ -14,10 +14,14 @@ from memdesk.services.context import MAX_DOCUMENT_CHARS, Context, check_text
 from memdesk.store.models import Document
 from memdesk.store.prefix import starts_with
 
+# Built once: every prompt looks up two documents, and building the statement took longer
+# than running it.
+_BY_NAMESPACE = select(Document).where(Document.namespace == bindparam("namespace"))
+
 
 def find_document(session: Session, namespace: str) -> Document | None:
     """The document row for ``namespace``, live or in Trash."""
-    return session.scalar(select(Document).where(Document.namespace == namespace))
+    return session.scalar(_BY_NAMESPACE, {"namespace": namespace})
 
 
 @dataclass(frozen=True)

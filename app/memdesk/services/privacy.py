@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.orm import Session
 
 from memdesk.core.namespaces import check_namespace
@@ -26,6 +26,15 @@ from memdesk.services.assistants import Assistants
 from memdesk.services.context import Context
 from memdesk.services.entries import check_key
 from memdesk.store.models import App, AssistantApp, Document, Entry, PrivateItem
+
+# Built once: on the paths of recall and of every prompt, building a statement took longer
+# than running it.
+_PRIVATE = select(PrivateItem.target)
+_APP_LIMIT = select(AssistantApp.app_id).where(AssistantApp.actor == bindparam("reader"))
+_PRIVATE_OF_KIND = {
+    kind: select(PrivateItem.target).where(PrivateItem.target.startswith(f"{kind}:", autoescape=True))
+    for kind in TargetKind
+}
 
 
 def parse_target(text: str) -> Target:
@@ -58,11 +67,10 @@ class Privacy:
         """What ``reader`` (default: whoever acts now) may read, from the store as it is now."""
         reader = self.ctx.current_actor if reader is None else reader
         with self.ctx.store.read(consistent=False) as session:
-            targets = [parse_stored(t) for t in session.scalars(select(PrivateItem.target))]
+            targets = [parse_stored(t) for t in session.scalars(_PRIVATE)]
             apps = None
             if is_assistant(reader):
-                query = select(AssistantApp.app_id).where(AssistantApp.actor == reader)
-                apps = frozenset(session.scalars(query)) or None
+                apps = frozenset(session.scalars(_APP_LIMIT, {"reader": reader})) or None
         return ReadScope(
             *(frozenset(t.name for t in targets if t.kind is kind) for kind in TargetKind), apps=apps
         )
@@ -135,8 +143,7 @@ class Privacy:
 
 def private_names(session: Session, kind: TargetKind) -> frozenset[str]:
     """The names of the private items of one kind, read in ``session``."""
-    query = select(PrivateItem.target).where(PrivateItem.target.startswith(f"{kind}:", autoescape=True))
-    return frozenset(parse_stored(target).name for target in session.scalars(query))
+    return frozenset(parse_stored(target).name for target in session.scalars(_PRIVATE_OF_KIND[kind]))
 
 
 _NOUNS = {TargetKind.APP: "app", TargetKind.ENTRY: "entry", TargetKind.DOC: "document"}

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select, tuple_
+from sqlalchemy import bindparam, select, tuple_
 from sqlalchemy.orm import Session
 
 from memdesk.core.items import ItemKind
@@ -35,6 +35,30 @@ _TABLES = {
     ItemKind.ENTRY: Entry.__tablename__,
     ItemKind.APP_MEMORY: AppMemory.__tablename__,
 }
+# Built once: every prompt asks who wrote its items, and building these statements took
+# longer than running them.
+_CHANGES = (
+    select(
+        HistoryChange.table_name,
+        HistoryChange.item_key,
+        HistoryChange.before,
+        HistoryChange.after,
+        HistoryStep.id,
+        HistoryStep.actor,
+        HistoryStep.at,
+        HistoryStep.label,
+    )
+    .join(HistoryStep, HistoryStep.id == HistoryChange.step_id)
+    .where(
+        tuple_(HistoryChange.table_name, HistoryChange.item_key).in_(bindparam("pairs", expanding=True)),
+        HistoryStep.state.in_(("done", "final")),
+    )
+    .order_by(HistoryStep.id.desc())
+)
+_DOCUMENT_IDS = select(Document.namespace, Document.id).where(
+    Document.namespace.in_(bindparam("namespaces", expanding=True))
+)
+_ENTRY_IDS = select(Entry.key, Entry.id).where(Entry.key.in_(bindparam("keys", expanding=True)))
 
 
 @dataclass(frozen=True)
@@ -99,18 +123,8 @@ class Provenance:
             pairs = sorted({(_TABLES[item.kind], key) for item, key in row_keys.items()})
             changes: dict[tuple[str, str], list[tuple[Origin, str | None, str | None]]] = {}
             if pairs:
-                change = (HistoryChange.table_name, HistoryChange.item_key, HistoryChange.before)
-                step = (HistoryStep.id, HistoryStep.actor, HistoryStep.at, HistoryStep.label)
-                query = (
-                    select(*change, HistoryChange.after, *step)
-                    .join(HistoryStep, HistoryStep.id == HistoryChange.step_id)
-                    .where(
-                        tuple_(HistoryChange.table_name, HistoryChange.item_key).in_(pairs),
-                        HistoryStep.state.in_(("done", "final")),
-                    )
-                    .order_by(HistoryStep.id.desc())
-                )
-                for table, key, before, after, step_id, actor, at, label in session.execute(query):
+                found_changes = session.execute(_CHANGES, {"pairs": pairs})
+                for table, key, before, after, step_id, actor, at, label in found_changes:
                     found = changes.setdefault((table, key), [])
                     if len(found) < _DOCUMENT_STEPS:
                         found.append((Origin(step_id, actor, at, label), before, after))
@@ -144,10 +158,10 @@ class Provenance:
         """Each item's primary key as history records it (documents and entries by id)."""
         namespaces = {i.key for i in items if i.kind in (ItemKind.DOCUMENT, ItemKind.WORKING)}
         keys = {i.key for i in items if i.kind is ItemKind.ENTRY}
-        docs = select(Document.namespace, Document.id).where(Document.namespace.in_(namespaces))
-        entries = select(Entry.key, Entry.id).where(Entry.key.in_(keys))
-        doc_ids = {name: row_id for name, row_id in session.execute(docs)} if namespaces else {}
-        entry_ids = {key: row_id for key, row_id in session.execute(entries)} if keys else {}
+        docs = session.execute(_DOCUMENT_IDS, {"namespaces": list(namespaces)}) if namespaces else ()
+        entries = session.execute(_ENTRY_IDS, {"keys": list(keys)}) if keys else ()
+        doc_ids = {name: row_id for name, row_id in docs}
+        entry_ids = {key: row_id for key, row_id in entries}
         found: dict[PromptItem, str] = {}
         for item in items:
             if item.kind is ItemKind.APP_MEMORY:

@@ -44,7 +44,7 @@ def _add_days_default(element: AddDays, compiler: SQLCompiler, **kw: Any) -> str
 
 
 def _unexpired(
-    model: Expiring, now: datetime, without_own_expiry: ColumnElement[bool]
+    model: Expiring, now: datetime | ColumnElement[datetime], without_own_expiry: ColumnElement[bool]
 ) -> ColumnElement[bool]:
     return or_(
         model.pinned.is_(True),
@@ -134,8 +134,8 @@ def entry_expiry(retention_days: int) -> ColumnElement[datetime]:
     )
 
 
-def memory_live(now: datetime) -> ColumnElement[bool]:
-    """App memories not in Trash and not expired at ``now``."""
+def memory_live(now: datetime | ColumnElement[datetime]) -> ColumnElement[bool]:
+    """App memories not in Trash and not expired at ``now`` (a time, or a parameter for one)."""
     return and_(AppMemory.deleted_at.is_(None), _unexpired(AppMemory, now, true()))
 
 
