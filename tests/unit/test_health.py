@@ -242,3 +242,16 @@ def test_changes_that_did_not_index_their_facts_are_indexed_by_the_next_look(sta
         "Priya lives in Paris now",
         "Lives in Rome",
     }
+
+
+def test_a_look_after_changes_compares_them_without_reading_their_facts_again(stale, monkeypatch):
+    """The changes indexed their facts as they were made, the first one after the first look too."""
+
+    def unread(text: str) -> list[object]:
+        raise AssertionError(f"a look read {text!r} again")
+
+    monkeypatch.setattr("memdesk.services.health.claims_in", unread)
+    assert {finding.kind for finding in stale.health.findings()} == {
+        FindingKind.CONFLICT,
+        FindingKind.DUPLICATE,
+    }

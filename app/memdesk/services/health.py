@@ -421,12 +421,13 @@ class Health:
     def keep_index(self, session: Session, touched: Touched) -> None:
         """Index the facts of the rows a change touched, in its transaction (once a first look
         has indexed every fact; before it, that look will)."""
-        owners = sorted({f"{FACT_TABLES[table]}:{key}" for table, key in touched if table in FACT_TABLES})
+        rows = touched.rows
+        owners = sorted({f"{FACT_TABLES[table]}:{key}" for table, key in rows if table in FACT_TABLES})
         if not owners or session.get(Meta, LOOKED_TO) is None:
             return
-        if session.get(Meta, KEPT_FROM) is None:  # the first such change: older steps are a look's
-            newest = session.scalar(select(func.max(HistoryStep.id))) or 0
-            session.add(Meta(key=KEPT_FROM, value=str(newest + 1)))
+        if touched.step_id is not None and session.get(Meta, KEPT_FROM) is None:
+            # The first change to index itself: the steps before it are left to a look.
+            session.add(Meta(key=KEPT_FROM, value=str(touched.step_id)))
         self._index(session, owners)
 
     @staticmethod

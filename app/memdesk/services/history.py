@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from memdesk.errors import ConflictError, NotFoundError
 from memdesk.services.context import Context
 from memdesk.store.models import HistoryChange, HistoryStep
+from memdesk.store.recorder import Touched
 from memdesk.store.snapshots import HISTORY_SKIP, MODEL_BY_TABLE, apply_snapshot, column_values, snapshot
 
 
@@ -106,7 +107,8 @@ class History:
                 self._restore(session, change, _load(current), _load(target), step.label, direction)
             step.state = "undone" if direction == "undo" else "done"
             session.flush()
-            self.ctx.keep_derived(session, [(change.table_name, change.item_key) for change in changes])
+            restored = [(change.table_name, change.item_key) for change in changes]
+            self.ctx.keep_derived(session, Touched(restored, None))
             return StepInfo(step.id, step.at, step.actor, step.label, step.state, len(changes))
 
     @staticmethod

@@ -171,7 +171,7 @@ class Memdesk:
         return Review(self)
 
     def _keep_health_index(self, session: Session, touched: Touched) -> None:
-        if any(table in FACT_TABLES for table, _key in touched):  # Memory health loads only then
+        if any(table in FACT_TABLES for table, _key in touched.rows):  # Memory health loads only then
             self.health.keep_index(session, touched)
 
     @cached_property

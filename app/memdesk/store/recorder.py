@@ -52,7 +52,13 @@ class Recording:
     step_id: int | None = None  # None until committed, and when nothing changed
 
 
-Touched = list[tuple[str, str]]  # (table, primary key) of each row a step changed
+@dataclass(frozen=True)
+class Touched:
+    """The rows a step changed, as (table, primary key), and the step (None for an undo or a
+    redo, which restores rows under a step made before)."""
+
+    rows: list[tuple[str, str]]
+    step_id: int | None
 
 
 @contextmanager
@@ -88,4 +94,5 @@ def recorded_change(
             session.add_all(changes)
             recording.step_id = step.id
             if before_commit is not None:
-                before_commit(session, [(change.table_name, change.item_key) for change in changes])
+                rows = [(change.table_name, change.item_key) for change in changes]
+                before_commit(session, Touched(rows, step.id))
