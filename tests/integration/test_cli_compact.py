@@ -205,9 +205,11 @@ KEY = {"MEMDESK_API_KEY": "k"}
 
 
 def nothing_written(memdesk):
-    assert out(memdesk("working", "show", "--all")) == ""
-    assert out(memdesk("doc", "show", "user/facts")) == ""
-    assert out(memdesk("app", "show", "cal")) == ""
+    """Compaction wrote none of its kinds of memory: read in this process, not by three commands."""
+    with store_of(memdesk, NOW) as store:
+        assert store.working.state() is None
+        assert store.documents.text("user/facts") == ""
+        assert store.apps.memories("cal", include_expired=True) == []
 
 
 def test_a_decision_object_as_every_reply_fails_the_run_then_degrades_to_raw(memdesk, server, seeded):
