@@ -21,9 +21,10 @@ run: $(STAMP)
 
 # One worker per core; each worker starts its own PostgreSQL server (see tests/conftest.py).
 # A module's tests stay on one worker, so its shared fixtures (a running server) start once.
+# Modules are handed out in the order tests/conftest.py sorts them: the long ones first.
 test: $(STAMP)
 	$(BIN)/ruff check app tests
-	$(BIN)/python -m pytest -n auto --dist loadfile
+	$(BIN)/python -m pytest -n auto --dist loadfile --no-loadscope-reorder
 
 bench: $(STAMP)
 	$(BIN)/python -m pytest tests/perf -s -q -p no:randomly

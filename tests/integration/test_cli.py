@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.support.cli import fails, out
+from tests.support.cli import fails, out, store_of
 
 
 def test_documents_round_trip_including_stdin(memdesk):
@@ -29,8 +29,11 @@ def test_working_show_is_silent_when_expired(memdesk):
 
 
 def test_app_cap_through_the_command(memdesk):
-    for index in range(11):
-        out(memdesk("--now", f"2026-05-01T00:{index:02d}:00Z", "app", "add", "cal", f"memory {index}"))
+    for index in range(10):  # up to the cap, written in this process
+        with store_of(memdesk, f"2026-05-01T00:{index:02d}:00Z") as store:
+            store.apps.add("cal", f"memory {index}")
+    added = out(memdesk("--now", "2026-05-01T00:10:00Z", "app", "add", "cal", "memory 10"))
+    assert "moved 1 to Trash (oldest; the cap is 10)" in added
     lines = out(memdesk("app", "show", "cal")).splitlines()
     assert len(lines) == 10
     assert lines[0].endswith("[2026-05-01] memory 10")

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
 
 import pytest
-from tests.support.cli import MemdeskCommand, fails, out
+from tests.support.cli import MemdeskCommand, fails, out, store_of
 from tests.support.llm_servers import FakeLLMServer, Reply, Status
 
 from memdesk.llm import prompts
@@ -19,12 +20,15 @@ def memdesk(tmp_path):
 
 
 def log_chat(memdesk, session="telegram:1", app="cal"):
-    out(
-        memdesk(
-            "session", "log", session, "--role", "user", "I prefer tea. Let's go with Rust.", "--app", app
-        )
-    )
-    out(memdesk("session", "log", session, "--role", "assistant", "Decided: Rust for the backend."))
+    with store_of(memdesk, NOW) as store:
+        store.sessions.log(session, "user", "I prefer tea. Let's go with Rust.", app)
+        store.sessions.log(session, "assistant", "Decided: Rust for the backend.")
+
+
+def log_user_turns(memdesk, session: str, texts: list[str]) -> None:
+    with store_of(memdesk, NOW) as store:
+        for text in texts:
+            store.sessions.log(session, "user", text)
 
 
 def sessions(memdesk) -> str:
@@ -77,9 +81,8 @@ def test_nothing_new_to_compact_is_an_error(memdesk, seeded):
 
 
 def test_due_compacts_only_the_sessions_whose_trigger_fired(memdesk):
-    for text in ("one", "two", "three"):
-        out(memdesk("session", "log", "web:busy", "--role", "user", f"I prefer option {text}."))
-    out(memdesk("session", "log", "web:quiet", "--role", "user", "Hello."))
+    log_user_turns(memdesk, "web:busy", [f"I prefer option {text}." for text in ("one", "two", "three")])
+    log_user_turns(memdesk, "web:quiet", ["Hello."])
 
     dry = out(memdesk("compact", "--due", "--dry-run"))
     assert "=== web:busy (due: 3 user turns since the last compaction)" in dry
@@ -174,8 +177,7 @@ def test_openai_backend_401_fails_cleanly_and_keeps_the_messages(memdesk, server
 
 def test_due_goes_on_after_one_session_fails(memdesk, server):
     for session in ("web:a", "web:b"):
-        for text in ("one", "two", "three"):
-            out(memdesk("session", "log", session, "--role", "user", f"{text} in {session}"))
+        log_user_turns(memdesk, session, [f"{text} in {session}" for text in ("one", "two", "three")])
     server.script(Status(500))
     server.responder = by_step
 
@@ -203,9 +205,11 @@ KEY = {"MEMDESK_API_KEY": "k"}
 
 
 def nothing_written(memdesk):
-    assert out(memdesk("working", "show", "--all")) == ""
-    assert out(memdesk("doc", "show", "user/facts")) == ""
-    assert out(memdesk("app", "show", "cal")) == ""
+    """Compaction wrote none of its kinds of memory: read in this process, not by three commands."""
+    with store_of(memdesk, NOW) as store:
+        assert store.working.state() is None
+        assert store.documents.text("user/facts") == ""
+        assert store.apps.memories("cal", include_expired=True) == []
 
 
 def test_a_decision_object_as_every_reply_fails_the_run_then_degrades_to_raw(memdesk, server, seeded):
@@ -239,9 +243,12 @@ def test_an_unknown_decision_target_falls_back_to_fifo(memdesk, server):
         return by_step(request)
 
     server.responder = by_step_with_decision
-    oldest = out(memdesk("app", "add", "cal", "Oldest memory.", "--created", "2026-01-01T00:00:00Z"))
-    for n in range(9):
-        out(memdesk("app", "add", "cal", f"Memory number {n}.", "--created", "2026-02-01T00:00:00Z"))
+    with store_of(memdesk, NOW) as store:
+        store.apps.add("cal", "Oldest memory.", created_at=datetime.fromisoformat("2026-01-01T00:00:00Z"))
+        for n in range(9):
+            store.apps.add(
+                "cal", f"Memory number {n}.", created_at=datetime.fromisoformat("2026-02-01T00:00:00Z")
+            )
     log_chat(memdesk)
 
     applied = out(memdesk("compact", "telegram:1", "--yes", env=KEY))
@@ -249,7 +256,7 @@ def test_an_unknown_decision_target_falls_back_to_fifo(memdesk, server):
     assert "named memory 99999, which does not exist" in applied and "(the FIFO fallback)" in applied
     memories = out(memdesk("app", "show", "cal"))
     assert "Oldest memory." not in memories and "The user chose Rust" in memories
-    assert oldest.strip() and len(memories.splitlines()) == 10
+    assert len(memories.splitlines()) == 10
     assert sum(r.system_text == prompts.DECISION_SYSTEM for r in server.requests) == 2
 
 
@@ -288,8 +295,7 @@ def test_accept_suspicious_writes_them_and_due_leaves_them_out(memdesk, server, 
     assert "Applied 5 changes" in applied and "Left out" not in applied
     assert INJECTION in out(memdesk("doc", "show", "user/facts"))
 
-    for text in ("one", "two", "three"):
-        out(memdesk("session", "log", "web:busy", "--role", "user", f"Option {text}."))
+    log_user_turns(memdesk, "web:busy", [f"Option {text}." for text in ("one", "two", "three")])
     due = out(memdesk("compact", "--due", "--yes", env=KEY))
     assert "=== web:busy" in due and "Left out 2 suspicious changes ([1], [2])" in due
     assert out(memdesk("working", "show")).count("IGNORE") == 1  # still the accepted one
@@ -353,20 +359,12 @@ def test_ungrounded_changes_are_listed_and_left_out_unless_accepted(memdesk, ser
 
 
 def test_dry_run_prints_each_update_as_a_replacement_and_yes_applies_it_as_one_undoable_step(tmp_path):
-    written = MemdeskCommand(tmp_path / "store", prefix=("--now", "2026-01-10T09:00:00Z"))
     said = MemdeskCommand(tmp_path / "store", prefix=("--now", "2026-03-01T18:00:00Z"))
-    out(written("doc", "set", "user/profile", "Name: Ada\nLives in Berlin, works as a nurse."))
-    out(written("doc", "set", "user/facts", "- Drinks coffee every morning"))
-    out(
-        said(
-            "session",
-            "log",
-            "chat:1",
-            "--role",
-            "user",
-            "I moved to Paris last month and I quit coffee, only tea now.",
-        )
-    )
+    with store_of(said, "2026-01-10T09:00:00Z") as store:
+        store.documents.set("user/profile", "Name: Ada\nLives in Berlin, works as a nurse.")
+        store.documents.set("user/facts", "- Drinks coffee every morning")
+    with store_of(said, "2026-03-01T18:00:00Z") as store:
+        store.sessions.log("chat:1", "user", "I moved to Paris last month and I quit coffee, only tea now.")
 
     dry = out(said("compact", "chat:1", "--dry-run"))
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, text
-from tests.support.cli import MemdeskCommand, fails, out
+from tests.support.cli import MemdeskCommand, fails, out, store_of
 from tests.support.postgres import PASSWORD_ROLE
 
 pytestmark = pytest.mark.engines("sqlite")  # each test says which engines it crosses
@@ -16,17 +16,18 @@ pytestmark = pytest.mark.engines("sqlite")  # each test says which engines it cr
 
 def fill(memdesk: MemdeskCommand) -> None:
     """Something of every kind, with history and Trash."""
-    out(memdesk("doc", "set", "user/profile", "Name: Ada. Likes C++ and hiking."))
-    out(memdesk("doc", "set", "global", "Be brief."))
-    out(memdesk("entry", "add", "coffee", "Ada drinks her coffee black"))
-    out(memdesk("entry", "add", "--category", "timeline", "trip", "[2026-01-02 10:00] Went to Oslo"))
-    out(memdesk("entry", "add", "tea", "Green tea after lunch"))
-    out(memdesk("entry", "rm", "tea"))  # in Trash
-    out(memdesk("app", "add", "calendar", "Prefers meetings after 2pm"))
-    out(memdesk("app", "add", "calendar", "No meetings on Fridays"))
-    out(memdesk("session", "log", "--role", "user", "telegram:42", "I moved to Lisbon last week"))
-    out(memdesk("entry", "add", "city", "Lives in Porto"))
-    out(memdesk("undo"))  # an undone step in history
+    with store_of(memdesk) as store:
+        store.documents.set("user/profile", "Name: Ada. Likes C++ and hiking.")
+        store.documents.set("global", "Be brief.")
+        store.entries.upsert("coffee", "Ada drinks her coffee black", "knowledge")
+        store.entries.upsert("trip", "[2026-01-02 10:00] Went to Oslo", "timeline")
+        store.entries.upsert("tea", "Green tea after lunch", "knowledge")
+        store.entries.delete_key("tea")  # in Trash
+        store.apps.add("calendar", "Prefers meetings after 2pm")
+        store.apps.add("calendar", "No meetings on Fridays")
+        store.sessions.log("telegram:42", "user", "I moved to Lisbon last week")
+        store.entries.upsert("city", "Lives in Porto", "knowledge")
+        store.history.undo()  # an undone step in history
 
 
 def export(memdesk: MemdeskCommand, url: str, path: Path) -> dict:

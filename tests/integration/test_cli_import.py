@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.support.cli import fails, out
+from tests.support.cli import fails, out, store_of
 
 _ROW = b'"created_at": "2026-01-01T00:00:00", "updated_at": "2026-01-01T00:00:00"'
 
@@ -15,7 +15,8 @@ def _export(section: bytes, row: bytes) -> bytes:
 
 
 def _keep_a_document(memdesk) -> None:
-    out(memdesk("doc", "set", "global", "keep"))
+    with store_of(memdesk) as store:
+        store.documents.set("global", "keep")
 
 
 @pytest.mark.parametrize(
@@ -38,8 +39,9 @@ def test_a_bad_export_file_is_refused_in_one_line(memdesk, seeded, tmp_path, pay
     path.write_bytes(payload)
     err = fails(memdesk("import", str(path)), 2, message)
     assert err.startswith("memdesk: error: ") and err.count("\n") == 1
-    assert out(memdesk("doc", "show", "global")) == "keep\n"
-    assert out(memdesk("history")).count("\n") == 1
+    with store_of(memdesk) as store:  # untouched: read in this process, not by two more commands
+        assert store.documents.text("global") == "keep"
+        assert len(store.history.list()) == 1
 
 
 def test_a_flynn_folder_with_a_bad_file_is_refused_whole(memdesk, tmp_path):

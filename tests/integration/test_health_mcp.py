@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import anyio
-from tests.support.cli import MemdeskCommand, out
+from tests.support.cli import MemdeskCommand, out, store_of
 from tests.support.mcp_client import call_ok, connect, text_of
 
 KNOWLEDGE = {"category": "knowledge"}
@@ -15,8 +15,9 @@ BERLIN = {"kind": "line", "namespace": "user/facts", "text": "Lives in Berlin"}
 
 
 def test_a_write_that_contradicts_a_stored_fact_names_it(memdesk: MemdeskCommand):
-    out(memdesk("doc", "set", "user/facts", "- Lives in Berlin\n- Drinks coffee every morning"))
-    out(memdesk("entry", "add", "employer", "Works at Acme"))
+    with store_of(memdesk) as store:
+        store.documents.set("user/facts", "- Lives in Berlin\n- Drinks coffee every morning")
+        store.entries.upsert("employer", "Works at Acme", "knowledge")
 
     async def write() -> list[tuple[str, dict]]:
         async with connect(memdesk.data_dir, "chat-agent") as s:

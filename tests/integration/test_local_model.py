@@ -20,7 +20,7 @@ from tests.support.local_model import MODEL_NAME, LocalModelServer, local_model_
 
 from memdesk.services.memdesk import Memdesk
 
-pytestmark = pytest.mark.wall_time
+pytestmark = [pytest.mark.wall_time, pytest.mark.slow]
 
 NOW = "2026-11-26T09:00:00Z"
 MAX_TOKENS = 64

@@ -7,7 +7,7 @@ from pathlib import Path
 import anyio
 import pytest
 from tests.support import peek
-from tests.support.cli import MemdeskCommand, out
+from tests.support.cli import MemdeskCommand, out, store_of
 from tests.support.mcp_client import call_ok, connect, text_of
 from tests.support.seeded import SeededStores
 
@@ -35,7 +35,8 @@ def _count(data_dir: Path, sql: str) -> int:
 
 def test_every_tool_resource_and_the_prompt(memdesk: MemdeskCommand):
     data = memdesk.data_dir
-    out(memdesk("doc", "set", "user/profile", "Name: Ada"))
+    with store_of(memdesk) as store:
+        store.documents.set("user/profile", "Name: Ada")
 
     async def run() -> None:
         async with connect(data, "Claude Desktop") as s:
@@ -129,10 +130,11 @@ def test_prompt_tool_is_byte_for_byte_memdesk_prompt(memdesk: MemdeskCommand, tm
     base.write_text("You are a helpful assistant.\n", encoding="utf-8")
     (memdesk.data_dir).mkdir(parents=True, exist_ok=True)
     (memdesk.data_dir / "config.toml").write_text(f'[prompt]\nbase_file = "{base}"\n', encoding="utf-8")
-    out(memdesk("doc", "set", "user/profile", "Name: Ada\nLives in Zürich 🏔"))
-    out(memdesk("--now", "2026-05-01T00:00:00Z", "working", "set", "Writing the MCP server"))
-    out(memdesk("app", "add", "calendar", "Prefers mornings"))
-    out(memdesk("entry", "add", "lang", "Ada writes Rust"))
+    with store_of(memdesk, "2026-05-01T00:00:00Z") as store:
+        store.documents.set("user/profile", "Name: Ada\nLives in Zürich 🏔")
+        store.working.write("Writing the MCP server")
+        store.apps.add("calendar", "Prefers mornings")
+        store.entries.upsert("lang", "Ada writes Rust", "knowledge")
     cases = [
         ({}, []),
         (
@@ -197,7 +199,8 @@ BAD_CALLS = [
 
 
 def test_bad_arguments_are_tool_errors_naming_the_argument_and_write_nothing(memdesk: MemdeskCommand):
-    out(memdesk("app", "add", "cal", "Prefers mornings"))  # memory 1, of app cal
+    with store_of(memdesk) as store:
+        store.apps.add("cal", "Prefers mornings")  # memory 1, of app cal
     data = memdesk.data_dir
 
     def state() -> tuple[int, ...]:
@@ -225,7 +228,8 @@ def test_bad_arguments_are_tool_errors_naming_the_argument_and_write_nothing(mem
 
 def test_two_clients_writing_at_once_lose_nothing_and_are_told_apart(memdesk: MemdeskCommand):
     data = memdesk.data_dir
-    out(memdesk("doc", "list"))  # creates the store before two servers open it
+    with store_of(memdesk):  # creates the store before two servers open it
+        pass
     count = 25
 
     async def client(name: str) -> None:
@@ -257,8 +261,9 @@ def test_two_clients_writing_at_once_lose_nothing_and_are_told_apart(memdesk: Me
 
 
 def _an_entry_and_an_app_memory(memdesk: MemdeskCommand) -> None:
-    out(memdesk("entry", "add", "lang", "Ada writes Rust"))
-    out(memdesk("app", "add", "cal", "Prefers mornings"))
+    with store_of(memdesk) as store:
+        store.entries.upsert("lang", "Ada writes Rust", "knowledge")
+        store.apps.add("cal", "Prefers mornings")
 
 
 @pytest.mark.parametrize(
@@ -339,7 +344,8 @@ def test_adding_at_the_cap_keeps_it_in_one_undoable_step(memdesk: MemdeskCommand
     (memdesk.data_dir).mkdir(parents=True, exist_ok=True)
     (memdesk.data_dir / "config.toml").write_text("[memory]\napp_memory_cap = 3\n", encoding="utf-8")
     for index, text in enumerate(("Likes tea", "Works from home on Fridays", "Has a dog called Rex")):
-        out(memdesk("--now", f"2026-05-01T00:0{index}:00Z", "app", "add", "cal", text))
+        with store_of(memdesk, f"2026-05-01T00:0{index}:00Z") as store:
+            store.apps.add("cal", text)
 
     async def run() -> dict:
         async with connect(memdesk.data_dir) as s:

@@ -1,6 +1,7 @@
 """What assistants can read, through the real servers: private items absent from every MCP tool,
 resource, prompt and completion and from the admin API; an app limit followed from a running
-server's next call. The store is set up and changed with the real ``memdesk`` command."""
+server's next call. The store is set up in this process, and changed with the real ``memdesk``
+command where the change is what is tested."""
 
 from __future__ import annotations
 
@@ -14,10 +15,12 @@ import pytest
 from mcp import ClientSession
 from mcp.shared.exceptions import McpError
 from mcp.types import PromptReference, ResourceTemplateReference
-from tests.support.cli import MemdeskCommand, fails, out
+from tests.support.cli import MemdeskCommand, fails, out, store_of
 from tests.support.mcp_client import call_ok, connect, text_of
 from tests.support.seeded import SeededStores
 from tests.support.server import ServeProcess
+
+from memdesk.services.privacy import parse_target
 
 # Text that only private items hold: none of it may reach an assistant.
 SECRETS = ("therapist", "Dr. Lind", "Ada's diagnosis")
@@ -25,18 +28,16 @@ RULE = "this assistant may read only the apps the person chose for it"
 
 
 def _seed(memdesk: MemdeskCommand) -> None:
-    for args in (
-        ("app", "add", "health", "Sees a therapist for anxiety every Thursday."),
-        ("app", "add", "work", "Stand-up every Thursday at nine."),
-        ("app", "add", "home", "Bins go out on Thursday evening."),
-        ("entry", "add", "therapy", "Therapy with Dr. Lind on Thursdays"),
-        ("entry", "add", "coffee", "Coffee with Sam on Thursdays"),
-        ("doc", "set", "user/profile", "Name: Ada"),
-        ("doc", "set", "user/facts", "- Ada's diagnosis is kept on Thursdays"),
-    ):
-        out(memdesk(*args))
-    for target in ("app:health", "entry:therapy", "doc:user/facts"):
-        assert out(memdesk("private", "add", target)) == f"{target} is now private\n"
+    with store_of(memdesk) as app:
+        app.apps.add("health", "Sees a therapist for anxiety every Thursday.")
+        app.apps.add("work", "Stand-up every Thursday at nine.")
+        app.apps.add("home", "Bins go out on Thursday evening.")
+        app.entries.upsert("therapy", "Therapy with Dr. Lind on Thursdays", "knowledge")
+        app.entries.upsert("coffee", "Coffee with Sam on Thursdays", "knowledge")
+        app.documents.set("user/profile", "Name: Ada")
+        app.documents.set("user/facts", "- Ada's diagnosis is kept on Thursdays")
+        for target in ("app:health", "entry:therapy", "doc:user/facts"):
+            assert app.privacy.set_private(parse_target(target), True)
 
 
 def _no_secret(text: str) -> str:
@@ -85,8 +86,9 @@ def test_private_items_are_absent_from_every_tool_resource_prompt_and_completion
             assert forget.isError and text_of(forget) == text_of(missing).replace("absent", "therapy")
 
             # At its cap, compaction proposes moving a memory of the app to Trash.
-            for number in range(9):
-                out(memdesk("app", "add", "health", f"Sees a therapist, visit {number}."))
+            with store_of(memdesk) as app:
+                for number in range(9):
+                    app.apps.add("health", f"Sees a therapist, visit {number}.")
             for role, said in (("user", "My therapy moved to Fridays"), ("assistant", "Noted")):
                 await call_ok(s, "session_log", session="web:9", role=role, content=said, app="health")
             proposal = await call_ok(s, "compaction_propose", session="web:9")

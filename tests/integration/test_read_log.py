@@ -13,7 +13,7 @@ import time
 import anyio
 import httpx
 import pytest
-from tests.support.cli import MemdeskCommand, fails, out
+from tests.support.cli import MemdeskCommand, fails, out, store_of
 from tests.support.mcp_client import call_ok, connect
 from tests.support.seeded import SeededStores
 from tests.support.server import ServeProcess
@@ -28,9 +28,10 @@ def _items(read: dict) -> list[tuple[str, str]]:
 
 
 def _seed(memdesk: MemdeskCommand) -> None:
-    out(memdesk("app", "add", "health", "Sees a therapist for anxiety every Thursday."))
-    out(memdesk("entry", "add", "therapy", "Therapy with Dr. Lind on Thursdays"))
-    out(memdesk("doc", "set", "user/profile", "Name: Ada"))
+    with store_of(memdesk) as store:
+        store.apps.add("health", "Sees a therapist for anxiety every Thursday.")
+        store.entries.upsert("therapy", "Therapy with Dr. Lind on Thursdays", "knowledge")
+        store.documents.set("user/profile", "Name: Ada")
 
 
 def test_every_mcp_read_is_logged_with_what_it_returned(memdesk: MemdeskCommand, seeded: SeededStores):

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.support.cli import MemdeskCommand, fails, out
+from tests.support.cli import MemdeskCommand, fails, out, store_of
 from tests.support.damage import damage_table
 
 # Holds the write lock of the store, with a large uncommitted write in it, until its
@@ -57,9 +57,10 @@ def db_file(memdesk: MemdeskCommand) -> Path:
 
 
 def test_reads_never_wait_for_a_long_writer(memdesk):
-    out(memdesk("entry", "add", "coffee", "Ada drinks her coffee black"))
-    out(memdesk("app", "add", "cal", "Prefers meetings after 2pm"))
-    out(memdesk("doc", "set", "global", "Be brief."))
+    with store_of(memdesk) as store:
+        store.entries.upsert("coffee", "Ada drinks her coffee black", "knowledge")
+        store.apps.add("cal", "Prefers meetings after 2pm")
+        store.documents.set("global", "Be brief.")
     shared = os.environ.get("MEMDESK_DB")
     script, where = (LONG_WRITER_POSTGRESQL, shared) if shared else (LONG_WRITER, str(db_file(memdesk)))
     writer = subprocess.Popen(
@@ -117,9 +118,10 @@ def on_a_small_disk(memdesk: MemdeskCommand, limit: int, *args: str) -> subproce
 
 @pytest.mark.engines("sqlite")
 def test_a_full_disk_fails_the_write_cleanly_and_keeps_earlier_writes(memdesk):
-    for index in range(3):
-        out(memdesk("entry", "add", f"k{index}", f"saved before {index}"))
-    out(memdesk("doc", "set", "global", "Be brief."))
+    with store_of(memdesk) as store:
+        for index in range(3):
+            store.entries.upsert(f"k{index}", f"saved before {index}", "knowledge")
+        store.documents.set("global", "Be brief.")
     result = on_a_small_disk(memdesk, store_size(memdesk) + 30000, "doc", "set", "global", "-")
     fails(result, 1, "the disk is full")
     assert out(memdesk("doc", "show", "global")) == "Be brief.\n"
@@ -129,12 +131,14 @@ def test_a_full_disk_fails_the_write_cleanly_and_keeps_earlier_writes(memdesk):
 
 @pytest.mark.engines("sqlite")
 def test_a_damaged_file_is_reported_kept_and_restored_from_the_newest_backup(memdesk):
-    for index in range(3):
-        out(memdesk("entry", "add", f"k{index}", f"in the backup {index}"))
-    out(memdesk("doc", "set", "global", "paragraph\n\n" * 2000))
+    with store_of(memdesk) as store:
+        for index in range(3):
+            store.entries.upsert(f"k{index}", f"in the backup {index}", "knowledge")
+        store.documents.set("global", "paragraph\n\n" * 2000)
     backup = Path(out(memdesk("db", "backup")).strip())
     assert backup.parent == Path(memdesk.data_dir) / "backups" and backup.is_file()
-    out(memdesk("entry", "add", "late", "written after the backup"))
+    with store_of(memdesk) as store:
+        store.entries.upsert("late", "written after the backup", "knowledge")
     file = db_file(memdesk)
     damage_table(file, "entries")
     damaged = file.read_bytes()
@@ -155,7 +159,8 @@ def test_a_damaged_file_is_reported_kept_and_restored_from_the_newest_backup(mem
 
 @pytest.mark.engines("sqlite")
 def test_restore_refuses_a_missing_or_damaged_backup_and_changes_nothing(memdesk, tmp_path):
-    out(memdesk("entry", "add", "k", "v"))
+    with store_of(memdesk) as store:
+        store.entries.upsert("k", "v", "knowledge")
     before = db_file(memdesk).read_bytes()
     fails(memdesk("db", "restore", str(tmp_path / "nope.sqlite3")), 2, "no backup file at")
     junk = tmp_path / "junk.sqlite3"
@@ -185,7 +190,8 @@ def test_a_folder_without_shared_memory_is_refused_at_open(tmp_path):
 
 @pytest.mark.engines("sqlite")
 def test_a_backup_cut_short_by_a_full_disk_leaves_no_file(memdesk):
-    out(memdesk("doc", "set", "global", "paragraph\n\n" * 2000))
+    with store_of(memdesk) as store:
+        store.documents.set("global", "paragraph\n\n" * 2000)
     fails(
         on_a_small_disk(memdesk, db_file(memdesk).stat().st_size // 2, "db", "backup"), 1, "the disk is full"
     )

@@ -5,7 +5,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from memdesk.services.memdesk import Memdesk
 
 
 class MemdeskCommand:
@@ -25,6 +32,27 @@ class MemdeskCommand:
             env={**os.environ, **(env or {})},
             timeout=timeout,
         )
+
+
+@contextmanager
+def store_of(memdesk: MemdeskCommand, now: str | None = None) -> Iterator[Memdesk]:
+    """The store ``memdesk`` works on, opened in this process as the command opens it (its data
+    folder, ``MEMDESK_DB``, the actor ``cli``; ``now``: the command's ``--now``).
+
+    For set-up that is not what a test checks: each write here saves starting a command, and
+    leaves the same rows the command would.
+    """
+    from memdesk.core.timefmt import utcnow
+    from memdesk.services.memdesk import Memdesk
+
+    moment = datetime.fromisoformat(now) if now else None
+    app = Memdesk.open(
+        data_dir=str(memdesk.data_dir), actor="cli", clock=(lambda: moment) if moment else utcnow
+    )
+    try:
+        yield app
+    finally:
+        app.close()
 
 
 def out(result: subprocess.CompletedProcess) -> str:
