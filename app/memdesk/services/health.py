@@ -128,6 +128,11 @@ class Finding:
     second: Fact
 
 
+def _owners(rows: Iterable[tuple[str, str]]) -> list[str]:
+    """The fact-holding rows among (table, primary key) rows, as owners (``entry:12``), sorted."""
+    return sorted({f"{FACT_TABLES[table]}:{key}" for table, key in rows if table in FACT_TABLES})
+
+
 def owner_of(ref: str) -> str:
     """The row a fact is in: ``line:3:ab12`` is in ``document:3``."""
     if ref.startswith("line:"):
@@ -413,16 +418,12 @@ class Health:
         query = select(HistoryChange.table_name, HistoryChange.item_key).where(
             HistoryChange.step_id > since, HistoryChange.step_id < kept_from
         )
-        changed = {
-            f"{FACT_TABLES[table]}:{key}" for table, key in session.execute(query) if table in FACT_TABLES
-        }
-        return sorted(changed)
+        return _owners(session.execute(query))
 
     def keep_index(self, session: Session, touched: Touched) -> None:
         """Index the facts of the rows a change touched, in its transaction (once a first look
         has indexed every fact; before it, that look will)."""
-        rows = touched.rows
-        owners = sorted({f"{FACT_TABLES[table]}:{key}" for table, key in rows if table in FACT_TABLES})
+        owners = _owners(touched.rows)
         if not owners or session.get(Meta, LOOKED_TO) is None:
             return
         if touched.step_id is not None and session.get(Meta, KEPT_FROM) is None:
@@ -563,8 +564,9 @@ class Health:
                         if old.fact != new.fact:
                             add(verdict, old.fact, new.fact)
             for old in by_signature[new.signature] if new.signature else ():
-                if old.fact != new.fact:
-                    add(compare(new, old) or (FindingKind.DUPLICATE, ""), old.fact, new.fact)
+                # The same signature: at least a duplicate.
+                if old.fact != new.fact and (result := compare(new, old)):
+                    add(result, old.fact, new.fact)
         return found
 
     def _record(
