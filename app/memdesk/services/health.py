@@ -2,12 +2,12 @@
 
 A fact is a line of ``{user}/profile``, ``{user}/patterns`` or any ``{ns}/facts`` document, a
 live knowledge entry, or a live app memory. Each is kept in ``health_facts`` under the slots
-its claims fill (``memdesk.core.slots``) and a signature of its words. Every change keeps
-the index of the rows it touched up to date, in its own transaction (once a first look has
-read every fact). A look takes the facts that History shows changed since the last look,
-compares them with the indexed facts that share a slot or a signature, and records what it
-finds in ``health_findings``; so a look costs what changed, not the size of the store.
-Fixes are History steps.
+its claims fill (``memdesk.core.slots``) and a signature of its words. Once a first look has
+read every fact, every change indexes the rows it touched, in its own transaction, compares
+their facts with the indexed facts that share a slot or a signature, and records what it
+finds in ``health_findings``: so listing the findings reads no fact, and checking costs what
+changed, not the size of the store. A look compares what changes could not (those made
+before the first look's end, or by an earlier version), from History. Fixes are History steps.
 """
 
 from __future__ import annotations
@@ -379,8 +379,7 @@ class Health:
             stale = self._touched(session, since, int(kept_from) if kept_from else newest + 1)
             _rows, facts = self._index(session, stale)
             rows, shared = self._changed_rows(session, since)
-            partners = self._partners(session, ({row.slot for row in rows if row.slot}, shared))
-            self._record(session, self._pairs(rows, partners), facts)
+            self._compare(session, rows, shared, facts)
             looked_to.value = str(newest)
             return len({row.fact for row in rows})
 
@@ -422,14 +421,47 @@ class Health:
 
     def keep_index(self, session: Session, touched: Touched) -> None:
         """Index the facts of the rows a change touched, in its transaction (once a first look
-        has indexed every fact; before it, that look will)."""
+        has indexed every fact; before it, that look will). When every earlier step was looked
+        at, compare them too: the change is then looked at, and a look has nothing left to do."""
         owners = _owners(touched.rows)
-        if not owners or session.get(Meta, LOOKED_TO) is None:
+        looked_to = session.get(Meta, LOOKED_TO)
+        if not owners or looked_to is None:
             return
         if touched.step_id is not None and session.get(Meta, KEPT_FROM) is None:
             # The first change to index itself: the steps before it are left to a look.
             session.add(Meta(key=KEPT_FROM, value=str(touched.step_id)))
-        self._index(session, owners)
+        rows, facts = self._index(session, owners)
+        earlier = select(func.max(HistoryStep.id))
+        if touched.step_id is not None:
+            earlier = earlier.where(HistoryStep.id < touched.step_id)
+        if (session.scalar(earlier) or 0) > int(looked_to.value):
+            return  # steps no look has read yet: the next look compares this one with them
+        self._compare(session, rows, self._shared_signatures(session, rows), facts)
+        if touched.step_id is not None:
+            looked_to.value = str(touched.step_id)
+
+    @staticmethod
+    def _shared_signatures(session: Session, rows: list[_Claimed]) -> list[str]:
+        """The signatures of ``rows`` that another fact shares too (sorted)."""
+        signatures = sorted({row.signature for row in rows if row.signature})
+        shared: list[str] = []
+        for chunk in _chunks(signatures):
+            query = (
+                select(HealthFact.signature)
+                .where(HealthFact.signature.in_(chunk))
+                .group_by(HealthFact.signature)
+                .having(func.count(func.distinct(HealthFact.fact)) > 1)
+            )
+            shared += session.scalars(query)
+        return sorted(shared)
+
+    def _compare(
+        self, session: Session, rows: list[_Claimed], shared: list[str], read: dict[str, list[Fact]]
+    ) -> None:
+        """Compare changed index rows with the facts that share their slots or signatures, and
+        record what disagrees or repeats (``read``: the facts of rows read already)."""
+        partners = self._partners(session, ({row.slot for row in rows if row.slot}, shared))
+        self._record(session, self._pairs(rows, partners), read)
 
     @staticmethod
     def _changed_rows(session: Session, since: int) -> tuple[list[_Claimed], list[str]]:

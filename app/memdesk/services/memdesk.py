@@ -24,9 +24,6 @@ from memdesk.services.context import Context
 from memdesk.services.documents import Documents
 from memdesk.services.entries import Entries
 from memdesk.services.files import FileScopes, global_folder
-from memdesk.services.prompt import Composer
-from memdesk.services.recall import Recall
-from memdesk.services.sessions import Sessions
 from memdesk.services.working import WorkingMemory
 from memdesk.store.engine import Store
 from memdesk.store.models import FACT_TABLES
@@ -40,9 +37,13 @@ if TYPE_CHECKING:
     from memdesk.services.flynn import FlynnFolder
     from memdesk.services.health import Health
     from memdesk.services.history import History
+    from memdesk.services.privacy import Privacy
+    from memdesk.services.prompt import Composer
     from memdesk.services.provenance import Provenance
+    from memdesk.services.recall import Recall
     from memdesk.services.review import Review
     from memdesk.services.search import Search
+    from memdesk.services.sessions import Sessions
     from memdesk.services.sources.sync import Sources
     from memdesk.services.tokens import Tokens
     from memdesk.services.transcripts import Transcripts
@@ -72,13 +73,35 @@ class Memdesk:
         self.working = WorkingMemory(self.ctx)
         self.apps = AppMemories(self.ctx)
         self.entries = Entries(self.ctx)
-        self.recall = Recall(self.ctx)
-        self.sessions = Sessions(self.ctx)
-        self.prompt = Composer(self.ctx)
-        self.privacy = self.prompt.privacy  # private items, and the apps each assistant may read
         self.ctx.derived.append(self._keep_health_index)
         # The rest are made (and their modules imported) on first use: a one-shot command like
-        # `memdesk prompt` or an assistant's hook needs few of them, and starts sooner.
+        # `memdesk health` or an assistant's hook needs few of them, and starts sooner.
+
+    @cached_property
+    def recall(self) -> Recall:
+        """Ranked search for what a message is about."""
+        from memdesk.services.recall import Recall
+
+        return Recall(self.ctx)
+
+    @cached_property
+    def sessions(self) -> Sessions:
+        """Conversations, message by message, until compacted."""
+        from memdesk.services.sessions import Sessions
+
+        return Sessions(self.ctx)
+
+    @cached_property
+    def prompt(self) -> Composer:
+        """The system prompt a session receives."""
+        from memdesk.services.prompt import Composer
+
+        return Composer(self.ctx)
+
+    @cached_property
+    def privacy(self) -> Privacy:
+        """Private items, and the apps each assistant may read (the prompt's own)."""
+        return self.prompt.privacy
 
     @classmethod
     def open(

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from sqlalchemy import BindParameter, Connection, bindparam, text
@@ -165,8 +166,11 @@ def _namespaces(namespaces: Sequence[str]) -> BindParameter[Any]:
 class SQLiteFullText:
     """FTS5 with BM25; trigram tables for scripts without spaces; LIKE as the fallback."""
 
-    def __init__(self) -> None:
-        self.live = entry_live_sql("e", sqlite.dialect())
+    @cached_property
+    def live(self) -> str:
+        """Whether entry ``e`` is live, as SQL: compiled on first use (compiling costs about
+        20 ms, which a command that opens the store for something else should not pay)."""
+        return entry_live_sql("e", sqlite.dialect())
 
     create_indexes = staticmethod(create_indexes)
 
