@@ -21,7 +21,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from sqlalchemy import and_, case, delete, func, literal, select
+from sqlalchemy import ColumnElement, and_, bindparam, case, delete, func, literal, select
 from sqlalchemy.orm import Session, aliased
 
 from memdesk.core import lifetime
@@ -237,6 +237,40 @@ _INDEXED = (
 )
 _Pair = tuple[FindingKind, str, str, str]  # kind, slot, the fact that was there, the changed one
 
+# Built once: every change to a fact runs these, and building a statement took longer than
+# running it.
+_IDS = bindparam("ids", expanding=True)
+_READ_ENTRIES = select(Entry.id, Entry.key, Entry.content, Entry.category, *_life_columns(Entry)).where(
+    Entry.id.in_(_IDS)
+)
+_READ_MEMORIES = select(AppMemory.id, AppMemory.app_id, AppMemory.content, *_life_columns(AppMemory)).where(
+    AppMemory.id.in_(_IDS)
+)
+_READ_DOCUMENTS = select(Document.id, Document.namespace, Document.content, *_life_columns(Document)).where(
+    Document.id.in_(_IDS)
+)
+_SLOT_NEWEST = (
+    select(*_INDEXED)
+    .where(HealthFact.slot == bindparam("slot"))
+    .order_by(HealthFact.id.desc())
+    .limit(PARTNERS_PER_SLOT)
+)
+_KNOWN_PAIRS = select(HealthFinding.pair).where(HealthFinding.pair.in_(bindparam("pairs", expanding=True)))
+_OWNERS = HealthFact.owner.in_(bindparam("owners", expanding=True))
+_NEWEST_STEP = select(func.max(HistoryStep.id))
+_NEWEST_STEP_BEFORE = _NEWEST_STEP.where(HistoryStep.id < bindparam("step"))
+_UNINDEX = delete(HealthFact).where(_OWNERS)
+_OTHER = aliased(HealthFact)
+_WITH_SHARED = select(  # whether another fact has the row's signature, by the signature's index
+    *_INDEXED,
+    and_(
+        HealthFact.signature != "",
+        select(_OTHER.id)
+        .where(_OTHER.signature == HealthFact.signature, _OTHER.fact != HealthFact.fact)
+        .exists(),
+    ),
+)
+
 
 @dataclass(frozen=True)
 class _Partners:
@@ -293,15 +327,13 @@ class Health:
 
     def _live_entries(self, session: Session, ids: list[int]) -> Iterator[Fact]:
         now = self.ctx.now()
-        query = select(Entry.id, Entry.key, Entry.content, Entry.category, *_life_columns(Entry))
-        for entry in session.execute(query.where(Entry.id.in_(ids))):
+        for entry in session.execute(_READ_ENTRIES, {"ids": ids}):
             if entry.category == KNOWLEDGE and _live(entry, now):
                 yield Fact(f"entry:{entry.id}", entry.content, ItemKind.ENTRY, entry.key)
 
     def _live_memories(self, session: Session, ids: list[int]) -> Iterator[Fact]:
         now = self.ctx.now()
-        query = select(AppMemory.id, AppMemory.app_id, AppMemory.content, *_life_columns(AppMemory))
-        for memory in session.execute(query.where(AppMemory.id.in_(ids))):
+        for memory in session.execute(_READ_MEMORIES, {"ids": ids}):
             if _live(memory, now):
                 yield Fact(
                     f"memory:{memory.id}", memory.content, ItemKind.APP_MEMORY, str(memory.id), memory.app_id
@@ -309,8 +341,7 @@ class Health:
 
     def _live_lines(self, session: Session, ids: list[int]) -> Iterator[Fact]:
         now = self.ctx.now()
-        query = select(Document.id, Document.namespace, Document.content, *_life_columns(Document))
-        for document in session.execute(query.where(Document.id.in_(ids))):
+        for document in session.execute(_READ_DOCUMENTS, {"ids": ids}):
             if self.holds_facts(document.namespace) and _live(document, now):
                 for text in dict.fromkeys(fact_lines(document.content)):
                     yield Fact(_line_ref(document.id, text), text, ItemKind.DOCUMENT, document.namespace)
@@ -363,7 +394,7 @@ class Health:
             if not self._due(session, first_look):  # another program looked meanwhile
                 return 0
             looked_to = session.get(Meta, LOOKED_TO)
-            newest = session.scalar(select(func.max(HistoryStep.id))) or 0
+            newest = session.scalar(_NEWEST_STEP) or 0
             if looked_to is None:
                 read = 0
                 for owners in self._every_owner(session):
@@ -378,7 +409,7 @@ class Health:
             since = int(looked_to.value)
             stale = self._touched(session, since, int(kept_from) if kept_from else newest + 1)
             _rows, facts = self._index(session, stale)
-            rows, shared = self._changed_rows(session, since)
+            rows, shared = self._indexed(session, self._changed_since(since))
             self._compare(session, rows, shared, facts)
             looked_to.value = str(newest)
             return len({row.fact for row in rows})
@@ -391,7 +422,7 @@ class Health:
         kept_from = session.scalar(select(Meta.value).where(Meta.key == KEPT_FROM))
         if looked_to is None:
             return False
-        newest = session.scalar(select(func.max(HistoryStep.id))) or 0
+        newest = session.scalar(_NEWEST_STEP) or 0
         return int(looked_to) == newest or (kept_from is not None and int(kept_from) <= int(looked_to) + 1)
 
     @staticmethod
@@ -399,7 +430,7 @@ class Health:
         """Whether History holds changes since the last look (and, before the first, whether
         the store is small enough, or the first look is asked for)."""
         looked_to = session.scalar(select(Meta.value).where(Meta.key == LOOKED_TO))
-        newest = session.scalar(select(func.max(HistoryStep.id))) or 0
+        newest = session.scalar(_NEWEST_STEP) or 0
         if looked_to is not None:
             return int(looked_to) < newest
         if first_look:
@@ -430,30 +461,23 @@ class Health:
         if touched.step_id is not None and session.get(Meta, KEPT_FROM) is None:
             # The first change to index itself: the steps before it are left to a look.
             session.add(Meta(key=KEPT_FROM, value=str(touched.step_id)))
-        rows, facts = self._index(session, owners)
-        earlier = select(func.max(HistoryStep.id))
-        if touched.step_id is not None:
-            earlier = earlier.where(HistoryStep.id < touched.step_id)
-        if (session.scalar(earlier) or 0) > int(looked_to.value):
+        _rows, facts = self._index(session, owners)
+        earlier = (
+            session.scalar(_NEWEST_STEP)
+            if touched.step_id is None
+            else session.scalar(_NEWEST_STEP_BEFORE, {"step": touched.step_id})
+        )
+        if (earlier or 0) > int(looked_to.value):
             return  # steps no look has read yet: the next look compares this one with them
-        self._compare(session, rows, self._shared_signatures(session, rows), facts)
+        rows: list[_Claimed] = []
+        shared: set[str] = set()
+        for chunk in _chunks(owners):
+            found, signatures = self._indexed(session, _OWNERS, {"owners": chunk})
+            rows += found
+            shared.update(signatures)
+        self._compare(session, rows, sorted(shared), facts)
         if touched.step_id is not None:
             looked_to.value = str(touched.step_id)
-
-    @staticmethod
-    def _shared_signatures(session: Session, rows: list[_Claimed]) -> list[str]:
-        """The signatures of ``rows`` that another fact shares too (sorted)."""
-        signatures = sorted({row.signature for row in rows if row.signature})
-        shared: list[str] = []
-        for chunk in _chunks(signatures):
-            query = (
-                select(HealthFact.signature)
-                .where(HealthFact.signature.in_(chunk))
-                .group_by(HealthFact.signature)
-                .having(func.count(func.distinct(HealthFact.fact)) > 1)
-            )
-            shared += session.scalars(query)
-        return sorted(shared)
 
     def _compare(
         self, session: Session, rows: list[_Claimed], shared: list[str], read: dict[str, list[Fact]]
@@ -464,27 +488,22 @@ class Health:
         self._record(session, self._pairs(rows, partners), read)
 
     @staticmethod
-    def _changed_rows(session: Session, since: int) -> tuple[list[_Claimed], list[str]]:
-        """The index rows of the facts in rows History shows changed after step ``since``, and
-        those of their signatures that another fact shares (sorted).
-
-        One query: the changed rows are named in SQL, by step, not sent as thousands of
-        parameters, and whether another fact has a signature is asked of its index."""
+    def _changed_since(since: int) -> ColumnElement[bool]:
+        """The index rows of the rows History shows changed after step ``since``: named in SQL,
+        by step, not sent as thousands of parameters."""
         prefixes = {table: literal(f"{name}:") for table, name in FACT_TABLES.items()}
         owner = case(prefixes, value=HistoryChange.table_name).concat(HistoryChange.item_key)
-        changed = select(owner).where(HistoryChange.step_id > since)
-        other = aliased(HealthFact)
-        shared = (
-            select(other.id)
-            .where(other.signature == HealthFact.signature, other.fact != HealthFact.fact)
-            .exists()
-        )
-        query = select(*_INDEXED, and_(HealthFact.signature != "", shared)).where(
-            HealthFact.owner.in_(changed)
-        )
+        return HealthFact.owner.in_(select(owner).where(HistoryChange.step_id > since))
+
+    @staticmethod
+    def _indexed(
+        session: Session, which: ColumnElement[bool], params: dict[str, Any] | None = None
+    ) -> tuple[list[_Claimed], list[str]]:
+        """The index rows ``which`` selects, and those of their signatures that another fact
+        shares (sorted): one query, which asks the signature's index for each row."""
         rows: list[_Claimed] = []
         signatures: set[str] = set()
-        for *columns, is_shared in session.execute(query):
+        for *columns, is_shared in session.execute(_WITH_SHARED.where(which), params):
             rows.append(_Claimed(*columns))
             if is_shared:
                 signatures.add(rows[-1].signature)
@@ -493,8 +512,8 @@ class Health:
     def _index(self, session: Session, owners: list[str]) -> tuple[list[_Claimed], dict[str, list[Fact]]]:
         """Put these rows' live facts in the index as they read now; their index rows, and the
         facts of each row."""
-        for start in range(0, len(owners), CHUNK):
-            session.execute(delete(HealthFact).where(HealthFact.owner.in_(owners[start : start + CHUNK])))
+        for chunk in _chunks(owners):
+            session.execute(_UNINDEX, {"owners": chunk})
         found = self._facts_of(session, owners)
         facts: dict[str, list[Fact]] = {owner: [] for owner in owners}
         for fact in found:
@@ -542,9 +561,8 @@ class Health:
         else:
             slots, signatures = wanted
             for slot in sorted(slots):  # a slot's newest rows, by its index: no slot is read whole
-                query = select(*_INDEXED).where(HealthFact.slot == slot).order_by(newest)
                 per_value: Counter[str] = Counter()
-                for found_row in session.execute(query.limit(PARTNERS_PER_SLOT)):
+                for found_row in session.execute(_SLOT_NEWEST, {"slot": slot}):
                     row = _Claimed(*found_row)
                     per_value[row.value] += 1
                     if per_value[row.value] <= PARTNERS:
@@ -627,8 +645,7 @@ class Health:
             findings[_pair_key(facts[first], facts[second])] = (facts[first], facts[second], kind, slot)
         keys = sorted(findings)
         for start in range(0, len(keys), CHUNK):
-            known = select(HealthFinding.pair).where(HealthFinding.pair.in_(keys[start : start + CHUNK]))
-            for pair in session.scalars(known):
+            for pair in session.scalars(_KNOWN_PAIRS, {"pairs": keys[start : start + CHUNK]}):
                 del findings[pair]
         now = self.ctx.now()
         rows = [
