@@ -258,6 +258,13 @@ _SLOT_NEWEST = (
 _KNOWN_PAIRS = select(HealthFinding.pair).where(HealthFinding.pair.in_(bindparam("pairs", expanding=True)))
 _OWNERS = HealthFact.owner.in_(bindparam("owners", expanding=True))
 _NEWEST_STEP = select(func.max(HistoryStep.id))
+_META = select(Meta.value).where(Meta.key == bindparam("key"))
+_CLAIMS_OF_SLOTS = (
+    select(HealthFact.fact, HealthFact.slot, HealthFact.value, HealthFact.past)
+    .where(HealthFact.slot.in_(bindparam("slots", expanding=True)))
+    .order_by(HealthFact.id.desc())
+    .limit(PARTNERS_PER_SLOT)
+)
 _NEWEST_STEP_BEFORE = _NEWEST_STEP.where(HistoryStep.id < bindparam("step"))
 _UNINDEX = delete(HealthFact).where(_OWNERS)
 _OTHER = aliased(HealthFact)
@@ -405,7 +412,7 @@ class Health:
                 self._record(session, self._pairs(rows, everyone), {})
                 session.add(Meta(key=LOOKED_TO, value=str(newest)))
                 return read
-            kept_from = session.scalar(select(Meta.value).where(Meta.key == KEPT_FROM))
+            kept_from = session.scalar(_META, {"key": KEPT_FROM})
             since = int(looked_to.value)
             stale = self._touched(session, since, int(kept_from) if kept_from else newest + 1)
             _rows, facts = self._index(session, stale)
@@ -418,8 +425,8 @@ class Health:
     def _index_is_current(session: Session) -> bool:
         """Whether every fact is indexed as it reads now: looked at once, and every change
         since indexed by the change itself."""
-        looked_to = session.scalar(select(Meta.value).where(Meta.key == LOOKED_TO))
-        kept_from = session.scalar(select(Meta.value).where(Meta.key == KEPT_FROM))
+        looked_to = session.scalar(_META, {"key": LOOKED_TO})
+        kept_from = session.scalar(_META, {"key": KEPT_FROM})
         if looked_to is None:
             return False
         newest = session.scalar(_NEWEST_STEP) or 0
@@ -429,7 +436,7 @@ class Health:
     def _due(session: Session, first_look: bool) -> bool:
         """Whether History holds changes since the last look (and, before the first, whether
         the store is small enough, or the first look is asked for)."""
-        looked_to = session.scalar(select(Meta.value).where(Meta.key == LOOKED_TO))
+        looked_to = session.scalar(_META, {"key": LOOKED_TO})
         newest = session.scalar(_NEWEST_STEP) or 0
         if looked_to is not None:
             return int(looked_to) < newest
@@ -706,26 +713,21 @@ class Health:
             current = self._index_is_current(session)
         if not current:  # a small store gets its first look; older changes are indexed
             self.look(first_look=False)
-        query = (
-            select(HealthFact.fact, HealthFact.slot, HealthFact.value, HealthFact.past)
-            .where(HealthFact.slot.in_(sorted({claim.slot for claim in mine})))
-            .order_by(HealthFact.id.desc())
-            .limit(PARTNERS_PER_SLOT)
-        )
+        slots = sorted({claim.slot for claim in mine})
+        named: list[Fact] = []
         with self.ctx.store.read() as session:
             refs = [
                 ref
-                for ref, slot, value, past in session.execute(query)
+                for ref, slot, value, past in session.execute(_CLAIMS_OF_SLOTS, {"slots": slots})
                 if any(conflicting(claim, Claim(slot, value, (0, 0), past)) for claim in mine)
             ]
-        ordered = list(dict.fromkeys(refs))
-        named: list[Fact] = []
-        for start in range(0, len(ordered), NAMED * 2):  # read only as many as are named
-            some = ordered[start : start + NAMED * 2]
-            live = self.facts(some)
-            named += [live[ref] for ref in some if ref in live]
-            if len(named) >= NAMED:
-                break
+            ordered = list(dict.fromkeys(refs))
+            for start in range(0, len(ordered), NAMED * 2):  # read only as many as are named
+                some = ordered[start : start + NAMED * 2]
+                live = {fact.ref: fact for fact in self._facts_of(session, {owner_of(ref) for ref in some})}
+                named += [live[ref] for ref in some if ref in live]
+                if len(named) >= NAMED:
+                    break
         return sorted(named[:NAMED], key=lambda fact: fact.ref)
 
     # --- fixes ------------------------------------------------------------------------------
