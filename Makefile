@@ -22,9 +22,11 @@ run: $(STAMP)
 # One worker per core; each worker starts its own PostgreSQL server (see tests/conftest.py).
 # A module's tests stay on one worker, so its shared fixtures (a running server) start once.
 # Modules are handed out in the order tests/conftest.py sorts them: the long ones first.
+# A crashed worker ends the run: replacing it can stall pytest-xdist 3.8's file scheduler at
+# the end of the run, with every worker waiting (and the crashed test has failed anyway).
 test: $(STAMP)
 	$(BIN)/ruff check app tests
-	$(BIN)/python -m pytest -n auto --dist loadfile --no-loadscope-reorder
+	$(BIN)/python -m pytest -n auto --dist loadfile --no-loadscope-reorder --max-worker-restart 0
 
 bench: $(STAMP)
 	$(BIN)/python -m pytest tests/perf -s -q -p no:randomly

@@ -2,6 +2,7 @@
 
 import keyring.backends.fail
 import pytest
+import shiboken6
 from PySide6.QtCore import Qt
 from tests.gui.tables_fixtures import RENDERS, app_palette, save_render
 from tests.support.llm_servers import MODELS_PATH, OLLAMA_TAGS_PATH, FakeLLMServer, Reply, Status
@@ -278,6 +279,25 @@ def test_no_local_server_running_is_said_plainly(monkeypatch, panel, qtbot, sett
     assert panel.local_servers.count() == 0 and not panel.local_servers.isEnabled()
     choose(panel, "anthropic")
     assert panel.local_status.isHidden() and panel.models_status.isHidden()
+
+
+def test_a_panel_closed_while_servers_are_looked_for_gets_no_answer(monkeypatch, memdesk_app, tasks, qtbot):
+    from memdesk.gui.llm_settings import LLMSettingsPanel
+
+    with FakeLLMServer(models=("llama3.2",), model_routes=(MODELS_PATH,), list_delay=0.5) as slow:
+        monkeypatch.setattr(discovery, "LOCAL_SERVERS", (("Ollama", port_of(slow)),))
+        panel = LLMSettingsPanel(memdesk_app, tasks)
+        panel.show()
+        choose(panel, "openai")
+        qtbot.waitUntil(lambda: any(request.path == MODELS_PATH for request in slow.requests))
+        panel.close()
+        panel.deleteLater()
+        qtbot.waitUntil(lambda: not shiboken6.isValid(panel))
+
+        # The server answers after the panel is gone. Handing its list to the deleted panel
+        # would raise in the event loop, which fails this test.
+        assert tasks.wait_idle(10000)
+        qtbot.wait(50)
 
 
 @pytest.mark.parametrize(("name", "size", "dark"), RENDERS)

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 import subprocess
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 
 import pytest
+import shiboken6
 from PySide6.QtGui import QGuiApplication
 
 from memdesk.core.timefmt import format_iso
@@ -357,3 +360,24 @@ def test_render_what_assistants_wrote(store, tasks, qtbot, name, size, dark):
         tasks.wait_idle(10000)
     finally:
         app.setPalette(previous)
+
+
+def test_a_closed_pages_prompt_text_is_freed_at_once_without_the_garbage_collector(qapp):
+    """Freed on the GUI thread when its page is deleted. An editor and gutter kept in a
+    reference cycle would be freed by the garbage collector on whatever thread runs it,
+    and PySide then deletes them at an arbitrary moment of the GUI thread, which crashed."""
+    from PySide6.QtWidgets import QWidget
+
+    from memdesk.gui.views.preview import PromptText
+
+    page = QWidget()
+    text = PromptText(page)
+    freed: list[bool] = []
+    weakref.finalize(text, freed.append, True)
+    gc.disable()
+    try:
+        del text
+        shiboken6.delete(page)
+        assert freed == [True]
+    finally:
+        gc.enable()

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import threading
+import weakref
+from collections.abc import Callable
 
 from memdesk.gui.tasks import TaskRunner
 
@@ -55,3 +58,33 @@ def test_a_long_job_that_writes_counts_as_ours_even_when_it_fails(memdesk_app, q
         runner.long_write(lambda app: app.documents.set("global", "and again"))
     watcher.stop()
     runner.shutdown()
+
+
+def test_a_widget_held_by_a_failed_reads_callback_is_freed_on_the_gui_thread(memdesk_app, qapp):
+    """Freed as soon as the error is delivered, not left in a reference cycle: the garbage
+    collector may run on a worker thread, and PySide then deletes the widget at an arbitrary
+    moment of the GUI thread, which crashed the window."""
+    from PySide6.QtWidgets import QLabel
+
+    runner = TaskRunner(memdesk_app)
+    label = QLabel("Looking…")
+    freed_on: list[str] = []
+    weakref.finalize(label, lambda: freed_on.append(threading.current_thread().name))
+    shown: list[str] = []
+
+    def show_in(label: QLabel) -> Callable[[Exception], None]:
+        return lambda exc: shown.append(f"{label.text()} {exc}")
+
+    def unreachable(app):
+        raise ConnectionError("nobody listens there")
+
+    gc.disable()  # only reference counting may free it
+    try:
+        runner.read(unreachable, on_error=show_in(label))
+        del label
+        assert runner.wait_idle()
+        runner.shutdown()
+        assert shown == ["Looking… nobody listens there"]
+        assert freed_on == [threading.main_thread().name]
+    finally:
+        gc.enable()

@@ -2,7 +2,8 @@
 
 One server answers both ``POST /v1/chat/completions`` (OpenAI-compatible) and
 ``POST /v1/messages`` (Anthropic), and lists ``models`` at ``GET /v1/models`` and, like
-Ollama, at ``GET /api/tags`` (``model_routes`` picks which of the two it has). Each chat
+Ollama, at ``GET /api/tags`` (``model_routes`` picks which of the two it has; ``list_delay``
+makes it slow to answer). Each chat
 request takes the next scripted behaviour from a queue (or the default one when the queue
 is empty); every request is recorded, so tests can check what the client sent: model, max
 tokens, prompts and the API key header.
@@ -105,10 +106,12 @@ class FakeLLMServer:
         default: Behaviour | None = None,
         models: tuple[str, ...] = (),
         model_routes: tuple[str, ...] = (MODELS_PATH, OLLAMA_TAGS_PATH),
+        list_delay: float = 0.0,
     ) -> None:
         self.default: Behaviour = default or Reply()
         self.models = models
         self.model_routes = model_routes
+        self.list_delay = list_delay
         # Computes a behaviour from the request when the queue is empty (e.g. echo tests).
         self.responder: Callable[[RecordedRequest], Behaviour] | None = None
         self.requests: list[RecordedRequest] = []
@@ -184,6 +187,7 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             headers = {name.lower(): value for name, value in self.headers.items()}
             with server._lock:
                 server.requests.append(RecordedRequest(self.path, headers, None))
+            server._sleep(server.list_delay)
             if self.path not in server.model_routes:
                 self._send(404, {"error": {"message": f"no route {self.path}"}})
             elif self.path == MODELS_PATH:

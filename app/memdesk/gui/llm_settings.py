@@ -215,7 +215,9 @@ class LLMSettingsPanel(QWidget):
     def find_local_servers(self) -> None:
         self.find_button.setEnabled(False)
         self._show_note(self.local_status, "Looking for model servers on this computer…", None)
-        self.tasks.read(lambda _app: discovery.find_local_servers(), on_done=self._show_local_servers)
+        self.tasks.read(
+            lambda _app: discovery.find_local_servers(), on_done=self._show_local_servers, owner=self
+        )
 
     def _show_local_servers(self, found: list[discovery.LocalServer]) -> None:
         self.find_button.setEnabled(True)
@@ -257,6 +259,7 @@ class LLMSettingsPanel(QWidget):
             listed,
             on_done=lambda names: self._show_models(url, names),
             on_error=lambda exc: self._models_failed(url, exc),
+            owner=self,
         )
 
     def _show_models(self, url: str, names: list[str]) -> None:
@@ -293,6 +296,7 @@ class LLMSettingsPanel(QWidget):
             lambda _app: describe_key(name),
             on_done=lambda text: self._show_note(status, text, None) if name == self.backend_name else None,
             on_error=lambda exc: self._show_note(status, dialogs.describe_error(exc), False),
+            owner=self,
         )
 
     def save_key(self) -> None:
@@ -305,6 +309,7 @@ class LLMSettingsPanel(QWidget):
             lambda _app: set_api_key(name, key),
             on_done=lambda _none: self._key_saved(),
             on_error=lambda exc: self._key_failed(exc),
+            owner=self,
         )
 
     def remove_key(self) -> None:
@@ -315,6 +320,7 @@ class LLMSettingsPanel(QWidget):
             lambda _app: delete_api_key(name),
             on_done=lambda _none: self._read_key_status(),
             on_error=lambda exc: self._key_failed(exc),
+            owner=self,
         )
 
     def _key_saved(self) -> None:
@@ -347,7 +353,9 @@ class LLMSettingsPanel(QWidget):
 
         self.test_button.setEnabled(False)
         self._show_note(self.test_result, "Testing…", None)
-        self.tasks.read(probe, on_done=lambda text: self._tested(text, True), on_error=self._test_failed)
+        self.tasks.read(
+            probe, on_done=lambda text: self._tested(text, True), on_error=self._test_failed, owner=self
+        )
 
     def _test_failed(self, exc: Exception) -> None:
         if not isinstance(exc, MemdeskError):

@@ -7,6 +7,8 @@
 Functions run on worker threads with the Qt-free ``Memdesk`` object and must never touch
 widgets. ``on_done``/``on_error`` are called on the GUI thread. An error without its own
 ``on_error`` goes to the ``error`` signal, which the main window shows in one dialog.
+A task given an ``owner`` widget is disowned when that widget is deleted: its outcome is
+dropped instead of reaching a closed panel.
 After every successful write ``store_changed`` is emitted with the ``Changes`` the write
 declared (everything, when it declared nothing) so the views that show them refresh, and
 ``own_revision`` holds the store revision that write left, so a watcher can tell our own
@@ -15,12 +17,16 @@ writes from another program's.
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
+import traceback
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import shiboken6
 from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QObject, QTimer, Signal, Slot
 
 from memdesk.core.items import EVERYTHING, Changes
@@ -32,9 +38,28 @@ T = TypeVar("T")
 
 
 class _Delivery(QObject):
-    """Carries a finished future to the GUI thread through a queued signal."""
+    """Tells the GUI thread, through a queued signal, that a task has finished."""
 
-    finished = Signal(object, object, object)  # future, (on_done, changes or None), on_error
+    finished = Signal(int)  # the task's key
+
+
+@dataclass(eq=False)
+class _Task:
+    """One piece of background work, held by the GUI thread alone.
+
+    A worker is handed the task's key; it looks the task up while it runs and tells the GUI
+    thread only once it has let go of it. So the callbacks, and the widgets they hold, are
+    released on the GUI thread: PySide deletes a widget whose last reference goes on another
+    thread later, at whatever the GUI thread is doing then, and that crashes.
+    """
+
+    run: Callable[[Callable[[Memdesk], Any]], Any]  # the runner's way to call ``fn``
+    fn: Callable[[Memdesk], Any]
+    on_done: Callable[[Any], Any] | None
+    on_error: Callable[[Exception], Any] | None
+    changes: Changes | None  # None: a read
+    owner: QObject | None
+    outcome: tuple[Exception | None, Any] | None = None  # (error, result) once it has run
 
 
 class TaskRunner(QObject):
@@ -53,6 +78,8 @@ class TaskRunner(QObject):
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memdesk-write")
         self._delivery = _Delivery()
         self._delivery.finished.connect(self._deliver)
+        self._tasks: dict[int, _Task] = {}
+        self._keys = itertools.count()
         self._pending = 0
         self._pending_writes = 0
         self._lock = threading.Lock()
@@ -73,8 +100,10 @@ class TaskRunner(QObject):
         on_done: Callable[[T], Any] | None = None,
         on_error: Callable[[Exception], Any] | None = None,
         label: str = "",
-    ) -> Future[T]:
-        return self._submit(self._readers, fn, on_done, on_error, changes=None, label=label)
+        owner: QObject | None = None,
+    ) -> None:
+        """Run ``fn`` in the pool of readers; its outcome is dropped if ``owner`` is deleted first."""
+        self._submit(self._readers, self._run_read, fn, on_done, on_error, None, label, owner)
 
     def write(
         self,
@@ -83,9 +112,10 @@ class TaskRunner(QObject):
         on_error: Callable[[Exception], Any] | None = None,
         label: str = "",
         changes: Changes = EVERYTHING,
-    ) -> Future[T]:
+        owner: QObject | None = None,
+    ) -> None:
         """Run ``fn`` after every earlier write; ``changes`` says what it may change."""
-        return self._submit(self._writer, fn, on_done, on_error, changes=changes, label=label)
+        self._submit(self._writer, self._run_write, fn, on_done, on_error, changes, label, owner)
 
     def long_write(
         self,
@@ -94,40 +124,56 @@ class TaskRunner(QObject):
         on_error: Callable[[Exception], Any] | None = None,
         label: str = "",
         changes: Changes = EVERYTHING,
-    ) -> Future[T]:
+        owner: QObject | None = None,
+    ) -> None:
         """A long job that writes a little as it goes (a compaction run records itself and
         its failures): it runs beside the queue of writes rather than holding it up, and
         what it wrote counts as ours even when it fails."""
-        return self._submit(self._readers, fn, on_done, on_error, changes=changes, label=label)
+        self._submit(self._readers, self._run_long_write, fn, on_done, on_error, changes, label, owner)
 
     def _submit(
         self,
         pool: ThreadPoolExecutor,
-        fn: Callable[[Memdesk], T],
-        on_done: Callable[[T], Any] | None,
+        run: Callable[[Callable[[Memdesk], Any]], Any],
+        fn: Callable[[Memdesk], Any],
+        on_done: Callable[[Any], Any] | None,
         on_error: Callable[[Exception], Any] | None,
         changes: Changes | None,  # None: a read
         label: str,
-    ) -> Future[T]:
-        writes = changes is not None
+        owner: QObject | None,
+    ) -> None:
         if self._closed:  # a late timer after shutdown: do nothing rather than crash
-            cancelled: Future[T] = Future()
-            cancelled.cancel()
-            return cancelled
+            return
+        key = next(self._keys)
         with self._lock:
+            self._tasks[key] = _Task(run, fn, on_done, on_error, changes, owner)
             self._pending += 1
-            self._pending_writes += writes
+            self._pending_writes += changes is not None
             if self._pending == 1:
                 QTimer.singleShot(0, self, lambda: self.busy_changed.emit(True))
         if label:
             self.progress.emit(label, 0, 0)
-        if not writes:
-            future = pool.submit(fn, self.app)
-        else:
-            future = pool.submit(self._run_write if pool is self._writer else self._run_long_write, fn)
-        delivered = (on_done, changes)
-        future.add_done_callback(lambda done: self._delivery.finished.emit(done, delivered, on_error))
-        return future
+        # Run (or cancelled by shutdown), the task is delivered; only its key crosses threads.
+        pool.submit(self._work, key).add_done_callback(lambda _finished: self._delivery.finished.emit(key))
+
+    def _work(self, key: int) -> None:
+        """On a worker thread: run the task and keep its outcome for the GUI thread.
+
+        No variable here holds the task or its outcome: an error's traceback keeps this
+        frame, and through it would keep the task's callbacks alive in a reference cycle."""
+        self._keep_outcome(key, _outcome(*self._job(key)))
+
+    def _job(self, key: int) -> tuple[Callable[[Callable[[Memdesk], Any]], Any], Callable[[Memdesk], Any]]:
+        with self._lock:
+            task = self._tasks[key]
+        return task.run, task.fn
+
+    def _keep_outcome(self, key: int, outcome: tuple[Exception | None, Any]) -> None:
+        with self._lock:
+            self._tasks[key].outcome = outcome
+
+    def _run_read(self, fn: Callable[[Memdesk], T]) -> T:
+        return fn(self.app)
 
     def _run_write(self, fn: Callable[[Memdesk], T]) -> T:
         result = fn(self.app)
@@ -148,28 +194,28 @@ class TaskRunner(QObject):
         with self._lock:
             self.own_revision = max(self.own_revision, revision)
 
-    @Slot(object, object, object)
-    def _deliver(self, future: Future, done_info: tuple, on_error: Callable | None) -> None:
-        on_done, changes = done_info
-        writes = changes is not None
+    @Slot(int)
+    def _deliver(self, key: int) -> None:
         with self._lock:
+            task = self._tasks.pop(key)
             self._pending -= 1
-            self._pending_writes -= writes
+            self._pending_writes -= task.changes is not None
             idle = self._pending == 0
-        if self._closed or future.cancelled():
+        if self._closed or task.outcome is None:  # shut down, or cancelled by the shutdown
             return
+        error, result = task.outcome
+        # A deleted owner (a closed panel) gets nothing; what the store and the window need still goes.
+        owner_gone = task.owner is not None and not shiboken6.isValid(task.owner)
         try:
-            result = future.result()
-        except Exception as exc:  # reported through the one error path below
-            if on_error is not None:
-                on_error(exc)
-            else:
-                self.error.emit(exc)
-        else:
-            if on_done is not None:
-                on_done(result)
-            if changes is not None:
-                self.store_changed.emit(changes)
+            if error is None:
+                if task.on_done is not None and not owner_gone:
+                    task.on_done(result)
+                if task.changes is not None:
+                    self.store_changed.emit(task.changes)
+            elif task.on_error is None:
+                self.error.emit(error)
+            elif not owner_gone:
+                task.on_error(error)
         finally:
             if idle:
                 self.busy_changed.emit(False)
@@ -197,3 +243,27 @@ class TaskRunner(QObject):
         self.app.store.interrupt_reads()
         self._readers.shutdown(wait=True)
         self._writer.shutdown(wait=True)
+
+
+def _outcome(
+    run: Callable[[Callable[[Memdesk], Any]], Any], fn: Callable[[Memdesk], Any]
+) -> tuple[Exception | None, Any]:
+    """(None, what ``run(fn)`` returned), or (the error it raised, None).
+
+    The error is handed over, never raised again where it is received: raising it there would
+    add that frame, and the callbacks it holds, to the traceback. Its frames' variables are
+    dropped for the same reason (a closed panel kept alive by an error, then freed by the
+    garbage collector on a worker thread); the traceback still prints."""
+    try:
+        return None, run(fn)
+    except Exception as exc:
+        _drop_frame_variables(exc)
+        return exc, None
+
+
+def _drop_frame_variables(exc: BaseException | None) -> None:
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        traceback.clear_frames(exc.__traceback__)
+        exc = exc.__cause__ or exc.__context__

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import cast
 
 from PySide6.QtCore import (
     QDate,
@@ -226,8 +227,13 @@ def _tint_blocks(editor: QPlainTextEdit, first: int, last: int, color: QColor) -
 class _Gutter(QWidget):
     def __init__(self, editor: PromptText) -> None:
         super().__init__(editor)
-        self.editor = editor
         self.setMouseTracking(True)
+
+    @property
+    def editor(self) -> PromptText:
+        # Asked of Qt rather than kept: an editor and its gutter that point at each other in
+        # Python are freed by the garbage collector, on whatever thread it runs.
+        return cast(PromptText, self.parentWidget())
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
