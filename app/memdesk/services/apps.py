@@ -210,21 +210,28 @@ class AppMemories:
         with self.ctx.store.read() as session:
             return [memory_row(memory, now) for memory in session.scalars(query)]
 
-    def live_memories(self, app_id: str, now: datetime, limit: int) -> list[MemoryRow]:
-        """The app's live memories at ``now`` (aware: converted to UTC), most recently updated first."""
+    def live_memories(
+        self, app_id: str, now: datetime, limit: int, session: Session | None = None
+    ) -> list[MemoryRow]:
+        """The app's live memories at ``now`` (aware: converted to UTC), most recently updated
+        first; read in ``session`` when given (a prompt reads in one snapshot)."""
+        if session is None:
+            with self.ctx.store.read() as session:
+                return self.live_memories(app_id, now, limit, session)
         at = naive_utc(now)
-        with self.ctx.store.read() as session:
-            found = session.scalars(_LIVE_MEMORIES, {"app_id": app_id, "now": at, "limit": limit})
-            return [memory_row(memory, at) for memory in found]
+        found = session.scalars(_LIVE_MEMORIES, {"app_id": app_id, "now": at, "limit": limit})
+        return [memory_row(memory, at) for memory in found]
 
     def get(self, memory_id: int) -> MemoryRow:
         with self.ctx.store.read() as session:
             return memory_row(self._live(session, memory_id), self.ctx.now())
 
-    def app(self, app_id: str) -> AppInfo | None:
-        with self.ctx.store.read() as session:
-            known = session.get(App, app_id)
-            return AppInfo(known.app_id, known.name, known.created_at) if known else None
+    def app(self, app_id: str, session: Session | None = None) -> AppInfo | None:
+        if session is None:
+            with self.ctx.store.read() as session:
+                return self.app(app_id, session)
+        known = session.get(App, app_id)
+        return AppInfo(known.app_id, known.name, known.created_at) if known else None
 
     def set_name(self, app_id: str, name: str | None) -> None:
         with self.ctx.change(f"Rename app {app_id}") as session:

@@ -63,14 +63,17 @@ class Privacy:
 
     # --- reading ------------------------------------------------------------------------
 
-    def scope(self, reader: str | None = None) -> ReadScope:
-        """What ``reader`` (default: whoever acts now) may read, from the store as it is now."""
+    def scope(self, reader: str | None = None, session: Session | None = None) -> ReadScope:
+        """What ``reader`` (default: whoever acts now) may read, from the store as it is now
+        (as ``session`` sees it, when given: a prompt reads everything in one snapshot)."""
+        if session is None:
+            with self.ctx.store.read(consistent=False) as session:
+                return self.scope(reader, session)
         reader = self.ctx.current_actor if reader is None else reader
-        with self.ctx.store.read(consistent=False) as session:
-            targets = [parse_stored(t) for t in session.scalars(_PRIVATE)]
-            apps = None
-            if is_assistant(reader):
-                apps = frozenset(session.scalars(_APP_LIMIT, {"reader": reader})) or None
+        targets = [parse_stored(t) for t in session.scalars(_PRIVATE)]
+        apps = None
+        if is_assistant(reader):
+            apps = frozenset(session.scalars(_APP_LIMIT, {"reader": reader})) or None
         return ReadScope(
             *(frozenset(t.name for t in targets if t.kind is kind) for kind in TargetKind), apps=apps
         )

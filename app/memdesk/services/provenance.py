@@ -112,22 +112,31 @@ class Provenance:
             offset += len(section.text) + len(SECTION_GAP)
         return found
 
-    def of_prompt(self, composed: ComposedPrompt) -> dict[PromptItem, Origin | None]:
+    def of_prompt(
+        self, composed: ComposedPrompt, session: Session | None = None
+    ) -> dict[PromptItem, Origin | None]:
         """The origin of every item of every included section (None: written before history)."""
-        return self.of(item for section in composed.sections if section.included for item in section.items)
+        included = (item for section in composed.sections if section.included for item in section.items)
+        return self.of(included, session)
 
-    def of(self, items: Iterable[PromptItem]) -> dict[PromptItem, Origin | None]:
+    def of(
+        self, items: Iterable[PromptItem], session: Session | None = None
+    ) -> dict[PromptItem, Origin | None]:
+        """Each item's origin, read in ``session`` when given (the snapshot a prompt was
+        composed in), else in a read of its own."""
+        if session is None:
+            with self.ctx.store.read() as session:
+                return self.of(items, session)
         wanted = list(dict.fromkeys(items))
-        with self.ctx.store.read() as session:
-            row_keys = self._row_keys(session, wanted)
-            pairs = sorted({(_TABLES[item.kind], key) for item, key in row_keys.items()})
-            changes: dict[tuple[str, str], list[tuple[Origin, str | None, str | None]]] = {}
-            if pairs:
-                found_changes = session.execute(_CHANGES, {"pairs": pairs})
-                for table, key, before, after, step_id, actor, at, label in found_changes:
-                    found = changes.setdefault((table, key), [])
-                    if len(found) < _DOCUMENT_STEPS:
-                        found.append((Origin(step_id, actor, at, label), before, after))
+        row_keys = self._row_keys(session, wanted)
+        pairs = sorted({(_TABLES[item.kind], key) for item, key in row_keys.items()})
+        changes: dict[tuple[str, str], list[tuple[Origin, str | None, str | None]]] = {}
+        if pairs:
+            found_changes = session.execute(_CHANGES, {"pairs": pairs})
+            for table, key, before, after, step_id, actor, at, label in found_changes:
+                found = changes.setdefault((table, key), [])
+                if len(found) < _DOCUMENT_STEPS:
+                    found.append((Origin(step_id, actor, at, label), before, after))
         return {
             item: self._origin(item, changes.get((_TABLES[item.kind], row_keys.get(item, "")), []))
             for item in wanted

@@ -8,6 +8,7 @@ can raise a syntax error.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -164,11 +165,20 @@ class Recall:
         return lists, answers
 
     def for_prompt(
-        self, message: str, namespace: str, limit: int, now: datetime, scope: ReadScope
+        self,
+        session: Session,
+        message: str,
+        namespace: str,
+        limit: int,
+        now: datetime,
+        scope: ReadScope,
+        live_documents: Collection[str],
     ) -> tuple[list[Hit], list[str]]:
         """Knowledge entries and paragraphs of ``{ns}/patterns`` and ``{ns}/facts``, best first,
-        less what ``scope`` hides; and the private items left out (``entry:KEY`` of those that
-        would have been among them, ``doc:NAMESPACE`` of the documents not searched).
+        less what ``scope`` hides, read in ``session``; and the private items left out
+        (``entry:KEY`` of those that would have been among them, ``doc:NAMESPACE`` of the
+        documents not searched). ``live_documents``: the namespaces of the documents not in
+        Trash, as the caller read them (no paragraph is searched when neither document is).
 
         A paragraph that fills a slot the message asks about (``core.slots``: "What car do I
         have?" and "Has a Tesla Model 3") is a candidate even when no word matches."""
@@ -180,12 +190,11 @@ class Recall:
         skipped = [str(Target(TargetKind.DOC, ns)) for ns in documents if ns not in namespaces]
         params = self._entry_params(now, "knowledge", None, None)
         depth = max(limit, CANDIDATES) + len(scope.private_entries)
-        with self.ctx.store.read(consistent=False) as session:
-            lists, answers = self._entry_lists(session, terms, params, depth)
-            if namespaces:
-                lists += self._pieces(session, terms, namespaces, max(limit, CANDIDATES))
-                lists.append(_filling(session, asked_slots(message), namespaces))
-            ranked = self._ranked(session, lists, terms, params, answers)
+        lists, answers = self._entry_lists(session, terms, params, depth)
+        if any(ns in live_documents for ns in namespaces):
+            lists += self._pieces(session, terms, namespaces, max(limit, CANDIDATES))
+            lists.append(_filling(session, asked_slots(message), namespaces))
+        ranked = self._ranked(session, lists, terms, params, answers)
         hits = [_hit(candidate, score) for candidate, score in ranked]
         hidden = [h for h in hits if h.kind != "document" and scope.hides_entry(h.ref)]
         shown = [h for h in hits if h not in hidden][:limit]
