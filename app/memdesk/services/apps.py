@@ -86,6 +86,10 @@ _LIVE_MEMORIES = (
     .limit(bindparam("limit"))
 )
 
+# Straight from the driver: every prompt with an app reads it, and SQLAlchemy's own work
+# took ten times as long as the query.
+_NAME = "SELECT name FROM apps WHERE app_id = :app_id"
+
 
 @dataclass(frozen=True)
 class AppInfo:
@@ -226,12 +230,15 @@ class AppMemories:
         with self.ctx.store.read() as session:
             return memory_row(self._live(session, memory_id), self.ctx.now())
 
-    def app(self, app_id: str, session: Session | None = None) -> AppInfo | None:
-        if session is None:
-            with self.ctx.store.read() as session:
-                return self.app(app_id, session)
-        known = session.get(App, app_id)
-        return AppInfo(known.app_id, known.name, known.created_at) if known else None
+    def app(self, app_id: str) -> AppInfo | None:
+        with self.ctx.store.read() as session:
+            known = session.get(App, app_id)
+            return AppInfo(known.app_id, known.name, known.created_at) if known else None
+
+    def label(self, app_id: str, session: Session) -> str:
+        """What the app is called, read in ``session``: its name, or its id when it has none."""
+        found = self.ctx.store.raw_rows(session, _NAME, {"app_id": app_id})
+        return (found[0][0] if found else None) or app_id
 
     def set_name(self, app_id: str, name: str | None) -> None:
         with self.ctx.change(f"Rename app {app_id}") as session:

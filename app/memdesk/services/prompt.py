@@ -151,11 +151,9 @@ def format_app_block(label: str, lines: list[str]) -> str:
 
 
 def _documents(session: Session, namespace: str, chat: str | None) -> dict[str, Document]:
-    """The documents a prompt may carry or search, live or in Trash, by namespace: read in
-    one statement (profile, working memory, patterns, facts)."""
-    names = [f"{namespace}/{kind}" for kind in ("profile", "patterns", "facts")] if namespace else []
-    if namespace:
-        check_namespace(names[0])  # a setting of the wrong form is refused
+    """The profile and working memory documents, live or in Trash, by namespace: read in one
+    statement."""
+    names = [check_namespace(f"{namespace}/profile")] if namespace else []
     if namespace or chat:
         names.append(working_namespace(namespace, chat))
     if not names:
@@ -202,7 +200,7 @@ class Composer:
             self._greeting(profile, working),
             files,
             self._app(session, spec, now, scope, private),
-            self._recall(session, spec, namespace, now, scope, private, documents),
+            self._recall(session, spec, namespace, now, scope, private),
         ]
         text = SECTION_GAP.join(section.text for section in sections if section.included)
         base_file = () if spec.base_file is None else (spec.base_file,)
@@ -316,8 +314,7 @@ class Composer:
         if not memories:
             section.leave_out("empty")
             return section
-        app = self.apps.app(spec.app, session)
-        label = (app.name if app and app.name else None) or spec.app
+        label = self.apps.label(spec.app, session)
         lines = [f"[{format_day(memory.created_at)}] {memory.content}" for memory in memories]
         section.source = f"app:{spec.app} (memories {', '.join(str(m.id) for m in memories)})"
         section.include(format_app_block(label, lines))
@@ -332,15 +329,13 @@ class Composer:
         now: datetime,
         scope: ReadScope,
         private: list[str],
-        documents: dict[str, Document],
     ) -> Section:
         section = Section("recall", "")
         if not spec.message or not spec.message.strip():
             section.leave_out("no message")
             return section
         limit = self.ctx.settings.memory.recall_limit
-        live = {name for name, doc in documents.items() if doc.deleted_at is None}
-        hits, left_out = self.recall.for_prompt(session, spec.message, namespace, limit, now, scope, live)
+        hits, left_out = self.recall.for_prompt(spec.message, namespace, limit, now, scope, session)
         private.extend(left_out)
         if not hits:
             section.leave_out("no matches")
