@@ -219,12 +219,10 @@ class AppMemories:
     ) -> list[MemoryRow]:
         """The app's live memories at ``now`` (aware: converted to UTC), most recently updated
         first; read in ``session`` when given (a prompt reads in one snapshot)."""
-        if session is None:
-            with self.ctx.store.read() as session:
-                return self.live_memories(app_id, now, limit, session)
         at = naive_utc(now)
-        found = session.scalars(_LIVE_MEMORIES, {"app_id": app_id, "now": at, "limit": limit})
-        return [memory_row(memory, at) for memory in found]
+        with self.ctx.store.read(within=session) as session:
+            found = session.scalars(_LIVE_MEMORIES, {"app_id": app_id, "now": at, "limit": limit})
+            return [memory_row(memory, at) for memory in found]
 
     def get(self, memory_id: int) -> MemoryRow:
         with self.ctx.store.read() as session:

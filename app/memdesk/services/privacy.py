@@ -67,16 +67,14 @@ class Privacy:
     def scope(self, reader: str | None = None, session: Session | None = None) -> ReadScope:
         """What ``reader`` (default: whoever acts now) may read, from the store as it is now
         (as ``session`` sees it, when given: a prompt reads everything in one snapshot)."""
-        if session is None:
-            with self.ctx.store.read(consistent=False) as session:
-                return self.scope(reader, session)
         reader = self.ctx.current_actor if reader is None else reader
         store = self.ctx.store
-        targets = [parse_stored(target) for (target,) in store.raw_rows(session, _PRIVATE, {})]
-        apps = None
-        if is_assistant(reader):
-            limit = store.raw_rows(session, _APP_LIMIT, {"reader": reader})
-            apps = frozenset(app for (app,) in limit) or None
+        with store.read(consistent=False, within=session) as session:
+            targets = [parse_stored(target) for (target,) in store.raw_rows(session, _PRIVATE, {})]
+            apps = None
+            if is_assistant(reader):
+                limit = store.raw_rows(session, _APP_LIMIT, {"reader": reader})
+                apps = frozenset(app for (app,) in limit) or None
         return ReadScope(
             *(frozenset(t.name for t in targets if t.kind is kind) for kind in TargetKind), apps=apps
         )

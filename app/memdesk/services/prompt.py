@@ -182,9 +182,10 @@ class Composer:
     def compose(self, spec: PromptSpec, session: Session | None = None) -> ComposedPrompt:
         """``spec``'s prompt, everything read in one snapshot of the store: ``session``'s when
         given (a caller that reads more in the same snapshot), else a read of its own."""
-        if session is None:
-            with self.ctx.store.read() as session:
-                return self.compose(spec, session)
+        with self.ctx.store.read(within=session) as session:
+            return self._compose(spec, session)
+
+    def _compose(self, spec: PromptSpec, session: Session) -> ComposedPrompt:
         settings = self.ctx.settings
         now = naive_utc(spec.now) or self.ctx.now()
         namespace = settings.memory.user_namespace

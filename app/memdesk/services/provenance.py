@@ -124,20 +124,18 @@ class Provenance:
     ) -> dict[PromptItem, Origin | None]:
         """Each item's origin, read in ``session`` when given (the snapshot a prompt was
         composed in), else in a read of its own."""
-        if session is None:
-            with self.ctx.store.read() as session:
-                return self.of(items, session)
         wanted = list(dict.fromkeys(items))
-        row_keys = self._row_keys(session, wanted)
-        pairs = sorted({(_TABLES[item.kind], key) for item, key in row_keys.items()})
-        changes: dict[tuple[str, str], list[tuple[Origin, str | None, str | None]]] = {}
-        if pairs:
-            # On the connection: rows of plain columns need none of the session's work.
-            found_changes = session.connection().execute(_CHANGES, {"pairs": pairs})
-            for table, key, before, after, step_id, actor, at, label in found_changes:
-                found = changes.setdefault((table, key), [])
-                if len(found) < _DOCUMENT_STEPS:
-                    found.append((Origin(step_id, actor, at, label), before, after))
+        with self.ctx.store.read(within=session) as session:
+            row_keys = self._row_keys(session, wanted)
+            pairs = sorted({(_TABLES[item.kind], key) for item, key in row_keys.items()})
+            changes: dict[tuple[str, str], list[tuple[Origin, str | None, str | None]]] = {}
+            if pairs:
+                # On the connection: rows of plain columns need none of the session's work.
+                found_changes = session.connection().execute(_CHANGES, {"pairs": pairs})
+                for table, key, before, after, step_id, actor, at, label in found_changes:
+                    found = changes.setdefault((table, key), [])
+                    if len(found) < _DOCUMENT_STEPS:
+                        found.append((Origin(step_id, actor, at, label), before, after))
         return {
             item: self._origin(item, changes.get((_TABLES[item.kind], row_keys.get(item, "")), []))
             for item in wanted

@@ -184,9 +184,6 @@ class Recall:
 
         A paragraph that fills a slot the message asks about (``core.slots``: "What car do I
         have?" and "Has a Tesla Model 3") is a candidate even when no word matches."""
-        if session is None:
-            with self.ctx.store.read(consistent=False) as session:
-                return self.for_prompt(message, namespace, limit, now, scope, session)
         terms = self.terms(message, now)
         if not terms.words and not terms.runs:
             return [], []
@@ -195,11 +192,12 @@ class Recall:
         skipped = [str(Target(TargetKind.DOC, ns)) for ns in documents if ns not in namespaces]
         params = self._entry_params(now, "knowledge", None, None)
         depth = max(limit, CANDIDATES) + len(scope.private_entries)
-        lists, answers = self._entry_lists(session, terms, params, depth)
-        if self._any_live(session, documents, namespaces):
-            lists += self._pieces(session, terms, namespaces, max(limit, CANDIDATES))
-            lists.append(_filling(session, asked_slots(message), namespaces))
-        ranked = self._ranked(session, lists, terms, params, answers)
+        with self.ctx.store.read(consistent=False, within=session) as session:
+            lists, answers = self._entry_lists(session, terms, params, depth)
+            if self._any_live(session, documents, namespaces):
+                lists += self._pieces(session, terms, namespaces, max(limit, CANDIDATES))
+                lists.append(_filling(session, asked_slots(message), namespaces))
+            ranked = self._ranked(session, lists, terms, params, answers)
         hits = [_hit(candidate, score) for candidate, score in ranked]
         hidden = [h for h in hits if h.kind != "document" and scope.hides_entry(h.ref)]
         shown = [h for h in hits if h not in hidden][:limit]
