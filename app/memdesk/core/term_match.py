@@ -48,21 +48,28 @@ def _near(spaced: str, first: str, second: str, reach: int) -> bool:
     return False
 
 
-def match(words: list[str], runs: list[str], text: str, reach: int = 20) -> tuple[list[float], float]:
-    """How much of each of ``words`` then ``runs`` ``text`` holds (0..1), and the share of
-    neighbouring words that stand within ``reach`` characters of each other in it.
+class TermMatch:
+    """Which of a question's ``words`` then ``runs`` a text holds: their roots and pieces worked
+    out once for every text measured."""
 
-    A word counts when a word of the text starts with its root (a dotted word: every
-    part); a run of a script without spaces by the share of its two-character pieces found.
-    """
-    spaced = " " + _NON_WORD.sub(" ", text.lower())
-    hits = [
-        float(all(" " + word_root(part) in spaced for part in word.split(".") if part)) for word in words
-    ]
-    for run in runs:
-        pieces = _pieces(run)
-        hits.append(sum(piece in text for piece in pieces) / len(pieces))
-    roots = [" " + word_root(word) for word in words if "." not in word]
-    pairs = list(pairwise(roots))
-    together = sum(_near(spaced, a, b, reach) or _near(spaced, b, a, reach) for a, b in pairs)
-    return hits, together / len(pairs) if pairs else 0.0
+    def __init__(self, words: list[str], runs: list[str], reach: int = 20) -> None:
+        self.word_roots = [[" " + word_root(part) for part in word.split(".") if part] for word in words]
+        self.run_pieces = [_pieces(run) for run in runs]
+        roots = [" " + word_root(word) for word in words if "." not in word]
+        self.pairs = list(pairwise(roots))
+        self.reach = reach
+
+    def __call__(self, text: str) -> tuple[list[float], float]:
+        """How much of each word then run ``text`` holds (0..1), and the share of neighbouring
+        words that stand within ``reach`` characters of each other in it.
+
+        A word counts when a word of the text starts with its root (a dotted word: every
+        part); a run of a script without spaces by the share of its two-character pieces found.
+        """
+        spaced = " " + _NON_WORD.sub(" ", text.lower())
+        hits = [float(all(root in spaced for root in roots)) for roots in self.word_roots]
+        for pieces in self.run_pieces:
+            hits.append(sum(piece in text for piece in pieces) / len(pieces))
+        reach = self.reach
+        together = sum(_near(spaced, a, b, reach) or _near(spaced, b, a, reach) for a, b in self.pairs)
+        return hits, together / len(self.pairs) if self.pairs else 0.0

@@ -468,6 +468,11 @@ class MemoryTools:
         at: str | int | None = None,
     ) -> ComposedPrompt:
         """What ``memdesk prompt`` composes for the same session, app and message."""
+        return self.app.prompt.compose(self._prompt_spec(session, app, message, at))
+
+    def _prompt_spec(
+        self, session: str | None, app: str | None, message: str | None, at: str | int | None
+    ) -> PromptSpec:
         if session is not None:
             with argument("session"):
                 session = check_session_id(_text("session", session, MAX_NAME_CHARS))
@@ -476,8 +481,7 @@ class MemoryTools:
         now = _time("at", at)
         base_file = self.app.settings.prompt.base_file
         base = read_base_prompt(base_file) if base_file else ""
-        spec = PromptSpec(base=base, session=session, app=app_id, message=message, now=now)
-        return self.app.prompt.compose(spec)
+        return PromptSpec(base=base, session=session, app=app_id, message=message, now=now)
 
     def prompt(
         self,
@@ -486,8 +490,12 @@ class MemoryTools:
         message: str | None = None,
         at: str | int | None = None,
     ) -> Reply:
-        composed = self.compose(session, app, message, at)
-        return Reply(composed.text, prompt_data(composed, self.app.provenance.of_prompt(composed)))
+        spec = self._prompt_spec(session, app, message, at)
+        # One snapshot for the prompt and for who wrote what it carries.
+        with self.app.store.read() as reading:
+            composed = self.app.prompt.compose(spec, reading)
+            origins = self.app.provenance.of_prompt(composed, reading)
+        return Reply(composed.text, prompt_data(composed, origins))
 
     # --- compaction --------------------------------------------------------------------
 

@@ -86,6 +86,10 @@ _LIVE_MEMORIES = (
     .limit(bindparam("limit"))
 )
 
+# Straight from the driver: every prompt with an app reads it, and SQLAlchemy's own work
+# took ten times as long as the query.
+_NAME = "SELECT name FROM apps WHERE app_id = :app_id"
+
 
 @dataclass(frozen=True)
 class AppInfo:
@@ -210,10 +214,13 @@ class AppMemories:
         with self.ctx.store.read() as session:
             return [memory_row(memory, now) for memory in session.scalars(query)]
 
-    def live_memories(self, app_id: str, now: datetime, limit: int) -> list[MemoryRow]:
-        """The app's live memories at ``now`` (aware: converted to UTC), most recently updated first."""
+    def live_memories(
+        self, app_id: str, now: datetime, limit: int, session: Session | None = None
+    ) -> list[MemoryRow]:
+        """The app's live memories at ``now`` (aware: converted to UTC), most recently updated
+        first; read in ``session`` when given (a prompt reads in one snapshot)."""
         at = naive_utc(now)
-        with self.ctx.store.read() as session:
+        with self.ctx.store.read(within=session) as session:
             found = session.scalars(_LIVE_MEMORIES, {"app_id": app_id, "now": at, "limit": limit})
             return [memory_row(memory, at) for memory in found]
 
@@ -225,6 +232,11 @@ class AppMemories:
         with self.ctx.store.read() as session:
             known = session.get(App, app_id)
             return AppInfo(known.app_id, known.name, known.created_at) if known else None
+
+    def label(self, app_id: str, session: Session) -> str:
+        """What the app is called, read in ``session``: its name, or its id when it has none."""
+        found = self.ctx.store.raw_rows(session, _NAME, {"app_id": app_id})
+        return (found[0][0] if found else None) or app_id
 
     def set_name(self, app_id: str, name: str | None) -> None:
         with self.ctx.change(f"Rename app {app_id}") as session:

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import bindparam, delete, select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from memdesk.core.namespaces import check_namespace
@@ -27,10 +27,11 @@ from memdesk.services.context import Context
 from memdesk.services.entries import check_key
 from memdesk.store.models import App, AssistantApp, Document, Entry, PrivateItem
 
-# Built once: on the paths of recall and of every prompt, building a statement took longer
-# than running it.
-_PRIVATE = select(PrivateItem.target)
-_APP_LIMIT = select(AssistantApp.app_id).where(AssistantApp.actor == bindparam("reader"))
+# Straight from the driver: on the path of every prompt, SQLAlchemy's own work for these
+# took ten times as long as the queries.
+_PRIVATE = "SELECT target FROM private_items"
+_APP_LIMIT = "SELECT app_id FROM assistant_apps WHERE actor = :reader"
+# Built once: on the path of recall, building the statement took longer than running it.
 _PRIVATE_OF_KIND = {
     kind: select(PrivateItem.target).where(PrivateItem.target.startswith(f"{kind}:", autoescape=True))
     for kind in TargetKind
@@ -63,14 +64,17 @@ class Privacy:
 
     # --- reading ------------------------------------------------------------------------
 
-    def scope(self, reader: str | None = None) -> ReadScope:
-        """What ``reader`` (default: whoever acts now) may read, from the store as it is now."""
+    def scope(self, reader: str | None = None, session: Session | None = None) -> ReadScope:
+        """What ``reader`` (default: whoever acts now) may read, from the store as it is now
+        (as ``session`` sees it, when given: a prompt reads everything in one snapshot)."""
         reader = self.ctx.current_actor if reader is None else reader
-        with self.ctx.store.read(consistent=False) as session:
-            targets = [parse_stored(t) for t in session.scalars(_PRIVATE)]
+        store = self.ctx.store
+        with store.read(consistent=False, within=session) as session:
+            targets = [parse_stored(target) for (target,) in store.raw_rows(session, _PRIVATE, {})]
             apps = None
             if is_assistant(reader):
-                apps = frozenset(session.scalars(_APP_LIMIT, {"reader": reader})) or None
+                limit = store.raw_rows(session, _APP_LIMIT, {"reader": reader})
+                apps = frozenset(app for (app,) in limit) or None
         return ReadScope(
             *(frozenset(t.name for t in targets if t.kind is kind) for kind in TargetKind), apps=apps
         )

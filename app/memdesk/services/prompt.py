@@ -11,15 +11,17 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import bindparam, select
+from sqlalchemy.orm import Session
+
 from memdesk.core.items import ItemKind
-from memdesk.core.namespaces import working_namespace
+from memdesk.core.namespaces import check_namespace, working_namespace
 from memdesk.core.privacy import OUTSIDE_LIMIT, ReadScope, Target, TargetKind
 from memdesk.core.timefmt import format_day, format_iso, naive_utc
 from memdesk.core.tokens import estimate_tokens
 from memdesk.errors import BadInputError
 from memdesk.services.apps import AppMemories
 from memdesk.services.context import Context
-from memdesk.services.documents import Documents, find_document
 from memdesk.services.files import build_files_block
 from memdesk.services.privacy import Privacy
 from memdesk.services.recall import Recall
@@ -34,6 +36,9 @@ PROFILE_HEADER = "--- Who you're talking to ---"
 WORKING_HEADER = "--- Recent context ---"
 
 SECTION_GAP = "\n\n"  # between the included sections of a prompt
+
+# Built once: every prompt reads its documents with it.
+_DOCUMENTS = select(Document).where(Document.namespace.in_(bindparam("namespaces", expanding=True)))
 
 
 @dataclass(frozen=True)
@@ -145,6 +150,17 @@ def format_app_block(label: str, lines: list[str]) -> str:
     )
 
 
+def _documents(session: Session, namespace: str, chat: str | None) -> dict[str, Document]:
+    """The profile and working memory documents, live or in Trash, by namespace: read in one
+    statement."""
+    names = [check_namespace(f"{namespace}/profile")] if namespace else []
+    if namespace or chat:
+        names.append(working_namespace(namespace, chat))
+    if not names:
+        return {}
+    return {doc.namespace: doc for doc in session.scalars(_DOCUMENTS, {"namespaces": names})}
+
+
 def _left_out_private(section: Section, target: Target, private: list[str]) -> None:
     """Leave ``section`` out as a reader would see it, absent, and note why for the person."""
     section.leave_out("empty")
@@ -154,7 +170,6 @@ def _left_out_private(section: Section, target: Target, private: list[str]) -> N
 class Composer:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
-        self.documents = Documents(ctx)
         self.apps = AppMemories(ctx)
         self.recall = Recall(ctx)
         self.privacy = Privacy(ctx)
@@ -164,13 +179,20 @@ class Composer:
         configured = self.ctx.settings.prompt.base_file
         return Path(configured) if configured else None
 
-    def compose(self, spec: PromptSpec) -> ComposedPrompt:
+    def compose(self, spec: PromptSpec, session: Session | None = None) -> ComposedPrompt:
+        """``spec``'s prompt, everything read in one snapshot of the store: ``session``'s when
+        given (a caller that reads more in the same snapshot), else a read of its own."""
+        with self.ctx.store.read(within=session) as session:
+            return self._compose(spec, session)
+
+    def _compose(self, spec: PromptSpec, session: Session) -> ComposedPrompt:
         settings = self.ctx.settings
         now = naive_utc(spec.now) or self.ctx.now()
         namespace = settings.memory.user_namespace
-        scope = self.privacy.scope(spec.reader)
+        scope = self.privacy.scope(spec.reader, session)
         private: list[str] = []
-        profile, working = self._profile_and_working(spec, namespace, now, scope, private)
+        documents = _documents(session, namespace, spec.session)
+        profile, working = self._profile_and_working(spec, namespace, now, scope, private, documents)
         files, files_depend_on = self._files(spec)
         sections = [
             self._base(spec),
@@ -178,8 +200,8 @@ class Composer:
             working,
             self._greeting(profile, working),
             files,
-            self._app(spec, now, scope, private),
-            self._recall(spec, namespace, now, scope, private),
+            self._app(session, spec, now, scope, private),
+            self._recall(session, spec, namespace, now, scope, private),
         ]
         text = SECTION_GAP.join(section.text for section in sections if section.included)
         base_file = () if spec.base_file is None else (spec.base_file,)
@@ -205,7 +227,13 @@ class Composer:
         return section
 
     def _profile_and_working(
-        self, spec: PromptSpec, namespace: str, now: datetime, scope: ReadScope, private: list[str]
+        self,
+        spec: PromptSpec,
+        namespace: str,
+        now: datetime,
+        scope: ReadScope,
+        private: list[str],
+        documents: dict[str, Document],
     ) -> tuple[Section, Section]:
         profile = Section("profile", f"{namespace}/profile" if namespace else "")
         if not namespace:
@@ -213,7 +241,8 @@ class Composer:
         elif scope.hides_doc(profile.source):
             _left_out_private(profile, Target(TargetKind.DOC, profile.source), private)
         else:
-            content = self.documents.text(f"{namespace}/profile").strip()
+            doc = documents.get(profile.source)
+            content = doc.content.strip() if doc is not None and doc.deleted_at is None else ""
             if content:
                 profile.include(f"{PROFILE_HEADER}\n{content}")
                 profile.items.append(PromptItem(ItemKind.DOCUMENT, profile.source))
@@ -227,8 +256,7 @@ class Composer:
         if scope.hides_doc(working.source):
             _left_out_private(working, Target(TargetKind.DOC, working.source), private)
             return profile, working
-        with self.ctx.store.read() as session:
-            doc: Document | None = find_document(session, working.source)
+        doc = documents.get(working.source)
         state = state_of(doc, now) if doc is not None and doc.deleted_at is None else None
         if state is None:
             working.leave_out("empty")
@@ -270,7 +298,9 @@ class Composer:
             section.leave_out(block.reason or "empty")
         return section, block.depends_on
 
-    def _app(self, spec: PromptSpec, now: datetime, scope: ReadScope, private: list[str]) -> Section:
+    def _app(
+        self, session: Session, spec: PromptSpec, now: datetime, scope: ReadScope, private: list[str]
+    ) -> Section:
         section = Section("app", f"app:{spec.app}" if spec.app else "")
         if not spec.app:
             section.leave_out("no app")
@@ -281,12 +311,11 @@ class Composer:
         if scope.hides_app(spec.app):
             _left_out_private(section, Target(TargetKind.APP, spec.app), private)
             return section
-        memories = self.apps.live_memories(spec.app, now, self.ctx.settings.memory.app_memory_cap)
+        memories = self.apps.live_memories(spec.app, now, self.ctx.settings.memory.app_memory_cap, session)
         if not memories:
             section.leave_out("empty")
             return section
-        app = self.apps.app(spec.app)
-        label = (app.name if app and app.name else None) or spec.app
+        label = self.apps.label(spec.app, session)
         lines = [f"[{format_day(memory.created_at)}] {memory.content}" for memory in memories]
         section.source = f"app:{spec.app} (memories {', '.join(str(m.id) for m in memories)})"
         section.include(format_app_block(label, lines))
@@ -294,14 +323,20 @@ class Composer:
         return section
 
     def _recall(
-        self, spec: PromptSpec, namespace: str, now: datetime, scope: ReadScope, private: list[str]
+        self,
+        session: Session,
+        spec: PromptSpec,
+        namespace: str,
+        now: datetime,
+        scope: ReadScope,
+        private: list[str],
     ) -> Section:
         section = Section("recall", "")
         if not spec.message or not spec.message.strip():
             section.leave_out("no message")
             return section
         limit = self.ctx.settings.memory.recall_limit
-        hits, left_out = self.recall.for_prompt(spec.message, namespace, limit, now, scope)
+        hits, left_out = self.recall.for_prompt(spec.message, namespace, limit, now, scope, session)
         private.extend(left_out)
         if not hits:
             section.leave_out("no matches")

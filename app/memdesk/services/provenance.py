@@ -55,10 +55,10 @@ _CHANGES = (
     )
     .order_by(HistoryStep.id.desc())
 )
-_DOCUMENT_IDS = select(Document.namespace, Document.id).where(
-    Document.namespace.in_(bindparam("namespaces", expanding=True))
-)
-_ENTRY_IDS = select(Entry.key, Entry.id).where(Entry.key.in_(bindparam("keys", expanding=True)))
+# Straight from the driver, a placeholder per value (``{values}``): every prompt asks for
+# these, and SQLAlchemy's own work took ten times as long as the queries.
+_DOCUMENT_IDS = "SELECT namespace, id FROM documents WHERE namespace IN ({values})"
+_ENTRY_IDS = "SELECT key, id FROM entries WHERE key IN ({values})"
 
 
 @dataclass(frozen=True)
@@ -112,18 +112,26 @@ class Provenance:
             offset += len(section.text) + len(SECTION_GAP)
         return found
 
-    def of_prompt(self, composed: ComposedPrompt) -> dict[PromptItem, Origin | None]:
+    def of_prompt(
+        self, composed: ComposedPrompt, session: Session | None = None
+    ) -> dict[PromptItem, Origin | None]:
         """The origin of every item of every included section (None: written before history)."""
-        return self.of(item for section in composed.sections if section.included for item in section.items)
+        included = (item for section in composed.sections if section.included for item in section.items)
+        return self.of(included, session)
 
-    def of(self, items: Iterable[PromptItem]) -> dict[PromptItem, Origin | None]:
+    def of(
+        self, items: Iterable[PromptItem], session: Session | None = None
+    ) -> dict[PromptItem, Origin | None]:
+        """Each item's origin, read in ``session`` when given (the snapshot a prompt was
+        composed in), else in a read of its own."""
         wanted = list(dict.fromkeys(items))
-        with self.ctx.store.read() as session:
+        with self.ctx.store.read(within=session) as session:
             row_keys = self._row_keys(session, wanted)
             pairs = sorted({(_TABLES[item.kind], key) for item, key in row_keys.items()})
             changes: dict[tuple[str, str], list[tuple[Origin, str | None, str | None]]] = {}
             if pairs:
-                found_changes = session.execute(_CHANGES, {"pairs": pairs})
+                # On the connection: rows of plain columns need none of the session's work.
+                found_changes = session.connection().execute(_CHANGES, {"pairs": pairs})
                 for table, key, before, after, step_id, actor, at, label in found_changes:
                     found = changes.setdefault((table, key), [])
                     if len(found) < _DOCUMENT_STEPS:
@@ -153,15 +161,12 @@ class Provenance:
         document = {ItemKind.WORKING: ItemKind.DOCUMENT}
         return {item: texts.get((document.get(item.kind, item.kind), item.key), "") for item in items}
 
-    @staticmethod
-    def _row_keys(session: Session, items: list[PromptItem]) -> dict[PromptItem, str]:
+    def _row_keys(self, session: Session, items: list[PromptItem]) -> dict[PromptItem, str]:
         """Each item's primary key as history records it (documents and entries by id)."""
         namespaces = {i.key for i in items if i.kind in (ItemKind.DOCUMENT, ItemKind.WORKING)}
         keys = {i.key for i in items if i.kind is ItemKind.ENTRY}
-        docs = session.execute(_DOCUMENT_IDS, {"namespaces": list(namespaces)}) if namespaces else ()
-        entries = session.execute(_ENTRY_IDS, {"keys": list(keys)}) if keys else ()
-        doc_ids = {name: row_id for name, row_id in docs}
-        entry_ids = {key: row_id for key, row_id in entries}
+        doc_ids = self._ids(session, _DOCUMENT_IDS, namespaces)
+        entry_ids = self._ids(session, _ENTRY_IDS, keys)
         found: dict[PromptItem, str] = {}
         for item in items:
             if item.kind is ItemKind.APP_MEMORY:
@@ -171,6 +176,14 @@ class Provenance:
             elif item.key in doc_ids:
                 found[item] = str(doc_ids[item.key])
         return found
+
+    def _ids(self, session: Session, sql: str, names: set[str]) -> dict[str, int]:
+        """The row id of each of ``names`` that ``sql`` finds."""
+        if not names:
+            return {}
+        params = {f"v{index}": name for index, name in enumerate(names)}
+        values = ", ".join(f":{param}" for param in params)
+        return dict(self.ctx.store.raw_rows(session, sql.format(values=values), params))
 
     @staticmethod
     def _origin(item: PromptItem, changes: list[tuple[Origin, str | None, str | None]]) -> Origin | None:

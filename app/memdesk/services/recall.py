@@ -53,6 +53,11 @@ ANCHORS = 15
 SAME_CONVERSATION = timedelta(hours=1)
 # Paragraphs of the user's documents read for a slot the question names (facts and patterns).
 SLOT_PIECES = 500
+# Which of the patterns and facts documents are not in Trash; straight from the driver, as
+# SQLAlchemy's own work would take ten times as long as the query.
+_LIVE_DOCUMENTS = (
+    "SELECT namespace FROM documents WHERE deleted_at IS NULL AND namespace IN (:patterns, :facts)"
+)
 
 
 class Recall:
@@ -164,11 +169,18 @@ class Recall:
         return lists, answers
 
     def for_prompt(
-        self, message: str, namespace: str, limit: int, now: datetime, scope: ReadScope
+        self,
+        message: str,
+        namespace: str,
+        limit: int,
+        now: datetime,
+        scope: ReadScope,
+        session: Session | None = None,
     ) -> tuple[list[Hit], list[str]]:
         """Knowledge entries and paragraphs of ``{ns}/patterns`` and ``{ns}/facts``, best first,
         less what ``scope`` hides; and the private items left out (``entry:KEY`` of those that
-        would have been among them, ``doc:NAMESPACE`` of the documents not searched).
+        would have been among them, ``doc:NAMESPACE`` of the documents not searched). Read in
+        ``session`` when given (a prompt reads in one snapshot).
 
         A paragraph that fills a slot the message asks about (``core.slots``: "What car do I
         have?" and "Has a Tesla Model 3") is a candidate even when no word matches."""
@@ -180,9 +192,9 @@ class Recall:
         skipped = [str(Target(TargetKind.DOC, ns)) for ns in documents if ns not in namespaces]
         params = self._entry_params(now, "knowledge", None, None)
         depth = max(limit, CANDIDATES) + len(scope.private_entries)
-        with self.ctx.store.read(consistent=False) as session:
+        with self.ctx.store.read(consistent=False, within=session) as session:
             lists, answers = self._entry_lists(session, terms, params, depth)
-            if namespaces:
+            if self._any_live(session, documents, namespaces):
                 lists += self._pieces(session, terms, namespaces, max(limit, CANDIDATES))
                 lists.append(_filling(session, asked_slots(message), namespaces))
             ranked = self._ranked(session, lists, terms, params, answers)
@@ -190,6 +202,15 @@ class Recall:
         hidden = [h for h in hits if h.kind != "document" and scope.hides_entry(h.ref)]
         shown = [h for h in hits if h not in hidden][:limit]
         return shown, [str(Target(TargetKind.ENTRY, h.ref)) for h in hits[:limit] if h in hidden] + skipped
+
+    def _any_live(self, session: Session, documents: list[str], namespaces: list[str]) -> bool:
+        """Whether any of ``namespaces`` (some of ``documents``) is a document not in Trash: when
+        none is, their paragraphs are not searched (every search would find nothing)."""
+        if not namespaces:
+            return False
+        patterns, facts = documents
+        rows = self.ctx.store.raw_rows(session, _LIVE_DOCUMENTS, {"patterns": patterns, "facts": facts})
+        return any(found in namespaces for (found,) in rows)
 
     def _pieces(
         self, session: Session, terms: Terms, namespaces: list[str], limit: int

@@ -32,7 +32,7 @@ from datetime import datetime
 from memdesk.core.query_dates import TimeWindow
 from memdesk.core.search_text import asks
 from memdesk.core.slots import marked_past
-from memdesk.core.term_match import match
+from memdesk.core.term_match import TermMatch
 
 BM25_WEIGHT = 0.25
 WINDOW_BOOST = 1.0
@@ -41,6 +41,8 @@ ANSWER_WEIGHT = 0.8
 PAST_WEIGHT = 0.5
 
 Ident = tuple[str, str, str]
+# What ``TermMatch`` finds in a text, and whether the text marks itself as past.
+Measure = tuple[list[float], float, bool]
 
 
 @dataclass(frozen=True)
@@ -93,22 +95,30 @@ class Ranking:
 
     def __init__(self, lists: Iterable[list[Candidate]], terms: Terms) -> None:
         self.terms = terms
+        self.match = TermMatch(terms.words, terms.runs)
+        # By text: one found by two lists (a date's window and the best of all time) is measured once.
+        self.measures: dict[str, Measure] = {}
         scored = [pair for candidates in lists for pair in normalised(candidates)]
-        matched = [match(terms.words, terms.runs, candidate.text) for candidate, _share in scored]
-        found = [hits for hits, _together in matched]
+        matched = [self._measure(candidate.text) for candidate, _share in scored]
+        found = [hits for hits, _together, _past in matched]
         self.weights = _weights(found) if found and found[0] else []
         self.total = sum(self.weights) or 1.0
         self.best: dict[Ident, tuple[Candidate, float]] = {}
-        for (candidate, share), matches in zip(scored, matched, strict=True):
-            self._keep(candidate, self._score(candidate, share, matches))
+        for (candidate, share), measure in zip(scored, matched, strict=True):
+            self._keep(candidate, self._score(candidate, share, measure))
 
-    def _score(self, candidate: Candidate, share: float, matches: tuple[list[float], float]) -> float:
-        hits, together = matches
+    def _measure(self, text: str) -> Measure:
+        if text not in self.measures:
+            self.measures[text] = (*self.match(text), marked_past(text))
+        return self.measures[text]
+
+    def _score(self, candidate: Candidate, share: float, measure: Measure) -> float:
+        hits, together, past = measure
         coverage = sum(w * h for w, h in zip(self.weights, hits, strict=True)) / self.total
         score = BM25_WEIGHT * share + coverage + PAIR_WEIGHT * together
         if self.terms.window is not None and self.terms.window.contains(candidate.created_at):
             score *= 1 + WINDOW_BOOST
-        if marked_past(candidate.text):
+        if past:
             score *= PAST_WEIGHT
         return score
 
@@ -120,7 +130,7 @@ class Ranking:
         """The score of a ranked candidate, or of any other text by the same measures."""
         if candidate.ident in self.best:
             return self.best[candidate.ident][1]
-        return self._score(candidate, 0.0, match(self.terms.words, self.terms.runs, candidate.text))
+        return self._score(candidate, 0.0, self._measure(candidate.text))
 
     def ranked(self) -> list[tuple[Candidate, float]]:
         """Best first, each candidate once (at its best score)."""

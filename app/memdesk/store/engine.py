@@ -213,10 +213,14 @@ class Store:
         return self.engine.translate(exc)
 
     @contextmanager
-    def read(self, consistent: bool = True) -> Iterator[Session]:
+    def read(self, consistent: bool = True, within: Session | None = None) -> Iterator[Session]:
         """A read-only session. ``consistent``: its statements all see one snapshot; without
         it, on a server, each sees what was committed when it ran (for hot reads whose
-        statements need not agree, such as recall)."""
+        statements need not agree, such as recall). ``within``: a read already open, used
+        as it is (a caller that reads several things in one snapshot, such as a prompt)."""
+        if within is not None:
+            yield within
+            return
         session = self._reader() if consistent else self._quick_reader()
         try:
             yield session
