@@ -146,8 +146,10 @@ def same_value(a: str, b: str) -> bool:
 
 
 def _days(value: str) -> frozenset[str]:
-    """A normalised value of a ``day:`` slot as the days it names ("every other" kept)."""
-    return frozenset(value.split()) - _DAY_FILLER
+    """A normalised value of a ``day:`` slot as the days it names ("every other" kept); a part
+    of a named day is the day ("Thursday evenings" is "Thursdays")."""
+    days = frozenset(value.split()) - _DAY_FILLER
+    return days - _DAY_PARTS if days - _DAY_PARTS else days
 
 
 def _clock_minutes(value: str) -> tuple[int, ...] | str:
@@ -192,6 +194,8 @@ def asked_slots(question: str) -> set[str]:
     words = re.findall(r"[a-z]+(?:-[a-z]+)?", question.lower())
     found = {LABELS[w] for w in words if w in LABELS and w not in _VAGUE_LABELS}
     found |= {LABELS[f"{a} {b}"] for a, b in pairwise(words) if f"{a} {b}" in LABELS}
+    # a vague label is clear after "my" or "I" ("What is my job?", "Where am I from?")
+    found |= {LABELS[b] for a, b in pairwise(words) if a in ("my", "i") and b in _VAGUE_LABELS}
     found |= {_ASKING[w] for w in words if w in _ASKING}
     return found
 
@@ -206,6 +210,7 @@ def says_change(text: str) -> bool:
 _WORD = _Lazy(r"[\w@.+]+(?<![.])|\d")
 # In a normalised day value, the words that say "on those days" ("every weekday" is "weekdays").
 _DAY_FILLER = frozenset({"on", "every", "each", "and", "or"})
+_DAY_PARTS = frozenset({"morning", "morn", "afternoon", "evening", "even", "night"})  # as ``normalise`` leaves them
 # A clock time in a normalised value: "17 30", "5 30 pm", "6pm", "6 p m".
 _CLOCK_VALUE = _Lazy(r"\b(\d{1,2})(?:[\s.:](\d{2}))?\s?([ap])?(?:\.?\s?m\b)?")
 _FILLER = frozenset({"a", "an", "the", "my", "our", "his", "her", "their", "dr", "mr", "mrs", "ms", "prof"})
@@ -339,8 +344,11 @@ _LEXICON_RE = _Lazy(
     r"(?i:\b(?:"
     + "|".join(sorted((re.escape(w) for w in _LEXICON_WORDS), key=len, reverse=True))
     + r")\b)"
-    # a model that follows: "iPhone 12", "Pixel 9 Pro", "ThinkPad X1 Carbon Gen 9", "Framework 13"
-    + r"(?:\s(?:[A-Z0-9][\w-]*\d[\w-]*|\d+|Pro|Max|Plus|Ultra|Mini|Air|Carbon|Gen\s\d+|Model\s\w+))*"
+    # a model that follows: "iPhone 12", "Pixel 9 Pro", "ThinkPad X1 Carbon Gen 9", "Framework 13",
+    # or a model's name ("Kia Niro", "Linux Mint"), but no day, month or word that opens a clause
+    + r"(?:\s(?:[A-Z0-9][\w-]*\d[\w-]*|\d+|Pro|Max|Plus|Ultra|Mini|Air|Carbon|Gen\s\d+|Model\s\w+|"
+    + r"(?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b|(?:January|February|March|April|May|June|July|"
+    + r"August|September|October|November|December|The|And|But|For|With|From|Now|Then|Just)\b)[A-Z][a-z]{2,}))*"
 )
 # A name's own word says what it is: "Better Gym", "the chess club", "Platform team".
 _KIND_WORDS = {"gym": "gym", "club": "club", "team": "team", "bank": "bank", "fitness": "gym"}
@@ -453,7 +461,10 @@ _ROLE_NOUN_WORDS = (
     "engineer", "designer", "developer", "manager", "nurse", "teacher", "doctor", "analyst", "scientist",
     "lead", "director", "consultant", "architect", "student", "writer", "lawyer", "accountant", "officer",
     "researcher", "chef", "intern", "founder", "specialist", "administrator", "technician", "producer",
-    "editor", "professor", "lecturer", "partner", "owner", "head",
+    "editor", "professor", "lecturer", "partner", "owner", "head", "solicitor", "barrister", "paramedic",
+    "firefighter", "pharmacist", "surgeon", "physician", "midwife", "therapist", "electrician", "plumber",
+    "mechanic", "pilot", "journalist", "photographer", "programmer", "coordinator", "assistant",
+    "associate", "executive", "officer", "clerk", "cook", "baker", "driver", "vet", "carer",
 )  # fmt: skip
 _ROLE_NOUNS = f"(?:{'|'.join(_ROLE_NOUN_WORDS)})s?"
 # Trigger words (see ``_RULES_SOURCE``) for the label rules and the role rule.
@@ -475,7 +486,7 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
     (
         "home",
         "moved moving move relocated relocating & from & to",
-        _K(r"\b(?:moved|moving|move|relocated|relocating)\s+(?:\w+\s+){0,2}?from")
+        _K(r"\b(?:moved|moving|move|relocated|relocating)\s+(?:(?:back|away|house|home|over|here|there|us)\s+){0,2}?from")
         + rf"\s+(?P<o>{NAME})\s+"
         + _K(r"to")
         + rf"\s+(?P<v>{NAME})",
@@ -484,6 +495,12 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
         "~home",
         "moved moving relocated relocating & to",
         _K(r"\b(?:moved|moving|relocated|relocating)\s+(?:back\s+|over\s+)?to") + rf"\s+(?P<v>{NAME})",
+    ),
+    (
+        "home",
+        "flat house home place apartment condo bungalow cottage & in",
+        _K(r"\b(?:new|our|my)\s+(?:flat|house|home|place|apartment|condo|bungalow|cottage)\s+in")
+        + rf"\s+(?:the\s+)?(?P<v>{NAME})",
     ),
     (
         "home",
@@ -537,6 +554,7 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
         + rf"\s+(?P<v>{NAME})",
     ),
     ("employer", "last & day", _K(r"\blast day at") + rf"\s+(?P<o>{NAME})"),
+    ("employer", "first & day week month", _K(r"\bfirst (?:day|week|month)s? (?:at|with)") + rf"\s+(?P<v>{NAME})"),
     (
         "employer",
         "laid let made & from by at",
@@ -597,6 +615,15 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
         + _K(r"to")
         + rf"\s+{_ART}(?P<v>{VALUE})",
     ),
+    # "moved all my tasks from Todoist to Notion": something the person moved, not their home
+    (
+        "*",
+        "moved moving switched changed migrated migrating transferred swapped went & from & to",
+        _K(r"\b(?:moved|moving|switched|changed|migrated|migrating|transferred|swapped|went)\s+(?:\w+\s+){1,4}?from")
+        + rf"\s+{_ART}(?P<o>{VALUE})\s+"
+        + _K(r"to")
+        + rf"\s+{_ART}(?P<v>{VALUE})",
+    ),
     (
         None,
         "switch switched switching changed changing went gone going converted",
@@ -627,6 +654,14 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
     ("*", "instead & of", rf"(?P<v>{VALUE})\s+" + _K(r"(?:now\s+)?instead of") + rf"\s+{_ART}(?P<o>{VALUE})"),
     ("*", "instead", rf"(?P<v>{NAME}|\b(?!(?:{_STOPS})\b)[a-z][\w'’+-]*)\s+" + _K(r"instead\b")),
     ("*", "only & now", _K(r"\bonly") + rf"\s+(?P<v>{VALUE})\s+" + _K(r"now\b")),
+    # "I'm on rooibos now", "we're with Nationwide these days", "I'm at Monzo now"
+    (
+        "*",
+        "i we & on at with & now days nowadays",
+        _K(r"\b(?:I'm|I am|we're|we are)\s+(?:now\s+|mostly\s+|just\s+)?(?:on|at|with)")
+        + rf"\s+{_ART}(?P<v>{VALUE})"
+        + _K(r"(?=,?\s+(?:now|these\s+days|nowadays)\b)"),
+    ),
     (
         None,
         "registered signed got bought joined adopted started",
@@ -636,12 +671,20 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
     (
         "*",
         "quit quitting stopped stopping stop gave given giving cancel* dropped ditched sold finished no left "
-        "closed",
+        "closed packed jacked chucked binned rid moved walked resigned stepped",
         _K(
-            r"\b(?:quit|quitting|stopped|stopping|stop|gave up|given up|giving up|cancel+ed|cancel+ing|"
-            r"dropped|ditched|sold|finished|no more|left|closed)(?:\s+\w+ing(?:\s+to)?)?"
+            r"\b(?:quit|quitting|stopped|stopping|stop|(?:gave|given|giving) up(?: on)?|cancel+ed|cancel+ing|"
+            r"dropped|ditched|sold|finished|no more|left|closed|packed in|packed up|jacked in|chucked in|binned|"
+            r"got rid of|moved on from|walked away from|resigned from|stepped down from)(?:\s+\w+ing(?:\s+to)?)?"
         )
         + rf"\s+{_ART}(?P<v>{VALUE})",
+    ),
+    (
+        "*",
+        "gave given giving packed jacked chucked & up in rest miss",
+        _K(r"\b(?:gave|given|giving|packed|jacked|chucked)")
+        + rf"\s+{_ART}(?P<o>{NAME})\s+"
+        + _K(r"(?:up|in|a rest|a miss)\b"),
     ),
     (
         None,
@@ -738,7 +781,9 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
         "*",
         "is it was are & not",
         _K(r"\b(?:is|it's|it is|was|are)")
-        + rf"\s+{_ART}(?P<v>{VALUE}),?\s+"
+        + rf"\s+{_ART}(?P<v>{VALUE})"
+        + _K(r"(?:\s+(?:that\s+)?(?:I'm|I am|I|we're|we)\s+\w+(?:\s+\w+)?)?")
+        + r",?\s+"
         + _K(r"not")
         + rf"\s+{_ART}(?P<o>{VALUE})",
     ),
@@ -795,7 +840,8 @@ _CLOCK = _Lazy(r"(?i:\b\d{1,2}[:.]\d{2}(?:\s?[ap]\.?m\b\.?)?|\b\d{1,2}\s?[ap]\.?
 _CLOCK_HINT = _Lazy(r"(?i:\d(?:[:.]\d|\s?[ap]))")  # in every clock time, and quick to look for
 _RECURRING = _Lazy(
     rf"(?i:\b(?:every|each)\s+(?:other\s+|second\s+|single\s+)?{_DAY}\b|"
-    rf"\b(?:on\s+)?(?:{_WEEKDAY}|weekday|weekend)s\b|\b(?:daily|weekly|fortnightly|monthly)\b)"
+    rf"\b(?:on\s+)?(?:{_WEEKDAY}|weekday|weekend)s\b|\b(?:daily|weekly|fortnightly|monthly)\b|"
+    rf"\b(?:on\s+)?{_WEEKDAY}\s+(?:mornings|afternoons|evenings|nights)\b)"
 )
 _AMOUNT = _Lazy(
     r"(?i:(?:[$€£]\s?\d[\d,.]*\s?k?\b|\b\d[\d,.]*\s?k?\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|sek|nok|"
@@ -865,7 +911,9 @@ _PIECE = _Lazy(r"(?:[^.;:!?\n]|[.:](?=\d))+")
 
 # Right before a value (a few words between at most): it has ended.
 _PAST_BEFORE = _Lazy(
-    r"(?i:\b(?:quit|quitting|stopped|stopping|stop\s+\w+ing|stop|gave\s+up|given\s+up|giving\s+up|cancel+ed|"
+    r"(?i:\b(?:quit|quitting|stopped|stopping|stop\s+\w+ing|stop|(?:gave|given|giving)\s+up(?:\s+on)?|cancel+ed|"
+    r"packed\s+(?:in|up)|jacked\s+in|chucked\s+in|binned|got\s+rid\s+of|moved\s+on\s+from|walked\s+away\s+from|"
+    r"resigned\s+from|stepped\s+down\s+from|handed\s+in\s+(?:my|his|her|their)\s+notice\s+at|"
     r"cancel+ing|dropped|ditched|sold|finished|left|leaving|last\s+day\s+at|no\s+more|no\s+longer(?:\s+\w+){0,2}|"
     r"used\s+to(?:\s+\w+){0,2}|formerly|previously|former|ex-?|instead\s+of|not|traded(?:\s+in)?|swapped|"
     r"replaced|moved\s+(?:away\s+)?from|moving\s+from|switched\s+(?:over\s+)?from|broke\s+up\s+with|"
@@ -937,6 +985,9 @@ _CHANGE_CUE = _Lazy(
     r"got|correction|actually|not|separated|seeing|retired|died|passed|cancelled|canceled|gave up|"
     r"given up|finished|sold|dropped|ditched|swapped|broke up|split up|divorced|ended|expired|last day|"
     r"relocated|remortgaged|registered|adopted|arrived|born|stop|bump|bumped|raising|lowering|closed|"
+    r"(?:gone|went|goes|going|go)\s+(?:up|down)|rose|risen|fell|fallen|reduced|bought|replace|renewed|packed|"
+    r"jacked|chucked|(?:taken|took|take|taking|picked)\s+up|first\s+(?:day|week|month)|resigned|qualified|"
+    r"handed\s+in|"
     r"went\s+(?:fully\s+|full\s+|completely\s+)?(?:vegan|vegetarian|pescatarian|keto|paleo|"
     r"sober|freelance|part-time|full-time|remote))\b)"
 )
@@ -947,7 +998,7 @@ _CHANGE_CUE = _Lazy(
 # The words the families that are not rules cannot match without (written as for the rules).
 _LEXICON_TRIGGERS = " ".join(sorted({phrase.replace("-", " ").split()[0] for phrase in _LEXICON_WORDS}))
 _SCHEDULE_TRIGGERS = " ".join(
-    ["every", "each", "daily", "weekly", "fortnightly", "monthly"]
+    ["every", "each", "daily", "weekly", "fortnightly", "monthly", "mornings", "afternoons", "evenings", "nights"]
     + [f"{day}s" for day in (*_WEEKDAYS, "weekday", "weekend")]
 )
 _AMOUNT_TRIGGERS = (
@@ -1119,10 +1170,7 @@ def _line_claims(text: str, start: int, end: int) -> list[Claim]:
                 ):
                     found.append(_claim(text, kind, value_at, start + value_end, past))
     for match in _LEXICON_RE.finditer(segment) if tried.lexicon else ():
-        word = match.group(0).split()[0].lower()
-        slot = _LEXICON_WORDS.get(word) or _LEXICON_WORDS.get(
-            " ".join(match.group(0).lower().split()[:2]), ""
-        )
+        slot = _lexicon_slot(match.group(0))
         if slot and not _someone_else(text, start + match.start()):
             found.append(_claim(text, slot, start + match.start(), start + match.end(), None))
     if tried.schedule:
@@ -1184,8 +1232,14 @@ def _kind(value: str) -> str | None:
             return _KIND_WORDS[word]
     match = _LEXICON_RE.search(value)
     if match:
-        return _LEXICON_WORDS.get(match.group(0).split()[0].lower(), "")
+        return _lexicon_slot(match.group(0))
     return "" if value[:1].isupper() or value[:1].isdigit() else None
+
+
+def _lexicon_slot(found: str) -> str:
+    """The slot of a value the lexicon found, by its first word or its first two ("VS Code")."""
+    words = found.lower().split()
+    return _LEXICON_WORDS.get(words[0]) or _LEXICON_WORDS.get(" ".join(words[:2]), "")
 
 
 def _label_slot(label: str, value: str) -> str | None:
@@ -1304,14 +1358,15 @@ def _named_day(claim: Claim) -> bool:
 def _event(words_before: str) -> str:
     """The event named in the words before a time: the first run of words that name a thing,
     after whose it is ("elin violin" for "Elin's violin lesson is"), without verbs of change or
-    kinds of event; "end" after it when the time is when it ends. "" when no word names one."""
-    owner, run = "", []
+    kinds of event; "end" after it when the time is when it ends. "" when no word names one.
+    A run in a later clause names it rather ("The pool changed its hours, so I swim at 7:15")."""
+    owner, run, earlier = "", [], []
     ending = ""
     for word in _EVENT_WORD.findall(words_before):
         lower = word.lower().replace("’", "'")
         if not lower[0].isalpha():
             if run:
-                break
+                earlier, run = run, []
             continue
         if lower in _EVENT_STARTS or lower in _EVENT_FINISHES:
             ending = "end" if lower in _EVENT_FINISHES else ""
@@ -1329,7 +1384,10 @@ def _event(words_before: str) -> str:
         if lower in _NOT_EVENT or "'" in lower or (len(lower) > 4 and lower.endswith("ed")):
             continue
         run.append(stem(lower))
+    run = run or earlier
     named = [word for word in run if word not in _EVENT_KINDS] or run
+    if not named and owner:
+        named, owner = [owner], ""  # "Yoga's moved to Mondays": a contraction, not whose it is
     if not named:
         return ""
     return " ".join(([owner] if owner else []) + named[:_EVENT_MAX_WORDS] + ([ending] if ending else []))
