@@ -210,7 +210,8 @@ def says_change(text: str) -> bool:
 _WORD = _Lazy(r"[\w@.+]+(?<![.])|\d")
 # In a normalised day value, the words that say "on those days" ("every weekday" is "weekdays").
 _DAY_FILLER = frozenset({"on", "every", "each", "and", "or"})
-_DAY_PARTS = frozenset({"morning", "morn", "afternoon", "evening", "even", "night"})  # as ``normalise`` leaves them
+# A part of a day, as ``normalise`` leaves it ("evenings" is "even").
+_DAY_PARTS = frozenset({"morning", "morn", "afternoon", "evening", "even", "night"})
 # A clock time in a normalised value: "17 30", "5 30 pm", "6pm", "6 p m".
 _CLOCK_VALUE = _Lazy(r"\b(\d{1,2})(?:[\s.:](\d{2}))?\s?([ap])?(?:\.?\s?m\b)?")
 _FILLER = frozenset({"a", "an", "the", "my", "our", "his", "her", "their", "dr", "mr", "mrs", "ms", "prof"})
@@ -347,8 +348,9 @@ _LEXICON_RE = _Lazy(
     # a model that follows: "iPhone 12", "Pixel 9 Pro", "ThinkPad X1 Carbon Gen 9", "Framework 13",
     # or a model's name ("Kia Niro", "Linux Mint"), but no day, month or word that opens a clause
     + r"(?:\s(?:[A-Z0-9][\w-]*\d[\w-]*|\d+|Pro|Max|Plus|Ultra|Mini|Air|Carbon|Gen\s\d+|Model\s\w+|"
-    + r"(?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b|(?:January|February|March|April|May|June|July|"
-    + r"August|September|October|November|December|The|And|But|For|With|From|Now|Then|Just)\b)[A-Z][a-z]{2,}))*"
+    + r"(?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b|(?:January|February|March|April|May|June|"
+    + r"July|August|September|October|November|December|The|And|But|For|With|From|Now|Then|Just)\b)"
+    + r"[A-Z][a-z]{2,}))*"
 )
 # A name's own word says what it is: "Better Gym", "the chess club", "Platform team".
 _KIND_WORDS = {"gym": "gym", "club": "club", "team": "team", "bank": "bank", "fitness": "gym"}
@@ -486,7 +488,10 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
     (
         "home",
         "moved moving move relocated relocating & from & to",
-        _K(r"\b(?:moved|moving|move|relocated|relocating)\s+(?:(?:back|away|house|home|over|here|there|us)\s+){0,2}?from")
+        _K(
+            r"\b(?:moved|moving|move|relocated|relocating)\s+"
+            r"(?:(?:back|away|house|home|over|here|there|us)\s+){0,2}?from"
+        )
         + rf"\s+(?P<o>{NAME})\s+"
         + _K(r"to")
         + rf"\s+(?P<v>{NAME})",
@@ -554,7 +559,11 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
         + rf"\s+(?P<v>{NAME})",
     ),
     ("employer", "last & day", _K(r"\blast day at") + rf"\s+(?P<o>{NAME})"),
-    ("employer", "first & day week month", _K(r"\bfirst (?:day|week|month)s? (?:at|with)") + rf"\s+(?P<v>{NAME})"),
+    (
+        "employer",
+        "first & day week month",
+        _K(r"\bfirst (?:day|week|month)s? (?:at|with)") + rf"\s+(?P<v>{NAME})",
+    ),
     (
         "employer",
         "laid let made & from by at",
@@ -619,7 +628,10 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
     (
         "*",
         "moved moving switched changed migrated migrating transferred swapped went & from & to",
-        _K(r"\b(?:moved|moving|switched|changed|migrated|migrating|transferred|swapped|went)\s+(?:\w+\s+){1,4}?from")
+        _K(
+            r"\b(?:moved|moving|switched|changed|migrated|migrating|transferred|swapped|went)\s+"
+            r"(?:\w+\s+){1,4}?from"
+        )
         + rf"\s+{_ART}(?P<o>{VALUE})\s+"
         + _K(r"to")
         + rf"\s+{_ART}(?P<v>{VALUE})",
@@ -674,8 +686,9 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
         "closed packed jacked chucked binned rid moved walked resigned stepped",
         _K(
             r"\b(?:quit|quitting|stopped|stopping|stop|(?:gave|given|giving) up(?: on)?|cancel+ed|cancel+ing|"
-            r"dropped|ditched|sold|finished|no more|left|closed|packed in|packed up|jacked in|chucked in|binned|"
-            r"got rid of|moved on from|walked away from|resigned from|stepped down from)(?:\s+\w+ing(?:\s+to)?)?"
+            r"dropped|ditched|sold|finished|no more|left|closed|packed in|packed up|jacked in|chucked in|"
+            r"binned|got rid of|moved on from|walked away from|resigned from|stepped down from)"
+            r"(?:\s+\w+ing(?:\s+to)?)?"
         )
         + rf"\s+{_ART}(?P<v>{VALUE})",
     ),
@@ -998,7 +1011,8 @@ _CHANGE_CUE = _Lazy(
 # The words the families that are not rules cannot match without (written as for the rules).
 _LEXICON_TRIGGERS = " ".join(sorted({phrase.replace("-", " ").split()[0] for phrase in _LEXICON_WORDS}))
 _SCHEDULE_TRIGGERS = " ".join(
-    ["every", "each", "daily", "weekly", "fortnightly", "monthly", "mornings", "afternoons", "evenings", "nights"]
+    ["every", "each", "daily", "weekly", "fortnightly", "monthly"]
+    + ["mornings", "afternoons", "evenings", "nights"]
     + [f"{day}s" for day in (*_WEEKDAYS, "weekday", "weekend")]
 )
 _AMOUNT_TRIGGERS = (
