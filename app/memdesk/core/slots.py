@@ -120,9 +120,42 @@ class Claim:
     past: bool  # the text says it no longer holds
 
 
-def claims_in(text: str) -> list[Claim]:
-    """Every slot the text fills, in order of position."""
-    return list(_claims(text))  # a copy: the cached tuple stays as it is
+def claims_in(text: str, others: frozenset[str] = frozenset()) -> list[Claim]:
+    """Every slot the text fills, in order of position. A claim said only as a supposition
+    ("thinking of moving to Leeds", "Should I switch to Vim?") or for a later date ("goes up
+    to £6 when he turns eleven", "from next April the rent will be £1,200") is none.
+
+    ``others``: the first names of the person's household (``household_names``), lowercased;
+    what a clause says of one of them is theirs ("Dev drives a Polestar 2"), not the person's.
+    """
+    claims = [claim for claim, mood in _claims(text) if not mood]
+    if others:
+        claims = [claim for claim in claims if not _said_of(text, claim, others)]
+    return claims
+
+
+def later_claims(text: str) -> list[Claim]:
+    """The claims the text makes for a later date ("when he turns eleven", "will be")."""
+    return [claim for claim, mood in _claims(text) if mood == _LATER]
+
+
+def household_names(profile: str) -> frozenset[str]:
+    """The first names, lowercased, that a profile gives the person's partner, children,
+    relatives and pets ("Partner: Dev (Devesh) Mistry", "Children: Noah, 9, and Isla, 5",
+    "lives with her partner Sam"); never the person's own ("Name: Priya")."""
+    names: set[str] = set()
+    own: set[str] = set()
+    for match in _LABEL_LINE.finditer(profile):
+        label = " ".join(match.group(1).lower().split())
+        if label == "name":
+            own |= {word.lower() for word in re.findall(r"[A-Z][\w'’-]*", match.group(2))}
+        elif label in _HOUSEHOLD_LABELS:
+            for piece in re.split(r",|\(|\)|\band\b", match.group(2)):
+                first = piece.split()[:1]
+                if first and first[0][:1].isupper():
+                    names.add(first[0].strip("'’.").lower())
+    names |= {name.lower() for name in _HOUSEHOLD_NAMED.findall(profile)}
+    return frozenset(names - own)
 
 
 def conflicting(a: Claim, b: Claim) -> bool:
@@ -192,12 +225,26 @@ def marked_past(text: str) -> bool:
 def asked_slots(question: str) -> set[str]:
     """The slots a question asks about: "What car do I have?" → {"car"}."""
     words = re.findall(r"[a-z]+(?:-[a-z]+)?", question.lower())
-    found = {LABELS[w] for w in words if w in LABELS and w not in _VAGUE_LABELS}
+    found = {LABELS[w] for w in words if w in LABELS and w not in VAGUE_LABELS}
     found |= {LABELS[f"{a} {b}"] for a, b in pairwise(words) if f"{a} {b}" in LABELS}
     # a vague label is clear after "my" or "I" ("What is my job?", "Where am I from?")
-    found |= {LABELS[b] for a, b in pairwise(words) if a in ("my", "i") and b in _VAGUE_LABELS}
+    found |= {LABELS[b] for a, b in pairwise(words) if a in ("my", "i") and b in VAGUE_LABELS}
     found |= {_ASKING[w] for w in words if w in _ASKING}
     return found
+
+
+def slots_named_in(text: str) -> set[str]:
+    """The slots whose label the text names ("had to change GP practice" names ``doctor``);
+    vague labels ("from", "job") and "home" name none."""
+    words = re.findall(r"[a-z]+(?:-[a-z]+)?", text.lower())
+    named = set(words) | {f"{a} {b}" for a, b in pairwise(words)}
+    return {LABELS[label] for label in named & LABELS.keys() if label not in VAGUE_LABELS and label != "home"}
+
+
+def says_replacement(text: str) -> bool:
+    """The text says one value took another's place ("switched to", "went vegan", "only tea
+    now", "instead"), not that one was added ("I also started tea", "tea as well")."""
+    return bool(_REPLACING.search(text)) and not _ADDING.search(text)
 
 
 def says_change(text: str) -> bool:
@@ -427,7 +474,8 @@ LABELS: dict[str, str] = {
     "gp": "doctor",
     "therapist": "therapist",
 }
-_VAGUE_LABELS = frozenset({"from", "job", "title", "position", "book"})
+# Labels too common in talk to name their slot alone ("from", "my job").
+VAGUE_LABELS = frozenset({"from", "job", "title", "position", "book"})
 # Question words that name a slot without being its label: "Where do I live?"
 _ASKING = {
     "live": "home", "living": "home", "drive": "car", "drink": "drink", "eat": "diet",
@@ -910,6 +958,9 @@ _EVENT_WORD = _Lazy(r"[A-Za-z][\w'’-]*|\d+|[,()\[\]/&–—]")
 _EVENT_MAX_WORDS = 3  # "football training" is enough to tell it from "football matches"
 # Said when something does not happen: "no yoga on Fridays", "Dev doesn't work on Wednesdays".
 _NEGATED = _Lazy(r"(?i:\b(?:no|not|never|none|nothing|except|don't|doesn't|isn't|aren't|won't|can't)\b)")
+_NAMED_BEFORE = _Lazy(
+    r"\b(?!(?:I|The|A|An|My|Our|So|But|And|We|He|She|They|It|His|Her|Their)\b)[A-Z][a-z]+\b"
+)
 _FROM = _Lazy(r"(?i:\bfrom\s*$)")  # before the old amount: "went up from £1,100 to £1,150"
 # Before an amount's noun or after its "for", words that say nothing of what it is for.
 _NOT_A_THING = _NOT_EVENT | _EVENT_ENDS | _AMOUNT_PERIODS
@@ -991,8 +1042,42 @@ _SUCCESSOR = _Lazy(r"(?i:\b(?:(?<!ing\s)to|(?<!worked\s)for|with|into|now|but|so
 _CLAUSE_END = _Lazy(r"[;:.!?]\s|[,;]\s|\s(?:so|but|because|while|whereas)\s|\n")
 _SENTENCE = _Lazy(r"[^\n]+")
 
+_REPLACING = _Lazy(
+    r"(?i:\b(?:switch\w*|chang\w*|went|gone|going|converted|turned|instead|only|replac\w*|swapped|traded|"
+    r"moved|no\s+more|no\s+longer|any\s?more|quit|stopped|gave\s+up|given\s+up|ditched|dropped)\b)"
+)
+_ADDING = _Lazy(r"(?i:\b(?:also|as\s+well|too|both|another|second|extra|plus)\b)")
+# Moods of a claim (``_mood``): supposed, or for a later date.
+_SUPPOSED, _LATER = "supposed", "later"
+_SENTENCE_STOP = _Lazy(r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bSt)[.!?](?=\s|$)")
+_REQUEST = _Lazy(r"(?i:\s*(?:please\s+)?(?:could|can|would|will)\s+(?:you|we)\b)")
+_SUPPOSING = _Lazy(
+    r"(?i:\b(?:thinking\s+(?:of|about)|think\s+about|considering|contemplating|might|could|would(?!\s+like)|"
+    r"should|maybe|perhaps|possibly|planning|plan\s+to|plans\s+to|hoping|hope\s+to|want\s+to|wants\s+to|"
+    r"if|whether|unless|someday|one\s+day|eventually|tempted|in\s+case|wondering)\b)"
+)
+_SUPPOSING_MAY = _Lazy(r"\bmay\b")  # lowercase only: "in May" is a month
+_LATER_CUE = _Lazy(
+    r"(?i:\b(?:will|won't|shall|gonna)\b|'ll\b|’ll\b|(?:\b(?:am|is|are)|['’](?:m|re|s))\s+going\s+to\b|"
+    r"\bwhen\s+(?:he|she|they|I|we|you|[A-Z][\w-]*)\s+(?:turns?|starts?|gets?|moves?|finish(?:es)?|is|are)\b|"
+    r"\b(?:from|starting|as\s+of)\s+next\s+(?:year|spring|summer|autumn|fall|winter|january|february|march|"
+    r"april|may|june|july|august|september|october|november|december)\b)"
+)
+_FROM_NOW = _Lazy(r"(?i:\b(?:from\s+now\s+on|from\s+today|starting\s+today|as\s+of\s+today)\b)")
+# A clause's subject: a capitalised first word ("Dev drives…", "- Isla does ballet…").
+_SUBJECT = _Lazy(r"\s*(?:[-*•]\s*)?(?:(?:and|but|so|then)\s+)?([A-Z][\w-]*)\b(?![’'])")
+_HOUSEHOLD_LABELS = frozenset({
+    "partner", "wife", "husband", "spouse", "girlfriend", "boyfriend", "fiance", "fiancee", "children",
+    "kids", "son", "sons", "daughter", "daughters", "child", "dog", "cat", "pet", "pets", "mum", "mom",
+    "mother", "dad", "father", "sister", "brother", "parents",
+})  # fmt: skip
+_HOUSEHOLD_NAMED = _Lazy(
+    r"\b(?i:partner|wife|husband|spouse|girlfriend|boyfriend|son|daughter|dog|cat|puppy|kitten)"
+    r"\s+(?i:called\s+|named\s+)?([A-Z][\w-]+)"
+)
 _CHANGE_CUE = _Lazy(
-    r"(?i:\b(?:now|new|newly|moved|moving|switched|switching|changed|changing|promoted|from now on|starting|"
+    r"(?i:\b(?:now|new|newly|no\s+more|moved|moving|switched|switching|changed|changing|promoted|"
+    r"from now on|starting|"
     r"start|started|joined|quit|stopped|left|no longer|anymore|any more|instead|update|updated|raise|raised|"
     r"lower|lowered|increase|increased|cut|finally|these days|since|replaced|traded|became|become|"
     r"got|correction|actually|not|separated|seeing|retired|died|passed|cancelled|canceled|gave up|"
@@ -1137,7 +1222,8 @@ def _has(needs: _Needs, found: set[str]) -> bool:
 
 
 @lru_cache(maxsize=8192)  # the same stored lines are read again at each compaction
-def _claims(text: str) -> tuple[Claim, ...]:
+def _claims(text: str) -> tuple[tuple[Claim, str], ...]:
+    """Every claim, with its mood: "" when stated, ``_SUPPOSED`` or ``_LATER``."""
     found: list[Claim] = []
     labelled: list[tuple[int, int]] = []
     for match in _LABEL_LINE.finditer(text):
@@ -1150,7 +1236,46 @@ def _claims(text: str) -> tuple[Claim, ...]:
         if any(start <= line.start() < end for start, end in labelled):
             continue
         found += _line_claims(text, line.start(), line.end())
-    return tuple(_unique(found))
+    labelled_claims = {id(claim) for claim in found[: len(labelled)]}
+    return tuple(
+        (claim, "" if id(claim) in labelled_claims else _mood(text, claim.span[0]))
+        for claim in _unique(found)
+    )
+
+
+def _mood(text: str, start: int) -> str:
+    """Whether the sentence holding ``start`` supposes the value ("thinking of moving to",
+    "Should I switch to", "if … we might raise") or gives it for a later date ("will be",
+    "when he turns eleven"); "" when it states it. A request ("Could you answer in English
+    from now on?") states a change."""
+    line_start = text.rfind("\n", 0, start) + 1
+    ends = [m.end() for m in _SENTENCE_STOP.finditer(text, line_start, start)]
+    sentence_start = ends[-1] if ends else line_start
+    stop = _SENTENCE_STOP.search(text, start)
+    newline = text.find("\n", start)
+    sentence_end = min(x for x in (stop.end() if stop else len(text), newline if newline >= 0 else len(text)))
+    before = text[sentence_start:start]
+    request = _REQUEST.match(before)
+    if request:
+        before = before[request.end() :]
+    elif text[sentence_start:sentence_end].rstrip().endswith("?"):
+        return _SUPPOSED
+    if _SUPPOSING.search(before) or _SUPPOSING_MAY.search(before):
+        return _SUPPOSED
+    sentence = text[sentence_start:sentence_end]
+    if _LATER_CUE.search(sentence) and not _FROM_NOW.search(sentence):
+        return _LATER
+    return ""
+
+
+def _said_of(text: str, claim: Claim, others: frozenset[str]) -> bool:
+    """The claim's clause opens with a household member's name and is about them: "Dev drives
+    a Polestar 2", not "Dev and I moved to Leeds" nor "Rex died" (the name is the value)."""
+    clause_start, _end = _clause_bounds(text, claim.span[0], claim.span[0])
+    subject = _SUBJECT.match(text, clause_start, claim.span[0])
+    if subject is None or subject.group(1).lower() not in others:
+        return False
+    return subject.start(1) != claim.span[0] and not _ALSO_ME.search(text, subject.end(), claim.span[0])
 
 
 def _line_claims(text: str, start: int, end: int) -> list[Claim]:
@@ -1440,6 +1565,9 @@ def _amount_claims(text: str, start: int, end: int) -> list[Claim]:
         )
         modifier = re.search(r"(?i)([a-z][\w'’]*)\s+$", clause[: noun.start()])
         thing = _without_possessive(objects.group(1) if objects else modifier.group(1) if modifier else "")
+        if thing.lower() in ("his", "her", "their"):  # "Finn turned twelve, so his pocket money": Finn's
+            named = _NAMED_BEFORE.findall(clause[: noun.start()])
+            thing = named[-1] if named else thing
         thing = "" if thing.lower() in _NOT_A_THING else stem(thing)
         slot = f"amount:{what} {thing}".rstrip()
         s_start = start + sentence.start()

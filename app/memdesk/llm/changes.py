@@ -27,7 +27,19 @@ from datetime import datetime
 from typing import Literal
 
 from memdesk.core.dates import MONTHS
-from memdesk.core.slots import PLURAL_SLOTS, Claim, claims_in, normalise, same_value, says_change
+from memdesk.core.slots import (
+    PLURAL_SLOTS,
+    SEVERAL_VALUES,
+    Claim,
+    claims_in,
+    household_names,
+    later_claims,
+    normalise,
+    same_value,
+    says_change,
+    says_replacement,
+    slots_named_in,
+)
 
 Action = Literal["update", "retire", "add"]
 WHERE_LABELS = {  # each followed by the namespace, entry key or memory id
@@ -101,15 +113,22 @@ def offline_changes(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
     edits: dict[int, Edit] = {}
     additions: list[tuple[Said, list[Claim]]] = []
     kept: list[Edit] = []
+    # Every sentence of a turn that says a change: what replaced a value may be said in another
+    # ("Clover passed away. The kids talked us into a kitten called Pepper.").
+    changing = {id(sentence) for sentence in said if says_change(sentence.text)}
+    changing_turns = {sentence.turn for sentence in said if id(sentence) in changing}
+    # What a partner, child or pet named in the profile does is theirs ("Dev drives a Polestar").
+    others = household_names("\n".join(fact.text for fact in known if fact.where == "profile"))
     turns: dict[int, list[tuple[Said, list[Claim]]]] = {}
     for sentence in said:
-        if says_change(sentence.text):
-            turns.setdefault(sentence.turn, []).append((sentence, claims_in(sentence.text)))
-    stored = {fact.number: [c for c in claims_in(fact.text) if not c.past] for fact in known}
+        if sentence.turn in changing_turns:
+            turns.setdefault(sentence.turn, []).append((sentence, claims_in(sentence.text, others)))
+    stored = {fact.number: [c for c in claims_in(fact.text, others) if not c.past] for fact in known}
+    kept += _dated(said, known, stored)
     for sentences in turns.values():
         used: set[int] = set()  # sentences that gave a value to a change
         for sentence, claims in sentences:
-            if not claims:
+            if not claims or id(sentence) not in changing:
                 continue
             touched = False
             for fact in known:
@@ -163,10 +182,19 @@ def _edit(
             text = source.text[new.span[0] : new.span[1]]
             edits.append((span, text, _since(_date_near(source.text, new.span))))
     current = [c for _s, turn_claims in turn for c in turn_claims if not c.past]
+    labelled = slots_named_in(" ".join(s.text for s, _claims in turn))
+    replacing = says_replacement(sentence.text)
     # The last value said for a slot is the one that holds ("switched to Android, got a Pixel 9").
-    for new in reversed([claim for claim in claims if not claim.past and claim.slot]):
+    for new in reversed([claim for claim in claims if not claim.past]):
         for old in stored:
-            if old.slot != new.slot or same_value(new.value, old.value):
+            # A name of no known kind fills a slot the turn names ("had to change GP practice
+            # … registered with Dr. Bello").
+            slot = new.slot or (old.slot if old.slot in labelled else "")
+            if not slot or old.slot != slot or same_value(new.value, old.value):
+                continue
+            # A slot that holds several values gains one, unless the person says it replaced
+            # another ("I also started tea" keeps coffee; "went vegan" replaces vegetarian).
+            if old.slot in SEVERAL_VALUES and old.slot not in PLURAL_SLOTS and not replacing:
                 continue
             if any(_overlap(old.span, span) for span, _text, _mark in edits):
                 continue
@@ -193,6 +221,24 @@ def _edit(
     if others:  # the line says more than what ended: it stays, saying that part is past
         return Edit("retire", fact.number, _substituted(fact.text, edits), quoted), sources
     return Edit("retire", fact.number, "", quoted), sources
+
+
+def _dated(said: Sequence[Said], known: Sequence[Known], stored: dict[int, list[Claim]]) -> list[Edit]:
+    """Statements of a change from a later date to a stored fact ("from next April the rent
+    will be £1,200"): added as dated facts; the stored one holds until then."""
+    added: list[Edit] = []
+    for sentence in said:
+        later = {claim.slot for claim in later_claims(sentence.text) if claim.slot}
+        for fact in known:
+            if any(claim.slot in later for claim in stored[fact.number]):
+                what = f"{WHERE_LABELS[fact.where]} {fact.ref}"
+                why = (
+                    f"A change from a later date: added as a dated fact; {what} (“{fact.text}”) "
+                    "holds until then."
+                )
+                added.append(Edit("add", None, sentence.text, why))
+                break
+    return added
 
 
 def _holding(text: str, stored: list[Claim], ended: Claim, said: str) -> tuple[str, tuple[int, int]] | None:
@@ -294,8 +340,8 @@ def _addition(
                     and not new.past
                     and not same_value(new.value, old.value)
                 ):
-                    if new.slot in PLURAL_SLOTS:
-                        continue
+                    if new.slot in SEVERAL_VALUES:
+                        continue  # a further value, not a contradiction
                     what = f"{WHERE_LABELS[fact.where]} {fact.ref}"
                     return Edit(
                         "add",

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
-from memdesk.core.slots import LABELS, claims_in, normalise, says_change
+from memdesk.core.slots import LABELS, claims_in, later_claims, normalise, says_change, slots_named_in
 from memdesk.llm.changes import Edit, Known, Said
 from memdesk.services.compaction.model import Change, ChangeKind
 from memdesk.store.lifetime import entry_live, memory_live
@@ -42,13 +42,21 @@ class Found:
 
 def known_facts(app: Memdesk, said: Sequence[Said], facts_namespace: str, app_id: str | None) -> list[Known]:
     """The stored facts the person's statements of change may touch, numbered from 1."""
-    changing = [(s, claims) for s in said if says_change(s.text) and (claims := claims_in(s.text))]
+    # Statements of change, and of a change from a later date ("will be £1,200 from next April").
+    changing = [
+        (s, claims)
+        for s in said
+        if (claims := (claims_in(s.text) if says_change(s.text) else []) or later_claims(s.text))
+    ]
     if not changing:
         return []
     found: list[tuple[str, str, str]] = []
     namespace = app.settings.memory.user_namespace
     parts = [(f"{namespace}/{part}", part) for part in ("profile", "patterns")] if namespace else []
-    keys = _slot_keys({c.slot for _s, claims in changing for c in claims if c.slot})
+    # Entries filed under a slot a statement fills, or one its turn names ("change GP practice").
+    turns = {s.turn for s, _claims in changing}
+    named = {slot for s in said if s.turn in turns for slot in slots_named_in(s.text)}
+    keys = _slot_keys({c.slot for _s, claims in changing for c in claims if c.slot} | named)
     namespaces = [doc for doc, _where in [*parts, (facts_namespace, "")]]
     texts, memories, keyed = _stored(app, namespaces, app_id, keys)
     for doc, where in [*parts, (facts_namespace, "facts")]:
@@ -58,7 +66,11 @@ def known_facts(app: Memdesk, said: Sequence[Said], facts_namespace: str, app_id
     # would make the query slow at 1M and find too much; entries filed under a slot's name
     # are read by key instead.
     values = (s.text[c.span[0] : c.span[1]] for s, claims in changing for c in claims)
-    query = " ".join(value for value in values if value[:1].isupper() or value[:1].isdigit())
+    names = [value for value in values if value[:1].isupper() or value[:1].isdigit()]
+    # Whose schedule or amount it is, and what for ("amount:money finn"): an entry about it
+    # may be filed under any key ("pocket_money").
+    qualifiers = {c.slot.partition(":")[2] for _s, claims in changing for c in claims if ":" in c.slot}
+    query = " ".join([*names, *sorted(q for q in qualifiers if q)])
     hits = (
         app.recall.entries(query, limit=CANDIDATE_ENTRIES, category="knowledge", like=False) if query else []
     )
@@ -66,6 +78,7 @@ def known_facts(app: Memdesk, said: Sequence[Said], facts_namespace: str, app_id
     found += [("entry", key, content) for key, content in keyed if key not in {hit.ref for hit in hits}]
     found += [("app", str(memory_id), content) for memory_id, content in memories]
     words, slots = _said_words([s for s, _claims in changing])
+    slots |= named
     relevant = [item for item in found if _relevance(item[2], words, slots) > 0]
     relevant.sort(key=lambda item: -_relevance(item[2], words, slots))
     kept = relevant[:MAX_KNOWN]
