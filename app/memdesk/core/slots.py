@@ -82,6 +82,7 @@ SLOTS: dict[str, str] = {
     "email": "their e-mail address",
     "phone": "the phone they use (a device)",
     "laptop": "the computer they use",
+    "tablet": "the tablet or e-reader they use",
     "car": "the car they have",
     "editor": "the code editor they use",
     "os": "their operating system",
@@ -271,6 +272,7 @@ _STOPS = (
     r"at|for|with|in|on|since|because|so|and|but|now|today|from|starting|until|last|this|next|"
     r"completely|entirely|altogether|anymore|instead|every|again|finally|too|yet|recently|though|"
     r"it|which|who|when|after|before|as|to|is|was|are|were|the|everywhere|these|those|lately|nowadays|"
+    r"down|up|off|out|over|"
     r"take|takes|use|uses|drink|drinks|eat|eats|play|plays|have|has|do|does|go|goes|get|got|i|we|you"
 )
 PHRASE = rf"\b(?!(?:{_STOPS})\b)[a-z][\w'’+-]*(?:\s(?!(?:{_STOPS})\b)[\w'’+-]+){{0,3}}"
@@ -336,6 +338,7 @@ LEXICON: dict[str, tuple[str, ...]] = {
     ),
     "phone": ("iphone", "pixel", "galaxy", "android", "oneplus", "fairphone", "xiaomi", "nokia"),
     "laptop": ("thinkpad", "macbook", "framework", "xps", "chromebook", "zenbook", "surface laptop"),
+    "tablet": ("ipad", "galaxy tab", "kindle", "surface pro", "remarkable", "fire tablet"),
     "os": ("linux", "windows", "macos", "ubuntu", "fedora", "debian", "arch linux"),
     "browser": ("firefox", "chrome", "safari", "brave", "vivaldi", "chromium"),
     "indentation": ("tabs", "spaces"),
@@ -452,6 +455,8 @@ LABELS: dict[str, str] = {
     "email": "email",
     "e-mail": "email",
     "laptop": "laptop",
+    "tablet": "tablet",
+    "e-reader": "tablet",
     "computer": "laptop",
     "car": "car",
     "editor": "editor",
@@ -584,7 +589,7 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
     (
         "address",
         "address & 0",
-        _K(r"\baddress\b(?:\s+is)?(?:\s+(?:now|please|to))*\s*[:,]?")
+        _K(r"\baddress\b(?:\s+is)?(?:\s+(?:now|please|to|for\s+(?:you|me)|then))*\s*[:,]?")
         + r"\s*"
         + r"(?P<v>\d+\w?\s+[A-Z][\w'’ -]*(?:,\s*[A-Z][\w'’ -]*)*)",
     ),
@@ -628,7 +633,7 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
     (
         "role",
         "promoted promotion & to",
-        _K(r"\b(?:promoted|promotion)\s+to\s+(?:an?\s+)?") + rf"(?P<v>{PHRASE})",
+        _K(r"\b(?:promoted|promotion)\s+(?:me\s+|him\s+|her\s+)?to\s+(?:an?\s+)?") + rf"(?P<v>{PHRASE})",
     ),
     (
         "role",
@@ -753,7 +758,8 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
         rf"(?P<v>{NAME})\s+"
         + _K(
             r"(?:died|passed away|passed on|passed|retired|moved away|is gone|was put down|"
-            r"broke|was stolen|(?:deal|contract|membership|subscription|lease) (?:ended|expired|ran out))\b"
+            r"broke|was stolen|(?:deal|contract|membership|subscription|lease) (?:ended|expired|ran out)|"
+            r"closed down|shut down|went bust|went under)\b"
         ),
     ),
     # relationships, pets, children
@@ -988,6 +994,7 @@ _PAST_BEFORE = _Lazy(
 # Right after a value: it has ended.
 _PAST_AFTER = _Lazy(
     r"(?i:^[\s,]*(?:\w+\s+){0,1}?(?:died|passed\s+away|passed\s+on|passed|retired|is\s+gone|was\s+put\s+down|"
+    r"closed\s+down|shut\s+down|went\s+bust|went\s+under|"
     r"broke|was\s+stolen|(?:deal|contract|membership|subscription|lease)\s+(?:ended|expired|ran\s+out)|"
     r"and\s+I\s+(?:have\s+|had\s+)?(?:separated|split|broke\s+up|divorced)|no\s+longer|not\s+any\s?more|"
     r"any\s?more|until\b|\(old\)|\(former\w*\)|\(previously\)|\(outdated\)|\(superseded\)))"
@@ -1046,7 +1053,7 @@ _REPLACING = _Lazy(
     r"(?i:\b(?:switch\w*|chang\w*|went|gone|going|converted|turned|instead|only|replac\w*|swapped|traded|"
     r"moved|no\s+more|no\s+longer|any\s?more|quit|stopped|gave\s+up|given\s+up|ditched|dropped)\b)"
 )
-_ADDING = _Lazy(r"(?i:\b(?:also|as\s+well|too|both|another|second|extra|plus)\b)")
+_ADDING = _Lazy(r"(?i:\b(?:also|as\s+well|both|another|extra|plus)\b|\btoo\b(?=\s*(?:[.!?,;]|$)))")
 # Moods of a claim (``_mood``): supposed, or for a later date.
 _SUPPOSED, _LATER = "supposed", "later"
 _SENTENCE_STOP = _Lazy(r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bSt)[.!?](?=\s|$)")
@@ -1376,9 +1383,10 @@ def _kind(value: str) -> str | None:
 
 
 def _lexicon_slot(found: str) -> str:
-    """The slot of a value the lexicon found, by its first word or its first two ("VS Code")."""
+    """The slot of a value the lexicon found, by its first two words ("VS Code", "Galaxy Tab")
+    or its first."""
     words = found.lower().split()
-    return _LEXICON_WORDS.get(words[0]) or _LEXICON_WORDS.get(" ".join(words[:2]), "")
+    return _LEXICON_WORDS.get(" ".join(words[:2])) or _LEXICON_WORDS.get(words[0], "")
 
 
 def _label_slot(label: str, value: str) -> str | None:

@@ -200,8 +200,14 @@ def _edit(
                 continue
             # The old value also said as current ("at Bosch now, and at Siemens on Fridays"):
             # unclear, so not guessed; the statement is added and named as a conflict.
+            # Unless the sentence says the new one replaced it, named just before ("The iPad's
+            # screen cracked, so I replaced it with a Galaxy Tab").
             unclear = any(c.slot in ("", old.slot) and same_value(c.value, old.value) for c in current)
-            if unclear and old.slot not in PLURAL_SLOTS:
+            replaced = replacing and any(
+                c.slot in ("", old.slot) and same_value(c.value, old.value) and c.span[0] < new.span[0]
+                for c in claims
+            )
+            if unclear and not replaced and old.slot not in PLURAL_SLOTS:
                 continue
             text = _filled(old, new, sentence.text)
             edits.append((old.span, text, _since(_date_near(sentence.text, new.span))))
@@ -259,7 +265,8 @@ def _successor(
     slot: str, ended: Claim, sentence: Said, turn: list[tuple[Said, list[Claim]]], old_text: str
 ) -> tuple[Said, Claim] | None:
     """What replaced the ended value in the same turn: the same slot first, then a value of no
-    known slot; in the same sentence first, after the ended value first."""
+    known slot; in the same sentence first, after the ended value first. A value that ended
+    with no known slot may be replaced by one of any slot in its sentence."""
     old_words = set(ended.value.split()) | {w.lower() for w in re.findall(r"\w+", old_text)}
     ordered = [(sentence, claims) for s, claims in turn if s is sentence]
     ordered += [(s, claims) for s, claims in turn if s is not sentence]
@@ -272,6 +279,11 @@ def _successor(
                 fitting.sort(key=lambda c: (c.span[0] < ended.span[0], -c.span[0]))
             if fitting:
                 return said, fitting[0]
+    if not slot:  # what ended has no known kind: a value of any kind said with it replaced it
+        own = ordered[0][1]
+        fitting = [c for c in own if not c.past and c.slot and not set(c.value.split()) <= old_words]
+        if fitting:
+            return sentence, fitting[-1]
     return None
 
 
