@@ -64,6 +64,7 @@ SENTENCES = [
     "Moved all my notes from Evernote to Obsidian.",
     "It's tree nuts I'm allergic to, not peanuts.",
     "Yoga is on Monday evenings.",
+    "Landed the HSBC job! The car goes to Halfords now.",
     "Please reply in German.",
     "Reading Middlemarch again.",
     "Drives a 2019 Honda Civic.",

@@ -213,8 +213,14 @@ def stem(word: str) -> str:
         w = w[:-1]
     for ending, instead in (("ist", "y"), ("ment", ""), ("ing", "")):
         if len(w) > len(ending) + 3 and w.endswith(ending):
-            return w[: -len(ending)] + instead
+            w = w[: -len(ending)] + instead
+            if ending == "ing" and w[-1] == w[-2] and w[-1] in _DOUBLED:
+                w = w[:-1]  # "swimming" is "swim", "running" is "run"
+            return w
     return w
+
+
+_DOUBLED = frozenset("bdgmnprt")  # consonants doubled before -ing; "calling", "passing" keep theirs
 
 
 def marked_past(text: str) -> bool:
@@ -451,6 +457,7 @@ LABELS: dict[str, str] = {
     "children": "children",
     "phone": "phone",
     "mobile": "phone_number",
+    "cell": "phone_number",
     "phone number": "phone_number",
     "email": "email",
     "e-mail": "email",
@@ -485,7 +492,7 @@ VAGUE_LABELS = frozenset({"from", "job", "title", "position", "book"})
 _ASKING = {
     "live": "home", "living": "home", "drive": "car", "drink": "drink", "eat": "diet",
     "play": "sport", "read": "reading", "nationality": "nationality", "married": "partner",
-    "exercise": "sport", "sports": "sport",
+    "exercise": "sport", "sports": "sport", "grow": "hometown", "grew": "hometown",
 }  # fmt: skip
 _LABEL_LINE = _Lazy(r"^[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*:[ \t]*(\S.*?)[ \t.]*$", re.M)
 
@@ -614,6 +621,13 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
     ("employer", "last & day", _K(r"\blast day at") + rf"\s+(?P<o>{NAME})"),
     (
         "employer",
+        "got landed accepted took start started starting & job role position offer",
+        _K(r"\b(?:got|landed|accepted|took|start|started|starting)\s+(?:the|a|my|that)\s+(?:new\s+)?")
+        + rf"(?P<v>{NAME})\s+"
+        + _K(r"(?:job|role|position|offer)\b"),
+    ),
+    (
+        "employer",
         "first & day week month",
         _K(r"\bfirst (?:day|week|month)s? (?:at|with)") + rf"\s+(?P<v>{NAME})",
     ),
@@ -719,6 +733,13 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
     ("*", "instead & of", rf"(?P<v>{VALUE})\s+" + _K(r"(?:now\s+)?instead of") + rf"\s+{_ART}(?P<o>{VALUE})"),
     ("*", "instead", rf"(?P<v>{NAME}|\b(?!(?:{_STOPS})\b)[a-z][\w'’+-]*)\s+" + _K(r"instead\b")),
     ("*", "only & now", _K(r"\bonly") + rf"\s+(?P<v>{VALUE})\s+" + _K(r"now\b")),
+    (
+        "*",
+        "go goes going & to & now days nowadays instead",
+        _K(r"\b(?:go|goes|going)\s+to\s+(?:the\s+)?")
+        + rf"(?P<v>{NAME})"
+        + _K(r"(?=,?\s+(?:now|these\s+days|nowadays|instead)\b)"),
+    ),
     # "I'm on rooibos now", "we're with Nationwide these days", "I'm at Monzo now"
     (
         "*",
@@ -736,11 +757,11 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
     (
         "*",
         "quit quitting stopped stopping stop gave given giving cancel* dropped ditched sold finished no left "
-        "closed packed jacked chucked binned rid moved walked resigned stepped",
+        "closed lost packed jacked chucked binned rid moved walked resigned stepped",
         _K(
             r"\b(?:quit|quitting|stopped|stopping|stop|(?:gave|given|giving) up(?: on)?|cancel+ed|cancel+ing|"
-            r"dropped|ditched|sold|finished|no more|left|closed|packed in|packed up|jacked in|chucked in|"
-            r"binned|got rid of|moved on from|walked away from|resigned from|stepped down from)"
+            r"dropped|ditched|sold|finished|no more|left|closed|lost|packed in|packed up|jacked in|"
+            r"chucked in|binned|got rid of|moved on from|walked away from|resigned from|stepped down from)"
             r"(?:\s+\w+ing(?:\s+to)?)?"
         )
         + rf"\s+{_ART}(?P<v>{VALUE})",
@@ -794,8 +815,11 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
     ),
     (
         "pet",
-        "dog cat puppy kitten rabbit hamster parrot tortoise",
-        _K(r"\b(?:dog|cat|puppy|kitten|rabbit|hamster|parrot|tortoise)(?:\s+(?:called|named|is))?,?")
+        "dog cat puppy pup kitten rabbit hamster parrot tortoise pony horse budgie",
+        _K(
+            r"\b(?:dog|cat|puppy|pup|kitten|rabbit|hamster|parrot|tortoise|pony|horse|budgie)"
+            r"(?:\s+(?:called|named|is))?,?"
+        )
         + rf"\s+(?P<v>{NAME})",
     ),
     (
@@ -840,7 +864,7 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
     (
         "phone_number",
         "phone mobile cell number & 0",
-        _K(r"\b(?:phone|mobile|cell|number)\b") + r"[^.\d+]{0,24}?(?P<v>\+?\d[\d ()-]{5,}\d)",
+        _K(r"\b(?:phone|mobile|cell|number)\b") + r"[^.\d+]{0,40}?(?P<v>\+?\d[\d ()-]{5,}\d)",
     ),
     ("email", "@", r"(?P<v>\b[\w.+-]+@[\w-]+\.[\w.-]*\w)"),
     # corrections: "my hometown is Galway, not Cork"
@@ -916,7 +940,8 @@ _AMOUNT = _Lazy(
 )
 _AMOUNT_NOUNS = (
     "budget", "rent", "salary", "pay", "allowance", "pocket money", "limit", "fee", "price", "bill",
-    "target", "savings goal", "mortgage payment",
+    "target", "savings goal", "mortgage payment", "membership", "subscription", "insurance", "premium",
+    "tuition", "childcare", "wage", "income", "cost",
 )  # fmt: skip
 # A noun in the plural too ("fees"), but not "pays": that is the verb.
 _AMOUNT_NOUN = _Lazy(rf"(?i:\b({'|'.join(_AMOUNT_NOUNS)})(?:(?<!pay)s)?\b)")
@@ -961,6 +986,10 @@ _CONTRACTIONS = frozenset({
     "when's", "how's", "one's",
 })  # fmt: skip
 _EVENT_WORD = _Lazy(r"[A-Za-z][\w'’-]*|\d+|[,()\[\]/&–—]")
+# Whose an event is, said of no one in particular ("the child's bedtime", "the team's retro").
+_NOBODY = frozenset(stem(word) for word in (
+    "child", "baby", "toddler", "family", "household", "team", "company", "office", "school",
+))  # fmt: skip
 _EVENT_MAX_WORDS = 3  # "football training" is enough to tell it from "football matches"
 # Said when something does not happen: "no yoga on Fridays", "Dev doesn't work on Wednesdays".
 _NEGATED = _Lazy(r"(?i:\b(?:no|not|never|none|nothing|except|don't|doesn't|isn't|aren't|won't|can't)\b)")
@@ -971,6 +1000,8 @@ _FROM = _Lazy(r"(?i:\bfrom\s*$)")  # before the old amount: "went up from £1,10
 # Before an amount's noun or after its "for", words that say nothing of what it is for.
 _NOT_A_THING = _NOT_EVENT | _EVENT_ENDS | _AMOUNT_PERIODS
 # A time that bounds something rather than says when it happens ("no meetings before 12:00").
+# After days, a verb that makes them what the clause is about ("Fridays were too busy").
+_DAY_SUBJECT = _Lazy(r"(?i:\s+(?:were|was|are|is|got|get|have|had|feel|felt|seem|seemed)\b)")
 _BOUND = _Lazy(r"(?i:\b(?:before|after|by|until|till|past)\s*$)")
 _RANGE_JOIN = _Lazy(r"(?i:\s*(?:[-–—]|to|until|till)\s*)")
 _DAYS_JOIN = _Lazy(r"(?i:\s*(?:,\s*(?:and\s+|or\s+)?|and|or|&)\s*)")
@@ -982,7 +1013,7 @@ _PIECE = _Lazy(r"(?:[^.;:!?\n]|[.:](?=\d))+")
 # Right before a value (a few words between at most): it has ended.
 _PAST_BEFORE = _Lazy(
     r"(?i:\b(?:quit|quitting|stopped|stopping|stop\s+\w+ing|stop|(?:gave|given|giving)\s+up(?:\s+on)?|cancel+ed|"
-    r"packed\s+(?:in|up)|jacked\s+in|chucked\s+in|binned|got\s+rid\s+of|moved\s+on\s+from|walked\s+away\s+from|"
+    r"lost|packed\s+(?:in|up)|jacked\s+in|chucked\s+in|binned|got\s+rid\s+of|moved\s+on\s+from|walked\s+away\s+from|"
     r"resigned\s+from|stepped\s+down\s+from|handed\s+in\s+(?:my|his|her|their)\s+notice\s+at|"
     r"cancel+ing|dropped|ditched|sold|finished|left|leaving|last\s+day\s+at|no\s+more|no\s+longer(?:\s+\w+){0,2}|"
     r"used\s+to(?:\s+\w+){0,2}|formerly|previously|former|ex-?|instead\s+of|not|traded(?:\s+in)?|swapped|"
@@ -1083,7 +1114,7 @@ _HOUSEHOLD_NAMED = _Lazy(
     r"\s+(?i:called\s+|named\s+)?([A-Z][\w-]+)"
 )
 _CHANGE_CUE = _Lazy(
-    r"(?i:\b(?:now|new|newly|no\s+more|moved|moving|switched|switching|changed|changing|promoted|"
+    r"(?i:\b(?:now|new|newly|no\s+more|lost|moved|moving|switched|switching|changed|changing|promoted|"
     r"from now on|starting|"
     r"start|started|joined|quit|stopped|left|no longer|anymore|any more|instead|update|updated|raise|raised|"
     r"lower|lowered|increase|increased|cut|finally|these days|since|replaced|traded|became|become|"
@@ -1483,6 +1514,8 @@ def _schedule_mentions(clause: str) -> list[tuple[str, tuple[int, int]]]:
         for span_start, span_end, _joined in spans:
             if kind == "time" and _BOUND.search(clause, 0, span_start):
                 continue
+            if kind == "day" and _DAY_SUBJECT.match(clause, span_end):
+                continue
             mentions.append((kind, (span_start, span_end)))
     return sorted(mentions, key=lambda mention: mention[1])
 
@@ -1525,8 +1558,9 @@ def _event(words_before: str) -> str:
                 break
             continue
         if _possessive(lower):
-            # whose it is qualifies the event: Elin's lesson is not Noah's
-            owner, run = stem(_without_possessive(lower)), []
+            # whose it is qualifies the event: Elin's lesson is not Noah's; "child's" names nobody
+            named_owner = stem(_without_possessive(lower))
+            owner, run = ("" if named_owner in _NOBODY else named_owner), []
             continue
         if lower in _NOT_EVENT or "'" in lower or (len(lower) > 4 and lower.endswith("ed")):
             continue

@@ -28,6 +28,7 @@ from typing import Literal
 
 from memdesk.core.dates import MONTHS
 from memdesk.core.slots import (
+    LABELS,
     PLURAL_SLOTS,
     SEVERAL_VALUES,
     Claim,
@@ -39,6 +40,7 @@ from memdesk.core.slots import (
     says_change,
     says_replacement,
     slots_named_in,
+    stem,
 )
 
 Action = Literal["update", "retire", "add"]
@@ -59,6 +61,8 @@ _ARTICLE = re.compile(r"\b(an?)\s+$", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)\s+|\n+")
 _MAX_SENTENCES = 200  # the latest; a long session's changes are in what was said last
 _MIN_VALUE_CHARS = 3
+# A one-line fact with a label of its own: "Optician: Specsavers on High Street."
+_OWN_LABEL = re.compile(r"[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*:[ \t]*(\S[^\n]*?)[ \t.]*")
 
 
 @dataclass(frozen=True)
@@ -123,8 +127,9 @@ def offline_changes(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
     for sentence in said:
         if sentence.turn in changing_turns:
             turns.setdefault(sentence.turn, []).append((sentence, claims_in(sentence.text, others)))
-    stored = {fact.number: [c for c in claims_in(fact.text, others) if not c.past] for fact in known}
+    stored = {fact.number: _stored_claims(fact.text, others) for fact in known}
     kept += _dated(said, known, stored)
+    edited_in: dict[int, int] = {}  # the turn of each fact's edit
     for sentences in turns.values():
         used: set[int] = set()  # sentences that gave a value to a change
         for sentence, claims in sentences:
@@ -132,16 +137,28 @@ def offline_changes(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
                 continue
             touched = False
             for fact in known:
-                found = _edit(fact, stored[fact.number], sentence, claims, sentences)
+                previous = edits.get(fact.number)
+                # Another sentence of the same turn changing more of it ("I quit Amazon in
+                # December. Joined Google as a senior engineer."): both changes are kept.
+                more = (
+                    previous is not None
+                    and previous.action == "update"
+                    and edited_in[fact.number] == sentence.turn
+                )
+                base = Known(fact.number, fact.where, fact.ref, previous.text) if more and previous else fact
+                claims_there = _stored_claims(base.text, others) if more else stored[fact.number]
+                found = _edit(base, claims_there, sentence, claims, sentences)
                 if found is None:
                     continue
                 edit, sources = found
                 used |= sources
                 touched = True
-                previous = edits.get(fact.number)
+                edited_in[fact.number] = sentence.turn
                 if previous is not None and previous.text == edit.text:
                     continue  # the same change said again: the first wording explains it
-                if previous is not None:
+                if more and previous is not None:
+                    edit = Edit(edit.action, edit.target, edit.text, f"{previous.why} {edit.why}")
+                elif previous is not None:
                     edit = Edit(
                         edit.action,
                         edit.target,
@@ -182,7 +199,10 @@ def _edit(
             text = source.text[new.span[0] : new.span[1]]
             edits.append((span, text, _since(_date_near(source.text, new.span))))
     current = [c for _s, turn_claims in turn for c in turn_claims if not c.past]
-    labelled = slots_named_in(" ".join(s.text for s, _claims in turn))
+    said_in_turn = " ".join(s.text for s, _claims in turn)
+    labelled = slots_named_in(said_in_turn) | {
+        _label_slot(word) for word in re.findall(r"[A-Za-z]+", said_in_turn)
+    }
     replacing = says_replacement(sentence.text)
     # The last value said for a slot is the one that holds ("switched to Android, got a Pixel 9").
     for new in reversed([claim for claim in claims if not claim.past]):
@@ -227,6 +247,23 @@ def _edit(
     if others:  # the line says more than what ended: it stays, saying that part is past
         return Edit("retire", fact.number, _substituted(fact.text, edits), quoted), sources
     return Edit("retire", fact.number, "", quoted), sources
+
+
+def _stored_claims(text: str, others: frozenset[str]) -> list[Claim]:
+    """The current claims of a stored fact, with the slot its own label names when no slot
+    rule knows that label ("Accountant: Harris & Co.")."""
+    claims = [c for c in claims_in(text, others) if not c.past]
+    match = _OWN_LABEL.fullmatch(text)
+    if match and " ".join(match.group(1).lower().split()) not in LABELS:
+        start, end = match.span(2)
+        claims.append(
+            Claim(_label_slot(match.group(1).split()[-1]), normalise(text[start:end]), (start, end), False)
+        )
+    return claims
+
+
+def _label_slot(word: str) -> str:
+    return f"label:{stem(word)}"
 
 
 def _dated(said: Sequence[Said], known: Sequence[Known], stored: dict[int, list[Claim]]) -> list[Edit]:
@@ -279,7 +316,8 @@ def _successor(
                 fitting.sort(key=lambda c: (c.span[0] < ended.span[0], -c.span[0]))
             if fitting:
                 return said, fitting[0]
-    if not slot:  # what ended has no known kind: a value of any kind said with it replaced it
+    if not slot or slot.startswith("label:"):
+        # what ended has no known kind: a value of any kind said with it replaced it
         own = ordered[0][1]
         fitting = [c for c in own if not c.past and c.slot and not set(c.value.split()) <= old_words]
         if fitting:

@@ -11,13 +11,14 @@ and statements to add to the facts.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
-from memdesk.core.slots import LABELS, claims_in, later_claims, normalise, says_change, slots_named_in
+from memdesk.core.slots import LABELS, claims_in, later_claims, normalise, says_change, slots_named_in, stem
 from memdesk.llm.changes import Edit, Known, Said
 from memdesk.services.compaction.model import Change, ChangeKind
 from memdesk.store.lifetime import entry_live, memory_live
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
 CANDIDATE_ENTRIES = 8  # from recall, for the statements of change together
 MAX_KNOWN = 40  # candidates numbered for the model; the most relevant first
 _MIN_WORD = 3
+_WORD = re.compile(r"[a-z]{4,}")  # a word that may name what an entry is filed under
+_LABEL = re.compile(r"[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*:")
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,9 @@ def known_facts(app: Memdesk, said: Sequence[Said], facts_namespace: str, app_id
     # Entries filed under a slot a statement fills, or one its turn names ("change GP practice").
     turns = {s.turn for s, _claims in changing}
     named = {slot for s in said if s.turn in turns for slot in slots_named_in(s.text)}
-    keys = _slot_keys({c.slot for _s, claims in changing for c in claims if c.slot} | named)
+    # and entries filed under a thing the turn names ("I've changed accountants": "accountant")
+    nouns = {stem(w) for s in said if s.turn in turns for w in _WORD.findall(s.text.lower())} - _COMMON
+    keys = _slot_keys({c.slot for _s, claims in changing for c in claims if c.slot} | named | nouns)
     namespaces = [doc for doc, _where in [*parts, (facts_namespace, "")]]
     texts, memories, keyed = _stored(app, namespaces, app_id, keys)
     for doc, where in [*parts, (facts_namespace, "facts")]:
@@ -78,7 +83,7 @@ def known_facts(app: Memdesk, said: Sequence[Said], facts_namespace: str, app_id
     found += [("entry", key, content) for key, content in keyed if key not in {hit.ref for hit in hits}]
     found += [("app", str(memory_id), content) for memory_id, content in memories]
     words, slots = _said_words([s for s, _claims in changing])
-    slots |= named
+    slots |= named | {f"label:{noun}" for noun in nouns}
     relevant = [item for item in found if _relevance(item[2], words, slots) > 0]
     relevant.sort(key=lambda item: -_relevance(item[2], words, slots))
     kept = relevant[:MAX_KNOWN]
@@ -174,8 +179,12 @@ def _said_words(said: Sequence[Said]) -> tuple[set[str], set[str]]:
 
 
 def _relevance(text: str, words: set[str], slots: set[str]) -> int:
-    """How much a stored fact has to do with what was said: shared slots count most."""
+    """How much a stored fact has to do with what was said: shared slots count most, and a
+    label the turn names ("Accountant: …" when they "changed accountants")."""
     claims = {claim.slot for claim in claims_in(text)}
+    label = _LABEL.match(text)
+    if label:
+        claims.add(f"label:{stem(label.group(1).split()[-1])}")
     shared = {word for word in normalise(text).split() if len(word) >= _MIN_WORD} & words
     return 3 * len(claims & slots) + len(shared - _COMMON)
 
