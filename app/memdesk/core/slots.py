@@ -88,6 +88,7 @@ SLOTS: dict[str, str] = {
     "os": "their operating system",
     "browser": "their web browser",
     "indentation": "tabs or spaces",
+    "theme": "dark or light mode",
     "reply_language": "the language they want replies in",
     "drink": "what they drink",
     "diet": "the way they eat",
@@ -348,6 +349,7 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "os": ("linux", "windows", "macos", "ubuntu", "fedora", "debian", "arch linux"),
     "browser": ("firefox", "chrome", "safari", "brave", "vivaldi", "chromium"),
     "indentation": ("tabs", "spaces"),
+    "theme": ("dark mode", "light mode", "dark theme", "light theme"),
     "sport": (
         "tennis",
         "padel",
@@ -471,6 +473,8 @@ LABELS: dict[str, str] = {
     "os": "os",
     "browser": "browser",
     "indentation": "indentation",
+    "theme": "theme",
+    "replies": "reply_language",
     "language": "reply_language",
     "drink": "drink",
     "diet": "diet",
@@ -757,11 +761,13 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
     (
         "*",
         "quit quitting stopped stopping stop gave given giving cancel* dropped ditched sold finished no left "
-        "closed lost packed jacked chucked binned rid moved walked resigned stepped",
+        "closed lost packed jacked chucked binned cut kicked swore sworn said parted rid moved walked "
+        "resigned stepped",
         _K(
             r"\b(?:quit|quitting|stopped|stopping|stop|(?:gave|given|giving) up(?: on)?|cancel+ed|cancel+ing|"
             r"dropped|ditched|sold|finished|no more|left|closed|lost|packed in|packed up|jacked in|"
-            r"chucked in|binned|got rid of|moved on from|walked away from|resigned from|stepped down from)"
+            r"chucked in|binned|cut out|kicked|swore off|sworn off|said goodbye to|parted with|got rid of|"
+            r"moved on from|walked away from|resigned from|stepped down from)"
             r"(?:\s+\w+ing(?:\s+to)?)?"
         )
         + rf"\s+{_ART}(?P<v>{VALUE})",
@@ -778,7 +784,8 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
         "died passed retired moved gone put broke stolen ended expired ran",
         rf"(?P<v>{NAME})\s+"
         + _K(
-            r"(?:died|passed away|passed on|passed|retired|moved away|is gone|was put down|"
+            r"(?:(?:has|had|have|is|was)\s+)?(?:died|passed away|passed on|passed|retired|moved away|is gone|"
+            r"was put down|"
             r"broke|was stolen|(?:deal|contract|membership|subscription|lease) (?:ended|expired|ran out)|"
             r"closed down|shut down|went bust|went under)\b"
         ),
@@ -805,7 +812,7 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
             r"\b(?:seeing|dating|engaged to|married to|moved in with|together with|"
             r"in a relationship with|married)"
         )
-        + rf"\s+(?P<v>{NAME})",
+        + rf"\s+(?!(?:Dr|Prof|Doctor)\b)(?P<v>{NAME})",  # "seeing Dr. Santos" is a doctor
     ),
     (
         "partner",
@@ -1013,7 +1020,8 @@ _PIECE = _Lazy(r"(?:[^.;:!?\n]|[.:](?=\d))+")
 # Right before a value (a few words between at most): it has ended.
 _PAST_BEFORE = _Lazy(
     r"(?i:\b(?:quit|quitting|stopped|stopping|stop\s+\w+ing|stop|(?:gave|given|giving)\s+up(?:\s+on)?|cancel+ed|"
-    r"lost|packed\s+(?:in|up)|jacked\s+in|chucked\s+in|binned|got\s+rid\s+of|moved\s+on\s+from|walked\s+away\s+from|"
+    r"lost|cut\s+out|kicked|swore\s+off|sworn\s+off|said\s+goodbye\s+to|parted\s+with|packed\s+(?:in|up)|"
+    r"jacked\s+in|chucked\s+in|binned|got\s+rid\s+of|moved\s+on\s+from|walked\s+away\s+from|"
     r"resigned\s+from|stepped\s+down\s+from|handed\s+in\s+(?:my|his|her|their)\s+notice\s+at|"
     r"cancel+ing|dropped|ditched|sold|finished|left|leaving|last\s+day\s+at|no\s+more|no\s+longer(?:\s+\w+){0,2}|"
     r"used\s+to(?:\s+\w+){0,2}|formerly|previously|former|ex-?|instead\s+of|not|traded(?:\s+in)?|swapped|"
@@ -1076,7 +1084,9 @@ _OTHER_CONTACT = _Lazy(
 _LINE_LABEL = _Lazy(r"[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*:")
 _ALSO_ME = _Lazy(r"(?i:\band\s+I\b|\bwe\b|\bus\b)")
 # Before a value, the words that make it the successor ("moved from Berlin to" Paris).
-_SUCCESSOR = _Lazy(r"(?i:\b(?:(?<!ing\s)to|(?<!worked\s)for|with|into|now|but|so|and|then|got|joined)\b)")
+_SUCCESSOR = _Lazy(
+    r"(?i:\b(?:(?<!ing\s)(?<!goodbye\s)to|(?<!worked\s)for|with|into|now|but|so|and|then|got|joined)\b)"
+)
 _CLAUSE_END = _Lazy(r"[;:.!?]\s|[,;]\s|\s(?:so|but|because|while|whereas)\s|\n")
 _SENTENCE = _Lazy(r"[^\n]+")
 
@@ -1114,7 +1124,7 @@ _HOUSEHOLD_NAMED = _Lazy(
     r"\s+(?i:called\s+|named\s+)?([A-Z][\w-]+)"
 )
 _CHANGE_CUE = _Lazy(
-    r"(?i:\b(?:now|new|newly|no\s+more|lost|moved|moving|switched|switching|changed|changing|promoted|"
+    r"(?i:\b(?:now|new|newly|no\s+more|lost|change|moved|moving|switched|switching|changed|changing|promoted|"
     r"from now on|starting|"
     r"start|started|joined|quit|stopped|left|no longer|anymore|any more|instead|update|updated|raise|raised|"
     r"lower|lowered|increase|increased|cut|finally|these days|since|replaced|traded|became|become|"

@@ -210,7 +210,7 @@ def _edit(
             # A name of no known kind fills a slot the turn names ("had to change GP practice
             # … registered with Dr. Bello").
             slot = new.slot or (old.slot if old.slot in labelled else "")
-            if not slot or old.slot != slot or same_value(new.value, old.value):
+            if not slot or old.slot != slot or _same(slot, new.value, old.value):
                 continue
             # A slot that holds several values gains one, unless the person says it replaced
             # another ("I also started tea" keeps coffee; "went vegan" replaces vegetarian).
@@ -222,7 +222,7 @@ def _edit(
             # unclear, so not guessed; the statement is added and named as a conflict.
             # Unless the sentence says the new one replaced it, named just before ("The iPad's
             # screen cracked, so I replaced it with a Galaxy Tab").
-            unclear = any(c.slot in ("", old.slot) and same_value(c.value, old.value) for c in current)
+            unclear = any(c.slot in ("", old.slot) and _same(old.slot, c.value, old.value) for c in current)
             replaced = replacing and any(
                 c.slot in ("", old.slot) and same_value(c.value, old.value) and c.span[0] < new.span[0]
                 for c in claims
@@ -247,6 +247,12 @@ def _edit(
     if others:  # the line says more than what ended: it stays, saying that part is past
         return Edit("retire", fact.number, _substituted(fact.text, edits), quoted), sources
     return Edit("retire", fact.number, "", quoted), sources
+
+
+def _same(slot: str, new: str, old: str) -> bool:
+    """Whether a new value is the stored one; a role that adds to the old one is a new role
+    ("charge nurse" after "nurse")."""
+    return new == old if slot == "role" else same_value(new, old)
 
 
 def _stored_claims(text: str, others: frozenset[str]) -> list[Claim]:
