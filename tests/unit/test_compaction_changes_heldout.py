@@ -790,6 +790,17 @@ CONTROLS: dict[str, Scenario] = {
             ("assistant", "A proud hunter!"),
         ],
     ),
+    "profile-partner-s-new-car": control(
+        "profile",
+        "Name: Priya\nPartner: Dev\nDrives a 2018 Skoda Octavia.",
+        "Skoda Octavia",
+        "What car do I drive?",
+        [
+            ("user", "Dev finally traded his Golf for a Polestar 2. He's thrilled."),
+            ("assistant", "Lovely! Is it his daily driver?"),
+            ("user", "Yes, I'm keeping the Skoda for the school run."),
+        ],
+    ),
     "facts-should-i-switch": control(
         "facts",
         "- Uses Sublime Text for everything",

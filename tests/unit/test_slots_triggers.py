@@ -65,6 +65,7 @@ SENTENCES = [
     "It's tree nuts I'm allergic to, not peanuts.",
     "Yoga is on Monday evenings.",
     "Landed the HSBC job! The car goes to Halfords now.",
+    "Member of the Riverside Harriers.",
     "Please reply in German.",
     "Reading Middlemarch again.",
     "Drives a 2019 Honda Civic.",

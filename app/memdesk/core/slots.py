@@ -665,6 +665,12 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
         + rf"\s+(?P<v>{NAME}|[a-z][\w-]*)\s+"
         + _K(r"team"),
     ),
+    # a membership: the value's own kind ("member of Better Gym"), else a club
+    (
+        "~club",
+        "member belong & of to",
+        _K(r"\b(?:member of|belong to)\s+(?:the\s+)?") + rf"(?P<v>{NAME})",
+    ),
     (
         "team",
         "on in & the & team",

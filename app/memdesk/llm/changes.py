@@ -285,7 +285,9 @@ def _dated(said: Sequence[Said], known: Sequence[Known], stored: dict[int, list[
                     f"A change from a later date: added as a dated fact; {what} (“{fact.text}”) "
                     "holds until then."
                 )
-                added.append(Edit("add", None, sentence.text, why))
+                # dated by when it was said, so "next April" can be read later
+                said_when = "" if _RESOLVED.search(sentence.text) else f" (said in {_month(sentence.at)})"
+                added.append(Edit("add", None, sentence.text + said_when, why))
                 break
     return added
 
@@ -360,7 +362,11 @@ def _since(date: str) -> str:
 
 
 def _until(date: str, at: datetime) -> str:
-    return f" (until {date or f'{MONTHS[at.month - 1]} {at.year}'})"
+    return f" (until {date or _month(at)})"
+
+
+def _month(at: datetime) -> str:
+    return f"{MONTHS[at.month - 1]} {at.year}"
 
 
 def _date_near(text: str, span: tuple[int, int]) -> str:
