@@ -72,10 +72,18 @@ def known_facts(app: Memdesk, said: Sequence[Said], facts_namespace: str, app_id
     # are read by key instead.
     values = (s.text[c.span[0] : c.span[1]] for s, claims in changing for c in claims)
     names = [value for value in values if value[:1].isupper() or value[:1].isdigit()]
-    # Whose schedule or amount it is, and what for ("amount:money finn"): an entry about it
-    # may be filed under any key ("pocket_money").
-    qualifiers = {c.slot.partition(":")[2] for _s, claims in changing for c in claims if ":" in c.slot}
-    query = " ".join([*names, *sorted(q for q in qualifiers if q)])
+    # Whose schedule or amount it is, when a name says so ("amount:money finn" from "Finn turned
+    # twelve, so his pocket money…"): an entry about it may be filed under any key. Common words
+    # of a slot ("budget grocery") would make the query slow.
+    owners = {
+        word
+        for s, claims in changing
+        for c in claims
+        if ":" in c.slot
+        for word in c.slot.partition(":")[2].split()
+        if re.search(rf"\b{re.escape(word.capitalize())}\b", s.text)
+    }
+    query = " ".join([*names, *sorted(owners)])
     hits = (
         app.recall.entries(query, limit=CANDIDATE_ENTRIES, category="knowledge", like=False) if query else []
     )
