@@ -1291,8 +1291,10 @@ def _claims(text: str) -> tuple[tuple[Claim, str], ...]:
             continue
         found += _line_claims(text, line.start(), line.end())
     labelled_claims = {id(claim) for claim in found[: len(labelled)]}
+    # Most facts suppose nothing and say nothing of later: one look tells, for the whole text.
+    moody = "?" in text or any(cue.search(text) for cue in (_SUPPOSING, _SUPPOSING_MAY, _LATER_CUE))
     return tuple(
-        (claim, "" if id(claim) in labelled_claims else _mood(text, claim.span[0]))
+        (claim, _mood(text, claim.span[0]) if moody and id(claim) not in labelled_claims else "")
         for claim in _unique(found)
     )
 
