@@ -69,6 +69,7 @@ class _Lazy:
 SLOTS: dict[str, str] = {
     "home": "where the person lives (town or city)",
     "address": "their postal address",
+    "postcode": "their postcode or ZIP code",
     "hometown": "where they grew up or come from",
     "nationality": "their citizenship (may hold several at once)",
     "employer": "who they work for",
@@ -424,6 +425,8 @@ LABELS: dict[str, str] = {
     "address": "address",
     "home address": "address",
     "postal address": "address",
+    "postcode": "postcode",
+    "zip code": "postcode",
     "hometown": "hometown",
     "home town": "hometown",
     "from": "hometown",
@@ -665,6 +668,44 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
         + rf"\s+(?P<v>{NAME}|[a-z][\w-]*)\s+"
         + _K(r"team"),
     ),
+    # "Munich has been home since January", "home is now Leeds"
+    (
+        "home",
+        "home & has is been now",
+        rf"(?P<v>{NAME})\s+"
+        + _K(r"(?:has\s+been|is|is\s+now|['’]s\s+been|['’]s)\s+(?:(?:my|our)\s+)?home\b"),
+    ),
+    (
+        "postcode",
+        "postcode post zip & 0",
+        _K(r"\b(?:postcode|post code|zip code|zip)\b")
+        + r"[^.\d]{0,30}?(?P<v>\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b|\b\d{5}(?:-\d{4})?\b)",
+    ),
+    # "Now at Deloitte", "It's Dr. Lang at Hillside now", "her name's Meera"
+    ("*", "now & at with", _K(r"\bnow\s+(?:at|with)") + rf"\s+(?P<v>{NAME})"),
+    (
+        "*",
+        "it's it & now",
+        _K(r"\b(?:it's|it’s|it is)") + rf"\s+(?P<v>{NAME})" + _K(r"(?=[^.;!?]{0,30}\bnow\b)"),
+    ),
+    (
+        "*",
+        "name's name & his her their",
+        _K(r"\b(?:his|her|their)\s+name(?:['’]s|\s+is)") + rf"\s+(?P<v>{NAME})",
+    ),
+    # "we're driving an Ioniq 5 now"
+    (
+        "~car",
+        "drives drive driving drove",
+        _K(r"\b(?:drives|drive|driving|drove)\s+(?:an?|the|my|our)\s+") + rf"(?P<v>{NAME})",
+    ),
+    # "I've been made ward manager", "appointed head of year"
+    (
+        "role",
+        f"made appointed named & {_ROLE_TRIGGERS}",
+        _K(r"\b(?:made|appointed|named)\s+(?:an?\s+|the\s+)?")
+        + rf"(?P<v>(?:[a-z][\w-]*\s+){{0,3}}{_ROLE_NOUNS})\b",
+    ),
     # a membership: the value's own kind ("member of Better Gym"), else a club
     (
         "~club",
@@ -802,7 +843,7 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
         "and & separated* split* broke divorced* longer ended",
         rf"(?P<o>{NAME})\s+"
         + _K(
-            r"and\s+I\s+(?:have\s+|had\s+)?(?:separated|split(?: up)?|broke up|divorced|"
+            r"and\s+I\s+(?:have\s+|had\s+|got\s+)?(?:separated|split(?: up)?|broke up|divorced|"
             r"are no longer together|ended things)"
         ),
     ),
@@ -954,7 +995,7 @@ _AMOUNT = _Lazy(
 _AMOUNT_NOUNS = (
     "budget", "rent", "salary", "pay", "allowance", "pocket money", "limit", "fee", "price", "bill",
     "target", "savings goal", "mortgage payment", "membership", "subscription", "insurance", "premium",
-    "tuition", "childcare", "wage", "income", "cost",
+    "tuition", "childcare", "wage", "income",
 )  # fmt: skip
 # A noun in the plural too ("fees"), but not "pays": that is the verb.
 _AMOUNT_NOUN = _Lazy(rf"(?i:\b({'|'.join(_AMOUNT_NOUNS)})(?:(?<!pay)s)?\b)")
@@ -1041,7 +1082,8 @@ _PAST_AFTER = _Lazy(
     r"(?i:^[\s,]*(?:\w+\s+){0,1}?(?:died|passed\s+away|passed\s+on|passed|retired|is\s+gone|was\s+put\s+down|"
     r"closed\s+down|shut\s+down|went\s+bust|went\s+under|"
     r"broke|was\s+stolen|(?:deal|contract|membership|subscription|lease)\s+(?:ended|expired|ran\s+out)|"
-    r"and\s+I\s+(?:have\s+|had\s+)?(?:separated|split|broke\s+up|divorced)|no\s+longer|not\s+any\s?more|"
+    r"and\s+I\s+(?:have\s+|had\s+|got\s+)?(?:separated|split|broke\s+up|divorced)|no\s+longer|not\s+any\s?more|"
+    r"moved\s+away|"
     r"any\s?more|until\b|\(old\)|\(former\w*\)|\(previously\)|\(outdated\)|\(superseded\)))"
 )
 # Anywhere in the value's clause: the whole clause is about the past.
@@ -1107,7 +1149,8 @@ _SENTENCE_STOP = _Lazy(r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bSt)[.!?](?=\
 _REQUEST = _Lazy(r"(?i:\s*(?:please\s+)?(?:could|can|would|will)\s+(?:you|we)\b)")
 _SUPPOSING = _Lazy(
     r"(?i:\b(?:thinking\s+(?:of|about)|think\s+about|considering|contemplating|might|could|would(?!\s+like)|"
-    r"should|maybe|perhaps|possibly|planning|plan\s+to|plans\s+to|hoping|hope\s+to|want\s+to|wants\s+to|"
+    r"should|maybe|perhaps|possibly|planning\s+(?:to|on)|plan\s+to|plans\s+to|hoping\s+to|hope\s+to|want\s+to|"
+    r"wants\s+to|"
     r"if|whether|unless|someday|one\s+day|eventually|tempted|in\s+case|wondering)\b)"
 )
 _SUPPOSING_MAY = _Lazy(r"\bmay\b")  # lowercase only: "in May" is a month
@@ -1117,6 +1160,9 @@ _LATER_CUE = _Lazy(
     r"\b(?:from|starting|as\s+of)\s+next\s+(?:year|spring|summer|autumn|fall|winter|january|february|march|"
     r"april|may|june|july|august|september|october|november|december)\b)"
 )
+# Where a value's clause ends, for what it says of later ("using Arc now and I don't think I'll
+# go back" says nothing of later about Arc).
+_AND_CLAUSE = _Lazy(r"[,;:]\s|\s(?:and|but|so|because|while|whereas)\s")
 _FROM_NOW = _Lazy(r"(?i:\b(?:from\s+now\s+on|from\s+today|starting\s+today|as\s+of\s+today)\b)")
 # A clause's subject: a capitalised first word ("Dev drives…", "- Isla does ballet…").
 _SUBJECT = _Lazy(r"\s*(?:[-*•]\s*)?(?:(?:and|but|so|then)\s+)?([A-Z][\w-]*)\b(?![’'])")
@@ -1130,7 +1176,7 @@ _HOUSEHOLD_NAMED = _Lazy(
     r"\s+(?i:called\s+|named\s+)?([A-Z][\w-]+)"
 )
 _CHANGE_CUE = _Lazy(
-    r"(?i:\b(?:now|new|newly|no\s+more|lost|change|moved|moving|switched|switching|changed|changing|promoted|"
+    r"(?i:\b(?:now|new|newly|no\s+more|lost|change|been\s+made|appointed|moved|moving|switched|switching|changed|changing|promoted|"
     r"from now on|starting|"
     r"start|started|joined|quit|stopped|left|no longer|anymore|any more|instead|update|updated|raise|raised|"
     r"lower|lowered|increase|increased|cut|finally|these days|since|replaced|traded|became|become|"
@@ -1319,7 +1365,9 @@ def _mood(text: str, start: int) -> str:
     if _SUPPOSING.search(before) or _SUPPOSING_MAY.search(before):
         return _SUPPOSED
     sentence = text[sentence_start:sentence_end]
-    if _LATER_CUE.search(sentence) and not _FROM_NOW.search(sentence):
+    clause_end = _AND_CLAUSE.search(text, start, sentence_end)
+    reach = text[sentence_start : clause_end.start() if clause_end else sentence_end]
+    if _LATER_CUE.search(reach) and not _FROM_NOW.search(sentence):
         return _LATER
     return ""
 
@@ -1615,6 +1663,10 @@ def _amount_claims(text: str, start: int, end: int) -> list[Claim]:
             continue
         # "pay" is often the verb: "used to pay £1,050 rent" is about rent
         noun = next((found for found in nouns if found.group(1).lower() != "pay"), nouns[0])
+        first_amount = _AMOUNT.search(clause)
+        before_amount = [n for n in nouns if first_amount and n.end() <= first_amount.start()]
+        if len(before_amount) > 1:  # "Groceries cost more now, set the grocery budget to £110"
+            noun = before_amount[-1]
         amounts = list(_AMOUNT.finditer(clause))
         if not amounts:
             continue

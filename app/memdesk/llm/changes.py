@@ -210,7 +210,7 @@ def _edit(
             # A name of no known kind fills a slot the turn names ("had to change GP practice
             # … registered with Dr. Bello").
             slot = new.slot or (old.slot if old.slot in labelled else "")
-            if not slot or old.slot != slot or _same(slot, new.value, old.value):
+            if not slot or not _same_slot(old.slot, slot) or _same(old.slot, new.value, old.value):
                 continue
             # A slot that holds several values gains one, unless the person says it replaced
             # another ("I also started tea" keeps coffee; "went vegan" replaces vegetarian).
@@ -247,6 +247,17 @@ def _edit(
     if others:  # the line says more than what ended: it stays, saying that part is past
         return Edit("retire", fact.number, _substituted(fact.text, edits), quoted), sources
     return Edit("retire", fact.number, "", quoted), sources
+
+
+def _same_slot(stored: str, said: str) -> bool:
+    """The slot a statement fills is the stored fact's: the same, or the same kind of schedule
+    or amount for an event named in fewer words ("moved the backups to 03:30" is the time of
+    "Backups run at 02:00")."""
+    if stored == said:
+        return True
+    kind, _, event = said.partition(":")
+    stored_kind, _, stored_event = stored.partition(":")
+    return bool(event) and kind == stored_kind and set(event.split()) <= set(stored_event.split())
 
 
 def _same(slot: str, new: str, old: str) -> bool:

@@ -60,7 +60,8 @@ def known_facts(app: Memdesk, said: Sequence[Said], facts_namespace: str, app_id
     turns = {s.turn for s, _claims in changing}
     named = {slot for s in said if s.turn in turns for slot in slots_named_in(s.text)}
     # and entries filed under a thing the turn names ("I've changed accountants": "accountant")
-    nouns = {stem(w) for s in said if s.turn in turns for w in _WORD.findall(s.text.lower())} - _COMMON
+    words = {w for s in said if s.turn in turns for w in _WORD.findall(s.text.lower())}
+    nouns = ({stem(w) for w in words} | words) - _COMMON
     keys = _slot_keys({c.slot for _s, claims in changing for c in claims if c.slot} | named | nouns)
     namespaces = [doc for doc, _where in [*parts, (facts_namespace, "")]]
     texts, memories, keyed = _stored(app, namespaces, app_id, keys)
