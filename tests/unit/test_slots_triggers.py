@@ -69,6 +69,7 @@ SENTENCES = [
     "Munich has been home since January. New postcode: BS1 4QT. Now at Deloitte.",
     "It's Dr. Lang at Hillside now; her name's Meera. We're driving an Ioniq 5.",
     "I've been made ward manager.",
+    "I take vitamin B12 now instead.",
     "Please reply in German.",
     "Reading Middlemarch again.",
     "Drives a 2019 Honda Civic.",

@@ -782,7 +782,13 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
         + rf"\s+{_ART}(?P<v>{VALUE})",
     ),
     ("*", "instead & of", rf"(?P<v>{VALUE})\s+" + _K(r"(?:now\s+)?instead of") + rf"\s+{_ART}(?P<o>{VALUE})"),
-    ("*", "instead", rf"(?P<v>{NAME}|\b(?!(?:{_STOPS})\b)[a-z][\w'’+-]*)\s+" + _K(r"instead\b")),
+    # "vitamin B12 instead", "Zinc instead", "padel instead"
+    (
+        "*",
+        "instead",
+        rf"(?P<v>(?:\b(?!(?:{_STOPS})\b)[a-z][\w-]*\s+)?{NAME}|\b(?!(?:{_STOPS})\b)[a-z][\w'’+-]*)\s+"
+        + _K(r"(?:now\s+)?instead\b"),
+    ),
     ("*", "only & now", _K(r"\bonly") + rf"\s+(?P<v>{VALUE})\s+" + _K(r"now\b")),
     (
         "*",
@@ -887,7 +893,7 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
         "partner",
         "i & with",
         _K(r"\b(?:I'm|I am)\s+(?:now\s+)?(?:together\s+)?with")
-        + rf"\s+(?P<v>{NAME})"
+        + rf"\s+(?!(?:Dr|Prof|Doctor)\b)(?P<v>{NAME})"
         + _K(r"(?:\s+now)?(?=\s*[.!;,]|\s*$)"),
     ),
     # a slot named by its label: "switched my dentist to Dr. Brandt", "my new manager is Omar"
@@ -1176,7 +1182,7 @@ _HOUSEHOLD_NAMED = _Lazy(
     r"\s+(?i:called\s+|named\s+)?([A-Z][\w-]+)"
 )
 _CHANGE_CUE = _Lazy(
-    r"(?i:\b(?:now|new|newly|no\s+more|lost|change|been\s+made|appointed|moved|moving|switched|switching|changed|changing|promoted|"
+    r"(?i:\b(?:now|new|newly|no\s+more|lost|change|set|been\s+made|appointed|moved|moving|switched|switching|changed|changing|promoted|"
     r"from now on|starting|"
     r"start|started|joined|quit|stopped|left|no longer|anymore|any more|instead|update|updated|raise|raised|"
     r"lower|lowered|increase|increased|cut|finally|these days|since|replaced|traded|became|become|"

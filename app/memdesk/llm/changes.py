@@ -61,6 +61,10 @@ _ARTICLE = re.compile(r"\b(an?)\s+$", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)\s+|\n+")
 _MAX_SENTENCES = 200  # the latest; a long session's changes are in what was said last
 _MIN_VALUE_CHARS = 3
+# A doctor's title makes a name of no known kind fill the slot of a doctor the person sees
+# ("I'm now with Dr. Evans").
+_TITLED = re.compile(r"(?:Dr|Doctor|Prof)\b")
+_CARERS = frozenset({"doctor", "dentist", "therapist"})
 # A one-line fact with a label of its own: "Optician: Specsavers on High Street."
 _OWN_LABEL = re.compile(r"[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*:[ \t]*(\S[^\n]*?)[ \t.]*")
 
@@ -209,7 +213,8 @@ def _edit(
         for old in stored:
             # A name of no known kind fills a slot the turn names ("had to change GP practice
             # … registered with Dr. Bello").
-            slot = new.slot or (old.slot if old.slot in labelled else "")
+            titled = old.slot in _CARERS and _TITLED.match(sentence.text, new.span[0]) is not None
+            slot = new.slot or (old.slot if old.slot in labelled or titled else "")
             if not slot or not _same_slot(old.slot, slot) or _same(old.slot, new.value, old.value):
                 continue
             # A slot that holds several values gains one, unless the person says it replaced
