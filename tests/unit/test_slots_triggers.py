@@ -70,6 +70,7 @@ SENTENCES = [
     "It's Dr. Lang at Hillside now; her name's Meera. We're driving an Ioniq 5.",
     "I've been made ward manager.",
     "I take vitamin B12 now instead.",
+    "It's porridge now. I see Jo Park now; the GP put me on sumatriptan.",
     "Please reply in German.",
     "Reading Middlemarch again.",
     "Drives a 2019 Honda Civic.",

@@ -686,7 +686,20 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
     (
         "*",
         "it's it & now",
-        _K(r"\b(?:it's|it’s|it is)") + rf"\s+(?P<v>{NAME})" + _K(r"(?=[^.;!?]{0,30}\bnow\b)"),
+        _K(r"\b(?:it's|it’s|it is)") + rf"\s+{_ART}(?P<v>{VALUE})" + _K(r"(?=[^.;!?]{0,30}\bnow\b)"),
+    ),
+    # "I see Jo Park now", "we use Monzo these days", "my doctor put me on sumatriptan"
+    (
+        "*",
+        "i we & see use visit go & now days nowadays instead",
+        _K(r"\b(?:I|we)\s+(?:now\s+)?(?:see|use|visit|go\s+to)")
+        + rf"\s+{_ART}(?P<v>{VALUE})"
+        + _K(r"(?=[^.;!?]{0,30}\b(?:now|these\s+days|nowadays|instead)\b)"),
+    ),
+    (
+        "*",
+        "put started & me him her us & on",
+        _K(r"\b(?:put|started)\s+(?:me|him|her|us)\s+on") + rf"\s+{_ART}(?P<v>{VALUE})",
     ),
     (
         "*",

@@ -318,8 +318,22 @@ def _holding(text: str, stored: list[Claim], ended: Claim, said: str) -> tuple[s
             return claim.slot, claim.span
     # No slot of the stored text holds it ("uses melatonin"): the value's own words do.
     raw = said[ended.span[0] : ended.span[1]]
-    match = re.search(rf"(?<!\w){re.escape(raw)}(?!\w)", text, re.IGNORECASE)
+    # the word as said, or in the singular ("no more smoothies" ends "a smoothie")
+    forms = "|".join(re.escape(form) for form in _singulars(raw))
+    match = re.search(rf"(?<!\w)(?:{forms})(?!\w)", text, re.IGNORECASE)
     return (ended.slot, match.span()) if match else None
+
+
+def _singulars(raw: str) -> list[str]:
+    """The value as said, then its singular forms, longest first."""
+    forms = [raw]
+    if raw.endswith("ies"):
+        forms.append(raw[:-3] + "y")
+    if raw.endswith("es"):
+        forms.append(raw[:-2])
+    if raw.endswith("s") and not raw.endswith("ss"):
+        forms.append(raw[:-1])
+    return sorted(forms, key=len, reverse=True)
 
 
 def _successor(
