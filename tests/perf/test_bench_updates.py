@@ -16,14 +16,14 @@ Skipped when the data file is absent; the data stays out of the repository.
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections import Counter
-from datetime import datetime
 from pathlib import Path
 
 import pytest
 from tests.perf.bigstore import big_store_path
+from tests.support.updates import SAID, WHERES, SettableClock, prompt_after, resolved
+from tests.support.updates import kept as kept_in
 
 from memdesk.config import LoadedSettings, Settings
 from memdesk.llm.changes import said_in
@@ -32,80 +32,24 @@ from memdesk.llm.transcript import dated_turns, format_transcript
 from memdesk.paths import Paths
 from memdesk.services.compaction.changes import known_facts, to_changes
 from memdesk.services.memdesk import Memdesk
-from memdesk.services.prompt import PromptSpec
 
 DATA_FILE = Path(__file__).resolve().parents[3] / "shared" / "data" / "updates-dev.json"
-WRITTEN = datetime(2026, 1, 10, 9, 0)
-SAID = datetime(2026, 3, 1, 18, 0)
-ASKED = datetime(2026, 4, 15, 9, 0)
-SESSION = "chat:1"
 MIN_RESOLVED = 0.9
 MIN_KEPT = 0.9
 MAX_STEP_MS = 20.0
-PAST_MARKS = (
-    "until", "previously", "formerly", "no longer", "outdated", "superseded",
-    "replaced", "used to", "~~", "(old)", "was:",
-)  # fmt: skip
-WHERES = ("profile", "facts", "entry", "app")
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = WRITTEN
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 def scenarios() -> list[dict]:
     return json.loads(DATA_FILE.read_text(encoding="utf-8"))["scenarios"]
 
 
-def plain(text: str) -> str:
-    """Lowercased, punctuation as spaces, spaces collapsed (the README's comparison)."""
-    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
-
-
-def write_old(app: Memdesk, scenario: dict) -> None:
-    where, old = scenario["where"], scenario["old"]
-    if where in ("profile", "facts"):
-        app.documents.set(f"user/{where}", old)
-    elif where == "entry":
-        app.entries.upsert(scenario["key"], old, "knowledge")
-    else:
-        app.apps.add(scenario["app"], old)
-
-
-def prompt_after(tmp: Path, scenario: dict) -> str:
-    clock = Clock()
+def scenario_prompt(tmp: Path, scenario: dict) -> str:
+    clock = SettableClock()
     app = Memdesk.open(data_dir=str(tmp), actor="bench", clock=clock)
     try:
-        write_old(app, scenario)
-        clock.now = SAID
-        for role, text in scenario["turns"]:
-            app.sessions.log(SESSION, role, text, app_id=scenario["app"])
-        proposal = app.compaction.propose(SESSION, backend="offline")
-        proposal.accept_suspicious()  # a person approving every proposed change
-        app.compaction.apply(proposal)
-        clock.now = ASKED
-        return app.prompt.compose(PromptSpec(message=scenario["q"], app=scenario["app"])).text
+        return prompt_after(app, lambda moment: setattr(clock, "now", moment), scenario)
     finally:
         app.close()
-
-
-def resolved(scenario: dict, prompt: str) -> bool:
-    new = scenario["new"]
-    if new.lower() not in prompt.lower():
-        return False
-    stale = scenario["stale"].lower()
-    old_line = next(line for line in scenario["old"].splitlines() if stale in line.lower())
-    old = plain(old_line.removeprefix("- "))
-    for line in prompt.splitlines():
-        if old in plain(line):
-            lower = line.lower()
-            if new.lower() not in lower and not any(mark in lower for mark in PAST_MARKS):
-                return False
-    return True
 
 
 @pytest.mark.skipif(not DATA_FILE.exists(), reason=f"no benchmark data at {DATA_FILE}")
@@ -115,10 +59,10 @@ def test_updates_are_resolved_and_controls_kept(tmp_path: Path) -> None:
     kept = controls = 0
     missed: list[str] = []
     for number, scenario in enumerate(scenarios()):
-        prompt = prompt_after(tmp_path / f"s{number}", scenario)
+        prompt = scenario_prompt(tmp_path / f"s{number}", scenario)
         if scenario["kind"] == "control":
             controls += 1
-            kept += scenario["keep"].lower() in prompt.lower()
+            kept += kept_in(scenario, prompt)
             continue
         total[scenario["where"]] += 1
         if resolved(scenario, prompt):

@@ -170,6 +170,44 @@ def test_a_statement_of_change_that_touches_nothing_is_added_to_the_facts(app, c
     assert "We moved to Tromsø in January." in append.after
 
 
+def test_an_amount_from_a_later_date_is_added_as_a_dated_fact_and_the_current_one_stays(app, clock):
+    app.entries.upsert("rent", "Rent is £1,100 a month.", "knowledge")
+    say(app, clock, "The letting agent wrote: from next April the rent will be £1,200.", "Noted.")
+
+    proposal = propose(app)
+    assert fact_changes(proposal) == []
+    (append,) = [c for c in proposal.changes if c.kind is ChangeKind.APPEND_FACTS]
+    assert "from next April the rent will be £1,200. (said in March 2026)" in append.after
+
+
+def test_a_household_member_s_change_is_theirs_not_the_person_s(app, clock):
+    app.documents.set("user/profile", "Name: Priya\nPartner: Dev\nDrives a 2018 Skoda Octavia.")
+    say(app, clock, "Dev traded his Golf for a Polestar 2 last week.", "Nice!")
+    assert fact_changes(propose(app)) == []
+
+
+def test_the_person_s_own_change_by_name_is_still_theirs(app, clock):
+    app.documents.set("user/profile", "Name: Priya\nPartner: Dev\nLives in Leeds.")
+    say(app, clock, "Priya lives in Paris now, Dev is joining her in May.", "Exciting!")
+    (change,) = fact_changes(propose(app))
+    assert change.after == "Lives in Paris."
+
+
+@pytest.mark.parametrize(
+    ("said", "after"),
+    [
+        ("I also started drinking green tea in the evenings.", None),
+        ("I quit coffee, only tea now.", "Drinks tea every morning"),
+        ("Switched to tea in the mornings.", "Drinks tea every morning"),
+    ],
+)
+def test_a_slot_of_several_values_gains_one_unless_it_replaced_another(app, clock, said, after):
+    app.documents.set("user/facts", "- Drinks coffee every morning")
+    say(app, clock, said, "Okay.")
+    changes = fact_changes(propose(app))
+    assert [change.after.removeprefix("- ") for change in changes] == ([after] if after else [])
+
+
 def test_a_conversation_that_contradicts_itself_keeps_the_last_statement_and_says_so(app, clock):
     app.documents.set("user/profile", "Lives in Porto.")
     say(

@@ -209,6 +209,10 @@ PLANTED = {
             }
         ),
     ),
+    # netball's day, stated three times: "on Thursday evenings" is "on Thursdays"
+    (DUPLICATE, frozenset({"Plays netball on Thursday evenings.", "Netball on Thursday evenings."})),
+    (DUPLICATE, frozenset({"Plays netball on Thursday evenings.", "Netball practice moved to Thursdays."})),
+    (DUPLICATE, frozenset({"Netball on Thursday evenings.", "Netball practice moved to Thursdays."})),
     # her diet, stated in two places
     (
         DUPLICATE,

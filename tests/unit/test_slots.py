@@ -8,6 +8,8 @@ from memdesk.core.slots import (
     asked_slots,
     claims_in,
     conflicting,
+    household_names,
+    later_claims,
     marked_past,
     normalise,
     says_change,
@@ -350,8 +352,59 @@ def test_an_amount_said_to_change_from_one_value_to_another_has_the_old_one_past
     }
 
 
-@pytest.mark.xfail(
-    strict=True, reason="a named person's fact reads as the person's own: nothing says who Dev is"
-)
+HOUSEHOLD = "Name: Priya\nPartner: Dev (Devesh) Mistry, an engineer at Arup.\nChildren: Noah, 9, and Isla, 5"
+
+
+def test_the_profile_names_the_household_but_not_the_person():
+    assert household_names(HOUSEHOLD) == {"dev", "devesh", "mistry", "noah", "isla"}
+    assert household_names("Name: Sam\n- Lives in Leeds with her partner Alex and their dog Pixel.") == {
+        "alex",
+        "pixel",
+    }
+
+
 def test_a_fact_about_a_named_member_of_the_household_is_theirs():
-    assert _conflict("Drives a 2018 Skoda Octavia.", "Dev drives a Polestar 2.") == set()
+    others = household_names(HOUSEHOLD)
+    mine, theirs = "Drives a 2018 Skoda Octavia.", "Dev drives a Polestar 2."
+    assert {
+        a.slot for a in claims_in(mine, others) for b in claims_in(theirs, others) if conflicting(a, b)
+    } == set()
+    # without the profile's names, nothing says who Dev is
+    assert _conflict(mine, theirs) == {"car"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Priya lives in Paris now.", "Dev and I moved to Paris.", "Lives in Paris now, Isla too."],
+)
+def test_the_persons_own_facts_still_conflict_with_the_household_named(text):
+    others = household_names(HOUSEHOLD)
+    assert {
+        a.slot
+        for a in claims_in("Lives in Leeds.", others)
+        for b in claims_in(text, others)
+        if conflicting(a, b)
+    } == {"home"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Noah's pocket money goes up to £4 when he turns ten.",
+        "From next April the rent will be £1,200.",
+        "We're thinking of moving to Paris.",
+        "Should I switch to Vim?",
+    ],
+)
+def test_a_supposed_or_later_value_claims_nothing(text):
+    assert claims_in(text) == []
+
+
+def test_a_later_value_is_known_as_later():
+    assert [(c.slot, c.value) for c in later_claims("From next April the rent will be £1,200.")] == [
+        ("amount:rent", "1 200")
+    ]
+
+
+def test_a_request_states_a_change():
+    assert found("Could you answer in English from now on?") == {("reply_language", "english", False)}

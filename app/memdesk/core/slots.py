@@ -69,6 +69,7 @@ class _Lazy:
 SLOTS: dict[str, str] = {
     "home": "where the person lives (town or city)",
     "address": "their postal address",
+    "postcode": "their postcode or ZIP code",
     "hometown": "where they grew up or come from",
     "nationality": "their citizenship (may hold several at once)",
     "employer": "who they work for",
@@ -82,11 +83,13 @@ SLOTS: dict[str, str] = {
     "email": "their e-mail address",
     "phone": "the phone they use (a device)",
     "laptop": "the computer they use",
+    "tablet": "the tablet or e-reader they use",
     "car": "the car they have",
     "editor": "the code editor they use",
     "os": "their operating system",
     "browser": "their web browser",
     "indentation": "tabs or spaces",
+    "theme": "dark or light mode",
     "reply_language": "the language they want replies in",
     "drink": "what they drink",
     "diet": "the way they eat",
@@ -120,9 +123,42 @@ class Claim:
     past: bool  # the text says it no longer holds
 
 
-def claims_in(text: str) -> list[Claim]:
-    """Every slot the text fills, in order of position."""
-    return list(_claims(text))  # a copy: the cached tuple stays as it is
+def claims_in(text: str, others: frozenset[str] = frozenset()) -> list[Claim]:
+    """Every slot the text fills, in order of position. A claim said only as a supposition
+    ("thinking of moving to Leeds", "Should I switch to Vim?") or for a later date ("goes up
+    to £6 when he turns eleven", "from next April the rent will be £1,200") is none.
+
+    ``others``: the first names of the person's household (``household_names``), lowercased;
+    what a clause says of one of them is theirs ("Dev drives a Polestar 2"), not the person's.
+    """
+    claims = [claim for claim, mood in _claims(text) if not mood]
+    if others:
+        claims = [claim for claim in claims if not _said_of(text, claim, others)]
+    return claims
+
+
+def later_claims(text: str) -> list[Claim]:
+    """The claims the text makes for a later date ("when he turns eleven", "will be")."""
+    return [claim for claim, mood in _claims(text) if mood == _LATER]
+
+
+def household_names(profile: str) -> frozenset[str]:
+    """The first names, lowercased, that a profile gives the person's partner, children,
+    relatives and pets ("Partner: Dev (Devesh) Mistry", "Children: Noah, 9, and Isla, 5",
+    "lives with her partner Sam"); never the person's own ("Name: Priya")."""
+    names: set[str] = set()
+    own: set[str] = set()
+    for match in _LABEL_LINE.finditer(profile):
+        label = " ".join(match.group(1).lower().split())
+        if label == "name":
+            own |= {word.lower() for word in re.findall(r"[A-Z][\w'’-]*", match.group(2))}
+        elif label in _HOUSEHOLD_LABELS:
+            for piece in re.split(r",|\(|\)|\band\b", match.group(2)):
+                first = piece.split()[:1]
+                if first and first[0][:1].isupper():
+                    names.add(first[0].strip("'’.").lower())
+    names |= {name.lower() for name in _HOUSEHOLD_NAMED.findall(profile)}
+    return frozenset(names - own)
 
 
 def conflicting(a: Claim, b: Claim) -> bool:
@@ -146,8 +182,10 @@ def same_value(a: str, b: str) -> bool:
 
 
 def _days(value: str) -> frozenset[str]:
-    """A normalised value of a ``day:`` slot as the days it names ("every other" kept)."""
-    return frozenset(value.split()) - _DAY_FILLER
+    """A normalised value of a ``day:`` slot as the days it names ("every other" kept); a part
+    of a named day is the day ("Thursday evenings" is "Thursdays")."""
+    days = frozenset(value.split()) - _DAY_FILLER
+    return days - _DAY_PARTS if days - _DAY_PARTS else days
 
 
 def _clock_minutes(value: str) -> tuple[int, ...] | str:
@@ -177,8 +215,14 @@ def stem(word: str) -> str:
         w = w[:-1]
     for ending, instead in (("ist", "y"), ("ment", ""), ("ing", "")):
         if len(w) > len(ending) + 3 and w.endswith(ending):
-            return w[: -len(ending)] + instead
+            w = w[: -len(ending)] + instead
+            if ending == "ing" and w[-1] == w[-2] and w[-1] in _DOUBLED:
+                w = w[:-1]  # "swimming" is "swim", "running" is "run"
+            return w
     return w
+
+
+_DOUBLED = frozenset("bdgmnprt")  # consonants doubled before -ing; "calling", "passing" keep theirs
 
 
 def marked_past(text: str) -> bool:
@@ -190,10 +234,26 @@ def marked_past(text: str) -> bool:
 def asked_slots(question: str) -> set[str]:
     """The slots a question asks about: "What car do I have?" → {"car"}."""
     words = re.findall(r"[a-z]+(?:-[a-z]+)?", question.lower())
-    found = {LABELS[w] for w in words if w in LABELS and w not in _VAGUE_LABELS}
+    found = {LABELS[w] for w in words if w in LABELS and w not in VAGUE_LABELS}
     found |= {LABELS[f"{a} {b}"] for a, b in pairwise(words) if f"{a} {b}" in LABELS}
+    # a vague label is clear after "my" or "I" ("What is my job?", "Where am I from?")
+    found |= {LABELS[b] for a, b in pairwise(words) if a in ("my", "i") and b in VAGUE_LABELS}
     found |= {_ASKING[w] for w in words if w in _ASKING}
     return found
+
+
+def slots_named_in(text: str) -> set[str]:
+    """The slots whose label the text names ("had to change GP practice" names ``doctor``);
+    vague labels ("from", "job") and "home" name none."""
+    words = re.findall(r"[a-z]+(?:-[a-z]+)?", text.lower())
+    named = set(words) | {f"{a} {b}" for a, b in pairwise(words)}
+    return {LABELS[label] for label in named & LABELS.keys() if label not in VAGUE_LABELS and label != "home"}
+
+
+def says_replacement(text: str) -> bool:
+    """The text says one value took another's place ("switched to", "went vegan", "only tea
+    now", "instead"), not that one was added ("I also started tea", "tea as well")."""
+    return bool(_REPLACING.search(text)) and not _ADDING.search(text)
 
 
 def says_change(text: str) -> bool:
@@ -206,6 +266,8 @@ def says_change(text: str) -> bool:
 _WORD = _Lazy(r"[\w@.+]+(?<![.])|\d")
 # In a normalised day value, the words that say "on those days" ("every weekday" is "weekdays").
 _DAY_FILLER = frozenset({"on", "every", "each", "and", "or"})
+# A part of a day, as ``normalise`` leaves it ("evenings" is "even").
+_DAY_PARTS = frozenset({"morning", "morn", "afternoon", "evening", "even", "night"})
 # A clock time in a normalised value: "17 30", "5 30 pm", "6pm", "6 p m".
 _CLOCK_VALUE = _Lazy(r"\b(\d{1,2})(?:[\s.:](\d{2}))?\s?([ap])?(?:\.?\s?m\b)?")
 _FILLER = frozenset({"a", "an", "the", "my", "our", "his", "her", "their", "dr", "mr", "mrs", "ms", "prof"})
@@ -218,6 +280,7 @@ _STOPS = (
     r"at|for|with|in|on|since|because|so|and|but|now|today|from|starting|until|last|this|next|"
     r"completely|entirely|altogether|anymore|instead|every|again|finally|too|yet|recently|though|"
     r"it|which|who|when|after|before|as|to|is|was|are|were|the|everywhere|these|those|lately|nowadays|"
+    r"down|up|off|out|over|"
     r"take|takes|use|uses|drink|drinks|eat|eats|play|plays|have|has|do|does|go|goes|get|got|i|we|you"
 )
 PHRASE = rf"\b(?!(?:{_STOPS})\b)[a-z][\w'’+-]*(?:\s(?!(?:{_STOPS})\b)[\w'’+-]+){{0,3}}"
@@ -283,9 +346,11 @@ LEXICON: dict[str, tuple[str, ...]] = {
     ),
     "phone": ("iphone", "pixel", "galaxy", "android", "oneplus", "fairphone", "xiaomi", "nokia"),
     "laptop": ("thinkpad", "macbook", "framework", "xps", "chromebook", "zenbook", "surface laptop"),
+    "tablet": ("ipad", "galaxy tab", "kindle", "surface pro", "remarkable", "fire tablet"),
     "os": ("linux", "windows", "macos", "ubuntu", "fedora", "debian", "arch linux"),
     "browser": ("firefox", "chrome", "safari", "brave", "vivaldi", "chromium"),
     "indentation": ("tabs", "spaces"),
+    "theme": ("dark mode", "light mode", "dark theme", "light theme"),
     "sport": (
         "tennis",
         "padel",
@@ -339,8 +404,12 @@ _LEXICON_RE = _Lazy(
     r"(?i:\b(?:"
     + "|".join(sorted((re.escape(w) for w in _LEXICON_WORDS), key=len, reverse=True))
     + r")\b)"
-    # a model that follows: "iPhone 12", "Pixel 9 Pro", "ThinkPad X1 Carbon Gen 9", "Framework 13"
-    + r"(?:\s(?:[A-Z0-9][\w-]*\d[\w-]*|\d+|Pro|Max|Plus|Ultra|Mini|Air|Carbon|Gen\s\d+|Model\s\w+))*"
+    # a model that follows: "iPhone 12", "Pixel 9 Pro", "ThinkPad X1 Carbon Gen 9", "Framework 13",
+    # or a model's name ("Kia Niro", "Linux Mint"), but no day, month or word that opens a clause
+    + r"(?:\s(?:[A-Z0-9][\w-]*\d[\w-]*|\d+|Pro|Max|Plus|Ultra|Mini|Air|Carbon|Gen\s\d+|Model\s\w+|"
+    + r"(?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b|(?:January|February|March|April|May|June|"
+    + r"July|August|September|October|November|December|The|And|But|For|With|From|Now|Then|Just)\b)"
+    + r"[A-Z][a-z]{2,}))*"
 )
 # A name's own word says what it is: "Better Gym", "the chess club", "Platform team".
 _KIND_WORDS = {"gym": "gym", "club": "club", "team": "team", "bank": "bank", "fitness": "gym"}
@@ -356,6 +425,8 @@ LABELS: dict[str, str] = {
     "address": "address",
     "home address": "address",
     "postal address": "address",
+    "postcode": "postcode",
+    "zip code": "postcode",
     "hometown": "hometown",
     "home town": "hometown",
     "from": "hometown",
@@ -391,10 +462,13 @@ LABELS: dict[str, str] = {
     "children": "children",
     "phone": "phone",
     "mobile": "phone_number",
+    "cell": "phone_number",
     "phone number": "phone_number",
     "email": "email",
     "e-mail": "email",
     "laptop": "laptop",
+    "tablet": "tablet",
+    "e-reader": "tablet",
     "computer": "laptop",
     "car": "car",
     "editor": "editor",
@@ -402,6 +476,8 @@ LABELS: dict[str, str] = {
     "os": "os",
     "browser": "browser",
     "indentation": "indentation",
+    "theme": "theme",
+    "replies": "reply_language",
     "language": "reply_language",
     "drink": "drink",
     "diet": "diet",
@@ -417,12 +493,13 @@ LABELS: dict[str, str] = {
     "gp": "doctor",
     "therapist": "therapist",
 }
-_VAGUE_LABELS = frozenset({"from", "job", "title", "position", "book"})
+# Labels too common in talk to name their slot alone ("from", "my job").
+VAGUE_LABELS = frozenset({"from", "job", "title", "position", "book"})
 # Question words that name a slot without being its label: "Where do I live?"
 _ASKING = {
     "live": "home", "living": "home", "drive": "car", "drink": "drink", "eat": "diet",
     "play": "sport", "read": "reading", "nationality": "nationality", "married": "partner",
-    "exercise": "sport", "sports": "sport",
+    "exercise": "sport", "sports": "sport", "grow": "hometown", "grew": "hometown",
 }  # fmt: skip
 _LABEL_LINE = _Lazy(r"^[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*:[ \t]*(\S.*?)[ \t.]*$", re.M)
 
@@ -453,7 +530,10 @@ _ROLE_NOUN_WORDS = (
     "engineer", "designer", "developer", "manager", "nurse", "teacher", "doctor", "analyst", "scientist",
     "lead", "director", "consultant", "architect", "student", "writer", "lawyer", "accountant", "officer",
     "researcher", "chef", "intern", "founder", "specialist", "administrator", "technician", "producer",
-    "editor", "professor", "lecturer", "partner", "owner", "head",
+    "editor", "professor", "lecturer", "partner", "owner", "head", "solicitor", "barrister", "paramedic",
+    "firefighter", "pharmacist", "surgeon", "physician", "midwife", "therapist", "electrician", "plumber",
+    "mechanic", "pilot", "journalist", "photographer", "programmer", "coordinator", "assistant",
+    "associate", "executive", "officer", "clerk", "cook", "baker", "driver", "vet", "carer",
 )  # fmt: skip
 _ROLE_NOUNS = f"(?:{'|'.join(_ROLE_NOUN_WORDS)})s?"
 # Trigger words (see ``_RULES_SOURCE``) for the label rules and the role rule.
@@ -475,7 +555,10 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
     (
         "home",
         "moved moving move relocated relocating & from & to",
-        _K(r"\b(?:moved|moving|move|relocated|relocating)\s+(?:\w+\s+){0,2}?from")
+        _K(
+            r"\b(?:moved|moving|move|relocated|relocating)\s+"
+            r"(?:(?:back|away|house|home|over|here|there|us)\s+){0,2}?from"
+        )
         + rf"\s+(?P<o>{NAME})\s+"
         + _K(r"to")
         + rf"\s+(?P<v>{NAME})",
@@ -484,6 +567,12 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
         "~home",
         "moved moving relocated relocating & to",
         _K(r"\b(?:moved|moving|relocated|relocating)\s+(?:back\s+|over\s+)?to") + rf"\s+(?P<v>{NAME})",
+    ),
+    (
+        "home",
+        "flat house home place apartment condo bungalow cottage & in",
+        _K(r"\b(?:new|our|my)\s+(?:flat|house|home|place|apartment|condo|bungalow|cottage)\s+in")
+        + rf"\s+(?:the\s+)?(?P<v>{NAME})",
     ),
     (
         "home",
@@ -514,7 +603,7 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
     (
         "address",
         "address & 0",
-        _K(r"\baddress\b(?:\s+is)?(?:\s+(?:now|please|to))*\s*[:,]?")
+        _K(r"\baddress\b(?:\s+is)?(?:\s+(?:now|please|to|for\s+(?:you|me)|then))*\s*[:,]?")
         + r"\s*"
         + r"(?P<v>\d+\w?\s+[A-Z][\w'’ -]*(?:,\s*[A-Z][\w'’ -]*)*)",
     ),
@@ -539,6 +628,18 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
     ("employer", "last & day", _K(r"\blast day at") + rf"\s+(?P<o>{NAME})"),
     (
         "employer",
+        "got landed accepted took start started starting & job role position offer",
+        _K(r"\b(?:got|landed|accepted|took|start|started|starting)\s+(?:the|a|my|that)\s+(?:new\s+)?")
+        + rf"(?P<v>{NAME})\s+"
+        + _K(r"(?:job|role|position|offer)\b"),
+    ),
+    (
+        "employer",
+        "first & day week month",
+        _K(r"\bfirst (?:day|week|month)s? (?:at|with)") + rf"\s+(?P<v>{NAME})",
+    ),
+    (
+        "employer",
         "laid let made & from by at",
         _K(r"\b(?:laid off|let go|made redundant)\s+(?:from|by|at)") + rf"\s+(?P<o>{NAME})",
     ),
@@ -553,7 +654,7 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
     (
         "role",
         "promoted promotion & to",
-        _K(r"\b(?:promoted|promotion)\s+to\s+(?:an?\s+)?") + rf"(?P<v>{PHRASE})",
+        _K(r"\b(?:promoted|promotion)\s+(?:me\s+|him\s+|her\s+)?to\s+(?:an?\s+)?") + rf"(?P<v>{PHRASE})",
     ),
     (
         "role",
@@ -566,6 +667,63 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
         _K(r"\b(?:moved|switched|transferred|joined|moving|switching|move)\s+(?:over\s+)?(?:to\s+)?the")
         + rf"\s+(?P<v>{NAME}|[a-z][\w-]*)\s+"
         + _K(r"team"),
+    ),
+    # "Munich has been home since January", "home is now Leeds"
+    (
+        "home",
+        "home & has is been now",
+        rf"(?P<v>{NAME})\s+"
+        + _K(r"(?:has\s+been|is|is\s+now|['’]s\s+been|['’]s)\s+(?:(?:my|our)\s+)?home\b"),
+    ),
+    (
+        "postcode",
+        "postcode post zip & 0",
+        _K(r"\b(?:postcode|post code|zip code|zip)\b")
+        + r"[^.\d]{0,30}?(?P<v>\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b|\b\d{5}(?:-\d{4})?\b)",
+    ),
+    # "Now at Deloitte", "It's Dr. Lang at Hillside now", "her name's Meera"
+    ("*", "now & at with", _K(r"\bnow\s+(?:at|with)") + rf"\s+(?P<v>{NAME})"),
+    (
+        "*",
+        "it's it & now",
+        _K(r"\b(?:it's|it’s|it is)") + rf"\s+{_ART}(?P<v>{VALUE})" + _K(r"(?=[^.;!?]{0,30}\bnow\b)"),
+    ),
+    # "I see Jo Park now", "we use Monzo these days", "my doctor put me on sumatriptan"
+    (
+        "*",
+        "i we & see use visit go & now days nowadays instead",
+        _K(r"\b(?:I|we)\s+(?:now\s+)?(?:see|use|visit|go\s+to)")
+        + rf"\s+{_ART}(?P<v>{VALUE})"
+        + _K(r"(?=[^.;!?]{0,30}\b(?:now|these\s+days|nowadays|instead)\b)"),
+    ),
+    (
+        "*",
+        "put started & me him her us & on",
+        _K(r"\b(?:put|started)\s+(?:me|him|her|us)\s+on") + rf"\s+{_ART}(?P<v>{VALUE})",
+    ),
+    (
+        "*",
+        "name's name & his her their",
+        _K(r"\b(?:his|her|their)\s+name(?:['’]s|\s+is)") + rf"\s+(?P<v>{NAME})",
+    ),
+    # "we're driving an Ioniq 5 now"
+    (
+        "~car",
+        "drives drive driving drove",
+        _K(r"\b(?:drives|drive|driving|drove)\s+(?:an?|the|my|our)\s+") + rf"(?P<v>{NAME})",
+    ),
+    # "I've been made ward manager", "appointed head of year"
+    (
+        "role",
+        f"made appointed named & {_ROLE_TRIGGERS}",
+        _K(r"\b(?:made|appointed|named)\s+(?:an?\s+|the\s+)?")
+        + rf"(?P<v>(?:[a-z][\w-]*\s+){{0,3}}{_ROLE_NOUNS})\b",
+    ),
+    # a membership: the value's own kind ("member of Better Gym"), else a club
+    (
+        "~club",
+        "member belong & of to",
+        _K(r"\b(?:member of|belong to)\s+(?:the\s+)?") + rf"(?P<v>{NAME})",
     ),
     (
         "team",
@@ -593,6 +751,18 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
         "*",
         "switch switched switching & from & to",
         _K(r"\bswitch(?:ed|ing)?\s+(?:over\s+)?from")
+        + rf"\s+{_ART}(?P<o>{VALUE})\s+"
+        + _K(r"to")
+        + rf"\s+{_ART}(?P<v>{VALUE})",
+    ),
+    # "moved all my tasks from Todoist to Notion": something the person moved, not their home
+    (
+        "*",
+        "moved moving switched changed migrated migrating transferred swapped went & from & to",
+        _K(
+            r"\b(?:moved|moving|switched|changed|migrated|migrating|transferred|swapped|went)\s+"
+            r"(?:\w+\s+){1,4}?from"
+        )
         + rf"\s+{_ART}(?P<o>{VALUE})\s+"
         + _K(r"to")
         + rf"\s+{_ART}(?P<v>{VALUE})",
@@ -625,8 +795,29 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
         + rf"\s+{_ART}(?P<v>{VALUE})",
     ),
     ("*", "instead & of", rf"(?P<v>{VALUE})\s+" + _K(r"(?:now\s+)?instead of") + rf"\s+{_ART}(?P<o>{VALUE})"),
-    ("*", "instead", rf"(?P<v>{NAME}|\b(?!(?:{_STOPS})\b)[a-z][\w'’+-]*)\s+" + _K(r"instead\b")),
+    # "vitamin B12 instead", "Zinc instead", "padel instead"
+    (
+        "*",
+        "instead",
+        rf"(?P<v>(?:\b(?!(?:{_STOPS})\b)[a-z][\w-]*\s+)?{NAME}|\b(?!(?:{_STOPS})\b)[a-z][\w'’+-]*)\s+"
+        + _K(r"(?:now\s+)?instead\b"),
+    ),
     ("*", "only & now", _K(r"\bonly") + rf"\s+(?P<v>{VALUE})\s+" + _K(r"now\b")),
+    (
+        "*",
+        "go goes going & to & now days nowadays instead",
+        _K(r"\b(?:go|goes|going)\s+to\s+(?:the\s+)?")
+        + rf"(?P<v>{NAME})"
+        + _K(r"(?=,?\s+(?:now|these\s+days|nowadays|instead)\b)"),
+    ),
+    # "I'm on rooibos now", "we're with Nationwide these days", "I'm at Monzo now"
+    (
+        "*",
+        "i we & on at with & now days nowadays",
+        _K(r"\b(?:I'm|I am|we're|we are)\s+(?:now\s+|mostly\s+|just\s+)?(?:on|at|with)")
+        + rf"\s+{_ART}(?P<v>{VALUE})"
+        + _K(r"(?=,?\s+(?:now|these\s+days|nowadays)\b)"),
+    ),
     (
         None,
         "registered signed got bought joined adopted started",
@@ -636,20 +827,33 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
     (
         "*",
         "quit quitting stopped stopping stop gave given giving cancel* dropped ditched sold finished no left "
-        "closed",
+        "closed lost packed jacked chucked binned cut kicked swore sworn said parted rid moved walked "
+        "resigned stepped",
         _K(
-            r"\b(?:quit|quitting|stopped|stopping|stop|gave up|given up|giving up|cancel+ed|cancel+ing|"
-            r"dropped|ditched|sold|finished|no more|left|closed)(?:\s+\w+ing(?:\s+to)?)?"
+            r"\b(?:quit|quitting|stopped|stopping|stop|(?:gave|given|giving) up(?: on)?|cancel+ed|cancel+ing|"
+            r"dropped|ditched|sold|finished|no more|left|closed|lost|packed in|packed up|jacked in|"
+            r"chucked in|binned|cut out|kicked|swore off|sworn off|said goodbye to|parted with|got rid of|"
+            r"moved on from|walked away from|resigned from|stepped down from)"
+            r"(?:\s+\w+ing(?:\s+to)?)?"
         )
         + rf"\s+{_ART}(?P<v>{VALUE})",
+    ),
+    (
+        "*",
+        "gave given giving packed jacked chucked & up in rest miss",
+        _K(r"\b(?:gave|given|giving|packed|jacked|chucked)")
+        + rf"\s+{_ART}(?P<o>{NAME})\s+"
+        + _K(r"(?:up|in|a rest|a miss)\b"),
     ),
     (
         None,
         "died passed retired moved gone put broke stolen ended expired ran",
         rf"(?P<v>{NAME})\s+"
         + _K(
-            r"(?:died|passed away|passed on|passed|retired|moved away|is gone|was put down|"
-            r"broke|was stolen|(?:deal|contract|membership|subscription|lease) (?:ended|expired|ran out))\b"
+            r"(?:(?:has|had|have|is|was)\s+)?(?:died|passed away|passed on|passed|retired|moved away|is gone|"
+            r"was put down|"
+            r"broke|was stolen|(?:deal|contract|membership|subscription|lease) (?:ended|expired|ran out)|"
+            r"closed down|shut down|went bust|went under)\b"
         ),
     ),
     # relationships, pets, children
@@ -658,7 +862,7 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
         "and & separated* split* broke divorced* longer ended",
         rf"(?P<o>{NAME})\s+"
         + _K(
-            r"and\s+I\s+(?:have\s+|had\s+)?(?:separated|split(?: up)?|broke up|divorced|"
+            r"and\s+I\s+(?:have\s+|had\s+|got\s+)?(?:separated|split(?: up)?|broke up|divorced|"
             r"are no longer together|ended things)"
         ),
     ),
@@ -674,7 +878,7 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
             r"\b(?:seeing|dating|engaged to|married to|moved in with|together with|"
             r"in a relationship with|married)"
         )
-        + rf"\s+(?P<v>{NAME})",
+        + rf"\s+(?!(?:Dr|Prof|Doctor)\b)(?P<v>{NAME})",  # "seeing Dr. Santos" is a doctor
     ),
     (
         "partner",
@@ -684,8 +888,11 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
     ),
     (
         "pet",
-        "dog cat puppy kitten rabbit hamster parrot tortoise",
-        _K(r"\b(?:dog|cat|puppy|kitten|rabbit|hamster|parrot|tortoise)(?:\s+(?:called|named|is))?,?")
+        "dog cat puppy pup kitten rabbit hamster parrot tortoise pony horse budgie",
+        _K(
+            r"\b(?:dog|cat|puppy|pup|kitten|rabbit|hamster|parrot|tortoise|pony|horse|budgie)"
+            r"(?:\s+(?:called|named|is))?,?"
+        )
         + rf"\s+(?P<v>{NAME})",
     ),
     (
@@ -699,7 +906,7 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
         "partner",
         "i & with",
         _K(r"\b(?:I'm|I am)\s+(?:now\s+)?(?:together\s+)?with")
-        + rf"\s+(?P<v>{NAME})"
+        + rf"\s+(?!(?:Dr|Prof|Doctor)\b)(?P<v>{NAME})"
         + _K(r"(?:\s+now)?(?=\s*[.!;,]|\s*$)"),
     ),
     # a slot named by its label: "switched my dentist to Dr. Brandt", "my new manager is Omar"
@@ -730,7 +937,7 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
     (
         "phone_number",
         "phone mobile cell number & 0",
-        _K(r"\b(?:phone|mobile|cell|number)\b") + r"[^.\d+]{0,24}?(?P<v>\+?\d[\d ()-]{5,}\d)",
+        _K(r"\b(?:phone|mobile|cell|number)\b") + r"[^.\d+]{0,40}?(?P<v>\+?\d[\d ()-]{5,}\d)",
     ),
     ("email", "@", r"(?P<v>\b[\w.+-]+@[\w-]+\.[\w.-]*\w)"),
     # corrections: "my hometown is Galway, not Cork"
@@ -738,7 +945,9 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
         "*",
         "is it was are & not",
         _K(r"\b(?:is|it's|it is|was|are)")
-        + rf"\s+{_ART}(?P<v>{VALUE}),?\s+"
+        + rf"\s+{_ART}(?P<v>{VALUE})"
+        + _K(r"(?:\s+(?:that\s+)?(?:I'm|I am|I|we're|we)\s+\w+(?:\s+\w+)?)?")
+        + r",?\s+"
         + _K(r"not")
         + rf"\s+{_ART}(?P<o>{VALUE})",
     ),
@@ -795,7 +1004,8 @@ _CLOCK = _Lazy(r"(?i:\b\d{1,2}[:.]\d{2}(?:\s?[ap]\.?m\b\.?)?|\b\d{1,2}\s?[ap]\.?
 _CLOCK_HINT = _Lazy(r"(?i:\d(?:[:.]\d|\s?[ap]))")  # in every clock time, and quick to look for
 _RECURRING = _Lazy(
     rf"(?i:\b(?:every|each)\s+(?:other\s+|second\s+|single\s+)?{_DAY}\b|"
-    rf"\b(?:on\s+)?(?:{_WEEKDAY}|weekday|weekend)s\b|\b(?:daily|weekly|fortnightly|monthly)\b)"
+    rf"\b(?:on\s+)?(?:{_WEEKDAY}|weekday|weekend)s\b|\b(?:daily|weekly|fortnightly|monthly)\b|"
+    rf"\b(?:on\s+)?{_WEEKDAY}\s+(?:mornings|afternoons|evenings|nights)\b)"
 )
 _AMOUNT = _Lazy(
     r"(?i:(?:[$€£]\s?\d[\d,.]*\s?k?\b|\b\d[\d,.]*\s?k?\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|sek|nok|"
@@ -803,7 +1013,8 @@ _AMOUNT = _Lazy(
 )
 _AMOUNT_NOUNS = (
     "budget", "rent", "salary", "pay", "allowance", "pocket money", "limit", "fee", "price", "bill",
-    "target", "savings goal", "mortgage payment",
+    "target", "savings goal", "mortgage payment", "membership", "subscription", "insurance", "premium",
+    "tuition", "childcare", "wage", "income",
 )  # fmt: skip
 # A noun in the plural too ("fees"), but not "pays": that is the verb.
 _AMOUNT_NOUN = _Lazy(rf"(?i:\b({'|'.join(_AMOUNT_NOUNS)})(?:(?<!pay)s)?\b)")
@@ -848,13 +1059,22 @@ _CONTRACTIONS = frozenset({
     "when's", "how's", "one's",
 })  # fmt: skip
 _EVENT_WORD = _Lazy(r"[A-Za-z][\w'’-]*|\d+|[,()\[\]/&–—]")
+# Whose an event is, said of no one in particular ("the child's bedtime", "the team's retro").
+_NOBODY = frozenset(stem(word) for word in (
+    "child", "baby", "toddler", "family", "household", "team", "company", "office", "school",
+))  # fmt: skip
 _EVENT_MAX_WORDS = 3  # "football training" is enough to tell it from "football matches"
 # Said when something does not happen: "no yoga on Fridays", "Dev doesn't work on Wednesdays".
 _NEGATED = _Lazy(r"(?i:\b(?:no|not|never|none|nothing|except|don't|doesn't|isn't|aren't|won't|can't)\b)")
+_NAMED_BEFORE = _Lazy(
+    r"\b(?!(?:I|The|A|An|My|Our|So|But|And|We|He|She|They|It|His|Her|Their)\b)[A-Z][a-z]+\b"
+)
 _FROM = _Lazy(r"(?i:\bfrom\s*$)")  # before the old amount: "went up from £1,100 to £1,150"
 # Before an amount's noun or after its "for", words that say nothing of what it is for.
 _NOT_A_THING = _NOT_EVENT | _EVENT_ENDS | _AMOUNT_PERIODS
 # A time that bounds something rather than says when it happens ("no meetings before 12:00").
+# After days, a verb that makes them what the clause is about ("Fridays were too busy").
+_DAY_SUBJECT = _Lazy(r"(?i:\s+(?:were|was|are|is|got|get|have|had|feel|felt|seem|seemed)\b)")
 _BOUND = _Lazy(r"(?i:\b(?:before|after|by|until|till|past)\s*$)")
 _RANGE_JOIN = _Lazy(r"(?i:\s*(?:[-–—]|to|until|till)\s*)")
 _DAYS_JOIN = _Lazy(r"(?i:\s*(?:,\s*(?:and\s+|or\s+)?|and|or|&)\s*)")
@@ -865,7 +1085,10 @@ _PIECE = _Lazy(r"(?:[^.;:!?\n]|[.:](?=\d))+")
 
 # Right before a value (a few words between at most): it has ended.
 _PAST_BEFORE = _Lazy(
-    r"(?i:\b(?:quit|quitting|stopped|stopping|stop\s+\w+ing|stop|gave\s+up|given\s+up|giving\s+up|cancel+ed|"
+    r"(?i:\b(?:quit|quitting|stopped|stopping|stop\s+\w+ing|stop|(?:gave|given|giving)\s+up(?:\s+on)?|cancel+ed|"
+    r"lost|cut\s+out|kicked|swore\s+off|sworn\s+off|said\s+goodbye\s+to|parted\s+with|packed\s+(?:in|up)|"
+    r"jacked\s+in|chucked\s+in|binned|got\s+rid\s+of|moved\s+on\s+from|walked\s+away\s+from|"
+    r"resigned\s+from|stepped\s+down\s+from|handed\s+in\s+(?:my|his|her|their)\s+notice\s+at|"
     r"cancel+ing|dropped|ditched|sold|finished|left|leaving|last\s+day\s+at|no\s+more|no\s+longer(?:\s+\w+){0,2}|"
     r"used\s+to(?:\s+\w+){0,2}|formerly|previously|former|ex-?|instead\s+of|not|traded(?:\s+in)?|swapped|"
     r"replaced|moved\s+(?:away\s+)?from|moving\s+from|switched\s+(?:over\s+)?from|broke\s+up\s+with|"
@@ -876,8 +1099,10 @@ _PAST_BEFORE = _Lazy(
 # Right after a value: it has ended.
 _PAST_AFTER = _Lazy(
     r"(?i:^[\s,]*(?:\w+\s+){0,1}?(?:died|passed\s+away|passed\s+on|passed|retired|is\s+gone|was\s+put\s+down|"
+    r"closed\s+down|shut\s+down|went\s+bust|went\s+under|"
     r"broke|was\s+stolen|(?:deal|contract|membership|subscription|lease)\s+(?:ended|expired|ran\s+out)|"
-    r"and\s+I\s+(?:have\s+|had\s+)?(?:separated|split|broke\s+up|divorced)|no\s+longer|not\s+any\s?more|"
+    r"and\s+I\s+(?:have\s+|had\s+|got\s+)?(?:separated|split|broke\s+up|divorced)|no\s+longer|not\s+any\s?more|"
+    r"moved\s+away|"
     r"any\s?more|until\b|\(old\)|\(former\w*\)|\(previously\)|\(outdated\)|\(superseded\)))"
 )
 # Anywhere in the value's clause: the whole clause is about the past.
@@ -926,17 +1151,60 @@ _OTHER_CONTACT = _Lazy(
 _LINE_LABEL = _Lazy(r"[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*:")
 _ALSO_ME = _Lazy(r"(?i:\band\s+I\b|\bwe\b|\bus\b)")
 # Before a value, the words that make it the successor ("moved from Berlin to" Paris).
-_SUCCESSOR = _Lazy(r"(?i:\b(?:(?<!ing\s)to|(?<!worked\s)for|with|into|now|but|so|and|then|got|joined)\b)")
+_SUCCESSOR = _Lazy(
+    r"(?i:\b(?:(?<!ing\s)(?<!goodbye\s)to|(?<!worked\s)for|with|into|now|but|so|and|then|got|joined)\b)"
+)
 _CLAUSE_END = _Lazy(r"[;:.!?]\s|[,;]\s|\s(?:so|but|because|while|whereas)\s|\n")
 _SENTENCE = _Lazy(r"[^\n]+")
 
+_REPLACING = _Lazy(
+    r"(?i:\b(?:switch\w*|chang\w*|went|gone|going|converted|turned|instead|only|replac\w*|swapped|traded|"
+    r"moved|no\s+more|no\s+longer|any\s?more|quit|stopped|gave\s+up|given\s+up|ditched|dropped)\b)"
+)
+_ADDING = _Lazy(r"(?i:\b(?:also|as\s+well|both|another|extra|plus)\b|\btoo\b(?=\s*(?:[.!?,;]|$)))")
+# Moods of a claim (``_mood``): supposed, or for a later date.
+_SUPPOSED, _LATER = "supposed", "later"
+_SENTENCE_STOP = _Lazy(r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bSt)[.!?](?=\s|$)")
+_REQUEST = _Lazy(r"(?i:\s*(?:please\s+)?(?:could|can|would|will)\s+(?:you|we)\b)")
+_SUPPOSING = _Lazy(
+    r"(?i:\b(?:thinking\s+(?:of|about)|think\s+about|considering|contemplating|might|could|would(?!\s+like)|"
+    r"should|maybe|perhaps|possibly|planning\s+(?:to|on)|plan\s+to|plans\s+to|hoping\s+to|hope\s+to|want\s+to|"
+    r"wants\s+to|"
+    r"if|whether|unless|someday|one\s+day|eventually|tempted|in\s+case|wondering)\b)"
+)
+_SUPPOSING_MAY = _Lazy(r"\bmay\b")  # lowercase only: "in May" is a month
+_LATER_CUE = _Lazy(
+    r"(?i:\b(?:will|won't|shall|gonna)\b|'ll\b|’ll\b|(?:\b(?:am|is|are)|['’](?:m|re|s))\s+going\s+to\b|"
+    r"\bwhen\s+(?:he|she|they|I|we|you|[A-Z][\w-]*)\s+(?:turns?|starts?|gets?|moves?|finish(?:es)?|is|are)\b|"
+    r"\b(?:from|starting|as\s+of)\s+next\s+(?:year|spring|summer|autumn|fall|winter|january|february|march|"
+    r"april|may|june|july|august|september|october|november|december)\b)"
+)
+# Where a value's clause ends, for what it says of later ("using Arc now and I don't think I'll
+# go back" says nothing of later about Arc).
+_AND_CLAUSE = _Lazy(r"[,;:]\s|\s(?:and|but|so|because|while|whereas)\s")
+_FROM_NOW = _Lazy(r"(?i:\b(?:from\s+now\s+on|from\s+today|starting\s+today|as\s+of\s+today)\b)")
+# A clause's subject: a capitalised first word ("Dev drives…", "- Isla does ballet…").
+_SUBJECT = _Lazy(r"\s*(?:[-*•]\s*)?(?:(?:and|but|so|then)\s+)?([A-Z][\w-]*)\b(?![’'])")
+_HOUSEHOLD_LABELS = frozenset({
+    "partner", "wife", "husband", "spouse", "girlfriend", "boyfriend", "fiance", "fiancee", "children",
+    "kids", "son", "sons", "daughter", "daughters", "child", "dog", "cat", "pet", "pets", "mum", "mom",
+    "mother", "dad", "father", "sister", "brother", "parents",
+})  # fmt: skip
+_HOUSEHOLD_NAMED = _Lazy(
+    r"\b(?i:partner|wife|husband|spouse|girlfriend|boyfriend|son|daughter|dog|cat|puppy|kitten)"
+    r"\s+(?i:called\s+|named\s+)?([A-Z][\w-]+)"
+)
 _CHANGE_CUE = _Lazy(
-    r"(?i:\b(?:now|new|newly|moved|moving|switched|switching|changed|changing|promoted|from now on|starting|"
+    r"(?i:\b(?:now|new|newly|no\s+more|lost|change|set|been\s+made|appointed|moved|moving|switched|switching|changed|changing|promoted|"
+    r"from now on|starting|"
     r"start|started|joined|quit|stopped|left|no longer|anymore|any more|instead|update|updated|raise|raised|"
     r"lower|lowered|increase|increased|cut|finally|these days|since|replaced|traded|became|become|"
     r"got|correction|actually|not|separated|seeing|retired|died|passed|cancelled|canceled|gave up|"
     r"given up|finished|sold|dropped|ditched|swapped|broke up|split up|divorced|ended|expired|last day|"
     r"relocated|remortgaged|registered|adopted|arrived|born|stop|bump|bumped|raising|lowering|closed|"
+    r"(?:gone|went|goes|going|go)\s+(?:up|down)|rose|risen|fell|fallen|reduced|bought|replace|renewed|packed|"
+    r"jacked|chucked|(?:taken|took|take|taking|picked)\s+up|first\s+(?:day|week|month)|resigned|qualified|"
+    r"handed\s+in|"
     r"went\s+(?:fully\s+|full\s+|completely\s+)?(?:vegan|vegetarian|pescatarian|keto|paleo|"
     r"sober|freelance|part-time|full-time|remote))\b)"
 )
@@ -948,6 +1216,7 @@ _CHANGE_CUE = _Lazy(
 _LEXICON_TRIGGERS = " ".join(sorted({phrase.replace("-", " ").split()[0] for phrase in _LEXICON_WORDS}))
 _SCHEDULE_TRIGGERS = " ".join(
     ["every", "each", "daily", "weekly", "fortnightly", "monthly"]
+    + ["mornings", "afternoons", "evenings", "nights"]
     + [f"{day}s" for day in (*_WEEKDAYS, "weekday", "weekend")]
 )
 _AMOUNT_TRIGGERS = (
@@ -1072,7 +1341,8 @@ def _has(needs: _Needs, found: set[str]) -> bool:
 
 
 @lru_cache(maxsize=8192)  # the same stored lines are read again at each compaction
-def _claims(text: str) -> tuple[Claim, ...]:
+def _claims(text: str) -> tuple[tuple[Claim, str], ...]:
+    """Every claim, with its mood: "" when stated, ``_SUPPOSED`` or ``_LATER``."""
     found: list[Claim] = []
     labelled: list[tuple[int, int]] = []
     for match in _LABEL_LINE.finditer(text):
@@ -1085,7 +1355,50 @@ def _claims(text: str) -> tuple[Claim, ...]:
         if any(start <= line.start() < end for start, end in labelled):
             continue
         found += _line_claims(text, line.start(), line.end())
-    return tuple(_unique(found))
+    labelled_claims = {id(claim) for claim in found[: len(labelled)]}
+    # Most facts suppose nothing and say nothing of later: one look tells, for the whole text.
+    moody = "?" in text or any(cue.search(text) for cue in (_SUPPOSING, _SUPPOSING_MAY, _LATER_CUE))
+    return tuple(
+        (claim, _mood(text, claim.span[0]) if moody and id(claim) not in labelled_claims else "")
+        for claim in _unique(found)
+    )
+
+
+def _mood(text: str, start: int) -> str:
+    """Whether the sentence holding ``start`` supposes the value ("thinking of moving to",
+    "Should I switch to", "if … we might raise") or gives it for a later date ("will be",
+    "when he turns eleven"); "" when it states it. A request ("Could you answer in English
+    from now on?") states a change."""
+    line_start = text.rfind("\n", 0, start) + 1
+    ends = [m.end() for m in _SENTENCE_STOP.finditer(text, line_start, start)]
+    sentence_start = ends[-1] if ends else line_start
+    stop = _SENTENCE_STOP.search(text, start)
+    newline = text.find("\n", start)
+    sentence_end = min(x for x in (stop.end() if stop else len(text), newline if newline >= 0 else len(text)))
+    before = text[sentence_start:start]
+    request = _REQUEST.match(before)
+    if request:
+        before = before[request.end() :]
+    elif text[sentence_start:sentence_end].rstrip().endswith("?"):
+        return _SUPPOSED
+    if _SUPPOSING.search(before) or _SUPPOSING_MAY.search(before):
+        return _SUPPOSED
+    sentence = text[sentence_start:sentence_end]
+    clause_end = _AND_CLAUSE.search(text, start, sentence_end)
+    reach = text[sentence_start : clause_end.start() if clause_end else sentence_end]
+    if _LATER_CUE.search(reach) and not _FROM_NOW.search(sentence):
+        return _LATER
+    return ""
+
+
+def _said_of(text: str, claim: Claim, others: frozenset[str]) -> bool:
+    """The claim's clause opens with a household member's name and is about them: "Dev drives
+    a Polestar 2", not "Dev and I moved to Leeds" nor "Rex died" (the name is the value)."""
+    clause_start, _end = _clause_bounds(text, claim.span[0], claim.span[0])
+    subject = _SUBJECT.match(text, clause_start, claim.span[0])
+    if subject is None or subject.group(1).lower() not in others:
+        return False
+    return subject.start(1) != claim.span[0] and not _ALSO_ME.search(text, subject.end(), claim.span[0])
 
 
 def _line_claims(text: str, start: int, end: int) -> list[Claim]:
@@ -1119,10 +1432,7 @@ def _line_claims(text: str, start: int, end: int) -> list[Claim]:
                 ):
                     found.append(_claim(text, kind, value_at, start + value_end, past))
     for match in _LEXICON_RE.finditer(segment) if tried.lexicon else ():
-        word = match.group(0).split()[0].lower()
-        slot = _LEXICON_WORDS.get(word) or _LEXICON_WORDS.get(
-            " ".join(match.group(0).lower().split()[:2]), ""
-        )
+        slot = _lexicon_slot(match.group(0))
         if slot and not _someone_else(text, start + match.start()):
             found.append(_claim(text, slot, start + match.start(), start + match.end(), None))
     if tried.schedule:
@@ -1184,8 +1494,15 @@ def _kind(value: str) -> str | None:
             return _KIND_WORDS[word]
     match = _LEXICON_RE.search(value)
     if match:
-        return _LEXICON_WORDS.get(match.group(0).split()[0].lower(), "")
+        return _lexicon_slot(match.group(0))
     return "" if value[:1].isupper() or value[:1].isdigit() else None
+
+
+def _lexicon_slot(found: str) -> str:
+    """The slot of a value the lexicon found, by its first two words ("VS Code", "Galaxy Tab")
+    or its first."""
+    words = found.lower().split()
+    return _LEXICON_WORDS.get(" ".join(words[:2])) or _LEXICON_WORDS.get(words[0], "")
 
 
 def _label_slot(label: str, value: str) -> str | None:
@@ -1282,6 +1599,8 @@ def _schedule_mentions(clause: str) -> list[tuple[str, tuple[int, int]]]:
         for span_start, span_end, _joined in spans:
             if kind == "time" and _BOUND.search(clause, 0, span_start):
                 continue
+            if kind == "day" and _DAY_SUBJECT.match(clause, span_end):
+                continue
             mentions.append((kind, (span_start, span_end)))
     return sorted(mentions, key=lambda mention: mention[1])
 
@@ -1304,14 +1623,15 @@ def _named_day(claim: Claim) -> bool:
 def _event(words_before: str) -> str:
     """The event named in the words before a time: the first run of words that name a thing,
     after whose it is ("elin violin" for "Elin's violin lesson is"), without verbs of change or
-    kinds of event; "end" after it when the time is when it ends. "" when no word names one."""
-    owner, run = "", []
+    kinds of event; "end" after it when the time is when it ends. "" when no word names one.
+    A run in a later clause names it rather ("The pool changed its hours, so I swim at 7:15")."""
+    owner, run, earlier = "", [], []
     ending = ""
     for word in _EVENT_WORD.findall(words_before):
         lower = word.lower().replace("’", "'")
         if not lower[0].isalpha():
             if run:
-                break
+                earlier, run = run, []
             continue
         if lower in _EVENT_STARTS or lower in _EVENT_FINISHES:
             ending = "end" if lower in _EVENT_FINISHES else ""
@@ -1323,13 +1643,17 @@ def _event(words_before: str) -> str:
                 break
             continue
         if _possessive(lower):
-            # whose it is qualifies the event: Elin's lesson is not Noah's
-            owner, run = stem(_without_possessive(lower)), []
+            # whose it is qualifies the event: Elin's lesson is not Noah's; "child's" names nobody
+            named_owner = stem(_without_possessive(lower))
+            owner, run = ("" if named_owner in _NOBODY else named_owner), []
             continue
         if lower in _NOT_EVENT or "'" in lower or (len(lower) > 4 and lower.endswith("ed")):
             continue
         run.append(stem(lower))
+    run = run or earlier
     named = [word for word in run if word not in _EVENT_KINDS] or run
+    if not named and owner:
+        named, owner = [owner], ""  # "Yoga's moved to Mondays": a contraction, not whose it is
     if not named:
         return ""
     return " ".join(([owner] if owner else []) + named[:_EVENT_MAX_WORDS] + ([ending] if ending else []))
@@ -1358,6 +1682,10 @@ def _amount_claims(text: str, start: int, end: int) -> list[Claim]:
             continue
         # "pay" is often the verb: "used to pay £1,050 rent" is about rent
         noun = next((found for found in nouns if found.group(1).lower() != "pay"), nouns[0])
+        first_amount = _AMOUNT.search(clause)
+        before_amount = [n for n in nouns if first_amount and n.end() <= first_amount.start()]
+        if len(before_amount) > 1:  # "Groceries cost more now, set the grocery budget to £110"
+            noun = before_amount[-1]
         amounts = list(_AMOUNT.finditer(clause))
         if not amounts:
             continue
@@ -1368,6 +1696,9 @@ def _amount_claims(text: str, start: int, end: int) -> list[Claim]:
         )
         modifier = re.search(r"(?i)([a-z][\w'’]*)\s+$", clause[: noun.start()])
         thing = _without_possessive(objects.group(1) if objects else modifier.group(1) if modifier else "")
+        if thing.lower() in ("his", "her", "their"):  # "Finn turned twelve, so his pocket money": Finn's
+            named = _NAMED_BEFORE.findall(clause[: noun.start()])
+            thing = named[-1] if named else thing
         thing = "" if thing.lower() in _NOT_A_THING else stem(thing)
         slot = f"amount:{what} {thing}".rstrip()
         s_start = start + sentence.start()

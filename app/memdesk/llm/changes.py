@@ -27,7 +27,21 @@ from datetime import datetime
 from typing import Literal
 
 from memdesk.core.dates import MONTHS
-from memdesk.core.slots import PLURAL_SLOTS, Claim, claims_in, normalise, same_value, says_change
+from memdesk.core.slots import (
+    LABELS,
+    PLURAL_SLOTS,
+    SEVERAL_VALUES,
+    Claim,
+    claims_in,
+    household_names,
+    later_claims,
+    normalise,
+    same_value,
+    says_change,
+    says_replacement,
+    slots_named_in,
+    stem,
+)
 
 Action = Literal["update", "retire", "add"]
 WHERE_LABELS = {  # each followed by the namespace, entry key or memory id
@@ -47,6 +61,12 @@ _ARTICLE = re.compile(r"\b(an?)\s+$", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)\s+|\n+")
 _MAX_SENTENCES = 200  # the latest; a long session's changes are in what was said last
 _MIN_VALUE_CHARS = 3
+# A doctor's title makes a name of no known kind fill the slot of a doctor the person sees
+# ("I'm now with Dr. Evans").
+_TITLED = re.compile(r"(?:Dr|Doctor|Prof)\b")
+_CARERS = frozenset({"doctor", "dentist", "therapist"})
+# A one-line fact with a label of its own: "Optician: Specsavers on High Street."
+_OWN_LABEL = re.compile(r"[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*:[ \t]*(\S[^\n]*?)[ \t.]*")
 
 
 @dataclass(frozen=True)
@@ -101,28 +121,48 @@ def offline_changes(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
     edits: dict[int, Edit] = {}
     additions: list[tuple[Said, list[Claim]]] = []
     kept: list[Edit] = []
+    # Every sentence of a turn that says a change: what replaced a value may be said in another
+    # ("Clover passed away. The kids talked us into a kitten called Pepper.").
+    changing = {id(sentence) for sentence in said if says_change(sentence.text)}
+    changing_turns = {sentence.turn for sentence in said if id(sentence) in changing}
+    # What a partner, child or pet named in the profile does is theirs ("Dev drives a Polestar").
+    others = household_names("\n".join(fact.text for fact in known if fact.where == "profile"))
     turns: dict[int, list[tuple[Said, list[Claim]]]] = {}
     for sentence in said:
-        if says_change(sentence.text):
-            turns.setdefault(sentence.turn, []).append((sentence, claims_in(sentence.text)))
-    stored = {fact.number: [c for c in claims_in(fact.text) if not c.past] for fact in known}
+        if sentence.turn in changing_turns:
+            turns.setdefault(sentence.turn, []).append((sentence, claims_in(sentence.text, others)))
+    stored = {fact.number: _stored_claims(fact.text, others) for fact in known}
+    kept += _dated(said, known, stored)
+    edited_in: dict[int, int] = {}  # the turn of each fact's edit
     for sentences in turns.values():
         used: set[int] = set()  # sentences that gave a value to a change
         for sentence, claims in sentences:
-            if not claims:
+            if not claims or id(sentence) not in changing:
                 continue
             touched = False
             for fact in known:
-                found = _edit(fact, stored[fact.number], sentence, claims, sentences)
+                previous = edits.get(fact.number)
+                # Another sentence of the same turn changing more of it ("I quit Amazon in
+                # December. Joined Google as a senior engineer."): both changes are kept.
+                more = (
+                    previous is not None
+                    and previous.action == "update"
+                    and edited_in[fact.number] == sentence.turn
+                )
+                base = Known(fact.number, fact.where, fact.ref, previous.text) if more and previous else fact
+                claims_there = _stored_claims(base.text, others) if more else stored[fact.number]
+                found = _edit(base, claims_there, sentence, claims, sentences)
                 if found is None:
                     continue
                 edit, sources = found
                 used |= sources
                 touched = True
-                previous = edits.get(fact.number)
+                edited_in[fact.number] = sentence.turn
                 if previous is not None and previous.text == edit.text:
                     continue  # the same change said again: the first wording explains it
-                if previous is not None:
+                if more and previous is not None:
+                    edit = Edit(edit.action, edit.target, edit.text, f"{previous.why} {edit.why}")
+                elif previous is not None:
                     edit = Edit(
                         edit.action,
                         edit.target,
@@ -163,17 +203,36 @@ def _edit(
             text = source.text[new.span[0] : new.span[1]]
             edits.append((span, text, _since(_date_near(source.text, new.span))))
     current = [c for _s, turn_claims in turn for c in turn_claims if not c.past]
+    said_in_turn = " ".join(s.text for s, _claims in turn)
+    labelled = slots_named_in(said_in_turn) | {
+        _label_slot(word) for word in re.findall(r"[A-Za-z]+", said_in_turn)
+    }
+    replacing = says_replacement(sentence.text)
     # The last value said for a slot is the one that holds ("switched to Android, got a Pixel 9").
-    for new in reversed([claim for claim in claims if not claim.past and claim.slot]):
+    for new in reversed([claim for claim in claims if not claim.past]):
         for old in stored:
-            if old.slot != new.slot or same_value(new.value, old.value):
+            # A name of no known kind fills a slot the turn names ("had to change GP practice
+            # … registered with Dr. Bello").
+            titled = old.slot in _CARERS and _TITLED.match(sentence.text, new.span[0]) is not None
+            slot = new.slot or (old.slot if old.slot in labelled or titled else "")
+            if not slot or not _same_slot(old.slot, slot) or _same(old.slot, new.value, old.value):
+                continue
+            # A slot that holds several values gains one, unless the person says it replaced
+            # another ("I also started tea" keeps coffee; "went vegan" replaces vegetarian).
+            if old.slot in SEVERAL_VALUES and old.slot not in PLURAL_SLOTS and not replacing:
                 continue
             if any(_overlap(old.span, span) for span, _text, _mark in edits):
                 continue
             # The old value also said as current ("at Bosch now, and at Siemens on Fridays"):
             # unclear, so not guessed; the statement is added and named as a conflict.
-            unclear = any(c.slot in ("", old.slot) and same_value(c.value, old.value) for c in current)
-            if unclear and old.slot not in PLURAL_SLOTS:
+            # Unless the sentence says the new one replaced it, named just before ("The iPad's
+            # screen cracked, so I replaced it with a Galaxy Tab").
+            unclear = any(c.slot in ("", old.slot) and _same(old.slot, c.value, old.value) for c in current)
+            replaced = replacing and any(
+                c.slot in ("", old.slot) and same_value(c.value, old.value) and c.span[0] < new.span[0]
+                for c in claims
+            )
+            if unclear and not replaced and old.slot not in PLURAL_SLOTS:
                 continue
             text = _filled(old, new, sentence.text)
             edits.append((old.span, text, _since(_date_near(sentence.text, new.span))))
@@ -195,6 +254,60 @@ def _edit(
     return Edit("retire", fact.number, "", quoted), sources
 
 
+def _same_slot(stored: str, said: str) -> bool:
+    """The slot a statement fills is the stored fact's: the same, or the same kind of schedule
+    or amount for an event named in fewer words ("moved the backups to 03:30" is the time of
+    "Backups run at 02:00")."""
+    if stored == said:
+        return True
+    kind, _, event = said.partition(":")
+    stored_kind, _, stored_event = stored.partition(":")
+    return bool(event) and kind == stored_kind and set(event.split()) <= set(stored_event.split())
+
+
+def _same(slot: str, new: str, old: str) -> bool:
+    """Whether a new value is the stored one; a role that adds to the old one is a new role
+    ("charge nurse" after "nurse")."""
+    return new == old if slot == "role" else same_value(new, old)
+
+
+def _stored_claims(text: str, others: frozenset[str]) -> list[Claim]:
+    """The current claims of a stored fact, with the slot its own label names when no slot
+    rule knows that label ("Accountant: Harris & Co.")."""
+    claims = [c for c in claims_in(text, others) if not c.past]
+    match = _OWN_LABEL.fullmatch(text)
+    if match and " ".join(match.group(1).lower().split()) not in LABELS:
+        start, end = match.span(2)
+        claims.append(
+            Claim(_label_slot(match.group(1).split()[-1]), normalise(text[start:end]), (start, end), False)
+        )
+    return claims
+
+
+def _label_slot(word: str) -> str:
+    return f"label:{stem(word)}"
+
+
+def _dated(said: Sequence[Said], known: Sequence[Known], stored: dict[int, list[Claim]]) -> list[Edit]:
+    """Statements of a change from a later date to a stored fact ("from next April the rent
+    will be £1,200"): added as dated facts; the stored one holds until then."""
+    added: list[Edit] = []
+    for sentence in said:
+        later = {claim.slot for claim in later_claims(sentence.text) if claim.slot}
+        for fact in known:
+            if any(claim.slot in later for claim in stored[fact.number]):
+                what = f"{WHERE_LABELS[fact.where]} {fact.ref}"
+                why = (
+                    f"A change from a later date: added as a dated fact; {what} (“{fact.text}”) "
+                    "holds until then."
+                )
+                # dated by when it was said, so "next April" can be read later
+                said_when = "" if _RESOLVED.search(sentence.text) else f" (said in {_month(sentence.at)})"
+                added.append(Edit("add", None, sentence.text + said_when, why))
+                break
+    return added
+
+
 def _holding(text: str, stored: list[Claim], ended: Claim, said: str) -> tuple[str, tuple[int, int]] | None:
     """The slot and span of ``text`` that holds the value ``ended`` names, if any."""
     words = set(ended.value.split())
@@ -205,15 +318,30 @@ def _holding(text: str, stored: list[Claim], ended: Claim, said: str) -> tuple[s
             return claim.slot, claim.span
     # No slot of the stored text holds it ("uses melatonin"): the value's own words do.
     raw = said[ended.span[0] : ended.span[1]]
-    match = re.search(rf"(?<!\w){re.escape(raw)}(?!\w)", text, re.IGNORECASE)
+    # the word as said, or in the singular ("no more smoothies" ends "a smoothie")
+    forms = "|".join(re.escape(form) for form in _singulars(raw))
+    match = re.search(rf"(?<!\w)(?:{forms})(?!\w)", text, re.IGNORECASE)
     return (ended.slot, match.span()) if match else None
+
+
+def _singulars(raw: str) -> list[str]:
+    """The value as said, then its singular forms, longest first."""
+    forms = [raw]
+    if raw.endswith("ies"):
+        forms.append(raw[:-3] + "y")
+    if raw.endswith("es"):
+        forms.append(raw[:-2])
+    if raw.endswith("s") and not raw.endswith("ss"):
+        forms.append(raw[:-1])
+    return sorted(forms, key=len, reverse=True)
 
 
 def _successor(
     slot: str, ended: Claim, sentence: Said, turn: list[tuple[Said, list[Claim]]], old_text: str
 ) -> tuple[Said, Claim] | None:
     """What replaced the ended value in the same turn: the same slot first, then a value of no
-    known slot; in the same sentence first, after the ended value first."""
+    known slot; in the same sentence first, after the ended value first. A value that ended
+    with no known slot may be replaced by one of any slot in its sentence."""
     old_words = set(ended.value.split()) | {w.lower() for w in re.findall(r"\w+", old_text)}
     ordered = [(sentence, claims) for s, claims in turn if s is sentence]
     ordered += [(s, claims) for s, claims in turn if s is not sentence]
@@ -226,6 +354,12 @@ def _successor(
                 fitting.sort(key=lambda c: (c.span[0] < ended.span[0], -c.span[0]))
             if fitting:
                 return said, fitting[0]
+    if not slot or slot.startswith("label:"):
+        # what ended has no known kind: a value of any kind said with it replaced it
+        own = ordered[0][1]
+        fitting = [c for c in own if not c.past and c.slot and not set(c.value.split()) <= old_words]
+        if fitting:
+            return sentence, fitting[-1]
     return None
 
 
@@ -258,7 +392,11 @@ def _since(date: str) -> str:
 
 
 def _until(date: str, at: datetime) -> str:
-    return f" (until {date or f'{MONTHS[at.month - 1]} {at.year}'})"
+    return f" (until {date or _month(at)})"
+
+
+def _month(at: datetime) -> str:
+    return f"{MONTHS[at.month - 1]} {at.year}"
 
 
 def _date_near(text: str, span: tuple[int, int]) -> str:
@@ -294,8 +432,8 @@ def _addition(
                     and not new.past
                     and not same_value(new.value, old.value)
                 ):
-                    if new.slot in PLURAL_SLOTS:
-                        continue
+                    if new.slot in SEVERAL_VALUES:
+                        continue  # a further value, not a contradiction
                     what = f"{WHERE_LABELS[fact.where]} {fact.ref}"
                     return Edit(
                         "add",

@@ -11,13 +11,14 @@ and statements to add to the facts.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
-from memdesk.core.slots import LABELS, claims_in, normalise, says_change
+from memdesk.core.slots import LABELS, claims_in, later_claims, normalise, says_change, slots_named_in, stem
 from memdesk.llm.changes import Edit, Known, Said
 from memdesk.services.compaction.model import Change, ChangeKind
 from memdesk.store.lifetime import entry_live, memory_live
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
 CANDIDATE_ENTRIES = 8  # from recall, for the statements of change together
 MAX_KNOWN = 40  # candidates numbered for the model; the most relevant first
 _MIN_WORD = 3
+_WORD = re.compile(r"[a-z]{4,}")  # a word that may name what an entry is filed under
+_LABEL = re.compile(r"[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*:")
 
 
 @dataclass(frozen=True)
@@ -42,13 +45,24 @@ class Found:
 
 def known_facts(app: Memdesk, said: Sequence[Said], facts_namespace: str, app_id: str | None) -> list[Known]:
     """The stored facts the person's statements of change may touch, numbered from 1."""
-    changing = [(s, claims) for s in said if says_change(s.text) and (claims := claims_in(s.text))]
+    # Statements of change, and of a change from a later date ("will be £1,200 from next April").
+    changing = [
+        (s, claims)
+        for s in said
+        if (claims := (claims_in(s.text) if says_change(s.text) else []) or later_claims(s.text))
+    ]
     if not changing:
         return []
     found: list[tuple[str, str, str]] = []
     namespace = app.settings.memory.user_namespace
     parts = [(f"{namespace}/{part}", part) for part in ("profile", "patterns")] if namespace else []
-    keys = _slot_keys({c.slot for _s, claims in changing for c in claims if c.slot})
+    # Entries filed under a slot a statement fills, or one its turn names ("change GP practice").
+    turns = {s.turn for s, _claims in changing}
+    named = {slot for s in said if s.turn in turns for slot in slots_named_in(s.text)}
+    # and entries filed under a thing the turn names ("I've changed accountants": "accountant")
+    words = {w for s in said if s.turn in turns for w in _WORD.findall(s.text.lower())}
+    nouns = ({stem(w) for w in words} | words) - _COMMON
+    keys = _slot_keys({c.slot for _s, claims in changing for c in claims if c.slot} | named | nouns)
     namespaces = [doc for doc, _where in [*parts, (facts_namespace, "")]]
     texts, memories, keyed = _stored(app, namespaces, app_id, keys)
     for doc, where in [*parts, (facts_namespace, "facts")]:
@@ -58,7 +72,19 @@ def known_facts(app: Memdesk, said: Sequence[Said], facts_namespace: str, app_id
     # would make the query slow at 1M and find too much; entries filed under a slot's name
     # are read by key instead.
     values = (s.text[c.span[0] : c.span[1]] for s, claims in changing for c in claims)
-    query = " ".join(value for value in values if value[:1].isupper() or value[:1].isdigit())
+    names = [value for value in values if value[:1].isupper() or value[:1].isdigit()]
+    # Whose schedule or amount it is, when a name says so ("amount:money finn" from "Finn turned
+    # twelve, so his pocket money…"): an entry about it may be filed under any key. Common words
+    # of a slot ("budget grocery") would make the query slow.
+    owners = {
+        word
+        for s, claims in changing
+        for c in claims
+        if ":" in c.slot
+        for word in c.slot.partition(":")[2].split()
+        if re.search(rf"\b{re.escape(word.capitalize())}\b", s.text)
+    }
+    query = " ".join([*names, *sorted(owners)])
     hits = (
         app.recall.entries(query, limit=CANDIDATE_ENTRIES, category="knowledge", like=False) if query else []
     )
@@ -66,6 +92,7 @@ def known_facts(app: Memdesk, said: Sequence[Said], facts_namespace: str, app_id
     found += [("entry", key, content) for key, content in keyed if key not in {hit.ref for hit in hits}]
     found += [("app", str(memory_id), content) for memory_id, content in memories]
     words, slots = _said_words([s for s, _claims in changing])
+    slots |= named | {f"label:{noun}" for noun in nouns}
     relevant = [item for item in found if _relevance(item[2], words, slots) > 0]
     relevant.sort(key=lambda item: -_relevance(item[2], words, slots))
     kept = relevant[:MAX_KNOWN]
@@ -161,8 +188,12 @@ def _said_words(said: Sequence[Said]) -> tuple[set[str], set[str]]:
 
 
 def _relevance(text: str, words: set[str], slots: set[str]) -> int:
-    """How much a stored fact has to do with what was said: shared slots count most."""
+    """How much a stored fact has to do with what was said: shared slots count most, and a
+    label the turn names ("Accountant: …" when they "changed accountants")."""
     claims = {claim.slot for claim in claims_in(text)}
+    label = _LABEL.match(text)
+    if label:
+        claims.add(f"label:{stem(label.group(1).split()[-1])}")
     shared = {word for word in normalise(text).split() if len(word) >= _MIN_WORD} & words
     return 3 * len(claims & slots) + len(shared - _COMMON)
 
