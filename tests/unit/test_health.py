@@ -253,3 +253,50 @@ def test_a_look_after_changes_compares_them_without_reading_their_facts_again(st
         FindingKind.CONFLICT,
         FindingKind.DUPLICATE,
     }
+
+
+HOUSEHOLD_FACTS = "- Drives a 2018 Skoda Octavia\n"
+
+
+def _cars(app):
+    return [finding for finding in app.health.findings() if finding.slot == "car"]
+
+
+def test_what_is_said_of_someone_the_profile_names_is_theirs(memdesk_app):
+    app = memdesk_app
+    app.documents.set("user/profile", "Name: Priya\nPartner: Dev")
+    app.documents.set("user/facts", HOUSEHOLD_FACTS)
+    app.health.look()
+    app.entries.upsert("dev_car", "Dev drives a Polestar 2")
+    assert _cars(app) == []
+    assert app.health.conflicts_with("Dev drives a Polestar 2") == []
+    app.entries.upsert("priya_car", "Priya drives a Polestar 2 now")  # her own name: her own car
+    assert {fact.text for finding in _cars(app) for fact in (finding.first, finding.second)} == {
+        "Drives a 2018 Skoda Octavia",
+        "Priya drives a Polestar 2 now",
+    }
+
+
+def test_a_new_household_name_has_every_fact_read_again(memdesk_app):
+    app = memdesk_app
+    app.documents.set("user/profile", "Name: Priya")
+    app.documents.set("user/facts", HOUSEHOLD_FACTS)
+    app.health.look()
+    app.entries.upsert("dev_car", "Dev drives a Polestar 2")
+    assert len(_cars(app)) == 1  # nothing says who Dev is yet
+    app.documents.set("user/profile", "Name: Priya\nPartner: Dev")
+    assert app.health.look() == 4  # the profile's two lines, the facts line and the entry
+    assert _cars(app) == []
+    assert app.health.look() == 0
+
+
+def test_new_rules_have_every_fact_read_again(stale, monkeypatch):
+    app = stale
+    app.health.look()
+    monkeypatch.setattr("memdesk.services.health.RULES_VERSION", -1)
+    assert app.health.look() == 4  # two facts lines, the entry and the memory
+    assert app.health.look() == 0
+    assert {finding.kind for finding in app.health.findings()} == {
+        FindingKind.CONFLICT,
+        FindingKind.DUPLICATE,
+    }

@@ -63,6 +63,10 @@ class _Lazy:
         return self.compiled.findall(text)
 
 
+# Raised whenever a change to the rules changes what some text claims: Memory health's index
+# holds claims read by the rules, and reads every fact again when this differs.
+RULES_VERSION = 2
+
 # The closed set of slots. ``time:<event>``, ``day:<event>`` and ``amount:<what>`` are
 # qualified by the thing they concern and whose it is ("time:standup", "day:elin violin",
 # "amount:budget grocery", "amount:money noah"), never with a possessive mark.

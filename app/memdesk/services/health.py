@@ -28,7 +28,7 @@ from memdesk.core import lifetime
 from memdesk.core.items import Changes, ItemKind, ItemRef
 from memdesk.core.records import KNOWLEDGE
 from memdesk.core.search_text import bullet_of, query_words
-from memdesk.core.slots import Claim, claims_in, conflicting, same_value
+from memdesk.core.slots import RULES_VERSION, Claim, claims_in, conflicting, household_names, same_value
 from memdesk.core.term_match import word_root
 from memdesk.errors import BadInputError, ConflictError, NotFoundError
 from memdesk.services.context import MAX_DOCUMENT_CHARS, MAX_ENTRY_CHARS, check_text
@@ -52,6 +52,8 @@ LOOKED_TO = "health_looked_to"  # meta: the last history step a look has read
 # meta: the first history step whose rows its change indexed itself (a store indexed before
 # changes did so has older steps that a look indexes)
 KEPT_FROM = "health_kept_from"
+# meta: the rules and the household the index was read with (see ``Health._reading``)
+READ_WITH = "health_read_with"
 CHUNK = 500  # ids per IN (...), below every engine's limit of bound parameters
 SCAN = 20_000  # rows per read when the first look reads every fact
 # An assistant's write starts the first look itself only on a store this small; a bigger
@@ -259,6 +261,10 @@ _KNOWN_PAIRS = select(HealthFinding.pair).where(HealthFinding.pair.in_(bindparam
 _OWNERS = HealthFact.owner.in_(bindparam("owners", expanding=True))
 _NEWEST_STEP = select(func.max(HistoryStep.id))
 _META = select(Meta.value).where(Meta.key == bindparam("key"))
+_PROFILE = select(Document.content).where(
+    Document.namespace == bindparam("namespace"), Document.deleted_at.is_(None)
+)
+_OPEN_FINDINGS = select(HealthFinding.id, HealthFinding.pair).where(HealthFinding.state == "open")
 _CLAIMS_OF_SLOTS = (
     select(HealthFact.fact, HealthFact.slot, HealthFact.value, HealthFact.past)
     .where(HealthFact.slot.in_(bindparam("slots", expanding=True)))
@@ -287,10 +293,11 @@ class _Partners:
     by_signature: list[_Claimed]
 
 
-def index_rows(fact: Fact) -> list[_Claimed]:
-    """What the index keeps of ``fact``: one row per slot and value it states (or one without)."""
+def index_rows(fact: Fact, household: frozenset[str] = frozenset()) -> list[_Claimed]:
+    """What the index keeps of ``fact``: one row per slot and value it states (or one without);
+    what it says of someone in ``household`` (``household_names``) is theirs, not a claim."""
     sig = signature(fact.text)
-    claims = {(c.slot, c.value[:200], c.past) for c in claims_in(fact.text) if c.slot}
+    claims = {(c.slot, c.value[:200], c.past) for c in claims_in(fact.text, household) if c.slot}
     count = len({slot for slot, _value, _past in claims})
     if not claims:
         return [_Claimed(fact.ref, None, "", False, 0, sig)]
@@ -400,46 +407,74 @@ class Health:
         with self.ctx.store.write(bookkeeping=True) as session:
             if not self._due(session, first_look):  # another program looked meanwhile
                 return 0
-            looked_to = session.get(Meta, LOOKED_TO)
+            household = self._household(session)
+            looked_to = self._looked_to(session, household)
             newest = session.scalar(_NEWEST_STEP) or 0
             if looked_to is None:
-                read = 0
-                for owners in self._every_owner(session):
-                    rows, _facts = self._index(session, owners)
-                    read += len({row.fact for row in rows})
-                everyone = self._partners(session, None)  # compared once everything is in
-                rows = list(dict.fromkeys(everyone.by_slot + everyone.by_signature))
-                self._record(session, self._pairs(rows, everyone), {})
-                session.add(Meta(key=LOOKED_TO, value=str(newest)))
+                read = self._read_everything(session, household)
+                session.merge(Meta(key=LOOKED_TO, value=str(newest)))
+                session.merge(Meta(key=READ_WITH, value=self._reading(household)))
                 return read
             kept_from = session.scalar(_META, {"key": KEPT_FROM})
-            since = int(looked_to.value)
-            stale = self._touched(session, since, int(kept_from) if kept_from else newest + 1)
-            _rows, facts = self._index(session, stale)
-            rows, shared = self._indexed(session, self._changed_since(since))
+            stale = self._touched(session, looked_to, int(kept_from) if kept_from else newest + 1)
+            _rows, facts = self._index(session, stale, household)
+            rows, shared = self._indexed(session, self._changed_since(looked_to))
             self._compare(session, rows, shared, facts)
-            looked_to.value = str(newest)
+            session.merge(Meta(key=LOOKED_TO, value=str(newest)))
             return len({row.fact for row in rows})
 
-    @staticmethod
-    def _index_is_current(session: Session) -> bool:
-        """Whether every fact is indexed as it reads now: looked at once, and every change
-        since indexed by the change itself."""
-        looked_to = session.scalar(_META, {"key": LOOKED_TO})
-        kept_from = session.scalar(_META, {"key": KEPT_FROM})
-        if looked_to is None:
-            return False
-        newest = session.scalar(_NEWEST_STEP) or 0
-        return int(looked_to) == newest or (kept_from is not None and int(kept_from) <= int(looked_to) + 1)
+    def _read_everything(self, session: Session, household: frozenset[str]) -> int:
+        """Index every fact afresh and compare them all; findings that no longer hold (read
+        by other rules, or of another household) stop being listed. How many facts were read."""
+        session.execute(delete(HealthFact))
+        read = 0
+        for owners in self._every_owner(session):
+            rows, _facts = self._index(session, owners, household)
+            read += len({row.fact for row in rows})
+        everyone = self._partners(session, None)  # compared once everything is in
+        rows = list(dict.fromkeys(everyone.by_slot + everyone.by_signature))
+        found = self._record(session, self._pairs(rows, everyone), {})
+        gone = [row_id for row_id, pair in session.execute(_OPEN_FINDINGS) if pair not in found]
+        for chunk in _chunks(gone):
+            session.execute(delete(HealthFinding).where(HealthFinding.id.in_(chunk)))
+        return read
+
+    def _household(self, session: Session) -> frozenset[str]:
+        """The names the person's profile gives their household (what is said of them is theirs)."""
+        namespace = f"{self.ctx.settings.memory.user_namespace}/profile"
+        profile = session.scalar(_PROFILE, {"namespace": namespace})
+        return household_names(profile) if profile else frozenset()
 
     @staticmethod
-    def _due(session: Session, first_look: bool) -> bool:
+    def _reading(household: frozenset[str]) -> str:
+        """What the index's claims depend on besides the facts: the rules and the household."""
+        names = hashlib.sha1("\n".join(sorted(household)).encode()).hexdigest()[:12]
+        return f"{RULES_VERSION}:{names}"
+
+    def _looked_to(self, session: Session, household: frozenset[str]) -> int | None:
+        """The last history step a look read, if the index was read with today's rules and
+        household (None: the next look reads every fact, as a first look does)."""
+        looked_to = session.scalar(_META, {"key": LOOKED_TO})
+        if looked_to is None or session.scalar(_META, {"key": READ_WITH}) != self._reading(household):
+            return None
+        return int(looked_to)
+
+    def _index_is_current(self, session: Session, household: frozenset[str]) -> bool:
+        """Whether every fact is indexed as it reads now: looked at once, and every change
+        since indexed by the change itself."""
+        looked_to = self._looked_to(session, household)
+        if looked_to is None:
+            return False
+        kept_from = session.scalar(_META, {"key": KEPT_FROM})
+        newest = session.scalar(_NEWEST_STEP) or 0
+        return looked_to == newest or (kept_from is not None and int(kept_from) <= looked_to + 1)
+
+    def _due(self, session: Session, first_look: bool) -> bool:
         """Whether History holds changes since the last look (and, before the first, whether
         the store is small enough, or the first look is asked for)."""
-        looked_to = session.scalar(_META, {"key": LOOKED_TO})
-        newest = session.scalar(_NEWEST_STEP) or 0
+        looked_to = self._looked_to(session, self._household(session))
         if looked_to is not None:
-            return int(looked_to) < newest
+            return looked_to < (session.scalar(_NEWEST_STEP) or 0)
         if first_look:
             return True
         rows = sum(session.scalar(select(func.max(model.id))) or 0 for model in (Entry, AppMemory))
@@ -462,19 +497,20 @@ class Health:
         has indexed every fact; before it, that look will). When every earlier step was looked
         at, compare them too: the change is then looked at, and a look has nothing left to do."""
         owners = _owners(touched.rows)
-        looked_to = session.get(Meta, LOOKED_TO)
-        if not owners or looked_to is None:
-            return
+        household = self._household(session)
+        looked_to = self._looked_to(session, household) if owners else None
+        if looked_to is None:
+            return  # nothing to index, or the next look reads every fact (a new household too)
         if touched.step_id is not None and session.get(Meta, KEPT_FROM) is None:
             # The first change to index itself: the steps before it are left to a look.
             session.add(Meta(key=KEPT_FROM, value=str(touched.step_id)))
-        _rows, facts = self._index(session, owners)
+        _rows, facts = self._index(session, owners, household)
         earlier = (
             session.scalar(_NEWEST_STEP)
             if touched.step_id is None
             else session.scalar(_NEWEST_STEP_BEFORE, {"step": touched.step_id})
         )
-        if (earlier or 0) > int(looked_to.value):
+        if (earlier or 0) > looked_to:
             return  # steps no look has read yet: the next look compares this one with them
         rows: list[_Claimed] = []
         shared: set[str] = set()
@@ -484,7 +520,7 @@ class Health:
             shared.update(signatures)
         self._compare(session, rows, sorted(shared), facts)
         if touched.step_id is not None:
-            looked_to.value = str(touched.step_id)
+            session.merge(Meta(key=LOOKED_TO, value=str(touched.step_id)))
 
     def _compare(
         self, session: Session, rows: list[_Claimed], shared: list[str], read: dict[str, list[Fact]]
@@ -516,7 +552,9 @@ class Health:
                 signatures.add(rows[-1].signature)
         return rows, sorted(signatures)
 
-    def _index(self, session: Session, owners: list[str]) -> tuple[list[_Claimed], dict[str, list[Fact]]]:
+    def _index(
+        self, session: Session, owners: list[str], household: frozenset[str]
+    ) -> tuple[list[_Claimed], dict[str, list[Fact]]]:
         """Put these rows' live facts in the index as they read now; their index rows, and the
         facts of each row."""
         for chunk in _chunks(owners):
@@ -525,7 +563,7 @@ class Health:
         facts: dict[str, list[Fact]] = {owner: [] for owner in owners}
         for fact in found:
             facts[fact.owner].append(fact)
-        rows = [row for fact in found for row in index_rows(fact)]
+        rows = [row for fact in found for row in index_rows(fact, household)]
         if rows:  # the table itself, not the ORM class: one plain executemany
             session.execute(
                 HealthFact.__table__.insert(),
@@ -628,11 +666,11 @@ class Health:
 
     def _record(
         self, session: Session, pairs: dict[tuple[str, str], _Pair], read: dict[str, list[Fact]]
-    ) -> None:
+    ) -> set[str]:
         """Record the pairs not recorded before (as their facts read now; ``read``: the facts of
-        rows read already in this look)."""
+        rows read already in this look); the keys of every finding among ``pairs``."""
         if not pairs:
-            return
+            return set()
         owners = {owner_of(ref) for pair in pairs for ref in pair}
         found = self._facts_of(session, owners.difference(read))
         facts = {
@@ -651,6 +689,7 @@ class Health:
                 continue
             findings[_pair_key(facts[first], facts[second])] = (facts[first], facts[second], kind, slot)
         keys = sorted(findings)
+        every = set(keys)
         for start in range(0, len(keys), CHUNK):
             for pair in session.scalars(_KNOWN_PAIRS, {"pairs": keys[start : start + CHUNK]}):
                 del findings[pair]
@@ -671,6 +710,7 @@ class Health:
         ]
         if rows:  # bookkeeping: found, not changed by anyone, so History has no step for it
             session.execute(HealthFinding.__table__.insert(), rows)
+        return every
 
     # --- what is shown -----------------------------------------------------------------------
 
@@ -706,11 +746,14 @@ class Health:
 
     def conflicts_with(self, text: str) -> list[Fact]:
         """Live facts that fill a slot of ``text`` with another value (an assistant's write)."""
-        mine = [claim for claim in claims_in(text) if claim.slot and not claim.past]
+        if not any(claim.slot and not claim.past for claim in claims_in(text)):
+            return []  # most writes claim nothing: no read of the store for them
+        with self.ctx.store.read() as session:
+            household = self._household(session)
+            current = self._index_is_current(session, household)
+        mine = [claim for claim in claims_in(text, household) if claim.slot and not claim.past]
         if not mine:
             return []
-        with self.ctx.store.read() as session:
-            current = self._index_is_current(session)
         if not current:  # a small store gets its first look; older changes are indexed
             self.look(first_look=False)
         slots = sorted({claim.slot for claim in mine})
