@@ -52,10 +52,10 @@ class _ClaimsTimer:
         self.calls = 0
         self._real = slots.claims_in
 
-    def __call__(self, text: str) -> list[slots.Claim]:
+    def __call__(self, text: str, household: frozenset[str] = frozenset()) -> list[slots.Claim]:
         began = time.perf_counter()
         try:
-            return self._real(text)
+            return self._real(text, household)
         finally:
             self.seconds += _seconds(began)
             self.calls += 1
