@@ -107,3 +107,25 @@ def test_an_export_carries_the_marks_to_another_store(store, tmp_path):
         assert "therapist" not in other.prompt.compose(PromptSpec(app="health")).text
     finally:
         other.close()
+
+
+def test_an_assistants_write_names_no_private_fact_it_contradicts(memdesk_app):
+    from memdesk.servers.tools import MemoryTools
+
+    app = memdesk_app
+    app.documents.set("user/facts", "- Lives in Berlin")
+    app.entries.upsert("home_city", "Lives in Paris now")
+    app.health.look()
+    tools = MemoryTools(app)
+    with app.ctx.acting_as("mcp:test"):
+        reply = tools.memory_store("new_home", "Lives in Madrid", "knowledge")
+    assert {fact["key"] for fact in reply.data["conflicts"] if "key" in fact} == {"home_city"}
+    _private(app, TargetKind.ENTRY, "home_city")
+    with app.ctx.acting_as("mcp:test"):
+        reply = tools.memory_store("newer_home", "Lives in Lisbon", "knowledge")
+    assert "Paris" not in reply.text
+    named = reply.data["conflicts"]
+    assert {fact.get("key") for fact in named} == {"new_home", None}  # not home_city
+    assert "user/facts" in {fact.get("namespace") for fact in named}
+    seen = {fact.text for f in app.health.findings() for fact in (f.first, f.second)}
+    assert {"Lives in Lisbon", "Lives in Paris now"} <= seen  # the person sees that conflict

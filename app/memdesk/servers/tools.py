@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memdesk.core.items import ItemKind
 from memdesk.core.namespaces import check_namespace, check_session_id
 from memdesk.core.privacy import OUTSIDE_LIMIT, ReadScope
 from memdesk.core.records import MAX_DOCUMENT_CHARS, MAX_ENTRY_CHARS, MAX_NAME_CHARS
@@ -33,6 +34,7 @@ from memdesk.services.sessions import check_role
 if TYPE_CHECKING:
     from memdesk.services.compaction import Change, Proposal
     from memdesk.services.entries import EntryRow
+    from memdesk.services.health import Fact
     from memdesk.services.memdesk import Memdesk
 
 PROFILE_NAMESPACE = "profile"  # under the user namespace setting, e.g. user/profile
@@ -145,12 +147,35 @@ def _hides_target(scope: ReadScope, change: Change) -> bool:
     # Imported here, as compaction is: a server that never compacts starts without it.
     from memdesk.services.compaction import ChangeKind
 
-    app_changes = (ChangeKind.ADD_APP_MEMORY, ChangeKind.DELETE_APP_MEMORY, ChangeKind.EDIT_APP_MEMORY)
+    app_changes = (
+        ChangeKind.ADD_APP_MEMORY,
+        ChangeKind.DELETE_APP_MEMORY,
+        ChangeKind.EDIT_APP_MEMORY,
+        ChangeKind.UPDATE_MEMORY,  # a fact the conversation changes: its target is the app
+        ChangeKind.RETIRE_MEMORY,
+    )
     if change.kind in app_changes:
-        return scope.hides_app(change.target) or not scope.may_read_app(change.target)
-    if change.kind is ChangeKind.ADD_TIMELINE:
+        return _hides_app(scope, change.target)
+    if change.kind in (ChangeKind.ADD_TIMELINE, ChangeKind.UPDATE_ENTRY, ChangeKind.RETIRE_ENTRY):
         return scope.hides_entry(change.target)
     return scope.hides_doc(change.target)  # a namespace (working memory, facts), or the session
+
+
+def _hides_app(scope: ReadScope, app_id: str) -> bool:
+    return scope.hides_app(app_id) or not scope.may_read_app(app_id)
+
+
+def _hides_fact(scope: ReadScope, fact: Fact) -> bool:
+    """Whether the reader may not read the item a stored fact is part of."""
+    if fact.kind is ItemKind.ENTRY:
+        return scope.hides_entry(fact.locator)
+    if fact.kind is ItemKind.APP_MEMORY:
+        return _hides_app(scope, fact.app)
+    return scope.hides_doc(fact.locator)
+
+
+def _hides_anything(scope: ReadScope) -> bool:
+    return bool(scope.private_apps or scope.private_entries or scope.private_docs) or scope.apps is not None
 
 
 class MemoryTools:
@@ -201,12 +226,14 @@ class MemoryTools:
             text, {"held": True, "review_id": held.id, "reasons": list(held.reasons), "target": where}
         )
 
-    @staticmethod
-    def _naming_conflicts(outcome: Outcome, reply: Reply) -> Reply:
-        """The reply, naming the stored facts the write disagrees with (Memory health's rule)."""
-        if not outcome.conflicts:
+    def _naming_conflicts(self, outcome: Outcome, reply: Reply) -> Reply:
+        """The reply, naming the stored facts the write disagrees with (Memory health's rule)
+        that the assistant may read; the person still sees the others in Memory health."""
+        scope = self._scope()
+        conflicts = [fact for fact in outcome.conflicts if not _hides_fact(scope, fact)]
+        if not conflicts:
             return reply
-        named = "; ".join(f'{fact.name}: "{fact.text}"' for fact in outcome.conflicts)
+        named = "; ".join(f'{fact.name}: "{fact.text}"' for fact in conflicts)
         if outcome.held:
             said = f" Approving it replaces {named}."
         else:
@@ -214,7 +241,7 @@ class MemoryTools:
                 f" It disagrees with {named}. If that is no longer true, replace or forget it; "
                 "until then the person sees both in Memory health."
             )
-        data = {**reply.data, "conflicts": [fact.described() for fact in outcome.conflicts]}
+        data = {**reply.data, "conflicts": [fact.described() for fact in conflicts]}
         return Reply(reply.text + said, data)
 
     # --- entries (PicoBot) -------------------------------------------------------------
@@ -532,8 +559,15 @@ class MemoryTools:
             + (f" [ungrounded: {c['ungrounded']}]" if c["ungrounded"] else "")
             for c in changes
         ]
-        lines += proposal.notes
-        data = {"proposal_id": proposal_id, "session": session, "changes": changes, "notes": proposal.notes}
+        # A conflict note quotes the stored fact; a reader kept from some items gets none of them
+        # (the person sees each conflict in Memory health).
+        from memdesk.services.compaction.model import CONFLICT_NOTE
+
+        notes = [
+            note for note in proposal.notes if not (_hides_anything(scope) and note.startswith(CONFLICT_NOTE))
+        ]
+        lines += notes
+        data = {"proposal_id": proposal_id, "session": session, "changes": changes, "notes": notes}
         return Reply("\n".join(lines), data)
 
     def compaction_apply(self, proposal_id: str, accept: list[int] | None = None) -> Reply:

@@ -20,7 +20,7 @@ from sqlalchemy import select
 
 from memdesk.core.slots import LABELS, claims_in, later_claims, normalise, says_change, slots_named_in, stem
 from memdesk.llm.changes import Edit, Known, Said
-from memdesk.services.compaction.model import Change, ChangeKind
+from memdesk.services.compaction.model import CONFLICT_NOTE, Change, ChangeKind
 from memdesk.store.lifetime import entry_live, memory_live
 from memdesk.store.models import AppMemory, Document, Entry
 
@@ -110,7 +110,7 @@ def to_changes(edits: Sequence[Edit], known: Sequence[Known], app_id: str | None
         if edit.action == "add":
             additions.append(edit.text)
             if edit.conflict:
-                notes.append(f"Conflict: “{edit.text}” disagrees with {edit.conflict}; both are kept.")
+                notes.append(f"{CONFLICT_NOTE} “{edit.text}” disagrees with {edit.conflict}; both are kept.")
             continue
         assert edit.target is not None
         changes.append(_change(edit, by_number[edit.target], app_id))

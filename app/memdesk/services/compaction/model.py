@@ -18,6 +18,10 @@ from memdesk.llm.results import StepResult
 Progress = Callable[[str, int, int], None]
 
 
+# How a proposal's note about a statement that contradicts a stored fact begins (it quotes the fact).
+CONFLICT_NOTE = "Conflict:"
+
+
 class ChangeKind(StrEnum):
     REPLACE_WORKING = "replace_working"
     ADD_TIMELINE = "add_timeline"
