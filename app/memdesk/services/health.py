@@ -497,10 +497,12 @@ class Health:
         has indexed every fact; before it, that look will). When every earlier step was looked
         at, compare them too: the change is then looked at, and a look has nothing left to do."""
         owners = _owners(touched.rows)
+        if not owners or session.scalar(_META, {"key": LOOKED_TO}) is None:
+            return  # nothing to index, or never looked at: the first look will read every fact
         household = self._household(session)
-        looked_to = self._looked_to(session, household) if owners else None
+        looked_to = self._looked_to(session, household)
         if looked_to is None:
-            return  # nothing to index, or the next look reads every fact (a new household too)
+            return  # read with other rules or another household: the next look reads every fact
         if touched.step_id is not None and session.get(Meta, KEPT_FROM) is None:
             # The first change to index itself: the steps before it are left to a look.
             session.add(Meta(key=KEPT_FROM, value=str(touched.step_id)))
