@@ -402,12 +402,12 @@ class Health:
         assistant's write must not wait for every fact to be read).
         """
         with self.ctx.store.read() as session:  # most looks find nothing new: no write for them
-            if not self._due(session, first_look):
+            if not self._due(session, self._household(session), first_look):
                 return 0
         with self.ctx.store.write(bookkeeping=True) as session:
-            if not self._due(session, first_look):  # another program looked meanwhile
-                return 0
             household = self._household(session)
+            if not self._due(session, household, first_look):  # another program looked meanwhile
+                return 0
             looked_to = self._looked_to(session, household)
             newest = session.scalar(_NEWEST_STEP) or 0
             if looked_to is None:
@@ -469,10 +469,10 @@ class Health:
         newest = session.scalar(_NEWEST_STEP) or 0
         return looked_to == newest or (kept_from is not None and int(kept_from) <= looked_to + 1)
 
-    def _due(self, session: Session, first_look: bool) -> bool:
+    def _due(self, session: Session, household: frozenset[str], first_look: bool) -> bool:
         """Whether History holds changes since the last look (and, before the first, whether
         the store is small enough, or the first look is asked for)."""
-        looked_to = self._looked_to(session, self._household(session))
+        looked_to = self._looked_to(session, household)
         if looked_to is not None:
             return looked_to < (session.scalar(_NEWEST_STEP) or 0)
         if first_look:
