@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sqlalchemy import ColumnElement, Integer, and_, case, cast, delete, false, func, insert, or_, select
 
@@ -29,7 +29,6 @@ from memdesk.core.collection import collection_held
 from memdesk.core.items import ItemKind, ItemRef, read_kind
 from memdesk.core.timefmt import format_iso
 from memdesk.services.context import Context
-from memdesk.services.prompt import ComposedPrompt
 from memdesk.shutdown import before_exit
 from memdesk.store.models import (
     AppMemory,
@@ -40,6 +39,9 @@ from memdesk.store.models import (
     Entry,
 )
 from memdesk.store.prefix import starts_with
+
+if TYPE_CHECKING:  # listing the log needs no composing: `memdesk access log` starts without it
+    from memdesk.services.prompt import ComposedPrompt
 
 MAX_BATCH = 500  # reads written in one transaction: short, so other writers wait little
 # How long a read waits for others to be written with it. On SQLite each commit makes every
