@@ -319,8 +319,10 @@ def schema_page() -> str:
     for table in Base.metadata.sorted_tables:
         lines += [f"### `{table.name}`", "", "| column | type | null | key |", "| --- | --- | --- | --- |"]
         for column in table.columns:
-            key = "primary" if column.primary_key else ", ".join(
-                f"→ `{fk.column.table.name}.{fk.column.name}`" for fk in column.foreign_keys
+            key = (
+                "primary"
+                if column.primary_key
+                else ", ".join(f"→ `{fk.column.table.name}.{fk.column.name}`" for fk in column.foreign_keys)
             )
             null = "yes" if column.nullable else "no"
             lines.append(f"| `{column.name}` | {column.type} | {null} | {key} |")
