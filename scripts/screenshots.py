@@ -65,9 +65,7 @@ DOCS = {
     "preview": "screenshot-preview.png",
     "expiry": "screenshot-timeline.png",
     "welcome": "screenshot-welcome.png",
-    "assistants": "screenshot-assistants.png",
     "compaction": "screenshot-compaction.png",
-    "health": "screenshot-health.png",
     "shortcuts": "screenshot-shortcuts.png",
 }
 DOCS_IMAGES = ROOT / "docs" / "images"
