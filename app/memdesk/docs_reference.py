@@ -69,6 +69,8 @@ def _option_rows(parser: argparse.ArgumentParser) -> list[str]:
         else:
             name = action.metavar or action.dest.upper()
         what = action.help or ""
+        if not action.option_strings and not what:
+            what = "optional" if action.nargs in ("?", "*") else "required"
         if action.choices:
             what += ("; " if what else "") + "one of " + ", ".join(f"`{c}`" for c in action.choices)
         if action.default not in (None, False, [], argparse.SUPPRESS) and action.nargs != 0:
