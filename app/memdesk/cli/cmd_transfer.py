@@ -6,6 +6,8 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memdesk.core.plural import plural
+
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
 
@@ -42,7 +44,7 @@ def export_run(args: argparse.Namespace, app: Memdesk) -> int:
     else:
         assert folder is not None
         report = app.flynn.export(folder)
-        print(f"wrote {len(report.written)} files to {folder}")
+        print(f"wrote {plural(len(report.written), 'file')} to {folder}")
     return 0
 
 
@@ -56,7 +58,7 @@ def import_run(args: argparse.Namespace, app: Memdesk) -> int:
         return 0
     assert folder is not None
     report = app.flynn.import_(folder)
-    print(f"imported {len(report.written)} files from {folder}")
+    print(f"imported {plural(len(report.written), 'file')} from {folder}")
     for note in report.notes + report.flagged:
         print(f"note: {note}")
     return 0
