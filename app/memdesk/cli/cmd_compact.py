@@ -28,7 +28,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("session", nargs="?", metavar="SESSION", help="the session to compact")
     parser.add_argument("--due", action="store_true", help="every session whose trigger has fired")
     parser.add_argument(
-        "--transcript", metavar="FILE", help="a transcript file: JSONL, a pi session file or role: text lines"
+        "--transcript",
+        metavar="FILE",
+        help="a transcript file: JSONL of {role, content, timestamp}, a Claude Code transcript, a "
+        "Codex CLI rollout file, a pi session file, or 'role: text' lines",
     )
     parser.add_argument(
         "--session",

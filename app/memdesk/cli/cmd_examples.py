@@ -40,7 +40,7 @@ def examples_load(args: argparse.Namespace, app: Memdesk) -> int:
             "memdesk --data-dir DIR examples load",
         )
     report = load_example(app)
-    kept = f" ({plural(report.skipped, 'item')} already there kept as they were)" if report.skipped else ""
+    kept = f" ({plural(report.skipped, 'item')} already there left unchanged)" if report.skipped else ""
     print(f"Loaded the example memories: {plural(report.added, 'item')} added{kept}.")
     print("Look at them with `memdesk gui`, or `memdesk prompt --app calendar`; `memdesk undo` removes them.")
     return 0

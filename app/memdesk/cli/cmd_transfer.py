@@ -1,4 +1,4 @@
-"""``memdesk export`` / ``import``: whole-store JSON, or a Flynn memory folder."""
+"""``memdesk export`` / ``import``: whole-store JSON, or the documents as a Flynn folder of Markdown files."""
 
 from __future__ import annotations
 
@@ -15,14 +15,24 @@ if TYPE_CHECKING:
 def register(subparsers: argparse._SubParsersAction) -> None:
     export = subparsers.add_parser("export", help="write the whole store to a JSON file")
     export.add_argument("file", nargs="?", metavar="FILE")
-    export.add_argument("--flynn", metavar="DIR", help="write a Flynn memory folder instead")
+    export.add_argument(
+        "--flynn",
+        metavar="DIR",
+        help="write the documents as Markdown files instead, in the layout of the Flynn memory "
+        "system (user/profile.md, user/working.md, global.md, sessions/ID.md)",
+    )
     export.add_argument(
         "--with-access-log", action="store_true", help="include the log of what assistants read"
     )
     export.set_defaults(handler=export_run)
-    import_ = subparsers.add_parser("import", help="read a JSON export or a Flynn folder")
+    import_ = subparsers.add_parser("import", help="read a JSON export, or a folder of Markdown documents")
     import_.add_argument("file", nargs="?", metavar="FILE")
-    import_.add_argument("--flynn", metavar="DIR", help="read a Flynn memory folder instead")
+    import_.add_argument(
+        "--flynn",
+        metavar="DIR",
+        help="read Markdown documents instead, from a folder in the layout of the Flynn memory "
+        "system (user/profile.md, user/working.md, global.md, sessions/ID.md)",
+    )
     import_.add_argument("--mode", choices=("skip", "overwrite"), default="skip",
                          help="what to do with items that already exist (default: skip)")  # fmt: skip
     import_.set_defaults(handler=import_run)
