@@ -223,8 +223,9 @@ def settings_page() -> str:
         "",
         GENERATED_NOTE,
         "",
-        "Settings live in `config.toml` (on Linux `~/.config/memdesk/config.toml`; `--config FILE` "
-        "for another). The Settings window edits the same file. Each key is `section.name`: "
+        "Settings live in `config.toml` (on Linux `~/.config/memdesk/config.toml`; on other systems "
+        "see [Settings](../index.md#settings); `--config FILE` for another). **File → Settings…** "
+        "in the window edits the same file, a tab per section. Each key is `section.name`: "
         "`memory.recall_limit` is `recall_limit` under `[memory]`. A value out of range or of the "
         "wrong type is reported with its key and the allowed range, and the default is used.",
         "",

@@ -46,3 +46,14 @@ def test_an_empty_store_says_so_on_stderr_and_keeps_stdout_for_scripts(memdesk):
     assert "No assistant has used this store yet" in memdesk("assistant", "list").stderr.decode()
     # Something to show: nothing is said aside.
     assert memdesk("prompt", "--message", "rust").stderr.decode() == ""
+
+
+def test_the_guides_try_it_round_on_the_examples(memdesk):
+    """Compaction's "Try it", as the guide gives it: a dry run, then one applied run."""
+    out(memdesk("examples", "load"))
+    assert "Dry run: nothing was written." in out(memdesk("compact", "telegram:48213", "--dry-run"))
+    assert "Applied 4 changes as history step" in out(memdesk("compact", "telegram:48213", "--yes"))
+    # Named by its session alone: the dry run before it must not make it read as a second run.
+    newest = out(memdesk("history")).splitlines()[0]
+    assert newest.endswith("\tCompact telegram:48213")
+    assert out(memdesk("undo")).endswith(": Compact telegram:48213\n")
