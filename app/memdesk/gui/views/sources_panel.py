@@ -24,9 +24,10 @@ def describe(source: SourceInfo) -> str:
 
 def connect_claude_code(app: Memdesk) -> list[str]:
     from memdesk.servers.client_setup import memdesk_command, server_args
-    from memdesk.services.claude_connect import connect_store
+    from memdesk.services.clients.connect import connect_store
+    from memdesk.services.clients.known import BY_NAME
 
-    return connect_store(app, memdesk_command(), server_args(app.paths))
+    return connect_store(app, BY_NAME["claude-code"], memdesk_command(), server_args(app.paths))
 
 
 class SourcesPanel(QWidget):

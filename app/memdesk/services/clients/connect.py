@@ -1,0 +1,100 @@
+"""Connect a client to Memdesk, take it out again, and read back whether it is connected.
+
+Every file a client needs changed is read and checked first; only then is any written (each
+backed up beside itself). Connecting twice changes nothing the second time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memdesk.errors import MemdeskError
+from memdesk.services.clients import claude_code, files, json_config, toml_config
+from memdesk.services.clients.files import Edit, FileChange
+from memdesk.services.clients.known import SERVER_NAME, Client
+
+if TYPE_CHECKING:
+    from memdesk.services.memdesk import Memdesk
+
+
+class State(Enum):
+    CONNECTED = "Connected"
+    DIFFERENT = "Connected to another set-up"  # a memdesk entry that is not what connect writes now
+    NOT_CONNECTED = "Not connected"
+    UNREADABLE = "Config not readable"
+
+
+@dataclass(frozen=True)
+class ClientStatus:
+    client: Client
+    path: Path
+    state: State
+    problem: str = ""  # why the config cannot be read or changed
+
+
+def _edits(client: Client, start: tuple[str, list[str]] | None) -> list[Edit]:
+    """What ``client``'s files would become with the server that runs ``start`` (command,
+    arguments) in them, or with none (``start`` None)."""
+    path = client.config_path()
+    if client.format == "toml":
+        table = (client.key, SERVER_NAME)
+        if start is None:
+            return [toml_config.drop_table(path, table)]
+        return [toml_config.set_table(path, table, client.entry(*start))]
+    server = (
+        json_config.drop_server(client.key, SERVER_NAME)
+        if start is None
+        else json_config.set_server(client.key, SERVER_NAME, client.entry(*start))
+    )
+    edits = [json_config.edit(path, server)]
+    if client.name == "claude-code":
+        hooks = claude_code.drop_hooks if start is None else claude_code.set_hooks(claude_code.hook_command(*start))
+        edits.append(json_config.edit(claude_code.settings_path(), hooks))
+    return edits
+
+
+def connect(client: Client, command: str, args: list[str]) -> list[FileChange]:
+    """Add Memdesk's server entry (for Claude Code also its hooks); what changed in which file."""
+    return files.apply(_edits(client, (command, args)))
+
+
+def disconnect(client: Client) -> list[FileChange]:
+    """Take out exactly what ``connect`` adds, and nothing else."""
+    return files.apply(_edits(client, None))
+
+
+def connect_store(app: Memdesk, client: Client, command: str, args: list[str]) -> list[str]:
+    """Connect ``client`` to the store ``app`` has open; for Claude Code also read its
+    transcripts. What changed, a line each (none: it was all in place)."""
+    lines = change_lines(connect(client, command, args))
+    if client.name == "claude-code" and not app.settings.sources.claude_code:
+        app.sources.set_enabled("claude-code", True)
+        lines.append("Turned on the claude-code source (sources.claude_code = true).")
+    return lines
+
+
+def status(client: Client, command: str, args: list[str]) -> ClientStatus:
+    """Whether ``client``'s config starts Memdesk as ``connect`` would write it now."""
+    path = client.config_path()
+    try:
+        if not any(edit.changes for edit in _edits(client, (command, args))):
+            return ClientStatus(client, path, State.CONNECTED)
+        present = any(edit.changes for edit in _edits(client, None))
+    except MemdeskError as exc:
+        return ClientStatus(client, path, State.UNREADABLE, exc.message)
+    return ClientStatus(client, path, State.DIFFERENT if present else State.NOT_CONNECTED)
+
+
+def change_lines(changes: list[FileChange]) -> list[str]:
+    """Each changed file, then what changed in it and where its backup is."""
+    lines: list[str] = []
+    for change in changes:
+        if change.changes:
+            lines.append(f"{change.path}:")
+            lines += [f"  {line}" for line in change.changes]
+            if change.backup:
+                lines.append(f"  (the file was backed up as {change.backup})")
+    return lines
