@@ -13,7 +13,9 @@ from memdesk.services.clients.known import BY_NAME, CLIENTS
 def _client_list() -> str:
     width = max(len(client.name) for client in CLIENTS)
     lines = [f"  {client.name:<{width}}  {client.title}: {client.config_path()}" for client in CLIENTS]
-    lines.append(f"  {STDIO_CLIENT:<{width}}  any other client (--print only): the command that starts the server")
+    lines.append(
+        f"  {STDIO_CLIENT:<{width}}  any other client (--print only): the command that starts the server"
+    )
     return "\n".join(lines)
 
 
@@ -30,7 +32,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog="clients and the files they read on this machine:\n" + _client_list(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    connect.add_argument("client", choices=[*BY_NAME, STDIO_CLIENT], metavar="CLIENT", help="one of the clients below")
+    connect.add_argument(
+        "client", choices=[*BY_NAME, STDIO_CLIENT], metavar="CLIENT", help="one of the clients below"
+    )
     connect.add_argument(
         "--print", dest="print_only", action="store_true", help="print the set-up only; change nothing"
     )

@@ -19,7 +19,9 @@ TIMEOUT_S = 30
 
 def settings_path() -> Path:
     folder = os.environ.get("CLAUDE_CONFIG_DIR")
-    return Path(folder).expanduser() / "settings.json" if folder else Path.home() / ".claude" / "settings.json"
+    return (
+        Path(folder).expanduser() / "settings.json" if folder else Path.home() / ".claude" / "settings.json"
+    )
 
 
 def hook_command(command: str, server_args: list[str]) -> str:

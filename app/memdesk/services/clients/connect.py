@@ -51,7 +51,11 @@ def _edits(client: Client, start: tuple[str, list[str]] | None) -> list[Edit]:
     )
     edits = [json_config.edit(path, server)]
     if client.name == "claude-code":
-        hooks = claude_code.drop_hooks if start is None else claude_code.set_hooks(claude_code.hook_command(*start))
+        hooks = (
+            claude_code.drop_hooks
+            if start is None
+            else claude_code.set_hooks(claude_code.hook_command(*start))
+        )
         edits.append(json_config.edit(claude_code.settings_path(), hooks))
     return edits
 

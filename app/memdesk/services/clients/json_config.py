@@ -75,4 +75,3 @@ def server(path: Path, key: str, name: str) -> Any:
     """The entry ``name`` under ``key`` in the file, or None."""
     servers = load(path)[1].get(key)
     return servers.get(name) if isinstance(servers, dict) else None
-

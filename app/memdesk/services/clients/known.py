@@ -28,14 +28,14 @@ class Client:
     format: Literal["json", "toml"]
     key: str  # the object (JSON) or table (TOML) that holds the servers by name
     where: str  # how a person adds the snippet by hand, in a sentence
-    extra: Mapping[str, Any] = field(default_factory=dict)  # fields this client's entry has besides the command
+    extra: Mapping[str, Any] = field(
+        default_factory=dict
+    )  # fields this client's entry has besides the command
 
     def config_path(
         self, home: Path | None = None, env: Mapping[str, str] | None = None, platform: str | None = None
     ) -> Path:
-        return self.locate(
-            home or Path.home(), os.environ if env is None else env, platform or sys.platform
-        )
+        return self.locate(home or Path.home(), os.environ if env is None else env, platform or sys.platform)
 
     def entry(self, command: str, args: list[str]) -> dict[str, Any]:
         """The server entry this client reads: how it starts ``memdesk mcp`` on the open store."""
