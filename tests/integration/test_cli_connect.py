@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 from tests.support.cli import MemdeskCommand, fails, out
 
-from memdesk.services.clients.known import CLIENTS
+from memdesk.services.clients.known import CLIENTS, LOCATION_ENV
 
 
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
     home = tmp_path / "home"
     home.mkdir()
-    return {"HOME": str(home), "XDG_CONFIG_HOME": "", "CODEX_HOME": "", "GEMINI_CLI_HOME": ""}
+    return {"HOME": str(home), **dict.fromkeys(LOCATION_ENV, "")}
 
 
 @pytest.mark.engines("sqlite")

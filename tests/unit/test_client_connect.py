@@ -15,11 +15,10 @@ import pytest
 from memdesk.errors import BadInputError, MemdeskError
 from memdesk.services.clients.connect import State, connect, disconnect, status
 from memdesk.services.clients.files import BACKUP_MARK
-from memdesk.services.clients.known import BY_NAME, CLIENTS, Client
+from memdesk.services.clients.known import BY_NAME, CLIENTS, LOCATION_ENV, Client
 
 COMMAND = "/opt/memdesk tools/memdesk"
 ARGS = ["--data-dir", "/home/ada/memdesk data", "mcp"]
-CLIENT_ENV = ("XDG_CONFIG_HOME", "APPDATA", "CODEX_HOME", "GEMINI_CLI_HOME", "CLAUDE_CONFIG_DIR")
 # A config as a person leaves it: their own settings and another server, which must survive.
 THEIRS_TOML = (
     '# my Codex settings\nmodel = "o3"\n\n[mcp_servers.other]\ncommand = "other-server"  # keep me\n'
@@ -29,7 +28,7 @@ THEIRS_TOML = (
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("HOME", str(tmp_path))
-    for name in CLIENT_ENV:
+    for name in LOCATION_ENV:
         monkeypatch.delenv(name, raising=False)
     return tmp_path
 
@@ -222,7 +221,8 @@ def test_a_symlinked_config_is_not_changed(home, tmp_path):
     ):
         connect(client, COMMAND, ARGS)
     assert path.is_symlink() and target.read_text() == '{"mcpServers": {}}' and _backups(path) == []
-    assert status(client, COMMAND, ARGS).state is State.NOT_CONNECTED  # reading it is fine
+    read_back = status(client, COMMAND, ARGS)  # reading it is fine; changing it is not
+    assert read_back.state is State.NOT_CONNECTED and read_back.problem.startswith(f"{path} is a symlink")
 
 
 def test_claude_code_checks_both_files_before_writing_either(home):

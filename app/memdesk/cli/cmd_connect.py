@@ -64,7 +64,7 @@ def run_connect(args: argparse.Namespace, _app: None) -> int:
         return 0
     if args.client == STDIO_CLIENT:
         raise BadInputError("stdio is not a client with a config file to write", "add --print")
-    from memdesk.services.clients.connect import change_lines, connect, connect_store
+    from memdesk.services.clients.connect import change_lines, connect, connect_store, outcome
 
     client = BY_NAME[args.client]
     if client.name != "claude-code":
@@ -77,14 +77,13 @@ def run_connect(args: argparse.Namespace, _app: None) -> int:
             lines = connect_store(app, client, command, server)
         finally:
             app.close()
-    print("\n".join(lines) if lines else f"{client.title} is already connected; nothing changed.")
+    print(outcome(client, lines, connecting=True))
     return 0
 
 
 def run_disconnect(args: argparse.Namespace, _app: None) -> int:
-    from memdesk.services.clients.connect import change_lines, disconnect
+    from memdesk.services.clients.connect import change_lines, disconnect, outcome
 
     client = BY_NAME[args.client]
-    lines = change_lines(disconnect(client))
-    print("\n".join(lines) if lines else f"{client.title} was not connected; nothing changed.")
+    print(outcome(client, change_lines(disconnect(client)), connecting=False))
     return 0

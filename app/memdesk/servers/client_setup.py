@@ -68,14 +68,15 @@ def snippet(client: Client, command: str, args: list[str]) -> Snippet:
     return Snippet(client.name, client.title, client.where, text)
 
 
+def other_clients(command: str, args: list[str]) -> Snippet:
+    return Snippet(
+        STDIO_CLIENT,
+        "Other clients",
+        "Any MCP client that starts a server over stdio: this command, with no extra environment.",
+        shlex.join([command, *args]),
+    )
+
+
 def snippets(command: str, args: list[str]) -> list[Snippet]:
     """Every known client's set-up text, then the command line for any other client."""
-    return [
-        *(snippet(client, command, args) for client in CLIENTS),
-        Snippet(
-            STDIO_CLIENT,
-            "Other clients",
-            "Any MCP client that starts a server over stdio: this command, with no extra environment.",
-            shlex.join([command, *args]),
-        ),
-    ]
+    return [*(snippet(client, command, args) for client in CLIENTS), other_clients(command, args)]

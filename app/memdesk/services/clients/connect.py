@@ -32,7 +32,7 @@ class ClientStatus:
     client: Client
     path: Path
     state: State
-    problem: str = ""  # why the config cannot be read or changed
+    problem: str = ""  # why connect or disconnect cannot change the config; empty when they can
 
 
 def _edits(client: Client, start: tuple[str, list[str]] | None) -> list[Edit]:
@@ -81,15 +81,21 @@ def connect_store(app: Memdesk, client: Client, command: str, args: list[str]) -
 
 
 def status(client: Client, command: str, args: list[str]) -> ClientStatus:
-    """Whether ``client``'s config starts Memdesk as ``connect`` would write it now."""
+    """Whether ``client``'s config starts Memdesk as ``connect`` would write it now, and what
+    would stop ``connect`` or ``disconnect`` from changing it."""
     path = client.config_path()
     try:
-        if not any(edit.changes for edit in _edits(client, (command, args))):
-            return ClientStatus(client, path, State.CONNECTED)
-        present = any(edit.changes for edit in _edits(client, None))
+        edits = _edits(client, (command, args))
+        if not any(edit.changes for edit in edits):
+            state = State.CONNECTED
+        elif any(edit.changes for edit in _edits(client, None)):
+            state = State.DIFFERENT
+        else:
+            state = State.NOT_CONNECTED
     except MemdeskError as exc:
         return ClientStatus(client, path, State.UNREADABLE, exc.message)
-    return ClientStatus(client, path, State.DIFFERENT if present else State.NOT_CONNECTED)
+    locked = (files.why_unwritable(edit.path) for edit in edits)
+    return ClientStatus(client, path, state, next((problem for problem in locked if problem), ""))
 
 
 def change_lines(changes: list[FileChange]) -> list[str]:
@@ -102,3 +108,12 @@ def change_lines(changes: list[FileChange]) -> list[str]:
             if change.backup:
                 lines.append(f"  (the file was backed up as {change.backup})")
     return lines
+
+
+def outcome(client: Client, lines: list[str], connecting: bool) -> str:
+    """What ``connect`` (or ``disconnect``) did, for a person: the lines, or that nothing changed."""
+    if lines:
+        return "\n".join(lines)
+    if connecting:
+        return f"{client.title} is already connected; nothing changed."
+    return f"{client.title} was not connected; nothing changed."

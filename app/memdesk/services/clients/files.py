@@ -48,22 +48,24 @@ def read_text(path: Path) -> str:
         raise MemdeskError(f"{path} cannot be read ({reason}); not changed") from None
 
 
-def check_writable(path: Path) -> None:
-    """Refuse, in one line, a file Memdesk must not replace."""
+def why_unwritable(path: Path) -> str | None:
+    """Why Memdesk must not replace ``path``, in one line; None when it may."""
     if path.is_symlink():
-        raise MemdeskError(
+        return (
             f"{path} is a symlink to {os.readlink(path)}; not changed, since writing would replace "
             "the link with a copy (change the file it points to by hand)"
         )
     if path.exists() and not path.stat().st_mode & stat.S_IWUSR:
-        raise MemdeskError(f"{path} is read-only; not changed (make it writable to let Memdesk edit it)")
+        return f"{path} is read-only; not changed (make it writable to let Memdesk edit it)"
+    return None
 
 
 def apply(edits: list[Edit]) -> list[FileChange]:
     """Write every edit with changes, each file backed up first; all are checked before any is written."""
     for edit in edits:
-        if edit.changes:
-            check_writable(edit.path)
+        problem = why_unwritable(edit.path) if edit.changes else None
+        if problem:
+            raise MemdeskError(problem)
     done = []
     for edit in edits:
         backup = None

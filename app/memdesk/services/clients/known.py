@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 SERVER_NAME = "memdesk"
+# The environment variables that move a client's config file.
+LOCATION_ENV = ("XDG_CONFIG_HOME", "APPDATA", "CODEX_HOME", "GEMINI_CLI_HOME", "CLAUDE_CONFIG_DIR")
 
 # (home folder, environment, sys.platform) -> the config file on that machine
 Locate = Callable[[Path, Mapping[str, str], str], Path]
