@@ -1,8 +1,8 @@
 """Typed settings: one TOML file, validated key by key, saved atomically.
 
 Each key is described once in ``SPECS``; loading, validation, the Settings dialog and the
-README table all read that one description. A bad value is reported with its key and the
-allowed range, and the default applies instead.
+user guide's settings reference all read that one description. A bad value is reported with
+its key and the allowed range, and the default applies instead.
 """
 
 from __future__ import annotations
