@@ -68,6 +68,7 @@ def test_codex_lists_the_server_connect_wrote(codex, isolated_data_dir, tmp_path
     assert (codex_home / "config.toml").read_text() == THEIRS
 
 
+@pytest.mark.slow
 def test_gemini_starts_the_server_connect_wrote(gemini, isolated_data_dir, tmp_path):
     gemini_home, project = tmp_path / "gemini-home", tmp_path / "project"
     project.mkdir()

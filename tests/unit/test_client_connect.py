@@ -11,6 +11,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import tomli_w
 
 from memdesk.errors import BadInputError, MemdeskError
 from memdesk.services.clients.connect import State, connect, disconnect, status
@@ -90,8 +91,7 @@ def test_a_client_without_a_config_gets_one_with_only_memdesk(home, client):
 def test_the_entries_each_client_reads(home):
     entries = {client.name: client.entry(COMMAND, ARGS) for client in CLIENTS}
     plain = {"command": COMMAND, "args": ARGS}
-    assert entries["vscode"] == {"type": "stdio", **plain}
-    assert entries["claude-code"] == {"type": "stdio", **plain, "env": {}}
+    assert entries["vscode"] == entries["claude-code"] == {"type": "stdio", **plain}
     for name in ("claude-desktop", "cursor", "codex", "gemini", "windsurf", "lm-studio"):
         assert entries[name] == plain
     assert {client.name: client.key for client in CLIENTS if client.key != "mcpServers"} == {
@@ -188,12 +188,38 @@ def test_a_codex_table_is_replaced_where_it_stands_with_its_sub_tables(home):
     text = path.read_text()
     assert tomllib.loads(text) == {
         "model": "o3",
-        "mcp_servers": {"memdesk": {"command": COMMAND, "args": ARGS}},
+        "mcp_servers": {"memdesk": {"command": COMMAND, "args": ARGS, "env": {"TOKEN": "x"}}},
         "profiles": {"work": {"model": "o4"}},
     }
     assert text.index("[mcp_servers.memdesk]") < text.index("# the profile I use at work\n[profiles.work]")
     disconnect(client)
     assert path.read_text() == 'model = "o3"\n\n# the profile I use at work\n[profiles.work]\nmodel = "o4"\n'
+
+
+@pytest.mark.parametrize("client", CLIENTS, ids=lambda client: client.name)
+def test_fields_of_the_persons_own_in_the_entry_are_kept(home, client):
+    path = client.config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    own = {"env": {"LANG": "de_DE.UTF-8"}, "timeout": 20000}
+    stale = {**client.entry("/old/memdesk", ["mcp"]), **own}
+    if client.format == "toml":
+        path.write_text(tomli_w.dumps({client.key: {"memdesk": stale}}))
+    else:
+        path.write_text(json.dumps({client.key: {"memdesk": stale}}))
+    assert status(client, COMMAND, ARGS).state is State.DIFFERENT
+    connect(client, COMMAND, ARGS)
+    assert _servers(client)["memdesk"] == {**client.entry(COMMAND, ARGS), **own}
+    assert status(client, COMMAND, ARGS).state is State.CONNECTED  # its own fields do not count
+
+
+def test_a_new_claude_code_entry_is_written_as_claude_mcp_add_writes_it(home):
+    connect(BY_NAME["claude-code"], COMMAND, ARGS)
+    assert _servers(BY_NAME["claude-code"])["memdesk"] == {
+        "type": "stdio",
+        "command": COMMAND,
+        "args": ARGS,
+        "env": {},
+    }
 
 
 def test_a_read_only_config_is_not_changed(home):

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 class State(Enum):
     CONNECTED = "Connected"
-    DIFFERENT = "Connected to another set-up"  # a memdesk entry that is not what connect writes now
+    DIFFERENT = "Connected to another set-up"  # a memdesk entry that starts another store or program
     NOT_CONNECTED = "Not connected"
     UNREADABLE = "Config not readable"
 
@@ -43,11 +43,11 @@ def _edits(client: Client, start: tuple[str, list[str]] | None) -> list[Edit]:
         table = (client.key, SERVER_NAME)
         if start is None:
             return [toml_config.drop_table(path, table)]
-        return [toml_config.set_table(path, table, client.entry(*start))]
+        return [toml_config.set_table(path, table, lambda current: client.updated(current, *start))]
     server = (
         json_config.drop_server(client.key, SERVER_NAME)
         if start is None
-        else json_config.set_server(client.key, SERVER_NAME, client.entry(*start))
+        else json_config.set_server(client.key, SERVER_NAME, lambda current: client.updated(current, *start))
     )
     edits = [json_config.edit(path, server)]
     if client.name == "claude-code":

@@ -45,14 +45,16 @@ def edit(path: Path, change: Change) -> Edit:
     return Edit(path, bool(raw), text, tuple(lines))
 
 
-def set_server(key: str, name: str, entry: dict[str, Any]) -> Change:
-    """Put ``entry`` under ``key`` as ``name``, unless it is there already."""
+def set_server(key: str, name: str, update: Callable[[Any], dict[str, Any] | None]) -> Change:
+    """Put under ``key`` as ``name`` what ``update`` makes of the entry there (see
+    ``Client.updated``), unless it is in place already."""
 
     def change(data: dict[str, Any]) -> list[str]:
         servers = data.setdefault(key, {})
         if not isinstance(servers, dict):
             raise BadInputError(f"{key} is not a JSON object; not changed")
-        if servers.get(name) == entry:
+        entry = update(servers.get(name))
+        if entry is None:
             return []
         servers[name] = entry
         return [f"MCP server {name} ({key}): {command_line(entry)}"]
@@ -69,9 +71,3 @@ def drop_server(key: str, name: str) -> Change:
         return []
 
     return change
-
-
-def server(path: Path, key: str, name: str) -> Any:
-    """The entry ``name`` under ``key`` in the file, or None."""
-    servers = load(path)[1].get(key)
-    return servers.get(name) if isinstance(servers, dict) else None

@@ -30,9 +30,8 @@ class Client:
     format: Literal["json", "toml"]
     key: str  # the object (JSON) or table (TOML) that holds the servers by name
     where: str  # how a person adds the snippet by hand, in a sentence
-    extra: Mapping[str, Any] = field(
-        default_factory=dict
-    )  # fields this client's entry has besides the command
+    extra: Mapping[str, Any] = field(default_factory=dict)  # fields of the entry besides the command
+    defaults: Mapping[str, Any] = field(default_factory=dict)  # fields a new entry starts with
 
     def config_path(
         self, home: Path | None = None, env: Mapping[str, str] | None = None, platform: str | None = None
@@ -42,6 +41,16 @@ class Client:
     def entry(self, command: str, args: list[str]) -> dict[str, Any]:
         """The server entry this client reads: how it starts ``memdesk mcp`` on the open store."""
         return {**self.extra, "command": command, "args": list(args)}
+
+    def updated(self, current: Any, command: str, args: list[str]) -> dict[str, Any] | None:
+        """The entry to write over ``current`` (the one there now, if any); None when it already
+        starts Memdesk this way. Its other fields (an ``env``, a timeout, a flag the client
+        itself added) are the person's and are kept."""
+        ours = self.entry(command, args)
+        theirs = current if isinstance(current, dict) else {}
+        if theirs and all(theirs.get(key) == value for key, value in ours.items()):
+            return None
+        return {**self.defaults, **theirs, **ours}
 
 
 def command_line(entry: Mapping[str, Any]) -> str:
@@ -91,7 +100,8 @@ CLIENTS: tuple[Client, ...] = (
         "json",
         "mcpServers",
         "Run this once in a terminal; add --scope user to use Memdesk in every project.",
-        {**STDIO, "env": {}},
+        STDIO,
+        {"env": {}},  # as `claude mcp add` writes it
     ),
     Client(
         "claude-desktop",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,14 +33,11 @@ def load(path: Path) -> tuple[str, dict[str, Any]]:
         raise BadInputError(f"{path} is not valid TOML ({exc}); not changed") from None
 
 
-def table(path: Path, name: Table) -> Any:
-    """The table ``name`` in the file, or None."""
-    return _get(load(path)[1], name)
-
-
-def set_table(path: Path, name: Table, entry: dict[str, Any]) -> Edit:
+def set_table(path: Path, name: Table, update: Callable[[Any], dict[str, Any] | None]) -> Edit:
+    """The table ``name`` made what ``update`` makes of it (see ``Client.updated``)."""
     raw, data = load(path)
-    if _get(data, name) == entry:
+    entry = update(_get(data, name))
+    if entry is None:
         return Edit(path, bool(raw), raw, ())
     lines = raw.splitlines(keepends=True)
     spans = _spans(lines, name)
