@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 
 from memdesk.servers.client_setup import STDIO_CLIENT
 from memdesk.services.clients.known import BY_NAME, CLIENTS
+
+HELP_WIDTH = 88
 
 
 def _client_list() -> str:
@@ -23,17 +26,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     connect = subparsers.add_parser(
         "connect",
         help="add Memdesk's MCP server to an assistant's config (or print it with --print)",
-        description="Add Memdesk's MCP server, set to open the store in use, to the client's own "
-        "config file, merged with what is there; the file is backed up beside itself first "
-        "(NAME.memdesk-backup-TIME). claude-code also gets Memdesk's hooks (prompt at SessionStart; "
-        "transcript read at Stop, SessionEnd and PreCompact) in ~/.claude/settings.json, and turns "
-        "the claude-code source on. Running it again changes nothing. A config that is not valid "
-        "JSON or TOML, is read-only or is a symlink is left as it is.",
+        # Wrapped here: the raw formatter that keeps the client list below also keeps this as written.
+        description=textwrap.fill(
+            "Add Memdesk's MCP server, set to open the store in use, to the client's own config "
+            "file, merged with what is there; the file is backed up beside itself first "
+            "(NAME.memdesk-backup-TIME). claude-code also gets Memdesk's hooks (prompt at "
+            "SessionStart; transcript read at Stop, SessionEnd and PreCompact) in "
+            "~/.claude/settings.json, and turns the claude-code source on. Running it again changes "
+            "nothing. A config that is not valid JSON or TOML, is read-only or is a symlink is left "
+            "as it is.",
+            HELP_WIDTH,
+            break_on_hyphens=False,
+        ),
         epilog="clients and the files they read on this machine:\n" + _client_list(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     connect.add_argument(
-        "client", choices=[*BY_NAME, STDIO_CLIENT], metavar="CLIENT", help="one of the clients below"
+        "client", choices=[*BY_NAME, STDIO_CLIENT], metavar="CLIENT", help="the assistant to set up"
     )
     connect.add_argument(
         "--print", dest="print_only", action="store_true", help="print the set-up only; change nothing"
@@ -46,7 +55,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Remove exactly what `memdesk connect CLIENT` adds, backing the file up first; "
         "everything else in it stays.",
     )
-    disconnect.add_argument("client", choices=list(BY_NAME), metavar="CLIENT", help=", ".join(BY_NAME))
+    disconnect.add_argument(
+        "client", choices=list(BY_NAME), metavar="CLIENT", help="the assistant to take it out of"
+    )
     disconnect.set_defaults(handler=run_disconnect, needs_store=False)
 
 
