@@ -5,6 +5,7 @@ change that file (backed up), and a file Memdesk must not change leaves both but
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import pytest
@@ -129,7 +130,14 @@ def test_the_assistants_page_shows_the_set_up_text_to_copy(client_home, qtbot, m
     assert QGuiApplication.clipboard().text() == panel.text.toPlainText()
     _select(panel, "Codex CLI")
     assert panel.text.toPlainText().startswith("[mcp_servers.memdesk]")
-    assert panel.other.text().startswith("Other clients:") and panel.other.text().endswith(" mcp")
+    copied: list[str] = []
+    page.status_message.connect(copied.append)
+    panel.copy_other_button.click()
+    command = QGuiApplication.clipboard().text()
+    assert Path(shlex.split(command)[0]).name == "memdesk" and command.endswith(
+        f"{memdesk_app.paths.data_dir} mcp"
+    )
+    assert copied == [f"Copied: {command}"]
 
 
 @pytest.mark.parametrize(("name", "size", "dark"), RENDERS)

@@ -179,6 +179,7 @@ class AssistantsView(Page):
         self.permissions.setWordWrap(True)
         self.connections = ClientConnections(tasks, snippets=True)
         self.connections.changed.connect(lambda: self.sources.refresh())
+        self.connections.status_message.connect(self.status_message)
         setup = QWidget()
         setup_layout = QVBoxLayout(setup)
         setup_layout.setContentsMargins(6, 6, 6, 6)

@@ -110,6 +110,7 @@ class ClientConnections(QWidget):
     """The clients and their state; with ``snippets``, also the selected one's set-up text."""
 
     changed = Signal()  # a client's config was written: connecting Claude Code also turns its source on
+    status_message = Signal(str)
 
     def __init__(self, tasks: TaskRunner, snippets: bool, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -149,7 +150,7 @@ class ClientConnections(QWidget):
         self.where: QLabel | None = None
         self.text: QPlainTextEdit | None = None
         self.copy_button: QPushButton | None = None
-        self.other: QLabel | None = None
+        self.copy_other_button: QPushButton | None = None
         self.other_clients: Snippet | None = None  # the command line, for any other client
         if snippets:
             self._add_snippet_view(layout)
@@ -164,14 +165,16 @@ class ClientConnections(QWidget):
         self.copy_button = QPushButton("Copy")
         self.copy_button.setToolTip("Copy the set-up text, to add it by hand")
         self.copy_button.clicked.connect(self.copy)
-        row = QHBoxLayout()
-        row.addWidget(self.where, 1)
-        row.addWidget(self.copy_button, 0, Qt.AlignmentFlag.AlignTop)
-        self.other = _path_label()
+        self.copy_other_button = QPushButton("Copy Command for Other Clients")
+        self.copy_other_button.clicked.connect(self.copy_other)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.copy_button)
+        buttons.addWidget(self.copy_other_button)
+        buttons.addStretch(1)
         column = QVBoxLayout()
-        column.addLayout(row)
+        column.addWidget(self.where)
         column.addWidget(self.text, 1)
-        column.addWidget(self.other)
+        column.addLayout(buttons)
         layout.addLayout(column, 2)
 
     # --- reading -------------------------------------------------------------------------
@@ -182,8 +185,8 @@ class ClientConnections(QWidget):
     def _show(self, result: tuple[list[ClientRow], Snippet]) -> None:
         rows, other = result
         self.other_clients = other
-        if self.other is not None:
-            self.other.setText(f"{other.title}: {other.where}\n{other.text}")
+        if self.copy_other_button is not None:
+            self.copy_other_button.setToolTip(f"{other.where}\n{other.text}")
         chosen = self._chosen()
         keep = chosen.status.client.name if chosen else None
         self.model.set_clients(rows)
@@ -212,6 +215,12 @@ class ClientConnections(QWidget):
         if row is not None and self.copy_button is not None:
             QGuiApplication.clipboard().setText(row.snippet.text)
             self.copy_button.setText("Copied")
+
+    def copy_other(self) -> None:
+        """The command line any other MCP client starts, on the clipboard."""
+        if self.other_clients is not None:
+            QGuiApplication.clipboard().setText(self.other_clients.text)
+            self.status_message.emit(f"Copied: {self.other_clients.text}")
 
     # --- changing a client's config --------------------------------------------------------
 
