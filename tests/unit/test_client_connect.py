@@ -14,7 +14,7 @@ import pytest
 import tomli_w
 
 from memdesk.errors import BadInputError, MemdeskError
-from memdesk.services.clients.connect import State, connect, disconnect, status
+from memdesk.services.clients.connect import State, change_lines, connect, disconnect, status
 from memdesk.services.clients.files import BACKUP_MARK
 from memdesk.services.clients.known import BY_NAME, CLIENTS, LOCATION_ENV, Client
 
@@ -84,7 +84,8 @@ def test_connect_merges_backs_up_reads_back_and_disconnect_restores(home, client
 @pytest.mark.parametrize("client", CLIENTS, ids=lambda client: client.name)
 def test_a_client_without_a_config_gets_one_with_only_memdesk(home, client):
     changed = connect(client, COMMAND, ARGS)[0]
-    assert changed.backup is None and _backups(changed.path) == []
+    assert changed.created and changed.backup is None and _backups(changed.path) == []
+    assert "  (a new file)" in change_lines([changed])
     assert list(_servers(client)) == ["memdesk"]
 
 
@@ -269,6 +270,15 @@ def test_claude_code_is_connected_only_with_its_hooks(home):
     assert hooks["Stop"][0]["hooks"][0]["command"].endswith("'/home/ada/memdesk data' hook claude-code")
     (home / ".claude" / "settings.json").write_text("{}")  # the person took the hooks out
     assert status(client, COMMAND, ARGS).state is State.DIFFERENT
+
+
+def test_a_byte_order_mark_is_not_read_as_bad_json(home):
+    client = BY_NAME["vscode"]
+    path = client.config_path()
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b'\xef\xbb\xbf{"inputs": []}')
+    connect(client, COMMAND, ARGS)
+    assert json.loads(path.read_text())["inputs"] == []
 
 
 def test_a_rewritten_config_keeps_its_permissions(home):

@@ -107,6 +107,8 @@ def change_lines(changes: list[FileChange]) -> list[str]:
             lines += [f"  {line}" for line in change.changes]
             if change.backup:
                 lines.append(f"  (the file was backed up as {change.backup})")
+            elif change.created:
+                lines.append("  (a new file)")
     return lines
 
 

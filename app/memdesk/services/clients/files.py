@@ -35,12 +35,14 @@ class FileChange:
     path: Path
     changes: tuple[str, ...]
     backup: Path | None  # the copy made before writing; None when the file was new or unchanged
+    created: bool = False  # the file did not exist before
 
 
 def read_text(path: Path) -> str:
     """The file's text; empty when it does not exist yet."""
     try:
-        return path.read_text(encoding="utf-8")
+        # utf-8-sig: a byte-order mark some Windows editors put first is not part of the JSON or TOML.
+        return path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         return ""
     except (OSError, UnicodeDecodeError) as exc:
@@ -75,7 +77,9 @@ def apply(edits: list[Edit]) -> list[FileChange]:
                 _replace(edit.path, edit.text)
             except OSError as exc:
                 raise MemdeskError(f"{edit.path} could not be written ({exc.strerror or exc})") from None
-        done.append(FileChange(edit.path, edit.changes, backup))
+        done.append(
+            FileChange(edit.path, edit.changes, backup, created=bool(edit.changes) and not edit.existed)
+        )
     return done
 
 
