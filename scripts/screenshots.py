@@ -31,10 +31,10 @@ from memdesk.gui.application import make_qapplication
 from memdesk.gui.main_window import MainWindow
 from memdesk.gui.settings_dialog import SECTION_TITLES
 from memdesk.gui.tasks import TaskRunner
-from memdesk.gui.welcome import load_example
 from memdesk.llm.keys import ENV_VAR
 from memdesk.services import files
 from memdesk.services.compaction import ChangeKind
+from memdesk.services.examples import load_example
 from memdesk.services.memdesk import Memdesk
 from memdesk.services.review import Write
 

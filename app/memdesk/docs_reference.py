@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import ast
 import asyncio
+import html
 import json
 from collections.abc import Iterator
 from concurrent.futures import Future
@@ -31,7 +32,17 @@ GENERATED_NOTE = "*This page is generated from Memdesk's code when the guide is 
 
 
 def _cell(text: object) -> str:
-    """Text safe inside a Markdown table cell."""
+    """Text safe inside a Markdown table cell. Outside `code spans` a ``<`` or ``&`` is escaped,
+    or Markdown would pass "<data dir>" through as an HTML tag the browser hides."""
+    parts = str(text).replace("|", "\\|").replace("\n", " ").split("`")
+    # Even parts are prose, odd ones the insides of code spans, which Markdown shows as written.
+    return "`".join(
+        html.escape(part, quote=False) if index % 2 == 0 else part for index, part in enumerate(parts)
+    )
+
+
+def _code_cell(text: object) -> str:
+    """Text for inside a `code span` in a table cell: shown as written, only ``|`` escaped."""
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
@@ -75,7 +86,7 @@ def _option_rows(parser: argparse.ArgumentParser) -> list[str]:
             what += ("; " if what else "") + "one of " + ", ".join(f"`{c}`" for c in action.choices)
         if action.default not in (None, False, [], argparse.SUPPRESS) and action.nargs != 0:
             what += f" (default `{action.default}`)"
-        rows.append(f"| `{_cell(name)}` | {_cell(what)} |")
+        rows.append(f"| `{_code_cell(name)}` | {_cell(what)} |")
     return rows
 
 
@@ -139,7 +150,7 @@ def _schema_rows(schema: dict[str, Any]) -> list[str]:
     for name, prop in schema.get("properties", {}).items():
         shown = {k: v for k, v in prop.items() if k not in ("title", "description")}
         rows.append(
-            f"| `{name}` | {'yes' if name in required else 'no'} | `{_cell(json.dumps(shown))}` "
+            f"| `{name}` | {'yes' if name in required else 'no'} | `{_code_cell(json.dumps(shown))}` "
             f"| {_cell(prop.get('description', ''))} |"
         )
     return rows
@@ -212,8 +223,9 @@ def settings_page() -> str:
         "",
         GENERATED_NOTE,
         "",
-        "Settings live in `config.toml` (on Linux `~/.config/memdesk/config.toml`; `--config FILE` "
-        "for another). The Settings window edits the same file. Each key is `section.name`: "
+        "Settings live in `config.toml` (on Linux `~/.config/memdesk/config.toml`; on other systems "
+        "see [Settings](../index.md#settings); `--config FILE` for another). **File → Settings…** "
+        "in the window edits the same file, a tab per section. Each key is `section.name`: "
         "`memory.recall_limit` is `recall_limit` under `[memory]`. A value out of range or of the "
         "wrong type is reported with its key and the allowed range, and the default is used.",
         "",
@@ -262,7 +274,7 @@ def admin_api_page() -> str:
                 lines += ["| parameter | in | required | schema | about |", "| --- | --- | --- | --- | --- |"]
                 lines += [
                     f"| `{p['name']}` | {p['in']} | {'yes' if p['required'] else 'no'} "
-                    f"| `{_cell(json.dumps(p['schema']))}` | {_cell(p.get('description', ''))} |"
+                    f"| `{_code_cell(json.dumps(p['schema']))}` | {_cell(p.get('description', ''))} |"
                     for p in params
                 ]
                 lines.append("")

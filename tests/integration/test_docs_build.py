@@ -61,6 +61,9 @@ def test_the_guide_builds_strictly_with_every_page_of_its_navigation(site):
         assert page in pages(nav)
     cli = (site / "reference" / "cli.html").read_text()
     assert "memdesk db copy" in cli and "--dry-run" in cli
+    # What the browser shows as "<data dir>", not a tag it hides; ranges as whole numbers.
+    settings = (site / "reference" / "settings.html").read_text()
+    assert "(empty: &lt;data dir&gt;/memory)" in settings and "1000 to 2000000" in settings
 
 
 def test_the_built_guide_needs_no_network(site):
@@ -93,7 +96,14 @@ def test_a_broken_link_or_a_missing_page_fails_the_build(tmp_path):
 def test_the_readme_fits_on_a_few_screens_and_links_into_the_guide():
     readme = (ROOT / "README.md").read_text()
     assert len(readme.splitlines()) <= README_MAX_LINES
-    for command in ("make run", "make test", "memdesk connect claude-code", "memdesk connect --help"):
+    for command in (
+        "make install",
+        "make run",
+        "make test",
+        "memdesk examples load",
+        "memdesk connect claude-code",
+        "memdesk connect --help",
+    ):
         assert command in readme
     targets = re.findall(r"\]\(((?:docs/)[^)#\s]+)", readme)
     assert len(targets) >= 5

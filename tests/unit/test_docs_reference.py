@@ -111,3 +111,14 @@ def test_every_table_and_upgrade_of_the_store_is_listed(pages):
         for column in table.columns:
             assert f"| `{column.name}` |" in text
     assert "| `0001_first` |" in schema and "| `0011_memory_health` |" in schema
+
+
+def test_setting_labels_and_ranges_read_as_written(pages):
+    settings = pages[docs_reference.SETTINGS_PAGE]
+    # "<data dir>" would pass through Markdown as an HTML tag the browser hides.
+    assert "(empty: &lt;data dir&gt;/memory)" in settings and "<data dir>" not in settings
+    # Whole numbers as config.toml takes them, never 2e+06.
+    assert "a number from 1000 to 2000000" in settings and "a number from 256 to 1048576" in settings
+    assert "e+" not in settings
+    # Inside code spans nothing is escaped: Markdown shows those as written.
+    assert docs_reference._cell("`<name>` or <name>") == "`<name>` or &lt;name&gt;"

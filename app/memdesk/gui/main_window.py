@@ -168,7 +168,7 @@ class MainWindow(QMainWindow):
         self.watcher.unreadable.connect(lambda message: self.statusBar().showMessage(message, 5000))
         self._update_llm_label()
         self.attached = True
-        self.tasks.read(_store_is_empty, on_done=self._first_page)
+        self.tasks.read(lambda app: app.is_empty(), on_done=self._first_page)
         self._counts_timer.start()
         self.watcher.start()
         self.source_reader.start()
@@ -592,7 +592,7 @@ class MainWindow(QMainWindow):
                 )
 
     def load_example(self) -> None:
-        from memdesk.gui.welcome import load_example
+        from memdesk.services.examples import load_example
 
         self.tasks.write(
             load_example,
@@ -742,10 +742,3 @@ class MainWindow(QMainWindow):
         self._counts_timer.stop()
         self._save_state()
         event.accept()
-
-
-def _store_is_empty(app: Memdesk) -> bool:
-    # Cheapest first: on a big store the first answer is almost always "no".
-    return not (
-        app.entries.list(limit=1) or app.documents.list() or app.sessions.list() or app.apps.list_apps()
-    )

@@ -3,12 +3,6 @@ them), and assistants' writes that already wait for review."""
 
 from __future__ import annotations
 
-import json
-import tempfile
-from datetime import datetime
-from pathlib import Path
-from typing import Any
-
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
@@ -27,40 +21,13 @@ from memdesk.gui.views.base import Page
 from memdesk.gui.views.client_connections import ClientConnections
 from memdesk.gui.widgets.display import plural
 from memdesk.gui.widgets.message_bar import MessageBar
-from memdesk.resources import resource_path
-from memdesk.services.memdesk import Memdesk
-from memdesk.services.transfer import SECTIONS
 
-EXAMPLE_FILE = ("example", "example-store.json")
 ABOUT = (
     "See and control what your assistant remembers about you: its notes on who you are, what "
     "you are working on, what each app knows, and the exact prompt it will receive.\n\n"
 )
 CONNECT_WIDTH = 560  # fits the smallest window beside its margins
 EMPTY = "Your memory store is empty. Look around with example memories, or import what you already have."
-
-
-def _shift(value: Any, by: Any) -> Any:
-    return (datetime.fromisoformat(value) + by).isoformat() if isinstance(value, str) else value
-
-
-def load_example(app: Memdesk) -> dict[str, int]:
-    """Import the example store, its dates moved so that it was written just now.
-
-    The file was exported at a fixed moment; shifting every time by (now - that moment)
-    keeps working memory live and expiry dates meaningful whenever it is loaded.
-    """
-    data = json.loads(resource_path(*EXAMPLE_FILE).read_text(encoding="utf-8"))
-    shift = app.now() - datetime.fromisoformat(data["exported_at"].removesuffix("Z"))
-    for section, _model in SECTIONS:
-        for row in data.get(section, []):
-            for key in row:
-                if key.endswith("_at"):
-                    row[key] = _shift(row[key], shift)
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "example-memories.json"
-        path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-        return app.transfer.import_file(path)
 
 
 def waiting_text(count: int) -> str:

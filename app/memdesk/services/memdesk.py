@@ -14,6 +14,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sqlalchemy import exists, or_, select
 from sqlalchemy.orm import Session
 
 from memdesk.config import LoadedSettings, Settings, load_settings, save_settings
@@ -26,7 +27,7 @@ from memdesk.services.entries import Entries
 from memdesk.services.files import FileScopes, global_folder
 from memdesk.services.working import WorkingMemory
 from memdesk.store.engine import Store
-from memdesk.store.models import FACT_TABLES
+from memdesk.store.models import FACT_TABLES, App, ChatSession, Document, Entry
 from memdesk.store.recorder import Touched
 
 if TYPE_CHECKING:
@@ -241,6 +242,18 @@ class Memdesk:
 
     def now(self) -> datetime:
         return self.ctx.now()
+
+    def is_empty(self) -> bool:
+        """No live entry, document or session and no app: a store with nothing in it yet.
+        Each is a lookup of one row, never a listing: a big store answers at once."""
+        anything = or_(
+            exists().where(Entry.deleted_at.is_(None)),
+            exists().where(Document.deleted_at.is_(None)),
+            exists().where(ChatSession.deleted_at.is_(None)),
+            exists().select_from(App),
+        )
+        with self.store.read() as session:
+            return not session.scalar(select(anything))
 
     def update_settings(self, settings: Settings) -> None:
         """Save settings atomically and use them from now on."""
