@@ -69,3 +69,12 @@ def test_print_changes_nothing(memdesk: MemdeskCommand, env):
     assert json.loads(printed)["servers"]["memdesk"]["type"] == "stdio"
     assert list(Path(env["HOME"]).iterdir()) == []
     fails(memdesk("connect", "stdio", env=env), 2, "add --print")
+
+
+@pytest.mark.engines("sqlite")
+def test_disconnecting_claude_code_says_its_transcript_source_stays_on(memdesk: MemdeskCommand, env):
+    assert "Turned on the claude-code source" in out(memdesk("connect", "claude-code", env=env))
+    said = out(memdesk("disconnect", "claude-code", env=env))
+    assert "removed MCP server memdesk" in said and "sources.claude_code = false" in said
+    again = out(memdesk("disconnect", "claude-code", env=env))
+    assert again.strip() == "Claude Code was not connected; nothing changed."

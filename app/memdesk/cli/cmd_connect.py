@@ -96,5 +96,12 @@ def run_disconnect(args: argparse.Namespace, _app: None) -> int:
     from memdesk.services.clients.connect import change_lines, disconnect, outcome
 
     client = BY_NAME[args.client]
-    print(outcome(client, change_lines(disconnect(client)), connecting=False))
+    lines = change_lines(disconnect(client))
+    print(outcome(client, lines, connecting=False))
+    if lines and client.name == "claude-code":
+        # connect turned the transcript source on; disconnect opens no store, so it says so instead.
+        print(
+            "The claude-code transcript source stays on: turn it off under Assistants → Transcripts "
+            "on this machine, or set sources.claude_code = false."
+        )
     return 0
