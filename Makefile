@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export QT_QPA_PLATFORM ?= offscreen
 
-.PHONY: install run test bench lint screenshots package package-test clean detector-model
+.PHONY: install run test bench lint docs screenshots package package-test clean detector-model
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -41,10 +41,16 @@ detector-model: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check app tests
 
+# The user guide, with its reference pages written from the code, into site/ (site/index.html).
+# --strict: a broken link or anchor, or a page missing from the navigation, fails the build.
+docs: $(STAMP)
+	$(BIN)/python -m mkdocs build --strict --quiet --site-dir site
+
 clean:
-	rm -rf $(VENV) build dist *.egg-info app/*.egg-info
+	rm -rf $(VENV) build dist site resources/guide *.egg-info app/*.egg-info
 
 include packaging/package.mk
 
+# The pictures in the guide (docs/images/) and every view in both palettes (screenshots-out/).
 screenshots: $(STAMP)
 	$(BIN)/python scripts/screenshots.py

@@ -2,7 +2,11 @@
 # and a Debian package in dist/. Included from the Makefile, which defines BIN and STAMP.
 PYINSTALLER_REQ := pyinstaller>=6.10,<7
 
+# The user guide goes into the resources, so Help → User guide opens it with no network.
+GUIDE_DIR := resources/guide
+
 package: $(STAMP)
+	$(BIN)/python -m mkdocs build --strict --quiet --site-dir $(GUIDE_DIR)
 	$(BIN)/python -m pip install --quiet '$(PYINSTALLER_REQ)'
 	$(BIN)/python -m PyInstaller --noconfirm --clean --log-level WARN \
 		--distpath dist --workpath build/pyinstaller packaging/pyinstaller/memdesk.spec

@@ -4,9 +4,8 @@
 
 Runs offscreen on the example store (with a fixed clock, so every run draws the same
 dates) in a temporary data folder, copied afresh for every palette and size. Writes
-``screenshots-out/<palette>-<size>-<view>.png`` and, from the light, large run, the
-README's ``docs/screenshot-main.png``, ``docs/screenshot-preview.png`` and
-``docs/screenshot-timeline.png`` and ``docs/screenshot-review.png``.
+``screenshots-out/<palette>-<size>-<view>.png`` and, from the light, large run, the user
+guide's pictures in ``docs/images/`` (the README shows ``docs/images/screenshot-main.png``).
 """
 
 from __future__ import annotations
@@ -32,10 +31,10 @@ from memdesk.gui.application import make_qapplication
 from memdesk.gui.main_window import MainWindow
 from memdesk.gui.settings_dialog import SECTION_TITLES
 from memdesk.gui.tasks import TaskRunner
-from memdesk.gui.welcome import load_example
 from memdesk.llm.keys import ENV_VAR
 from memdesk.services import files
 from memdesk.services.compaction import ChangeKind
+from memdesk.services.examples import load_example
 from memdesk.services.memdesk import Memdesk
 from memdesk.services.review import Write
 
@@ -59,13 +58,17 @@ PAGES = [
     ("history", "history"),
     ("assistants", "assistants"),
 ]
-# The README's pictures, from the light, large run: view name -> file in docs/.
+# The guide's pictures, from the light, large run: view name -> file in docs/images/.
 DOCS = {
     "review": "screenshot-review.png",
     "apps": "screenshot-main.png",
     "preview": "screenshot-preview.png",
     "expiry": "screenshot-timeline.png",
+    "welcome": "screenshot-welcome.png",
+    "compaction": "screenshot-compaction.png",
+    "shortcuts": "screenshot-shortcuts.png",
 }
+DOCS_IMAGES = ROOT / "docs" / "images"
 COMPACTED_SESSION = "web:maya-laptop"  # compacted while preparing, for the History's runs
 PROPOSAL_SESSION = "telegram:48213"  # left new, for a proposal on the Compaction page
 MEMORY_INDEX = """# Memory index
@@ -226,21 +229,25 @@ def shoot(out: Path, data_dir: Path, empty_dir: Path, palette_name: str, size_na
     prefix = f"{palette_name}-{size_name}"
     for_docs = (palette_name, size_name) == ("light", "large")
 
+    def shot(widget: QWidget, name: str) -> None:
+        grab(widget, out / f"{prefix}-{name}.png")
+        if for_docs and name in DOCS:
+            grab(widget, DOCS_IMAGES / DOCS[name])
+
     def welcome(window: MainWindow, tasks: TaskRunner) -> None:
-        grab(window, out / f"{prefix}-welcome.png")
+        shot(window, "welcome")
 
     def views(window: MainWindow, tasks: TaskRunner) -> None:
         for name, key in PAGES:
             window.show_page(key)
             settle(tasks)
-            grab(window, out / f"{prefix}-{name}.png")
-            if for_docs and name in DOCS:
-                grab(window, ROOT / "docs" / DOCS[name])
+            shot(window, name)
         window.views["history"].show_runs()
         settle(tasks)
-        grab(window, out / f"{prefix}-history-runs.png")
+        shot(window, "history-runs")
         propose(window, tasks)
-        grab(window, out / f"{prefix}-compaction.png")
+        shot(window, "compaction")
+        help_menu(window, tasks, shot)
         window.search_box.setText("porto")
         window.search_box.query_changed.emit("porto")
         settle(tasks)
@@ -256,6 +263,19 @@ def shoot(out: Path, data_dir: Path, empty_dir: Path, palette_name: str, size_na
 
     with_window(empty_dir, size, welcome)
     with_window(data_dir, size, views)
+
+
+def help_menu(window: MainWindow, tasks: TaskRunner, shot: Callable[[QWidget, str], None]) -> None:
+    """The Help menu open, and the keyboard shortcuts it lists."""
+    menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Help")
+    menu.popup(window.mapToGlobal(window.rect().center()))
+    settle(tasks)
+    shot(menu, "help-menu")
+    menu.close()
+    window.show_shortcuts()
+    settle(tasks)
+    shot(window.shortcuts_dialog, "shortcuts")
+    window.shortcuts_dialog.close()
 
 
 def propose(window: MainWindow, tasks: TaskRunner) -> None:

@@ -1,8 +1,8 @@
 """Typed settings: one TOML file, validated key by key, saved atomically.
 
 Each key is described once in ``SPECS``; loading, validation, the Settings dialog and the
-README table all read that one description. A bad value is reported with its key and the
-allowed range, and the default applies instead.
+user guide's settings reference all read that one description. A bad value is reported with
+its key and the allowed range, and the default applies instead.
 """
 
 from __future__ import annotations
@@ -47,7 +47,9 @@ class SettingSpec:
         return self.key.split(".", 1)[1]
 
     def describe_range(self) -> str:
-        if self.kind in ("int", "float"):
+        if self.kind == "int":  # as written in config.toml: 2000000, never 2e+06
+            return f"a number from {self.minimum:.0f} to {self.maximum:.0f}"
+        if self.kind == "float":
             return f"a number from {self.minimum:g} to {self.maximum:g}"
         if self.kind == "bool":
             return "true or false"
@@ -61,7 +63,12 @@ class SettingSpec:
 
 
 SPECS: tuple[SettingSpec, ...] = (
-    SettingSpec("memory.user_namespace", "str", "user", "User namespace (empty: per-session)"),
+    SettingSpec(
+        "memory.user_namespace",
+        "str",
+        "user",
+        "User namespace (empty: no profile; working memory per session)",
+    ),
     SettingSpec("memory.working_memory_ttl_days", "int", 14, "Working memory lifetime (days)", 1, 365),
     SettingSpec("memory.working_memory_max_tokens", "int", 1000, "Working memory budget (tokens)", 100, 4000),
     SettingSpec("memory.proactive_session_greeting", "bool", False, "Proactive session greeting"),

@@ -64,6 +64,17 @@ for path in /opt/memdesk/memdesk /usr/bin/memdesk "/usr/share/applications/$APP_
     [ -e "$path" ] || fail "missing after install: $path"
 done
 
+# Help → User guide opens the guide inside the bundle, where the app's resources are; every
+# page must load without a network (no script, style sheet or picture from elsewhere).
+guide="$(find /opt/memdesk -path '*/memdesk/resources/guide/index.html' -print -quit)"
+if [ -z "$guide" ]; then
+    fail "the bundle has no user guide (memdesk/resources/guide/index.html)"
+elif remote="$(grep -rlE '<(script|link|img)[^>]+(src|href)="(https?:)?//' "$(dirname "$guide")" --include='*.html')"; then
+    fail "guide pages that load from the network: $(echo "$remote" | tr '\n' ' ')"
+else
+    ok "user guide in the bundle: $(find "$(dirname "$guide")" -name '*.html' | wc -l) pages, none loads from the network"
+fi
+
 # Depends must bring every library Qt's X11 platform plugin links against.
 xcb_plugin="$(find /opt/memdesk -name libqxcb.so -print -quit)"
 if [ -z "$xcb_plugin" ]; then

@@ -8,12 +8,14 @@ with ``answer(monkeypatch, "confirm", True)``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from tests.gui.tables_fixtures import Answers, running_tasks
 
 from memdesk.gui import dialogs
+from memdesk.services.clients.known import LOCATION_ENV
 
 # The offscreen platform warns about this for every top-level window it shows.
 DIALOG_FUNCTIONS = (
@@ -129,3 +131,14 @@ def settle(tasks, qtbot) -> Callable[[], None]:
     return run
 
 
+
+
+@pytest.fixture
+def client_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A home folder of the test's own, so the client list reads (and Connect writes) no real
+    assistant's config."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    for name in LOCATION_ENV:
+        monkeypatch.delenv(name, raising=False)
+    return home

@@ -10,8 +10,9 @@ from PySide6.QtCore import Qt
 from memdesk.core.items import ItemKind, ItemRef
 from memdesk.errors import ConflictError
 from memdesk.gui.sidebar import APP_BATCH, BADGE_ROLE, KEY_ROLE, WARN_ROLE, SidebarModel
-from memdesk.gui.welcome import WelcomeView, load_example
+from memdesk.gui.welcome import WelcomeView
 from memdesk.services.apps import AppSummary
+from memdesk.services.examples import load_example
 
 
 def test_empty_store_opens_on_the_welcome_page(main_window, settle):

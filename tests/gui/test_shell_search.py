@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from memdesk.gui.search_panel import SearchModel, snippet_html
 from memdesk.gui.views.apps import AppMemoriesView
 from memdesk.gui.views.entries import EntriesView
-from memdesk.gui.welcome import load_example
+from memdesk.services.examples import load_example
 
 
 def type_search(main_window, qtbot, text: str) -> None:

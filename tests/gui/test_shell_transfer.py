@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from memdesk.gui.welcome import load_example
+from memdesk.services.examples import load_example
 
 
 def test_import_a_memdesk_export(main_window, memdesk_app, answer, settle, tmp_path):

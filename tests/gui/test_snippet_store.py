@@ -85,10 +85,10 @@ def test_a_server_started_from_the_snippet_writes_where_the_window_looks(
     window.show_page("assistants")
     view = window.views["assistants"]
     assert isinstance(view, AssistantsView)
-    tabs = view.setup_tabs
-    stdio = next(tabs.widget(i) for i in range(tabs.count()) if tabs.tabText(i) == "Other clients")
-    command, *args = shlex.split(stdio.snippet.text)
-    assert "--db" in args and args[-1] == "mcp" and PASSWORD not in stdio.snippet.text
+    qtbot.waitUntil(lambda: view.connections.other_clients is not None)
+    stdio = view.connections.other_clients
+    command, *args = shlex.split(stdio.text)
+    assert "--db" in args and args[-1] == "mcp" and PASSWORD not in stdio.text
     bare = {k: v for k, v in os.environ.items() if not k.startswith(("MEMDESK_", "PG"))}
     # No keyring on the assistant's side: a password can only come from ~/.pgpass.
     bare |= {"HOME": str(assistant_home), "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring"}

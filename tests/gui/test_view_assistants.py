@@ -1,14 +1,12 @@
-"""The Assistants page: clients, what each wrote (open in History, undo), set-up snippets;
-and the History view's actor filter."""
+"""The Assistants page: clients, what each wrote (open in History, undo); and the History
+view's actor filter. (Connecting a client: test_client_connections.py.)"""
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 import pytest
-from PySide6.QtGui import QGuiApplication
 from tests.gui.tables_fixtures import RENDERS, app_palette, save_render, shown
 
 from memdesk.core.items import ItemKind, ItemRef
@@ -104,21 +102,6 @@ def test_history_filters_by_actor(qtbot, memdesk_app, clock, tasks, settle):
     assert {s.actor for s in view.steps.steps} == {"mcp:claude-desktop"} and len(view.steps.steps) == 2
     by = [view.steps.index(r, 1).data() for r in range(view.steps.rowCount())]
     assert by == ["mcp:claude-desktop"] * 2
-
-
-def test_set_up_snippets_use_the_installed_command(qtbot, memdesk_app, tasks, settle):
-    view = assistants_view(qtbot, memdesk_app, tasks, settle)
-    tabs = [view.setup_tabs.tabText(i) for i in range(view.setup_tabs.count())]
-    assert tabs == ["Claude Desktop", "Claude Code", "Cursor", "Other clients"]
-    desktop = json.loads(view.setup_tabs.widget(0).snippet.text)
-    entry = desktop["mcpServers"]["memdesk"]
-    assert Path(entry["command"]).name == "memdesk"
-    assert entry["args"] == ["--data-dir", str(memdesk_app.paths.data_dir), "mcp"]
-    code = view.setup_tabs.widget(1).snippet.text
-    assert code.startswith("claude mcp add memdesk -- ") and code.endswith(" mcp")
-    view.setup_tabs.widget(1).copy_button.click()
-    assert QGuiApplication.clipboard().text() == code
-    assert view.empty_label.isVisibleTo(view)
 
 
 @pytest.mark.parametrize(("name", "size", "dark"), RENDERS)

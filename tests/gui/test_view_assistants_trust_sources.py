@@ -114,7 +114,11 @@ def test_connect_claude_code_from_the_page(qtbot, memdesk_app, tasks, settle, ho
     view = _view(qtbot, memdesk_app, tasks, settle)
     answer("confirm", True)
     answer("info", None)
-    view.sources.connect_button.click()
+    rows = view.connections.model.clients
+    view.connections.table.selectRow(
+        next(i for i, r in enumerate(rows) if r.status.client.name == "claude-code")
+    )
+    view.connections.connect_button.click()
     settle()
     servers = json.loads((home / ".claude.json").read_text(encoding="utf-8"))["mcpServers"]
     assert servers["memdesk"]["args"][-1] == "mcp"
@@ -123,9 +127,10 @@ def test_connect_claude_code_from_the_page(qtbot, memdesk_app, tasks, settle, ho
     (shown,) = dialog_log.texts("info")
     assert ".claude.json" in shown and "Turned on the claude-code source" in shown
     assert view.sources.boxes["claude-code"].isChecked()
-    view.sources.connect_button.click()  # again: nothing to change
-    settle()
-    assert dialog_log.texts("info")[-1].endswith("already uses Memdesk; nothing changed.")
+    assert not view.connections.connect_button.isEnabled()  # read back: connected, nothing to add
+    assert view.connections.model.clients[view.connections.table.currentIndex().row()].status.state.value == (
+        "Connected"
+    )
 
 
 def test_the_window_reads_a_growing_transcript_by_itself(memdesk_app, make_window, settle, home, qtbot):

@@ -1,5 +1,5 @@
-"""The welcome page of an empty store: "Connect an assistant…" opens the Assistants page's
-set-up, and writes waiting in Review are said and linked, not hidden behind "empty"."""
+"""The welcome page of an empty store: the assistants to connect are listed on it, and writes
+waiting in Review are said and linked, not hidden behind "empty"."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pytest
 from PySide6.QtCore import Qt
 from tests.gui.tables_fixtures import RENDERS, app_palette, save_render
 
-from memdesk.gui.views.assistants import AssistantsView
 from memdesk.gui.welcome import WelcomeView
+from memdesk.services.clients.known import CLIENTS
 from memdesk.services.review import Write
 
 
@@ -19,16 +19,14 @@ def _hold_writes(app, count: int) -> None:
             assert app.review.submit(Write.save_entry(f"fact_{number}", f"Fact number {number}")).held
 
 
-def test_connect_an_assistant_opens_the_set_up(main_window, qtbot, settle):
+def test_the_empty_store_offers_the_assistants_to_connect(client_home, main_window, settle):
     settle()
     welcome = main_window.stack.currentWidget()
     assert isinstance(welcome, WelcomeView)
     assert "Your memory store is empty" in welcome.intro.text() and welcome.waiting.isHidden()
-    qtbot.mouseClick(welcome.connect_button, Qt.MouseButton.LeftButton)
-    settle()
-    assert main_window.current_page == "assistants"
-    view = main_window.view_as("assistants", AssistantsView)
-    assert view.bottom_tabs.tabText(view.bottom_tabs.currentIndex()) == "Connect an assistant"
+    listed = [row.status.client.title for row in welcome.connections.model.clients]
+    assert listed == [client.title for client in CLIENTS]
+    assert welcome.connections.connect_button.isEnabled()  # nothing is connected in this home
 
 
 def test_writes_waiting_in_review_are_said_and_linked(memdesk_app, make_window, qtbot, settle):

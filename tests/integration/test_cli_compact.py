@@ -90,7 +90,7 @@ def test_due_compacts_only_the_sessions_whose_trigger_fired(memdesk):
 
     out(memdesk("compact", "--due", "--yes"))
     listing = sessions(memdesk)
-    assert "web:busy\t-\t3 messages\t0 new" in listing and "web:quiet\t-\t1 messages\t1 new" in listing
+    assert "web:busy\t-\t3 messages\t0 new" in listing and "web:quiet\t-\t1 message\t1 new" in listing
     assert out(memdesk("compact", "--due")) == "No session is due for compaction.\n"
 
 
@@ -274,7 +274,7 @@ def test_instructions_in_a_reply_are_marked_and_left_out(memdesk, server, seeded
 
     applied = out(memdesk("compact", "telegram:1", "--yes", env=KEY))
 
-    assert "Applied 1 changes as history step" in applied
+    assert "Applied 1 change as history step" in applied
     assert "Left out 4 suspicious changes ([1], [2], [3], [4])" in applied
     nothing_written(memdesk)
     assert out(memdesk("entry", "list", "--category", "timeline")) == ""

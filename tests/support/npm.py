@@ -119,7 +119,7 @@ def node_at_least(major: int) -> str:
 def npm_tool(spec: str, bin_name: str, node_major: int = 18) -> NpmTool:
     """The program ``bin_name`` of the npm package ``spec``, installed and ready to run."""
     node = node_at_least(node_major)
-    prefix = install(spec)
+    prefix = install(spec, node)  # its install scripts may need that Node too
     script = prefix / "node_modules" / ".bin" / bin_name
     if not script.exists():
         raise FileNotFoundError(f"{spec} has no program {bin_name}")

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import shlex
+import tomllib
 from pathlib import Path
 
 from memdesk.paths import resolve_paths
 from memdesk.servers import client_setup
 from memdesk.servers.client_setup import memdesk_command, server_args, snippets
+from memdesk.services.clients.known import BY_NAME
 
 
 def test_the_bundle_names_the_deb_link_when_it_leads_to_it(tmp_path: Path, monkeypatch):
@@ -69,11 +71,13 @@ def test_the_snippet_opens_the_store_in_use_not_the_default(tmp_path: Path, monk
 
 
 def test_snippets_for_each_client():
-    by_client = {s.client: s.text for s in snippets("/opt/my tools/memdesk", ["mcp"])}
+    by_client = {s.name: s.text for s in snippets("/opt/my tools/memdesk", ["mcp"])}
     entry = {"command": "/opt/my tools/memdesk", "args": ["mcp"]}
-    assert json.loads(by_client["Claude Desktop"]) == {"mcpServers": {"memdesk": entry}}
-    assert json.loads(by_client["Cursor"]) == {"mcpServers": {"memdesk": entry}}
-    assert shlex.split(by_client["Claude Code"]) == [
+    for name in ("claude-desktop", "cursor", "gemini", "windsurf", "lm-studio"):
+        assert json.loads(by_client[name]) == {"mcpServers": {"memdesk": entry}}
+    assert json.loads(by_client["vscode"]) == {"servers": {"memdesk": {"type": "stdio", **entry}}}
+    assert tomllib.loads(by_client["codex"]) == {"mcp_servers": {"memdesk": entry}}
+    assert shlex.split(by_client["claude-code"]) == [
         "claude",
         "mcp",
         "add",
@@ -82,4 +86,5 @@ def test_snippets_for_each_client():
         "/opt/my tools/memdesk",
         "mcp",
     ]
-    assert shlex.split(by_client["Other clients"]) == ["/opt/my tools/memdesk", "mcp"]
+    assert shlex.split(by_client["stdio"]) == ["/opt/my tools/memdesk", "mcp"]
+    assert list(by_client) == [*BY_NAME, "stdio"]  # one per known client, in the table's order

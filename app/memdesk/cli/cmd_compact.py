@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memdesk.core.backends import BACKENDS
+from memdesk.core.plural import plural
 
 if TYPE_CHECKING:
     from memdesk.errors import MemdeskError
@@ -27,7 +28,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("session", nargs="?", metavar="SESSION", help="the session to compact")
     parser.add_argument("--due", action="store_true", help="every session whose trigger has fired")
     parser.add_argument(
-        "--transcript", metavar="FILE", help="a transcript file: JSONL, a pi session file or role: text lines"
+        "--transcript",
+        metavar="FILE",
+        help="a transcript file: JSONL of {role, content, timestamp}, a Claude Code transcript, a "
+        "Codex CLI rollout file, a pi session file, or 'role: text' lines",
     )
     parser.add_argument(
         "--session",
@@ -103,9 +107,12 @@ def _finish(args: argparse.Namespace, compaction: Compaction, proposal: Proposal
         step_id = compaction.apply(proposal)
         count = len(proposal.accepted())
         if step_id is None:
-            print(f"Applied {count} changes; they changed nothing.")
+            print(f"Applied {plural(count, 'change')}; they changed nothing.")
         else:
-            print(f"Applied {count} changes as history step #{step_id}; `memdesk undo` reverts them all.")
+            print(
+                f"Applied {plural(count, 'change')} as history step #{step_id}; "
+                "`memdesk undo` reverts them all."
+            )
         for line in proposal.refused:
             print(line)
         _held_back(proposal)
@@ -124,7 +131,7 @@ def _held_back(proposal: Proposal) -> None:
         return
     numbers = ", ".join(f"[{proposal.changes.index(change) + 1}]" for change in held)
     print(
-        f"Left out {len(held)} suspicious {'change' if len(held) == 1 else 'changes'} ({numbers}): "
+        f"Left out {plural(len(held), 'suspicious change')} ({numbers}): "
         "their text reads as instructions to an assistant, and memory goes into every later prompt. "
         "The messages are marked compacted and stay in the session log (memdesk session show). To "
         "keep such text, review a proposal with --dry-run and apply it with --yes --accept-suspicious."
@@ -180,7 +187,7 @@ def _transcript(args: argparse.Namespace, app: Memdesk, compaction: Compaction) 
         return 0
     # Logged first, like any conversation, so a failed model call loses nothing.
     session_id = app.transcripts.import_messages(transcript, args.into)
-    print(f"Imported {count} messages ({transcript.format}) into {session_id}.")
+    print(f"Imported {plural(count, 'message')} ({transcript.format}) into {session_id}.")
     try:
         _one(args, compaction, session_id)
     except MemdeskError:

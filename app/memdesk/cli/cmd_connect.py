@@ -1,41 +1,64 @@
-"""``memdesk connect`` / ``disconnect``: set an assistant up to use Memdesk, or print how to."""
+"""``memdesk connect`` / ``disconnect``: add Memdesk to an assistant's config, print how to, or
+take it out again."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+import textwrap
 
-if TYPE_CHECKING:
-    from memdesk.services.memdesk import Memdesk
+from memdesk.servers.client_setup import STDIO_CLIENT
+from memdesk.services.clients.known import BY_NAME, CLIENTS
 
-# ``--print`` clients and the snippet each one takes from ``client_setup.snippets``.
-SNIPPETS = {
-    "claude-desktop": "Claude Desktop",
-    "claude-code": "Claude Code",
-    "cursor": "Cursor",
-    "stdio": "Other clients",
-}
+HELP_WIDTH = 88
+
+
+def _client_list() -> str:
+    width = max(len(client.name) for client in CLIENTS)
+    lines = [f"  {client.name:<{width}}  {client.title}: {client.config_path()}" for client in CLIENTS]
+    lines.append(
+        f"  {STDIO_CLIENT:<{width}}  any other client (--print only): the command that starts the server"
+    )
+    return "\n".join(lines)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     connect = subparsers.add_parser(
         "connect",
-        help="set an assistant up to use Memdesk (claude-code), or print its set-up (--print)",
-        description="claude-code: add Memdesk's MCP server to ~/.claude.json and its hooks (prompt at "
-        "SessionStart; transcript read at Stop, SessionEnd and PreCompact) to ~/.claude/settings.json, "
-        "merged with what is there, each file backed up first; turns the claude-code source on. "
-        "--print: print the set-up snippet for a client instead of changing anything.",
+        help="add Memdesk's MCP server to an assistant's config (or print it with --print)",
+        # Wrapped here: the raw formatter that keeps the client list below also keeps this as written.
+        description=textwrap.fill(
+            "Add Memdesk's MCP server, set to open the store in use, to the client's own config "
+            "file, merged with what is there; the file is backed up beside itself first "
+            "(NAME.memdesk-backup-TIME). claude-code also gets Memdesk's hooks (prompt at "
+            "SessionStart; transcript read at Stop, SessionEnd and PreCompact) in "
+            "~/.claude/settings.json, and turns the claude-code source on. Running it again changes "
+            "nothing. A config that is not valid JSON or TOML, is read-only or is a symlink is left "
+            "as it is.",
+            HELP_WIDTH,
+            break_on_hyphens=False,
+        ),
+        epilog="clients and the files they read on this machine:\n" + _client_list(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    connect.add_argument("client", choices=list(SNIPPETS))
-    connect.add_argument("--print", dest="print_only", action="store_true", help="print the snippet only")
+    connect.add_argument(
+        "client", choices=[*BY_NAME, STDIO_CLIENT], metavar="CLIENT", help="the assistant to set up"
+    )
+    connect.add_argument(
+        "--print", dest="print_only", action="store_true", help="print the set-up only; change nothing"
+    )
     # --print needs only where the store is, so it works even when the store cannot be reached.
     connect.set_defaults(handler=run_connect, needs_store=False)
     disconnect = subparsers.add_parser(
-        "disconnect", help="take Memdesk's MCP server and hooks out of Claude Code's settings"
+        "disconnect",
+        help="take Memdesk's MCP server (and Claude Code's hooks) out of an assistant's config",
+        description="Remove exactly what `memdesk connect CLIENT` adds, backing the file up first; "
+        "everything else in it stays.",
     )
-    disconnect.add_argument("client", choices=["claude-code"])
-    disconnect.set_defaults(handler=run_disconnect)
+    disconnect.add_argument(
+        "client", choices=list(BY_NAME), metavar="CLIENT", help="the assistant to take it out of"
+    )
+    disconnect.set_defaults(handler=run_disconnect, needs_store=False)
 
 
 def run_connect(args: argparse.Namespace, _app: None) -> int:
@@ -45,30 +68,40 @@ def run_connect(args: argparse.Namespace, _app: None) -> int:
 
     command, server = memdesk_command(), server_args(resolve_paths(args.data_dir, args.db, args.config))
     if args.print_only:
-        snippet = next(s for s in snippets(command, server) if s.client == SNIPPETS[args.client])
+        snippet = next(s for s in snippets(command, server) if s.name == args.client)
         # Only the snippet on standard output, so `--print > config.json` is the file itself.
         print(snippet.text)
         print(snippet.where, file=sys.stderr)
         return 0
-    if args.client != "claude-code":
-        raise BadInputError(f"memdesk connect {args.client} only prints its set-up", "add --print")
-    from memdesk.cli.main import open_app
-    from memdesk.services.claude_connect import connect_store
+    if args.client == STDIO_CLIENT:
+        raise BadInputError("stdio is not a client with a config file to write", "add --print")
+    from memdesk.services.clients.connect import change_lines, connect, connect_store, outcome
 
-    app = open_app(args)
-    try:
-        _show(connect_store(app, command, server), "Claude Code already uses Memdesk; nothing changed.")
-    finally:
-        app.close()
+    client = BY_NAME[args.client]
+    if client.name != "claude-code":
+        lines = change_lines(connect(client, command, server))
+    else:  # it also turns on reading Claude Code's transcripts, a setting of the store
+        from memdesk.cli.main import open_app
+
+        app = open_app(args)
+        try:
+            lines = connect_store(app, client, command, server)
+        finally:
+            app.close()
+    print(outcome(client, lines, connecting=True))
     return 0
 
 
-def run_disconnect(args: argparse.Namespace, _app: Memdesk) -> int:
-    from memdesk.services.claude_connect import change_lines, disconnect
+def run_disconnect(args: argparse.Namespace, _app: None) -> int:
+    from memdesk.services.clients.connect import change_lines, disconnect, outcome
 
-    _show(change_lines(disconnect()), "Claude Code had no Memdesk entries; nothing changed.")
+    client = BY_NAME[args.client]
+    lines = change_lines(disconnect(client))
+    print(outcome(client, lines, connecting=False))
+    if lines and client.name == "claude-code":
+        # connect turned the transcript source on; disconnect opens no store, so it says so instead.
+        print(
+            "The claude-code transcript source stays on: turn it off under Assistants → Transcripts "
+            "on this machine, or set sources.claude_code = false."
+        )
     return 0
-
-
-def _show(lines: list[str], unchanged: str) -> None:
-    print("\n".join(lines) if lines else unchanged)

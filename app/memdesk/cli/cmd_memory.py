@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from memdesk.cli.io import one_line, text_argument
+from memdesk.core.plural import plural
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
@@ -222,7 +223,7 @@ def app_purge(args: argparse.Namespace, app: Memdesk) -> int:
     if not args.yes:
         raise BadInputError("purge needs --yes", "it moves every memory of the app to Trash")
     count = app.apps.purge(args.app_id)
-    print(f"moved {count} memories of {args.app_id} to Trash (undo with `memdesk undo`)")
+    print(f"moved {plural(count, 'memory', 'memories')} of {args.app_id} to Trash (undo with `memdesk undo`)")
     return 0
 
 
@@ -311,7 +312,7 @@ def session_list(args: argparse.Namespace, app: Memdesk) -> int:
     for s in app.sessions.list():
         consolidated = format_iso(s.last_consolidated_at) if s.last_consolidated_at else "never"
         print(
-            f"{s.id}\t{s.app_id or '-'}\t{s.messages} messages\t{s.unconsolidated} new\t"
+            f"{s.id}\t{s.app_id or '-'}\t{plural(s.messages, 'message')}\t{s.unconsolidated} new\t"
             f"consolidated {consolidated}"
         )
     return 0

@@ -7,10 +7,13 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memdesk.cli.io import text_argument
+from memdesk.cli.io import EMPTY_STORE, say_aside, text_argument
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
+
+
+EMPTY_PROMPT = "The prompt is empty: nothing stored goes into it with these options (--json says why)."
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -48,4 +51,6 @@ def prompt_run(args: argparse.Namespace, app: Memdesk) -> int:
         print(json.dumps(composed.to_json(), ensure_ascii=False, indent=2))
     else:
         print(composed.text)
+    if not composed.text:
+        say_aside(EMPTY_STORE if app.is_empty() else EMPTY_PROMPT)
     return 0

@@ -8,12 +8,16 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from memdesk.cli.io import one_line
+from memdesk.cli.io import EMPTY_STORE, one_line, say_aside
+from memdesk.core.plural import plural
 from memdesk.core.trust import LEVELS
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
     from memdesk.services.review import HeldInfo
+
+
+NO_ASSISTANT = "No assistant has used this store yet: `memdesk connect --help` shows how to connect one."
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -121,12 +125,15 @@ def review_reject(args: argparse.Namespace, app: Memdesk) -> int:
 def assistant_list(args: argparse.Namespace, app: Memdesk) -> int:
     from memdesk.core.timefmt import format_iso
 
-    for client in app.assistants.list():
+    clients = app.assistants.list()
+    if not clients:
+        say_aside(EMPTY_STORE if app.is_empty() else NO_ASSISTANT)
+    for client in clients:
         seen = format_iso(client.last_seen) if client.last_seen else "never"
         level = client.level.value + (" (default)" if client.level_is_default else "")
         reads = "reads " + (", ".join(sorted(client.apps)) if client.apps is not None else "every app")
         print(
-            f"{client.name}\t{level}\t{reads}\tlast seen {seen}\t{client.calls} calls\t"
+            f"{client.name}\t{level}\t{reads}\tlast seen {seen}\t{plural(client.calls, 'call')}\t"
             f"{client.pending} waiting"
         )
     return 0

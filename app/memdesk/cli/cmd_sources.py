@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from memdesk.core.plural import plural
+
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
 
@@ -35,7 +37,7 @@ def sources(args: argparse.Namespace, app: Memdesk) -> int:
     if args.action == "list":
         for info in app.sources.list():
             state = "on " if info.enabled else "off"
-            count = f"{info.transcripts} transcript{'' if info.transcripts == 1 else 's'}"
+            count = plural(info.transcripts, "transcript")
             where = f"{count} in {info.folder}" if info.found else f"not found ({info.folder})"
             print(f"{state} {info.name:<12} {where}")
         return 0
@@ -54,13 +56,14 @@ def sources(args: argparse.Namespace, app: Memdesk) -> int:
     problems = 0
     for item in files:
         if item.messages:
-            print(f"{item.session_id}: {item.messages} new messages")
+            print(f"{item.session_id}: {plural(item.messages, 'new message')}")
         if item.problem:
             problems += 1
             print(f"memdesk: {item.path}: {item.problem}", file=sys.stderr)
         for line in item.skipped:
             print(f"memdesk: {item.path}: {line}", file=sys.stderr)
     total = sum(item.messages for item in files)
-    print(f"Read {total} new messages from {len(files)} transcripts ({unchanged} unchanged).")
+    read = f"{plural(total, 'new message')} from {plural(len(files), 'transcript')}"
+    print(f"Read {read} ({unchanged} unchanged).")
     # One file named and not read is a failure; over whole folders a foreign file is not.
     return 1 if args.file and problems else 0

@@ -1,10 +1,12 @@
-"""``memdesk export`` / ``import``: whole-store JSON, or a Flynn memory folder."""
+"""``memdesk export`` / ``import``: whole-store JSON, or the documents as a Flynn folder of Markdown files."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from memdesk.core.plural import plural
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
@@ -13,14 +15,24 @@ if TYPE_CHECKING:
 def register(subparsers: argparse._SubParsersAction) -> None:
     export = subparsers.add_parser("export", help="write the whole store to a JSON file")
     export.add_argument("file", nargs="?", metavar="FILE")
-    export.add_argument("--flynn", metavar="DIR", help="write a Flynn memory folder instead")
+    export.add_argument(
+        "--flynn",
+        metavar="DIR",
+        help="write the documents as Markdown files instead, in the layout of the Flynn memory "
+        "system (user/profile.md, user/working.md, global.md, sessions/ID.md)",
+    )
     export.add_argument(
         "--with-access-log", action="store_true", help="include the log of what assistants read"
     )
     export.set_defaults(handler=export_run)
-    import_ = subparsers.add_parser("import", help="read a JSON export or a Flynn folder")
+    import_ = subparsers.add_parser("import", help="read a JSON export, or a folder of Markdown documents")
     import_.add_argument("file", nargs="?", metavar="FILE")
-    import_.add_argument("--flynn", metavar="DIR", help="read a Flynn memory folder instead")
+    import_.add_argument(
+        "--flynn",
+        metavar="DIR",
+        help="read Markdown documents instead, from a folder in the layout of the Flynn memory "
+        "system (user/profile.md, user/working.md, global.md, sessions/ID.md)",
+    )
     import_.add_argument("--mode", choices=("skip", "overwrite"), default="skip",
                          help="what to do with items that already exist (default: skip)")  # fmt: skip
     import_.set_defaults(handler=import_run)
@@ -42,7 +54,7 @@ def export_run(args: argparse.Namespace, app: Memdesk) -> int:
     else:
         assert folder is not None
         report = app.flynn.export(folder)
-        print(f"wrote {len(report.written)} files to {folder}")
+        print(f"wrote {plural(len(report.written), 'file')} to {folder}")
     return 0
 
 
@@ -56,7 +68,7 @@ def import_run(args: argparse.Namespace, app: Memdesk) -> int:
         return 0
     assert folder is not None
     report = app.flynn.import_(folder)
-    print(f"imported {len(report.written)} files from {folder}")
+    print(f"imported {plural(len(report.written), 'file')} from {folder}")
     for note in report.notes + report.flagged:
         print(f"note: {note}")
     return 0

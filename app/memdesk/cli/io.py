@@ -31,3 +31,16 @@ def warn_about_settings(problems: tuple[str, ...]) -> None:
     """Bad values in the settings file: said once per run; the defaults apply."""
     for problem in problems:
         print(f"memdesk: warning: {problem}", file=sys.stderr)
+
+
+# Said on standard error where a command has nothing to show because nothing is stored yet;
+# standard output stays what scripts read.
+EMPTY_STORE = (
+    "The store is empty: load the example memories with `memdesk examples load`, "
+    "or connect an assistant (`memdesk connect --help`)."
+)
+
+
+def say_aside(text: str) -> None:
+    """A note for the person at the terminal, on standard error."""
+    print(text, file=sys.stderr)

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 # run builds only its own command's parser, so the modules of the others are never imported.
 COMMANDS: dict[str, tuple[str, ...]] = {
     "cmd_gui": ("gui",),
+    "cmd_examples": ("examples",),
     "cmd_memory": ("doc", "working", "app", "entry", "recall", "session"),
     "cmd_prompt": ("prompt",),
     "cmd_transfer": ("export", "import"),

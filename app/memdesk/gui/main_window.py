@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 from memdesk import APP_NAME, __version__
 from memdesk.core.items import EVERYTHING, Changes, ItemKind, ItemRef
 from memdesk.core.namespaces import is_working
-from memdesk.gui import dialogs, theme
+from memdesk.gui import dialogs, help_menu, theme
 from memdesk.gui.counts import CountReader
 from memdesk.gui.places import APP_PREFIX, PLACES, Place, document_place, place_for
 from memdesk.gui.read_log_notice import ReadLogNotice
@@ -100,6 +100,7 @@ class MainWindow(QMainWindow):
     def __init__(self, data_dir: Path, parent: QWidget | None = None) -> None:
         """The chrome only: menus, toolbar, sidebar, status bar and the remembered geometry."""
         super().__init__(parent)
+        self.data_dir = data_dir
         self.state = WindowState(data_dir / STATE_FILE)
         self.views: dict[str, Page] = {}  # by Place.view
         self.current_page = ""
@@ -219,6 +220,20 @@ class MainWindow(QMainWindow):
             "&Refresh", self.refresh_all, [QKeySequence.StandardKey.Refresh, "F5"]
         )
         self.sidebar_action = self._action("Go to &sidebar", self.sidebar.setFocus, ["F6", "Ctrl+L"])
+        self.guide_action = self._action(
+            "&User Guide",
+            lambda: help_menu.open_guide(self),
+            ["F1"],
+            "Open Memdesk's user guide in the web browser",
+        )
+        self.shortcuts_action = self._action(
+            "&Keyboard Shortcuts", self.show_shortcuts, ["Ctrl+/"], "List the keys of every action"
+        )
+        self.data_folder_action = self._action(
+            "Open &Data Folder",
+            lambda: help_menu.open_path(self, self.data_dir, "Data folder"),
+            tip="Show the folder that holds this store's database, settings and backups",
+        )
         self.about_action = self._action("&About Memdesk", self.about)
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
         menus = self.menuBar()
@@ -243,8 +258,11 @@ class MainWindow(QMainWindow):
                 go_menu.addAction(
                     self._action(place.title, lambda key=place.key: self.show_page(key), [place.shortcut])
                 )
-        help_menu = menus.addMenu("&Help")
-        help_menu.addAction(self.about_action)
+        help_items = menus.addMenu("&Help")
+        for action in (self.guide_action, self.shortcuts_action, self.data_folder_action):
+            help_items.addAction(action)
+        help_items.addSeparator()
+        help_items.addAction(self.about_action)
         toolbar = QToolBar("Main")
         toolbar.setObjectName("main-toolbar")
         toolbar.setMovable(False)
@@ -574,7 +592,7 @@ class MainWindow(QMainWindow):
                 )
 
     def load_example(self) -> None:
-        from memdesk.gui.welcome import load_example
+        from memdesk.services.examples import load_example
 
         self.tasks.write(
             load_example,
@@ -598,6 +616,11 @@ class MainWindow(QMainWindow):
         if dialog.exec():
             self._update_llm_label()
             self.refresh_all()
+
+    def show_shortcuts(self) -> None:
+        self.shortcuts_dialog = help_menu.ShortcutsDialog(self)
+        self.shortcuts_dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.shortcuts_dialog.open()
 
     def about(self) -> None:
         dialogs.info(

@@ -59,17 +59,8 @@ def _welcome(window: MainWindow) -> Page:
     welcome = WelcomeView(f"Store: {window.app.store.where}", window.tasks)
     welcome.load_example_requested.connect(window.load_example)
     welcome.import_requested.connect(window.import_)
-    welcome.connect_requested.connect(lambda: _show_setup(window))
     welcome.review_requested.connect(lambda: window.show_page("review"))
     return welcome
-
-
-def _show_setup(window: MainWindow) -> None:
-    """The Assistants page, on its set-up for a new assistant."""
-    from memdesk.gui.views.assistants import AssistantsView
-
-    window.show_page("assistants")
-    window.view_as("assistants", AssistantsView).show_setup()
 
 
 def _documents(window: MainWindow) -> Page:

@@ -1,55 +1,33 @@
-"""First start on an empty store: what Memdesk is, ways to begin, and assistants' writes that
-already wait for review."""
+"""First start on an empty store: what Memdesk is, ways to begin (connecting an assistant among
+them), and assistants' writes that already wait for review."""
 
 from __future__ import annotations
 
-import json
-import tempfile
-from datetime import datetime
-from pathlib import Path
-from typing import Any
-
 from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from memdesk.gui import theme
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.views.base import Page
+from memdesk.gui.views.client_connections import ClientConnections
 from memdesk.gui.widgets.display import plural
 from memdesk.gui.widgets.message_bar import MessageBar
-from memdesk.resources import resource_path
-from memdesk.services.memdesk import Memdesk
-from memdesk.services.transfer import SECTIONS
 
-EXAMPLE_FILE = ("example", "example-store.json")
 ABOUT = (
     "See and control what your assistant remembers about you: its notes on who you are, what "
     "you are working on, what each app knows, and the exact prompt it will receive.\n\n"
 )
+CONNECT_WIDTH = 560  # fits the smallest window beside its margins
 EMPTY = "Your memory store is empty. Look around with example memories, or import what you already have."
-
-
-def _shift(value: Any, by: Any) -> Any:
-    return (datetime.fromisoformat(value) + by).isoformat() if isinstance(value, str) else value
-
-
-def load_example(app: Memdesk) -> dict[str, int]:
-    """Import the example store, its dates moved so that it was written just now.
-
-    The file was exported at a fixed moment; shifting every time by (now - that moment)
-    keeps working memory live and expiry dates meaningful whenever it is loaded.
-    """
-    data = json.loads(resource_path(*EXAMPLE_FILE).read_text(encoding="utf-8"))
-    shift = app.now() - datetime.fromisoformat(data["exported_at"].removesuffix("Z"))
-    for section, _model in SECTIONS:
-        for row in data.get(section, []):
-            for key in row:
-                if key.endswith("_at"):
-                    row[key] = _shift(row[key], shift)
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "example-memories.json"
-        path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-        return app.transfer.import_file(path)
 
 
 def waiting_text(count: int) -> str:
@@ -61,7 +39,6 @@ def waiting_text(count: int) -> str:
 class WelcomeView(Page):
     load_example_requested = Signal()
     import_requested = Signal()
-    connect_requested = Signal()  # the Assistants page's set-up
     review_requested = Signal()
 
     def __init__(self, store_where: str, tasks: TaskRunner, parent: QWidget | None = None) -> None:
@@ -82,20 +59,22 @@ class WelcomeView(Page):
         self.example_button.setAutoDefault(True)
         self.import_button = QPushButton("Import…")
         self.import_button.setAutoDefault(True)
-        self.connect_button = QPushButton("Connect an assistant…")
-        self.connect_button.setAutoDefault(True)
-        self.connect_button.setToolTip(
-            "Set an assistant up to read and write this store (the Assistants page)"
-        )
         self.example_button.clicked.connect(self.load_example_requested)
         self.import_button.clicked.connect(self.import_requested)
-        self.connect_button.clicked.connect(self.connect_requested)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.example_button)
         buttons.addWidget(self.import_button)
-        buttons.addWidget(self.connect_button)
         buttons.addStretch(1)
+        connect_title = QLabel("Connect an assistant")
+        connect_title.setFont(theme.scaled_font(self.font(), 1.15, bold=True))
+        # The same list as the Assistants page, without the text to add by hand.
+        self.connections = ClientConnections(tasks, snippets=False)
+        self.connections.setFixedWidth(CONNECT_WIDTH)
+        table = self.connections.table
+        # Every row when there is room, a few and a scroll bar in a small window.
+        table.setSizeAdjustPolicy(QAbstractScrollArea.SizeAdjustPolicy.AdjustToContents)
+        table.setMinimumHeight(table.verticalHeader().defaultSectionSize() * 4)
         self.waiting = MessageBar(hue=theme.WARNING_HUE)
         self.waiting.setFixedWidth(500)
         footnote = QLabel(
@@ -123,16 +102,33 @@ class WelcomeView(Page):
         column.addLayout(bar)
         column.addSpacing(6)
         column.addLayout(buttons)
+        column.addSpacing(10)
+        column.addWidget(connect_title, 0, Qt.AlignmentFlag.AlignHCenter)
+        connect_row = QHBoxLayout()
+        connect_row.addStretch(1)
+        connect_row.addWidget(self.connections)
+        connect_row.addStretch(1)
+        column.addLayout(connect_row)
         column.addStretch(4)
         column.addWidget(footnote)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(24, 24, 24, 16)
-        layout.addLayout(column)
+        # In a small window the page scrolls rather than squeezing the list under its buttons.
+        content = QWidget()
+        margins = QHBoxLayout(content)
+        margins.setContentsMargins(24, 24, 24, 16)
+        margins.addLayout(column)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(content)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(scroll)
         self.setFocusProxy(self.example_button)
 
     def refresh(self) -> None:
-        """Read how many of assistants' writes wait for review."""
+        """Read how many of assistants' writes wait for review, and which assistants are connected."""
         self.tasks.read(lambda app: app.review.count(), on_done=self._show_waiting)
+        self.connections.refresh()
 
     def _show_waiting(self, count: int) -> None:
         if not count:

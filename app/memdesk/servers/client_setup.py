@@ -1,4 +1,5 @@
-"""How an assistant starts ``memdesk mcp``: the installed command, and set-up snippets per client."""
+"""How an assistant starts ``memdesk mcp``: the installed command, and the set-up text for each
+client ``memdesk connect`` knows, to add by hand."""
 
 from __future__ import annotations
 
@@ -9,14 +10,22 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import tomli_w
+
 from memdesk.paths import Paths
+from memdesk.services.clients.known import CLIENTS, SERVER_NAME, Client
 
 DEB_COMMAND = Path("/usr/bin/memdesk")  # the .deb's link to the bundle in /opt/memdesk
 
 
+# Not a client with a config file: any program that starts an MCP server over stdio.
+STDIO_CLIENT = "stdio"
+
+
 @dataclass(frozen=True)
 class Snippet:
-    client: str
+    name: str  # the client, as ``memdesk connect`` names it
+    title: str
     where: str  # what to do with the text, in a sentence
     text: str
 
@@ -47,26 +56,27 @@ def server_args(paths: Paths | None = None) -> list[str]:
     return [*(paths.reopen_options() if paths is not None else []), "mcp"]
 
 
+def snippet(client: Client, command: str, args: list[str]) -> Snippet:
+    entry = client.entry(command, args)
+    if client.name == "claude-code":
+        # Its own command writes the server entry; the hooks need `memdesk connect claude-code`.
+        text = shlex.join(["claude", "mcp", "add", SERVER_NAME, "--", command, *args])
+    elif client.format == "toml":
+        text = tomli_w.dumps({client.key: {SERVER_NAME: entry}}).rstrip("\n")
+    else:
+        text = json.dumps({client.key: {SERVER_NAME: entry}}, indent=2)
+    return Snippet(client.name, client.title, client.where, text)
+
+
+def other_clients(command: str, args: list[str]) -> Snippet:
+    return Snippet(
+        STDIO_CLIENT,
+        "Other clients",
+        "Any MCP client that starts a server over stdio: this command, with no extra environment.",
+        shlex.join([command, *args]),
+    )
+
+
 def snippets(command: str, args: list[str]) -> list[Snippet]:
-    entry = {"command": command, "args": args}
-    servers = json.dumps({"mcpServers": {"memdesk": entry}}, indent=2)
-    line = shlex.join([command, *args])
-    return [
-        Snippet(
-            "Claude Desktop",
-            "Add this to claude_desktop_config.json (Settings › Developer › Edit Config), "
-            "then restart Claude Desktop.",
-            servers,
-        ),
-        Snippet(
-            "Claude Code",
-            "Run this once in a terminal; add --scope user to use Memdesk in every project.",
-            shlex.join(["claude", "mcp", "add", "memdesk", "--", command, *args]),
-        ),
-        Snippet("Cursor", "Put this in .cursor/mcp.json in a project, or in ~/.cursor/mcp.json.", servers),
-        Snippet(
-            "Other clients",
-            "Any MCP client that starts a server over stdio: this command, with no extra environment.",
-            line,
-        ),
-    ]
+    """Every known client's set-up text, then the command line for any other client."""
+    return [*(snippet(client, command, args) for client in CLIENTS), other_clients(command, args)]

@@ -22,7 +22,7 @@ from memdesk.services.context import Context
 from memdesk.services.prompt import SECTION_GAP, ComposedPrompt, PromptItem
 from memdesk.store.models import AppMemory, Document, Entry, HistoryChange, HistoryStep
 
-# Compaction's steps are named by ``services.compaction`` ("Compact telegram:1 (run 3)", and
+# Compaction's steps are named by ``services.compaction`` ("Compact telegram:1", and
 # "Archive 40 raw messages of …" when it gives up); a test applies one and checks this.
 _COMPACTION_LABELS = ("Compact ", "Archive ")
 # How far back a document's history is searched for the step that added a paragraph.

@@ -1,17 +1,15 @@
 """Assistants: who connected over MCP, what each wrote (open it in History or undo it), and
-the set-up text for each kind of client."""
+connecting each client Memdesk knows (its state read back from its own config)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
-from PySide6.QtGui import QAction, QFontDatabase, QGuiApplication
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
-    QHBoxLayout,
     QLabel,
     QMenu,
-    QPlainTextEdit,
     QPushButton,
     QSplitter,
     QTableView,
@@ -27,12 +25,12 @@ from memdesk.gui.models.common import NUMBER_ALIGNMENT, TableModel
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.views.assistant_reads import ReadsPanel
 from memdesk.gui.views.base import Page
+from memdesk.gui.views.client_connections import ClientConnections
 from memdesk.gui.views.history import StepsModel
 from memdesk.gui.views.sources_panel import SourcesPanel
 from memdesk.gui.widgets import display
 from memdesk.gui.widgets.tables import selected_rows, setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
-from memdesk.servers.client_setup import Snippet, memdesk_command, server_args, snippets
 from memdesk.services.apps import AppSummary
 from memdesk.services.assistants import ClientInfo
 from memdesk.services.history import StepInfo
@@ -85,32 +83,6 @@ class ClientsModel(TableModel):
 def reads_text(client: ClientInfo) -> str:
     """The apps an assistant may read, in a few words."""
     return "Every app" if client.apps is None else ", ".join(sorted(client.apps))
-
-
-class SnippetPage(QWidget):
-    """One client's set-up text, ready to copy."""
-
-    def __init__(self, snippet: Snippet, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.snippet = snippet
-        where = QLabel(snippet.where)
-        where.setWordWrap(True)
-        self.text = QPlainTextEdit(snippet.text, readOnly=True)
-        self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.copy_button = QPushButton("Copy")
-        self.copy_button.clicked.connect(self.copy)
-        row = QHBoxLayout()
-        row.addWidget(where, 1)
-        row.addWidget(self.copy_button, 0, Qt.AlignmentFlag.AlignTop)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 6, 0, 0)
-        layout.addLayout(row)
-        layout.addWidget(self.text, 1)
-
-    def copy(self) -> None:
-        QGuiApplication.clipboard().setText(self.snippet.text)
-        self.copy_button.setText("Copied")
 
 
 class AssistantsView(Page):
@@ -186,7 +158,7 @@ class AssistantsView(Page):
         self.writes_table.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
         self.writes_table.doubleClicked.connect(lambda _index: self.open_selected())
         self.empty_label = QLabel(
-            "No assistant has connected yet. Set one up below: it starts `memdesk mcp` itself."
+            "No assistant has connected yet. Connect one below: it starts `memdesk mcp` itself."
         )
         self.empty_label.setWordWrap(True)
         theme.follow(self.empty_label, lambda: theme.set_text_color(self.empty_label, theme.muted()))
@@ -205,16 +177,14 @@ class AssistantsView(Page):
 
         self.permissions = QLabel()
         self.permissions.setWordWrap(True)
-        self.setup_tabs = QTabWidget()
-        self.setup_tabs.setDocumentMode(True)
-        command = memdesk_command()
-        for snippet in snippets(command, server_args(app.paths)):
-            self.setup_tabs.addTab(SnippetPage(snippet), snippet.client)
+        self.connections = ClientConnections(tasks, snippets=True)
+        self.connections.changed.connect(lambda: self.sources.refresh())
+        self.connections.status_message.connect(self.status_message)
         setup = QWidget()
         setup_layout = QVBoxLayout(setup)
         setup_layout.setContentsMargins(6, 6, 6, 6)
         setup_layout.addWidget(self.permissions)
-        setup_layout.addWidget(self.setup_tabs, 1)
+        setup_layout.addWidget(self.connections, 1)
         self.sources = SourcesPanel(tasks)
         self.sources.status_message.connect(self.status_message)
         # Setting an assistant up and reading its transcripts: one at a time, so the lists
@@ -245,11 +215,7 @@ class AssistantsView(Page):
             on_done=self._show,
         )
         self.sources.refresh()
-
-    def show_setup(self) -> None:
-        """The set-up text for connecting a new assistant, in view."""
-        self.bottom_tabs.setCurrentIndex(0)
-        self.setup_tabs.setFocus()
+        self.connections.refresh()
 
     def _show(self, result: tuple[list[ClientInfo], Any, list[AppSummary]]) -> None:
         clients, agents, apps = result

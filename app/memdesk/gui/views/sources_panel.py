@@ -1,6 +1,6 @@
 """The Assistants page's transcripts: the assistants found on this machine whose own session
-files Memdesk can read (Claude Code, Codex CLI, pi), each turned on or off; reading them now;
-and setting Claude Code up to use Memdesk (its MCP server and hooks)."""
+files Memdesk can read (Claude Code, Codex CLI, pi), each turned on or off; reading them now.
+(Connecting Claude Code, which turns its source on: the page's client list.)"""
 
 from __future__ import annotations
 
@@ -8,11 +8,10 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from memdesk.core.items import NOTHING
-from memdesk.gui import dialogs, theme
+from memdesk.gui import theme
 from memdesk.gui.source_reader import READ
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.widgets.display import plural
-from memdesk.services.memdesk import Memdesk
 from memdesk.services.sources.sync import SourceInfo, SyncResult
 
 
@@ -20,13 +19,6 @@ def describe(source: SourceInfo) -> str:
     if not source.found:
         return f"{source.title}: not found on this machine ({source.folder})"
     return f"{source.title}: {plural(source.transcripts, 'transcript')} in {source.folder}"
-
-
-def connect_claude_code(app: Memdesk) -> list[str]:
-    from memdesk.servers.client_setup import memdesk_command, server_args
-    from memdesk.services.claude_connect import connect_store
-
-    return connect_store(app, memdesk_command(), server_args(app.paths))
 
 
 class SourcesPanel(QWidget):
@@ -45,14 +37,8 @@ class SourcesPanel(QWidget):
         self.rows = QVBoxLayout()
         self.read_button = QPushButton("Read New Lines Now")
         self.read_button.clicked.connect(self.read_now)
-        self.connect_button = QPushButton("Connect Claude Code…")
-        self.connect_button.setToolTip(
-            "Add Memdesk's MCP server and hooks to Claude Code's settings (backed up first)"
-        )
-        self.connect_button.clicked.connect(self.connect_claude_code)
         buttons = QHBoxLayout()
         buttons.addWidget(self.read_button)
-        buttons.addWidget(self.connect_button)
         buttons.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -101,18 +87,3 @@ class SourcesPanel(QWidget):
         problems = [line for line in result.lines() if ": " in line and "new messages" not in line]
         text = f"Read {plural(result.messages, 'new message')} from {plural(files, 'transcript')}."
         self.status_message.emit(text + (f" {problems[0]}" if problems else ""))
-
-    def connect_claude_code(self) -> None:
-        question = (
-            "Add Memdesk's MCP server and hooks to Claude Code's settings?\n\n"
-            "Claude Code then gets your composed prompt when a session starts, and Memdesk reads its "
-            "transcript when a session stops. Other settings are kept, and each file is backed up "
-            "first. `memdesk disconnect claude-code` takes it out again."
-        )
-        if dialogs.confirm(self, "Connect Claude Code", question, action="Connect"):
-            self.tasks.write(connect_claude_code, on_done=self._connected, changes=NOTHING)
-
-    def _connected(self, lines: list[str]) -> None:
-        text = "\n".join(lines) if lines else "Claude Code already uses Memdesk; nothing changed."
-        dialogs.info(self, "Connect Claude Code", text)
-        self.refresh()

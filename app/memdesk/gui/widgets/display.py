@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+# Counts read the same on screen as on the command line.
+from memdesk.core.plural import plural as plural
+
 
 def local(value: datetime) -> datetime:
     return value.replace(tzinfo=UTC).astimezone()
@@ -55,10 +58,6 @@ def one_line(text: str, limit: int = 160) -> str:
     """Text squeezed onto one line, cut with an ellipsis."""
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
-def plural(count: int, noun: str, many: str | None = None) -> str:
-    return f"{count:,} {noun if count == 1 else (many or noun + 's')}"
 
 
 def document_title(namespace: str) -> str:

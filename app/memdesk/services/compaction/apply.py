@@ -39,7 +39,9 @@ _ORDER = (
 
 
 def apply_label(proposal: Proposal) -> str:
-    return f"Compact {proposal.session_id} (run {proposal.run_id})"
+    # No run number: runs are numbered across every session and dry run, and no view shows it,
+    # so "(run 2)" after a first apply read as a second one. History links a run to its step.
+    return f"Compact {proposal.session_id}"
 
 
 def apply_proposal(app: Memdesk, proposal: Proposal) -> tuple[list[int], int | None]:

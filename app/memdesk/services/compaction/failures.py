@@ -26,7 +26,7 @@ def raw_archive(source: Source) -> str:
     return "\n".join(lines)
 
 
-def count_failure(app: Memdesk, source: Source, error: LLMError, run_id: int) -> CompactionDegraded | None:
+def count_failure(app: Memdesk, source: Source, error: LLMError) -> CompactionDegraded | None:
     """Count one more failure; at the limit, archive the raw messages and reset the count.
 
     Returns the error to report when the messages were archived, None otherwise.
@@ -40,7 +40,7 @@ def count_failure(app: Memdesk, source: Source, error: LLMError, run_id: int) ->
                 chat.failure_count = failures
         return None
     key = f"ctx_{source.session_id}_{uuid.uuid4().hex[:8]}"
-    label = f"Archive {len(source.messages)} raw messages of {source.session_id} (run {run_id})"
+    label = f"Archive {len(source.messages)} raw messages of {source.session_id}"
     with app.ctx.change(label) as session:
         chat = session.get(ChatSession, source.session_id)
         if chat is None or chat.last_consolidated_message_id != source.base_message_id:

@@ -136,7 +136,7 @@ class Compaction:
         )
 
     def _count_failure(self, src: Source, error: LLMError, run_id: int) -> None:
-        degraded = count_failure(self.app, src, error, run_id)
+        degraded = count_failure(self.app, src, error)
         if degraded is not None:
             finish_run(self.app.store, run_id, "degraded", str(degraded), degraded.step_id)
             raise degraded from None

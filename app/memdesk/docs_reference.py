@@ -1,0 +1,370 @@
+"""The user guide's reference pages, written from the code itself so they cannot drift from it.
+
+Every ``memdesk`` command and option comes from the argument parser, every MCP tool, resource
+and prompt from the server's own lists, every setting from ``config.SPECS`` and the admin API
+from its OpenAPI document. ``pages()`` returns the Markdown; ``on_files`` is the MkDocs hook
+(``hooks:`` in mkdocs.yml) that adds them to the site at build time, so no generated page is
+kept in the repository.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import asyncio
+import html
+import json
+from collections.abc import Iterator
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+from memdesk import __version__
+from memdesk.cli.main import build_parser
+from memdesk.config import SPECS, SettingSpec
+
+CLI_PAGE = "reference/cli.md"
+MCP_PAGE = "reference/mcp.md"
+SETTINGS_PAGE = "reference/settings.md"
+ADMIN_API_PAGE = "reference/admin-api.md"
+SCHEMA_PAGE = "reference/schema.md"
+GENERATED_NOTE = "*This page is generated from Memdesk's code when the guide is built.*"
+
+
+def _cell(text: object) -> str:
+    """Text safe inside a Markdown table cell. Outside `code spans` a ``<`` or ``&`` is escaped,
+    or Markdown would pass "<data dir>" through as an HTML tag the browser hides."""
+    parts = str(text).replace("|", "\\|").replace("\n", " ").split("`")
+    # Even parts are prose, odd ones the insides of code spans, which Markdown shows as written.
+    return "`".join(
+        html.escape(part, quote=False) if index % 2 == 0 else part for index, part in enumerate(parts)
+    )
+
+
+def _code_cell(text: object) -> str:
+    """Text for inside a `code span` in a table cell: shown as written, only ``|`` escaped."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _code(text: object) -> str:
+    return f"`{text}`" if str(text) else ""
+
+
+# --- the command line -------------------------------------------------------------------------
+
+
+def commands(
+    parser: argparse.ArgumentParser | None = None, words: tuple[str, ...] = ()
+) -> Iterator[tuple[tuple[str, ...], argparse.ArgumentParser, str]]:
+    """Every command and sub-command: its words after ``memdesk``, its parser and its one-line help."""
+    parser = parser or build_parser()
+    for group in parser._actions:
+        if not isinstance(group, argparse._SubParsersAction):
+            continue
+        helps = {action.dest: action.help or "" for action in group._choices_actions}
+        for name, sub in group.choices.items():
+            path = (*words, name)
+            yield path, sub, helps.get(name, "")
+            yield from commands(sub, path)
+
+
+def _option_rows(parser: argparse.ArgumentParser) -> list[str]:
+    rows = []
+    for action in parser._actions:
+        if isinstance(action, argparse._HelpAction | argparse._SubParsersAction | argparse._VersionAction):
+            continue
+        if action.option_strings:
+            name = ", ".join(action.option_strings)
+            if action.nargs != 0:
+                name += f" {action.metavar or action.dest.upper()}"
+        else:
+            name = action.metavar or action.dest.upper()
+        what = action.help or ""
+        if not action.option_strings and not what:
+            what = "optional" if action.nargs in ("?", "*") else "required"
+        if action.choices:
+            what += ("; " if what else "") + "one of " + ", ".join(f"`{c}`" for c in action.choices)
+        if action.default not in (None, False, [], argparse.SUPPRESS) and action.nargs != 0:
+            what += f" (default `{action.default}`)"
+        rows.append(f"| `{_code_cell(name)}` | {_cell(what)} |")
+    return rows
+
+
+def cli_page() -> str:
+    parser = build_parser()
+    lines = [
+        "# The `memdesk` command",
+        "",
+        GENERATED_NOTE,
+        "",
+        "`memdesk` with no command opens the window. Global options come before the command. "
+        "Exit codes: 0 success; 1 the operation failed (the message says why, and nothing was "
+        "half written); 2 bad usage or bad input.",
+        "",
+        "```text",
+        parser.format_usage().strip(),
+        "```",
+        "",
+        "| global option | what it does |",
+        "| --- | --- |",
+        *_option_rows(parser),
+        "| `--version` | print the version |",
+        "",
+    ]
+    for words, sub, summary in commands(parser):
+        lines += [f"{'#' * min(len(words) + 1, 4)} `memdesk {' '.join(words)}`", ""]
+        description = sub.description or summary
+        if description:
+            lines += [description, ""]
+        lines += ["```text", sub.format_usage().strip().removeprefix("usage: "), "```", ""]
+        rows = _option_rows(sub)
+        if rows:
+            lines += ["| argument | what it does |", "| --- | --- |", *rows, ""]
+    return "\n".join(lines)
+
+
+# --- MCP ----------------------------------------------------------------------------------------
+
+
+def mcp_lists() -> dict[str, list[Any]]:
+    """The server's tools, resources, resource templates and prompts, as it lists them to a
+    client. Listing needs no store, so the server is built on one that never opens."""
+    from memdesk.servers.mcp_server import MemdeskMCP
+
+    server = MemdeskMCP(Future()).server
+
+    async def lists() -> dict[str, list[Any]]:
+        return {
+            "tools": await server.list_tools(),
+            "resources": await server.list_resources(),
+            "templates": await server.list_resource_templates(),
+            "prompts": await server.list_prompts(),
+        }
+
+    return asyncio.run(lists())
+
+
+def _schema_rows(schema: dict[str, Any]) -> list[str]:
+    required = set(schema.get("required", []))
+    rows = []
+    for name, prop in schema.get("properties", {}).items():
+        shown = {k: v for k, v in prop.items() if k not in ("title", "description")}
+        rows.append(
+            f"| `{name}` | {'yes' if name in required else 'no'} | `{_code_cell(json.dumps(shown))}` "
+            f"| {_cell(prop.get('description', ''))} |"
+        )
+    return rows
+
+
+def mcp_page() -> str:
+    found = mcp_lists()
+    lines = [
+        "# MCP tools, resources and prompts",
+        "",
+        GENERATED_NOTE,
+        "",
+        "What `memdesk mcp` offers an assistant, as the server lists it. Each tool's input "
+        "schema is the JSON Schema the server sends; an argument that does not fit it is "
+        "answered with a tool error in a sentence, and nothing is written.",
+        "",
+        "## Tools",
+        "",
+    ]
+    for tool in found["tools"]:
+        lines += [f"### `{tool.name}`", "", tool.description or "", ""]
+        hints = tool.annotations
+        if hints is not None:
+            kind = "reads only" if hints.readOnlyHint else "deletes" if hints.destructiveHint else "writes"
+            lines += [f"It {kind}.", ""]
+        rows = _schema_rows(tool.inputSchema)
+        if rows:
+            lines += ["| argument | required | schema | about |", "| --- | --- | --- | --- |", *rows, ""]
+        else:
+            lines += ["It takes no arguments.", ""]
+        lines += [
+            '<details markdown="1"><summary>Input schema</summary>',
+            "",
+            "```json",
+            json.dumps(tool.inputSchema, indent=2),
+            "```",
+            "",
+            "</details>",
+            "",
+        ]
+    lines += ["## Resources", "", "| URI | name | type | what |", "| --- | --- | --- | --- |"]
+    for resource in [*found["resources"], *found["templates"]]:
+        uri = getattr(resource, "uriTemplate", None) or resource.uri
+        lines.append(
+            f"| `{uri}` | {resource.name} | {resource.mimeType or ''} | {_cell(resource.description or '')} |"
+        )
+    lines += ["", "## Prompts", ""]
+    for prompt in found["prompts"]:
+        arguments = ", ".join(
+            f"`{a.name}`" + ("" if a.required else " (optional)") for a in prompt.arguments or []
+        )
+        lines += [f"### `{prompt.name}`", "", prompt.description or "", "", f"Arguments: {arguments}.", ""]
+    return "\n".join(lines)
+
+
+# --- settings -----------------------------------------------------------------------------------
+
+
+def _default(spec: SettingSpec) -> str:
+    if spec.kind == "bool":
+        return _code(str(spec.default).lower())
+    if isinstance(spec.default, list):
+        return _code(", ".join(spec.default))
+    return _code(spec.default) if spec.default != "" else "(empty)"
+
+
+def settings_page() -> str:
+    lines = [
+        "# Settings",
+        "",
+        GENERATED_NOTE,
+        "",
+        "Settings live in `config.toml` (on Linux `~/.config/memdesk/config.toml`; on other systems "
+        "see [Settings](../index.md#settings); `--config FILE` for another). **File → Settings…** "
+        "in the window edits the same file, a tab per section. Each key is `section.name`: "
+        "`memory.recall_limit` is `recall_limit` under `[memory]`. A value out of range or of the "
+        "wrong type is reported with its key and the allowed range, and the default is used.",
+        "",
+        "| key | what | type and range | default |",
+        "| --- | --- | --- | --- |",
+    ]
+    for spec in SPECS:
+        lines.append(
+            f"| `{spec.key}` | {_cell(spec.label)} | {spec.kind}: {_cell(spec.describe_range())} "
+            f"| {_default(spec)} |"
+        )
+    return "\n".join([*lines, ""])
+
+
+# --- the admin API ------------------------------------------------------------------------------
+
+
+def openapi_document() -> dict[str, Any]:
+    from memdesk.servers.admin_api import OPERATIONS, TITLE
+    from memdesk.servers.openapi import document
+
+    return document(OPERATIONS, TITLE, __version__, "http://127.0.0.1:8765")
+
+
+def admin_api_page() -> str:
+    spec = openapi_document()
+    lines = [
+        "# The admin API (`memdesk serve`)",
+        "",
+        GENERATED_NOTE,
+        "",
+        spec["info"]["description"],
+        "",
+        f"The server listens on `{spec['servers'][0]['url']}` by default. Every request carries "
+        "`Authorization: Bearer TOKEN`. `GET /openapi.json` returns the whole OpenAPI "
+        f"{spec['openapi']} document this page is made from.",
+        "",
+    ]
+    for path, methods in spec["paths"].items():
+        for method, op in methods.items():
+            lines += [f"## `{method.upper()} {path}`", "", op["summary"], ""]
+            if op.get("description"):
+                lines += [op["description"], ""]
+            params = op.get("parameters", [])
+            if params:
+                lines += ["| parameter | in | required | schema | about |", "| --- | --- | --- | --- | --- |"]
+                lines += [
+                    f"| `{p['name']}` | {p['in']} | {'yes' if p['required'] else 'no'} "
+                    f"| `{_code_cell(json.dumps(p['schema']))}` | {_cell(p.get('description', ''))} |"
+                    for p in params
+                ]
+                lines.append("")
+            body = op.get("requestBody")
+            if body:
+                schema = body["content"]["application/json"]["schema"]
+                lines += [
+                    "Request body (JSON):",
+                    "",
+                    "| field | required | schema | about |",
+                    "| --- | --- | --- | --- |",
+                    *_schema_rows(schema),
+                    "",
+                ]
+            lines += ["| status | meaning |", "| --- | --- |"]
+            lines += [
+                f"| {status} | {_cell(answer['description'])} |" for status, answer in op["responses"].items()
+            ]
+            lines.append("")
+    return "\n".join(lines)
+
+
+# --- the store's schema -----------------------------------------------------------------------
+
+
+def migrations() -> list[tuple[str, str]]:
+    """Each schema upgrade's file name and the first line of its docstring, oldest first."""
+    versions = Path(__file__).resolve().parent / "store" / "migrations" / "versions"
+    found = []
+    for script in sorted(versions.glob("[0-9]*.py")):
+        doc = ast.get_docstring(ast.parse(script.read_text(encoding="utf-8"))) or ""
+        found.append((script.stem, " ".join(doc.split("\n\n")[0].split()).replace("``", "`")))
+    return found
+
+
+def schema_page() -> str:
+    from memdesk.store.models import Base
+
+    lines = [
+        "# The store's schema",
+        "",
+        GENERATED_NOTE,
+        "",
+        "The tables of a Memdesk store, from its SQLAlchemy models, and the upgrades that made the "
+        "schema what it is. See [The store and its migrations](../how/store.md) for how upgrades run.",
+        "",
+        "## Upgrades",
+        "",
+        "| revision | what it changes |",
+        "| --- | --- |",
+        *(f"| `{name}` | {_cell(about)} |" for name, about in migrations()),
+        "",
+        "## Tables",
+        "",
+    ]
+    for table in Base.metadata.sorted_tables:
+        lines += [f"### `{table.name}`", "", "| column | type | null | key |", "| --- | --- | --- | --- |"]
+        for column in table.columns:
+            key = (
+                "primary"
+                if column.primary_key
+                else ", ".join(f"→ `{fk.column.table.name}.{fk.column.name}`" for fk in column.foreign_keys)
+            )
+            null = "yes" if column.nullable else "no"
+            lines.append(f"| `{column.name}` | {column.type} | {null} | {key} |")
+        indexes = sorted(index.name for index in table.indexes if index.name)
+        if indexes:
+            lines += ["", "Indexes: " + ", ".join(f"`{name}`" for name in indexes) + "."]
+        lines.append("")
+    return "\n".join(lines)
+
+
+# --- the site -----------------------------------------------------------------------------------
+
+
+def pages() -> dict[str, str]:
+    """Each generated page's path under docs/, and its Markdown."""
+    return {
+        CLI_PAGE: cli_page(),
+        MCP_PAGE: mcp_page(),
+        SETTINGS_PAGE: settings_page(),
+        ADMIN_API_PAGE: admin_api_page(),
+        SCHEMA_PAGE: schema_page(),
+    }
+
+
+def on_files(files: Any, config: Any) -> Any:
+    """MkDocs hook: add the generated pages to the site being built."""
+    from mkdocs.structure.files import File
+
+    for path, text in pages().items():
+        files.append(File.generated(config, path, content=text))
+    return files

@@ -1,0 +1,268 @@
+"""Connect an assistant: every client ``memdesk connect`` knows, whether its own config starts
+Memdesk on this store (read back from the file each time), Connect and Disconnect, and the
+set-up text to add by hand. The welcome page and the Assistants page show this same panel."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontDatabase, QGuiApplication
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSizePolicy,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memdesk.core.items import NOTHING
+from memdesk.gui import dialogs, theme
+from memdesk.gui.models.common import TableModel
+from memdesk.gui.tasks import TaskRunner
+from memdesk.gui.widgets.tables import selected_rows, setup_table
+from memdesk.servers.client_setup import Snippet, memdesk_command, other_clients, server_args, snippet
+from memdesk.services.clients.connect import (
+    ClientStatus,
+    State,
+    change_lines,
+    connect_store,
+    disconnect,
+    outcome,
+    status,
+)
+from memdesk.services.clients.known import CLIENTS, Client
+from memdesk.services.memdesk import Memdesk
+
+
+@dataclass(frozen=True)
+class ClientRow:
+    status: ClientStatus
+    snippet: Snippet
+
+    @property
+    def can_connect(self) -> bool:
+        return not self.status.problem and self.status.state is not State.CONNECTED
+
+    @property
+    def can_disconnect(self) -> bool:
+        return not self.status.problem and self.status.state in (State.CONNECTED, State.DIFFERENT)
+
+
+def read_clients(app: Memdesk) -> tuple[list[ClientRow], Snippet]:
+    """Each known client's state, read from its config now, and its set-up text for this store;
+    then the command line any other client starts."""
+    command, args = memdesk_command(), server_args(app.paths)
+    rows = [ClientRow(status(client, command, args), snippet(client, command, args)) for client in CLIENTS]
+    return rows, other_clients(command, args)
+
+
+def short_path(path: Path) -> str:
+    """``path`` with the home folder as ``~``, as the clients' own documentation writes it."""
+    home = Path.home()
+    return f"~/{path.relative_to(home)}" if path.is_relative_to(home) else str(path)
+
+
+def _path_label() -> QLabel:
+    """A wrapped, selectable label that a long path does not widen: it wraps (or is cut) instead."""
+    label = QLabel()
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+    return label
+
+
+class ClientStatesModel(TableModel):
+    NAME, STATE, CONFIG = range(3)
+    HEADERS = ("Assistant", "State", "Config file")
+
+    @property
+    def clients(self) -> list[ClientRow]:
+        return self._rows
+
+    def set_clients(self, rows: list[ClientRow]) -> None:
+        self._reset_rows(rows)
+
+    def cell(self, row: ClientRow, column: int, role: int) -> Any:
+        state = row.status.state
+        if role == Qt.ItemDataRole.DisplayRole:
+            shown = (
+                state.value
+                if not row.status.problem or state is State.UNREADABLE
+                else f"{state.value} (locked)"
+            )
+            return (row.status.client.title, shown, short_path(row.status.path))[column]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return row.status.problem or str(row.status.path)
+        if role == Qt.ItemDataRole.ForegroundRole and column == self.STATE:
+            if row.status.problem:
+                return theme.warning()
+            return theme.ok() if state is State.CONNECTED else None
+        return None
+
+
+class ClientConnections(QWidget):
+    """The clients and their state; with ``snippets``, also the selected one's set-up text."""
+
+    changed = Signal()  # a client's config was written: connecting Claude Code also turns its source on
+    status_message = Signal(str)
+
+    def __init__(self, tasks: TaskRunner, snippets: bool, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.tasks = tasks
+        self.model = ClientStatesModel(self)
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        setup_table(
+            self.table, ClientStatesModel.CONFIG, {ClientStatesModel.NAME: 16, ClientStatesModel.STATE: 24}
+        )
+        self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
+        self.connect_button = QPushButton("Connect")
+        self.connect_button.setToolTip(
+            "Add Memdesk to this assistant's config file, set to open this store (backed up first)"
+        )
+        self.disconnect_button = QPushButton("Disconnect")
+        self.disconnect_button.setToolTip(
+            "Take Memdesk out of this assistant's config file (backed up first)"
+        )
+        self.connect_button.clicked.connect(self.connect_selected)
+        self.disconnect_button.clicked.connect(self.disconnect_selected)
+        self.detail = _path_label()
+        theme.follow(self.detail, lambda: theme.set_text_color(self.detail, theme.muted()))
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.connect_button)
+        buttons.addWidget(self.disconnect_button)
+        buttons.addStretch(1)
+        clients = QVBoxLayout()
+        clients.setContentsMargins(0, 0, 0, 0)
+        clients.addWidget(self.table, 1)
+        clients.addLayout(buttons)
+        clients.addWidget(self.detail)
+        # Beside the list, not below it: the Assistants page has more width than height to give.
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(clients, 3)
+        self.where: QLabel | None = None
+        self.text: QPlainTextEdit | None = None
+        self.copy_button: QPushButton | None = None
+        self.copy_other_button: QPushButton | None = None
+        self.other_clients: Snippet | None = None  # the command line, for any other client
+        if snippets:
+            self._add_snippet_view(layout)
+        self._update_buttons()
+
+    def _add_snippet_view(self, layout: QHBoxLayout) -> None:
+        self.where = QLabel()
+        self.where.setWordWrap(True)
+        self.text = QPlainTextEdit(readOnly=True)
+        self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.copy_button = QPushButton("Copy")
+        self.copy_button.setToolTip("Copy the set-up text, to add it by hand")
+        self.copy_button.clicked.connect(self.copy)
+        self.copy_other_button = QPushButton("Copy Command for Other Clients")
+        self.copy_other_button.clicked.connect(self.copy_other)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.copy_button)
+        buttons.addWidget(self.copy_other_button)
+        buttons.addStretch(1)
+        column = QVBoxLayout()
+        column.addWidget(self.where)
+        column.addWidget(self.text, 1)
+        column.addLayout(buttons)
+        layout.addLayout(column, 2)
+
+    # --- reading -------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        self.tasks.read(read_clients, on_done=self._show, owner=self)
+
+    def _show(self, result: tuple[list[ClientRow], Snippet]) -> None:
+        rows, other = result
+        self.other_clients = other
+        if self.copy_other_button is not None:
+            self.copy_other_button.setToolTip(f"{other.where}\n{other.text}")
+        chosen = self._chosen()
+        keep = chosen.status.client.name if chosen else None
+        self.model.set_clients(rows)
+        names = [row.status.client.name for row in rows]
+        self.table.selectRow(names.index(keep) if keep in names else 0)
+        self._update_buttons()
+
+    def _chosen(self) -> ClientRow | None:
+        rows = selected_rows(self.table)
+        return self.model.clients[rows[0]] if rows else None
+
+    def _update_buttons(self) -> None:
+        row = self._chosen()
+        self.connect_button.setEnabled(row is not None and row.can_connect)
+        self.disconnect_button.setEnabled(row is not None and row.can_disconnect)
+        self.connect_button.setText("Update" if row and row.status.state is State.DIFFERENT else "Connect")
+        self.detail.setText(row.status.problem if row else "")
+        self.detail.setVisible(bool(self.detail.text()))
+        if self.where is not None and self.text is not None and self.copy_button is not None:
+            self.where.setText(row.snippet.where if row else "")
+            self.text.setPlainText(row.snippet.text if row else "")
+            self.copy_button.setText("Copy")
+
+    def copy(self) -> None:
+        row = self._chosen()
+        if row is not None and self.copy_button is not None:
+            QGuiApplication.clipboard().setText(row.snippet.text)
+            self.copy_button.setText("Copied")
+
+    def copy_other(self) -> None:
+        """The command line any other MCP client starts, on the clipboard."""
+        if self.other_clients is not None:
+            QGuiApplication.clipboard().setText(self.other_clients.text)
+            self.status_message.emit(f"Copied: {self.other_clients.text}")
+
+    # --- changing a client's config --------------------------------------------------------
+
+    def connect_selected(self) -> None:
+        row = self._chosen()
+        if row is None or not row.can_connect:
+            return
+        client = row.status.client
+        extra = (
+            " Claude Code also gets Memdesk's hooks (your prompt when a session starts; its "
+            "transcript read when one stops)."
+            if client.name == "claude-code"
+            else ""
+        )
+        question = (
+            f"Add Memdesk to {client.title}'s config, set to open this store?\n\n{row.status.path}\n\n"
+            f"Everything else in the file is kept, and it is backed up beside itself first.{extra} "
+            f"Restart {client.title} to use it."
+        )
+        if dialogs.confirm(self, f"Connect {client.title}", question, action="Connect"):
+            self.tasks.write(
+                lambda app: connect_store(app, client, memdesk_command(), server_args(app.paths)),
+                on_done=lambda lines: self._done(client, outcome(client, lines, connecting=True)),
+                changes=NOTHING,
+            )
+
+    def disconnect_selected(self) -> None:
+        row = self._chosen()
+        if row is None or not row.can_disconnect:
+            return
+        client = row.status.client
+        question = (
+            f"Take Memdesk out of {client.title}'s config?\n\n{row.status.path}\n\nIt is backed up first."
+        )
+        if dialogs.confirm(self, f"Disconnect {client.title}", question, action="Disconnect"):
+            self.tasks.write(
+                lambda _app: change_lines(disconnect(client)),
+                on_done=lambda lines: self._done(client, outcome(client, lines, connecting=False)),
+                changes=NOTHING,
+            )
+
+    def _done(self, client: Client, text: str) -> None:
+        dialogs.info(self, client.title, text)
+        self.refresh()
+        self.changed.emit()

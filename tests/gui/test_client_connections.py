@@ -1,0 +1,164 @@
+"""Connecting an assistant from the window: the welcome page and the Assistants page list the
+same clients, each with its state read back from its own config file; Connect and Disconnect
+change that file (backed up), and a file Memdesk must not change leaves both buttons off."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+from tests.gui.tables_fixtures import RENDERS, app_palette, save_render, shown
+
+from memdesk.gui.views.assistants import AssistantsView
+from memdesk.gui.views.client_connections import ClientConnections, ClientStatesModel
+from memdesk.gui.welcome import WelcomeView
+from memdesk.services.clients.known import BY_NAME, CLIENTS
+
+
+def _configs(home: Path) -> None:
+    """Cursor with a server of the person's own; Codex CLI's file broken by hand."""
+    cursor = home / ".cursor" / "mcp.json"
+    cursor.parent.mkdir()
+    cursor.write_text(json.dumps({"mcpServers": {"other": {"command": "other-server"}}}))
+    codex = home / ".codex" / "config.toml"
+    codex.parent.mkdir()
+    codex.write_text('model = "o3"\nmodel = "o4"\n')
+
+
+def _rows(panel: ClientConnections) -> dict[str, str]:
+    model = panel.model
+    return {
+        model.index(row, ClientStatesModel.NAME).data(): model.index(row, ClientStatesModel.STATE).data()
+        for row in range(model.rowCount())
+    }
+
+
+def _select(panel: ClientConnections, title: str) -> None:
+    row = next(i for i, r in enumerate(panel.model.clients) if r.status.client.title == title)
+    panel.table.selectRow(row)
+
+
+def _welcome(qtbot, tasks, settle) -> WelcomeView:
+    return shown(qtbot, WelcomeView("Store: test", tasks), settle)
+
+
+def test_both_pages_list_every_client_with_its_state(client_home, qtbot, memdesk_app, tasks, settle):
+    _configs(client_home)
+    welcome_page = _welcome(qtbot, tasks, settle)
+    assistants_page = shown(qtbot, AssistantsView(memdesk_app, tasks), settle)
+    welcome, assistants = welcome_page.connections, assistants_page.connections
+    expected = {client.title: "Not connected" for client in CLIENTS} | {"Codex CLI": "Config not readable"}
+    assert _rows(welcome) == _rows(assistants) == expected
+    _select(welcome, "Codex CLI")
+    assert not welcome.connect_button.isEnabled() and not welcome.disconnect_button.isEnabled()
+    assert "config.toml is not valid TOML" in welcome.detail.text() and "line 2" in welcome.detail.text()
+    state = welcome.model.index(welcome.table.currentIndex().row(), ClientStatesModel.STATE)
+    assert "not valid TOML" in state.data(Qt.ItemDataRole.ToolTipRole)
+
+
+def test_connect_and_disconnect_change_the_file_and_read_it_back(
+    client_home, qtbot, memdesk_app, tasks, settle, answer, dialog_log
+):
+    _configs(client_home)
+    answer("confirm", True)
+    answer("info", None)
+    page = _welcome(qtbot, tasks, settle)
+    panel = page.connections
+    _select(panel, "Cursor")
+    assert panel.connect_button.isEnabled() and not panel.disconnect_button.isEnabled()
+    qtbot.mouseClick(panel.connect_button, Qt.MouseButton.LeftButton)
+    settle()
+    config = client_home / ".cursor" / "mcp.json"
+    servers = json.loads(config.read_text())["mcpServers"]
+    assert set(servers) == {"other", "memdesk"}
+    assert servers["memdesk"]["args"] == ["--data-dir", str(memdesk_app.paths.data_dir), "mcp"]
+    assert "backed up as" in dialog_log.texts("info")[-1]
+    assert _rows(panel)["Cursor"] == "Connected"
+    assert not panel.connect_button.isEnabled() and panel.disconnect_button.isEnabled()
+
+    qtbot.mouseClick(panel.disconnect_button, Qt.MouseButton.LeftButton)
+    settle()
+    assert json.loads(config.read_text()) == {"mcpServers": {"other": {"command": "other-server"}}}
+    assert _rows(panel)["Cursor"] == "Not connected"
+    assert len(list(config.parent.glob("mcp.json.memdesk-backup-*"))) == 2
+
+
+def test_a_client_set_up_for_another_store_can_be_updated(
+    client_home, qtbot, memdesk_app, tasks, settle, answer
+):
+    gemini = BY_NAME["gemini"].config_path()
+    gemini.parent.mkdir(parents=True)
+    gemini.write_text(json.dumps({"mcpServers": {"memdesk": {"command": "memdesk", "args": ["mcp"]}}}))
+    page = shown(qtbot, AssistantsView(memdesk_app, tasks), settle)
+    panel = page.connections
+    assert _rows(panel)["Gemini CLI"] == "Connected to another set-up"
+    _select(panel, "Gemini CLI")
+    assert panel.connect_button.text() == "Update" and panel.disconnect_button.isEnabled()
+    answer("confirm", True)
+    answer("info", None)
+    panel.connect_button.click()
+    settle()
+    assert _rows(panel)["Gemini CLI"] == "Connected"
+
+
+def test_a_symlinked_config_is_shown_locked(client_home, tmp_path, qtbot, tasks, settle):
+    target = tmp_path / "dotfiles-windsurf.json"
+    target.write_text("{}")
+    config = BY_NAME["windsurf"].config_path()
+    config.parent.mkdir(parents=True)
+    config.symlink_to(target)
+    page = _welcome(qtbot, tasks, settle)
+    panel = page.connections
+    assert _rows(panel)["Windsurf"] == "Not connected (locked)"
+    _select(panel, "Windsurf")
+    assert not panel.connect_button.isEnabled() and "is a symlink to" in panel.detail.text()
+
+
+def test_the_assistants_page_shows_the_set_up_text_to_copy(client_home, qtbot, memdesk_app, tasks, settle):
+    page = shown(qtbot, AssistantsView(memdesk_app, tasks), settle)
+    panel = page.connections
+    _select(panel, "VS Code")
+    entry = json.loads(panel.text.toPlainText())["servers"]["memdesk"]
+    assert entry["type"] == "stdio" and Path(entry["command"]).name == "memdesk"
+    assert entry["args"] == ["--data-dir", str(memdesk_app.paths.data_dir), "mcp"]
+    assert "MCP: Open User Configuration" in panel.where.text()
+    panel.copy_button.click()
+    assert QGuiApplication.clipboard().text() == panel.text.toPlainText()
+    _select(panel, "Codex CLI")
+    assert panel.text.toPlainText().startswith("[mcp_servers.memdesk]")
+    copied: list[str] = []
+    page.status_message.connect(copied.append)
+    panel.copy_other_button.click()
+    command = QGuiApplication.clipboard().text()
+    assert Path(shlex.split(command)[0]).name == "memdesk" and command.endswith(
+        f"{memdesk_app.paths.data_dir} mcp"
+    )
+    assert copied == [f"Copied: {command}"]
+
+
+@pytest.mark.parametrize(("name", "size", "dark"), RENDERS)
+def test_render_the_list(client_home, qtbot, memdesk_app, tasks, settle, name, size, dark):
+    _configs(client_home)
+    cursor = BY_NAME["claude-desktop"].config_path()
+    cursor.parent.mkdir(parents=True)
+    with app_palette(dark):
+        welcome = _welcome(qtbot, tasks, settle)
+        from memdesk.servers.client_setup import memdesk_command, server_args
+        from memdesk.services.clients.connect import connect
+
+        connect(BY_NAME["claude-desktop"], memdesk_command(), server_args(memdesk_app.paths))
+        welcome.resize(*size)
+        welcome.refresh()
+        settle()
+        assert _rows(welcome.connections)["Claude Desktop"] == "Connected"
+        save_render(welcome, f"welcome-clients-{name}", size)
+        assistants = shown(qtbot, AssistantsView(memdesk_app, tasks), settle, size)
+        assistants.bottom_tabs.setCurrentIndex(0)
+        _select(assistants.connections, "Claude Desktop")
+        # Small: the transcripts tab beside it names this test's long home folder, too wide to fit.
+        if name != "small":
+            save_render(assistants, f"assistants-clients-{name}", size)

@@ -1,0 +1,80 @@
+"""`memdesk connect CLIENT` and `memdesk disconnect CLIENT` as a person runs them, on a
+temporary home: what they print, what they change, and what they refuse."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from tests.support.cli import MemdeskCommand, fails, out
+
+from memdesk.services.clients.known import CLIENTS, LOCATION_ENV
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    home = tmp_path / "home"
+    home.mkdir()
+    return {"HOME": str(home), **dict.fromkeys(LOCATION_ENV, "")}
+
+
+@pytest.mark.engines("sqlite")
+def test_help_lists_every_client_and_its_file(memdesk: MemdeskCommand, env):
+    shown = out(memdesk("connect", "--help", env=env))
+    for client in CLIENTS:
+        assert f"{client.name}  " in shown and client.title in shown
+    assert f"{env['HOME']}/.cursor/mcp.json" in shown and f"{env['HOME']}/.codex/config.toml" in shown
+
+
+@pytest.mark.engines("sqlite")
+def test_connect_twice_then_disconnect_twice(memdesk: MemdeskCommand, env):
+    config = Path(env["HOME"]) / ".cursor" / "mcp.json"
+    config.parent.mkdir()
+    config.write_text('{"mcpServers": {"other": {"command": "x"}}}')
+    first = out(memdesk("connect", "cursor", env=env))
+    assert f"{config}:" in first and "MCP server memdesk" in first and "backed up as" in first
+    servers = json.loads(config.read_text())["mcpServers"]
+    assert servers["memdesk"]["args"] == ["--data-dir", str(memdesk.data_dir), "mcp"]
+    assert (
+        out(memdesk("connect", "cursor", env=env)).strip() == "Cursor is already connected; nothing changed."
+    )
+    assert "removed MCP server memdesk" in out(memdesk("disconnect", "cursor", env=env))
+    assert json.loads(config.read_text()) == {"mcpServers": {"other": {"command": "x"}}}
+    assert (
+        out(memdesk("disconnect", "cursor", env=env)).strip() == "Cursor was not connected; nothing changed."
+    )
+    assert len(list(config.parent.glob("mcp.json.memdesk-backup-*"))) == 2
+
+
+@pytest.mark.engines("sqlite")
+def test_a_bad_config_gets_one_line_and_is_not_changed(memdesk: MemdeskCommand, env, tmp_path):
+    config = Path(env["HOME"]) / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text('model = "o3"\nmodel = "o4"\n')
+    err = fails(memdesk("connect", "codex", env=env), 2, f"{config} is not valid TOML")
+    assert "line 2" in err and len(err.strip().splitlines()) == 1
+    target = tmp_path / "dotfiles.toml"
+    target.write_text("")
+    config.unlink()
+    config.symlink_to(target)
+    err = fails(memdesk("connect", "codex", env=env), 1, f"{config} is a symlink to {target}; not changed")
+    assert len(err.strip().splitlines()) == 1 and config.is_symlink() and target.read_text() == ""
+    assert list(config.parent.iterdir()) == [config]  # no backup, no temporary file
+
+
+@pytest.mark.engines("sqlite")
+def test_print_changes_nothing(memdesk: MemdeskCommand, env):
+    printed = out(memdesk("connect", "vscode", "--print", env=env))
+    assert json.loads(printed)["servers"]["memdesk"]["type"] == "stdio"
+    assert list(Path(env["HOME"]).iterdir()) == []
+    fails(memdesk("connect", "stdio", env=env), 2, "add --print")
+
+
+@pytest.mark.engines("sqlite")
+def test_disconnecting_claude_code_says_its_transcript_source_stays_on(memdesk: MemdeskCommand, env):
+    assert "Turned on the claude-code source" in out(memdesk("connect", "claude-code", env=env))
+    said = out(memdesk("disconnect", "claude-code", env=env))
+    assert "removed MCP server memdesk" in said and "sources.claude_code = false" in said
+    again = out(memdesk("disconnect", "claude-code", env=env))
+    assert again.strip() == "Claude Code was not connected; nothing changed."
