@@ -3,11 +3,12 @@
 One server process, one client: memory_recall and prompt p50/p95, memory_store p50, and
 completions of app ids (10,000 apps) and entry keys (1,000,000 entries). The same calls made
 in this process, without MCP, and a ping show how much of a round trip is the protocol and
-how much the store. Each tool call is judged beside its floor, a call of a tool that does not
-exist (taking turns with recall), and each completion beside a ping. Then the start: from launching the server to its first answers, next to
-`memdesk prompt` and a Python that only imports ``sqlalchemy.orm``, taking turns in the same
-run (with bytecode cached, as on an installed machine). Prints each figure with its goal and
-a line starting ``MISS`` when over it (with the machine's load average); never fails on time.
+how much the store. Each tool call is judged beside its floor, a call of a tool that does
+not exist (taking turns with recall), and each completion beside a ping. Then the start:
+from launching the server to its first answers, next to `memdesk prompt` and a Python that
+only imports ``sqlalchemy.orm``, taking turns in the same run (with bytecode cached, as on
+an installed machine). Prints each figure with its goal and a line starting ``MISS`` when
+over it (with the machine's load average); never fails on time.
 """
 
 from __future__ import annotations
