@@ -65,14 +65,9 @@ def patience(what: str, value_ms: float, goal_ms: float) -> None:
         print(f"MISS {what}: {value_ms:,.0f} ms > {goal_ms:,.0f} ms")
 
 
-def process_env() -> dict[str, str]:
-    """The environment for timed processes: bytecode written and reused, as on an installed
-    machine (a run that compiles every module each time measures the compiler)."""
-    return {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-
-
-def process_ms(command: list[str], env: dict[str, str], stdin: bytes | None = None) -> float:
-    """The whole run of a process, from launch to exit, in milliseconds."""
+def process_ms(command: list[str], env: dict[str, str] | None = None, stdin: bytes | None = None) -> float:
+    """The whole run of a process, from launch to exit, in milliseconds (bytecode is written
+    and reused, as on an installed machine: tests/conftest.py sees to it)."""
     started = time.perf_counter()
     subprocess.run(command, input=stdin, check=True, capture_output=True, env=env, timeout=300)
     return (time.perf_counter() - started) * 1000

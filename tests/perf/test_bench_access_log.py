@@ -17,7 +17,6 @@ reads stay inside the 90 days kept): ``mcp:assistant-0`` made 1% of them, ``mcp:
 
 from __future__ import annotations
 
-import json
 import random
 import shutil
 import sqlite3
@@ -27,7 +26,6 @@ import sys
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 from sqlalchemy import event
@@ -36,7 +34,6 @@ from tests.perf.goals import (
     IMPORT_FLOOR,
     judge,
     patience,
-    process_env,
     process_ms,
     ratio_of_turns,
     taking_turns,
@@ -241,17 +238,23 @@ def _reads_tab(app: Memdesk, tasks: TaskRunner) -> None:
         print(f"Reads tab filtered by item {item!r}: first page in {took:.0f} ms ({len(filtered)} reads)")
 
 
-def _listing(app: Memdesk, path: Path, reads: int) -> tuple[str, Any]:
+def _listing(app: Memdesk, path: Path, reads: int) -> str:
     """One assistant's reads, newest first, against the same statement run with plain sqlite3."""
-    statements: list[tuple[str, Any]] = []
+    statements: list[str] = []
 
-    def keep(_conn, _cursor, statement, parameters, _context, _many) -> None:
-        statements.append((statement, parameters))
+    # The statement as SQLite ran it, its values in place: the driver's own trace.
+    def trace(connection: sqlite3.Connection, _record: object, _proxy: object) -> None:
+        connection.set_trace_callback(statements.append)
 
-    event.listen(app.store.read_engine, "before_cursor_execute", keep)
+    def untrace(connection: sqlite3.Connection, _record: object) -> None:
+        connection.set_trace_callback(None)
+
+    event.listen(app.store.read_engine, "checkout", trace)
+    event.listen(app.store.read_engine, "checkin", untrace)
     listed = list(app.access_log.all_reads(QUIET_ASSISTANT))
-    event.remove(app.store.read_engine, "before_cursor_execute", keep)
-    statement, parameters = statements[-1]  # the listing's own query
+    event.remove(app.store.read_engine, "checkout", trace)
+    event.remove(app.store.read_engine, "checkin", untrace)
+    (statement,) = [text for text in statements if "assistant_read_items" in text]
     plain = sqlite3.connect(path)
 
     def service() -> float:
@@ -262,7 +265,7 @@ def _listing(app: Memdesk, path: Path, reads: int) -> tuple[str, Any]:
 
     def plain_sql() -> float:
         started = time.perf_counter()
-        plain.execute(statement, parameters).fetchall()
+        plain.execute(statement).fetchall()
         return (time.perf_counter() - started) * 1000
 
     try:
@@ -277,7 +280,7 @@ def _listing(app: Memdesk, path: Path, reads: int) -> tuple[str, Any]:
         ratio_goal=LISTING_RATIO_GOAL,
         ratio=ratio_of_turns(times, "service", "plain"),
     )
-    return statement, parameters
+    return statement
 
 
 # The floor of the command: a Python that runs the listing's query with sqlite3 and prints
@@ -285,7 +288,7 @@ def _listing(app: Memdesk, path: Path, reads: int) -> tuple[str, Any]:
 _PLAIN_COMMAND = """
 import json, sqlite3, sys
 conn = sqlite3.connect(sys.argv[1])
-rows = conn.execute(sys.argv[2], json.loads(sys.argv[3])).fetchall()
+rows = conn.execute(sys.argv[2]).fetchall()
 out = sys.stdout
 out.write("[")
 for number, row in enumerate(rows):
@@ -294,22 +297,20 @@ out.write("\\n]\\n")
 """
 
 
-def _cli(tmp_path: Path, path: Path, reads: int, statement: tuple[str, Any]) -> None:
-    env = process_env()
+def _cli(tmp_path: Path, path: Path, reads: int, statement: str) -> None:
     memdesk = [sys.executable, "-m", "memdesk", "--data-dir", str(tmp_path), "--db", str(path)]
     listing = [*memdesk, "access", "log", "--json", "--assistant"]
-    sql, parameters = statement
-    plain = [sys.executable, "-c", _PLAIN_COMMAND, str(path), sql, json.dumps(list(parameters))]
+    plain = [sys.executable, "-c", _PLAIN_COMMAND, str(path), statement]
     times = taking_turns(
         COMMAND_RUNS,
         {
-            "quiet": lambda: process_ms([*listing, QUIET_ASSISTANT], env),
-            "busy": lambda: process_ms([*listing, BUSY_ASSISTANT], env),
-            "plain": lambda: process_ms(plain, env),
-            "import": lambda: process_ms(IMPORT_FLOOR, env),
+            "quiet": lambda: process_ms([*listing, QUIET_ASSISTANT]),
+            "busy": lambda: process_ms([*listing, BUSY_ASSISTANT]),
+            "plain": lambda: process_ms(plain),
+            "import": lambda: process_ms(IMPORT_FLOOR),
         },
     )
-    printed = subprocess.run([*listing, QUIET_ASSISTANT], capture_output=True, check=True, env=env).stdout
+    printed = subprocess.run([*listing, QUIET_ASSISTANT], capture_output=True, check=True).stdout
     listed = printed.count(b'"assistant"')
     # A person waits for the whole command; what any Python must do for the same is the floor.
     judge(

@@ -14,6 +14,7 @@ Prints; never fails on time. MEMDESK_BENCH_SCALE (e.g. 0.05) shrinks the store.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import statistics
 import subprocess
@@ -26,7 +27,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, QObject
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QTableView
 from tests.perf.bigstore import Corpus, big_store_path
-from tests.perf.goals import judge, patience, process_env, ratio_of_turns, taking_turns
+from tests.perf.goals import judge, patience, ratio_of_turns, taking_turns
 
 from memdesk.config import LoadedSettings, Settings
 from memdesk.gui.models.entries import EntryTableModel
@@ -396,7 +397,7 @@ def test_gui_on_the_big_store(qapp, tmp_path):
     first_rows(path, data_dir)
 
     reopen_on_knowledge(data_dir)
-    env = process_env()
+    env = {**os.environ}
     env["QT_QPA_PLATFORM"] = "offscreen"
     bare_script = tmp_path / "bare_window.py"
     bare_script.write_text(BARE_WINDOW, encoding="utf-8")

@@ -73,7 +73,7 @@ def test_mcp_round_trips_on_the_big_store(tmp_path: Path):
     print(f"\nstore: {stats['entries']:,} entries, {stats['apps']:,} apps x 10 memories")
     queries = Corpus().queries(ROUNDS)
     apps = [f"app{n:05d}" for n in range(0, int(stats["apps"]), max(int(stats["apps"]) // ROUNDS, 1))]
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    env = dict(os.environ)  # bytecode written and reused: tests/conftest.py sees to it
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "memdesk", "--data-dir", str(tmp_path / "data"), "--db", str(db), "mcp"],

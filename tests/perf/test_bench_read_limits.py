@@ -11,6 +11,7 @@ figure with its goal and a line starting ``MISS`` when over it; never fails on t
 
 from __future__ import annotations
 
+import os
 import shutil
 import statistics
 import sys
@@ -22,7 +23,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.types import Implementation
 from tests.perf.bigstore import Corpus, big_store_path
-from tests.perf.goals import judge, process_env
+from tests.perf.goals import judge
 
 from memdesk.config import LoadedSettings, Settings
 from memdesk.core.privacy import Target, TargetKind
@@ -76,7 +77,7 @@ def test_recall_and_prompt_with_private_items_and_an_app_limit(tmp_path: Path):
     )
     person = Memdesk(paths, LoadedSettings(Settings(), ()), actor="cli")
     targets = _private_targets(person, queries, stats)
-    env = process_env()
+    env = dict(os.environ)
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "memdesk", "--data-dir", str(tmp_path / "data"), "--db", str(db), "mcp"],

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 from tests.perf.bigstore import big_store_path
-from tests.perf.goals import IMPORT_FLOOR, judge, process_env, process_ms, ratio_of_turns, taking_turns
+from tests.perf.goals import IMPORT_FLOOR, judge, process_ms, ratio_of_turns, taking_turns
 from tests.perf.transcript_data import SESSION, write_transcript
 
 from memdesk.services.memdesk import Memdesk
@@ -122,16 +122,15 @@ def test_session_start_hook_and_memdesk_prompt_as_processes(tmp_path, monkeypatc
     memdesk = [sys.executable, "-m", "memdesk", "--data-dir", str(tmp_path), "--db", str(path)]
     hook = [*memdesk, "hook", "claude-code"]
     prompt = [*memdesk, "prompt", "--app", "app00042"]  # the same composing, as a command
-    env = process_env()
     times = taking_turns(
         PROCESS_RUNS,
         {
-            "hook": lambda: process_ms(hook, env, event.encode()),
-            "prompt": lambda: process_ms(prompt, env),
-            "import": lambda: process_ms(IMPORT_FLOOR, env),
+            "hook": lambda: process_ms(hook, stdin=event.encode()),
+            "prompt": lambda: process_ms(prompt),
+            "import": lambda: process_ms(IMPORT_FLOOR),
         },
     )
-    done = subprocess.run(hook, input=event.encode(), capture_output=True, check=True, env=env)
+    done = subprocess.run(hook, input=event.encode(), capture_output=True, check=True)
     assert b"additionalContext" in done.stdout  # the hook answered, not only ran
     hook_ms, prompt_ms, import_ms = (statistics.median(times[name]) for name in ("hook", "prompt", "import"))
     print(f"\nstore: {int(stats['entries']):,} entries; processes, median of {PROCESS_RUNS} taking turns")

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import statistics
 import sys
 import time
 
 from tests.perf.bigstore import Corpus, big_store_path
-from tests.perf.goals import IMPORT_FLOOR, judge, process_env, process_ms, ratio_of_turns, taking_turns
+from tests.perf.goals import IMPORT_FLOOR, judge, process_ms, ratio_of_turns, taking_turns
 
 from memdesk.config import LoadedSettings, Settings
 from memdesk.core.search_text import fts_query, query_words
@@ -90,7 +91,7 @@ def test_store_recall_compose_and_cli(tmp_path):
         "--message",
         queries[0],
     ]
-    env = {**process_env(), "MEMDESK_DATA_DIR": str(tmp_path)}
+    env = {**os.environ, "MEMDESK_DATA_DIR": str(tmp_path)}
     times = taking_turns(
         PROCESS_RUNS,
         {"prompt": lambda: process_ms(command, env), "import": lambda: process_ms(IMPORT_FLOOR, env)},

@@ -20,10 +20,24 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from sqlalchemy import ColumnElement, Integer, and_, case, cast, delete, false, func, insert, or_, select
+from sqlalchemy import (
+    ColumnElement,
+    Dialect,
+    Integer,
+    and_,
+    case,
+    cast,
+    delete,
+    false,
+    func,
+    insert,
+    or_,
+    select,
+)
 
 from memdesk.core.collection import collection_held
 from memdesk.core.items import ItemKind, ItemRef, read_kind
@@ -313,7 +327,9 @@ class AccessLog:
         # Every object made here is kept: collecting meanwhile would only walk them again and
         # again (a third of a long listing's time).
         with collection_held(), self.ctx.store.read() as session:
-            rows = session.connection().execute(query).all()  # Core rows: no ORM loading
+            # Straight from the driver: SQLAlchemy's rows cost more than the query itself.
+            compiled = query.compile(dialect=_named_parameters(type(session.get_bind().dialect)))
+            rows = self.ctx.store.raw_rows(session, str(compiled), compiled.params)
             reads: list[Read] = []
             current: tuple[Any, ...] | None = None
             items: list[ReadItem] = []
@@ -321,7 +337,9 @@ class AccessLog:
                 if current is None or current[0] != read_id:
                     if current is not None:
                         reads.append(Read(*current, tuple(items)))
-                    current, items = (read_id, at, who, tool), []
+                    # SQLite keeps times as text; PostgreSQL's driver returns them as times.
+                    when = datetime.fromisoformat(at) if isinstance(at, str) else at
+                    current, items = (read_id, when, who, tool), []
                 if kind is not None:
                     items.append(ReadItem(kind, ref, not live))
             if current is not None:
@@ -357,6 +375,12 @@ def items_in_prompt(composed: ComposedPrompt) -> list[ItemRef]:
         if section.included
         for item in section.items
     ]
+
+
+@cache
+def _named_parameters(dialect: type[Dialect]) -> Dialect:
+    """The engine's SQL dialect writing ``:name`` parameters, the form ``Store.raw_rows`` takes."""
+    return dialect(paramstyle="named")
 
 
 def _live(found: type[AssistantReadItem]) -> ColumnElement[bool]:
