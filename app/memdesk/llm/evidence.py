@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memdesk.core.slots import _mood, _someone_else, claims_in, household_names
+from memdesk.core.slots import _FAMILY, _RELATIVE, _mood, claims_in, household_names
 from memdesk.llm.changes import Edit
 from memdesk.llm.transcript import split_turns
 
@@ -33,6 +33,12 @@ _DOUBLE_QUOTES = '"“”«»'
 _WORD = re.compile(r"[^\W_]{4,}|\d+")  # a word that carries a fact ("cashews", "40")
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+|\n+")
 _SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|\n")
+_CLAUSE_BREAK = re.compile(r"[.;:!?,]\s|\n|\s(?:but|so|because|while|whereas)\s")
+# A clause about a relative or a friend ("my brother just bought…", "Mum moved to Cork"), with
+# the offline rules' words for them; one the person is the subject of is theirs ("I bought my
+# neighbour's car", "my wife and I moved").
+_RELATIVES = re.compile(rf"(?i:\b(?:my|our|his|her|their)\s+(?:{_RELATIVE})s?\b)|^\s*(?i:{_FAMILY})s?\b")
+_FIRST_PERSON = re.compile(r"\bI\b|\b(?i:we|me|us)\b")
 
 
 @dataclass(frozen=True)
@@ -75,9 +81,9 @@ def doubt(edit: Edit, before: str, spoken: Spoken) -> str:
         return f"Not applied: a supposition, not a change — {said}"
     if mood:
         return f"Not applied: a plan or a later date, not a change yet — {said}"
-    if _someone_else(text, at) or _said_of_household(text, start, end, spoken.household):
+    if _someone_elses(text, at) or _said_of_household(text, start, end, spoken.household):
         return f"Not applied: someone else's news, not the person's — {said}"
-    dropped = _dropped(before, edit.text, spoken.person)
+    dropped = _dropped(before, edit.text, spoken.person + spoken.others)
     if dropped:
         return f"Not applied: the new text drops “{dropped}”, which the conversation does not change."
     return ""
@@ -125,6 +131,13 @@ def _sentence_end(text: str, at: int) -> int:
     return match.end() if match else len(text)
 
 
+def _someone_elses(text: str, at: int) -> bool:
+    """The clause holding ``at`` tells a relative's or a friend's news, not the person's."""
+    breaks = [match.end() for match in _CLAUSE_BREAK.finditer(text, 0, at)]
+    clause = text[breaks[-1] if breaks else 0 : at]
+    return bool(_RELATIVES.search(clause)) and not _FIRST_PERSON.search(clause)
+
+
 def _said_of_household(text: str, start: int, end: int, household: frozenset[str]) -> bool:
     """A claim in the quote that the rules read as a household member's ("Dev drives a …")."""
     if not household:
@@ -133,14 +146,14 @@ def _said_of_household(text: str, start: int, end: int, household: frozenset[str
     return any(start <= claim.span[0] < end and claim.span not in mine for claim in claims_in(text))
 
 
-def _dropped(before: str, after: str, person: tuple[str, ...]) -> str:
-    """A sentence of a text holding several that the new text leaves out, though nothing the
-    person said touches it; "" when there is none."""
+def _dropped(before: str, after: str, conversation: tuple[str, ...]) -> str:
+    """A sentence of a text holding several that the new text leaves out, though nothing said
+    in the conversation touches it; "" when there is none."""
     sentences = [part.strip() for part in _SENTENCE.split(before) if part.strip()]
     if len(sentences) < 2:
         return ""
     kept = {word.lower() for word in _WORD.findall(after)}
-    said = {word.lower() for text in person for word in _WORD.findall(text)}
+    said = {word.lower() for text in conversation for word in _WORD.findall(text)}
     for sentence in sentences:
         words = {word.lower() for word in _WORD.findall(sentence)}
         if words and not words & kept and not words & said:

@@ -31,6 +31,11 @@ def update(text: str, evidence: str) -> Edit:
          "GP bumped my sertraline up to 100mg"),
         ("I stopped being vegetarian, I eat fish now.", "Vegetarian. Allergic to cashews.",
          "Eats fish. Allergic to cashews.", "I stopped being vegetarian, I eat fish now."),
+        # a relative or a possessive in the person's own news
+        ("I bought my neighbor's 2019 RAV4 off him", "Drives a 2014 Honda Civic", "Drives a 2019 RAV4",
+         "I bought my neighbor's 2019 RAV4 off him"),
+        ("the GP's bumped the levothyroxine to 75mcg", "Levothyroxine 50mcg", "Levothyroxine 75mcg",
+         "the GP's bumped the levothyroxine to 75mcg"),
     ],
 )  # fmt: skip
 def test_a_change_the_person_states_passes(said, before, after, evidence):
@@ -80,3 +85,16 @@ def test_an_update_that_drops_a_fact_the_conversation_did_not_touch_is_not_appli
     )
     retire = Edit("retire", 1, "", "ends", evidence=evidence)
     assert "drops “Allergic to cashews.”" in doubt(retire, "Vegetarian. Allergic to cashews.", said)
+
+
+def test_a_whole_entry_ends_when_the_conversation_touches_all_it_says():
+    """The assistant names what the person confirms has ended: the entry may go whole."""
+    said = spoken(
+        "yep, already did, handed the padlock back on saturday", assistant="Closing the Big Yellow unit?"
+    )
+    retire = Edit("retire", 1, "", "ends", evidence="already did, handed the padlock back on saturday")
+    assert (
+        doubt(retire, "Storage unit at Big Yellow. Holds the sofa.", said)
+        == "Not applied: the new text drops “Holds the sofa.”, which the conversation does not change."
+    )
+    assert doubt(retire, "Unit #B2 at Big Yellow, £89 a month. Holds the unit's boxes.", said) == ""
