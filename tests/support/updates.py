@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from memdesk.services.compaction.model import FACT_CHANGES, Change
 from memdesk.services.prompt import PromptSpec
 
 if TYPE_CHECKING:
@@ -116,10 +117,12 @@ def collateral(scenario: Scenario, before: Snapshot, after: Snapshot) -> list[st
 
 @dataclass(frozen=True)
 class Outcome:
-    """The prompt six weeks later, and what else the compaction changed."""
+    """The prompt six weeks later, what else the compaction changed, and the changes to
+    stored facts it proposed (applied or not)."""
 
     prompt: str
     collateral: list[str]
+    fact_changes: list[Change]
 
 
 def run_scenario(
@@ -148,7 +151,9 @@ def run_scenario(
     after = snapshot(app, scenario)
     set_now(ASKED)
     prompt = app.prompt.compose(PromptSpec(message=scenario["q"], app=scenario["app"])).text
-    return Outcome(prompt, collateral(scenario, before, after))
+    return Outcome(
+        prompt, collateral(scenario, before, after), [c for c in proposal.changes if c.kind in FACT_CHANGES]
+    )
 
 
 def prompt_after(app: Memdesk, set_now: Callable[[datetime], None], scenario: Scenario) -> str:
