@@ -60,7 +60,7 @@ def test_controls_are_kept_and_nothing_else_changes_after_yes(tmp_path, monkeypa
     proposed = [change for _scenario, outcome in outcomes for change in outcome.fact_changes]
     assert all(not change.accepted and (change.reason or change.marks) for change in proposed)
     print(
-        f"\nSmolLM2: {len(proposed)} changes to stored facts proposed in {len(CONTROLS)} controls, none applied:"
+        f"\nSmolLM2: {len(proposed)} fact changes proposed in {len(CONTROLS)} controls; none applied:"
     )
     for change in proposed:
         print(f"  {change.before!r} → {change.after!r}: {change.reason} {change.grounding}".rstrip())
