@@ -171,3 +171,58 @@ def test_an_unusable_reply_or_a_failed_call_falls_back_to_the_offline_rules(memd
     # Nothing was lost: the messages are still there and the proposal can be applied.
     assert memdesk_app.compaction.apply(proposal) is not None
     assert "Lives in Antwerp" in memdesk_app.documents.text("user/profile")
+
+
+@pytest.fixture
+def openai_server(memdesk_app, monkeypatch):
+    """One protocol is enough where what is checked is the material, not the protocol."""
+    monkeypatch.setenv("MEMDESK_API_KEY", "test-key")
+    with FakeLLMServer() as server:
+        values = {"llm.backend": "openai", "llm.base_url": server.openai_url, "llm.model": "m"}
+        memdesk_app.update_settings(memdesk_app.settings.with_values(values))
+        yield server
+
+
+def test_ten_thousand_fact_lines_are_capped_ranked_and_sent_in_calls_that_fit(memdesk_app, openai_server):
+    from memdesk.core.tokens import estimate_tokens
+    from memdesk.services.compaction.changes import MAX_MODEL_LINES
+
+    memdesk_app.update_settings(memdesk_app.settings.with_values({"compaction.context_window_tokens": 4000}))
+    asked = []
+
+    def changes(request):
+        asked.append(request)
+        found = re.search(r"^(\d+)\. \(facts\) - Lives in Ghent$", request.user_text, re.M)
+        if not found:
+            return Reply('[{"action": "none"}]')
+        update = {"action": "update", "target": int(found.group(1)), "text": "- Lives in Antwerp"}
+        return Reply(json.dumps([{**update, "evidence": "We moved to Antwerp"}]))
+
+    respond(openai_server, changes)
+    lines = [f"- Note {n}: the {n % 97}th shelf holds box {n}" for n in range(10_000)]
+    memdesk_app.documents.set("user/facts", "\n".join([*lines[:5000], "- Lives in Ghent", *lines[5000:]]))
+    proposal = run(memdesk_app)
+
+    listed = [line for r in asked for line in r.user_text.splitlines() if re.match(r"\d+\. \(facts\) ", line)]
+    assert len(listed) <= MAX_MODEL_LINES and "- Lives in Ghent" in " ".join(listed)
+    assert len(asked) > 1  # the candidates did not fit one call
+    assert all(estimate_tokens(r.system_text + r.user_text) + 1024 <= 4000 for r in asked)
+    (change,) = line_changes(proposal)
+    assert (change.before, change.after, change.accepted) == ("- Lives in Ghent", "- Lives in Antwerp", True)
+
+
+def test_a_conversation_in_another_language_goes_through_the_model_as_in_english(memdesk_app, backend):
+    def changes(request):
+        number = numbered(request.user_text, "Trabalha no Banco Itaú, agência Paulista")
+        update = {"action": "update", "target": number, "text": "Trabalha no Nubank"}
+        return Reply(json.dumps([{**update, "evidence": "segunda já comecei no Nubank"}]))
+
+    respond(backend, changes)
+    memdesk_app.documents.set("user/profile", "Nome: Gabriel\nTrabalha no Banco Itaú, agência Paulista")
+    memdesk_app.sessions.log(
+        SESSION, "user", "Saí do Itaú. Sexta foi meu último dia e segunda já comecei no Nubank!"
+    )
+    proposal = memdesk_app.compaction.propose(SESSION)
+
+    (change,) = line_changes(proposal)
+    assert (change.after, change.accepted) == ("Trabalha no Nubank", True)

@@ -32,6 +32,7 @@ MAX_KNOWN = 40  # candidates the offline rules compare; the most relevant first
 MAX_MODEL_LINES = 400  # profile, patterns and facts lines a model compares
 _MIN_WORD = 3
 _WORD = re.compile(r"[a-z]{4,}")  # a word that may name what an entry is filed under
+_TERM = re.compile(rf"\w{{{_MIN_WORD},}}")  # a word that ties a stored line to what was said
 _LABEL = re.compile(r"[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*:")
 
 
@@ -114,7 +115,7 @@ def model_candidates(
     namespace = app.settings.memory.user_namespace
     documents = [f"{namespace}/{part}" for part in ("profile", "patterns")] if namespace else []
     texts, memories, _keyed = _stored(app, [*documents, facts_namespace], app_id, [])
-    words = {word for s in said for word in normalise(s.text).split() if len(word) >= _MIN_WORD} - _COMMON
+    words = {word for s in said for word in _TERM.findall(s.text.lower())} - _COMMON
     lines = [
         (where, doc, line)
         for doc, where in [*((d, d.rpartition("/")[2]) for d in documents), (facts_namespace, "facts")]
@@ -137,7 +138,7 @@ def _closest(items: list[tuple[str, str, str]], words: set[str], limit: int) -> 
     ``words``, in their stored order."""
     if len(items) <= limit:
         return items
-    shared = [len(set(normalise(text).split()) & words) for _where, _ref, text in items]
+    shared = [len(set(_TERM.findall(text.lower())) & words) for _where, _ref, text in items]
     best = set(sorted(range(len(items)), key=lambda index: -shared[index])[:limit])
     return [item for index, item in enumerate(items) if index in best]
 
