@@ -1,12 +1,12 @@
 """Fact changes through a real small model: SmolLM2-135M-Instruct served OpenAI-style on
 127.0.0.1 (``tests.support.local_model``), asked about every stored fact of a conversation
-that changes none (a plan, someone else's news). After ``--yes`` the controls are kept and
+that changes none of them (a plan, someone else's news, a question). After ``--yes`` the controls are kept and
 nothing else stored changes: what the model writes is applied only when it quotes the
 person and holds up to the evidence and grounding checks, and a reply that is not a list
 of edits (this model mostly repeats the facts it was shown) leaves the offline rules'
 proposal. ``test_fact_changes_gold`` shows the check refusing a model that does over-update.
-Each call takes tens of seconds on a busy machine, so two conversations are run; the run
-prints its wall time."""
+Each call takes tens of seconds on a busy machine, so one conversation holds the three; the
+run prints its wall time."""
 
 from __future__ import annotations
 
@@ -26,9 +26,9 @@ CONTROLS = [
     for scenario in json.loads(
         (Path(__file__).resolve().parents[1] / "data" / "updates" / "cases.json").read_text(encoding="utf-8")
     )["scenarios"]
-    if scenario["id"] in ("case-plan", "case-someone-elses-news")
+    if scenario["id"] == "case-three-controls"
 ]
-MAX_TOKENS = 96  # room for a short JSON list of edits
+MAX_TOKENS = 64  # room for a JSON list of one or two edits
 RUN_TIMEOUT_S = 300
 
 
