@@ -76,8 +76,9 @@ def test_nothing_else_stored_changes(outcomes, scenario):
 
 
 def test_compact_yes_applies_only_the_edits_the_evidence_check_lets_through(tmp_path):
-    """A model that updates a plan and someone else's news too, and names a fact it was not
-    given: the role change is applied; the rest is shown, not applied, with the reason."""
+    """A model that updates a plan (with a date it invented) and someone else's news too, and
+    names a fact it was not given: the role change is applied; the rest is shown, not
+    applied, with the reason."""
     memdesk = MemdeskCommand(tmp_path / "store", prefix=("--now", "2026-03-01T18:00:00Z"))
 
     def by_step(request):
@@ -95,7 +96,11 @@ def test_compact_yes_applies_only_the_edits_the_evidence_check_lets_through(tmp_
                 "- Charge nurse on ward 7, nights",
                 "they made me charge nurse",
             ),
-            ("- Lives in Gdansk", "- Lives in Krakow", "we might move to Krakow next year"),
+            (
+                "- Lives in Gdansk",
+                "- Lives in Krakow (since 2023-05-06)",
+                "we might move to Krakow next year",
+            ),
             ("- Drives a 2014 Skoda", "- Drives a Tesla", "my brother just bought a Tesla"),
         ]
         reply = [
@@ -118,7 +123,9 @@ def test_compact_yes_applies_only_the_edits_the_evidence_check_lets_through(tmp_
                 "we might move to Krakow next year. my brother just bought a Tesla, so jealous",
             ):
                 store.sessions.log("chat:1", "user", text)
-        applied = out(memdesk("compact", "chat:1", "--yes", env={"MEMDESK_API_KEY": "sk-test"}))
+        # Accepting what names things the conversation does not still leaves out the plan.
+        yes = ("compact", "chat:1", "--yes", "--accept-ungrounded")
+        applied = out(memdesk(*yes, env={"MEMDESK_API_KEY": "sk-test"}))
         facts = out(memdesk("doc", "show", "user/facts"))
 
     assert facts.splitlines()[:3] == [

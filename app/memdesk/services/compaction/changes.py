@@ -160,6 +160,7 @@ def to_changes(edits: Sequence[Edit], known: Sequence[Known], app_id: str | None
         # An edit the rules are not sure of, or whose evidence failed its check, is shown
         # with why, for a person to accept; `compact --yes` leaves it out.
         change.accepted = edit.sure
+        change.doubted = not edit.sure
         changes.append(change)
     return Found(changes, additions, notes)
 
