@@ -115,7 +115,8 @@ def test_a_merged_edit_that_was_cut_carries_a_note(memdesk_app, clock, server):
     app = memdesk_app
     ids = [app.apps.add("calendar", f"Old memory {n}.").memory.id for n in range(10)]
     decision = {"action": "edit", "targetMemoryId": ids[3], "newContent": "Tea. " * 200, "reason": "merge"}
-    server.script(Reply("## Notes\n- tea"), Reply("NO FACTS"), Reply("The user prefers tea."))
+    # the summary, the facts, the changes (the memories are stored facts to compare), the memory
+    server.script(Reply("## Notes\n- tea"), Reply("NO FACTS"), Reply("[]"), Reply("The user prefers tea."))
     server.default = Reply(json.dumps(decision))
     log_chat(app, clock)
 
@@ -160,7 +161,8 @@ def test_a_merged_edit_may_keep_what_the_memory_it_rewrites_said(memdesk_app, cl
     ids = [app.apps.add("calendar", f"Old memory {n} from Oslo.").memory.id for n in range(10)]
     merged = "Old memory 3 from Oslo; the user now prefers tea."
     decision = {"action": "edit", "targetMemoryId": ids[3], "newContent": merged, "reason": "merge"}
-    server.script(Reply("## Notes\n- tea"), Reply("NO FACTS"), Reply("The user prefers tea."))
+    # the summary, the facts, the changes (the memories are stored facts to compare), the memory
+    server.script(Reply("## Notes\n- tea"), Reply("NO FACTS"), Reply("[]"), Reply("The user prefers tea."))
     server.default = Reply(json.dumps(decision))
     log_chat(app, clock)
 
