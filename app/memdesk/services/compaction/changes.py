@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 CANDIDATE_ENTRIES = 8  # from recall, for the statements of change together
 MAX_KNOWN = 40  # candidates the offline rules compare; the most relevant first
 MAX_MODEL_LINES = 400  # profile, patterns and facts lines a model compares
+QUERY_WORDS = 16  # of the person's, to recall the entries a model compares
 _MIN_WORD = 3
 _WORD = re.compile(r"[a-z]{4,}")  # a word that may name what an entry is filed under
 _TERM = re.compile(rf"\w{{{_MIN_WORD},}}")  # a word that ties a stored line to what was said
@@ -122,7 +123,8 @@ def model_candidates(
         for line in texts.get(doc, "").splitlines()
         if _is_fact(line)
     ]
-    query = " ".join(sorted(words))
+    # The longest words name things best; a long query of every word is slow at 1M entries.
+    query = " ".join(sorted(sorted(words), key=len, reverse=True)[:QUERY_WORDS])
     hits = app.recall.entries(query, limit=recalled, category="knowledge", like=False) if query else []
     found = [
         *_closest(lines, words, MAX_MODEL_LINES),
