@@ -1,12 +1,16 @@
 """The changes step: the stored facts a conversation may touch, and what it changes in them.
 
-Candidates are the lines of ``{ns}/profile``, ``{ns}/patterns`` and the facts document, the
-live knowledge entries the store's own recall finds for the values the person named (and
-those whose key names a slot they filled: ``address``, ``dentist``), and the live memories
-of the session's app; only those that share a slot or a word with a statement of
-change are kept. The steps (offline rules or the model) turn them into ``Edit`` values,
-made here into reviewable changes: updates and retirements of lines, entries and memories,
-and statements to add to the facts.
+With a model (``model_candidates``) the candidates are every line of ``{ns}/profile``,
+``{ns}/patterns`` and the facts document, the live knowledge entries the store's recall
+finds for the person's words, the live memories of the session's app, and any the offline
+rules name: no pattern decides whether the model is asked. Offline (``known_facts``) they
+are the lines of those documents, the live knowledge entries recall finds for the values
+the person named (and those whose key names a slot they filled: ``address``, ``dentist``),
+and the live memories of the session's app, kept only when they share a slot or a word with
+a statement of change. The steps (offline rules or the model) turn them into ``Edit``
+values, made here into reviewable changes: updates and retirements of lines, entries and
+memories, and statements to add to the facts. An edit the rules are not sure of, or whose
+evidence failed its check, is a change that is not accepted, with why.
 """
 
 from __future__ import annotations
