@@ -91,13 +91,17 @@ class Said:
 @dataclass(frozen=True)
 class Edit:
     """One change to stored facts. ``text``: an update's new text; a retirement's text
-    rewritten as past ("" removes it); an addition's statement."""
+    rewritten as past ("" removes it); an addition's statement. ``evidence``: the person's
+    sentence that states the change, as the model quoted it. ``sure``: False when the rules
+    are not sure of the whole edit, so it is proposed without being accepted."""
 
     action: Action
     target: int | None  # Known.number; None for an addition
     text: str
     why: str
     conflict: str = ""  # for an addition: the stored fact it disagrees with
+    evidence: str = ""
+    sure: bool = True
 
 
 def said_in(turns: Sequence[tuple[str, str, datetime]]) -> list[Said]:
