@@ -248,7 +248,7 @@ def test_a_look_after_changes_compares_them_without_reading_their_facts_again(st
     def unread(text: str) -> list[object]:
         raise AssertionError(f"a look read {text!r} again")
 
-    monkeypatch.setattr("memdesk.services.health.claims_in", unread)
+    monkeypatch.setattr("memdesk.services.health.named_claims", unread)
     assert {finding.kind for finding in stale.health.findings()} == {
         FindingKind.CONFLICT,
         FindingKind.DUPLICATE,

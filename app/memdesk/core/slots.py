@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, cached_property, lru_cache
 from itertools import pairwise
 
@@ -65,7 +65,7 @@ class _Lazy:
 
 # Raised whenever a change to the rules changes what some text claims: Memory health's index
 # holds claims read by the rules, and reads every fact again when this differs.
-RULES_VERSION = 2
+RULES_VERSION = 3
 
 # The closed set of slots. ``time:<event>``, ``day:<event>`` and ``amount:<what>`` are
 # qualified by the thing they concern and whose it is ("time:standup", "day:elin violin",
@@ -139,6 +139,19 @@ def claims_in(text: str, others: frozenset[str] = frozenset()) -> list[Claim]:
     if others:
         claims = [claim for claim in claims if not _said_of(text, claim, others)]
     return claims
+
+
+def named_claims(text: str, others: frozenset[str] = frozenset()) -> list[Claim]:
+    """``claims_in``, with a value of no known kind in the slot the text names, when it names
+    one alone: "I switched gyms, I go to Solinca now" fills ``gym``."""
+    claims = claims_in(text, others)
+    if all(claim.slot for claim in claims):
+        return claims
+    named = slots_named_in(text)
+    if len(named) != 1:
+        return claims
+    (slot,) = named
+    return [claim if claim.slot else replace(claim, slot=slot) for claim in claims]
 
 
 def later_claims(text: str) -> list[Claim]:
@@ -251,6 +264,7 @@ def slots_named_in(text: str) -> set[str]:
     vague labels ("from", "job") and "home" name none."""
     words = re.findall(r"[a-z]+(?:-[a-z]+)?", text.lower())
     named = set(words) | {f"{a} {b}" for a, b in pairwise(words)}
+    named |= {word[:-1] for word in words if word.endswith("s")}  # "switched gyms"
     return {LABELS[label] for label in named & LABELS.keys() if label not in VAGUE_LABELS and label != "home"}
 
 
