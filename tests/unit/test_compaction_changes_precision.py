@@ -155,3 +155,12 @@ def test_a_value_that_ends_a_line_of_one_clause_is_replaced_and_one_inside_it_ma
     (edit,) = changes(found)
     assert (edit.text, edit.sure) == ("- Takes iron supplements (until February 2026)", False)
     assert added(found) == ["I take vitamin D now instead of iron."]
+
+
+def test_a_relative_s_line_and_a_third_person_s_news_are_not_the_person_s():
+    stored = ["- Lives in Lisbon", "- Sister Zanele lives in Durban", "- Best friend Awa still lives in Lyon"]
+    (edit,) = changes(edits(stored, "No, we're in Porto now, moved in over the long weekend."))
+    assert (edit.target, edit.text) == (1, "- Lives in Porto")
+    assert changes(edits(["- Drives a 2015 Toyota Yaris"], "megs just sent pics of her new tesla lol")) == []
+    said = "Marta finally moved, their new flat in Alvalade is gorgeous."
+    assert changes(edits(["- Lives in Porto (Bonfim)"], said)) == []

@@ -1153,7 +1153,8 @@ _RELATIVE = rf"{_FAMILY}|friend|colleague|neighbou?r|flatmate|roommate|boss"
 _OTHER_PERSON = _Lazy(
     rf"(?i:\b(?:my|our|his|her|their)\s+(?:{_RELATIVE})s?\b)"
     r"|\b(?i:grandma|grandpa|granny|gran|nan|nana|grandad|auntie|aunt|uncle|cousin)\s+[A-Z]"
-    rf"|^\s*(?i:{_FAMILY})s?\b"
+    # at the start of a stored line, after its bullet ("- Best friend Awa lives in Lyon")
+    rf"|^\s*(?:[-*•]\s*)?(?:[A-Za-z]+\s+)?(?i:{_RELATIVE})s?\b"
     r"|^\s*(?i:who|whose)\b"
     # whatever follows a name's possessive is theirs: "Dev's manager is Ravi", "Noah's phone"
     r"|\b(?!(?:It|That|What|There|Here|He|She|Let|Who|Where|When|How)['’]s)[A-Z][\w-]*['’]s\s"

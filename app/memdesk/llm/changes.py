@@ -69,6 +69,8 @@ _CARERS = frozenset({"doctor", "dentist", "therapist"})
 # A date of a month ("in March", "19 March", "(March 2026)"), and words that place a clause later.
 _WHEN = re.compile(rf"(?:(\d{{1,2}}) )?\b({'|'.join(MONTHS)})\b(?: (\d{{4}}))?")
 _POSSESSIVE = ("'", "’")  # after a name: "Northwind's design tokens" are about the tokens
+_THIRD_PERSON = frozenset({"his", "her", "their"})
+_FIRST_PERSON = frozenset({"i", "i'm", "i’m", "me", "my", "we", "we're", "we’re", "us", "our"})
 _AHEAD_WORDS = frozenset({"next", "soon", "upcoming", "tomorrow"})
 # A one-line fact with a label of its own: "Optician: Specsavers on High Street."
 _OWN_LABEL = re.compile(r"[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*:[ \t]*(\S[^\n]*?)[ \t.]*")
@@ -137,8 +139,13 @@ def offline_changes(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
     turns: dict[int, list[tuple[Said, list[Claim]]]] = {}
     for sentence in said:
         if sentence.turn in changing_turns:
-            # A value placed after the moment it was said is a plan, not the current fact.
-            claims = [c for c in claims_in(sentence.text, others) if not _ahead(sentence, c.span)]
+            # A value placed after the moment it was said is a plan, not the current fact; one
+            # a third person owns is their news.
+            claims = [
+                c
+                for c in claims_in(sentence.text, others)
+                if not _ahead(sentence, c.span) and not _owned(sentence.text, c)
+            ]
             turns.setdefault(sentence.turn, []).append((sentence, claims))
     stored = {fact.number: _stored_claims(fact.text, others) for fact in known}
     kept += _dated(said, known, stored, others)
@@ -355,6 +362,19 @@ def _sentences(text: str) -> int:
     """How many sentences a text holds (a clause after ";" counts as one)."""
     pieces = [piece for part in _SENTENCE_END.split(text) for piece in part.split("; ")]
     return sum(1 for piece in pieces if any(ch.isalpha() for ch in piece))
+
+
+def _owned(text: str, claim: Claim) -> bool:
+    """The person says the value is a third person's: "her" or "their" a few words before it
+    in its clause, and no word of the person's own ("her new tesla", "their new flat in
+    Alvalade"; not "my sister and I moved to Leeds"). A schedule's or an amount's slot names
+    whose it is already ("his pocket money" of "amount:money finn")."""
+    if ":" in claim.slot:
+        return False
+    span = claim.span
+    starts = [m.end() for m in _CLAUSE.finditer(text, 0, span[0])]
+    words = text[starts[-1] if starts else 0 : span[0]].lower().split()
+    return not _FIRST_PERSON.intersection(words) and not _THIRD_PERSON.isdisjoint(words[-4:])
 
 
 def _ahead(sentence: Said, span: tuple[int, int]) -> bool:
