@@ -164,3 +164,9 @@ def test_a_relative_s_line_and_a_third_person_s_news_are_not_the_person_s():
     assert changes(edits(["- Drives a 2015 Toyota Yaris"], "megs just sent pics of her new tesla lol")) == []
     said = "Marta finally moved, their new flat in Alvalade is gorgeous."
     assert changes(edits(["- Lives in Porto (Bonfim)"], said)) == []
+
+
+def test_a_correction_rewrites_only_its_sentence_of_a_line():
+    said = "just to fix something, it's pistachios I'm allergic to, not cashews."
+    (edit,) = changes(edits(PROFILE, said))
+    assert (edit.target, edit.text, edit.sure) == (3, "- Vegetarian. Allergic to pistachios.", True)

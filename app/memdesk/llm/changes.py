@@ -228,7 +228,7 @@ def _edit(
             continue  # only the value's words, in an entry or before what it owns: about something else
         else:
             # Only the value's words are there, in a line or memory about the person. It is
-            # replaced only when it ends a text of one sentence ("Goes to Anytime Fitness"),
+            # replaced only when it ends its sentence ("Goes to Anytime Fitness"),
             # never inside a longer name or before what it owns ("Northwind Studio",
             # "Northwind's design tokens", "the Todoist team").
             whole = _alone(fact.text, span)
@@ -344,11 +344,15 @@ def _value_span(text: str, span: tuple[int, int]) -> tuple[tuple[int, int], bool
 
 
 def _alone(text: str, span: tuple[int, int]) -> bool:
-    """The value at ``span`` ends a text of one sentence, and is no part of a longer name: no
-    word after it ("the Todoist team" is a team) and no capitalised word before it."""
-    if _sentences(text) > 1 or any(ch.isalnum() for ch in text[span[1] :]):
+    """The value at ``span`` ends its sentence and is no part of a longer name: no word after
+    it ("the Todoist team" is a team) and no capitalised word before it but the first."""
+    ends = [m for m in _SENTENCE_END.finditer(text) if m.start() >= span[1]]
+    if any(ch.isalnum() for ch in text[span[1] : ends[0].start() if ends else len(text)]):
         return False
-    before = [word for word in text[: span[0]].split() if word not in ("-", "*", "•")]
+    starts = [m.end() for m in _SENTENCE_END.finditer(text, 0, span[0])]
+    before = [
+        word for word in text[starts[-1] if starts else 0 : span[0]].split() if word not in ("-", "*", "•")
+    ]
     return len(before) < 2 or not before[-1][:1].isupper()  # the first word is capitalised anyway
 
 
