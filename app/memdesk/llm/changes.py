@@ -37,6 +37,8 @@ from memdesk.core.slots import (
     later_claims,
     named_claims,
     normalise,
+    placed_later,
+    said_in_mark,
     same_value,
     says_change,
     says_replacement,
@@ -66,12 +68,9 @@ _MIN_VALUE_CHARS = 3
 # ("I'm now with Dr. Evans").
 _TITLED = re.compile(r"(?:Dr|Doctor|Prof)\b")
 _CARERS = frozenset({"doctor", "dentist", "therapist"})
-# A date of a month ("in March", "19 March", "(March 2026)"), and words that place a clause later.
-_WHEN = re.compile(rf"(?:(\d{{1,2}}) )?\b({'|'.join(MONTHS)})\b(?: (\d{{4}}))?")
 _POSSESSIVE = ("'", "’")  # after a name: "Northwind's design tokens" are about the tokens
 _THIRD_PERSON = frozenset({"his", "her", "their"})
 _FIRST_PERSON = frozenset({"i", "i'm", "i’m", "me", "my", "we", "we're", "we’re", "us", "our"})
-_AHEAD_WORDS = frozenset({"next", "soon", "upcoming", "tomorrow"})
 # A one-line fact with a label of its own: "Optician: Specsavers on High Street."
 _OWN_LABEL = re.compile(r"[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*:[ \t]*(\S[^\n]*?)[ \t.]*")
 
@@ -144,7 +143,7 @@ def offline_changes(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
             claims = [
                 c
                 for c in claims_in(sentence.text, others)
-                if not _ahead(sentence, c.span) and not _owned(sentence.text, c)
+                if not placed_later(sentence.text, c.span, sentence.at) and not _owned(sentence.text, c)
             ]
             turns.setdefault(sentence.turn, []).append((sentence, claims))
     stored = {fact.number: _stored_claims(fact.text, others) for fact in known}
@@ -381,30 +380,6 @@ def _owned(text: str, claim: Claim) -> bool:
     return not _FIRST_PERSON.intersection(words) and not _THIRD_PERSON.isdisjoint(words[-4:])
 
 
-def _ahead(sentence: Said, span: tuple[int, int]) -> bool:
-    """The clause of ``span`` places it after the sentence was said: a plan, not the current
-    fact ("moving next summer", "next month (April 2026)", "in March" said in February or in
-    November, not in January nor in March: "as of March I'm an associate", "left in March")."""
-    text = sentence.text
-    starts = [m.end() for m in _CLAUSE.finditer(text, 0, span[0])]
-    after = _CLAUSE.search(text, span[1])
-    clause = text[starts[-1] if starts else 0 : after.start() if after else len(text)]
-    if not _AHEAD_WORDS.isdisjoint(clause.lower().split()):
-        return True
-    at = sentence.at
-    for day, name, year in _WHEN.findall(clause):
-        month = MONTHS.index(name) + 1
-        if year:
-            later = (int(year), month, int(day or 32)) > (at.year, at.month, at.day if day else 32)
-        elif month == at.month:
-            later = bool(day) and int(day) > at.day
-        else:  # the nearer of its last and its next occurrence
-            later = (month - at.month) % 12 < (at.month - month) % 12
-        if later:
-            return True
-    return False
-
-
 def _same_slot(stored: str, said: str) -> bool:
     """The slot a statement fills is the stored fact's: the same, or the same kind of schedule
     or amount for an event named in fewer words ("moved the backups to 03:30" is the time of
@@ -448,7 +423,11 @@ def _dated(
     added: list[Edit] = []
     for sentence in said:
         later = {claim.slot for claim in later_claims(sentence.text) if claim.slot}
-        later |= {c.slot for c in claims_in(sentence.text, others) if c.slot and _ahead(sentence, c.span)}
+        later |= {
+            c.slot
+            for c in claims_in(sentence.text, others)
+            if c.slot and placed_later(sentence.text, c.span, sentence.at)
+        }
         for fact in known:
             if any(claim.slot in later for claim in stored[fact.number]):
                 what = f"{WHERE_LABELS[fact.where]} {fact.ref}"
@@ -457,7 +436,7 @@ def _dated(
                     "holds until then."
                 )
                 # dated by when it was said, so "next April" can be read later
-                said_when = "" if _RESOLVED.search(sentence.text) else f" (said in {_month(sentence.at)})"
+                said_when = "" if _RESOLVED.search(sentence.text) else said_in_mark(sentence.at)
                 added.append(Edit("add", None, sentence.text + said_when, why, evidence=sentence.text))
                 break
     return added
