@@ -14,6 +14,15 @@ statement names:
   stored slot with another value without saying it changed is not guessed at: it is added
   and named as a conflict.
 
+Precision first: an edit is ``sure`` (applied by ``compact --yes``) only when the rules are
+sure of all of it: a value they read in the stored text, replaced by one of the same slot or
+marked past. A value found only by its words is replaced only where it ends its sentence, never
+inside a longer name or in a knowledge entry; a line of several sentences is never removed
+whole; a new employer where the old role cannot be read, a value of no known kind from another
+sentence, and a clause marked past around words the rules did not read are suggestions
+(``sure=False``, "May be out of date: …"), and their statement is added as said. A plan or a
+later date, a third person's news, a question and a supposition change nothing.
+
 The model backend sends the same material in one call (``memdesk.llm.steps``) and falls
 back to these rules when its reply cannot be used.
 """
@@ -263,7 +272,7 @@ def _edit(
     for new in reversed([claim for claim in claims if not claim.past]):
         for old in stored:
             # A name of no known kind fills a slot the turn names ("had to change GP practice
-            # … registered with Dr. Bello"); the rules are not sure of it.
+            # … registered with Dr. Bello"); sure when a title or the sentence itself names it.
             titled = old.slot in _CARERS and _TITLED.match(sentence.text, new.span[0]) is not None
             slot = new.slot or (old.slot if old.slot in labelled or titled else "")
             if not slot or not _same_slot(old.slot, slot) or _same(old.slot, new.value, old.value):
