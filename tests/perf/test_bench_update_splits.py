@@ -54,10 +54,13 @@ def test_a_split_offline_and_with_the_gold_model(split: Path, tmp_path: Path, mo
     monkeypatch.setenv("MEMDESK_API_KEY", "gold")
     scenarios = json.loads(split.read_text(encoding="utf-8"))["scenarios"]
     offline = score(scenarios, opener(tmp_path / "offline"), backend="offline")
+    reviewed = score(scenarios, opener(tmp_path / "reviewed"), backend="offline", every_change=True)
     with GoldModel(scenarios) as gold:
         with_gold = score(scenarios, opener(tmp_path / "gold", gold.openai_url), backend=None)
     print(f"\n{split.name}, {len(scenarios)} scenarios, applied as `memdesk compact --yes` applies them:")
     report("offline", offline, OFFLINE_RESOLVED, OFFLINE_KEPT)
+    # What review can reach offline: a person approving every change shown, suggestions included.
+    report("offline, every change shown in review approved (no goal)", reviewed, 0.0, 0.0)
     report("with the gold stand-in model", with_gold, GOLD_RESOLVED, GOLD_KEPT)
     print(f"    scenarios whose changes prompt reached the model: {len(gold.asked)} of {len(scenarios)}")
     for target in gold.unmapped:

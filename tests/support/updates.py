@@ -134,8 +134,9 @@ def run_scenario(
     backend: str | None = "offline",
 ) -> Outcome:
     """Write, converse, compact and ask, as the protocol says (``app`` is a fresh store).
-    ``every_change``: a person approving every proposed change; otherwise only the accepted
-    ones are applied, as ``memdesk compact --yes`` does. ``backend=None``: the configured one."""
+    ``every_change``: a person approving every proposed change in review, suggestions the rules
+    or the evidence check doubted included; otherwise only the accepted ones are applied, as
+    ``memdesk compact --yes`` does. ``backend=None``: the configured one."""
     set_now(WRITTEN)
     write_old(app, scenario)
     write_store(app, scenario)
@@ -145,7 +146,8 @@ def run_scenario(
     before = snapshot(app, scenario)
     proposal = app.compaction.propose(SESSION, backend=backend)
     if every_change:
-        proposal.accept_suspicious()
+        for change in proposal.changes:
+            change.accepted = True
     if proposal.accepted():
         app.compaction.apply(proposal)
     after = snapshot(app, scenario)
@@ -226,16 +228,21 @@ def _miss(missed: bool) -> str:
 
 
 def score(
-    scenarios: list[Scenario], open_store: Callable[[str, SettableClock], Memdesk], *, backend: str | None
+    scenarios: list[Scenario],
+    open_store: Callable[[str, SettableClock], Memdesk],
+    *,
+    backend: str | None,
+    every_change: bool = False,
 ) -> Score:
     """Every scenario on a fresh store from ``open_store(name, clock)``, applying what
-    ``memdesk compact --yes`` applies (``backend=None``: the store's configured one)."""
+    ``memdesk compact --yes`` applies, or with ``every_change`` all that review shows
+    (``backend=None``: the store's configured one)."""
     result = Score()
     for scenario in scenarios:
         clock = SettableClock()
         app = open_store(scenario["id"], clock)
         try:
-            outcome = run_scenario(app, clock.set, scenario, backend=backend)
+            outcome = run_scenario(app, clock.set, scenario, backend=backend, every_change=every_change)
         finally:
             app.close()
         result.collateral += [f"{scenario['id']}: {hurt}" for hurt in outcome.collateral]
