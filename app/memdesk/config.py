@@ -83,6 +83,11 @@ SPECS: tuple[SettingSpec, ...] = (
         "compaction.context_window_tokens", "int", 128000, "Model context window (tokens)", 1000, 2000000
     ),
     SettingSpec("compaction.max_failures_before_degrade", "int", 3, "Failures before raw archive", 1, 100),
+    # With a model: how many knowledge entries recall offers it, and app memories, to check
+    # against a conversation for facts it changed (besides every profile and facts line).
+    SettingSpec(
+        "compaction.change_candidates", "int", 8, "Entries and app memories checked for changes", 1, 100
+    ),
     SettingSpec(
         "compaction.steps", "subset", list(COMPACTION_STEPS), "Compaction steps", choices=COMPACTION_STEPS
     ),
@@ -168,6 +173,7 @@ class CompactionSettings:
     idle_minutes: int = _default("compaction.idle_minutes")
     context_window_tokens: int = _default("compaction.context_window_tokens")
     max_failures_before_degrade: int = _default("compaction.max_failures_before_degrade")
+    change_candidates: int = _default("compaction.change_candidates")
     steps: tuple[str, ...] = _default("compaction.steps")
 
 

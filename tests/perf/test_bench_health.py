@@ -45,12 +45,12 @@ def _children_cpu() -> float:
 
 
 class _ClaimsTimer:
-    """How long the look spends in ``claims_in`` (the slot rules), apart from the rest."""
+    """How long the look spends in ``named_claims`` (the slot rules), apart from the rest."""
 
     def __init__(self) -> None:
         self.seconds = 0.0
         self.calls = 0
-        self._real = slots.claims_in
+        self._real = slots.named_claims
 
     def __call__(self, text: str, household: frozenset[str] = frozenset()) -> list[slots.Claim]:
         began = time.perf_counter()
@@ -85,7 +85,7 @@ def test_memory_health_on_the_big_store(tmp_path: Path, monkeypatch):
     try:
         print(f"\nstore: {stats['entries']:,} entries, {stats['apps']:,} apps")
         timer = _ClaimsTimer()
-        monkeypatch.setattr("memdesk.services.health.claims_in", timer)
+        monkeypatch.setattr("memdesk.services.health.named_claims", timer)
         began = time.perf_counter()
         read = app.health.look()
         first = _seconds(began)

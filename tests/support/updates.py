@@ -2,19 +2,27 @@
 one scenario of facts that change, shared by the benchmark and the held-out unit set.
 
 A scenario is ``{kind, where, old, turns, q, key, app}`` plus ``stale`` and ``new`` (an
-update) or ``keep`` (a control). ``old`` is written at 2026-01-10 09:00 UTC; ``turns`` are
-logged into ``chat:1`` (with the app) at 2026-03-01 18:00 UTC and compacted offline at that
-time with every proposed change applied; the prompt for ``q`` (with the app) is composed at
-2026-04-15 09:00 UTC, when working memory has expired.
+update) or ``keep`` (a control); the scenario splits of ``tests/data/updates`` add ``store``
+(other things stored at the same time) and ``gold`` (the expected edits). ``old`` and
+``store`` are written at 2026-01-10 09:00 UTC; ``turns`` are logged into ``chat:1`` (with the
+app) at 2026-03-01 18:00 UTC and compacted at that time (offline unless a model is set up),
+applying either every proposed change or, as ``memdesk compact --yes`` does, the accepted
+ones; the prompt for ``q`` (with the app) is composed at 2026-04-15 09:00 UTC, when working
+memory has expired. Collateral is every profile or facts line, live knowledge entry and live
+app memory stored before the compaction that is gone or changed after it, other than the
+expected edits' targets.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from memdesk.services.compaction.model import FACT_CHANGES, Change
 from memdesk.services.prompt import PromptSpec
 
 if TYPE_CHECKING:
@@ -42,6 +50,9 @@ class SettableClock:
     def __call__(self) -> datetime:
         return self.now
 
+    def set(self, moment: datetime) -> None:
+        self.now = moment
+
 
 def plain(text: str) -> str:
     """Lowercased, punctuation as spaces, spaces collapsed (the README's comparison)."""
@@ -58,19 +69,99 @@ def write_old(app: Memdesk, scenario: Scenario) -> None:
         app.apps.add(scenario["app"], old)
 
 
-def prompt_after(app: Memdesk, set_now: Callable[[datetime], None], scenario: Scenario) -> str:
-    """The prompt for the scenario's question, six weeks after its conversation was compacted
-    offline with every proposed change applied (``app`` is a fresh store)."""
+def write_store(app: Memdesk, scenario: Scenario) -> None:
+    """The other things stored with the scenario's fact (``store``; absent in older sets)."""
+    store = scenario.get("store") or {}
+    for where in ("profile", "facts"):
+        if store.get(where) and scenario["where"] != where:
+            app.documents.set(f"user/{where}", store[where])
+    for key, content in (store.get("entries") or {}).items():
+        app.entries.upsert(key, content, "knowledge")
+    for app_id, memories in (store.get("memories") or {}).items():
+        for content in memories:
+            app.apps.add(app_id, content)
+
+
+Snapshot = dict[tuple[str, str], str]  # (where, the line, entry key or memory id) → text
+
+
+def snapshot(app: Memdesk, scenario: Scenario) -> Snapshot:
+    """Every profile and facts line, live knowledge entry and live app memory."""
+    found: Snapshot = {}
+    for where in ("profile", "facts"):
+        for line in app.documents.text(f"user/{where}").splitlines():
+            if line.strip():
+                found[(where, line.strip())] = line.strip()
+    for entry in app.entries.list(category="knowledge"):
+        if not entry.key.startswith("ctx_") and not entry.expired:
+            found[("entry", entry.key)] = entry.content
+    app_ids = {scenario["app"], *((scenario.get("store") or {}).get("memories") or {})} - {None}
+    for app_id in sorted(app_ids):
+        for memory in app.apps.memories(app_id, include_expired=False):
+            found[("app", str(memory.id))] = memory.content
+    return found
+
+
+def collateral(scenario: Scenario, before: Snapshot, after: Snapshot) -> list[str]:
+    """What was stored before and is gone or changed after, other than the expected targets."""
+    targets = {(gold["where"], gold["target"].strip()) for gold in scenario.get("gold") or []}
+    hurt: list[str] = []
+    for (where, ref), text in before.items():
+        if after.get((where, ref)) == text:
+            continue
+        if (where, ref) in targets or (where == "app" and (where, text.strip()) in targets):
+            continue
+        hurt.append(f"{where} {ref}: {text!r}" if where == "entry" else f"{where}: {text!r}")
+    return hurt
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The prompt six weeks later, what else the compaction changed, and the changes to
+    stored facts it proposed (applied or not)."""
+
+    prompt: str
+    collateral: list[str]
+    fact_changes: list[Change]
+
+
+def run_scenario(
+    app: Memdesk,
+    set_now: Callable[[datetime], None],
+    scenario: Scenario,
+    *,
+    every_change: bool = False,
+    backend: str | None = "offline",
+) -> Outcome:
+    """Write, converse, compact and ask, as the protocol says (``app`` is a fresh store).
+    ``every_change``: a person approving every proposed change in review, suggestions the rules
+    or the evidence check doubted included; otherwise only the accepted ones are applied, as
+    ``memdesk compact --yes`` does. ``backend=None``: the configured one."""
     set_now(WRITTEN)
     write_old(app, scenario)
+    write_store(app, scenario)
     set_now(SAID)
     for role, text in scenario["turns"]:
         app.sessions.log(SESSION, role, text, app_id=scenario["app"])
-    proposal = app.compaction.propose(SESSION, backend="offline")
-    proposal.accept_suspicious()  # a person approving every proposed change
-    app.compaction.apply(proposal)
+    before = snapshot(app, scenario)
+    proposal = app.compaction.propose(SESSION, backend=backend)
+    if every_change:
+        for change in proposal.changes:
+            change.accepted = True
+    if proposal.accepted():
+        app.compaction.apply(proposal)
+    after = snapshot(app, scenario)
     set_now(ASKED)
-    return app.prompt.compose(PromptSpec(message=scenario["q"], app=scenario["app"])).text
+    prompt = app.prompt.compose(PromptSpec(message=scenario["q"], app=scenario["app"])).text
+    return Outcome(
+        prompt, collateral(scenario, before, after), [c for c in proposal.changes if c.kind in FACT_CHANGES]
+    )
+
+
+def prompt_after(app: Memdesk, set_now: Callable[[datetime], None], scenario: Scenario) -> str:
+    """The prompt for the scenario's question, six weeks after its conversation was compacted
+    offline with every proposed change applied (``app`` is a fresh store)."""
+    return run_scenario(app, set_now, scenario, every_change=True).prompt
 
 
 def resolved(scenario: Scenario, prompt: str) -> bool:
@@ -80,19 +171,92 @@ def resolved(scenario: Scenario, prompt: str) -> bool:
 
 def unresolved_because(scenario: Scenario, prompt: str) -> str:
     """Why an update is not resolved ("" when it is): the new value missing, or the line that
-    still states the old fact."""
+    still states the old fact. A retirement (``new`` empty) needs only the second."""
     new = scenario["new"].lower()
-    if new not in prompt.lower():
+    if new and new not in prompt.lower():
         return f"{scenario['new']!r} is not in the prompt"
     stale = scenario["stale"].lower()
     old_line = next(line for line in scenario["old"].splitlines() if stale in line.lower())
     old = plain(old_line.removeprefix("- "))
     for line in prompt.splitlines():
         lower = line.lower()
-        if old in plain(line) and new not in lower and not any(mark in lower for mark in PAST_MARKS):
+        current = not (new and new in lower) and not any(mark in lower for mark in PAST_MARKS)
+        if old in plain(line) and current:
             return f"the prompt still states the old fact: {line.strip()!r}"
     return ""
 
 
 def kept(scenario: Scenario, prompt: str) -> bool:
     return scenario["keep"].lower() in prompt.lower()
+
+
+@dataclass
+class Score:
+    """A set of scenarios scored: updates resolved by where, controls kept, collateral."""
+
+    resolved: Counter[str] = field(default_factory=Counter)
+    updates: Counter[str] = field(default_factory=Counter)
+    kept: int = 0
+    controls: int = 0
+    collateral: list[str] = field(default_factory=list)
+    misses: list[str] = field(default_factory=list)
+
+    @property
+    def resolved_share(self) -> float:
+        return sum(self.resolved.values()) / max(1, sum(self.updates.values()))
+
+    @property
+    def kept_share(self) -> float:
+        return self.kept / max(1, self.controls)
+
+    def lines(self, min_resolved: float, min_kept: float) -> list[str]:
+        """The score, each figure with its goal and MISS when it falls short of it."""
+        done, total = sum(self.resolved.values()), sum(self.updates.values())
+        by_where = ", ".join(f"{where} {self.resolved[where]}/{self.updates[where]}" for where in WHERES)
+        return [
+            f"{_miss(self.resolved_share < min_resolved)}updates resolved: {done} of {total} "
+            f"({self.resolved_share:.0%}): {by_where}; goal ≥ {min_resolved:.0%}",
+            f"{_miss(self.kept_share < min_kept)}controls kept: {self.kept} of {self.controls} "
+            f"({self.kept_share:.0%}); goal ≥ {min_kept:.0%}",
+            f"{_miss(bool(self.collateral))}collateral: {len(self.collateral)} stored lines, entries "
+            "or memories changed that the conversation did not change; goal 0",
+        ]
+
+
+def _miss(missed: bool) -> str:
+    return "MISS " if missed else ""
+
+
+def score(
+    scenarios: list[Scenario],
+    open_store: Callable[[str, SettableClock], Memdesk],
+    *,
+    backend: str | None,
+    every_change: bool = False,
+) -> Score:
+    """Every scenario on a fresh store from ``open_store(name, clock)``, applying what
+    ``memdesk compact --yes`` applies, or with ``every_change`` all that review shows
+    (``backend=None``: the store's configured one)."""
+    result = Score()
+    for scenario in scenarios:
+        clock = SettableClock()
+        app = open_store(scenario["id"], clock)
+        try:
+            outcome = run_scenario(app, clock.set, scenario, backend=backend, every_change=every_change)
+        finally:
+            app.close()
+        result.collateral += [f"{scenario['id']}: {hurt}" for hurt in outcome.collateral]
+        if scenario["kind"] == "control":
+            result.controls += 1
+            if kept(scenario, outcome.prompt):
+                result.kept += 1
+            else:
+                result.misses.append(f"{scenario['id']} control: {scenario['keep']!r} is not in the prompt")
+            continue
+        result.updates[scenario["where"]] += 1
+        why = unresolved_because(scenario, outcome.prompt)
+        if why:
+            result.misses.append(f"{scenario['id']} {scenario['where']}: {why}")
+        else:
+            result.resolved[scenario["where"]] += 1
+    return result

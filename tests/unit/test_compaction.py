@@ -63,6 +63,8 @@ def answer(
             return Reply(memory)
         if system == prompts.DECISION_SYSTEM:
             return Reply(json.dumps(decision))
+        if system == prompts.CHANGES_SYSTEM:
+            return Reply('[{"action": "none"}]')
         raise AssertionError(f"unexpected prompt {system[:60]!r}")
 
     server.responder = respond
@@ -133,7 +135,8 @@ def test_proposal_holds_one_change_per_step(memdesk_app, clock, server):
     assert memory.target == "calendar" and memory.after.startswith("The user moved the backup")
     assert pointer.before == "Nothing compacted yet." and "12:05" in pointer.after
     assert (proposal.message_count, proposal.base_message_id) == (2, 0)
-    assert (proposal.usage.calls, proposal.usage.tokens_in, proposal.usage.tokens_out) == (3, 33, 21)
+    # the summary, the facts, the changes (a fact is stored to compare), the app memory
+    assert (proposal.usage.calls, proposal.usage.tokens_in, proposal.usage.tokens_out) == (4, 44, 28)
     assert not proposal.usage.estimated and proposal.model == "test-model"
     sent = server.requests[0]
     assert sent.api_key == "test-key" and "user: I use Fedora." in sent.user_text

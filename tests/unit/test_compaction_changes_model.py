@@ -1,6 +1,6 @@
-"""The changes step with a model: one call with the conversation and the numbered stored
-facts, its JSON list validated, and the offline rules' result when the reply or the call
-fails. Replies come from stand-in OpenAI and Anthropic servers on 127.0.0.1.
+"""The changes step with a model: one call with the conversation and every numbered stored
+fact, its JSON list validated item by item, and the offline rules' result when the reply or
+the call fails. Replies come from stand-in OpenAI and Anthropic servers on 127.0.0.1.
 """
 
 import json
@@ -58,45 +58,71 @@ def line_changes(proposal):
     return [c for c in proposal.changes if c.kind in (ChangeKind.UPDATE_LINE, ChangeKind.RETIRE_LINE)]
 
 
-def test_the_model_sees_numbered_candidates_and_its_update_is_proposed(memdesk_app, backend):
+def numbered(message, text):
+    """The number the changes prompt gave the stored fact ``text``."""
+    return int(re.search(rf"^(\d+)\. \([a-z -]+\) {re.escape(text)}$", message, re.M).group(1))
+
+
+def test_the_model_sees_every_stored_line_and_its_quoted_update_is_accepted(memdesk_app, backend):
     seen = {}
 
     def changes(request):
         seen["message"] = request.user_text
-        number = re.search(r"^(\d+)\. \(profile\) Lives in Ghent", request.user_text, re.M).group(1)
-        return Reply(
-            json.dumps(
-                [
-                    {
-                        "action": "update",
-                        "target": int(number),
-                        "text": "Lives in Antwerp (since February 2026), works at Barco.",
-                    },
-                    {"action": "none"},
-                ]
-            )
-        )
+        number = numbered(request.user_text, "Lives in Ghent, works at Barco.")
+        update = {
+            "action": "update",
+            "target": number,
+            "text": "Lives in Antwerp (since February 2026), works at Barco.",
+            "evidence": "We moved to Antwerp last month, still at Barco.",
+        }
+        return Reply(json.dumps([update, {"action": "none"}]))
 
     respond(backend, changes)
     proposal = run(memdesk_app)
 
-    # Only stored facts that share a slot or a word with what was said are candidates.
-    assert seen["message"].startswith("<stored-facts>\n1. (profile) Lives in Ghent, works at Barco.\n")
-    assert "<conversation>" in seen["message"] and "Name: Noor" not in seen["message"]
+    assert seen["message"].startswith(
+        "<stored-facts>\n1. (profile) Name: Noor\n2. (profile) Lives in Ghent, works at Barco.\n"
+    )
+    assert "<conversation>\nuser: We moved to Antwerp last month (February 2026)" in seen["message"]
     (change,) = line_changes(proposal)
-    assert (change.before, change.after) == (
+    assert (change.before, change.after, change.accepted) == (
         "Lives in Ghent, works at Barco.",
         "Lives in Antwerp (since February 2026), works at Barco.",
+        True,
     )
-    assert change.reason == "The model found that the conversation changes it."
+    assert change.reason == (
+        "The model found that the conversation changes it. "
+        "The person said: “We moved to Antwerp last month, still at Barco.”"
+    )
     assert not any("offline rules" in note for note in proposal.notes)
+    assert proposal.usage.calls == 3  # the summary, the facts and the changes: one call each
+
+
+def test_a_conversation_no_rule_reads_reaches_the_model_with_entries_by_key(memdesk_app, backend):
+    seen = {}
+
+    def changes(request):
+        seen["message"] = request.user_text
+        return Reply('[{"action": "none"}]')
+
+    respond(backend, changes)
+    memdesk_app.documents.set("user/profile", PROFILE)
+    memdesk_app.entries.upsert("krakow-flat", "The Krakow flat search: two rooms, Kazimierz.", "knowledge")
+    memdesk_app.entries.upsert("recipes", "Pierogi need an hour.", "knowledge")
+    memdesk_app.sessions.log(SESSION, "user", "as of this weekend im a Krakow resident lol")
+    memdesk_app.compaction.propose(SESSION)
+
+    assert "(profile) Lives in Ghent, works at Barco." in seen["message"]
+    assert "(entry krakow-flat) The Krakow flat search" in seen["message"]
+    assert "Pierogi" not in seen["message"]  # recall finds no word of the person's in it
 
 
 def test_a_model_retirement_and_addition_are_proposed(memdesk_app, backend):
     respond(
         backend,
         Reply(
-            '```json\n[{"action": "retire", "target": 1, "text": "Lived in Ghent (until February 2026)."},'
+            '```json\n[{"action": "retire", "target": 2, "text": "Lived in Ghent (until February 2026).",'
+            ' "evidence": "We moved to Antwerp"},'
             ' {"action": "add", "text": "Moved to Antwerp in February 2026."}]\n```'
         ),
     )
@@ -107,16 +133,29 @@ def test_a_model_retirement_and_addition_are_proposed(memdesk_app, backend):
     assert "Moved to Antwerp in February 2026." in append.after
 
 
+def test_an_edit_naming_a_number_it_was_not_given_is_refused_and_the_others_apply(memdesk_app, backend):
+    respond(
+        backend,
+        Reply(
+            '[{"action": "update", "target": 99, "text": "Lives on the Moon.", "evidence": "We moved"},'
+            ' {"action": "update", "target": 2, "text": "Lives in Antwerp, works at Barco.",'
+            ' "evidence": "We moved to Antwerp last month"}]'
+        ),
+    )
+    proposal = run(memdesk_app)
+    (change,) = line_changes(proposal)
+    assert change.after == "Lives in Antwerp, works at Barco." and change.accepted
+    assert (
+        "Changes to stored facts: the model's item 1 was refused: it named fact 99, which was not among "
+        "the candidates." in proposal.notes
+    )
+
+
 @pytest.mark.parametrize(
     ("reply", "why"),
     [
-        (
-            Reply('[{"action": "update", "target": 99, "text": "Lives on the Moon."}]'),
-            "fact 99, which was not among",
-        ),
         (Reply("Noor moved to Antwerp."), "held no JSON list"),
-        (Reply('[{"action": "update", "target": 1}]'), "asked to update without the text"),
-        (Reply('[{"action": "merge", "target": 1}]'), "unknown action 'merge'"),
+        (Reply('{"action": "update", "target": 2}'), "held no JSON list"),
         (Malformed(), "the model call failed"),
         (Status(500, "overloaded"), "the model call failed"),
     ],
@@ -132,3 +171,58 @@ def test_an_unusable_reply_or_a_failed_call_falls_back_to_the_offline_rules(memd
     # Nothing was lost: the messages are still there and the proposal can be applied.
     assert memdesk_app.compaction.apply(proposal) is not None
     assert "Lives in Antwerp" in memdesk_app.documents.text("user/profile")
+
+
+@pytest.fixture
+def openai_server(memdesk_app, monkeypatch):
+    """One protocol is enough where what is checked is the material, not the protocol."""
+    monkeypatch.setenv("MEMDESK_API_KEY", "test-key")
+    with FakeLLMServer() as server:
+        values = {"llm.backend": "openai", "llm.base_url": server.openai_url, "llm.model": "m"}
+        memdesk_app.update_settings(memdesk_app.settings.with_values(values))
+        yield server
+
+
+def test_ten_thousand_fact_lines_are_capped_ranked_and_sent_in_calls_that_fit(memdesk_app, openai_server):
+    from memdesk.core.tokens import estimate_tokens
+    from memdesk.services.compaction.changes import MAX_MODEL_LINES
+
+    memdesk_app.update_settings(memdesk_app.settings.with_values({"compaction.context_window_tokens": 4000}))
+    asked = []
+
+    def changes(request):
+        asked.append(request)
+        found = re.search(r"^(\d+)\. \(facts\) - Lives in Ghent$", request.user_text, re.M)
+        if not found:
+            return Reply('[{"action": "none"}]')
+        update = {"action": "update", "target": int(found.group(1)), "text": "- Lives in Antwerp"}
+        return Reply(json.dumps([{**update, "evidence": "We moved to Antwerp"}]))
+
+    respond(openai_server, changes)
+    lines = [f"- Note {n}: the {n % 97}th shelf holds box {n}" for n in range(10_000)]
+    memdesk_app.documents.set("user/facts", "\n".join([*lines[:5000], "- Lives in Ghent", *lines[5000:]]))
+    proposal = run(memdesk_app)
+
+    listed = [line for r in asked for line in r.user_text.splitlines() if re.match(r"\d+\. \(facts\) ", line)]
+    assert len(listed) <= MAX_MODEL_LINES and "- Lives in Ghent" in " ".join(listed)
+    assert len(asked) > 1  # the candidates did not fit one call
+    assert all(estimate_tokens(r.system_text + r.user_text) + 1024 <= 4000 for r in asked)
+    (change,) = line_changes(proposal)
+    assert (change.before, change.after, change.accepted) == ("- Lives in Ghent", "- Lives in Antwerp", True)
+
+
+def test_a_conversation_in_another_language_goes_through_the_model_as_in_english(memdesk_app, backend):
+    def changes(request):
+        number = numbered(request.user_text, "Trabalha no Banco Itaú, agência Paulista")
+        update = {"action": "update", "target": number, "text": "Trabalha no Nubank"}
+        return Reply(json.dumps([{**update, "evidence": "segunda já comecei no Nubank"}]))
+
+    respond(backend, changes)
+    memdesk_app.documents.set("user/profile", "Nome: Gabriel\nTrabalha no Banco Itaú, agência Paulista")
+    memdesk_app.sessions.log(
+        SESSION, "user", "Saí do Itaú. Sexta foi meu último dia e segunda já comecei no Nubank!"
+    )
+    proposal = memdesk_app.compaction.propose(SESSION)
+
+    (change,) = line_changes(proposal)
+    assert (change.after, change.accepted) == ("Trabalha no Nubank", True)

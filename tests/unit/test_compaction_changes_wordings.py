@@ -43,15 +43,6 @@ CHANGES = [
         None,
     ),
     (
-        "app",
-        "Standup is at 10:00 every day.",
-        "Standup moved to 11:00 from next week.",
-        "11:00",
-        "When is standup?",
-        None,
-        "work",
-    ),
-    (
         "profile",
         "Name: Jo\nPartner: Lea",
         "Lea and I broke up. I'm with Mia now.",

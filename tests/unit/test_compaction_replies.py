@@ -115,7 +115,8 @@ def test_a_merged_edit_that_was_cut_carries_a_note(memdesk_app, clock, server):
     app = memdesk_app
     ids = [app.apps.add("calendar", f"Old memory {n}.").memory.id for n in range(10)]
     decision = {"action": "edit", "targetMemoryId": ids[3], "newContent": "Tea. " * 200, "reason": "merge"}
-    server.script(Reply("## Notes\n- tea"), Reply("NO FACTS"), Reply("The user prefers tea."))
+    # the summary, the facts, the changes (the memories are stored facts to compare), the memory
+    server.script(Reply("## Notes\n- tea"), Reply("NO FACTS"), Reply("[]"), Reply("The user prefers tea."))
     server.default = Reply(json.dumps(decision))
     log_chat(app, clock)
 
@@ -160,7 +161,8 @@ def test_a_merged_edit_may_keep_what_the_memory_it_rewrites_said(memdesk_app, cl
     ids = [app.apps.add("calendar", f"Old memory {n} from Oslo.").memory.id for n in range(10)]
     merged = "Old memory 3 from Oslo; the user now prefers tea."
     decision = {"action": "edit", "targetMemoryId": ids[3], "newContent": merged, "reason": "merge"}
-    server.script(Reply("## Notes\n- tea"), Reply("NO FACTS"), Reply("The user prefers tea."))
+    # the summary, the facts, the changes (the memories are stored facts to compare), the memory
+    server.script(Reply("## Notes\n- tea"), Reply("NO FACTS"), Reply("[]"), Reply("The user prefers tea."))
     server.default = Reply(json.dumps(decision))
     log_chat(app, clock)
 
@@ -170,16 +172,40 @@ def test_a_merged_edit_may_keep_what_the_memory_it_rewrites_said(memdesk_app, cl
     assert edit.after == merged and edit.marks == () and edit.accepted
 
 
-def test_a_changes_reply_is_read_into_edits_and_a_target_named_twice_keeps_the_last():
+def test_a_changes_reply_is_read_into_edits_with_their_evidence():
+    from memdesk.llm.replies import parse_changes
+
+    reply = (
+        '[{"action": "update", "target": 1, "text": "Lives in Oslo", "evidence": "we  live in Oslo now"},'
+        ' {"action": "none"}, {"action": "retire", "target": 2}, {"action": "add", "text": "Has a  kayak"}]'
+    )
+    parsed = parse_changes(reply, [1, 2])
+    assert [(e.action, e.target, e.text, e.evidence) for e in parsed.edits] == [
+        ("update", 1, "Lives in Oslo", "we live in Oslo now"),
+        ("retire", 2, "", ""),
+        ("add", None, "Has a kayak", ""),
+    ]
+    assert parsed.edits[0].why.endswith("The person said: “we live in Oslo now”")
+    assert parsed.refused == []
+
+
+def test_an_unusable_item_of_a_changes_reply_is_refused_and_the_others_are_kept():
     from memdesk.llm.replies import BadReply, parse_changes
 
     reply = (
-        '[{"action": "update", "target": 2, "text": "Lives in Oslo"}, {"action": "none"},'
-        ' {"action": "retire", "target": 2}, {"action": "add", "text": "Has a  kayak"}]'
+        '[{"action": "retire", "target": 3}, "retire 2", {"action": "update", "target": 1},'
+        ' {"action": "update", "target": 2, "text": "Works at Bosch"},'
+        ' {"action": "update", "target": 4, "text": "Drives a Fiat"}, {"action": "retire", "target": 4},'
+        ' {"action": "update", "target": 1, "text": "Lives in Oslo"}]'
     )
-    edits = parse_changes(reply, [1, 2])
-    assert [(e.action, e.target, e.text) for e in edits] == [("retire", 2, ""), ("add", None, "Has a kayak")]
-    with pytest.raises(BadReply, match="named fact 3, which was not among the candidates"):
-        parse_changes('[{"action": "retire", "target": 3}]', [1, 2])
-    with pytest.raises(BadReply, match="was not an object"):
-        parse_changes('["retire 2"]', [1, 2])
+    parsed = parse_changes(reply, [1, 2, 4])
+    # Fact 4 was named twice: neither item is used. Item 3's update has no text.
+    assert [(e.target, e.text) for e in parsed.edits] == [(2, "Works at Bosch"), (1, "Lives in Oslo")]
+    assert parsed.refused == [
+        "item 1 was refused: it named fact 3, which was not among the candidates",
+        "item 2 was refused: it was not an object",
+        "item 3 was refused: it asked to update without the text",
+        "fact 4 was named by 2 items, so none of them is used",
+    ]
+    with pytest.raises(BadReply, match="held no JSON list"):
+        parse_changes("Noor moved to Oslo.", [1, 2])

@@ -248,7 +248,7 @@ def test_a_look_after_changes_compares_them_without_reading_their_facts_again(st
     def unread(text: str) -> list[object]:
         raise AssertionError(f"a look read {text!r} again")
 
-    monkeypatch.setattr("memdesk.services.health.claims_in", unread)
+    monkeypatch.setattr("memdesk.services.health.named_claims", unread)
     assert {finding.kind for finding in stale.health.findings()} == {
         FindingKind.CONFLICT,
         FindingKind.DUPLICATE,
@@ -300,3 +300,26 @@ def test_new_rules_have_every_fact_read_again(stale, monkeypatch):
         FindingKind.CONFLICT,
         FindingKind.DUPLICATE,
     }
+
+
+def test_a_value_of_no_known_kind_fills_the_slot_its_fact_names(memdesk_app):
+    """What compaction adds in the person's words ("I go to Solinca now") against a stored gym,
+    as a change checks it and as an assistant's write is checked."""
+    app = memdesk_app
+    app.documents.set("user/facts", "- Gym: Fitness Hut Alcântara\n- Reads before bed")
+    app.health.look()
+    app.documents.set(
+        "user/facts",
+        "- Gym: Fitness Hut Alcântara\n- Reads before bed\n- I switched gyms, I go to Solinca now.",
+    )
+    (conflict,) = app.health.findings()
+    assert (conflict.kind, conflict.slot) == (FindingKind.CONFLICT, "gym")
+    assert {conflict.first.text, conflict.second.text} == {
+        "Gym: Fitness Hut Alcântara",
+        "I switched gyms, I go to Solinca now.",
+    }
+    assert [fact.text for fact in app.health.conflicts_with("New gym, I go to Solinca now.")] == [
+        "Gym: Fitness Hut Alcântara"
+    ]
+    # a value of no known kind where the text names no slot, or two, fills none
+    assert app.health.conflicts_with("I go to Solinca now.") == []

@@ -30,7 +30,8 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import date
 from functools import cache, cached_property, lru_cache
 from itertools import pairwise
 
@@ -65,7 +66,7 @@ class _Lazy:
 
 # Raised whenever a change to the rules changes what some text claims: Memory health's index
 # holds claims read by the rules, and reads every fact again when this differs.
-RULES_VERSION = 2
+RULES_VERSION = 3
 
 # The closed set of slots. ``time:<event>``, ``day:<event>`` and ``amount:<what>`` are
 # qualified by the thing they concern and whose it is ("time:standup", "day:elin violin",
@@ -139,6 +140,72 @@ def claims_in(text: str, others: frozenset[str] = frozenset()) -> list[Claim]:
     if others:
         claims = [claim for claim in claims if not _said_of(text, claim, others)]
     return claims
+
+
+def named_claims(text: str, others: frozenset[str] = frozenset()) -> list[Claim]:
+    """``claims_in``, with a value of no known kind in the slot the text names, when it names
+    one alone: "I switched gyms, I go to Solinca now" fills ``gym``. A fact dated by when it
+    was said claims nothing for a later date ("moving to Porto in March (said in February
+    2026)")."""
+    claims = claims_in(text, others)
+    said = _SAID_IN in text and _months().said.search(text)
+    if said:
+        at = date(int(said.group(2)), _months().names.index(said.group(1)) + 1, 1)
+        claims = [claim for claim in claims if not placed_later(text, claim.span, at)]
+    if all(claim.slot for claim in claims):
+        return claims
+    named = slots_named_in(text)
+    if len(named) != 1:
+        return claims
+    (slot,) = named
+    return [claim if claim.slot else replace(claim, slot=slot) for claim in claims]
+
+
+def said_in_mark(at: date) -> str:
+    """How a fact added for a later date says when it was said: " (said in February 2026)"."""
+    return f"{_SAID_IN}{_months().names[at.month - 1]} {at.year})"
+
+
+def placed_later(text: str, span: tuple[int, int], at: date) -> bool:
+    """The clause of ``span`` places it after ``at``: a plan, not the current fact ("moving next
+    summer", "next month (April 2026)", "in March" said in February or in November, not in
+    January nor in March: "as of March I'm an associate", "left in March")."""
+    line_start = text.rfind("\n", 0, span[0]) + 1
+    line_end = text.find("\n", span[1])
+    starts = [m.end() for m in _AND_CLAUSE.finditer(text, line_start, span[0])]
+    after = _AND_CLAUSE.search(text, span[1], len(text) if line_end < 0 else line_end)
+    end = after.start() if after else (len(text) if line_end < 0 else line_end)
+    clause = text[starts[-1] if starts else line_start : end]
+    if not _AHEAD_WORDS.isdisjoint(clause.lower().split()):
+        return True
+    for day, name, year in _months().when.findall(clause):
+        month = _months().names.index(name) + 1
+        if year:
+            later = (int(year), month, int(day or 32)) > (at.year, at.month, at.day if day else 32)
+        elif month == at.month:
+            later = bool(day) and int(day) > at.day
+        else:  # the nearer of its last and its next occurrence
+            later = (month - at.month) % 12 < (at.month - month) % 12
+        if later:
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class _Months:
+    names: tuple[str, ...]
+    when: re.Pattern[str]  # a date of a month: "in March", "19 March", "(March 2026)"
+    said: re.Pattern[str]  # ``said_in_mark``
+
+
+@cache
+def _months() -> _Months:
+    """Read on first use: importing ``core.dates`` compiles its rules."""
+    from memdesk.core.dates import MONTHS
+
+    names = "|".join(MONTHS)
+    when = re.compile(rf"(?:(\d{{1,2}}) )?\b({names})\b(?: (\d{{4}}))?")
+    return _Months(MONTHS, when, re.compile(rf"\(said in ({names}) (\d{{4}})\)"))
 
 
 def later_claims(text: str) -> list[Claim]:
@@ -251,6 +318,7 @@ def slots_named_in(text: str) -> set[str]:
     vague labels ("from", "job") and "home" name none."""
     words = re.findall(r"[a-z]+(?:-[a-z]+)?", text.lower())
     named = set(words) | {f"{a} {b}" for a, b in pairwise(words)}
+    named |= {word[:-1] for word in words if word.endswith("s")}  # "switched gyms"
     return {LABELS[label] for label in named & LABELS.keys() if label not in VAGUE_LABELS and label != "home"}
 
 
@@ -1139,7 +1207,8 @@ _RELATIVE = rf"{_FAMILY}|friend|colleague|neighbou?r|flatmate|roommate|boss"
 _OTHER_PERSON = _Lazy(
     rf"(?i:\b(?:my|our|his|her|their)\s+(?:{_RELATIVE})s?\b)"
     r"|\b(?i:grandma|grandpa|granny|gran|nan|nana|grandad|auntie|aunt|uncle|cousin)\s+[A-Z]"
-    rf"|^\s*(?i:{_FAMILY})s?\b"
+    # at the start of a stored line, after its bullet ("- Best friend Awa lives in Lyon")
+    rf"|^\s*(?:[-*•]\s*)?(?:[A-Za-z]+\s+)?(?i:{_RELATIVE})s?\b"
     r"|^\s*(?i:who|whose)\b"
     # whatever follows a name's possessive is theirs: "Dev's manager is Ravi", "Noah's phone"
     r"|\b(?!(?:It|That|What|There|Here|He|She|Let|Who|Where|When|How)['’]s)[A-Z][\w-]*['’]s\s"
@@ -1186,6 +1255,8 @@ _LATER_CUE = _Lazy(
 # Where a value's clause ends, for what it says of later ("using Arc now and I don't think I'll
 # go back" says nothing of later about Arc).
 _AND_CLAUSE = _Lazy(r"[,;:]\s|\s(?:and|but|so|because|while|whereas)\s")
+_AHEAD_WORDS = frozenset({"next", "soon", "upcoming", "tomorrow"})  # words that place a clause later
+_SAID_IN = " (said in "  # ``said_in_mark``
 _FROM_NOW = _Lazy(r"(?i:\b(?:from\s+now\s+on|from\s+today|starting\s+today|as\s+of\s+today)\b)")
 # A clause's subject: a capitalised first word ("Dev drives…", "- Isla does ballet…").
 _SUBJECT = _Lazy(r"\s*(?:[-*•]\s*)?(?:(?:and|but|so|then)\s+)?([A-Z][\w-]*)\b(?![’'])")

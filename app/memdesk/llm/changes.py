@@ -14,6 +14,15 @@ statement names:
   stored slot with another value without saying it changed is not guessed at: it is added
   and named as a conflict.
 
+Precision first: an edit is ``sure`` (applied by ``compact --yes``) only when the rules are
+sure of all of it: a value they read in the stored text, replaced by one of the same slot or
+marked past. A value found only by its words is replaced only where it ends its sentence, never
+inside a longer name or in a knowledge entry; a line of several sentences is never removed
+whole; a new employer where the old role cannot be read, a value of no known kind from another
+sentence, and a clause marked past around words the rules did not read are suggestions
+(``sure=False``, "May be out of date: …"), and their statement is added as said. A plan or a
+later date, a third person's news, a question and a supposition change nothing.
+
 The model backend sends the same material in one call (``memdesk.llm.steps``) and falls
 back to these rules when its reply cannot be used.
 """
@@ -22,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
 
@@ -35,7 +44,10 @@ from memdesk.core.slots import (
     claims_in,
     household_names,
     later_claims,
+    named_claims,
     normalise,
+    placed_later,
+    said_in_mark,
     same_value,
     says_change,
     says_replacement,
@@ -65,6 +77,9 @@ _MIN_VALUE_CHARS = 3
 # ("I'm now with Dr. Evans").
 _TITLED = re.compile(r"(?:Dr|Doctor|Prof)\b")
 _CARERS = frozenset({"doctor", "dentist", "therapist"})
+_POSSESSIVE = ("'", "’")  # after a name: "Northwind's design tokens" are about the tokens
+_THIRD_PERSON = frozenset({"his", "her", "their"})
+_FIRST_PERSON = frozenset({"i", "i'm", "i’m", "me", "my", "we", "we're", "we’re", "us", "our"})
 # A one-line fact with a label of its own: "Optician: Specsavers on High Street."
 _OWN_LABEL = re.compile(r"[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*:[ \t]*(\S[^\n]*?)[ \t.]*")
 
@@ -91,13 +106,17 @@ class Said:
 @dataclass(frozen=True)
 class Edit:
     """One change to stored facts. ``text``: an update's new text; a retirement's text
-    rewritten as past ("" removes it); an addition's statement."""
+    rewritten as past ("" removes it); an addition's statement. ``evidence``: the person's
+    sentence that states the change, as the model quoted it. ``sure``: False when the rules
+    are not sure of the whole edit, so it is proposed without being accepted."""
 
     action: Action
     target: int | None  # Known.number; None for an addition
     text: str
     why: str
     conflict: str = ""  # for an addition: the stored fact it disagrees with
+    evidence: str = ""  # the person's sentence that states the change
+    sure: bool = True  # False: only a suggestion, shown in review and not applied unasked
 
 
 def said_in(turns: Sequence[tuple[str, str, datetime]]) -> list[Said]:
@@ -130,9 +149,16 @@ def offline_changes(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
     turns: dict[int, list[tuple[Said, list[Claim]]]] = {}
     for sentence in said:
         if sentence.turn in changing_turns:
-            turns.setdefault(sentence.turn, []).append((sentence, claims_in(sentence.text, others)))
+            # A value placed after the moment it was said is a plan, not the current fact; one
+            # a third person owns is their news.
+            claims = [
+                c
+                for c in claims_in(sentence.text, others)
+                if not placed_later(sentence.text, c.span, sentence.at) and not _owned(sentence.text, c)
+            ]
+            turns.setdefault(sentence.turn, []).append((sentence, claims))
     stored = {fact.number: _stored_claims(fact.text, others) for fact in known}
-    kept += _dated(said, known, stored)
+    kept += _dated(said, known, stored, others)
     edited_in: dict[int, int] = {}  # the turn of each fact's edit
     for sentences in turns.values():
         used: set[int] = set()  # sentences that gave a value to a change
@@ -155,27 +181,35 @@ def offline_changes(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
                 if found is None:
                     continue
                 edit, sources = found
-                used |= sources
-                touched = True
+                if edit.sure:  # a suggestion keeps its statement, to be added as said
+                    used |= sources
+                    touched = touched or id(sentence) in sources
                 edited_in[fact.number] = sentence.turn
                 if previous is not None and previous.text == edit.text:
                     continue  # the same change said again: the first wording explains it
                 if more and previous is not None:
-                    edit = Edit(edit.action, edit.target, edit.text, f"{previous.why} {edit.why}")
+                    edit = replace(edit, why=f"{previous.why} {edit.why}", sure=edit.sure and previous.sure)
                 elif previous is not None:
-                    edit = Edit(
-                        edit.action,
-                        edit.target,
-                        edit.text,
-                        f"{edit.why} It comes later than “{_quoted(previous)}”, so the last statement wins.",
-                    )
+                    later = f"It comes later than “{previous.evidence}”, so the last statement wins."
+                    edit = replace(edit, why=f"{edit.why} {later}")
                 edits[fact.number] = edit
             if not touched:
                 additions.append((sentence, claims))
         additions = [(sentence, claims) for sentence, claims in additions if id(sentence) not in used]
-        kept += [addition for s, c in additions if (addition := _addition(s, c, known, stored))]
+        kept += [addition for s, _c in additions if (addition := _addition(s, others, known, stored))]
         additions = []
     return [*edits.values(), *kept]
+
+
+@dataclass(frozen=True)
+class _Part:
+    """One part of a stored fact that a sentence changes."""
+
+    span: tuple[int, int]  # in the fact's text
+    new: str | None  # its new text; None keeps it, marked past
+    mark: str  # written after it: "(since …)", "(until …)"
+    slot: str
+    sure: bool  # the rules know what the part is and what replaced it
 
 
 def _edit(
@@ -185,23 +219,51 @@ def _edit(
     claims: list[Claim],
     turn: list[tuple[Said, list[Claim]]],
 ) -> tuple[Edit, set[int]] | None:
-    """How ``sentence`` changes ``fact``, if it does, and the sentences whose values it took."""
-    # (span in the fact, its new text or None to keep it marked past, the mark after it)
-    edits: list[tuple[tuple[int, int], str | None, str]] = []
+    """How ``sentence`` changes ``fact``, if it does, and the sentences whose values it took.
+
+    The edit is sure only when every part of it is: a value the slot rules read in the fact,
+    replaced by a value of the same slot or marked past. Otherwise it is a suggestion.
+    """
+    parts: list[_Part] = []
     sources = {id(sentence)}
     for ended in (claim for claim in claims if claim.past):
         found = _holding(fact.text, stored, ended, sentence.text)
         if found is None:
             continue
-        slot, span = found
-        successor = _successor(slot, ended, sentence, turn, fact.text[span[0] : span[1]])
-        if successor is None:
-            edits.append((span, None, _until(_date_near(sentence.text, ended.span), sentence.at)))
+        slot, span, read = found
+        until = _until(_date_near(sentence.text, ended.span), sentence.at)
+        if read:
+            span, whole = _value_span(fact.text, span)
+        elif fact.where == "entry" or fact.text[span[1] : span[1] + 1] in _POSSESSIVE:
+            continue  # only the value's words, in an entry or before what it owns: about something else
         else:
-            source, new = successor
-            sources.add(id(source))
-            text = source.text[new.span[0] : new.span[1]]
-            edits.append((span, text, _since(_date_near(source.text, new.span))))
+            # Only the value's words are there, in a line or memory about the person. It is
+            # replaced only when it ends its sentence ("Goes to Anytime Fitness"),
+            # never inside a longer name or before what it owns ("Northwind Studio",
+            # "Northwind's design tokens", "the Todoist team").
+            whole = _alone(fact.text, span)
+        successor = _successor(slot, ended, sentence, turn, fact.text[span[0] : span[1]])
+        # a value read with more after it is marked past, not replaced with what followed it;
+        # the statement is then added as said
+        if successor is not None and not whole:
+            sources.discard(id(sentence))
+        if successor is None or not whole:
+            if not read:  # its clause is suggested as past: the rules cannot tell what it says
+                end = _clause_end(fact.text, span[1])
+                parts.append(_Part((end, end), None, until, slot, False))
+            else:
+                parts.append(_Part(span, None, until, slot, True))
+            continue
+        source, new = successor
+        sources.add(id(source))
+        text = source.text[new.span[0] : new.span[1]]
+        since = _since(_date_near(source.text, new.span))
+        # a value of the same slot, or one of no known kind said with the ended one ("left
+        # Hilltop Running Club; joined the Riverside Harriers instead") or as a change itself
+        fits = (bool(slot) and new.slot == slot) or (
+            not new.slot and (source is sentence or says_change(source.text))
+        )
+        parts.append(_Part(span, text, since, slot, fits))
     current = [c for _s, turn_claims in turn for c in turn_claims if not c.past]
     said_in_turn = " ".join(s.text for s, _claims in turn)
     labelled = slots_named_in(said_in_turn) | {
@@ -212,16 +274,20 @@ def _edit(
     for new in reversed([claim for claim in claims if not claim.past]):
         for old in stored:
             # A name of no known kind fills a slot the turn names ("had to change GP practice
-            # … registered with Dr. Bello").
+            # … registered with Dr. Bello"); sure when a title or the sentence itself names it.
             titled = old.slot in _CARERS and _TITLED.match(sentence.text, new.span[0]) is not None
             slot = new.slot or (old.slot if old.slot in labelled or titled else "")
             if not slot or not _same_slot(old.slot, slot) or _same(old.slot, new.value, old.value):
+                continue
+            # ... but not one the fact already holds ("Works at Monzo" after "I'm at Monzo now,
+            # same kind of role" is not a role)
+            if not new.slot and any(same_value(new.value, c.value) for c in stored):
                 continue
             # A slot that holds several values gains one, unless the person says it replaced
             # another ("I also started tea" keeps coffee; "went vegan" replaces vegetarian).
             if old.slot in SEVERAL_VALUES and old.slot not in PLURAL_SLOTS and not replacing:
                 continue
-            if any(_overlap(old.span, span) for span, _text, _mark in edits):
+            if any(_overlap(old.span, part.span) for part in parts):
                 continue
             # The old value also said as current ("at Bosch now, and at Siemens on Fridays"):
             # unclear, so not guessed; the statement is added and named as a conflict.
@@ -234,14 +300,25 @@ def _edit(
             )
             if unclear and not replaced and old.slot not in PLURAL_SLOTS:
                 continue
+            span, whole = _value_span(fact.text, old.span)
+            if not whole:  # the stored value has another fact after it: Memory health lists both
+                continue
             text = _filled(old, new, sentence.text)
-            edits.append((old.span, text, _since(_date_near(sentence.text, new.span))))
-    if not edits:
+            since = _since(_date_near(sentence.text, new.span))
+            # a slot the rules know, a doctor's title, or the label in the sentence itself
+            known_slot = bool(new.slot) or titled or old.slot in slots_named_in(sentence.text)
+            parts.append(_Part(span, text, since, old.slot, known_slot))
+    if not parts:
         return None
-    quoted = f"The person said: “{sentence.text}”"
-    if any(text is not None for _span, text, _mark in edits):
-        return Edit("update", fact.number, _substituted(fact.text, edits), quoted), sources
-    retired = [span for span, _text, _mark in edits]
+    sure = all(part.sure for part in parts) and not _role_left(parts, stored, current)
+    if sure:
+        why = f"The person said: “{sentence.text}”"
+    else:
+        why = f"May be out of date: “{fact.text}” — the person said: “{sentence.text}”"
+    changed = _substituted(fact.text, parts)
+    if any(part.new is not None for part in parts):
+        return Edit("update", fact.number, changed, why, evidence=sentence.text, sure=sure), sources
+    retired = [part.span for part in parts]
     ended_words = {w for start, end in retired for w in normalise(fact.text[start:end]).split()}
     others = [
         c
@@ -249,9 +326,69 @@ def _edit(
         if not any(_overlap(c.span, span) for span in retired)
         and c.slot.partition(":")[2] not in ended_words  # "on Thursdays" of squash ends with it
     ]
-    if others:  # the line says more than what ended: it stays, saying that part is past
-        return Edit("retire", fact.number, _substituted(fact.text, edits), quoted), sources
-    return Edit("retire", fact.number, "", quoted), sources
+    # A text that says more than what ended stays, saying that part is past: another claim,
+    # another sentence ("Vegetarian. Allergic to cashews."), or words the rules did not read (a
+    # mark after a clause).
+    unread = any(start == end for start, end in retired)
+    if others or unread or not sure or _sentences(fact.text) > 1:
+        return Edit("retire", fact.number, changed, why, evidence=sentence.text, sure=sure), sources
+    return Edit("retire", fact.number, "", why, evidence=sentence.text, sure=sure), sources
+
+
+def _role_left(parts: list[_Part], stored: list[Claim], current: list[Claim]) -> bool:
+    """A new employer written into a fact whose role the rules cannot read, while the person
+    names a new role: the old role would stay beside the new employer."""
+    new_employer = any(part.slot == "employer" and part.new is not None for part in parts)
+    new_role = any(claim.slot == "role" for claim in current)
+    return new_employer and new_role and not any(claim.slot == "role" for claim in stored)
+
+
+def _value_span(text: str, span: tuple[int, int]) -> tuple[tuple[int, int], bool]:
+    """A stored value's span, and whether it is whole: a value read up to the end of a line
+    may hold another fact, a clause in lower case ("Fitness Hut, membership renews in April"),
+    and is cut before it; the parts of a name or an address are capitalised or numbers."""
+    for clause in _CLAUSE.finditer(text, span[0], span[1]):
+        if text[clause.end() : clause.end() + 1].islower():
+            return (span[0], clause.start()), False
+    return span, True
+
+
+def _alone(text: str, span: tuple[int, int]) -> bool:
+    """The value at ``span`` ends its sentence and is no part of a longer name: no word after
+    it ("the Todoist team" is a team) and no capitalised word before it but the first."""
+    ends = [m for m in _SENTENCE_END.finditer(text) if m.start() >= span[1]]
+    if any(ch.isalnum() for ch in text[span[1] : ends[0].start() if ends else len(text)]):
+        return False
+    starts = [m.end() for m in _SENTENCE_END.finditer(text, 0, span[0])]
+    before = [
+        word for word in text[starts[-1] if starts else 0 : span[0]].split() if word not in ("-", "*", "•")
+    ]
+    return len(before) < 2 or not before[-1][:1].isupper()  # the first word is capitalised anyway
+
+
+def _clause_end(text: str, position: int) -> int:
+    after = _CLAUSE.search(text, position)
+    end = after.start() if after else len(text.rstrip(" .;"))
+    return max(end, position)
+
+
+def _sentences(text: str) -> int:
+    """How many sentences a text holds (a clause after ";" counts as one)."""
+    pieces = [piece for part in _SENTENCE_END.split(text) for piece in part.split("; ")]
+    return sum(1 for piece in pieces if any(ch.isalpha() for ch in piece))
+
+
+def _owned(text: str, claim: Claim) -> bool:
+    """The person says the value is a third person's: "her" or "their" a few words before it
+    in its clause, and no word of the person's own ("her new tesla", "their new flat in
+    Alvalade"; not "my sister and I moved to Leeds"). A schedule's or an amount's slot names
+    whose it is already ("his pocket money" of "amount:money finn")."""
+    if ":" in claim.slot:
+        return False
+    span = claim.span
+    starts = [m.end() for m in _CLAUSE.finditer(text, 0, span[0])]
+    words = text[starts[-1] if starts else 0 : span[0]].lower().split()
+    return not _FIRST_PERSON.intersection(words) and not _THIRD_PERSON.isdisjoint(words[-4:])
 
 
 def _same_slot(stored: str, said: str) -> bool:
@@ -288,12 +425,20 @@ def _label_slot(word: str) -> str:
     return f"label:{stem(word)}"
 
 
-def _dated(said: Sequence[Said], known: Sequence[Known], stored: dict[int, list[Claim]]) -> list[Edit]:
+def _dated(
+    said: Sequence[Said], known: Sequence[Known], stored: dict[int, list[Claim]], others: frozenset[str]
+) -> list[Edit]:
     """Statements of a change from a later date to a stored fact ("from next April the rent
-    will be £1,200"): added as dated facts; the stored one holds until then."""
+    will be £1,200", "we're moving to Porto in March"): added as dated facts; the stored one
+    holds until then."""
     added: list[Edit] = []
     for sentence in said:
         later = {claim.slot for claim in later_claims(sentence.text) if claim.slot}
+        later |= {
+            c.slot
+            for c in claims_in(sentence.text, others)
+            if c.slot and placed_later(sentence.text, c.span, sentence.at)
+        }
         for fact in known:
             if any(claim.slot in later for claim in stored[fact.number]):
                 what = f"{WHERE_LABELS[fact.where]} {fact.ref}"
@@ -302,26 +447,29 @@ def _dated(said: Sequence[Said], known: Sequence[Known], stored: dict[int, list[
                     "holds until then."
                 )
                 # dated by when it was said, so "next April" can be read later
-                said_when = "" if _RESOLVED.search(sentence.text) else f" (said in {_month(sentence.at)})"
-                added.append(Edit("add", None, sentence.text + said_when, why))
+                said_when = "" if _RESOLVED.search(sentence.text) else said_in_mark(sentence.at)
+                added.append(Edit("add", None, sentence.text + said_when, why, evidence=sentence.text))
                 break
     return added
 
 
-def _holding(text: str, stored: list[Claim], ended: Claim, said: str) -> tuple[str, tuple[int, int]] | None:
-    """The slot and span of ``text`` that holds the value ``ended`` names, if any."""
+def _holding(
+    text: str, stored: list[Claim], ended: Claim, said: str
+) -> tuple[str, tuple[int, int], bool] | None:
+    """The slot and span of ``text`` that holds the value ``ended`` names, if any, and whether
+    the slot rules read it there (False: only its words are there)."""
     words = set(ended.value.split())
     if not words or len(ended.value) < _MIN_VALUE_CHARS:
         return None
     for claim in stored:
         if ended.slot in ("", claim.slot) and words <= set(claim.value.split()):
-            return claim.slot, claim.span
+            return claim.slot, claim.span, True
     # No slot of the stored text holds it ("uses melatonin"): the value's own words do.
     raw = said[ended.span[0] : ended.span[1]]
     # the word as said, or in the singular ("no more smoothies" ends "a smoothie")
     forms = "|".join(re.escape(form) for form in _singulars(raw))
     match = re.search(rf"(?<!\w)(?:{forms})(?!\w)", text, re.IGNORECASE)
-    return (ended.slot, match.span()) if match else None
+    return (ended.slot, match.span(), False) if match else None
 
 
 def _singulars(raw: str) -> list[str]:
@@ -371,10 +519,11 @@ def _filled(old: Claim, new: Claim, said: str) -> str:
     return text
 
 
-def _substituted(text: str, edits: list[tuple[tuple[int, int], str | None, str]]) -> str:
-    """``text`` with each span replaced (None: kept, to be marked past) and its mark after it."""
+def _substituted(text: str, parts: list[_Part]) -> str:
+    """``text`` with each part replaced (None: kept, to be marked past) and its mark after it."""
     out = text
-    for (start, end), new, mark in sorted(edits, key=lambda item: item[0][0], reverse=True):
+    for part in sorted(parts, key=lambda part: part.span[0], reverse=True):
+        (start, end), new, mark = part.span, part.new, part.mark
         old = out[start:end]
         value = old if new is None else new.replace("{old}", old)
         before = out[:start]
@@ -415,10 +564,12 @@ def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
 
 
 def _addition(
-    sentence: Said, claims: list[Claim], known: Sequence[Known], stored: dict[int, list[Claim]]
+    sentence: Said, others: frozenset[str], known: Sequence[Known], stored: dict[int, list[Claim]]
 ) -> Edit | None:
-    """A statement that changed nothing stored; named as a conflict when it disagrees with one.
+    """A statement that changed nothing stored (for sure); named as a conflict when it disagrees
+    with one, as Memory health reads it ("I switched gyms, I go to Solinca now" fills the gym).
     None when it only mentions a stored fact as it is ("upgraded the RAM in my ThinkPad")."""
+    claims = named_claims(sentence.text, others)
     for fact in known:
         for old in stored[fact.number]:
             if any(c.slot == old.slot and not c.past and same_value(c.value, old.value) for c in claims):
@@ -442,9 +593,7 @@ def _addition(
                         "A new statement; it fills the same slot as a stored fact, so both are kept "
                         "for you to settle.",
                         conflict=f"{what}: “{fact.text}”",
+                        evidence=sentence.text,
                     )
-    return Edit("add", None, sentence.text, "A statement of change that touches no stored fact.")
-
-
-def _quoted(edit: Edit) -> str:
-    return edit.why.removeprefix("The person said: “").split("”")[0]
+    why = "A statement of change that touches no stored fact."
+    return Edit("add", None, sentence.text, why, evidence=sentence.text)

@@ -108,29 +108,39 @@ about the listener.
 """
 
 CHANGES_SYSTEM = f"""\
-You keep a person's stored facts true. You are given a conversation and numbered facts \
-already stored about the person. Find what the conversation changes in them: something \
-the person said has replaced, ended or corrected a stored fact (they moved, changed jobs, \
-switched tools, quit something, a relationship or a pet is gone, new contact details, a \
-changed schedule or amount, "it's X, not Y").
+You keep a person's stored facts true. You are given numbered facts already stored about \
+the person and a conversation (or one part of it). Decide which stored facts the \
+conversation shows are no longer true: the person said that something replaced, ended or \
+corrected them (they moved, changed jobs or roles, switched a tool, doctor or provider, \
+quit or cancelled something, a pet or a relationship is gone, new contact details, a \
+changed dose, schedule or amount, "it's X, not Y"). People say it sideways ("the keys to \
+the new place came Friday", "the clinic doubled it to 40"); read what they mean.
 
 Reply with a JSON list and nothing else. Each item is one of:
-- {{"action": "update", "target": N, "text": "<the fact's complete new text>"}}: the fact \
-numbered N is no longer right; the new text replaces it. Keep its form and everything in \
-it that still holds, and add "(since <date>)" after the new value when the conversation \
-gives the date of the change.
-- {{"action": "retire", "target": N}}: the fact numbered N has simply ended and nothing \
-replaced it. Add "text" with the fact rewritten as past when part of it still holds.
-- {{"action": "add", "text": "<a short statement>"}}: a lasting new fact the conversation \
-states that contradicts none of the stored ones.
+- {{"action": "update", "target": N, "text": "<the fact's complete new text>", \
+"evidence": "<the person's words>"}}: the fact numbered N is no longer right; the new text \
+replaces it. Keep its form and every other fact it holds ("Vegetarian. Allergic to \
+cashews." keeps the allergy when only the diet changed); change only what the person \
+changed.
+- {{"action": "retire", "target": N, "evidence": "<the person's words>"}}: the fact \
+numbered N has simply ended and nothing replaced it. Add "text" with the fact rewritten as \
+past when other parts of it still hold.
 - {{"action": "none"}}: when the conversation changes nothing stored.
 
+"evidence" is copied exactly from one of the person's ("user") messages: the sentence \
+that states the change, word for word.
+
 Rules:
-- Only what the person ("user") said about themselves counts. Mentioning a stored fact \
-("Berlin was cold today") does not change it.
-- When the conversation is unclear about whether a fact changed, leave that fact alone.
+- Only what the person said about themselves counts, as done or true now. Leave a fact \
+alone when the person asks a question about it, supposes or plans a change ("might", \
+"thinking of", "next year", "will"), tells someone else's news ("my brother bought a \
+Tesla"), jokes, complains, or mentions it as it is ("Berlin was cold today").
+- A stored fact about something else that only names the old value (a note about the old \
+employer's tools, the old flat's lease) stays as it is.
 - When the conversation contradicts itself, the last statement wins.
-- Target only the numbers given. Copy names and values exactly.
+- Target only the numbers given, each at most once. Copy names and values exactly; add \
+nothing the conversation and the fact do not say. Add "(since <date>)" only when the \
+conversation gives that date.
 - {DATES_RULE}
 """
 
@@ -193,10 +203,14 @@ def summary_message(summary: str) -> str:
     )
 
 
-def changes_message(transcript: str, known: Sequence[tuple[int, str, str]]) -> str:
-    """The conversation and the numbered stored facts (number, where it is stored, text)."""
+def changes_message(
+    transcript: str, known: Sequence[tuple[int, str, str]], part: int = 1, parts: int = 1
+) -> str:
+    """The numbered stored facts (number, where it is stored, text) and the conversation, or
+    one part of it."""
     facts = "\n".join(f"{number}. ({where}) {text}" for number, where, text in known)
-    return f"<stored-facts>\n{facts}\n</stored-facts>\n\n<conversation>\n{transcript}\n</conversation>"
+    conversation = conversation_message(transcript, part, parts)
+    return f"<stored-facts>\n{facts}\n</stored-facts>\n\n{conversation}"
 
 
 def decision_message(existing: Sequence[tuple[int, str]], new_content: str, new_id: int | None) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
@@ -146,43 +147,64 @@ def shape_app_memory(reply: str, max_chars: int) -> Shaped[str | None]:
     return Shaped(record, note)
 
 
-def parse_changes(reply: str, targets: Sequence[int]) -> list[Edit]:
-    """The changes in a JSON list of ``{"action", "target", "text"}`` items.
+@dataclass(frozen=True)
+class ParsedChanges:
+    """The usable edits of a changes reply, and why each unusable item was refused."""
 
-    BadReply when the reply is not such a list, or an item names a target outside
-    ``targets``, lacks the text its action needs, or carries data as its text.
+    edits: list[Edit]
+    refused: list[str]
+
+
+def parse_changes(reply: str, targets: Sequence[int]) -> ParsedChanges:
+    """The changes in a JSON list of ``{"action", "target", "text", "evidence"}`` items.
+
+    BadReply when the reply is not such a list. An item that names a target outside
+    ``targets``, names a target another item names too, lacks the text its action needs or
+    carries data as its text is refused on its own; the others are kept.
     """
     items = _json_list(clean(reply))
     known = set(targets)
     edits: list[Edit] = []
+    refused: list[str] = []
     for number, item in enumerate(items, 1):
-        if not isinstance(item, dict):
-            raise BadReply(f"item {number} of its list was not an object")
-        action = item.get("action")
-        if action == "none":
+        try:
+            edit = _change_item(item, known)
+        except BadReply as exc:
+            refused.append(f"item {number} was refused: {exc.reason}")
             continue
-        if action not in ("update", "retire", "add"):
-            raise BadReply(f"item {number} asked for an unknown action {action!r}")
-        text = item.get("text", "")
-        if not isinstance(text, str) or len(text) > CHANGE_MAX_CHARS or _is_data(clean(text) or "x"):
-            raise BadReply(f"item {number} had no usable text")
-        text = " ".join(clean(text).split()) if action == "add" else clean(text)
-        if action in ("update", "add") and not text:
-            raise BadReply(f"item {number} asked to {action} without the text")
-        if action == "add":
-            edits.append(Edit("add", None, text, "The model found a new lasting fact."))
-            continue
-        target = _as_id(item.get("target"))
-        if target not in known:
-            raise BadReply(
-                f"item {number} named fact {item.get('target')!r}, which was not among the candidates"
-            )
-        why = (
-            "The model found that the conversation " + ("changes" if action == "update" else "ends") + " it."
-        )
-        edits = [edit for edit in edits if edit.target != target]  # a target named twice: the last
-        edits.append(Edit(action, target, text, why))
-    return edits
+        if edit is not None:
+            edits.append(edit)
+    named = Counter(edit.target for edit in edits if edit.target is not None)
+    for target in sorted(t for t, count in named.items() if count > 1):
+        refused.append(f"fact {target} was named by {named[target]} items, so none of them is used")
+    return ParsedChanges([edit for edit in edits if named.get(edit.target, 0) <= 1], refused)
+
+
+def _change_item(item: object, known: set[int]) -> Edit | None:
+    """One item of a changes reply as an edit; None for "none"."""
+    if not isinstance(item, dict):
+        raise BadReply("it was not an object")
+    action = item.get("action")
+    if action == "none":
+        return None
+    if action not in ("update", "retire", "add"):
+        raise BadReply(f"it asked for an unknown action {action!r}")
+    text = item.get("text", "")
+    if not isinstance(text, str) or len(text) > CHANGE_MAX_CHARS or _is_data(clean(text) or "x"):
+        raise BadReply("it had no usable text")
+    text = " ".join(clean(text).split()) if action == "add" else clean(text)
+    if action in ("update", "add") and not text:
+        raise BadReply(f"it asked to {action} without the text")
+    if action == "add":
+        return Edit("add", None, text, "The model found a new lasting fact.")
+    target = _as_id(item.get("target"))
+    if target not in known:
+        raise BadReply(f"it named fact {item.get('target')!r}, which was not among the candidates")
+    evidence = item.get("evidence", "")
+    evidence = " ".join(clean(evidence).split()) if isinstance(evidence, str) else ""
+    said = f" The person said: “{evidence}”" if evidence else ""
+    why = f"The model found that the conversation {'changes' if action == 'update' else 'ends'} it.{said}"
+    return Edit(action, target, text, why, evidence=evidence)
 
 
 def _json_list(text: str) -> list[object]:

@@ -18,6 +18,7 @@ from memdesk.llm import failures, prompts
 from memdesk.llm.base import ChatBackend, make_backend
 from memdesk.llm.changes import Edit, Known, Said, offline_changes
 from memdesk.llm.chunking import group_to_fit, runs_to_fit, split_to_fit
+from memdesk.llm.evidence import Spoken, doubt
 from memdesk.llm.offline import OfflineSteps
 from memdesk.llm.replies import (
     NEEDS_EXISTING,
@@ -185,23 +186,46 @@ class LLMSteps:
     def find_changes(
         self, transcript: str, said: Sequence[Said], known: Sequence[Known]
     ) -> StepResult[list[Edit]]:
-        """One call with the conversation and the numbered candidates; the offline rules when
-        there is nothing to compare, or when the reply or the call fails."""
+        """One call per part of the conversation with the numbered candidates (several when
+        they do not fit one call with it); the offline rules when there is nothing to compare,
+        or when a reply or a call fails. Each edit's evidence is checked (``llm.evidence``):
+        one that fails is kept, not sure, with the reason."""
         meter = _Meter(self.backend)
         if not known:
             return meter.result(offline_changes(said, known))
-        message = prompts.changes_message(transcript, [(k.number, k.where, k.text) for k in known])
-        if estimate_tokens(message) > self.part_tokens(prompts.CHANGES_SYSTEM):
-            return self._offline_changes(
-                meter, said, known, "the conversation does not fit the model's context"
-            )
+        edits: dict[int, Edit] = {}
+        additions: list[Edit] = []
         try:
-            edits = parse_changes(meter.ask(prompts.CHANGES_SYSTEM, message), [k.number for k in known])
+            for group, part, number, parts in self._changes_calls(transcript, known):
+                message = prompts.changes_message(part, group, number, parts)
+                parsed = parse_changes(meter.ask(prompts.CHANGES_SYSTEM, message), [n for n, _w, _t in group])
+                meter.notes += [f"Changes to stored facts: the model's {why}." for why in parsed.refused]
+                # a later part of the conversation wins over an earlier one
+                edits |= {edit.target: edit for edit in parsed.edits if edit.target is not None}
+                additions += [edit for edit in parsed.edits if edit.target is None]
         except LLMError as exc:
             return self._offline_changes(meter, said, known, f"the model call failed: {exc.message}")
         except BadReply as exc:
             return self._offline_changes(meter, said, known, f"the model's reply was unusable: {exc.reason}")
-        return meter.result(edits)
+        by_number = {fact.number: fact for fact in known}
+        spoken = Spoken.of(transcript, "\n".join(k.text for k in known if k.where == "profile"))
+        checked = [_checked(edit, by_number[target].text, spoken) for target, edit in sorted(edits.items())]
+        return meter.result([*checked, *additions])
+
+    def _changes_calls(
+        self, transcript: str, known: Sequence[Known]
+    ) -> list[tuple[list[tuple[int, str, str]], str, int, int]]:
+        """(candidates, part of the conversation, part number, parts) for each call: the
+        candidates in groups that leave at least half of a call to the conversation, each
+        group with every part of it."""
+        listed = [(fact.number, _listed_where(fact), fact.text) for fact in known]
+        room = self.part_tokens(prompts.CHANGES_SYSTEM)
+        lines = [f"{number}. ({where}) {text}\n" for number, where, text in listed]
+        runs = runs_to_fit(lines, room // 2)
+        groups = [[listed[i] for i in run] for run in runs]
+        largest = max(estimate_tokens("".join(lines[run.start : run.stop])) for run in runs)
+        parts = split_to_fit(transcript, max(room - largest, room // 4))
+        return [(group, part, n, len(parts)) for group in groups for n, part in enumerate(parts, 1)]
 
     @staticmethod
     def _offline_changes(
@@ -283,6 +307,17 @@ class LLMSteps:
                 for group in group_to_fit(notes, budget)
             ]
         return notes[0]
+
+
+def _listed_where(fact: Known) -> str:
+    """Where a candidate is stored, as the changes prompt names it: an entry with its key."""
+    return f"entry {fact.ref}" if fact.where == "entry" else fact.where
+
+
+def _checked(edit: Edit, before: str, spoken: Spoken) -> Edit:
+    """The edit, not sure and saying why when what the person said speaks against it."""
+    reason = doubt(edit, before, spoken)
+    return dataclasses.replace(edit, sure=False, why=reason) if reason else edit
 
 
 def _prose(reply: str) -> Shaped[str]:

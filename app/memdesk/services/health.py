@@ -28,7 +28,7 @@ from memdesk.core import lifetime
 from memdesk.core.items import Changes, ItemKind, ItemRef
 from memdesk.core.records import KNOWLEDGE
 from memdesk.core.search_text import bullet_of, query_words
-from memdesk.core.slots import RULES_VERSION, Claim, claims_in, conflicting, household_names, same_value
+from memdesk.core.slots import RULES_VERSION, Claim, conflicting, household_names, named_claims, same_value
 from memdesk.core.term_match import word_root
 from memdesk.errors import BadInputError, ConflictError, NotFoundError
 from memdesk.services.context import MAX_DOCUMENT_CHARS, MAX_ENTRY_CHARS, check_text
@@ -297,7 +297,7 @@ def index_rows(fact: Fact, household: frozenset[str] = frozenset()) -> list[_Cla
     """What the index keeps of ``fact``: one row per slot and value it states (or one without);
     what it says of someone in ``household`` (``household_names``) is theirs, not a claim."""
     sig = signature(fact.text)
-    claims = {(c.slot, c.value[:200], c.past) for c in claims_in(fact.text, household) if c.slot}
+    claims = {(c.slot, c.value[:200], c.past) for c in named_claims(fact.text, household) if c.slot}
     count = len({slot for slot, _value, _past in claims})
     if not claims:
         return [_Claimed(fact.ref, None, "", False, 0, sig)]
@@ -748,12 +748,12 @@ class Health:
 
     def conflicts_with(self, text: str) -> list[Fact]:
         """Live facts that fill a slot of ``text`` with another value (an assistant's write)."""
-        if not any(claim.slot and not claim.past for claim in claims_in(text)):
+        if not any(claim.slot and not claim.past for claim in named_claims(text)):
             return []  # most writes claim nothing: no read of the store for them
         with self.ctx.store.read() as session:
             household = self._household(session)
             current = self._index_is_current(session, household)
-        mine = [claim for claim in claims_in(text, household) if claim.slot and not claim.past]
+        mine = [claim for claim in named_claims(text, household) if claim.slot and not claim.past]
         if not mine:
             return []
         if not current:  # a small store gets its first look; older changes are indexed

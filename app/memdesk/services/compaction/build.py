@@ -25,7 +25,7 @@ from memdesk.llm.steps import Steps
 from memdesk.llm.text import dedupe_key
 from memdesk.llm.transcript import dated_turns, format_transcript
 from memdesk.services.compaction.carry import carry_over
-from memdesk.services.compaction.changes import known_facts, to_changes
+from memdesk.services.compaction.changes import known_facts, model_candidates, to_changes
 from memdesk.services.compaction.model import FACT_CHANGES, CancelToken, Change, ChangeKind, Progress, Tally
 from memdesk.services.compaction.parts import split_parts
 
@@ -288,7 +288,11 @@ class Builder:
                 for (role, content), m in zip(self.dated, self.source.messages, strict=True)
             ]
         )
-        known = known_facts(self.app, said, namespace, self.source.app_id)
+        if self.settings.llm.backend == "offline":
+            known = known_facts(self.app, said, namespace, self.source.app_id)
+        else:
+            recalled = self.settings.compaction.change_candidates
+            known = model_candidates(self.app, said, namespace, self.source.app_id, recalled)
         if not said:
             return facts
         self.cancel.check()

@@ -1,12 +1,16 @@
 """The changes step: the stored facts a conversation may touch, and what it changes in them.
 
-Candidates are the lines of ``{ns}/profile``, ``{ns}/patterns`` and the facts document, the
-live knowledge entries the store's own recall finds for the values the person named (and
-those whose key names a slot they filled: ``address``, ``dentist``), and the live memories
-of the session's app; only those that share a slot or a word with a statement of
-change are kept. The steps (offline rules or the model) turn them into ``Edit`` values,
-made here into reviewable changes: updates and retirements of lines, entries and memories,
-and statements to add to the facts.
+With a model (``model_candidates``) the candidates are every line of ``{ns}/profile``,
+``{ns}/patterns`` and the facts document, the live knowledge entries the store's recall
+finds for the person's words, the live memories of the session's app, and any the offline
+rules name: no pattern decides whether the model is asked. Offline (``known_facts``) they
+are the lines of those documents, the live knowledge entries recall finds for the values
+the person named (and those whose key names a slot they filled: ``address``, ``dentist``),
+and the live memories of the session's app, kept only when they share a slot or a word with
+a statement of change. The steps (offline rules or the model) turn them into ``Edit``
+values, made here into reviewable changes: updates and retirements of lines, entries and
+memories, and statements to add to the facts. An edit the rules are not sure of, or whose
+evidence failed its check, is a change that is not accepted, with why.
 """
 
 from __future__ import annotations
@@ -28,9 +32,12 @@ if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
 
 CANDIDATE_ENTRIES = 8  # from recall, for the statements of change together
-MAX_KNOWN = 40  # candidates numbered for the model; the most relevant first
+MAX_KNOWN = 40  # candidates the offline rules compare; the most relevant first
+MAX_MODEL_LINES = 400  # profile, patterns and facts lines a model compares
+QUERY_WORDS = 16  # of the person's, to recall the entries a model compares
 _MIN_WORD = 3
 _WORD = re.compile(r"[a-z]{4,}")  # a word that may name what an entry is filed under
+_TERM = re.compile(rf"\w{{{_MIN_WORD},}}")  # a word that ties a stored line to what was said
 _LABEL = re.compile(r"[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*:")
 
 
@@ -100,6 +107,48 @@ def known_facts(app: Memdesk, said: Sequence[Said], facts_namespace: str, app_id
     return [Known(number, where, ref, text) for number, (where, ref, text) in enumerate(ordered, 1)]
 
 
+def model_candidates(
+    app: Memdesk, said: Sequence[Said], facts_namespace: str, app_id: str | None, recalled: int
+) -> list[Known]:
+    """The stored facts a model compares with the conversation, numbered from 1: every line
+    of ``{ns}/profile``, ``{ns}/patterns`` and the facts document (the ``MAX_MODEL_LINES``
+    sharing most words with what the person said, when there are more), the ``recalled``
+    live knowledge entries recall finds for the person's words, the live memories of the
+    session's app (the ``recalled`` closest to those words, when there are more), and any the
+    offline rules name. No pattern decides whether the model is asked."""
+    named = known_facts(app, said, facts_namespace, app_id)
+    namespace = app.settings.memory.user_namespace
+    documents = [f"{namespace}/{part}" for part in ("profile", "patterns")] if namespace else []
+    texts, memories, _keyed = _stored(app, [*documents, facts_namespace], app_id, [])
+    words = {word for s in said for word in _TERM.findall(s.text.lower())} - _COMMON
+    lines = [
+        (where, doc, line)
+        for doc, where in [*((d, d.rpartition("/")[2]) for d in documents), (facts_namespace, "facts")]
+        for line in texts.get(doc, "").splitlines()
+        if _is_fact(line)
+    ]
+    # The longest words name things best; a long query of every word is slow at 1M entries.
+    query = " ".join(sorted(sorted(words), key=len, reverse=True)[:QUERY_WORDS])
+    hits = app.recall.entries(query, limit=recalled, category="knowledge", like=False) if query else []
+    found = [
+        *_closest(lines, words, MAX_MODEL_LINES),
+        *(("entry", hit.ref, hit.text) for hit in hits),
+        *_closest([("app", str(memory_id), text) for memory_id, text in memories], words, recalled),
+    ]
+    found += [item for item in ((k.where, k.ref, k.text) for k in named) if item not in found]
+    return [Known(number, where, ref, text) for number, (where, ref, text) in enumerate(found, 1)]
+
+
+def _closest(items: list[tuple[str, str, str]], words: set[str], limit: int) -> list[tuple[str, str, str]]:
+    """All of ``items`` when they are at most ``limit``; else the ``limit`` sharing most of
+    ``words``, in their stored order."""
+    if len(items) <= limit:
+        return items
+    shared = [len(set(_TERM.findall(text.lower())) & words) for _where, _ref, text in items]
+    best = set(sorted(range(len(items)), key=lambda index: -shared[index])[:limit])
+    return [item for index, item in enumerate(items) if index in best]
+
+
 def to_changes(edits: Sequence[Edit], known: Sequence[Known], app_id: str | None) -> Found:
     """The edits as reviewable changes; additions as statements; conflicts as notes."""
     by_number = {fact.number: fact for fact in known}
@@ -113,7 +162,12 @@ def to_changes(edits: Sequence[Edit], known: Sequence[Known], app_id: str | None
                 notes.append(f"{CONFLICT_NOTE} “{edit.text}” disagrees with {edit.conflict}; both are kept.")
             continue
         assert edit.target is not None
-        changes.append(_change(edit, by_number[edit.target], app_id))
+        change = _change(edit, by_number[edit.target], app_id)
+        # An edit the rules are not sure of, or whose evidence failed its check, is shown
+        # with why, for a person to accept; `compact --yes` leaves it out.
+        change.accepted = edit.sure
+        change.doubted = not edit.sure
+        changes.append(change)
     return Found(changes, additions, notes)
 
 

@@ -85,6 +85,10 @@ class Change:
     not: invented names, numbers and dates, placeholders, repeated instructions, invented
     dialogue, loops (see ``core.grounding``); ``grounding`` says so in words ("not in the
     conversation: Spain, Europe"). Such a change is not accepted either.
+
+    ``doubted``: the change to a stored fact is not accepted because its evidence failed its
+    check or the rules were not sure of it (``reason`` says why); only a person accepting
+    it in review applies it, never an option that accepts marked changes in bulk.
     """
 
     kind: ChangeKind
@@ -99,6 +103,7 @@ class Change:
     suspicion: str = ""
     marks: tuple[Mark, ...] = ()
     grounding: str = ""
+    doubted: bool = False
     original_after: str = field(default="", repr=False)
 
     def __post_init__(self) -> None:
@@ -230,6 +235,7 @@ class Proposal:
         for change in self.changes:
             if (
                 (change.suspicious or change.ungrounded)
+                and not change.doubted
                 and (suspicious or not change.suspicious)
                 and (ungrounded or not change.ungrounded)
             ):

@@ -1,0 +1,161 @@
+"""Checking a model's change to a stored fact against what the person said.
+
+The model decides what a conversation changed; Memdesk checks its word before applying it.
+Every edit quotes its evidence, the person's words that state the change. An edit is
+proposed but not accepted (``memdesk compact --yes`` leaves it out; review shows why) when:
+
+- the quote is missing, or is not in the person's own messages (it is the assistant's, or
+  nobody's words);
+- the person's words there read, by the offline rules' readers (``core.slots``), as a
+  question, a supposition, a plan or a later date, or someone else's news;
+- the new text drops a sentence of the old one that the conversation does not touch
+  ("Vegetarian. Allergic to cashews." rewritten as "Eats fish").
+
+Names, numbers and dates that neither the conversation nor the old text holds are marked by
+the grounding check (``core.grounding``), which every proposed change goes through.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memdesk.core.slots import _FAMILY, _RELATIVE, _mood, claims_in, household_names
+from memdesk.llm.changes import Edit
+from memdesk.llm.transcript import split_turns
+
+# A date the store wrote after a relative one ("last month (February 2026)"): not the person's
+# words, so a quote may leave it out.
+WRITTEN_DATE = re.compile(r" \((?:the (?:week|weekend) of )?(?:\d{1,2} )?(?:[A-Z][a-z]+ )?\d{4}\)")
+_QUOTE_EDGES = "\"'“”‘’«»`… "
+_SINGLE_QUOTES = "'’‘`"
+_DOUBLE_QUOTES = '"“”«»'
+_WORD = re.compile(r"[^\W_]{4,}|\d+")  # a word that carries a fact ("cashews", "40")
+_SENTENCE = re.compile(r"(?<=[.;!?])\s+|\n+")
+_SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|\n")
+_CLAUSE_BREAK = re.compile(r"[.;:!?,]\s|\n|\s(?:but|so|because|while|whereas)\s")
+# A clause about a relative or a friend ("my brother just bought…", "Mum moved to Cork"), with
+# the offline rules' words for them; one the person is the subject of is theirs ("I bought my
+# neighbour's car", "my wife and I moved").
+_RELATIVES = re.compile(rf"(?i:\b(?:my|our|his|her|their)\s+(?:{_RELATIVE})s?\b)|^\s*(?i:{_FAMILY})s?\b")
+_FIRST_PERSON = re.compile(r"\bI\b|\b(?i:we|me|us)\b")
+
+
+@dataclass(frozen=True)
+class Spoken:
+    """A conversation as the check reads it: the person's messages and everyone else's (the
+    store's written dates left out), and the first names of the person's household."""
+
+    person: tuple[str, ...]
+    others: tuple[str, ...]
+    household: frozenset[str]
+
+    @classmethod
+    def of(cls, transcript: str, profile: str) -> Spoken:
+        turns = [(role, WRITTEN_DATE.sub("", text)) for role, text in split_turns(transcript)]
+        return cls(
+            tuple(text for role, text in turns if role == "user"),
+            tuple(text for role, text in turns if role != "user"),
+            household_names(profile),
+        )
+
+
+def doubt(edit: Edit, before: str, spoken: Spoken) -> str:
+    """Why ``edit`` of the stored text ``before`` is not to be applied as it stands; "" when
+    nothing the person said speaks against it."""
+    quote = edit.evidence.strip(_QUOTE_EDGES).rstrip(".,;:!").strip(_QUOTE_EDGES)
+    if not quote:
+        return "Not applied: the model quoted none of the person's words that state this change."
+    said = f"the person said: “{edit.evidence}”"
+    found = _find(quote, spoken.person)
+    if found is None:
+        if _find(quote, spoken.others) is not None:
+            return f"Not applied: the quote is the assistant's words, not the person's: “{edit.evidence}”."
+        return f"Not applied: the quote is not the person's words: “{edit.evidence}”."
+    text, start, end = found
+    at = _reading_point(text, start, end, before, edit.text)
+    mood = _mood(text, at)
+    if mood and text[_sentence_end(text, at) - 1] == "?":
+        return f"Not applied: a question, not a change — {said}"
+    if mood == "supposed":
+        return f"Not applied: a supposition, not a change — {said}"
+    if mood:
+        return f"Not applied: a plan or a later date, not a change yet — {said}"
+    if _someone_elses(text, at) or _said_of_household(text, start, end, spoken.household):
+        return f"Not applied: someone else's news, not the person's — {said}"
+    dropped = _dropped(before, edit.text, spoken.person + spoken.others)
+    if dropped:
+        return f"Not applied: the new text drops “{dropped}”, which the conversation does not change."
+    return ""
+
+
+def _find(quote: str, texts: tuple[str, ...]) -> tuple[str, int, int] | None:
+    """The text holding the quote and where, comparing case, spacing and quote marks loosely."""
+    words = [_loose(word) for word in WRITTEN_DATE.sub("", quote).split()]
+    pattern = re.compile(r"\s+".join(words), re.IGNORECASE)
+    for text in texts:
+        match = pattern.search(text)
+        if match:
+            return text, match.start(), match.end()
+    return None
+
+
+def _loose(word: str) -> str:
+    """A word as a pattern in which any quote mark matches any of its kind."""
+    out = []
+    for char in word:
+        if char in _SINGLE_QUOTES:
+            out.append(f"[{_SINGLE_QUOTES}]")
+        elif char in _DOUBLE_QUOTES:
+            out.append(f"[{_DOUBLE_QUOTES}]")
+        else:
+            out.append(re.escape(char))
+    return "".join(out)
+
+
+def _reading_point(text: str, start: int, end: int, before: str, after: str) -> int:
+    """Where in the quote the change is said: the first new word the edit writes, else the
+    first old word it ends, else the quote's end (the readers look at what comes before)."""
+    old = {word.lower() for word in _WORD.findall(before)}
+    new = [word for word in _WORD.findall(after) if word.lower() not in old]
+    for words in (new, _WORD.findall(before)):
+        for word in words:
+            match = re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text[start:end], re.IGNORECASE)
+            if match:
+                return start + match.start()
+    return end
+
+
+def _sentence_end(text: str, at: int) -> int:
+    match = _SENTENCE_END.search(text, at)
+    return match.end() if match else len(text)
+
+
+def _someone_elses(text: str, at: int) -> bool:
+    """The clause holding ``at`` tells a relative's or a friend's news, not the person's."""
+    breaks = [match.end() for match in _CLAUSE_BREAK.finditer(text, 0, at)]
+    clause = text[breaks[-1] if breaks else 0 : at]
+    return bool(_RELATIVES.search(clause)) and not _FIRST_PERSON.search(clause)
+
+
+def _said_of_household(text: str, start: int, end: int, household: frozenset[str]) -> bool:
+    """A claim in the quote that the rules read as a household member's ("Dev drives a …")."""
+    if not household:
+        return False
+    mine = {claim.span for claim in claims_in(text, household)}
+    return any(start <= claim.span[0] < end and claim.span not in mine for claim in claims_in(text))
+
+
+def _dropped(before: str, after: str, conversation: tuple[str, ...]) -> str:
+    """A sentence of a text holding several that the new text leaves out, though nothing said
+    in the conversation touches it; "" when there is none."""
+    sentences = [part.strip() for part in _SENTENCE.split(before) if part.strip()]
+    if len(sentences) < 2:
+        return ""
+    kept = {word.lower() for word in _WORD.findall(after)}
+    said = {word.lower() for text in conversation for word in _WORD.findall(text)}
+    for sentence in sentences:
+        words = {word.lower() for word in _WORD.findall(sentence)}
+        if words and not words & kept and not words & said:
+            return sentence
+    return ""

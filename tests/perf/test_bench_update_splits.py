@@ -1,0 +1,68 @@
+"""Benchmark: the scenario splits of ``tests/data/updates`` (facts that change, written by people
+who never read the rules; see ``tests/data/updates/PROTOCOL.md``).
+
+Each split is scored as ``memdesk compact --yes`` applies a proposal (only accepted changes):
+offline, and with the gold stand-in model (``tests.support.gold_model``), which answers the
+changes prompt with the split's expected edits; so the second score is the pipeline's ceiling.
+For each: updates resolved by where, controls kept, and collateral (stored lines, entries and
+memories changed that the conversation did not change), each with its goal.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from tests.support.gold_model import GoldModel
+from tests.support.updates import Score, SettableClock, score
+
+from memdesk.services.memdesk import Memdesk
+
+SPLITS = sorted((Path(__file__).resolve().parents[1] / "data" / "updates").glob("split-*.json"))
+OFFLINE_RESOLVED, OFFLINE_KEPT = 0.70, 0.95
+GOLD_RESOLVED, GOLD_KEPT = 0.98, 0.98
+
+
+def opener(root: Path, model_url: str | None = None) -> Callable[[str, SettableClock], Memdesk]:
+    """Fresh stores under ``root``; pointed at the model at ``model_url`` when given."""
+
+    def open_store(name: str, clock: SettableClock) -> Memdesk:
+        app = Memdesk.open(data_dir=str(root / name), actor="bench", clock=clock)
+        if model_url:
+            values = {"llm.backend": "openai", "llm.base_url": model_url, "llm.model": "gold"}
+            app.update_settings(app.settings.with_values(values))
+        return app
+
+    return open_store
+
+
+def report(title: str, result: Score, min_resolved: float, min_kept: float) -> None:
+    print(f"  {title}:")
+    for line in result.lines(min_resolved, min_kept):
+        print(f"    {line}")
+    for miss in result.misses:
+        print(f"      missed {miss}")
+    for hurt in result.collateral:
+        print(f"      collateral {hurt}")
+
+
+@pytest.mark.skipif(not SPLITS, reason="no scenario split in tests/data/updates")
+@pytest.mark.parametrize("split", SPLITS, ids=[path.stem for path in SPLITS])
+def test_a_split_offline_and_with_the_gold_model(split: Path, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("MEMDESK_API_KEY", "gold")
+    scenarios = json.loads(split.read_text(encoding="utf-8"))["scenarios"]
+    offline = score(scenarios, opener(tmp_path / "offline"), backend="offline")
+    reviewed = score(scenarios, opener(tmp_path / "reviewed"), backend="offline", every_change=True)
+    with GoldModel(scenarios) as gold:
+        with_gold = score(scenarios, opener(tmp_path / "gold", gold.openai_url), backend=None)
+    print(f"\n{split.name}, {len(scenarios)} scenarios, applied as `memdesk compact --yes` applies them:")
+    report("offline", offline, OFFLINE_RESOLVED, OFFLINE_KEPT)
+    # What review can reach offline: a person approving every change shown, suggestions included.
+    report("offline, every change shown in review approved (no goal)", reviewed, 0.0, 0.0)
+    report("with the gold stand-in model", with_gold, GOLD_RESOLVED, GOLD_KEPT)
+    print(f"    scenarios whose changes prompt reached the model: {len(gold.asked)} of {len(scenarios)}")
+    for target in gold.unmapped:
+        print(f"      not among the model's candidates: {target}")
+    assert offline.controls + sum(offline.updates.values()) == len(scenarios)

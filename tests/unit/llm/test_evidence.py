@@ -1,0 +1,100 @@
+"""The evidence check of a model's edit: the quote must be the person's words, and read as a
+change they made, not a question, a supposition, a plan or someone else's news; an update
+must not drop a sentence of the old text the conversation does not touch."""
+
+import pytest
+
+from memdesk.llm.changes import Edit
+from memdesk.llm.evidence import Spoken, doubt
+
+PROFILE = "Name: Rita Okafor\nPartner: Dev Mistry\nLives in Lisbon"
+
+
+def spoken(*user_turns: str, assistant: str = "Got it.") -> Spoken:
+    transcript = "\n\n".join(f"user: {turn}\n\nassistant: {assistant}" for turn in user_turns)
+    return Spoken.of(transcript, PROFILE)
+
+
+def update(text: str, evidence: str) -> Edit:
+    return Edit("update", 1, text, "The model found that the conversation changes it.", evidence=evidence)
+
+
+@pytest.mark.parametrize(
+    ("said", "before", "after", "evidence"),
+    [
+        ("switched numbers, it's +44 7700 900456 now", "Phone: +44 7700 900123", "Phone: +44 7700 900456",
+         "switched numbers, it's +44 7700 900456 now"),
+        # case, spacing, quote marks and a final stop may differ; the store's written date is not quoted
+        ("We moved to Porto last month (February 2026).  Love it", "Lives in Lisbon",
+         "Lives in Porto (since February 2026)", "“we moved to porto last month.”"),
+        ("GP bumped my sertraline up to 100mg", "Sertraline 50mg daily", "Sertraline 100mg daily",
+         "GP bumped my sertraline up to 100mg"),
+        ("I stopped being vegetarian, I eat fish now.", "Vegetarian. Allergic to cashews.",
+         "Eats fish. Allergic to cashews.", "I stopped being vegetarian, I eat fish now."),
+        # a relative or a possessive in the person's own news
+        ("I bought my neighbor's 2019 RAV4 off him", "Drives a 2014 Honda Civic", "Drives a 2019 RAV4",
+         "I bought my neighbor's 2019 RAV4 off him"),
+        ("the GP's bumped the levothyroxine to 75mcg", "Levothyroxine 50mcg", "Levothyroxine 75mcg",
+         "the GP's bumped the levothyroxine to 75mcg"),
+    ],
+)  # fmt: skip
+def test_a_change_the_person_states_passes(said, before, after, evidence):
+    assert doubt(update(after, evidence), before, spoken(said)) == ""
+
+
+@pytest.mark.parametrize(
+    ("said", "before", "after", "evidence", "reason"),
+    [
+        ("we might move to Krakow next year", "Lives in Lisbon", "Lives in Krakow",
+         "we might move to Krakow next year", "Not applied: a supposition, not a change"),
+        ("thinking of quitting Acme tbh", "Works at Acme", "", "thinking of quitting Acme tbh",
+         "Not applied: a supposition, not a change"),
+        ("should I switch to oat milk?", "Takes cow's milk in coffee", "Takes oat milk in coffee",
+         "should I switch to oat milk?", "Not applied: a question, not a change"),
+        ("I'm going to move to Porto in March", "Lives in Lisbon", "Lives in Porto",
+         "I'm going to move to Porto in March", "Not applied: a plan or a later date, not a change yet"),
+        ("my brother just bought a Tesla, so jealous", "Drives a 2014 Skoda", "Drives a Tesla",
+         "my brother just bought a Tesla", "Not applied: someone else's news, not the person's"),
+        ("Dev drives a Polestar 2 now", "Drives a 2014 Skoda", "Drives a Polestar 2",
+         "Dev drives a Polestar 2 now", "Not applied: someone else's news, not the person's"),
+    ],
+)  # fmt: skip
+def test_what_is_not_a_change_of_the_persons_is_not_applied(said, before, after, evidence, reason):
+    found = doubt(update(after, evidence), before, spoken(said))
+    assert found == f"{reason} — the person said: “{evidence}”"
+
+
+def test_a_missing_quote_the_assistants_words_or_words_nobody_said_are_not_applied():
+    said = spoken("what about the flat?", assistant="So you live in Porto now?")
+    assert doubt(update("Lives in Porto", ""), "Lives in Lisbon", said) == (
+        "Not applied: the model quoted none of the person's words that state this change."
+    )
+    assert doubt(update("Lives in Porto", "So you live in Porto now?"), "Lives in Lisbon", said) == (
+        "Not applied: the quote is the assistant's words, not the person's: “So you live in Porto now?”."
+    )
+    assert doubt(update("Lives in Porto", "I live in Porto now"), "Lives in Lisbon", said) == (
+        "Not applied: the quote is not the person's words: “I live in Porto now”."
+    )
+
+
+def test_an_update_that_drops_a_fact_the_conversation_did_not_touch_is_not_applied():
+    said = spoken("Oh and I stopped being vegetarian, I eat fish now.")
+    evidence = "I stopped being vegetarian, I eat fish now."
+    assert doubt(update("Eats fish", evidence), "Vegetarian. Allergic to cashews.", said) == (
+        "Not applied: the new text drops “Allergic to cashews.”, which the conversation does not change."
+    )
+    retire = Edit("retire", 1, "", "ends", evidence=evidence)
+    assert "drops “Allergic to cashews.”" in doubt(retire, "Vegetarian. Allergic to cashews.", said)
+
+
+def test_a_whole_entry_ends_when_the_conversation_touches_all_it_says():
+    """The assistant names what the person confirms has ended: the entry may go whole."""
+    said = spoken(
+        "yep, already did, handed the padlock back on saturday", assistant="Closing the Big Yellow unit?"
+    )
+    retire = Edit("retire", 1, "", "ends", evidence="already did, handed the padlock back on saturday")
+    assert (
+        doubt(retire, "Storage unit at Big Yellow. Holds the sofa.", said)
+        == "Not applied: the new text drops “Holds the sofa.”, which the conversation does not change."
+    )
+    assert doubt(retire, "Unit #B2 at Big Yellow, £89 a month. Holds the unit's boxes.", said) == ""
