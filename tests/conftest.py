@@ -37,19 +37,45 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("store_engine", only.args if only else ENGINES, indirect=True)
 
 
+# What a test costs, roughly, in samples of module timings: one that starts `memdesk`
+# processes (tests/integration) takes about ten times a test in process, and one on PostgreSQL
+# about three, since it makes a database of its own. One that drives a real client from npm
+# takes 6-15 s with the client installed, and the first installs it.
+PROCESS_TEST_COST = 10
+POSTGRES_TEST_COST = 3
+NPM_CLIENT_TEST_COST = 100
+
+
+def _cost(item: pytest.Item) -> int:
+    module = getattr(item, "module", None)
+    if module is not None and any(
+        getattr(value, "__module__", None) == "tests.support.npm" for value in vars(module).values()
+    ):
+        return NPM_CLIENT_TEST_COST
+    if Path(str(item.fspath)).parent.name == "integration":
+        return PROCESS_TEST_COST
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and callspec.params.get("store_engine") == "postgresql":
+        return POSTGRES_TEST_COST
+    return 1
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Modules with slow tests first, the most slow tests first; then the most tests first.
+    """Modules with slow tests first, the most slow tests first; then the costliest first.
 
     ``make test`` hands out whole modules in this order (``--dist loadfile``,
     ``--no-loadscope-reorder``): a long module started last would leave the other worker idle
-    while it runs, so the long ones start first and the short ones fill in at the end.
+    while it runs, so the long ones start first and the short ones fill in at the end. A
+    module's length is guessed from its tests: a hundred quick checks of a function take less
+    than a few tests that each start processes.
     """
     slow: Counter[str] = Counter()
-    tests: Counter[str] = Counter()
+    cost: Counter[str] = Counter()
     for item in items:
-        tests[item.nodeid.split("::")[0]] += 1
-        slow[item.nodeid.split("::")[0]] += item.get_closest_marker("slow") is not None
-    items.sort(key=lambda item: (-slow[(module := item.nodeid.split("::")[0])], -tests[module]))
+        module = item.nodeid.split("::")[0]
+        cost[module] += _cost(item)
+        slow[module] += item.get_closest_marker("slow") is not None
+    items.sort(key=lambda item: (-slow[(module := item.nodeid.split("::")[0])], -cost[module]))
 
 
 @pytest.fixture

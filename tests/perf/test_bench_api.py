@@ -13,6 +13,7 @@ from pathlib import Path
 
 import httpx
 from tests.perf.bigstore import big_store_path
+from tests.perf.goals import judge
 from tests.support.server import ServeProcess
 
 from memdesk.config import LoadedSettings, Settings
@@ -94,6 +95,12 @@ def test_list_memories_over_http(tmp_path):
     print(
         f"the same server answering 404 (token check + HTTP only): p50 {statistics.median(floor):.2f} ms, "
         f"p95 {percentile(floor, 0.95):.2f} ms"
+    )
+    judge(
+        "GET /apps/{appId}/memories, p50",
+        statistics.median(timings),
+        "the same server answering 404 (the token check and HTTP alone)",
+        statistics.median(floor),
     )
     print(
         f"`memdesk serve`: listening after {listening * 1000:.0f} ms, "

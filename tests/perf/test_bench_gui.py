@@ -2,7 +2,9 @@
 
 Prints; never fails on time. MEMDESK_BENCH_SCALE (e.g. 0.05) shrinks the store.
 
-- window up with the first Knowledge rows painted, counted from opening the store
+- the first Knowledge rows painted, counted from opening the store, the window reopening on
+  Knowledge: ≤ 2x the same first page read with plain sqlite3 into a bare QTableView of the
+  same size (the two taking turns), and ≤ 500 ms
 - the sidebar with every app (query, model fill, first paint)
 - global search: the service alone, and from a query to results on screen
 - cold start of ``memdesk gui --smoke-test`` against a bare PySide6 window, same machine, same
@@ -13,17 +15,22 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject
-from PySide6.QtWidgets import QAbstractItemView
+from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import QAbstractItemView, QTableView
 from tests.perf.bigstore import Corpus, big_store_path
+from tests.perf.goals import judge, patience, ratio_of_turns, taking_turns
 
 from memdesk.config import LoadedSettings, Settings
+from memdesk.gui.models.entries import EntryTableModel
 from memdesk.gui.sidebar import APP_BATCH
 from memdesk.paths import Paths
 from memdesk.services.memdesk import Memdesk
@@ -50,10 +57,36 @@ window.installEventFilter(quitter)
 window.show()
 sys.exit(app.exec())
 """
+# The floor of the first rows as a process: the same first page, plain sqlite3, a bare table.
+BARE_TABLE = """
+import sqlite3, sys
+from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import QApplication, QTableView
+
+app = QApplication(sys.argv[:1])
+rows = sqlite3.connect(sys.argv[1]).execute(sys.argv[2], (int(sys.argv[3]),)).fetchall()
+model = QStandardItemModel(len(rows), len(rows[0]) if rows else 0)
+for number, row in enumerate(rows):
+    for column, value in enumerate(row):
+        model.setItem(number, column, QStandardItem("" if value is None else str(value)))
+view = QTableView()
+view.setModel(model)
+view.resize(int(sys.argv[4]), int(sys.argv[5]))
+view.show()
+sys.exit(app.exec())
+"""
 FIRST_PAINT = Path(__file__).with_name("first_paint.py")
 COLD_RUNS = 9
-FIRST_ROWS_GOAL = 1.0  # seconds
-APPS_QUERY_GOAL = 0.1
+FIRST_ROWS_RUNS = 5
+FIRST_ROWS_RATIO_GOAL = 2.0
+FIRST_ROWS_PATIENCE_MS = 500
+APPS_QUERY_GOAL_MS = 100  # the sidebar answers as a window should: patience
+WINDOW_SIZE = (1280, 800)
+# The floor's page: what Knowledge shows first (newest first), read with plain sqlite3.
+FIRST_PAGE_SQL = (
+    "SELECT key, content, importance, session_id, created_at, updated_at, expires_at FROM entries"
+    " WHERE category = 'knowledge' AND deleted_at IS NULL ORDER BY created_at DESC, id DESC LIMIT ?"
+)
 APP_COUNTS_SQL = (
     "SELECT apps.app_id, apps.name,"
     " sum(CASE WHEN m.id IS NOT NULL AND (m.pinned OR m.expires_at > :now OR m.expires_at IS NULL)"
@@ -65,8 +98,6 @@ APP_COUNTS_SQL = (
 
 def raw_app_counts_s(path: Path) -> float:
     """The floor: each app's live and total memory counts with plain sqlite3, best of 5."""
-    import sqlite3
-
     best = float("inf")
     with sqlite3.connect(path) as conn:
         for _ in range(5):
@@ -111,12 +142,128 @@ def open_big(path: Path, data_dir: Path) -> Memdesk:
     return Memdesk(paths, LoadedSettings(Settings(), ()), actor="gui")
 
 
+def reopen_on_knowledge(data_dir: Path) -> None:
+    """A returning person: the window reopens on Knowledge."""
+    (data_dir / "window-state.json").write_text(json.dumps({"page": "knowledge"}), encoding="utf-8")
+
+
+def memdesk_first_rows(path: Path, data_dir: Path) -> tuple[float, Callable[[], None]]:
+    """Ms from opening the store to the first Knowledge rows painted in the window (which
+    reopens on Knowledge), and what closes it all."""
+    from memdesk.gui.main_window import MainWindow
+    from memdesk.gui.tasks import TaskRunner
+
+    reopen_on_knowledge(data_dir)
+    started = time.perf_counter()
+    app = open_big(path, data_dir)
+    tasks = TaskRunner(app)
+    window = MainWindow.for_store(app, tasks)
+    window.resize(*WINDOW_SIZE)
+    window.show()
+
+    def close() -> None:
+        window.watcher.stop()
+        window.close()
+        tasks.wait_idle(60000)
+        tasks.shutdown()
+        app.close()
+
+    pump_until(lambda: window.current_page == "knowledge")
+    table = window.views["knowledge"].findChild(QAbstractItemView)
+    watch = PaintWatch(table.viewport(), lambda: table.model().rowCount() > 0)
+    pump_until(lambda: watch.painted_at is not None)
+    return (watch.painted_at - started) * 1000, close
+
+
+def bare_first_rows(path: Path) -> float:
+    """The floor: ms from connecting with plain sqlite3 to the same first page painted in a
+    bare QTableView of the same size."""
+    started = time.perf_counter()
+    conn = sqlite3.connect(path)
+    rows = conn.execute(FIRST_PAGE_SQL, (EntryTableModel.PAGE_ROWS,)).fetchall()
+    model = QStandardItemModel(len(rows), len(EntryTableModel.HEADERS))
+    model.setHorizontalHeaderLabels(list(EntryTableModel.HEADERS))
+    for number, row in enumerate(rows):
+        for column, value in enumerate(row):
+            model.setItem(number, column, QStandardItem("" if value is None else str(value)))
+    view = QTableView()
+    view.setModel(model)
+    view.resize(*WINDOW_SIZE)
+    view.show()
+    watch = PaintWatch(view.viewport(), lambda: True)
+    pump_until(lambda: watch.painted_at is not None)
+    painted = (watch.painted_at - started) * 1000
+    view.close()
+    view.deleteLater()
+    conn.close()
+    return painted
+
+
+def first_rows(path: Path, data_dir: Path) -> None:
+    """The window's first rows and the bare table's, taking turns."""
+
+    def window() -> float:
+        painted, close = memdesk_first_rows(path, data_dir)
+        close()
+        return painted
+
+    times = taking_turns(FIRST_ROWS_RUNS, {"window": window, "bare": lambda: bare_first_rows(path)})
+    judge(
+        f"first Knowledge rows painted, from opening the store, median of {FIRST_ROWS_RUNS}",
+        statistics.median(times["window"]),
+        "plain sqlite3 and a bare QTableView, the same first page",
+        statistics.median(times["bare"]),
+        ratio_goal=FIRST_ROWS_RATIO_GOAL,
+        patience_ms=FIRST_ROWS_PATIENCE_MS,
+        ratio=ratio_of_turns(times, "window", "bare"),
+    )
+
+
+def rows_run(command: list[str], env: dict[str, str]) -> float:
+    """Ms from a program's start (through first_paint.py --rows) to its first table rows painted."""
+    done = subprocess.run(
+        [sys.executable, str(FIRST_PAINT), "--rows", *command],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    painted = [line.split()[1] for line in done.stderr.splitlines() if line.startswith("first-rows-ms ")]
+    assert painted, f"{command} never painted rows:\n{done.stderr}"
+    return float(painted[0])
+
+
+def first_rows_as_processes(path: Path, data_dir: Path, bare_script: Path, env: dict[str, str]) -> None:
+    """From launch: `memdesk gui` reopening on Knowledge, and the bare table, taking turns."""
+
+    def window() -> float:
+        reopen_on_knowledge(data_dir)
+        return rows_run(["-m", "memdesk", "--db", str(path), "--data-dir", str(data_dir), "gui"], env)
+
+    size = [str(side) for side in WINDOW_SIZE]
+    bare = [str(bare_script), str(path), FIRST_PAGE_SQL, str(EntryTableModel.PAGE_ROWS), *size]
+    times = taking_turns(COLD_RUNS, {"window": window, "bare": lambda: rows_run(bare, env)})
+    judge(
+        f"`memdesk gui` launched to its first Knowledge rows painted, median of {COLD_RUNS} (for scale: "
+        "the window's start is judged by its first paint, below)",
+        statistics.median(times["window"]),
+        "a Python with PySide6 painting the same first page, read with sqlite3, in a bare table",
+        statistics.median(times["bare"]),
+        ratio=ratio_of_turns(times, "window", "bare"),
+    )
+
+
 def timed_run(command: list[str], env: dict[str, str]) -> tuple[float, float]:
     """(ms to the first paint, seconds for the whole run) of a program run through first_paint.py."""
     started = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, str(FIRST_PAINT), *command], check=True, capture_output=True, text=True,
-        env=env, timeout=300,
+        [sys.executable, str(FIRST_PAINT), *command],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
     )
     wall = time.perf_counter() - started
     painted = [line.split()[1] for line in done.stderr.splitlines() if line.startswith("first-paint-ms ")]
@@ -157,15 +304,14 @@ def test_gui_on_the_big_store(qapp, tmp_path):
     print(f"\nstore: {stats['entries']:,} entries, {stats['apps']:,} apps x 10 memories")
     data_dir = tmp_path / "data"
     data_dir.mkdir()
-    # A returning person: the window reopens on Knowledge.
-    (data_dir / "window-state.json").write_text(json.dumps({"page": "knowledge"}), encoding="utf-8")
+    reopen_on_knowledge(data_dir)
 
     started = time.perf_counter()
     app = open_big(path, data_dir)
     opened = time.perf_counter()
     tasks = TaskRunner(app)
     window = MainWindow.for_store(app, tasks)
-    window.resize(1280, 800)
+    window.resize(*WINDOW_SIZE)
     window.show()
     shown = time.perf_counter()
     try:
@@ -173,14 +319,11 @@ def test_gui_on_the_big_store(qapp, tmp_path):
         table = window.views["knowledge"].findChild(QAbstractItemView)
         watch = PaintWatch(table.viewport(), lambda: table.model().rowCount() > 0)
         pump_until(lambda: watch.painted_at is not None)
-        first_rows = watch.painted_at - started
         print(
-            f"window: store opened in {ms(opened - started)}, window shown {ms(shown - opened)} later, "
-            f"first Knowledge rows painted {ms(first_rows)} after opening began "
-            f"(goal ≤ {ms(FIRST_ROWS_GOAL)})"
+            f"first opening in this process (the views' modules loading too): store opened in "
+            f"{ms(opened - started)}, window shown {ms(shown - opened)} later, first Knowledge rows "
+            f"painted {ms(watch.painted_at - started)} after opening began"
         )
-        if first_rows > FIRST_ROWS_GOAL:
-            print(f"MISS first Knowledge rows: {ms(first_rows)} > {ms(FIRST_ROWS_GOAL)}")
 
         sidebar = window.sidebar
         model = sidebar.sidebar_model
@@ -213,15 +356,18 @@ def test_gui_on_the_big_store(qapp, tmp_path):
         query, every_count = statistics.median(apps_query), statistics.median(counted_all)
         print(
             f"sidebar with {len(summaries):,} apps: the apps and the counts of the first {APP_BATCH} "
-            f"{ms(query)} median of 5 (goal ≤ {ms(APPS_QUERY_GOAL)}); counting every app "
+            f"{ms(query)} median of 5; counting every app "
             f"{ms(every_count)}, {every_count / apps_floor:.1f}x the same counts in plain SQL "
             f"({ms(apps_floor)}); "
             f"model fill {ms(filled - fill_started)}, painted {ms(apps_watch.painted_at - filled)} later, "
             f"scroll to the end {ms(time.perf_counter() - scrolled)}"
         )
 
-        if query > APPS_QUERY_GOAL:
-            print(f"MISS sidebar apps query: {ms(query)} > {ms(APPS_QUERY_GOAL)}")
+        patience(
+            f"sidebar: the apps and the counts of the first {APP_BATCH}, median of 5",
+            query * 1000,
+            APPS_QUERY_GOAL_MS,
+        )
 
         queries = Corpus().queries(30)
         service = []
@@ -248,10 +394,17 @@ def test_gui_on_the_big_store(qapp, tmp_path):
         tasks.shutdown()
         app.close()
 
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    first_rows(path, data_dir)
+
+    reopen_on_knowledge(data_dir)
+    env = {**os.environ}
     env["QT_QPA_PLATFORM"] = "offscreen"
     bare_script = tmp_path / "bare_window.py"
     bare_script.write_text(BARE_WINDOW, encoding="utf-8")
+    bare_table = tmp_path / "bare_table.py"
+    bare_table.write_text(BARE_TABLE, encoding="utf-8")
+    first_rows_as_processes(path, data_dir, bare_table, env)
+    reopen_on_knowledge(data_dir)
     memdesk = ["-m", "memdesk", "--db", str(path)]
     starts = cold_starts(
         {

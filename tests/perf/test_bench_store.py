@@ -5,11 +5,11 @@ from __future__ import annotations
 import os
 import sqlite3
 import statistics
-import subprocess
 import sys
 import time
 
 from tests.perf.bigstore import Corpus, big_store_path
+from tests.perf.goals import IMPORT_FLOOR, judge, process_ms, ratio_of_turns, taking_turns
 
 from memdesk.config import LoadedSettings, Settings
 from memdesk.core.search_text import fts_query, query_words
@@ -25,12 +25,6 @@ def percentile(values: list[float], fraction: float) -> float:
 
 PROCESS_RUNS = 11
 PROMPT_RATIO_GOAL = 1.3
-
-
-def process_ms(command: list[str], env: dict[str, str]) -> float:
-    started = time.perf_counter()
-    subprocess.run(command, check=True, capture_output=True, env=env)
-    return (time.perf_counter() - started) * 1000
 
 
 def timed(fn) -> float:
@@ -98,20 +92,17 @@ def test_store_recall_compose_and_cli(tmp_path):
         queries[0],
     ]
     env = {**os.environ, "MEMDESK_DATA_DIR": str(tmp_path)}
-    floor_command = [sys.executable, "-c", "import sqlalchemy.orm"]
-    walls, floors, ratios = [], [], []
-    for _ in range(PROCESS_RUNS):  # taking turns, so that drift in the machine's speed weighs on both
-        wall = process_ms(command, env)
-        floor = process_ms(floor_command, env)
-        walls.append(wall)
-        floors.append(floor)
-        ratios.append(wall / floor)
-    ratio = statistics.median(ratios)
-    print(
-        f"`memdesk prompt` as a process: median {statistics.median(walls):.0f} ms, best {min(walls):.0f} ms; "
-        f"`import sqlalchemy.orm` alone: median {statistics.median(floors):.0f} ms; "
-        f"ratio {ratio:.2f}x (goal ≤ {PROMPT_RATIO_GOAL}x)"
+    times = taking_turns(
+        PROCESS_RUNS,
+        {"prompt": lambda: process_ms(command, env), "import": lambda: process_ms(IMPORT_FLOOR, env)},
     )
-    if ratio > PROMPT_RATIO_GOAL:
-        print(f"MISS `memdesk prompt` start: {ratio:.2f}x > {PROMPT_RATIO_GOAL}x `import sqlalchemy.orm`")
+    judge(
+        f"`memdesk prompt --message` as a process on {stats['entries']:,} entries (recall included), "
+        f"median of {PROCESS_RUNS}",
+        statistics.median(times["prompt"]),
+        "`python -c 'import sqlalchemy.orm'`, taking turns",
+        statistics.median(times["import"]),
+        ratio_goal=PROMPT_RATIO_GOAL,
+        ratio=ratio_of_turns(times, "prompt", "import"),
+    )
     assert recall and raw and compose  # the figures above exist for every query

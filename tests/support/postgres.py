@@ -107,6 +107,23 @@ def _run_checked(step: list[str], owner: str | None, folder: Path) -> None:
         raise RuntimeError(f"{Path(step[0]).name} failed: {done.stderr.strip()} {log[-2000:]}")
 
 
+# Room the server's files take at most in memory: a test's database is dropped after it.
+MEMORY_ROOM_BYTES = 2 << 30
+
+
+def _memory_folder() -> str | None:
+    """Linux's shared memory folder when it has room, else None (the temp folder). The server
+    is thrown away and runs without fsync anyway; on a disk other programs keep busy, making
+    each test's database from the template took 0.45 s there against 0.06 s in memory."""
+    shm = "/dev/shm"
+    try:
+        if os.access(shm, os.W_OK) and shutil.disk_usage(shm).free >= MEMORY_ROOM_BYTES:
+            return shm
+    except OSError:
+        pass
+    return None
+
+
 @contextmanager
 def running_server() -> Iterator[PostgresServer]:
     """Start a throw-away server; stop it and remove its folder afterwards."""
@@ -114,7 +131,7 @@ def running_server() -> Iterator[PostgresServer]:
     if bin_dir is None:
         raise RuntimeError("PostgreSQL's server programs are not installed (Debian package: postgresql)")
     owner = "postgres" if os.geteuid() == 0 else None
-    folder = Path(tempfile.mkdtemp(prefix="memdesk-pg-"))
+    folder = Path(tempfile.mkdtemp(prefix="memdesk-pg-", dir=_memory_folder()))
     data = folder / "data"
     if owner:
         shutil.chown(folder, owner)

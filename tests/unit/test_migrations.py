@@ -6,7 +6,9 @@ import pytest
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy import text
 
+from memdesk.core.items import ItemKind, ItemRef
 from memdesk.errors import StoreError
+from memdesk.services.memdesk import Memdesk
 from memdesk.store import migrations
 from memdesk.store.engine import Store
 from memdesk.store.migrations import SCHEMA_VERSION
@@ -96,3 +98,48 @@ def test_a_store_this_version_left_gains_the_history_index_in_place(store, store
         assert entries == entries_before
     finally:
         upgraded.close()
+
+
+def test_a_store_at_schema_11_lists_an_assistants_reads_from_the_newest_end_after_the_upgrade(
+    memdesk_app, store_url, tmp_path
+):
+    log = memdesk_app.access_log
+    for number in range(3):
+        log.record("mcp:ada", "memory_recall", [ItemRef(ItemKind.ENTRY, f"k{number}")])
+    assert log.flush(10)
+    before = [(read.tool, read.items) for read in log.reads("mcp:ada")]
+    store = memdesk_app.store
+    with store.write_engine.begin() as conn:  # schema 11: the read log's index as schema 10 made it
+        conn.execute(text("DROP INDEX ix_assistant_reads_newest"))
+        conn.execute(text("CREATE INDEX ix_assistant_reads_actor ON assistant_reads (actor, at, tool)"))
+        conn.execute(text("UPDATE meta SET value = '11' WHERE key = 'schema_version'"))
+        conn.execute(text("UPDATE alembic_version SET version_num = '0011'"))
+    memdesk_app.close()
+    upgraded = Store(store_url or store.url, backup_dir=tmp_path / "backups", notice=lambda _text: None)
+    try:
+        with upgraded.read() as session:
+            conn = session.connection()
+            indexes = {
+                index["name"]: index["column_names"]
+                for index in sa_inspect(conn).get_indexes("assistant_reads")
+            }
+            assert indexes["ix_assistant_reads_newest"] == ["actor", "at", "id", "tool"]
+            assert "ix_assistant_reads_actor" not in indexes
+            if store_url is None:  # SQLite reads the index backwards: no sort of the whole log
+                plan = conn.execute(
+                    text(
+                        "EXPLAIN QUERY PLAN SELECT id, at, tool FROM assistant_reads "
+                        "WHERE actor = 'mcp:ada' ORDER BY at DESC, id DESC"
+                    )
+                ).all()
+                assert [row[-1] for row in plan] == [
+                    "SEARCH assistant_reads USING COVERING INDEX ix_assistant_reads_newest (actor=?)"
+                ]
+        assert _state(upgraded)[1] == [(migrations.revision(SCHEMA_VERSION),)]
+    finally:
+        upgraded.close()
+    reopened = Memdesk.open(data_dir=str(memdesk_app.paths.data_dir), db=store_url)
+    try:
+        assert [(read.tool, read.items) for read in reopened.access_log.reads("mcp:ada")] == before
+    finally:
+        reopened.close()

@@ -197,3 +197,18 @@ def test_opening_takes_no_write_lock(tmp_path, monkeypatch):
     finally:
         blocker.rollback()
         blocker.close()
+
+
+def test_a_store_is_empty_until_something_is_kept_and_again_once_it_is_in_trash(memdesk_app):
+    assert memdesk_app.is_empty()
+    entry = memdesk_app.entries.upsert("coffee", "Ada drinks her coffee black")
+    assert not memdesk_app.is_empty()
+    memdesk_app.entries.delete([entry.id])
+    assert memdesk_app.is_empty()  # in Trash: nothing left to show but the welcome
+    memdesk_app.documents.set("user/profile", "Ada, a surveyor")
+    assert not memdesk_app.is_empty()
+    memdesk_app.documents.delete("user/profile")
+    assert memdesk_app.is_empty()
+    memdesk_app.apps.add("calendar", "Prefers meetings after 2pm")
+    memdesk_app.apps.delete([memory.id for memory in memdesk_app.apps.memories("calendar")])
+    assert not memdesk_app.is_empty()  # the app itself is still there

@@ -39,10 +39,12 @@ def access_log(args: argparse.Namespace, app: Memdesk) -> int:
     reads = app.access_log.all_reads(actor, since)
     out = sys.stdout
     if args.json:
-        # Written as it is read: one assistant may have read a hundred thousand times.
+        # Written read by read: one assistant may have read a hundred thousand times. One
+        # encoder for them all: ``json.dumps`` with options makes a new one each call.
+        encode = json.JSONEncoder(ensure_ascii=False).encode
         out.write("[")
         for number, read in enumerate(reads):
-            out.write(("," if number else "") + "\n" + json.dumps(read.to_json(), ensure_ascii=False))
+            out.write(("," if number else "") + "\n" + encode(read.to_json()))
         out.write("\n]\n")
         return 0
     for read in reads:

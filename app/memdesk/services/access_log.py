@@ -20,15 +20,29 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from sqlalchemy import ColumnElement, Integer, and_, case, cast, delete, false, func, insert, or_, select
+from sqlalchemy import (
+    ColumnElement,
+    Dialect,
+    Integer,
+    and_,
+    case,
+    cast,
+    delete,
+    false,
+    func,
+    insert,
+    or_,
+    select,
+)
 
+from memdesk.core.collection import collection_held
 from memdesk.core.items import ItemKind, ItemRef, read_kind
 from memdesk.core.timefmt import format_iso
 from memdesk.services.context import Context
-from memdesk.services.prompt import ComposedPrompt
 from memdesk.shutdown import before_exit
 from memdesk.store.models import (
     AppMemory,
@@ -39,6 +53,9 @@ from memdesk.store.models import (
     Entry,
 )
 from memdesk.store.prefix import starts_with
+
+if TYPE_CHECKING:  # listing the log needs no composing: `memdesk access log` starts without it
+    from memdesk.services.prompt import ComposedPrompt
 
 MAX_BATCH = 500  # reads written in one transaction: short, so other writers wait little
 # How long a read waits for others to be written with it. On SQLite each commit makes every
@@ -67,8 +84,9 @@ _LIVE: dict[str, tuple[Any, Any]] = {
 }
 
 
-@dataclass(frozen=True)
-class ReadItem:
+# Named tuples, not frozen dataclasses: a long listing makes tens of thousands of them, and
+# a tuple is made several times faster.
+class ReadItem(NamedTuple):
     kind: str  # an ItemKind value
     ref: str
     deleted: bool = False  # deleted since (in Trash or gone)
@@ -80,8 +98,7 @@ class ReadItem:
         return {"kind": self.kind, "ref": self.ref, "deleted": self.deleted}
 
 
-@dataclass(frozen=True)
-class Read:
+class Read(NamedTuple):
     id: int
     at: datetime
     actor: str
@@ -272,12 +289,12 @@ class AccessLog:
     ) -> list[Read]:
         """Reads newest first: of one assistant, since a time, of items whose reference
         starts with ``item``, older than ``before`` (a read's time and id: the next page)."""
-        return list(self._reads(actor, since, item, before, limit))
+        return self._reads(actor, since, item, before, limit)
 
     def all_reads(self, actor: str | None = None, since: datetime | None = None) -> Iterator[Read]:
         """Every read matching, newest first, in one query (a long listing: the command, an
         export)."""
-        return self._reads(actor, since, "", None, None)
+        return iter(self._reads(actor, since, "", None, None))
 
     def _reads(
         self,
@@ -286,7 +303,7 @@ class AccessLog:
         item: str,
         before: tuple[datetime, int] | None,
         limit: int | None,
-    ) -> Iterator[Read]:
+    ) -> list[Read]:
         heads = select(AssistantRead.id, AssistantRead.at, AssistantRead.actor, AssistantRead.tool)
         if actor is not None:
             heads = heads.where(AssistantRead.actor == actor)
@@ -307,19 +324,27 @@ class AccessLog:
             .select_from(head.outerjoin(found, found.read_id == head.c.id))
             .order_by(head.c.at.desc(), head.c.id.desc(), found.position)
         )
-        with self.ctx.store.read() as session:
-            rows = session.execute(query).all()
-        current: tuple[Any, ...] | None = None
-        items: list[ReadItem] = []
-        for read_id, at, who, tool, kind, ref, live in rows:
-            if current is None or current[0] != read_id:
-                if current is not None:
-                    yield Read(*current, tuple(items))
-                current, items = (read_id, at, who, tool), []
-            if kind is not None:
-                items.append(ReadItem(kind, ref, not live))
-        if current is not None:
-            yield Read(*current, tuple(items))
+        # Every object made here is kept: collecting meanwhile would only walk them again and
+        # again (a third of a long listing's time).
+        with collection_held(), self.ctx.store.read() as session:
+            # Straight from the driver: SQLAlchemy's rows cost more than the query itself.
+            compiled = query.compile(dialect=_named_parameters(type(session.get_bind().dialect)))
+            rows = self.ctx.store.raw_rows(session, str(compiled), compiled.params)
+            reads: list[Read] = []
+            current: tuple[Any, ...] | None = None
+            items: list[ReadItem] = []
+            for read_id, at, who, tool, kind, ref, live in rows:
+                if current is None or current[0] != read_id:
+                    if current is not None:
+                        reads.append(Read(*current, tuple(items)))
+                    # SQLite keeps times as text; PostgreSQL's driver returns them as times.
+                    when = datetime.fromisoformat(at) if isinstance(at, str) else at
+                    current, items = (read_id, when, who, tool), []
+                if kind is not None:
+                    items.append(ReadItem(kind, ref, not live))
+            if current is not None:
+                reads.append(Read(*current, tuple(items)))
+        return reads
 
     def last_read(self, item: ItemRef) -> LastRead | None:
         """Who read ``item`` last, when and through which tool (None: no assistant has)."""
@@ -352,14 +377,22 @@ def items_in_prompt(composed: ComposedPrompt) -> list[ItemRef]:
     ]
 
 
+@cache
+def _named_parameters(dialect: type[Dialect]) -> Dialect:
+    """The engine's SQL dialect writing ``:name`` parameters, the form ``Store.raw_rows`` takes."""
+    return dialect(paramstyle="named")
+
+
 def _live(found: type[AssistantReadItem]) -> ColumnElement[bool]:
-    """Whether an item read still finds a live item (not in Trash, not purged)."""
+    """Whether an item read still finds a live item (not in Trash, not purged): its key is in
+    the table's index, and not among the items in Trash (a short list, read once). No item's
+    own row is read: over a long listing those reads, spread over the file, were the cost."""
     whens = []
     for kind, (column, deleted_at) in _LIVE.items():
         ref: Any = cast(found.ref, Integer) if kind == ItemKind.APP_MEMORY else found.ref
-        whens.append(
-            (found.kind == str(kind), select(column).where(column == ref, deleted_at.is_(None)).exists())
-        )
+        kept = select(column).where(column == ref).exists()
+        in_trash = ref.in_(select(column).where(deleted_at.is_not(None)))
+        whens.append((found.kind == str(kind), and_(kept, ~in_trash)))
     return case(*whens, else_=false())
 
 

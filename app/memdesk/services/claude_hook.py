@@ -30,11 +30,11 @@ def handle(event: dict[str, Any], open_app: Callable[[], Memdesk]) -> dict[str, 
     """What to print for ``event`` (None: nothing); opens the store only when the event needs it."""
     name = event.get("hook_event_name")
     if name == "SessionStart":
-        from memdesk.services.access_log import items_in_prompt
-        from memdesk.services.prompt import PromptSpec
-
-        app = open_app()
+        app = open_app()  # first: it loads the ORM with garbage collection held off
         try:
+            from memdesk.services.access_log import items_in_prompt
+            from memdesk.services.prompt import PromptSpec
+
             folder = event.get("cwd") if isinstance(event.get("cwd"), str) else None
             # Composed as Claude Code reads over MCP: within its app limit, if it has one.
             spec = PromptSpec(app=app_id_for_folder(folder), reader=ASSISTANT)

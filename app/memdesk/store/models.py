@@ -286,8 +286,9 @@ class AssistantRead(Base):
     __tablename__ = "assistant_reads"
     __table_args__ = (
         # One assistant's reads, newest first (the Reads tab, `memdesk access log`), from the
-        # index alone.
-        Index("ix_assistant_reads_actor", "actor", "at", "tool"),
+        # index alone: read backwards, it is already in the listing's order (time, then id),
+        # so the newest come first without sorting the assistant's whole log.
+        Index("ix_assistant_reads_newest", "actor", "at", "id", "tool"),
         Index("ix_assistant_reads_at", "at"),  # pruning by age
     )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from sqlalchemy import Column, Connection, MetaData, String, Table
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 # The oldest schema an upgrade starts from (Memdesk's first).
 FIRST_VERSION = 1
 SCRIPTS = Path(__file__).parent
