@@ -16,6 +16,8 @@ import math
 from collections.abc import Collection
 from itertools import pairwise
 
+from memdesk.core.detector_code import code_blanked
+
 # 3- and 5-grams as well cost time on every new word for no better figures; so does reading
 # punctuation as a space (it makes benign chat look more like orders).
 GRAM = 4
@@ -23,6 +25,12 @@ WORD_MARK = "\x01"  # starts a word pair, so no pair is ever mistaken for an n-g
 # Inside n-grams digits become 0: which number a text holds says nothing about whether it is an
 # order.
 _FOLD = str.maketrans(dict.fromkeys("123456789", "0"))
+
+
+def model_text(normalised: str) -> str:
+    """What the model reads of a normalised text: code that is not words blanked out, lower
+    case. Same length as ``normalised`` (but for the few letters lower-casing lengthens)."""
+    return code_blanked(normalised).lower()
 
 
 def words(lowered: str) -> list[str]:
@@ -37,16 +45,6 @@ def word_grams(word: str) -> list[str]:
     if len(padded) < GRAM:
         return [padded]
     return [padded[at : at + GRAM] for at in range(len(padded) - GRAM + 1)]
-
-
-def located_grams(word: str) -> list[tuple[str, int, int]]:
-    """``word_grams``, each with the part of ``word`` it covers (start, end)."""
-    grams = word_grams(word)
-    if len(grams[0]) < GRAM:
-        return [(grams[0], 0, len(word))]
-    # The padding space before the word shifts offsets by one.
-    spans = [(max(at - 1, 0), min(at - 1 + GRAM, len(word))) for at in range(len(word) + 3 - GRAM)]
-    return [(gram, start, end) for gram, (start, end) in zip(grams, spans, strict=True)]
 
 
 def pair(first: str, second: str) -> str:

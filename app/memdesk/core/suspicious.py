@@ -26,9 +26,15 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from memdesk.core import detector
+from memdesk.core.detector_features import model_text
 
 _EXCERPT_CHARS = 60
 LEARNED_REASON = "reads like an instruction to an assistant (the model's score {score:.2f})"
+# A text longer than the model's window is judged by its worst window, which the reason names.
+LEARNED_WINDOW_REASON = (
+    "reads like an instruction to an assistant (the model's score {score:.2f} in words {first:,}–{last:,}"
+    " of {total:,})"
+)
 STRONG, WEAK = 2, 1
 _FLAG_AT = 2  # one strong rule, or two different weak ones
 _MAX_DECODE_DEPTH = 2
@@ -720,11 +726,12 @@ def _findings(text: str, depth: int) -> list[Finding]:
 
 
 def _learned(text: str, clean: str, lowered: str, origin: list[int] | None) -> list[Finding]:
-    """The model's finding, one per word that weighed most, when its score passes its threshold."""
+    """The model's finding, on the phrase that weighed most, when its score passes its threshold."""
     model = detector.model()
     if model is None:
         return []
-    score = model.score(lowered)
+    read = model_text(clean)
+    score = model.score(read)
     if score < model.threshold:
         return []
     short = len(lowered.split(maxsplit=_SHORT_TEXT_WORDS)) <= _SHORT_TEXT_WORDS
@@ -733,11 +740,17 @@ def _learned(text: str, clean: str, lowered: str, origin: list[int] | None) -> l
     ):
         return []
     # Lower-casing keeps offsets but for a few letters (İ); then the whole text is marked.
-    spans = model.weighty_spans(lowered) if len(lowered) == len(clean) else []
+    phrase = model.weightiest_phrase(read) if len(read) == len(clean) else None
+    start, end = (phrase.start, phrase.end) if phrase else (0, len(clean))
     if origin is not None:
-        spans = [(origin[start], origin[end - 1] + 1) for start, end in spans]
-    why = LEARNED_REASON.format(score=math.floor(score * 100) / 100)
-    return [Finding(why, start, end) for start, end in spans or [(0, len(text))]]
+        start, end = origin[start], origin[end - 1] + 1
+    shown = math.floor(score * 100) / 100
+    if phrase and phrase.window:
+        first, last, total = phrase.window
+        why = LEARNED_WINDOW_REASON.format(score=shown, first=first, last=last, total=total)
+    else:
+        why = LEARNED_REASON.format(score=shown)
+    return [Finding(why, start, end)]
 
 
 def _pieces(lowered: str) -> list[tuple[int, int]]:
