@@ -116,7 +116,7 @@ def rows() -> list[Row]:
     seen: set[str] = set()
     unique = []
     for row in _all_rows():
-        key = " ".join(row.text.split()).lower()
+        key = _key(row.text)
         if row.text.strip() and key not in seen:
             seen.add(key)
             unique.append(row)
@@ -137,8 +137,9 @@ def _all_rows() -> Iterator[Row]:
     for attack in attacks():
         yield Row("written-attacks", "en", attack.split, 1, attack.text, attack.family)
     for note in notes():
-        # Preferences all train: item by item they are what the model must learn to leave alone.
-        split = "train" if note.template.split(":")[1].startswith("p") else _hash_split(note.template)
+        # Preferences and labels all train: item by item they are what the model must leave alone.
+        kept = note.template.split(":")[1].startswith(("p", "labels"))
+        split = "train" if kept else _hash_split(note.template)
         yield Row("notes", note.language, split, 0, note.text)
 
 
@@ -178,6 +179,18 @@ def developer_texts() -> list[DevText]:
 def _chat_json() -> bytes:
     with zipfile.ZipFile(wheel_path(CHAT_WHEEL)) as wheel:
         return wheel.read(CHAT_FILE)
+
+
+def held_out_developer_texts() -> list[DevText]:
+    """Developer text of the packages held out of training, less any text a trained package
+    holds as well (a licence, a shared file)."""
+    texts = developer_texts()
+    trained = {_key(text.text) for text in texts if text.split != "test"}
+    return [text for text in texts if text.split == "test" and _key(text.text) not in trained]
+
+
+def _key(text: str) -> str:
+    return " ".join(text.split()).lower()
 
 
 def chat_turns() -> Iterator[Row]:

@@ -164,7 +164,21 @@ def _dist_licence(dist: importlib.metadata.Distribution) -> str:
     return " / ".join(part for part in [named, *classifiers] if part)
 
 
-def _stdlib() -> Iterator[DevText]:
+def stdlib_source(size: int) -> str:
+    """About ``size`` characters of the standard library's source, whole files in a fixed order."""
+    found: list[str] = []
+    total = 0
+    for paths in _stdlib_modules().values():
+        for path in paths:
+            if total >= size:
+                return "\n".join(found)[:size]
+            found.append(_read(path))
+            total += len(found[-1]) + 1
+    return "\n".join(found)[:size]
+
+
+def _stdlib_modules() -> dict[str, list[Path]]:
+    """The standard library's source files, by top-level module (tests and tools left out)."""
     root = Path(sysconfig.get_paths()["stdlib"])
     modules: dict[str, list[Path]] = {}
     for path in sorted(root.glob("*.py")) + sorted(root.glob("*/**/*.py")):
@@ -172,6 +186,11 @@ def _stdlib() -> Iterator[DevText]:
         if parts[0] in ("test", "site-packages", "idlelib", "lib2to3") or "tests" in parts:
             continue
         modules.setdefault(parts[0].removesuffix(".py"), []).append(path)
+    return modules
+
+
+def _stdlib() -> Iterator[DevText]:
+    modules = _stdlib_modules()
     for module, paths in modules.items():
         source = f"stdlib:{module}"
         code: list[str] = []

@@ -681,6 +681,16 @@ _FRIEND_REMARKS = [
     "You were right about that café, it's lovely.",
     "Remember to bring your sketchbook on Saturday.",
     "Promise you'll show me your new tattoo.",
+    "You're so inspiring, honestly.",
+    "Your kindness really helps people.",
+    "Don't forget how far you've come.",
+    "Keep believing in yourself, you've got this!",
+    "You help so many people with your work.",
+    "Your words mean the world to me.",
+    "Thanks for your help, it made a real difference.",
+    "You're doing amazing, keep going!",
+    "I admire how you always support others.",
+    "Your energy is contagious, never lose it.",
 ]
 _FRIEND_CLOSERS = [
     "",
@@ -710,6 +720,89 @@ def friend_chat() -> Iterator[Note]:
             if text not in seen:
                 seen.add(text)
                 yield Note("en", f"en:f{index}", text)
+
+
+# What compaction writes: a conversation summed up in the third person, where "the user" and
+# "the assistant" ask, suggest, decide and explain: honest text full of words that orders use.
+_SUMMARY_SUBJECTS = ["The user", "The assistant", "User", "Assistant", "{name}", "They", "We"]
+_SUMMARY_VERBS = [
+    "asked about",
+    "suggested",
+    "agreed to",
+    "decided on",
+    "explained",
+    "summarised",
+    "reviewed",
+    "updated",
+    "fixed",
+    "rejected",
+    "proposed",
+    "wanted to know about",
+    "compared",
+    "ran",
+    "documented",
+    "set up",
+]
+_SUMMARY_OBJECTS = [
+    "a system update",
+    "the prompt template",
+    "the instructions in the README",
+    "the previous plan",
+    "the rules for the linter",
+    "a new summary format",
+    "the system prompt builder",
+    "the trip to {city}",
+    "the test for {file}",
+    "the {tool} settings",
+    "the response times of the API",
+    "every reply in the thread",
+    "the text of the invoice",
+    "the commands in the Makefile",
+    "the role of each service",
+    "an override for the default config",
+]
+_SUMMARY_ENDINGS = [
+    "",
+    "; the user agreed.",
+    " and it worked.",
+    " before the meeting.",
+    "; nothing else changed.",
+    " after the review.",
+    " and noted the result.",
+    ", which took {num} minutes.",
+]
+# Labels a compaction gives what it wrote, a few words long.
+_LABELS = [
+    "Summary text.",
+    "Merged text.",
+    "Meeting notes.",
+    "Summary of the call.",
+    "Draft summary.",
+    "Short summary.",
+    "Final notes.",
+    "Merged notes.",
+    "Summary of the week.",
+    "Notes, merged.",
+    "Session summary.",
+    "Text of the summary.",
+]
+
+
+def summaries() -> Iterator[Note]:
+    """Conversation summaries and compaction labels, in English (a fixed order). A verb names
+    the split, so held-out summaries hold verbs never seen in that place."""
+    chooser = random.Random(SEED + 2)
+    for index, verb in enumerate(_SUMMARY_VERBS):
+        seen: set[str] = set()
+        for _ in range(PER_TEMPLATE * 3):
+            slots = {slot: chooser.choice(values) for slot, values in _SLOTS.items()}
+            parts = (chooser.choice(_SUMMARY_SUBJECTS), verb, chooser.choice(_SUMMARY_OBJECTS))
+            text = (" ".join(parts) + (chooser.choice(_SUMMARY_ENDINGS) or ".")).format(**slots)
+            if text not in seen:
+                seen.add(text)
+                yield Note("en", f"en:s{index}", text)
+    for label in _LABELS:
+        yield Note("en", "en:labels", label)
 
 
 def notes() -> Iterator[Note]:
@@ -749,3 +842,4 @@ def notes() -> Iterator[Note]:
                     seen.add(text)
                     yield Note(language, f"{language}:t{index}", text)
     yield from friend_chat()
+    yield from summaries()

@@ -31,12 +31,13 @@ _STRING_OR_COMMENT = re.compile(
     r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|`[^`\n]*`"
     r"|(?<![:\w/])(?:#|//|--)(?=\s).*"
 )
-_CODE_WORDS = frozenset(
+_KEYWORDS = (
     "def class return import from if elif else for while try except finally raise yield with as"
     " pass lambda async await const let var function export new this self null none true false"
     " case switch break continue throw catch public private static void int interface type enum"
-    " describe it expect assert".split()
+    " describe it expect assert"
 )
+_CODE_WORDS = frozenset(_KEYWORDS.split())
 _CODE_MARKS = re.compile(r"[(){}\[\];=<>]|\w\.\w|^[\"'][^\"']*[\"']:|[a-z][A-Z]|_\w")
 # A line is code when at least this share of its words look like code.
 _CODE_SHARE = 0.5
