@@ -22,7 +22,7 @@ import re
 import subprocess
 import sysconfig
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,6 +61,7 @@ _CONFIG_MAX_BYTES = 20_000
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
 _BULLET = re.compile(r"^\s*[-*+]\s+(.*\S)")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_CHANGELOG_HEADING = re.compile(r"^#+\s*(?:change\s*log|changes|release\s+notes|history)\b", re.I | re.M)
 _HASH_LINK = re.compile(r"\s*\(?\[?[0-9a-f]{7,40}\]?\)?\s*$")
 
 
@@ -113,10 +114,11 @@ def ensure_npm(cache_dir: Path) -> Path:
     return root
 
 
-def dev_texts(npm: Path | None) -> Iterator[DevText]:
-    """Every developer text, in a fixed order; ``npm`` is the scratch folder (None: no npm text)."""
-    yield from _python_packages()
-    yield from _stdlib()
+def dev_texts(npm: Path | None, only: Collection[str] | None = None) -> Iterator[DevText]:
+    """Every developer text, in a fixed order; ``npm`` is the scratch folder (None: no npm text),
+    ``only`` the sources to read (None: all)."""
+    yield from _python_packages(only)
+    yield from _stdlib(only)
     if npm is not None and (npm / "node_modules").is_dir():
         yield from _npm_packages(npm / "node_modules")
 
@@ -129,18 +131,20 @@ def _capped(source: str, licence: str, kind: str, texts: Iterable[str]) -> Itera
         yield DevText(source, licence, kind, kept[int(at * step)])
 
 
-def _python_packages() -> Iterator[DevText]:
+def _python_packages(only: Collection[str] | None) -> Iterator[DevText]:
     seen: set[str] = set()
     for dist in sorted(importlib.metadata.distributions(), key=lambda found: found.metadata["Name"] or ""):
         name = (dist.metadata["Name"] or "").lower()
-        if not name or name in seen or name == "memdesk":
+        if not name or name in seen or name == "memdesk" or (only is not None and f"pypi:{name}" not in only):
             continue
         seen.add(name)
         licence = _dist_licence(dist)
         if not permissive(licence):
             continue
         source = f"pypi:{name}"
-        yield from _capped(source, licence, "prose", markdown_paragraphs(dist.metadata.get_payload() or ""))
+        readme, changes = readme_and_changelog(_long_description(dist))
+        yield from _capped(source, licence, "prose", markdown_paragraphs(readme))
+        yield from _capped(source, licence, "commits", changelog_entries(changes))
         code: list[str] = []
         config: list[str] = []
         for file in sorted(dist.files or [], key=str):
@@ -151,6 +155,12 @@ def _python_packages() -> Iterator[DevText]:
                 config += _config_blocks(path)
         yield from _capped(source, licence, "code", code)
         yield from _capped(source, licence, "config", config)
+
+
+def _long_description(dist: importlib.metadata.Distribution) -> str:
+    """The body of ``METADATA``, read as text: the parsed message's payload depends on the email
+    policy of the moment, which other libraries may have changed."""
+    return (dist.read_text("METADATA") or "").partition("\n\n")[2]
 
 
 def _dist_licence(dist: importlib.metadata.Distribution) -> str:
@@ -189,10 +199,12 @@ def _stdlib_modules() -> dict[str, list[Path]]:
     return modules
 
 
-def _stdlib() -> Iterator[DevText]:
+def _stdlib(only: Collection[str] | None) -> Iterator[DevText]:
     modules = _stdlib_modules()
     for module, paths in modules.items():
         source = f"stdlib:{module}"
+        if only is not None and source not in only:
+            continue
         code: list[str] = []
         prose: list[str] = []
         for path in paths:
@@ -259,6 +271,12 @@ def _read(path: Path) -> str:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return ""
+
+
+def readme_and_changelog(description: str) -> tuple[str, str]:
+    """A long description split where its changelog starts (its second part may be "")."""
+    found = _CHANGELOG_HEADING.search(description)
+    return (description[: found.start()], description[found.start() :]) if found else (description, "")
 
 
 def markdown_paragraphs(text: str) -> list[str]:

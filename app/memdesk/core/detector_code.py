@@ -39,6 +39,7 @@ _KEYWORDS = (
 )
 _CODE_WORDS = frozenset(_KEYWORDS.split())
 _CODE_MARKS = re.compile(r"[(){}\[\];=<>]|\w\.\w|^[\"'][^\"']*[\"']:|[a-z][A-Z]|_\w")
+_TRAILING_COMMENT = re.compile(r"\s(?:#|//)\s")
 # A line is code when at least this share of its words look like code.
 _CODE_SHARE = 0.5
 
@@ -62,7 +63,8 @@ def code_blanked(text: str) -> str:
 
 
 def _is_code(line: str) -> bool:
-    tokens = line.split()
+    # A comment after code says nothing of whether the line is code.
+    tokens = _TRAILING_COMMENT.split(line, maxsplit=1)[0].split()
     if not tokens or tokens[0].startswith(("#", "//", "/*", "*")):
         return False  # a comment (or a heading, or a bullet): words
     coded = sum(1 for token in tokens if token in _CODE_WORDS or _CODE_MARKS.search(token))

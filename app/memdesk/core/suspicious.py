@@ -373,11 +373,11 @@ _RULES: tuple[_Rule, ...] = (
         r"(?:this|our|the|my|we|i)\s+(?:conversation|chat|session|talk|first|question|started|began|said|showed|"
         r"came|spoke|talked|message)|\b(?:at|in)\s+the\s+(?:very\s+)?(?:top|start|beginning)\b|\babove\s+my\b"
         r"|\bword\s+for\s+word\b|\bfirst\s+thing\b|\bwith\s+(?:you|u)\b)"
-        r"|\b(?:what|how)\s+(?:did|does)\s+(?:your|the)\s+(?:setup|initial|opening|system|hidden)\s+(?:message|prompt|"
-        r"text|instructions)\s+(?:begin|start|say)\b",
+        r"|\b(?:what|how)\s+(?:did|does)\s+(?:your|the)\s+(?:setup|initial|opening|system|hidden)\s+"
+        r"(?:message|prompt|text|instructions)\s+(?:begin|start|say)\b",
         _EXTRACT,
-        "what which how & told given instructed asked get receive tell instructions rules directions guidelines"
-        " written setup initial first opening system",
+        "what which how & told given instructed asked get receive tell instructions rules directions"
+        " guidelines written setup initial first opening system",
     ),
     _rule(
         r"\b(?:continue|finish|complete|print|repeat|write\s+out|output|copy\s+out|go\s+on\s+with|keep\s+going|"
