@@ -788,6 +788,46 @@ _LABELS = [
 ]
 
 
+# A coding assistant thinking aloud, as its session notes keep it: "you" is the person it
+# works with, and "let me" is its own next step, not an order to anyone.
+_ASSISTANT_OPENERS = [
+    "You're right.",
+    "Good catch.",
+    "Got it.",
+    "Makes sense.",
+    "Fair point.",
+    "Ah, I see.",
+    "",
+]
+_ASSISTANT_STEPS = [
+    "Let me trace through this more carefully:",
+    "Let me look at {file} again before changing anything.",
+    "I'll rerun {tool} and compare the output.",
+    "Let me check how the config is loaded first.",
+    "I missed the early return; let me fix that.",
+    "Let me read the failing test once more.",
+    "I'll revert that change and try a smaller one.",
+    "Let me walk through what happens when the cache is empty.",
+    "I should have checked the error path too. Looking now.",
+    "Let me verify that assumption with a quick test.",
+    "You asked for the smaller fix, so I'll keep the API as it is.",
+    "Let me summarise what we changed so far:",
+]
+
+
+def assistant_lines() -> Iterator[Note]:
+    """A coding assistant's own short lines (a fixed order); each step names its split."""
+    chooser = random.Random(SEED + 3)
+    for index, step in enumerate(_ASSISTANT_STEPS):
+        seen: set[str] = set()
+        for opener in _ASSISTANT_OPENERS:
+            slots = {slot: chooser.choice(values) for slot, values in _SLOTS.items()}
+            text = f"{opener} {step}".strip().format(**slots)
+            if text not in seen:
+                seen.add(text)
+                yield Note("en", f"en:a{index}", text)
+
+
 def summaries() -> Iterator[Note]:
     """Conversation summaries and compaction labels, in English (a fixed order). A verb names
     the split, so held-out summaries hold verbs never seen in that place."""
@@ -843,3 +883,4 @@ def notes() -> Iterator[Note]:
                     yield Note(language, f"{language}:t{index}", text)
     yield from friend_chat()
     yield from summaries()
+    yield from assistant_lines()

@@ -35,7 +35,7 @@ SETTINGS = {
     "memory_like_weight": 15.0,
     "developer_text_weight": 3.0,
     "chat_weight": 6.0,
-    "benign_goal_chat": 0.006,
+    "benign_goal_chat": 0.005,
     "benign_goal_developer": 0.005,
     "benign_goal_public": 0.1,
 }
