@@ -27,24 +27,25 @@ from dataclasses import dataclass
 from pathlib import Path
 
 KINDS = ("prose", "code", "commits", "config")
-# Installed by ``ensure_npm``: tools and libraries whose docs talk of prompts, tools, rules and
-# commands honestly (with their dependencies, about three hundred packages).
+# Installed by ``ensure_npm``, exact versions: tools and libraries whose docs talk of prompts,
+# tools, rules and commands honestly (with their dependencies, about three hundred packages;
+# those float within the ranges the packages allow).
 NPM_PACKAGES = (
-    "@modelcontextprotocol/sdk@1",
-    "@modelcontextprotocol/conformance",
-    "@openai/codex",
-    "@google/gemini-cli",
-    "typescript@5",
-    "eslint@9",
-    "prettier@3",
-    "express@5",
-    "commander@14",
-    "yargs@18",
-    "zod@4",
-    "vitest@3",
-    "webpack@5",
-    "rollup@4",
-    "mocha@11",
+    "@modelcontextprotocol/sdk@1.32.2",
+    "@modelcontextprotocol/conformance@0.1.16",
+    "@openai/codex@0.171.0",
+    "@google/gemini-cli@0.61.0",
+    "typescript@7.0.2",
+    "eslint@10.15.0",
+    "prettier@3.10.1",
+    "express@5.3.0",
+    "commander@14.0.3",
+    "yargs@18.2.0",
+    "zod@4.6.7",
+    "vitest@4.1.12",
+    "webpack@5.113.0",
+    "rollup@4.68.8",
+    "mocha@12.0.3",
 )
 _PERMISSIVE = re.compile(
     r"\b(?:MIT|BSD|Apache|ISC|PSF|Python Software Foundation|Python-2\.0|0BSD|Unlicense|CC0|BlueOak|Zlib)",

@@ -373,6 +373,8 @@ _RULES: tuple[_Rule, ...] = (
         r"(?:this|our|the|my|we|i)\s+(?:conversation|chat|session|talk|first|question|started|began|said|showed|"
         r"came|spoke|talked|message)|\b(?:at|in)\s+the\s+(?:very\s+)?(?:top|start|beginning)\b|\babove\s+my\b"
         r"|\bword\s+for\s+word\b|\bfirst\s+thing\b|\bwith\s+(?:you|u)\b)"
+        r"|\bbefore\s+(?:i|we)\s+(?:typed|said|asked|wrote|started|came|showed)\b[^?\n]{0,30}?\bwhat\s+(?:were|was)\s+"
+        r"(?:you|u)\s+(?:told|given|instructed)\b"
         r"|\b(?:what|how)\s+(?:did|does)\s+(?:your|the)\s+(?:setup|initial|opening|system|hidden)\s+"
         r"(?:message|prompt|text|instructions)\s+(?:begin|start|say)\b",
         _EXTRACT,
@@ -391,7 +393,7 @@ _RULES: tuple[_Rule, ...] = (
     # Standing orders worded as policy: obey another source, or add an advert to every reply.
     _rule(
         r"\b(?:treat|consider|regard)\s+(?:any\s+|all\s+|the\s+)?(?:instructions?|directions|orders|commands|"
-        r"requests|text|content|messages?)\s+(?:found\s+)?(?:from|in|on|at)\b[^.\n]{1,60}?\bas\s+(?:if\s+they\s+"
+        r"requests|text|content|messages?)\s+(?:found\s+)?(?:from|in|on|at)\b[^\n]{1,60}?\bas\s+(?:if\s+they\s+"
         r"came\s+|coming\s+)?(?:from\s+(?:the\s+)?(?:user|owner|admin)|authoritative|binding|trusted|the\s+user'?s"
         r"|your\s+(?:real\s+)?(?:instructions|orders|boss))"
         r"|\b(?:instructions?|directions|commands)\s+(?:found\s+)?(?:in|from|at|on)\b[^.\n]{1,60}?\b(?:are|is)\s+"
