@@ -28,7 +28,8 @@ from memdesk.core.suspicious import normalised
 
 OUT_DIR = ROOT / "resources" / "detector"  # app/memdesk/resources links here
 SETTINGS = {
-    "features": "character 4-grams inside words, and word pairs (memdesk/core/detector_features.py)",
+    "features": "character 4-grams inside words, and word pairs, of the text with code that is not words"
+    " blanked out (memdesk/core/detector_features.py, detector_code.py)",
     "min_texts_per_feature": 2,
     "kept_features": 40_000,
     "regularisation_C": 100.0,

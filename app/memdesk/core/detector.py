@@ -90,9 +90,10 @@ class Model:
         object.__setattr__(self, "_word_weights", _WordWeights(self.weights))
         object.__setattr__(self, "_pair_weights", pairs)
 
-    def score(self, lowered: str) -> float:
-        """How much ``lowered`` (normalised, lower-cased) reads like an order to an assistant, 0–1."""
-        found = words(lowered)
+    def score(self, read: str) -> float:
+        """How much ``read`` (the text as the model reads it: ``model_text``) reads like an order
+        to an assistant, 0–1."""
+        found = words(read)
         if len(found) <= WINDOW:
             return self._score(found, pairwise(found))
         return max(self._window_score(found[start : start + WINDOW]) for start in _window_starts(len(found)))

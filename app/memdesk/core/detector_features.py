@@ -1,5 +1,6 @@
 """What the learned detector reads of a text: its words (as ``str.split`` finds them,
-punctuation and all), each as its character 4-grams, and its pairs of neighbouring words.
+punctuation and all), each as its character 4-grams, and its pairs of neighbouring words,
+once code that is not words is blanked out (``detector_code``).
 Character n-grams need no word list or stemmer, so every language and script is read the same
 way (Chinese or Japanese without spaces is one long "word", read by its 4-grams). Training
 (scripts/train_detector.py) and scoring share this one definition, so a model always sees
@@ -33,9 +34,9 @@ def model_text(normalised: str) -> str:
     return code_blanked(normalised).lower()
 
 
-def words(lowered: str) -> list[str]:
-    """The words the features are made of; ``lowered`` is the normalised, lower-cased text."""
-    return lowered.split()
+def words(read: str) -> list[str]:
+    """The words the features are made of; ``read`` is the text as ``model_text`` gives it."""
+    return read.split()
 
 
 def word_grams(word: str) -> list[str]:
@@ -51,9 +52,9 @@ def pair(first: str, second: str) -> str:
     return f"{WORD_MARK}{first} {second}"
 
 
-def features(lowered: str) -> list[str]:
+def features(read: str) -> list[str]:
     """The text's features, each as often as it occurs."""
-    found = words(lowered)
+    found = words(read)
     grams = [gram for word in found for gram in word_grams(word)]
     return grams + [pair(first, second) for first, second in pairwise(found)]
 
