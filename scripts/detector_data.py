@@ -67,7 +67,7 @@ class Row:
     split: str  # train, validation or test
     label: int  # 1: talks to an assistant (an attack), 0: benign
     text: str
-    kind: str = ""  # developer text: prose, code, commits or config
+    kind: str = ""  # developer text: prose, code, commits or config; a written attack: its family
     licence: str = ""  # developer text: its package's licence, as the package states it
 
 
