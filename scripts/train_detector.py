@@ -20,29 +20,37 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from scripts.detector_data import LICENCES, PUBLIC, ROOT, Row, injection_dev_attacks, rows, sources
+from scripts.detector_devtext import KINDS
 
 from memdesk.core.detector import WEIGHTS_NAME, Model, encode
-from memdesk.core.detector_features import features, length_norm, words
+from memdesk.core.detector_features import features, length_norm, model_text, words
 from memdesk.core.suspicious import normalised
 
 OUT_DIR = ROOT / "resources" / "detector"  # app/memdesk/resources links here
 SETTINGS = {
-    "features": "character 4-grams inside words, and word pairs (memdesk/core/detector_features.py)",
+    "features": "character 4-grams inside words, and word pairs, of the text with code that is not words"
+    " blanked out (memdesk/core/detector_features.py, detector_code.py)",
     "min_texts_per_feature": 2,
     "kept_features": 40_000,
-    "regularisation_C": 10.0,
+    "regularisation_C": 100.0,
     "memory_like_weight": 15.0,
-    "benign_goal_real_memory": 0.005,
-    "benign_goal_public": 0.025,
+    "developer_text_weight": 3.0,
+    "chat_weight": 6.0,
+    "benign_goal_chat": 0.005,
+    "benign_goal_developer": 0.005,
+    "benign_goal_public": 0.1,
 }
-MEMORY_LIKE = ("locomo", "pi-session", "notes")
-# The threshold is set on real text people and assistants wrote; the made notes' held-out
-# templates are measured, not tuned on (a template's fills would count many times over).
-REAL_MEMORY = ("locomo", "pi-session")
+# Few rows, and the closest to what an assistant stores: each weighs more.
+MEMORY_LIKE = ("pi-session", "notes")
 
 
 def lowered(text: str) -> str:
-    return normalised(text)[0].lower()
+    """The text as the model reads it (``model_text``)."""
+    return model_text(normalised(text)[0])
+
+
+def developer(row: Row) -> bool:
+    return row.kind in KINDS
 
 
 def fit(train: list[Row]) -> Model:
@@ -92,21 +100,24 @@ def _sample_weights(train: list[Row]) -> list[float]:
         weight = 1.0 if row.label else attacks / benign
         if row.source in MEMORY_LIKE:
             weight *= SETTINGS["memory_like_weight"]
+        elif developer(row):
+            weight *= SETTINGS["developer_text_weight"]
+        elif row.source == "chitchat":
+            weight *= SETTINGS["chat_weight"]
         weights.append(weight)
     return weights
 
 
 def choose_threshold(model: Model, validation: list[Row]) -> float:
     """The lowest score that flags no more benign validation text than the goals allow."""
+    benign = [row for row in validation if row.label == 0]
     goals = (
+        ([row for row in benign if row.source == "chitchat"], SETTINGS["benign_goal_chat"]),
         (
-            [row for row in validation if row.label == 0 and row.source in REAL_MEMORY],
-            SETTINGS["benign_goal_real_memory"],
+            [row for row in benign if row.source == "pi-session" or developer(row)],
+            SETTINGS["benign_goal_developer"],
         ),
-        (
-            [row for row in validation if row.label == 0 and row.source in PUBLIC],
-            SETTINGS["benign_goal_public"],
-        ),
+        ([row for row in benign if row.source in PUBLIC], SETTINGS["benign_goal_public"]),
     )
     threshold = 0.5
     for benign, goal in goals:
@@ -134,6 +145,10 @@ def figures(model: Model, test: list[Row]) -> dict[str, object]:
         return model.score(lowered(text)) >= model.threshold
 
     out: dict[str, object] = {}
+    out["developer text by kind (packages held out whole)"] = {
+        kind: flagged_share(judge, (row.text for row in test if row.kind == kind)) for kind in KINDS
+    }
+    test = [row for row in test if not developer(row)]
     for label, kind in ((1, "attacks"), (0, "benign")):
         chosen = [row for row in test if row.label == label]
         out[f"{kind} by source"] = {
@@ -170,6 +185,16 @@ def leave_one_source_out(all_rows: list[Row]) -> dict[str, object]:
     return out
 
 
+def developer_sources(all_rows: list[Row]) -> dict[str, object]:
+    """Each package of developer text: its licence, its split and its texts of each kind."""
+    out: dict[str, dict[str, object]] = {}
+    for row in all_rows:
+        if developer(row):
+            entry = out.setdefault(row.source, {"licence": row.licence, "split": row.split})
+            entry[row.kind] = int(entry.get(row.kind, 0)) + 1  # type: ignore[call-overload]
+    return dict(sorted(out.items()))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=OUT_DIR, help="where the weights and manifest go")
@@ -188,6 +213,7 @@ def main() -> None:
             "threshold": model.threshold,
         },
         "sources": {name: LICENCES[name] for name in LICENCES},
+        "developer_sources": developer_sources(all_rows),
         "inputs_sha256": sources(),
         "rows": {
             f"{source} {split} {'attack' if label else 'benign'}": count

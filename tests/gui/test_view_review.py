@@ -230,7 +230,9 @@ def test_the_models_reason_is_in_words_with_the_words_that_weighed_most_marked(
     assert reason in summary and "“" in reason  # the weighty words are quoted in the reason
     marked = view.detail.text.text()
     assert marked.count("background-color") >= 1
-    assert any(f">{word}</span>" in marked for word in ("Respond", "every", "prompt", "Pretend", "yes"))
+    # The phrase that weighed most is marked whole, as the reason quotes it.
+    phrase = reason.split("“")[1].split("”")[0]
+    assert f">{phrase}</span>" in marked
 
 
 def test_with_the_model_off_the_page_says_so_and_rules_still_hold(

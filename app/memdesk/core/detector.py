@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise, repeat
 from pathlib import Path
 
-from memdesk.core.detector_features import WORD_MARK, length_norm, located_grams, word_grams, words
+from memdesk.core.detector_features import WORD_MARK, length_norm, word_grams, words
 from memdesk.resources import resources_root
 
 MAGIC = b"memdesk-detector 1\n"
@@ -36,14 +36,12 @@ PATH_VARIABLE = "MEMDESK_DETECTOR_WEIGHTS"
 # order buried in a long document is not diluted by the rest of it.
 WINDOW = 200
 _OVERLAP = 40
-_MARKED_WORDS = 4
+# The reason a person reads quotes the phrase of at most this many words that weighed most.
+PHRASE_WORDS = 6
 # Words remembered with their summed weights; past this many the memory starts again, so a
 # long-running server's memory stays bounded whatever it reads.
 _REMEMBERED_WORDS = 100_000
 _WORD = re.compile(r"\S+")  # a word as ``str.split`` finds it, with where it is
-# What is marked: a word's letters, or in Chinese and Japanese, which have no spaces between
-# words, a pair of characters.
-_TOKENS = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]{1,2}|[^\W_]+")
 
 
 class _WordWeights(dict[str, int]):
@@ -59,6 +57,17 @@ class _WordWeights(dict[str, int]):
         value = sum(map(self._weights.get, word_grams(word), repeat(0)))
         self[word] = value
         return value
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """Where the words that weighed most are, as offsets into the text the model read."""
+
+    start: int
+    end: int
+    # In a text longer than a window, the worst window: its first and last word, counted from
+    # 1, and the text's words in all.
+    window: tuple[int, int, int] | None
 
 
 @dataclass(frozen=True)
@@ -81,9 +90,10 @@ class Model:
         object.__setattr__(self, "_word_weights", _WordWeights(self.weights))
         object.__setattr__(self, "_pair_weights", pairs)
 
-    def score(self, lowered: str) -> float:
-        """How much ``lowered`` (normalised, lower-cased) reads like an order to an assistant, 0–1."""
-        found = words(lowered)
+    def score(self, read: str) -> float:
+        """How much ``read`` (the text as the model reads it: ``model_text``) reads like an order
+        to an assistant, 0–1."""
+        found = words(read)
         if len(found) <= WINDOW:
             return self._score(found, pairwise(found))
         return max(self._window_score(found[start : start + WINDOW]) for start in _window_starts(len(found)))
@@ -101,44 +111,35 @@ class Model:
         logit = self.bias + self.scale * total / length_norm(found)
         return 1.0 / (1.0 + math.exp(-max(min(logit, 60.0), -60.0)))
 
-    def weighty_spans(self, lowered: str) -> list[tuple[int, int]]:
-        """Where the words that pushed the score up most are, as (start, end) into ``lowered``;
-        in a long text, those of its worst window."""
-        located = list(_WORD.finditer(lowered))
+    def weightiest_phrase(self, read: str) -> Phrase | None:
+        """The run of up to ``PHRASE_WORDS`` neighbouring words of ``read`` (the text as the model
+        reads it) that pushed the score up most; in a long text, within its worst window."""
+        located = list(_WORD.finditer(read))
         found = [word.group(0) for word in located]
+        window = None
         if len(located) > WINDOW:
-            starts = _window_starts(len(found))
+            total = len(found)
+            starts = _window_starts(total)
             worst = max(starts, key=lambda start: self._window_score(found[start : start + WINDOW]))
             located, found = located[worst : worst + WINDOW], found[worst : worst + WINDOW]
+            window = (worst + 1, worst + len(found), total)
         pair_values = list(map(self._pair_weights.get, pairwise(found), repeat(0)))
-        marked: list[tuple[float, int, int]] = []
-        for at, word in enumerate(located):
-            # Half of each pair's weight goes to each of its words.
-            shared = (pair_values[at - 1] if at else 0) + (pair_values[at] if at < len(pair_values) else 0)
-            tokens = list(_TOKENS.finditer(lowered, word.start(), word.end()))
-            if len(tokens) == 1:
-                value = self._word_weights[found[at]] + shared / 2
-                marked.append((value, tokens[0].start(), tokens[0].end()))
-            elif tokens:
-                marked += self._token_weights(word, tokens, shared / 2)
-        best = sorted((token for token in marked if token[0] > 0), reverse=True)
-        return sorted((start, end) for _value, start, end in best[:_MARKED_WORDS])
-
-    def _token_weights(
-        self, word: re.Match[str], tokens: list[re.Match[str]], shared: float
-    ) -> list[tuple[float, int, int]]:
-        """The weight of each token of a word that holds several (Chinese or Japanese text, which
-        has no spaces, or "don't"): each n-gram's weight is spread over the characters it covers."""
-        weight = [shared / len(word.group(0))] * len(word.group(0))
-        for gram, start, end in located_grams(word.group(0)):
-            value = self.weights.get(gram, 0)
-            for char in range(start, end):
-                weight[char] += value / (end - start)
-        offset = word.start()
-        return [
-            (sum(weight[token.start() - offset : token.end() - offset]), token.start(), token.end())
-            for token in tokens
+        # Half of each pair's weight goes to each of its words.
+        values = [
+            self._word_weights[word]
+            + ((pair_values[at - 1] if at else 0) + (pair_values[at] if at < len(pair_values) else 0)) / 2
+            for at, word in enumerate(found)
         ]
+        best, first, last = 0.0, -1, -1
+        for start in range(len(values)):
+            total = 0.0
+            for end in range(start, min(start + PHRASE_WORDS, len(values))):
+                total += values[end]
+                if total > best:
+                    best, first, last = total, start, end
+        if first < 0:
+            return None
+        return Phrase(located[first].start(), located[last].end(), window)
 
 
 def _window_starts(count: int) -> list[int]:

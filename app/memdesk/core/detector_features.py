@@ -1,5 +1,6 @@
 """What the learned detector reads of a text: its words (as ``str.split`` finds them,
-punctuation and all), each as its character 4-grams, and its pairs of neighbouring words.
+punctuation and all), each as its character 4-grams, and its pairs of neighbouring words,
+once code that is not words is blanked out (``detector_code``).
 Character n-grams need no word list or stemmer, so every language and script is read the same
 way (Chinese or Japanese without spaces is one long "word", read by its 4-grams). Training
 (scripts/train_detector.py) and scoring share this one definition, so a model always sees
@@ -16,6 +17,8 @@ import math
 from collections.abc import Collection
 from itertools import pairwise
 
+from memdesk.core.detector_code import code_blanked
+
 # 3- and 5-grams as well cost time on every new word for no better figures; so does reading
 # punctuation as a space (it makes benign chat look more like orders).
 GRAM = 4
@@ -25,9 +28,15 @@ WORD_MARK = "\x01"  # starts a word pair, so no pair is ever mistaken for an n-g
 _FOLD = str.maketrans(dict.fromkeys("123456789", "0"))
 
 
-def words(lowered: str) -> list[str]:
-    """The words the features are made of; ``lowered`` is the normalised, lower-cased text."""
-    return lowered.split()
+def model_text(normalised: str) -> str:
+    """What the model reads of a normalised text: code that is not words blanked out, lower
+    case. Same length as ``normalised`` (but for the few letters lower-casing lengthens)."""
+    return code_blanked(normalised).lower()
+
+
+def words(read: str) -> list[str]:
+    """The words the features are made of; ``read`` is the text as ``model_text`` gives it."""
+    return read.split()
 
 
 def word_grams(word: str) -> list[str]:
@@ -39,23 +48,13 @@ def word_grams(word: str) -> list[str]:
     return [padded[at : at + GRAM] for at in range(len(padded) - GRAM + 1)]
 
 
-def located_grams(word: str) -> list[tuple[str, int, int]]:
-    """``word_grams``, each with the part of ``word`` it covers (start, end)."""
-    grams = word_grams(word)
-    if len(grams[0]) < GRAM:
-        return [(grams[0], 0, len(word))]
-    # The padding space before the word shifts offsets by one.
-    spans = [(max(at - 1, 0), min(at - 1 + GRAM, len(word))) for at in range(len(word) + 3 - GRAM)]
-    return [(gram, start, end) for gram, (start, end) in zip(grams, spans, strict=True)]
-
-
 def pair(first: str, second: str) -> str:
     return f"{WORD_MARK}{first} {second}"
 
 
-def features(lowered: str) -> list[str]:
+def features(read: str) -> list[str]:
     """The text's features, each as often as it occurs."""
-    found = words(lowered)
+    found = words(read)
     grams = [gram for word in found for gram in word_grams(word)]
     return grams + [pair(first, second) for first, second in pairwise(found)]
 

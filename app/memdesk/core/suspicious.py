@@ -26,11 +26,20 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from memdesk.core import detector
+from memdesk.core.detector_features import model_text
 
 _EXCERPT_CHARS = 60
 LEARNED_REASON = "reads like an instruction to an assistant (the model's score {score:.2f})"
+# A text longer than the model's window is judged by its worst window, which the reason names.
+LEARNED_WINDOW_REASON = (
+    "reads like an instruction to an assistant (the model's score {score:.2f} in words {first:,}–{last:,}"
+    " of {total:,})"
+)
 STRONG, WEAK = 2, 1
 _FLAG_AT = 2  # one strong rule, or two different weak ones
+# Two weak rules count together only this near each other: in a long document (a megabyte of
+# code) two honest phrases far apart are no order.
+_WEAK_NEAR_CHARS = 2000
 _MAX_DECODE_DEPTH = 2
 _PIECE_CHARS = 2048
 # Zero-width, joiners, direction overrides and isolates, invisible operators, the BOM, tags.
@@ -346,13 +355,88 @@ _RULES: tuple[_Rule, ...] = (
         WEAK,
     ),
     _rule(r"\bstop\s+everything\b", _HIJACK, "stop & everything"),
+    # An injection in a document: after an innocent start, drop what follows and say something.
+    _rule(
+        r"\b(?:disregard|ignore|forget|overlook|set\s+aside|pay\s+no\s+attention\s+to|never\s+mind|"
+        r"don'?t\s+bother\s+with)\s+(?:all\s+)?(?:of\s+)?(?:the\s+|this\s+|that\s+)?(?:rest|remainder|"
+        r"remaining\s+\w+|everything\s+else|(?:all\s+)?(?:the\s+)?other\s+\w+|(?:text|content|data|lines?)\s+"
+        r"below|whatever\s+(?:comes|follows))\b[^\n]{0,80}?\b(?:print|say|output|report|reply|respond|write|"
+        r"state|tell|answer|return|type)\b",
+        "tells the reader to disregard the rest and say something else",
+        "disregard ignore forget overlook set pay never don & rest remainder remaining else other below"
+        " whatever & print say output report reply respond write state tell answer return type",
+    ),
+    _rule(
+        r"\b(?:what|which|how)\b[^?.\n]{0,40}?\b(?:(?:were|was)\s+(?:you|u)\s+(?:told|given|instructed|asked)"
+        r"|did\s+(?:you|u|they)\s+(?:get|receive|tell\s+(?:you|u))|(?:instructions|rules|directions|guidelines)\s+"
+        r"(?:came|did\s+(?:you|u)\s+get)|(?:was|is)\s+written)\b[^?\n]{0,50}?(?:\bbefore\s+"
+        r"(?:this|our|the|my|we|i)\s+(?:conversation|chat|session|talk|first|question|started|began|said|showed|"
+        r"came|spoke|talked|message)|\b(?:at|in)\s+the\s+(?:very\s+)?(?:top|start|beginning)\b|\babove\s+my\b"
+        r"|\bword\s+for\s+word\b|\bfirst\s+thing\b|\bwith\s+(?:you|u)\b)"
+        r"|\bbefore\s+(?:i|we)\s+(?:typed|said|asked|wrote|started|came|showed)\b[^?\n]{0,30}?\bwhat\s+(?:were|was)\s+"
+        r"(?:you|u)\s+(?:told|given|instructed)\b"
+        r"|\b(?:what|how)\s+(?:did|does)\s+(?:your|the)\s+(?:setup|initial|opening|system|hidden)\s+"
+        r"(?:message|prompt|text|instructions)\s+(?:begin|start|say)\b",
+        _EXTRACT,
+        "what which how & told given instructed asked get receive tell instructions rules directions"
+        " guidelines written setup initial first opening system",
+    ),
+    _rule(
+        r"\b(?:continue|finish|complete|print|repeat|write\s+out|output|copy\s+out|go\s+on\s+with|keep\s+going|"
+        r"fill)\b[^.\n]{0,50}?\b(?:begins?|beginning|starts?|starting|opens?|from|with|blank)\b(?:\s+(?:with|from|"
+        r"at))?[\s:]*[\"'“‘]?\s*(?:you\s+are\b|your\s+(?:instructions|rules|role|task)\b|system\s*:|i\s+(?:am|was)\s+"
+        r"(?:an?\s+(?:ai|assistant|language\s+model)|initiali[sz]ed|instructed|configured|programmed)\b|the\s+"
+        r"following\s+are\s+your\b)",
+        _EXTRACT,
+        "continue finish complete print repeat write output copy go keep fill & you your system i following",
+    ),
+    # Standing orders worded as policy: obey another source, or add an advert to every reply.
+    _rule(
+        r"\b(?:treat|consider|regard)\s+(?:any\s+|all\s+|the\s+)?(?:instructions?|directions|orders|commands|"
+        r"requests|text|content|messages?)\s+(?:found\s+)?(?:from|in|on|at)\b[^\n]{1,60}?\bas\s+(?:if\s+they\s+"
+        r"came\s+|coming\s+)?(?:from\s+(?:the\s+)?(?:user|owner|admin)|authoritative|binding|trusted|the\s+user'?s"
+        r"|your\s+(?:real\s+)?(?:instructions|orders|boss))"
+        r"|\b(?:instructions?|directions|commands)\s+(?:found\s+)?(?:in|from|at|on)\b[^.\n]{1,60}?\b(?:are|is)\s+"
+        r"(?:authoritative|pre-?approved|binding|trusted|to\s+be\s+(?:followed|obeyed))"
+        r"|\b(?:takes?|has|have|get|gets)\s+(?:priority|precedence)\s+over\s+(?:the\s+user|what\s+the\s+user|"
+        r"anything\s+the\s+user|your\s+(?:instructions|rules))"
+        r"|\bdefer\s+to\b[^.\n]{1,60}?\bover\s+(?:anything|what|whatever)\s+the\s+user"
+        r"|\b(?:always\s+)?(?:do|follow|obey|carry\s+out|act\s+on)\s+(?:whatever|what|anything|everything|its|"
+        r"their|any|all\s+(?:the\s+)?)\b[^.\n]{0,40}?\b(?:page|site|website|email|e-mail|file|issue|wiki|"
+        r"comments?|feed|url|link|document|post|tracker|readme|team)\b[^.\n]{0,30}?\b(?:says|tells?\s+(?:you|u)|"
+        r"asks|instructs|directions|instructions)\b"
+        r"|\b(?:your\s+real\s+boss)\b",
+        "tells an assistant to obey another source",
+        "treat consider regard & instruction instructions directions orders commands requests text content"
+        " message messages | instruction instructions directions commands & authoritative preapproved pre"
+        " binding trusted followed obeyed | priority precedence & over | defer & over"
+        " | do follow obey carry act & says tell tells asks instructs directions instructions | real & boss",
+    ),
+    _rule(
+        r"\b(?:add|append|include|insert|put|mention|slip\s+in|end\s+with|attach|carry|plug)\b[^.\n]{0,80}?"
+        r"(?:https?://|www\.|\bsponsor\w*|\bpromo\w*|\bdiscount|%\s+off\b|\breferral|\baffiliate|\btracking|"
+        r"\bpixel|\bcoupon|\badvert\w*|\bnewsletter|\bpowered\s+by)[^\n]{0,80}?\b(?:every|each|all|any)\s+"
+        r"(?:of\s+(?:your|the)\s+)?(?:single\s+)?(?:repl(?:y|ies)|responses?|answers?|summar(?:y|ies)|messages?|"
+        r"e-?mails?|outputs?)\b"
+        r"|\b(?:every|each|all|any)\s+(?:of\s+(?:your|the)\s+)?(?:repl(?:y|ies)|responses?|answers?|summar(?:y|ies)|"
+        r"messages?|e-?mails?|outputs?|time\s+(?:you|u)\s+(?:reply|answer|respond|write))\b[^.\n]{0,60}?"
+        r"\b(?:(?:must|should|has\s+to|have\s+to|needs?\s+to|will)\s+)?(?:ends?|starts?|begins?|includes?|"
+        r"contains?|carr(?:y|ies)|mentions?|links?|slip\s+in)\b[^\n]{0,60}?(?:https?://|www\.|\bsponsor\w*|"
+        r"\bpromo\w*|\bdiscount|%\s+off\b|\breferral|\baffiliate|\btracking|\bpixel|\bcoupon|\badvert\w*|"
+        r"\bnewsletter|\bpowered\s+by)",
+        "adds an advert or a link to every reply",
+        "every each all any & reply replies response responses answer answers summary summaries message"
+        " messages email emails mail mails output outputs time",
+    ),
     _rule(
         r"\b(?:just|only|instead)\s*,?\s*(?:print|say|output|write|type|repeat)\s*:?\s*[\"“']",
         _HIJACK,
         "just only instead & print say output write type repeat",
     ),
     _rule(
-        r"\b(?:print|say|output|write)\s+(?:exactly|verbatim|only)\b",
+        # "output only error messages" is a program's help text; "say only 'yes'" an order.
+        r"\b(?:print|say|output|write)\s+(?:exactly|verbatim|only)\b(?=\s*[:\"“'«]|\s+(?:the\s+(?:word|words|"
+        r"phrase|text|sentence)|this|that|yes|no|one\s+word|a\s+single)\b)",
         _HIJACK,
         "print say output write & exactly verbatim only",
     ),
@@ -368,7 +452,11 @@ _RULES: tuple[_Rule, ...] = (
           "another new & ai chatbot language", WEAK),
     _rule(r"\b(?!chatgpt\b)[a-z]+gpt\b|\balter\s+ego\b", _PERSONA, "*gpt ego", WEAK),
     _rule(
-        r"\b(?:PERSONA|ROLE|RULES|JOB|PREFIX|PROMPT)\s*=", "defines a persona or rules", "=", as_written=True
+        # Not a constant in code: ``PROMPT = '(Cmd) '`` assigns a string.
+        r"\b(?:PERSONA|ROLE|RULES|JOB|PREFIX|PROMPT)\s*=(?!\s*[\"'(\[{])",
+        "defines a persona or rules",
+        "=",
+        as_written=True,
     ),
     _rule(
         r"\b(?:repeat|print|reveal|show|output|display|tell\s+me|write\s+out|recite|spell\s+out|leak|dump|s"
@@ -410,7 +498,7 @@ _RULES: tuple[_Rule, ...] = (
         r"ut|"
         r"include|paste|expose|extract|collect)\b[^\n]{0,40}?(?:\b(?:api[\s_-]?keys?|passwords?|passphrases?|"
         r"secret\s+keys?|access\s+tokens?|auth(?:entication)?\s+tokens?|bearer\s+tokens?|private\s+keys?|"
-        r"credentials|env(?:ironment)?\s+variables|ssh\s+keys?|seed\s+phrases?|credit\s+card\s+numbers?|"
+        r"credentials|(?:your|all|the\s+user'?s|the\s+server'?s)\s+env(?:ironment)?\s+variables|ssh\s+keys?|seed\s+phrases?|credit\s+card\s+numbers?|"
         r"session\s+cookies?)\b|\.env\b|~/\.ssh|\bid_rsa\b)",
         "asks for secrets or keys",
         "reveal print output send share list dump leak tell give show display read include paste expose"
@@ -712,19 +800,32 @@ def _findings(text: str, depth: int) -> list[Finding]:
     found += [(finding, STRONG) for finding in _structural(text, depth, origin is not None, spelled)]
     # Weak rules count only together: two different ones, or one with a strong rule. What the
     # rules let through, the learned model reads.
-    if sum(weight for _finding, weight in found) < _FLAG_AT:
+    if not _rules_hold(found):
         found = [(finding, STRONG) for finding in _learned(text, clean, lowered, origin)]
         if not found:
             return []
     return sorted((finding for finding, _weight in found), key=lambda f: f.start)
 
 
+def _rules_hold(found: list[tuple[Finding, int]]) -> bool:
+    """One strong rule, or two different weak ones near each other."""
+    if any(weight >= _FLAG_AT for _finding, weight in found):
+        return True
+    weak = sorted((finding for finding, _weight in found), key=lambda finding: finding.start)
+    return any(
+        later.start - first.end <= _WEAK_NEAR_CHARS and later.reason != first.reason
+        for at, first in enumerate(weak)
+        for later in weak[at + 1 :]
+    )
+
+
 def _learned(text: str, clean: str, lowered: str, origin: list[int] | None) -> list[Finding]:
-    """The model's finding, one per word that weighed most, when its score passes its threshold."""
+    """The model's finding, on the phrase that weighed most, when its score passes its threshold."""
     model = detector.model()
     if model is None:
         return []
-    score = model.score(lowered)
+    read = model_text(clean)
+    score = model.score(read)
     if score < model.threshold:
         return []
     short = len(lowered.split(maxsplit=_SHORT_TEXT_WORDS)) <= _SHORT_TEXT_WORDS
@@ -733,11 +834,17 @@ def _learned(text: str, clean: str, lowered: str, origin: list[int] | None) -> l
     ):
         return []
     # Lower-casing keeps offsets but for a few letters (İ); then the whole text is marked.
-    spans = model.weighty_spans(lowered) if len(lowered) == len(clean) else []
+    phrase = model.weightiest_phrase(read) if len(read) == len(clean) else None
+    start, end = (phrase.start, phrase.end) if phrase else (0, len(clean))
     if origin is not None:
-        spans = [(origin[start], origin[end - 1] + 1) for start, end in spans]
-    why = LEARNED_REASON.format(score=math.floor(score * 100) / 100)
-    return [Finding(why, start, end) for start, end in spans or [(0, len(text))]]
+        start, end = origin[start], origin[end - 1] + 1
+    shown = math.floor(score * 100) / 100
+    if phrase and phrase.window:
+        first, last, total = phrase.window
+        why = LEARNED_WINDOW_REASON.format(score=shown, first=first, last=last, total=total)
+    else:
+        why = LEARNED_REASON.format(score=shown)
+    return [Finding(why, start, end)]
 
 
 def _pieces(lowered: str) -> list[tuple[int, int]]:

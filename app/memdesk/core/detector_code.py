@@ -1,0 +1,87 @@
+"""Code read as code: what the learned detector reads of a line of code, or of an identifier in
+a sentence.
+
+An identifier is not an order: ``executeBash``, ``run_print_mode`` or ``toHaveBeenCalledWith``
+say nothing about whether a note talks to an assistant, yet their pieces look like the words
+of one. What a comment or a string says in plain words is still read, because an order to an
+assistant can hide there ("# assistant: ignore previous instructions").
+
+``code_blanked`` keeps the text's length and every offset: what is not read becomes spaces,
+so the words the model weighed are found at the same place in the text a person sees.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Anything that may be code: without one of these, a text is read whole (most notes and chat).
+_MAYBE_CODE = re.compile(r"[(){};=<>`_\[\]]|[a-z][A-Z]|\w\.\w|^(?: {4}|\t)", re.MULTILINE)
+_FENCE = re.compile(r"[ \t]*(?:```|~~~)")
+# Identifiers inside any line: dotted names, snake_case, camelCase, calls, `spans` without a
+# space, and --options.
+_IDENTIFIER = re.compile(
+    r"`[^`\s]+`"
+    r"|(?<![\w$.])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\(\))?"
+    r"|(?<![\w$])\w*(?:[a-z0-9][A-Z]|_[A-Za-z0-9])[\w$]*(?:\(\))?"
+    r"|(?<![\w$])[A-Za-z_$][\w$]*\((?:\))?"
+    r"|(?<!\S)--?[a-z][\w-]*"
+)
+# In a line of code, what is read: strings holding a space (words, not keys) and comments.
+_STRING_OR_COMMENT = re.compile(
+    r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|`[^`\n]*`"
+    r"|(?<![:\w/])(?:#|//|--)(?=\s).*"
+)
+_KEYWORDS = (
+    "def class return import from if elif else for while try except finally raise yield with as"
+    " pass lambda async await const let var function export new this self null none true false"
+    " case switch break continue throw catch public private static void int interface type enum"
+    " describe it expect assert"
+)
+_CODE_WORDS = frozenset(_KEYWORDS.split())
+_CODE_MARKS = re.compile(r"[(){}\[\];=<>]|\w\.\w|^[\"'][^\"']*[\"']:|[a-z][A-Z]|_\w")
+_TRAILING_COMMENT = re.compile(r"\s(?:#|//)\s")
+# A line is code when at least this share of its words look like code.
+_CODE_SHARE = 0.5
+
+
+def code_blanked(text: str) -> str:
+    """``text`` with code that is not words blanked out (same length, same offsets)."""
+    if not _MAYBE_CODE.search(text):
+        return text
+    lines = text.splitlines(keepends=True)
+    read: list[str] = []
+    fenced = False
+    for line in lines:
+        if _FENCE.match(line):
+            fenced = not fenced
+            read.append(_blank(line))
+        elif fenced or _is_code(line):
+            read.append(_words_of_code(line))
+        else:
+            read.append(line)
+    return _IDENTIFIER.sub(lambda found: " " * len(found.group(0)), "".join(read))
+
+
+def _is_code(line: str) -> bool:
+    # A comment after code says nothing of whether the line is code.
+    tokens = _TRAILING_COMMENT.split(line, maxsplit=1)[0].split()
+    if not tokens or tokens[0].startswith(("#", "//", "/*", "*")):
+        return False  # a comment (or a heading, or a bullet): words
+    coded = sum(1 for token in tokens if token in _CODE_WORDS or _CODE_MARKS.search(token))
+    return coded >= _CODE_SHARE * len(tokens)
+
+
+def _words_of_code(line: str) -> str:
+    """The line with only its strings of words and its comments left."""
+    kept = [" "] * len(line)
+    for found in _STRING_OR_COMMENT.finditer(line):
+        part = found.group(0)
+        if " " in part.strip("\"'` "):
+            kept[found.start() : found.end()] = part
+    if line.endswith("\n"):
+        kept[-1] = "\n"
+    return "".join(kept)
+
+
+def _blank(line: str) -> str:
+    return " " * len(line.rstrip("\n")) + line[len(line.rstrip("\n")) :]
