@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from enum import StrEnum
 
-from memdesk.core.dates import MONTHS, WEEKDAYS, annotate
+from memdesk.core.dates import MONTHS, WEEKDAY_NAMES, WEEKDAYS, annotate
 
 
 class MarkKind(StrEnum):
@@ -95,6 +95,7 @@ _AT_DIGITS = _named(
 )
 _MONTH_BEFORE = re.compile(rf"\b{_MONTH}\s+(?:of\s+)?$", re.IGNORECASE)
 _MONTH_FIRST = _named(("monthday", _MONTH_DAY), ("monthyear", _MONTH_YEAR))
+_WEEKDAY = re.compile(WEEKDAY_NAMES)
 _TOKEN_EDGES = "\"'“”‘’()[]<>{}.,;:!?*"
 _UNIT_AFTER = re.compile(r"\s*-?\s*([^\W\d_]+)")
 _WORDS = re.compile(r"[^\W\d_]+")
@@ -193,6 +194,7 @@ for _kind, _sizes in (
             "megabyte": 1e6,
             "gb": 1e9,
             "gigabyte": 1e9,
+            "gig": 1e9,
             "tb": 1e12,
             "terabyte": 1e12,
         },
@@ -436,7 +438,10 @@ def _specifics(text: str, sources: Sources) -> list[Mark]:
     taken: list[tuple[int, int]] = []
     numbered = {match.start() for match in _BULLET_NUMBER.finditer(text)}
     for match in _find_specifics(text):
-        taken.append(match.span())
+        # A number's unit ("1Gb", "40 mg") is part of it, not a name of its own.
+        unit = _UNIT_AFTER.match(text, match.end()) if match.lastgroup == "number" else None
+        known_unit = unit is not None and _singular(unit.group(1).lower()) in _UNITS
+        taken.append((match.start(), unit.end() if unit and known_unit else match.end()))
         if not _grounded(match, text, sources, numbered):
             # A sentence's full stop after a path or address is not part of it.
             marks.append(Mark(MarkKind.UNGROUNDED, match.group(), *match.span()))
@@ -646,6 +651,11 @@ def _opens_sentence(text: str, at: int) -> bool:
 def _stem(word: str) -> str:
     """Close enough for comparing words: lower case, without a plural, tense or possessive ending."""
     word = word.lower()
+    # A weekday or a month as it is shortened ("thurs", "Thu", "Sept") is the day or month.
+    if _WEEKDAY.fullmatch(word):
+        return WEEKDAYS[[day[:3] for day in WEEKDAYS].index(word[:3])]
+    if word in _MONTH_NUMBER:
+        return MONTHS[_MONTH_NUMBER[word] - 1].lower()
     for suffix, replacement in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[: -len(suffix)] + replacement
