@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from enum import StrEnum
 
+from text_to_num import alpha2digit
+
 from memdesk.core.dates import MONTHS, WEEKDAY_NAMES, WEEKDAYS, annotate
 
 
@@ -77,6 +79,9 @@ _TIME = (
     r"\b(?P<th>\d{1,2})(?::(?P<tm>\d{2}))?\s*(?P<ap>[ap])\.?\s?m\b"
     r"|\b(?P<h24>\d{1,2}):(?P<m24>\d{2})\b"
 )
+# The languages besides English whose number words text2num reads (English is read here).
+_OTHER_LANGUAGES = ("fr", "es", "pt", "de", "nl", "it", "da")
+_WRITTEN_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _NUMBER = r"(?<![\w.])[$£€]?(?P<n>\d+(?:,\d{3})*(?:\.\d+)?)(?P<k>k\b)?(?:%|st|nd|rd|th)?(?![\w.]\d)"
 
 
@@ -358,6 +363,11 @@ class Sources:
             unit = _UNITS.get(_singular(following)) if following else None
             if unit:
                 self.quantities.add((unit[0], value * unit[1]))
+        # Numbers in the words of the other languages text2num reads ("três dias" holds 3).
+        for language in _OTHER_LANGUAGES:
+            written = alpha2digit(text, language, threshold=0)
+            if written != text:
+                self.numbers.update(_value_of(digits) for digits in _WRITTEN_NUMBER.findall(written))
 
     def with_text(self, text: str) -> Sources:
         """These sources and ``text`` (a stored fact the change updates), without rebuilding."""
