@@ -305,6 +305,7 @@ class Sources:
                 if isinstance(at, datetime):
                     self.minutes.add(at.hour * 60 + at.minute)
         self.stems: set[str] = set()
+        self.read_stems: set[str] = set()  # the words of the texts, not of the instructions
         self.flat = ""
         self.numbers: set[float] = set()
         self.quantities: set[tuple[str, float]] = set()
@@ -320,7 +321,9 @@ class Sources:
         self.prompt_pairs = {shingle[:2] for shingle in self.prompt_shingles}
 
     def _add(self, text: str) -> None:
-        self.stems |= {_stem(word) for word in _WORDS.findall(text)}
+        read = {_stem(word) for word in _WORDS.findall(text)}
+        self.stems |= read
+        self.read_stems |= read
         self.flat += " " + _flatten(text) + " "
         for match in _find_specifics(text):
             kind = match.lastgroup
@@ -397,6 +400,16 @@ def check(text: str, sources: Sources) -> list[Mark]:
     marks += _dialogue(text, sources)
     marks += _loops(text)
     return sorted(marks, key=lambda mark: (mark.start, mark.end))
+
+
+def unread_words(text: str, sources: Sources) -> list[str]:
+    """The words of ``text`` that the texts of ``sources`` never use, in any case or form (the
+    instructions' words do not count as read): the writer's own."""
+    return [
+        word
+        for word in _WORDS.findall(text)
+        if _stem(word) not in sources.read_stems and word.lower() not in _COMMON
+    ]
 
 
 def describe(marks: Sequence[Mark]) -> str:
