@@ -67,6 +67,7 @@ def test_vague_or_already_dated_phrases_are_left_alone():
         ("from now on, answers in Portuguese please", True),
         ("As of today (1 March 2026) the rent is £1,220", True),
         ("starting this morning I'm on the new dose", True),
+        ("tonight I'll go to the gym", False),
         ("I'll move to Leeds next month", False),
         ("from tomorrow I'll take the bus", False),
         ("yesterday I decided I will sell the car", False),

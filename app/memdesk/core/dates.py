@@ -96,6 +96,7 @@ _ONWARDS = re.compile(
     r"\b(?:from now on|from this (?:day|moment|point) (?:on|onwards?|forward)|henceforth|hereafter|"
     r"as of now|starting now|going forward)\b"
 )
+_ONSET = re.compile(r"\b(?:from|as of|starting|beginning|effective)\s+$", re.IGNORECASE)
 # Any day will do to compare a relative date with the day it is said: each is relative to it.
 _SPOKEN = date(2001, 1, 10)
 _PATTERN_ANY_CASE = re.compile(_PATTERN.pattern, re.IGNORECASE)
@@ -150,13 +151,13 @@ def annotate(text: str, at: datetime | date) -> str:
 
 
 def names_now(text: str) -> bool:
-    """Whether ``text`` places what it says at the moment it is said: from then on ("from now
-    on", "henceforth") or on that day ("as of today", "starting this morning"). A longer span
-    that holds it ("this week") may still mean a day ahead of it."""
+    """Whether ``text`` places what it says from the moment it is said on: "from now on",
+    "henceforth", or a day that is the day it is said as an onset ("as of today", "starting
+    this morning"); "tonight I'll go" is an event of later that day, not a change from then."""
     if _ONWARDS.search(text.lower()):
         return True
     for match in _READ.finditer(text):
-        named = _resolve(match, _SPOKEN)
+        named = _resolve(match, _SPOKEN) if _ONSET.search(text, 0, match.start()) else None
         if named is not None and named.span == "day" and named.start == _SPOKEN:
             return True
     return False
