@@ -11,16 +11,15 @@ from pathlib import Path
 
 import pytest
 from tests.support.cli import MemdeskCommand, out, store_of
-from tests.support.gold_model import GoldModel
+from tests.support.gold_model import GoldModel, OverUpdatingModel
 from tests.support.llm_servers import FakeLLMServer, Reply
 from tests.support.updates import SettableClock, kept, resolved, run_scenario, snapshot
 
 from memdesk.llm import prompts
 from memdesk.services.memdesk import Memdesk
 
-CASES = json.loads(
-    (Path(__file__).resolve().parents[1] / "data" / "updates" / "cases.json").read_text(encoding="utf-8")
-)["scenarios"]
+UPDATES = Path(__file__).resolve().parents[1] / "data" / "updates"
+CASES = json.loads((UPDATES / "cases.json").read_text(encoding="utf-8"))["scenarios"]
 
 
 @pytest.fixture(scope="module")
@@ -140,3 +139,32 @@ def test_compact_yes_applies_only_the_edits_the_evidence_check_lets_through(tmp_
     assert "why: Not applied: someone else's news, not the person's — the person said: “my brother" in applied
     assert applied.count("(not accepted)") == 2
     assert "Note: Changes to stored facts: the model's item 4 was refused: it named fact 99" in applied
+
+
+SPLIT_A_CONTROLS = [
+    scenario
+    for scenario in json.loads((UPDATES / "split-a.json").read_text(encoding="utf-8"))["scenarios"]
+    if scenario["kind"] == "control"
+]
+
+
+@pytest.mark.parametrize("scenario", SPLIT_A_CONTROLS[::11], ids=lambda s: s["id"])
+def test_compact_yes_applies_no_invented_update_of_a_control(scenario, tmp_path, monkeypatch):
+    """A model that "updates" the fact a control keeps with a value nobody said, quoting
+    nothing, the assistant, or a sentence of the person's that changes nothing: the change is
+    shown, never applied, and the prompt still gives the fact."""
+    monkeypatch.setenv("MEMDESK_API_KEY", "gold")
+    with OverUpdatingModel([scenario]) as model:
+        clock = SettableClock()
+        app = Memdesk.open(data_dir=str(tmp_path / "store"), actor="test", clock=clock)
+        values = {"llm.backend": "openai", "llm.base_url": model.openai_url, "llm.model": "over-eager"}
+        app.update_settings(app.settings.with_values(values))
+        try:
+            outcome = run_scenario(app, clock.set, scenario, backend=None)
+        finally:
+            app.close()
+    assert model.asked == {scenario["id"]} and model.unmapped == []
+    invented = [change for change in outcome.fact_changes if OverUpdatingModel.INVENTED in change.after]
+    assert len(invented) == 1 and not invented[0].accepted
+    assert outcome.collateral == []
+    assert kept(scenario, outcome.prompt) and "Valparaíso" not in outcome.prompt

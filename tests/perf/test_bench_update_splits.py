@@ -4,6 +4,8 @@ who never read the rules; see ``tests/data/updates/PROTOCOL.md``).
 Each split is scored as ``memdesk compact --yes`` applies a proposal (only accepted changes):
 offline, and with the gold stand-in model (``tests.support.gold_model``), which answers the
 changes prompt with the split's expected edits; so the second score is the pipeline's ceiling.
+A third run adds to those edits an invented update of every control's fact, quoting nothing,
+the assistant or a sentence that changes nothing: the controls must stay kept, collateral 0.
 For each: updates resolved by where, controls kept, and collateral (stored lines, entries and
 memories changed that the conversation did not change), each with its goal.
 """
@@ -15,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from tests.support.gold_model import GoldModel
+from tests.support.gold_model import GoldModel, OverUpdatingModel
 from tests.support.updates import Score, SettableClock, score
 
 from memdesk.services.memdesk import Memdesk
@@ -65,4 +67,8 @@ def test_a_split_offline_and_with_the_gold_model(split: Path, tmp_path: Path, mo
     print(f"    scenarios whose changes prompt reached the model: {len(gold.asked)} of {len(scenarios)}")
     for target in gold.unmapped:
         print(f"      not among the model's candidates: {target}")
+    # The same, with a model that also rewrites every control's fact with a value nobody said.
+    with OverUpdatingModel(scenarios) as eager:
+        over = score(scenarios, opener(tmp_path / "eager", eager.openai_url), backend=None)
+    report("with a stand-in that also updates every control's fact, inventing it", over, 0.0, GOLD_KEPT)
     assert offline.controls + sum(offline.updates.values()) == len(scenarios)

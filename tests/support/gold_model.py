@@ -105,3 +105,55 @@ def _number_of(stored: str, gold: dict[str, Any], scenario: Scenario) -> int | N
         head = rf"\({where}\) {re.escape(target.strip())}(?:\n|$)"
     found = re.search(rf"^(\d+)\. {head}", stored, re.MULTILINE)
     return int(found.group(1)) if found else None
+
+
+class OverUpdatingModel(GoldModel):
+    """The gold stand-in, but it also "updates" every control's fact: the value the control
+    keeps becomes a plausible one nobody said (a city and a date), quoted by turns with no
+    quote, the assistant's words, or the person's first sentence, which states no change.
+    ``memdesk compact --yes`` must apply none of these."""
+
+    INVENTED = "Valparaíso (since 2023-05-06)"
+
+    def _changes(self, message: str) -> list[dict[str, Any]]:
+        scenario = self.scenario_of(message)
+        if scenario is None or scenario["kind"] != "control":
+            return super()._changes(message)
+        with self._asked_lock:
+            self.asked.add(scenario["id"])
+        fact = _kept_fact(scenario)
+        number = _number_of(message.partition("<conversation>")[0], fact, scenario)
+        if number is None:
+            with self._asked_lock:
+                self.unmapped.append(f"{scenario['id']}: {fact['target']!r}")
+            return [{"action": "none"}]
+        kept = re.compile(re.escape(scenario["keep"]), re.IGNORECASE)
+        text = kept.sub(self.INVENTED, _line_of(scenario, fact["target"]), count=1)
+        return [{"action": "update", "target": number, "text": text, "evidence": _wrong_quote(scenario)}]
+
+
+def _kept_fact(scenario: Scenario) -> dict[str, Any]:
+    """The control's fact as an expected edit would name it: its line, entry key or memory."""
+    where, old = scenario["where"], scenario["old"]
+    if where == "entry":
+        return {"where": where, "target": scenario["key"]}
+    if where == "app":
+        return {"where": where, "target": old}
+    line = next(line for line in old.splitlines() if scenario["keep"].lower() in line.lower())
+    return {"where": where, "target": line}
+
+
+def _line_of(scenario: Scenario, target: str) -> str:
+    return scenario["old"] if scenario["where"] in ("entry", "app") else target
+
+
+def _wrong_quote(scenario: Scenario) -> str:
+    """No quote, the assistant's first words, or the person's first sentence, by turns."""
+    person = [text for role, text in scenario["turns"] if role == "user"]
+    assistant = [text for role, text in scenario["turns"] if role != "user"]
+    choice = sum(map(ord, scenario["id"])) % 3
+    if choice == 1 and assistant:
+        return assistant[0].split(". ")[0]
+    if choice == 2:
+        return person[0].split(". ")[0]
+    return ""

@@ -226,3 +226,43 @@ def test_a_conversation_in_another_language_goes_through_the_model_as_in_english
 
     (change,) = line_changes(proposal)
     assert (change.after, change.accepted) == ("Trabalha no Nubank", True)
+
+
+def test_a_change_is_checked_against_the_stored_facts_the_model_was_shown(memdesk_app, backend):
+    """A value another stored fact holds ("Orange" of the ISP line) is read, not invented; the
+    landlord's name and number the person gave are no instructions for the learned detector;
+    a name nobody gave is still marked."""
+    app = memdesk_app
+    app.documents.set("user/facts", "- ISP: Orange Polska, 600 Mbps plan")
+    app.entries.upsert("home-wifi", "Router is a TP-Link Archer in the hallway cupboard.", "knowledge")
+    app.entries.upsert("landlord", "Landlord: Mr. Georgiou, phone 07700 900412.", "knowledge")
+    app.entries.upsert("gp", "GP: Dr. Fitzgerald at Castletroy.", "knowledge")
+    said = (
+        "the ISP guy swapped the router for their own box, a Funbox 6, still in the cupboard. "
+        "and the flat was sold: landlord is now Priya Shah, her number's 07700 900877. "
+        "also I changed GP practice"
+    )
+    texts = {
+        "home-wifi": "Router is an Orange Funbox 6 in the hallway cupboard.",
+        "landlord": "Landlord: Priya Shah, phone 07700 900877.",
+        "gp": "GP: Dr. Fitzgerald at Raheen.",
+    }
+
+    def changes(request):
+        def number(key):
+            return int(re.search(rf"^(\d+)\. \(entry {key}\)", request.user_text, re.M).group(1))
+
+        edits = [
+            {"action": "update", "target": number(key), "text": text, "evidence": said.split(". ")[index]}
+            for index, (key, text) in enumerate(texts.items())
+        ]
+        return Reply(json.dumps(edits))
+
+    respond(backend, changes)
+    app.sessions.log(SESSION, "user", said)
+    proposal = app.compaction.propose(SESSION)
+
+    by_key = {c.target: c for c in proposal.changes if c.kind is ChangeKind.UPDATE_ENTRY}
+    assert by_key["home-wifi"].accepted and not by_key["home-wifi"].grounding
+    assert by_key["landlord"].accepted and not by_key["landlord"].suspicion
+    assert not by_key["gp"].accepted and by_key["gp"].grounding == "not in the conversation: Raheen"

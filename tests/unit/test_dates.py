@@ -4,7 +4,7 @@ from datetime import date, datetime
 
 import pytest
 
-from memdesk.core.dates import annotate, resolve
+from memdesk.core.dates import annotate, names_now, resolve
 
 MONDAY = datetime(2023, 5, 8, 13, 56)  # the message's time
 
@@ -58,3 +58,25 @@ def test_vague_or_already_dated_phrases_are_left_alone():
     assert annotate(once, MONDAY) == once
     assert resolve("Saturday", MONDAY) is None
     assert annotate("yesterdays and todays", MONDAY) == "yesterdays and todays"
+
+
+@pytest.mark.parametrize(
+    ("text", "now"),
+    [
+        ("I shall henceforth be known as Dr. Oyelaran", True),
+        ("from now on, answers in Portuguese please", True),
+        ("As of today (1 March 2026) the rent is £1,220", True),
+        ("starting this morning I'm on the new dose", True),
+        ("tonight I'll go to the gym", False),
+        ("I'll move to Leeds next month", False),
+        ("from tomorrow I'll take the bus", False),
+        ("yesterday I decided I will sell the car", False),
+        ("we're going to move to Porto", False),
+    ],
+)
+def test_what_places_a_statement_at_the_moment_it_is_said(text, now):
+    assert names_now(text) is now
+
+
+def test_the_moment_of_speaking_onwards_gets_no_date_of_its_own():
+    assert annotate("From now on I cycle.", date(2026, 3, 1)) == "From now on I cycle."

@@ -4,7 +4,7 @@ from datetime import date, datetime
 
 import pytest
 
-from memdesk.core.grounding import MarkKind, Sources, check, describe, once_each
+from memdesk.core.grounding import MarkKind, Sources, check, describe, once_each, unread_words
 from memdesk.llm import prompts
 
 AT = datetime(2026, 11, 20, 9, 30)  # a Friday
@@ -148,6 +148,29 @@ def test_numbers_in_words_and_other_units_count():
 
     assert check("Walked 2 km (2000 m) in 25 min with 12 people.", said) == []
     assert marked("Walked 3 km.", said) == ["3"]
+
+
+def test_a_unit_shortened_weekdays_and_numbers_in_other_languages_are_what_was_said():
+    said = Sources(
+        [
+            ("1 gig for less money lol. I do drop-off mon-wed, he does both thurs and fri", AT),
+            ("saí do Itaú, comecei no Nubank, remoto três dias por semana", AT),
+        ],
+        TODAY,
+    )
+
+    assert check("Community fibre 1Gb; user does Mon-Wed, husband Thu-Fri.", said) == []
+    assert check("Works at Nubank, remote 3 days a week", said) == []
+    # the number and its unit are still one specific, compared by value
+    assert marked("Community fibre 5Gb", said) == ["5"]
+    assert marked("Drives a Skoda Octavia", said) == ["Skoda Octavia"]
+
+
+def test_a_writers_own_words_are_those_no_source_text_holds(sources):
+    assert unread_words("Priya moved to Bristol", sources) == []
+    assert unread_words("Priya moved to Lagos", sources) == ["Lagos"]
+    # the instructions' words were read by the model, but they are not the person's
+    assert unread_words("Priya attends interactions", sources) == ["attends", "interactions"]
 
 
 def test_empty_text_has_no_marks(sources):

@@ -14,7 +14,8 @@ Rules (weeks run Monday to Sunday):
   months are given as "the week of …" / the month, years as the year.
 - "last/this/next week|weekend|month|year": that week (by its Monday), weekend (by its
   Saturday), month or year.
-Vague amounts ("a few days ago", "recently") are left as they are.
+Vague amounts ("a few days ago", "recently") are left as they are, and so is the moment of
+speaking onwards ("from now on", "henceforth"), which ``names_now`` reads.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_WEEKDAY_NAMES = (
+WEEKDAY_NAMES = (  # a weekday as written: "thu", "thurs", "thursday"
     r"(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|"
     r"sat(?:urday)?|sun(?:day)?)"
 )
@@ -82,15 +83,24 @@ _SOURCE = (
     r"\b(?:"
     r"(?P<day>the day before yesterday|the day after tomorrow|yesterday|last night|today|tonight|"
     r"this (?:morning|afternoon|evening)|tomorrow)"
-    r"|(?P<which>last|this|next|this coming|this past) (?P<weekday>" + _WEEKDAY_NAMES + r")"
+    r"|(?P<which>last|this|next|this coming|this past) (?P<weekday>" + WEEKDAY_NAMES + r")"
     r"|(?P<which2>last|this|next|this coming|this past) (?P<span>week|weekend|month|year)"
     r"|" + _AMOUNT + r" " + _UNIT + r" (?P<ago>ago|back|earlier)"
     r"|in " + _AMOUNT.replace("?P<n>", "?P<n2>") + r" " + _UNIT.replace("?P<unit>", "?P<unit2>")
     + r"(?: time)?"
-    r")\b(?! ?\()"  # not again when a date in brackets already follows
+    r")\b"
 )
-_PATTERN = re.compile(_SOURCE)
-_PATTERN_ANY_CASE = re.compile(_SOURCE, re.IGNORECASE)  # for text whose length lower() changes
+_PATTERN = re.compile(_SOURCE + r"(?! ?\()")  # not again when a date in brackets already follows
+# The moment of speaking onwards: it names no other day, so ``annotate`` leaves it as it is.
+_ONWARDS = re.compile(
+    r"\b(?:from now on|from this (?:day|moment|point) (?:on|onwards?|forward)|henceforth|hereafter|"
+    r"as of now|starting now|going forward)\b"
+)
+_ONSET = re.compile(r"\b(?:from|as of|starting|beginning|effective)\s+$", re.IGNORECASE)
+# Any day will do to compare a relative date with the day it is said: each is relative to it.
+_SPOKEN = date(2001, 1, 10)
+_PATTERN_ANY_CASE = re.compile(_PATTERN.pattern, re.IGNORECASE)
+_READ = re.compile(_SOURCE, re.IGNORECASE)  # dated already or not  # for text whose length lower() changes
 
 
 @dataclass(frozen=True)
@@ -138,6 +148,19 @@ def annotate(text: str, at: datetime | date) -> str:
             pieces += [text[done : match.end()], f" ({resolved})"]
             done = match.end()
     return "".join(pieces) + text[done:] if pieces else text
+
+
+def names_now(text: str) -> bool:
+    """Whether ``text`` places what it says from the moment it is said on: "from now on",
+    "henceforth", or a day that is the day it is said as an onset ("as of today", "starting
+    this morning"); "tonight I'll go" is an event of later that day, not a change from then."""
+    if _ONWARDS.search(text.lower()):
+        return True
+    for match in _READ.finditer(text):
+        named = _resolve(match, _SPOKEN) if _ONSET.search(text, 0, match.start()) else None
+        if named is not None and named.span == "day" and named.start == _SPOKEN:
+            return True
+    return False
 
 
 def _day(at: datetime | date) -> date:

@@ -30,7 +30,9 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from enum import StrEnum
 
-from memdesk.core.dates import MONTHS, WEEKDAYS, annotate
+from text_to_num import alpha2digit
+
+from memdesk.core.dates import MONTHS, WEEKDAY_NAMES, WEEKDAYS, annotate
 
 
 class MarkKind(StrEnum):
@@ -77,6 +79,9 @@ _TIME = (
     r"\b(?P<th>\d{1,2})(?::(?P<tm>\d{2}))?\s*(?P<ap>[ap])\.?\s?m\b"
     r"|\b(?P<h24>\d{1,2}):(?P<m24>\d{2})\b"
 )
+# The languages besides English whose number words text2num reads (English is read here).
+_OTHER_LANGUAGES = ("fr", "es", "pt", "de", "nl", "it", "da")
+_WRITTEN_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _NUMBER = r"(?<![\w.])[$£€]?(?P<n>\d+(?:,\d{3})*(?:\.\d+)?)(?P<k>k\b)?(?:%|st|nd|rd|th)?(?![\w.]\d)"
 
 
@@ -95,6 +100,7 @@ _AT_DIGITS = _named(
 )
 _MONTH_BEFORE = re.compile(rf"\b{_MONTH}\s+(?:of\s+)?$", re.IGNORECASE)
 _MONTH_FIRST = _named(("monthday", _MONTH_DAY), ("monthyear", _MONTH_YEAR))
+_WEEKDAY = re.compile(WEEKDAY_NAMES)
 _TOKEN_EDGES = "\"'“”‘’()[]<>{}.,;:!?*"
 _UNIT_AFTER = re.compile(r"\s*-?\s*([^\W\d_]+)")
 _WORDS = re.compile(r"[^\W\d_]+")
@@ -193,6 +199,7 @@ for _kind, _sizes in (
             "megabyte": 1e6,
             "gb": 1e9,
             "gigabyte": 1e9,
+            "gig": 1e9,
             "tb": 1e12,
             "terabyte": 1e12,
         },
@@ -298,6 +305,7 @@ class Sources:
                 if isinstance(at, datetime):
                     self.minutes.add(at.hour * 60 + at.minute)
         self.stems: set[str] = set()
+        self.read_stems: set[str] = set()  # the words of the texts, not of the instructions
         self.flat = ""
         self.numbers: set[float] = set()
         self.quantities: set[tuple[str, float]] = set()
@@ -313,7 +321,9 @@ class Sources:
         self.prompt_pairs = {shingle[:2] for shingle in self.prompt_shingles}
 
     def _add(self, text: str) -> None:
-        self.stems |= {_stem(word) for word in _WORDS.findall(text)}
+        read = {_stem(word) for word in _WORDS.findall(text)}
+        self.stems |= read
+        self.read_stems |= read
         self.flat += " " + _flatten(text) + " "
         for match in _find_specifics(text):
             kind = match.lastgroup
@@ -356,6 +366,11 @@ class Sources:
             unit = _UNITS.get(_singular(following)) if following else None
             if unit:
                 self.quantities.add((unit[0], value * unit[1]))
+        # Numbers in the words of the other languages text2num reads ("três dias" holds 3).
+        for language in _OTHER_LANGUAGES:
+            written = alpha2digit(text, language, threshold=0)
+            if written != text:
+                self.numbers.update(_value_of(digits) for digits in _WRITTEN_NUMBER.findall(written))
 
     def with_text(self, text: str) -> Sources:
         """These sources and ``text`` (a stored fact the change updates), without rebuilding."""
@@ -385,6 +400,16 @@ def check(text: str, sources: Sources) -> list[Mark]:
     marks += _dialogue(text, sources)
     marks += _loops(text)
     return sorted(marks, key=lambda mark: (mark.start, mark.end))
+
+
+def unread_words(text: str, sources: Sources) -> list[str]:
+    """The words of ``text`` that the texts of ``sources`` never use, in any case or form (the
+    instructions' words do not count as read): the writer's own."""
+    return [
+        word
+        for word in _WORDS.findall(text)
+        if _stem(word) not in sources.read_stems and word.lower() not in _COMMON
+    ]
 
 
 def describe(marks: Sequence[Mark]) -> str:
@@ -436,7 +461,10 @@ def _specifics(text: str, sources: Sources) -> list[Mark]:
     taken: list[tuple[int, int]] = []
     numbered = {match.start() for match in _BULLET_NUMBER.finditer(text)}
     for match in _find_specifics(text):
-        taken.append(match.span())
+        # A number's unit ("1Gb", "40 mg") is part of it, not a name of its own.
+        unit = _UNIT_AFTER.match(text, match.end()) if match.lastgroup == "number" else None
+        known_unit = unit is not None and _singular(unit.group(1).lower()) in _UNITS
+        taken.append((match.start(), unit.end() if unit and known_unit else match.end()))
         if not _grounded(match, text, sources, numbered):
             # A sentence's full stop after a path or address is not part of it.
             marks.append(Mark(MarkKind.UNGROUNDED, match.group(), *match.span()))
@@ -646,6 +674,11 @@ def _opens_sentence(text: str, at: int) -> bool:
 def _stem(word: str) -> str:
     """Close enough for comparing words: lower case, without a plural, tense or possessive ending."""
     word = word.lower()
+    # A weekday or a month as it is shortened ("thurs", "Thu", "Sept") is the day or month.
+    if _WEEKDAY.fullmatch(word):
+        return WEEKDAYS[[day[:3] for day in WEEKDAYS].index(word[:3])]
+    if word in _MONTH_NUMBER:
+        return MONTHS[_MONTH_NUMBER[word] - 1].lower()
     for suffix, replacement in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[: -len(suffix)] + replacement

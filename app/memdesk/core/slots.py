@@ -35,6 +35,8 @@ from datetime import date
 from functools import cache, cached_property, lru_cache
 from itertools import pairwise
 
+from memdesk.core.dates import names_now
+
 
 class _Lazy:
     """A regular expression compiled on first use: importing this module compiles none, so
@@ -1257,7 +1259,6 @@ _LATER_CUE = _Lazy(
 _AND_CLAUSE = _Lazy(r"[,;:]\s|\s(?:and|but|so|because|while|whereas)\s")
 _AHEAD_WORDS = frozenset({"next", "soon", "upcoming", "tomorrow"})  # words that place a clause later
 _SAID_IN = " (said in "  # ``said_in_mark``
-_FROM_NOW = _Lazy(r"(?i:\b(?:from\s+now\s+on|from\s+today|starting\s+today|as\s+of\s+today)\b)")
 # A clause's subject: a capitalised first word ("Dev drives…", "- Isla does ballet…").
 _SUBJECT = _Lazy(r"\s*(?:[-*•]\s*)?(?:(?:and|but|so|then)\s+)?([A-Z][\w-]*)\b(?![’'])")
 _HOUSEHOLD_LABELS = frozenset({
@@ -1461,7 +1462,7 @@ def _mood(text: str, start: int) -> str:
     sentence = text[sentence_start:sentence_end]
     clause_end = _AND_CLAUSE.search(text, start, sentence_end)
     reach = text[sentence_start : clause_end.start() if clause_end else sentence_end]
-    if _LATER_CUE.search(reach) and not _FROM_NOW.search(sentence):
+    if _LATER_CUE.search(reach) and not names_now(sentence):
         return _LATER
     return ""
 

@@ -744,19 +744,20 @@ _CONFUSABLE = re.compile("[\u0370-\u03ff\u0400-\u04ff]")
 _CONFUSABLE_SCRIPTS = ("CYRILLIC", "GREEK")
 
 
-def findings(text: str) -> list[Finding]:
-    """Why ``text`` reads as instructions to an assistant, with where; [] when it does not."""
-    return _findings(text, 0)
+def findings(text: str, *, learned: bool = True) -> list[Finding]:
+    """Why ``text`` reads as instructions to an assistant, with where; [] when it does not.
+    ``learned=False``: by the rules alone, without the learned model."""
+    return _findings(text, 0, learned)
 
 
 def is_suspicious(text: str) -> bool:
     return bool(findings(text))
 
 
-def suspicious_reasons(text: str) -> list[str]:
+def suspicious_reasons(text: str, *, learned: bool = True) -> list[str]:
     """Each reason once, quoting the words that matched, so a reviewer can find them."""
     words: dict[str, list[str]] = {}
-    for finding in findings(text):
+    for finding in findings(text, learned=learned):
         quoted = words.setdefault(finding.reason, [])
         excerpt = _excerpt(text[finding.start : finding.end])
         if excerpt and excerpt not in quoted:
@@ -769,9 +770,9 @@ def _quoting(why: str, words: str) -> str:
     return f"{why[:-1]}; “{words}”)" if why.endswith(")") else f"{why} (“{words}”)"
 
 
-def describe(text: str) -> str:
+def describe(text: str, *, learned: bool = True) -> str:
     """The reasons as one sentence; "" when the text is not suspicious."""
-    reasons = suspicious_reasons(text)
+    reasons = suspicious_reasons(text, learned=learned)
     return ("It " + "; it ".join(reasons) + ".") if reasons else ""
 
 
@@ -781,7 +782,7 @@ def flagged(label: str, text: str) -> str | None:
     return f"{label} reads like instructions to an assistant: {'; '.join(reasons)}" if reasons else None
 
 
-def _findings(text: str, depth: int) -> list[Finding]:
+def _findings(text: str, depth: int, learned: bool = True) -> list[Finding]:
     if not text:
         return []
     clean, origin = normalised(text)
@@ -801,7 +802,7 @@ def _findings(text: str, depth: int) -> list[Finding]:
     # Weak rules count only together: two different ones, or one with a strong rule. What the
     # rules let through, the learned model reads.
     if not _rules_hold(found):
-        found = [(finding, STRONG) for finding in _learned(text, clean, lowered, origin)]
+        found = [(finding, STRONG) for finding in _learned(text, clean, lowered, origin)] if learned else []
         if not found:
             return []
     return sorted((finding for finding, _weight in found), key=lambda f: f.start)

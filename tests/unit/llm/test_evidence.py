@@ -36,6 +36,11 @@ def update(text: str, evidence: str) -> Edit:
          "I bought my neighbor's 2019 RAV4 off him"),
         ("the GP's bumped the levothyroxine to 75mcg", "Levothyroxine 50mcg", "Levothyroxine 75mcg",
          "the GP's bumped the levothyroxine to 75mcg"),
+        # a modal placed at the moment of speaking states a change from then on
+        ("I shall henceforth be known professionally as Dr. Rita Mistry.", "Name: Rita Okafor",
+         "Name: Dr. Rita Mistry", "I shall henceforth be known professionally as Dr. Rita Mistry"),
+        ("As of today I'll be working from the Porto office.", "Works from the Lisbon office",
+         "Works from the Porto office", "As of today I'll be working from the Porto office"),
     ],
 )  # fmt: skip
 def test_a_change_the_person_states_passes(said, before, after, evidence):
@@ -53,6 +58,10 @@ def test_a_change_the_person_states_passes(said, before, after, evidence):
          "should I switch to oat milk?", "Not applied: a question, not a change"),
         ("I'm going to move to Porto in March", "Lives in Lisbon", "Lives in Porto",
          "I'm going to move to Porto in March", "Not applied: a plan or a later date, not a change yet"),
+        # a day after the one it is said on is still later, whatever the modal
+        ("I'll be working from the Porto office from tomorrow.", "Works from the Lisbon office",
+         "Works from the Porto office", "I'll be working from the Porto office from tomorrow",
+         "Not applied: a plan or a later date, not a change yet"),
         ("my brother just bought a Tesla, so jealous", "Drives a 2014 Skoda", "Drives a Tesla",
          "my brother just bought a Tesla", "Not applied: someone else's news, not the person's"),
         ("Dev drives a Polestar 2 now", "Drives a 2014 Skoda", "Drives a Polestar 2",

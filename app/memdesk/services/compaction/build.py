@@ -157,6 +157,7 @@ class Builder:
         self.summary: str | None = None  # reused by the app-memory step for long sessions
         self.step_note = ""
         self.dated: list[tuple[str, str]] = []  # (role, content with absolute dates)
+        self.compared: list[str] = []  # the stored facts the changes step compared
 
     def run(self) -> None:
         enabled = set(self.settings.compaction.steps)
@@ -295,6 +296,7 @@ class Builder:
             known = model_candidates(self.app, said, namespace, self.source.app_id, recalled)
         if not said:
             return facts
+        self.compared = [fact.text for fact in known]
         self.cancel.check()
         edits = self._step(self.steps.find_changes, transcript, said, known)
         found = to_changes(edits, known, self.source.app_id)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
-from memdesk.core.grounding import Mark, Sources, check
+from memdesk.core.grounding import Mark, Sources, check, unread_words
 from memdesk.core.grounding import describe as describe_marks
 from memdesk.core.suspicious import describe
 from memdesk.errors import LLMError, MemdeskError
@@ -130,8 +130,13 @@ class Change:
         what ``sources`` (the conversation the model read) do not."""
         if not self.model_written:
             return
-        self.suspicion = describe(self.after)
-        self.marks = tuple(check(self.after, sources.with_text(self.before)))
+        read = sources.with_text(self.before)
+        # A change to a stored fact written only in words it read (the fact's, the person's,
+        # the other stored facts') has no words of the model's own for the learned detector to
+        # judge; the rules still read all of it.
+        own = self.kind not in FACT_CHANGES or bool(unread_words(self.after, read))
+        self.suspicion = describe(self.after, learned=own)
+        self.marks = tuple(check(self.after, read))
         self.grounding = describe_marks(self.marks)
         if self.suspicion or self.marks:
             self.accepted = False

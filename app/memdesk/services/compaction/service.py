@@ -21,6 +21,7 @@ from memdesk.services.compaction.build import (
 )
 from memdesk.services.compaction.failures import count_failure
 from memdesk.services.compaction.model import (
+    FACT_CHANGES,
     CancelToken,
     CompactionCancelled,
     DueSession,
@@ -111,8 +112,11 @@ class Compaction:
             record("failed", str(exc))
             raise
         sources = grounding_sources(src, settings, self.app.now())
+        # A change to a stored fact was written with the other stored facts in view: a value
+        # one of them holds ("Orange" of "ISP: Orange Polska") is read, not invented.
+        compared = sources.with_text("\n".join(builder.compared))
         for change in builder.changes:
-            change.screen(sources)
+            change.screen(compared if change.kind in FACT_CHANGES else sources)
         flagged = sum(change.suspicious for change in builder.changes)
         ungrounded = sum(change.ungrounded for change in builder.changes)
         dry = " (dry run)" if dry_run else ""
