@@ -84,8 +84,9 @@ def test_a_whole_hour_said_as_a_number_grounds_its_clock_time():
 
 
 def test_weds_is_wednesday():
-    assert check("Posts the reminder every Wednesday at 6pm.", Sources([("send it weds at 6", TODAY)], TODAY)) == []
-    assert marked("Posts it every Friday.", Sources([("send it weds", TODAY)], TODAY)) == ["Friday"]
+    said = Sources([("send it weds at 6", TODAY)], TODAY)
+    assert check("Posts the reminder every Wednesday at 6pm.", said) == []
+    assert marked("Posts it every Friday.", said) == ["Friday"]
 
 
 def test_a_stored_fact_the_change_updates_counts_as_a_source(sources):

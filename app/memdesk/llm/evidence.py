@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memdesk.core.slots import _FAMILY, _LATER, _RELATIVE, _mood, claims_in, household_names, stem
+from memdesk.core.slots import _FAMILY, _LATER, _RELATIVE, _SUPPOSED, _mood, claims_in, household_names, stem
 from memdesk.llm.changes import Edit
 from memdesk.llm.transcript import split_turns
 
@@ -44,6 +44,9 @@ _FIRST_PERSON = re.compile(r"\bI\b|\b(?i:we|me|us)\b")
 # and I went…") at a quote's start, anyone at what follows it ("…the Oxfam shop my back just
 # won't take the standing"). Dictated speech has no full stops to say where a clause ends.
 _OWN_SUBJECT = re.compile(r"\s*(?:I\b|(?i:we)\b|[A-Z][\w-]+ (?i:and) (?:I|(?i:we))\b)")
+# A condition governs the clause after it ("if they offer it, I'm moving to Leeds"); a wish or
+# a thought ("I just want to share, …") is about its own clause.
+_CONDITION = re.compile(r"(?i:\b(?:if|unless|whether|in\s+case|suppos(?:e|ing))\b)")
 _NEW_SUBJECT = re.compile(r"\s+(?:I\b|(?i:you|he|she|we|they|my|your|his|her|our|their)\b)")
 
 
@@ -83,6 +86,12 @@ def doubt(edit: Edit, before: str, spoken: Spoken) -> str:
     mood = _mood(text, at)
     if mood == _LATER and not _mood(*_quoted_clauses(text, start, end, at)):
         mood = ""  # the plan or later date is in a clause of its own, not the quoted one
+    elif (
+        mood == _SUPPOSED
+        and not _CONDITION.search(text, 0, start)
+        and not _mood(*_quoted_clauses(text, start, end, at))
+    ):
+        mood = ""  # "I just want to share, I gave birth…": a wish of another clause's; a condition governs
     if mood and text[_sentence_end(text, at) - 1] == "?":
         return f"Not applied: a question, not a change — {said}"
     if mood == "supposed":
