@@ -10,12 +10,9 @@ from __future__ import annotations
 import dataclasses
 import os
 import tempfile
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-import tomli_w
 
 from memdesk.core.backends import BACKENDS
 from memdesk.core.trust import DEFAULT_LEVEL, LEVELS
@@ -267,11 +264,17 @@ class LoadedSettings:
 def load_settings(path: Path) -> LoadedSettings:
     """Read settings; a missing file means defaults, and no bad value is ever fatal."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return LoadedSettings(Settings(), ())
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        return LoadedSettings(Settings(), (f"{path}: could not be read ({exc}); using defaults",))
+    except (OSError, UnicodeDecodeError) as exc:
+        return _unreadable(path, exc)
+    import tomllib  # only a file that exists needs the parser, which takes a while to import
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        return _unreadable(path, exc)
     problems: list[str] = []
     accepted: dict[str, Any] = {}
     for section, body in data.items():
@@ -295,8 +298,14 @@ def load_settings(path: Path) -> LoadedSettings:
     return LoadedSettings(Settings().with_values(accepted), tuple(problems))
 
 
+def _unreadable(path: Path, exc: Exception) -> LoadedSettings:
+    return LoadedSettings(Settings(), (f"{path}: could not be read ({exc}); using defaults",))
+
+
 def save_settings(path: Path, settings: Settings) -> None:
     """Write the whole file atomically: readers see the old file or the new one, never half."""
+    import tomli_w  # only a save needs the writer
+
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = tomli_w.dumps(settings.to_toml_dict()).encode("utf-8")
     fd, tmp = tempfile.mkstemp(prefix=".config-", suffix=".toml", dir=path.parent)

@@ -5,6 +5,7 @@ Prints; never fails on time. MEMDESK_BENCH_SCALE (e.g. 0.05) shrinks the store.
 - the first Knowledge rows painted, counted from opening the store, the window reopening on
   Knowledge: ≤ 2x the same first page read with plain sqlite3 into a bare QTableView of the
   same size (the two taking turns), and ≤ 500 ms
+- the same from launching `memdesk gui`, against a bare table's process: ≤ 500 ms
 - the sidebar with every app (query, model fill, first paint)
 - global search: the service alone, and from a query to results on screen
 - cold start of ``memdesk gui --smoke-test`` against a bare PySide6 window, same machine, same
@@ -244,12 +245,13 @@ def first_rows_as_processes(path: Path, data_dir: Path, bare_script: Path, env: 
     size = [str(side) for side in WINDOW_SIZE]
     bare = [str(bare_script), str(path), FIRST_PAGE_SQL, str(EntryTableModel.PAGE_ROWS), *size]
     times = taking_turns(COLD_RUNS, {"window": window, "bare": lambda: rows_run(bare, env)})
+    # Patience only: SQLAlchemy's import alone is over twice this floor, and the rows need it.
     judge(
-        f"`memdesk gui` launched to its first Knowledge rows painted, median of {COLD_RUNS} (for scale: "
-        "the window's start is judged by its first paint, below)",
+        f"`memdesk gui` launched to its first Knowledge rows painted, median of {COLD_RUNS}",
         statistics.median(times["window"]),
         "a Python with PySide6 painting the same first page, read with sqlite3, in a bare table",
         statistics.median(times["bare"]),
+        patience_ms=FIRST_ROWS_PATIENCE_MS,
         ratio=ratio_of_turns(times, "window", "bare"),
     )
 

@@ -78,3 +78,19 @@ def test_the_window_chrome_loads_without_the_store_layer():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_opening_a_store_and_reading_private_items_loads_only_what_the_first_rows_need(tmp_path):
+    """The Knowledge table reads the private keys as the window opens: that must not load the
+    prompt composer, recall or the assistants' module, nor the settings parser when there is
+    no settings file."""
+    code = (
+        "import sys; from memdesk.services.memdesk import Memdesk; "
+        f"app = Memdesk.open({str(tmp_path)!r}); print(sorted(app.privacy.scope().private_entries)); "
+        "app.close(); "
+        "unneeded = {'memdesk.services.prompt', 'memdesk.services.recall', 'memdesk.services.assistants', "
+        "'tomllib', 'tomli_w'}; "
+        "print(sorted(unneeded & set(sys.modules)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines() == ["[]", "[]"]

@@ -23,6 +23,9 @@ def gui_run(args: argparse.Namespace, _app: None) -> int:
     if missing is not None:  # Qt would abort without saying what to install
         print(missing, file=sys.stderr)
         return 1
-    from memdesk.gui.application import run
+    from memdesk.cli.startup import loading
+
+    with loading():  # the window's modules
+        from memdesk.gui.application import run
 
     return run(args)

@@ -22,6 +22,7 @@ from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer
 from PySide6.QtWidgets import QApplication, QWidget
 
 import memdesk
+from memdesk.core.collection import collection_held
 from memdesk.core.timefmt import parse_iso, utcnow
 from memdesk.errors import DamagedStoreError, MemdeskError
 from memdesk.gui import dialogs, theme
@@ -56,9 +57,12 @@ def _clock(now: str | None) -> Callable[[], datetime]:
 
 
 def open_store(args: argparse.Namespace) -> Memdesk:
-    from memdesk.services.memdesk import Memdesk
+    # Loading the store layer makes many long-lived objects and no garbage: collecting
+    # meanwhile only delays the first rows.
+    with collection_held(freeze=True):
+        from memdesk.services.memdesk import Memdesk
 
-    return Memdesk.open(args.data_dir, args.db, args.config, actor=ACTOR, clock=_clock(args.now))
+        return Memdesk.open(args.data_dir, args.db, args.config, actor=ACTOR, clock=_clock(args.now))
 
 
 def open_or_explain(window: QWidget, args: argparse.Namespace) -> Memdesk | None:
@@ -91,9 +95,10 @@ def paint_now(window: MainWindow) -> None:
 
 def run(args: argparse.Namespace) -> int:
     qt_app = make_qapplication(sys.argv[:1])
-    window = MainWindow(resolve_paths(args.data_dir, args.db, args.config).data_dir)
-    window.show()
-    paint_now(window)
+    with collection_held(freeze=True):  # the window's widgets live as long as it does
+        window = MainWindow(resolve_paths(args.data_dir, args.db, args.config).data_dir)
+        window.show()
+        paint_now(window)
     app = open_or_explain(window, args)
     if app is None:
         window.close()

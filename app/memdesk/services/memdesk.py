@@ -101,8 +101,11 @@ class Memdesk:
 
     @cached_property
     def privacy(self) -> Privacy:
-        """Private items, and the apps each assistant may read (the prompt's own)."""
-        return self.prompt.privacy
+        """Private items, and the apps each assistant may read (without the prompt's modules,
+        which a window listing rows does not need)."""
+        from memdesk.services.privacy import Privacy
+
+        return Privacy(self.ctx)
 
     @classmethod
     def open(

@@ -22,7 +22,6 @@ from memdesk.core.privacy import TARGET_FORMS, ReadScope, Target, TargetKind
 from memdesk.core.trust import is_assistant
 from memdesk.errors import BadInputError, NotFoundError
 from memdesk.services.apps import check_app_id
-from memdesk.services.assistants import Assistants
 from memdesk.services.context import Context
 from memdesk.services.entries import check_key
 from memdesk.store.models import App, AssistantApp, Document, Entry, PrivateItem
@@ -134,6 +133,10 @@ class Privacy:
         An assistant not known yet is named in full (``mcp:NAME``) and is known from then on;
         an app need not exist yet: the limit applies when it appears.
         """
+        # Only a limit names an assistant: reading the private items (which a window does as
+        # it opens) does not load the assistants' module.
+        from memdesk.services.assistants import Assistants
+
         actor = Assistants(self.ctx).resolve(name)
         chosen = None if apps is None else sorted({check_app_id(app.strip()) for app in apps})
         if chosen is not None and not chosen:
