@@ -63,14 +63,15 @@ class GoldModel(FakeLLMServer):
         return Reply("A conversation with the person about their news.")
 
     def scenario_of(self, message: str) -> Scenario | None:
-        """The scenario whose person's turns are most in the conversation of ``message``."""
+        """The scenario whose person's turns are most in the conversation of ``message``, by
+        the length of what they said: a short turn ("ok", "y.") is in many conversations."""
         conversation = _plain(message.partition("<conversation>")[2])
-        best, best_count = None, 0
+        best, best_said = None, 0
         for scenario in self.scenarios:
-            mine = [text for role, text in scenario["turns"] if role == "user"]
-            count = sum(_plain(text) in conversation for text in mine)
-            if count > best_count:
-                best, best_count = scenario, count
+            mine = [_plain(text) for role, text in scenario["turns"] if role == "user"]
+            said = sum(len(text) for text in mine if text in conversation)
+            if said > best_said:
+                best, best_said = scenario, said
         return best
 
     def _changes(self, message: str) -> list[dict[str, Any]]:

@@ -73,6 +73,22 @@ def test_each_kind_of_specific_is_compared(sources, text, words):
     assert marked(text, sources) == [words]
 
 
+def test_a_whole_hour_said_as_a_number_grounds_its_clock_time():
+    said = Sources([("choir's gone to Tuesday afternoons now, two o'clock; work is 7 till 5", TODAY)], TODAY)
+    assert check("Choir on Tuesday at 2pm; works 7am-5pm.", said) == []
+    # a number with a unit is no hour, and a time with minutes needs its minutes said
+    assert marked("Choir at 3pm; work at 7:30am.", Sources([("3 hours, then 7", TODAY)], TODAY)) == [
+        "3pm",
+        "7:30am",
+    ]
+
+
+def test_weds_is_wednesday():
+    said = Sources([("send it weds at 6", TODAY)], TODAY)
+    assert check("Posts the reminder every Wednesday at 6pm.", said) == []
+    assert marked("Posts it every Friday.", said) == ["Friday"]
+
+
 def test_a_stored_fact_the_change_updates_counts_as_a_source(sources):
     text = "Priya moved from Leeds to Bristol."
 

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-WEEKDAY_NAMES = (  # a weekday as written: "thu", "thurs", "thursday"
-    r"(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|"
+WEEKDAY_NAMES = (  # a weekday as written: "thu", "thurs", "thursday", "weds"
+    r"(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:s|nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|"
     r"sat(?:urday)?|sun(?:day)?)"
 )
 MONTHS = (

@@ -308,6 +308,7 @@ class Sources:
         self.read_stems: set[str] = set()  # the words of the texts, not of the instructions
         self.flat = ""
         self.numbers: set[float] = set()
+        self.bare_numbers: set[float] = set()  # said with no unit after them: "7 till 5", "at two"
         self.quantities: set[tuple[str, float]] = set()
         self.dates: set[_Date] = set()
         self._add("\n".join(texts))
@@ -333,6 +334,8 @@ class Sources:
                 unit = _unit(text, match.end())
                 if unit:
                     self.quantities.add((unit[0], value * unit[1]))
+                else:
+                    self.bare_numbers.add(value)
             elif kind == "time":
                 self.minutes.add(_minutes(match))
             elif kind in _DATE_KINDS:
@@ -366,6 +369,8 @@ class Sources:
             unit = _UNITS.get(_singular(following)) if following else None
             if unit:
                 self.quantities.add((unit[0], value * unit[1]))
+            else:
+                self.bare_numbers.add(value)
         # Numbers in the words of the other languages text2num reads ("três dias" holds 3).
         for language in _OTHER_LANGUAGES:
             written = alpha2digit(text, language, threshold=0)
@@ -528,7 +533,7 @@ def _grounded(match: re.Match[str], text: str, sources: Sources, numbered: set[i
         quoted = next(group for group in match.groups()[match.re.groupindex["quote"] :] if group)
         return _flatten(quoted).strip(" .,;:!?") in sources.flat
     if kind == "time":
-        return _minutes(match) in sources.minutes
+        return _minutes(match) in sources.minutes or _hour_said(match, sources)
     if kind == "number":
         line_start = text.rfind("\n", 0, match.start()) + 1
         if line_start in numbered and not text[line_start : match.start()].strip():
@@ -581,6 +586,15 @@ def _minutes(match: re.Match[str]) -> int:
         return int(match.group("h24")) * 60 + int(match.group("m24"))
     hour = int(match.group("th")) % 12 + (12 if match.group("ap").lower() == "p" else 0)
     return hour * 60 + int(match.group("tm") or 0)
+
+
+def _hour_said(match: re.Match[str], sources: Sources) -> bool:
+    """A whole hour of the clock ("7am", "2pm") whose hour was said as a number with no unit
+    ("7 till 5", "two o'clock", "pings from 8"; not "3 hours"): morning or afternoon is how the
+    hour is read, not a value of its own."""
+    if match.group("th") is None or int(match.group("tm") or 0):
+        return False
+    return int(match.group("th")) in sources.bare_numbers
 
 
 def _value(match: re.Match[str]) -> float:

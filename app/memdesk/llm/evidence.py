@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memdesk.core.slots import _FAMILY, _RELATIVE, _mood, claims_in, household_names
+from memdesk.core.slots import _FAMILY, _LATER, _RELATIVE, _SUPPOSED, _mood, claims_in, household_names, stem
 from memdesk.llm.changes import Edit
 from memdesk.llm.transcript import split_turns
 
@@ -31,6 +31,7 @@ _QUOTE_EDGES = "\"'“”‘’«»`… "
 _SINGLE_QUOTES = "'’‘`"
 _DOUBLE_QUOTES = '"“”«»'
 _WORD = re.compile(r"[^\W_]{4,}|\d+")  # a word that carries a fact ("cashews", "40")
+_FORM_LETTERS = 6  # a word's forms share its first six letters ("allergy", "allergic")
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+|\n+")
 _SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|\n")
 _CLAUSE_BREAK = re.compile(r"[.;:!?,]\s|\n|\s(?:but|so|because|while|whereas)\s")
@@ -39,6 +40,14 @@ _CLAUSE_BREAK = re.compile(r"[.;:!?,]\s|\n|\s(?:but|so|because|while|whereas)\s"
 # neighbour's car", "my wife and I moved").
 _RELATIVES = re.compile(rf"(?i:\b(?:my|our|his|her|their)\s+(?:{_RELATIVE})s?\b)|^\s*(?i:{_FAMILY})s?\b")
 _FIRST_PERSON = re.compile(r"\bI\b|\b(?i:we|me|us)\b")
+# A clause that opens with a subject of its own: the person ("I'm Mrs Pemberton now", "Frank
+# and I went…") at a quote's start, anyone at what follows it ("…the Oxfam shop my back just
+# won't take the standing"). Dictated speech has no full stops to say where a clause ends.
+_OWN_SUBJECT = re.compile(r"\s*(?:I\b|(?i:we)\b|[A-Z][\w-]+ (?i:and) (?:I|(?i:we))\b)")
+# A condition governs the clause after it ("if they offer it, I'm moving to Leeds"); a wish or
+# a thought ("I just want to share, …") is about its own clause.
+_CONDITION = re.compile(r"(?i:\b(?:if|unless|whether|in\s+case|suppos(?:e|ing))\b)")
+_NEW_SUBJECT = re.compile(r"\s+(?:I\b|(?i:you|he|she|we|they|my|your|his|her|our|their)\b)")
 
 
 @dataclass(frozen=True)
@@ -75,6 +84,14 @@ def doubt(edit: Edit, before: str, spoken: Spoken) -> str:
     text, start, end = found
     at = _reading_point(text, start, end, before, edit.text)
     mood = _mood(text, at)
+    if mood == _LATER and not _mood(*_quoted_clauses(text, start, end, at)):
+        mood = ""  # the plan or later date is in a clause of its own, not the quoted one
+    elif (
+        mood == _SUPPOSED
+        and not _CONDITION.search(text, 0, start)
+        and not _mood(*_quoted_clauses(text, start, end, at))
+    ):
+        mood = ""  # "I just want to share, I gave birth…": a wish of another clause's; a condition governs
     if mood and text[_sentence_end(text, at) - 1] == "?":
         return f"Not applied: a question, not a change — {said}"
     if mood == "supposed":
@@ -126,6 +143,15 @@ def _reading_point(text: str, start: int, end: int, before: str, after: str) -> 
     return end
 
 
+def _quoted_clauses(text: str, start: int, end: int, at: int) -> tuple[str, int]:
+    """The quote's sentence, without what stands before a quote that opens with the person as
+    its subject and without what follows it from a clause with a subject of its own; with
+    ``at`` in it. Read for a later date or a plan, which only its own clause can give it."""
+    first = start if _OWN_SUBJECT.match(text, start) else 0
+    last = end if _NEW_SUBJECT.match(text, end) else len(text)
+    return text[first:last], at - first
+
+
 def _sentence_end(text: str, at: int) -> int:
     match = _SENTENCE_END.search(text, at)
     return match.end() if match else len(text)
@@ -152,10 +178,15 @@ def _dropped(before: str, after: str, conversation: tuple[str, ...]) -> str:
     sentences = [part.strip() for part in _SENTENCE.split(before) if part.strip()]
     if len(sentences) < 2:
         return ""
-    kept = {word.lower() for word in _WORD.findall(after)}
-    said = {word.lower() for text in conversation for word in _WORD.findall(text)}
+    kept = {_form(word) for word in _WORD.findall(after)}
+    said = {_form(word) for text in conversation for word in _WORD.findall(text)}
     for sentence in sentences:
-        words = {word.lower() for word in _WORD.findall(sentence)}
+        words = {_form(word) for word in _WORD.findall(sentence)}
         if words and not words & kept and not words & said:
             return sentence
     return ""
+
+
+def _form(word: str) -> str:
+    """A word in any of its forms: its stem's first letters ("allergies", "allergic")."""
+    return stem(word.lower())[:_FORM_LETTERS]

@@ -41,6 +41,14 @@ def update(text: str, evidence: str) -> Edit:
          "Name: Dr. Rita Mistry", "I shall henceforth be known professionally as Dr. Rita Mistry"),
         ("As of today I'll be working from the Porto office.", "Works from the Lisbon office",
          "Works from the Porto office", "As of today I'll be working from the Porto office"),
+        # dictated, without full stops: a modal in a clause of its own does not make the change a plan
+        ("I've handed my notice in at the Oxfam shop my back just won't take the standing anymore",
+         "Volunteers at the Oxfam shop", "", "I've handed my notice in at the Oxfam shop"),
+        ("you'll never guess we went to the registry office and got married so I'm Mrs Pemberton now",
+         "Name: Joan Whitcombe", "Name: Joan Pemberton", "I'm Mrs Pemberton now"),
+        # a wish of the clause before ("I just want to share") is no supposition of the quoted one
+        ("I just want to share, I gave birth last week to our baby girl, Sofia", "Kids: one son, Miguel (5)",
+         "Kids: son Miguel (5) and baby daughter Sofia", "I gave birth last week to our baby girl, Sofia"),
     ],
 )  # fmt: skip
 def test_a_change_the_person_states_passes(said, before, after, evidence):
@@ -62,6 +70,14 @@ def test_a_change_the_person_states_passes(said, before, after, evidence):
         ("I'll be working from the Porto office from tomorrow.", "Works from the Lisbon office",
          "Works from the Porto office", "I'll be working from the Porto office from tomorrow",
          "Not applied: a plan or a later date, not a change yet"),
+        # the modal is in the quoted clause, or before a quote that has no subject of its own
+        ("we'll move to Krakow my sister says it's lovely", "Lives in Lisbon", "Lives in Krakow",
+         "move to Krakow", "Not applied: a plan or a later date, not a change yet"),
+        ("I'm moving to Krakow when Tomás starts there", "Lives in Lisbon", "Lives in Krakow",
+         "I'm moving to Krakow", "Not applied: a plan or a later date, not a change yet"),
+        # a condition governs the clause after it
+        ("if they offer it, I'm moving to Leeds", "Lives in Lisbon", "Lives in Leeds",
+         "I'm moving to Leeds", "Not applied: a supposition, not a change"),
         ("my brother just bought a Tesla, so jealous", "Drives a 2014 Skoda", "Drives a Tesla",
          "my brother just bought a Tesla", "Not applied: someone else's news, not the person's"),
         ("Dev drives a Polestar 2 now", "Drives a 2014 Skoda", "Drives a Polestar 2",
@@ -94,6 +110,16 @@ def test_an_update_that_drops_a_fact_the_conversation_did_not_touch_is_not_appli
     )
     retire = Edit("retire", 1, "", "ends", evidence=evidence)
     assert "drops “Allergic to cashews.”" in doubt(retire, "Vegetarian. Allergic to cashews.", said)
+
+
+def test_a_sentence_the_conversation_touches_in_another_form_of_its_words_may_go():
+    said = spoken("allergist results came back", "it's cashews, like properly allergic")
+    before = "Diet: vegetarian; no known allergies"
+    assert doubt(update("Diet: vegetarian; allergic to cashews", "it's cashews"), before, said) == ""
+    untouched = spoken("results came back", "it's cashews")
+    assert "drops “no known allergies”" in doubt(
+        update("Diet: vegetarian; cashews", "it's cashews"), before, untouched
+    )
 
 
 def test_a_whole_entry_ends_when_the_conversation_touches_all_it_says():
