@@ -53,5 +53,7 @@ clean:
 include packaging/package.mk
 
 # The pictures in the guide (docs/images/) and every view in both palettes (screenshots-out/).
+# An empty home, so the pictures show no client set-up or settings of whoever runs it.
 screenshots: $(STAMP)
-	$(BIN)/python scripts/screenshots.py
+	home=$$(mktemp -d) && HOME=$$home XDG_CONFIG_HOME=$$home/.config XDG_DATA_HOME=$$home/.local/share \
+		$(BIN)/python scripts/screenshots.py; status=$$?; rm -rf $$home; exit $$status
