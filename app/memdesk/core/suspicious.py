@@ -186,12 +186,13 @@ _SEND_ELSEWHERE = (
 _REST = (
     r"\b(?:rest|remainder|remaining|everything\s+(?:else|below|after|past|that\s+follows|following)|"
     r"whatever\s+(?:else|follows|comes)|what\s+follows|(?:below|past|after|beyond)\s+this\s+(?:line|point|paragraph|"
-    r"note|sentence|marker|section|heading)|all\s+other\s+\w+|\w+\s+below|stop\s+reading)\b"
+    r"note|sentence|marker|section|heading)|all\s+other\s+\w+|\w+\s+below|later\s+\w+|stop\s+reading)\b"
 )
 _DISREGARD = (
     r"\b(?:disregard|ignore|forget|overlook|skip|set\s+aside|pay\s+no\s+attention|never\s+mind|"
     r"(?:don'?t|do\s+not|dont)\s+(?:bother|look|read|analy[sz]e|process|check|consider|review)|"
-    r"stop\s+(?:reading|processing)|(?:should|must|need)\s+not\s+be\s+(?:considered|read|used|analy[sz]ed|processed|"
+    r"stop\s+(?:reading|processing)|(?:can|may|should|must)\s+(?:safely\s+)?be\s+(?:ignored|skipped|disregarded|"
+    r"dropped)|(?:should|must|need)\s+not\s+be\s+(?:considered|read|used|analy[sz]ed|processed|"
     r"summari[sz]ed)|(?:is|are)\s+not\s+(?:for\s+you|relevant|important)|(?:don'?t|do\s+not)\s+summari[sz]e|"
     r"(?:treat|consider)\b[^.\n]{0,30}?\bas\s+(?:void|irrelevant|noise|junk)|"
     r"(?:is|are)\s+(?:irrelevant|void|boilerplate|noise|not\s+relevant))\b"
@@ -200,7 +201,8 @@ _DISREGARD = (
 # speaks says so itself, one that writes needs a message after it.
 _SAY_INSTEAD = (
     r"(?:\b(?:and|then|instead|just|only|simply|place|rather|so|please|kindly|pls|n)\b|[;:,.!]|^)\s*"
-    r"(?:(?:just|only|simply|instead|please|kindly|then|pls)\s+)*(?:(?:say|tell|reply|respond|state|inform|"
+    r"(?:(?:just|only|simply|instead|please|kindly|then|pls)\s+)*(?:let\s+(?:the\s+\w+|them|him|her|everyone)\s+"
+    r"know\b|(?:say|tell|notify|assure|reply|respond|state|inform|"
     r"answer|confirm|claim|declare|announce|conclude)\b|(?:print|output|write|type|report)\s+(?:only\s+|just\s+|"
     r"exactly\s+|back\s+|in\s+(?:your|the)\s+\w+\s+)?(?:[\"'“‘:]|that\b|to\s+(?:the\s+)?(?:user|reader|them|him|her|team|client|customer)\b|"
     r"the\s+(?:word|words|text|message|phrase|line|result|string|sentence)\b|[a-z]+\s+[a-z]+\s*(?:[,.!]|$)))"
@@ -211,6 +213,14 @@ _OWN_SETUP = (
     r"(?:message|thing|text|instructions?|prompt|rules|setup|note|directions|lines?)\b[^.?\n]{0,60}?"
     r"\b(?:you|u|this\s+(?:conversation|chat|session)|(?:a|the)\s+(?:conversation|chat|session)\s+(?:starts|"
     r"begins))\b"
+    r"|\b(?:were|was|did)\s+(?:you|u)\s+(?:told|given|instructed|asked|get|receive)\b[^?\n]{0,50}?\b(?:before|at\s+the\s+"
+    r"(?:very\s+)?(?:start|beginning|top)|above\s+my|word\s+for\s+word|first\s+thing)\b"
+    r"|\b(?:did|do)\s+(?:they|your\s+\w+|the\s+\w+)\s+tell\s+(?:you|u)\b[^?\n]{0,40}?\b(?:before|at\s+the\s+(?:very\s+)?"
+    r"(?:start|beginning|top)|word\s+for\s+word)\b"
+    r"|\b(?:very\s+)?first\s+message\s+(?:in|of)\s+(?:this|the)\s+(?:thread|conversation|chat|session)\b"
+    r"|\b(?:they|your\s+\w+)\s+(?:told|tell)\s+(?:you|u)\s+(?:to|not\s+to)\b"
+    r"|\b(?:were|was)\s+(?:you|u)\s+(?:set\s+up|configured|programmed|built|made|primed)\s+to\b"
+    r"|\b(?:setup|initial|opening|system|hidden)\s+(?:message|prompt|text|instructions)\s+(?:begin|start|say)\b"
     r"|\bpreamble\b|\babove\s+my\s+(?:first|opening)\s+(?:message|question|line)\b"
     r"|\b(?:you|u)\s+(?:were|got)\s+(?:told|instructed|asked|given)\b[^.?\n]{0,40}?\b(?:at\s+the\s+(?:very\s+)?"
     r"(?:start|beginning|top)|before\s+(?:this|the|our|we|i)\b)"
@@ -223,7 +233,7 @@ _OWN_SETUP = (
 )
 # Obeying a source other than the person, and giving it the person's authority.
 _OBEY = (
-    r"trust|trusts|obey|follow|followed|do\s+what(?:ever)?|carry\s+(?:out|them|it)|execute|act\s+on|comply|"
+    r"trust|trusts|obey|follow|followed|defer|do\s+what(?:ever)?|carry\s+(?:out|them|it)|execute|act\s+on|comply|"
     r"treat|consider|regard|instructions?|commands?|says|tells?|asks|lists|directions|steps"
 )
 _AUTHORITY = (
@@ -242,19 +252,20 @@ _AUTHORITY = (
     r"|\bjust\s+do\s+it\b"
     r"|\b(?:is|are)\s+(?:pre-?approved|authoritative|binding|to\s+be\s+(?:followed|obeyed))\b"
     r"|\byour\s+real\s+boss\b"
+    r"|\bover\s+(?:anything|what|whatever)\s+the\s+user\b"
 )
 # Adding something to everything an assistant writes.
 _ADD = (
-    r"add|append|include|insert|put|mention|slip\s+in|end|ends|start|begin|sign\s+off|attach|carry|plug|"
-    r"contain|contains|close"
+    r"add|append|include|includes|come\s+with|insert|put|mention|slip\s+in|end|ends|start|begin|sign\s+off|"
+    r"attach|carry|plug|contain|contains|close|closes|finish|finishes"
 )
 _PROMO = (
     r"https?://|www\.|\bsponsor\w*|\bpromo\w*|\bdiscount|%\s+off\b|\breferral|\baffiliate|\btracking|\bpixel|"
-    r"\bcoupon|\badvert\w*|\bnewsletter|\bpowered\s+by|\bfollow\s+@|\butm_"
+    r"\bcoupon|\badvert\w*|\bnewsletter|\bpowered\s+by|\bbrought\s+to\s+you\s+by|\bfollow\s+@|\butm_"
 )
 _OUTPUTS = (
     r"repl(?:y|ies)|responses?|answers?|summar(?:y|ies)|messages?|e-?mails?|outputs?|recommendations?|"
-    r"snippets?|posts?|comments?|links?|documents?|articles?"
+    r"snippets?|posts?|comments?|links?|urls?|products?|documents?|articles?"
 )
 
 # Matched against the text after normalisation (NFKC, invisible characters removed), in lower case.
@@ -347,7 +358,11 @@ _RULES: tuple[_Rule, ...] = (
     _rule(r"\b(?:pretend|roleplay|role-play)\s+(?:to\s+be|you\s*(?:are|'re)|as|that\s+you)\b", _ROLE,
           "pretend roleplay role"),
     _rule(r"\bimmerse\s+yourself\s+(?:in|into)\s+(?:the\s+)?role\b", _ROLE, "immerse & role"),
-    _rule(r"\bstay\s+in\s+(?:character|[\w-]+\s+mode)\b|\bin\s+character\s+as\b", _ROLE, "character mode"),
+    _rule(
+        r"\bstay\s+in\s+(?:character|the\s+role|[\w-]+\s+mode)\b|\bin\s+character\s+as\b",
+        _ROLE,
+        "character mode role",
+    ),
     _rule(
         r"\bi\s+(?:want|need|would\s+like)\s+you\s+to\s+(?:act|pretend|roleplay|role-play|respond|answer|re"
         r"ply|"
@@ -443,17 +458,21 @@ _RULES: tuple[_Rule, ...] = (
     _rule(
         rf"(?:{_DISREGARD}[^\n]{{0,60}}?{_REST}|{_REST}[^\n]{{0,80}}?{_DISREGARD})[^\n]{{0,150}}?{_SAY_INSTEAD}",
         "tells the reader to disregard the rest and say something else",
-        "disregard ignore forget overlook skip set pay never don dont do stop treat consider is are should must"
-        " need & rest remainder remaining else below past after beyond following follows whatever other reading",
+        "disregard ignore forget overlook skip"
+        " aside attention mind don dont not stop treat consider irrelevant void boilerplate noise ignored "
+        "skipped disregarded dropped & rest remainder remaining else below past after beyond later "
+        "following follows whatever other reading & say tell notify assure reply respond state inform "
+        "answer confirm claim declare announce conclude print output write type report know",
     ),
     # A question or request whose object is the assistant's own setup, read before the chat began.
     _rule(
-        rf"\b(?:what|which|how|share|paste|show|echo|repeat|print|recite|quote|copy|see|tell\s+me|remind\s+me|read\s+back|"
+        rf"\b(?:what|which|how|share|paste|show|echo|repeat|print|recite|quote|copy|see|tell\s+me|remind\s+me|read|"
         rf"send\s+me|give\s+me|display|reveal|know)\b[^\n]{{0,80}}?(?:{_OWN_SETUP})",
         _EXTRACT,
-        "what which how share paste show echo repeat print recite quote copy see tell read send give display"
-        " reveal know remind & first opening initial earliest hidden original starting setup set preamble they"
-        " your instructions rules text prompt context you u",
+        "what which how share paste show echo repeat print recite quote copy see tell read send give "
+        "display reveal know remind read & first opening initial earliest hidden original starting setup "
+        "set preamble they your instructions rules prompt context told instructed given asked receive "
+        "loaded primed configured programmed fed seeded initialized initialised",
     ),
     _rule(
         r"\b(?:continue|finish|complete|autocomplete|print|repeat|write\s+out|output|copy\s+out|go\s+on\s+with|"
@@ -470,18 +489,25 @@ _RULES: tuple[_Rule, ...] = (
         r"[^\n\"'”’`]{0,80}[\"'”’`][^\n]{0,40}?\b(?:keep\s+going|continue|go\s+on|carry\s+on|finish\s+it|fill\s+in)\b",
         _EXTRACT,
         "continue finish complete autocomplete print repeat write output copy go keep carry fill & you your"
-        " system i following as my the | continue finish complete print repeat write output copy go keep fill & instruction instructions"
-        " prompt rules role setup",
+        " system initialized initialised instructed configured programmed ai assistant following my | "
+        "continue finish complete print repeat write output copy go keep fill & instruction instructions "
+        "prompt rules role setup",
     ),
     # Standing orders worded as policy: an outside source's words given the person's authority.
     _rule(
         rf"\b(?:{_OBEY})\b[^\n]{{0,120}}?(?:{_AUTHORITY})|(?:{_AUTHORITY})[^\n]{{0,80}}?\b(?:{_OBEY})\b"
         r"|\b(?:always|permanently)\s+(?:obey|do\s+what(?:ever)?)\b[^.\n]{0,60}?\b(?:says?|tells?|asks|"
         r"files?|page|bot|e-?mails?|contents?|instructions?|comments?|feed|channel|account|source|site|wiki|"
-        r"tickets?|docs?|documents?|whatevers?)\b",
+        r"tickets?|docs?|documents?|whatevers?)\b"
+        r"|\b(?:do|follow|obey|carry\s+out|act\s+on)\s+(?:whatever|anything|everything)\b[^.\n]{0,40}?\b(?:says|"
+        r"tells?\s+(?:you|u)|asks|instructs)\b",
         "tells an assistant to obey another source",
-        "trust trusts obey follow followed do carry execute act comply treat consider regard instruction"
-        " instructions command commands says tell tells asks lists directions steps always permanently",
+        "trust trusts obey follow followed defer do carry execute "
+        "act comply treat consider regard instruction instructions command commands says tell tells asks "
+        "lists directions steps & if though coming from speaks speak overrides override priority precedence"
+        " need without assume automatically just preapproved pre authoritative binding trusted direct real "
+        "followed obeyed boss over | always permanently & obey do | do follow obey carry act & whatever "
+        "anything everything",
     ),
     # Or an addition to everything it writes: a link, a code, a plug.
     _rule(
@@ -493,9 +519,13 @@ _RULES: tuple[_Rule, ...] = (
         rf"|\b(?:{_ADD})\s+(?:every|each|all|any)\s+(?:of\s+(?:your|the|my)\s+)?(?:\w+\s+)?(?:{_OUTPUTS})\s+"
         rf"(?:with|by)\b[^\n]{{0,60}}?(?:{_PROMO})"
         r"|\b(?:rewrite|route|redirect|wrap|send|pass)\s+(?:it|them|the\s+links?|links?|urls?|every\s+link|all\s+"
-        r"links)\s+(?:to\s+go\s+|so\s+(?:it|they)\s+go(?:es)?\s+)?(?:through|via)\s+(?:https?://|www\.)",
+        r"links)\s+(?:to\s+(?:go|pass|run|route)\s+|so\s+(?:it|they)\s+go(?:es)?\s+)?(?:through|via)\s+"
+        r"(?:https?://|www\.)",
         "adds an advert or a link to every reply",
-        "every each all any rewrite route redirect wrap send pass",
+        "every each all any & http https www sponsor sponsored "
+        "sponsors sponsorship promo promotion promotional discount off referral affiliate tracking pixel "
+        "coupon advert adverts advertisement advertising newsletter powered brought follow utm_source "
+        "utm_campaign utm_medium | rewrite route redirect wrap send pass & through via",
     ),
     _rule(
         r"\b(?:just|only|instead)\s*,?\s*(?:print|say|output|write|type|repeat)\s*:?\s*[\"“']",
