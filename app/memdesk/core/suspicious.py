@@ -186,14 +186,15 @@ _SEND_ELSEWHERE = (
 _REST = (
     r"\b(?:rest|remainder|remaining|everything\s+(?:else|below|after|past|that\s+follows|following)|"
     r"whatever\s+(?:else|follows|comes)|what\s+follows|(?:below|past|after|beyond)\s+this\s+(?:line|point|paragraph|"
-    r"note|sentence|marker|section|heading)|all\s+other\s+\w+|\w+\s+below|later\s+\w+|stop\s+reading)\b"
+    r"note|sentence|marker|section|heading)|all\s+other\s+\w+|the\s+other\s+(?:files|rows|lines|entries|notes|pages|sections|"
+    r"messages|e-?mails|documents|data|text|content|parts|tabs|sheets)|\w+\s+below|later\s+\w+|stop\s+reading)\b"
 )
 _DISREGARD = (
     r"\b(?:disregard|ignore|forget|overlook|skip|set\s+aside|pay\s+no\s+attention|never\s+mind|"
-    r"(?:don'?t|do\s+not|dont)\s+(?:bother|look|read|analy[sz]e|process|check|consider|review)|"
+    r"(?:don'?t|do\s+not|dont)\s+(?:bother|look|read|open|use|count|analy[sz]e|process|check|consider|review)|"
     r"stop\s+(?:reading|processing)|(?:can|may|should|must)\s+(?:safely\s+)?be\s+(?:ignored|skipped|disregarded|"
     r"dropped)|(?:should|must|need)\s+not\s+be\s+(?:considered|read|used|analy[sz]ed|processed|"
-    r"summari[sz]ed)|(?:is|are)\s+not\s+(?:for\s+you|relevant|important)|(?:don'?t|do\s+not)\s+summari[sz]e|"
+    r"summari[sz]ed)|(?:is|are)\s+(?:obsolete|outdated|stale|not\s+(?:for\s+you|relevant|important|needed))|(?:don'?t|do\s+not)\s+summari[sz]e|"
     r"(?:treat|consider)\b[^.\n]{0,30}?\bas\s+(?:void|irrelevant|noise|junk)|"
     r"(?:is|are)\s+(?:irrelevant|void|boilerplate|noise|not\s+relevant))\b"
 )
@@ -220,6 +221,8 @@ _OWN_SETUP = (
     r"|\b(?:very\s+)?first\s+message\s+(?:in|of)\s+(?:this|the)\s+(?:thread|conversation|chat|session)\b"
     r"|\b(?:they|your\s+\w+)\s+(?:told|tell)\s+(?:you|u)\s+(?:to|not\s+to)\b"
     r"|\b(?:were|was)\s+(?:you|u)\s+(?:set\s+up|configured|programmed|built|made|primed)\s+to\b"
+    r"|\b(?:who|that)\s+(?:set|made|built|trained|configured|programmed|created)\s+(?:you|u)\b[^?\n]{0,30}?\b(?:say|"
+    r"said|tell|told)\b"
     r"|\b(?:setup|initial|opening|system|hidden)\s+(?:message|prompt|text|instructions)\s+(?:begin|start|say)\b"
     r"|\bpreamble\b|\babove\s+my\s+(?:first|opening)\s+(?:message|question|line)\b"
     r"|\b(?:you|u)\s+(?:were|got)\s+(?:told|instructed|asked|given)\b[^.?\n]{0,40}?\b(?:at\s+the\s+(?:very\s+)?"
@@ -460,7 +463,8 @@ _RULES: tuple[_Rule, ...] = (
         "tells the reader to disregard the rest and say something else",
         "disregard ignore forget overlook skip"
         " aside attention mind don dont not stop treat consider irrelevant void boilerplate noise ignored "
-        "skipped disregarded dropped & rest remainder remaining else below past after beyond later "
+        "skipped disregarded dropped obsolete outdated stale & rest remainder remaining else below past"
+        " after beyond later "
         "following follows whatever other reading & say tell notify assure reply respond state inform "
         "answer confirm claim declare announce conclude print output write type report know",
     ),
@@ -472,10 +476,11 @@ _RULES: tuple[_Rule, ...] = (
         "what which how share paste show echo repeat print recite quote copy see tell read send give "
         "display reveal know remind read & first opening initial earliest hidden original starting setup "
         "set preamble they your instructions rules prompt context told instructed given asked receive "
-        "loaded primed configured programmed fed seeded initialized initialised",
+        "loaded primed configured programmed fed seeded initialized initialised who",
     ),
     _rule(
-        r"\b(?:continue|finish|complete|autocomplete|print|repeat|write\s+out|output|copy\s+out|go\s+on\s+with|"
+        r"\b(?:continue|finish|complete|autocomplete|print|repeat|write\s+out|type\s+out|reproduce|recite|dump|"
+        r"output|copy\s+out|go\s+on\s+with|"
         r"keep\s+(?:going|writing)|carry\s+on|fill)\b[^.\n]{0,50}?(?:\b(?:begins?|beginning|starts?|starting|opens?|from|with|blank)\b(?:\s+(?:with|"
         r"from|at))?[\s:]*[\"'“‘`]?|[\s:]*[\"'“‘`])\s*(?:#+\s*)?(?:(?:system(?:\s+(?:prompt|message))?|"
         r"instructions?|rules|prompt|role|setup)\s*(?::|\\n|\n)\s*(?:#+\s*)?)?(?:you\s+are\b|your\s+(?:instructions|"
@@ -488,9 +493,11 @@ _RULES: tuple[_Rule, ...] = (
         r"|[\"'“‘`]\s*(?:you\s+are|my\s+(?:instructions|rules|system\s+prompt|guidelines)\s+(?:say|are|tell))\b"
         r"[^\n\"'”’`]{0,80}[\"'”’`][^\n]{0,40}?\b(?:keep\s+going|continue|go\s+on|carry\s+on|finish\s+it|fill\s+in)\b",
         _EXTRACT,
-        "continue finish complete autocomplete print repeat write output copy go keep carry fill & you your"
+        "continue finish complete autocomplete print repeat write type reproduce recite dump output copy go"
+        " keep carry fill & you your"
         " system initialized initialised instructed configured programmed ai assistant following my | "
-        "continue finish complete print repeat write output copy go keep fill & instruction instructions "
+        "continue finish complete print repeat write type reproduce recite dump output copy go keep fill &"
+        " instruction instructions "
         "prompt rules role setup",
     ),
     # Standing orders worded as policy: an outside source's words given the person's authority.
@@ -628,7 +635,9 @@ _RULES: tuple[_Rule, ...] = (
     _rule(r"(?<![\"'])<\|[^|>\n]{1,40}\|>|<\|[^|>\n]{1,40}\|>(?![\"'])", "holds chat-template markup", "<|"),
     _rule(r"\[/?inst\]|<</?sys>>|\[/?system\]", "holds chat-template markup", "inst sys system & [ <"),
     _rule(
-        r"^\s*(?:#{1,4}\s*)?(?:system|developer|tool|instructions?|human)\s*(?:prompt|message)?\s*:",
+        # "system: prompts/system.md" is a setting whose value is one path or name, not a turn.
+        r"^\s*(?:#{1,4}\s*)?(?:system|developer|tool|instructions?|human)\s*(?:prompt|message)?\s*:"
+        r"(?![ \t]*[\w./@-]+[ \t]*$)",
         "has a line speaking as the system",
         "system developer tool instruction instructions human & :",
     ),
