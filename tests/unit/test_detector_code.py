@@ -77,3 +77,18 @@ def test_a_fenced_block_is_read_as_code_and_the_prose_around_it_as_words():
 def test_prose_without_code_is_read_whole():
     text = "Anna moved to Porto in May; she likes green tea and long walks."
     assert code_blanked(text) == text
+
+
+def test_a_query_in_sql_capitals_is_read_as_code():
+    assert _words("SELECT position, body FROM instructions WHERE lesson_id = ? ORDER BY position;") == []
+
+
+def test_a_configuration_file_loses_its_keys_and_keeps_its_values():
+    config = "helper:\n  model: small\n  system_prompt_file: prompts/agent.md\n  greeting: hello there\n"
+    assert code_blanked(config).split() == ["small", "hello", "there"]
+    assert len(code_blanked(config)) == len(config)
+
+
+def test_a_note_with_one_labelled_line_is_not_configuration():
+    note = "Note: the build is green.\nAnna reviews the release tomorrow."
+    assert code_blanked(note) == note

@@ -36,19 +36,27 @@ _KEYWORDS = (
     " pass lambda async await const let var function export new this self null none true false"
     " case switch break continue throw catch public private static void int interface type enum"
     " describe it expect assert"
+    # SQL, written in capitals as it usually is: "FROM instructions" names a table.
+    " SELECT FROM WHERE ORDER GROUP BY INSERT INTO UPDATE SET VALUES JOIN LIMIT AND OR CREATE TABLE DELETE"
 )
 _CODE_WORDS = frozenset(_KEYWORDS.split())
 _CODE_MARKS = re.compile(r"[(){}\[\];=<>]|\w\.\w|^[\"'][^\"']*[\"']:|[a-z][A-Z]|_\w")
 _TRAILING_COMMENT = re.compile(r"\s(?:#|//)\s")
 # A line is code when at least this share of its words look like code.
 _CODE_SHARE = 0.5
+# A configuration file's line: a key and a colon ("system_prompt_file: prompts/a.md", "assistant:").
+_CONFIG_KEY = re.compile(r"[ \t]*(?:- )?[a-z_][\w.-]*:(?=\s|$)")
+# A text is configuration when it has at least this many lines and this share of them are keys.
+_CONFIG_LINES = 3
+_CONFIG_SHARE = 0.6
 
 
 def code_blanked(text: str) -> str:
     """``text`` with code that is not words blanked out (same length, same offsets)."""
-    if not _MAYBE_CODE.search(text):
-        return text
     lines = text.splitlines(keepends=True)
+    config = _is_config(lines)
+    if not config and not _MAYBE_CODE.search(text):
+        return text
     read: list[str] = []
     fenced = False
     for line in lines:
@@ -57,9 +65,18 @@ def code_blanked(text: str) -> str:
             read.append(_blank(line))
         elif fenced or _is_code(line):
             read.append(_words_of_code(line))
+        elif config and (key := _CONFIG_KEY.match(line)):
+            # A key names a setting; its value is read as written.
+            read.append(" " * key.end() + line[key.end() :])
         else:
             read.append(line)
     return _IDENTIFIER.sub(lambda found: " " * len(found.group(0)), "".join(read))
+
+
+def _is_config(lines: list[str]) -> bool:
+    filled = [line for line in lines if line.strip()]
+    keys = sum(1 for line in filled if _CONFIG_KEY.match(line))
+    return len(filled) >= _CONFIG_LINES and keys >= _CONFIG_SHARE * len(filled)
 
 
 def _is_code(line: str) -> bool:

@@ -29,6 +29,14 @@ from memdesk.core import detector
 from memdesk.core.detector_features import model_text
 
 _EXCERPT_CHARS = 60
+# A quotation that names an order as an example: its opening and closing marks, how far past the
+# order it may close, and the words that introduce it just before.
+_QUOTES = {"'": "'", '"': '"', "‘": "’", "“": "”", "`": "`"}
+_MENTION_TAIL_CHARS = 12
+_MENTION_CUE = re.compile(
+    r"(?:\b(?:like|such\s+as|e\.g\.|says?|said|phrases?|strings?|words|containing|contains?|strips?|detects?|"
+    r"flags?|blocks?|filters?|matches|catches|quoted?|example)|\w\()[\s:,]*\Z"
+)
 LEARNED_REASON = "reads like an instruction to an assistant (the model's score {score:.2f})"
 # A text longer than the model's window is judged by its worst window, which the reason names.
 LEARNED_WINDOW_REASON = (
@@ -174,6 +182,95 @@ _SEND_ELSEWHERE = (
     r"https?://\S+\s*(?:に|へ)[^\n]{0,10}?(?:送信|転送|送って|アップロード)",
 )
 
+# The parts the attack families are read by. The rest of the input, and an order to disregard it:
+_REST = (
+    r"\b(?:rest|remainder|remaining|everything\s+(?:else|below|after|past|that\s+follows|following)|"
+    r"whatever\s+(?:else|follows|comes)|what\s+follows|(?:below|past|after|beyond)\s+this\s+(?:line|point|paragraph|"
+    r"note|sentence|marker|section|heading)|all\s+other\s+\w+|the\s+other\s+(?:files|rows|lines|entries|notes|pages|sections|"
+    r"messages|e-?mails|documents|data|text|content|parts|tabs|sheets)|\w+\s+below|later\s+\w+|stop\s+reading)\b"
+)
+_DISREGARD = (
+    r"\b(?:disregard|ignore|forget|overlook|skip|set\s+aside|pay\s+no\s+attention|never\s+mind|"
+    r"(?:don'?t|do\s+not|dont)\s+(?:bother|look|read|open|use|count|analy[sz]e|process|check|consider|review)|"
+    r"stop\s+(?:reading|processing)|(?:can|may|should|must)\s+(?:safely\s+)?be\s+(?:ignored|skipped|disregarded|"
+    r"dropped)|(?:should|must|need)\s+not\s+be\s+(?:considered|read|used|analy[sz]ed|processed|"
+    r"summari[sz]ed)|(?:is|are)\s+(?:obsolete|outdated|stale|not\s+(?:for\s+you|relevant|important|needed))|(?:don'?t|do\s+not)\s+summari[sz]e|"
+    r"(?:treat|consider)\b[^.\n]{0,30}?\bas\s+(?:void|irrelevant|noise|junk)|"
+    r"(?:is|are)\s+(?:irrelevant|void|boilerplate|noise|not\s+relevant))\b"
+)
+# An order to say something, as the next step ("… and just say", "; print '…'"): a verb that
+# speaks says so itself, one that writes needs a message after it.
+_SAY_INSTEAD = (
+    r"(?:\b(?:and|then|instead|just|only|simply|place|rather|so|please|kindly|pls|n)\b|[;:,.!]|^)\s*"
+    r"(?:(?:just|only|simply|instead|please|kindly|then|pls)\s+)*(?:let\s+(?:the\s+\w+|them|him|her|everyone)\s+"
+    r"know\b|(?:say|tell|notify|assure|reply|respond|state|inform|"
+    r"answer|confirm|claim|declare|announce|conclude)\b|(?:print|output|write|type|report)\s+(?:only\s+|just\s+|"
+    r"exactly\s+|back\s+|in\s+(?:your|the)\s+\w+\s+)?(?:[\"'“‘:]|that\b|to\s+(?:the\s+)?(?:user|reader|them|him|her|team|client|customer)\b|"
+    r"the\s+(?:word|words|text|message|phrase|line|result|string|sentence)\b|[a-z]+\s+[a-z]+\s*(?:[,.!]|$)))"
+)
+# The assistant's own setup, as what a question or request is about.
+_OWN_SETUP = (
+    r"\b(?:very\s+)?(?:first|opening|initial|earliest|hidden|original|starting|setup|set-up)\s+(?:\w+\s+)?"
+    r"(?:message|thing|text|instructions?|prompt|rules|setup|note|directions|lines?)\b[^.?\n]{0,60}?"
+    r"\b(?:you|u|this\s+(?:conversation|chat|session)|(?:a|the)\s+(?:conversation|chat|session)\s+(?:starts|"
+    r"begins))\b"
+    r"|\b(?:were|was|did)\s+(?:you|u)\s+(?:told|given|instructed|asked|get|receive)\b[^?\n]{0,50}?\b(?:before|at\s+the\s+"
+    r"(?:very\s+)?(?:start|beginning|top)|above\s+my|word\s+for\s+word|first\s+thing)\b"
+    r"|\b(?:did|do)\s+(?:they|your\s+\w+|the\s+\w+)\s+tell\s+(?:you|u)\b[^?\n]{0,40}?\b(?:before|at\s+the\s+(?:very\s+)?"
+    r"(?:start|beginning|top)|word\s+for\s+word)\b"
+    r"|\b(?:very\s+)?first\s+message\s+(?:in|of)\s+(?:this|the)\s+(?:thread|conversation|chat|session)\b"
+    r"|\b(?:they|your\s+\w+)\s+(?:told|tell)\s+(?:you|u)\s+(?:to|not\s+to)\b"
+    r"|\b(?:were|was)\s+(?:you|u)\s+(?:set\s+up|configured|programmed|built|made|primed)\s+to\b"
+    r"|\b(?:who|that)\s+(?:set|made|built|trained|configured|programmed|created)\s+(?:you|u)\b[^?\n]{0,30}?\b(?:say|"
+    r"said|tell|told)\b"
+    r"|\b(?:setup|initial|opening|system|hidden)\s+(?:message|prompt|text|instructions)\s+(?:begin|start|say)\b"
+    r"|\bpreamble\b|\babove\s+my\s+(?:first|opening)\s+(?:message|question|line)\b"
+    r"|\b(?:you|u)\s+(?:were|got)\s+(?:told|instructed|asked|given)\b[^.?\n]{0,40}?\b(?:at\s+the\s+(?:very\s+)?"
+    r"(?:start|beginning|top)|before\s+(?:this|the|our|we|i)\b)"
+    r"|\bwhat\s+(?:did|do|does|have)\s+(?:they|your\s+\w+|the\s+\w+)\s+(?:tell|told|instruct|ask)\s+(?:you|u)\s+"
+    r"(?:to|about|not)\b"
+    r"|\b(?:instructions|rules|text|prompt|context|setup)\s+(?:you|u)\s+(?:got|received|were\s+given|started\s+with|"
+    r"were\s+told)\b"
+    r"|\b(?:you|u)\s+(?:were|got)\s+(?:loaded|primed|given|configured|set\s+up|fed|seeded|initiali[sz]ed)\s+"
+    r"(?:with\s+)?[^.?\n]{0,30}?\bbefore\b"
+)
+# Obeying a source other than the person, and giving it the person's authority.
+_OBEY = (
+    r"trust|trusts|obey|follow|followed|defer|do\s+what(?:ever)?|carry\s+(?:out|them|it)|execute|act\s+on|comply|"
+    r"treat|consider|regard|instructions?|commands?|says|tells?|asks|lists|directions|steps"
+)
+_AUTHORITY = (
+    r"\bas\s+(?:if|though)\s+(?:they|it|the\s+user|i|you|the\s+owner)\s+(?:came|had|were|wrote|typed|said)\b"
+    r"|\bas\s+(?:coming\s+)?from\s+(?:the\s+user|me|the\s+owner|the\s+admin)\b"
+    r"|\bas\s+(?:a\s+)?(?:direct|binding|trusted|authoritative|real)\s+(?:command|instruction|order|request)s?\b"
+    r"|\bas\s+(?:authoritative|binding|trusted|pre-?approved|coming\s+from\s+the\s+user)\b"
+    r"|\bspeaks?\s+for\s+(?:me|the\s+user|us)\b"
+    r"|\boverrides?\s+(?:everything|anything|the\s+user|my|your|all)\b"
+    r"|\b(?:takes?|has|have|get|gets)\s+(?:priority|precedence)\s+over\b"
+    r"|\bno\s+need\s+to\s+(?:check|ask|confirm)\b"
+    r"|\bwithout\s+(?:checking|asking|confirming)\s+(?:with\s+)?(?:me|the\s+user|first)\b"
+    r"|\bassume\s+(?:the\s+user|i|they)\s+wants?\b"
+    r"|\b(?:carry|carries)\s+(?:them|it)\s+out\s+automatically\b"
+    r"|\bautomatically\s+(?:carry\s+out|execute|run|follow|do)\b"
+    r"|\bjust\s+do\s+it\b"
+    r"|\b(?:is|are)\s+(?:pre-?approved|authoritative|binding|to\s+be\s+(?:followed|obeyed))\b"
+    r"|\byour\s+real\s+boss\b"
+    r"|\bover\s+(?:anything|what|whatever)\s+the\s+user\b"
+)
+# Adding something to everything an assistant writes.
+_ADD = (
+    r"add|append|include|includes|come\s+with|insert|put|mention|slip\s+in|end|ends|start|begin|sign\s+off|"
+    r"attach|carry|plug|contain|contains|close|closes|finish|finishes"
+)
+_PROMO = (
+    r"https?://|www\.|\bsponsor\w*|\bpromo\w*|\bdiscount|%\s+off\b|\breferral|\baffiliate|\btracking|\bpixel|"
+    r"\bcoupon|\badvert\w*|\bnewsletter|\bpowered\s+by|\bbrought\s+to\s+you\s+by|\bfollow\s+@|\butm_"
+)
+_OUTPUTS = (
+    r"repl(?:y|ies)|responses?|answers?|summar(?:y|ies)|messages?|e-?mails?|outputs?|recommendations?|"
+    r"snippets?|posts?|comments?|links?|urls?|products?|documents?|articles?"
+)
+
 # Matched against the text after normalisation (NFKC, invisible characters removed), in lower case.
 _RULES: tuple[_Rule, ...] = (
     _rule(
@@ -264,7 +361,11 @@ _RULES: tuple[_Rule, ...] = (
     _rule(r"\b(?:pretend|roleplay|role-play)\s+(?:to\s+be|you\s*(?:are|'re)|as|that\s+you)\b", _ROLE,
           "pretend roleplay role"),
     _rule(r"\bimmerse\s+yourself\s+(?:in|into)\s+(?:the\s+)?role\b", _ROLE, "immerse & role"),
-    _rule(r"\bstay\s+in\s+(?:character|[\w-]+\s+mode)\b|\bin\s+character\s+as\b", _ROLE, "character mode"),
+    _rule(
+        r"\bstay\s+in\s+(?:character|the\s+role|[\w-]+\s+mode)\b|\bin\s+character\s+as\b",
+        _ROLE,
+        "character mode role",
+    ),
     _rule(
         r"\bi\s+(?:want|need|would\s+like)\s+you\s+to\s+(?:act|pretend|roleplay|role-play|respond|answer|re"
         r"ply|"
@@ -355,78 +456,83 @@ _RULES: tuple[_Rule, ...] = (
         WEAK,
     ),
     _rule(r"\bstop\s+everything\b", _HIJACK, "stop & everything"),
-    # An injection in a document: after an innocent start, drop what follows and say something.
+    # An injection in a document, read by its parts in any order: an order to disregard what
+    # follows (the rest, whatever is below), and an order to say or print something instead.
     _rule(
-        r"\b(?:disregard|ignore|forget|overlook|set\s+aside|pay\s+no\s+attention\s+to|never\s+mind|"
-        r"don'?t\s+bother\s+with)\s+(?:all\s+)?(?:of\s+)?(?:the\s+|this\s+|that\s+)?(?:rest|remainder|"
-        r"remaining\s+\w+|everything\s+else|(?:all\s+)?(?:the\s+)?other\s+\w+|(?:text|content|data|lines?)\s+"
-        r"below|whatever\s+(?:comes|follows))\b[^\n]{0,80}?\b(?:print|say|output|report|reply|respond|write|"
-        r"state|tell|answer|return|type)\b",
+        rf"(?:{_DISREGARD}[^\n]{{0,60}}?{_REST}|{_REST}[^\n]{{0,80}}?{_DISREGARD})[^\n]{{0,150}}?{_SAY_INSTEAD}",
         "tells the reader to disregard the rest and say something else",
-        "disregard ignore forget overlook set pay never don & rest remainder remaining else other below"
-        " whatever & print say output report reply respond write state tell answer return type",
+        "disregard ignore forget overlook skip"
+        " aside attention mind don dont not stop treat consider irrelevant void boilerplate noise ignored "
+        "skipped disregarded dropped obsolete outdated stale & rest remainder remaining else below past"
+        " after beyond later "
+        "following follows whatever other reading & say tell notify assure reply respond state inform "
+        "answer confirm claim declare announce conclude print output write type report know",
     ),
+    # A question or request whose object is the assistant's own setup, read before the chat began.
     _rule(
-        r"\b(?:what|which|how)\b[^?.\n]{0,40}?\b(?:(?:were|was)\s+(?:you|u)\s+(?:told|given|instructed|asked)"
-        r"|did\s+(?:you|u|they)\s+(?:get|receive|tell\s+(?:you|u))|(?:instructions|rules|directions|guidelines)\s+"
-        r"(?:came|did\s+(?:you|u)\s+get)|(?:was|is)\s+written)\b[^?\n]{0,50}?(?:\bbefore\s+"
-        r"(?:this|our|the|my|we|i)\s+(?:conversation|chat|session|talk|first|question|started|began|said|showed|"
-        r"came|spoke|talked|message)|\b(?:at|in)\s+the\s+(?:very\s+)?(?:top|start|beginning)\b|\babove\s+my\b"
-        r"|\bword\s+for\s+word\b|\bfirst\s+thing\b|\bwith\s+(?:you|u)\b)"
-        r"|\bbefore\s+(?:i|we)\s+(?:typed|said|asked|wrote|started|came|showed)\b[^?\n]{0,30}?\bwhat\s+(?:were|was)\s+"
-        r"(?:you|u)\s+(?:told|given|instructed)\b"
-        r"|\b(?:what|how)\s+(?:did|does)\s+(?:your|the)\s+(?:setup|initial|opening|system|hidden)\s+"
-        r"(?:message|prompt|text|instructions)\s+(?:begin|start|say)\b",
+        rf"\b(?:what|which|how|share|paste|show|echo|repeat|print|recite|quote|copy|see|tell\s+me|remind\s+me|read|"
+        rf"send\s+me|give\s+me|display|reveal|know)\b[^\n]{{0,80}}?(?:{_OWN_SETUP})",
         _EXTRACT,
-        "what which how & told given instructed asked get receive tell instructions rules directions"
-        " guidelines written setup initial first opening system",
+        "what which how share paste show echo repeat print recite quote copy see tell read send give "
+        "display reveal know remind read & first opening initial earliest hidden original starting setup "
+        "set preamble they your instructions rules prompt context told instructed given asked receive "
+        "loaded primed configured programmed fed seeded initialized initialised who",
     ),
     _rule(
-        r"\b(?:continue|finish|complete|print|repeat|write\s+out|output|copy\s+out|go\s+on\s+with|keep\s+going|"
-        r"fill)\b[^.\n]{0,50}?\b(?:begins?|beginning|starts?|starting|opens?|from|with|blank)\b(?:\s+(?:with|from|"
-        r"at))?[\s:]*[\"'“‘]?\s*(?:you\s+are\b|your\s+(?:instructions|rules|role|task)\b|system\s*:|i\s+(?:am|was)\s+"
-        r"(?:an?\s+(?:ai|assistant|language\s+model)|initiali[sz]ed|instructed|configured|programmed)\b|the\s+"
-        r"following\s+are\s+your\b)",
+        r"\b(?:continue|finish|complete|autocomplete|print|repeat|write\s+out|type\s+out|reproduce|recite|dump|"
+        r"output|copy\s+out|go\s+on\s+with|"
+        r"keep\s+(?:going|writing)|carry\s+on|fill)\b[^.\n]{0,50}?(?:\b(?:begins?|beginning|starts?|starting|opens?|from|with|blank)\b(?:\s+(?:with|"
+        r"from|at))?[\s:]*[\"'“‘`]?|[\s:]*[\"'“‘`])\s*(?:#+\s*)?(?:(?:system(?:\s+(?:prompt|message))?|"
+        r"instructions?|rules|prompt|role|setup)\s*(?::|\\n|\n)\s*(?:#+\s*)?)?(?:you\s+are\b|your\s+(?:instructions|"
+        r"rules|role|task|job|purpose)\b|system\s*:|i\s+(?:am|was)\s+(?:an?\s+(?:ai|assistant|language\s+model)|"
+        r"initiali[sz]ed|instructed|configured|programmed)\b|the\s+following\s+are\s+your\b|as\s+an?\s+"
+        r"(?:ai|assistant)\b|my\s+(?:instructions|rules|system\s+prompt|guidelines)\s+(?:say|are|tell)\b"
+        r"|(?:the|my|your)\s+(?:system\s+prompt|instructions|rules|hidden\s+prompt)\b[^\n]{0,40}?\b(?:reads?|says?|"
+        r"as\s+follows)\b)"
+        # Or the start of a role statement quoted first, then the order to go on with it.
+        r"|[\"'“‘`]\s*(?:you\s+are|my\s+(?:instructions|rules|system\s+prompt|guidelines)\s+(?:say|are|tell))\b"
+        r"[^\n\"'”’`]{0,80}[\"'”’`][^\n]{0,40}?\b(?:keep\s+going|continue|go\s+on|carry\s+on|finish\s+it|fill\s+in)\b",
         _EXTRACT,
-        "continue finish complete print repeat write output copy go keep fill & you your system i following",
+        "continue finish complete autocomplete print repeat write type reproduce recite dump output copy go"
+        " keep carry fill & you your"
+        " system initialized initialised instructed configured programmed ai assistant following my | "
+        "continue finish complete print repeat write type reproduce recite dump output copy go keep fill &"
+        " instruction instructions "
+        "prompt rules role setup",
     ),
-    # Standing orders worded as policy: obey another source, or add an advert to every reply.
+    # Standing orders worded as policy: an outside source's words given the person's authority.
     _rule(
-        r"\b(?:treat|consider|regard)\s+(?:any\s+|all\s+|the\s+)?(?:instructions?|directions|orders|commands|"
-        r"requests|text|content|messages?)\s+(?:found\s+)?(?:from|in|on|at)\b[^\n]{1,60}?\bas\s+(?:if\s+they\s+"
-        r"came\s+|coming\s+)?(?:from\s+(?:the\s+)?(?:user|owner|admin)|authoritative|binding|trusted|the\s+user'?s"
-        r"|your\s+(?:real\s+)?(?:instructions|orders|boss))"
-        r"|\b(?:instructions?|directions|commands)\s+(?:found\s+)?(?:in|from|at|on)\b[^.\n]{1,60}?\b(?:are|is)\s+"
-        r"(?:authoritative|pre-?approved|binding|trusted|to\s+be\s+(?:followed|obeyed))"
-        r"|\b(?:takes?|has|have|get|gets)\s+(?:priority|precedence)\s+over\s+(?:the\s+user|what\s+the\s+user|"
-        r"anything\s+the\s+user|your\s+(?:instructions|rules))"
-        r"|\bdefer\s+to\b[^.\n]{1,60}?\bover\s+(?:anything|what|whatever)\s+the\s+user"
-        r"|\b(?:always\s+)?(?:do|follow|obey|carry\s+out|act\s+on)\s+(?:whatever|what|anything|everything|its|"
-        r"their|any|all\s+(?:the\s+)?)\b[^.\n]{0,40}?\b(?:page|site|website|email|e-mail|file|issue|wiki|"
-        r"comments?|feed|url|link|document|post|tracker|readme|team)\b[^.\n]{0,30}?\b(?:says|tells?\s+(?:you|u)|"
-        r"asks|instructs|directions|instructions)\b"
-        r"|\b(?:your\s+real\s+boss)\b",
+        rf"\b(?:{_OBEY})\b[^\n]{{0,120}}?(?:{_AUTHORITY})|(?:{_AUTHORITY})[^\n]{{0,80}}?\b(?:{_OBEY})\b"
+        r"|\b(?:always|permanently)\s+(?:obey|do\s+what(?:ever)?)\b[^.\n]{0,60}?\b(?:says?|tells?|asks|"
+        r"files?|page|bot|e-?mails?|contents?|instructions?|comments?|feed|channel|account|source|site|wiki|"
+        r"tickets?|docs?|documents?|whatevers?)\b"
+        r"|\b(?:do|follow|obey|carry\s+out|act\s+on)\s+(?:whatever|anything|everything)\b[^.\n]{0,40}?\b(?:says|"
+        r"tells?\s+(?:you|u)|asks|instructs)\b",
         "tells an assistant to obey another source",
-        "treat consider regard & instruction instructions directions orders commands requests text content"
-        " message messages | instruction instructions directions commands & authoritative preapproved pre"
-        " binding trusted followed obeyed | priority precedence & over | defer & over"
-        " | do follow obey carry act & says tell tells asks instructs directions instructions | real & boss",
+        "trust trusts obey follow followed defer do carry execute "
+        "act comply treat consider regard instruction instructions command commands says tell tells asks "
+        "lists directions steps & if though coming from speaks speak overrides override priority precedence"
+        " need without assume automatically just preapproved pre authoritative binding trusted direct real "
+        "followed obeyed boss over | always permanently & obey do | do follow obey carry act & whatever "
+        "anything everything",
     ),
+    # Or an addition to everything it writes: a link, a code, a plug.
     _rule(
-        r"\b(?:add|append|include|insert|put|mention|slip\s+in|end\s+with|attach|carry|plug)\b[^.\n]{0,80}?"
-        r"(?:https?://|www\.|\bsponsor\w*|\bpromo\w*|\bdiscount|%\s+off\b|\breferral|\baffiliate|\btracking|"
-        r"\bpixel|\bcoupon|\badvert\w*|\bnewsletter|\bpowered\s+by)[^\n]{0,80}?\b(?:every|each|all|any)\s+"
-        r"(?:of\s+(?:your|the)\s+)?(?:single\s+)?(?:repl(?:y|ies)|responses?|answers?|summar(?:y|ies)|messages?|"
-        r"e-?mails?|outputs?)\b"
-        r"|\b(?:every|each|all|any)\s+(?:of\s+(?:your|the)\s+)?(?:repl(?:y|ies)|responses?|answers?|summar(?:y|ies)|"
-        r"messages?|e-?mails?|outputs?|time\s+(?:you|u)\s+(?:reply|answer|respond|write))\b[^.\n]{0,60}?"
-        r"\b(?:(?:must|should|has\s+to|have\s+to|needs?\s+to|will)\s+)?(?:ends?|starts?|begins?|includes?|"
-        r"contains?|carr(?:y|ies)|mentions?|links?|slip\s+in)\b[^\n]{0,60}?(?:https?://|www\.|\bsponsor\w*|"
-        r"\bpromo\w*|\bdiscount|%\s+off\b|\breferral|\baffiliate|\btracking|\bpixel|\bcoupon|\badvert\w*|"
-        r"\bnewsletter|\bpowered\s+by)",
+        rf"\b(?:{_ADD})\b[^.\n]{{0,80}}?(?:{_PROMO})[^\n]{{0,80}}?\b(?:every|each|all|any)\s+(?:of\s+(?:your|the|my)\s+)?"
+        rf"(?:\w+\s+)?(?:{_OUTPUTS})\b"
+        rf"|\b(?:every|each|all|any)\s+(?:of\s+(?:your|the|my)\s+)?(?:\w+\s+)?(?:{_OUTPUTS}|time\s+(?:you|u)\s+"
+        rf"\w+)\b[^.\n]{{0,60}}?\b(?:(?:must|should|has\s+to|have\s+to|needs?\s+to|will)\s+)?"
+        rf"(?:{_ADD})\b[^\n]{{0,80}}?(?:{_PROMO})"
+        rf"|\b(?:{_ADD})\s+(?:every|each|all|any)\s+(?:of\s+(?:your|the|my)\s+)?(?:\w+\s+)?(?:{_OUTPUTS})\s+"
+        rf"(?:with|by)\b[^\n]{{0,60}}?(?:{_PROMO})"
+        r"|\b(?:rewrite|route|redirect|wrap|send|pass)\s+(?:it|them|the\s+links?|links?|urls?|every\s+link|all\s+"
+        r"links)\s+(?:to\s+(?:go|pass|run|route)\s+|so\s+(?:it|they)\s+go(?:es)?\s+)?(?:through|via)\s+"
+        r"(?:https?://|www\.)",
         "adds an advert or a link to every reply",
-        "every each all any & reply replies response responses answer answers summary summaries message"
-        " messages email emails mail mails output outputs time",
+        "every each all any & http https www sponsor sponsored "
+        "sponsors sponsorship promo promotion promotional discount off referral affiliate tracking pixel "
+        "coupon advert adverts advertisement advertising newsletter powered brought follow utm_source "
+        "utm_campaign utm_medium | rewrite route redirect wrap send pass & through via",
     ),
     _rule(
         r"\b(?:just|only|instead)\s*,?\s*(?:print|say|output|write|type|repeat)\s*:?\s*[\"“']",
@@ -464,7 +570,8 @@ _RULES: tuple[_Rule, ...] = (
         r"give\s+me|paste|translate|summari[sz]e)\b[^.\n]{0,30}?(?:\byour\s+(?:(?:system|initial|original|h"
         r"idden|"
         r"secret|full)\s+)?(?:prompt|instructions|rules|guidelines|directives|configuration)\b|\b(?:system|"
-        r"initial|original|hidden|secret|pre-?)\s*prompt\b|\b(?:the\s+)?(?:text|words|instructions|prompt|"
+        r"initial|original|hidden|secret|pre-?)\s*prompt\b(?![\s_-]*(?:length|size|tokens?|hash|files?|template|version|"
+        r"builder|id|count|cache|path))|\b(?:the\s+)?(?:text|words|instructions|prompt|"
         r"everything|content)\s+(?:above|before\s+this|you\s+were\s+given)\b)",
         _EXTRACT,
         "repeat print reveal show output display tell write recite spell leak dump share give paste"
@@ -494,7 +601,7 @@ _RULES: tuple[_Rule, ...] = (
         "![",
     ),
     _rule(
-        r"\b(?:reveal|print|output|send|share|list|dump|leak|tell\s+me|give\s+me|show\s+me|display|read\s+o"
+        r"(?<!n't\s)(?<!not\s)(?<!never\s)\b(?:reveal|print|output|send|share|list|dump|leak|tell\s+me|give\s+me|show\s+me|display|read\s+o"
         r"ut|"
         r"include|paste|expose|extract|collect)\b[^\n]{0,40}?(?:\b(?:api[\s_-]?keys?|passwords?|passphrases?|"
         r"secret\s+keys?|access\s+tokens?|auth(?:entication)?\s+tokens?|bearer\s+tokens?|private\s+keys?|"
@@ -525,10 +632,12 @@ _RULES: tuple[_Rule, ...] = (
         "holds tool-call or role markup",
         "<",
     ),
-    _rule(r"<\|[^|>\n]{1,40}\|>", "holds chat-template markup", "<|"),
+    _rule(r"(?<![\"'])<\|[^|>\n]{1,40}\|>|<\|[^|>\n]{1,40}\|>(?![\"'])", "holds chat-template markup", "<|"),
     _rule(r"\[/?inst\]|<</?sys>>|\[/?system\]", "holds chat-template markup", "inst sys system & [ <"),
     _rule(
-        r"^\s*(?:#{1,4}\s*)?(?:system|developer|tool|instructions?|human)\s*(?:prompt|message)?\s*:",
+        # "system: prompts/system.md" is a setting whose value is one path or name, not a turn.
+        r"^\s*(?:#{1,4}\s*)?(?:system|developer|tool|instructions?|human)\s*(?:prompt|message)?\s*:"
+        r"(?![ \t]*[\w./@-]+[ \t]*$)",
         "has a line speaking as the system",
         "system developer tool instruction instructions human & :",
     ),
@@ -685,6 +794,11 @@ _RULES: tuple[_Rule, ...] = (
 # the model must be all but certain to hold one, and a rule that finds more in it (its rules,
 # safety, secrets) holds it as it would any text.
 PREFERENCE_THRESHOLD = 0.98
+# A commit's subject line ("fix(prompts): …") describes a change to code, whatever words it
+# names: the model must be as sure as for a preference.
+_CHANGE_SUBJECT = re.compile(
+    r"(?:feat|fix|chore|docs|test|tests|refactor|perf|build|ci|style|revert)(?:\([^)\n]{1,40}\))?!?:\s"
+)
 # A note of one or two words ("Merged text.", "Summary text.") gives the model little to go on:
 # it must be surer to hold one alone. The rules judge such notes as any other.
 SHORT_TEXT_THRESHOLD = 0.9
@@ -794,6 +908,8 @@ def _findings(text: str, depth: int, learned: bool = True) -> list[Finding]:
         words = _words(lowered if end - begin == len(lowered) else lowered[begin:end])
         spelled = spelled or _FOREIGN in words or len(words & _SPELLING_LETTERS) >= 3
         for why, weight, match_start, match_end in _rule_matches(clean, lowered, begin, end, words, seen):
+            if _quoted_mention(lowered, match_start, match_end):
+                continue
             if origin is not None:
                 match_start, match_end = origin[match_start], origin[match_end - 1] + 1
             found.append((Finding(why, match_start, match_end), weight))
@@ -806,6 +922,17 @@ def _findings(text: str, depth: int, learned: bool = True) -> list[Finding]:
         if not found:
             return []
     return sorted((finding for finding, _weight in found), key=lambda f: f.start)
+
+
+def _quoted_mention(lowered: str, start: int, end: int) -> bool:
+    """Whether the matched words are a short quotation that the text names as an example
+    ("strips phrases like 'ignore previous instructions'", ``check('…')``): talk about an order,
+    not one. A quotation that goes on past the order (an order with its payload) still counts."""
+    opening = lowered[max(start - 2, 0) : start]
+    quote = next((char for char in reversed(opening) if char in _QUOTES), None)
+    if quote is None or _QUOTES[quote] not in lowered[end : end + _MENTION_TAIL_CHARS]:
+        return False
+    return bool(_MENTION_CUE.search(lowered, max(start - 40, 0), start - opening[::-1].index(quote) - 1))
 
 
 def _rules_hold(found: list[tuple[Finding, int]]) -> bool:
@@ -831,7 +958,7 @@ def _learned(text: str, clean: str, lowered: str, origin: list[int] | None) -> l
         return []
     short = len(lowered.split(maxsplit=_SHORT_TEXT_WORDS)) <= _SHORT_TEXT_WORDS
     if (score < SHORT_TEXT_THRESHOLD and short) or (
-        score < PREFERENCE_THRESHOLD and re.search(_PREFERENCE, lowered)
+        score < PREFERENCE_THRESHOLD and (re.search(_PREFERENCE, lowered) or _CHANGE_SUBJECT.match(lowered))
     ):
         return []
     # Lower-casing keeps offsets but for a few letters (İ); then the whole text is marked.
