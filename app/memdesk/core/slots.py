@@ -212,7 +212,7 @@ def _months() -> _Months:
 
 def later_claims(text: str) -> list[Claim]:
     """The claims the text makes for a later date ("when he turns eleven", "will be")."""
-    return [claim for claim, mood in _claims(text) if mood == _LATER]
+    return [claim for claim, mood in _claims(text) if mood == LATER]
 
 
 def household_names(profile: str) -> frozenset[str]:
@@ -1200,17 +1200,17 @@ _MARKED_PAST = _Lazy(
 # a name ("Grandma June", "Uncle Raj") or alone at the start ("Mum lives in Cork"), a clause
 # about the person just named ("except Dev, who is vegetarian"), or what a name's possessive
 # names ("Dev's mum", "Noah's phone").
-_FAMILY = (
+FAMILY_WORDS = (
     r"sister|brother|mum|mom|mother|dad|father|parents|son|daughter|cousin|aunt|auntie|uncle|"
     r"grandma|grandpa|grandmother|grandfather|granny|gran|nan|nana|grandad|niece|nephew|"
     r"(?:mother|father|sister|brother)-in-law|in-laws|stepmum|stepmom|stepdad"
 )
-_RELATIVE = rf"{_FAMILY}|friend|colleague|neighbou?r|flatmate|roommate|boss"
+RELATIVE_WORDS = rf"{FAMILY_WORDS}|friend|colleague|neighbou?r|flatmate|roommate|boss"
 _OTHER_PERSON = _Lazy(
-    rf"(?i:\b(?:my|our|his|her|their)\s+(?:{_RELATIVE})s?\b)"
+    rf"(?i:\b(?:my|our|his|her|their)\s+(?:{RELATIVE_WORDS})s?\b)"
     r"|\b(?i:grandma|grandpa|granny|gran|nan|nana|grandad|auntie|aunt|uncle|cousin)\s+[A-Z]"
     # at the start of a stored line, after its bullet ("- Best friend Awa lives in Lyon")
-    rf"|^\s*(?:[-*•]\s*)?(?:[A-Za-z]+\s+)?(?i:{_RELATIVE})s?\b"
+    rf"|^\s*(?:[-*•]\s*)?(?:[A-Za-z]+\s+)?(?i:{RELATIVE_WORDS})s?\b"
     r"|^\s*(?i:who|whose)\b"
     # whatever follows a name's possessive is theirs: "Dev's manager is Ravi", "Noah's phone"
     r"|\b(?!(?:It|That|What|There|Here|He|She|Let|Who|Where|When|How)['’]s)[A-Z][\w-]*['’]s\s"
@@ -1237,8 +1237,8 @@ _REPLACING = _Lazy(
     r"moved|no\s+more|no\s+longer|any\s?more|quit|stopped|gave\s+up|given\s+up|ditched|dropped)\b)"
 )
 _ADDING = _Lazy(r"(?i:\b(?:also|as\s+well|both|another|extra|plus)\b|\btoo\b(?=\s*(?:[.!?,;]|$)))")
-# Moods of a claim (``_mood``): supposed, or for a later date.
-_SUPPOSED, _LATER = "supposed", "later"
+# Moods of a claim (``mood_at``): supposed, or for a later date.
+SUPPOSED, LATER = "supposed", "later"
 _SENTENCE_STOP = _Lazy(r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bSt)[.!?](?=\s|$)")
 _REQUEST = _Lazy(r"(?i:\s*(?:please\s+)?(?:could|can|would|will)\s+(?:you|we)\b)")
 _SUPPOSING = _Lazy(
@@ -1418,7 +1418,7 @@ def _has(needs: _Needs, found: set[str]) -> bool:
 
 @lru_cache(maxsize=8192)  # the same stored lines are read again at each compaction
 def _claims(text: str) -> tuple[tuple[Claim, str], ...]:
-    """Every claim, with its mood: "" when stated, ``_SUPPOSED`` or ``_LATER``."""
+    """Every claim, with its mood: "" when stated, ``SUPPOSED`` or ``LATER``."""
     found: list[Claim] = []
     labelled: list[tuple[int, int]] = []
     for match in _LABEL_LINE.finditer(text):
@@ -1435,12 +1435,12 @@ def _claims(text: str) -> tuple[tuple[Claim, str], ...]:
     # Most facts suppose nothing and say nothing of later: one look tells, for the whole text.
     moody = "?" in text or any(cue.search(text) for cue in (_SUPPOSING, _SUPPOSING_MAY, _LATER_CUE))
     return tuple(
-        (claim, _mood(text, claim.span[0]) if moody and id(claim) not in labelled_claims else "")
+        (claim, mood_at(text, claim.span[0]) if moody and id(claim) not in labelled_claims else "")
         for claim in _unique(found)
     )
 
 
-def _mood(text: str, start: int) -> str:
+def mood_at(text: str, start: int) -> str:
     """Whether the sentence holding ``start`` supposes the value ("thinking of moving to",
     "Should I switch to", "if … we might raise") or gives it for a later date ("will be",
     "when he turns eleven"); "" when it states it. A request ("Could you answer in English
@@ -1456,14 +1456,14 @@ def _mood(text: str, start: int) -> str:
     if request:
         before = before[request.end() :]
     elif text[sentence_start:sentence_end].rstrip().endswith("?"):
-        return _SUPPOSED
+        return SUPPOSED
     if _SUPPOSING.search(before) or _SUPPOSING_MAY.search(before):
-        return _SUPPOSED
+        return SUPPOSED
     sentence = text[sentence_start:sentence_end]
     clause_end = _AND_CLAUSE.search(text, start, sentence_end)
     reach = text[sentence_start : clause_end.start() if clause_end else sentence_end]
     if _LATER_CUE.search(reach) and not names_now(sentence):
-        return _LATER
+        return LATER
     return ""
 
 

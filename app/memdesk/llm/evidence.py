@@ -20,7 +20,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memdesk.core.slots import _FAMILY, _LATER, _RELATIVE, _SUPPOSED, _mood, claims_in, household_names, stem
+from memdesk.core.slots import (
+    FAMILY_WORDS,
+    LATER,
+    RELATIVE_WORDS,
+    SUPPOSED,
+    claims_in,
+    household_names,
+    mood_at,
+    stem,
+)
 from memdesk.llm.changes import Edit
 from memdesk.llm.transcript import split_turns
 
@@ -38,7 +47,9 @@ _CLAUSE_BREAK = re.compile(r"[.;:!?,]\s|\n|\s(?:but|so|because|while|whereas)\s"
 # A clause about a relative or a friend ("my brother just bought…", "Mum moved to Cork"), with
 # the offline rules' words for them; one the person is the subject of is theirs ("I bought my
 # neighbour's car", "my wife and I moved").
-_RELATIVES = re.compile(rf"(?i:\b(?:my|our|his|her|their)\s+(?:{_RELATIVE})s?\b)|^\s*(?i:{_FAMILY})s?\b")
+_RELATIVES = re.compile(
+    rf"(?i:\b(?:my|our|his|her|their)\s+(?:{RELATIVE_WORDS})s?\b)|^\s*(?i:{FAMILY_WORDS})s?\b"
+)
 _FIRST_PERSON = re.compile(r"\bI\b|\b(?i:we|me|us)\b")
 # A clause that opens with a subject of its own: the person ("I'm Mrs Pemberton now", "Frank
 # and I went…") at a quote's start, anyone at what follows it ("…the Oxfam shop my back just
@@ -83,13 +94,13 @@ def doubt(edit: Edit, before: str, spoken: Spoken) -> str:
         return f"Not applied: the quote is not the person's words: “{edit.evidence}”."
     text, start, end = found
     at = _reading_point(text, start, end, before, edit.text)
-    mood = _mood(text, at)
-    if mood == _LATER and not _mood(*_quoted_clauses(text, start, end, at)):
+    mood = mood_at(text, at)
+    if mood == LATER and not mood_at(*_quoted_clauses(text, start, end, at)):
         mood = ""  # the plan or later date is in a clause of its own, not the quoted one
     elif (
-        mood == _SUPPOSED
+        mood == SUPPOSED
         and not _CONDITION.search(text, 0, start)
-        and not _mood(*_quoted_clauses(text, start, end, at))
+        and not mood_at(*_quoted_clauses(text, start, end, at))
     ):
         mood = ""  # "I just want to share, I gave birth…": a wish of another clause's; a condition governs
     if mood and text[_sentence_end(text, at) - 1] == "?":
