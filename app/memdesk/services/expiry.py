@@ -8,11 +8,8 @@ loads in one query per kind. Every action is one undoable history step.
 
 from __future__ import annotations
 
-import gc
 import heapq
-import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import datetime, timedelta
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -20,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from sqlalchemy import Connection, Select, func, literal, null, select
 
 from memdesk.core import lifetime
+from memdesk.core.collection import collection_held
 from memdesk.core.items import ItemKind, ItemRef
 from memdesk.core.lifetime import has_expired
 from memdesk.core.timefmt import naive_utc
@@ -80,34 +78,6 @@ class ExpiringItem(NamedTuple):
         return tuple(actions)
 
 
-_gc_lock = threading.Lock()
-_gc_pauses = 0
-_gc_was_enabled = True
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Make thousands of small objects without a cyclic-garbage collection halfway through.
-
-    A full collection walks every object of the process (Qt wrappers included) and can
-    cost more than the work itself; the objects made here hold no cycles, and collection
-    resumes afterwards. Pauses from several threads nest.
-    """
-    global _gc_pauses, _gc_was_enabled
-    with _gc_lock:
-        if _gc_pauses == 0:
-            _gc_was_enabled = gc.isenabled()
-            gc.disable()
-        _gc_pauses += 1
-    try:
-        yield
-    finally:
-        with _gc_lock:
-            _gc_pauses -= 1
-            if _gc_pauses == 0 and _gc_was_enabled:
-                gc.enable()
-
-
 def until(when: datetime, now: datetime) -> str:
     """``in 2 days``, ``in 5 hours``, ``in 1 minute``; ``expired`` when it has passed."""
     seconds = (when - now).total_seconds()
@@ -163,7 +133,7 @@ class Expiry:
         ``now``: an aware time is converted to UTC, a naive one means UTC.
         """
         now = naive_utc(now) or self.ctx.now()
-        with self.ctx.store.read() as session, gc_paused():
+        with self.ctx.store.read() as session, collection_held():
             conn = session.connection()  # Core rows: no ORM bookkeeping for thousands of them
             # Two entry queries, so that the timeline's index serves the first; their two
             # sorted runs are merged by one sort (in C, a merge), not item by item in Python.

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from operator import attrgetter
 
+from memdesk.core.collection import collection_held
 from memdesk.core.items import ItemKind
-from memdesk.services.expiry import KIND_LABELS, KINDS, ExpiringItem, gc_paused
+from memdesk.services.expiry import KIND_LABELS, KINDS, ExpiringItem
 
 FOREVER = datetime.max  # where a pinned bar ends
 _START = attrgetter("start")
@@ -87,7 +88,7 @@ def group_of(item: ExpiringItem) -> str:
 
 def build_rows(items: Iterable[ExpiringItem], app_labels: dict[str, str], filters: Filters) -> list[Row]:
     """Header and lane rows, grouped by kind (app memories by app), in ``KINDS`` order."""
-    with gc_paused():
+    with collection_held():
         return _build_rows(items, app_labels, filters)
 
 
