@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from memdesk.core.privacy import ReadScope, Target, TargetKind
 from memdesk.core.query_dates import find_date
 from memdesk.core.search_text import no_space_runs, query_words
-from memdesk.core.slots import asked_slots, claims_in
+from memdesk.core.slots import asked_slots, claims_in, stem
 from memdesk.core.timefmt import naive_utc
 from memdesk.errors import BadInputError
 from memdesk.services.context import Context
@@ -53,6 +53,9 @@ ANCHORS = 15
 SAME_CONVERSATION = timedelta(hours=1)
 # Paragraphs of the user's documents read for a slot the question names (facts and patterns).
 SLOT_PIECES = 500
+# Letters of a word's stem that its forms share ("allergic", "allergy"); shorter words are
+# too often the start of an unrelated one.
+FORM_LETTERS = 6
 # Which of the patterns and facts documents are not in Trash; straight from the driver, as
 # SQLAlchemy's own work would take ten times as long as the query.
 _LIVE_DOCUMENTS = (
@@ -183,7 +186,10 @@ class Recall:
         ``session`` when given (a prompt reads in one snapshot).
 
         A paragraph that fills a slot the message asks about (``core.slots``: "What car do I
-        have?" and "Has a Tesla Model 3") is a candidate even when no word matches."""
+        have?" and "Has a Tesla Model 3"), or that holds one of its words in another form
+        ("allergic" and "Allergy: …") or a word of the date it names ("starting in September"
+        and "Going to Nottingham in September": a document's paragraph has no date of its own
+        to match), is a candidate even when no word matches as the index stems it."""
         terms = self.terms(message, now)
         if not terms.words and not terms.runs:
             return [], []
@@ -196,7 +202,7 @@ class Recall:
             lists, answers = self._entry_lists(session, terms, params, depth)
             if self._any_live(session, documents, namespaces):
                 lists += self._pieces(session, terms, namespaces, max(limit, CANDIDATES))
-                lists.append(_filling(session, asked_slots(message), namespaces))
+                lists.append(_filling(session, asked_slots(message), _forms(message), namespaces))
             ranked = self._ranked(session, lists, terms, params, answers)
         hits = [_hit(candidate, score) for candidate, score in ranked]
         hidden = [h for h in hits if h.kind != "document" and scope.hides_entry(h.ref)]
@@ -226,10 +232,22 @@ class Recall:
         return lists
 
 
-def _filling(session: Session, slots: set[str], namespaces: list[str]) -> list[Candidate]:
+def _forms(message: str) -> set[str]:
+    """The question's meaningful words in a form their other forms share (``_form``), the
+    words of a date it names included."""
+    return {_form(word) for word in query_words(message) if len(word) >= FORM_LETTERS}
+
+
+def _form(word: str) -> str:
+    """A word's stem cut to its first letters: "allergic" and "allergy" are one form."""
+    return stem(word)[:FORM_LETTERS]
+
+
+def _filling(session: Session, slots: set[str], forms: set[str], namespaces: list[str]) -> list[Candidate]:
     """The paragraphs of the documents that fill a slot the question asks about, whatever
-    their words ("What car do I have?" finds "Has a Tesla Model 3"), as one list."""
-    if not slots:
+    their words ("What car do I have?" finds "Has a Tesla Model 3"), or that hold one of
+    ``forms``, as one list."""
+    if not slots and not forms:
         return []
     query = (
         select(Document.namespace, DocumentPiece.text)
@@ -240,7 +258,8 @@ def _filling(session: Session, slots: set[str], namespaces: list[str]) -> list[C
     return [
         Candidate("document", namespace, namespace, text, 1.0)
         for namespace, text in session.execute(query)
-        if any(claim.slot in slots and not claim.past for claim in claims_in(text))
+        if forms & {_form(word) for word in query_words(text) if len(word) >= FORM_LETTERS}
+        or (slots and any(claim.slot in slots and not claim.past for claim in claims_in(text)))
     ]
 
 
