@@ -58,6 +58,8 @@ _OWN_SUBJECT = re.compile(r"\s*(?:I\b|(?i:we)\b|[A-Z][\w-]+ (?i:and) (?:I|(?i:we
 # A condition governs the clause after it ("if they offer it, I'm moving to Leeds"); a wish or
 # a thought ("I just want to share, …") is about its own clause.
 _CONDITION = re.compile(r"(?i:\b(?:if|unless|whether|in\s+case|suppos(?:e|ing))\b)")
+# Words that place a clause at the moment it is said; "now that" gives a reason, not a time.
+_PRESENT = re.compile(r"(?i:\b(?:now(?!\s+that\b)|any\s?more|no\s+longer|nowadays|these\s+days)\b)")
 _NEW_SUBJECT = re.compile(r"\s+(?:I\b|(?i:you|he|she|we|they|my|your|his|her|our|their)\b)")
 
 
@@ -95,7 +97,9 @@ def doubt(edit: Edit, before: str, spoken: Spoken) -> str:
     text, start, end = found
     at = _reading_point(text, start, end, before, edit.text)
     mood = mood_at(text, at)
-    if mood == LATER and not mood_at(*_quoted_clauses(text, start, end, at)):
+    if mood == LATER and (
+        not mood_at(*_quoted_clauses(text, start, end, at)) or _now_then_later(text, start, end, at)
+    ):
         mood = ""  # the plan or later date is in a clause of its own, not the quoted one
     elif (
         mood == SUPPOSED
@@ -161,6 +165,13 @@ def _quoted_clauses(text: str, start: int, end: int, at: int) -> tuple[str, int]
     first = start if _OWN_SUBJECT.match(text, start) else 0
     last = end if _NEW_SUBJECT.match(text, end) else len(text)
     return text[first:last], at - first
+
+
+def _now_then_later(text: str, start: int, end: int, at: int) -> bool:
+    """The quote places what it says at the moment it is said ("I don't need the frame outside
+    anymore"), and what reads as later comes only after the quote, in words of its own ("…only
+    in the house at night when I get up"): run-on speech with no full stop between the two."""
+    return bool(_PRESENT.search(text, start, end)) and not mood_at(text[:end], at)
 
 
 def _sentence_end(text: str, at: int) -> int:

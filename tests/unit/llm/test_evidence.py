@@ -46,6 +46,10 @@ def update(text: str, evidence: str) -> Edit:
          "Volunteers at the Oxfam shop", "", "I've handed my notice in at the Oxfam shop"),
         ("you'll never guess we went to the registry office and got married so I'm Mrs Pemberton now",
          "Name: Joan Whitcombe", "Name: Joan Pemberton", "I'm Mrs Pemberton now"),
+        # a quote placed at the moment it is said, and a later "when" only after it, run on
+        ("got a stick now I don't need the frame outside anymore only in the house when I get up at night",
+         "Mobility: walking frame indoors and out", "Mobility: stick outdoors; frame indoors at night",
+         "got a stick now I don't need the frame outside anymore"),
         # a wish of the clause before ("I just want to share") is no supposition of the quoted one
         ("I just want to share, I gave birth last week to our baby girl, Sofia", "Kids: one son, Miguel (5)",
          "Kids: son Miguel (5) and baby daughter Sofia", "I gave birth last week to our baby girl, Sofia"),
@@ -75,6 +79,10 @@ def test_a_change_the_person_states_passes(said, before, after, evidence):
          "move to Krakow", "Not applied: a plan or a later date, not a change yet"),
         ("I'm moving to Krakow when Tomás starts there", "Lives in Lisbon", "Lives in Krakow",
          "I'm moving to Krakow", "Not applied: a plan or a later date, not a change yet"),
+        # "anymore" in the quote does not undo a later date the quote itself gives
+        ("from next April I won't need the car anymore", "Drives a 2014 Skoda", "",
+         "from next April I won't need the car anymore",
+         "Not applied: a plan or a later date, not a change yet"),
         # a condition governs the clause after it
         ("if they offer it, I'm moving to Leeds", "Lives in Lisbon", "Lives in Leeds",
          "I'm moving to Leeds", "Not applied: a supposition, not a change"),
