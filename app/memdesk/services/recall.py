@@ -201,8 +201,9 @@ class Recall:
         with self.ctx.store.read(consistent=False, within=session) as session:
             lists, answers = self._entry_lists(session, terms, params, depth)
             if self._any_live(session, documents, namespaces):
-                lists += self._pieces(session, terms, namespaces, max(limit, CANDIDATES))
-                lists.append(_filling(session, asked_slots(message), _forms(message), namespaces))
+                deep = max(limit, CANDIDATES)
+                lists += self._pieces(session, terms, namespaces, deep)
+                lists += _filling(session, asked_slots(message), _forms(message), namespaces, deep)
             ranked = self._ranked(session, lists, terms, params, answers)
         hits = [_hit(candidate, score) for candidate, score in ranked]
         hidden = [h for h in hits if h.kind != "document" and scope.hides_entry(h.ref)]
@@ -243,10 +244,12 @@ def _form(word: str) -> str:
     return stem(word)[:FORM_LETTERS]
 
 
-def _filling(session: Session, slots: set[str], forms: set[str], namespaces: list[str]) -> list[Candidate]:
+def _filling(
+    session: Session, slots: set[str], forms: set[str], namespaces: list[str], limit: int
+) -> list[list[Candidate]]:
     """The paragraphs of the documents that fill a slot the question asks about, whatever
-    their words ("What car do I have?" finds "Has a Tesla Model 3"), or that hold one of
-    ``forms``, as one list."""
+    their words ("What car do I have?" finds "Has a Tesla Model 3"), as one list; and the
+    first ``limit`` that hold one of ``forms``, as another."""
     if not slots and not forms:
         return []
     query = (
@@ -255,12 +258,22 @@ def _filling(session: Session, slots: set[str], forms: set[str], namespaces: lis
         .where(Document.namespace.in_(namespaces), Document.deleted_at.is_(None))
         .limit(SLOT_PIECES)
     )
-    return [
-        Candidate("document", namespace, namespace, text, 1.0)
-        for namespace, text in session.execute(query)
-        if forms & {_form(word) for word in query_words(text) if len(word) >= FORM_LETTERS}
-        or (slots and any(claim.slot in slots and not claim.past for claim in claims_in(text)))
-    ]
+    filling: list[Candidate] = []
+    sharing: list[Candidate] = []
+    for namespace, text in session.execute(query):
+        candidate = Candidate("document", namespace, namespace, text, 1.0)
+        if slots and any(claim.slot in slots and not claim.past for claim in claims_in(text)):
+            filling.append(candidate)
+        elif len(sharing) < limit and _holds_form(text, forms):
+            sharing.append(candidate)
+    return [filling, sharing]
+
+
+def _holds_form(text: str, forms: set[str]) -> bool:
+    lower = text.lower()
+    if not any(form in lower for form in forms):  # cheap, and most paragraphs stop here
+        return False
+    return bool(forms & {_form(word) for word in query_words(text) if len(word) >= FORM_LETTERS})
 
 
 def _best(rows: list, limit: int) -> list[Candidate]:
