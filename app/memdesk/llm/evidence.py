@@ -63,6 +63,10 @@ _PRESENT = re.compile(r"(?i:\b(?:now(?!\s+that\b)|any\s?more|no\s+longer|nowaday
 # A clause of its own after a quote, in speech with no full stop: opened by a subject, or by a
 # question's auxiliary before one ("…as a designer so can you update it?"), or a question
 # word, after a joining word if any. Texting writes "I" as "i".
+# A time or condition clause that opens right after a quote governs it.
+_GOVERNING = re.compile(
+    r"\s*[,;:–—-]?\s*(?i:(?:not\s+)?(?:when|whenever|once|after|before|until|till|as\s+soon\s+as|if|unless)\b)"
+)
 _NEW_CLAUSE = re.compile(
     r"\s*[,;:–—-]?\s+(?:(?i:and|but|so|then|also|plus|anyway|because|cos)\s+)?(?i:"
     r"(?:i|you|he|she|we|they|my|your|his|her|our|their)"
@@ -178,9 +182,14 @@ def _quoted_clauses(text: str, start: int, end: int, at: int) -> tuple[str, int]
 
 def _now_then_later(text: str, start: int, end: int, at: int) -> bool:
     """The quote places what it says at the moment it is said ("I don't need the frame outside
-    anymore"), and what reads as later comes only after the quote, in words of its own ("…only
-    in the house at night when I get up"): run-on speech with no full stop between the two."""
-    return bool(_PRESENT.search(text, start, end)) and not mood_at(text[:end], at)
+    anymore"), and what reads as later comes only after the quote, in words of their own
+    ("…only in the house at night when I get up"): run-on speech with no full stop between the
+    two. A time clause right after the quote governs it ("…anymore when I move next year")."""
+    return (
+        bool(_PRESENT.search(text, start, end))
+        and not _GOVERNING.match(text, end)
+        and not mood_at(text[:end], at)
+    )
 
 
 def _sentence_end(text: str, at: int) -> int:

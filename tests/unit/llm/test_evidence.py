@@ -88,7 +88,10 @@ def test_a_change_the_person_states_passes(said, before, after, evidence):
          "I'm moving to Krakow", "Not applied: a plan or a later date, not a change yet"),
         ("should i switch to oat milk?", "Takes cow's milk in coffee", "Takes oat milk in coffee",
          "switch to oat milk", "Not applied: a question, not a change"),
-        # "anymore" in the quote does not undo a later date the quote itself gives
+        # "anymore" in the quote does not undo a later date the quote itself gives, nor a time
+        # clause right after it
+        ("i don't need the car anymore when I move to Leeds next year", "Drives a 2014 Skoda", "",
+         "i don't need the car anymore", "Not applied: a plan or a later date, not a change yet"),
         ("from next April I won't need the car anymore", "Drives a 2014 Skoda", "",
          "from next April I won't need the car anymore",
          "Not applied: a plan or a later date, not a change yet"),
