@@ -60,13 +60,13 @@ _OWN_SUBJECT = re.compile(r"\s*(?:(?i:i|we)\b|[A-Z][\w-]+ (?i:and) (?:(?i:i|we))
 _CONDITION = re.compile(r"(?i:\b(?:if|unless|whether|in\s+case|suppos(?:e|ing))\b)")
 # Words that place a clause at the moment it is said; "now that" gives a reason, not a time.
 _PRESENT = re.compile(r"(?i:\b(?:now(?!\s+that\b)|any\s?more|no\s+longer|nowadays|these\s+days)\b)")
-# A clause of its own after a quote, in speech with no full stop: opened by a subject, or by a
-# question's auxiliary before one ("…as a designer so can you update it?"), or a question
-# word, after a joining word if any. Texting writes "I" as "i".
 # A time or condition clause that opens right after a quote governs it.
 _GOVERNING = re.compile(
     r"\s*[,;:–—-]?\s*(?i:(?:not\s+)?(?:when|whenever|once|after|before|until|till|as\s+soon\s+as|if|unless)\b)"
 )
+# A clause of its own after a quote, in speech with no full stop: opened by a subject, or by a
+# question's auxiliary before one ("…as a designer so can you update it?"), or a question
+# word, after a joining word if any. Texting writes "I" as "i".
 _NEW_CLAUSE = re.compile(
     r"\s*[,;:–—-]?\s+(?:(?i:and|but|so|then|also|plus|anyway|because|cos)\s+)?(?i:"
     r"(?:i|you|he|she|we|they|my|your|his|her|our|their)"

@@ -51,7 +51,8 @@ WINDOW_TOP = 500
 # count as one conversation.
 ANCHORS = 15
 SAME_CONVERSATION = timedelta(hours=1)
-# Paragraphs of the user's documents read for a slot the question names (facts and patterns).
+# Paragraphs of the user's documents read for a slot the question names, or a form of its
+# words (facts and patterns).
 SLOT_PIECES = 500
 # Letters of a word's stem that its forms share ("allergic", "allergy"); shorter words are
 # too often the start of an unrelated one.
@@ -270,6 +271,7 @@ def _filling(
 
 
 def _holds_form(text: str, forms: set[str]) -> bool:
+    """Whether ``text`` holds a word of one of ``forms``."""
     lower = text.lower()
     if not any(form in lower for form in forms):  # cheap, and most paragraphs stop here
         return False

@@ -8,10 +8,10 @@ no pattern decides whether the model is asked. Offline (``known_facts``) they ar
 of those documents, the live knowledge entries recall finds for the values the person named
 (and those whose key names a slot they filled: ``address``, ``dentist``), and the live
 memories of the session's app, kept only when they share a slot or a word with a statement
-of change. The steps (offline rules or the model) turn them into ``Edit``
-values, made here into reviewable changes: updates and retirements of lines, entries and
-memories, and statements to add to the facts. An edit the rules are not sure of, or whose
-evidence failed its check, is a change that is not accepted, with why.
+of change. The steps (offline rules or the model) turn them into ``Edit`` values, made here
+into reviewable changes: updates and retirements of lines, entries and memories, and
+statements to add to the facts. An edit the rules are not sure of, or whose evidence failed
+its check, is a change that is not accepted, with why.
 """
 
 from __future__ import annotations
