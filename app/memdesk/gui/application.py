@@ -28,6 +28,7 @@ from memdesk.errors import DamagedStoreError, MemdeskError
 from memdesk.gui import dialogs, theme
 from memdesk.gui.main_window import MainWindow
 from memdesk.gui.recovery import offer_restore
+from memdesk.gui.tasks import TaskRunner
 from memdesk.paths import resolve_paths
 
 if TYPE_CHECKING:
@@ -95,17 +96,19 @@ def paint_now(window: MainWindow) -> None:
 
 def run(args: argparse.Namespace) -> int:
     qt_app = make_qapplication(sys.argv[:1])
+    paths = resolve_paths(args.data_dir, args.db, args.config)
+    tasks = TaskRunner()  # its threads start once the store is open
     with collection_held(freeze=True):  # the window's widgets live as long as it does
-        window = MainWindow(resolve_paths(args.data_dir, args.db, args.config).data_dir)
+        window = MainWindow(paths.data_dir)
+        window.show_first_page(tasks, paths.db_file, _clock(args.now)())
         window.show()
         paint_now(window)
     app = open_or_explain(window, args)
     if app is None:
         window.close()
+        tasks.shutdown()
         return 1
-    from memdesk.gui.tasks import TaskRunner
-
-    tasks = TaskRunner(app)
+    tasks.start(app)
     window.attach(app, tasks)
     try:
         if args.smoke_test:
