@@ -154,4 +154,3 @@ def private_names(session: Session, kind: TargetKind) -> frozenset[str]:
 
 
 _NOUNS = {TargetKind.APP: "app", TargetKind.ENTRY: "entry", TargetKind.DOC: "document"}
-
