@@ -14,6 +14,7 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from memdesk.core.entry_rows import EntryQuery, EntryRow, StoredEntry, entry_row
 from memdesk.core.privacy import TargetKind, parse_stored
@@ -32,7 +33,6 @@ QUERY = EntryQuery(KNOWLEDGE)  # what the Knowledge table shows first
 _PAGE = ordered_entries(
     ENTRY_ROW_COLUMNS, LISTED_ENTRIES, ENTRY_SORT_COLUMNS[QUERY.sort], QUERY.descending, limited=True
 )
-_DATES = ("created_at", "updated_at", "expires_at")
 
 
 @dataclass(frozen=True)
@@ -70,11 +70,18 @@ def read_first_page(db_file: Path | None, now: datetime, limit: int) -> FirstPag
     return FirstPage(rows, keys & {row.key for row in rows})
 
 
-def _stored(values: tuple[object, ...]) -> StoredEntry:
+def _stored(values: tuple[Any, ...]) -> StoredEntry:
     """A row as sqlite3 returns it (dates as text, flags as numbers), typed as the store types it."""
-    entry = StoredEntry._make(values)
-    dates = {
-        name: None if getattr(entry, name) is None else datetime.fromisoformat(getattr(entry, name))
-        for name in _DATES
-    }
-    return entry._replace(pinned=bool(entry.pinned), **dates)
+    entry_id, key, content, category, importance, session_id, created, updated, pinned, expires = values
+    return StoredEntry(
+        entry_id,
+        key,
+        content,
+        category,
+        importance,
+        session_id,
+        datetime.fromisoformat(created),
+        datetime.fromisoformat(updated),
+        bool(pinned),
+        None if expires is None else datetime.fromisoformat(expires),
+    )
