@@ -195,6 +195,8 @@ def close_window(opened: Opened) -> None:
     opened.tasks.wait_idle(60000)
     opened.tasks.shutdown()
     opened.app.close()
+    opened.window.deleteLater()  # not left behind among the application's windows
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
 def memdesk_first_rows(path: Path, data_dir: Path) -> float:
