@@ -239,7 +239,8 @@ def first_rows(path: Path, data_dir: Path) -> None:
         {"window": lambda: memdesk_first_rows(path, data_dir), "bare": lambda: bare_first_rows(path)},
     )
     judge(
-        f"first Knowledge rows painted, from the window's start (reopening on Knowledge), median of {FIRST_ROWS_RUNS}",
+        f"first Knowledge rows painted, from the window's start (reopening on Knowledge), "
+        f"median of {FIRST_ROWS_RUNS}",
         statistics.median(times["window"]),
         "plain sqlite3 and a bare QTableView, the same first page",
         statistics.median(times["bare"]),

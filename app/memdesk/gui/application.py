@@ -1,7 +1,8 @@
 """``memdesk gui``: the QApplication, the store opened as "gui", and the main window.
 
 The window is put on screen first and the store layer (SQLAlchemy and the services,
-most of the start-up time) loads after it, so a person sees the window at once.
+most of the start-up time) loads after it, so a person sees the window at once; a window
+reopening on Knowledge shows that table's first page, read with plain sqlite3, before it.
 A store that cannot be opened (newer schema, locked, unreadable, read-only folder) is
 explained in a plain dialog and the command exits 1, without a traceback; for a damaged
 file the dialog offers to restore the newest backup.

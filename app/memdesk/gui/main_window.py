@@ -1,8 +1,9 @@
 """The main window: sidebar of places, the view area, search, menus, status bar.
 
 It is built in two steps so that it is on screen before the store layer has loaded: the
-constructor makes the chrome from the data folder alone, and ``attach`` connects the
-opened store. That is why the services are imported where they are used, not above.
+constructor makes the chrome from the data folder alone (and ``show_first_page`` the
+Knowledge table's first rows, when it reopens there), and ``attach`` connects the opened
+store. That is why the services are imported where they are used, not above.
 The places it can show are declared in ``places``; views are created the first time they
 are shown. They ask to navigate by emitting ``open_requested(ItemRef)``; the window owns
 navigation, undo/redo, import/export, settings and the one error dialog. A write says what
