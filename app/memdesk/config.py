@@ -12,10 +12,13 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memdesk.core.backends import BACKENDS
 from memdesk.core.trust import DEFAULT_LEVEL, LEVELS
+
+if TYPE_CHECKING:
+    from memdesk.paths import Paths
 
 COMPACTION_STEPS = ("working", "timeline", "facts", "app")
 DEFAULT_OPENAI_BASE_URL = "http://localhost:11434/v1"  # Ollama's OpenAI-compatible endpoint
@@ -318,3 +321,9 @@ def save_settings(path: Path, settings: Settings) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def global_folder(settings: Settings, paths: Paths) -> Path:
+    """The global scope's folder: ``files.global_dir``, or one in the data folder."""
+    configured = settings.files.global_dir
+    return Path(configured).expanduser() if configured else paths.default_files_dir

@@ -116,7 +116,7 @@ def test_private_marks_render(memdesk_app, tasks, qtbot, settle, name, size, dar
     memdesk_app.privacy.set_private(THERAPY, True)
     memdesk_app.privacy.set_private(HEALTH, True)
     with app_palette(dark):
-        entries = EntriesView(memdesk_app, tasks, "knowledge")
+        entries = EntriesView(tasks, "knowledge")
         apps = AppMemoriesView(memdesk_app, tasks)
         for widget in (entries, apps):
             qtbot.addWidget(widget)

@@ -130,7 +130,7 @@ def test_the_tooltip_is_the_whole_text_even_when_expired(apps_view, memdesk_app,
 
 
 def entries_view(qtbot, app, tasks, category):
-    view = EntriesView(app, tasks, category)
+    view = EntriesView(tasks, category)
     qtbot.addWidget(view)
     view.resize(SMALL, 400)
     view.show()

@@ -142,7 +142,7 @@ def test_an_items_view_says_who_last_read_it(qtbot, memdesk_app, clock, tasks, s
 
     _reads(memdesk_app, clock)
     memdesk_app.documents.set("user/profile", "Name: Ada")
-    entries = shown(qtbot, EntriesView(memdesk_app, tasks, "knowledge"), settle)
+    entries = shown(qtbot, EntriesView(tasks, "knowledge"), settle)
     entries.table.selectRow(0)  # therapy, the one entry
     settle()
     assert entries.last_read.text().startswith("Last read by mcp:coder at ")

@@ -17,7 +17,7 @@ from memdesk.store.models import HistoryStep
 
 
 def make_view(qtbot, app, tasks, category="knowledge"):
-    view = EntriesView(app, tasks, category)
+    view = EntriesView(tasks, category)
     qtbot.addWidget(view)
     view.resize(1000, 500)
     view.show()

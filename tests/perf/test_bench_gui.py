@@ -2,9 +2,10 @@
 
 Prints; never fails on time. MEMDESK_BENCH_SCALE (e.g. 0.05) shrinks the store.
 
-- the first Knowledge rows painted, counted from opening the store, the window reopening on
-  Knowledge: ≤ 2x the same first page read with plain sqlite3 into a bare QTableView of the
-  same size (the two taking turns), and ≤ 500 ms
+- the first Knowledge rows painted, counted from the window's start, the window reopening on
+  Knowledge as `memdesk gui` opens it (the first page read with sqlite3 and painted, then the
+  store opened): ≤ 2x the same first page read with plain sqlite3 into a bare QTableView of
+  the same size (the two taking turns), and ≤ 500 ms
 - the same from launching `memdesk gui`, against a bare table's process: ≤ 500 ms
 - the sidebar with every app (query, model fill, first paint)
 - global search: the service alone, and from a query to results on screen
@@ -21,20 +22,26 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject
 from PySide6.QtGui import QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import QAbstractItemView, QTableView
+from PySide6.QtWidgets import QTableView
 from tests.perf.bigstore import Corpus, big_store_path
 from tests.perf.goals import judge, patience, ratio_of_turns, taking_turns
 
 from memdesk.config import LoadedSettings, Settings
+from memdesk.core.collection import collection_held
+from memdesk.core.timefmt import utcnow
 from memdesk.gui.models.entries import EntryTableModel
 from memdesk.gui.sidebar import APP_BATCH
 from memdesk.paths import Paths
 from memdesk.services.memdesk import Memdesk
+
+if TYPE_CHECKING:
+    from memdesk.gui.main_window import MainWindow
+    from memdesk.gui.tasks import TaskRunner
 
 # Quits once its window has painted: a window that closes before its first paint was
 # never on screen, and would flatter the comparison.
@@ -148,32 +155,56 @@ def reopen_on_knowledge(data_dir: Path) -> None:
     (data_dir / "window-state.json").write_text(json.dumps({"page": "knowledge"}), encoding="utf-8")
 
 
-def memdesk_first_rows(path: Path, data_dir: Path) -> tuple[float, Callable[[], None]]:
-    """Ms from opening the store to the first Knowledge rows painted in the window (which
-    reopens on Knowledge), and what closes it all."""
+class Opened(NamedTuple):
+    window: MainWindow
+    tasks: TaskRunner
+    app: Memdesk
+    rows_painted: float  # perf_counter() at the first paint of the Knowledge rows
+    store_attached: float  # ... once the store was open and attached
+    handed_over: float  # ... once the table's own reads had every id
+
+
+def open_as_the_gui_does(path: Path, data_dir: Path) -> Opened:
+    """The opening ``memdesk gui`` does, reopening on Knowledge: the window and the first page
+    read with sqlite3 are painted, then the store opens and the table's model takes over."""
     from memdesk.gui.main_window import MainWindow
     from memdesk.gui.tasks import TaskRunner
+    from memdesk.gui.views.entries import EntriesView
 
     reopen_on_knowledge(data_dir)
-    started = time.perf_counter()
+    tasks = TaskRunner()
+    with collection_held(freeze=True):  # as gui.application.run holds it while the window paints
+        window = MainWindow(data_dir)
+        assert window.show_first_page(tasks, path, utcnow()), "the first page was not read"
+        view = window.view_as("knowledge", EntriesView)
+        watch = PaintWatch(view.table.viewport(), lambda: view.model.rowCount() > 0)
+        window.resize(*WINDOW_SIZE)
+        window.show()
+        pump_until(lambda: watch.painted_at is not None)
     app = open_big(path, data_dir)
-    tasks = TaskRunner(app)
-    window = MainWindow.for_store(app, tasks)
-    window.resize(*WINDOW_SIZE)
-    window.show()
+    tasks.start(app)
+    window.attach(app, tasks)
+    attached = time.perf_counter()
+    pump_until(lambda: view.model.complete)
+    return Opened(window, tasks, app, watch.painted_at, attached, time.perf_counter())
 
-    def close() -> None:
-        window.watcher.stop()
-        window.close()
-        tasks.wait_idle(60000)
-        tasks.shutdown()
-        app.close()
 
-    pump_until(lambda: window.current_page == "knowledge")
-    table = window.views["knowledge"].findChild(QAbstractItemView)
-    watch = PaintWatch(table.viewport(), lambda: table.model().rowCount() > 0)
-    pump_until(lambda: watch.painted_at is not None)
-    return (watch.painted_at - started) * 1000, close
+def close_window(opened: Opened) -> None:
+    opened.window.watcher.stop()
+    opened.window.close()
+    opened.tasks.wait_idle(60000)
+    opened.tasks.shutdown()
+    opened.app.close()
+    opened.window.deleteLater()  # not left behind among the application's windows
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
+def memdesk_first_rows(path: Path, data_dir: Path) -> float:
+    """Ms from the window's start to the first Knowledge rows painted (it reopens on Knowledge)."""
+    started = time.perf_counter()
+    opened = open_as_the_gui_does(path, data_dir)
+    close_window(opened)
+    return (opened.rows_painted - started) * 1000
 
 
 def bare_first_rows(path: Path) -> float:
@@ -203,14 +234,13 @@ def bare_first_rows(path: Path) -> float:
 def first_rows(path: Path, data_dir: Path) -> None:
     """The window's first rows and the bare table's, taking turns."""
 
-    def window() -> float:
-        painted, close = memdesk_first_rows(path, data_dir)
-        close()
-        return painted
-
-    times = taking_turns(FIRST_ROWS_RUNS, {"window": window, "bare": lambda: bare_first_rows(path)})
+    times = taking_turns(
+        FIRST_ROWS_RUNS,
+        {"window": lambda: memdesk_first_rows(path, data_dir), "bare": lambda: bare_first_rows(path)},
+    )
     judge(
-        f"first Knowledge rows painted, from opening the store, median of {FIRST_ROWS_RUNS}",
+        f"first Knowledge rows painted, from the window's start (reopening on Knowledge), "
+        f"median of {FIRST_ROWS_RUNS}",
         statistics.median(times["window"]),
         "plain sqlite3 and a bare QTableView, the same first page",
         statistics.median(times["bare"]),
@@ -298,9 +328,7 @@ def import_floor(env: dict[str, str]) -> float:
 
 
 def test_gui_on_the_big_store(qapp, tmp_path):
-    from memdesk.gui.main_window import MainWindow
     from memdesk.gui.search_panel import SearchPanel
-    from memdesk.gui.tasks import TaskRunner
 
     path, stats = big_store_path()
     print(f"\nstore: {stats['entries']:,} entries, {stats['apps']:,} apps x 10 memories")
@@ -309,22 +337,14 @@ def test_gui_on_the_big_store(qapp, tmp_path):
     reopen_on_knowledge(data_dir)
 
     started = time.perf_counter()
-    app = open_big(path, data_dir)
-    opened = time.perf_counter()
-    tasks = TaskRunner(app)
-    window = MainWindow.for_store(app, tasks)
-    window.resize(*WINDOW_SIZE)
-    window.show()
-    shown = time.perf_counter()
+    opened = open_as_the_gui_does(path, data_dir)
+    window, tasks, app = opened.window, opened.tasks, opened.app
     try:
-        pump_until(lambda: window.current_page == "knowledge")
-        table = window.views["knowledge"].findChild(QAbstractItemView)
-        watch = PaintWatch(table.viewport(), lambda: table.model().rowCount() > 0)
-        pump_until(lambda: watch.painted_at is not None)
         print(
-            f"first opening in this process (the views' modules loading too): store opened in "
-            f"{ms(opened - started)}, window shown {ms(shown - opened)} later, first Knowledge rows "
-            f"painted {ms(watch.painted_at - started)} after opening began"
+            f"first opening in this process (the views' modules loading too): first Knowledge rows "
+            f"painted {ms(opened.rows_painted - started)} after the window's start, the store open "
+            f"and attached {ms(opened.store_attached - opened.rows_painted)} later, every id read "
+            f"{ms(opened.handed_over - opened.store_attached)} after that"
         )
 
         sidebar = window.sidebar
@@ -390,11 +410,7 @@ def test_gui_on_the_big_store(qapp, tmp_path):
             f"max {ms(max(service))}; typed query to results on screen p50 {ms(statistics.median(on_screen))}"
         )
     finally:
-        window.watcher.stop()
-        window.close()
-        tasks.wait_idle(60000)
-        tasks.shutdown()
-        app.close()
+        close_window(opened)
 
     first_rows(path, data_dir)
 
@@ -429,4 +445,4 @@ def test_gui_on_the_big_store(qapp, tmp_path):
         )
     floor = import_floor(env)
     print(f"  for scale: a Python that only imports sqlalchemy.orm: {ms(floor)}, {floor / bare_wall:.2f}x")
-    assert watch.painted_at and service and on_screen  # every figure above was measured
+    assert opened.rows_painted and service and on_screen  # every figure above was measured

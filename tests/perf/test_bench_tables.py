@@ -54,7 +54,7 @@ def test_big_tables(qapp, tmp_path):
     started = time.perf_counter()
     app = Memdesk.open(data_dir=str(tmp_path), db=str(path))
     tasks = TaskRunner(app)
-    view = EntriesView(app, tasks, "knowledge")
+    view = EntriesView(tasks, "knowledge")
     try:
         view.resize(1200, 800)
         view.show()

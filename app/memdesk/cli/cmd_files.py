@@ -29,9 +29,8 @@ class Folders:
 
 
 def _folders(args: argparse.Namespace) -> Folders:
-    from memdesk.config import load_settings
+    from memdesk.config import global_folder, load_settings
     from memdesk.paths import resolve_paths
-    from memdesk.services.files import global_folder
 
     paths = resolve_paths(args.data_dir, args.db, args.config)
     loaded = load_settings(paths.config_file)

@@ -50,3 +50,9 @@ class ReadScope:
 
     def hides_doc(self, namespace: str) -> bool:
         return namespace in self.private_docs
+
+
+def parse_stored(stored: str) -> Target:
+    """A target as stored (checked when it was marked)."""
+    kind, _, name = stored.partition(":")
+    return Target(TargetKind(kind), name)

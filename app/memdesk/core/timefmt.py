@@ -42,7 +42,7 @@ def parse_iso(text: str, what: str = "time") -> datetime:
 
 
 def format_iso(value: datetime) -> str:
-    return value.replace(microsecond=0).isoformat() + "Z"
+    return value.isoformat(timespec="seconds") + "Z"
 
 
 def format_day(value: datetime) -> str:

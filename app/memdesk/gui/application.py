@@ -1,7 +1,8 @@
 """``memdesk gui``: the QApplication, the store opened as "gui", and the main window.
 
 The window is put on screen first and the store layer (SQLAlchemy and the services,
-most of the start-up time) loads after it, so a person sees the window at once.
+most of the start-up time) loads after it, so a person sees the window at once; a window
+reopening on Knowledge shows that table's first page, read with plain sqlite3, before it.
 A store that cannot be opened (newer schema, locked, unreadable, read-only folder) is
 explained in a plain dialog and the command exits 1, without a traceback; for a damaged
 file the dialog offers to restore the newest backup.
@@ -28,6 +29,7 @@ from memdesk.errors import DamagedStoreError, MemdeskError
 from memdesk.gui import dialogs, theme
 from memdesk.gui.main_window import MainWindow
 from memdesk.gui.recovery import offer_restore
+from memdesk.gui.tasks import TaskRunner
 from memdesk.paths import resolve_paths
 
 if TYPE_CHECKING:
@@ -95,17 +97,19 @@ def paint_now(window: MainWindow) -> None:
 
 def run(args: argparse.Namespace) -> int:
     qt_app = make_qapplication(sys.argv[:1])
+    paths = resolve_paths(args.data_dir, args.db, args.config)
+    tasks = TaskRunner()  # its threads start once the store is open
     with collection_held(freeze=True):  # the window's widgets live as long as it does
-        window = MainWindow(resolve_paths(args.data_dir, args.db, args.config).data_dir)
+        window = MainWindow(paths.data_dir)
+        window.show_first_page(tasks, paths.db_file, _clock(args.now)())
         window.show()
         paint_now(window)
     app = open_or_explain(window, args)
     if app is None:
         window.close()
+        tasks.shutdown()
         return 1
-    from memdesk.gui.tasks import TaskRunner
-
-    tasks = TaskRunner(app)
+    tasks.start(app)
     window.attach(app, tasks)
     try:
         if args.smoke_test:

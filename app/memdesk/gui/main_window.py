@@ -1,8 +1,9 @@
 """The main window: sidebar of places, the view area, search, menus, status bar.
 
 It is built in two steps so that it is on screen before the store layer has loaded: the
-constructor makes the chrome from the data folder alone, and ``attach`` connects the
-opened store. That is why the services are imported where they are used, not above.
+constructor makes the chrome from the data folder alone (and ``show_first_page`` the
+Knowledge table's first rows, when it reopens there), and ``attach`` connects the opened
+store. That is why the services are imported where they are used, not above.
 The places it can show are declared in ``places``; views are created the first time they
 are shown. They ask to navigate by emitting ``open_requested(ItemRef)``; the window owns
 navigation, undo/redo, import/export, settings and the one error dialog. A write says what
@@ -35,6 +36,7 @@ from PySide6.QtWidgets import (
 from memdesk import APP_NAME, __version__
 from memdesk.core.items import EVERYTHING, Changes, ItemKind, ItemRef
 from memdesk.core.namespaces import is_working
+from memdesk.core.records import KNOWLEDGE
 from memdesk.gui import dialogs, help_menu, theme
 from memdesk.gui.counts import CountReader
 from memdesk.gui.places import APP_PREFIX, PLACES, Place, document_place, place_for
@@ -48,10 +50,10 @@ from memdesk.gui.widgets.display import document_title, plural
 from memdesk.gui.widgets.search_box import SearchBox
 
 if TYPE_CHECKING:
+    from memdesk.core.entry_rows import EntryRow
     from memdesk.gui.search_panel import SearchPanel
     from memdesk.gui.settings_dialog import SettingsDialog
     from memdesk.gui.tasks import TaskRunner
-    from memdesk.services.entries import EntryRow
     from memdesk.services.memdesk import Memdesk
 
 STATE_FILE = "window-state.json"
@@ -135,6 +137,30 @@ class MainWindow(QMainWindow):
         # Counting every app can take a second on a big store: the first page reads first.
         self._counts_timer = QTimer(self, singleShot=True, interval=COUNTS_DELAY_MS)
 
+    def show_first_page(self, tasks: TaskRunner, db_file: Path | None, now: datetime) -> bool:
+        """Reopening on Knowledge, show its first page before the store layer has loaded.
+
+        The rows are read with plain sqlite3 (``services.first_page``) and shown in the usual
+        table, whose model reads the rest once ``tasks`` starts: the store attached, its
+        reads come back the same and no row moves. False where there is no such page to show
+        (another page was open last, or the store is not a current SQLite file with
+        Knowledge entries): the window then opens as usual once the store is attached."""
+        if self.state.get("page") != KNOWLEDGE:
+            return False
+        from memdesk.gui.models.entries import EntryTableModel
+        from memdesk.gui.views.entries import EntriesView
+        from memdesk.services.first_page import read_first_page
+
+        page = read_first_page(db_file, now, EntryTableModel.PAGE_ROWS)
+        if page is None:
+            return False
+        self.tasks = tasks
+        place = place_for(KNOWLEDGE)
+        assert place is not None
+        view = self._add_view(place, EntriesView(tasks, KNOWLEDGE, first_page=page))
+        self._switch(KNOWLEDGE, view, place.title, refresh=False)  # the view reads by itself
+        return True
+
     @classmethod
     def for_store(cls, app: Memdesk, tasks: TaskRunner) -> MainWindow:
         window = cls(app.paths.data_dir)
@@ -168,7 +194,8 @@ class MainWindow(QMainWindow):
         self.watcher.unreadable.connect(lambda message: self.statusBar().showMessage(message, 5000))
         self._update_llm_label()
         self.attached = True
-        self.tasks.read(lambda app: app.is_empty(), on_done=self._first_page)
+        if not self.current_page:  # no first page was shown before the store opened
+            self.tasks.read(lambda app: app.is_empty(), on_done=self._first_page)
         self._counts_timer.start()
         self.watcher.start()
         self.source_reader.start()
@@ -311,10 +338,13 @@ class MainWindow(QMainWindow):
         if view is None:
             if place.build is None:
                 raise KeyError(f"{place.key!r} is a group, not a page")
-            view = place.build(self)
-            self.views[place.view] = view
-            self.stack.addWidget(view)
-            view.open_requested.connect(self.navigate)
+            view = self._add_view(place, place.build(self))
+        return view
+
+    def _add_view(self, place: Place, view: Page) -> Page:
+        self.views[place.view] = view
+        self.stack.addWidget(view)
+        view.open_requested.connect(self.navigate)
         return view
 
     def view_as(self, key: str, cls: type[V]) -> V:

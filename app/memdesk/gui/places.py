@@ -87,7 +87,7 @@ def _entries(category: str) -> ViewFactory:
     def build(window: MainWindow) -> Page:
         from memdesk.gui.views.entries import EntriesView
 
-        return EntriesView(window.app, window.tasks, category)
+        return EntriesView(window.tasks, category)
 
     return build
 

@@ -13,6 +13,8 @@ After every successful write ``store_changed`` is emitted with the ``Changes`` t
 declared (everything, when it declared nothing) so the views that show them refresh, and
 ``own_revision`` holds the store revision that write left, so a watcher can tell our own
 writes from another program's.
+A runner may be made before the store is open (the window's first page is shown before
+the store layer loads): work asked of it waits, and no thread starts, until ``start``.
 """
 
 from __future__ import annotations
@@ -70,9 +72,12 @@ class TaskRunner(QObject):
     # connection to GUI-thread receivers is queued. A labelled task emits (label, 0, 0) on start.
     progress = Signal(str, int, int)
 
-    def __init__(self, app: Memdesk, parent: QObject | None = None, read_workers: int = 2) -> None:
+    def __init__(
+        self, app: Memdesk | None = None, parent: QObject | None = None, read_workers: int = 2
+    ) -> None:
         super().__init__(parent)
-        self.app = app
+        self._app = app
+        self._waiting: list[tuple[ThreadPoolExecutor, int]] = []  # asked for before ``start``
         self.own_revision = 0
         self._readers = ThreadPoolExecutor(max_workers=read_workers, thread_name_prefix="memdesk-read")
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memdesk-write")
@@ -84,6 +89,23 @@ class TaskRunner(QObject):
         self._pending_writes = 0
         self._lock = threading.Lock()
         self._closed = False
+
+    @property
+    def app(self) -> Memdesk:
+        if self._app is None:
+            raise RuntimeError("the task runner has not been started with an open store")
+        return self._app
+
+    @property
+    def started(self) -> bool:
+        return self._app is not None
+
+    def start(self, app: Memdesk) -> None:
+        """Run on ``app`` from now on, beginning with the work asked for so far."""
+        self._app = app
+        waiting, self._waiting = self._waiting, []
+        for pool, key in waiting:
+            self._run_in(pool, key)
 
     @property
     def busy(self) -> bool:
@@ -153,6 +175,12 @@ class TaskRunner(QObject):
                 QTimer.singleShot(0, self, lambda: self.busy_changed.emit(True))
         if label:
             self.progress.emit(label, 0, 0)
+        if self._app is None:
+            self._waiting.append((pool, key))
+        else:
+            self._run_in(pool, key)
+
+    def _run_in(self, pool: ThreadPoolExecutor, key: int) -> None:
         # Run (or cancelled by shutdown), the task is delivered; only its key crosses threads.
         pool.submit(self._work, key).add_done_callback(lambda _finished: self._delivery.finished.emit(key))
 
@@ -240,7 +268,8 @@ class TaskRunner(QObject):
         """Drop queued reads, interrupt running ones, and let every write finish."""
         self._closed = True
         self._readers.shutdown(wait=False, cancel_futures=True)
-        self.app.store.interrupt_reads()
+        if self._app is not None:
+            self._app.store.interrupt_reads()
         self._readers.shutdown(wait=True)
         self._writer.shutdown(wait=True)
 

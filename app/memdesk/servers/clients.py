@@ -11,8 +11,7 @@ import threading
 import time
 from typing import TYPE_CHECKING
 
-from memdesk.config import load_settings
-from memdesk.services.files import global_folder
+from memdesk.config import global_folder, load_settings
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk

@@ -12,20 +12,27 @@ from __future__ import annotations
 import re
 from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from memdesk.core import lifetime
-from memdesk.core.records import CATEGORIES, MAX_NAME_CHARS
+from memdesk.core.entry_rows import (
+    EntryQuery,
+    EntryRow,
+    StoredEntry,
+    check_category,
+    effective_expiry,
+    entry_row,
+)
+from memdesk.core.records import MAX_NAME_CHARS
 from memdesk.core.search_text import like_pattern
 from memdesk.core.timefmt import naive_utc
 from memdesk.errors import BadInputError, ConflictError, NotFoundError
 from memdesk.services.context import MAX_ENTRY_CHARS, Context, check_text
 from memdesk.services.expirable import adjust_expiry
 from memdesk.store.lifetime import entry_expiry, entry_live, entry_not_live_parts
+from memdesk.store.listing import ENTRY_SORT_COLUMNS, LISTED_ENTRIES, ordered_entries
 from memdesk.store.models import Entry
 from memdesk.store.prefix import starts_with
 
@@ -33,47 +40,7 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 _MAX_FILTER_WORDS = 16
 _CHUNK = 500  # ids per IN (...) list, well under SQLite's limit on bound values
 
-# Sort keys to columns. Only these fragments ever reach the SQL text; values are bound.
-ENTRY_SORT_COLUMNS: dict[str, str] = {
-    "key": "key",
-    "content": "content",
-    "importance": "importance",
-    "session": "session_id",
-    "created": "created_at",
-    "updated": "updated_at",
-}
 ENTRY_SORTS = (*ENTRY_SORT_COLUMNS, "expires")
-
-
-@dataclass(frozen=True)
-class EntryQuery:
-    """Which entries a table shows, in which order."""
-
-    category: str
-    sort: str = "created"
-    descending: bool = True
-    text: str = ""
-
-
-@dataclass(frozen=True)
-class EntryRow:
-    id: int
-    key: str
-    content: str
-    category: str
-    importance: float
-    session_id: str | None
-    created_at: datetime
-    updated_at: datetime
-    pinned: bool
-    expires_at: datetime | None  # effective: retention applied, None when pinned or never
-    expired: bool
-
-
-def check_category(category: object) -> str:
-    if category not in CATEGORIES:
-        raise BadInputError(f"category {category!r} is not valid", "expected knowledge or timeline")
-    return str(category)
 
 
 def check_key(key: object) -> str:
@@ -83,27 +50,9 @@ def check_key(key: object) -> str:
     return key.strip()
 
 
-def effective_expiry(entry: Entry, retention_days: int) -> datetime | None:
-    """When ``entry`` expires under ``core.lifetime``'s rule (None: never)."""
-    retention = lifetime.entry_retention(entry.category, retention_days)
-    return lifetime.expires_at(bool(entry.pinned), entry.expires_at, entry.created_at, retention)
-
-
-def entry_row(entry: Entry, now: datetime, retention_days: int) -> EntryRow:
-    expires = effective_expiry(entry, retention_days)
-    return EntryRow(
-        id=entry.id,
-        key=entry.key,
-        content=entry.content,
-        category=entry.category,
-        importance=entry.importance,
-        session_id=entry.session_id,
-        created_at=entry.created_at,
-        updated_at=entry.updated_at,
-        pinned=bool(entry.pinned),
-        expires_at=expires,
-        expired=lifetime.has_expired(expires, now),
-    )
+def stored(entry: Entry) -> StoredEntry:
+    """An entry's stored values, which ``core.entry_rows`` makes a row of."""
+    return StoredEntry(*(getattr(entry, column) for column in StoredEntry._fields))
 
 
 def filter_words(words_text: str) -> list[str]:
@@ -127,7 +76,7 @@ class Entries:
         return self.ctx.settings.memory.timeline_retention_days
 
     def _row(self, entry: Entry) -> EntryRow:
-        return entry_row(entry, self.ctx.now(), self.retention_days)
+        return entry_row(stored(entry), self.ctx.now(), self.retention_days)
 
     def upsert(
         self,
@@ -271,7 +220,7 @@ class Entries:
             entry = session.get(Entry, entry_id)
             if entry is None or entry.deleted_at is not None:
                 raise NotFoundError(f"no entry {entry_id}")
-            current = effective_expiry(entry, self.retention_days)
+            current = effective_expiry(stored(entry), self.retention_days)
             adjust_expiry(entry, now, current, extend_days, pin, expire)
             session.flush()
             return self._row(entry)
@@ -280,20 +229,17 @@ class Entries:
         """Ids of the entries ``query`` selects, in its order (ties broken by id)."""
         params: dict[str, object] = {}
         where = self._where(query, params)
-        order = "DESC" if query.descending else "ASC"
-        # Empty values first going up, last going down, whatever the engine's default.
-        nulls = "NULLS LAST" if query.descending else "NULLS FIRST"
         with self.ctx.store.read() as session:
-            sort = self._sort_sql(query.sort, session)
-            sql = f"SELECT id FROM entries WHERE {where} ORDER BY {sort} {order} {nulls}, id {order}"
+            sql = ordered_entries(
+                "id", where, self._sort_sql(query.sort, session), query.descending, limit is not None
+            )
             if limit is not None:
-                sql += " LIMIT :limit"
                 params["limit"] = limit
             # The raw cursor: a million plain ints come back several times faster than as rows.
             return array("q", [row[0] for row in self.ctx.store.raw_rows(session, sql, params)])
 
     def _where(self, query: EntryQuery, params: dict[str, object]) -> str:
-        where = "category = :category AND deleted_at IS NULL"
+        where = LISTED_ENTRIES
         params["category"] = check_category(query.category)
         wanted = query.text.strip()
         words = filter_words(wanted)
@@ -338,8 +284,13 @@ class Entries:
 
         Rows moved to Trash since the ids were read are still returned, so a table shows them
         until its next refresh instead of blank lines."""
+        columns = [getattr(Entry, column) for column in StoredEntry._fields]
         with self.ctx.store.read() as session:
             found = {
-                entry.id: entry for entry in session.scalars(select(Entry).where(Entry.id.in_(list(ids))))
+                entry.id: entry
+                for entry in map(
+                    StoredEntry._make, session.execute(select(*columns).where(Entry.id.in_(list(ids))))
+                )
             }
-            return [self._row(found[entry_id]) for entry_id in ids if entry_id in found]
+        now, retention_days = self.ctx.now(), self.retention_days
+        return [entry_row(found[entry_id], now, retention_days) for entry_id in ids if entry_id in found]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memdesk.config import SPEC_BY_KEY, Settings, validate_value
+from memdesk.config import SPEC_BY_KEY, validate_value
 from memdesk.core.filecaps import (
     CappedIndex,
     MemoryEntry,
@@ -33,7 +33,6 @@ from memdesk.core.filecaps import (
 from memdesk.core.scopes import GLOBAL, PROJECT
 from memdesk.core.tokens import estimate_tokens
 from memdesk.errors import BadInputError, MemdeskError, NotFoundError
-from memdesk.paths import Paths
 
 if TYPE_CHECKING:
     from memdesk.services.context import Context
@@ -49,12 +48,6 @@ _CONFIG_KEYS = {
     "maxInjectLines": "files.max_inject_lines",
     "maxInjectBytes": "files.max_inject_bytes",
 }
-
-
-def global_folder(settings: Settings, paths: Paths) -> Path:
-    """The global scope's folder: ``files.global_dir``, or one in the data folder."""
-    configured = settings.files.global_dir
-    return Path(configured).expanduser() if configured else paths.default_files_dir
 
 
 def project_memory_dir(project_dir: Path) -> Path:

@@ -17,24 +17,23 @@ from typing import TYPE_CHECKING
 from sqlalchemy import exists, or_, select
 from sqlalchemy.orm import Session
 
-from memdesk.config import LoadedSettings, Settings, load_settings, save_settings
+from memdesk.config import LoadedSettings, Settings, global_folder, load_settings, save_settings
 from memdesk.core.timefmt import utcnow
 from memdesk.paths import Paths, resolve_paths
-from memdesk.services.apps import AppMemories
 from memdesk.services.context import Context
-from memdesk.services.documents import Documents
-from memdesk.services.entries import Entries
-from memdesk.services.files import FileScopes, global_folder
-from memdesk.services.working import WorkingMemory
 from memdesk.store.engine import Store
 from memdesk.store.models import FACT_TABLES, App, ChatSession, Document, Entry
 from memdesk.store.recorder import Touched
 
 if TYPE_CHECKING:
     from memdesk.services.access_log import AccessLog
+    from memdesk.services.apps import AppMemories
     from memdesk.services.assistants import Assistants
     from memdesk.services.compaction import Compaction
+    from memdesk.services.documents import Documents
+    from memdesk.services.entries import Entries
     from memdesk.services.expiry import Expiry
+    from memdesk.services.files import FileScopes
     from memdesk.services.flynn import FlynnFolder
     from memdesk.services.health import Health
     from memdesk.services.history import History
@@ -50,6 +49,7 @@ if TYPE_CHECKING:
     from memdesk.services.transcripts import Transcripts
     from memdesk.services.transfer import Transfer
     from memdesk.services.trash import Trash
+    from memdesk.services.working import WorkingMemory
 
 
 class Memdesk:
@@ -70,13 +70,38 @@ class Memdesk:
             actor=actor,
             clock=clock,
         )
-        self.documents = Documents(self.ctx)
-        self.working = WorkingMemory(self.ctx)
-        self.apps = AppMemories(self.ctx)
-        self.entries = Entries(self.ctx)
         self.ctx.derived.append(self._keep_health_index)
-        # The rest are made (and their modules imported) on first use: a one-shot command like
-        # `memdesk health` or an assistant's hook needs few of them, and starts sooner.
+        # The services are made (and their modules imported) on first use: a one-shot command
+        # like `memdesk health`, `memdesk access log` or an assistant's hook needs few of them,
+        # and starts sooner.
+
+    @cached_property
+    def documents(self) -> Documents:
+        """Documents by namespace: the profile, preferences, notes."""
+        from memdesk.services.documents import Documents
+
+        return Documents(self.ctx)
+
+    @cached_property
+    def working(self) -> WorkingMemory:
+        """The working memory of the session under way."""
+        from memdesk.services.working import WorkingMemory
+
+        return WorkingMemory(self.ctx)
+
+    @cached_property
+    def apps(self) -> AppMemories:
+        """Apps and their memories."""
+        from memdesk.services.apps import AppMemories
+
+        return AppMemories(self.ctx)
+
+    @cached_property
+    def entries(self) -> Entries:
+        """Knowledge and timeline entries."""
+        from memdesk.services.entries import Entries
+
+        return Entries(self.ctx)
 
     @cached_property
     def recall(self) -> Recall:
@@ -225,6 +250,8 @@ class Memdesk:
     @cached_property
     def files(self) -> FileScopes:
         """The ``MEMORY.md`` scopes: the global folder in the settings and a project's."""
+        from memdesk.services.files import FileScopes
+
         return FileScopes(self.ctx)
 
     @cached_property

@@ -18,17 +18,17 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from memdesk.core.namespaces import check_namespace
-from memdesk.core.privacy import TARGET_FORMS, ReadScope, Target, TargetKind
+from memdesk.core.privacy import TARGET_FORMS, ReadScope, Target, TargetKind, parse_stored
 from memdesk.core.trust import is_assistant
 from memdesk.errors import BadInputError, NotFoundError
 from memdesk.services.apps import check_app_id
 from memdesk.services.context import Context
 from memdesk.services.entries import check_key
+from memdesk.store.listing import PRIVATE_TARGETS
 from memdesk.store.models import App, AssistantApp, Document, Entry, PrivateItem
 
 # Straight from the driver: on the path of every prompt, SQLAlchemy's own work for these
 # took ten times as long as the queries.
-_PRIVATE = "SELECT target FROM private_items"
 _APP_LIMIT = "SELECT app_id FROM assistant_apps WHERE actor = :reader"
 # Built once: on the path of recall, building the statement took longer than running it.
 _PRIVATE_OF_KIND = {
@@ -69,7 +69,7 @@ class Privacy:
         reader = self.ctx.current_actor if reader is None else reader
         store = self.ctx.store
         with store.read(consistent=False, within=session) as session:
-            targets = [parse_stored(target) for (target,) in store.raw_rows(session, _PRIVATE, {})]
+            targets = [parse_stored(target) for (target,) in store.raw_rows(session, PRIVATE_TARGETS, {})]
             apps = None
             if is_assistant(reader):
                 limit = store.raw_rows(session, _APP_LIMIT, {"reader": reader})
@@ -154,9 +154,3 @@ def private_names(session: Session, kind: TargetKind) -> frozenset[str]:
 
 
 _NOUNS = {TargetKind.APP: "app", TargetKind.ENTRY: "entry", TargetKind.DOC: "document"}
-
-
-def parse_stored(stored: str) -> Target:
-    """A target as stored (checked when it was marked)."""
-    kind, _, name = stored.partition(":")
-    return Target(TargetKind(kind), name)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractItemModel, QEvent, QModelIndex, QObject, QPersistentModelIndex, QRect, Qt
 from PySide6.QtGui import QKeyEvent
@@ -28,7 +28,9 @@ from memdesk.errors import ConflictError
 from memdesk.gui import dialogs
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.widgets.tables import WrappingDelegate
-from memdesk.services.memdesk import Memdesk
+
+if TYPE_CHECKING:  # tables are made before the store layer has loaded
+    from memdesk.services.memdesk import Memdesk
 
 Index = QModelIndex | QPersistentModelIndex
 TEXT_EDITOR_LINES = 5

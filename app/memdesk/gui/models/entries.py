@@ -5,7 +5,9 @@ ids take ~8 MB in an ``array``) and reads rows only for the part of the table be
 painted, keeping the latest few thousand. Sorting (``sort``) and filtering (``set_filter``)
 run in SQL, words through the full-text index. A new query first reads its first
 ``HEAD_ROWS`` ids (milliseconds on an indexed order, whatever the size of the store) so rows
-paint at once; the rest of the ids are read next and appended.
+paint at once; the rest of the ids are read next and appended. A model may start from a
+first page read before the store was open (``start_from``): those rows paint at once, and the
+ids read later are appended after them.
 """
 
 from __future__ import annotations
@@ -18,12 +20,12 @@ from dataclasses import replace
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, QTimer, Signal
 
+from memdesk.core.entry_rows import EntryQuery, EntryRow, check_category
 from memdesk.gui import theme
 from memdesk.gui.models.common import NUMBER_ALIGNMENT, ExpiredRole, IdRole, Index
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.widgets.display import one_line, when
 from memdesk.gui.widgets.private_toggle import PRIVATE_TIP, lock_icon
-from memdesk.services.entries import EntryQuery, EntryRow, check_category
 
 _ROW_ROLES = frozenset(
     {
@@ -98,7 +100,17 @@ class EntryTableModel(QAbstractTableModel):
         if self._loading:
             self._reload_again = True
             return
-        self._load(head=not self._complete)
+        # Rows already on screen stay there: every id is read and appended after them.
+        self._load(head=not self._complete and not self._ids)
+
+    def start_from(self, rows: list[EntryRow], private_keys: frozenset[str]) -> None:
+        """Show ``rows``, the first rows of this model's query read elsewhere, until its own
+        reads arrive: they come back the same, so nothing on screen moves."""
+        self.beginResetModel()
+        self._ids = array("q", [row.id for row in rows])
+        self._store(((row.id, row) for row in rows), self._epoch)
+        self.private_keys = private_keys
+        self.endResetModel()
 
     def set_filter(self, text: str) -> None:
         if text.strip() != self._query.text:

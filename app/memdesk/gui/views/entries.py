@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
@@ -26,8 +28,10 @@ from memdesk.gui.widgets.last_read import LastReadLabel
 from memdesk.gui.widgets.private_toggle import PRIVATE_TIP
 from memdesk.gui.widgets.tables import setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
-from memdesk.services.entries import EntryRow
-from memdesk.services.memdesk import Memdesk
+
+if TYPE_CHECKING:  # the view may be made before the store layer has loaded
+    from memdesk.core.entry_rows import EntryRow
+    from memdesk.services.first_page import FirstPage
 
 E = EntryTableModel
 FILTER_DELAY_MS = 250  # typing a word reads the store once, not once per letter
@@ -36,9 +40,16 @@ TITLES = {"knowledge": "Knowledge", "timeline": "Timeline"}
 
 
 class EntriesView(Page):
-    def __init__(self, app: Memdesk, tasks: TaskRunner, category: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        tasks: TaskRunner,
+        category: str,
+        first_page: FirstPage | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        """``first_page``: the first rows, read before the store was open, shown until the
+        model's own reads replace them."""
         super().__init__(parent)
-        self.app = app
         self.tasks = tasks
         self.category = category
         self._open_when_loaded: int | None = None
@@ -108,6 +119,8 @@ class EntriesView(Page):
         layout.addWidget(self.table, 1)
         self.last_read = LastReadLabel(tasks)
         layout.addWidget(self.last_read)
+        if first_page is not None:
+            self.model.start_from(first_page.rows, first_page.private_keys)
         self._update_buttons()
         self.model.refresh()
         self._read_private()
@@ -233,7 +246,7 @@ class EntriesView(Page):
         if self.model.query.text:
             text += f" matching “{self.model.query.text}”"
         if self.category == "timeline":
-            text += f" · kept {self.app.entries.retention_days} days after they are written"
+            text += f" · kept {self.tasks.app.entries.retention_days} days after they are written"
         self.header.set_text(TITLES[self.category], text)
 
     def _read_private(self) -> None:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtWidgets import QLabel, QWidget
 
 from memdesk.core.items import ItemRef, read_kind
 from memdesk.gui import theme
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.widgets import display
-from memdesk.services.access_log import LastRead
+
+if TYPE_CHECKING:  # made with the first page, before the store layer has loaded
+    from memdesk.services.access_log import LastRead
 
 
 class LastReadLabel(QLabel):

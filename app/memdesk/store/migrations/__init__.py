@@ -15,7 +15,9 @@ from pathlib import Path
 
 from sqlalchemy import Column, Connection, MetaData, String, Table
 
-SCHEMA_VERSION = 12
+from memdesk.store.schema_version import SCHEMA_VERSION
+
+__all__ = ["SCHEMA_VERSION"]
 # The oldest schema an upgrade starts from (Memdesk's first).
 FIRST_VERSION = 1
 SCRIPTS = Path(__file__).parent
