@@ -2,11 +2,12 @@
 
 Prints; never fails on time. MEMDESK_BENCH_SCALE (e.g. 0.05) shrinks the store.
 
-- the first Knowledge rows painted, counted from the window's start, the window reopening on
-  Knowledge as `memdesk gui` opens it (the first page read with sqlite3 and painted, then the
-  store opened): ≤ 2x the same first page read with plain sqlite3 into a bare QTableView of
-  the same size (the two taking turns), and ≤ 500 ms
-- the same from launching `memdesk gui`, against a bare table's process: ≤ 500 ms
+- the first Knowledge rows from launching `memdesk gui` (the first page read with sqlite3 and
+  painted, then the store opened), against a process painting the same first page read with
+  plain sqlite3 into a bare QTableView of the same size (the two taking turns): ≤ 2x, and
+  ≤ 500 ms
+- the same inside one process, counted from the window's start: ≤ 100 ms, as a window
+  should answer (its floor, 3-9 ms, is within the noise of a shared machine, so no ratio)
 - the sidebar with every app (query, model fill, first paint)
 - global search: the service alone, and from a query to results on screen
 - cold start of ``memdesk gui --smoke-test`` against a bare PySide6 window, same machine, same
@@ -88,6 +89,7 @@ COLD_RUNS = 9
 FIRST_ROWS_RUNS = 5
 FIRST_ROWS_RATIO_GOAL = 2.0
 FIRST_ROWS_PATIENCE_MS = 500
+WINDOW_ANSWERS_MS = 100  # patience: a window that answers within 100 ms
 APPS_QUERY_GOAL_MS = 100  # the sidebar answers as a window should: patience
 WINDOW_SIZE = (1280, 800)
 # The floor's page: what Knowledge shows first (newest first), read with plain sqlite3.
@@ -244,8 +246,7 @@ def first_rows(path: Path, data_dir: Path) -> None:
         statistics.median(times["window"]),
         "plain sqlite3 and a bare QTableView, the same first page",
         statistics.median(times["bare"]),
-        ratio_goal=FIRST_ROWS_RATIO_GOAL,
-        patience_ms=FIRST_ROWS_PATIENCE_MS,
+        patience_ms=WINDOW_ANSWERS_MS,
         ratio=ratio_of_turns(times, "window", "bare"),
     )
 
@@ -275,12 +276,12 @@ def first_rows_as_processes(path: Path, data_dir: Path, bare_script: Path, env: 
     size = [str(side) for side in WINDOW_SIZE]
     bare = [str(bare_script), str(path), FIRST_PAGE_SQL, str(EntryTableModel.PAGE_ROWS), *size]
     times = taking_turns(COLD_RUNS, {"window": window, "bare": lambda: rows_run(bare, env)})
-    # Patience only: SQLAlchemy's import alone is over twice this floor, and the rows need it.
     judge(
         f"`memdesk gui` launched to its first Knowledge rows painted, median of {COLD_RUNS}",
         statistics.median(times["window"]),
         "a Python with PySide6 painting the same first page, read with sqlite3, in a bare table",
         statistics.median(times["bare"]),
+        ratio_goal=FIRST_ROWS_RATIO_GOAL,
         patience_ms=FIRST_ROWS_PATIENCE_MS,
         ratio=ratio_of_turns(times, "window", "bare"),
     )
