@@ -1503,13 +1503,13 @@ def _line_claims(text: str, start: int, end: int) -> list[Claim]:
                     kind = ""  # a change names it: "stopped the melatonin", "magnesium instead"
                 past = True if group == "o" else None
                 value_at = start + value_start
-                if not _someone_else(text, value_at) and not (
+                if not someone_else(text, value_at) and not (
                     kind in _CONTACTS and _others_contact(text, value_at)
                 ):
                     found.append(_claim(text, kind, value_at, start + value_end, past))
     for match in _LEXICON_RE.finditer(segment) if tried.lexicon else ():
         slot = _lexicon_slot(match.group(0))
-        if slot and not _someone_else(text, start + match.start()):
+        if slot and not someone_else(text, start + match.start()):
             found.append(_claim(text, slot, start + match.start(), start + match.end(), None))
     if tried.schedule:
         found += _schedule_claims(text, start, end)
@@ -1531,7 +1531,7 @@ def _says_when(text: str, start: int, end: int) -> bool:
     return len(words) > 1 or any(word.endswith("s") or word in _WEEKDAYS for word in named)
 
 
-def _someone_else(text: str, start: int) -> bool:
+def someone_else(text: str, start: int) -> bool:
     """The value's clause is about a relative or a friend ("my sister moved to Valencia")."""
     clause_start, _end = _clause_bounds(text, start, start)
     before = text[clause_start:start]

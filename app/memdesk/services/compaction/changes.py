@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select
 
 from memdesk.core.slots import LABELS, claims_in, later_claims, normalise, says_change, slots_named_in, stem
+from memdesk.llm.aligned import valued_turns
 from memdesk.llm.changes import Edit, Known, Said
 from memdesk.services.compaction.model import CONFLICT_NOTE, Change, ChangeKind
 from memdesk.store.lifetime import entry_live, memory_live
@@ -52,11 +53,14 @@ class Found:
 
 def known_facts(app: Memdesk, said: Sequence[Said], facts_namespace: str, app_id: str | None) -> list[Known]:
     """The stored facts the person's statements of change may touch, numbered from 1."""
-    # Statements of change, and of a change from a later date ("will be £1,200 from next April").
+    # Statements of change, of a change from a later date ("will be £1,200 from next April"),
+    # and the messages around a value of a kind a stored fact may hold ("new ones 07700 900873").
+    valued = valued_turns(said)
     changing = [
         (s, claims)
         for s in said
         if (claims := (claims_in(s.text) if says_change(s.text) else []) or later_claims(s.text))
+        or s.turn in valued
     ]
     if not changing:
         return []
