@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from memdesk.core.search_text import STOPWORDS
 
@@ -82,7 +83,8 @@ class Value:
     denied: bool = False
 
 
-def values_in(text: str) -> list[Value]:
+@lru_cache(maxsize=4096)  # a stored fact is read once for each sentence of a conversation
+def values_in(text: str) -> tuple[Value, ...]:
     """Every value the text holds, in order; not the dates the store wrote after relative ones."""
     found: list[Value] = []
     written = [m.span() for m in _WRITTEN_DATE.finditer(text)]
@@ -102,7 +104,7 @@ def values_in(text: str) -> list[Value]:
             continue
         denied = bool(_DENIED_BEFORE.search(text, 0, start)) or bool(_DENIED_AFTER.match(text[end:]))
         found.append(Value(kind, (start, end), key, denied))
-    return found
+    return tuple(found)
 
 
 def _alone(text: str, start: int, end: int) -> bool:
