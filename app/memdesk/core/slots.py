@@ -68,7 +68,7 @@ class _Lazy:
 
 # Raised whenever a change to the rules changes what some text claims: Memory health's index
 # holds claims read by the rules, and reads every fact again when this differs.
-RULES_VERSION = 3
+RULES_VERSION = 4
 
 # The closed set of slots. ``time:<event>``, ``day:<event>`` and ``amount:<what>`` are
 # qualified by the thing they concern and whose it is ("time:standup", "day:elin violin",
@@ -1259,8 +1259,9 @@ _LATER_CUE = _Lazy(
 _AND_CLAUSE = _Lazy(r"[,;:]\s|\s(?:and|but|so|because|while|whereas)\s")
 _AHEAD_WORDS = frozenset({"next", "soon", "upcoming", "tomorrow"})  # words that place a clause later
 _SAID_IN = " (said in "  # ``said_in_mark``
-# A clause's subject: a capitalised first word ("Dev drives…", "- Isla does ballet…").
-_SUBJECT = _Lazy(r"\s*(?:[-*•]\s*)?(?:(?:and|but|so|then)\s+)?([A-Z][\w-]*)\b(?![’'])")
+# A clause's subject: a name, in any case (texts are often all lower case), or a name's
+# possession ("sara's bff is quitting ballet" is not the person's news either).
+_SUBJECT = _Lazy(r"\s*(?:[-*•]\s*)?(?:(?:and|but|so|then)\s+)?([A-Za-z][\w-]*)\b(?:['’]s\b)?(?![’'])")
 _HOUSEHOLD_LABELS = frozenset({
     "partner", "wife", "husband", "spouse", "girlfriend", "boyfriend", "fiance", "fiancee", "children",
     "kids", "son", "sons", "daughter", "daughters", "child", "dog", "cat", "pet", "pets", "mum", "mom",

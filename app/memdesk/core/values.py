@@ -102,9 +102,13 @@ def values_in(text: str) -> tuple[Value, ...]:
             kind = WEEKDAY
         if kind == NUMBER and not _alone(text, start, end):
             continue
-        denied = bool(_DENIED_BEFORE.search(text, 0, start)) or bool(_DENIED_AFTER.match(text[end:]))
-        found.append(Value(kind, (start, end), key, denied))
+        found.append(Value(kind, (start, end), key, denied_at(text, start, end)))
     return tuple(found)
+
+
+def denied_at(text: str, start: int, end: int) -> bool:
+    """The words at ``start:end`` are said as not holding or as a bound of something else."""
+    return bool(_DENIED_BEFORE.search(text, 0, start)) or bool(_DENIED_AFTER.match(text[end:]))
 
 
 def _alone(text: str, start: int, end: int) -> bool:
