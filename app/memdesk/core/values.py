@@ -70,6 +70,7 @@ _DENIED_BEFORE = re.compile(
     r"(?i:\b(?:not|no\s+longer|instead\s+of|rather\s+than|from|was|old|previous|wrong"
     r"|until|till|before|after|by|past)\s+(?:the\s+|my\s+|a\s+)?)$"
 )
+_RANGE_START = re.compile(r"(?i:\bfrom\s+)$")
 _DENIED_AFTER = re.compile(r"(?i:^\s*(?:is|was)?\s*(?:wrong|no\s+good|gone|dead|cancell?ed|finished|over)\b)")
 
 
@@ -102,7 +103,9 @@ def values_in(text: str) -> tuple[Value, ...]:
             kind = WEEKDAY
         if kind == NUMBER and not _alone(text, start, end):
             continue
-        found.append(Value(kind, (start, end), key, denied_at(text, start, end)))
+        # a range's own "from … till" is not an old value's "from"
+        denied = denied_at(text, start, end) and not (kind == HOURS and _RANGE_START.search(text, 0, start))
+        found.append(Value(kind, (start, end), key, denied))
     return tuple(found)
 
 

@@ -18,13 +18,13 @@ amount the fact gives, when it is of its size.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from memdesk.core.search_text import STOPWORDS
 from memdesk.core.slots import mood_at, placed_later, someone_else, stem
-from memdesk.core.values import DAY, MEASURED, MONEY, NUMBER, Value, values_in
+from memdesk.core.values import DAY, EMAIL, MEASURED, MONEY, NUMBER, PHONE, Value, values_in
 
 if TYPE_CHECKING:  # ``llm.changes`` reads this module's edits with its own
     from memdesk.llm.changes import Known, Said
@@ -34,10 +34,11 @@ _MIN_ANCHOR = 4  # letters: shorter words tie too much to too much
 _MIN_TAIL = 3  # digits of an old number said to name it ("the 412 one")
 _FIRST_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _SIZE = 5
-# How far an anchor is looked for (``_scopes``): an amount is often said alone after the
-# message that named its subject ("upped my amlodipine" … "yes 10mg"); a day said once ("sunday
-# night") only with what it is the day of.
-_REACH = {DAY: 1}
+# How far an anchor is looked for (``_scopes``): the sentence, its message, the message before.
+# An amount or a contact is often said alone after the message that named its subject ("upped
+# my amlodipine" … "yes 10mg"; "the 111 one is gone" … "07911 555 222"); a day said once ("sunday
+# night") only with what it is the day of; anything else within its message.
+_REACH = {DAY: 1, PHONE: 3, EMAIL: 3, NUMBER: 3, MONEY: 3}
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
                 continue
             if someone_else(sentence.text, start):
                 continue
-            scopes = _scopes(said, index)[: _REACH.get(kind, 3 if kind == NUMBER or _measured(kind) else 2)]
+            scopes = _scopes(said, index)[: _REACH.get(kind, 3 if _measured(kind) else 2)]
             target = _target(kind, value, sentence.text, scopes, known, texts)
             if target is None:
                 continue
@@ -96,6 +97,11 @@ def valued_turns(said: Sequence[Said]) -> set[int]:
     turns = sorted({s.turn for s in said})
     holding = {s.turn for s in said if values_in(s.text)}
     return holding | {turns[turns.index(turn) - 1] for turn in holding if turns.index(turn) > 0}
+
+
+def value_kinds(texts: Iterable[str]) -> set[str]:
+    """The kinds of the values the texts hold (a number alone is not one of its own)."""
+    return {value.kind for text in texts for value in values_in(text) if value.kind not in (NUMBER, DAY)}
 
 
 def _single_values(text: str) -> list[tuple[str, Value]]:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select
 
 from memdesk.core.slots import LABELS, claims_in, later_claims, normalise, says_change, slots_named_in, stem
-from memdesk.llm.aligned import valued_turns
+from memdesk.llm.aligned import value_kinds, valued_turns
 from memdesk.llm.changes import Edit, Known, Said
 from memdesk.services.compaction.model import CONFLICT_NOTE, Change, ChangeKind
 from memdesk.store.lifetime import entry_live, memory_live
@@ -104,7 +104,11 @@ def known_facts(app: Memdesk, said: Sequence[Said], facts_namespace: str, app_id
     found += [("app", str(memory_id), content) for memory_id, content in memories]
     words, slots = _said_words([s for s, _claims in changing])
     slots |= named | {f"label:{noun}" for noun in nouns}
-    relevant = [item for item in found if _relevance(item[2], words, slots) > 0]
+    # a fact holding a value of a kind the person said ("07911 555 222" and "Mobile: 07700 …")
+    kinds = value_kinds(s.text for s, _claims in changing)
+    relevant = [
+        item for item in found if _relevance(item[2], words, slots) > 0 or kinds & value_kinds([item[2]])
+    ]
     relevant.sort(key=lambda item: -_relevance(item[2], words, slots))
     kept = relevant[:MAX_KNOWN]
     ordered = [item for item in found if item in kept]  # in the order they are stored
