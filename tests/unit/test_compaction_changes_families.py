@@ -58,6 +58,8 @@ def test_what_is_not_a_value_of_its_own():
     # said as not holding, or as a bound of something else
     assert [v.denied for v in values_in("80 mg, not 60 mg")] == [False, True]
     assert [v.denied for v in values_in("ran on until 10:45")] == [True]
+    assert [v.denied for v in values_in("sub 4:30 isnt realistic, 4:45 it is")] == [True, False]
+    assert [v.denied for v in values_in("it's 2.000 not 2.500")] == [False, True]  # the first holds
 
 
 def test_a_new_value_replaces_only_that_value_of_the_line():

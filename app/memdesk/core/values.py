@@ -71,7 +71,10 @@ _DENIED_BEFORE = re.compile(
     r"|until|till|before|after|by|past)\s+(?:the\s+|my\s+|a\s+)?)$"
 )
 _RANGE_START = re.compile(r"(?i:\bfrom\s+)$")
-_DENIED_AFTER = re.compile(r"(?i:^\s*(?:is|was)?\s*(?:wrong|no\s+good|gone|dead|cancell?ed|finished|over)\b)")
+_DENIED_AFTER = re.compile(
+    r"(?i:^\s*(?:(?:is|was)?\s*(?:wrong|no\s+good|gone|dead|cancell?ed|finished|over)"
+    r"|(?:is\s*n[o'’]?t|ain[’']?t|won[’']?t|not)\s+[^\W\d]\w*)\b)"
+)  # "the 412 one is dead", "1:55 aint happening"; not "70.000 not 75", which says 70.000
 
 
 @dataclass(frozen=True)
