@@ -36,6 +36,7 @@ def sure(found: list[Edit]) -> list[tuple[int | None, str]]:
         ("ring me on 07911 555 222", "phone", "07911555222"),
         ("write to sam.k@fastmail.net", "email", "sam.k@fastmail.net"),
         ("it's €1.250,00 a month", "money", "1250.00"),
+        ("₦45,000 a month now", "money", "45000"),  # any currency sign
         ("she set it at 2,5 mg", "quantity:dose", "2.5 mg"),
         ("quiet from 23:00 till 06:45", "hours", "1380-405"),
         ("doors open 7.30pm", "clock", "1170"),
@@ -58,6 +59,7 @@ def test_what_is_not_a_value_of_its_own():
     # said as not holding, or as a bound of something else
     assert [v.denied for v in values_in("80 mg, not 60 mg")] == [False, True]
     assert [v.denied for v in values_in("ran on until 10:45")] == [True]
+    assert [v.denied for v in values_in("the 60mg figure was a mistake")] == [True]  # one already named
     assert [v.denied for v in values_in("sub 4:30 isnt realistic, 4:45 it is")] == [True, False]
     assert [v.denied for v in values_in("it's 2.000 not 2.500")] == [False, True]  # the first holds
 
@@ -83,6 +85,12 @@ def test_a_number_said_alone_takes_the_stored_unit_of_its_size():
     assert sure(found) == [(1, "- Cardiologist put me on bisoprolol 5mg mornings")]
     # not of the stored amount's size: a count of something else
     assert sure(edits(stored, "the pocket money thing, ana has 40 now")) == []
+
+
+def test_a_time_said_alone_is_anchored_by_the_message_before():
+    stored = ["- Quiet hours 22:00–07:00, no voice notes", "- Cat: Miso"]
+    found = edits(stored, "can you move my quiet hours, new shift pattern", "23:30 to 08:15 please")
+    assert sure(found) == [(1, "- Quiet hours 23:30 to 08:15, no voice notes")]
 
 
 def test_the_old_number_named_by_its_end_is_an_anchor():

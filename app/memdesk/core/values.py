@@ -12,6 +12,7 @@ Tuesdays", "went up from £1,100") or as a bound ("until 10:45") is marked ``den
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -39,14 +40,18 @@ _UNITS = {
 _UNIT_KIND = {unit: what for what, units in _UNITS.items() for unit in units.split()}
 _UNIT = "|".join(sorted((re.escape(unit) for unit in _UNIT_KIND), key=len, reverse=True))
 _NUMBER = r"\d+(?:[.,]\d+)*"
+# Every currency sign Unicode knows ("£", "₱", "₦", "₩"…), not a list of some.
+_CURRENCY = "".join(
+    re.escape(chr(code)) for code in range(0x10000) if unicodedata.category(chr(code)) == "Sc"
+)
 _CLOCK = r"\d{1,2}(?:[:h]\d{2}(?:\s?[ap]\.?m\b\.?)?|[.]\d{2}\s?[ap]\.?m\b\.?|\s?[ap]\.?m\b\.?)"
 _WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _SHAPES = re.compile(
     rf"""
     (?P<email>(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+)
     |(?P<url>\b(?:https?://|www\.)[^\s,;]+[^\s,;.)])
-    |(?P<money>(?:[£$€₹¥]|\b(?:Rs|R\$)\.?)\s?{_NUMBER}(?:\s?(?:k|m|bn)\b)?
-        |\b{_NUMBER}\s?(?:[A-Z]{{3}}|TL|zł)(?![\w]))
+    |(?P<money>(?:[{_CURRENCY}]|\b(?:Rs|Rp|R\$)\.?)\s?{_NUMBER}(?:\s?(?:k|m|bn)\b)?
+        |\b{_NUMBER}\s?(?:[A-Z]{{3}}|TL|zł|kr)(?![\w]))
     |(?P<percent>\b{_NUMBER}\s?%)
     |(?P<hours>\b{_CLOCK}\s*(?:-|–|—|to|till|until)\s*{_CLOCK})
     |(?P<clock>\b{_CLOCK})
@@ -108,6 +113,8 @@ def values_in(text: str) -> tuple[Value, ...]:
             continue
         # a range's own "from … till" is not an old value's "from"
         denied = denied_at(text, start, end) and not (kind == HOURS and _RANGE_START.search(text, 0, start))
+        # a value named as one already known ("the 60mg figure was an interim dose")
+        denied = denied or (kind != NUMBER and bool(_DEFINITE.search(text, 0, start)))
         found.append(Value(kind, (start, end), key, denied))
     return tuple(found)
 

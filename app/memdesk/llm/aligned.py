@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from memdesk.core.search_text import STOPWORDS
 from memdesk.core.slots import mood_at, placed_later, someone_else, stem
-from memdesk.core.values import DAY, EMAIL, MEASURED, MONEY, NUMBER, PHONE, Value, values_in
+from memdesk.core.values import CLOCK, DAY, EMAIL, HOURS, MEASURED, MONEY, NUMBER, PHONE, Value, values_in
 
 if TYPE_CHECKING:  # ``llm.changes`` reads this module's edits with its own
     from memdesk.llm.changes import Known, Said
@@ -35,10 +35,10 @@ _MIN_TAIL = 3  # digits of an old number said to name it ("the 412 one")
 _FIRST_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _SIZE = 5
 # How far an anchor is looked for (``_scopes``): the sentence, its message, the message before.
-# An amount or a contact is often said alone after the message that named its subject ("upped
+# An amount, a time or a contact is often said alone after the message that named its subject ("upped
 # my amlodipine" … "yes 10mg"; "the 111 one is gone" … "07911 555 222"); a day said once ("sunday
 # night") only with what it is the day of; anything else within its message.
-_REACH = {DAY: 1, PHONE: 3, EMAIL: 3, NUMBER: 3, MONEY: 3}
+_REACH = {DAY: 1, PHONE: 3, EMAIL: 3, NUMBER: 3, MONEY: 3, CLOCK: 3, HOURS: 3}
 
 
 @dataclass(frozen=True)
