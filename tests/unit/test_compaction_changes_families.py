@@ -78,6 +78,15 @@ def test_a_new_value_replaces_only_that_value_of_the_line():
     ]
 
 
+def test_in_a_line_of_several_values_the_clause_that_shares_a_word_is_changed():
+    stored = ["- Rent £950 a month; parking space £60 a month", "- Cat: Miso"]
+    assert sure(edits(stored, "parking went up, it's £75 now")) == [
+        (1, "- Rent £950 a month; parking space £75 a month")
+    ]
+    # both clauses share a word with what was said: neither is guessed at
+    assert sure(edits(stored, "they put it up, it's £75 a month now")) == []
+
+
 def test_a_number_said_alone_takes_the_stored_unit_of_its_size():
     stored = ["- Cardiologist put me on bisoprolol 2.5mg mornings", "- Pocket money: £5 a week for Ana"]
     # the anchor is in the message before: "bisoprolol"

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from memdesk.core.search_text import STOPWORDS
@@ -32,6 +33,8 @@ if TYPE_CHECKING:  # ``llm.changes`` reads this module's edits with its own
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _MIN_ANCHOR = 4  # letters: shorter words tie too much to too much
 _MIN_TAIL = 3  # digits of an old number said to name it ("the 412 one")
+_CLAUSE_BREAK = re.compile(r"[.;,]\s+")
+_LABEL = re.compile(r"\s*(?:[-*•]\s+)?([^:\n]{1,30}):")
 _FIRST_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _SIZE = 5
 # How far an anchor is looked for (``_scopes``): the sentence, its message, the message before.
@@ -128,27 +131,39 @@ def _scopes(said: Sequence[Said], index: int) -> list[str]:
 def _target(
     kind: str, value: Value, sentence: str, scopes: list[str], known: Sequence[Known], texts: dict[int, str]
 ) -> tuple[Known, Value] | None:
-    """The one stored fact with one value of ``kind`` that the nearest scope anchors, and that
-    value; None when none is, or two are."""
-    holding: list[tuple[Known, Value, str]] = []
+    """The one stored value of ``kind`` that the nearest scope anchors, and its fact: the one
+    value of a fact, or of a clause of a fact that holds several ("Monthly budget: £1,900;
+    savings transfer of £300 to the Chase saver"); None when none is, or two are."""
+    holding: list[tuple[Known, Value, str, tuple[int, int]]] = []
     for fact in known:
         text = texts.get(fact.number, fact.text)
         # a number alone stands for the one amount a fact gives with its unit
         own = [v for v in values_in(text) if (_measured(v.kind) if kind == NUMBER else v.kind == kind)]
-        if len(own) == 1:
-            holding.append((fact, own[0], text))
+        regions = [(0, len(text))] if len(own) == 1 else _clauses(text)
+        for region in regions:
+            inside = [v for v in own if region[0] <= v.span[0] and v.span[1] <= region[1]]
+            if len(inside) == 1:
+                holding.append((fact, inside[0], text, region))
     said_value = sentence[value.span[0] : value.span[1]]
     for scope in scopes:
         words = _anchors(scope.replace(said_value, " "))
-        anchored = [(fact, old, text) for fact, old, text in holding if _anchored(text, old, words, scope)]
+        anchored = [
+            (fact, old) for fact, old, text, region in holding if _anchored(text, region, old, words, scope)
+        ]
         if len(anchored) > 1:
             return None
         if anchored:
-            fact, old, _text = anchored[0]
+            fact, old = anchored[0]
             if kind == NUMBER and not _comparable(value.key, old.key):
                 return None
             return None if old.key == value.key else (fact, old)
     return None
+
+
+def _clauses(text: str) -> list[tuple[int, int]]:
+    """Where the clauses of a text are: between full stops, semicolons and commas."""
+    bounds = [0, *(m.end() for m in _CLAUSE_BREAK.finditer(text)), len(text)]
+    return [(start, end) for start, end in pairwise(bounds) if end > start]
 
 
 def _measured(kind: str) -> bool:
@@ -171,10 +186,15 @@ def _anchors(text: str) -> set[str]:
     }
 
 
-def _anchored(text: str, old: Value, words: set[str], scope: str) -> bool:
-    """The stored fact shares a word with the scope (its label's too), or the scope names the
-    end of its old number."""
-    if _anchors(text[: old.span[0]] + " " + text[old.span[1] :]) & words:
+def _anchored(text: str, region: tuple[int, int], old: Value, words: set[str], scope: str) -> bool:
+    """The stored value's fact (or clause) shares a word with the scope (its label's too), or
+    the scope names the end of its old number."""
+    start, end = region
+    label = _LABEL.match(text)
+    around = (
+        text[start : old.span[0]] + " " + text[old.span[1] : end] + (f" {label.group(1)}" if label else "")
+    )
+    if _anchors(around) & words:
         return True
     if old.key.isdigit():
         tails = {number for number in re.findall(r"\d+", scope) if len(number) >= _MIN_TAIL}
