@@ -30,7 +30,7 @@ from memdesk.llm.changes import said_in
 from memdesk.llm.offline import OfflineSteps
 from memdesk.llm.transcript import dated_turns, format_transcript
 from memdesk.paths import Paths
-from memdesk.services.compaction.changes import known_facts, to_changes
+from memdesk.services.compaction.changes import known_facts, memory_apps, to_changes
 from memdesk.services.memdesk import Memdesk
 
 DATA_FILE = Path(__file__).resolve().parents[3] / "shared" / "data" / "updates-dev.json"
@@ -106,7 +106,7 @@ def test_the_changes_step_on_the_big_store(tmp_path: Path) -> None:
                 said = said_in([(role, text, SAID) for role, text in dated])
                 known = known_facts(app, said, "user/facts", "app00001")
                 edits = steps.find_changes(format_transcript(dated), said, known).value
-                to_changes(edits, known, "app00001")
+                to_changes(edits, known, memory_apps(app, known))
                 if round_:
                     times.append((time.perf_counter() - started) * 1000)
     finally:

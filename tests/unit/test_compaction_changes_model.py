@@ -9,6 +9,7 @@ import re
 import pytest
 from tests.support.llm_servers import FakeLLMServer, Malformed, Reply, Status
 
+from memdesk.core.privacy import Target, TargetKind
 from memdesk.llm import prompts
 from memdesk.services.compaction import ChangeKind
 
@@ -115,6 +116,44 @@ def test_a_conversation_no_rule_reads_reaches_the_model_with_entries_by_key(memd
     assert "(profile) Lives in Ghent, works at Barco." in seen["message"]
     assert "(entry krakow-flat) The Krakow flat search" in seen["message"]
     assert "Pierogi" not in seen["message"]  # recall finds no word of the person's in it
+
+
+def test_a_memory_of_another_app_that_recall_finds_is_a_candidate_unless_the_app_is_private(
+    memdesk_app, backend
+):
+    """The person talks in one app; a reminders app keeps the fact the conversation changes."""
+    seen = {}
+
+    def changes(request):
+        seen["message"] = request.user_text
+        number = numbered(request.user_text, "Collect the repeat prescription from Lloyds on the 1st.")
+        update = {
+            "action": "update",
+            "target": number,
+            "text": "Collect the repeat prescription from Well Pharmacy on the 1st.",
+            "evidence": "nominated pharmacy is Well Pharmacy now, not Lloyds",
+        }
+        return Reply(json.dumps([update]))
+
+    respond(backend, changes)
+    app = memdesk_app
+    kept = app.apps.add("reminders", "Collect the repeat prescription from Lloyds on the 1st.").memory
+    app.apps.add("diary", "Lloyds bank statement came.")
+    app.privacy.set_private(Target(TargetKind.APP, "diary"), True)
+    app.sessions.log(SESSION, "user", "nominated pharmacy is Well Pharmacy now, not Lloyds", app_id="chat")
+    proposal = app.compaction.propose(SESSION)
+
+    assert "Lloyds bank statement" not in seen["message"]  # a private app's memories are not sent
+    (change,) = [c for c in proposal.changes if c.kind is ChangeKind.UPDATE_MEMORY]
+    assert (change.title, change.memory_id, change.accepted) == (
+        f"Update memory {kept.id} of app reminders",
+        kept.id,
+        True,
+    )
+    app.compaction.apply(proposal)
+    assert [m.content for m in app.apps.memories("reminders")] == [
+        "Collect the repeat prescription from Well Pharmacy on the 1st."
+    ]
 
 
 def test_a_model_retirement_and_addition_are_proposed(memdesk_app, backend):

@@ -89,6 +89,13 @@ def test_weds_is_wednesday():
     assert marked("Posts it every Friday.", said) == ["Friday"]
 
 
+def test_a_word_typed_cut_short_grounds_the_whole_word_but_a_name_does_not():
+    said = Sources([("dropped bio today, i'm doing econ instead. Jean says hi", TODAY)], TODAY)
+    assert check("A-levels: Maths, Economics", said) == []
+    # too short to say which word it is, or a name of its own
+    assert marked("A-levels: Maths, Biology; friend Jeanette", said) == ["Biology", "Jeanette"]
+
+
 def test_a_stored_fact_the_change_updates_counts_as_a_source(sources):
     text = "Priya moved from Leeds to Bristol."
 

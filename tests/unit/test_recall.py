@@ -259,3 +259,18 @@ def test_a_paragraph_filling_the_slot_asked_about_is_found_without_shared_words(
     )
     hits = app.recall.for_prompt("What car do I have?", "user", 3, app.now(), ReadScope())[0]
     assert [hit.text for hit in hits] == ["Has a Polestar 2"]
+
+
+def test_a_paragraph_holding_another_form_of_a_question_word_or_its_date_is_found(memdesk_app):
+    app = memdesk_app
+    app.documents.set(
+        "user/facts",
+        "- Allergy: sulfonamides (rash)\n\n- Going to Nottingham in September\n\n- Plays badminton",
+    )
+    asked = [
+        ("What am I allergic to?", "Allergy: sulfonamides (rash)"),
+        ("Which uni am I starting at in September?", "Going to Nottingham in September"),
+    ]
+    for question, line in asked:
+        hits = app.recall.for_prompt(question, "user", 3, app.now(), ReadScope())[0]
+        assert [hit.text for hit in hits] == [line]

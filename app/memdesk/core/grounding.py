@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -275,6 +276,9 @@ _LEADING = frozenset(
 )
 _NOT_NAME_ENDINGS = ("ing", "ed", "ly", "ies", "ful", "ous", "ive", "ment", "tion", "ness")
 _ROLE_WORDS = frozenset({"user", "assistant", "system", "tool"})
+# A word cut short: at least four letters of it, and at least two fifths ("econ", "Economics").
+_CLIPPED_MIN = 4
+_CLIPPED_SHARE = 0.4
 
 
 @dataclass(frozen=True)
@@ -306,6 +310,7 @@ class Sources:
                     self.minutes.add(at.hour * 60 + at.minute)
         self.stems: set[str] = set()
         self.read_stems: set[str] = set()  # the words of the texts, not of the instructions
+        self.clipped: set[str] = set()  # words written in lower case: maybe a longer word cut short
         self.flat = ""
         self.numbers: set[float] = set()
         self.bare_numbers: set[float] = set()  # said with no unit after them: "7 till 5", "at two"
@@ -325,6 +330,7 @@ class Sources:
         read = {_stem(word) for word in _WORDS.findall(text)}
         self.stems |= read
         self.read_stems |= read
+        self.clipped |= {w for w in _WORDS.findall(text) if w.islower() and len(w) >= _CLIPPED_MIN}
         self.flat += " " + _flatten(text) + " "
         for match in _find_specifics(text):
             kind = match.lastgroup
@@ -654,7 +660,7 @@ def _run_grounded(text: str, run: list[re.Match[str]], sources: Sources) -> bool
     for match in run:
         word = match.group()
         lower = word.lower()
-        if _stem(word) in sources.stems or lower in _ROLE_WORDS:
+        if _stem(word) in sources.stems or lower in _ROLE_WORDS or _cut_short(lower, sources):
             continue
         if lower in _COMMON:  # "The", "Personal Details": a run counts for its other words
             continue
@@ -669,6 +675,14 @@ def _run_grounded(text: str, run: list[re.Match[str]], sources: Sources) -> bool
             continue
         return False
     return True
+
+
+def _cut_short(word: str, sources: Sources) -> bool:
+    """Whether the sources hold ``word`` cut short, in lower case, as people shorten a word
+    they type ("econ" for "Economics", "uni" is too short to say which word it is); a
+    name written with its capital ("Jean") is a name of its own, not a shortened one."""
+    shortest = max(_CLIPPED_MIN, math.ceil(len(word) * _CLIPPED_SHARE))
+    return any(word[:length] in sources.clipped for length in range(shortest, len(word)))
 
 
 def _opens_sentence(text: str, at: int) -> bool:

@@ -54,11 +54,26 @@ _FIRST_PERSON = re.compile(r"\bI\b|\b(?i:we|me|us)\b")
 # A clause that opens with a subject of its own: the person ("I'm Mrs Pemberton now", "Frank
 # and I went…") at a quote's start, anyone at what follows it ("…the Oxfam shop my back just
 # won't take the standing"). Dictated speech has no full stops to say where a clause ends.
-_OWN_SUBJECT = re.compile(r"\s*(?:I\b|(?i:we)\b|[A-Z][\w-]+ (?i:and) (?:I|(?i:we))\b)")
+_OWN_SUBJECT = re.compile(r"\s*(?:(?i:i|we)\b|[A-Z][\w-]+ (?i:and) (?:(?i:i|we))\b)")
 # A condition governs the clause after it ("if they offer it, I'm moving to Leeds"); a wish or
 # a thought ("I just want to share, …") is about its own clause.
 _CONDITION = re.compile(r"(?i:\b(?:if|unless|whether|in\s+case|suppos(?:e|ing))\b)")
-_NEW_SUBJECT = re.compile(r"\s+(?:I\b|(?i:you|he|she|we|they|my|your|his|her|our|their)\b)")
+# Words that place a clause at the moment it is said; "now that" gives a reason, not a time.
+_PRESENT = re.compile(r"(?i:\b(?:now(?!\s+that\b)|any\s?more|no\s+longer|nowadays|these\s+days)\b)")
+# A time or condition clause that opens right after a quote governs it.
+_GOVERNING = re.compile(
+    r"\s*[,;:–—-]?\s*(?i:(?:not\s+)?(?:when|whenever|once|after|before|until|till|as\s+soon\s+as|if|unless)\b)"
+)
+# A clause of its own after a quote, in speech with no full stop: opened by a subject, or by a
+# question's auxiliary before one ("…as a designer so can you update it?"), or a question
+# word, after a joining word if any. Texting writes "I" as "i".
+_NEW_CLAUSE = re.compile(
+    r"\s*[,;:–—-]?\s+(?:(?i:and|but|so|then|also|plus|anyway|because|cos)\s+)?(?i:"
+    r"(?:i|you|he|she|we|they|my|your|his|her|our|their)"
+    r"|(?:can|could|would|will|should|shall|do|does|did|is|are|am|was|were|have|has)\s+"
+    r"(?:i|you|he|she|we|they|it)"
+    r"|what|where|how|why|who)\b"
+)
 
 
 @dataclass(frozen=True)
@@ -95,7 +110,9 @@ def doubt(edit: Edit, before: str, spoken: Spoken) -> str:
     text, start, end = found
     at = _reading_point(text, start, end, before, edit.text)
     mood = mood_at(text, at)
-    if mood == LATER and not mood_at(*_quoted_clauses(text, start, end, at)):
+    if mood == LATER and (
+        not mood_at(*_quoted_clauses(text, start, end, at)) or _now_then_later(text, start, end, at)
+    ):
         mood = ""  # the plan or later date is in a clause of its own, not the quoted one
     elif (
         mood == SUPPOSED
@@ -159,8 +176,20 @@ def _quoted_clauses(text: str, start: int, end: int, at: int) -> tuple[str, int]
     its subject and without what follows it from a clause with a subject of its own; with
     ``at`` in it. Read for a later date or a plan, which only its own clause can give it."""
     first = start if _OWN_SUBJECT.match(text, start) else 0
-    last = end if _NEW_SUBJECT.match(text, end) else len(text)
+    last = end if _NEW_CLAUSE.match(text, end) else len(text)
     return text[first:last], at - first
+
+
+def _now_then_later(text: str, start: int, end: int, at: int) -> bool:
+    """The quote places what it says at the moment it is said ("I don't need the frame outside
+    anymore"), and what reads as later comes only after the quote, in words of their own
+    ("…only in the house at night when I get up"): run-on speech with no full stop between the
+    two. A time clause right after the quote governs it ("…anymore when I move next year")."""
+    return (
+        bool(_PRESENT.search(text, start, end))
+        and not _GOVERNING.match(text, end)
+        and not mood_at(text[:end], at)
+    )
 
 
 def _sentence_end(text: str, at: int) -> int:

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from memdesk.core.privacy import ReadScope, Target, TargetKind
 from memdesk.core.query_dates import find_date
 from memdesk.core.search_text import no_space_runs, query_words
-from memdesk.core.slots import asked_slots, claims_in
+from memdesk.core.slots import asked_slots, claims_in, stem
 from memdesk.core.timefmt import naive_utc
 from memdesk.errors import BadInputError
 from memdesk.services.context import Context
@@ -51,8 +51,12 @@ WINDOW_TOP = 500
 # count as one conversation.
 ANCHORS = 15
 SAME_CONVERSATION = timedelta(hours=1)
-# Paragraphs of the user's documents read for a slot the question names (facts and patterns).
+# Paragraphs of the user's documents read for a slot the question names, or a form of its
+# words (facts and patterns).
 SLOT_PIECES = 500
+# Letters of a word's stem that its forms share ("allergic", "allergy"); shorter words are
+# too often the start of an unrelated one.
+FORM_LETTERS = 6
 # Which of the patterns and facts documents are not in Trash; straight from the driver, as
 # SQLAlchemy's own work would take ten times as long as the query.
 _LIVE_DOCUMENTS = (
@@ -183,7 +187,10 @@ class Recall:
         ``session`` when given (a prompt reads in one snapshot).
 
         A paragraph that fills a slot the message asks about (``core.slots``: "What car do I
-        have?" and "Has a Tesla Model 3") is a candidate even when no word matches."""
+        have?" and "Has a Tesla Model 3"), or that holds one of its words in another form
+        ("allergic" and "Allergy: …") or a word of the date it names ("starting in September"
+        and "Going to Nottingham in September": a document's paragraph has no date of its own
+        to match), is a candidate even when no word matches as the index stems it."""
         terms = self.terms(message, now)
         if not terms.words and not terms.runs:
             return [], []
@@ -195,8 +202,9 @@ class Recall:
         with self.ctx.store.read(consistent=False, within=session) as session:
             lists, answers = self._entry_lists(session, terms, params, depth)
             if self._any_live(session, documents, namespaces):
-                lists += self._pieces(session, terms, namespaces, max(limit, CANDIDATES))
-                lists.append(_filling(session, asked_slots(message), namespaces))
+                deep = max(limit, CANDIDATES)
+                lists += self._pieces(session, terms, namespaces, deep)
+                lists += _filling(session, asked_slots(message), _forms(message), namespaces, deep)
             ranked = self._ranked(session, lists, terms, params, answers)
         hits = [_hit(candidate, score) for candidate, score in ranked]
         hidden = [h for h in hits if h.kind != "document" and scope.hides_entry(h.ref)]
@@ -226,10 +234,24 @@ class Recall:
         return lists
 
 
-def _filling(session: Session, slots: set[str], namespaces: list[str]) -> list[Candidate]:
+def _forms(message: str) -> set[str]:
+    """The question's meaningful words in a form their other forms share (``_form``), the
+    words of a date it names included."""
+    return {_form(word) for word in query_words(message) if len(word) >= FORM_LETTERS}
+
+
+def _form(word: str) -> str:
+    """A word's stem cut to its first letters: "allergic" and "allergy" are one form."""
+    return stem(word)[:FORM_LETTERS]
+
+
+def _filling(
+    session: Session, slots: set[str], forms: set[str], namespaces: list[str], limit: int
+) -> list[list[Candidate]]:
     """The paragraphs of the documents that fill a slot the question asks about, whatever
-    their words ("What car do I have?" finds "Has a Tesla Model 3"), as one list."""
-    if not slots:
+    their words ("What car do I have?" finds "Has a Tesla Model 3"), as one list; and the
+    first ``limit`` that hold one of ``forms``, as another."""
+    if not slots and not forms:
         return []
     query = (
         select(Document.namespace, DocumentPiece.text)
@@ -237,11 +259,23 @@ def _filling(session: Session, slots: set[str], namespaces: list[str]) -> list[C
         .where(Document.namespace.in_(namespaces), Document.deleted_at.is_(None))
         .limit(SLOT_PIECES)
     )
-    return [
-        Candidate("document", namespace, namespace, text, 1.0)
-        for namespace, text in session.execute(query)
-        if any(claim.slot in slots and not claim.past for claim in claims_in(text))
-    ]
+    filling: list[Candidate] = []
+    sharing: list[Candidate] = []
+    for namespace, text in session.execute(query):
+        candidate = Candidate("document", namespace, namespace, text, 1.0)
+        if slots and any(claim.slot in slots and not claim.past for claim in claims_in(text)):
+            filling.append(candidate)
+        elif len(sharing) < limit and _holds_form(text, forms):
+            sharing.append(candidate)
+    return [filling, sharing]
+
+
+def _holds_form(text: str, forms: set[str]) -> bool:
+    """Whether ``text`` holds a word of one of ``forms``."""
+    lower = text.lower()
+    if not any(form in lower for form in forms):  # cheap, and most paragraphs stop here
+        return False
+    return bool(forms & {_form(word) for word in query_words(text) if len(word) >= FORM_LETTERS})
 
 
 def _best(rows: list, limit: int) -> list[Candidate]:

@@ -46,6 +46,17 @@ def update(text: str, evidence: str) -> Edit:
          "Volunteers at the Oxfam shop", "", "I've handed my notice in at the Oxfam shop"),
         ("you'll never guess we went to the registry office and got married so I'm Mrs Pemberton now",
          "Name: Joan Whitcombe", "Name: Joan Pemberton", "I'm Mrs Pemberton now"),
+        # a quote placed at the moment it is said, and a later "when" only after it, run on
+        ("got a stick now I don't need the frame outside anymore only in the house when I get up at night",
+         "Mobility: walking frame indoors and out", "Mobility: stick outdoors; frame indoors at night",
+         "got a stick now I don't need the frame outside anymore"),
+        # a question or a plan in a clause of its own, before or after the quote, run on ("i" typed small)
+        ("started at Acme on monday as a designer so can you update my job?", "Works at Northwind",
+         "Works at Acme", "started at Acme on monday as a designer"),
+        ("new number is 07700 900111 should I tell the bank too?", "Phone: 07700 900000",
+         "Phone: 07700 900111", "new number is 07700 900111"),
+        ("we'll see about the car but i quit smoking on monday", "Smokes 10 a day", "Quit smoking",
+         "i quit smoking on monday"),
         # a wish of the clause before ("I just want to share") is no supposition of the quoted one
         ("I just want to share, I gave birth last week to our baby girl, Sofia", "Kids: one son, Miguel (5)",
          "Kids: son Miguel (5) and baby daughter Sofia", "I gave birth last week to our baby girl, Sofia"),
@@ -75,6 +86,15 @@ def test_a_change_the_person_states_passes(said, before, after, evidence):
          "move to Krakow", "Not applied: a plan or a later date, not a change yet"),
         ("I'm moving to Krakow when Tomás starts there", "Lives in Lisbon", "Lives in Krakow",
          "I'm moving to Krakow", "Not applied: a plan or a later date, not a change yet"),
+        ("should i switch to oat milk?", "Takes cow's milk in coffee", "Takes oat milk in coffee",
+         "switch to oat milk", "Not applied: a question, not a change"),
+        # "anymore" in the quote does not undo a later date the quote itself gives, nor a time
+        # clause right after it
+        ("i don't need the car anymore when I move to Leeds next year", "Drives a 2014 Skoda", "",
+         "i don't need the car anymore", "Not applied: a plan or a later date, not a change yet"),
+        ("from next April I won't need the car anymore", "Drives a 2014 Skoda", "",
+         "from next April I won't need the car anymore",
+         "Not applied: a plan or a later date, not a change yet"),
         # a condition governs the clause after it
         ("if they offer it, I'm moving to Leeds", "Lives in Lisbon", "Lives in Leeds",
          "I'm moving to Leeds", "Not applied: a supposition, not a change"),

@@ -25,7 +25,7 @@ from memdesk.llm.steps import Steps
 from memdesk.llm.text import dedupe_key
 from memdesk.llm.transcript import dated_turns, format_transcript
 from memdesk.services.compaction.carry import carry_over
-from memdesk.services.compaction.changes import known_facts, model_candidates, to_changes
+from memdesk.services.compaction.changes import known_facts, memory_apps, model_candidates, to_changes
 from memdesk.services.compaction.model import FACT_CHANGES, CancelToken, Change, ChangeKind, Progress, Tally
 from memdesk.services.compaction.parts import split_parts
 
@@ -299,7 +299,7 @@ class Builder:
         self.compared = [fact.text for fact in known]
         self.cancel.check()
         edits = self._step(self.steps.find_changes, transcript, said, known)
-        found = to_changes(edits, known, self.source.app_id)
+        found = to_changes(edits, known, memory_apps(self.app, known))
         for change in found.changes:
             change.note = self.step_note
         self.changes += found.changes

@@ -2,30 +2,35 @@
 
 With a model (``model_candidates``) the candidates are every line of ``{ns}/profile``,
 ``{ns}/patterns`` and the facts document, the live knowledge entries the store's recall
-finds for the person's words, the live memories of the session's app, and any the offline
-rules name: no pattern decides whether the model is asked. Offline (``known_facts``) they
-are the lines of those documents, the live knowledge entries recall finds for the values
-the person named (and those whose key names a slot they filled: ``address``, ``dentist``),
-and the live memories of the session's app, kept only when they share a slot or a word with
-a statement of change. The steps (offline rules or the model) turn them into ``Edit``
-values, made here into reviewable changes: updates and retirements of lines, entries and
-memories, and statements to add to the facts. An edit the rules are not sure of, or whose
-evidence failed its check, is a change that is not accepted, with why.
+finds for the person's words, the live memories of the session's app and of the other apps
+whose memories the full-text index finds for those words, and any the offline rules name:
+no pattern decides whether the model is asked. Offline (``known_facts``) they are the lines
+of those documents, the live knowledge entries recall finds for the values the person named
+(and those whose key names a slot they filled: ``address``, ``dentist``), and the live
+memories of the session's app, kept only when they share a slot or a word with a statement
+of change. The steps (offline rules or the model) turn them into ``Edit`` values, made here
+into reviewable changes: updates and retirements of lines, entries and memories, and
+statements to add to the facts. An edit the rules are not sure of, or whose evidence failed
+its check, is a change that is not accepted, with why.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
+from memdesk.core.items import ItemKind
+from memdesk.core.privacy import TargetKind
+from memdesk.core.search_text import query_words
 from memdesk.core.slots import LABELS, claims_in, later_claims, normalise, says_change, slots_named_in, stem
 from memdesk.llm.aligned import value_kinds, valued_turns
 from memdesk.llm.changes import Edit, Known, Said
 from memdesk.services.compaction.model import CONFLICT_NOTE, Change, ChangeKind
+from memdesk.services.privacy import private_names
 from memdesk.store.lifetime import entry_live, memory_live
 from memdesk.store.models import AppMemory, Document, Entry
 
@@ -122,7 +127,8 @@ def model_candidates(
     of ``{ns}/profile``, ``{ns}/patterns`` and the facts document (the ``MAX_MODEL_LINES``
     sharing most words with what the person said, when there are more), the ``recalled``
     live knowledge entries recall finds for the person's words, the live memories of the
-    session's app (the ``recalled`` closest to those words, when there are more), and any the
+    session's app and of every other app whose memories the full-text index finds for those
+    words (of each app the ``recalled`` closest to them, when it has more), and any the
     offline rules name. No pattern decides whether the model is asked."""
     named = known_facts(app, said, facts_namespace, app_id)
     namespace = app.settings.memory.user_namespace
@@ -138,13 +144,57 @@ def model_candidates(
     # The longest words name things best; a long query of every word is slow at 1M entries.
     query = " ".join(sorted(sorted(words), key=len, reverse=True)[:QUERY_WORDS])
     hits = app.recall.entries(query, limit=recalled, category="knowledge", like=False) if query else []
+    # A fact the conversation changes may also be kept by another app ("collect the prescription
+    # from Lloyds" in a reminders app, while the person talks in a chat app).
+    other_apps = _apps_recalled(app, query, app_id, recalled)
     found = [
         *_closest(lines, words, MAX_MODEL_LINES),
         *(("entry", hit.ref, hit.text) for hit in hits),
         *_closest([("app", str(memory_id), text) for memory_id, text in memories], words, recalled),
     ]
+    for of_app in _live_memories(app, other_apps):
+        found += _closest([("app", str(memory_id), text) for memory_id, text in of_app], words, recalled)
     found += [item for item in ((k.where, k.ref, k.text) for k in named) if item not in found]
     return [Known(number, where, ref, text) for number, (where, ref, text) in enumerate(found, 1)]
+
+
+def _apps_recalled(app: Memdesk, query: str, app_id: str | None, limit: int) -> list[str]:
+    """The apps other than ``app_id``, not private, holding the ``limit`` memories the full-text
+    index ranks best for ``query``, best first."""
+    words = query_words(query)
+    if not words:
+        return []
+    with app.ctx.store.read() as session:
+        rows = app.ctx.store.fulltext.search(session, ItemKind.APP_MEMORY, words, limit)
+        private = private_names(session, TargetKind.APP)
+    found = dict.fromkeys(str(row[2]) for row in rows)
+    return [other for other in found if other != app_id and other not in private]
+
+
+def _live_memories(app: Memdesk, app_ids: list[str]) -> list[list[tuple[int, str]]]:
+    """The live memories (id, text) of each of ``app_ids``, oldest first, in one read."""
+    if not app_ids:
+        return []
+    query = (
+        select(AppMemory.app_id, AppMemory.id, AppMemory.content)
+        .where(AppMemory.app_id.in_(app_ids), memory_live(app.now()))
+        .order_by(AppMemory.created_at, AppMemory.id)
+    )
+    by_app: dict[str, list[tuple[int, str]]] = {other: [] for other in app_ids}
+    with app.ctx.store.read() as session:
+        for other, memory_id, content in session.execute(query):
+            by_app[other].append((memory_id, content))
+    return list(by_app.values())
+
+
+def memory_apps(app: Memdesk, known: Sequence[Known]) -> dict[str, str]:
+    """The app of each memory among ``known``, by the memory's id as ``Known.ref`` gives it."""
+    ids = [int(fact.ref) for fact in known if fact.where == "app"]
+    if not ids:
+        return {}
+    with app.ctx.store.read() as session:
+        rows = session.execute(select(AppMemory.id, AppMemory.app_id).where(AppMemory.id.in_(ids)))
+        return {str(memory_id): app_id for memory_id, app_id in rows}
 
 
 def _closest(items: list[tuple[str, str, str]], words: set[str], limit: int) -> list[tuple[str, str, str]]:
@@ -157,8 +207,9 @@ def _closest(items: list[tuple[str, str, str]], words: set[str], limit: int) -> 
     return [item for index, item in enumerate(items) if index in best]
 
 
-def to_changes(edits: Sequence[Edit], known: Sequence[Known], app_id: str | None) -> Found:
-    """The edits as reviewable changes; additions as statements; conflicts as notes."""
+def to_changes(edits: Sequence[Edit], known: Sequence[Known], apps: Mapping[str, str]) -> Found:
+    """The edits as reviewable changes; additions as statements; conflicts as notes. ``apps``:
+    the app of each memory among ``known``, by its id (``memory_apps``)."""
     by_number = {fact.number: fact for fact in known}
     changes: list[Change] = []
     additions: list[str] = []
@@ -170,7 +221,8 @@ def to_changes(edits: Sequence[Edit], known: Sequence[Known], app_id: str | None
                 notes.append(f"{CONFLICT_NOTE} “{edit.text}” disagrees with {edit.conflict}; both are kept.")
             continue
         assert edit.target is not None
-        change = _change(edit, by_number[edit.target], app_id)
+        fact = by_number[edit.target]
+        change = _change(edit, fact, apps.get(fact.ref, "") if fact.where == "app" else "")
         # An edit the rules are not sure of, or whose evidence failed its check, is shown
         # with why, for a person to accept; `compact --yes` leaves it out.
         change.accepted = edit.sure
@@ -179,7 +231,7 @@ def to_changes(edits: Sequence[Edit], known: Sequence[Known], app_id: str | None
     return Found(changes, additions, notes)
 
 
-def _change(edit: Edit, fact: Known, app_id: str | None) -> Change:
+def _change(edit: Edit, fact: Known, app_id: str) -> Change:
     """The edit as a change, titled by where it goes and what it does there."""
     removing = edit.action == "retire" and not edit.text
     verb = "Update" if edit.action == "update" else "Mark as past:"
@@ -192,7 +244,7 @@ def _change(edit: Edit, fact: Known, app_id: str | None) -> Change:
         kind = ChangeKind.RETIRE_MEMORY if removing else ChangeKind.UPDATE_MEMORY
         where = f"memory {fact.ref} of app {app_id}"
         title = f"Move {where} to Trash" if removing else f"{verb} {where}"
-        return Change(kind, title, app_id or "", fact.text, edit.text, edit.why, memory_id=int(fact.ref))
+        return Change(kind, title, app_id, fact.text, edit.text, edit.why, memory_id=int(fact.ref))
     kind = ChangeKind.RETIRE_LINE if removing else ChangeKind.UPDATE_LINE
     where = f"a line of {fact.ref}"
     title = f"Remove {where}" if removing else f"{verb} {where}"
