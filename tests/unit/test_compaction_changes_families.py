@@ -176,3 +176,36 @@ def test_compact_yes_applies_a_value_said_with_no_word_of_change(memdesk_app, cl
         memdesk_app.documents.text("user/profile")
         == "Name: Jo Baker\nMobile: 07911 555 222\nEmail: jo@baker.net"
     )
+
+
+def test_a_named_thing_the_person_ended_is_marked_past_in_its_clause():
+    stored = ["- Pays for Disney Plus Premium (£12.99/mo), shared with Tom", "- Cycles to work"]
+    (edit,) = [edit for edit in edits(stored, "ok i binned disney plus, never watched it") if edit.target]
+    assert (edit.action, edit.sure) == ("retire", True)
+    assert edit.text == "- Pays for Disney Plus Premium (£12.99/mo) (until February 2026), shared with Tom"
+    # a run of the name's words is enough; an app memory the same
+    memory = ["Reminds user to do the Headspace meditation at 7am."]
+    (edit,) = [e for e in edits(memory, "so we ditched headspace", where="app") if e.target]
+    assert (edit.text, edit.sure) == (
+        "Reminds user to do the Headspace meditation at 7am (until February 2026).",
+        True,
+    )
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Marta cancelled the Disney Plus thing",  # someone else ended it
+        "should I cancel disney plus?",  # a question, and no verb in the past
+        "might have cancelled disney plus, not sure",  # a supposition
+        "I stopped using Disney Plus on the laptop",  # not the thing itself that ended
+    ],
+)
+def test_an_ending_that_is_not_the_persons_own_changes_nothing(said):
+    stored = ["- Pays for Disney Plus Premium (£12.99/mo), shared with Tom"]
+    assert sure(edits(stored, said)) == []
+
+
+def test_a_name_two_stored_facts_say_is_not_ended_by_name():
+    stored = ["- Pays for Disney Plus Premium (£12.99/mo)", "- Tom's watchlist lives in Disney Plus"]
+    assert sure(edits(stored, "cancelled disney plus")) == []

@@ -56,6 +56,7 @@ from memdesk.core.slots import (
     stem,
 )
 from memdesk.llm.aligned import aligned_updates
+from memdesk.llm.ended import by_someone_else, ended_names
 
 Action = Literal["update", "retire", "add"]
 WHERE_LABELS = {  # each followed by the namespace, entry key or memory id
@@ -213,6 +214,15 @@ def offline_changes(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
             why = f"The person said: “{update.evidence}”"
             edits[update.number] = Edit("update", update.number, update.text, why, evidence=update.evidence)
             kept = [edit for edit in kept if edit.evidence != update.evidence]
+    # A named thing the person ended ("cancelled netflix"): the clause holding it marked past.
+    for ended in ended_names(said, known):
+        previous = edits.get(ended.number)
+        if previous is None or not previous.sure:
+            text = next(fact.text for fact in known if fact.number == ended.number)
+            marked = text[: ended.at] + _until("", ended.said.at) + text[ended.at :]
+            why = f"The person said: “{ended.said.text}”"
+            edits[ended.number] = Edit("retire", ended.number, marked, why, evidence=ended.said.text)
+            kept = [edit for edit in kept if edit.evidence != ended.said.text]
     return [*edits.values(), *kept]
 
 
@@ -356,10 +366,13 @@ def _edit(
 def _ended_own(said: str, ended: Claim, known: Sequence[Known]) -> bool:
     """The person ended the value themself, as the object of a verb in the past or of a
     negation ("cancelled puregym", "I've stopped the cigarettes", "no more espressos"; not
-    "Sister Kaur retired", "stopped using Todoist", "instead of iron"), in a sentence that
+    "Sister Kaur retired", "Marta cancelled…", "stopped using Todoist", "instead of iron"), in a sentence that
     states it (not a question, a supposition or a plan), and only one stored fact names it."""
     start, end = ended.span
-    if not (_ENDED_BEFORE.search(said, 0, start) or _ENDED_AFTER.match(said, end)) or mood_at(said, start):
+    before = _ENDED_BEFORE.search(said, 0, start)
+    if not (before or _ENDED_AFTER.match(said, end)) or mood_at(said, start):
+        return False
+    if by_someone_else(said, before.start() if before else start):
         return False
     forms = "|".join(re.escape(form) for form in _singulars(said[start:end]))
     naming = re.compile(rf"(?<!\w)(?:{forms})(?!\w)", re.IGNORECASE)

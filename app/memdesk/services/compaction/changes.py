@@ -29,6 +29,7 @@ from memdesk.core.search_text import query_words
 from memdesk.core.slots import LABELS, claims_in, later_claims, normalise, says_change, slots_named_in, stem
 from memdesk.llm.aligned import value_kinds, valued_turns
 from memdesk.llm.changes import Edit, Known, Said
+from memdesk.llm.ended import ending_turns
 from memdesk.services.compaction.model import CONFLICT_NOTE, Change, ChangeKind
 from memdesk.services.privacy import private_names
 from memdesk.store.lifetime import entry_live, memory_live
@@ -59,8 +60,9 @@ class Found:
 def known_facts(app: Memdesk, said: Sequence[Said], facts_namespace: str, app_id: str | None) -> list[Known]:
     """The stored facts the person's statements of change may touch, numbered from 1."""
     # Statements of change, of a change from a later date ("will be £1,200 from next April"),
-    # and the messages around a value of a kind a stored fact may hold ("new ones 07700 900873").
-    valued = valued_turns(said)
+    # the messages around a value of a kind a stored fact may hold ("new ones 07700 900873"),
+    # and those that end something by name ("cancelled netflix").
+    valued = valued_turns(said) | ending_turns(said)
     changing = [
         (s, claims)
         for s in said
