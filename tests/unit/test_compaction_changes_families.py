@@ -209,3 +209,19 @@ def test_an_ending_that_is_not_the_persons_own_changes_nothing(said):
 def test_a_name_two_stored_facts_say_is_not_ended_by_name():
     stored = ["- Pays for Disney Plus Premium (£12.99/mo)", "- Tom's watchlist lives in Disney Plus"]
     assert sure(edits(stored, "cancelled disney plus")) == []
+
+
+@pytest.mark.engines("sqlite")
+def test_compact_yes_marks_past_a_knowledge_entry_about_a_named_thing_the_person_ended(memdesk_app, clock):
+    clock.now = datetime(2026, 1, 10, 9, 0)
+    memdesk_app.entries.upsert("streaming-plan", "Mubi annual plan, £89.99, renews in June.", "knowledge")
+    clock.now = SAID
+    memdesk_app.sessions.log("chat:1", "user", "cancelled mubi last night, never had time for it")
+    memdesk_app.sessions.log("chat:1", "assistant", "Noted.")
+    proposal, _step = memdesk_app.compaction.compact("chat:1", backend="offline")
+    (change,) = [c for c in proposal.changes if c.kind.value.startswith(("update_", "retire_"))]
+    assert (change.after, change.accepted) == (
+        "Mubi annual plan (until February 2026), £89.99, renews in June.",
+        True,
+    )
+    assert memdesk_app.entries.get("streaming-plan").content == change.after

@@ -22,11 +22,12 @@ if TYPE_CHECKING:  # ``llm.changes`` reads these with its own
 
 # A verb of ending, in the past, or "no more", right before the thing (an article or "my"
 # between): what a person does to a subscription, a habit or a possession.
+_MIN_NAME = 4  # letters of a name's word said alone ("Pampers"); a shorter one names too much
 _VERB = r"(?:cancell?ed|quit|stopped|gave\s+up|ditched|binned|dropped|sold|scrapped|killed|no\s+more)"
 _ENDING = re.compile(rf"(?i:\b{_VERB}\s+(?:(?:the|my|our|a|an)\s+)?)$")
 _ENDING_SAID = re.compile(rf"(?i:\b{_VERB}\b)")
+_ENDED_WORD = re.compile(rf"(?i:\b{_VERB}\s+(?:(?:the|my|our|a|an)\s+)?([^\W\d_]{{{_MIN_NAME},}}))")
 _NAME_IN_FACT = re.compile(r"(?<![\w'’])[A-Z][\w&+-]*(?:\s[A-Z][\w&+-]*)*(?![\w'’])")
-_MIN_NAME = 4  # letters of a name's word said alone ("Pampers"); a shorter one names too much
 # What opens a clause with someone else as the one who ended it: "Marta cancelled the class".
 _OTHER_SUBJECT = re.compile(r"(?i:\b(?:he|she|they|it|you)\b)|(?<!^)(?<![.!?]\s)\b(?!I\b)[A-Z][\w'’-]*")
 # a name right before the verb, even opening the sentence ("Marta cancelled"; not "Finally")
@@ -68,6 +69,12 @@ def by_someone_else(text: str, verb: int) -> bool:
     start = starts[-1] if starts else 0
     before = text[start:verb]
     return bool(_OTHER_SUBJECT.search(before) or _NAMED_SUBJECT.search(before))
+
+
+def ended_words(said: Sequence[Said]) -> list[str]:
+    """The word the person ended, right after the verb ("netflix" of "cancelled netflix last
+    night"): what a knowledge entry about it is found by."""
+    return [match.group(1) for s in said for match in _ENDED_WORD.finditer(s.text)]
 
 
 def ending_turns(said: Sequence[Said]) -> set[int]:

@@ -29,7 +29,7 @@ from memdesk.core.search_text import query_words
 from memdesk.core.slots import LABELS, claims_in, later_claims, normalise, says_change, slots_named_in, stem
 from memdesk.llm.aligned import value_kinds, valued_turns
 from memdesk.llm.changes import Edit, Known, Said
-from memdesk.llm.ended import ending_turns
+from memdesk.llm.ended import ended_words, ending_turns
 from memdesk.services.compaction.model import CONFLICT_NOTE, Change, ChangeKind
 from memdesk.services.privacy import private_names
 from memdesk.store.lifetime import entry_live, memory_live
@@ -91,6 +91,7 @@ def known_facts(app: Memdesk, said: Sequence[Said], facts_namespace: str, app_id
     # are read by key instead.
     values = (s.text[c.span[0] : c.span[1]] for s, claims in changing for c in claims)
     names = [value for value in values if value[:1].isupper() or value[:1].isdigit()]
+    names += ended_words(said)  # "cancelled netflix": the entry about Netflix
     # Whose schedule or amount it is, when a name says so ("amount:money finn" from "Finn turned
     # twelve, so his pocket money…"): an entry about it may be filed under any key. Common words
     # of a slot ("budget grocery") would make the query slow.
