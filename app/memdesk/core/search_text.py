@@ -24,7 +24,7 @@ _TERM = re.compile(r"[\w+#]+(?:\.[\w+#]+)*", re.UNICODE)
 _NO_SPACE_RUN = re.compile(f"[{NO_SPACE_CHARS}]+")
 _MAX_TERMS = 32
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
-_STOPWORDS = frozenset(
+STOPWORDS = frozenset(
     [
         "a",
         "about",
@@ -220,7 +220,7 @@ def query_words(text: str) -> list[str]:
     seen: dict[str, None] = {}
     for raw in _TERM.findall(text):
         word = raw.lower()
-        if word in _STOPWORDS or not any(ch.isalnum() for ch in word):
+        if word in STOPWORDS or not any(ch.isalnum() for ch in word):
             continue
         if len(word) == 1 and word.isascii() and not raw.isupper():
             continue

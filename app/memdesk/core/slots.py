@@ -68,7 +68,7 @@ class _Lazy:
 
 # Raised whenever a change to the rules changes what some text claims: Memory health's index
 # holds claims read by the rules, and reads every fact again when this differs.
-RULES_VERSION = 3
+RULES_VERSION = 4
 
 # The closed set of slots. ``time:<event>``, ``day:<event>`` and ``amount:<what>`` are
 # qualified by the thing they concern and whose it is ("time:standup", "day:elin violin",
@@ -1259,8 +1259,9 @@ _LATER_CUE = _Lazy(
 _AND_CLAUSE = _Lazy(r"[,;:]\s|\s(?:and|but|so|because|while|whereas)\s")
 _AHEAD_WORDS = frozenset({"next", "soon", "upcoming", "tomorrow"})  # words that place a clause later
 _SAID_IN = " (said in "  # ``said_in_mark``
-# A clause's subject: a capitalised first word ("Dev drives…", "- Isla does ballet…").
-_SUBJECT = _Lazy(r"\s*(?:[-*•]\s*)?(?:(?:and|but|so|then)\s+)?([A-Z][\w-]*)\b(?![’'])")
+# A clause's subject: a name, in any case (texts are often all lower case), or a name's
+# possession ("sara's bff is quitting ballet" is not the person's news either).
+_SUBJECT = _Lazy(r"\s*(?:[-*•]\s*)?(?:(?:and|but|so|then)\s+)?([A-Za-z][\w-]*)\b(?:['’]s\b)?(?![’'])")
 _HOUSEHOLD_LABELS = frozenset({
     "partner", "wife", "husband", "spouse", "girlfriend", "boyfriend", "fiance", "fiancee", "children",
     "kids", "son", "sons", "daughter", "daughters", "child", "dog", "cat", "pet", "pets", "mum", "mom",
@@ -1503,13 +1504,13 @@ def _line_claims(text: str, start: int, end: int) -> list[Claim]:
                     kind = ""  # a change names it: "stopped the melatonin", "magnesium instead"
                 past = True if group == "o" else None
                 value_at = start + value_start
-                if not _someone_else(text, value_at) and not (
+                if not someone_else(text, value_at) and not (
                     kind in _CONTACTS and _others_contact(text, value_at)
                 ):
                     found.append(_claim(text, kind, value_at, start + value_end, past))
     for match in _LEXICON_RE.finditer(segment) if tried.lexicon else ():
         slot = _lexicon_slot(match.group(0))
-        if slot and not _someone_else(text, start + match.start()):
+        if slot and not someone_else(text, start + match.start()):
             found.append(_claim(text, slot, start + match.start(), start + match.end(), None))
     if tried.schedule:
         found += _schedule_claims(text, start, end)
@@ -1531,7 +1532,7 @@ def _says_when(text: str, start: int, end: int) -> bool:
     return len(words) > 1 or any(word.endswith("s") or word in _WEEKDAYS for word in named)
 
 
-def _someone_else(text: str, start: int) -> bool:
+def someone_else(text: str, start: int) -> bool:
     """The value's clause is about a relative or a friend ("my sister moved to Valencia")."""
     clause_start, _end = _clause_bounds(text, start, start)
     before = text[clause_start:start]

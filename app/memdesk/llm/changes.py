@@ -44,6 +44,7 @@ from memdesk.core.slots import (
     claims_in,
     household_names,
     later_claims,
+    mood_at,
     named_claims,
     normalise,
     placed_later,
@@ -54,6 +55,8 @@ from memdesk.core.slots import (
     slots_named_in,
     stem,
 )
+from memdesk.llm.aligned import aligned_updates
+from memdesk.llm.ended import by_someone_else, ended_names
 
 Action = Literal["update", "retire", "add"]
 WHERE_LABELS = {  # each followed by the namespace, entry key or memory id
@@ -77,6 +80,11 @@ _MIN_VALUE_CHARS = 3
 # ("I'm now with Dr. Evans").
 _TITLED = re.compile(r"(?:Dr|Doctor|Prof)\b")
 _CARERS = frozenset({"doctor", "dentist", "therapist"})
+# A value ended by the person: after a verb in the past or a negation, or before "anymore".
+_ENDED_BEFORE = re.compile(
+    r"(?i:\b(?:[a-z]{3,}ed|no\s+more|no\s+longer)\s+(?:(?:the|a|an|my|our|that|this)\s+)*)$"
+)
+_ENDED_AFTER = re.compile(r"(?i:\s+(?:\w+\s+)?any\s?more\b)")
 _POSSESSIVE = ("'", "’")  # after a name: "Northwind's design tokens" are about the tokens
 _THIRD_PERSON = frozenset({"his", "her", "their"})
 _FIRST_PERSON = frozenset({"i", "i'm", "i’m", "me", "my", "we", "we're", "we’re", "us", "our"})
@@ -177,7 +185,7 @@ def offline_changes(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
                 )
                 base = Known(fact.number, fact.where, fact.ref, previous.text) if more and previous else fact
                 claims_there = _stored_claims(base.text, others) if more else stored[fact.number]
-                found = _edit(base, claims_there, sentence, claims, sentences)
+                found = _edit(base, claims_there, sentence, claims, sentences, known)
                 if found is None:
                     continue
                 edit, sources = found
@@ -198,6 +206,23 @@ def offline_changes(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
         additions = [(sentence, claims) for sentence, claims in additions if id(sentence) not in used]
         kept += [addition for s, _c in additions if (addition := _addition(s, others, known, stored))]
         additions = []
+    # A new value of a kind a stored fact holds one of ("new ones 07700 900873"): sure where the
+    # rules above were not, or said nothing.
+    for update in aligned_updates(said, known):
+        previous = edits.get(update.number)
+        if previous is None or not previous.sure:
+            why = f"The person said: “{update.evidence}”"
+            edits[update.number] = Edit("update", update.number, update.text, why, evidence=update.evidence)
+            kept = [edit for edit in kept if edit.evidence != update.evidence]
+    # A named thing the person ended ("cancelled netflix"): the clause holding it marked past.
+    for ended in ended_names(said, known):
+        previous = edits.get(ended.number)
+        if previous is None or not previous.sure:
+            text = next(fact.text for fact in known if fact.number == ended.number)
+            marked = text[: ended.at] + _until("", ended.said.at) + text[ended.at :]
+            why = f"The person said: “{ended.said.text}”"
+            edits[ended.number] = Edit("retire", ended.number, marked, why, evidence=ended.said.text)
+            kept = [edit for edit in kept if edit.evidence != ended.said.text]
     return [*edits.values(), *kept]
 
 
@@ -218,11 +243,14 @@ def _edit(
     sentence: Said,
     claims: list[Claim],
     turn: list[tuple[Said, list[Claim]]],
+    known: Sequence[Known],
 ) -> tuple[Edit, set[int]] | None:
     """How ``sentence`` changes ``fact``, if it does, and the sentences whose values it took.
 
     The edit is sure only when every part of it is: a value the slot rules read in the fact,
-    replaced by a value of the same slot or marked past. Otherwise it is a suggestion.
+    replaced by a value of the same slot or marked past, or the person's own ended habit,
+    subscription or possession that only this fact names (``_ended_own``). Otherwise it is a
+    suggestion.
     """
     parts: list[_Part] = []
     sources = {id(sentence)}
@@ -248,9 +276,9 @@ def _edit(
         if successor is not None and not whole:
             sources.discard(id(sentence))
         if successor is None or not whole:
-            if not read:  # its clause is suggested as past: the rules cannot tell what it says
+            if not read:  # its clause is marked past; sure only of what the person ended themself
                 end = _clause_end(fact.text, span[1])
-                parts.append(_Part((end, end), None, until, slot, False))
+                parts.append(_Part((end, end), None, until, slot, _ended_own(sentence.text, ended, known)))
             else:
                 parts.append(_Part(span, None, until, slot, True))
             continue
@@ -333,6 +361,22 @@ def _edit(
     if others or unread or not sure or _sentences(fact.text) > 1:
         return Edit("retire", fact.number, changed, why, evidence=sentence.text, sure=sure), sources
     return Edit("retire", fact.number, "", why, evidence=sentence.text, sure=sure), sources
+
+
+def _ended_own(said: str, ended: Claim, known: Sequence[Known]) -> bool:
+    """The person ended the value themself, as the object of a verb in the past or of a
+    negation ("cancelled puregym", "I've stopped the cigarettes", "no more espressos"; not
+    "Sister Kaur retired", "Marta cancelled…", "stopped using Todoist", "instead of iron"), in a sentence that
+    states it (not a question, a supposition or a plan), and only one stored fact names it."""
+    start, end = ended.span
+    before = _ENDED_BEFORE.search(said, 0, start)
+    if not (before or _ENDED_AFTER.match(said, end)) or mood_at(said, start):
+        return False
+    if by_someone_else(said, before.start() if before else start):
+        return False
+    forms = "|".join(re.escape(form) for form in _singulars(said[start:end]))
+    naming = re.compile(rf"(?<!\w)(?:{forms})(?!\w)", re.IGNORECASE)
+    return sum(1 for fact in known if naming.search(fact.text)) == 1
 
 
 def _role_left(parts: list[_Part], stored: list[Claim], current: list[Claim]) -> bool:

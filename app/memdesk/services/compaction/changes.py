@@ -27,7 +27,9 @@ from memdesk.core.items import ItemKind
 from memdesk.core.privacy import TargetKind
 from memdesk.core.search_text import query_words
 from memdesk.core.slots import LABELS, claims_in, later_claims, normalise, says_change, slots_named_in, stem
+from memdesk.llm.aligned import value_kinds, valued_turns
 from memdesk.llm.changes import Edit, Known, Said
+from memdesk.llm.ended import ended_words, ending_turns
 from memdesk.services.compaction.model import CONFLICT_NOTE, Change, ChangeKind
 from memdesk.services.privacy import private_names
 from memdesk.store.lifetime import entry_live, memory_live
@@ -57,11 +59,15 @@ class Found:
 
 def known_facts(app: Memdesk, said: Sequence[Said], facts_namespace: str, app_id: str | None) -> list[Known]:
     """The stored facts the person's statements of change may touch, numbered from 1."""
-    # Statements of change, and of a change from a later date ("will be £1,200 from next April").
+    # Statements of change, of a change from a later date ("will be £1,200 from next April"),
+    # the messages around a value of a kind a stored fact may hold ("new ones 07700 900873"),
+    # and those that end something by name ("cancelled netflix").
+    valued = valued_turns(said) | ending_turns(said)
     changing = [
         (s, claims)
         for s in said
         if (claims := (claims_in(s.text) if says_change(s.text) else []) or later_claims(s.text))
+        or s.turn in valued
     ]
     if not changing:
         return []
@@ -85,6 +91,7 @@ def known_facts(app: Memdesk, said: Sequence[Said], facts_namespace: str, app_id
     # are read by key instead.
     values = (s.text[c.span[0] : c.span[1]] for s, claims in changing for c in claims)
     names = [value for value in values if value[:1].isupper() or value[:1].isdigit()]
+    names += ended_words(said)  # "cancelled netflix": the entry about Netflix
     # Whose schedule or amount it is, when a name says so ("amount:money finn" from "Finn turned
     # twelve, so his pocket money…"): an entry about it may be filed under any key. Common words
     # of a slot ("budget grocery") would make the query slow.
@@ -105,7 +112,11 @@ def known_facts(app: Memdesk, said: Sequence[Said], facts_namespace: str, app_id
     found += [("app", str(memory_id), content) for memory_id, content in memories]
     words, slots = _said_words([s for s, _claims in changing])
     slots |= named | {f"label:{noun}" for noun in nouns}
-    relevant = [item for item in found if _relevance(item[2], words, slots) > 0]
+    # a fact holding a value of a kind the person said ("07911 555 222" and "Mobile: 07700 …")
+    kinds = value_kinds(s.text for s, _claims in changing)
+    relevant = [
+        item for item in found if _relevance(item[2], words, slots) > 0 or kinds & value_kinds([item[2]])
+    ]
     relevant.sort(key=lambda item: -_relevance(item[2], words, slots))
     kept = relevant[:MAX_KNOWN]
     ordered = [item for item in found if item in kept]  # in the order they are stored

@@ -1,0 +1,175 @@
+"""Values a text holds, read by their shape alone: an e-mail or web address, a phone number,
+an amount of money, a quantity with its unit, a percentage, a clock time or a range of two,
+a weekday.
+
+No word list of what the value is about: "07700 900873" is a phone number wherever it is
+said, "40 mg" a dose of something, "21:00–05:30" a range of hours. Each value has a kind and
+a key that compares values of that kind written differently ("£1,220" and "£1220", "8am" and
+"08:00", "Thurs" and "Thursdays"). A value said as not holding ("not the 60mg", "instead of
+Tuesdays", "went up from £1,100") or as a bound ("until 10:45") is marked ``denied``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+from memdesk.core.search_text import STOPWORDS
+
+EMAIL, URL, PHONE, MONEY, PERCENT = "email", "url", "phone", "money", "percent"
+CLOCK, HOURS = "clock", "hours"
+# A number said alone ("so it's 100 now", "110, 2 puffs"): no unit and no noun after it. It
+# may stand for an amount of a kind a stored fact gives with its unit ("50mg").
+NUMBER = "number"
+MEASURED = "quantity:"  # the kind of every quantity with a unit starts so
+# A weekday said as recurring ("Thursdays", "every Thursday") is a schedule's; one said once
+# ("on Thursday", "thurs") is a day something happens or happened.
+WEEKDAY, DAY = "weekday", "day"
+# Units by what they measure; a quantity's kind is "quantity:<what>", so 75mcg replaces 50mcg
+# and "1 gig" is not compared with "20 minutes".
+_UNITS = {
+    "dose": "mg mcg µg ug g iu ml",
+    "mass": "kg lb lbs",
+    "data": "mb gb tb mbps gig gigs",
+    "length": "km k mi miles",
+    "duration": "min mins minute minutes hr hrs hour hours",
+    "temperature": "°c °f",
+}
+_UNIT_KIND = {unit: what for what, units in _UNITS.items() for unit in units.split()}
+_UNIT = "|".join(sorted((re.escape(unit) for unit in _UNIT_KIND), key=len, reverse=True))
+_NUMBER = r"\d+(?:[.,]\d+)*"
+# Every currency sign Unicode knows ("£", "₱", "₦", "₩"…), not a list of some.
+_CURRENCY = "".join(
+    re.escape(chr(code)) for code in range(0x10000) if unicodedata.category(chr(code)) == "Sc"
+)
+_CLOCK = r"\d{1,2}(?:[:h]\d{2}(?:\s?[ap]\.?m\b\.?)?|[.]\d{2}\s?[ap]\.?m\b\.?|\s?[ap]\.?m\b\.?)"
+_WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_SHAPES = re.compile(
+    rf"""
+    (?P<email>(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+)
+    |(?P<url>\b(?:https?://|www\.)[^\s,;]+[^\s,;.)])
+    |(?P<money>(?:[{_CURRENCY}]|\b(?:Rs|Rp|R\$)\.?)\s?{_NUMBER}(?:\s?(?:k|m|bn)\b)?
+        |\b{_NUMBER}\s?(?:[A-Z]{{3}}|TL|zł|kr)(?![\w]))
+    |(?P<percent>\b{_NUMBER}\s?%)
+    |(?P<hours>\b{_CLOCK}\s*(?:-|–|—|to|till|until)\s*{_CLOCK})
+    |(?P<clock>\b{_CLOCK})
+    |(?P<phone>(?<![\w+.,])\+?\d(?:[ ()-]{{0,2}}\d){{6,14}}(?![\w.,]\d))
+    |(?P<quantity>\b{_NUMBER}\s?(?i:{_UNIT})(?!\w))
+    |(?P<number>(?<![\w.,£$€₹¥+/-]){_NUMBER}(?![\w%:/-]|[.,]\d))
+    |(?P<weekday>\b(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b)
+    |(?P<day>\b(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b
+        |\b(?:mon|tues?|weds?|thu(?:rs?)?|fri|Mon|Tues?|Weds?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\b(?![’'-]))
+    """,
+    re.VERBOSE,
+)
+# What the store writes after a relative date: "yesterday (28 February 2026)".
+_WRITTEN_DATE = re.compile(r"\((?:the (?:week|weekend) of )?(?:\d{1,2} )?(?:[A-Z][a-z]+ )?\d{4}\)")
+_NEXT_WORD = re.compile(r"\s*([^\W\d_][\w'’]*)")
+_DEFINITE = re.compile(r"(?i:\b(?:the|that|this|those)\s+)$")
+_EVERY = re.compile(r"(?i:\b(?:every|each)\s+)$")
+# Said as not holding ("not the 60mg", "no longer Tuesdays", "instead of £40", "from £1,100
+# to …"), or as a bound of something else ("ran long today, until 10:45", "back by 6pm").
+_DENIED_BEFORE = re.compile(
+    r"(?i:\b(?:not|no\s+longer|instead\s+of|rather\s+than|from|was|old|previous|wrong"
+    r"|until|till|before|after|by|past)\s+(?:the\s+|my\s+|a\s+)?)$"
+)
+_RANGE_START = re.compile(r"(?i:\bfrom\s+)$")
+_DENIED_AFTER = re.compile(
+    r"(?i:^\s*(?:(?:is|was)?\s*(?:wrong|no\s+good|gone|dead|cancell?ed|finished|over)"
+    r"|(?:is\s*n[o'’]?t|ain[’']?t|won[’']?t|not)\s+[^\W\d]\w*)\b)"
+)  # "the 412 one is dead", "1:55 aint happening"; not "70.000 not 75", which says 70.000
+
+
+@dataclass(frozen=True)
+class Value:
+    """A value of a kind, where it is in its text, and the key it compares by."""
+
+    kind: str
+    span: tuple[int, int]
+    key: str
+    denied: bool = False
+
+
+@lru_cache(maxsize=4096)  # a stored fact is read once for each sentence of a conversation
+def values_in(text: str) -> tuple[Value, ...]:
+    """Every value the text holds, in order; not the dates the store wrote after relative ones."""
+    found: list[Value] = []
+    written = [m.span() for m in _WRITTEN_DATE.finditer(text)]
+    for match in _SHAPES.finditer(text):
+        if any(start <= match.start() < end for start, end in written):
+            continue
+        group = match.lastgroup
+        assert group is not None
+        raw = match.group(0)
+        kind, key = _kind_and_key(group, raw)
+        if not key:
+            continue
+        start, end = match.span()
+        if kind == DAY and _EVERY.search(text, 0, start):
+            kind = WEEKDAY
+        if kind == NUMBER and not _alone(text, start, end):
+            continue
+        # a range's own "from … till" is not an old value's "from"
+        denied = denied_at(text, start, end) and not (kind == HOURS and _RANGE_START.search(text, 0, start))
+        # a value named as one already known ("the 60mg figure was an interim dose")
+        denied = denied or (kind != NUMBER and bool(_DEFINITE.search(text, 0, start)))
+        found.append(Value(kind, (start, end), key, denied))
+    return tuple(found)
+
+
+def denied_at(text: str, start: int, end: int) -> bool:
+    """The words at ``start:end`` are said as not holding or as a bound of something else."""
+    return bool(_DENIED_BEFORE.search(text, 0, start)) or bool(_DENIED_AFTER.match(text[end:]))
+
+
+def _alone(text: str, start: int, end: int) -> bool:
+    """A number with nothing it counts after it (the next word is a function word, or none),
+    and not "the 50" (a value named as known: "the 50 isn't doing enough")."""
+    after = _NEXT_WORD.match(text, end)
+    if after and after.group(1).lower() not in STOPWORDS:
+        return False
+    return not _DEFINITE.search(text, 0, start)
+
+
+def _kind_and_key(group: str, raw: str) -> tuple[str, str]:
+    if group in (EMAIL, URL):
+        return group, raw.lower().rstrip("/")
+    if group == PHONE:
+        digits = re.sub(r"\D", "", raw)
+        return PHONE, digits if len(digits) >= 7 else ""
+    if group in (MONEY, PERCENT):
+        return group, _amount(raw)
+    if group == NUMBER:
+        return NUMBER, _amount(raw)
+    if group == "quantity":
+        number = re.match(_NUMBER, raw)
+        assert number is not None
+        unit = raw[number.end() :].strip().lower()
+        return f"quantity:{_UNIT_KIND[unit]}", f"{_amount(number.group(0))} {unit}"
+    if group == HOURS:
+        first, second = re.findall(_CLOCK, raw)
+        return HOURS, f"{_minutes(first)}-{_minutes(second)}"
+    if group == CLOCK:
+        return CLOCK, _minutes(raw)
+    return group, next(day for day in _WEEKDAY_NAMES if day.startswith(raw.lower()[:3]))
+
+
+def _amount(raw: str) -> str:
+    """The number of an amount, its thousands separators dropped ("1,220", "70.000", "9.98")."""
+    digits = re.sub(r"[^\d.,]", "", raw)
+    whole = re.sub(r"[.,](?=\d{3}(?:\D|$))", "", digits)
+    return whole.replace(",", ".")
+
+
+def _minutes(raw: str) -> str:
+    """A clock time as minutes after midnight: "4:15", "16h30", "8am", "2.30pm"."""
+    numbers = [int(n) for n in re.findall(r"\d+", raw)]
+    hour, minute = numbers[0], numbers[1] if len(numbers) > 1 else 0
+    lower = raw.lower()
+    if "p" in lower and hour < 12:
+        hour += 12
+    elif "a" in lower and hour == 12:
+        hour = 0
+    return str(hour * 60 + minute)

@@ -1,0 +1,202 @@
+"""Value-aligned changes: a new value of a kind a stored fact holds one of.
+
+A sentence of the person's own that states something as it is now (not a question, a
+supposition, a plan or a later date, nor a relative's or a friend's news: the mood reader of
+``core.slots``) and holds exactly one value of a kind (``core.values``: a phone number, an
+e-mail address, an amount, a dose, a clock time, a weekday…) changes the one stored fact
+that holds exactly one value of that kind and shares an anchor with what the person said —
+a word of the fact's or its label, in any of its forms, or the end of its old number ("the
+412 one"). Only that value is replaced; every other fact of the line stays as it is.
+
+The anchor is looked for in the sentence first, then in its message, then, for an amount, in
+the person's message before it ("Dr Rahman upped my amlodipine" … "yes 10mg"); where two
+stored facts fit equally, nothing is changed. A message naming two values of a kind compares
+them and changes neither; a number said alone ("so it's 100 now") takes the unit of the one
+amount the fact gives, when it is of its size.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import TYPE_CHECKING
+
+from memdesk.core.search_text import STOPWORDS
+from memdesk.core.slots import mood_at, placed_later, someone_else, stem
+from memdesk.core.values import CLOCK, DAY, EMAIL, HOURS, MEASURED, MONEY, NUMBER, PHONE, Value, values_in
+
+if TYPE_CHECKING:  # ``llm.changes`` reads this module's edits with its own
+    from memdesk.llm.changes import Known, Said
+
+_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+_MIN_ANCHOR = 4  # letters: shorter words tie too much to too much
+_MIN_TAIL = 3  # digits of an old number said to name it ("the 412 one")
+_CLAUSE_BREAK = re.compile(r"[.;,]\s+")
+_LABEL = re.compile(r"\s*(?:[-*•]\s+)?([^:\n]{1,30}):")
+_FIRST_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_SIZE = 5
+# How far an anchor is looked for (``_scopes``): the sentence, its message, the message before.
+# An amount, a time or a contact is often said alone after the message that named its subject ("upped
+# my amlodipine" … "yes 10mg"; "the 111 one is gone" … "07911 555 222"); a day said once ("sunday
+# night") only with what it is the day of; anything else within its message.
+_REACH = {DAY: 1, PHONE: 3, EMAIL: 3, NUMBER: 3, MONEY: 3, CLOCK: 3, HOURS: 3}
+
+
+@dataclass(frozen=True)
+class Aligned:
+    """A stored fact's new text, and the person's sentence that gave its last new value."""
+
+    number: int  # Known.number
+    text: str
+    evidence: str
+
+
+def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligned]:
+    """The updates the person's sentences make by value, the last one said winning."""
+    texts: dict[int, str] = {}
+    evidence: dict[int, str] = {}
+    for index, sentence in enumerate(said):
+        # a message naming several values of a kind compares them ("quotes: Nationwide 4.39%.
+        # Halifax 4.52%."); it does not change one
+        message = [v for s in said if s.turn == sentence.turn for v in values_in(s.text) if not v.denied]
+        for kind, value in _single_values(sentence.text):
+            start, end = value.span
+            if len({v.key for v in message if v.kind == kind}) > 1:
+                continue
+            if kind == NUMBER and any(_measured(v.kind) for v in message):
+                continue  # the amount is said with its unit too
+            # a later date anywhere in the sentence makes it a plan ("with effect from 1 April,
+            # my court days move to Wednesdays")
+            whole = (0, len(sentence.text))
+            if mood_at(sentence.text, start) or placed_later(sentence.text, whole, sentence.at):
+                continue
+            if someone_else(sentence.text, start):
+                continue
+            scopes = _scopes(said, index)[: _REACH.get(kind, 3 if _measured(kind) else 2)]
+            target = _target(kind, value, sentence.text, scopes, known, texts)
+            if target is None:
+                continue
+            fact, old = target
+            current = texts.get(fact.number, fact.text)
+            new = sentence.text[start:end]
+            if kind == NUMBER:  # the number takes the stored amount's unit: "100" of "50mg"
+                stored = current[old.span[0] : old.span[1]]
+                new = _FIRST_NUMBER.sub(new, stored, count=1)
+            texts[fact.number] = current[: old.span[0]] + new + current[old.span[1] :]
+            evidence[fact.number] = sentence.text
+    by_number = {fact.number: fact for fact in known}
+    return [
+        Aligned(number, text, evidence[number])
+        for number, text in texts.items()
+        if text != by_number[number].text
+    ]
+
+
+def valued_turns(said: Sequence[Said]) -> set[int]:
+    """The person's messages that hold a value, and the person's message before each: where
+    a value-aligned change and its anchor are said."""
+    turns = sorted({s.turn for s in said})
+    holding = {s.turn for s in said if values_in(s.text)}
+    return holding | {turns[turns.index(turn) - 1] for turn in holding if turns.index(turn) > 0}
+
+
+def value_kinds(texts: Iterable[str]) -> set[str]:
+    """The kinds of the values the texts hold (a number alone is not one of its own)."""
+    return {value.kind for text in texts for value in values_in(text) if value.kind not in (NUMBER, DAY)}
+
+
+def _single_values(text: str) -> list[tuple[str, Value]]:
+    """The kinds the text holds exactly one value of (a value said as not holding aside)."""
+    found = values_in(text)
+    kinds = {value.kind for value in found if not value.denied}
+    return [
+        (kind, only[0])
+        for kind in kinds
+        if len(only := [value for value in found if value.kind == kind and not value.denied]) == 1
+    ]
+
+
+def _scopes(said: Sequence[Said], index: int) -> list[str]:
+    """Where an anchor is looked for, nearest first: the sentence, its message, and the
+    person's message before it."""
+    sentence = said[index]
+    turn = " ".join(s.text for s in said if s.turn == sentence.turn)
+    earlier = [s.turn for s in said[:index] if s.turn < sentence.turn]
+    before = " ".join(s.text for s in said if earlier and s.turn == earlier[-1])
+    return [sentence.text, turn, before]
+
+
+def _target(
+    kind: str, value: Value, sentence: str, scopes: list[str], known: Sequence[Known], texts: dict[int, str]
+) -> tuple[Known, Value] | None:
+    """The one stored value of ``kind`` that the nearest scope anchors, and its fact: the one
+    value of a fact, or of a clause of a fact that holds several ("Monthly budget: £1,900;
+    savings transfer of £300 to the Chase saver"); None when none is, or two are."""
+    holding: list[tuple[Known, Value, str, tuple[int, int]]] = []
+    for fact in known:
+        text = texts.get(fact.number, fact.text)
+        # a number alone stands for the one amount a fact gives with its unit
+        own = [v for v in values_in(text) if (_measured(v.kind) if kind == NUMBER else v.kind == kind)]
+        regions = [(0, len(text))] if len(own) == 1 else _clauses(text)
+        for region in regions:
+            inside = [v for v in own if region[0] <= v.span[0] and v.span[1] <= region[1]]
+            if len(inside) == 1:
+                holding.append((fact, inside[0], text, region))
+    said_value = sentence[value.span[0] : value.span[1]]
+    for scope in scopes:
+        words = _anchors(scope.replace(said_value, " "))
+        anchored = [
+            (fact, old) for fact, old, text, region in holding if _anchored(text, region, old, words, scope)
+        ]
+        if len(anchored) > 1:
+            return None
+        if anchored:
+            fact, old = anchored[0]
+            if kind == NUMBER and not _comparable(value.key, old.key):
+                return None
+            return None if old.key == value.key else (fact, old)
+    return None
+
+
+def _clauses(text: str) -> list[tuple[int, int]]:
+    """Where the clauses of a text are: between full stops, semicolons and commas."""
+    bounds = [0, *(m.end() for m in _CLAUSE_BREAK.finditer(text)), len(text)]
+    return [(start, end) for start, end in pairwise(bounds) if end > start]
+
+
+def _measured(kind: str) -> bool:
+    return kind.startswith(MEASURED) or kind == MONEY
+
+
+def _comparable(said: str, stored: str) -> bool:
+    """A number alone is the stored amount's new value only when it is of its size (within a
+    factor of ``_SIZE``): "100" for "50mg", not "3" for "£1,150"."""
+    new, old = float(said), float(stored.split()[0])
+    return old > 0 and 1 / _SIZE <= new / old <= _SIZE
+
+
+def _anchors(text: str) -> set[str]:
+    """The words that may tie a text to a stored fact: content words, in their stem."""
+    return {
+        stem(word)
+        for word in _WORD.findall(text.lower())
+        if len(word) >= _MIN_ANCHOR and word not in STOPWORDS
+    }
+
+
+def _anchored(text: str, region: tuple[int, int], old: Value, words: set[str], scope: str) -> bool:
+    """The stored value's fact (or clause) shares a word with the scope (its label's too), or
+    the scope names the end of its old number."""
+    start, end = region
+    label = _LABEL.match(text)
+    around = (
+        text[start : old.span[0]] + " " + text[old.span[1] : end] + (f" {label.group(1)}" if label else "")
+    )
+    if _anchors(around) & words:
+        return True
+    if old.key.isdigit():
+        tails = {number for number in re.findall(r"\d+", scope) if len(number) >= _MIN_TAIL}
+        return any(old.key.endswith(tail) and tail != old.key for tail in tails)
+    return False

@@ -1,0 +1,108 @@
+"""Ended by the person: a named thing they cancelled, quit, sold or gave up.
+
+A sentence of the person's own (not a question, a supposition, a plan, nor someone else's
+news) in which a verb of ending in the past, or "no more", comes right before a name that
+exactly one stored fact names, capitalised there ("cancelled netflix last night" and
+"Netflix Standard plan, £10.99/month…"; "killed game pass" and "Pays for Xbox Game Pass
+Ultimate…"): that fact's clause holding the name is marked past. A name the fact only
+mentions before what it owns ("Northwind's design tokens") is not the thing that ended.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from memdesk.core.slots import mood_at, placed_later, someone_else
+
+if TYPE_CHECKING:  # ``llm.changes`` reads these with its own
+    from memdesk.llm.changes import Known, Said
+
+# A verb of ending, in the past, or "no more", right before the thing (an article or "my"
+# between): what a person does to a subscription, a habit or a possession.
+_MIN_NAME = 4  # letters of a name's word said alone ("Pampers"); a shorter one names too much
+_VERB = r"(?:cancell?ed|quit|stopped|gave\s+up|ditched|binned|dropped|sold|scrapped|killed|no\s+more)"
+_ENDING = re.compile(rf"(?i:\b{_VERB}\s+(?:(?:the|my|our|a|an)\s+)?)$")
+_ENDING_SAID = re.compile(rf"(?i:\b{_VERB}\b)")
+_ENDED_WORD = re.compile(rf"(?i:\b{_VERB}\s+(?:(?:the|my|our|a|an)\s+)?([^\W\d_]{{{_MIN_NAME},}}))")
+_NAME_IN_FACT = re.compile(r"(?<![\w'’])[A-Z][\w&+-]*(?:\s[A-Z][\w&+-]*)*(?![\w'’])")
+# What opens a clause with someone else as the one who ended it: "Marta cancelled the class".
+_OTHER_SUBJECT = re.compile(r"(?i:\b(?:he|she|they|it|you)\b)|(?<!^)(?<![.!?]\s)\b(?!I\b)[A-Z][\w'’-]*")
+# a name right before the verb, even opening the sentence ("Marta cancelled"; not "Finally")
+_NAMED_SUBJECT = re.compile(r"\b(?!I\b)[A-Z][\w'’-]*(?<!ly)\s+$")
+_CLAUSE_START = re.compile(r"[,;:.!?]\s|\s(?:and|but|so|then|while)\s")
+_CLAUSE_END = re.compile(r"[,;:]\s|\.(?:\s|$)|\s(?:and|but|so|then|while)\s")
+
+
+@dataclass(frozen=True)
+class Ended:
+    """Where a stored fact's ended clause ends, and the person's sentence that ended it."""
+
+    number: int  # Known.number
+    at: int  # the end of the clause holding the name, where the past mark goes
+    said: Said
+
+
+def _spoken(name: str, text: str) -> re.Match[str] | None:
+    """Where ``text`` ends the name, or a run of its words ("game pass" of "Xbox Game Pass
+    Ultimate", "pampers" of "Pampers Cruisers"), longest first; a run of one short word is
+    not enough."""
+    words = name.split()
+    runs = [words[i:j] for i in range(len(words)) for j in range(len(words), i, -1)]
+    for run in sorted(runs, key=len, reverse=True):
+        if len(run) == 1 and len(run[0]) < _MIN_NAME:
+            continue
+        pattern = r"\s+".join(re.escape(word) for word in run)
+        for match in re.finditer(rf"(?i)(?<!\w){pattern}(?!\w)", text):
+            ending = _ENDING.search(text, 0, match.start())
+            if ending and not by_someone_else(text, ending.start()):
+                return match
+    return None
+
+
+def by_someone_else(text: str, verb: int) -> bool:
+    """The clause of the verb at ``verb`` has a subject that is not the person ("Marta
+    cancelled…", "she sold…"); the person, or no subject at all ("cancelled netflix"), is not."""
+    starts = [m.end() for m in _CLAUSE_START.finditer(text, 0, verb)]
+    start = starts[-1] if starts else 0
+    before = text[start:verb]
+    return bool(_OTHER_SUBJECT.search(before) or _NAMED_SUBJECT.search(before))
+
+
+def ended_words(said: Sequence[Said]) -> list[str]:
+    """The word the person ended, right after the verb ("netflix" of "cancelled netflix last
+    night"): what a knowledge entry about it is found by."""
+    return [match.group(1) for s in said for match in _ENDED_WORD.finditer(s.text)]
+
+
+def ending_turns(said: Sequence[Said]) -> set[int]:
+    """The person's messages that say they ended something: where to look for what."""
+    return {s.turn for s in said if _ENDING_SAID.search(s.text)}
+
+
+def ended_names(said: Sequence[Said], known: Sequence[Known]) -> list[Ended]:
+    """The stored facts the person's sentences end by name, the last sentence winning."""
+    found: dict[int, Ended] = {}
+    names = [(fact, match) for fact in known for match in _NAME_IN_FACT.finditer(fact.text)]
+    for sentence in said:
+        text = sentence.text
+        for fact, name in names:
+            if fact.text[name.end() : name.end() + 1] in ("'", "’"):
+                continue
+            spoken = _spoken(name.group(0), text)
+            if spoken is None:
+                continue
+            # only one stored fact may say it, in any words ("PureGym Wandsworth", "a PureGym coach")
+            naming = re.compile(rf"(?i)(?<!\w){re.escape(spoken.group(0))}(?!\w)")
+            holders = {f.number for f in known if naming.search(f.text)}
+            start = spoken.start()
+            if len(holders) != 1 or mood_at(text, start) or someone_else(text, start):
+                continue
+            if placed_later(text, (0, len(text)), sentence.at):
+                continue
+            after = _CLAUSE_END.search(fact.text, name.end())
+            end = after.start() if after else len(fact.text.rstrip(" ."))
+            found[fact.number] = Ended(fact.number, end, sentence)
+    return list(found.values())

@@ -1,0 +1,227 @@
+"""Offline fact changes by family, on wordings the rules' word lists do not hold.
+
+- a value-aligned substitution: the person's own statement holds one value of a kind (a
+  phone number, an e-mail address, an amount, a dose, a clock time, recurring weekdays, or a
+  number alone in the stored unit) that exactly one stored fact holds one of and shares a
+  word with; only that value is replaced, everything else of the fact kept;
+- an ended habit, subscription or possession: the person ended it themself, as the object
+  of a verb in the past or of a negation, and one stored fact names it: that part is marked
+  past, the rest of the line kept.
+"""
+
+from datetime import datetime
+
+import pytest
+
+from memdesk.core.dates import annotate
+from memdesk.core.values import values_in
+from memdesk.llm.changes import Edit, Known, offline_changes, said_in
+
+SAID = datetime(2026, 2, 20, 18, 0)
+
+
+def edits(stored: list[str], *said: str, where: str = "facts") -> list[Edit]:
+    known = [Known(number, where, "user/facts", text) for number, text in enumerate(stored, 1)]
+    turns = [("user", annotate(text, SAID), SAID) for text in said]
+    return offline_changes(said_in(turns), known)
+
+
+def sure(found: list[Edit]) -> list[tuple[int | None, str]]:
+    return [(edit.target, edit.text) for edit in found if edit.action != "add" and edit.sure]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "key"),
+    [
+        ("ring me on 07911 555 222", "phone", "07911555222"),
+        ("write to sam.k@fastmail.net", "email", "sam.k@fastmail.net"),
+        ("it's €1.250,00 a month", "money", "1250.00"),
+        ("₦45,000 a month now", "money", "45000"),  # any currency sign
+        ("she set it at 2,5 mg", "quantity:dose", "2.5 mg"),
+        ("quiet from 23:00 till 06:45", "hours", "1380-405"),
+        ("doors open 7.30pm", "clock", "1170"),
+        ("bins are on Thursdays", "weekday", "thursday"),
+        ("every Friday", "weekday", "friday"),
+        ("so it's 60 now", "number", "60"),
+    ],
+)
+def test_a_value_is_read_by_its_shape(text, kind, key):
+    (value,) = values_in(text)
+    assert (value.kind, value.key, value.denied) == (kind, key, False)
+
+
+def test_what_is_not_a_value_of_its_own():
+    # a count of something, a value named as known, a day said once, the store's own dates
+    assert values_in("3 cats and the 50 we had") == ()
+    (day,) = values_in("the plumber comes on Thursday")
+    assert day.kind == "day"
+    assert values_in("rang yesterday (19 February 2026)") == ()
+    # said as not holding, or as a bound of something else
+    assert [v.denied for v in values_in("80 mg, not 60 mg")] == [False, True]
+    assert [v.denied for v in values_in("ran on until 10:45")] == [True]
+    assert [v.denied for v in values_in("the 60mg figure was a mistake")] == [True]  # one already named
+    assert [v.denied for v in values_in("sub 4:30 isnt realistic, 4:45 it is")] == [True, False]
+    assert [v.denied for v in values_in("it's 2.000 not 2.500")] == [False, True]  # the first holds
+
+
+def test_a_new_value_replaces_only_that_value_of_the_line():
+    stored = [
+        "- Mobile: 07700 900111, texts preferred",
+        "- Piano practice at 17:00, 30 minutes",
+        "- Cat: Miso",
+    ]
+    assert sure(edits(stored, "binned the old sim, my mobile is 07911 555 222")) == [
+        (1, "- Mobile: 07911 555 222, texts preferred")
+    ]
+    assert sure(edits(stored, "piano practice is at 18:30 these days")) == [
+        (2, "- Piano practice at 18:30, 30 minutes")
+    ]
+
+
+def test_in_a_line_of_several_values_the_clause_that_shares_a_word_is_changed():
+    stored = ["- Rent £950 a month; parking space £60 a month", "- Cat: Miso"]
+    assert sure(edits(stored, "parking went up, it's £75 now")) == [
+        (1, "- Rent £950 a month; parking space £75 a month")
+    ]
+    # both clauses share a word with what was said: neither is guessed at
+    assert sure(edits(stored, "they put it up, it's £75 a month now")) == []
+
+
+def test_a_number_said_alone_takes_the_stored_unit_of_its_size():
+    stored = ["- Cardiologist put me on bisoprolol 2.5mg mornings", "- Pocket money: £5 a week for Ana"]
+    # the anchor is in the message before: "bisoprolol"
+    found = edits(stored, "saw the cardiologist about the bisoprolol", "yeah she doubled it, it's 5 now")
+    assert sure(found) == [(1, "- Cardiologist put me on bisoprolol 5mg mornings")]
+    # not of the stored amount's size: a count of something else
+    assert sure(edits(stored, "the pocket money thing, ana has 40 now")) == []
+
+
+def test_a_time_said_alone_is_anchored_by_the_message_before():
+    stored = ["- Quiet hours 22:00–07:00, no voice notes", "- Cat: Miso"]
+    found = edits(stored, "can you move my quiet hours, new shift pattern", "23:30 to 08:15 please")
+    assert sure(found) == [(1, "- Quiet hours 23:30 to 08:15, no voice notes")]
+
+
+def test_the_old_number_named_by_its_end_is_an_anchor():
+    stored = ["- Landline 0131 496 0123", "- Mobile: 07700 900111"]
+    assert sure(edits(stored, "the 111 one is dead. new one is 07911 555 222")) == [
+        (2, "- Mobile: 07911 555 222")
+    ]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "is piano practice at 18:30 now?",  # a question
+        "piano practice might be at 18:30 after half term",  # a supposition
+        "from next month piano practice will be 18:30",  # a later date
+        "my brother's piano practice is at 18:30 now",  # someone else's
+        "piano practice ran on until 18:30 today",  # a bound, not the time
+        "piano practice: the teacher offered 18:30 or 19:00",  # two values compared
+    ],
+)
+def test_a_value_that_is_not_the_persons_current_one_changes_nothing(said):
+    assert sure(edits(["- Piano practice at 17:00, 30 minutes"], said)) == []
+
+
+def test_two_facts_that_fit_equally_are_left_alone():
+    stored = ["- Gym membership £30 a month", "- Gym locker £5 a month"]
+    assert sure(edits(stored, "the gym is £35 now")) == []
+    # and a day said once is not a schedule's day
+    assert sure(edits(["- Bins go out on Tuesdays"], "the bins man is coming thursday")) == []
+    ((target, text),) = sure(
+        edits(["- Bins go out on Tuesdays"], "bins are thursdays now, council changed it")
+    )
+    assert target == 1 and "thursdays" in text and "Tuesdays" not in text
+
+
+def test_an_ended_habit_of_the_persons_own_is_marked_past_in_its_part():
+    stored = ["- Audible subscription, one credit a month; listens on the bus", "- Commutes by bus"]
+    (edit,) = [
+        edit for edit in edits(stored, "finally cancelled audible, never used the credits") if edit.target
+    ]
+    assert (edit.action, edit.sure) == ("retire", True)
+    assert edit.text == "- Audible subscription (until February 2026), one credit a month; listens on the bus"
+    # a line of that one fact goes
+    (edit,) = [
+        edit for edit in edits(["- Drinks kombucha with lunch"], "no more kombucha for me") if edit.target
+    ]
+    assert (edit.action, edit.text, edit.sure) == ("retire", "", True)
+
+
+def test_an_ending_that_is_not_the_persons_own_act_is_only_suggested():
+    # the value is the subject of its ending, not its object
+    stored = ["- Piano lessons with Marta on Saturdays"]
+    assert sure(edits(stored, "Marta retired, sadly.")) == []
+    # two stored facts name it
+    stored = ["- Audible subscription, one credit a month", "- Audible wishlist is mostly sci-fi"]
+    assert sure(edits(stored, "finally cancelled audible")) == []
+
+
+@pytest.mark.engines("sqlite")
+def test_compact_yes_applies_a_value_said_with_no_word_of_change(memdesk_app, clock):
+    clock.now = datetime(2026, 1, 10, 9, 0)
+    memdesk_app.documents.set("user/profile", "Name: Jo Baker\nMobile: 07700 900111\nEmail: jo@baker.net")
+    clock.now = SAID
+    for role, text in [
+        ("user", "sim swap done, the 111 one is gone"),
+        ("assistant", "What's the new number?"),
+        ("user", "07911 555 222. email stays the same"),
+    ]:
+        memdesk_app.sessions.log("chat:1", role, text)
+    proposal, _step = memdesk_app.compaction.compact("chat:1", backend="offline")
+    (change,) = [c for c in proposal.changes if c.kind.value == "update_line"]
+    assert (change.after, change.accepted) == ("Mobile: 07911 555 222", True)
+    assert (
+        memdesk_app.documents.text("user/profile")
+        == "Name: Jo Baker\nMobile: 07911 555 222\nEmail: jo@baker.net"
+    )
+
+
+def test_a_named_thing_the_person_ended_is_marked_past_in_its_clause():
+    stored = ["- Pays for Disney Plus Premium (£12.99/mo), shared with Tom", "- Cycles to work"]
+    (edit,) = [edit for edit in edits(stored, "ok i binned disney plus, never watched it") if edit.target]
+    assert (edit.action, edit.sure) == ("retire", True)
+    assert edit.text == "- Pays for Disney Plus Premium (£12.99/mo) (until February 2026), shared with Tom"
+    # a run of the name's words is enough; an app memory the same
+    memory = ["Reminds user to do the Headspace meditation at 7am."]
+    (edit,) = [e for e in edits(memory, "so we ditched headspace", where="app") if e.target]
+    assert (edit.text, edit.sure) == (
+        "Reminds user to do the Headspace meditation at 7am (until February 2026).",
+        True,
+    )
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Marta cancelled the Disney Plus thing",  # someone else ended it
+        "should I cancel disney plus?",  # a question, and no verb in the past
+        "might have cancelled disney plus, not sure",  # a supposition
+        "I stopped using Disney Plus on the laptop",  # not the thing itself that ended
+    ],
+)
+def test_an_ending_that_is_not_the_persons_own_changes_nothing(said):
+    stored = ["- Pays for Disney Plus Premium (£12.99/mo), shared with Tom"]
+    assert sure(edits(stored, said)) == []
+
+
+def test_a_name_two_stored_facts_say_is_not_ended_by_name():
+    stored = ["- Pays for Disney Plus Premium (£12.99/mo)", "- Tom's watchlist lives in Disney Plus"]
+    assert sure(edits(stored, "cancelled disney plus")) == []
+
+
+@pytest.mark.engines("sqlite")
+def test_compact_yes_marks_past_a_knowledge_entry_about_a_named_thing_the_person_ended(memdesk_app, clock):
+    clock.now = datetime(2026, 1, 10, 9, 0)
+    memdesk_app.entries.upsert("streaming-plan", "Mubi annual plan, £89.99, renews in June.", "knowledge")
+    clock.now = SAID
+    memdesk_app.sessions.log("chat:1", "user", "cancelled mubi last night, never had time for it")
+    memdesk_app.sessions.log("chat:1", "assistant", "Noted.")
+    proposal, _step = memdesk_app.compaction.compact("chat:1", backend="offline")
+    (change,) = [c for c in proposal.changes if c.kind.value.startswith(("update_", "retire_"))]
+    assert (change.after, change.accepted) == (
+        "Mubi annual plan (until February 2026), £89.99, renews in June.",
+        True,
+    )
+    assert memdesk_app.entries.get("streaming-plan").content == change.after
