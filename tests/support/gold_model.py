@@ -21,15 +21,14 @@ from typing import Any
 
 from tests.support.llm_servers import FakeLLMServer, RecordedRequest, Reply
 
+from memdesk.core.dates import WRITTEN_DATE
 from memdesk.llm import prompts
 
 Scenario = dict[str, Any]
-# A date the store wrote after a relative one ("last month (February 2026)"): not the person's.
-_WRITTEN_DATE = re.compile(r" \((?:the (?:week|weekend) of )?(?:\d{1,2} )?(?:[A-Z][a-z]+ )?\d{4}\)")
 
 
 def _plain(text: str) -> str:
-    return " ".join(_WRITTEN_DATE.sub("", text).split()).lower()
+    return " ".join(WRITTEN_DATE.sub("", text).split()).lower()
 
 
 class GoldModel(FakeLLMServer):

@@ -92,6 +92,9 @@ _SOURCE = (
 )
 _PATTERN = re.compile(_SOURCE + r"(?! ?\()")  # not again when a date in brackets already follows
 # The moment of speaking onwards: it names no other day, so ``annotate`` leaves it as it is.
+# The date ``annotate`` writes after a relative one ("last month (February 2026)"), with the
+# space before it: not the person's words.
+WRITTEN_DATE = re.compile(r" ?\((?:the (?:week|weekend) of )?(?:\d{1,2} )?(?:[A-Z][a-z]+ )?\d{4}\)")
 _ONWARDS = re.compile(
     r"\b(?:from now on|from this (?:day|moment|point) (?:on|onwards?|forward)|henceforth|hereafter|"
     r"as of now|starting now|going forward)\b"

@@ -16,6 +16,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+from memdesk.core.dates import WRITTEN_DATE
 from memdesk.core.search_text import STOPWORDS
 
 EMAIL, URL, PHONE, MONEY, PERCENT = "email", "url", "phone", "money", "percent"
@@ -64,8 +65,6 @@ _SHAPES = re.compile(
     """,
     re.VERBOSE,
 )
-# What the store writes after a relative date: "yesterday (28 February 2026)".
-_WRITTEN_DATE = re.compile(r"\((?:the (?:week|weekend) of )?(?:\d{1,2} )?(?:[A-Z][a-z]+ )?\d{4}\)")
 _NEXT_WORD = re.compile(r"\s*([^\W\d_][\w'’]*)")
 _DEFINITE = re.compile(r"(?i:\b(?:the|that|this|those)\s+)$")
 _EVERY = re.compile(r"(?i:\b(?:every|each)\s+)$")
@@ -96,7 +95,7 @@ class Value:
 def values_in(text: str) -> tuple[Value, ...]:
     """Every value the text holds, in order; not the dates the store wrote after relative ones."""
     found: list[Value] = []
-    written = [m.span() for m in _WRITTEN_DATE.finditer(text)]
+    written = [m.span() for m in WRITTEN_DATE.finditer(text)]
     for match in _SHAPES.finditer(text):
         if any(start <= match.start() < end for start, end in written):
             continue

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memdesk.core.dates import WRITTEN_DATE
 from memdesk.core.slots import (
     FAMILY_WORDS,
     LATER,
@@ -33,9 +34,6 @@ from memdesk.core.slots import (
 from memdesk.llm.changes import Edit
 from memdesk.llm.transcript import split_turns
 
-# A date the store wrote after a relative one ("last month (February 2026)"): not the person's
-# words, so a quote may leave it out.
-WRITTEN_DATE = re.compile(r" \((?:the (?:week|weekend) of )?(?:\d{1,2} )?(?:[A-Z][a-z]+ )?\d{4}\)")
 _QUOTE_EDGES = "\"'“”‘’«»`… "
 _SINGLE_QUOTES = "'’‘`"
 _DOUBLE_QUOTES = '"“”«»'
