@@ -116,7 +116,10 @@ def _is_code(line: str) -> bool:
     if not tokens or tokens[0].startswith(("#", "//", "/*", "*")):
         return False  # a comment (or a heading, or a bullet): words
     coded = sum(1 for token in tokens if token in _CODE_WORDS or _CODE_MARKS.search(token))
-    return coded >= _CODE_SHARE * len(tokens) or bool(_LOOP_HEADER.match(line) or _ASSIGNMENT.match(line))
+    if coded >= _CODE_SHARE * len(tokens):
+        return True
+    assigned = "=" in line and _ASSIGNMENT.match(line)
+    return bool(assigned or (tokens[0] == "for" and _LOOP_HEADER.match(line)))
 
 
 def _words_of_code(line: str) -> str:
@@ -128,7 +131,8 @@ def _words_of_code(line: str) -> str:
             kept[found.start() : found.end()] = part
     if line.endswith("\n"):
         kept[-1] = "\n"
-    return _ESCAPE.sub("  ", "".join(kept))
+    read = "".join(kept)
+    return _ESCAPE.sub("  ", read) if "\\" in read else read
 
 
 def _blank(line: str) -> str:

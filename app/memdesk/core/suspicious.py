@@ -578,7 +578,7 @@ _RULES: tuple[_Rule, ...] = (
     # An injection in a document, read by its parts in any order: an order to disregard what
     # follows (the rest, whatever is below), and an order to say or print something instead.
     _rule(
-        rf"(?:{_DISREGARD}[^\n]{{0,60}}?{_REST}|{_REST}[^\n]{{0,80}}?{_DISREGARD}|{_READER}[^\n]{{0,80}}?{_DISREGARD}|"
+        rf"(?:{_DISREGARD}[^\n]{{0,60}}?{_REST}|{_REST}[^\n]{{0,60}}?{_DISREGARD}|{_READER}[^\n]{{0,80}}?{_DISREGARD}|"
         rf"{_STOP_READING})[^\n]{{0,150}}?"
         rf"{_SAY_INSTEAD}",
         "tells the reader to disregard the rest and say something else",
@@ -604,20 +604,13 @@ _RULES: tuple[_Rule, ...] = (
     _rule(
         rf"\b(?:what|whats|which|how|share|paste|show|echo|repeat|print|recite|quote|copy|see|tell\s+me|remind\s+me|read|"
         rf"send\s+me|give\s+me|display|reveal|know|mention|reproduce|recall|transcript|transcribe|list|"
-        rf"write\s+out|spell\s+out|dump|enumerate|summari[sz]e|translate|paraphrase)\b[^\n]{{0,80}}?(?:{_OWN_SETUP})",
+        rf"write\s+out|spell\s+out|dump|enumerate|summari[sz]e|translate|paraphrase)\b[^\n]{{0,60}}?(?:{_OWN_SETUP})",
         _EXTRACT,
         "what whats which how share paste show echo repeat print recite quote copy see tell read send give"
-        " display"
-        " reveal know remind read mention reproduce recall transcript transcribe list write spell translate"
-        " paraphrase"
-        " dump & first opening initial earliest hidden original starting setup set secret preamble they your"
-        " ur instructions rules prompt context told instructed given asked receive loaded primed configured"
-        " programmed fed seeded initialized initialised who directives orders guidance guidelines"
-        " configuration commands gave handed sent wrote tell write say said give hand instruct whispered"
-        " whisper load feed program programmed put send teach taught deployed written head brain memory"
-        " context ahead above prior built made"
-        " runs run system msg | enumerate summarize summarise & instruction instructions rules directives"
-        " given prompt",
+        " display reveal know remind mention reproduce recall transcript transcribe list write spell"
+        " translate paraphrase dump enumerate summarize summarise & you u ur your preamble it assistant bot"
+        " ai model chatbot first opening initial earliest hidden original starting setup secret system above"
+        " ahead before prior",
     ),
     _rule(
         r"\b(?:continue|finish|complete|autocomplete|print|repeat|write\s+out|type\s+out|reproduce|recite|dump|"
@@ -739,7 +732,7 @@ _RULES: tuple[_Rule, ...] = (
         # Not a constant in code: ``PROMPT = '(Cmd) '`` assigns a string.
         r"\b(?:PERSONA|ROLE|RULES|JOB|PREFIX|PROMPT)\s*=(?!\s*[\"'(\[{])",
         "defines a persona or rules",
-        "=",
+        "persona role rules job prefix prompt & =",
         as_written=True,
     ),
     _rule(
@@ -1054,6 +1047,7 @@ for _index, _each in enumerate(_RULES):
 _CALL_KEYS = frozenset({"function_call", "tool_calls", "tool_call", "tool_use"})
 _CALL_BODY_KEYS = frozenset({"arguments", "parameters", "input"})
 _DECODER = json.JSONDecoder()
+_KEY_WITHIN_CHARS = 40
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{32,}={0,2}(?![A-Za-z0-9+/=_-])")
 _HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}[\s:]?){24,}\b")
 _MORSE = re.compile(r"(?:[.\-]{1,7}[ /]+){20,}")
@@ -1379,12 +1373,15 @@ def _call_json(text: str) -> tuple[int, int] | None:
     """A JSON object shaped like a tool call: ``{"name": …, "arguments": …}`` or ``{"tool_calls": …}``."""
     start = text.find("{")
     while start != -1:
-        try:
-            value, end = _DECODER.raw_decode(text, start)
-        except ValueError:
-            value, end = None, start
-        if isinstance(value, dict) and _is_call(value):
-            return start, end
+        # Only an object whose first key is a string can be a call; trying every brace of a long
+        # note of code costs a failed parse each, and each failure counts the lines before it.
+        if text[start + 1 : start + _KEY_WITHIN_CHARS].lstrip().startswith('"'):
+            try:
+                value, end = _DECODER.raw_decode(text, start)
+            except ValueError:
+                value, end = None, start
+            if isinstance(value, dict) and _is_call(value):
+                return start, end
         start = text.find("{", start + 1)
     return None
 
