@@ -354,6 +354,7 @@ def test_each_family_is_held_by_the_rules_in_wordings_their_word_lists_do_not_ho
         "User's sister keeps their spare key and feeds the cat when they travel.",
         "User is the game master of a sci-fi campaign where the players are rogue robots.",
         "User wants every answer to cite its sources as links.",
+        "Run pytest -k jailbreak_cases before touching the filter.",
         "# " + "-" * 60 + "\n# Helpers\n# " + "-" * 60,
     ],
 )

@@ -506,7 +506,7 @@ _RULES: tuple[_Rule, ...] = (
         "stands means & you u act pretend known called named",
     ),
     _rule(r"\bdo\s+anything\s+now\b", _MODE, "anything & now"),
-    _rule(r"\bjailbr(?:eak|oken)", _MODE, "jailbreak jailbroken jailbreaking"),
+    _rule(r"\bjailbr(?:eak|oken)", _MODE, "jailbreak jailbroken jailbreaking", WEAK),
     _rule(
         r"\b(?:developer|god|dan)\s+mode\b|\b(?:enable|activate|enter|simulate|unlock)\s+(?:the\s+)?[\w/-]+"
         r"(?:\s+[\w/-]+){0,4}\s+mode\b",
