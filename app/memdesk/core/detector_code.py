@@ -11,7 +11,8 @@ A short quotation that the text names as an example ("strips phrases like 'ignor
 as the rules pass it by.
 
 ``code_blanked`` and ``mentions_blanked`` keep the text's length and every offset: what is not
-read becomes spaces, so the words the model weighed are found at the same place in the text a person sees.
+read becomes spaces, so the words the model weighed are found at the same place in the text a
+person sees.
 """
 
 from __future__ import annotations
@@ -62,9 +63,9 @@ _CODE_MARKS = re.compile(r"[(){}\[\];=<>]|\w\.\w|^[\"'][^\"']*[\"']:|[a-z][A-Z]|
 _TRAILING_COMMENT = re.compile(r"\s(?:#|//)\s")
 # An escape sequence inside a string ("\\n") is no word.
 _ESCAPE = re.compile(r"\\[nrt]")
-# A loop's header ("for rule in rules:"): code, though its words are few and plain.
 # A setting or a variable given a value ("email.signature = '…'", "export NAME='…'").
 _ASSIGNMENT = re.compile(r"[ \t]*(?:export\s+|const\s+|let\s+|var\s+)?[A-Za-z_$][\w.$-]*\s*[+:]?=\s*\S")
+# A loop's header ("for rule in rules:"): code, though its words are few and plain.
 _LOOP_HEADER = re.compile(r"[ \t]*for\s+[\w, ()]+\s+in\s+[\w.()\[\]'\"]+\s*:\s*$")
 # A line is code when at least this share of its words look like code.
 _CODE_SHARE = 0.5

@@ -27,8 +27,6 @@ WORD_MARK = "\x01"  # starts a word pair, so no pair is ever mistaken for an n-g
 # Inside n-grams digits become 0: which number a text holds says nothing about whether it is an
 # order.
 _FOLD = str.maketrans(dict.fromkeys("123456789", "0"))
-
-
 # A run of one mark ("------", "______", "======") draws a line; it is no word. Read as one, its
 # n-grams are one gram many times over, and a line of underscores would outweigh a sentence.
 _RULED_LINE = re.compile(r"([-_=*#~.+/])\1{3,}")
