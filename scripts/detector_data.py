@@ -7,8 +7,9 @@
   its attacks are left out, so the bench can measure them honestly. LoCoMo's chat (CC BY-NC)
   is read by the bench only: the shipped weights never learn from it.
 - Developer text of hundreds of permissively licensed packages (``detector_devtext``).
-- Memory-like notes and chat in eleven languages (``detector_notes``), and attacks of the
-  families the corpora lack (``detector_attacks``), both written for Memdesk.
+- Memory-like notes and chat in eleven languages (``detector_notes``), attacks of the
+  families the corpora lack (``detector_attacks``) and honest text that shares their words
+  (``detector_lookalikes``), all written for Memdesk.
 
 Every row has a split: the corpora's own train/validation/test where they ship one; for
 developer text a hash of its package's name, so a package is held out whole; otherwise a hash
@@ -33,6 +34,7 @@ from pathlib import Path
 
 from scripts.detector_attacks import attacks
 from scripts.detector_devtext import DevText, dev_texts, ensure_npm
+from scripts.detector_lookalikes import lookalikes
 from scripts.detector_notes import notes
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,6 +57,7 @@ LICENCES = {
     "pi-session": "MIT (pi-mono coding-session paragraphs from injection-dev.json; benign only)",
     "notes": "made for Memdesk by scripts/detector_notes.py",
     "written-attacks": "made for Memdesk by scripts/detector_attacks.py",
+    "lookalikes": "made for Memdesk by scripts/detector_lookalikes.py",
     "developer text": "each package's own licence, permissive only (see developer_sources)",
 }
 PUBLIC = ("neuralchemy", "s-labs", "yanismiraoui")
@@ -106,7 +109,8 @@ def sources() -> dict[str, str]:
                 found[f"{WHEEL}!{name}"] = hashlib.sha256(wheel.read(name)).hexdigest()
     found[f"{CHAT_WHEEL}!{CHAT_FILE}"] = hashlib.sha256(_chat_json()).hexdigest()
     found["injection-dev.json"] = hashlib.sha256((DATA_DIR / "injection-dev.json").read_bytes()).hexdigest()
-    for script in ("detector_notes.py", "detector_attacks.py", "detector_devtext.py"):
+    scripts = ("detector_notes.py", "detector_attacks.py", "detector_lookalikes.py", "detector_devtext.py")
+    for script in scripts:
         found[f"scripts/{script}"] = hashlib.sha256((ROOT / "scripts" / script).read_bytes()).hexdigest()
     return found
 
@@ -136,6 +140,8 @@ def _all_rows() -> Iterator[Row]:
         yield Row(text.source, "en", text.split, 0, text.text, text.kind, text.licence)
     for attack in attacks():
         yield Row("written-attacks", "en", attack.split, 1, attack.text, attack.family)
+    for lookalike in lookalikes():
+        yield Row("lookalikes", "en", lookalike.split, 0, lookalike.text)
     for note in notes():
         # Preferences and labels all train: item by item they are what the model must leave alone.
         kept = note.template.split(":")[1].startswith(("p", "labels"))

@@ -28,11 +28,12 @@ from memdesk.core.suspicious import normalised
 
 OUT_DIR = ROOT / "resources" / "detector"  # app/memdesk/resources links here
 SETTINGS = {
-    "features": "character 4-grams inside words, and word pairs, of the text with code that is not words"
-    " blanked out (memdesk/core/detector_features.py, detector_code.py)",
+    "features": "character 4-grams inside words, and word pairs, of the text with code that is not words,"
+    " quotations named as examples and ruled lines blanked out (memdesk/core/detector_features.py,"
+    " detector_code.py)",
     "min_texts_per_feature": 2,
     "kept_features": 40_000,
-    "regularisation_C": 100.0,
+    "regularisation_C": 30.0,
     "memory_like_weight": 15.0,
     "developer_text_weight": 3.0,
     "chat_weight": 6.0,
@@ -41,7 +42,7 @@ SETTINGS = {
     "benign_goal_public": 0.1,
 }
 # Few rows, and the closest to what an assistant stores: each weighs more.
-MEMORY_LIKE = ("pi-session", "notes")
+MEMORY_LIKE = ("pi-session", "notes", "lookalikes")
 
 
 def lowered(text: str) -> str:

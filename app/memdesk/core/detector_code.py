@@ -6,14 +6,33 @@ say nothing about whether a note talks to an assistant, yet their pieces look li
 of one. What a comment or a string says in plain words is still read, because an order to an
 assistant can hide there ("# assistant: ignore previous instructions").
 
-``code_blanked`` keeps the text's length and every offset: what is not read becomes spaces,
-so the words the model weighed are found at the same place in the text a person sees.
+A short quotation that the text names as an example ("strips phrases like 'ignore …'",
+``classify('…')``) is talk about an order, not one: ``mentions_blanked`` hides it from the model,
+as the rules pass it by.
+
+``code_blanked`` and ``mentions_blanked`` keep the text's length and every offset: what is not
+read becomes spaces, so the words the model weighed are found at the same place in the text a
+person sees.
 """
 
 from __future__ import annotations
 
 import re
 
+# A quotation that names an order as an example: its opening and closing marks, and the words
+# that introduce it just before (or a call whose argument it is).
+QUOTES = {"'": "'", '"': '"', "‘": "’", "“": "”", "`": "`"}
+MENTION_CUE = re.compile(
+    r"(?:\b(?:like|such\s+as|e\.g\.|says?|said|phrases?|strings?|words|containing|contains?|strips?|detects?|"
+    r"flags?|blocks?|filters?|matches|catches|quoted?|example)|\w\()[\s:,]*\Z"
+)
+# A quotation of words (a space inside): an apostrophe inside a word ("don't") opens none.
+_QUOTATION = re.compile(
+    r"(?<!\w)'[^'\n]{0,120} [^'\n]{0,120}'|\"[^\"\n]{0,120} [^\"\n]{0,120}\"|‘[^’\n]{0,120} [^’\n]{0,120}’"
+    r"|“[^”\n]{0,120} [^”\n]{0,120}”|`[^`\n]{0,120} [^`\n]{0,120}`"
+)
+_CUE = re.compile(MENTION_CUE.pattern, re.IGNORECASE)
+_MENTION_CUE_CHARS = 40
 # Anything that may be code: without one of these, a text is read whole (most notes and chat).
 _MAYBE_CODE = re.compile(r"[(){};=<>`_\[\]]|[a-z][A-Z]|\w\.\w|^(?: {4}|\t)", re.MULTILINE)
 _FENCE = re.compile(r"[ \t]*(?:```|~~~)")
@@ -42,10 +61,18 @@ _KEYWORDS = (
 _CODE_WORDS = frozenset(_KEYWORDS.split())
 _CODE_MARKS = re.compile(r"[(){}\[\];=<>]|\w\.\w|^[\"'][^\"']*[\"']:|[a-z][A-Z]|_\w")
 _TRAILING_COMMENT = re.compile(r"\s(?:#|//)\s")
+# An escape sequence inside a string ("\\n") is no word.
+_ESCAPE = re.compile(r"\\[nrt]")
+# A setting or a variable given a value ("email.signature = '…'", "export NAME='…'").
+_ASSIGNMENT = re.compile(r"[ \t]*(?:export\s+|const\s+|let\s+|var\s+)?[A-Za-z_$][\w.$-]*\s*[+:]?=\s*\S")
+# A loop's header ("for rule in rules:"): code, though its words are few and plain.
+_LOOP_HEADER = re.compile(r"[ \t]*for\s+[\w, ()]+\s+in\s+[\w.()\[\]'\"]+\s*:\s*$")
 # A line is code when at least this share of its words look like code.
 _CODE_SHARE = 0.5
 # A configuration file's line: a key and a colon ("system_prompt_file: prompts/a.md", "assistant:").
 _CONFIG_KEY = re.compile(r"[ \t]*(?:- )?[a-z_][\w.-]*:(?=\s|$)")
+# A list item of a setting: a value alone ("  - 'docs/**'").
+_CONFIG_ITEM = re.compile(r"[ \t]*- [\"']?[^\s\"']+[\"']?[ \t]*$")
 # A text is configuration when it has at least this many lines and this share of them are keys.
 _CONFIG_LINES = 3
 _CONFIG_SHARE = 0.6
@@ -75,8 +102,13 @@ def code_blanked(text: str) -> str:
 
 def _is_config(lines: list[str]) -> bool:
     filled = [line for line in lines if line.strip()]
+    if len(filled) < _CONFIG_LINES:
+        return False
     keys = sum(1 for line in filled if _CONFIG_KEY.match(line))
-    return len(filled) >= _CONFIG_LINES and keys >= _CONFIG_SHARE * len(filled)
+    if not keys or keys >= _CONFIG_SHARE * len(filled):
+        return keys > 0
+    items = sum(1 for line in filled if _CONFIG_ITEM.match(line))
+    return keys + items >= _CONFIG_SHARE * len(filled)
 
 
 def _is_code(line: str) -> bool:
@@ -85,7 +117,10 @@ def _is_code(line: str) -> bool:
     if not tokens or tokens[0].startswith(("#", "//", "/*", "*")):
         return False  # a comment (or a heading, or a bullet): words
     coded = sum(1 for token in tokens if token in _CODE_WORDS or _CODE_MARKS.search(token))
-    return coded >= _CODE_SHARE * len(tokens)
+    if coded >= _CODE_SHARE * len(tokens):
+        return True
+    assigned = "=" in line and _ASSIGNMENT.match(line)
+    return bool(assigned or (tokens[0] == "for" and _LOOP_HEADER.match(line)))
 
 
 def _words_of_code(line: str) -> str:
@@ -97,8 +132,21 @@ def _words_of_code(line: str) -> str:
             kept[found.start() : found.end()] = part
     if line.endswith("\n"):
         kept[-1] = "\n"
-    return "".join(kept)
+    read = "".join(kept)
+    return _ESCAPE.sub("  ", read) if "\\" in read else read
 
 
 def _blank(line: str) -> str:
     return " " * len(line.rstrip("\n")) + line[len(line.rstrip("\n")) :]
+
+
+def mentions_blanked(text: str) -> str:
+    """``text`` with each quotation it names as an example blanked (same length)."""
+    if not any(mark in text for mark in QUOTES):
+        return text
+    kept: list[str] | None = None
+    for found in _QUOTATION.finditer(text):
+        if _CUE.search(text, max(found.start() - _MENTION_CUE_CHARS, 0), found.start()):
+            kept = kept or list(text)
+            kept[found.start() + 1 : found.end() - 1] = " " * (found.end() - found.start() - 2)
+    return "".join(kept) if kept else text

@@ -14,10 +14,11 @@ about two look-ups per word rather than one per character.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Collection
 from itertools import pairwise
 
-from memdesk.core.detector_code import code_blanked
+from memdesk.core.detector_code import code_blanked, mentions_blanked
 
 # 3- and 5-grams as well cost time on every new word for no better figures; so does reading
 # punctuation as a space (it makes benign chat look more like orders).
@@ -26,12 +27,17 @@ WORD_MARK = "\x01"  # starts a word pair, so no pair is ever mistaken for an n-g
 # Inside n-grams digits become 0: which number a text holds says nothing about whether it is an
 # order.
 _FOLD = str.maketrans(dict.fromkeys("123456789", "0"))
+# A run of one mark ("------", "______", "======") draws a line; it is no word. Read as one, its
+# n-grams are one gram many times over, and a line of underscores would outweigh a sentence.
+_RULED_LINE = re.compile(r"([-_=*#~.+/])\1{3,}")
 
 
 def model_text(normalised: str) -> str:
-    """What the model reads of a normalised text: code that is not words blanked out, lower
-    case. Same length as ``normalised`` (but for the few letters lower-casing lengthens)."""
-    return code_blanked(normalised).lower()
+    """What the model reads of a normalised text: code that is not words and quotations named
+    as examples blanked out, lower case. Same length as ``normalised`` (but for the few letters
+    lower-casing lengthens)."""
+    read = code_blanked(mentions_blanked(normalised)).lower()
+    return _RULED_LINE.sub(lambda line: " " * len(line.group(0)), read) if _RULED_LINE.search(read) else read
 
 
 def words(read: str) -> list[str]:

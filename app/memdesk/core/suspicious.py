@@ -26,17 +26,12 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from memdesk.core import detector
+from memdesk.core.detector_code import MENTION_CUE, QUOTES
 from memdesk.core.detector_features import model_text
 
 _EXCERPT_CHARS = 60
-# A quotation that names an order as an example: its opening and closing marks, how far past the
-# order it may close, and the words that introduce it just before.
-_QUOTES = {"'": "'", '"': '"', "‘": "’", "“": "”", "`": "`"}
+# A quotation named as an example may close this far past the order it holds.
 _MENTION_TAIL_CHARS = 12
-_MENTION_CUE = re.compile(
-    r"(?:\b(?:like|such\s+as|e\.g\.|says?|said|phrases?|strings?|words|containing|contains?|strips?|detects?|"
-    r"flags?|blocks?|filters?|matches|catches|quoted?|example)|\w\()[\s:,]*\Z"
-)
 LEARNED_REASON = "reads like an instruction to an assistant (the model's score {score:.2f})"
 # A text longer than the model's window is judged by its worst window, which the reason names.
 LEARNED_WINDOW_REASON = (
@@ -117,7 +112,7 @@ _AI = (
 )
 _LIMITS = (
     r"(?:restrictions?|limitations?|limits|filters?|filtering|guidelines|constraints|censorship|"
-    r"rules|boundaries|policies|safeguards|morals|ethics)"
+    r"rules|boundaries|policies|safeguards|morals|ethics|programming)"
 )
 
 # Matched against the text after normalisation (NFKC, invisible characters removed).
@@ -128,6 +123,7 @@ _NEVER_REFUSE = "tells an assistant never to refuse"
 _MODE = "asks for a jailbroken mode"
 _EXTRACT = "tries to extract the assistant's instructions"
 _STANDING = "sets a standing rule for an assistant"
+_OBEYS = "tells an assistant to obey another source"
 # A mark for text holding letters outside ASCII (not only emoji or curly quotes): the other
 # languages' rules are tried on it.
 _FOREIGN = "*foreign"
@@ -184,55 +180,106 @@ _SEND_ELSEWHERE = (
 
 # The parts the attack families are read by. The rest of the input, and an order to disregard it:
 _REST = (
-    r"\b(?:rest|remainder|remaining|everything\s+(?:else|below|after|past|that\s+follows|following)|"
-    r"whatever\s+(?:else|follows|comes)|what\s+follows|(?:below|past|after|beyond)\s+this\s+(?:line|point|paragraph|"
-    r"note|sentence|marker|section|heading)|all\s+other\s+\w+|the\s+other\s+(?:files|rows|lines|entries|notes|pages|sections|"
-    r"messages|e-?mails|documents|data|text|content|parts|tabs|sheets)|\w+\s+below|later\s+\w+|stop\s+reading)\b"
+    r"\b(?:rest|remainder|remaining|unread|further(?:\s+down|\s+on)?|from\s+here\s+on|everything\s+(?:else|below|after|past|beneath|under|"
+    r"that\s+follows|following)|whatever\s+(?:else|follows|comes)|what\s+follows|(?:below|past|after|beyond|beneath|under)"
+    r"\s+(?:this|here)(?:\s+\w+)?|all\s+other\s+\w+|the\s+other\s+(?:files|rows|lines|entries|notes|pages|sections|"
+    r"messages|e-?mails|documents|data|text|content|parts|tabs|sheets)|below|later)\b"
+)
+# Whoever reads the document, addressed: "note for the summarising model:", "dear reviewer-bot,",
+# "any AI reading this".
+_READER = (
+    r"\b(?:ai|a\.i\.|assistants?|models?|bots?|llms?|agents?|chatbots?|summari[sz]ers?|robots?|gpt|copilot)\b"
+    r"(?=[^\n]{0,30}?(?:[:,—–]|\b(?:reading|processing|processes|summari[sz]ing|parsing|handling|going\s+through)\b))"
+)
+# Not reading on, or a part named as not to be read: a scope over the rest by itself.
+_STOP_READING = (
+    r"\b(?:(?:stop|quit|cease|halt|(?:don'?t|do\s+not|dont|never)\s+(?:continue|keep))\s+(?:reading|parsing|processing|"
+    r"scanning|looking|analy[sz]ing)|(?:stop|cease|halt|quit)\s+(?:at\s+this|right\s+here|here)|nothing\b[^.\n]{0,30}?"
+    r"\b(?:should|must|needs?\s+to)\s+be\s+(?:considered|read|used|analy[sz]ed|processed|included)|(?:should|must|need)\s+not\s+be\s+(?:read|opened|analy[sz]ed|processed|"
+    r"considered)|(?:can|may|should|must)\s+(?:safely\s+)?be\s+(?:ignored|skipped|disregarded))\b"
+)
+# Not reading on: a verb of reading, negated or stopped, or the rest called worthless.
+_READING = (
+    r"(?:bother|look|looking|read|reading|open|use|count|analy[sz]e|analy[sz]ing|process|processing|check|consider|"
+    r"review|parse|parsing|scan|scanning|go\s+through|going\s+through|continue|summari[sz]e)"
 )
 _DISREGARD = (
-    r"\b(?:disregard|ignore|forget|overlook|skip|set\s+aside|pay\s+no\s+attention|never\s+mind|"
-    r"(?:don'?t|do\s+not|dont)\s+(?:bother|look|read|open|use|count|analy[sz]e|process|check|consider|review)|"
-    r"stop\s+(?:reading|processing)|(?:can|may|should|must)\s+(?:safely\s+)?be\s+(?:ignored|skipped|disregarded|"
-    r"dropped)|(?:should|must|need)\s+not\s+be\s+(?:considered|read|used|analy[sz]ed|processed|"
-    r"summari[sz]ed)|(?:is|are)\s+(?:obsolete|outdated|stale|not\s+(?:for\s+you|relevant|important|needed))|(?:don'?t|do\s+not)\s+summari[sz]e|"
-    r"(?:treat|consider)\b[^.\n]{0,30}?\bas\s+(?:void|irrelevant|noise|junk)|"
-    r"(?:is|are)\s+(?:irrelevant|void|boilerplate|noise|not\s+relevant))\b"
+    r"\b(?:disregard|ignore|forget|overlook|skip|omit|exclude|discard|leave\s+out|pass\s+over|set\s+aside|"
+    r"pay\s+no\s+attention|never\s+mind|"
+    rf"(?:don'?t|do\s+not|dont|no\s+need\s+to|no\s+point(?:\s+in)?|there'?s\s+no\s+point(?:\s+in)?|stop|quit|cease)\s+{_READING}|"
+    r"leave\b[^.\n]{0,30}?\b(?:unread|aside|alone)|unread|(?:can|may|should|must)\s+(?:safely\s+)?be\s+(?:ignored|skipped|"
+    r"disregarded|dropped)|(?:should|must|need)\s+not\s+be\s+(?:considered|read|used|analy[sz]ed|processed|"
+    r"summari[sz]ed)|(?:is|are)\s+(?:just\s+|only\s+|all\s+)?(?:obsolete|outdated|stale|placeholders?|filler|padding|"
+    r"test\s+data|fixtures?|irrelevant|void|boilerplate|noise|not\s+(?:for\s+you|relevant|important|needed))|"
+    r"(?:doesn'?t|don'?t|dont|does\s+not|do\s+not)\s+matter|nothing\s+(?:else\s+)?(?:\w+\s+)?(?:is\s+(?:relevant|"
+    r"important)|matters)|(?:is|are)\s+not\s+(?:meant|intended|written)\s+for\s+(?:you|u|the\s+\w+)|"
+    r"(?:treat|consider)\b[^.\n]{0,30}?\bas\s+(?:void|irrelevant|noise|junk))\b"
 )
-# An order to say something, as the next step ("… and just say", "; print '…'"): a verb that
-# speaks says so itself, one that writes needs a message after it.
+# An order to say something, as the next step ("… and just say", "; you write '…'"): a verb
+# that speaks says so itself, one that writes needs a message after it.
 _SAY_INSTEAD = (
-    r"(?:\b(?:and|then|instead|just|only|simply|place|rather|so|please|kindly|pls|n)\b|[;:,.!]|^)\s*"
+    r"(?:\b(?:and|then|instead|just|only|simply|place|rather|so|please|kindly|pls|n)\b|[;:,.!—-]|^)\s*"
+    r"(?:in\s+(?:your|the)\s+(?:answer|reply|response|summary|output)\s*,?\s+|the\s+only\s+thing\s+(?:to|you\s+should|"
+    r"u\s+should)\s+)?"
+    r"(?:(?:you|u|your\s+(?:answer|reply|response|summary|output))\s+)?(?:(?:should|must|will|can|need\s+to)\s+)?"
     r"(?:(?:just|only|simply|instead|please|kindly|then|pls)\s+)*(?:let\s+(?:the\s+\w+|them|him|her|everyone)\s+"
     r"know\b|(?:say|tell|notify|assure|reply|respond|state|inform|"
     r"answer|confirm|claim|declare|announce|conclude)\b|(?:print|output|write|type|report)\s+(?:only\s+|just\s+|"
-    r"exactly\s+|back\s+|in\s+(?:your|the)\s+\w+\s+)?(?:[\"'“‘:]|that\b|to\s+(?:the\s+)?(?:user|reader|them|him|her|team|client|customer)\b|"
+    r"exactly\s+|back\s+|in\s+(?:your|the)\s+\w+\s+)?(?:to\s+(?:the\s+|your\s+|my\s+|our\s+)?\w+\s+)?(?:[\"'“‘:]|"
+    r"that\b|to\s+(?:the\s+)?(?:user|reader|them|him|her|team|client|customer)\b|"
     r"the\s+(?:word|words|text|message|phrase|line|result|string|sentence)\b|[a-z]+\s+[a-z]+\s*(?:[,.!]|$)))"
 )
+# Before the conversation began: when the assistant's own setup was written.
+_BEFORE_CHAT = (
+    r"\b(?:before|prior\s+to|ahead\s+of)\s+(?:we|i|this|the|our|you|u|my|me|any)\b[^?.\n]{0,25}?\b(?:chat\w*|talk\w*|"
+    r"convers\w*|session|start\w*|began|begin|typed|came|come|arrived|arrival|showed|walked|spoke|here|message|question|"
+    r"exchange|joined|interaction|line)\b"
+    r"|\bat\s+the\s+(?:very\s+)?(?:start|beginning|top|outset)\b|\bfor\s+this\s+(?:session|chat|conversation)\b"
+    r"|\bto\s+(?:say|do)\s+(?:or|and)\s+not\b|\bto\s+(?:keep\s+(?:secret|quiet|hidden)|hide|never\s+(?:say|share|reveal|"
+    r"mention)|not\s+(?:say|share|reveal|mention|talk))\b"
+)
 # The assistant's own setup, as what a question or request is about.
+_SETUP_WORDS = (
+    r"(?:message|thing|text|instructions?|prompt|rules|setup|note|directions|directives|orders|guidance|guidelines|"
+    r"configuration|commands|lines?)"
+)
 _OWN_SETUP = (
-    r"\b(?:very\s+)?(?:first|opening|initial|earliest|hidden|original|starting|setup|set-up)\s+(?:\w+\s+)?"
-    r"(?:message|thing|text|instructions?|prompt|rules|setup|note|directions|lines?)\b[^.?\n]{0,60}?"
-    r"\b(?:you|u|this\s+(?:conversation|chat|session)|(?:a|the)\s+(?:conversation|chat|session)\s+(?:starts|"
-    r"begins))\b"
+    r"\b(?:very\s+)?(?:first|opening|initial|earliest|hidden|original|starting|setup|set-up|secret)\s+(?:\w+\s+)?"
+    rf"{_SETUP_WORDS}\b[^.?\n]{{0,60}}?"
+    r"(?:\b(?:you|u|(?:ur|your)\s+(?:memory|context|input|setup|config\w*)|this\s+(?:conversation|chat|session)|(?:a|the)\s+(?:conversation|chat|session)\s+(?:starts|"
+    rf"begins))\b|{_BEFORE_CHAT})"
     r"|\b(?:were|was|did)\s+(?:you|u)\s+(?:told|given|instructed|asked|get|receive)\b[^?\n]{0,50}?\b(?:before|at\s+the\s+"
     r"(?:very\s+)?(?:start|beginning|top)|above\s+my|word\s+for\s+word|first\s+thing)\b"
     r"|\b(?:did|do)\s+(?:they|your\s+\w+|the\s+\w+)\s+tell\s+(?:you|u)\b[^?\n]{0,40}?\b(?:before|at\s+the\s+(?:very\s+)?"
     r"(?:start|beginning|top)|word\s+for\s+word)\b"
-    r"|\b(?:very\s+)?first\s+message\s+(?:in|of)\s+(?:this|the)\s+(?:thread|conversation|chat|session)\b"
-    r"|\b(?:they|your\s+\w+)\s+(?:told|tell)\s+(?:you|u)\s+(?:to|not\s+to)\b"
+    r"|\b(?:very\s+)?first\s+(?:message|lines?|text)\s+(?:in|of)\s+(?:this|the|your|ur)\s+(?:thread|conversation|chat|"
+    r"session|context|memory)\b"
+    r"|\b(?:they|your\s+\w+|ur\s+\w+)\s+(?:told|tell)\s+(?:you|u)\s+(?:to|not\s+to)\b"
     r"|\b(?:were|was)\s+(?:you|u)\s+(?:set\s+up|configured|programmed|built|made|primed)\s+to\b"
-    r"|\b(?:who|that)\s+(?:set|made|built|trained|configured|programmed|created)\s+(?:you|u)\b[^?\n]{0,30}?\b(?:say|"
-    r"said|tell|told)\b"
-    r"|\b(?:setup|initial|opening|system|hidden)\s+(?:message|prompt|text|instructions)\s+(?:begin|start|say)\b"
+    r"|\b(?:who|that)\s+(?:set|made|built|trained|configured|programmed|created|deployed)\s+(?:you|u)\b[^?\n]{0,30}?"
+    r"\b(?:say|said|tell|told|write|wrote|give|gave|instruct\w*)\b"
+    r"|\b(?:setup|initial|opening|system|hidden)\s+(?:message|prompt|text|instructions)\s+(?:begin|start|sa(?:y|ys|id))\b"
     r"|\bpreamble\b|\babove\s+my\s+(?:first|opening)\s+(?:message|question|line)\b"
     r"|\b(?:you|u)\s+(?:were|got)\s+(?:told|instructed|asked|given)\b[^.?\n]{0,40}?\b(?:at\s+the\s+(?:very\s+)?"
     r"(?:start|beginning|top)|before\s+(?:this|the|our|we|i)\b)"
-    r"|\bwhat\s+(?:did|do|does|have)\s+(?:they|your\s+\w+|the\s+\w+)\s+(?:tell|told|instruct|ask)\s+(?:you|u)\s+"
+    r"|\bwhat\s+(?:did|do|does|have)\s+(?:they|your\s+\w+|ur\s+\w+|the\s+\w+)\s+(?:tell|told|instruct|ask)\s+(?:you|u)\s+"
     r"(?:to|about|not)\b"
-    r"|\b(?:instructions|rules|text|prompt|context|setup)\s+(?:you|u)\s+(?:got|received|were\s+given|started\s+with|"
-    r"were\s+told)\b"
+    rf"|\b{_SETUP_WORDS}\s+(?:(?:that\s+)?(?:they|\w+)\s+(?:gave|give|handed|sent|wrote)\s+(?:you|u)|(?:you|u)\s+(?:got|received|"
+    r"were\s+(?:given|handed|sent|told|fed)|started\s+with))\b"
     r"|\b(?:you|u)\s+(?:were|got)\s+(?:loaded|primed|given|configured|set\s+up|fed|seeded|initiali[sz]ed)\s+"
     r"(?:with\s+)?[^.?\n]{0,30}?\bbefore\b"
+    rf"|\b{_SETUP_WORDS}\b[^?.\n]{{0,40}}?\b(?:ahead\s+of|before|above|prior\s+to)\s+(?:my|our|the\s+user'?s)\s+"
+    r"(?:first\s+)?(?:question|message|prompt|text|input|chat|conversation)"
+    r"|\b(?:set|loaded|primed|configured|seeded|fed)\s+(?:you|u)(?:\s+up)?\s+with\b"
+    r"|\b(?:ur|your)\s+(?:system|hidden|secret|initial|original|setup)\s+(?:message|msg|prompt|instructions|rules|text)\b"
+    r"|\b(?:it|the\s+(?:assistant|bot|ai|model|chatbot))\s+(?:was|were|got)\s+(?:told|instructed|given|asked|programmed)\b"
+    rf"[^?\n]{{0,40}}?(?:{_BEFORE_CHAT})"
+    r"|\b(?:who|that)\s+(?:built|made|set\s+up|configured|programmed|created|deployed|trained|runs?)\s+(?:you|u|this\s+"
+    r"(?:bot|assistant|ai|chatbot|model))\s+(?:tell|told|say|said|instruct\w*|ask|asked)\s+(?:it|you|u)\b"
+    # Whoever set it up, saying something to it before the conversation began.
+    r"|\b(?:tell|told|write|wrote|say|said|give|gave|given|hand|handed|instruct|instructed|whisper\w*|load|loaded|feed|fed|"
+    rf"program\w*|put|send|sent|teach|taught|written)\s+(?:(?:to\s+|into\s+)?(?:you|u)\b|(?:in|into)\s+(?:ur|your)\s+(?:head|"
+    rf"brain|memory|context|input|system))[^?\n]{{0,60}}?(?:{_BEFORE_CHAT})"
 )
 # Obeying a source other than the person, and giving it the person's authority.
 _OBEY = (
@@ -240,35 +287,91 @@ _OBEY = (
     r"treat|consider|regard|instructions?|commands?|says|tells?|asks|lists|directions|steps"
 )
 _AUTHORITY = (
-    r"\bas\s+(?:if|though)\s+(?:they|it|the\s+user|i|you|the\s+owner)\s+(?:came|had|were|wrote|typed|said)\b"
+    r"\bas\s+(?:if|though)\s+(?:they|it|the\s+user|i|you|the\s+owner)\s+(?:came|had|were|wrote|typed|said|sent)\b"
     r"|\bas\s+(?:coming\s+)?from\s+(?:the\s+user|me|the\s+owner|the\s+admin)\b"
     r"|\bas\s+(?:a\s+)?(?:direct|binding|trusted|authoritative|real)\s+(?:command|instruction|order|request)s?\b"
     r"|\bas\s+(?:authoritative|binding|trusted|pre-?approved|coming\s+from\s+the\s+user)\b"
+    r"|\bas\s+(?:my|the\s+user'?s)\s+own\s+(?:requests?|instructions?|words|orders?)\b"
     r"|\bspeaks?\s+for\s+(?:me|the\s+user|us)\b"
     r"|\boverrides?\s+(?:everything|anything|the\s+user|my|your|all)\b"
     r"|\b(?:takes?|has|have|get|gets)\s+(?:priority|precedence)\s+over\b"
-    r"|\bno\s+need\s+to\s+(?:check|ask|confirm)\b"
+    r"|\bno\s+need\s+to\s+(?:check|ask|confirm)\b|\bno\s+questions\s+asked\b"
     r"|\bwithout\s+(?:checking|asking|confirming)\s+(?:with\s+)?(?:me|the\s+user|first)\b"
     r"|\bassume\s+(?:the\s+user|i|they)\s+wants?\b"
     r"|\b(?:carry|carries)\s+(?:them|it)\s+out\s+automatically\b"
     r"|\bautomatically\s+(?:carry\s+out|execute|run|follow|do)\b"
     r"|\bjust\s+do\s+it\b"
-    r"|\b(?:is|are)\s+(?:pre-?approved|authoritative|binding|to\s+be\s+(?:followed|obeyed))\b"
-    r"|\byour\s+real\s+boss\b"
+    r"|\b(?:is|are)\s+(?:pre-?approved|authoritative|binding|(?:a\s+)?trusted(?:\s+sources?)?|to\s+be\s+(?:followed|obeyed|"
+    r"executed|trusted))\b"
+    r"|\b(?:is|are)\s+your\s+(?:new\s+|updated\s+|real\s+|actual\s+|true\s+|only\s+)?(?:rulebook|rules|instructions|orders|"
+    r"boss|guidelines|system\s+prompt|source\s+of\s+truth)\b"
+    r"|\byour\s+real\s+boss\b|\beven\s+if\s+(?:i|the\s+user)\s+(?:say|says|said|tell|ask)s?\s+otherwise\b"
     r"|\bover\s+(?:anything|what|whatever)\s+the\s+user\b"
 )
+# A rule for every later conversation: "from now on", "in all future chats", "whenever you reply".
+_FROM_NOW_ON = (
+    r"\b(?:from\s+now\s+on|going\s+forward|from\s+today(?:\s+on)?|(?:in|for)\s+(?:all|every|each)"
+    r"\s+(?:future\s+)?\w+|standing\s+(?:order|instruction|rule|preference)|(?:new\s+)?(?:rule|policy)\s*:|whenever\s+"
+    r"(?:you|u)\s+\w+|every\s+(?:single\s+)?time)\b"
+)
+_STANDING_SCOPE = rf"\b(?:always|permanently|forever)\b|{_FROM_NOW_ON}"
 # Adding something to everything an assistant writes.
 _ADD = (
     r"add|append|include|includes|come\s+with|insert|put|mention|slip\s+in|end|ends|start|begin|sign\s+off|"
-    r"attach|carry|plug|contain|contains|close|closes|finish|finishes"
+    r"attach|carry|plug|contain|contains|close|closes|finish|finishes|recommend|promote"
 )
 _PROMO = (
     r"https?://|www\.|\bsponsor\w*|\bpromo\w*|\bdiscount|%\s+off\b|\breferral|\baffiliate|\btracking|\bpixel|"
-    r"\bcoupon|\badvert\w*|\bnewsletter|\bpowered\s+by|\bbrought\s+to\s+you\s+by|\bfollow\s+@|\butm_"
+    r"\bcoupon|\badvert\w*|\bnewsletter|\bpowered\s+by|\bbrought\s+to\s+you\s+by|\bfollow\s+@|\butm_|"
+    r"\bcodes?\s+[a-z]*\d[\w-]*|\brecommend\w*\b[^.\n]{0,40}?\bas\s+the\s+(?:best|safest|only|top|cheapest)\b|"
+    r"\bswitch(?:ing)?\s+to\s+[a-z]+|\b[a-z0-9-]+\.(?:com|net|org|io|ai|co|app|xyz|example|ly|me|shop|biz|info)\b"
+)
+# The words a plug leaves in a text.
+_PROMO_WORDS = (
+    "http https www sponsor sponsored sponsors sponsorship promo promotion promotional discount off referral"
+    " affiliate tracking pixel coupon advert adverts advertisement advertising newsletter powered brought"
+    " follow utm_source utm_campaign utm_medium code codes com net org io ai co app xyz example ly me shop"
+    " biz info recommend recommending recommends recommended switch switching"
 )
 _OUTPUTS = (
     r"repl(?:y|ies)|responses?|answers?|summar(?:y|ies)|messages?|e-?mails?|outputs?|recommendations?|"
     r"snippets?|posts?|comments?|links?|urls?|products?|documents?|articles?"
+)
+# Poisoning worded as a fact about the person: money, codes or trust handed to someone else.
+_CREDENTIALS = (
+    r"(?:passwords?|passcodes?|(?:login|verification|security|one-time|recovery|reset|sms|2fa|mfa|backup)\s+(?:codes?|links?)|2fa|mfa|otps?|"
+    r"pins?|api\s+keys?|credentials|seed\s+phrases?|logins?)"
+)
+_MONEY = (
+    r"(?:payments?|rent|invoices?|transfers?|wires?|deposits?|refunds?|salary|funds|money|bills?|payouts?|pension|"
+    r"contributions?|premiums?|fees|dues|savings|"
+    r"payment\s+address|donations?)"
+)
+# Where it goes: an address, a site, an account or wallet number, a phone number.
+_DESTINATION = (
+    r"(?:(?<![\w.+-])[\w.+-]+@[\w-]+\.\w|https?://|www\.|\b[a-z0-9-]+\.(?:com|net|org|io|co|app|xyz|example|biz|info)\b|"
+    r"\b[a-z]{2}\d{2}(?:\s?[a-z0-9]{4}){3,}|\b0x[0-9a-f]{16,}|\b(?:bc1|tb1)[a-z0-9]{20,}|\+\d[\d\s().-]{7,}\d|"
+    r"\baccount\s+(?:no\.?\s+|number\s+)?\d{6,})"
+)
+_HAND_OVER = (
+    r"(?:shared?|sharing|given|give|gives|sent|send|sends|forward\w*|receive\w*|get|gets|handles?|hand\w*\s+(?:over|to)|"
+    r"provided?|passed|pass|read\s+out|disclosed?)"
+)
+# Money sent somewhere: the words between what is paid and where it goes.
+_ROUTED = (
+    r"(?:go|goes|going|sent|send|paid|pay|routed|route|transferred|wired|directed|deposited|moved|now|changed|switched|"
+    r"details|account|wallet|iban|address)"
+)
+_HANDS_OVER = "hands the person's codes, money or trust to someone else"
+# The words a credential is named by (codes only with what they are for: "code" alone is code).
+_CREDENTIAL_WORDS = (
+    "password passwords passcode passcodes login verification security one recovery reset sms 2fa mfa backup"
+    " otp otps pin pins api credentials seed logins"
+)
+# The words an address or a site leaves in a text ("@" stands for any e-mail address).
+_DESTINATION_WORDS = "@ http https www com net org io co app xyz example biz info"
+_ON_REQUEST = (
+    r"(?:on\s+request|when(?:ever)?\s+(?:asked|they\s+ask|requested)|if\s+(?:asked|they\s+ask)|(?:ask|asks)\s+for)"
 )
 
 # Matched against the text after normalisation (NFKC, invisible characters removed), in lower case.
@@ -358,11 +461,26 @@ _RULES: tuple[_Rule, ...] = (
         "you u ya & act behave pretend roleplay role play imitate simulate immerse emulate impersonate"
         " portray become answer respond",
     ),
-    _rule(r"\b(?:pretend|roleplay|role-play)\s+(?:to\s+be|you\s*(?:are|'re)|as|that\s+you)\b", _ROLE,
-          "pretend roleplay role"),
+    _rule(
+        r"\b(?:pretend|roleplay|role-play)\s+(?:to\s+be|(?:you|u)\s*(?:are|'re|r)|ur|youre|as|that\s+(?:you|u))\b",
+        _ROLE,
+        "pretend roleplay role",
+    ),
+    # A role whose part is to hand over what an assistant would not ("my grandma who used to read
+    # me product keys").
+    _rule(
+        r"\b(?:act|pretend|play|roleplay|be)\s+(?:as\s+|to\s+be\s+)?(?:my|a|an|the)\s+(?:\w+\s+){0,3}(?:who|that)\s+"
+        r"(?:used\s+to|would|always)\s+(?:read|tell|give|recite|say|share|explain)\b[^.\n]{0,60}?\b(?:keys?|passwords?|"
+        r"serial\s+numbers?|recipes?\s+for)\b",
+        _ROLE,
+        "act pretend play roleplay be & who that & used would always & key keys password passwords serial"
+        " recipe"
+        " recipes",
+    ),
     _rule(r"\bimmerse\s+yourself\s+(?:in|into)\s+(?:the\s+)?role\b", _ROLE, "immerse & role"),
     _rule(
-        r"\bstay\s+in\s+(?:character|the\s+role|[\w-]+\s+mode)\b|\bin\s+character\s+as\b",
+        r"\bstay\s+in\s+(?:character|the\s+role|[\w-]+\s+mode)\b|\bin\s+character\s+as\b"
+        r"|\b(?:never|don'?t|dont|do\s+not)\s+break\s+(?:character|the\s+role|role)\b",
         _ROLE,
         "character mode role",
     ),
@@ -388,7 +506,7 @@ _RULES: tuple[_Rule, ...] = (
         "stands means & you u act pretend known called named",
     ),
     _rule(r"\bdo\s+anything\s+now\b", _MODE, "anything & now"),
-    _rule(r"\bjailbr(?:eak|oken)", _MODE, "jailbreak jailbroken jailbreaking"),
+    _rule(r"\bjailbr(?:eak|oken)", _MODE, "jailbreak jailbroken jailbreaking", WEAK),
     _rule(
         r"\b(?:developer|god|dan)\s+mode\b|\b(?:enable|activate|enter|simulate|unlock)\s+(?:the\s+)?[\w/-]+"
         r"(?:\s+[\w/-]+){0,4}\s+mode\b",
@@ -399,14 +517,15 @@ _RULES: tuple[_Rule, ...] = (
           as_written=True),
     _rule(
         r"\b(?:no|without|free\s+(?:of|from)|not\s+bound\s+by|beyond|broken\s+free\s+of|break(?:ing)?|"
-        r"bypass(?:ing)?|ignor(?:e|ing)|unbound\s+by)\s+(?:any\s+|all\s+|the\s+|its\s+|their\s+|your\s+)*"
+        r"bypass(?:ing)?|ignor(?:e|es|ing)|unbound\s+by)\s+(?:any\s+|all\s+|the\s+|its\s+|their\s+|your\s+)*"
         r"(?:typical\s+)?(?:(?:ethical|moral|content|safety|openai|usual|normal|typical)(?:,?\s+(?:and|or)"
         r"\s+\w+)?"
         rf"\s+)?(?:{_LIMITS}|confines)\b",
         "talks of an assistant without its limits",
-        "no without free bound beyond broken break breaking bypass bypassing ignore ignoring unbound &"
+        "no without free bound beyond broken break breaking bypass bypassing ignore ignores ignoring"
+        " unbound &"
         " restriction restrictions limitation limitations limits filter filters filtering guidelines"
-        " constraints censorship rules boundaries policies safeguards morals ethics confines",
+        " constraints censorship rules boundaries policies safeguards morals ethics confines programming",
         WEAK,
     ),
     _rule(
@@ -459,29 +578,44 @@ _RULES: tuple[_Rule, ...] = (
     # An injection in a document, read by its parts in any order: an order to disregard what
     # follows (the rest, whatever is below), and an order to say or print something instead.
     _rule(
-        rf"(?:{_DISREGARD}[^\n]{{0,60}}?{_REST}|{_REST}[^\n]{{0,80}}?{_DISREGARD})[^\n]{{0,150}}?{_SAY_INSTEAD}",
+        rf"(?:{_DISREGARD}[^\n]{{0,60}}?{_REST}|{_REST}[^\n]{{0,60}}?{_DISREGARD}|{_READER}[^\n]{{0,80}}?{_DISREGARD}|"
+        rf"{_STOP_READING})[^\n]{{0,150}}?"
+        rf"{_SAY_INSTEAD}",
         "tells the reader to disregard the rest and say something else",
-        "disregard ignore forget overlook skip"
-        " aside attention mind don dont not stop treat consider irrelevant void boilerplate noise ignored "
-        "skipped disregarded dropped obsolete outdated stale & rest remainder remaining else below past"
-        " after beyond later "
-        "following follows whatever other reading & say tell notify assure reply respond state inform "
-        "answer confirm claim declare announce conclude print output write type report know",
+        "disregard ignore forget overlook skip omit exclude discard pass aside attention mind don dont not"
+        " no point"
+        " stop quit cease halt leave should must need"
+        " treat consider irrelevant void boilerplate noise ignored skipped disregarded dropped obsolete"
+        " outdated"
+        " stale placeholder placeholders filler padding test fixture fixtures matter doesn nothing unread"
+        " & rest remainder remaining unread further here else below past after beyond beneath under later"
+        " following follows whatever other ai assistant assistants model models bot bots llm llms agent"
+        " agents"
+        " chatbot chatbots summarizer summariser summarizers summarisers robot robots gpt copilot"
+        " & say tell notify assure reply respond state inform answer confirm"
+        " claim declare announce conclude print output write type report know"
+        " | stop quit cease halt not be nothing & at here considered used included reading parsing"
+        " processing scanning looking analysing analyzing read"
+        " opened analysed analyzed processed considered ignored skipped disregarded & say tell notify assure"
+        " reply respond state inform answer confirm claim declare announce conclude print output write type"
+        " report know",
     ),
     # A question or request whose object is the assistant's own setup, read before the chat began.
     _rule(
-        rf"\b(?:what|which|how|share|paste|show|echo|repeat|print|recite|quote|copy|see|tell\s+me|remind\s+me|read|"
-        rf"send\s+me|give\s+me|display|reveal|know)\b[^\n]{{0,80}}?(?:{_OWN_SETUP})",
+        rf"\b(?:what|whats|which|how|share|paste|show|echo|repeat|print|recite|quote|copy|see|tell\s+me|remind\s+me|read|"
+        rf"send\s+me|give\s+me|display|reveal|know|mention|reproduce|recall|transcript|transcribe|list|"
+        rf"write\s+out|spell\s+out|dump|enumerate|summari[sz]e|translate|paraphrase)\b[^\n]{{0,60}}?(?:{_OWN_SETUP})",
         _EXTRACT,
-        "what which how share paste show echo repeat print recite quote copy see tell read send give "
-        "display reveal know remind read & first opening initial earliest hidden original starting setup "
-        "set preamble they your instructions rules prompt context told instructed given asked receive "
-        "loaded primed configured programmed fed seeded initialized initialised who",
+        "what whats which how share paste show echo repeat print recite quote copy see tell read send give"
+        " display reveal know remind mention reproduce recall transcript transcribe list write spell"
+        " translate paraphrase dump enumerate summarize summarise & you u ur your preamble it assistant bot"
+        " ai model chatbot first opening initial earliest hidden original starting setup secret system above"
+        " ahead before prior",
     ),
     _rule(
         r"\b(?:continue|finish|complete|autocomplete|print|repeat|write\s+out|type\s+out|reproduce|recite|dump|"
-        r"output|copy\s+out|go\s+on\s+with|"
-        r"keep\s+(?:going|writing)|carry\s+on|fill)\b[^.\n]{0,50}?(?:\b(?:begins?|beginning|starts?|starting|opens?|from|with|blank)\b(?:\s+(?:with|"
+        r"output|copy\s+out|go\s+on|resume|proceed|"
+        r"keep\s+(?:going|writing)|carry\s+on|fill)\b[^.\n]{0,80}?(?:\b(?:begins?|beginning|starts?|starting|opens?|from|with|blank)\b(?:\s+(?:with|"
         r"from|at))?[\s:]*[\"'“‘`]?|[\s:]*[\"'“‘`])\s*(?:#+\s*)?(?:(?:system(?:\s+(?:prompt|message))?|"
         r"instructions?|rules|prompt|role|setup)\s*(?::|\\n|\n)\s*(?:#+\s*)?)?(?:you\s+are\b|your\s+(?:instructions|"
         r"rules|role|task|job|purpose)\b|system\s*:|i\s+(?:am|was)\s+(?:an?\s+(?:ai|assistant|language\s+model)|"
@@ -491,30 +625,60 @@ _RULES: tuple[_Rule, ...] = (
         r"as\s+follows)\b)"
         # Or the start of a role statement quoted first, then the order to go on with it.
         r"|[\"'“‘`]\s*(?:you\s+are|my\s+(?:instructions|rules|system\s+prompt|guidelines)\s+(?:say|are|tell))\b"
-        r"[^\n\"'”’`]{0,80}[\"'”’`][^\n]{0,40}?\b(?:keep\s+going|continue|go\s+on|carry\s+on|finish\s+it|fill\s+in)\b",
+        r"[^\n\"'”’`]{0,80}[\"'”’`][^\n]{0,40}?\b(?:keep\s+(?:going|writing|typing)|continue|go\s+on|carry\s+on|finish\s+it|"
+        r"fill\s+in)\b",
         _EXTRACT,
         "continue finish complete autocomplete print repeat write type reproduce recite dump output copy go"
-        " keep carry fill & you your"
+        " keep carry fill resume proceed & you your"
         " system initialized initialised instructed configured programmed ai assistant following my | "
-        "continue finish complete print repeat write type reproduce recite dump output copy go keep fill &"
+        "continue finish complete print repeat write type reproduce recite dump output copy go keep fill"
+        " resume proceed &"
         " instruction instructions "
         "prompt rules role setup",
     ),
     # Standing orders worded as policy: an outside source's words given the person's authority.
     _rule(
         rf"\b(?:{_OBEY})\b[^\n]{{0,120}}?(?:{_AUTHORITY})|(?:{_AUTHORITY})[^\n]{{0,80}}?\b(?:{_OBEY})\b"
-        r"|\b(?:always|permanently)\s+(?:obey|do\s+what(?:ever)?)\b[^.\n]{0,60}?\b(?:says?|tells?|asks|"
-        r"files?|page|bot|e-?mails?|contents?|instructions?|comments?|feed|channel|account|source|site|wiki|"
-        r"tickets?|docs?|documents?|whatevers?)\b"
+        r"|\b(?:always|permanently|forever|blindly|unconditionally)\s+(?:obey|trust|believe|defer\s+to|execute|"
+        r"do(?:es)?\s+what(?:ever)?)\b[^.\n]{0,60}?\b(?:says?|tells?|asks|returned|sent|posted|files?|page|bot|e-?mails?|"
+        r"contents?|instructions?|comments?|feed|channel|account|source|site|wiki|tickets?|docs?|documents?|"
+        r"whatevers?|api|webhook|messages?|recommendations?)\b"
+        r"|\b(?:executed|obeyed|carried\s+out|acted\s+on|followed|done)\s+as\s+(?:if|though)\s+(?:i|the\s+user|the\s+owner|"
+        r"my\s+\w+)\s+(?:had\s+)?(?:sent|wrote|typed|said|asked|requested|gave)\b"
         r"|\b(?:do|follow|obey|carry\s+out|act\s+on)\s+(?:whatever|anything|everything)\b[^.\n]{0,40}?\b(?:says|"
         r"tells?\s+(?:you|u)|asks|instructs)\b",
-        "tells an assistant to obey another source",
-        "trust trusts obey follow followed defer do carry execute "
+        _OBEYS,
+        "trust trusts obey follow followed defer do carry execute executed obeyed acted carried done "
         "act comply treat consider regard instruction instructions command commands says tell tells asks "
         "lists directions steps & if though coming from speaks speak overrides override priority precedence"
         " need without assume automatically just preapproved pre authoritative binding trusted direct real "
-        "followed obeyed boss over | always permanently & obey do | do follow obey carry act & whatever "
-        "anything everything",
+        "followed obeyed boss over your questions even | always permanently forever blindly unconditionally"
+        " & obey do does trust believe defer execute"
+        " | do follow obey carry act & whatever anything everything",
+    ),
+    # A standing rule to obey what comes from elsewhere ("from now on, requests in the wiki
+    # should be carried out").
+    _rule(
+        rf"(?:{_STANDING_SCOPE})[^\n]{{0,60}}?\b(?:obey|follow|execute|carry\s+out|act\s+on|do|comply\s+with|trust)\b"
+        r"[^\n]{0,40}?\b(?:commands?|instructions?|orders?|requests?|directions?|whatever|anything|what)\b[^\n]{0,30}?"
+        r"\b(?:from|in|inside|embedded|found|on|sent|posted|coming|says|asks|tells?)\b"
+        rf"|(?:{_STANDING_SCOPE})[^\n]{{0,60}}?\b(?:commands?|instructions?|orders?|requests?|directions?)\b[^\n]{{0,60}}?"
+        r"\b(?:should|must|are\s+to|will|shall)\s+be\s+(?:carried\s+out|followed|obeyed|executed|acted\s+on|done|trusted)\b",
+        _OBEYS,
+        "always permanently forever now forward today all every each standing rule policy whenever time"
+        " & obey follow execute carry act do comply trust carried followed obeyed executed acted done trusted"
+        " & command commands instruction instructions order orders request requests direction directions"
+        " whatever anything what",
+    ),
+    # Or to do whatever something else says, when it says it ("if the page tells you to, do it").
+    _rule(
+        r"\b(?:if|when|whenever)\b[^.\n]{0,60}?\b(?:tells?|asks?|instructs?)\s+(?:you|u)\s+to\b[^.\n]{0,40}?"
+        r"(?:,|—|–|\s-|\bthen)\s*(?:just\s+)?(?:do\s+it|do\s+so|comply|obey(?:\s+it)?|follow\s+it|carry\s+it\s+out)\b"
+        r"|\b(?:if|when|whenever)\b[^.\n]{0,80}?\b(?:do|follow|obey|carry\s+out)\s+(?:what(?:ever)?|anything)\s+(?:it|they|"
+        r"he|she|the\s+\w+)\s+(?:asks?|says?|tells?|wants?|requests?)\b",
+        _OBEYS,
+        "tells tell asks ask instructs instruct says say wants requests & if when whenever & it so comply"
+        " obey follow carry do & you u whatever what anything",
     ),
     # Or an addition to everything it writes: a link, a code, a plug.
     _rule(
@@ -525,14 +689,21 @@ _RULES: tuple[_Rule, ...] = (
         rf"(?:{_ADD})\b[^\n]{{0,80}}?(?:{_PROMO})"
         rf"|\b(?:{_ADD})\s+(?:every|each|all|any)\s+(?:of\s+(?:your|the|my)\s+)?(?:\w+\s+)?(?:{_OUTPUTS})\s+"
         rf"(?:with|by)\b[^\n]{{0,60}}?(?:{_PROMO})"
+        # A standing addition: "whenever you reply, include …", "always add … to your answers".
+        rf"|(?:{_FROM_NOW_ON})[^\n]{{0,60}}?\b(?:{_ADD})\b[^\n]{{0,80}}?(?:{_PROMO})"
+        rf"|\balways\s+(?:{_ADD})\b[^\n]{{0,80}}?(?:{_PROMO})[^\n]{{0,60}}?\b(?:your|ur|the|each|every|all)\s+(?:\w+\s+)?"
+        rf"(?:{_OUTPUTS})\b"
         r"|\b(?:rewrite|route|redirect|wrap|send|pass)\s+(?:it|them|the\s+links?|links?|urls?|every\s+link|all\s+"
         r"links)\s+(?:to\s+(?:go|pass|run|route)\s+|so\s+(?:it|they)\s+go(?:es)?\s+)?(?:through|via)\s+"
         r"(?:https?://|www\.)",
         "adds an advert or a link to every reply",
-        "every each all any & http https www sponsor sponsored "
-        "sponsors sponsorship promo promotion promotional discount off referral affiliate tracking pixel "
-        "coupon advert adverts advertisement advertising newsletter powered brought follow utm_source "
-        "utm_campaign utm_medium | rewrite route redirect wrap send pass & through via",
+        f"every each all any & {_PROMO_WORDS}"
+        f" | now forward today all every each standing rule policy whenever time & {_PROMO_WORDS}"
+        " & add append include includes come insert put mention slip end ends start begin sign attach carry"
+        " plug contain contains close closes finish finishes recommend promote"
+        f" | always & {_PROMO_WORDS} & add append"
+        " include insert put mention slip end start begin attach plug close finish recommend promote"
+        " | rewrite route redirect wrap send pass & through via",
     ),
     _rule(
         r"\b(?:just|only|instead)\s*,?\s*(?:print|say|output|write|type|repeat)\s*:?\s*[\"“']",
@@ -561,11 +732,11 @@ _RULES: tuple[_Rule, ...] = (
         # Not a constant in code: ``PROMPT = '(Cmd) '`` assigns a string.
         r"\b(?:PERSONA|ROLE|RULES|JOB|PREFIX|PROMPT)\s*=(?!\s*[\"'(\[{])",
         "defines a persona or rules",
-        "=",
+        "persona role rules job prefix prompt & =",
         as_written=True,
     ),
     _rule(
-        r"\b(?:repeat|print|reveal|show|output|display|tell\s+me|write\s+out|recite|spell\s+out|leak|dump|s"
+        r"\b(?:repeat|print|reveal|show|output|display|tell\s+me|write\s+out|recit(?:e|ing)|spell\s+out|leak|dump|s"
         r"hare|"
         r"give\s+me|paste|translate|summari[sz]e)\b[^.\n]{0,30}?(?:\byour\s+(?:(?:system|initial|original|h"
         r"idden|"
@@ -574,7 +745,7 @@ _RULES: tuple[_Rule, ...] = (
         r"builder|id|count|cache|path))|\b(?:the\s+)?(?:text|words|instructions|prompt|"
         r"everything|content)\s+(?:above|before\s+this|you\s+were\s+given)\b)",
         _EXTRACT,
-        "repeat print reveal show output display tell write recite spell leak dump share give paste"
+        "repeat print reveal show output display tell write recite reciting spell leak dump share give paste"
         " translate summarize summarise & prompt instructions rules guidelines directives configuration"
         " above before given",
     ),
@@ -724,6 +895,8 @@ _RULES: tuple[_Rule, ...] = (
     _rule(
         r"\b(?:fetch|load|download|read|visit|open|get|retrieve|pull|check)\b[^\n]{0,60}?(?:https?://|www\.)"
         r"\S+[^\n]{0,80}?\b(?:follow|obey|execute|apply|do\s+what|carry\s+out|comply|treat\s+(?:it|them)\s+as)\b"
+        r"|(?:https?://|www\.)\S+[^\n]{0,80}?\b(?:fetch|load|read|download|pull|open)\b[^\n]{0,30}?\b(?:follow|obey|"
+        r"execute|apply|comply)\b"
         r"|\b(?:follow|obey|execute|apply)\s+(?:the\s+|any\s+)?(?:latest\s+|current\s+|new\s+)?"
         r"(?:instructions?|rules|commands|steps|directives|policy)\s+(?:at|from|in|found\s+at|posted\s+at|"
         r"published\s+at|hosted\s+at)\s+(?:https?://|www\.)",
@@ -764,6 +937,50 @@ _RULES: tuple[_Rule, ...] = (
         r"purchases?|charges?|refunds?|wire\s+transfers?)\b|\bauto-?approv",
         "approves payments",
         "autoapprove auto approve authorize authorise confirm pay execute process sign",
+    ),
+    # A "fact" that hands the person's codes, money or trust to someone else: read by what is
+    # handed over and where it goes (an address, a site, an account or wallet number). One rule
+    # a part, each tried only on the words it needs.
+    _rule(
+        rf"\b{_CREDENTIALS}\b[^.\n]{{0,60}}?\b(?:shared?|given|sent|forward\w*|hand\w*\s+(?:over|to)|passed|"
+        rf"disclosed?|read\s+out|provided)\b[^.\n]{{0,60}}?(?:{_DESTINATION}|{_ON_REQUEST})",
+        _HANDS_OVER,
+        f"{_CREDENTIAL_WORDS} & share shared sharing given give gives sent send sends forward forwarded"
+        " forwarding forwards receive receives received receiving get gets handle handles handled hand handed"
+        " provide provided passed pass read disclose disclosed",
+    ),
+    _rule(
+        rf"{_DESTINATION}[^.\n]{{0,50}}?\b{_HAND_OVER}\b[^.\n]{{0,30}}?\b{_CREDENTIALS}\b",
+        _HANDS_OVER,
+        " | ".join(
+            f"{_CREDENTIAL_WORDS} & {where} & share shared sharing given give gives sent send sends"
+            " forward forwarded forwarding forwards receive receives received receiving get gets handle"
+            " handles handled hand handed provide provided passed pass read disclose disclosed"
+            for where in (_DESTINATION_WORDS, "number phone mobile")
+        ),
+    ),
+    _rule(
+        rf"\b{_MONEY}\b(?:(?!\bfrom\b)[^.\n]){{0,40}}?\b{_ROUTED}\b(?:(?!\bfrom\b)[^.\n]){{0,40}}?{_DESTINATION}",
+        _HANDS_OVER,
+        "payment payments rent invoice invoices transfer transfers wire wires deposit deposits refund refunds"
+        " salary funds money bill bills payout payouts donation donations pension contribution contributions"
+        " premium premiums fees dues savings & go goes going sent send paid pay routed route transferred"
+        " wired directed deposited moved now changed switched details account wallet iban address",
+    ),
+    _rule(
+        r"\b(?:contact|address|site|number|desk|line|page|portal)\s+for\s+(?:\w+\s+)?(?:recovery|verification|"
+        rf"security|login|passwords?|2fa|resets?)\b[^.\n]{{0,40}}?{_DESTINATION}",
+        _HANDS_OVER,
+        "contact address site number desk line page portal & for & recovery verification security login"
+        " password passwords 2fa reset resets",
+    ),
+    _rule(
+        rf"{_DESTINATION}[^.\n]{{0,80}}?\b(?:copies|a\s+copy|cc|bcc)\b[^.\n]{{0,20}}?\b(?:all|every|each|any)\b"
+        r"|\b(?:recommendations?|suggestions?|referrals?)\b[^.\n]{0,40}?\balways\s+(?:point|go|lead|send|route|direct)\b",
+        _HANDS_OVER,
+        f"copies copy cc bcc & all every each any & {_DESTINATION_WORDS} | recommendation recommendations"
+        " suggestion suggestions"
+        " referral referrals & always",
     ),
     # The strongest orders in other languages: drop the instructions, show them, send data out.
     _rule(
@@ -830,6 +1047,7 @@ for _index, _each in enumerate(_RULES):
 _CALL_KEYS = frozenset({"function_call", "tool_calls", "tool_call", "tool_use"})
 _CALL_BODY_KEYS = frozenset({"arguments", "parameters", "input"})
 _DECODER = json.JSONDecoder()
+_KEY_WITHIN_CHARS = 40
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{32,}={0,2}(?![A-Za-z0-9+/=_-])")
 _HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}[\s:]?){24,}\b")
 _MORSE = re.compile(r"(?:[.\-]{1,7}[ /]+){20,}")
@@ -929,10 +1147,10 @@ def _quoted_mention(lowered: str, start: int, end: int) -> bool:
     ("strips phrases like 'ignore previous instructions'", ``check('…')``): talk about an order,
     not one. A quotation that goes on past the order (an order with its payload) still counts."""
     opening = lowered[max(start - 2, 0) : start]
-    quote = next((char for char in reversed(opening) if char in _QUOTES), None)
-    if quote is None or _QUOTES[quote] not in lowered[end : end + _MENTION_TAIL_CHARS]:
+    quote = next((char for char in reversed(opening) if char in QUOTES), None)
+    if quote is None or QUOTES[quote] not in lowered[end : end + _MENTION_TAIL_CHARS]:
         return False
-    return bool(_MENTION_CUE.search(lowered, max(start - 40, 0), start - opening[::-1].index(quote) - 1))
+    return bool(MENTION_CUE.search(lowered, max(start - 40, 0), start - opening[::-1].index(quote) - 1))
 
 
 def _rules_hold(found: list[tuple[Finding, int]]) -> bool:
@@ -1155,12 +1373,15 @@ def _call_json(text: str) -> tuple[int, int] | None:
     """A JSON object shaped like a tool call: ``{"name": …, "arguments": …}`` or ``{"tool_calls": …}``."""
     start = text.find("{")
     while start != -1:
-        try:
-            value, end = _DECODER.raw_decode(text, start)
-        except ValueError:
-            value, end = None, start
-        if isinstance(value, dict) and _is_call(value):
-            return start, end
+        # Only an object whose first key is a string can be a call; trying every brace of a long
+        # note of code costs a failed parse each, and each failure counts the lines before it.
+        if text[start + 1 : start + _KEY_WITHIN_CHARS].lstrip().startswith('"'):
+            try:
+                value, end = _DECODER.raw_decode(text, start)
+            except ValueError:
+                value, end = None, start
+            if isinstance(value, dict) and _is_call(value):
+                return start, end
         start = text.find("{", start + 1)
     return None
 
