@@ -43,6 +43,7 @@ def sure(found: list[Edit]) -> list[tuple[int | None, str]]:
         ("bins are on Thursdays", "weekday", "thursday"),
         ("every Friday", "weekday", "friday"),
         ("so it's 60 now", "number", "60"),
+        ("we moved up to the 19th floor", "ordinal:floor", "19"),  # with what it counts
     ],
 )
 def test_a_value_is_read_by_its_shape(text, kind, key):
@@ -56,6 +57,7 @@ def test_what_is_not_a_value_of_its_own():
     (day,) = values_in("the plumber comes on Thursday")
     assert day.kind == "day"
     assert values_in("rang yesterday (19 February 2026)") == ()
+    assert values_in("paid on the 15th and 30th") == ()  # a date's day counts nothing
     # said as not holding, or as a bound of something else
     assert [v.denied for v in values_in("80 mg, not 60 mg")] == [False, True]
     assert [v.denied for v in values_in("ran on until 10:45")] == [True]
@@ -107,6 +109,44 @@ def test_the_old_number_named_by_its_end_is_an_anchor():
     assert sure(edits(stored, "the 111 one is dead. new one is 07911 555 222")) == [
         (2, "- Mobile: 07911 555 222")
     ]
+
+
+def test_an_ordinal_replaces_one_of_what_it_counts():
+    stored = ["- Office: 30 Mill Street, 12th floor", "- Paid on the 15th and 30th", "- Son Ben in 4th grade"]
+    assert sure(edits(stored, "office moved to the 19th floor, same building")) == [
+        (1, "- Office: 30 Mill Street, 19th floor")
+    ]
+    # "office" ties it to the first line, but a 5th street is not a floor
+    assert sure(edits(stored, "the office is off 5th avenue now")) == []
+
+
+def test_a_weekday_said_as_recurring_replaces_the_day_a_habit_is_on():
+    stored = ["- Blocks Wednesday 12–1 for lunch with the leadership team", "- Works from home Fridays"]
+    assert sure(edits(stored, "leadership lunch is fridays now")) == [
+        (1, "- Blocks Friday 12–1 for lunch with the leadership team")
+    ]
+
+
+def test_a_value_the_message_corrects_is_no_value_of_it():
+    stored = ["- Charges $95/hr + GST, callout fee $80", "- Van: 2019 Transit"]
+    found = edits(stored, "wait nah sorry, 105 not 110. 110 was what my brother reckoned i shld charge")
+    assert sure(found) == [(1, "- Charges $105/hr + GST, callout fee $80")]
+    # two values that hold, with nothing corrected, are compared: neither is taken
+    assert sure(edits(stored, "i charge 105 for regulars. 110 for new ppl")) == []
+
+
+def test_the_new_value_names_no_old_number_by_its_own_digits():
+    # "52,000" ends in "000", as "5,000" does: that is not "the 000 one"
+    stored = ["- Sends ₱5,000 to his parents every month", "- Monthly take-home pay: ₱38,000"]
+    assert sure(edits(stored, "take-home ko ngayon ₱52,000 na")) == [(2, "- Monthly take-home pay: ₱52,000")]
+
+
+def test_of_two_facts_sharing_a_word_the_one_whose_value_is_named_is_changed():
+    stored = ["- Takes atorvastatin 20 mg at night", "- Takes amlodipine 5 mg at night"]
+    found = edits(stored, "the consultant doubled the amlodipine to 10 mg, still at night")
+    assert sure(found) == [(2, "- Takes amlodipine 10 mg at night")]
+    # neither value's own word said: still left alone
+    assert sure(edits(stored, "up to 10 mg at night now")) == []
 
 
 @pytest.mark.parametrize(

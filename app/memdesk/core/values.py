@@ -25,6 +25,9 @@ CLOCK, HOURS = "clock", "hours"
 # may stand for an amount of a kind a stored fact gives with its unit ("50mg").
 NUMBER = "number"
 MEASURED = "quantity:"  # the kind of every quantity with a unit starts so
+# An ordinal with what it counts ("12th floor", "2nd year"): its kind is "ordinal:<the noun>",
+# so "19th floor" replaces "12th floor" and not "paid on the 15th".
+ORDINAL = "ordinal:"
 # A weekday said as recurring ("Thursdays", "every Thursday") is a schedule's; one said once
 # ("on Thursday", "thurs") is a day something happens or happened.
 WEEKDAY, DAY = "weekday", "day"
@@ -58,6 +61,7 @@ _SHAPES = re.compile(
     |(?P<clock>\b{_CLOCK})
     |(?P<phone>(?<![\w+.,])\+?\d(?:[ ()-]{{0,2}}\d){{6,14}}(?![\w.,]\d))
     |(?P<quantity>\b{_NUMBER}\s?(?i:{_UNIT})(?!\w))
+    |(?P<ordinal>\b\d+(?i:st|nd|rd|th)\s+[^\W\d_]+)
     |(?P<number>(?<![\w.,£$€₹¥+/-]){_NUMBER}(?![\w%:/-]|[.,]\d))
     |(?P<weekday>\b(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b)
     |(?P<day>\b(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b
@@ -110,10 +114,14 @@ def values_in(text: str) -> tuple[Value, ...]:
             kind = WEEKDAY
         if kind == NUMBER and not _alone(text, start, end):
             continue
+        if kind.startswith(ORDINAL) and kind.removeprefix(ORDINAL) in STOPWORDS:
+            continue  # a date's day ("the 15th and 30th"), not a count of something
         # a range's own "from … till" is not an old value's "from"
         denied = denied_at(text, start, end) and not (kind == HOURS and _RANGE_START.search(text, 0, start))
-        # a value named as one already known ("the 60mg figure was an interim dose")
-        denied = denied or (kind != NUMBER and bool(_DEFINITE.search(text, 0, start)))
+        # a value named as one already known ("the 60mg figure was an interim dose"; an ordinal
+        # is said with its article: "the 19th floor")
+        definite = kind != NUMBER and not kind.startswith(ORDINAL) and bool(_DEFINITE.search(text, 0, start))
+        denied = denied or definite
         found.append(Value(kind, (start, end), key, denied))
     return tuple(found)
 
@@ -147,6 +155,9 @@ def _kind_and_key(group: str, raw: str) -> tuple[str, str]:
         assert number is not None
         unit = raw[number.end() :].strip().lower()
         return f"quantity:{_UNIT_KIND[unit]}", f"{_amount(number.group(0))} {unit}"
+    if group == "ordinal":
+        number, noun = raw.split(None, 1)
+        return f"{ORDINAL}{noun.lower()}", re.sub(r"\D", "", number)
     if group == HOURS:
         first, second = re.findall(_CLOCK, raw)
         return HOURS, f"{_minutes(first)}-{_minutes(second)}"

@@ -25,7 +25,19 @@ from typing import TYPE_CHECKING
 
 from memdesk.core.search_text import STOPWORDS
 from memdesk.core.slots import mood_at, placed_later, someone_else, stem
-from memdesk.core.values import CLOCK, DAY, EMAIL, HOURS, MEASURED, MONEY, NUMBER, PHONE, Value, values_in
+from memdesk.core.values import (
+    CLOCK,
+    DAY,
+    EMAIL,
+    HOURS,
+    MEASURED,
+    MONEY,
+    NUMBER,
+    PHONE,
+    WEEKDAY,
+    Value,
+    values_in,
+)
 
 if TYPE_CHECKING:  # ``llm.changes`` reads this module's edits with its own
     from memdesk.llm.changes import Known, Said
@@ -36,6 +48,7 @@ _MIN_TAIL = 3  # digits of an old number said to name it ("the 412 one")
 _CLAUSE_BREAK = re.compile(r"[.;,]\s+")
 _LABEL = re.compile(r"\s*(?:[-*•]\s+)?([^:\n]{1,30}):")
 _FIRST_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_WHOLE_NUMBER = re.compile(r"(?<![\d.,])\d+(?![\d]|[.,]\d)")  # not a group of a longer number
 _SIZE = 5
 # How far an anchor is looked for (``_scopes``): the sentence, its message, the message before.
 # An amount, a time or a contact is often said alone after the message that named its subject ("upped
@@ -59,10 +72,16 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
     evidence: dict[int, str] = {}
     for index, sentence in enumerate(said):
         # a message naming several values of a kind compares them ("quotes: Nationwide 4.39%.
-        # Halifax 4.52%."); it does not change one
-        message = [v for s in said if s.turn == sentence.turn for v in values_in(s.text) if not v.denied]
+        # Halifax 4.52%."); it does not change one. A value it says as not holding is no value of
+        # it, and a value it corrects ("105 not 110. 110 was what my brother reckoned") is out
+        # of it wherever the message says it
+        said_there = [v for s in said if s.turn == sentence.turn for v in values_in(s.text)]
+        corrected = {(v.kind, v.key) for v in said_there if v.denied}
+        message = [v for v in said_there if not v.denied and (v.kind, v.key) not in corrected]
         for kind, value in _single_values(sentence.text):
             start, end = value.span
+            if (kind, value.key) in corrected:
+                continue
             if len({v.key for v in message if v.kind == kind}) > 1:
                 continue
             if kind == NUMBER and any(_measured(v.kind) for v in message):
@@ -84,6 +103,9 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
             if kind == NUMBER:  # the number takes the stored amount's unit: "100" of "50mg"
                 stored = current[old.span[0] : old.span[1]]
                 new = _FIRST_NUMBER.sub(new, stored, count=1)
+            elif old.kind != kind:  # a weekday written as the stored day is: "Friday"
+                stored = current[old.span[0] : old.span[1]]
+                new = value.key.capitalize() if stored[:1].isupper() else value.key
             texts[fact.number] = current[: old.span[0]] + new + current[old.span[1] :]
             evidence[fact.number] = sentence.text
     by_number = {fact.number: fact for fact in known}
@@ -138,7 +160,7 @@ def _target(
     for fact in known:
         text = texts.get(fact.number, fact.text)
         # a number alone stands for the one amount a fact gives with its unit
-        own = [v for v in values_in(text) if (_measured(v.kind) if kind == NUMBER else v.kind == kind)]
+        own = [v for v in values_in(text) if _of_kind(v.kind, kind)]
         regions = [(0, len(text))] if len(own) == 1 else _clauses(text)
         for region in regions:
             inside = [v for v in own if region[0] <= v.span[0] and v.span[1] <= region[1]]
@@ -146,18 +168,35 @@ def _target(
                 holding.append((fact, inside[0], text, region))
     said_value = sentence[value.span[0] : value.span[1]]
     for scope in scopes:
-        words = _anchors(scope.replace(said_value, " "))
+        # the new value's own digits name no old number ("₱52,000" is not "the 000 one" of "₱5,000")
+        rest = scope.replace(said_value, " ")
+        words = _anchors(rest)
         anchored = [
-            (fact, old) for fact, old, text, region in holding if _anchored(text, region, old, words, scope)
+            (fact, old) for fact, old, text, region in holding if _anchored(text, region, old, words, rest)
         ]
         if len(anchored) > 1:
-            return None
+            # two facts share a word with what was said: the one whose value's own noun the
+            # person names ("double the amlodipine to 10 mg" of "amlodipine 5 mg nightly", not
+            # "atorvastatin 20 mg at night")
+            headed = [(f, v) for f, v in anchored if _head(texts.get(f.number, f.text), v) & words]
+            if len(headed) != 1:
+                return None
+            anchored = headed
         if anchored:
             fact, old = anchored[0]
             if kind == NUMBER and not _comparable(value.key, old.key):
                 return None
             return None if old.key == value.key else (fact, old)
     return None
+
+
+def _of_kind(stored: str, said: str) -> bool:
+    """A stored value the said one may replace: of its kind; any amount with a unit for a
+    number said alone; a day a habit is on for a weekday said as recurring ("Blocks Wednesday
+    12–1 for lunch" and "lunch is fridays now")."""
+    if said == NUMBER:
+        return _measured(stored)
+    return stored == said or (said == WEEKDAY and stored == DAY)
 
 
 def _clauses(text: str) -> list[tuple[int, int]]:
@@ -175,6 +214,12 @@ def _comparable(said: str, stored: str) -> bool:
     factor of ``_SIZE``): "100" for "50mg", not "3" for "£1,150"."""
     new, old = float(said), float(stored.split()[0])
     return old > 0 and 1 / _SIZE <= new / old <= _SIZE
+
+
+def _head(text: str, value: Value) -> set[str]:
+    """The content word right before a stored value, in its stem: what the value is of
+    ("amlodipine" of "amlodipine 5 mg")."""
+    return _anchors(" ".join(text[: value.span[0]].split()[-1:]))
 
 
 def _anchors(text: str) -> set[str]:
@@ -197,6 +242,6 @@ def _anchored(text: str, region: tuple[int, int], old: Value, words: set[str], s
     if _anchors(around) & words:
         return True
     if old.key.isdigit():
-        tails = {number for number in re.findall(r"\d+", scope) if len(number) >= _MIN_TAIL}
+        tails = {number for number in _WHOLE_NUMBER.findall(scope) if len(number) >= _MIN_TAIL}
         return any(old.key.endswith(tail) and tail != old.key for tail in tails)
     return False
