@@ -1,8 +1,9 @@
 """Offline fact changes by family, on wordings the rules' word lists do not hold.
 
 - a value-aligned substitution: the person's own statement holds one value of a kind (a
-  phone number, an e-mail address, an amount, a dose, a clock time, recurring weekdays, or a
-  number alone in the stored unit) that exactly one stored fact holds one of and shares a
+  phone number, an e-mail address, an amount, a dose, a clock time, recurring weekdays, an
+  ordinal with what it counts, a person named with a title, or a number alone in the stored
+  unit) that exactly one stored fact holds one of and shares a
   word with; only that value is replaced, everything else of the fact kept;
 - an ended habit, subscription or possession: the person ended it themself, as the object
   of a verb in the past or of a negation, and one stored fact names it: that part is marked
@@ -44,6 +45,7 @@ def sure(found: list[Edit]) -> list[tuple[int | None, str]]:
         ("every Friday", "weekday", "friday"),
         ("so it's 60 now", "number", "60"),
         ("we moved up to the 19th floor", "ordinal:floor", "19"),  # with what it counts
+        ("I'm on Dr Ingrid Lindqvist's list", "titled", "lindqvist"),  # by the surname
     ],
 )
 def test_a_value_is_read_by_its_shape(text, kind, key):
@@ -147,6 +149,18 @@ def test_of_two_facts_sharing_a_word_the_one_whose_value_is_named_is_changed():
     assert sure(found) == [(2, "- Takes amlodipine 10 mg at night")]
     # neither value's own word said: still left alone
     assert sure(edits(stored, "up to 10 mg at night now")) == []
+
+
+def test_a_person_named_with_a_title_as_who_it_is_now_replaces_the_one_stored():
+    stored = ["- Shoulder physio: Dr Achterberg, Riverside Sports Clinic", "- Cat: Miso"]
+    found = edits(stored, "No, he retired in the spring. I'm with Dr Nkemelu now, same clinic.")
+    assert sure(found) == [(1, "- Shoulder physio: Dr Nkemelu, Riverside Sports Clinic")]
+    # the old one named beside the new one is the old one, not a second new one
+    delegate = ["- Out-of-office delegate: Dr Park handles urgent queries", "- Cat: Miso"]
+    found = edits(delegate, "Dr Park is on leave, so Dr Iriarte handles the queries now")
+    assert sure(found) == [(1, "- Out-of-office delegate: Dr Iriarte handles urgent queries")]
+    # named in passing, not as who it is now
+    assert sure(edits(stored, "saw a Dr Lee at the clinic about my shoulder")) == []
 
 
 @pytest.mark.parametrize(

@@ -28,6 +28,9 @@ MEASURED = "quantity:"  # the kind of every quantity with a unit starts so
 # An ordinal with what it counts ("12th floor", "2nd year"): its kind is "ordinal:<the noun>",
 # so "19th floor" replaces "12th floor" and not "paid on the 15th".
 ORDINAL = "ordinal:"
+# A person named with a title ("Dr Ingrid Lindqvist", "Mr. Achebe"): who holds a role for the
+# person (their doctor, a child's teacher, a delegate); keyed by the surname.
+TITLED = "titled"
 # A weekday said as recurring ("Thursdays", "every Thursday") is a schedule's; one said once
 # ("on Thursday", "thurs") is a day something happens or happened.
 WEEKDAY, DAY = "weekday", "day"
@@ -49,6 +52,7 @@ _CURRENCY = "".join(
     re.escape(chr(code)) for code in range(0x10000) if unicodedata.category(chr(code)) == "Sc"
 )
 _CLOCK = r"\d{1,2}(?:[:h]\d{2}(?:\s?[ap]\.?m\b\.?)?|[.]\d{2}\s?[ap]\.?m\b\.?|\s?[ap]\.?m\b\.?)"
+_NAME_WORD = r"[A-Z][\w-]*(?:['’][A-Z][\w-]*)?"  # "Lindqvist" of "Lindqvist's", "O'Brien"
 _WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _SHAPES = re.compile(
     rf"""
@@ -61,6 +65,7 @@ _SHAPES = re.compile(
     |(?P<clock>\b{_CLOCK})
     |(?P<phone>(?<![\w+.,])\+?\d(?:[ ()-]{{0,2}}\d){{6,14}}(?![\w.,]\d))
     |(?P<quantity>\b{_NUMBER}\s?(?i:{_UNIT})(?!\w))
+    |(?P<titled>\b(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?[ ]+{_NAME_WORD}(?:[ ]{_NAME_WORD})*)
     |(?P<ordinal>\b\d+(?i:st|nd|rd|th)\s+[^\W\d_]+)
     |(?P<number>(?<![\w.,£$€₹¥+/-]){_NUMBER}(?![\w%:/-]|[.,]\d))
     |(?P<weekday>\b(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b)
@@ -155,6 +160,8 @@ def _kind_and_key(group: str, raw: str) -> tuple[str, str]:
         assert number is not None
         unit = raw[number.end() :].strip().lower()
         return f"quantity:{_UNIT_KIND[unit]}", f"{_amount(number.group(0))} {unit}"
+    if group == TITLED:
+        return TITLED, raw.split()[-1].lower()
     if group == "ordinal":
         number, noun = raw.split(None, 1)
         return f"{ORDINAL}{noun.lower()}", re.sub(r"\D", "", number)

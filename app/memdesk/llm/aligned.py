@@ -34,6 +34,7 @@ from memdesk.core.values import (
     MONEY,
     NUMBER,
     PHONE,
+    TITLED,
     WEEKDAY,
     Value,
     values_in,
@@ -48,6 +49,7 @@ _MIN_TAIL = 3  # digits of an old number said to name it ("the 412 one")
 _CLAUSE_BREAK = re.compile(r"[.;,]\s+")
 _LABEL = re.compile(r"\s*(?:[-*•]\s+)?([^:\n]{1,30}):")
 _FIRST_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_NOW = re.compile(r"(?i:\bnow\b)")  # a titled name said as who it is now
 _WHOLE_NUMBER = re.compile(r"(?<![\d.,])\d+(?![\d]|[.,]\d)")  # not a group of a longer number
 _SIZE = 5
 # How far an anchor is looked for (``_scopes``): the sentence, its message, the message before.
@@ -70,20 +72,25 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
     """The updates the person's sentences make by value, the last one said winning."""
     texts: dict[int, str] = {}
     evidence: dict[int, str] = {}
+    old_people = _stored_people(known)
     for index, sentence in enumerate(said):
         # a message naming several values of a kind compares them ("quotes: Nationwide 4.39%.
         # Halifax 4.52%."); it does not change one. A value it says as not holding is no value of
-        # it, and a value it corrects ("105 not 110. 110 was what my brother reckoned") is out
-        # of it wherever the message says it
+        # it, and a value a sentence corrects ("105 not 110. 110 was what my brother reckoned")
+        # is out of it wherever the message says it
         said_there = [v for s in said if s.turn == sentence.turn for v in values_in(s.text)]
-        corrected = {(v.kind, v.key) for v in said_there if v.denied}
+        corrected = {
+            (v.kind, v.key) for s in said if s.turn == sentence.turn for v in _corrected(values_in(s.text))
+        }
         message = [v for v in said_there if not v.denied and (v.kind, v.key) not in corrected]
-        for kind, value in _single_values(sentence.text):
+        for kind, value in _single_values(sentence.text, old_people):
             start, end = value.span
             if (kind, value.key) in corrected:
                 continue
-            if len({v.key for v in message if v.kind == kind}) > 1:
+            if len({v.key for v in message if v.kind == kind and (kind, v.key) not in old_people}) > 1:
                 continue
+            if kind == TITLED and not _NOW.search(sentence.text):
+                continue  # a person named in passing ("Dr Mensah runs late"), not who it is now
             if kind == NUMBER and any(_measured(v.kind) for v in message):
                 continue  # the amount is said with its unit too
             # a later date anywhere in the sentence makes it a plan ("with effect from 1 April,
@@ -124,14 +131,29 @@ def valued_turns(said: Sequence[Said]) -> set[int]:
     return holding | {turns[turns.index(turn) - 1] for turn in holding if turns.index(turn) > 0}
 
 
+def _stored_people(known: Sequence[Known]) -> set[tuple[str, str]]:
+    """The people the stored facts name with a title: one said beside the new one is the old
+    ("Dr Fennimore has retired … I'm to see Dr Kaur now"), not a second new one. Other values
+    named beside a new one stay a comparison ("Nationwide 4.39%. Halifax 4.52%.")."""
+    return {(TITLED, v.key) for fact in known for v in values_in(fact.text) if v.kind == TITLED}
+
+
 def value_kinds(texts: Iterable[str]) -> set[str]:
     """The kinds of the values the texts hold (a number alone is not one of its own)."""
     return {value.kind for text in texts for value in values_in(text) if value.kind not in (NUMBER, DAY)}
 
 
-def _single_values(text: str) -> list[tuple[str, Value]]:
-    """The kinds the text holds exactly one value of (a value said as not holding aside)."""
-    found = values_in(text)
+def _corrected(found: tuple[Value, ...]) -> list[Value]:
+    """The values a sentence says as not holding beside one of their kind that does: a
+    correction ("105 not 110"), not a bound or a source ("it'll be from Mr Achebe")."""
+    holding = {value.kind for value in found if not value.denied}
+    return [value for value in found if value.denied and value.kind in holding]
+
+
+def _single_values(text: str, old: set[tuple[str, str]]) -> list[tuple[str, Value]]:
+    """The kinds the text holds exactly one value of (a value said as not holding, and an old
+    one named beside it, aside)."""
+    found = [value for value in values_in(text) if (value.kind, value.key) not in old]
     kinds = {value.kind for value in found if not value.denied}
     return [
         (kind, only[0])
