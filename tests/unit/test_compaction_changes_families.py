@@ -114,10 +114,12 @@ def test_the_old_number_named_by_its_end_is_an_anchor():
 
 
 def test_an_ordinal_replaces_one_of_what_it_counts():
-    stored = ["- Office: 30 Mill Street, 12th floor", "- Paid on the 15th and 30th", "- Son Ben in 4th grade"]
+    stored = ["- Office: Block 2, 12th floor", "- Paid on the 15th and 30th", "- Son Ben in 4th grade"]
     assert sure(edits(stored, "office moved to the 19th floor, same building")) == [
-        (1, "- Office: 30 Mill Street, 19th floor")
+        (1, "- Office: Block 2, 19th floor")
     ]
+    # more changed than the floor: the building too, which the rules do not read
+    assert sure(edits(stored, "whole team shifted to Block 4, 14th floor, for the office")) == []
     # "office" ties it to the first line, but a 5th street is not a floor
     assert sure(edits(stored, "the office is off 5th avenue now")) == []
 

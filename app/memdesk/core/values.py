@@ -1,6 +1,6 @@
 """Values a text holds, read by their shape alone: an e-mail or web address, a phone number,
 an amount of money, a quantity with its unit, a percentage, a clock time or a range of two,
-a weekday.
+a weekday, an ordinal with what it counts, a person named with a title.
 
 No word list of what the value is about: "07700 900873" is a phone number wherever it is
 said, "40 mg" a dose of something, "21:00–05:30" a range of hours. Each value has a kind and

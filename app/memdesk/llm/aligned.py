@@ -3,16 +3,20 @@
 A sentence of the person's own that states something as it is now (not a question, a
 supposition, a plan or a later date, nor a relative's or a friend's news: the mood reader of
 ``core.slots``) and holds exactly one value of a kind (``core.values``: a phone number, an
-e-mail address, an amount, a dose, a clock time, a weekday…) changes the one stored fact
-that holds exactly one value of that kind and shares an anchor with what the person said —
-a word of the fact's or its label, in any of its forms, or the end of its old number ("the
-412 one"). Only that value is replaced; every other fact of the line stays as it is.
+e-mail address, an amount, a dose, a clock time, a weekday, a floor, a doctor…) changes the
+one stored fact that holds exactly one value of that kind and shares an anchor with what the
+person said — a word of the fact's or its label, in any of its forms, or the end of its old
+number ("the 412 one"); of two such facts, the one whose value's own word is said. Only that
+value is replaced; every other fact of the line stays as it is, and nothing is changed when
+the sentence names another of a thing the fact names ("Tower D" beside the new floor).
 
 The anchor is looked for in the sentence first, then in its message, then, for an amount, in
 the person's message before it ("Dr Rahman upped my amlodipine" … "yes 10mg"); where two
 stored facts fit equally, nothing is changed. A message naming two values of a kind compares
-them and changes neither; a number said alone ("so it's 100 now") takes the unit of the one
-amount the fact gives, when it is of its size.
+them and changes neither (a value a sentence corrects, "105 not 110", is no value of it; a
+person the stored facts name with a title is the old one). A person named with a title
+changes a fact only when said as who it is now. A number said alone ("so it's 100 now") takes
+the unit of the one amount the fact gives, when it is of its size.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ _MIN_TAIL = 3  # digits of an old number said to name it ("the 412 one")
 _CLAUSE_BREAK = re.compile(r"[.;,]\s+")
 _LABEL = re.compile(r"\s*(?:[-*•]\s+)?([^:\n]{1,30}):")
 _FIRST_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_NAMED = re.compile(r"\b([A-Z][a-z]+) ([A-Z0-9][\w-]*)")  # "Tower D", "Block 4"
 _NOW = re.compile(r"(?i:\bnow\b)")  # a titled name said as who it is now
 _WHOLE_NUMBER = re.compile(r"(?<![\d.,])\d+(?![\d]|[.,]\d)")  # not a group of a longer number
 _SIZE = 5
@@ -106,6 +111,8 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
                 continue
             fact, old = target
             current = texts.get(fact.number, fact.text)
+            if _renamed(current, sentence.text, value.span):
+                continue  # more changed than the value: "Tower D …, 14th floor" of "Tower B, 9th floor"
             new = sentence.text[start:end]
             if kind == NUMBER:  # the number takes the stored amount's unit: "100" of "50mg"
                 stored = current[old.span[0] : old.span[1]]
@@ -160,6 +167,17 @@ def _single_values(text: str, old: set[tuple[str, str]]) -> list[tuple[str, Valu
         for kind in kinds
         if len(only := [value for value in found if value.kind == kind and not value.denied]) == 1
     ]
+
+
+def _renamed(fact: str, said: str, span: tuple[int, int]) -> bool:
+    """Beside the value, the sentence names another of a thing the fact names: the same
+    capitalised word before another name ("Tower D" where the fact says "Tower B")."""
+    rest = f"{said[: span[0]]} {said[span[1] :]}"
+    for head, name in _NAMED.findall(rest):
+        stored = re.search(rf"\b{re.escape(head)} ([\w-]+)", fact)
+        if stored and stored.group(1) != name:
+            return True
+    return False
 
 
 def _scopes(said: Sequence[Said], index: int) -> list[str]:
