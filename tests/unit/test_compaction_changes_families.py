@@ -96,6 +96,9 @@ def test_a_number_said_alone_takes_the_stored_unit_of_its_size():
     # the anchor is in the message before: "bisoprolol"
     found = edits(stored, "saw the cardiologist about the bisoprolol", "yeah she doubled it, it's 5 now")
     assert sure(found) == [(1, "- Cardiologist put me on bisoprolol 5mg mornings")]
+    # said with how often, as the fact gives it: still the amount alone
+    found = edits(stored, "saw the cardiologist, she doubled the bisoprolol. 5 every morning now")
+    assert sure(found) == [(1, "- Cardiologist put me on bisoprolol 5mg mornings")]
     # not of the stored amount's size: a count of something else
     assert sure(edits(stored, "the pocket money thing, ana has 40 now")) == []
 

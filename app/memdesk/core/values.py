@@ -137,10 +137,11 @@ def denied_at(text: str, start: int, end: int) -> bool:
 
 
 def _alone(text: str, start: int, end: int) -> bool:
-    """A number with nothing it counts after it (the next word is a function word, or none),
-    and not "the 50" (a value named as known: "the 50 isn't doing enough")."""
+    """A number with nothing it counts after it (the next word is a function word, how often,
+    or none: "40 every morning"), and not "the 50" (a value named as known: "the 50 isn't
+    doing enough")."""
     after = _NEXT_WORD.match(text, end)
-    if after and after.group(1).lower() not in STOPWORDS:
+    if after and after.group(1).lower() not in STOPWORDS and not _EVERY.match(f"{after.group(1)} "):
         return False
     return not _DEFINITE.search(text, 0, start)
 
