@@ -66,6 +66,9 @@ def test_what_is_not_a_value_of_its_own():
     assert [v.denied for v in values_in("the 60mg figure was a mistake")] == [True]  # one already named
     assert [v.denied for v in values_in("sub 4:30 isnt realistic, 4:45 it is")] == [True, False]
     assert [v.denied for v in values_in("it's 2.000 not 2.500")] == [False, True]  # the first holds
+    # taken back by a "no" of its own before another of its kind; "no more than" takes nothing back
+    assert [v.denied for v in values_in("3:45 this term — no, sorry, 3:30")] == [True, False]
+    assert [v.denied for v in values_in("£30 a month, no more than £35")] == [False, False]
 
 
 def test_a_new_value_replaces_only_that_value_of_the_line():
@@ -138,6 +141,9 @@ def test_a_value_the_message_corrects_is_no_value_of_it():
     stored = ["- Charges $95/hr + GST, callout fee $80", "- Van: 2019 Transit"]
     found = edits(stored, "wait nah sorry, 105 not 110. 110 was what my brother reckoned i shld charge")
     assert sure(found) == [(1, "- Charges $105/hr + GST, callout fee $80")]
+    pickup = ["- Kids' school: St Anselm's Primary, pickup 3:15", "- Van: 2019 Transit"]
+    found = edits(pickup, "pickup time's wrong. 3:45 this term — no, sorry, 3:30. 3:30")
+    assert sure(found) == [(1, "- Kids' school: St Anselm's Primary, pickup 3:30")]
     # two values that hold, with nothing corrected, are compared: neither is taken
     assert sure(edits(stored, "i charge 105 for regulars. 110 for new ppl")) == []
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from memdesk.core.dates import WRITTEN_DATE
@@ -83,6 +83,7 @@ _DENIED_BEFORE = re.compile(
     r"(?i:\b(?:not|no\s+longer|instead\s+of|rather\s+than|from|was|old|previous|wrong"
     r"|until|till|before|after|by|past)\s+(?:the\s+|my\s+|a\s+)?)$"
 )
+_TAKEN_BACK = re.compile(r"(?i:(?:^|[\s,;:—–-])no\s*[,;:!.—–-])")  # "no" as a word of its own
 _RANGE_START = re.compile(r"(?i:\bfrom\s+)$")
 _DENIED_AFTER = re.compile(
     r"(?i:^\s*(?:(?:is|was)?\s*(?:wrong|no\s+good|gone|dead|cancell?ed|finished|over)"
@@ -127,6 +128,11 @@ def values_in(text: str) -> tuple[Value, ...]:
         # is said with its article: "the 19th floor")
         definite = kind != NUMBER and not kind.startswith(ORDINAL) and bool(_DEFINITE.search(text, 0, start))
         denied = denied or definite
+        # taken back by a "no" said on its own before another of its kind ("3:45 this term —
+        # no, sorry, 3:30")
+        previous = next((i for i in range(len(found) - 1, -1, -1) if found[i].kind == kind), None)
+        if previous is not None and _TAKEN_BACK.search(text, found[previous].span[1], start):
+            found[previous] = replace(found[previous], denied=True)
         found.append(Value(kind, (start, end), key, denied))
     return tuple(found)
 
