@@ -748,8 +748,8 @@ _RULES: tuple[_Rule, ...] = (
         r"\b(?:repeat|print|reveal|show|output|display|tell\s+me|write\s+out|recit(?:e|ing)|spell\s+out|leak|dump|s"
         r"hare|"
         r"give\s+me|paste|translate|summari[sz]e)\b[^.\n]{0,30}?(?:\byour\s+(?:(?:system|initial|original|h"
-        r"idden|"
-        r"secret|full)\s+)?(?:prompt|instructions|rules|guidelines|directives|configuration)\b|\b(?:system|"
+        r"idden|secret|full|own|operating|core|internal|behaviou?ral|base|entire|whole|complete|exact|actual|"
+        r"underlying|governing)\s+){0,2}(?:prompt|instructions|rules|guidelines|directives|configuration)\b|\b(?:system|"
         r"initial|original|hidden|secret|pre-?)\s*prompt\b(?![\s_-]*(?:length|size|tokens?|hash|files?|template|version|"
         r"builder|id|count|cache|path))|\b(?:the\s+)?(?:text|words|instructions|prompt|"
         r"everything|content)\s+(?:above|before\s+this|you\s+were\s+given)\b)",
