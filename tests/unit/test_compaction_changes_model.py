@@ -156,6 +156,40 @@ def test_a_memory_of_another_app_that_recall_finds_is_a_candidate_unless_the_app
     ]
 
 
+def test_another_apps_memory_holding_the_old_contact_is_a_candidate_though_no_word_is_shared(
+    memdesk_app, backend
+):
+    """A new number: the invoicing app's footer holds the old one, and nothing else the person said."""
+    footer = "Invoice footer shows mobile 0412 558 903, ABN and bank details."
+    seen = {}
+
+    def changes(request):
+        seen["message"] = request.user_text
+        update = {
+            "action": "update",
+            "target": numbered(request.user_text, footer),
+            "text": "Invoice footer shows mobile 0438 117 264, ABN and bank details.",
+            "evidence": "new sim new number 0438 117 264",
+        }
+        return Reply(json.dumps([update]))
+
+    respond(backend, changes)
+    app = memdesk_app
+    app.documents.set("user/profile", "Name: Nate Szabo\nMobile: 0412 558 903")
+    kept = app.apps.add("invoicing", footer).memory
+    app.apps.add("invoicing", "Itemise the callout fee separately.")
+    app.sessions.log(SESSION, "user", "phone went thru the wash. new sim new number 0438 117 264")
+    proposal = app.compaction.propose(SESSION)
+
+    (change,) = [c for c in proposal.changes if c.kind is ChangeKind.UPDATE_MEMORY]
+    assert (change.memory_id, change.accepted) == (kept.id, True)
+    app.compaction.apply(proposal)
+    assert {m.content for m in app.apps.memories("invoicing")} == {
+        "Invoice footer shows mobile 0438 117 264, ABN and bank details.",
+        "Itemise the callout fee separately.",
+    }
+
+
 def test_a_model_retirement_and_addition_are_proposed(memdesk_app, backend):
     respond(
         backend,

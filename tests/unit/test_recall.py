@@ -274,3 +274,17 @@ def test_a_paragraph_holding_another_form_of_a_question_word_or_its_date_is_foun
     for question, line in asked:
         hits = app.recall.for_prompt(question, "user", 3, app.now(), ReadScope())[0]
         assert [hit.text for hit in hits] == [line]
+
+
+def test_a_question_about_a_rate_per_period_finds_the_amount_given_per_that_period(memdesk_app):
+    app = memdesk_app
+    app.documents.set(
+        "user/facts", "- Charges $105/hr + GST\n\n- Gym: £24.99 a month\n\n- Quotes free within 20km"
+    )
+    asked = [
+        ("What's my hourly rate?", "Charges $105/hr + GST"),
+        ("What do I pay monthly?", "Gym: £24.99 a month"),
+    ]
+    for question, line in asked:
+        hits = app.recall.for_prompt(question, "user", 3, app.now(), ReadScope())[0]
+        assert [hit.text for hit in hits] == [line]

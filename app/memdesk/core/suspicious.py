@@ -335,12 +335,12 @@ _PROMO_WORDS = (
 )
 _OUTPUTS = (
     r"repl(?:y|ies)|responses?|answers?|summar(?:y|ies)|messages?|e-?mails?|outputs?|recommendations?|"
-    r"snippets?|posts?|comments?|links?|urls?|products?|documents?|articles?"
+    r"snippets?|posts?|comments?|links?|urls?|products?|documents?|articles?|pages?"
 )
 # Poisoning worded as a fact about the person: money, codes or trust handed to someone else.
 _CREDENTIALS = (
     r"(?:passwords?|passcodes?|(?:login|verification|security|one-time|recovery|reset|sms|2fa|mfa|backup)\s+(?:codes?|links?)|2fa|mfa|otps?|"
-    r"pins?|api\s+keys?|credentials|seed\s+phrases?|logins?)"
+    r"pins?|api\s+keys?|credentials|seed\s+phrases?|logins?|private\s+keys?|~/\.ssh\b(?!/[\w.-]*\.pub))"
 )
 _MONEY = (
     r"(?:payments?|rent|invoices?|transfers?|wires?|deposits?|refunds?|salary|funds|money|bills?|payouts?|pension|"
@@ -349,7 +349,7 @@ _MONEY = (
 )
 # Where it goes: an address, a site, an account or wallet number, a phone number.
 _DESTINATION = (
-    r"(?:(?<![\w.+-])[\w.+-]+@[\w-]+\.\w|https?://|www\.|\b[a-z0-9-]+\.(?:com|net|org|io|co|app|xyz|example|biz|info)\b|"
+    r"(?:(?<![\w.+-])[\w.+-]+@[\w-]+\.\w|(?:https?|s3|gs|s?ftp)://|www\.|\b[a-z0-9-]+\.(?:com|net|org|io|co|app|xyz|example|biz|info)\b|"
     r"\b[a-z]{2}\d{2}(?:\s?[a-z0-9]{4}){3,}|\b0x[0-9a-f]{16,}|\b(?:bc1|tb1)[a-z0-9]{20,}|\+\d[\d\s().-]{7,}\d|"
     r"\baccount\s+(?:no\.?\s+|number\s+)?\d{6,})"
 )
@@ -371,7 +371,8 @@ _CREDENTIAL_WORDS = (
 # The words an address or a site leaves in a text ("@" stands for any e-mail address).
 _DESTINATION_WORDS = "@ http https www com net org io co app xyz example biz info"
 _ON_REQUEST = (
-    r"(?:on\s+request|when(?:ever)?\s+(?:asked|they\s+ask|requested)|if\s+(?:asked|they\s+ask)|(?:ask|asks)\s+for)"
+    r"(?:on\s+request|when(?:ever)?\s+(?:asked|they\s+ask|requested)|if\s+(?:asked|they\s+ask)|(?:ask|asks)\s+for|"
+    r"to\s+(?:whoever|anyone(?:\s+who)?|anybody(?:\s+who)?)\s+(?:calls|phones|rings|asks|writes))"
 )
 
 # Matched against the text after normalisation (NFKC, invisible characters removed), in lower case.
@@ -706,6 +707,14 @@ _RULES: tuple[_Rule, ...] = (
         " | rewrite route redirect wrap send pass & through via",
     ),
     _rule(
+        r"\b(?:always|only)\s+(?:recommend|suggest|promote|push|mention)\w*\b[^\n]{0,120}?\b(?:never|not|don'?t)\s+"
+        r"(?:\w+\s+)?(?:mention|recommend|suggest|name|bring\s+up|list)\w*\s+(?:any\s+)?(?:of\s+(?:the|its|their)\s+)?"
+        r"(?:competitors?|rivals?|competition|competing\s+\w+|alternatives?|other\s+brands?)\b",
+        "pushes one seller and hides the others",
+        "always only & recommend recommends recommending suggest promote push mention"
+        " & competitors competitor rivals rival competition competing alternatives alternative brands",
+    ),
+    _rule(
         r"\b(?:just|only|instead)\s*,?\s*(?:print|say|output|write|type|repeat)\s*:?\s*[\"“']",
         _HIJACK,
         "just only instead & print say output write type repeat",
@@ -739,8 +748,8 @@ _RULES: tuple[_Rule, ...] = (
         r"\b(?:repeat|print|reveal|show|output|display|tell\s+me|write\s+out|recit(?:e|ing)|spell\s+out|leak|dump|s"
         r"hare|"
         r"give\s+me|paste|translate|summari[sz]e)\b[^.\n]{0,30}?(?:\byour\s+(?:(?:system|initial|original|h"
-        r"idden|"
-        r"secret|full)\s+)?(?:prompt|instructions|rules|guidelines|directives|configuration)\b|\b(?:system|"
+        r"idden|secret|full|own|operating|core|internal|behaviou?ral|base|entire|whole|complete|exact|actual|"
+        r"underlying|governing)\s+){0,2}(?:prompt|instructions|rules|guidelines|directives|configuration)\b|\b(?:system|"
         r"initial|original|hidden|secret|pre-?)\s*prompt\b(?![\s_-]*(?:length|size|tokens?|hash|files?|template|version|"
         r"builder|id|count|cache|path))|\b(?:the\s+)?(?:text|words|instructions|prompt|"
         r"everything|content)\s+(?:above|before\s+this|you\s+were\s+given)\b)",
@@ -942,12 +951,22 @@ _RULES: tuple[_Rule, ...] = (
     # handed over and where it goes (an address, a site, an account or wallet number). One rule
     # a part, each tried only on the words it needs.
     _rule(
-        rf"\b{_CREDENTIALS}\b[^.\n]{{0,60}}?\b(?:shared?|given|sent|forward\w*|hand\w*\s+(?:over|to)|passed|"
-        rf"disclosed?|read\s+out|provided)\b[^.\n]{{0,60}}?(?:{_DESTINATION}|{_ON_REQUEST})",
+        rf"\b{_CREDENTIALS}[^.\n]{{0,60}}?\b(?:shared?|given|sent|forward\w*|hand\w*\s+(?:over|to)|"
+        rf"passed|disclosed?|read\s+out|read(?:ing)?\s+(?:\w+\s+){{0,3}}?(?:aloud|out)|provided|(?:re)?directed|"
+        rf"routed|upload(?:ed|s)?)\b[^.\n]{{0,60}}?(?:{_DESTINATION}|{_ON_REQUEST})",
         _HANDS_OVER,
-        f"{_CREDENTIAL_WORDS} & share shared sharing given give gives sent send sends forward forwarded"
-        " forwarding forwards receive receives received receiving get gets handle handles handled hand handed"
-        " provide provided passed pass read disclose disclosed",
+        f"{_CREDENTIAL_WORDS} private & share shared sharing given give gives sent send sends forward"
+        " forwarded forwarding forwards receive receives received receiving get gets handle handles handled"
+        " hand handed provide provided passed pass read reading disclose disclosed directed redirected routed"
+        " upload uploaded uploads",
+    ),
+    # The same told the other way round: "upload the ~/.ssh folder to s3://…".
+    _rule(
+        rf"\b(?:upload|copy|sync|send|share|forward|back\s+up)\w*\s+(?:\w+\s+){{0,3}}?(?:\b|(?=~)){_CREDENTIALS}"
+        rf"[^.\n]{{0,60}}?\bto\b[^.\n]{{0,40}}?{_DESTINATION}",
+        _HANDS_OVER,
+        f"upload uploads uploaded copy copies sync send share forward back & {_CREDENTIAL_WORDS} private ssh"
+        f" & to & {_DESTINATION_WORDS} s3 gs ftp sftp",
     ),
     _rule(
         rf"{_DESTINATION}[^.\n]{{0,50}}?\b{_HAND_OVER}\b[^.\n]{{0,30}}?\b{_CREDENTIALS}\b",
@@ -966,6 +985,14 @@ _RULES: tuple[_Rule, ...] = (
         " salary funds money bill bills payout payouts donation donations pension contribution contributions"
         " premium premiums fees dues savings & go goes going sent send paid pay routed route transferred"
         " wired directed deposited moved now changed switched details account wallet iban address",
+    ),
+    _rule(
+        rf"{_DESTINATION}[^\n]{{0,80}}?\b(?:the\s+one|the\s+number|the\s+address|the\s+site)\s+(?:printed\s+|shown\s+|"
+        r"listed\s+)?on\s+(?:their|the|your|his|her)\s+(?:card|bill|statement|website|site|letter|app)\s+is\s+"
+        r"(?:outdated|out\s+of\s+date|old|wrong|fake|invalid|no\s+longer\s+\w+)",
+        _HANDS_OVER,
+        f"one number address site & card bill statement website site letter app & outdated out old wrong fake"
+        f" invalid longer & {_DESTINATION_WORDS} number phone",
     ),
     _rule(
         r"\b(?:contact|address|site|number|desk|line|page|portal)\s+for\s+(?:\w+\s+)?(?:recovery|verification|"

@@ -40,6 +40,7 @@ _DOUBLE_QUOTES = '"“”«»'
 _WORD = re.compile(r"[^\W_]{4,}|\d+")  # a word that carries a fact ("cashews", "40")
 _FORM_LETTERS = 6  # a word's forms share its first six letters ("allergy", "allergic")
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+|\n+")
+_FULL_STOP = re.compile(r"(?<=[.!?])\s+|\n+")
 _SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|\n")
 _CLAUSE_BREAK = re.compile(r"[.;:!?,]\s|\n|\s(?:but|so|because|while|whereas)\s")
 # A clause about a relative or a friend ("my brother just bought…", "Mum moved to Cork"), with
@@ -53,6 +54,14 @@ _FIRST_PERSON = re.compile(r"\bI\b|\b(?i:we|me|us)\b")
 # and I went…") at a quote's start, anyone at what follows it ("…the Oxfam shop my back just
 # won't take the standing"). Dictated speech has no full stops to say where a clause ends.
 _OWN_SUBJECT = re.compile(r"\s*(?:(?i:i|we)\b|[A-Z][\w-]+ (?i:and) (?:(?i:i|we))\b)")
+# An aside set off by a pair of dashes or brackets that describes something of its own — a
+# relative clause or a noun's apposition ("the allergy — a label I have carried since 1998,
+# which may have been viral — has now been removed") — holds its own mood, not the quote's.
+# One that hedges the clause it sits in ("— hopefully —", "(if they offer it)") is kept.
+_ASIDE = re.compile(r"(?:\s[—–-]\s|\()(?=(?i:which|who|whom|whose|a|an|the)\s)[^()—–]*?(?:\s[—–-](?=\s)|\))")
+# Where a condition's reach ends: a condition governs the clause after it within its sentence,
+# up to a colon or a semicolon ("a brief note, if I may: the chair … was conferred").
+_CONDITION_REACH = re.compile(r"[.;:!?](?:\s|$)|\n")
 # A condition governs the clause after it ("if they offer it, I'm moving to Leeds"); a wish or
 # a thought ("I just want to share, …") is about its own clause.
 _CONDITION = re.compile(r"(?i:\b(?:if|unless|whether|in\s+case|suppos(?:e|ing))\b)")
@@ -93,9 +102,10 @@ class Spoken:
         )
 
 
-def doubt(edit: Edit, before: str, spoken: Spoken) -> str:
+def doubt(edit: Edit, before: str, spoken: Spoken, *, note: bool = False) -> str:
     """Why ``edit`` of the stored text ``before`` is not to be applied as it stands; "" when
-    nothing the person said speaks against it."""
+    nothing the person said speaks against it. ``note``: ``before`` is a knowledge entry or an
+    app memory, a note about one thing, not a line of a document."""
     quote = edit.evidence.strip(_QUOTE_EDGES).rstrip(".,;:!").strip(_QUOTE_EDGES)
     if not quote:
         return "Not applied: the model quoted none of the person's words that state this change."
@@ -105,7 +115,8 @@ def doubt(edit: Edit, before: str, spoken: Spoken) -> str:
         if _find(quote, spoken.others) is not None:
             return f"Not applied: the quote is the assistant's words, not the person's: “{edit.evidence}”."
         return f"Not applied: the quote is not the person's words: “{edit.evidence}”."
-    text, start, end = found
+    said_text, start, end = found
+    text = _without_asides(said_text, start, end)
     at = _reading_point(text, start, end, before, edit.text)
     mood = mood_at(text, at)
     if mood == LATER and (
@@ -114,7 +125,7 @@ def doubt(edit: Edit, before: str, spoken: Spoken) -> str:
         mood = ""  # the plan or later date is in a clause of its own, not the quoted one
     elif (
         mood == SUPPOSED
-        and not _CONDITION.search(text, 0, start)
+        and not _CONDITION.search(text, _condition_reach(text, start), start)
         and not mood_at(*_quoted_clauses(text, start, end, at))
     ):
         mood = ""  # "I just want to share, I gave birth…": a wish of another clause's; a condition governs
@@ -124,9 +135,11 @@ def doubt(edit: Edit, before: str, spoken: Spoken) -> str:
         return f"Not applied: a supposition, not a change — {said}"
     if mood:
         return f"Not applied: a plan or a later date, not a change yet — {said}"
-    if _someone_elses(text, at) or _said_of_household(text, start, end, spoken.household):
+    if _someone_elses(text, at, before) or _said_of_household(text, start, end, spoken.household):
         return f"Not applied: someone else's news, not the person's — {said}"
-    dropped = _dropped(before, edit.text, spoken.person + spoken.others)
+    dropped = _dropped(
+        before, edit.text, spoken.person + spoken.others, retired_note=edit.action == "retire" and note
+    )
     if dropped:
         return f"Not applied: the new text drops “{dropped}”, which the conversation does not change."
     return ""
@@ -190,16 +203,39 @@ def _now_then_later(text: str, start: int, end: int, at: int) -> bool:
     )
 
 
+def _without_asides(text: str, start: int, end: int) -> str:
+    """``text`` with its asides that describe something of their own blanked (``_ASIDE``),
+    every other character where it was; an aside that overlaps the quote stays."""
+    out = text
+    for aside in _ASIDE.finditer(text):
+        if aside.end() <= start or aside.start() >= end:
+            out = out[: aside.start()] + " " * (aside.end() - aside.start()) + out[aside.end() :]
+    return out
+
+
+def _condition_reach(text: str, start: int) -> int:
+    """Where the stretch of ``text`` before ``start`` that a condition can govern begins."""
+    stops = [match.end() for match in _CONDITION_REACH.finditer(text, 0, start)]
+    return stops[-1] if stops else 0
+
+
 def _sentence_end(text: str, at: int) -> int:
     match = _SENTENCE_END.search(text, at)
     return match.end() if match else len(text)
 
 
-def _someone_elses(text: str, at: int) -> bool:
-    """The clause holding ``at`` tells a relative's or a friend's news, not the person's."""
+def _someone_elses(text: str, at: int, before: str) -> bool:
+    """The clause holding ``at`` tells a relative's or a friend's news, not the person's, and
+    the stored fact does not open with them as its subject: "Mum moved into Wattle Grove"
+    changes "Mum lives with us in the granny flat", not the person's own home, nor "Drives a
+    Skoda; mum drives a Golf"."""
     breaks = [match.end() for match in _CLAUSE_BREAK.finditer(text, 0, at)]
     clause = text[breaks[-1] if breaks else 0 : at]
-    return bool(_RELATIVES.search(clause)) and not _FIRST_PERSON.search(clause)
+    relative = _RELATIVES.search(clause)
+    if not relative or _FIRST_PERSON.search(clause):
+        return False
+    who = relative.group().split()[-1]
+    return not re.match(rf"\s*(?:[-*•]\s*)?(?i:my\s+)?{re.escape(who)}(?!\w)", before, re.IGNORECASE)
 
 
 def _said_of_household(text: str, start: int, end: int, household: frozenset[str]) -> bool:
@@ -210,10 +246,14 @@ def _said_of_household(text: str, start: int, end: int, household: frozenset[str
     return any(start <= claim.span[0] < end and claim.span not in mine for claim in claims_in(text))
 
 
-def _dropped(before: str, after: str, conversation: tuple[str, ...]) -> str:
+def _dropped(before: str, after: str, conversation: tuple[str, ...], *, retired_note: bool = False) -> str:
     """A sentence of a text holding several that the new text leaves out, though nothing said
-    in the conversation touches it; "" when there is none."""
-    sentences = [part.strip() for part in _SENTENCE.split(before) if part.strip()]
+    in the conversation touches it; "" when there is none. When a note about one thing ends
+    (``retired_note``), the clauses a semicolon joins to a sentence are details of what it
+    says and end with it ("…FootyPass to watch the NRL; renews on the 9th."); a sentence of
+    its own is still a fact of its own."""
+    split = _FULL_STOP if retired_note else _SENTENCE
+    sentences = [part.strip() for part in split.split(before) if part.strip()]
     if len(sentences) < 2:
         return ""
     kept = {_form(word) for word in _WORD.findall(after)}

@@ -209,7 +209,7 @@ class LLMSteps:
             return self._offline_changes(meter, said, known, f"the model's reply was unusable: {exc.reason}")
         by_number = {fact.number: fact for fact in known}
         spoken = Spoken.of(transcript, "\n".join(k.text for k in known if k.where == "profile"))
-        checked = [_checked(edit, by_number[target].text, spoken) for target, edit in sorted(edits.items())]
+        checked = [_checked(edit, by_number[target], spoken) for target, edit in sorted(edits.items())]
         return meter.result([*checked, *additions])
 
     def _changes_calls(
@@ -314,9 +314,9 @@ def _listed_where(fact: Known) -> str:
     return f"entry {fact.ref}" if fact.where == "entry" else fact.where
 
 
-def _checked(edit: Edit, before: str, spoken: Spoken) -> Edit:
+def _checked(edit: Edit, fact: Known, spoken: Spoken) -> Edit:
     """The edit, not sure and saying why when what the person said speaks against it."""
-    reason = doubt(edit, before, spoken)
+    reason = doubt(edit, fact.text, spoken, note=fact.where in ("entry", "app"))
     return dataclasses.replace(edit, sure=False, why=reason) if reason else edit
 
 

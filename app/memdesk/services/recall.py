@@ -8,6 +8,7 @@ can raise a syntax error.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -57,6 +58,21 @@ SLOT_PIECES = 500
 # Letters of a word's stem that its forms share ("allergic", "allergy"); shorter words are
 # too often the start of an unrelated one.
 FORM_LETTERS = 6
+# A question about a rate per period ("my hourly rate", "what do I pay monthly?") is answered
+# by an amount given per that period, however it is written ("$105/hr", "£24.99 a month",
+# "300 per week"): each period, the words that ask for it and the ways an amount gives it.
+_PERIODS = {
+    "hour": ("hourly", "hr|hrs|h|hour"),
+    "day": ("daily", "day"),
+    "week": ("weekly", "wk|week"),
+    "month": ("monthly", "mo|mth|month"),
+    "year": ("yearly|annual|annually", "yr|year|annum"),
+}
+_ASKED_PERIOD = {word: period for period, (asking, _) in _PERIODS.items() for word in asking.split("|")}
+_PER_PERIOD = {
+    period: re.compile(rf"(?i:\d\s?(?:k\b)?\s*(?:/\s?|\bper\s+|\ban?\s+)(?:{units})\b)")
+    for period, (_, units) in _PERIODS.items()
+}
 # Which of the patterns and facts documents are not in Trash; straight from the driver, as
 # SQLAlchemy's own work would take ten times as long as the query.
 _LIVE_DOCUMENTS = (
@@ -190,7 +206,8 @@ class Recall:
         have?" and "Has a Tesla Model 3"), or that holds one of its words in another form
         ("allergic" and "Allergy: …") or a word of the date it names ("starting in September"
         and "Going to Nottingham in September": a document's paragraph has no date of its own
-        to match), is a candidate even when no word matches as the index stems it."""
+        to match), or gives an amount per the period it names ("hourly rate" and "Charges
+        $105/hr"), is a candidate even when no word matches as the index stems it."""
         terms = self.terms(message, now)
         if not terms.words and not terms.runs:
             return [], []
@@ -204,7 +221,8 @@ class Recall:
             if self._any_live(session, documents, namespaces):
                 deep = max(limit, CANDIDATES)
                 lists += self._pieces(session, terms, namespaces, deep)
-                lists += _filling(session, asked_slots(message), _forms(message), namespaces, deep)
+                asked = _Asked(asked_slots(message), _forms(message), _periods(message))
+                lists += _filling(session, asked, namespaces, deep)
             ranked = self._ranked(session, lists, terms, params, answers)
         hits = [_hit(candidate, score) for candidate, score in ranked]
         hidden = [h for h in hits if h.kind != "document" and scope.hides_entry(h.ref)]
@@ -240,18 +258,31 @@ def _forms(message: str) -> set[str]:
     return {_form(word) for word in query_words(message) if len(word) >= FORM_LETTERS}
 
 
+def _periods(message: str) -> frozenset[str]:
+    """The periods the question asks a rate for ("What's my hourly rate?": the hour)."""
+    return frozenset(_ASKED_PERIOD[word] for word in query_words(message) if word in _ASKED_PERIOD)
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """What a question asks of the person's documents: slots, word forms, rates' periods."""
+
+    slots: set[str]
+    forms: set[str]
+    periods: frozenset[str]
+
+
 def _form(word: str) -> str:
     """A word's stem cut to its first letters: "allergic" and "allergy" are one form."""
     return stem(word)[:FORM_LETTERS]
 
 
-def _filling(
-    session: Session, slots: set[str], forms: set[str], namespaces: list[str], limit: int
-) -> list[list[Candidate]]:
+def _filling(session: Session, asked: _Asked, namespaces: list[str], limit: int) -> list[list[Candidate]]:
     """The paragraphs of the documents that fill a slot the question asks about, whatever
     their words ("What car do I have?" finds "Has a Tesla Model 3"), as one list; and the
-    first ``limit`` that hold one of ``forms``, as another."""
-    if not slots and not forms:
+    first ``limit`` that hold one of its word forms or give an amount per the period it asks
+    about, as another."""
+    if not asked.slots and not asked.forms and not asked.periods:
         return []
     query = (
         select(Document.namespace, DocumentPiece.text)
@@ -263,11 +294,16 @@ def _filling(
     sharing: list[Candidate] = []
     for namespace, text in session.execute(query):
         candidate = Candidate("document", namespace, namespace, text, 1.0)
-        if slots and any(claim.slot in slots and not claim.past for claim in claims_in(text)):
+        if asked.slots and any(claim.slot in asked.slots and not claim.past for claim in claims_in(text)):
             filling.append(candidate)
-        elif len(sharing) < limit and _holds_form(text, forms):
+        elif len(sharing) < limit and (_holds_form(text, asked.forms) or _gives_rate(text, asked.periods)):
             sharing.append(candidate)
     return [filling, sharing]
+
+
+def _gives_rate(text: str, periods: frozenset[str]) -> bool:
+    """Whether ``text`` gives an amount per one of ``periods`` ("$105/hr", "£300 a month")."""
+    return any(_PER_PERIOD[period].search(text) for period in periods)
 
 
 def _holds_form(text: str, forms: set[str]) -> bool:

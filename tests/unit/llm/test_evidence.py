@@ -60,6 +60,21 @@ def update(text: str, evidence: str) -> Edit:
         # a wish of the clause before ("I just want to share") is no supposition of the quoted one
         ("I just want to share, I gave birth last week to our baby girl, Sofia", "Kids: one son, Miguel (5)",
          "Kids: son Miguel (5) and baby daughter Sofia", "I gave birth last week to our baby girl, Sofia"),
+        # an aside between dashes that describes something of its own holds its own mood
+        ("The penicillin allergy — a label I got in 1998, which may have been viral — has now been "
+         "removed after a challenge at the clinic.", "Allergic to penicillin",
+         "Not allergic to penicillin (removed after a challenge at the clinic)",
+         "has now been removed after a challenge at the clinic"),
+        # a condition governs its own clause, not what follows a colon
+        ("A brief note, if I may: the chair was conferred on the 1st, so I am now Professor at Uppsala.",
+         "Position: Associate Professor, Tromsø", "Position: Professor, Uppsala",
+         "I am now Professor at Uppsala"),
+        # a relative's news changes a stored fact about that relative
+        ("Mum moved into Wattle Grove on Monday, room 14.", "Mum lives with us in the granny flat",
+         "Mum lives at Wattle Grove, room 14", "Mum moved into Wattle Grove on Monday, room 14"),
+        ("Dad's heart is stable enough that she's moving him to once a year.",
+         "Dad's cardiology check every 6 months", "Dad's cardiology check once a year",
+         "she's moving him to once a year"),
     ],
 )  # fmt: skip
 def test_a_change_the_person_states_passes(said, before, after, evidence):
@@ -98,6 +113,12 @@ def test_a_change_the_person_states_passes(said, before, after, evidence):
         # a condition governs the clause after it
         ("if they offer it, I'm moving to Leeds", "Lives in Lisbon", "Lives in Leeds",
          "I'm moving to Leeds", "Not applied: a supposition, not a change"),
+        # an aside that hedges the clause it sits in is the quote's own
+        ("I — if all goes well — have a new job at Acme", "Works at Northwind", "Works at Acme",
+         "have a new job at Acme", "Not applied: a supposition, not a change"),
+        # a relative's news changes a fact about them only, not one that names them in passing
+        ("my mum just bought a Tesla", "Drives a 2014 Skoda; mum drives a Golf", "Drives a Tesla",
+         "my mum just bought a Tesla", "Not applied: someone else's news, not the person's"),
         ("my brother just bought a Tesla, so jealous", "Drives a 2014 Skoda", "Drives a Tesla",
          "my brother just bought a Tesla", "Not applied: someone else's news, not the person's"),
         ("Dev drives a Polestar 2 now", "Drives a 2014 Skoda", "Drives a Polestar 2",
@@ -153,3 +174,16 @@ def test_a_whole_entry_ends_when_the_conversation_touches_all_it_says():
         == "Not applied: the new text drops “Holds the sofa.”, which the conversation does not change."
     )
     assert doubt(retire, "Unit #B2 at Big Yellow, £89 a month. Holds the unit's boxes.", said) == ""
+
+
+def test_a_note_that_ends_takes_the_details_a_semicolon_joins_to_it():
+    """An entry or a memory about one thing ends whole with the clauses of its sentence; a line of
+    a document keeps them, and a sentence of its own is still a fact of its own."""
+    said = spoken("ditched footypass, cancelled it last nite")
+    retire = Edit("retire", 1, "", "ends", evidence="ditched footypass, cancelled it last nite")
+    subscription = "Pays $25/month for FootyPass to watch the NRL; renews on the 9th."
+    assert doubt(retire, subscription, said, note=True) == ""
+    assert "drops “renews on the 9th.”" in doubt(retire, subscription, said)
+    assert "drops “Renews on the 9th.”" in doubt(
+        retire, "Pays $25/month for FootyPass. Renews on the 9th.", said, note=True
+    )

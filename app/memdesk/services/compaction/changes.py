@@ -27,6 +27,7 @@ from memdesk.core.items import ItemKind
 from memdesk.core.privacy import TargetKind
 from memdesk.core.search_text import query_words
 from memdesk.core.slots import LABELS, claims_in, later_claims, normalise, says_change, slots_named_in, stem
+from memdesk.core.values import EMAIL, PHONE, URL, values_in
 from memdesk.llm.aligned import value_kinds, valued_turns
 from memdesk.llm.changes import Edit, Known, Said
 from memdesk.llm.ended import ended_words, ending_turns
@@ -45,6 +46,7 @@ QUERY_WORDS = 16  # of the person's, to recall the entries a model compares
 _MIN_WORD = 3
 _WORD = re.compile(r"[a-z]{4,}")  # a word that may name what an entry is filed under
 _TERM = re.compile(rf"\w{{{_MIN_WORD},}}")  # a word that ties a stored line to what was said
+_CONTACTS = (PHONE, EMAIL, URL)  # values that name one thing, kept wherever it is written
 _LABEL = re.compile(r"[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*:")
 
 
@@ -146,19 +148,47 @@ def model_candidates(
     ]
     # The longest words name things best; a long query of every word is slow at 1M entries.
     query = " ".join(sorted(sorted(words), key=len, reverse=True)[:QUERY_WORDS])
-    hits = app.recall.entries(query, limit=recalled, category="knowledge", like=False) if query else []
-    # A fact the conversation changes may also be kept by another app ("collect the prescription
-    # from Lloyds" in a reminders app, while the person talks in a chat app).
-    other_apps = _apps_recalled(app, query, app_id, recalled)
+    # A contact the person replaces may be kept elsewhere too (the old mobile number on the
+    # invoice footer an invoicing app keeps), in words the person did not say: the stored
+    # lines' contacts of a kind the person gave are looked up as well.
+    contacts = _contacts_held(lines, said)
+    held = {word for contact in contacts for word in _TERM.findall(contact.lower())}
+    hits = []
+    other_apps: list[str] = []
+    for looked_up in (query, " ".join(contacts)):
+        if looked_up:
+            hits += app.recall.entries(looked_up, limit=recalled, category="knowledge", like=False)
+        # A fact the conversation changes may also be kept by another app ("collect the
+        # prescription from Lloyds" in a reminders app, while the person talks in a chat app).
+        other_apps += [
+            other for other in _apps_recalled(app, looked_up, app_id, recalled) if other not in other_apps
+        ]
     found = [
         *_closest(lines, words, MAX_MODEL_LINES),
-        *(("entry", hit.ref, hit.text) for hit in hits),
-        *_closest([("app", str(memory_id), text) for memory_id, text in memories], words, recalled),
+        *dict.fromkeys(("entry", hit.ref, hit.text) for hit in hits),
+        *_closest([("app", str(memory_id), text) for memory_id, text in memories], words | held, recalled),
     ]
     for of_app in _live_memories(app, other_apps):
-        found += _closest([("app", str(memory_id), text) for memory_id, text in of_app], words, recalled)
+        found += _closest(
+            [("app", str(memory_id), text) for memory_id, text in of_app], words | held, recalled
+        )
     found += [item for item in ((k.where, k.ref, k.text) for k in named) if item not in found]
     return [Known(number, where, ref, text) for number, (where, ref, text) in enumerate(found, 1)]
+
+
+def _contacts_held(lines: list[tuple[str, str, str]], said: Sequence[Said]) -> list[str]:
+    """The phone numbers, e-mail and web addresses the stored ``lines`` hold, of the kinds the
+    person gave one of, the first ``QUERY_WORDS``."""
+    kinds = {value.kind for s in said for value in values_in(s.text) if value.kind in _CONTACTS}
+    if not kinds:
+        return []
+    held = [
+        text[v.span[0] : v.span[1]]
+        for _where, _ref, text in lines
+        for v in values_in(text)
+        if v.kind in kinds
+    ]
+    return list(dict.fromkeys(held))[:QUERY_WORDS]
 
 
 def _apps_recalled(app: Memdesk, query: str, app_id: str | None, limit: int) -> list[str]:
