@@ -1,8 +1,9 @@
 """Offline fact changes by family, on wordings the rules' word lists do not hold.
 
 - a value-aligned substitution: the person's own statement holds one value of a kind (a
-  phone number, an e-mail address, an amount, a dose, a clock time, recurring weekdays, or a
-  number alone in the stored unit) that exactly one stored fact holds one of and shares a
+  phone number, an e-mail address, an amount, a dose, a clock time, recurring weekdays, an
+  ordinal with what it counts, a person named with a title, or a number alone in the stored
+  unit) that exactly one stored fact holds one of and shares a
   word with; only that value is replaced, everything else of the fact kept;
 - an ended habit, subscription or possession: the person ended it themself, as the object
   of a verb in the past or of a negation, and one stored fact names it: that part is marked
@@ -43,6 +44,8 @@ def sure(found: list[Edit]) -> list[tuple[int | None, str]]:
         ("bins are on Thursdays", "weekday", "thursday"),
         ("every Friday", "weekday", "friday"),
         ("so it's 60 now", "number", "60"),
+        ("we moved up to the 19th floor", "ordinal:floor", "19"),  # with what it counts
+        ("I'm on Dr Ingrid Lindqvist's list", "titled", "lindqvist"),  # by the surname
     ],
 )
 def test_a_value_is_read_by_its_shape(text, kind, key):
@@ -56,12 +59,16 @@ def test_what_is_not_a_value_of_its_own():
     (day,) = values_in("the plumber comes on Thursday")
     assert day.kind == "day"
     assert values_in("rang yesterday (19 February 2026)") == ()
+    assert values_in("paid on the 15th and 30th") == ()  # a date's day counts nothing
     # said as not holding, or as a bound of something else
     assert [v.denied for v in values_in("80 mg, not 60 mg")] == [False, True]
     assert [v.denied for v in values_in("ran on until 10:45")] == [True]
     assert [v.denied for v in values_in("the 60mg figure was a mistake")] == [True]  # one already named
     assert [v.denied for v in values_in("sub 4:30 isnt realistic, 4:45 it is")] == [True, False]
     assert [v.denied for v in values_in("it's 2.000 not 2.500")] == [False, True]  # the first holds
+    # taken back by a "no" of its own before another of its kind; "no more than" takes nothing back
+    assert [v.denied for v in values_in("3:45 this term — no, sorry, 3:30")] == [True, False]
+    assert [v.denied for v in values_in("£30 a month, no more than £35")] == [False, False]
 
 
 def test_a_new_value_replaces_only_that_value_of_the_line():
@@ -92,6 +99,9 @@ def test_a_number_said_alone_takes_the_stored_unit_of_its_size():
     # the anchor is in the message before: "bisoprolol"
     found = edits(stored, "saw the cardiologist about the bisoprolol", "yeah she doubled it, it's 5 now")
     assert sure(found) == [(1, "- Cardiologist put me on bisoprolol 5mg mornings")]
+    # said with how often, as the fact gives it: still the amount alone
+    found = edits(stored, "saw the cardiologist, she doubled the bisoprolol. 5 every morning now")
+    assert sure(found) == [(1, "- Cardiologist put me on bisoprolol 5mg mornings")]
     # not of the stored amount's size: a count of something else
     assert sure(edits(stored, "the pocket money thing, ana has 40 now")) == []
 
@@ -107,6 +117,61 @@ def test_the_old_number_named_by_its_end_is_an_anchor():
     assert sure(edits(stored, "the 111 one is dead. new one is 07911 555 222")) == [
         (2, "- Mobile: 07911 555 222")
     ]
+
+
+def test_an_ordinal_replaces_one_of_what_it_counts():
+    stored = ["- Office: Block 2, 12th floor", "- Paid on the 15th and 30th", "- Son Ben in 4th grade"]
+    assert sure(edits(stored, "office moved to the 19th floor, same building")) == [
+        (1, "- Office: Block 2, 19th floor")
+    ]
+    # more changed than the floor: the building too, which the rules do not read
+    assert sure(edits(stored, "whole team shifted to Block 4, 14th floor, for the office")) == []
+    # "office" ties it to the first line, but a 5th street is not a floor
+    assert sure(edits(stored, "the office is off 5th avenue now")) == []
+
+
+def test_a_weekday_said_as_recurring_replaces_the_day_a_habit_is_on():
+    stored = ["- Blocks Wednesday 12–1 for lunch with the leadership team", "- Works from home Fridays"]
+    assert sure(edits(stored, "leadership lunch is fridays now")) == [
+        (1, "- Blocks Friday 12–1 for lunch with the leadership team")
+    ]
+
+
+def test_a_value_the_message_corrects_is_no_value_of_it():
+    stored = ["- Charges $95/hr + GST, callout fee $80", "- Van: 2019 Transit"]
+    found = edits(stored, "wait nah sorry, 105 not 110. 110 was what my brother reckoned i shld charge")
+    assert sure(found) == [(1, "- Charges $105/hr + GST, callout fee $80")]
+    pickup = ["- Kids' school: St Anselm's Primary, pickup 3:15", "- Van: 2019 Transit"]
+    found = edits(pickup, "pickup time's wrong. 3:45 this term — no, sorry, 3:30. 3:30")
+    assert sure(found) == [(1, "- Kids' school: St Anselm's Primary, pickup 3:30")]
+    # two values that hold, with nothing corrected, are compared: neither is taken
+    assert sure(edits(stored, "i charge 105 for regulars. 110 for new ppl")) == []
+
+
+def test_the_new_value_names_no_old_number_by_its_own_digits():
+    # "52,000" ends in "000", as "5,000" does: that is not "the 000 one"
+    stored = ["- Sends ₱5,000 to his parents every month", "- Monthly take-home pay: ₱38,000"]
+    assert sure(edits(stored, "take-home ko ngayon ₱52,000 na")) == [(2, "- Monthly take-home pay: ₱52,000")]
+
+
+def test_of_two_facts_sharing_a_word_the_one_whose_value_is_named_is_changed():
+    stored = ["- Takes atorvastatin 20 mg at night", "- Takes amlodipine 5 mg at night"]
+    found = edits(stored, "the consultant doubled the amlodipine to 10 mg, still at night")
+    assert sure(found) == [(2, "- Takes amlodipine 10 mg at night")]
+    # neither value's own word said: still left alone
+    assert sure(edits(stored, "up to 10 mg at night now")) == []
+
+
+def test_a_person_named_with_a_title_as_who_it_is_now_replaces_the_one_stored():
+    stored = ["- Shoulder physio: Dr Achterberg, Riverside Sports Clinic", "- Cat: Miso"]
+    found = edits(stored, "No, he retired in the spring. I'm with Dr Nkemelu now, same clinic.")
+    assert sure(found) == [(1, "- Shoulder physio: Dr Nkemelu, Riverside Sports Clinic")]
+    # the old one named beside the new one is the old one, not a second new one
+    delegate = ["- Out-of-office delegate: Dr Park handles urgent queries", "- Cat: Miso"]
+    found = edits(delegate, "Dr Park is on leave, so Dr Iriarte handles the queries now")
+    assert sure(found) == [(1, "- Out-of-office delegate: Dr Iriarte handles urgent queries")]
+    # named in passing, not as who it is now
+    assert sure(edits(stored, "saw a Dr Lee at the clinic about my shoulder")) == []
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """Values a text holds, read by their shape alone: an e-mail or web address, a phone number,
 an amount of money, a quantity with its unit, a percentage, a clock time or a range of two,
-a weekday.
+a weekday, an ordinal with what it counts, a person named with a title.
 
 No word list of what the value is about: "07700 900873" is a phone number wherever it is
 said, "40 mg" a dose of something, "21:00–05:30" a range of hours. Each value has a kind and
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from memdesk.core.dates import WRITTEN_DATE
@@ -25,6 +25,12 @@ CLOCK, HOURS = "clock", "hours"
 # may stand for an amount of a kind a stored fact gives with its unit ("50mg").
 NUMBER = "number"
 MEASURED = "quantity:"  # the kind of every quantity with a unit starts so
+# An ordinal with what it counts ("12th floor", "2nd year"): its kind is "ordinal:<the noun>",
+# so "19th floor" replaces "12th floor" and not "paid on the 15th".
+ORDINAL = "ordinal:"
+# A person named with a title ("Dr Ingrid Lindqvist", "Mr. Achebe"): who holds a role for the
+# person (their doctor, a child's teacher, a delegate); keyed by the surname.
+TITLED = "titled"
 # A weekday said as recurring ("Thursdays", "every Thursday") is a schedule's; one said once
 # ("on Thursday", "thurs") is a day something happens or happened.
 WEEKDAY, DAY = "weekday", "day"
@@ -46,6 +52,7 @@ _CURRENCY = "".join(
     re.escape(chr(code)) for code in range(0x10000) if unicodedata.category(chr(code)) == "Sc"
 )
 _CLOCK = r"\d{1,2}(?:[:h]\d{2}(?:\s?[ap]\.?m\b\.?)?|[.]\d{2}\s?[ap]\.?m\b\.?|\s?[ap]\.?m\b\.?)"
+_NAME_WORD = r"[A-Z][\w-]*(?:['’][A-Z][\w-]*)?"  # "Lindqvist" of "Lindqvist's", "O'Brien"
 _WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _SHAPES = re.compile(
     rf"""
@@ -58,6 +65,8 @@ _SHAPES = re.compile(
     |(?P<clock>\b{_CLOCK})
     |(?P<phone>(?<![\w+.,])\+?\d(?:[ ()-]{{0,2}}\d){{6,14}}(?![\w.,]\d))
     |(?P<quantity>\b{_NUMBER}\s?(?i:{_UNIT})(?!\w))
+    |(?P<titled>\b(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?[ ]+{_NAME_WORD}(?:[ ]{_NAME_WORD})*)
+    |(?P<ordinal>\b\d+(?i:st|nd|rd|th)\s+[^\W\d_]+)
     |(?P<number>(?<![\w.,£$€₹¥+/-]){_NUMBER}(?![\w%:/-]|[.,]\d))
     |(?P<weekday>\b(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b)
     |(?P<day>\b(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b
@@ -74,6 +83,7 @@ _DENIED_BEFORE = re.compile(
     r"(?i:\b(?:not|no\s+longer|instead\s+of|rather\s+than|from|was|old|previous|wrong"
     r"|until|till|before|after|by|past)\s+(?:the\s+|my\s+|a\s+)?)$"
 )
+_TAKEN_BACK = re.compile(r"(?i:(?:^|[\s,;:—–-])no\s*[,;:!.—–-])")  # "no" as a word of its own
 _RANGE_START = re.compile(r"(?i:\bfrom\s+)$")
 _DENIED_AFTER = re.compile(
     r"(?i:^\s*(?:(?:is|was)?\s*(?:wrong|no\s+good|gone|dead|cancell?ed|finished|over)"
@@ -110,10 +120,19 @@ def values_in(text: str) -> tuple[Value, ...]:
             kind = WEEKDAY
         if kind == NUMBER and not _alone(text, start, end):
             continue
+        if kind.startswith(ORDINAL) and kind.removeprefix(ORDINAL) in STOPWORDS:
+            continue  # a date's day ("the 15th and 30th"), not a count of something
         # a range's own "from … till" is not an old value's "from"
         denied = denied_at(text, start, end) and not (kind == HOURS and _RANGE_START.search(text, 0, start))
-        # a value named as one already known ("the 60mg figure was an interim dose")
-        denied = denied or (kind != NUMBER and bool(_DEFINITE.search(text, 0, start)))
+        # a value named as one already known ("the 60mg figure was an interim dose"; an ordinal
+        # is said with its article: "the 19th floor")
+        definite = kind != NUMBER and not kind.startswith(ORDINAL) and bool(_DEFINITE.search(text, 0, start))
+        denied = denied or definite
+        # taken back by a "no" said on its own before another of its kind ("3:45 this term —
+        # no, sorry, 3:30")
+        previous = next((i for i in range(len(found) - 1, -1, -1) if found[i].kind == kind), None)
+        if previous is not None and _TAKEN_BACK.search(text, found[previous].span[1], start):
+            found[previous] = replace(found[previous], denied=True)
         found.append(Value(kind, (start, end), key, denied))
     return tuple(found)
 
@@ -124,10 +143,11 @@ def denied_at(text: str, start: int, end: int) -> bool:
 
 
 def _alone(text: str, start: int, end: int) -> bool:
-    """A number with nothing it counts after it (the next word is a function word, or none),
-    and not "the 50" (a value named as known: "the 50 isn't doing enough")."""
+    """A number with nothing it counts after it (the next word is a function word, how often,
+    or none: "40 every morning"), and not "the 50" (a value named as known: "the 50 isn't
+    doing enough")."""
     after = _NEXT_WORD.match(text, end)
-    if after and after.group(1).lower() not in STOPWORDS:
+    if after and after.group(1).lower() not in STOPWORDS and not _EVERY.match(f"{after.group(1)} "):
         return False
     return not _DEFINITE.search(text, 0, start)
 
@@ -147,6 +167,11 @@ def _kind_and_key(group: str, raw: str) -> tuple[str, str]:
         assert number is not None
         unit = raw[number.end() :].strip().lower()
         return f"quantity:{_UNIT_KIND[unit]}", f"{_amount(number.group(0))} {unit}"
+    if group == TITLED:
+        return TITLED, raw.split()[-1].lower()
+    if group == "ordinal":
+        number, noun = raw.split(None, 1)
+        return f"{ORDINAL}{noun.lower()}", re.sub(r"\D", "", number)
     if group == HOURS:
         first, second = re.findall(_CLOCK, raw)
         return HOURS, f"{_minutes(first)}-{_minutes(second)}"

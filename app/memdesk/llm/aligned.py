@@ -3,16 +3,20 @@
 A sentence of the person's own that states something as it is now (not a question, a
 supposition, a plan or a later date, nor a relative's or a friend's news: the mood reader of
 ``core.slots``) and holds exactly one value of a kind (``core.values``: a phone number, an
-e-mail address, an amount, a dose, a clock time, a weekday…) changes the one stored fact
-that holds exactly one value of that kind and shares an anchor with what the person said —
-a word of the fact's or its label, in any of its forms, or the end of its old number ("the
-412 one"). Only that value is replaced; every other fact of the line stays as it is.
+e-mail address, an amount, a dose, a clock time, a weekday, a floor, a doctor…) changes the
+one stored fact that holds exactly one value of that kind and shares an anchor with what the
+person said — a word of the fact's or its label, in any of its forms, or the end of its old
+number ("the 412 one"); of two such facts, the one whose value's own word is said. Only that
+value is replaced; every other fact of the line stays as it is, and nothing is changed when
+the sentence names another of a thing the fact names ("Tower D" beside the new floor).
 
 The anchor is looked for in the sentence first, then in its message, then, for an amount, in
 the person's message before it ("Dr Rahman upped my amlodipine" … "yes 10mg"); where two
 stored facts fit equally, nothing is changed. A message naming two values of a kind compares
-them and changes neither; a number said alone ("so it's 100 now") takes the unit of the one
-amount the fact gives, when it is of its size.
+them and changes neither (a value a sentence corrects, "105 not 110", is no value of it; a
+person the stored facts name with a title is the old one). A person named with a title
+changes a fact only when said as who it is now. A number said alone ("so it's 100 now") takes
+the unit of the one amount the fact gives, when it is of its size.
 """
 
 from __future__ import annotations
@@ -25,7 +29,20 @@ from typing import TYPE_CHECKING
 
 from memdesk.core.search_text import STOPWORDS
 from memdesk.core.slots import mood_at, placed_later, someone_else, stem
-from memdesk.core.values import CLOCK, DAY, EMAIL, HOURS, MEASURED, MONEY, NUMBER, PHONE, Value, values_in
+from memdesk.core.values import (
+    CLOCK,
+    DAY,
+    EMAIL,
+    HOURS,
+    MEASURED,
+    MONEY,
+    NUMBER,
+    PHONE,
+    TITLED,
+    WEEKDAY,
+    Value,
+    values_in,
+)
 
 if TYPE_CHECKING:  # ``llm.changes`` reads this module's edits with its own
     from memdesk.llm.changes import Known, Said
@@ -36,6 +53,9 @@ _MIN_TAIL = 3  # digits of an old number said to name it ("the 412 one")
 _CLAUSE_BREAK = re.compile(r"[.;,]\s+")
 _LABEL = re.compile(r"\s*(?:[-*•]\s+)?([^:\n]{1,30}):")
 _FIRST_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_NAMED = re.compile(r"\b([A-Z][a-z]+) ([A-Z0-9][\w-]*)")  # "Tower D", "Block 4"
+_NOW = re.compile(r"(?i:\bnow\b)")  # a titled name said as who it is now
+_WHOLE_NUMBER = re.compile(r"(?<![\d.,])\d+(?![\d]|[.,]\d)")  # not a group of a longer number
 _SIZE = 5
 # How far an anchor is looked for (``_scopes``): the sentence, its message, the message before.
 # An amount, a time or a contact is often said alone after the message that named its subject ("upped
@@ -57,14 +77,25 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
     """The updates the person's sentences make by value, the last one said winning."""
     texts: dict[int, str] = {}
     evidence: dict[int, str] = {}
+    old_people = _stored_people(known)
     for index, sentence in enumerate(said):
         # a message naming several values of a kind compares them ("quotes: Nationwide 4.39%.
-        # Halifax 4.52%."); it does not change one
-        message = [v for s in said if s.turn == sentence.turn for v in values_in(s.text) if not v.denied]
-        for kind, value in _single_values(sentence.text):
+        # Halifax 4.52%."); it does not change one. A value it says as not holding is no value of
+        # it, and a value a sentence corrects ("105 not 110. 110 was what my brother reckoned")
+        # is out of it wherever the message says it
+        said_there = [v for s in said if s.turn == sentence.turn for v in values_in(s.text)]
+        corrected = {
+            (v.kind, v.key) for s in said if s.turn == sentence.turn for v in _corrected(values_in(s.text))
+        }
+        message = [v for v in said_there if not v.denied and (v.kind, v.key) not in corrected]
+        for kind, value in _single_values(sentence.text, old_people):
             start, end = value.span
-            if len({v.key for v in message if v.kind == kind}) > 1:
+            if (kind, value.key) in corrected:
                 continue
+            if len({v.key for v in message if v.kind == kind and (kind, v.key) not in old_people}) > 1:
+                continue
+            if kind == TITLED and not _NOW.search(sentence.text):
+                continue  # a person named in passing ("Dr Mensah runs late"), not who it is now
             if kind == NUMBER and any(_measured(v.kind) for v in message):
                 continue  # the amount is said with its unit too
             # a later date anywhere in the sentence makes it a plan ("with effect from 1 April,
@@ -80,10 +111,15 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
                 continue
             fact, old = target
             current = texts.get(fact.number, fact.text)
+            if _renamed(current, sentence.text, value.span):
+                continue  # more changed than the value: "Tower D …, 14th floor" of "Tower B, 9th floor"
             new = sentence.text[start:end]
             if kind == NUMBER:  # the number takes the stored amount's unit: "100" of "50mg"
                 stored = current[old.span[0] : old.span[1]]
                 new = _FIRST_NUMBER.sub(new, stored, count=1)
+            elif old.kind != kind:  # a weekday written as the stored day is: "Friday"
+                stored = current[old.span[0] : old.span[1]]
+                new = value.key.capitalize() if stored[:1].isupper() else value.key
             texts[fact.number] = current[: old.span[0]] + new + current[old.span[1] :]
             evidence[fact.number] = sentence.text
     by_number = {fact.number: fact for fact in known}
@@ -102,20 +138,46 @@ def valued_turns(said: Sequence[Said]) -> set[int]:
     return holding | {turns[turns.index(turn) - 1] for turn in holding if turns.index(turn) > 0}
 
 
+def _stored_people(known: Sequence[Known]) -> set[tuple[str, str]]:
+    """The people the stored facts name with a title: one said beside the new one is the old
+    ("Dr Fennimore has retired … I'm to see Dr Kaur now"), not a second new one. Other values
+    named beside a new one stay a comparison ("Nationwide 4.39%. Halifax 4.52%.")."""
+    return {(TITLED, v.key) for fact in known for v in values_in(fact.text) if v.kind == TITLED}
+
+
 def value_kinds(texts: Iterable[str]) -> set[str]:
     """The kinds of the values the texts hold (a number alone is not one of its own)."""
     return {value.kind for text in texts for value in values_in(text) if value.kind not in (NUMBER, DAY)}
 
 
-def _single_values(text: str) -> list[tuple[str, Value]]:
-    """The kinds the text holds exactly one value of (a value said as not holding aside)."""
-    found = values_in(text)
+def _corrected(found: tuple[Value, ...]) -> list[Value]:
+    """The values a sentence says as not holding beside one of their kind that does: a
+    correction ("105 not 110"), not a bound or a source ("it'll be from Mr Achebe")."""
+    holding = {value.kind for value in found if not value.denied}
+    return [value for value in found if value.denied and value.kind in holding]
+
+
+def _single_values(text: str, old: set[tuple[str, str]]) -> list[tuple[str, Value]]:
+    """The kinds the text holds exactly one value of (a value said as not holding, and an old
+    one named beside it, aside)."""
+    found = [value for value in values_in(text) if (value.kind, value.key) not in old]
     kinds = {value.kind for value in found if not value.denied}
     return [
         (kind, only[0])
         for kind in kinds
         if len(only := [value for value in found if value.kind == kind and not value.denied]) == 1
     ]
+
+
+def _renamed(fact: str, said: str, span: tuple[int, int]) -> bool:
+    """Beside the value, the sentence names another of a thing the fact names: the same
+    capitalised word before another name ("Tower D" where the fact says "Tower B")."""
+    rest = f"{said[: span[0]]} {said[span[1] :]}"
+    for head, name in _NAMED.findall(rest):
+        stored = re.search(rf"\b{re.escape(head)} ([\w-]+)", fact)
+        if stored and stored.group(1) != name:
+            return True
+    return False
 
 
 def _scopes(said: Sequence[Said], index: int) -> list[str]:
@@ -138,7 +200,7 @@ def _target(
     for fact in known:
         text = texts.get(fact.number, fact.text)
         # a number alone stands for the one amount a fact gives with its unit
-        own = [v for v in values_in(text) if (_measured(v.kind) if kind == NUMBER else v.kind == kind)]
+        own = [v for v in values_in(text) if _of_kind(v.kind, kind)]
         regions = [(0, len(text))] if len(own) == 1 else _clauses(text)
         for region in regions:
             inside = [v for v in own if region[0] <= v.span[0] and v.span[1] <= region[1]]
@@ -146,18 +208,35 @@ def _target(
                 holding.append((fact, inside[0], text, region))
     said_value = sentence[value.span[0] : value.span[1]]
     for scope in scopes:
-        words = _anchors(scope.replace(said_value, " "))
+        # the new value's own digits name no old number ("₱52,000" is not "the 000 one" of "₱5,000")
+        rest = scope.replace(said_value, " ")
+        words = _anchors(rest)
         anchored = [
-            (fact, old) for fact, old, text, region in holding if _anchored(text, region, old, words, scope)
+            (fact, old) for fact, old, text, region in holding if _anchored(text, region, old, words, rest)
         ]
         if len(anchored) > 1:
-            return None
+            # two facts share a word with what was said: the one whose value's own noun the
+            # person names ("double the amlodipine to 10 mg" of "amlodipine 5 mg nightly", not
+            # "atorvastatin 20 mg at night")
+            headed = [(f, v) for f, v in anchored if _head(texts.get(f.number, f.text), v) & words]
+            if len(headed) != 1:
+                return None
+            anchored = headed
         if anchored:
             fact, old = anchored[0]
             if kind == NUMBER and not _comparable(value.key, old.key):
                 return None
             return None if old.key == value.key else (fact, old)
     return None
+
+
+def _of_kind(stored: str, said: str) -> bool:
+    """A stored value the said one may replace: of its kind; any amount with a unit for a
+    number said alone; a day a habit is on for a weekday said as recurring ("Blocks Wednesday
+    12–1 for lunch" and "lunch is fridays now")."""
+    if said == NUMBER:
+        return _measured(stored)
+    return stored == said or (said == WEEKDAY and stored == DAY)
 
 
 def _clauses(text: str) -> list[tuple[int, int]]:
@@ -175,6 +254,12 @@ def _comparable(said: str, stored: str) -> bool:
     factor of ``_SIZE``): "100" for "50mg", not "3" for "£1,150"."""
     new, old = float(said), float(stored.split()[0])
     return old > 0 and 1 / _SIZE <= new / old <= _SIZE
+
+
+def _head(text: str, value: Value) -> set[str]:
+    """The content word right before a stored value, in its stem: what the value is of
+    ("amlodipine" of "amlodipine 5 mg")."""
+    return _anchors(" ".join(text[: value.span[0]].split()[-1:]))
 
 
 def _anchors(text: str) -> set[str]:
@@ -197,6 +282,6 @@ def _anchored(text: str, region: tuple[int, int], old: Value, words: set[str], s
     if _anchors(around) & words:
         return True
     if old.key.isdigit():
-        tails = {number for number in re.findall(r"\d+", scope) if len(number) >= _MIN_TAIL}
+        tails = {number for number in _WHOLE_NUMBER.findall(scope) if len(number) >= _MIN_TAIL}
         return any(old.key.endswith(tail) and tail != old.key for tail in tails)
     return False
