@@ -290,3 +290,24 @@ def test_compact_yes_marks_past_a_knowledge_entry_about_a_named_thing_the_person
         True,
     )
     assert memdesk_app.entries.get("streaming-plan").content == change.after
+
+
+@pytest.mark.parametrize(
+    ("stored", "said"),
+    [
+        # someone else's words about a value are theirs, not the person's statement of it
+        (["- Parking permit: £95 a year"], "the council officer says the permit is £140 a year"),
+        (["- Parking permit: £95 a year"], "the landlord reckons the parking permit went up to £120 a year"),
+        # a part of the thing is not its new value
+        (["- Emergency fund: $3,000 in the savings pot"], "had to take $450 of the savings pot for the boiler"),
+        # the value described otherwise than the fact describes it: the rest of the line would lie
+        (["- School run: 15 min walk each way"], "with the new house the school run is 25 min cycling"),
+    ],
+)
+def test_a_value_the_person_does_not_state_as_the_fact_s_is_not_written_for_sure(stored, said):
+    assert sure(edits(stored, said)) == []
+
+
+def test_a_value_described_as_the_fact_describes_it_is_still_written():
+    found = edits(["- School run: 15 min walk each way"], "since we moved the school run is a 25 min walk")
+    assert sure(found) == [(1, "- School run: 25 min walk each way")]

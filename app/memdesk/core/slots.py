@@ -1223,6 +1223,10 @@ _OTHER_CONTACT = _Lazy(
     r"contact|me|is|at|on|the|a|an)\b)[a-z]+(?:['’]s)?\s+(?:phone|e-?mail|number|mobile|contact)\b"
     r"|\b(?:send|sent|forward|post|mail|cc)\b.*\bto\s*$)"
 )
+# Someone other than the person saying something: a speech verb whose subject is not "I".
+_REPORTED = _Lazy(
+    r"(?i:\b(?!i\b|we\b)[a-z][\w'’-]*\s+(?:says|said|reckons|reckoned|claims|claimed|told\s+(?:me|us)|tells\s+(?:me|us))\b)"
+)
 _LINE_LABEL = _Lazy(r"[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*:")
 _ALSO_ME = _Lazy(r"(?i:\band\s+I\b|\bwe\b|\bus\b)")
 # Before a value, the words that make it the successor ("moved from Berlin to" Paris).
@@ -1537,6 +1541,14 @@ def someone_else(text: str, start: int) -> bool:
     clause_start, _end = _clause_bounds(text, start, start)
     before = text[clause_start:start]
     return bool(_OTHER_PERSON.search(before)) and not _ALSO_ME.search(before)
+
+
+def reported(text: str, start: int) -> bool:
+    """The value's sentence reports what someone else says ("mr lim says rent going to 7,400"):
+    their words, not the person's statement of what holds now."""
+    line_start = text.rfind("\n", 0, start) + 1
+    ends = [m.end() for m in _SENTENCE_STOP.finditer(text, line_start, start)]
+    return bool(_REPORTED.search(text[ends[-1] if ends else line_start : start]))
 
 
 def _others_contact(text: str, start: int) -> bool:

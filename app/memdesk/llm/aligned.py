@@ -28,7 +28,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from memdesk.core.search_text import STOPWORDS
-from memdesk.core.slots import mood_at, placed_later, someone_else, stem
+from memdesk.core.slots import mood_at, placed_later, reported, someone_else, stem
 from memdesk.core.values import (
     CLOCK,
     DAY,
@@ -55,6 +55,8 @@ _LABEL = re.compile(r"\s*(?:[-*•]\s+)?([^:\n]{1,30}):")
 _FIRST_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _NAMED = re.compile(r"\b([A-Z][a-z]+) ([A-Z0-9][\w-]*)")  # "Tower D", "Block 4"
 _NOW = re.compile(r"(?i:\bnow\b)")  # a titled name said as who it is now
+_NEXT_WORD = re.compile(r"\s+([^\W\d_][\w'’-]*)")  # the word that describes a value: "10 min walk"
+_PART_OF = re.compile(r"\s+of\s+(?:my|our|your|his|her|their|the)\b", re.IGNORECASE)  # "$200 of my deposit"
 _WHOLE_NUMBER = re.compile(r"(?<![\d.,])\d+(?![\d]|[.,]\d)")  # not a group of a longer number
 _SIZE = 5
 # How far an anchor is looked for (``_scopes``): the sentence, its message, the message before.
@@ -103,14 +105,18 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
             whole = (0, len(sentence.text))
             if mood_at(sentence.text, start) or placed_later(sentence.text, whole, sentence.at):
                 continue
-            if someone_else(sentence.text, start):
+            if someone_else(sentence.text, start) or reported(sentence.text, start):
                 continue
+            if _PART_OF.match(sentence.text, end):
+                continue  # a part of the thing, not its new value: "kept $200 of my deposit"
             scopes = _scopes(said, index)[: _REACH.get(kind, 3 if _measured(kind) else 2)]
             target = _target(kind, value, sentence.text, scopes, known, texts)
             if target is None:
                 continue
             fact, old = target
             current = texts.get(fact.number, fact.text)
+            if _described_otherwise(current, old.span, sentence.text, value.span):
+                continue  # "40 min driving" is not a new time for "10 min walk"
             if _renamed(current, sentence.text, value.span):
                 continue  # more changed than the value: "Tower D …, 14th floor" of "Tower B, 9th floor"
             new = sentence.text[start:end]
@@ -128,6 +134,22 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
         for number, text in texts.items()
         if text != by_number[number].text
     ]
+
+
+def _described_otherwise(stored: str, old: tuple[int, int], said: str, new: tuple[int, int]) -> bool:
+    """The word after the new value describes it otherwise than the word after the old one,
+    and neither side says the other's word ("40 min driving" of "10 min walk")."""
+    before, after = _NEXT_WORD.match(stored, old[1]), _NEXT_WORD.match(said, new[1])
+    if before is None or after is None:
+        return False
+    words = (before.group(1).lower(), after.group(1).lower())
+    if any(word in STOPWORDS for word in words):
+        return False
+    return stem(words[0]) not in _stems(said) and stem(words[1]) not in _stems(stored)
+
+
+def _stems(text: str) -> set[str]:
+    return {stem(word.lower()) for word in _WORD.findall(text)}
 
 
 def valued_turns(said: Sequence[Said]) -> set[int]:
