@@ -48,6 +48,8 @@ def report(title: str, result: Score, min_resolved: float, min_kept: float) -> N
         print(f"      missed {miss}")
     for hurt in result.collateral:
         print(f"      collateral {hurt}")
+    for wrong in result.wrong:
+        print(f"      written wrong {wrong}")
 
 
 @pytest.mark.skipif(not SPLITS, reason="no scenario split in tests/data/updates")

@@ -186,6 +186,19 @@ def unresolved_because(scenario: Scenario, prompt: str) -> str:
     return ""
 
 
+def written_wrong(scenario: Scenario, changes: list[Change]) -> list[str]:
+    """What applied changes wrote without the new value, when one edit was expected that
+    names one: the right fact rewritten into something else ("Dentist: Dale St")."""
+    if len(scenario["gold"]) != 1 or not scenario["new"]:
+        return []
+    new, stale = plain(scenario["new"]), plain(scenario["stale"])
+    return [
+        change.after
+        for change in changes
+        if change.accepted and stale in plain(change.before) and new not in plain(change.after)
+    ]
+
+
 def kept(scenario: Scenario, prompt: str) -> bool:
     return scenario["keep"].lower() in prompt.lower()
 
@@ -199,6 +212,7 @@ class Score:
     kept: int = 0
     controls: int = 0
     collateral: list[str] = field(default_factory=list)
+    wrong: list[str] = field(default_factory=list)
     misses: list[str] = field(default_factory=list)
 
     @property
@@ -220,6 +234,8 @@ class Score:
             f"({self.kept_share:.0%}); goal ≥ {min_kept:.0%}",
             f"{_miss(bool(self.collateral))}collateral: {len(self.collateral)} stored lines, entries "
             "or memories changed that the conversation did not change; goal 0",
+            f"{_miss(bool(self.wrong))}written wrong: {len(self.wrong)} changes applied to the fact "
+            "that did change, without its new value (scenarios with one expected edit); goal 0",
         ]
 
 
@@ -254,6 +270,8 @@ def score(
                 result.misses.append(f"{scenario['id']} control: {scenario['keep']!r} is not in the prompt")
             continue
         result.updates[scenario["where"]] += 1
+        wrong = written_wrong(scenario, outcome.fact_changes)
+        result.wrong += [f"{scenario['id']}: {text!r}" for text in wrong]
         why = unresolved_because(scenario, outcome.prompt)
         if why:
             result.misses.append(f"{scenario['id']} {scenario['where']}: {why}")

@@ -299,7 +299,7 @@ def test_compact_yes_marks_past_a_knowledge_entry_about_a_named_thing_the_person
         (["- Parking permit: £95 a year"], "the council officer says the permit is £140 a year"),
         (["- Parking permit: £95 a year"], "the landlord reckons the parking permit went up to £120 a year"),
         # a part of the thing is not its new value
-        (["- Emergency fund: $3,000 in the savings pot"], "had to take $450 of the savings pot for the boiler"),
+        (["- Emergency fund: $3,000 in the pot"], "had to take $450 of the pot for the boiler"),
         # the value described otherwise than the fact describes it: the rest of the line would lie
         (["- School run: 15 min walk each way"], "with the new house the school run is 25 min cycling"),
     ],
