@@ -164,6 +164,9 @@ def test_a_relative_s_line_and_a_third_person_s_news_are_not_the_person_s():
     assert changes(edits(["- Drives a 2015 Toyota Yaris"], "megs just sent pics of her new tesla lol")) == []
     said = "Marta finally moved, their new flat in Alvalade is gorgeous."
     assert changes(edits(["- Lives in Porto (Bonfim)"], said)) == []
+    # the person as the object before the other's possessive does not make it theirs
+    said = "old Mr Osei retired last month so he handed us over to his wife Abena at the same surgery"
+    assert changes(edits(["- Wife Grace teaches year 4"], said)) == []
 
 
 def test_a_correction_rewrites_only_its_sentence_of_a_line():

@@ -88,6 +88,7 @@ _ENDED_AFTER = re.compile(r"(?i:\s+(?:\w+\s+)?any\s?more\b)")
 _POSSESSIVE = ("'", "’")  # after a name: "Northwind's design tokens" are about the tokens
 _THIRD_PERSON = frozenset({"his", "her", "their"})
 _FIRST_PERSON = frozenset({"i", "i'm", "i’m", "me", "my", "we", "we're", "we’re", "us", "our"})
+_OBJECT_FORMS = frozenset({"me", "us"})
 # A one-line fact with a label of its own: "Optician: Specsavers on High Street."
 _OWN_LABEL = re.compile(r"[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*:[ \t]*(\S[^\n]*?)[ \t.]*")
 
@@ -432,7 +433,12 @@ def _owned(text: str, claim: Claim) -> bool:
     span = claim.span
     starts = [m.end() for m in _CLAUSE.finditer(text, 0, span[0])]
     words = text[starts[-1] if starts else 0 : span[0]].lower().split()
-    return not _FIRST_PERSON.intersection(words) and not _THIRD_PERSON.isdisjoint(words[-4:])
+    near = [at for at in range(max(0, len(words) - 4), len(words)) if words[at] in _THIRD_PERSON]
+    if not near:
+        return False
+    # the person as an object before it is not theirs too ("she handed us over to her partner")
+    before, after = set(words[: near[-1]]) - _OBJECT_FORMS, set(words[near[-1] :])
+    return not _FIRST_PERSON.intersection(before | after)
 
 
 def _same_slot(stored: str, said: str) -> bool:
