@@ -49,7 +49,7 @@ def report(title: str, result: Score, min_resolved: float, min_kept: float) -> N
     for hurt in result.collateral:
         print(f"      collateral {hurt}")
     for wrong in result.wrong:
-        print(f"      written wrong {wrong}")
+        print(f"      applied without the new value {wrong}")
 
 
 @pytest.mark.skipif(not SPLITS, reason="no scenario split in tests/data/updates")

@@ -188,7 +188,8 @@ def unresolved_because(scenario: Scenario, prompt: str) -> str:
 
 def written_wrong(scenario: Scenario, changes: list[Change]) -> list[str]:
     """What applied changes wrote without the new value, when one edit was expected that
-    names one: the right fact rewritten into something else ("Dentist: Dale St")."""
+    names one: the old value marked past (right, when the new one is added beside it), the
+    line removed, or the right fact rewritten into something else ("Dentist: Dale St")."""
     if len(scenario["gold"]) != 1 or not scenario["new"]:
         return []
     new, stale = plain(scenario["new"]), plain(scenario["stale"])
@@ -234,8 +235,9 @@ class Score:
             f"({self.kept_share:.0%}); goal ≥ {min_kept:.0%}",
             f"{_miss(bool(self.collateral))}collateral: {len(self.collateral)} stored lines, entries "
             "or memories changed that the conversation did not change; goal 0",
-            f"{_miss(bool(self.wrong))}written wrong: {len(self.wrong)} changes applied to the fact "
-            "that did change, without its new value (scenarios with one expected edit); goal 0",
+            f"applied without the new value: {len(self.wrong)} changes to the fact that did change "
+            "whose text lacks its new value — marked past, removed, or rewritten otherwise "
+            "(scenarios with one expected edit; no goal: read the list)",
         ]
 
 
