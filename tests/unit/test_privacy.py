@@ -37,6 +37,16 @@ def test_recall_skips_private_entries_and_still_fills_the_limit(store):
     assert hits[:2] == best[3:]  # the rest keep their order
 
 
+def test_recall_looks_deeper_when_private_entries_fill_its_first_pass(store):
+    for number in range(40):
+        store.entries.upsert(f"kiln_{number:02d}", f"Glaze firing number {number} in the kiln")
+    best = [hit.ref for hit in store.recall.entries("kiln glaze firing", 40)]
+    for key in best[:35]:
+        _private(store, TargetKind.ENTRY, key)
+    hits = [hit.ref for hit in store.recall.entries("kiln glaze firing", 5)]
+    assert sorted(hits) == sorted(best[35:])
+
+
 def test_the_composer_leaves_private_items_out_as_if_absent(store):
     _private(store, TargetKind.DOC, "user/profile")
     _private(store, TargetKind.APP, "health")

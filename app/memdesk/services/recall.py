@@ -126,13 +126,23 @@ class Recall:
         terms = self.terms(query, now)
         params = self._entry_params(now, category, since, until)
         with self.ctx.store.read(consistent=False) as session:
-            # Private entries are never recalled: look deeper by as many as could be dropped.
             private = private_names(session, TargetKind.ENTRY)
-            depth = max(limit, CANDIDATES) + len(private)
-            lists, answers = self._entry_lists(session, terms, params, depth, like)
-            ranked = self._ranked(session, lists, terms, params, answers)
-        hits = [_hit(candidate, score) for candidate, score in ranked]
-        return [hit for hit in hits if hit.ref not in private][:limit]
+            depth = max(limit, CANDIDATES)
+            hits = self._entry_hits(session, terms, params, depth, like)
+            visible = [hit for hit in hits if hit.ref not in private]
+            # Private entries are never recalled: when they took places the limit needs, look
+            # deeper by as many as could be dropped (only then: most queries meet none).
+            if len(visible) < limit and len(visible) < len(hits):
+                hits = self._entry_hits(session, terms, params, depth + len(private), like)
+                visible = [hit for hit in hits if hit.ref not in private]
+        return visible[:limit]
+
+    def _entry_hits(
+        self, session: Session, terms: Terms, params: dict[str, object], depth: int, like: bool
+    ) -> list[Hit]:
+        lists, answers = self._entry_lists(session, terms, params, depth, like)
+        ranked = self._ranked(session, lists, terms, params, answers)
+        return [_hit(candidate, score) for candidate, score in ranked]
 
     def _ranked(
         self,
