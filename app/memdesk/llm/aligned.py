@@ -148,10 +148,6 @@ def _described_otherwise(stored: str, old: tuple[int, int], said: str, new: tupl
     return stem(words[0]) not in _stems(said) and stem(words[1]) not in _stems(stored)
 
 
-def _stems(text: str) -> set[str]:
-    return {stem(word.lower()) for word in _WORD.findall(text)}
-
-
 def valued_turns(said: Sequence[Said]) -> set[int]:
     """The person's messages that hold a value, and the person's message before each: where
     a value-aligned change and its anchor are said."""
@@ -286,11 +282,13 @@ def _head(text: str, value: Value) -> set[str]:
 
 def _anchors(text: str) -> set[str]:
     """The words that may tie a text to a stored fact: content words, in their stem."""
-    return {
-        stem(word)
-        for word in _WORD.findall(text.lower())
-        if len(word) >= _MIN_ANCHOR and word not in STOPWORDS
-    }
+    return _stems(text, _MIN_ANCHOR)
+
+
+def _stems(text: str, shortest: int = 1) -> set[str]:
+    """The text's content words of ``shortest`` letters or more, in their stem."""
+    words = _WORD.findall(text.lower())
+    return {stem(word) for word in words if len(word) >= shortest and word not in STOPWORDS}
 
 
 def _anchored(text: str, region: tuple[int, int], old: Value, words: set[str], scope: str) -> bool:
