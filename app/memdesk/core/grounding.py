@@ -279,6 +279,12 @@ _ROLE_WORDS = frozenset({"user", "assistant", "system", "tool"})
 # A word cut short: at least four letters of it, and at least two fifths ("econ", "Economics").
 _CLIPPED_MIN = 4
 _CLIPPED_SHARE = 0.4
+# A word typed with one letter wrong, added or left out ("practise", "adress") is the word
+# spelt right, when it is long enough that one letter does not make another word of it.
+_MISTYPED_MIN = 6
+# Words joined by slashes, none of them a path's part ("Wed/Thu/Fri", "won/month"): each
+# word is read as written alone.
+_SLASHED_WORDS = re.compile(r"[^\W\d_]+(?:/[^\W\d_]+)+")
 
 
 @dataclass(frozen=True)
@@ -533,6 +539,8 @@ def _addresses(text: str) -> list[re.Match[str]]:
 
 def _grounded(match: re.Match[str], text: str, sources: Sources, numbered: set[int]) -> bool:
     kind = match.lastgroup
+    if kind == "path" and _SLASHED_WORDS.fullmatch(match.group()):
+        return all(_word_grounded(word, sources) for word in match.group().split("/"))
     if kind in _ADDRESSES:
         return _flatten(match.group()) in sources.flat
     if kind == "quote":
@@ -595,12 +603,13 @@ def _minutes(match: re.Match[str]) -> int:
 
 
 def _hour_said(match: re.Match[str], sources: Sources) -> bool:
-    """A whole hour of the clock ("7am", "2pm") whose hour was said as a number with no unit
-    ("7 till 5", "two o'clock", "pings from 8"; not "3 hours"): morning or afternoon is how the
-    hour is read, not a value of its own."""
-    if match.group("th") is None or int(match.group("tm") or 0):
+    """A whole hour of the clock ("7am", "2pm", "17:00") whose hour was said as a number with
+    no unit ("7 till 5", "two o'clock", "pings from 8"; not "3 hours"): morning or afternoon,
+    or the 24-hour clock, is how the hour is read, not a value of its own."""
+    hour, minutes = (match.group("th"), match.group("tm")) if match.group("th") else match.group("h24", "m24")
+    if int(minutes or 0):
         return False
-    return int(match.group("th")) in sources.bare_numbers
+    return (int(hour) - 1) % 12 + 1 in sources.bare_numbers
 
 
 def _value(match: re.Match[str]) -> float:
@@ -660,9 +669,7 @@ def _run_grounded(text: str, run: list[re.Match[str]], sources: Sources) -> bool
     for match in run:
         word = match.group()
         lower = word.lower()
-        if _stem(word) in sources.stems or lower in _ROLE_WORDS or _cut_short(lower, sources):
-            continue
-        if lower in _COMMON:  # "The", "Personal Details": a run counts for its other words
+        if _word_grounded(word, sources) or lower in _ROLE_WORDS:
             continue
         # A word that opens a sentence is capitalised anyway ("Delete every…"): it counts as
         # a name only when the sentence goes on as about someone or something ("Jake helped",
@@ -675,6 +682,43 @@ def _run_grounded(text: str, run: list[re.Match[str]], sources: Sources) -> bool
             continue
         return False
     return True
+
+
+def _word_grounded(word: str, sources: Sources) -> bool:
+    """Whether the sources use ``word`` in any case or form, cut short or mistyped, or it is
+    a common word ("The", "Personal Details": a run of them counts for its other words)."""
+    lower = word.lower()
+    return (
+        _stem(word) in sources.stems
+        or lower in _COMMON
+        or _cut_short(lower, sources)
+        or _mistyped(lower, sources)
+    )
+
+
+def _mistyped(word: str, sources: Sources) -> bool:
+    """Whether the sources hold ``word`` typed in lower case with one letter wrong, added or
+    left out ("cherry tree practise" for "Practice")."""
+    if len(word) < _MISTYPED_MIN:
+        return False
+    return any(
+        abs(len(typed) - len(word)) <= 1 and len(typed) >= _MISTYPED_MIN and _one_letter_apart(word, typed)
+        for typed in sources.clipped
+    )
+
+
+def _one_letter_apart(first: str, second: str) -> bool:
+    """One letter replaced, added or left out (not the same word)."""
+    if first == second:
+        return False
+    if len(first) > len(second):
+        first, second = second, first
+    start = 0
+    while start < len(first) and first[start] == second[start]:
+        start += 1
+    if len(first) == len(second):
+        return first[start + 1 :] == second[start + 1 :]
+    return first[start:] == second[start + 1 :]
 
 
 def _cut_short(word: str, sources: Sources) -> bool:

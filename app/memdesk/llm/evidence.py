@@ -38,9 +38,24 @@ _QUOTE_EDGES = "\"'“”‘’«»`… "
 _SINGLE_QUOTES = "'’‘`"
 _DOUBLE_QUOTES = '"“”«»'
 _WORD = re.compile(r"[^\W_]{4,}|\d+")  # a word that carries a fact ("cashews", "40")
-_FORM_LETTERS = 6  # a word's forms share its first six letters ("allergy", "allergic")
+_FORM_LETTERS = 5  # a word's forms share its first five letters ("allergy", "allergic"; "renewal", "renewed")
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+|\n+")
 _FULL_STOP = re.compile(r"(?<=[.!?])\s+|\n+")
+# A full stop that shortens a word, not one that ends a sentence: after an initial ("R.K.
+# Puram"), a title ("Dr.", "Mrs."), or a short word before a number or a code ("Passport no.
+# K4418827").
+_SHORT_WORD = re.compile(r"(?<![^\W\d_])[^\W\d_]{1,3}\.$")
+_HOLDS_DIGIT = re.compile(r"\S*\d")
+# A sentence of a note with no subject of its own, its thing's: it opens with a verb or an
+# adjective ("Billed to the Chase card.", "Holds the sofa.", "Claim-free for two years."), not
+# with a name or a pronoun and its verb ("Dre pays half.").
+_DETAIL = re.compile(
+    r"[\W\d_]*(?:[A-Z][a-z]+(?<!s)(?:ed|s)|[A-Za-z]+-[a-z]+)\b(?!\s+[a-z]+(?<!s)(?:s|ed)\b)"
+)
+# A plan read from a modal alone that "until" bounds states what holds from now till then
+# ("I'll do saturdays myself til after christmas"); "won't … until" puts the change later.
+_MODAL = re.compile(r"(?i:\b(?:will|shall|gonna)\b|['’]ll\b|\bgoing\s+to\b)")
+_UNTIL = re.compile(r"(?i:\b(?:until|till|til)\b)")
 _SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|\n")
 _CLAUSE_BREAK = re.compile(r"[.;:!?,]\s|\n|\s(?:but|so|because|while|whereas)\s")
 # A clause about a relative or a friend ("my brother just bought…", "Mum moved to Cork"), with
@@ -120,7 +135,9 @@ def doubt(edit: Edit, before: str, spoken: Spoken, *, note: bool = False) -> str
     at = _reading_point(text, start, end, before, edit.text)
     mood = mood_at(text, at)
     if mood == LATER and (
-        not mood_at(*_quoted_clauses(text, start, end, at)) or _now_then_later(text, start, end, at)
+        not mood_at(*_quoted_clauses(text, start, end, at))
+        or _now_then_later(text, start, end, at)
+        or _from_now_until(*_quoted_clauses(text, start, end, at))
     ):
         mood = ""  # the plan or later date is in a clause of its own, not the quoted one
     elif (
@@ -203,6 +220,16 @@ def _now_then_later(text: str, start: int, end: int, at: int) -> bool:
     )
 
 
+def _from_now_until(clause: str, at: int) -> bool:
+    """The clause's only plan is a modal whose arrangement "until" bounds: it holds from now
+    ("I'll do saturdays myself til after christmas"), unless something else in it is later."""
+    modal = _MODAL.search(clause)
+    if modal is None or not _UNTIL.search(clause, modal.end()):
+        return False
+    blank = clause[: modal.start()] + " " * len(modal.group()) + clause[modal.end() :]
+    return not mood_at(blank, at)
+
+
 def _without_asides(text: str, start: int, end: int) -> str:
     """``text`` with its asides that describe something of their own blanked (``_ASIDE``),
     every other character where it was; an aside that overlaps the quote stays."""
@@ -252,17 +279,35 @@ def _dropped(before: str, after: str, conversation: tuple[str, ...], *, retired_
     (``retired_note``), the clauses a semicolon joins to a sentence are details of what it
     says and end with it ("…FootyPass to watch the NRL; renews on the 9th."); a sentence of
     its own is still a fact of its own."""
-    split = _FULL_STOP if retired_note else _SENTENCE
-    sentences = [part.strip() for part in split.split(before) if part.strip()]
+    sentences = _sentences(before, _FULL_STOP if retired_note else _SENTENCE)
     if len(sentences) < 2:
         return ""
     kept = {_form(word) for word in _WORD.findall(after)}
     said = {_form(word) for text in conversation for word in _WORD.findall(text)}
     for sentence in sentences:
+        if retired_note and _DETAIL.match(sentence):
+            continue  # a detail of the ended thing, which ends with it
         words = {_form(word) for word in _WORD.findall(sentence)}
         if words and not words & kept and not words & said:
             return sentence
     return ""
+
+
+def _sentences(text: str, stops: re.Pattern[str]) -> list[str]:
+    """``text`` cut at ``stops``, except where a full stop shortens a word (``_SHORT_WORD``)."""
+    parts: list[str] = []
+    start = 0
+    for stop in stops.finditer(text):
+        word = None if "\n" in stop.group() else _SHORT_WORD.search(text, start, stop.start())
+        following = text[stop.end() :]
+        if word and (
+            len(word.group()) == 2 or word.group()[:-1].istitle() or _HOLDS_DIGIT.match(following)
+        ):
+            continue
+        parts.append(text[start : stop.start()])
+        start = stop.end()
+    parts.append(text[start:])
+    return [part.strip() for part in parts if part.strip()]
 
 
 def _form(word: str) -> str:

@@ -176,14 +176,19 @@ def test_a_whole_entry_ends_when_the_conversation_touches_all_it_says():
     assert doubt(retire, "Unit #B2 at Big Yellow, £89 a month. Holds the unit's boxes.", said) == ""
 
 
-def test_a_note_that_ends_takes_the_details_a_semicolon_joins_to_it():
-    """An entry or a memory about one thing ends whole with the clauses of its sentence; a line of
-    a document keeps them, and a sentence of its own is still a fact of its own."""
+def test_a_note_that_ends_takes_its_details_with_it():
+    """An entry or a memory about one thing ends whole with the clauses of its sentence and the
+    sentences with no subject of their own ("Renews on the 9th.", "Billed to the Chase card.");
+    a line of a document keeps them, and a sentence with a subject of its own ("Dre pays
+    half.") is still a fact of its own."""
     said = spoken("ditched footypass, cancelled it last nite")
     retire = Edit("retire", 1, "", "ends", evidence="ditched footypass, cancelled it last nite")
     subscription = "Pays $25/month for FootyPass to watch the NRL; renews on the 9th."
     assert doubt(retire, subscription, said, note=True) == ""
     assert "drops “renews on the 9th.”" in doubt(retire, subscription, said)
-    assert "drops “Renews on the 9th.”" in doubt(
-        retire, "Pays $25/month for FootyPass. Renews on the 9th.", said, note=True
+    for details in ("Renews on the 9th.", "Billed to the Chase card.", "Claim-free for two years."):
+        assert doubt(retire, f"Pays $25/month for FootyPass. {details}", said, note=True) == ""
+        assert f"drops “{details}”" in doubt(retire, f"Pays $25/month for FootyPass. {details}", said)
+    assert "drops “Dre pays half.”" in doubt(
+        retire, "Pays $25/month for FootyPass. Dre pays half.", said, note=True
     )
