@@ -49,9 +49,7 @@ _HOLDS_DIGIT = re.compile(r"\S*\d")
 # A sentence of a note with no subject of its own, its thing's: it opens with a verb or an
 # adjective ("Billed to the Chase card.", "Holds the sofa.", "Claim-free for two years."), not
 # with a name or a pronoun and its verb ("Dre pays half.").
-_DETAIL = re.compile(
-    r"[\W\d_]*(?:[A-Z][a-z]+(?<!s)(?:ed|s)|[A-Za-z]+-[a-z]+)\b(?!\s+[a-z]+(?<!s)(?:s|ed)\b)"
-)
+_DETAIL = re.compile(r"[\W\d_]*(?:[A-Z][a-z]+(?<!s)(?:ed|s)|[A-Za-z]+-[a-z]+)\b(?!\s+[a-z]+(?<!s)(?:s|ed)\b)")
 # A plan read from a modal alone that "until" bounds states what holds from now till then
 # ("I'll do saturdays myself til after christmas"); "won't … until" puts the change later.
 _MODAL = re.compile(r"(?i:\b(?:will|shall|gonna)\b|['’]ll\b|\bgoing\s+to\b)")
@@ -300,9 +298,7 @@ def _sentences(text: str, stops: re.Pattern[str]) -> list[str]:
     for stop in stops.finditer(text):
         word = None if "\n" in stop.group() else _SHORT_WORD.search(text, start, stop.start())
         following = text[stop.end() :]
-        if word and (
-            len(word.group()) == 2 or word.group()[:-1].istitle() or _HOLDS_DIGIT.match(following)
-        ):
+        if word and (len(word.group()) == 2 or word.group()[:-1].istitle() or _HOLDS_DIGIT.match(following)):
             continue
         parts.append(text[start : stop.start()])
         start = stop.end()
