@@ -83,6 +83,30 @@ def test_a_whole_hour_said_as_a_number_grounds_its_clock_time():
     ]
 
 
+def test_a_whole_hour_said_as_a_number_grounds_it_on_the_24_hour_clock():
+    said = Sources([("saturdays too, 7 till 5 every day we're open", TODAY)], TODAY)
+    assert check("Hours: Mon–Sat 7:00–17:00", said) == []
+    assert marked("Hours: Mon–Sat 7:00–16:00", said) == ["16:00"]
+
+
+def test_words_joined_by_slashes_are_each_read_as_words():
+    said = Sources([("halima has zara wednesday thursday friday now, 33k won a month", TODAY)], TODAY)
+    assert check("The childminder picks Zara up Wed/Thu/Fri; 33k won/month.", said) == []
+    assert marked("The childminder picks Zara up Wed/Sat/Fri.", said) == ["Wed/Sat/Fri"]
+    # a path is still a path
+    assert marked("Notes in docs/zara/days.", said) == ["docs/zara/days"]
+
+
+def test_a_long_word_typed_with_one_letter_wrong_grounds_the_word():
+    said = Sources([("new one is dr lindqvist at the cherry tree practise in dalston", TODAY)], TODAY)
+    assert check("Dentist: Dr. Lindqvist at Cherry Tree Practice, Dalston", said) == []
+    # two letters wrong is another word, and so is one wrong in a short word ("Dalton")
+    assert marked("Dentist: Dr. Lindqvist at Cherry Tree Pructace, Dalton", said) == [
+        "Cherry Tree Pructace",
+        "Dalton",
+    ]
+
+
 def test_weds_is_wednesday():
     said = Sources([("send it weds at 6", TODAY)], TODAY)
     assert check("Posts the reminder every Wednesday at 6pm.", said) == []

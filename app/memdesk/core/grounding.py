@@ -281,7 +281,7 @@ _CLIPPED_MIN = 4
 _CLIPPED_SHARE = 0.4
 # A word typed with one letter wrong, added or left out ("practise", "adress") is the word
 # spelt right, when it is long enough that one letter does not make another word of it.
-_MISTYPED_MIN = 6
+_MISTYPED_MIN = 7
 # Words joined by slashes, none of them a path's part ("Wed/Thu/Fri", "won/month"): each
 # word is read as written alone.
 _SLASHED_WORDS = re.compile(r"[^\W\d_]+(?:/[^\W\d_]+)+")

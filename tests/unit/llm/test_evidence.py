@@ -41,6 +41,11 @@ def update(text: str, evidence: str) -> Edit:
          "Name: Dr. Rita Mistry", "I shall henceforth be known professionally as Dr. Rita Mistry"),
         ("As of today I'll be working from the Porto office.", "Works from the Lisbon office",
          "Works from the Porto office", "As of today I'll be working from the Porto office"),
+        # a modal's arrangement that "until" bounds holds from now until then
+        ("kieran's gone. not for now, I'll do saturdays myself til after christmas",
+         "Staff: Siobhán (mornings), Kieran (Saturdays)",
+         "Staff: Siobhán (mornings); covers Saturdays herself",
+         "I'll do saturdays myself til after christmas"),
         # dictated, without full stops: a modal in a clause of its own does not make the change a plan
         ("I've handed my notice in at the Oxfam shop my back just won't take the standing anymore",
          "Volunteers at the Oxfam shop", "", "I've handed my notice in at the Oxfam shop"),
@@ -110,6 +115,12 @@ def test_a_change_the_person_states_passes(said, before, after, evidence):
         ("from next April I won't need the car anymore", "Drives a 2014 Skoda", "",
          "from next April I won't need the car anymore",
          "Not applied: a plan or a later date, not a change yet"),
+        # a later date in the clause, or "won't … until", still puts the change later
+        ("from next April I'll do saturdays myself till christmas", "Staff: Kieran (Saturdays)",
+         "Staff: covers Saturdays herself", "from next April I'll do saturdays myself till christmas",
+         "Not applied: a plan or a later date, not a change yet"),
+        ("I won't have the new car until June", "Drives a 2014 Skoda", "Drives a new car",
+         "I won't have the new car until June", "Not applied: a plan or a later date, not a change yet"),
         # a condition governs the clause after it
         ("if they offer it, I'm moving to Leeds", "Lives in Lisbon", "Lives in Leeds",
          "I'm moving to Leeds", "Not applied: a supposition, not a change"),
@@ -160,6 +171,31 @@ def test_a_sentence_the_conversation_touches_in_another_form_of_its_words_may_go
     untouched = spoken("results came back", "it's cashews")
     assert "drops “no known allergies”" in doubt(
         update("Diet: vegetarian; cashews", "it's cashews"), before, untouched
+    )
+
+
+def test_a_full_stop_that_shortens_a_word_does_not_end_a_sentence():
+    """An initial, a title or a short word before a code is not a sentence of its own to keep."""
+    said = spoken("Aarav has started at Sanskriti School, Chanakyapuri, in Class 5")
+    evidence = "Aarav has started at Sanskriti School, Chanakyapuri, in Class 5"
+    school = "- Son Aarav, Class 4, Delhi Public School, R.K. Puram"
+    assert doubt(update("- Son Aarav, Class 5, Sanskriti School, Chanakyapuri", evidence), school, said) == ""
+    passport = "Passport no. K4418827, issued at RPO Kochi. Kept in the study safe."
+    renewed = spoken("New passport number is W7730519")
+    assert "drops “Kept in the study safe.”" in doubt(
+        update("Passport no. W7730519, issued at RPO Kochi.", "New passport number is W7730519"),
+        passport,
+        renewed,
+    )
+
+
+def test_a_word_said_in_another_form_with_five_letters_in_common_touches_a_sentence():
+    said = spoken("my passport has been renewed. New passport number is W7730519")
+    before = "Passport no. K4418827, valid till 11/06/2025. Needs renewal before the Dubai trip."
+    edit = update("Passport no. W7730519, valid till 18/02/2035.", "New passport number is W7730519")
+    assert doubt(edit, before, said) == ""
+    assert "drops “Needs renewal before the Dubai trip.”" in doubt(
+        edit, before, spoken("New passport number is W7730519")
     )
 
 
