@@ -224,6 +224,18 @@ _NUMBER_WORDS = {
 }
 _TENS = _listed("twenty thirty forty fifty sixty seventy eighty ninety")
 _NUMBER_WORDS |= {word: 10 * tens for tens, word in enumerate(_TENS, 2)}
+# A clock time said in words: "half past seven", "quarter to nine", "twenty-five past 6",
+# "half seven" (half past, as said in Britain and Ireland), "noon"; morning or afternoon.
+_UNITS_WORDS = "|".join(word for word, value in _NUMBER_WORDS.items() if 0 < value < 10)
+_SPOKEN_NUMBER = (
+    rf"\d{{1,2}}|(?:{'|'.join(_TENS)})(?:[- ](?:{_UNITS_WORDS}))?"
+    rf"|{'|'.join(sorted((w for w, v in _NUMBER_WORDS.items() if v < 20), key=len, reverse=True))}"
+)
+_SPOKEN_TIME = re.compile(
+    rf"\b(?P<by>half|quarter|{_SPOKEN_NUMBER})\s+(?:minutes\s+)?(?P<way>past|after|to|till|til)\s+"
+    rf"(?P<hour>{_SPOKEN_NUMBER})\b|\bhalf\s+(?P<half>{_SPOKEN_NUMBER})\b|\b(?P<noon>noon|midday|midnight)\b",
+    re.IGNORECASE,
+)
 _ORDINAL_WORDS = {
     word: value
     for value, word in enumerate(
@@ -325,6 +337,10 @@ class Sources:
         self._add("\n".join(texts))
         for day in days:
             self._add_date(_Date(day.year, day.month, day.day))
+        # A day of a month said without its year ("from 10th March") is of a year it was said in.
+        for said in [found for found in self.dates if found.year is None and found.month and found.day]:
+            for year in {day.year for day in days}:
+                self._add_date(_Date(year, said.month, said.day))
         prompt_text = "\n".join(prompts)
         # Words of the instructions (headings the prompt suggests, its examples) are no names.
         self.prompt_stems = {_stem(word) for word in _WORDS.findall(prompt_text)}
@@ -354,6 +370,23 @@ class Sources:
                 for found in _dates(match):
                     self._add_date(found)
         self._add_number_words(text)
+        self._add_spoken_times(text)
+
+    def _add_spoken_times(self, text: str) -> None:
+        """The clock times ``text`` says in words, in the morning and in the afternoon."""
+        for match in _SPOKEN_TIME.finditer(text):
+            if match.group("noon"):
+                self.minutes.add(0 if match.group("noon").lower() == "midnight" else 12 * 60)
+                continue
+            hour = _said_number(match.group("hour") or match.group("half"))
+            by = (match.group("by") or "half").lower()
+            minutes = {"half": 30, "quarter": 15}.get(by, _said_number(by))
+            if hour is None or minutes is None or not 1 <= hour <= 12 or not 0 < minutes < 60:
+                continue
+            at = hour * 60 + (
+                -minutes if (match.group("way") or "past").lower() in ("to", "till", "til") else minutes
+            )
+            self.minutes |= {at % (12 * 60), at % (12 * 60) + 12 * 60}
 
     def _add_date(self, found: _Date) -> None:
         self.dates.add(found)
@@ -610,6 +643,16 @@ def _hour_said(match: re.Match[str], sources: Sources) -> bool:
     if int(minutes or 0):
         return False
     return (int(hour) - 1) % 12 + 1 in sources.bare_numbers
+
+
+def _said_number(said: str) -> int | None:
+    """A whole number said in digits or in English words ("7", "seven", "twenty-five")."""
+    if said.isdigit():
+        return int(said)
+    words = re.split(r"[- ]", said.lower())
+    if not all(word in _NUMBER_WORDS for word in words):
+        return None
+    return sum(_NUMBER_WORDS[word] for word in words)
 
 
 def _value(match: re.Match[str]) -> float:
