@@ -64,9 +64,12 @@ _RELATIVES = re.compile(
 )
 _FIRST_PERSON = re.compile(r"\bI\b|\b(?i:we|me|us)\b")
 # A clause that opens with a subject of its own: the person ("I'm Mrs Pemberton now", "Frank
-# and I went…") at a quote's start, anyone at what follows it ("…the Oxfam shop my back just
-# won't take the standing"). Dictated speech has no full stops to say where a clause ends.
-_OWN_SUBJECT = re.compile(r"\s*(?:(?i:i|we)\b|[A-Z][\w-]+ (?i:and) (?:(?i:i|we))\b)")
+# and I went…", "so I joined PureGym", after a joining word) at a quote's start, anyone at what
+# follows it ("…the Oxfam shop my back just won't take the standing"). Dictated speech has no
+# full stops to say where a clause ends.
+_OWN_SUBJECT = re.compile(
+    r"\s*(?:(?i:and|but|so|then)\s+)?(?:(?i:i|we)\b|[A-Z][\w-]+ (?i:and) (?:(?i:i|we))\b)"
+)
 # An aside set off by a pair of dashes or brackets that describes something of its own — a
 # relative clause or a noun's apposition ("the allergy — a label I have carried since 1998,
 # which may have been viral — has now been removed") — holds its own mood, not the quote's.

@@ -41,6 +41,9 @@ def update(text: str, evidence: str) -> Edit:
          "Name: Dr. Rita Mistry", "I shall henceforth be known professionally as Dr. Rita Mistry"),
         ("As of today I'll be working from the Porto office.", "Works from the Lisbon office",
          "Works from the Porto office", "As of today I'll be working from the Porto office"),
+        # a quote that opens with the person as subject after a joining word is a clause of its own
+        ("the old gym will be closed for good so I joined PureGym", "Gym: Fitness First", "Gym: PureGym",
+         "so I joined PureGym"),
         # a modal's arrangement that "until" bounds holds from now until then
         ("kieran's gone. not for now, I'll do saturdays myself til after christmas",
          "Staff: Siobhán (mornings), Kieran (Saturdays)",
