@@ -277,9 +277,10 @@ def _said_of_household(text: str, start: int, end: int, household: frozenset[str
 def _dropped(before: str, after: str, conversation: tuple[str, ...], *, retired_note: bool = False) -> str:
     """A sentence of a text holding several that the new text leaves out, though nothing said
     in the conversation touches it; "" when there is none. When a note about one thing ends
-    (``retired_note``), the clauses a semicolon joins to a sentence are details of what it
-    says and end with it ("…FootyPass to watch the NRL; renews on the 9th."); a sentence of
-    its own is still a fact of its own."""
+    (``retired_note``), the clauses a semicolon joins to a sentence, and the sentences with no
+    subject of their own (``_DETAIL``), are details of what it says and end with it
+    ("…FootyPass to watch the NRL; renews on the 9th.", "Billed to the Chase card."); a
+    sentence with a subject of its own is still a fact of its own."""
     sentences = _sentences(before, _FULL_STOP if retired_note else _SENTENCE)
     if len(sentences) < 2:
         return ""
