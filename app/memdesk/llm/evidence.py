@@ -50,10 +50,13 @@ _HOLDS_DIGIT = re.compile(r"\S*\d")
 # adjective ("Billed to the Chase card.", "Holds the sofa.", "Claim-free for two years."), not
 # with a name or a pronoun and its verb ("Dre pays half.").
 _DETAIL = re.compile(r"[\W\d_]*(?:[A-Z][a-z]+(?<!s)(?:ed|s)|[A-Za-z]+-[a-z]+)\b(?!\s+[a-z]+(?<!s)(?:s|ed)\b)")
-# A plan read from a modal alone that "until" bounds states what holds from now till then
-# ("I'll do saturdays myself til after christmas"); "won't … until" puts the change later.
+# A plan read from a modal alone states what holds from now when "until" bounds it ("I'll do
+# saturdays myself til after christmas"; "won't … until" puts the change later) or when it ends
+# something from now ("I will no longer be needing the parking space", "won't need it anymore").
 _MODAL = re.compile(r"(?i:\b(?:will|shall|gonna)\b|['’]ll\b|\bgoing\s+to\b)")
 _UNTIL = re.compile(r"(?i:\b(?:until|till|til)\b)")
+_ENDS_FROM_NOW = re.compile(r"(?i:\b(?:no\s+longer|any\s?more)\b)")
+_NEGATED_MODAL = re.compile(r"(?i:\b(?:won['’]?t|will\s+not|shan['’]?t|shall\s+not)\b)")
 _SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|\n")
 _CLAUSE_BREAK = re.compile(r"[.;:!?,]\s|\n|\s(?:but|so|because|while|whereas)\s")
 # A clause about a relative or a friend ("my brother just bought…", "Mum moved to Cork"), with
@@ -138,7 +141,7 @@ def doubt(edit: Edit, before: str, spoken: Spoken, *, note: bool = False) -> str
     if mood == LATER and (
         not mood_at(*_quoted_clauses(text, start, end, at))
         or _now_then_later(text, start, end, at)
-        or _from_now_until(*_quoted_clauses(text, start, end, at))
+        or _modal_from_now(*_quoted_clauses(text, start, end, at))
     ):
         mood = ""  # the plan or later date is in a clause of its own, not the quoted one
     elif (
@@ -221,11 +224,16 @@ def _now_then_later(text: str, start: int, end: int, at: int) -> bool:
     )
 
 
-def _from_now_until(clause: str, at: int) -> bool:
-    """The clause's only plan is a modal whose arrangement "until" bounds: it holds from now
-    ("I'll do saturdays myself til after christmas"), unless something else in it is later."""
-    modal = _MODAL.search(clause)
-    if modal is None or not _UNTIL.search(clause, modal.end()):
+def _modal_from_now(clause: str, at: int) -> bool:
+    """The clause's only plan is a modal that "until" bounds or that ends something from now:
+    it holds from now ("I'll do saturdays myself til after christmas", "I won't need the car
+    anymore"), unless something else in it is later ("from next April …")."""
+    modal = _MODAL.search(clause) or _NEGATED_MODAL.search(clause)
+    if modal is None:
+        return False
+    # "won't have the new car until June": the change comes then
+    until = _UNTIL.search(clause, modal.end()) and not _NEGATED_MODAL.match(clause, modal.start())
+    if not until and not _ENDS_FROM_NOW.search(clause, modal.end()):
         return False
     blank = clause[: modal.start()] + " " * len(modal.group()) + clause[modal.end() :]
     return not mood_at(blank, at)

@@ -49,6 +49,9 @@ def update(text: str, evidence: str) -> Edit:
          "Staff: Siobhán (mornings), Kieran (Saturdays)",
          "Staff: Siobhán (mornings); covers Saturdays herself",
          "I'll do saturdays myself til after christmas"),
+        # a modal that ends something from now, with nothing later in its clause
+        ("I will no longer be needing the parking space, sold the car", "Parking: bay 4 at Elm Court",
+         "Parking: none", "I will no longer be needing the parking space"),
         # dictated, without full stops: a modal in a clause of its own does not make the change a plan
         ("I've handed my notice in at the Oxfam shop my back just won't take the standing anymore",
          "Volunteers at the Oxfam shop", "", "I've handed my notice in at the Oxfam shop"),
