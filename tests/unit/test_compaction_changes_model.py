@@ -107,15 +107,38 @@ def test_a_conversation_no_rule_reads_reaches_the_model_with_entries_by_key(memd
         return Reply('[{"action": "none"}]')
 
     respond(backend, changes)
-    memdesk_app.documents.set("user/profile", PROFILE)
-    memdesk_app.entries.upsert("krakow-flat", "The Krakow flat search: two rooms, Kazimierz.", "knowledge")
-    memdesk_app.entries.upsert("recipes", "Pierogi need an hour.", "knowledge")
-    memdesk_app.sessions.log(SESSION, "user", "as of this weekend im a Krakow resident lol")
-    memdesk_app.compaction.propose(SESSION)
+    app = memdesk_app
+    app.update_settings(app.settings.with_values({"compaction.change_candidates": 1}))
+    app.documents.set("user/profile", PROFILE)
+    app.entries.upsert("krakow-flat", "The Krakow flat search: two rooms, Kazimierz.", "knowledge")
+    app.entries.upsert("recipes", "Pierogi need an hour.", "knowledge")
+    app.sessions.log(SESSION, "user", "as of this weekend im a Krakow resident lol")
+    app.compaction.propose(SESSION)
 
     assert "(profile) Lives in Ghent, works at Barco." in seen["message"]
     assert "(entry krakow-flat) The Krakow flat search" in seen["message"]
-    assert "Pierogi" not in seen["message"]  # recall finds no word of the person's in it
+    # more entries than the candidates take: recall finds no word of the person's in it
+    assert "Pierogi" not in seen["message"]
+
+
+def test_while_every_entry_fits_the_candidates_the_model_sees_them_all(memdesk_app, backend):
+    """The person's words may share none with the entry they change ("pasword")."""
+    seen = {}
+
+    def changes(request):
+        seen["message"] = request.user_text
+        return Reply('[{"action": "none"}]')
+
+    respond(backend, changes)
+    app = memdesk_app
+    app.entries.upsert("home-wifi", "Home wifi is Casa_Moreno_5G, password tacos4ever2022.", "knowledge")
+    app.entries.upsert("diary-key", "The diary's own password.", "knowledge")
+    app.privacy.set_private(Target(TargetKind.ENTRY, "diary-key"), True)
+    app.sessions.log(SESSION, "user", "the internet guy reset evrything, pasword is now bluelagoon88")
+    app.compaction.propose(SESSION)
+
+    assert "(entry home-wifi) Home wifi is Casa_Moreno_5G" in seen["message"]
+    assert "diary" not in seen["message"]  # a private entry is never sent
 
 
 def test_a_memory_of_another_app_that_recall_finds_is_a_candidate_unless_the_app_is_private(

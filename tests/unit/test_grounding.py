@@ -83,6 +83,51 @@ def test_a_whole_hour_said_as_a_number_grounds_its_clock_time():
     ]
 
 
+def test_a_whole_hour_said_as_a_number_grounds_it_on_the_24_hour_clock():
+    said = Sources([("saturdays too, 7 till 5 every day we're open", TODAY)], TODAY)
+    assert check("Hours: Mon–Sat 7:00–17:00", said) == []
+    assert marked("Hours: Mon–Sat 7:00–16:00", said) == ["16:00"]
+
+
+def test_a_clock_time_said_in_words_grounds_it():
+    said = Sources(
+        [("alarm at half past seven now, gym at half six, choir quarter to nine, lunch at midday", TODAY)],
+        TODAY,
+    )
+    assert check("Alarm 7:30; gym 18:30; choir 8:45pm; lunch 12:00.", said) == []
+    # not another time, nor "half an hour"
+    assert marked(
+        "Alarm 7:15; break at 12:30.", Sources([("half past seven, half an hour", TODAY)], TODAY)
+    ) == [
+        "7:15",
+        "12:30",
+    ]
+
+
+def test_a_day_of_a_month_said_without_its_year_is_of_the_year_it_was_said_in():
+    said = Sources([("we moved to leeds on 10th March", AT)], TODAY)
+    assert check("Lives in Leeds (since 10 March 2026)", said) == []
+    assert marked("Lives in Leeds (since 10 March 2019)", said) == ["10 March 2019"]
+
+
+def test_words_joined_by_slashes_are_each_read_as_words():
+    said = Sources([("halima has zara wednesday thursday friday now, 33k won a month", TODAY)], TODAY)
+    assert check("The childminder picks Zara up Wed/Thu/Fri; 33k won/month.", said) == []
+    assert marked("The childminder picks Zara up Wed/Sat/Fri.", said) == ["Wed/Sat/Fri"]
+    # a path is still a path
+    assert marked("Notes in docs/zara/days.", said) == ["docs/zara/days"]
+
+
+def test_a_long_word_typed_with_one_letter_wrong_grounds_the_word():
+    said = Sources([("new one is dr lindqvist at the cherry tree practise in dalston", TODAY)], TODAY)
+    assert check("Dentist: Dr. Lindqvist at Cherry Tree Practice, Dalston", said) == []
+    # two letters wrong is another word, and so is one wrong in a short word ("Dalton")
+    assert marked("Dentist: Dr. Lindqvist at Cherry Tree Pructace, Dalton", said) == [
+        "Cherry Tree Pructace",
+        "Dalton",
+    ]
+
+
 def test_weds_is_wednesday():
     said = Sources([("send it weds at 6", TODAY)], TODAY)
     assert check("Posts the reminder every Wednesday at 6pm.", said) == []

@@ -288,3 +288,19 @@ def test_a_question_about_a_rate_per_period_finds_the_amount_given_per_that_peri
     for question, line in asked:
         hits = app.recall.for_prompt(question, "user", 3, app.now(), ReadScope())[0]
         assert [hit.text for hit in hits] == [line]
+
+
+def test_a_question_asking_for_a_contact_finds_the_paragraph_holding_one_of_its_kind(memdesk_app):
+    app = memdesk_app
+    app.documents.set(
+        "user/facts",
+        "- Main line: 0708 558 2190 (Airtel)\n\n- Writes from rita.okafor@proton.me"
+        "\n\n- Works at Acme in Lagos",
+    )
+    asked = [
+        ("What's my phone number now?", "Main line: 0708 558 2190 (Airtel)"),
+        ("What is my email?", "Writes from rita.okafor@proton.me"),
+    ]
+    for question, line in asked:
+        hits = app.recall.for_prompt(question, "user", 3, app.now(), ReadScope())[0]
+        assert [hit.text for hit in hits] == [line]

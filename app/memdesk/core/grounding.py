@@ -224,6 +224,18 @@ _NUMBER_WORDS = {
 }
 _TENS = _listed("twenty thirty forty fifty sixty seventy eighty ninety")
 _NUMBER_WORDS |= {word: 10 * tens for tens, word in enumerate(_TENS, 2)}
+# A clock time said in words: "half past seven", "quarter to nine", "twenty-five past 6",
+# "half seven" (half past, as said in Britain and Ireland), "noon"; morning or afternoon.
+_UNITS_WORDS = "|".join(word for word, value in _NUMBER_WORDS.items() if 0 < value < 10)
+_SPOKEN_NUMBER = (
+    rf"\d{{1,2}}|(?:{'|'.join(_TENS)})(?:[- ](?:{_UNITS_WORDS}))?"
+    rf"|{'|'.join(sorted((w for w, v in _NUMBER_WORDS.items() if v < 20), key=len, reverse=True))}"
+)
+_SPOKEN_TIME = re.compile(
+    rf"\b(?P<by>half|quarter|{_SPOKEN_NUMBER})\s+(?:minutes\s+)?(?P<way>past|after|to|till|til)\s+"
+    rf"(?P<hour>{_SPOKEN_NUMBER})\b|\bhalf\s+(?P<half>{_SPOKEN_NUMBER})\b|\b(?P<noon>noon|midday|midnight)\b",
+    re.IGNORECASE,
+)
 _ORDINAL_WORDS = {
     word: value
     for value, word in enumerate(
@@ -279,6 +291,12 @@ _ROLE_WORDS = frozenset({"user", "assistant", "system", "tool"})
 # A word cut short: at least four letters of it, and at least two fifths ("econ", "Economics").
 _CLIPPED_MIN = 4
 _CLIPPED_SHARE = 0.4
+# A word typed with one letter wrong, added or left out ("practise", "adress") is the word
+# spelt right, when it is long enough that one letter does not make another word of it.
+_MISTYPED_MIN = 7
+# Words joined by slashes, none of them a path's part ("Wed/Thu/Fri", "won/month"): each
+# word is read as written alone.
+_SLASHED_WORDS = re.compile(r"[^\W\d_]+(?:/[^\W\d_]+)+")
 
 
 @dataclass(frozen=True)
@@ -319,6 +337,10 @@ class Sources:
         self._add("\n".join(texts))
         for day in days:
             self._add_date(_Date(day.year, day.month, day.day))
+        # A day of a month said without its year ("from 10th March") is of a year it was said in.
+        for said in [found for found in self.dates if found.year is None and found.month and found.day]:
+            for year in {day.year for day in days}:
+                self._add_date(_Date(year, said.month, said.day))
         prompt_text = "\n".join(prompts)
         # Words of the instructions (headings the prompt suggests, its examples) are no names.
         self.prompt_stems = {_stem(word) for word in _WORDS.findall(prompt_text)}
@@ -348,6 +370,23 @@ class Sources:
                 for found in _dates(match):
                     self._add_date(found)
         self._add_number_words(text)
+        self._add_spoken_times(text)
+
+    def _add_spoken_times(self, text: str) -> None:
+        """The clock times ``text`` says in words, in the morning and in the afternoon."""
+        for match in _SPOKEN_TIME.finditer(text):
+            if match.group("noon"):
+                self.minutes.add(0 if match.group("noon").lower() == "midnight" else 12 * 60)
+                continue
+            hour = _said_number(match.group("hour") or match.group("half"))
+            by = (match.group("by") or "half").lower()
+            minutes = {"half": 30, "quarter": 15}.get(by, _said_number(by))
+            if hour is None or minutes is None or not 1 <= hour <= 12 or not 0 < minutes < 60:
+                continue
+            at = hour * 60 + (
+                -minutes if (match.group("way") or "past").lower() in ("to", "till", "til") else minutes
+            )
+            self.minutes |= {at % (12 * 60), at % (12 * 60) + 12 * 60}
 
     def _add_date(self, found: _Date) -> None:
         self.dates.add(found)
@@ -533,6 +572,8 @@ def _addresses(text: str) -> list[re.Match[str]]:
 
 def _grounded(match: re.Match[str], text: str, sources: Sources, numbered: set[int]) -> bool:
     kind = match.lastgroup
+    if kind == "path" and _SLASHED_WORDS.fullmatch(match.group()):
+        return all(_word_grounded(word, sources) for word in match.group().split("/"))
     if kind in _ADDRESSES:
         return _flatten(match.group()) in sources.flat
     if kind == "quote":
@@ -595,12 +636,23 @@ def _minutes(match: re.Match[str]) -> int:
 
 
 def _hour_said(match: re.Match[str], sources: Sources) -> bool:
-    """A whole hour of the clock ("7am", "2pm") whose hour was said as a number with no unit
-    ("7 till 5", "two o'clock", "pings from 8"; not "3 hours"): morning or afternoon is how the
-    hour is read, not a value of its own."""
-    if match.group("th") is None or int(match.group("tm") or 0):
+    """A whole hour of the clock ("7am", "2pm", "17:00") whose hour was said as a number with
+    no unit ("7 till 5", "two o'clock", "pings from 8"; not "3 hours"): morning or afternoon,
+    or the 24-hour clock, is how the hour is read, not a value of its own."""
+    hour, minutes = (match.group("th"), match.group("tm")) if match.group("th") else match.group("h24", "m24")
+    if int(minutes or 0):
         return False
-    return int(match.group("th")) in sources.bare_numbers
+    return (int(hour) - 1) % 12 + 1 in sources.bare_numbers
+
+
+def _said_number(said: str) -> int | None:
+    """A whole number said in digits or in English words ("7", "seven", "twenty-five")."""
+    if said.isdigit():
+        return int(said)
+    words = re.split(r"[- ]", said.lower())
+    if not all(word in _NUMBER_WORDS for word in words):
+        return None
+    return sum(_NUMBER_WORDS[word] for word in words)
 
 
 def _value(match: re.Match[str]) -> float:
@@ -660,9 +712,7 @@ def _run_grounded(text: str, run: list[re.Match[str]], sources: Sources) -> bool
     for match in run:
         word = match.group()
         lower = word.lower()
-        if _stem(word) in sources.stems or lower in _ROLE_WORDS or _cut_short(lower, sources):
-            continue
-        if lower in _COMMON:  # "The", "Personal Details": a run counts for its other words
+        if _word_grounded(word, sources) or lower in _ROLE_WORDS:
             continue
         # A word that opens a sentence is capitalised anyway ("Delete every…"): it counts as
         # a name only when the sentence goes on as about someone or something ("Jake helped",
@@ -675,6 +725,43 @@ def _run_grounded(text: str, run: list[re.Match[str]], sources: Sources) -> bool
             continue
         return False
     return True
+
+
+def _word_grounded(word: str, sources: Sources) -> bool:
+    """Whether the sources use ``word`` in any case or form, cut short or mistyped, or it is
+    a common word ("The", "Personal Details": a run of them counts for its other words)."""
+    lower = word.lower()
+    return (
+        _stem(word) in sources.stems
+        or lower in _COMMON
+        or _cut_short(lower, sources)
+        or _mistyped(lower, sources)
+    )
+
+
+def _mistyped(word: str, sources: Sources) -> bool:
+    """Whether the sources hold ``word`` typed in lower case with one letter wrong, added or
+    left out ("cherry tree practise" for "Practice")."""
+    if len(word) < _MISTYPED_MIN:
+        return False
+    return any(
+        abs(len(typed) - len(word)) <= 1 and len(typed) >= _MISTYPED_MIN and _one_letter_apart(word, typed)
+        for typed in sources.clipped
+    )
+
+
+def _one_letter_apart(first: str, second: str) -> bool:
+    """One letter replaced, added or left out (not the same word)."""
+    if first == second:
+        return False
+    if len(first) > len(second):
+        first, second = second, first
+    start = 0
+    while start < len(first) and first[start] == second[start]:
+        start += 1
+    if len(first) == len(second):
+        return first[start + 1 :] == second[start + 1 :]
+    return first[start:] == second[start + 1 :]
 
 
 def _cut_short(word: str, sources: Sources) -> bool:

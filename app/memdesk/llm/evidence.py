@@ -38,9 +38,25 @@ _QUOTE_EDGES = "\"'“”‘’«»`… "
 _SINGLE_QUOTES = "'’‘`"
 _DOUBLE_QUOTES = '"“”«»'
 _WORD = re.compile(r"[^\W_]{4,}|\d+")  # a word that carries a fact ("cashews", "40")
-_FORM_LETTERS = 6  # a word's forms share its first six letters ("allergy", "allergic")
+_FORM_LETTERS = 5  # a word's forms share its first five letters ("allergy", "allergic"; "renewal", "renewed")
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+|\n+")
 _FULL_STOP = re.compile(r"(?<=[.!?])\s+|\n+")
+# A full stop that shortens a word, not one that ends a sentence: after an initial ("R.K.
+# Puram"), a title ("Dr.", "Mrs."), or a short word before a number or a code ("Passport no.
+# K4418827").
+_SHORT_WORD = re.compile(r"(?<![^\W\d_])[^\W\d_]{1,3}\.$")
+_HOLDS_DIGIT = re.compile(r"\S*\d")
+# A sentence of a note with no subject of its own, its thing's: it opens with a verb or an
+# adjective ("Billed to the Chase card.", "Holds the sofa.", "Claim-free for two years."), not
+# with a name or a pronoun and its verb ("Dre pays half.").
+_DETAIL = re.compile(r"[\W\d_]*(?:[A-Z][a-z]+(?<!s)(?:ed|s)|[A-Za-z]+-[a-z]+)\b(?!\s+[a-z]+(?<!s)(?:s|ed)\b)")
+# A plan read from a modal alone states what holds from now when "until" bounds it ("I'll do
+# saturdays myself til after christmas"; "won't … until" puts the change later) or when it ends
+# something from now ("I will no longer be needing the parking space", "won't need it anymore").
+_MODAL = re.compile(r"(?i:\b(?:will|shall|gonna)\b|['’]ll\b|\bgoing\s+to\b)")
+_UNTIL = re.compile(r"(?i:\b(?:until|till|til)\b)")
+_ENDS_FROM_NOW = re.compile(r"(?i:\b(?:no\s+longer|any\s?more)\b)")
+_NEGATED_MODAL = re.compile(r"(?i:\b(?:won['’]?t|will\s+not|shan['’]?t|shall\s+not)\b)")
 _SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|\n")
 _CLAUSE_BREAK = re.compile(r"[.;:!?,]\s|\n|\s(?:but|so|because|while|whereas)\s")
 # A clause about a relative or a friend ("my brother just bought…", "Mum moved to Cork"), with
@@ -51,9 +67,12 @@ _RELATIVES = re.compile(
 )
 _FIRST_PERSON = re.compile(r"\bI\b|\b(?i:we|me|us)\b")
 # A clause that opens with a subject of its own: the person ("I'm Mrs Pemberton now", "Frank
-# and I went…") at a quote's start, anyone at what follows it ("…the Oxfam shop my back just
-# won't take the standing"). Dictated speech has no full stops to say where a clause ends.
-_OWN_SUBJECT = re.compile(r"\s*(?:(?i:i|we)\b|[A-Z][\w-]+ (?i:and) (?:(?i:i|we))\b)")
+# and I went…", "so I joined PureGym", after a joining word) at a quote's start, anyone at what
+# follows it ("…the Oxfam shop my back just won't take the standing"). Dictated speech has no
+# full stops to say where a clause ends.
+_OWN_SUBJECT = re.compile(
+    r"\s*(?:(?i:and|but|so|then)\s+)?(?:(?i:i|we)\b|[A-Z][\w-]+ (?i:and) (?:(?i:i|we))\b)"
+)
 # An aside set off by a pair of dashes or brackets that describes something of its own — a
 # relative clause or a noun's apposition ("the allergy — a label I have carried since 1998,
 # which may have been viral — has now been removed") — holds its own mood, not the quote's.
@@ -120,7 +139,9 @@ def doubt(edit: Edit, before: str, spoken: Spoken, *, note: bool = False) -> str
     at = _reading_point(text, start, end, before, edit.text)
     mood = mood_at(text, at)
     if mood == LATER and (
-        not mood_at(*_quoted_clauses(text, start, end, at)) or _now_then_later(text, start, end, at)
+        not mood_at(*_quoted_clauses(text, start, end, at))
+        or _now_then_later(text, start, end, at)
+        or _modal_from_now(*_quoted_clauses(text, start, end, at))
     ):
         mood = ""  # the plan or later date is in a clause of its own, not the quoted one
     elif (
@@ -203,6 +224,21 @@ def _now_then_later(text: str, start: int, end: int, at: int) -> bool:
     )
 
 
+def _modal_from_now(clause: str, at: int) -> bool:
+    """The clause's only plan is a modal that "until" bounds or that ends something from now:
+    it holds from now ("I'll do saturdays myself til after christmas", "I won't need the car
+    anymore"), unless something else in it is later ("from next April …")."""
+    modal = _MODAL.search(clause) or _NEGATED_MODAL.search(clause)
+    if modal is None:
+        return False
+    # "won't have the new car until June": the change comes then
+    until = _UNTIL.search(clause, modal.end()) and not _NEGATED_MODAL.match(clause, modal.start())
+    if not until and not _ENDS_FROM_NOW.search(clause, modal.end()):
+        return False
+    blank = clause[: modal.start()] + " " * len(modal.group()) + clause[modal.end() :]
+    return not mood_at(blank, at)
+
+
 def _without_asides(text: str, start: int, end: int) -> str:
     """``text`` with its asides that describe something of their own blanked (``_ASIDE``),
     every other character where it was; an aside that overlaps the quote stays."""
@@ -249,20 +285,37 @@ def _said_of_household(text: str, start: int, end: int, household: frozenset[str
 def _dropped(before: str, after: str, conversation: tuple[str, ...], *, retired_note: bool = False) -> str:
     """A sentence of a text holding several that the new text leaves out, though nothing said
     in the conversation touches it; "" when there is none. When a note about one thing ends
-    (``retired_note``), the clauses a semicolon joins to a sentence are details of what it
-    says and end with it ("…FootyPass to watch the NRL; renews on the 9th."); a sentence of
-    its own is still a fact of its own."""
-    split = _FULL_STOP if retired_note else _SENTENCE
-    sentences = [part.strip() for part in split.split(before) if part.strip()]
+    (``retired_note``), the clauses a semicolon joins to a sentence, and the sentences with no
+    subject of their own (``_DETAIL``), are details of what it says and end with it
+    ("…FootyPass to watch the NRL; renews on the 9th.", "Billed to the Chase card."); a
+    sentence with a subject of its own is still a fact of its own."""
+    sentences = _sentences(before, _FULL_STOP if retired_note else _SENTENCE)
     if len(sentences) < 2:
         return ""
     kept = {_form(word) for word in _WORD.findall(after)}
     said = {_form(word) for text in conversation for word in _WORD.findall(text)}
     for sentence in sentences:
+        if retired_note and _DETAIL.match(sentence):
+            continue  # a detail of the ended thing, which ends with it
         words = {_form(word) for word in _WORD.findall(sentence)}
         if words and not words & kept and not words & said:
             return sentence
     return ""
+
+
+def _sentences(text: str, stops: re.Pattern[str]) -> list[str]:
+    """``text`` cut at ``stops``, except where a full stop shortens a word (``_SHORT_WORD``)."""
+    parts: list[str] = []
+    start = 0
+    for stop in stops.finditer(text):
+        word = None if "\n" in stop.group() else _SHORT_WORD.search(text, start, stop.start())
+        following = text[stop.end() :]
+        if word and (len(word.group()) == 2 or word.group()[:-1].istitle() or _HOLDS_DIGIT.match(following)):
+            continue
+        parts.append(text[start : stop.start()])
+        start = stop.end()
+    parts.append(text[start:])
+    return [part.strip() for part in parts if part.strip()]
 
 
 def _form(word: str) -> str:

@@ -20,6 +20,7 @@ from memdesk.core.query_dates import find_date
 from memdesk.core.search_text import no_space_runs, query_words
 from memdesk.core.slots import asked_slots, claims_in, stem
 from memdesk.core.timefmt import naive_utc
+from memdesk.core.values import EMAIL, PHONE, values_in
 from memdesk.errors import BadInputError
 from memdesk.services.context import Context
 from memdesk.services.entries import check_category
@@ -73,6 +74,10 @@ _PER_PERIOD = {
     period: re.compile(rf"(?i:\d\s?(?:k\b)?\s*(?:/\s?|\bper\s+|\ban?\s+)(?:{units})\b)")
     for period, (_, units) in _PERIODS.items()
 }
+# A question about how to reach the person ("What's my phone number now?", "my email?") is
+# answered by a paragraph holding a contact of that kind, whatever it is labelled ("Main line:
+# 0708 558 2190"): the slots that ask for one, and the kind of value that fills each.
+_CONTACT_SLOTS = {"phone_number": PHONE, "email": EMAIL}
 # Which of the patterns and facts documents are not in Trash; straight from the driver, as
 # SQLAlchemy's own work would take ten times as long as the query.
 _LIVE_DOCUMENTS = (
@@ -231,7 +236,9 @@ class Recall:
             if self._any_live(session, documents, namespaces):
                 deep = max(limit, CANDIDATES)
                 lists += self._pieces(session, terms, namespaces, deep)
-                asked = _Asked(asked_slots(message), _forms(message), _periods(message))
+                slots = asked_slots(message)
+                contacts = frozenset(_CONTACT_SLOTS[slot] for slot in slots if slot in _CONTACT_SLOTS)
+                asked = _Asked(slots, _forms(message), _periods(message), contacts)
                 lists += _filling(session, asked, namespaces, deep)
             ranked = self._ranked(session, lists, terms, params, answers)
         hits = [_hit(candidate, score) for candidate, score in ranked]
@@ -275,11 +282,13 @@ def _periods(message: str) -> frozenset[str]:
 
 @dataclass(frozen=True)
 class _Asked:
-    """What a question asks of the person's documents: slots, word forms, rates' periods."""
+    """What a question asks of the person's documents: slots, word forms, rates' periods, and
+    the kinds of contact it asks for."""
 
     slots: set[str]
     forms: set[str]
     periods: frozenset[str]
+    contacts: frozenset[str]
 
 
 def _form(word: str) -> str:
@@ -290,8 +299,8 @@ def _form(word: str) -> str:
 def _filling(session: Session, asked: _Asked, namespaces: list[str], limit: int) -> list[list[Candidate]]:
     """The paragraphs of the documents that fill a slot the question asks about, whatever
     their words ("What car do I have?" finds "Has a Tesla Model 3"), as one list; and the
-    first ``limit`` that hold one of its word forms or give an amount per the period it asks
-    about, as another."""
+    first ``limit`` that hold one of its word forms, give an amount per the period it asks
+    about or a contact of the kind it asks for, as another."""
     if not asked.slots and not asked.forms and not asked.periods:
         return []
     query = (
@@ -306,7 +315,11 @@ def _filling(session: Session, asked: _Asked, namespaces: list[str], limit: int)
         candidate = Candidate("document", namespace, namespace, text, 1.0)
         if asked.slots and any(claim.slot in asked.slots and not claim.past for claim in claims_in(text)):
             filling.append(candidate)
-        elif len(sharing) < limit and (_holds_form(text, asked.forms) or _gives_rate(text, asked.periods)):
+        elif len(sharing) < limit and (
+            _holds_form(text, asked.forms)
+            or _gives_rate(text, asked.periods)
+            or _gives_contact(text, asked.contacts)
+        ):
             sharing.append(candidate)
     return [filling, sharing]
 
@@ -314,6 +327,11 @@ def _filling(session: Session, asked: _Asked, namespaces: list[str], limit: int)
 def _gives_rate(text: str, periods: frozenset[str]) -> bool:
     """Whether ``text`` gives an amount per one of ``periods`` ("$105/hr", "£300 a month")."""
     return any(_PER_PERIOD[period].search(text) for period in periods)
+
+
+def _gives_contact(text: str, kinds: frozenset[str]) -> bool:
+    """Whether ``text`` holds a contact of one of ``kinds`` (a phone number, an e-mail)."""
+    return bool(kinds) and any(value.kind in kinds for value in values_in(text))
 
 
 def _holds_form(text: str, forms: set[str]) -> bool:

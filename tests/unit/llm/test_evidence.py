@@ -41,6 +41,17 @@ def update(text: str, evidence: str) -> Edit:
          "Name: Dr. Rita Mistry", "I shall henceforth be known professionally as Dr. Rita Mistry"),
         ("As of today I'll be working from the Porto office.", "Works from the Lisbon office",
          "Works from the Porto office", "As of today I'll be working from the Porto office"),
+        # a quote that opens with the person as subject after a joining word is a clause of its own
+        ("the old gym will be closed for good so I joined PureGym", "Gym: Fitness First", "Gym: PureGym",
+         "so I joined PureGym"),
+        # a modal's arrangement that "until" bounds holds from now until then
+        ("kieran's gone. not for now, I'll do saturdays myself til after christmas",
+         "Staff: Siobhán (mornings), Kieran (Saturdays)",
+         "Staff: Siobhán (mornings); covers Saturdays herself",
+         "I'll do saturdays myself til after christmas"),
+        # a modal that ends something from now, with nothing later in its clause
+        ("I will no longer be needing the parking space, sold the car", "Parking: bay 4 at Elm Court",
+         "Parking: none", "I will no longer be needing the parking space"),
         # dictated, without full stops: a modal in a clause of its own does not make the change a plan
         ("I've handed my notice in at the Oxfam shop my back just won't take the standing anymore",
          "Volunteers at the Oxfam shop", "", "I've handed my notice in at the Oxfam shop"),
@@ -110,6 +121,12 @@ def test_a_change_the_person_states_passes(said, before, after, evidence):
         ("from next April I won't need the car anymore", "Drives a 2014 Skoda", "",
          "from next April I won't need the car anymore",
          "Not applied: a plan or a later date, not a change yet"),
+        # a later date in the clause, or "won't … until", still puts the change later
+        ("from next April I'll do saturdays myself till christmas", "Staff: Kieran (Saturdays)",
+         "Staff: covers Saturdays herself", "from next April I'll do saturdays myself till christmas",
+         "Not applied: a plan or a later date, not a change yet"),
+        ("I won't have the new car until June", "Drives a 2014 Skoda", "Drives a new car",
+         "I won't have the new car until June", "Not applied: a plan or a later date, not a change yet"),
         # a condition governs the clause after it
         ("if they offer it, I'm moving to Leeds", "Lives in Lisbon", "Lives in Leeds",
          "I'm moving to Leeds", "Not applied: a supposition, not a change"),
@@ -163,6 +180,31 @@ def test_a_sentence_the_conversation_touches_in_another_form_of_its_words_may_go
     )
 
 
+def test_a_full_stop_that_shortens_a_word_does_not_end_a_sentence():
+    """An initial, a title or a short word before a code is not a sentence of its own to keep."""
+    said = spoken("Aarav has started at Sanskriti School, Chanakyapuri, in Class 5")
+    evidence = "Aarav has started at Sanskriti School, Chanakyapuri, in Class 5"
+    school = "- Son Aarav, Class 4, Delhi Public School, R.K. Puram"
+    assert doubt(update("- Son Aarav, Class 5, Sanskriti School, Chanakyapuri", evidence), school, said) == ""
+    passport = "Passport no. K4418827, issued at RPO Kochi. Kept in the study safe."
+    renewed = spoken("New passport number is W7730519")
+    assert "drops “Kept in the study safe.”" in doubt(
+        update("Passport no. W7730519, issued at RPO Kochi.", "New passport number is W7730519"),
+        passport,
+        renewed,
+    )
+
+
+def test_a_word_said_in_another_form_with_five_letters_in_common_touches_a_sentence():
+    said = spoken("my passport has been renewed. New passport number is W7730519")
+    before = "Passport no. K4418827, valid till 11/06/2025. Needs renewal before the Dubai trip."
+    edit = update("Passport no. W7730519, valid till 18/02/2035.", "New passport number is W7730519")
+    assert doubt(edit, before, said) == ""
+    assert "drops “Needs renewal before the Dubai trip.”" in doubt(
+        edit, before, spoken("New passport number is W7730519")
+    )
+
+
 def test_a_whole_entry_ends_when_the_conversation_touches_all_it_says():
     """The assistant names what the person confirms has ended: the entry may go whole."""
     said = spoken(
@@ -176,14 +218,19 @@ def test_a_whole_entry_ends_when_the_conversation_touches_all_it_says():
     assert doubt(retire, "Unit #B2 at Big Yellow, £89 a month. Holds the unit's boxes.", said) == ""
 
 
-def test_a_note_that_ends_takes_the_details_a_semicolon_joins_to_it():
-    """An entry or a memory about one thing ends whole with the clauses of its sentence; a line of
-    a document keeps them, and a sentence of its own is still a fact of its own."""
+def test_a_note_that_ends_takes_its_details_with_it():
+    """An entry or a memory about one thing ends whole with the clauses of its sentence and the
+    sentences with no subject of their own ("Renews on the 9th.", "Billed to the Chase card.");
+    a line of a document keeps them, and a sentence with a subject of its own ("Dre pays
+    half.") is still a fact of its own."""
     said = spoken("ditched footypass, cancelled it last nite")
     retire = Edit("retire", 1, "", "ends", evidence="ditched footypass, cancelled it last nite")
     subscription = "Pays $25/month for FootyPass to watch the NRL; renews on the 9th."
     assert doubt(retire, subscription, said, note=True) == ""
     assert "drops “renews on the 9th.”" in doubt(retire, subscription, said)
-    assert "drops “Renews on the 9th.”" in doubt(
-        retire, "Pays $25/month for FootyPass. Renews on the 9th.", said, note=True
+    for details in ("Renews on the 9th.", "Billed to the Chase card.", "Claim-free for two years."):
+        assert doubt(retire, f"Pays $25/month for FootyPass. {details}", said, note=True) == ""
+        assert f"drops “{details}”" in doubt(retire, f"Pays $25/month for FootyPass. {details}", said)
+    assert "drops “Dre pays half.”" in doubt(
+        retire, "Pays $25/month for FootyPass. Dre pays half.", said, note=True
     )

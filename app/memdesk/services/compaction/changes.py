@@ -163,9 +163,13 @@ def model_candidates(
         other_apps += [
             other for other in _apps_recalled(app, looked_up, app_id, recalled) if other not in other_apps
         ]
+    # While every live knowledge entry fits the candidates, the model compares them all, as it
+    # does the documents' lines: recall ranks them only when there are more (the person's words
+    # may share none with the entry they change: "pasword is now …" and "…, password …").
+    entries = [("entry", hit.ref, hit.text) for hit in hits] + _every_entry(app, recalled)
     found = [
         *_closest(lines, words, MAX_MODEL_LINES),
-        *dict.fromkeys(("entry", hit.ref, hit.text) for hit in hits),
+        *dict.fromkeys(entries),
         *_closest([("app", str(memory_id), text) for memory_id, text in memories], words | held, recalled),
     ]
     for of_app in _live_memories(app, other_apps):
@@ -174,6 +178,24 @@ def model_candidates(
         )
     found += [item for item in ((k.where, k.ref, k.text) for k in named) if item not in found]
     return [Known(number, where, ref, text) for number, (where, ref, text) in enumerate(found, 1)]
+
+
+def _every_entry(app: Memdesk, limit: int) -> list[tuple[str, str, str]]:
+    """Every live knowledge entry that is not private ("entry", key, text), oldest first, when
+    there are at most ``limit``; else none."""
+    live = entry_live(app.now(), app.settings.memory.timeline_retention_days)
+    query = (
+        select(Entry.key, Entry.content)
+        .where(Entry.category == "knowledge", live)
+        .order_by(Entry.created_at, Entry.id)
+        .limit(limit + 1)
+    )
+    with app.ctx.store.read() as session:
+        rows = list(session.execute(query))
+        private = private_names(session, TargetKind.ENTRY) if rows else set()
+    if len(rows) > limit:
+        return []
+    return [("entry", key, content) for key, content in rows if key not in private]
 
 
 def _contacts_held(lines: list[tuple[str, str, str]], said: Sequence[Said]) -> list[str]:
