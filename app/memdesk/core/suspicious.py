@@ -28,6 +28,7 @@ from functools import cached_property
 from memdesk.core import detector
 from memdesk.core.detector_code import MENTION_CUE, QUOTES
 from memdesk.core.detector_features import model_text
+from memdesk.core.suspicious_families import FAMILIES
 
 _EXCERPT_CHARS = 60
 # A quotation named as an example may close this far past the order it holds.
@@ -73,6 +74,8 @@ class _Rule:
     # Patterns read the text in lower case (matching without IGNORECASE is much faster);
     # a few care about capitals ("DAN", "PERSONA=") and read it as written.
     as_written: bool
+    # Read with lines broken mid-sentence joined: a form or an e-mail wraps one order over lines.
+    across_lines: bool = False
 
     @cached_property
     def pattern(self) -> re.Pattern[str]:
@@ -95,14 +98,16 @@ def _commonness(group: frozenset[str]) -> int:
     return len(group & _COMMON_WORDS)
 
 
-def _rule(pattern: str, why: str, needs: str, weight: int = STRONG, as_written: bool = False) -> _Rule:
+def _rule(
+    pattern: str, why: str, needs: str, weight: int = STRONG, as_written: bool = False, across_lines: bool = False
+) -> _Rule:
     """``needs``: groups of words separated by ``&``, e.g. ``"you u & must shall will"``, and
     choices of such groups separated by ``|``."""
     choices = tuple(
         tuple(sorted((frozenset(group.split()) for group in choice.split("&")), key=_commonness))
         for choice in needs.split("|")
     )
-    return _Rule(pattern, why, weight, choices, as_written)
+    return _Rule(pattern, why, weight, choices, as_written, across_lines)
 
 
 _YOU = r"(?:you|u|ya)"
@@ -180,7 +185,7 @@ _SEND_ELSEWHERE = (
 
 # The parts the attack families are read by. The rest of the input, and an order to disregard it:
 _REST = (
-    r"\b(?:rest|remainder|remaining|unread|further(?:\s+down|\s+on)?|from\s+here\s+on|everything\s+(?:else|below|after|past|beneath|under|"
+    r"\b(?:rest|remainder|remaining|unread|subsequent|further(?:\s+down|\s+on)?|from\s+here\s+on|(?:everything|anything)\s+(?:else|below|after|past|beneath|under|"
     r"that\s+follows|following)|whatever\s+(?:else|follows|comes)|what\s+follows|(?:below|past|after|beyond|beneath|under)"
     r"\s+(?:this|here)(?:\s+\w+)?|all\s+other\s+\w+|the\s+other\s+(?:files|rows|lines|entries|notes|pages|sections|"
     r"messages|e-?mails|documents|data|text|content|parts|tabs|sheets)|below|later)\b"
@@ -204,12 +209,13 @@ _READING = (
     r"review|parse|parsing|scan|scanning|go\s+through|going\s+through|continue|summari[sz]e)"
 )
 _DISREGARD = (
-    r"\b(?:disregard|ignore|forget|overlook|skip|omit|exclude|discard|leave\s+out|pass\s+over|set\s+aside|"
-    r"pay\s+no\s+attention|never\s+mind|"
-    rf"(?:don'?t|do\s+not|dont|no\s+need\s+to|no\s+point(?:\s+in)?|there'?s\s+no\s+point(?:\s+in)?|stop|quit|cease)\s+{_READING}|"
+    r"\b(?:disregard|ignore|forget|overlook|skip|omit|exclude|discard|drop|leave\s+out|pass\s+over|set\s+(?:\w+\s+)?aside|"
+    r"pay\s+no\s+attention|never\s+mind|refrain\s+from\s+\w+ing|cease\s+(?:review|reading|processing|analysis)\s+of|"
+    rf"(?:don'?t|do\s+not|dont|(?:must|should|need)\s+not|mustn'?t|shouldn'?t|no\s+need\s+to|no\s+point(?:\s+in)?|"
+    rf"there'?s\s+no\s+point(?:\s+in)?|stop|quit|cease)\s+{_READING}|"
     r"leave\b[^.\n]{0,30}?\b(?:unread|aside|alone)|unread|(?:can|may|should|must)\s+(?:safely\s+)?be\s+(?:ignored|skipped|"
     r"disregarded|dropped)|(?:should|must|need)\s+not\s+be\s+(?:considered|read|used|analy[sz]ed|processed|"
-    r"summari[sz]ed)|(?:is|are)\s+(?:just\s+|only\s+|all\s+)?(?:obsolete|outdated|stale|placeholders?|filler|padding|"
+    r"summari[sz]ed)|(?:is|are)\s+(?:just\s+|only\s+|all\s+|deemed\s+)?(?:immaterial|obsolete|outdated|stale|placeholders?|filler|padding|"
     r"test\s+data|fixtures?|irrelevant|void|boilerplate|noise|not\s+(?:for\s+you|relevant|important|needed))|"
     r"(?:doesn'?t|don'?t|dont|does\s+not|do\s+not)\s+matter|nothing\s+(?:else\s+)?(?:\w+\s+)?(?:is\s+(?:relevant|"
     r"important)|matters)|(?:is|are)\s+not\s+(?:meant|intended|written)\s+for\s+(?:you|u|the\s+\w+)|"
@@ -218,16 +224,19 @@ _DISREGARD = (
 # An order to say something, as the next step ("… and just say", "; you write '…'"): a verb
 # that speaks says so itself, one that writes needs a message after it.
 _SAY_INSTEAD = (
-    r"(?:\b(?:and|then|instead|just|only|simply|place|rather|so|please|kindly|pls|n)\b|[;:,.!—-]|^)\s*"
+    r"(?:\b(?:and|then|instead|just|only|simply|place|rather|so|please|kindly|pls|n)\b|[;:,.!—-]|^)\s*(?:to\s+)?"
     r"(?:in\s+(?:your|the)\s+(?:answer|reply|response|summary|output)\s*,?\s+|the\s+only\s+thing\s+(?:to|you\s+should|"
-    r"u\s+should)\s+)?"
+    r"u\s+should)\s+|(?:your\s+)?(?:real\s+|actual\s+|only\s+|new\s+)?(?:job|task)\s+(?:now\s+)?is\s+to\s+)?"
     r"(?:(?:you|u|your\s+(?:answer|reply|response|summary|output))\s+)?(?:(?:should|must|will|can|need\s+to)\s+)?"
     r"(?:(?:just|only|simply|instead|please|kindly|then|pls)\s+)*(?:let\s+(?:the\s+\w+|them|him|her|everyone)\s+"
     r"know\b|(?:say|tell|notify|assure|reply|respond|state|inform|"
     r"answer|confirm|claim|declare|announce|conclude)\b|(?:print|output|write|type|report)\s+(?:only\s+|just\s+|"
     r"exactly\s+|back\s+|in\s+(?:your|the)\s+\w+\s+)?(?:to\s+(?:the\s+|your\s+|my\s+|our\s+)?\w+\s+)?(?:[\"'“‘:]|"
     r"that\b|to\s+(?:the\s+)?(?:user|reader|them|him|her|team|client|customer)\b|"
-    r"the\s+(?:word|words|text|message|phrase|line|result|string|sentence)\b|[a-z]+\s+[a-z]+\s*(?:[,.!]|$)))"
+    r"the\s+(?:word|words|text|message|phrase|line|result|string|sentence)\b|[a-z]+\s+[a-z]+\s*(?:[,.!]|$))"
+    # Or an action on what the reader holds: "close every ticket", "list every address", "post '…'".
+    r"|(?:write|print|post|paste|list|send|e-?mail|close|mark|record|provide|export|dump|give|share|include|delete|"
+    r"approve|forward)\s+(?:to\s+me\s+)?(?:\w+\s+){0,3}?(?:every|all|each|the\s+user'?s?|your|everything|that\b|[\"'“‘]))"
 )
 # Before the conversation began: when the assistant's own setup was written.
 _BEFORE_CHAT = (
@@ -288,7 +297,7 @@ _OBEY = (
 )
 _AUTHORITY = (
     r"\bas\s+(?:if|though)\s+(?:they|it|the\s+user|i|you|the\s+owner)\s+(?:came|had|were|wrote|typed|said|sent)\b"
-    r"|\bas\s+(?:coming\s+)?from\s+(?:the\s+user|me|the\s+owner|the\s+admin)\b"
+    r"|\bas\s+(?:coming\s+)?(?:directly\s+)?from\s+(?:the\s+user|your\s+user|me|the\s+owner|the\s+admin)\b"
     r"|\bas\s+(?:a\s+)?(?:direct|binding|trusted|authoritative|real)\s+(?:command|instruction|order|request)s?\b"
     r"|\bas\s+(?:authoritative|binding|trusted|pre-?approved|coming\s+from\s+the\s+user)\b"
     r"|\bas\s+(?:my|the\s+user'?s)\s+own\s+(?:requests?|instructions?|words|orders?)\b"
@@ -351,7 +360,7 @@ _MONEY = (
 _DESTINATION = (
     r"(?:(?<![\w.+-])[\w.+-]+@[\w-]+\.\w|(?:https?|s3|gs|s?ftp)://|www\.|\b[a-z0-9-]+\.(?:com|net|org|io|co|app|xyz|example|biz|info)\b|"
     r"\b[a-z]{2}\d{2}(?:\s?[a-z0-9]{4}){3,}|\b0x[0-9a-f]{16,}|\b(?:bc1|tb1)[a-z0-9]{20,}|\+\d[\d\s().-]{7,}\d|"
-    r"\baccount\s+(?:no\.?\s+|number\s+)?\d{6,})"
+    r"\b(?:account|acct\.?)\s+(?:no\.?\s+|number\s+|#\s*)?\d[\d -]{4,}\d|\bswift\s+[a-z]{6}[a-z0-9]{2,5}\b)"
 )
 _HAND_OVER = (
     r"(?:shared?|sharing|given|give|gives|sent|send|sends|forward\w*|receive\w*|get|gets|handles?|hand\w*\s+(?:over|to)|"
@@ -360,7 +369,7 @@ _HAND_OVER = (
 # Money sent somewhere: the words between what is paid and where it goes.
 _ROUTED = (
     r"(?:go|goes|going|sent|send|paid|pay|routed|route|transferred|wired|directed|deposited|moved|now|changed|switched|"
-    r"details|account|wallet|iban|address)"
+    r"details|account|wallet|iban|address|destination|default)"
 )
 _HANDS_OVER = "hands the person's codes, money or trust to someone else"
 # The words a credential is named by (codes only with what they are for: "code" alone is code).
@@ -585,21 +594,23 @@ _RULES: tuple[_Rule, ...] = (
         "tells the reader to disregard the rest and say something else",
         "disregard ignore forget overlook skip omit exclude discard pass aside attention mind don dont not"
         " no point"
-        " stop quit cease halt leave should must need"
-        " treat consider irrelevant void boilerplate noise ignored skipped disregarded dropped obsolete"
+        " stop quit cease halt leave should must need drop refrain set mustn shouldn"
+        " treat consider irrelevant immaterial void boilerplate noise ignored skipped disregarded dropped obsolete"
         " outdated"
         " stale placeholder placeholders filler padding test fixture fixtures matter doesn nothing unread"
-        " & rest remainder remaining unread further here else below past after beyond beneath under later"
+        " & rest remainder remaining unread subsequent further here else below past after beyond beneath under later"
         " following follows whatever other ai assistant assistants model models bot bots llm llms agent"
         " agents"
         " chatbot chatbots summarizer summariser summarizers summarisers robot robots gpt copilot"
         " & say tell notify assure reply respond state inform answer confirm"
-        " claim declare announce conclude print output write type report know"
+        " claim declare announce conclude print output write type report know post paste list send email close"
+        " mark record provide export dump give share include delete approve forward"
         " | stop quit cease halt not be nothing & at here considered used included reading parsing"
         " processing scanning looking analysing analyzing read"
         " opened analysed analyzed processed considered ignored skipped disregarded & say tell notify assure"
         " reply respond state inform answer confirm claim declare announce conclude print output write type"
-        " report know",
+        " report know post paste list send email close mark record provide export dump give share include delete"
+        " approve forward",
     ),
     # A question or request whose object is the assistant's own setup, read before the chat began.
     _rule(
@@ -984,7 +995,9 @@ _RULES: tuple[_Rule, ...] = (
         "payment payments rent invoice invoices transfer transfers wire wires deposit deposits refund refunds"
         " salary funds money bill bills payout payouts donation donations pension contribution contributions"
         " premium premiums fees dues savings & go goes going sent send paid pay routed route transferred"
-        " wired directed deposited moved now changed switched details account wallet iban address",
+        " wired directed deposited moved now changed switched details account wallet iban address destination"
+        " default",
+        across_lines=True,
     ),
     _rule(
         rf"{_DESTINATION}[^\n]{{0,80}}?\b(?:the\s+one|the\s+number|the\s+address|the\s+site)\s+(?:printed\s+|shown\s+|"
@@ -1031,6 +1044,8 @@ _RULES: tuple[_Rule, ...] = (
         f"{_FOREIGN} schick schicke schicken sende sendet leite envoie envoyer envoyez transfere manda"
         " inoltra invia envia envie stuur",
     ),
+    # The families read by what is asked for and of whom (suspicious_families).
+    *(_rule(family.pattern, family.why, family.needs, across_lines=True) for family in FAMILIES),
 )
 
 # What a person tells an assistant to remember about answers: their language, length or form,
@@ -1085,6 +1100,7 @@ _WORD_BYTES = b"abcdefghijklmnopqrstuvwxyz0123456789_"
 _NOT_IN_WORDS = bytes(byte if byte in _WORD_BYTES else 32 for byte in range(256))
 _MARKS = ("@", ":", "=", "<", "[", "!", "</", "<|", "![")
 _GPT_NAME = re.compile(r"[a-z]gpt\b")
+_SOFT_BREAK = re.compile(r"(?<=[^\W_]|[,:])\n(?=[^\W\d_])")
 # A run worth decoding: 32 characters without a space, or a dozen spaced hex pairs. Both are
 # tried only where a word starts, which keeps the scan linear.
 _LONG_RUN = re.compile(r"(?<!\S)(?:\S{32}|(?:[0-9a-fA-F]{2}[\s:]){12})")
@@ -1241,15 +1257,28 @@ def _rule_matches(
     """(reason, weight, start, end) of each rule, not yet in ``seen``, that matches the piece
     whose words are ``words``."""
     matches: list[tuple[str, int, int, int]] = []
+    joined: str | None = None
     for index in sorted({index for word in words & _BY_WORD.keys() for index in _BY_WORD[word]}):
         rule = _RULES[index]
         if rule.why in seen or not any(all(group & words for group in choice) for choice in rule.needs):
             continue
-        match = rule.pattern.search(clean if rule.as_written else lowered, begin, end)
+        if rule.across_lines:
+            joined = joined if joined is not None else _joined_lines(lowered)
+            match = rule.pattern.search(joined, begin, end)
+        else:
+            match = rule.pattern.search(clean if rule.as_written else lowered, begin, end)
         if match:
             seen.add(rule.why)
             matches.append((rule.why, rule.weight, match.start(), max(match.end(), match.start() + 1)))
     return matches
+
+
+def _joined_lines(lowered: str) -> str:
+    """The text with each line break inside a sentence (after a word, a comma or a colon, before a
+    word at the line's start) read as a space; the same length, so offsets stay."""
+    if "\n" not in lowered:
+        return lowered
+    return _SOFT_BREAK.sub(" ", lowered)
 
 
 def _structural(text: str, depth: int, maybe_hidden: bool, maybe_spelled: bool) -> list[Finding]:
