@@ -99,7 +99,12 @@ def _commonness(group: frozenset[str]) -> int:
 
 
 def _rule(
-    pattern: str, why: str, needs: str, weight: int = STRONG, as_written: bool = False, across_lines: bool = False
+    pattern: str,
+    why: str,
+    needs: str,
+    weight: int = STRONG,
+    as_written: bool = False,
+    across_lines: bool = False,
 ) -> _Rule:
     """``needs``: groups of words separated by ``&``, e.g. ``"you u & must shall will"``, and
     choices of such groups separated by ``|``."""
@@ -595,22 +600,23 @@ _RULES: tuple[_Rule, ...] = (
         "disregard ignore forget overlook skip omit exclude discard pass aside attention mind don dont not"
         " no point"
         " stop quit cease halt leave should must need drop refrain set mustn shouldn"
-        " treat consider irrelevant immaterial void boilerplate noise ignored skipped disregarded dropped obsolete"
-        " outdated"
+        " treat consider irrelevant immaterial void boilerplate noise ignored skipped disregarded dropped"
+        " obsolete outdated"
         " stale placeholder placeholders filler padding test fixture fixtures matter doesn nothing unread"
-        " & rest remainder remaining unread subsequent further here else below past after beyond beneath under later"
+        " & rest remainder remaining unread subsequent further here else below past after beyond beneath"
+        " under later"
         " following follows whatever other ai assistant assistants model models bot bots llm llms agent"
         " agents"
         " chatbot chatbots summarizer summariser summarizers summarisers robot robots gpt copilot"
         " & say tell notify assure reply respond state inform answer confirm"
-        " claim declare announce conclude print output write type report know post paste list send email close"
-        " mark record provide export dump give share include delete approve forward"
+        " claim declare announce conclude print output write type report know post paste list send email"
+        " close mark record provide export dump give share include delete approve forward"
         " | stop quit cease halt not be nothing & at here considered used included reading parsing"
         " processing scanning looking analysing analyzing read"
         " opened analysed analyzed processed considered ignored skipped disregarded & say tell notify assure"
         " reply respond state inform answer confirm claim declare announce conclude print output write type"
-        " report know post paste list send email close mark record provide export dump give share include delete"
-        " approve forward",
+        " report know post paste list send email close mark record provide export dump give share include"
+        " delete approve forward",
     ),
     # A question or request whose object is the assistant's own setup, read before the chat began.
     _rule(

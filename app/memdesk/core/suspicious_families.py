@@ -24,99 +24,102 @@ class Family(NamedTuple):
 
 # Any character of one sentence: a dot inside a name ("notes.txt", "example.com") goes on.
 _ON = r"(?:[^.?!\n]|[.?!](?=[\w/]))"
-_APOSTROPHE = "['’]"
+_Q = "['’]"  # an apostrophe, straight or curly
 
 # --- The assistant's own setup, as the object of a request to show or rework it. ---
 # Whose setup: the assistant addressed, or named.
 _OWNER = (
-    r"(?:your|ur|yr|its|(?:the|this)\s+(?:assistant|bot|ai|model|agent|chatbot)" + _APOSTROPHE + r"?s)\s+"
+    rf"(?:your|ur|yr|its|(?:the|this)\s+(?:assistant|bot|ai|model|agent|chatbot){_Q}?s)\s+"
     r"(?:(?:own|entire|full|whole|complete|exact|current|actual|real|very)\s+)*"
 )
 # Nouns that name the setup text itself, whatever the verb.
 _SETUP_TEXT = (
-    r"(?:system\s+(?:prompt|message|instructions?|text)|set-?up\s+(?:text|message|prompt|instructions)|briefing|"
-    r"rule-?book|preambles?|role\s+(?:statement|line|definition|description|prompt)|persona\s+(?:text|definition|prompt)|"
-    r"initiali[sz]ation\s+(?:text|parameters|prompt|message)|operating\s+(?:guidelines|instructions|rules|manual)|"
+    r"(?:system\s+(?:prompt|message|instructions?|text)|set-?up\s+(?:text|message|prompt|instructions)|"
+    r"briefing|rule-?book|preambles?|role\s+(?:statement|line|definition|description|prompt)|"
+    r"persona\s+(?:text|definition|prompt)|initiali[sz]ation\s+(?:text|parameters|prompt|message)|"
+    r"operating\s+(?:guidelines|instructions|rules|manual)|"
     r"(?:operator|developer)\s+(?:message|config\w*|guidelines|instructions|prompt|directives|text)|"
-    r"(?:initial|original|opening|starting|first|secret|hidden|core)\s+(?:set-?up(?:\s+text)?|instructions|rules|"
-    r"guidelines|directives|prompt|message|text|configuration|guidance|orders))"
+    r"(?:initial|original|opening|starting|first|secret|hidden|core)\s+(?:set-?up(?:\s+text)?|instructions|"
+    r"rules|guidelines|directives|prompt|message|text|configuration|guidance|orders))"
 )
 # Nouns that name it only with a sign that it came before the conversation.
 _SETUP_GENERAL = (
-    r"(?:rules?|instructions?|guidance|guidelines|directives|orders|configuration|config|text|restrictions|setup|"
-    r"everything|anything|whatever|stuff|message|sentence)"
+    r"(?:rules?|instructions?|guidance|guidelines|directives|orders|configuration|config|text|restrictions|"
+    r"setup|everything|anything|whatever|stuff|message|sentence)"
 )
 # Received: loaded or primed is said only of a setup; given or handed needs a sign of when.
 _LOADED = r"(?:initiali[sz]ed|loaded|primed|configured|seeded|set\s+up)\s+with"
 _RECEIVED = r"(?:given|handed|received|got|gotten|fed|told|sent)"
-_HAS_BEEN = r"(?:that\s+)?(?:you|u|it)(?:" + _APOSTROPHE + r"ve|\s+have|\s+had|\s+has)?\s+(?:been\s+|were\s+|was\s+)?"
+_HAS_BEEN = rf"(?:that\s+)?(?:you|u|it)(?:{_Q}ve|\s+have|\s+had|\s+has)?\s+(?:been\s+|were\s+|was\s+)?"
 # Before the conversation began, or when it began.
 _BEFORE_TALK = (
     r"(?:before|prior\s+to|ahead\s+of|preced\w*)\s+(?:this|the|our|my|me|we|i|any|every|you|u)\b"
-    r"(?:" + _ON + r"{0,25}?\b(?:chat\w*|talk\w*|convers\w*|session|first|message|msg|turn|question|exchange|"
+    rf"(?:{_ON}{{0,25}}?\b(?:chat\w*|talk\w*|convers\w*|session|first|message|msg|turn|question|exchange|"
     r"start\w*|began|begin|interaction|typ\w*|wr[io]t\w*))?"
     r"|\bat\s+the\s+(?:very\s+)?(?:start|beginning|outset|top)\b|\btoday\b|\binitially\b|\bon\s+startup\b"
 )
 # Kept exact, or reworked into another form: what a request for the text itself asks.
 _KEPT_OR_REWORKED = (
     r"(?:verbatim|word\s+for\s+word|exact(?:ly)?|in\s+full|raw|nothing\s+left\s+out|letter\s+by\s+letter|"
-    r"in\s+(?:their|its|the)\s+original\s+order|json|yaml|table|poem|sonnet|haiku|limerick|song|acrostic|base64|"
-    r"hex\w*|rot-?13|backwards|bullet\s+points|markdown|code\s+block|```|morse)"
+    r"in\s+(?:their|its|the)\s+original\s+order|json|yaml|table|poem|sonnet|haiku|limerick|song|acrostic|"
+    r"base64|hex\w*|rot-?13|backwards|bullet\s+points|markdown|code\s+block|```|morse)"
 )
+_GIVEN = rf"\b{_SETUP_GENERAL}\s+{_HAS_BEEN}"
 _OWN_SETUP = (
-    _OWNER + r"(?:\w+\s+){0,2}?" + _SETUP_TEXT + r"\b"
+    rf"{_OWNER}(?:\w+\s+){{0,2}}?{_SETUP_TEXT}\b"
     r"|\b(?:first|opening)\s+\d+\s+(?:characters|chars|tokens|words|lines)\s+of\s+(?:your|ur|the)\s+"
     r"(?:context|prompt|input|instructions|memory)"
-    r"|\b(?:operator|developer|vendor)[- ](?:supplied|provided|written|set)\s+(?:directives|instructions|rules|"
-    r"guidelines|text|prompts?|configuration)"
-    r"|\b" + _SETUP_GENERAL + r"\s+" + _HAS_BEEN + _LOADED + r"\b"
-    r"|\b" + _SETUP_GENERAL + r"\s+" + _HAS_BEEN + _RECEIVED + r"\b" + _ON + r"{0,40}?(?:" + _BEFORE_TALK + r")"
-    r"|\b(?:every|each|all|any)\s+(?:\w+\s+)?" + _SETUP_GENERAL + r"\s+" + _HAS_BEEN + _RECEIVED + r"\b"
-    r"|\b" + _SETUP_GENERAL + r"\s+" + _HAS_BEEN + _RECEIVED + r"\b" + _ON + r"{0,40}?" + _KEPT_OR_REWORKED
-    + r"|\b" + _SETUP_GENERAL + r"\b" + _ON + r"{0,40}?\b(?:" + _BEFORE_TALK + r")" + _ON + r"{0,30}?"
+    r"|\b(?:operator|developer|vendor)[- ](?:supplied|provided|written|set)\s+(?:directives|instructions|"
+    r"rules|guidelines|text|prompts?|configuration)"
+    rf"|{_GIVEN}{_LOADED}\b"
+    rf"|{_GIVEN}{_RECEIVED}\b{_ON}{{0,40}}?(?:{_BEFORE_TALK})"
+    rf"|{_GIVEN}{_RECEIVED}\b{_ON}{{0,40}}?{_KEPT_OR_REWORKED}"
+    rf"|\b(?:every|each|all|any)\s+(?:\w+\s+)?{_SETUP_GENERAL}\s+{_HAS_BEEN}{_RECEIVED}\b"
+    rf"|\b{_SETUP_GENERAL}\b{_ON}{{0,40}}?\b(?:{_BEFORE_TALK}){_ON}{{0,30}}?"
     r"(?:\b(?:you|u)\s+(?:got|received|were\s+given|had)|\banyone\s+typed|\b(?:you|u)\s+(?:are|were)\s+"
     r"(?:shown|given))"
-    r"|\b" + _SETUP_GENERAL + r"\s+(?:that\s+)?preced\w*\s+(?:our|this|the|my)\s+(?:chat|conversation|session|first)"
-    r"|\b(?:rule-?book|preamble|briefing|instructions|rules|setup|script)\s+(?:that|which)\s+(?:gets?\s+|is\s+)?(?:loads?|"
-    r"loaded|runs?|comes?|given|shown|appears?)\s+(?:before|at\s+the\s+start\s+of)\s+(?:every|each|the|our|this|a)\s+"
-    r"(?:chat|conversation|session)"
-    r"|\b(?:very\s+)?first\s+(?:message|sentence|line|words?|text|thing)\s+(?:\w+\s+){0,2}?(?:typed\s+)?(?:in|into|of)\s+"
-    r"(?:this|the|our|your|ur)\s+(?:conversation|chat|thread|session|context|transcript)"
+    rf"|\b{_SETUP_GENERAL}\s+(?:that\s+)?preced\w*\s+(?:our|this|the|my)\s+(?:chat|conversation|session|first)"
+    r"|\b(?:rule-?book|preamble|briefing|instructions|rules|setup|script)\s+(?:that|which)\s+(?:gets?\s+|is\s+)?"
+    r"(?:loads?|loaded|runs?|comes?|given|shown|appears?)\s+(?:before|at\s+the\s+start\s+of)\s+"
+    r"(?:every|each|the|our|this|a)\s+(?:chat|conversation|session)"
+    r"|\b(?:very\s+)?first\s+(?:message|sentence|line|words?|text|thing)\s+(?:\w+\s+){0,2}?(?:typed\s+)?"
+    r"(?:in|into|of)\s+(?:this|the|our|your|ur)\s+(?:conversation|chat|thread|session|context|transcript)"
     r"|\b(?:everything|all|anything)\s+(?:that\s+)?(?:appears?\s+|is\s+|comes?\s+|was\s+)?(?:before|above)\b"
-    + _ON + r"{0,30}?\bin\s+(?:your|ur|the)\s+(?:transcript|context|history|prompt|input)"
-    r"|\b(?:message|text|words|paragraph|lines?|part)\s+(?:that|which)\s+(?:defines?|describes?|says?|tells?|sets?\s+"
-    r"(?:up|out)|explains?)\s+(?:who\s+(?:you|u)\s+are|(?:your|ur)\s+(?:persona|role|character|job|purpose)|what\s+"
-    r"(?:you|u)\s+(?:are|must|should|can))"
-    r"|\b(?:your|ur|its|the\s+\w+" + _APOSTROPHE + r"s)\s+(?:makers|creators|operators?|programmers|trainers)\s+"
+    rf"{_ON}{{0,30}}?\bin\s+(?:your|ur|the)\s+(?:transcript|context|history|prompt|input)"
+    r"|\b(?:message|text|words|paragraph|lines?|part)\s+(?:that|which)\s+(?:defines?|describes?|says?|tells?|"
+    r"sets?\s+(?:up|out)|explains?)\s+(?:who\s+(?:you|u)\s+are|(?:your|ur)\s+(?:persona|role|character|job|"
+    r"purpose)|what\s+(?:you|u)\s+(?:are|must|should|can))"
+    rf"|\b(?:your|ur|its|the\s+\w+{_Q}s)\s+(?:makers|creators|operators?|programmers|trainers)\s+"
     r"(?:\w+\s+){0,2}?(?:told|tell|gave|give|hand(?:ed)?|configured|wrote|write|set|put|instructed|programmed)\b"
     r"|\{\{\s*(?:assistant|bot|agent|model|ai)\.(?:system_?(?:message|prompt)|instructions|preamble|persona|rules)"
 )
 # Any verb that shows the text, or turns it into something else; a question about it.
 _SHOW_OR_REWORK = (
-    r"(?:show|share|paste|print|quote|dump|list|read\s+(?:me|out|aloud)|tell\s+me|give\s+me|send|provide|disclos\w*|"
-    r"reveal|leak|include|(?:reply|respond|answer)\s+with|populate|export|render|format|translate|encode|base64\S*|"
-    r"hex\w*|rot-?13|spell|summari[sz]e|tl;?\s?dr|put|write|repeat|output|recite|reproduce|copy|convert|turn|display|"
-    r"type\s+out|post|transcribe|paraphrase|rewrite|restate|what|whats|which)"
+    r"(?:show|share|paste|print|quote|dump|list|read\s+(?:me|out|aloud)|tell\s+me|give\s+me|send|provide|"
+    r"disclos\w*|reveal|leak|include|(?:reply|respond|answer)\s+with|populate|export|render|format|translate|"
+    r"encode|base64\S*|hex\w*|rot-?13|spell|summari[sz]e|tl;?\s?dr|put|write|repeat|output|recite|reproduce|"
+    r"copy|convert|turn|display|type\s+out|post|transcribe|paraphrase|rewrite|restate|what|whats|which)"
 )
 _SHOW_WORDS = (
-    "show share paste print quote dump list read tell give send provide disclose disclosure reveal leak include"
-    " reply respond answer populate export render format translate encode base64 hex hexadecimal rot13 rot spell"
-    " summarize summarise tl dr tldr put write repeat output recite reproduce copy convert turn display type post"
-    " transcribe paraphrase rewrite restate what whats which"
+    "show share paste print quote dump list read tell give send provide disclose disclosure reveal leak"
+    " include reply respond answer populate export render format translate encode base64 hex hexadecimal"
+    " rot13 rot spell summarize summarise tl dr tldr put write repeat output recite reproduce copy convert"
+    " turn display type post transcribe paraphrase rewrite restate what whats which"
 )
 _OWN_SETUP_WORDS = (
     "system setup set briefing rulebook rule preamble preambles role persona initialization initialisation"
-    " operating operator developer initial original opening starting first secret hidden core characters chars"
-    " tokens vendor initialized initialised loaded primed configured seeded given handed received got gotten fed"
-    " told before prior ahead precede precedes preceding start beginning outset today everything anything"
-    " defines describes says makers creators operators programmers trainers system_message system_prompt rulebook"
-    " script"
+    " operating operator developer initial original opening starting first secret hidden core characters"
+    " chars tokens vendor initialized initialised loaded primed configured seeded given handed received got"
+    " gotten fed told before prior ahead precede precedes preceding start beginning outset today everything"
+    " anything defines describes says makers creators operators programmers trainers system_message"
+    " system_prompt script"
 )
 
 # --- The same in the other languages the check reads: a question about, or a request to show
 # or rework, the assistant's own instructions or the conversation's first message. ---
 _SETUP_ELSEWHERE = (
-    r"\b(?:welche|was\s+für)\s+(?:anweisungen|regeln|vorgaben|instruktionen|richtlinien)\s+(?:hast|hattest)\s+du\b"
+    r"\b(?:welche|was\s+für)\s+(?:anweisungen|regeln|vorgaben|instruktionen|richtlinien)\s+(?:hast|hattest)"
+    r"\s+du\b"
     r"|\b(?:übersetz|zusammenfass|formatier|kodier|buchstabier|schreib)\w*\b[^.\n]{0,40}?\b(?:deine|ihre)\s+"
     r"(?:system\w*|anweisungen|vorgaben|instruktionen|regeln)"
     r"|\b(?:tout\s+)?premier\s+message\s+de\s+(?:cette|la|notre)\s+(?:conversation|discussion|session)"
@@ -125,11 +128,12 @@ _SETUP_ELSEWHERE = (
     r"|\b(?:cu[aá]les|qu[eé])\s+son\s+(?:tus|sus)\s+(?:instrucciones|reglas|indicaciones|directrices)"
     r"|\bprimer\s+mensaje\s+de\s+(?:esta|la)\s+conversaci[oó]n"
     r"|\btradu[cz]\w*\b[^.\n]{0,40}?\b(?:tus|sus)\s+(?:instrucciones|reglas|indicaciones)"
-    r"|\bquali\s+sono\s+le\s+(?:tue|sue)\s+(?:istruzioni|regole)|\bprimo\s+messaggio\s+di\s+questa\s+conversazione"
+    r"|\bquali\s+sono\s+le\s+(?:tue|sue)\s+(?:istruzioni|regole)"
+    r"|\bprimo\s+messaggio\s+di\s+questa\s+conversazione"
     r"|\bquais\s+s[aã]o\s+(?:as\s+)?(?:tuas|suas)\s+(?:instru[cç][oõ]es|regras)"
     r"|\bprimeira\s+mensagem\s+d(?:esta|a)\s+conversa"
-    r"|\bwat\s+zijn\s+(?:je|jouw)\s+(?:instructies|regels)|\bjakie\s+(?:są\s+)?(?:twoje\s+)?(?:instrukcje|zasady)"
-    r"\s+(?:masz|dostałeś|dostałaś|są)"
+    r"|\bwat\s+zijn\s+(?:je|jouw)\s+(?:instructies|regels)"
+    r"|\bjakie\s+(?:są\s+)?(?:twoje\s+)?(?:instrukcje|zasady)\s+(?:masz|dostałeś|dostałaś|są)"
     r"|какие\s+(?:у\s+тебя\s+)?(?:твои\s+)?(?:инструкции|указания)|первое\s+сообщение\s+(?:этого|в\s+этом)"
     r"|你的(?:系统)?(?:指令|提示词|规则)是什么|第一条消息|最初のメッセージ|あなたの(?:指示|ルール)は何"
 )
@@ -139,66 +143,70 @@ _SETUP_ELSEWHERE = (
 # A source that is a thing, not a person: an address, a file, a tool, a page.
 _SOURCE = (
     r"(?:https?://\S+|www\.\S+|\S+@[\w-]+\.\w+|@[\w-]+\.\w+|[\w-]+\.(?:txt|md|json|ya?ml|html?|pdf|docx?)\b|"
-    r"\b(?:file|files|page|site|website|url|link|api|server|endpoint|tool|feed|channel|wiki|repo|document|doc|"
-    r"e-?mails?|inbox|bot|extension|webhook|plugin)\b)"
+    r"\b(?:file|files|page|site|website|url|link|api|server|endpoint|tool|feed|channel|wiki|repo|document|"
+    r"doc|e-?mails?|inbox|bot|extension|webhook|plugin)\b)"
 )
 # Its word given the person's authority, or more.
 _AS_BOSS = (
     r"(?:is|are)\s+(?:the|your|ur)\s+boss"
-    r"|(?:is|are)\s+(?:my|the\s+user" + _APOSTROPHE + r"?s)\s+(?:own\s+|direct\s+)?(?:commands?|orders?|instructions?|"
+    rf"|(?:is|are)\s+(?:my|the\s+user{_Q}?s)\s+(?:own\s+|direct\s+)?(?:commands?|orders?|instructions?|"
     r"requests?|wishes)"
     r"|trust\s+(?:it|them|this|that|\w+)\s+more\s+than\s+(?:the\s+user|me|my|him|her|them|anyone)"
     r"|(?:gives?|sends?|issues?)\s+(?:you|u)\s+(?:commands|orders|instructions)"
-    r"|(?:says?|tells?\s+(?:you|u)|asks|contains|returns|lists)\s*,?\s+(?:just\s+)?(?:do|follow|obey|run|execute|"
-    r"carry\s+out)\s+(?:it|that|them)\b"
+    r"|(?:says?|tells?\s+(?:you|u)|asks|contains|returns|lists)\s*,?\s+(?:just\s+)?(?:do|follow|obey|run|"
+    r"execute|carry\s+out)\s+(?:it|that|them)\b"
     r"|follow\s+what(?:ever)?\s+(?:it|they)\s+says?\s+over\s+(?:anything|everything|what)"
 )
 _SOURCE_WORDS = (
-    "http https www @ txt md json yaml yml html htm pdf doc docx file files page site website url link api server"
-    " endpoint tool feed channel wiki repo document email emails mail mails inbox bot extension webhook plugin"
+    "http https www @ txt md json yaml yml html htm pdf doc docx file files page site website url link api"
+    " server endpoint tool feed channel wiki repo document email emails mail mails inbox bot extension"
+    " webhook plugin"
 )
 _AS_BOSS_WORDS = (
-    "boss master authority truth commands command orders order instructions instruction requests request wishes"
-    " trust considered treated taken regarded directly gives give sends send issues issue says say tells tell"
-    " asks contains returns lists follow"
+    "boss commands command orders order instructions instruction requests request wishes trust gives give"
+    " sends send issues issue says say tells tell asks contains returns lists follow"
 )
+_OUTPUTS = r"(?:answers?|repl(?:y|ies)|responses?|messages?|outputs?|summar(?:y|ies)|e-?mails?|posts?)"
 # Favouring one seller whatever the person asked.
 _FAVOURED = (
-    r"\b(?:suggest|recommend|put|list|rank|show|place|name|mention|goes?|comes?|appears?)\w*\b" + _ON + r"{0,60}?"
-    r"\b(?:first|on\s+top|at\s+the\s+top|as\s+the\s+(?:only|best|default|top|safest|sole))\b" + _ON + r"{0,80}?"
-    r"\b(?:regardless|no\s+matter|whatever\s+(?:i|the\s+user|they)|for\s+(?:any|every|all)\s+(?:purchase|order|"
-    r"request|question|query|search|session|reply|answer|recommendation)s?|in\s+every\s+(?:later\s+)?\w+|forever|"
-    r"indefinitely)\b"
-    r"|\b(?:in|for)\s+every\s+(?:later\s+)?(?:reply|answer|response|session|chat|conversation)\b" + _ON + r"{0,40}?"
-    r"\b(?:recommend|suggest|promote|push)\w*\b" + _ON + r"{0,60}?\bas\s+the\s+(?:only|best|default|safest|sole)\b"
+    rf"\b(?:suggest|recommend|put|list|rank|show|place|name|mention|goes?|comes?|appears?)\w*\b{_ON}{{0,60}}?"
+    rf"\b(?:first|on\s+top|at\s+the\s+top|as\s+the\s+(?:only|best|default|top|safest|sole))\b{_ON}{{0,80}}?"
+    r"\b(?:regardless|no\s+matter|whatever\s+(?:i|the\s+user|they)|for\s+(?:any|every|all)\s+(?:purchase|"
+    r"order|request|question|query|search|session|reply|answer|recommendation)s?|in\s+every\s+(?:later\s+)?"
+    r"\w+|forever|indefinitely)\b"
+    r"|\b(?:in|for)\s+every\s+(?:later\s+)?(?:reply|answer|response|session|chat|conversation)\b"
+    rf"{_ON}{{0,40}}?\b(?:recommend|suggest|promote|push)\w*\b{_ON}{{0,60}}?"
+    r"\bas\s+the\s+(?:only|best|default|safest|sole)\b"
 )
 # Something slipped into every reply out of the person's sight.
 _HIDDEN_MARK = (
-    r"\b(?:secretly|quietly|silently|covertly|invisibly)\s+(?:hide|insert|include|add|embed|slip|put|place|tuck|"
-    r"sneak|append)\b" + _ON + r"{0,50}?\b(?:in|into|to|at\s+the\s+(?:end|start)\s+of)\s+(?:every|each|all|any)\s+"
-    r"(?:\w+\s+)?(?:answers?|repl(?:y|ies)|responses?|messages?|outputs?|summar(?:y|ies)|e-?mails?|posts?)"
-    r"|\b(?:hide|embed|slip|sneak|tuck)\b" + _ON + r"{0,50}?\b(?:in|into)\s+(?:every|each|all|any)\s+(?:\w+\s+)?"
-    r"(?:answers?|repl(?:y|ies)|responses?|messages?|outputs?|summar(?:y|ies)|e-?mails?|posts?)"
+    r"\b(?:secretly|quietly|silently|covertly|invisibly)\s+(?:hide|insert|include|add|embed|slip|put|place|"
+    rf"tuck|sneak|append)\b{_ON}{{0,50}}?\b(?:in|into|to|at\s+the\s+(?:end|start)\s+of)\s+"
+    rf"(?:every|each|all|any)\s+(?:\w+\s+)?{_OUTPUTS}"
+    rf"|\b(?:hide|embed|slip|sneak|tuck)\b{_ON}{{0,50}}?\b(?:in|into)\s+(?:every|each|all|any)\s+(?:\w+\s+)?"
+    rf"{_OUTPUTS}"
 )
 # Copies of what is arranged sent to an address, every time.
 _STANDING_COPY = (
-    r"\b(?:whenever|every\s+time|each\s+time|from\s+(?:now|this\s+point)\s+on)\b" + _ON + r"{0,80}?"
-    r"\b(?:cc|bcc|copy\s+in|(?:forward|send)\s+(?:it|them|a\s+copy|copies)\s+to)\b" + _ON + r"{0,30}?[\w.+-]+@[\w-]+\.\w"
+    rf"\b(?:whenever|every\s+time|each\s+time|from\s+(?:now|this\s+point)\s+on)\b{_ON}{{0,80}}?"
+    r"\b(?:cc|bcc|copy\s+in|(?:forward|send)\s+(?:it|them|a\s+copy|copies)\s+to)\b"
+    rf"{_ON}{{0,30}}?[\w.+-]+@[\w-]+\.\w"
 )
 
 # --- A standing permission: a third party handed the person's codes, money or mail, or a
 # safeguard removed. ---
 # What would hurt the person in someone else's hands.
 _GUARDED = (
-    r"(?:logins?|passwords?|passcodes?|2fa|mfa|otps?|(?:verification|security|backup|recovery)\s+codes?|bank\w*|"
-    r"card\s+(?:details|numbers?)|credit\s+cards?|payment\s+(?:details|methods?)|payments|funds|money|"
-    r"correspondence|e-?mails|messages|inbox|mail|(?:medical|health)\s+records|records|(?:live\s+)?location|photos|"
-    r"pictures|contacts(?:\s+list)?|address\s+book|documents|files|drive|admin\s+access|ssn|passport)"
+    r"(?:logins?|passwords?|passcodes?|2fa|mfa|otps?|(?:verification|security|backup|recovery)\s+codes?|"
+    r"bank\w*|card\s+(?:details|numbers?)|credit\s+cards?|payment\s+(?:details|methods?)|payments|funds|"
+    r"money|correspondence|e-?mails|messages|inbox|mail|(?:medical|health)\s+records|records|"
+    r"(?:live\s+)?location|photos|pictures|contacts(?:\s+list)?|address\s+book|documents|files|drive|"
+    r"admin\s+access|ssn|passport)"
 )
 # Granted for good: a consent, an entitlement, an opt-in.
 _GRANTED = (
-    r"(?:authori[sz]ed|authori[sz]ation|agreed|agree|consented|opted\s+in|is\s+fine|is\s+ok(?:ay)?|granted|allows?|"
-    r"allowed|permits?|permitted|entitled|may|can\s+be|confirmed|wants)"
+    r"(?:authori[sz]ed|authori[sz]ation|agreed|agree|consented|opted\s+in|is\s+fine|is\s+ok(?:ay)?|granted|"
+    r"allows?|allowed|permits?|permitted|entitled|may|can\s+be|confirmed|wants)"
 )
 _HANDED = (
     r"(?:shar\w+|upload\w*|sen[dt]|forward\w*|access\w*|receiv\w*|see|read|view|approve|charge|disclos\w*|"
@@ -206,69 +214,79 @@ _HANDED = (
 )
 # Standing, or to anyone: the breadth that makes it a hand-over.
 _BROADLY = (
-    r"(?:any\s+(?:party|one|body|\w+\s+that\s+asks)|anyone|anybody|partners?|third[- ]part\w*|public|whenever|"
-    r"at\s+all\s+times|all\s+(?:the\s+)?\w+|every\s+\w+|no\s+need|without|on\s+(?:their|his|her)\s+behalf|"
-    r"each\s+time|always|permanent\w*|[\w.+-]+@[\w-]+\.\w|[\w-]+\.(?:com|net|org|io|co|app|xyz|biz|info)\b|"
-    r"\+\d[\d\s().-]{7,}\d)"
+    r"(?:any\s+(?:party|one|body|\w+\s+that\s+asks)|anyone|anybody|partners?|third[- ]part\w*|public|"
+    r"whenever|at\s+all\s+times|all\s+(?:the\s+)?\w+|every\s+\w+|no\s+need|without|"
+    r"on\s+(?:their|his|her)\s+behalf|each\s+time|always|permanent\w*|[\w.+-]+@[\w-]+\.\w|"
+    r"[\w-]+\.(?:com|net|org|io|co|app|xyz|biz|info)\b|\+\d[\d\s().-]{7,}\d)"
 )
 # Said of the person: "the user has authorised…", "he is agree that…".
 _PERSON = r"(?:user|he|she|shopper|customer|client|patient|account\s+holder)"
+_PHONE_OR_MAIL = r"(?:[\w.+-]+@[\w-]+\.\w|\+\d[\d\s().-]{7,}\d)"
 _STANDING_GRANT = (
-    r"\b(?:2fa|mfa|otp|verification|security|backup|recovery|login)\s+codes?\b" + _ON + r"{0,80}?(?:[\w.+-]+@[\w-]+\.\w|"
-    r"\+\d[\d\s().-]{7,}\d)" + _ON + r"{0,20}?\b(?:send|forward|share|text|pass|read)\s+(?:them|it)\s+(?:there|on|along|"
-    r"over|to\s+(?:it|that))\b|"
-    r"\b" + _PERSON + r"\b" + _ON + r"{0,60}?\b" + _GRANTED + r"\b" + _ON + r"{0,40}?(?:\b" + _HANDED + r"\b" + _ON
-    + r"{0,40}?\b" + _GUARDED + r"|\b" + _GUARDED + r"\b" + _ON + r"{0,40}?\b" + _HANDED + r"|\badmin\s+access)\b"
-    + _ON + r"{0,80}?" + _BROADLY
+    rf"\b(?:2fa|mfa|otp|verification|security|backup|recovery|login)\s+codes?\b{_ON}{{0,80}}?{_PHONE_OR_MAIL}"
+    rf"{_ON}{{0,20}}?\b(?:send|forward|share|text|pass|read)\s+(?:them|it)\s+(?:there|on|along|over|"
+    r"to\s+(?:it|that))\b"
+    rf"|\b{_PERSON}\b{_ON}{{0,60}}?\b{_GRANTED}\b{_ON}{{0,40}}?"
+    rf"(?:\b{_HANDED}\b{_ON}{{0,40}}?\b{_GUARDED}|\b{_GUARDED}\b{_ON}{{0,40}}?\b{_HANDED}|\badmin\s+access)\b"
+    rf"{_ON}{{0,80}}?{_BROADLY}"
 )
 # A safeguard the person would want, removed: warnings, checks, flags, a professional's advice.
-_SAFEGUARD_REMOVED = (
-    r"\b(?:no\s+need\s+(?:to\s+)?|without\s+(?:further\s+)?|never\s+|don" + _APOSTROPHE + r"?t\s+|do\s+not\s+|doesn"
-    + _APOSTROPHE + r"?t\s+(?:want|need)\s+(?:any\s+)?|does\s+not\s+(?:want|need)\s+(?:any\s+)?|not\s+to\s+)"
-    r"(?:(?:verify\w*|double-check\w*|check\w*)\s+(?:it\s+|this\s+|them\s+)?(?:with|by\s+phone|the\s+(?:change|account|"
-    r"details|number|sender|payee|identity))|confirm\w*\s+(?:with|each|every)|flag\w*\s+(?:\w+\s+)?(?:suspicious|phishing|scam)|"
+_WITHOUT = (
+    rf"(?:no\s+need\s+(?:to\s+)?|without\s+(?:further\s+)?|never\s+|don{_Q}?t\s+|do\s+not\s+|"
+    rf"doesn{_Q}?t\s+(?:want|need)\s+(?:any\s+)?|does\s+not\s+(?:want|need)\s+(?:any\s+)?|not\s+to\s+)"
+)
+_SAFEGUARD = (
+    r"(?:(?:verify\w*|double-check\w*|check\w*)\s+(?:it\s+|this\s+|them\s+)?(?:with|by\s+phone|"
+    r"the\s+(?:change|account|details|number|sender|payee|identity))|confirm\w*\s+(?:with|each|every)|"
+    r"flag\w*\s+(?:\w+\s+)?(?:suspicious|phishing|scam)|"
     r"warn\w*\s+(?:\w+\s+)?(?:about|of)\s+(?:\w+\s+)?(?:phishing|scams?|fraud|price|suspicious)|"
-    r"(?:price|phishing|scam|fraud|security)[- ](?:increase\s+)?(?:warnings?|alerts?)|suggest\w*\s+consult\w*|"
-    r"recommend\w*\s+(?:seeing|consulting)|notice\s+to\s+the\s+user|ask\w*\s+(?:him|her|them)\s+(?:each|every|again))"
-    r"|\bassume\s+(?:it|they|links?|the\s+\w+)" + _APOSTROPHE + r"?(?:s|re|\s+is|\s+are)?\s+(?:safe|legit\w*|genuine)\b"
+    r"(?:price|phishing|scam|fraud|security)[- ](?:increase\s+)?(?:warnings?|alerts?)|"
+    r"suggest\w*\s+consult\w*|recommend\w*\s+(?:seeing|consulting)|notice\s+to\s+the\s+user|ask\w*\s+(?:him|her|them)\s+"
+    r"(?:each|every|again))"
+)
+_SAFEGUARD_REMOVED = (
+    rf"\b{_WITHOUT}{_SAFEGUARD}"
+    rf"|\bassume\s+(?:it|they|links?|the\s+\w+){_Q}?(?:s|re|\s+is|\s+are)?\s+(?:safe|legit\w*|genuine)\b"
     r"|\bdiscourage\w*\s+(?:\w+\s+)?(?:chemo\w*|treatment|medication|vaccin\w*|surgery|therapy|doctors?)"
-    r"|\b(?:double|triple|skip|stop\s+taking)\s+(?:their|his|her|the)\s+(?:\w+\s+)?(?:medication|meds|dose|dosage|"
-    r"insulin|pills|prescription)\b" + _ON + r"{0,40}?\b(?:whenever|safely|no\s+need|don" + _APOSTROPHE + r"?t|"
-    r"without|any\s+time)"
-    r"|\b(?:do\s+not|don" + _APOSTROPHE + r"?t|never)\s+help\s+(?:them|him|her|the\s+user)\s+(?:cancel|unsubscribe|"
-    r"report|leave)"
+    r"|\b(?:double|triple|skip|stop\s+taking)\s+(?:their|his|her|the)\s+(?:\w+\s+)?(?:medication|meds|dose|"
+    rf"dosage|insulin|pills|prescription)\b{_ON}{{0,40}}?\b(?:whenever|safely|no\s+need|don{_Q}?t|without|"
+    r"any\s+time)"
+    rf"|\b(?:do\s+not|don{_Q}?t|never)\s+help\s+(?:them|him|her|the\s+user)\s+(?:cancel|unsubscribe|report|"
+    r"leave)"
     r"|\beven\s+if\s+(?:they|he|she|the\s+user)\s+(?:later\s+)?(?:says?|asks?|wants?)\s+otherwise"
-    r"|\b(?:investments?|returns|funds?|crypto\w*|coins?|tokens?)\b" + _ON + r"{0,60}?\b(?:risk-free|"
+    rf"|\b(?:investments?|returns|funds?|crypto\w*|coins?|tokens?)\b{_ON}{{0,60}}?\b(?:risk-free|"
     r"government-guaranteed|guaranteed\s+(?:returns|profits?))"
-    r"|\bofficial\s+(?:\w+\s+){0,2}(?:portal|registry|site|website|address|page|number|line|app|store|mirror|domain)\s+"
-    r"(?:is|has\s+moved\s+to|is\s+now)\s+\S+" + _ON + r"{0,60}?\b(?:direct|send|point|install|download|log\s+in|pay)"
-    r"\w*\b" + _ON + r"{0,40}?\b(?:there|from\s+there|to\s+it)\b"
+    r"|\bofficial\s+(?:\w+\s+){0,2}(?:portal|registry|site|website|address|page|number|line|app|store|mirror|"
+    rf"domain)\s+(?:is|has\s+moved\s+to|is\s+now)\s+\S+{_ON}{{0,60}}?\b(?:direct|send|point|install|download|"
+    rf"log\s+in|pay)\w*\b{_ON}{{0,40}}?\b(?:there|from\s+there|to\s+it)\b"
 )
 _SAFEGUARD_WORDS = (
-    "need without never don dont do doesn does not assume discourage discourages discouraging double triple skip"
-    " stop even investment investments returns fund funds coin coins token tokens crypto cryptocurrency official"
-    " & verify verifying verified double check checking confirm confirming confirmation flag flagging warn warning"
-    " warnings alert alerts suggest suggesting recommend recommending notice ask asking asked safe legit genuine"
-    " legitimate chemo chemotherapy treatment medication vaccine vaccines vaccination surgery therapy doctor doctors"
-    " meds dose dosage insulin pills prescription help otherwise risk guaranteed direct send point install"
-    " download log pay"
+    "need without never don dont do doesn does not assume discourage discourages discouraging double triple"
+    " skip stop even investment investments returns fund funds coin coins token tokens crypto cryptocurrency"
+    " official & verify verifying verified double check checking confirm confirming confirmation flag"
+    " flagging warn warning warnings alert alerts suggest suggesting recommend recommending notice ask asking"
+    " asked safe legit genuine legitimate chemo chemotherapy treatment medication vaccine vaccines"
+    " vaccination surgery therapy doctor doctors meds dose dosage insulin pills prescription help otherwise"
+    " risk guaranteed direct send point install download log pay"
 )
 
 # --- A dangerous recipe asked for inside a story, a game or a dead relative's voice. ---
 _FICTION = (
     r"(?:grand(?:ma|pa|mother|father)|granny|late\s+(?:uncle|aunt|mother|father|mom|dad|grandpa|grandma)|"
     r"bedtime|story|screenplay|script|novel|fiction\w*|pretend|imagine|hypothetical\w*|role-?play|simulat\w*|"
-    r"sim|improv|acting|game|campaign|dungeon\s+master|villai?n|character|the\s+year\s+\d{4}|be\s+(?:her|him|them)|"
-    r"act\s+as\s+my)"
+    r"sim|improv|acting|game|campaign|dungeon\s+master|villai?n|character|the\s+year\s+\d{4}|"
+    r"be\s+(?:her|him|them)|act\s+as\s+my)"
 )
 # What no story needs in working detail.
 _HAZARD = (
     r"(?:thermite|napalm|meth\w*|nerve\s+agent|sarin|ricin|anthrax|explosives?|bombs?|molotov|toxic\s+gas|"
-    r"poison\w*|fake\s+(?:ids?|passports?)|counterfeit\w*|ransomware|malware|keylogger|clone\s+a\s+(?:credit\s+)?card|"
-    r"immobili[sz]er|(?:pick|open\w*)\s+(?:a\s+|the\s+|my\s+|real\s+)?(?:\w+\s+)?(?:neighbou?rs?\S*|someone\S*|yale|door)\s+"
+    r"poison\w*|fake\s+(?:ids?|passports?)|counterfeit\w*|ransomware|malware|keylogger|"
+    r"clone\s+a\s+(?:credit\s+)?card|immobili[sz]er|"
+    r"(?:pick|open\w*)\s+(?:a\s+|the\s+|my\s+|real\s+)?(?:\w+\s+)?(?:neighbou?rs?\S*|someone\S*|yale|door)\s+"
     r"locks?|lock-?pick\w*|pick\s+(?:a\s+|real\s+)?locks?|"
-    r"(?:disable|bypass)\s+(?:a\s+|the\s+)?(?:home\s+|house\s+)?alarms?|crack\s+(?:a\s+)?(?:software\s+)?licen[cs]e|"
-    r"get\s+into\s+(?:someone|my\s+ex|an?\s+\w+" + _APOSTROPHE + r"?s?)\S*\s+(?:e-?mail|account|phone)|"
+    r"(?:disable|bypass)\s+(?:a\s+|the\s+)?(?:home\s+|house\s+)?alarms?|"
+    r"crack\s+(?:a\s+)?(?:software\s+)?licen[cs]e|"
+    rf"get\s+into\s+(?:someone|my\s+ex|an?\s+\w+{_Q}?s?)\S*\s+(?:e-?mail|account|phone)|"
     r"track\s+someone|synthes\w+\s+(?:of\s+)?(?:meth|drugs?|the\s+drug)|untraceable|silencer)"
 )
 _IN_DETAIL = (
@@ -276,23 +294,21 @@ _IN_DETAIL = (
     r"technical\s+detail|quantities|ingredients|how\s+(?:to|do\s+i|can\s+i)|walk\s+me\s+thr\w*|"
     r"explain\w*|synthes\w+|realistic|accurate)"
 )
-_FICTION_HAZARD = (
-    r"\b" + _FICTION + r"\b[\s\S]{0,200}?\b" + _HAZARD + r"|\b" + _HAZARD + r"[\s\S]{0,200}?\b" + _FICTION + r"\b"
-)
+_FICTION_HAZARD = rf"\b{_FICTION}\b[\s\S]{{0,200}}?\b{_HAZARD}|\b{_HAZARD}[\s\S]{{0,200}}?\b{_FICTION}\b"
 
 FAMILIES: tuple[Family, ...] = (
     Family(
-        r"\b" + _SHOW_OR_REWORK + r"\b[\s\S]{0,100}?(?:" + _OWN_SETUP + r")"
-        r"|(?:" + _OWN_SETUP + r")[\s\S]{0,150}?\b" + _SHOW_OR_REWORK + r"\b"
-        r"|\b(?:preambles?|operator\s+config\w*|system\s+(?:prompt|message))[?.!:]?\s+(?:now\s+)?(?:paste|dump|print|"
-        r"show|share|post|send|quote|spill)\s+(?:it|them)\b",
+        rf"\b{_SHOW_OR_REWORK}\b[\s\S]{{0,100}}?(?:{_OWN_SETUP})"
+        rf"|(?:{_OWN_SETUP})[\s\S]{{0,150}}?\b{_SHOW_OR_REWORK}\b"
+        r"|\b(?:preambles?|operator\s+config\w*|system\s+(?:prompt|message))[?.!:]?\s+(?:now\s+)?(?:paste|dump|"
+        r"print|show|share|post|send|quote|spill)\s+(?:it|them)\b",
         "asks for the assistant's own setup text",
-        f"{_SHOW_WORDS} & {_OWN_SETUP_WORDS} | preamble preambles operator system & paste dump print show share post"
-        " send quote spill",
+        f"{_SHOW_WORDS} & {_OWN_SETUP_WORDS}"
+        " | preamble preambles operator system & paste dump print show share post send quote spill",
     ),
     Family(_SETUP_ELSEWHERE, "asks for the assistant's own setup text", "*foreign"),
     Family(
-        _SOURCE + _ON + r"{0,100}?\b(?:" + _AS_BOSS + r")\b|\b(?:" + _AS_BOSS + r")\b" + _ON + r"{0,60}?" + _SOURCE,
+        rf"{_SOURCE}{_ON}{{0,100}}?\b(?:{_AS_BOSS})\b|\b(?:{_AS_BOSS})\b{_ON}{{0,60}}?{_SOURCE}",
         "gives an outside source the person's authority",
         f"{_SOURCE_WORDS} & {_AS_BOSS_WORDS}",
     ),
@@ -316,22 +332,24 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         _STANDING_GRANT,
         "grants someone standing access to the person's codes, money or mail",
-        "2fa mfa otp verification security backup recovery login & send forward share text pass read & them it"
-        " | user he she shopper customer client patient account & login logins password passwords passcode passcodes"
-        " 2fa mfa otp otps verification security backup recovery bank banking card credit payment payments funds"
-        " money correspondence email emails mails messages inbox mail medical health records location photos"
-        " pictures contacts address documents files drive admin ssn passport",
+        "2fa mfa otp verification security backup recovery login & send forward share text pass read"
+        " & them it"
+        " | user he she shopper customer client patient account & login logins password passwords passcode"
+        " passcodes 2fa mfa otp otps verification security backup recovery bank banking card credit payment"
+        " payments funds money correspondence email emails mails messages inbox mail medical health records"
+        " location photos pictures contacts address documents files drive admin ssn passport",
     ),
     Family(_SAFEGUARD_REMOVED, "removes a safeguard the person relies on", _SAFEGUARD_WORDS),
     Family(
-        _FICTION_HAZARD + r"(?=[\s\S]{0,200}?\b" + _IN_DETAIL + r")|\b" + _IN_DETAIL + r"\b(?=[\s\S]{0,200}?(?:"
-        + _FICTION_HAZARD + r"))",
+        rf"{_FICTION_HAZARD}(?=[\s\S]{{0,200}}?\b{_IN_DETAIL})"
+        rf"|\b{_IN_DETAIL}\b(?=[\s\S]{{0,200}}?(?:{_FICTION_HAZARD}))",
         "asks for a dangerous recipe inside a story",
-        "thermite napalm meth methamphetamine nerve sarin ricin anthrax explosive explosives bomb bombs molotov toxic"
-        " poison poisons poisoning fake counterfeit ransomware malware keylogger clone immobiliser immobilizer"
-        " pick open opening disable bypass crack get track synthesis synthesise synthesize synthesises drug"
-        " untraceable silencer & grandma grandpa grandmother grandfather granny late bedtime story screenplay script"
-        " novel fiction fictional pretend imagine hypothetical hypothetically roleplay role simulate simulation sim"
-        " improv acting game campaign dungeon villain villian character year be act",
+        "thermite napalm meth methamphetamine nerve sarin ricin anthrax explosive explosives bomb bombs"
+        " molotov toxic poison poisons poisoning fake counterfeit ransomware malware keylogger clone"
+        " immobiliser immobilizer pick open opening disable bypass crack get track synthesis synthesise"
+        " synthesize synthesises drug untraceable silencer"
+        " & grandma grandpa grandmother grandfather granny late bedtime story screenplay script novel fiction"
+        " fictional pretend imagine hypothetical hypothetically roleplay role simulate simulation sim improv"
+        " acting game campaign dungeon villain villian character year be act",
     ),
 )
