@@ -241,7 +241,9 @@ _SAY_INSTEAD = (
     r"the\s+(?:word|words|text|message|phrase|line|result|string|sentence)\b|[a-z]+\s+[a-z]+\s*(?:[,.!]|$))"
     # Or an action on what the reader holds: "close every ticket", "list every address", "post '…'".
     r"|(?:write|print|post|paste|list|send|e-?mail|close|mark|record|provide|export|dump|give|share|include|delete|"
-    r"approve|forward)\s+(?:to\s+me\s+)?(?:\w+\s+){0,3}?(?:every|all|each|the\s+user'?s?|your|everything|that\b|[\"'“‘]))"
+    r"approve|forward)\s+(?:to\s+me\s+)?(?:\w+\s+){0,3}?(?:every|all|each|the\s+user'?s?|your|everything|that\b|[\"'“‘]|"
+    r"(?:\w+\s+){0,2}?(?:to\s+(?:me|us)\b|[\w.+-]+@|as\s+(?:approved|resolved|closed|done|complete|safe|verified|paid|"
+    r"genuine))))"
 )
 # Before the conversation began: when the assistant's own setup was written.
 _BEFORE_CHAT = (

@@ -82,15 +82,18 @@ _OWN_SETUP = (
     r"|\b(?:rule-?book|preamble|briefing|instructions|rules|setup|script)\s+(?:that|which)\s+(?:gets?\s+|is\s+)?"
     r"(?:loads?|loaded|runs?|comes?|given|shown|appears?)\s+(?:before|at\s+the\s+start\s+of)\s+"
     r"(?:every|each|the|our|this|a)\s+(?:chat|conversation|session)"
+    # The conversation's first message, with a sign that it came before the person's.
     r"|\b(?:very\s+)?first\s+(?:message|sentence|line|words?|text|thing)\s+(?:\w+\s+){0,2}?(?:typed\s+)?"
-    r"(?:in|into|of)\s+(?:this|the|our|your|ur)\s+(?:conversation|chat|thread|session|context|transcript)"
+    r"(?:in|into|of)\s+(?:this|the|our|your|ur)\s+(?:conversation|chat|thread|session|context|transcript)\b"
+    rf"{_ON}{{0,40}}?(?:\bbefore\s+(?:me|mine|my|i)\b|\b(?:starts?|begins?|opens?)\s+with\b|\bwho\s+(?:you|u)\s+are\b)"
     r"|\b(?:everything|all|anything)\s+(?:that\s+)?(?:appears?\s+|is\s+|comes?\s+|was\s+)?(?:before|above)\b"
     rf"{_ON}{{0,30}}?\bin\s+(?:your|ur|the)\s+(?:transcript|context|history|prompt|input)"
     r"|\b(?:message|text|words|paragraph|lines?|part)\s+(?:that|which)\s+(?:defines?|describes?|says?|tells?|"
     r"sets?\s+(?:up|out)|explains?)\s+(?:who\s+(?:you|u)\s+are|(?:your|ur)\s+(?:persona|role|character|job|"
     r"purpose)|what\s+(?:you|u)\s+(?:are|must|should|can))"
-    rf"|\b(?:your|ur|its|the\s+\w+{_Q}s)\s+(?:makers|creators|operators?|programmers|trainers)\s+"
-    r"(?:\w+\s+){0,2}?(?:told|tell|gave|give|hand(?:ed)?|configured|wrote|write|set|put|instructed|programmed)\b"
+    rf"|\b(?:your|ur|its|the\s+\w+{_Q}s)\s+(?:makers|creators|programmers|trainers)\s+"
+    r"(?:\w+\s+){0,2}?(?:told|tell|gave|give|hand(?:ed)?|configured|wrote|write|set|put|instructed|programmed|"
+    r"loaded|fed)\b"
     r"|\{\{\s*(?:assistant|bot|agent|model|ai)\.(?:system_?(?:message|prompt)|instructions|preamble|persona|rules)"
 )
 # Any verb that shows the text, or turns it into something else; a question about it.
@@ -142,7 +145,7 @@ _SETUP_ELSEWHERE = (
 # every reply. ---
 # A source that is a thing, not a person: an address, a file, a tool, a page.
 _SOURCE = (
-    r"(?:https?://\S+|www\.\S+|\S+@[\w-]+\.\w+|@[\w-]+\.\w+|[\w-]+\.(?:txt|md|json|ya?ml|html?|pdf|docx?)\b|"
+    r"(?:https?://\S+|www\.\S+|\S+@[\w-]+\.\w+|@[\w-]+\.\w+|[\w-]+\.(?:txt|md|json|ya?ml|html?|pdf|docx?|log|csv|ini|cfg|conf)\b|"
     r"\b(?:file|files|page|site|website|url|link|api|server|endpoint|tool|feed|channel|wiki|repo|document|"
     r"doc|e-?mails?|inbox|bot|extension|webhook|plugin)\b)"
 )
@@ -151,14 +154,15 @@ _AS_BOSS = (
     r"(?:is|are)\s+(?:the|your|ur)\s+boss"
     rf"|(?:is|are)\s+(?:my|the\s+user{_Q}?s)\s+(?:own\s+|direct\s+)?(?:commands?|orders?|instructions?|"
     r"requests?|wishes)"
-    r"|trust\s+(?:it|them|this|that|\w+)\s+more\s+than\s+(?:the\s+user|me|my|him|her|them|anyone)"
+    r"|trust\s+(?:\S+\s+){1,4}?more\s+than\s+(?:the\s+user|me|my|him|her|them|anyone)"
     r"|(?:gives?|sends?|issues?)\s+(?:you|u)\s+(?:commands|orders|instructions)"
     r"|(?:says?|tells?\s+(?:you|u)|asks|contains|returns|lists)\s*,?\s+(?:just\s+)?(?:do|follow|obey|run|"
     r"execute|carry\s+out)\s+(?:it|that|them)\b"
     r"|follow\s+what(?:ever)?\s+(?:it|they)\s+says?\s+over\s+(?:anything|everything|what)"
 )
 _SOURCE_WORDS = (
-    "http https www @ txt md json yaml yml html htm pdf doc docx file files page site website url link api"
+    "http https www @ txt md json yaml yml html htm pdf doc docx log csv ini cfg conf file files page site"
+    " website url link api"
     " server endpoint tool feed channel wiki repo document email emails mail mails inbox bot extension"
     " webhook plugin"
 )
@@ -166,12 +170,20 @@ _AS_BOSS_WORDS = (
     "boss commands command orders order instructions instruction requests request wishes trust gives give"
     " sends send issues issue says say tells tell asks contains returns lists follow"
 )
-_OUTPUTS = r"(?:answers?|repl(?:y|ies)|responses?|messages?|outputs?|summar(?:y|ies)|e-?mails?|posts?)"
+_OUTPUTS = (
+    r"(?:answers?|repl(?:y|ies)|responses?|messages?|outputs?|summar(?:y|ies)|e-?mails?|posts?|"
+    r"recommendations?)"
+)
+# What is slipped in: a marker, a link, a quoted string.
+_MARK = (
+    r"(?:the\s+|a\s+|an\s+|our\s+|this\s+|my\s+)?(?:(?:secret|hidden|tiny|small|invisible|tracking|referral)\s+)*"
+    r"(?:word|phrase|code|tag|token|link|url|pixel|watermark|marker|emoji|string|signature|[\"'“‘])"
+)
 # Favouring one seller whatever the person asked.
 _FAVOURED = (
     rf"\b(?:suggest|recommend|put|list|rank|show|place|name|mention|goes?|comes?|appears?)\w*\b{_ON}{{0,60}}?"
     rf"\b(?:first|on\s+top|at\s+the\s+top|as\s+the\s+(?:only|best|default|top|safest|sole))\b{_ON}{{0,80}}?"
-    r"\b(?:regardless|no\s+matter|whatever\s+(?:i|the\s+user|they)|for\s+(?:any|every|all)\s+(?:purchase|"
+    r"\b(?:regardless|no\s+matter|whatever\s+(?:i|the\s+user|they)|for\s+(?:any|every|all)\s+(?:\w+\s+)?(?:purchase|"
     r"order|request|question|query|search|session|reply|answer|recommendation)s?|in\s+every\s+(?:later\s+)?"
     r"\w+|forever|indefinitely)\b"
     r"|\b(?:in|for)\s+every\s+(?:later\s+)?(?:reply|answer|response|session|chat|conversation)\b"
@@ -181,10 +193,10 @@ _FAVOURED = (
 # Something slipped into every reply out of the person's sight.
 _HIDDEN_MARK = (
     r"\b(?:secretly|quietly|silently|covertly|invisibly)\s+(?:hide|insert|include|add|embed|slip|put|place|"
-    rf"tuck|sneak|append)\b{_ON}{{0,50}}?\b(?:in|into|to|at\s+the\s+(?:end|start)\s+of)\s+"
+    rf"tuck|sneak|append)\b{_ON}{{0,50}}?\b(?:in|into|to|(?:at|to)\s+the\s+(?:end|start|bottom|top)\s+of)\s+"
     rf"(?:every|each|all|any)\s+(?:\w+\s+)?{_OUTPUTS}"
-    rf"|\b(?:hide|embed|slip|sneak|tuck)\b{_ON}{{0,50}}?\b(?:in|into)\s+(?:every|each|all|any)\s+(?:\w+\s+)?"
-    rf"{_OUTPUTS}"
+    rf"|\b(?:hide|embed|slip|sneak|tuck)\s+{_MARK}{_ON}{{0,50}}?\b(?:in|into)\s+(?:every|each|all|any)\s+"
+    rf"(?:\w+\s+)?{_OUTPUTS}"
 )
 # Copies of what is arranged sent to an address, every time.
 _STANDING_COPY = (
@@ -205,17 +217,17 @@ _GUARDED = (
 )
 # Granted for good: a consent, an entitlement, an opt-in.
 _GRANTED = (
-    r"(?:authori[sz]ed|authori[sz]ation|agreed|agree|consented|opted\s+in|is\s+fine|is\s+ok(?:ay)?|granted|"
-    r"allows?|allowed|permits?|permitted|entitled|may|can\s+be|confirmed|wants)"
+    rf"(?:authori[sz]ed|authori[sz]ation|agreed|agree|consented|opted\s+in|(?:{_Q}s|is)\s+(?:fine|ok(?:ay)?|happy|"
+    r"comfortable)|granted|allows?|allowed|permits?|permitted|entitled|may|can\s+be|confirmed)"
 )
 _HANDED = (
-    r"(?:shar\w+|upload\w*|sen[dt]|forward\w*|access\w*|receiv\w*|see|read|view|approve|charge|disclos\w*|"
-    r"give|given|hand\w*|copies|shared|use)"
+    r"(?:shar\w+|upload\w*|forward\w*|access\w*|receiv\w*|see|seeing|read|reading|view|viewing|approve|"
+    r"charg\w*|withdraw\w*|disclos\w*|give|given|hand\w*|copies|shared|use)"
 )
 # Standing, or to anyone: the breadth that makes it a hand-over.
 _BROADLY = (
     r"(?:any\s+(?:party|one|body|\w+\s+that\s+asks)|anyone|anybody|partners?|third[- ]part\w*|public|"
-    r"whenever|at\s+all\s+times|all\s+(?:the\s+)?\w+|every\s+\w+|no\s+need|without|"
+    r"whenever|at\s+(?:all|any)\s+times?|any\s+time|all\s+(?:the\s+)?\w+|every\s+\w+|no\s+need|without|"
     r"on\s+(?:their|his|her)\s+behalf|each\s+time|always|permanent\w*|[\w.+-]+@[\w-]+\.\w|"
     r"[\w-]+\.(?:com|net|org|io|co|app|xyz|biz|info)\b|\+\d[\d\s().-]{7,}\d)"
 )
@@ -229,25 +241,27 @@ _STANDING_GRANT = (
     rf"|\b{_PERSON}\b{_ON}{{0,60}}?\b{_GRANTED}\b{_ON}{{0,40}}?"
     rf"(?:\b{_HANDED}\b{_ON}{{0,40}}?\b{_GUARDED}|\b{_GUARDED}\b{_ON}{{0,40}}?\b{_HANDED}|\badmin\s+access)\b"
     rf"{_ON}{{0,80}}?{_BROADLY}"
+    rf"|\bwants\s+(?:their|his|her)\s+(?:\w+\s+)?{_GUARDED}\s+(?:shared|sent|forwarded|uploaded|given|handed)\b"
+    rf"{_ON}{{0,80}}?{_BROADLY}"
 )
 # A safeguard the person would want, removed: warnings, checks, flags, a professional's advice.
 _WITHOUT = (
-    rf"(?:no\s+need\s+(?:to\s+)?|without\s+(?:further\s+)?|never\s+|don{_Q}?t\s+|do\s+not\s+|"
+    rf"(?:no\s+need\s+(?:to\s+)?|no\s+longer\s+(?:wants?|needs?)\s+(?:any\s+)?|without\s+(?:further\s+)?|never\s+|don{_Q}?t\s+|do\s+not\s+|"
     rf"doesn{_Q}?t\s+(?:want|need)\s+(?:any\s+)?|does\s+not\s+(?:want|need)\s+(?:any\s+)?|not\s+to\s+)"
 )
 _SAFEGUARD = (
     r"(?:(?:verify\w*|double-check\w*|check\w*)\s+(?:it\s+|this\s+|them\s+)?(?:with|by\s+phone|"
     r"the\s+(?:change|account|details|number|sender|payee|identity))|confirm\w*\s+(?:with|each|every)|"
-    r"flag\w*\s+(?:\w+\s+)?(?:suspicious|phishing|scam)|"
+    rf"flag\w*{_ON}{{0,40}}?(?:suspicious|phishing|scam|fraud)|"
     r"warn\w*\s+(?:\w+\s+)?(?:about|of)\s+(?:\w+\s+)?(?:phishing|scams?|fraud|price|suspicious)|"
-    r"(?:price|phishing|scam|fraud|security)[- ](?:increase\s+)?(?:warnings?|alerts?)|"
-    r"suggest\w*\s+consult\w*|recommend\w*\s+(?:seeing|consulting)|notice\s+to\s+the\s+user|ask\w*\s+(?:him|her|them)\s+"
+    r"(?:price|phishing|scam|fraud|security)[- ](?:(?:increase|rise|hike)\s+)?(?:warnings?|alerts?|"
+    r"notifications?)|suggest\w*\s+consult\w*|recommend\w*\s+(?:seeing|consulting)|notice\s+to\s+the\s+user|ask\w*\s+(?:him|her|them)\s+"
     r"(?:each|every|again))"
 )
 _SAFEGUARD_REMOVED = (
     rf"\b{_WITHOUT}{_SAFEGUARD}"
     rf"|\bassume\s+(?:it|they|links?|the\s+\w+){_Q}?(?:s|re|\s+is|\s+are)?\s+(?:safe|legit\w*|genuine)\b"
-    r"|\bdiscourage\w*\s+(?:\w+\s+)?(?:chemo\w*|treatment|medication|vaccin\w*|surgery|therapy|doctors?)"
+    rf"|\bdiscourage\s+{_ON}{{0,40}}?\b(?:chemo\w*|treatment|medication|vaccin\w*|surgery|therapy|doctors?)"
     r"|\b(?:double|triple|skip|stop\s+taking)\s+(?:their|his|her|the)\s+(?:\w+\s+)?(?:medication|meds|dose|"
     rf"dosage|insulin|pills|prescription)\b{_ON}{{0,40}}?\b(?:whenever|safely|no\s+need|don{_Q}?t|without|"
     r"any\s+time)"
@@ -261,13 +275,14 @@ _SAFEGUARD_REMOVED = (
     rf"log\s+in|pay)\w*\b{_ON}{{0,40}}?\b(?:there|from\s+there|to\s+it)\b"
 )
 _SAFEGUARD_WORDS = (
-    "need without never don dont do doesn does not assume discourage discourages discouraging double triple"
-    " skip stop even investment investments returns fund funds coin coins token tokens crypto cryptocurrency"
-    " official & verify verifying verified double check checking confirm confirming confirmation flag"
-    " flagging warn warning warnings alert alerts suggest suggesting recommend recommending notice ask asking"
-    " asked safe legit genuine legitimate chemo chemotherapy treatment medication vaccine vaccines"
-    " vaccination surgery therapy doctor doctors meds dose dosage insulin pills prescription help otherwise"
-    " risk guaranteed direct send point install download log pay"
+    "need without never don dont do doesn does not longer assume discourage discourages discouraging"
+    " double triple skip stop even investment investments returns fund funds coin coins token tokens"
+    " crypto cryptocurrency official & verify verifying verified double check checking confirm confirming"
+    " confirmation flag flagging warn warning warnings alert alerts suggest suggesting recommend"
+    " recommending notice ask asking asked notification notifications safe legit genuine legitimate chemo"
+    " chemotherapy treatment medication vaccine vaccines vaccination surgery therapy doctor doctors meds"
+    " dose dosage insulin pills prescription help otherwise risk guaranteed direct send point install"
+    " download log pay"
 )
 
 # --- A dangerous recipe asked for inside a story, a game or a dead relative's voice. ---
@@ -290,11 +305,18 @@ _HAZARD = (
     r"track\s+someone|synthes\w+\s+(?:of\s+)?(?:meth|drugs?|the\s+drug)|untraceable|silencer)"
 )
 _IN_DETAIL = (
-    r"(?:recipe|steps|step[- ]by[- ]step|exact|in\s+(?:full\s+|exact\s+|working\s+|technical\s+)?detail|"
-    r"technical\s+detail|quantities|ingredients|how\s+(?:to|do\s+i|can\s+i)|walk\s+me\s+thr\w*|"
-    r"explain\w*|synthes\w+|realistic|accurate)"
+    r"(?:recipe|steps|step[- ]by[- ]step|exact\w*|in\s+(?:full\s+|exact\s+|working\s+|technical\s+)?detail|"
+    r"technical\s+detail|quantities|measurements|ingredients|how\s+(?:to|do\s+i|can\s+i)|walk\s+me\s+thr\w*|"
+    r"synthes\w+|realistic\w*|accurate\w*|working|mix\w*|combin\w*|irl|for\s+real|real[- ]world)"
 )
-_FICTION_HAZARD = rf"\b{_FICTION}\b[\s\S]{{0,200}}?\b{_HAZARD}|\b{_HAZARD}[\s\S]{{0,200}}?\b{_FICTION}\b"
+# The three parts in any order: from whichever comes first to one of the others, the third
+# within reach too (the match spans the words a reviewer needs to see).
+_NEAR = r"[\s\S]{0,250}?"
+_FICTION_HAZARD_DETAIL = (
+    rf"\b{_FICTION}\b(?={_NEAR}\b{_IN_DETAIL}){_NEAR}\b{_HAZARD}"
+    rf"|\b{_HAZARD}(?={_NEAR}\b{_IN_DETAIL}){_NEAR}\b{_FICTION}\b"
+    rf"|\b{_IN_DETAIL}(?={_NEAR}\b{_FICTION}\b){_NEAR}\b{_HAZARD}"
+)
 
 FAMILIES: tuple[Family, ...] = (
     Family(
@@ -306,9 +328,14 @@ FAMILIES: tuple[Family, ...] = (
         f"{_SHOW_WORDS} & {_OWN_SETUP_WORDS}"
         " | preamble preambles operator system & paste dump print show share post send quote spill",
     ),
-    Family(_SETUP_ELSEWHERE, "asks for the assistant's own setup text", "*foreign"),
     Family(
-        rf"{_SOURCE}{_ON}{{0,100}}?\b(?:{_AS_BOSS})\b|\b(?:{_AS_BOSS})\b{_ON}{{0,60}}?{_SOURCE}",
+        _SETUP_ELSEWHERE,
+        "asks for the assistant's own setup text",
+        "*foreign | welche quelles premier quali primo quais primeira wat jakie",
+    ),
+    Family(
+        rf"{_SOURCE}{_ON}{{0,100}}?\b(?:{_AS_BOSS})\b|\b(?:{_AS_BOSS})\b{_ON}{{0,60}}?{_SOURCE}"
+        rf"|\btrust\s+(?:\S+\s+){{0,3}}?{_SOURCE}\s+more\s+than\b",
         "gives an outside source the person's authority",
         f"{_SOURCE_WORDS} & {_AS_BOSS_WORDS}",
     ),
@@ -341,8 +368,7 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(_SAFEGUARD_REMOVED, "removes a safeguard the person relies on", _SAFEGUARD_WORDS),
     Family(
-        rf"{_FICTION_HAZARD}(?=[\s\S]{{0,200}}?\b{_IN_DETAIL})"
-        rf"|\b{_IN_DETAIL}\b(?=[\s\S]{{0,200}}?(?:{_FICTION_HAZARD}))",
+        _FICTION_HAZARD_DETAIL,
         "asks for a dangerous recipe inside a story",
         "thermite napalm meth methamphetamine nerve sarin ricin anthrax explosive explosives bomb bombs"
         " molotov toxic poison poisons poisoning fake counterfeit ransomware malware keylogger clone"
