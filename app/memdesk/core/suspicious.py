@@ -28,7 +28,7 @@ from functools import cached_property
 from memdesk.core import detector
 from memdesk.core.detector_code import MENTION_CUE, QUOTES
 from memdesk.core.detector_features import model_text
-from memdesk.core.suspicious_families import FAMILIES
+from memdesk.core.suspicious_families import FAMILIES, NEAR_CHARS
 
 _EXCERPT_CHARS = 60
 # A quotation named as an example may close this far past the order it holds.
@@ -76,12 +76,34 @@ class _Rule:
     as_written: bool
     # Read with lines broken mid-sentence joined: a form or an e-mail wraps one order over lines.
     across_lines: bool = False
+    # Parts that must each match within NEAR_CHARS of the pattern's match, in either direction.
+    # Looking for them only around a match keeps a rule of parts in any order linear.
+    near: tuple[str, ...] = ()
 
     @cached_property
     def pattern(self) -> re.Pattern[str]:
         # Compiled when first tried: most rules wait for words few texts hold, and compiling them
         # all would slow the start of every process that judges text.
         return re.compile(self.source, re.MULTILINE)
+
+    @cached_property
+    def near_patterns(self) -> tuple[re.Pattern[str], ...]:
+        return tuple(re.compile(part, re.MULTILINE) for part in self.near)
+
+    def span(self, text: str, begin: int, end: int) -> tuple[int, int] | None:
+        """Where the rule matches in ``text[begin:end]``, its near parts included; None if nowhere."""
+        if not self.near:
+            match = self.pattern.search(text, begin, end)
+            return (match.start(), match.end()) if match else None
+        for match in self.pattern.finditer(text, begin, end):
+            start, stop = match.start(), match.end()
+            around = (max(begin, start - NEAR_CHARS), min(end, stop + NEAR_CHARS))
+            parts = [part.search(text, *around) for part in self.near_patterns]
+            if all(parts):
+                return min([start] + [part.start() for part in parts if part]), max(
+                    [stop] + [part.end() for part in parts if part]
+                )
+        return None
 
 
 # Words most everyday text holds. A rule is looked up by the group of its words with the fewest
@@ -105,6 +127,7 @@ def _rule(
     weight: int = STRONG,
     as_written: bool = False,
     across_lines: bool = False,
+    near: tuple[str, ...] = (),
 ) -> _Rule:
     """``needs``: groups of words separated by ``&``, e.g. ``"you u & must shall will"``, and
     choices of such groups separated by ``|``."""
@@ -112,7 +135,7 @@ def _rule(
         tuple(sorted((frozenset(group.split()) for group in choice.split("&")), key=_commonness))
         for choice in needs.split("|")
     )
-    return _Rule(pattern, why, weight, choices, as_written, across_lines)
+    return _Rule(pattern, why, weight, choices, as_written, across_lines, near)
 
 
 _YOU = r"(?:you|u|ya)"
@@ -1053,7 +1076,10 @@ _RULES: tuple[_Rule, ...] = (
         " inoltra invia envia envie stuur",
     ),
     # The families read by what is asked for and of whom (suspicious_families).
-    *(_rule(family.pattern, family.why, family.needs, across_lines=True) for family in FAMILIES),
+    *(
+        _rule(family.pattern, family.why, family.needs, across_lines=True, near=family.near)
+        for family in FAMILIES
+    ),
 )
 
 # What a person tells an assistant to remember about answers: their language, length or form,
@@ -1108,6 +1134,8 @@ _WORD_BYTES = b"abcdefghijklmnopqrstuvwxyz0123456789_"
 _NOT_IN_WORDS = bytes(byte if byte in _WORD_BYTES else 32 for byte in range(256))
 _MARKS = ("@", ":", "=", "<", "[", "!", "</", "<|", "![")
 _GPT_NAME = re.compile(r"[a-z]gpt\b")
+# A line break inside a sentence (after a word, a comma or a colon, before a word at the next
+# line's start), read as a space by the rules that read across lines.
 _SOFT_BREAK = re.compile(r"(?<=[^\W_]|[,:])\n(?=[^\W\d_])")
 # A run worth decoding: 32 characters without a space, or a dozen spaced hex pairs. Both are
 # tried only where a word starts, which keeps the scan linear.
@@ -1265,28 +1293,22 @@ def _rule_matches(
     """(reason, weight, start, end) of each rule, not yet in ``seen``, that matches the piece
     whose words are ``words``."""
     matches: list[tuple[str, int, int, int]] = []
-    joined: str | None = None
+    joined: str | None = None  # the piece with its lines joined, made when a rule first needs it
     for index in sorted({index for word in words & _BY_WORD.keys() for index in _BY_WORD[word]}):
         rule = _RULES[index]
         if rule.why in seen or not any(all(group & words for group in choice) for choice in rule.needs):
             continue
         if rule.across_lines:
-            joined = joined if joined is not None else _joined_lines(lowered)
-            match = rule.pattern.search(joined, begin, end)
+            joined = joined if joined is not None else _SOFT_BREAK.sub(" ", lowered[begin:end])
+            # The joined piece is as long as the piece: offsets shift by where it begins.
+            span = rule.span(joined, 0, len(joined))
+            span = (span[0] + begin, span[1] + begin) if span else None
         else:
-            match = rule.pattern.search(clean if rule.as_written else lowered, begin, end)
-        if match:
+            span = rule.span(clean if rule.as_written else lowered, begin, end)
+        if span:
             seen.add(rule.why)
-            matches.append((rule.why, rule.weight, match.start(), max(match.end(), match.start() + 1)))
+            matches.append((rule.why, rule.weight, span[0], max(span[1], span[0] + 1)))
     return matches
-
-
-def _joined_lines(lowered: str) -> str:
-    """The text with each line break inside a sentence (after a word, a comma or a colon, before a
-    word at the line's start) read as a space; the same length, so offsets stay."""
-    if "\n" not in lowered:
-        return lowered
-    return _SOFT_BREAK.sub(" ", lowered)
 
 
 def _structural(text: str, depth: int, maybe_hidden: bool, maybe_spelled: bool) -> list[Finding]:

@@ -20,6 +20,11 @@ class Family(NamedTuple):
     pattern: str
     why: str
     needs: str
+    # Parts that must also match within NEAR_CHARS of the pattern's match, before or after it.
+    near: tuple[str, ...] = ()
+
+
+NEAR_CHARS = 150
 
 
 # Any character of one sentence: a dot inside a name ("notes.txt", "example.com") goes on.
@@ -65,36 +70,91 @@ _KEPT_OR_REWORKED = (
     r"base64|hex\w*|rot-?13|backwards|bullet\s+points|markdown|code\s+block|```|morse)"
 )
 _GIVEN = rf"\b{_SETUP_GENERAL}\s+{_HAS_BEEN}"
-_OWN_SETUP = (
-    rf"{_OWNER}(?:\w+\s+){{0,2}}?{_SETUP_TEXT}\b"
-    r"|\b(?:first|opening)\s+\d+\s+(?:characters|chars|tokens|words|lines)\s+of\s+(?:your|ur|the)\s+"
-    r"(?:context|prompt|input|instructions|memory)"
-    r"|\b(?:operator|developer|vendor)[- ](?:supplied|provided|written|set)\s+(?:directives|instructions|"
-    r"rules|guidelines|text|prompts?|configuration)"
-    rf"|{_GIVEN}{_LOADED}\b"
-    rf"|{_GIVEN}{_RECEIVED}\b{_ON}{{0,40}}?(?:{_BEFORE_TALK})"
-    rf"|{_GIVEN}{_RECEIVED}\b{_ON}{{0,40}}?{_KEPT_OR_REWORKED}"
-    rf"|\b(?:every|each|all|any)\s+(?:\w+\s+)?{_SETUP_GENERAL}\s+{_HAS_BEEN}{_RECEIVED}\b"
-    rf"|\b{_SETUP_GENERAL}\b{_ON}{{0,40}}?\b(?:{_BEFORE_TALK}){_ON}{{0,30}}?"
-    r"(?:\b(?:you|u)\s+(?:got|received|were\s+given|had)|\banyone\s+typed|\b(?:you|u)\s+(?:are|were)\s+"
-    r"(?:shown|given))"
-    rf"|\b{_SETUP_GENERAL}\s+(?:that\s+)?preced\w*\s+(?:our|this|the|my)\s+(?:chat|conversation|session|first)"
-    r"|\b(?:rule-?book|preamble|briefing|instructions|rules|setup|script)\s+(?:that|which)\s+(?:gets?\s+|is\s+)?"
-    r"(?:loads?|loaded|runs?|comes?|given|shown|appears?)\s+(?:before|at\s+the\s+start\s+of)\s+"
-    r"(?:every|each|the|our|this|a)\s+(?:chat|conversation|session)"
+_GENERAL_WORDS = (
+    "rule rules instruction instructions guidance guidelines directives orders configuration config text"
+    " restrictions setup everything anything whatever stuff message sentence"
+)
+_RECEIVED_WORDS = "given handed received got gotten fed told sent"
+# The ways a text names the setup, each with the words it cannot do without: a part is tried
+# only on a text that holds them (most code holds "text", "first" and "set" somewhere).
+_OWN_SETUP: tuple[tuple[str, str], ...] = (
+    (
+        rf"{_OWNER}(?:\w+\s+){{0,2}}?{_SETUP_TEXT}\b",
+        "your ur yr its assistant bot ai model agent chatbot & system setup set briefing rulebook rule"
+        " preamble preambles role persona initialization initialisation operating operator developer"
+        " initial original opening starting first secret hidden core",
+    ),
+    (
+        r"\b(?:first|opening)\s+\d+\s+(?:characters|chars|tokens|words|lines)\s+of\s+(?:your|ur|the)\s+"
+        r"(?:context|prompt|input|instructions|memory)",
+        "characters chars tokens words lines & first opening",
+    ),
+    (
+        r"\b(?:operator|developer|vendor)[- ](?:supplied|provided|written|set)\s+(?:directives|instructions|"
+        r"rules|guidelines|text|prompts?|configuration)",
+        "operator developer vendor & supplied provided written set",
+    ),
+    (
+        rf"{_GIVEN}{_LOADED}\b",
+        f"initialized initialised loaded primed configured seeded set & with & you u it & {_GENERAL_WORDS}",
+    ),
+    (
+        rf"{_GIVEN}{_RECEIVED}\b{_ON}{{0,40}}?(?:(?:{_BEFORE_TALK})|{_KEPT_OR_REWORKED})"
+        rf"|\b(?:every|each|all|any)\s+(?:\w+\s+)?{_SETUP_GENERAL}\s+{_HAS_BEEN}{_RECEIVED}\b",
+        f"{_RECEIVED_WORDS} & you u it & {_GENERAL_WORDS}",
+    ),
+    (
+        rf"\b{_SETUP_GENERAL}\b{_ON}{{0,40}}?\b(?:{_BEFORE_TALK}){_ON}{{0,30}}?"
+        r"(?:\b(?:you|u)\s+(?:got|received|were\s+given|had)|\banyone\s+typed|\b(?:you|u)\s+(?:are|were)\s+"
+        r"(?:shown|given))",
+        "before prior ahead precede precedes preceding & got received given had typed shown"
+        f" & {_GENERAL_WORDS}",
+    ),
+    (
+        rf"\b{_SETUP_GENERAL}\s+(?:that\s+)?preced\w*\s+(?:our|this|the|my)\s+(?:chat|conversation|session|first)"
+        r"|\b(?:rule-?book|preamble|briefing|instructions|rules|setup|script)\s+(?:that|which)\s+(?:gets?\s+|is\s+)?"
+        r"(?:loads?|loaded|runs?|comes?|given|shown|appears?)\s+(?:before|at\s+the\s+start\s+of)\s+"
+        r"(?:every|each|the|our|this|a)\s+(?:chat|conversation|session)",
+        "precede precedes preceding before start & chat conversation session first",
+    ),
     # The conversation's first message, with a sign that it came before the person's.
-    r"|\b(?:very\s+)?first\s+(?:message|sentence|line|words?|text|thing)\s+(?:\w+\s+){0,2}?(?:typed\s+)?"
-    r"(?:in|into|of)\s+(?:this|the|our|your|ur)\s+(?:conversation|chat|thread|session|context|transcript)\b"
-    rf"{_ON}{{0,40}}?(?:\bbefore\s+(?:me|mine|my|i)\b|\b(?:starts?|begins?|opens?)\s+with\b|\bwho\s+(?:you|u)\s+are\b)"
-    r"|\b(?:everything|all|anything)\s+(?:that\s+)?(?:appears?\s+|is\s+|comes?\s+|was\s+)?(?:before|above)\b"
-    rf"{_ON}{{0,30}}?\bin\s+(?:your|ur|the)\s+(?:transcript|context|history|prompt|input)"
-    r"|\b(?:message|text|words|paragraph|lines?|part)\s+(?:that|which)\s+(?:defines?|describes?|says?|tells?|"
-    r"sets?\s+(?:up|out)|explains?)\s+(?:who\s+(?:you|u)\s+are|(?:your|ur)\s+(?:persona|role|character|job|"
-    r"purpose)|what\s+(?:you|u)\s+(?:are|must|should|can))"
-    rf"|\b(?:your|ur|its|the\s+\w+{_Q}s)\s+(?:makers|creators|programmers|trainers)\s+"
-    r"(?:\w+\s+){0,2}?(?:told|tell|gave|give|hand(?:ed)?|configured|wrote|write|set|put|instructed|programmed|"
-    r"loaded|fed)\b"
-    r"|\{\{\s*(?:assistant|bot|agent|model|ai)\.(?:system_?(?:message|prompt)|instructions|preamble|persona|rules)"
+    (
+        r"\b(?:very\s+)?first\s+(?:message|sentence|line|words?|text|thing)\s+(?:\w+\s+){0,2}?(?:typed\s+)?"
+        r"(?:in|into|of)\s+(?:this|the|our|your|ur)\s+(?:conversation|chat|thread|session|context|transcript)\b"
+        rf"{_ON}{{0,40}}?(?:\bbefore\s+(?:me|mine|my|i)\b|\b(?:starts?|begins?|opens?)\s+with\b|"
+        r"\bwho\s+(?:you|u)\s+are\b)",
+        "first & conversation chat thread session context transcript & before starts start begins begin opens"
+        " open who",
+    ),
+    (
+        r"\b(?:everything|all|anything)\s+(?:that\s+)?(?:appears?\s+|is\s+|comes?\s+|was\s+)?(?:before|above)\b"
+        rf"{_ON}{{0,30}}?\bin\s+(?:your|ur|the)\s+(?:transcript|context|history|prompt|input)",
+        "everything all anything & before above & transcript context history prompt input",
+    ),
+    (
+        r"\b(?:message|text|words|paragraph|lines?|part)\s+(?:that|which)\s+(?:defines?|describes?|says?|tells?|"
+        r"sets?\s+(?:up|out)|explains?)\s+(?:who\s+(?:you|u)\s+are|(?:your|ur)\s+(?:persona|role|character|job|"
+        r"purpose)|what\s+(?:you|u)\s+(?:are|must|should|can))",
+        "define defines describe describes say says tell tells set sets explain explains & who persona role"
+        " character job purpose what",
+    ),
+    (
+        rf"\b(?:your|ur|its|the\s+\w+{_Q}s)\s+(?:makers|creators|programmers|trainers)\s+"
+        r"(?:\w+\s+){0,2}?(?:told|tell|gave|give|hand(?:ed)?|configured|wrote|write|set|put|instructed|"
+        r"programmed|loaded|fed)\b",
+        "makers creators programmers trainers",
+    ),
+    (
+        r"\{\{\s*(?:assistant|bot|agent|model|ai)\.(?:system_?(?:message|prompt)|instructions|preamble|persona|"
+        r"rules)",
+        "assistant bot agent model ai & system_message system_prompt systemmessage systemprompt instructions"
+        " preamble persona rules",
+    ),
+    (
+        r"\b(?:preambles?|operator\s+config\w*|system\s+(?:prompt|message))[?.!:]?\s+(?:now\s+)?(?:paste|dump|"
+        r"print|show|share|post|send|quote|spill)\s+(?:it|them)\b",
+        "preamble preambles operator system & paste dump print show share post send quote spill",
+    ),
 )
 # Any verb that shows the text, or turns it into something else; a question about it.
 _SHOW_OR_REWORK = (
@@ -108,14 +168,6 @@ _SHOW_WORDS = (
     " include reply respond answer populate export render format translate encode base64 hex hexadecimal"
     " rot13 rot spell summarize summarise tl dr tldr put write repeat output recite reproduce copy convert"
     " turn display type post transcribe paraphrase rewrite restate what whats which"
-)
-_OWN_SETUP_WORDS = (
-    "system setup set briefing rulebook rule preamble preambles role persona initialization initialisation"
-    " operating operator developer initial original opening starting first secret hidden core characters"
-    " chars tokens vendor initialized initialised loaded primed configured seeded given handed received got"
-    " gotten fed told before prior ahead precede precedes preceding start beginning outset today everything"
-    " anything defines describes says makers creators operators programmers trainers system_message"
-    " system_prompt script"
 )
 
 # --- The same in the other languages the check reads: a question about, or a request to show
@@ -309,35 +361,22 @@ _IN_DETAIL = (
     r"technical\s+detail|quantities|measurements|ingredients|how\s+(?:to|do\s+i|can\s+i)|walk\s+me\s+thr\w*|"
     r"synthes\w+|realistic\w*|accurate\w*|working|mix\w*|combin\w*|irl|for\s+real|real[- ]world)"
 )
-# The three parts in any order: from whichever comes first to one of the others, the third
-# within reach too (the match spans the words a reviewer needs to see).
-_NEAR = r"[\s\S]{0,250}?"
-_FICTION_HAZARD_DETAIL = (
-    rf"\b{_FICTION}\b(?={_NEAR}\b{_IN_DETAIL}){_NEAR}\b{_HAZARD}"
-    rf"|\b{_HAZARD}(?={_NEAR}\b{_IN_DETAIL}){_NEAR}\b{_FICTION}\b"
-    rf"|\b{_IN_DETAIL}(?={_NEAR}\b{_FICTION}\b){_NEAR}\b{_HAZARD}"
-)
-
+_OWN_SETUP_WHY = "asks for the assistant's own setup text"
 FAMILIES: tuple[Family, ...] = (
-    Family(
-        rf"\b{_SHOW_OR_REWORK}\b[\s\S]{{0,100}}?(?:{_OWN_SETUP})"
-        rf"|(?:{_OWN_SETUP})[\s\S]{{0,150}}?\b{_SHOW_OR_REWORK}\b"
-        r"|\b(?:preambles?|operator\s+config\w*|system\s+(?:prompt|message))[?.!:]?\s+(?:now\s+)?(?:paste|dump|"
-        r"print|show|share|post|send|quote|spill)\s+(?:it|them)\b",
-        "asks for the assistant's own setup text",
-        f"{_SHOW_WORDS} & {_OWN_SETUP_WORDS}"
-        " | preamble preambles operator system & paste dump print show share post send quote spill",
+    *(
+        Family(pattern, _OWN_SETUP_WHY, f"{needs} & {_SHOW_WORDS}", near=(rf"\b{_SHOW_OR_REWORK}\b",))
+        for pattern, needs in _OWN_SETUP
     ),
     Family(
         _SETUP_ELSEWHERE,
-        "asks for the assistant's own setup text",
+        _OWN_SETUP_WHY,
         "*foreign | welche quelles premier quali primo quais primeira wat jakie",
     ),
     Family(
-        rf"{_SOURCE}{_ON}{{0,100}}?\b(?:{_AS_BOSS})\b|\b(?:{_AS_BOSS})\b{_ON}{{0,60}}?{_SOURCE}"
-        rf"|\btrust\s+(?:\S+\s+){{0,3}}?{_SOURCE}\s+more\s+than\b",
+        rf"\b(?:{_AS_BOSS})\b|\btrust\s+(?:\S+\s+){{0,3}}?{_SOURCE}\s+more\s+than\b",
         "gives an outside source the person's authority",
         f"{_SOURCE_WORDS} & {_AS_BOSS_WORDS}",
+        near=(_SOURCE,),
     ),
     Family(
         _FAVOURED,
@@ -368,7 +407,7 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(_SAFEGUARD_REMOVED, "removes a safeguard the person relies on", _SAFEGUARD_WORDS),
     Family(
-        _FICTION_HAZARD_DETAIL,
+        rf"\b{_HAZARD}",
         "asks for a dangerous recipe inside a story",
         "thermite napalm meth methamphetamine nerve sarin ricin anthrax explosive explosives bomb bombs"
         " molotov toxic poison poisons poisoning fake counterfeit ransomware malware keylogger clone"
@@ -377,5 +416,6 @@ FAMILIES: tuple[Family, ...] = (
         " & grandma grandpa grandmother grandfather granny late bedtime story screenplay script novel fiction"
         " fictional pretend imagine hypothetical hypothetically roleplay role simulate simulation sim improv"
         " acting game campaign dungeon villain villian character year be act",
+        near=(rf"\b{_FICTION}\b", rf"\b{_IN_DETAIL}"),
     ),
 )
