@@ -237,7 +237,8 @@ _READING = (
     r"review|parse|parsing|scan|scanning|go\s+through|going\s+through|continue|summari[sz]e)"
 )
 _DISREGARD = (
-    r"\b(?:disregard|ignore|forget|overlook|skip|omit|exclude|discard|drop|leave\s+out|pass\s+over|set\s+(?:\w+\s+)?aside|"
+    r"\b(?:disregard|ignore|forget|overlook|skip|omit|exclude|discard|leave\s+out|pass\s+over|set\s+(?:it\s+|this\s+|them\s+)?aside|"
+    r"drop\s+(?:everything|anything|all|the\s+rest|whatever)|"
     r"pay\s+no\s+attention|never\s+mind|refrain\s+from\s+\w+ing|cease\s+(?:review|reading|processing|analysis)\s+of|"
     rf"(?:don'?t|do\s+not|dont|(?:must|should|need)\s+not|mustn'?t|shouldn'?t|no\s+need\s+to|no\s+point(?:\s+in)?|"
     rf"there'?s\s+no\s+point(?:\s+in)?|stop|quit|cease)\s+{_READING}|"
@@ -624,7 +625,7 @@ _RULES: tuple[_Rule, ...] = (
         "tells the reader to disregard the rest and say something else",
         "disregard ignore forget overlook skip omit exclude discard pass aside attention mind don dont not"
         " no point"
-        " stop quit cease halt leave should must need drop refrain set mustn shouldn"
+        " stop quit cease halt leave should must need drop refrain mustn shouldn"
         " treat consider irrelevant immaterial void boilerplate noise ignored skipped disregarded dropped"
         " obsolete outdated"
         " stale placeholder placeholders filler padding test fixture fixtures matter doesn nothing unread"
@@ -1134,9 +1135,10 @@ _WORD_BYTES = b"abcdefghijklmnopqrstuvwxyz0123456789_"
 _NOT_IN_WORDS = bytes(byte if byte in _WORD_BYTES else 32 for byte in range(256))
 _MARKS = ("@", ":", "=", "<", "[", "!", "</", "<|", "![")
 _GPT_NAME = re.compile(r"[a-z]gpt\b")
-# A line break inside a sentence (after a word, a comma or a colon, before a word at the next
-# line's start), read as a space by the rules that read across lines.
-_SOFT_BREAK = re.compile(r"(?<=[^\W_]|[,:])\n(?=[^\W\d_])")
+# A line break before a word at the next line's start; inside a sentence when a word, a comma or
+# a colon ends the line before it (checked by hand: a regular expression that starts by looking
+# behind is tried at every character, this one only at line breaks).
+_BREAK_BEFORE_WORD = re.compile(r"\n(?=[^\W\d_])")
 # A run worth decoding: 32 characters without a space, or a dozen spaced hex pairs. Both are
 # tried only where a word starts, which keeps the scan linear.
 _LONG_RUN = re.compile(r"(?<!\S)(?:\S{32}|(?:[0-9a-fA-F]{2}[\s:]){12})")
@@ -1299,7 +1301,7 @@ def _rule_matches(
         if rule.why in seen or not any(all(group & words for group in choice) for choice in rule.needs):
             continue
         if rule.across_lines:
-            joined = joined if joined is not None else _SOFT_BREAK.sub(" ", lowered[begin:end])
+            joined = joined if joined is not None else _joined_lines(lowered[begin:end])
             # The joined piece is as long as the piece: offsets shift by where it begins.
             span = rule.span(joined, 0, len(joined))
             span = (span[0] + begin, span[1] + begin) if span else None
@@ -1309,6 +1311,16 @@ def _rule_matches(
             seen.add(rule.why)
             matches.append((rule.why, rule.weight, span[0], max(span[1], span[0] + 1)))
     return matches
+
+
+def _joined_lines(piece: str) -> str:
+    """``piece`` with each line break inside a sentence read as a space (the same length)."""
+
+    def soft(match: re.Match[str]) -> str:
+        before = piece[match.start() - 1] if match.start() else "\n"
+        return " " if (before.isalnum() or before in ",:") else "\n"
+
+    return _BREAK_BEFORE_WORD.sub(soft, piece)
 
 
 def _structural(text: str, depth: int, maybe_hidden: bool, maybe_spelled: bool) -> list[Finding]:

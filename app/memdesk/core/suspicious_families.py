@@ -202,25 +202,36 @@ _SOURCE = (
     r"doc|e-?mails?|inbox|bot|extension|webhook|plugin)\b)"
 )
 # Its word given the person's authority, or more.
-_AS_BOSS = (
-    r"(?:is|are)\s+(?:the|your|ur)\s+boss"
-    rf"|(?:is|are)\s+(?:my|the\s+user{_Q}?s)\s+(?:own\s+|direct\s+)?(?:commands?|orders?|instructions?|"
-    r"requests?|wishes)"
-    r"|trust\s+(?:\S+\s+){1,4}?more\s+than\s+(?:the\s+user|me|my|him|her|them|anyone)"
-    r"|(?:gives?|sends?|issues?)\s+(?:you|u)\s+(?:commands|orders|instructions)"
-    r"|(?:says?|tells?\s+(?:you|u)|asks|contains|returns|lists)\s*,?\s+(?:just\s+)?(?:do|follow|obey|run|"
-    r"execute|carry\s+out)\s+(?:it|that|them)\b"
-    r"|follow\s+what(?:ever)?\s+(?:it|they)\s+says?\s+over\s+(?:anything|everything|what)"
-)
 _SOURCE_WORDS = (
     "http https www @ txt md json yaml yml html htm pdf doc docx log csv ini cfg conf file files page site"
-    " website url link api"
-    " server endpoint tool feed channel wiki repo document email emails mail mails inbox bot extension"
-    " webhook plugin"
+    " website url link api server endpoint tool feed channel wiki repo document email emails mail mails inbox"
+    " bot extension webhook plugin"
 )
-_AS_BOSS_WORDS = (
-    "boss commands command orders order instructions instruction requests request wishes trust gives give"
-    " sends send issues issue says say tells tell asks contains returns lists follow"
+# Its word given the person's authority, or more; each way with the words it cannot do without.
+_AS_BOSS: tuple[tuple[str, str], ...] = (
+    (r"\b(?:is|are)\s+(?:the|your|ur)\s+boss\b", "boss"),
+    (
+        rf"\b(?:is|are)\s+(?:my|the\s+user{_Q}?s)\s+(?:own\s+|direct\s+)?(?:commands?|orders?|instructions?|"
+        r"requests?|wishes)\b",
+        "is are & my user & commands command orders order instructions instruction requests request wishes",
+    ),
+    (
+        r"\btrust\s+(?:\S+\s+){1,4}?more\s+than\s+(?:the\s+user|me|my|him|her|them|anyone)\b",
+        "trust & more & than",
+    ),
+    (
+        r"\b(?:gives?|sends?|issues?)\s+(?:you|u)\s+(?:commands|orders|instructions)\b",
+        "gives give sends send issues issue & commands orders instructions",
+    ),
+    (
+        r"\b(?:says?|tells?\s+(?:you|u)|asks|contains|returns|lists)\s*,?\s+(?:just\s+)?(?:do|follow|obey|run|"
+        r"execute|carry\s+out)\s+(?:it|that|them)\b",
+        "says say tells tell asks contains returns lists & do follow obey run execute carry & it that them",
+    ),
+    (
+        r"\bfollow\s+what(?:ever)?\s+(?:it|they)\s+says?\s+over\s+(?:anything|everything|what)\b",
+        "follow & over",
+    ),
 )
 _OUTPUTS = (
     r"(?:answers?|repl(?:y|ies)|responses?|messages?|outputs?|summar(?:y|ies)|e-?mails?|posts?|"
@@ -232,6 +243,10 @@ _MARK = (
     r"(?:word|phrase|code|tag|token|link|url|pixel|watermark|marker|emoji|string|signature|[\"'“‘])"
 )
 # Favouring one seller whatever the person asked.
+_FAVOUR_VERBS = (
+    "suggest suggests recommend recommends put list listed rank ranked show place name mention go goes come"
+    " comes appear appears promote push"
+)
 _FAVOURED = (
     rf"\b(?:suggest|recommend|put|list|rank|show|place|name|mention|goes?|comes?|appears?)\w*\b{_ON}{{0,60}}?"
     rf"\b(?:first|on\s+top|at\s+the\s+top|as\s+the\s+(?:only|best|default|top|safest|sole))\b{_ON}{{0,80}}?"
@@ -310,31 +325,48 @@ _SAFEGUARD = (
     r"notifications?)|suggest\w*\s+consult\w*|recommend\w*\s+(?:seeing|consulting)|notice\s+to\s+the\s+user|ask\w*\s+(?:him|her|them)\s+"
     r"(?:each|every|again))"
 )
-_SAFEGUARD_REMOVED = (
-    rf"\b{_WITHOUT}{_SAFEGUARD}"
-    rf"|\bassume\s+(?:it|they|links?|the\s+\w+){_Q}?(?:s|re|\s+is|\s+are)?\s+(?:safe|legit\w*|genuine)\b"
-    rf"|\bdiscourage\s+{_ON}{{0,40}}?\b(?:chemo\w*|treatment|medication|vaccin\w*|surgery|therapy|doctors?)"
-    r"|\b(?:double|triple|skip|stop\s+taking)\s+(?:their|his|her|the)\s+(?:\w+\s+)?(?:medication|meds|dose|"
-    rf"dosage|insulin|pills|prescription)\b{_ON}{{0,40}}?\b(?:whenever|safely|no\s+need|don{_Q}?t|without|"
-    r"any\s+time)"
-    rf"|\b(?:do\s+not|don{_Q}?t|never)\s+help\s+(?:them|him|her|the\s+user)\s+(?:cancel|unsubscribe|report|"
-    r"leave)"
-    r"|\beven\s+if\s+(?:they|he|she|the\s+user)\s+(?:later\s+)?(?:says?|asks?|wants?)\s+otherwise"
-    rf"|\b(?:investments?|returns|funds?|crypto\w*|coins?|tokens?)\b{_ON}{{0,60}}?\b(?:risk-free|"
-    r"government-guaranteed|guaranteed\s+(?:returns|profits?))"
-    r"|\bofficial\s+(?:\w+\s+){0,2}(?:portal|registry|site|website|address|page|number|line|app|store|mirror|"
-    rf"domain)\s+(?:is|has\s+moved\s+to|is\s+now)\s+\S+{_ON}{{0,60}}?\b(?:direct|send|point|install|download|"
-    rf"log\s+in|pay)\w*\b{_ON}{{0,40}}?\b(?:there|from\s+there|to\s+it)\b"
-)
-_SAFEGUARD_WORDS = (
-    "need without never don dont do doesn does not longer assume discourage discourages discouraging"
-    " double triple skip stop even investment investments returns fund funds coin coins token tokens"
-    " crypto cryptocurrency official & verify verifying verified double check checking confirm confirming"
-    " confirmation flag flagging warn warning warnings alert alerts suggest suggesting recommend"
-    " recommending notice ask asking asked notification notifications safe legit genuine legitimate chemo"
-    " chemotherapy treatment medication vaccine vaccines vaccination surgery therapy doctor doctors meds"
-    " dose dosage insulin pills prescription help otherwise risk guaranteed direct send point install"
-    " download log pay"
+# Each way of removing one, with the words it cannot do without.
+_SAFEGUARD_REMOVED: tuple[tuple[str, str], ...] = (
+    (
+        rf"\b{_WITHOUT}{_SAFEGUARD}",
+        "need without never don dont do doesn does not longer & verify verifying double check checking"
+        " confirm confirming flag flagging warn warning warnings alert alerts notification notifications"
+        " suggest suggesting recommend recommending notice ask asking"
+        " & with phone change account details number sender payee identity each every suspicious phishing"
+        " scam scams fraud price consult consulting seeing user him her them again",
+    ),
+    (
+        rf"\bassume\s+(?:it|they|links?|the\s+\w+){_Q}?(?:s|re|\s+is|\s+are)?\s+(?:safe|legit\w*|genuine)\b",
+        "assume & safe legit legitimate genuine",
+    ),
+    (
+        rf"\bdiscourage\s+{_ON}{{0,40}}?\b(?:chemo\w*|treatment|medication|vaccin\w*|surgery|therapy|doctors?)",
+        "discourage",
+    ),
+    (
+        r"\b(?:double|triple|skip|stop\s+taking)\s+(?:their|his|her|the)\s+(?:\w+\s+)?(?:medication|meds|dose|"
+        rf"dosage|insulin|pills|prescription)\b{_ON}{{0,40}}?\b(?:whenever|safely|no\s+need|don{_Q}?t|without|"
+        r"any\s+time)",
+        "medication meds dose dosage insulin pills prescription & double triple skip taking",
+    ),
+    (
+        rf"\b(?:do\s+not|don{_Q}?t|never)\s+help\s+(?:them|him|her|the\s+user)\s+(?:cancel|unsubscribe|report|"
+        r"leave)"
+        r"|\beven\s+if\s+(?:they|he|she|the\s+user)\s+(?:later\s+)?(?:says?|asks?|wants?)\s+otherwise",
+        "help & cancel unsubscribe report leave | otherwise & even",
+    ),
+    (
+        rf"\b(?:investments?|returns|funds?|crypto\w*|coins?|tokens?)\b{_ON}{{0,60}}?\b(?:risk-free|"
+        r"government-guaranteed|guaranteed\s+(?:returns|profits?))",
+        "risk guaranteed & investment investments returns fund funds crypto cryptocurrency coin coins token"
+        " tokens",
+    ),
+    (
+        r"\bofficial\s+(?:\w+\s+){0,2}(?:portal|registry|site|website|address|page|number|line|app|store|mirror|"
+        rf"domain)\s+(?:is|has\s+moved\s+to|is\s+now)\s+\S+{_ON}{{0,60}}?\b(?:direct|send|point|install|"
+        rf"download|log\s+in|pay)\w*\b{_ON}{{0,40}}?\b(?:there|from\s+there|to\s+it)\b",
+        "official & there it",
+    ),
 )
 
 # --- A dangerous recipe asked for inside a story, a game or a dead relative's voice. ---
@@ -346,7 +378,7 @@ _FICTION = (
 )
 # What no story needs in working detail.
 _HAZARD = (
-    r"(?:thermite|napalm|meth\w*|nerve\s+agent|sarin|ricin|anthrax|explosives?|bombs?|molotov|toxic\s+gas|"
+    r"(?:thermite|napalm|meth(?:amphetamine)?\b|nerve\s+agent|sarin|ricin|anthrax|explosives?|bombs?|molotov|toxic\s+gas|"
     r"poison\w*|fake\s+(?:ids?|passports?)|counterfeit\w*|ransomware|malware|keylogger|"
     r"clone\s+a\s+(?:credit\s+)?card|immobili[sz]er|"
     r"(?:pick|open\w*)\s+(?:a\s+|the\s+|my\s+|real\s+)?(?:\w+\s+)?(?:neighbou?rs?\S*|someone\S*|yale|door)\s+"
@@ -362,6 +394,7 @@ _IN_DETAIL = (
     r"synthes\w+|realistic\w*|accurate\w*|working|mix\w*|combin\w*|irl|for\s+real|real[- ]world)"
 )
 _OWN_SETUP_WHY = "asks for the assistant's own setup text"
+_AUTHORITY_WHY = "gives an outside source the person's authority"
 FAMILIES: tuple[Family, ...] = (
     *(
         Family(pattern, _OWN_SETUP_WHY, f"{needs} & {_SHOW_WORDS}", near=(rf"\b{_SHOW_OR_REWORK}\b",))
@@ -372,18 +405,18 @@ FAMILIES: tuple[Family, ...] = (
         _OWN_SETUP_WHY,
         "*foreign | welche quelles premier quali primo quais primeira wat jakie",
     ),
-    Family(
-        rf"\b(?:{_AS_BOSS})\b|\btrust\s+(?:\S+\s+){{0,3}}?{_SOURCE}\s+more\s+than\b",
-        "gives an outside source the person's authority",
-        f"{_SOURCE_WORDS} & {_AS_BOSS_WORDS}",
-        near=(_SOURCE,),
+    *(
+        Family(pattern, _AUTHORITY_WHY, f"{needs} & {_SOURCE_WORDS}", (_SOURCE,))
+        for pattern, needs in _AS_BOSS
     ),
     Family(
         _FAVOURED,
         "sets a standing order to favour one seller",
-        "suggest recommend put list rank show place name mention go goes come comes appear appears"
-        " suggests recommends & first top only best default safest sole"
-        " & regardless matter whatever any every all always forever indefinitely",
+        f"{_FAVOUR_VERBS} & first top only best default safest sole"
+        " & regardless matter whatever forever indefinitely purchase purchases"
+        f" | {_FAVOUR_VERBS} & first top only best default safest sole & any every all"
+        " & purchase purchases order orders request requests question questions query queries search"
+        " searches session sessions reply replies answer answers recommendation recommendations",
     ),
     Family(
         _HIDDEN_MARK,
@@ -405,14 +438,17 @@ FAMILIES: tuple[Family, ...] = (
         " payments funds money correspondence email emails mails messages inbox mail medical health records"
         " location photos pictures contacts address documents files drive admin ssn passport",
     ),
-    Family(_SAFEGUARD_REMOVED, "removes a safeguard the person relies on", _SAFEGUARD_WORDS),
+    *(
+        Family(pattern, "removes a safeguard the person relies on", needs)
+        for pattern, needs in _SAFEGUARD_REMOVED
+    ),
     Family(
         rf"\b{_HAZARD}",
         "asks for a dangerous recipe inside a story",
         "thermite napalm meth methamphetamine nerve sarin ricin anthrax explosive explosives bomb bombs"
         " molotov toxic poison poisons poisoning fake counterfeit ransomware malware keylogger clone"
-        " immobiliser immobilizer pick open opening disable bypass crack get track synthesis synthesise"
-        " synthesize synthesises drug untraceable silencer"
+        " immobiliser immobilizer lock locks lockpick lockpicking alarm alarms crack into track synthesis"
+        " synthesise synthesize synthesises untraceable silencer"
         " & grandma grandpa grandmother grandfather granny late bedtime story screenplay script novel fiction"
         " fictional pretend imagine hypothetical hypothetically roleplay role simulate simulation sim improv"
         " acting game campaign dungeon villain villian character year be act",
