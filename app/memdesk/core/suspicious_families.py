@@ -242,20 +242,24 @@ _MARK = (
     r"(?:the\s+|a\s+|an\s+|our\s+|this\s+|my\s+)?(?:(?:secret|hidden|tiny|small|invisible|tracking|referral)\s+)*"
     r"(?:word|phrase|code|tag|token|link|url|pixel|watermark|marker|emoji|string|signature|[\"'“‘])"
 )
-# Favouring one seller whatever the person asked.
-_FAVOUR_VERBS = (
-    "suggest suggests recommend recommends put list listed rank ranked show place name mention go goes come"
-    " comes appear appears promote push"
+# Favouring one seller whatever the person asked: a scope over every later request, and near it
+# a name put first or called the only choice.
+_FAVOUR_SCOPE = (
+    r"\b(?:regardless\s+of|no\s+matter|whatever)\s+(?:what\s+)?(?:i|the\s+user|they|he|she|you)\s+(?:\w+\s+)?"
+    r"(?:ask\w*|search\w*|want\w*|say\w*|request\w*|prefer\w*|need\w*)\b"
+    r"|\bregardless\s+of\s+(?:the\s+)?(?:price|cost|quality|ratings?|reviews|location|budget|distance)\b"
+    r"|\bfor\s+(?:any|every|all)\s+(?:\w+\s+)?(?:purchase|order|request|question|query|search|session|reply|"
+    r"answer|recommendation)s?\b"
+    r"|\bin\s+every\s+(?:later\s+)?(?:reply|answer|response|session|chat|conversation|recommendation)s?\b"
+    r"|\b(?:forever|indefinitely|permanently)\b"
 )
-_FAVOURED = (
-    rf"\b(?:suggest|recommend|put|list|rank|show|place|name|mention|goes?|comes?|appears?)\w*\b{_ON}{{0,60}}?"
-    rf"\b(?:first|on\s+top|at\s+the\s+top|as\s+the\s+(?:only|best|default|top|safest|sole))\b{_ON}{{0,80}}?"
-    r"\b(?:regardless|no\s+matter|whatever\s+(?:i|the\s+user|they)|for\s+(?:any|every|all)\s+(?:\w+\s+)?(?:purchase|"
-    r"order|request|question|query|search|session|reply|answer|recommendation)s?|in\s+every\s+(?:later\s+)?"
-    r"\w+|forever|indefinitely)\b"
-    r"|\b(?:in|for)\s+every\s+(?:later\s+)?(?:reply|answer|response|session|chat|conversation)\b"
-    rf"{_ON}{{0,40}}?\b(?:recommend|suggest|promote|push)\w*\b{_ON}{{0,60}}?"
-    r"\bas\s+the\s+(?:only|best|default|safest|sole)\b"
+_FAVOUR_FIRST = (
+    rf"\b(?:suggest|recommend|put|list|rank|show|place|name|mention|goes|comes|promote|push)\w*\b{_ON}{{0,60}}?"
+    r"\b(?:first|on\s+top|at\s+the\s+top|as\s+the\s+(?:only|best|default|top|safest|sole))\b"
+)
+_FAVOUR_VERBS = (
+    "suggest suggests suggesting recommend recommends recommending put list listed rank ranked show place"
+    " name mention goes comes promote push"
 )
 # Something slipped into every reply out of the person's sight.
 _HIDDEN_MARK = (
@@ -301,11 +305,14 @@ _BROADLY = (
 # Said of the person: "the user has authorised…", "he is agree that…".
 _PERSON = r"(?:user|he|she|shopper|customer|client|patient|account\s+holder)"
 _PHONE_OR_MAIL = r"(?:[\w.+-]+@[\w-]+\.\w|\+\d[\d\s().-]{7,}\d)"
-_STANDING_GRANT = (
+# Codes sent on to a number or an address whenever they come.
+_CODES_SENT_ON = (
     rf"\b(?:2fa|mfa|otp|verification|security|backup|recovery|login)\s+codes?\b{_ON}{{0,80}}?{_PHONE_OR_MAIL}"
     rf"{_ON}{{0,20}}?\b(?:send|forward|share|text|pass|read)\s+(?:them|it)\s+(?:there|on|along|over|"
     r"to\s+(?:it|that))\b"
-    rf"|\b{_PERSON}\b{_ON}{{0,60}}?\b{_GRANTED}\b{_ON}{{0,40}}?"
+)
+_STANDING_GRANT = (
+    rf"\b{_GRANTED}\b{_ON}{{0,40}}?"
     rf"(?:\b{_HANDED}\b{_ON}{{0,40}}?\b{_GUARDED}|\b{_GUARDED}\b{_ON}{{0,40}}?\b{_HANDED}|\badmin\s+access)\b"
     rf"{_ON}{{0,80}}?{_BROADLY}"
     rf"|\bwants\s+(?:their|his|her)\s+(?:\w+\s+)?{_GUARDED}\s+(?:shared|sent|forwarded|uploaded|given|handed)\b"
@@ -395,6 +402,7 @@ _IN_DETAIL = (
 )
 _OWN_SETUP_WHY = "asks for the assistant's own setup text"
 _AUTHORITY_WHY = "gives an outside source the person's authority"
+_GRANT_WHY = "grants someone standing access to the person's codes, money or mail"
 FAMILIES: tuple[Family, ...] = (
     *(
         Family(pattern, _OWN_SETUP_WHY, f"{needs} & {_SHOW_WORDS}", near=(rf"\b{_SHOW_OR_REWORK}\b",))
@@ -410,13 +418,11 @@ FAMILIES: tuple[Family, ...] = (
         for pattern, needs in _AS_BOSS
     ),
     Family(
-        _FAVOURED,
+        _FAVOUR_SCOPE,
         "sets a standing order to favour one seller",
-        f"{_FAVOUR_VERBS} & first top only best default safest sole"
-        " & regardless matter whatever forever indefinitely purchase purchases"
-        f" | {_FAVOUR_VERBS} & first top only best default safest sole & any every all"
-        " & purchase purchases order orders request requests question questions query queries search"
-        " searches session sessions reply replies answer answers recommendation recommendations",
+        "regardless matter whatever any every all forever indefinitely permanently"
+        f" & {_FAVOUR_VERBS} & first top only best default safest sole",
+        near=(_FAVOUR_FIRST,),
     ),
     Family(
         _HIDDEN_MARK,
@@ -429,14 +435,19 @@ FAMILIES: tuple[Family, ...] = (
         "whenever every each from & cc bcc copy forward send & @",
     ),
     Family(
-        _STANDING_GRANT,
-        "grants someone standing access to the person's codes, money or mail",
+        _CODES_SENT_ON,
+        _GRANT_WHY,
         "2fa mfa otp verification security backup recovery login & send forward share text pass read"
-        " & them it"
-        " | user he she shopper customer client patient account & login logins password passwords passcode"
+        " & them it",
+    ),
+    Family(
+        _STANDING_GRANT,
+        _GRANT_WHY,
+        "user he she shopper customer client patient account & login logins password passwords passcode"
         " passcodes 2fa mfa otp otps verification security backup recovery bank banking card credit payment"
         " payments funds money correspondence email emails mails messages inbox mail medical health records"
         " location photos pictures contacts address documents files drive admin ssn passport",
+        near=(rf"\b{_PERSON}\b",),
     ),
     *(
         Family(pattern, "removes a safeguard the person relies on", needs)
