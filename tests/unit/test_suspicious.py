@@ -605,6 +605,7 @@ def test_the_structural_families_hold_wordings_of_their_own_kind(text, reason):
         "The method returns a list of tokens; see the story in docs/design.md for how to extend it.",
         "Our D&D campaign villain is a lich who poisons the river; I need a creepy monologue.",
         "No need to verify the signature twice; the loader checks it on import.",
+        "User is writing a spy novel; the hero defuses a bomb and she wants tension, not technical detail.",
     ],
 )
 def test_lookalikes_of_the_structural_families_are_left_alone_by_the_rules(text):

@@ -463,6 +463,7 @@ FAMILIES: tuple[Family, ...] = (
         " & grandma grandpa grandmother grandfather granny late bedtime story screenplay script novel fiction"
         " fictional pretend imagine hypothetical hypothetically roleplay role simulate simulation sim improv"
         " acting game campaign dungeon villain villian character year be act",
-        near=(rf"\b{_FICTION}\b", rf"\b{_IN_DETAIL}"),
+        # "tension, not technical detail" asks for no detail.
+        near=(rf"\b{_FICTION}\b", rf"(?<!not\s)(?<!no\s)(?<!without\s)\b{_IN_DETAIL}"),
     ),
 )
