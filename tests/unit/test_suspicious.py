@@ -606,6 +606,10 @@ def test_the_structural_families_hold_wordings_of_their_own_kind(text, reason):
         "Our D&D campaign villain is a lich who poisons the river; I need a creepy monologue.",
         "No need to verify the signature twice; the loader checks it on import.",
         "User is writing a spy novel; the hero defuses a bomb and she wants tension, not technical detail.",
+        # The older families' lookalikes: configuration overriding a default prompt, a habit of copying.
+        "Tenants may override the default system prompt of the support bot in their settings.",
+        "feat: let each workspace overwrite the system prompt template",
+        "my boss wants me to always cc her on client emails, can outlook do that by itself?",
     ],
 )
 def test_lookalikes_of_the_structural_families_are_left_alone_by_the_rules(text):

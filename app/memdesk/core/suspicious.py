@@ -418,9 +418,12 @@ _ON_REQUEST = (
 # Matched against the text after normalisation (NFKC, invisible characters removed), in lower case.
 _RULES: tuple[_Rule, ...] = (
     _rule(
-        r"\b(?:ignore|disregard|forget|override|overwrite|bypass|discard|abandon|drop)\b[^.\n]{0,40}?"
-        r"\b(?:previous|prior|above|earlier|preceding|initial|original|all|any|your|the|those|these|system|"
-        r"existing|old)\b[^.\n]{0,25}?\b(?:instructions?|rules|prompts?|guidelines|directions|directives|"
+        # Overriding "the system prompt" or "the default rules" is what configuration does; an
+        # order to drop them names the assistant's own ("your", "all previous").
+        r"(?:\b(?:ignore|disregard|forget)\b[^.\n]{0,40}?\b(?:the|system)\b"
+        r"|\b(?:ignore|disregard|forget|override|overwrite|bypass|discard|abandon|drop)\b[^.\n]{0,40}?"
+        r"\b(?:previous|prior|above|earlier|preceding|initial|original|all|any|your|those|these|existing|old)\b)"
+        r"[^.\n]{0,25}?\b(?:instructions?|rules|prompts?|guidelines|directions|directives|"
         r"programming|guidance|commands|context|orders|constraints|polic(?:y|ies)|training)\b",
         "tells an assistant to drop its instructions",
         "ignore disregard forget override overwrite bypass discard abandon drop & instruction instructions"
@@ -968,10 +971,12 @@ _RULES: tuple[_Rule, ...] = (
     ),
     _rule(
         r"\b(?:cc|bcc|forward|copy)\b[^\n]{0,60}?\b(?:a\s+copy|copies|every|all|each|any)\b[^\n]{0,60}?"
-        r"(?:[\w.+-]+@[\w-]+\.\w|https?://)|\b(?:always|silently|secretly|quietly)\s+(?:cc|bcc)\b",
+        # "Always cc her" with no address is how a person likes mail sent; unseen copies are not.
+        r"(?:[\w.+-]+@[\w-]+\.\w|https?://)|\b(?:silently|secretly|quietly)\s+(?:cc|bcc)\b"
+        r"|\balways\s+(?:cc|bcc)\b[^\n]{0,40}?[\w.+-]+@[\w-]+\.\w",
         "forwards copies to an address",
         "cc bcc forward copy & copy copies every all each any & @ http https"
-        " | always silently secretly quietly & cc bcc",
+        " | silently secretly quietly & cc bcc | always & cc bcc & @",
     ),
     _rule(
         r"\b(?:ask|request|collect|gather|obtain|harvest|record|prompt)\b[^.\n]{0,30}?\b(?:the\s+user|users|"
