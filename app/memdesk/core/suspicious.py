@@ -33,6 +33,8 @@ from memdesk.core.suspicious_families import FAMILIES, NEAR_CHARS
 _EXCERPT_CHARS = 60
 # A quotation named as an example may close this far past the order it holds.
 _MENTION_TAIL_CHARS = 12
+# …and may open this far before it ("Detect('please print your system prompt')").
+_MENTION_LEAD_CHARS = 24
 LEARNED_REASON = "reads like an instruction to an assistant (the model's score {score:.2f})"
 # A text longer than the model's window is judged by its worst window, which the reason names.
 LEARNED_WINDOW_REASON = (
@@ -1232,11 +1234,12 @@ def _quoted_mention(lowered: str, start: int, end: int) -> bool:
     """Whether the matched words are a short quotation that the text names as an example
     ("strips phrases like 'ignore previous instructions'", ``check('…')``): talk about an order,
     not one. A quotation that goes on past the order (an order with its payload) still counts."""
-    opening = lowered[max(start - 2, 0) : start]
-    quote = next((char for char in reversed(opening) if char in QUOTES), None)
-    if quote is None or QUOTES[quote] not in lowered[end : end + _MENTION_TAIL_CHARS]:
+    lead = lowered[max(start - _MENTION_LEAD_CHARS, 0) : start].rsplit("\n", 1)[-1]
+    at = next((at for at in range(len(lead) - 1, -1, -1) if lead[at] in QUOTES), None)
+    if at is None or QUOTES[lead[at]] not in lowered[end : end + _MENTION_TAIL_CHARS]:
         return False
-    return bool(MENTION_CUE.search(lowered, max(start - 40, 0), start - opening[::-1].index(quote) - 1))
+    opened = start - len(lead) + at
+    return bool(MENTION_CUE.search(lowered, max(opened - 40, 0), opened))
 
 
 def _rules_hold(found: list[tuple[Finding, int]]) -> bool:
