@@ -88,6 +88,17 @@ class _Rule:
         # all would slow the start of every process that judges text.
         return re.compile(self.source, re.MULTILINE)
 
+    def wanted(self, words: set[str]) -> bool:
+        """Whether the text's ``words`` hold one word of each group of one of the choices. Plain
+        loops without building sets: this runs for every rule a text's words point to."""
+        for choice in self.needs:
+            for group in choice:
+                if words.isdisjoint(group):
+                    break
+            else:
+                return True
+        return False
+
     @cached_property
     def near_patterns(self) -> tuple[re.Pattern[str], ...]:
         return tuple(re.compile(part, re.MULTILINE) for part in self.near)
@@ -1306,7 +1317,7 @@ def _rule_matches(
     joined: str | None = None  # the piece with its lines joined, made when a rule first needs it
     for index in sorted({index for word in words & _BY_WORD.keys() for index in _BY_WORD[word]}):
         rule = _RULES[index]
-        if rule.why in seen or not any(all(group & words for group in choice) for choice in rule.needs):
+        if rule.why in seen or not rule.wanted(words):
             continue
         if rule.across_lines:
             joined = joined if joined is not None else _joined_lines(lowered[begin:end])
