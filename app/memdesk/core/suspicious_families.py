@@ -420,8 +420,11 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         _FAVOUR_SCOPE,
         "sets a standing order to favour one seller",
-        "regardless matter whatever any every all forever indefinitely permanently"
-        f" & {_FAVOUR_VERBS} & first top only best default safest sole",
+        "regardless matter whatever forever indefinitely permanently"
+        f" & {_FAVOUR_VERBS} & first top only best default safest sole"
+        " | any every all & purchase purchases order orders request requests question questions query"
+        " queries search searches session sessions reply replies answer answers recommendation"
+        f" recommendations & {_FAVOUR_VERBS} & first top only best default safest sole",
         near=(_FAVOUR_FIRST,),
     ),
     Family(
@@ -456,13 +459,16 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         rf"\b{_HAZARD}",
         "asks for a dangerous recipe inside a story",
+        # The words that name a hazard, not the common words around them ("lock", "open", "fake",
+        # "into" fill code): "neighbours lock", "fake passport", "into someone's email".
         "thermite napalm meth methamphetamine nerve sarin ricin anthrax explosive explosives bomb bombs"
-        " molotov toxic poison poisons poisoning fake counterfeit ransomware malware keylogger clone"
-        " immobiliser immobilizer lock locks lockpick lockpicking alarm alarms crack into track synthesis"
-        " synthesise synthesize synthesises untraceable silencer"
+        " molotov gas poison poisons poisoning passport passports ids counterfeit ransomware malware"
+        " keylogger card immobiliser immobilizer neighbour neighbours neighbor neighbors yale door lockpick"
+        " lockpicking alarm alarms crack someone ex exes synthesis synthesise synthesize synthesises"
+        " untraceable silencer"
         " & grandma grandpa grandmother grandfather granny late bedtime story screenplay script novel fiction"
         " fictional pretend imagine hypothetical hypothetically roleplay role simulate simulation sim improv"
-        " acting game campaign dungeon villain villian character year be act",
+        " acting game campaign dungeon villain villian character be act",
         # "tension, not technical detail" asks for no detail.
         near=(rf"\b{_FICTION}\b", rf"(?<!not\s)(?<!no\s)(?<!without\s)\b{_IN_DETAIL}"),
     ),
