@@ -235,12 +235,13 @@ _AS_BOSS: tuple[tuple[str, str], ...] = (
 )
 _OUTPUTS = (
     r"(?:answers?|repl(?:y|ies)|responses?|messages?|outputs?|summar(?:y|ies)|e-?mails?|posts?|"
-    r"recommendations?)"
+    r"recommendations?|files?|snippets?|documents?|commits?|pages?)"
 )
 # What is slipped in: a marker, a link, a quoted string.
 _MARK = (
     r"(?:the\s+|a\s+|an\s+|our\s+|this\s+|my\s+)?(?:(?:secret|hidden|tiny|small|invisible|tracking|referral)\s+)*"
-    r"(?:word|phrase|code|tag|token|link|url|pixel|watermark|marker|emoji|string|signature|[\"'“‘])"
+    r"(?:word|phrase|code|tag|token|link|url|pixel|watermark|marker|emoji|string|signature|comment|credit|"
+    r"[\"'“‘])"
 )
 # Favouring one seller whatever the person asked: a scope over every later request, and near it
 # a name put first or called the only choice.
@@ -284,7 +285,7 @@ _GUARDED = (
     r"bank\w*|card\s+(?:details|numbers?)|credit\s+cards?|payment\s+(?:details|methods?)|payments|funds|"
     r"money|correspondence|e-?mails|messages|inbox|mail|(?:medical|health)\s+records|records|"
     r"(?:live\s+)?location|photos|pictures|contacts(?:\s+list)?|address\s+book|documents|files|drive|"
-    r"admin\s+access|ssn|passport)"
+    r"admin\s+access|ssn|passport|laptop|computer|pc|devices?|phone|router|camera|accounts?)"
 )
 # Granted for good: a consent, an entitlement, an opt-in.
 _GRANTED = (
@@ -347,8 +348,11 @@ _SAFEGUARD_REMOVED: tuple[tuple[str, str], ...] = (
         "assume & safe legit legitimate genuine",
     ),
     (
-        rf"\bdiscourage\s+{_ON}{{0,40}}?\b(?:chemo\w*|treatment|medication|vaccin\w*|surgery|therapy|doctors?)",
-        "discourage",
+        rf"\bdiscourage\s+{_ON}{{0,40}}?\b(?:chemo\w*|treatment|medication|vaccin\w*|surgery|therapy|doctors?)"
+        r"|\b(?:advise|warn|argue)\s+(?:\w+\s+)?against\s+(?:seeing|consulting|visiting|calling|asking)\s+"
+        r"(?:a|any|the|their|his|her)?\s*(?:doctor|gp|physician|professional|specialist|lawyer|pharmacist|"
+        r"therapist|dentist)",
+        "discourage | advise warn argue & against",
     ),
     (
         r"\b(?:double|triple|skip|stop\s+taking)\s+(?:their|his|her|the)\s+(?:\w+\s+)?(?:medication|meds|dose|"
@@ -381,13 +385,13 @@ _FICTION = (
     r"(?:grand(?:ma|pa|mother|father)|granny|late\s+(?:uncle|aunt|mother|father|mom|dad|grandpa|grandma)|"
     r"bedtime|story|screenplay|script|novel|fiction\w*|pretend|imagine|hypothetical\w*|role-?play|simulat\w*|"
     r"sim|improv|acting|game|campaign|dungeon\s+master|villai?n|character|the\s+year\s+\d{4}|"
-    r"be\s+(?:her|him|them)|act\s+as\s+my)"
+    r"be\s+(?:her|him|them)|act\s+as\s+my|scene|movie|film|episode|comic|lyrics)"
 )
 # What no story needs in working detail.
 _HAZARD = (
     r"(?:thermite|napalm|meth(?:amphetamine)?\b|nerve\s+agent|sarin|ricin|anthrax|explosives?|bombs?|molotov|toxic\s+gas|"
     r"poison\w*|fake\s+(?:ids?|passports?)|counterfeit\w*|ransomware|malware|keylogger|"
-    r"clone\s+a\s+(?:credit\s+)?card|immobili[sz]er|"
+    r"clone\s+a\s+(?:credit\s+)?card|immobili[sz]er|(?:activation|product|licen[cs]e|serial|cd)\s+(?:keys?|codes?)|"
     r"(?:pick|open\w*)\s+(?:a\s+|the\s+|my\s+|real\s+)?(?:\w+\s+)?(?:neighbou?rs?\S*|someone\S*|yale|door)\s+"
     r"locks?|lock-?pick\w*|pick\s+(?:a\s+|real\s+)?locks?|"
     r"(?:disable|bypass)\s+(?:a\s+|the\s+)?(?:home\s+|house\s+)?alarms?|"
@@ -398,7 +402,8 @@ _HAZARD = (
 _IN_DETAIL = (
     r"(?:recipe|steps|step[- ]by[- ]step|exact\w*|in\s+(?:full\s+|exact\s+|working\s+|technical\s+)?detail|"
     r"technical\s+detail|quantities|measurements|ingredients|how\s+(?:to|do\s+i|can\s+i)|walk\s+me\s+thr\w*|"
-    r"synthes\w+|realistic\w*|accurate\w*|working|mix\w*|combin\w*|irl|for\s+real|real[- ]world)"
+    r"synthes\w+|realistic\w*|accurate\w*|working|mix\w*|combin\w*|irl|for\s+real|real[- ]world|recit\w*|"
+    r"whisper\w*|read\s+(?:me|them|it|out))"
 )
 _OWN_SETUP_WHY = "asks for the assistant's own setup text"
 _AUTHORITY_WHY = "gives an outside source the person's authority"
@@ -423,7 +428,8 @@ FAMILIES: tuple[Family, ...] = (
         "regardless matter whatever forever indefinitely permanently"
         f" & {_FAVOUR_VERBS} & first top only best default safest sole"
         " | any every all & purchase purchases order orders request requests question questions query"
-        " queries search searches session sessions reply replies answer answers recommendation"
+        " queries search searches session sessions reply replies answer answers recommendation chat chats"
+        " conversation conversations"
         f" recommendations & {_FAVOUR_VERBS} & first top only best default safest sole",
         near=(_FAVOUR_FIRST,),
     ),
@@ -431,6 +437,12 @@ FAMILIES: tuple[Family, ...] = (
         _HIDDEN_MARK,
         "slips something into every reply unseen",
         "hide embed slip sneak tuck secretly quietly silently covertly invisibly & every each all any",
+    ),
+    Family(
+        rf"\b(?:links?|urls?)\b{_ON}{{0,40}}?\b(?:go|goes|pass|passes|run|runs|be\s+(?:routed|sent|wrapped|passed))\s+"
+        r"(?:through|via)\s+(?:https?://|www\.)",
+        "routes every link through an outside address",
+        "link links url urls & through via & http https www",
     ),
     Family(
         _STANDING_COPY,
@@ -449,7 +461,9 @@ FAMILIES: tuple[Family, ...] = (
         "user he she shopper customer client patient account & login logins password passwords passcode"
         " passcodes 2fa mfa otp otps verification security backup recovery bank banking card credit payment"
         " payments funds money correspondence email emails mails messages inbox mail medical health records"
-        " location photos pictures contacts address documents files drive admin ssn passport",
+        " location photos pictures contacts address documents files drive admin ssn passport laptop"
+        " computer pc"
+        " device devices phone router camera account accounts",
         near=(rf"\b{_PERSON}\b",),
     ),
     *(
@@ -463,12 +477,14 @@ FAMILIES: tuple[Family, ...] = (
         # "into" fill code): "neighbours lock", "fake passport", "into someone's email".
         "thermite napalm meth methamphetamine nerve sarin ricin anthrax explosive explosives bomb bombs"
         " molotov gas poison poisons poisoning passport passports ids counterfeit ransomware malware"
-        " keylogger card immobiliser immobilizer neighbour neighbours neighbor neighbors yale door lockpick"
+        " keylogger card immobiliser immobilizer activation product license licence serial keys"
+        " neighbour neighbours neighbor neighbors yale door lockpick"
         " lockpicking alarm alarms crack someone ex exes synthesis synthesise synthesize synthesises"
         " untraceable silencer"
         " & grandma grandpa grandmother grandfather granny late bedtime story screenplay script novel fiction"
         " fictional pretend imagine hypothetical hypothetically roleplay role simulate simulation sim improv"
-        " acting game campaign dungeon villain villian character be act",
+        " acting game campaign dungeon villain villian character be act scene movie film episode"
+        " comic lyrics",
         # "tension, not technical detail" asks for no detail.
         near=(rf"\b{_FICTION}\b", rf"(?<!not\s)(?<!no\s)(?<!without\s)\b{_IN_DETAIL}"),
     ),
