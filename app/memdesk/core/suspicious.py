@@ -282,6 +282,27 @@ _SAY_INSTEAD = (
     r"(?:\w+\s+){0,2}?(?:to\s+(?:me|us)\b|[\w.+-]+@|as\s+(?:approved|resolved|closed|done|complete|safe|verified|paid|"
     r"genuine))))"
 )
+_DISREGARD_REST = "tells the reader to disregard the rest and say something else"
+# The words each part of that family leaves in a text.
+_DISREGARD_WORDS = (
+    "disregard ignore forget overlook skip omit exclude discard pass aside attention mind don dont not no"
+    " point stop quit cease halt leave should must need drop refrain mustn shouldn treat consider"
+    " irrelevant immaterial void boilerplate noise ignored skipped disregarded dropped obsolete outdated"
+    " stale placeholder placeholders filler padding test fixture fixtures matter doesn nothing unread"
+)
+_REST_WORDS = (
+    "rest remainder remaining unread subsequent further here else below past after beyond beneath under"
+    " later following follows whatever other"
+)
+_READER_WORDS = (
+    "ai assistant assistants model models bot bots llm llms agent agents chatbot chatbots summarizer"
+    " summariser summarizers summarisers robot robots gpt copilot"
+)
+_SAY_WORDS = (
+    "say tell notify assure reply respond state inform answer confirm claim declare announce conclude"
+    " print output write type report know post paste list send email close mark record provide export dump"
+    " give share include delete approve forward"
+)
 # Before the conversation began: when the assistant's own setup was written.
 _BEFORE_CHAT = (
     r"\b(?:before|prior\s+to|ahead\s+of)\s+(?:we|i|this|the|our|you|u|my|me|any)\b[^?.\n]{0,25}?\b(?:chat\w*|talk\w*|"
@@ -633,32 +654,24 @@ _RULES: tuple[_Rule, ...] = (
     ),
     _rule(r"\bstop\s+everything\b", _HIJACK, "stop & everything"),
     # An injection in a document, read by its parts in any order: an order to disregard what
-    # follows (the rest, whatever is below), and an order to say or print something instead.
+    # follows (the rest, whatever is below), and an order to say or print something instead. One
+    # rule a way of naming what is not to be read, each tried only on text holding its words.
     _rule(
-        rf"(?:{_DISREGARD}[^\n]{{0,60}}?{_REST}|{_REST}[^\n]{{0,60}}?{_DISREGARD}|{_READER}[^\n]{{0,80}}?{_DISREGARD}|"
-        rf"{_STOP_READING})[^\n]{{0,150}}?"
-        rf"{_SAY_INSTEAD}",
-        "tells the reader to disregard the rest and say something else",
-        "disregard ignore forget overlook skip omit exclude discard pass aside attention mind don dont not"
-        " no point"
-        " stop quit cease halt leave should must need drop refrain mustn shouldn"
-        " treat consider irrelevant immaterial void boilerplate noise ignored skipped disregarded dropped"
-        " obsolete outdated"
-        " stale placeholder placeholders filler padding test fixture fixtures matter doesn nothing unread"
-        " & rest remainder remaining unread subsequent further here else below past after beyond beneath"
-        " under later"
-        " following follows whatever other ai assistant assistants model models bot bots llm llms agent"
-        " agents"
-        " chatbot chatbots summarizer summariser summarizers summarisers robot robots gpt copilot"
-        " & say tell notify assure reply respond state inform answer confirm"
-        " claim declare announce conclude print output write type report know post paste list send email"
-        " close mark record provide export dump give share include delete approve forward"
-        " | stop quit cease halt not be nothing & at here considered used included reading parsing"
-        " processing scanning looking analysing analyzing read"
-        " opened analysed analyzed processed considered ignored skipped disregarded & say tell notify assure"
-        " reply respond state inform answer confirm claim declare announce conclude print output write type"
-        " report know post paste list send email close mark record provide export dump give share include"
-        " delete approve forward",
+        rf"(?:{_DISREGARD}[^\n]{{0,60}}?{_REST}|{_REST}[^\n]{{0,60}}?{_DISREGARD})[^\n]{{0,150}}?{_SAY_INSTEAD}",
+        _DISREGARD_REST,
+        f"{_DISREGARD_WORDS} & {_REST_WORDS} & {_SAY_WORDS}",
+    ),
+    _rule(
+        rf"{_READER}[^\n]{{0,80}}?{_DISREGARD}[^\n]{{0,150}}?{_SAY_INSTEAD}",
+        _DISREGARD_REST,
+        f"{_DISREGARD_WORDS} & {_READER_WORDS} & {_SAY_WORDS}",
+    ),
+    _rule(
+        rf"{_STOP_READING}[^\n]{{0,150}}?{_SAY_INSTEAD}",
+        _DISREGARD_REST,
+        "stop quit cease halt not be nothing & at here considered used included reading parsing processing"
+        " scanning looking analysing analyzing read opened analysed analyzed processed considered ignored"
+        f" skipped disregarded & {_SAY_WORDS}",
     ),
     # A question or request whose object is the assistant's own setup, read before the chat began.
     _rule(
