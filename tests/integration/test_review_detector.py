@@ -1,6 +1,7 @@
 """The suspicious-text check through the real ``memdesk mcp`` and ``memdesk review``: attacks in
 other languages, poisoning worded as facts and the families a coding assistant's notes must
-not hide wait; preferences and developer text of packages the model never saw do not; and with
+not hide wait; preferences, a note about the person that speaks to no one and developer text of
+packages the model never saw do not; and with
 the model's weights damaged the rules still hold what they catch and the command says the
 model is off."""
 
@@ -99,6 +100,9 @@ KEPT = {
     "email": "Please use my new email ada@example.org from now on.",
     "de_pref": "Antworte ab jetzt bitte immer auf Deutsch.",
     "zh_pref": "从现在开始请用中文回答我。",
+    # About the person in the third person, speaking to no one: it names what they ignore, and
+    # the model alone would hold it were it said to the assistant.
+    "described": "User ignores spam calls and never answers unknown numbers.",
 }
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from memdesk.core import detector
+from memdesk.core.detector_address import only_mentions
 from memdesk.core.detector_code import MENTION_CUE, QUOTES
 from memdesk.core.detector_features import model_text
 from memdesk.core.suspicious_families import FAMILIES, NEAR_CHARS
@@ -1124,6 +1125,12 @@ PREFERENCE_THRESHOLD = 0.98
 _CHANGE_SUBJECT = re.compile(
     r"(?:feat|fix|chore|docs|test|tests|refactor|perf|build|ci|style|revert)(?:\([^)\n]{1,40}\))?!?:\s"
 )
+# A note about the person in the third person that speaks to no one ("User follows their
+# dietitian's instructions; avoid onion") only mentions orders (``detector_address``): the model
+# must be surer to hold it alone. The threshold lets through the most such lookalikes less
+# attacks (the lowest such score) on the four development sets; the guide gives the figures
+# with each set left out.
+MENTION_THRESHOLD = 0.75
 # A note of one or two words ("Merged text.", "Summary text.") gives the model little to go on:
 # it must be surer to hold one alone. The rules judge such notes as any other.
 SHORT_TEXT_THRESHOLD = 0.9
@@ -1291,6 +1298,8 @@ def _learned(text: str, clean: str, lowered: str, origin: list[int] | None) -> l
     if (score < SHORT_TEXT_THRESHOLD and short) or (
         score < PREFERENCE_THRESHOLD and (re.search(_PREFERENCE, lowered) or _CHANGE_SUBJECT.match(lowered))
     ):
+        return []
+    if score < MENTION_THRESHOLD and only_mentions(read):
         return []
     # Lower-casing keeps offsets but for a few letters (İ); then the whole text is marked.
     phrase = model.weightiest_phrase(read) if len(read) == len(clean) else None
