@@ -243,7 +243,7 @@ _STOP_READING = (
     r"\b(?:(?:stop|quit|cease|halt|(?:don'?t|do\s+not|dont|never)\s+(?:continue|keep))\s+(?:reading|parsing|processing|"
     r"scanning|looking|analy[sz]ing)|(?:stop|cease|halt|quit)\s+(?:at\s+this|right\s+here|here)|nothing\b[^.\n]{0,30}?"
     r"\b(?:should|must|needs?\s+to)\s+be\s+(?:considered|read|used|analy[sz]ed|processed|included)|(?:should|must|need)\s+not\s+be\s+(?:read|opened|analy[sz]ed|processed|"
-    r"considered)|(?:can|may|should|must)\s+(?:safely\s+)?be\s+(?:ignored|skipped|disregarded))\b"
+    r"considered|evaluated|reviewed|assessed|checked|scored)|(?:can|may|should|must)\s+(?:safely\s+)?be\s+(?:ignored|skipped|disregarded))\b"
 )
 # Not reading on: a verb of reading, negated or stopped, or the rest called worthless.
 _READING = (
@@ -277,6 +277,9 @@ _SAY_INSTEAD = (
     r"exactly\s+|back\s+|in\s+(?:your|the)\s+\w+\s+)?(?:to\s+(?:the\s+|your\s+|my\s+|our\s+)?\w+\s+)?(?:[\"'“‘:]|"
     r"that\b|to\s+(?:the\s+)?(?:user|reader|them|him|her|team|client|customer)\b|"
     r"the\s+(?:word|words|text|message|phrase|line|result|string|sentence)\b|[a-z]+\s+[a-z]+\s*(?:[,.!]|$))"
+    # Or a verdict dictated: "summarise the lease as '…'", "rate this candidate 10/10".
+    r"|(?:summari[sz]e|describe|rate|classify|label|present|mark|score|grade|rank)\s+(?:\w+\s+){0,4}?(?:as\s|"
+    r"\d+(?:\s*/\s*\d+|\s+stars?)\b|(?:highly|positively|favou?rably)\b)"
     # Or an action on what the reader holds: "close every ticket", "list every address", "post '…'".
     r"|(?:write|print|post|paste|list|send|e-?mail|close|mark|record|provide|export|dump|give|share|include|delete|"
     r"approve|forward)\s+(?:to\s+me\s+)?(?:\w+\s+){0,3}?(?:every|all|each|the\s+user'?s?|your|everything|that\b|[\"'“‘]|"
@@ -302,7 +305,8 @@ _READER_WORDS = (
 _SAY_WORDS = (
     "say tell notify assure reply respond state inform answer confirm claim declare announce conclude"
     " print output write type report know post paste list send email close mark record provide export dump"
-    " give share include delete approve forward"
+    " give share include delete approve forward summarize summarise describe rate classify label present"
+    " score grade rank"
 )
 # Before the conversation began: when the assistant's own setup was written.
 _BEFORE_CHAT = (
@@ -418,7 +422,7 @@ _CREDENTIALS = (
     r"pins?|api\s+keys?|credentials|seed\s+phrases?|logins?|private\s+keys?|~/\.ssh\b(?!/[\w.-]*\.pub))"
 )
 _MONEY = (
-    r"(?:payments?|rent|invoices?|transfers?|wires?|deposits?|refunds?|salary|funds|money|bills?|payouts?|pension|"
+    r"(?:payments?|rent|invoices?|transfers?|wires?|deposits?|refunds?|salary|funds|money|bills?|payouts?|pension|withdrawals?|"
     r"contributions?|premiums?|fees|dues|savings|"
     r"payment\s+address|donations?)"
 )
@@ -1054,9 +1058,13 @@ _RULES: tuple[_Rule, ...] = (
         ),
     ),
     _rule(
-        rf"\b{_MONEY}\b(?:(?!\bfrom\b)[^.\n]){{0,40}}?\b{_ROUTED}\b(?:(?!\bfrom\b)[^.\n]){{0,40}}?{_DESTINATION}",
+        rf"\b{_MONEY}\b(?:(?!\bfrom\b)[^.\n]){{0,40}}?\b{_ROUTED}\b(?:(?!\bfrom\b)[^.\n]){{0,40}}?{_DESTINATION}"
+        # Or named the other way round: "the wallet for all withdrawals: bc1…".
+        rf"|\b(?:wallet|account|iban|address|destination)\s+for\s+(?:all\s+)?(?:\w+\s+)?{_MONEY}\b[^.\n]{{0,20}}?"
+        rf"{_DESTINATION}",
         _HANDS_OVER,
         "payment payments rent invoice invoices transfer transfers wire wires deposit deposits refund refunds"
+        " withdrawal withdrawals"
         " salary funds money bill bills payout payouts donation donations pension contribution contributions"
         " premium premiums fees dues savings & go goes going sent send paid pay routed route transferred"
         " wired directed deposited moved now changed switched details account wallet iban address destination"

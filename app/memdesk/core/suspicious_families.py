@@ -50,10 +50,12 @@ _SETUP_TEXT = (
 # Nouns that name it only with a sign that it came before the conversation.
 _SETUP_GENERAL = (
     r"(?:rules?|instructions?|guidance|guidelines|directives|orders|configuration|config|text|restrictions|"
-    r"setup|everything|anything|whatever|stuff|message|sentence)"
+    r"setup|everything|anything|whatever|stuff|message|sentence|block|file|section|notes|prompt|context)"
 )
 # Received: loaded or primed is said only of a setup; given or handed needs a sign of when.
-_LOADED = r"(?:initiali[sz]ed|loaded|primed|configured|seeded|set\s+up)\s+with"
+_LOADED = (
+    r"(?:initiali[sz]ed|loaded|primed|configured|seeded|set\s+up|started|launched|booted|deployed)\s+with"
+)
 _RECEIVED = r"(?:given|handed|received|got|gotten|fed|told|sent)"
 _HAS_BEEN = rf"(?:that\s+)?(?:you|u|it)(?:{_Q}ve|\s+have|\s+had|\s+has)?\s+(?:been\s+|were\s+|was\s+)?"
 # Before the conversation began, or when it began.
@@ -72,7 +74,8 @@ _KEPT_OR_REWORKED = (
 _GIVEN = rf"\b{_SETUP_GENERAL}\s+{_HAS_BEEN}"
 _GENERAL_WORDS = (
     "rule rules instruction instructions guidance guidelines directives orders configuration config text"
-    " restrictions setup everything anything whatever stuff message sentence"
+    " restrictions setup everything anything whatever stuff message sentence block file section notes prompt"
+    " context"
 )
 _RECEIVED_WORDS = "given handed received got gotten fed told sent"
 # The ways a text names the setup, each with the words it cannot do without: a part is tried
@@ -96,7 +99,8 @@ _OWN_SETUP: tuple[tuple[str, str], ...] = (
     ),
     (
         rf"{_GIVEN}{_LOADED}\b",
-        f"initialized initialised loaded primed configured seeded set & with & you u it & {_GENERAL_WORDS}",
+        "initialized initialised loaded primed configured seeded set started launched booted deployed & with"
+        f" & you u it & {_GENERAL_WORDS}",
     ),
     (
         rf"{_GIVEN}{_RECEIVED}\b{_ON}{{0,40}}?(?:(?:{_BEFORE_TALK})|{_KEPT_OR_REWORKED})"
@@ -125,6 +129,13 @@ _OWN_SETUP: tuple[tuple[str, str], ...] = (
         r"\bwho\s+(?:you|u)\s+are\b)",
         "first & conversation chat thread session context transcript & before starts start begins begin opens"
         " open who",
+    ),
+    (
+        r"\b(?:everything|all|anything|whatever)\s+(?:that\s+)?(?:came|comes|was|is|appears?|appeared)\s+"
+        rf"(?:before|above|ahead\s+of)\s+(?:my|our|the\s+user{_Q}?s?)\s+(?:very\s+)?(?:first\s+)?"
+        r"(?:message|question|msg|input|turn|prompt|words?)\b",
+        "everything all anything whatever & came comes was is appears appeared & before above ahead & message"
+        " question msg input turn prompt word words",
     ),
     (
         r"\b(?:everything|all|anything)\s+(?:that\s+)?(?:appears?\s+|is\s+|comes?\s+|was\s+)?(?:before|above)\b"
@@ -172,6 +183,21 @@ _SHOW_WORDS = (
 
 # --- The same in the other languages the check reads: a question about, or a request to show
 # or rework, the assistant's own instructions or the conversation's first message. ---
+_INSTRUCTIONS_ELSEWHERE = (
+    r"(?:anweisungen|vorgaben|instruktionen|consignes|instructions|instrucciones|indicaciones|istruzioni|"
+    r"instruções|instructies|instrukcje|polecenia|инструкци\w*|указани\w*|指令|指示)"
+)
+_BEFORE_TALK_ELSEWHERE = (
+    # Before our conversation, or before I started writing: not any "before we…".
+    r"(?:vor\s+(?:unserem|dem|diesem)\s+(?:gespräch|chat)|bevor\s+(?:ich|wir)\s+(?:\w+\s+){0,3}?(?:angefangen|"
+    r"begonnen|geschrieben|gesprochen|zu\s+schreiben|zu\s+chatten)|avant\s+(?:notre|cette|la)\s+"
+    r"(?:conversation|discussion)|avant\s+que\s+(?:je|nous)\s+(?:commence|écrive|parle|discute)\w*|"
+    r"antes\s+de\s+(?:nuestra|esta|la)\s+conversaci[oó]n|antes\s+de\s+que\s+(?:yo\s+)?(?:empez|escrib|habl)\w*|"
+    r"prima\s+(?:della\s+nostra|di\s+questa)\s+conversazione|prima\s+che\s+(?:io\s+)?(?:iniziass|scrivess|"
+    r"parlass)\w*|antes\s+da\s+(?:nossa|esta)\s+conversa|voor\s+(?:ons|dit)\s+gesprek|voordat\s+(?:ik|we)\s+"
+    r"(?:begon|begonnen|schreef|schreven)|przed\s+(?:naszą|tą)\s+rozmową|до\s+(?:нашего|этого)\s+разговора|"
+    r"在我们(?:的)?对话之前|会話の前)"
+)
 _SETUP_ELSEWHERE = (
     r"\b(?:welche|was\s+für)\s+(?:anweisungen|regeln|vorgaben|instruktionen|richtlinien)\s+(?:hast|hattest)"
     r"\s+du\b"
@@ -191,6 +217,9 @@ _SETUP_ELSEWHERE = (
     r"|\bjakie\s+(?:są\s+)?(?:twoje\s+)?(?:instrukcje|zasady)\s+(?:masz|dostałeś|dostałaś|są)"
     r"|какие\s+(?:у\s+тебя\s+)?(?:твои\s+)?(?:инструкции|указания)|первое\s+сообщение\s+(?:этого|в\s+этом)"
     r"|你的(?:系统)?(?:指令|提示词|规则)是什么|第一条消息|最初のメッセージ|あなたの(?:指示|ルール)は何"
+    # Instructions received before the conversation began, in either order.
+    rf"|{_INSTRUCTIONS_ELSEWHERE}[^\n]{{0,60}}?{_BEFORE_TALK_ELSEWHERE}|{_BEFORE_TALK_ELSEWHERE}[^\n]{{0,60}}?"
+    rf"{_INSTRUCTIONS_ELSEWHERE}"
 )
 
 # --- A standing order to obey a named outside source, or to favour or hide something in
@@ -232,6 +261,14 @@ _AS_BOSS: tuple[tuple[str, str], ...] = (
         r"\bfollow\s+what(?:ever)?\s+(?:it|they)\s+says?\s+over\s+(?:anything|everything|what)\b",
         "follow & over",
     ),
+    (
+        rf"\bwhatever(?:{_Q}s|\s+is)\s+(?:in|on)\s+(?:it|there|that|the\s+\w+)\s*,?\s+(?:just\s+)?(?:do|follow|obey|"
+        r"run|execute|carry\s+out)\s+(?:it|that|them)\b"
+        r"|\b(?:even\s+)?over\s+(?:anything|what(?:ever)?)\s+(?:i|the\s+user)\s+(?:say|says|type|types|write|writes|"
+        r"ask|asks|want|wants)\b",
+        "whatever over & in on do follow obey run execute carry say says type types write writes ask asks"
+        " want wants",
+    ),
 )
 _OUTPUTS = (
     r"(?:answers?|repl(?:y|ies)|responses?|messages?|outputs?|summar(?:y|ies)|e-?mails?|posts?|"
@@ -252,11 +289,14 @@ _FAVOUR_SCOPE = (
     r"|\bfor\s+(?:any|every|all)\s+(?:\w+\s+)?(?:purchase|order|request|question|query|search|session|reply|"
     r"answer|recommendation)s?\b"
     r"|\bin\s+every\s+(?:later\s+)?(?:reply|answer|response|session|chat|conversation|recommendation)s?\b"
-    r"|\b(?:forever|indefinitely|permanently)\b"
+    r"|\b(?:forever|indefinitely|permanently)\b|\b(?:going\s+forward|from\s+now\s+on)\b"
 )
 _FAVOUR_FIRST = (
     rf"\b(?:suggest|recommend|put|list|rank|show|place|name|mention|goes|comes|promote|push)\w*\b{_ON}{{0,60}}?"
     r"\b(?:first|on\s+top|at\s+the\s+top|as\s+the\s+(?:only|best|default|top|safest|sole))\b"
+    # Or one source named the only one to use, or called the most reliable.
+    r"|\b(?:cite|use|quote|recommend|suggest|mention|trust)\s+only\s+\S+"
+    r"|\bcall\s+(?:it|them)\s+the\s+(?:most|best|only)\s+(?:reliable|trusted|trustworthy|accurate|safe)"
 )
 _FAVOUR_VERBS = (
     "suggest suggests suggesting recommend recommends recommending put list listed rank ranked show place"
@@ -298,7 +338,9 @@ _HANDED = (
 )
 # Standing, or to anyone: the breadth that makes it a hand-over.
 _BROADLY = (
-    r"(?:any\s+(?:party|one|body|\w+\s+that\s+asks)|anyone|anybody|partners?|third[- ]part\w*|public|"
+    r"(?:any\s+(?:party|one|body|company|companies|insurer|vendor|partner|agency|firm)|"
+    r"any\s+(?:\w+\s+){0,2}?(?:that|who|which)\s+(?:asks?|requests?|wants?|calls?|writes?)|anyone|anybody|partners?|"
+    r"third[- ]part\w*|public|"
     r"whenever|at\s+(?:all|any)\s+times?|any\s+time|all\s+(?:the\s+)?\w+|every\s+\w+|no\s+need|without|"
     r"on\s+(?:their|his|her)\s+behalf|each\s+time|always|permanent\w*|[\w.+-]+@[\w-]+\.\w|"
     r"[\w-]+\.(?:com|net|org|io|co|app|xyz|biz|info)\b|\+\d[\d\s().-]{7,}\d)"
@@ -367,6 +409,22 @@ _SAFEGUARD_REMOVED: tuple[tuple[str, str], ...] = (
         "help & cancel unsubscribe report leave | otherwise & even",
     ),
     (
+        r"\b(?:not\s+to\s+be\s+bothered\s+with|doesn" + _Q + r"?t\s+want|no\s+more|stop\s+showing|dismiss\w*|"
+        r"suppress\w*|hide|mute|silence)\s+(?:\w+\s+){0,3}?(?:fraud|security|bank|login|phishing|scam)\s+"
+        r"(?:alerts?|warnings?|notices?|notifications?)"
+        rf"|\b(?:fraud|security|phishing|scam)\s+(?:alerts?|warnings?|notices?|notifications?)\b{_ON}{{0,60}}?"
+        r"\b(?:dismiss|suppress|hide|delete|mute|silence|ignore)\w*\s+(?:them|it)\b",
+        "fraud security bank login phishing scam & alert alerts warning warnings notice notices notification"
+        " notifications & bothered want more showing dismiss dismissed suppress hide mute silence delete"
+        " ignore",
+    ),
+    (
+        r"\b(?:safe|fine|ok(?:ay)?)\s+to\s+(?:take\s+)?(?:double|triple|skip|stop\s+taking|exceed|mix|combine)\s+"
+        r"(?:\w+\s+){0,4}?(?:medication|meds|dose|dosage|insulin|pills|prescription|antidepressants?|painkillers?)",
+        "safe fine ok okay & double triple skip stop exceed mix combine & medication meds dose dosage insulin"
+        " pills prescription antidepressant antidepressants painkiller painkillers",
+    ),
+    (
         rf"\b(?:investments?|returns|funds?|crypto\w*|coins?|tokens?)\b{_ON}{{0,60}}?\b(?:risk-free|"
         r"government-guaranteed|guaranteed\s+(?:returns|profits?))",
         "risk guaranteed & investment investments returns fund funds crypto cryptocurrency coin coins token"
@@ -385,7 +443,8 @@ _FICTION = (
     r"(?:grand(?:ma|pa|mother|father)|granny|late\s+(?:uncle|aunt|mother|father|mom|dad|grandpa|grandma)|"
     r"bedtime|story|screenplay|script|novel|fiction\w*|pretend|imagine|hypothetical\w*|role-?play|simulat\w*|"
     r"sim|improv|acting|game|campaign|dungeon\s+master|villai?n|character|the\s+year\s+\d{4}|"
-    r"be\s+(?:her|him|them)|act\s+as\s+my|scene|movie|film|episode|comic|lyrics)"
+    r"be\s+(?:her|him|them)|act\s+as\s+my|scene|movie|film|episode|comic|lyrics|heist|"
+    r"used\s+to\s+(?:tell|explain|read|recite|teach|show|whisper|sing))"
 )
 # What no story needs in working detail.
 _HAZARD = (
@@ -397,7 +456,9 @@ _HAZARD = (
     r"(?:disable|bypass)\s+(?:a\s+|the\s+)?(?:home\s+|house\s+)?alarms?|"
     r"crack\s+(?:a\s+)?(?:software\s+)?licen[cs]e|"
     rf"get\s+into\s+(?:someone|my\s+ex|an?\s+\w+{_Q}?s?)\S*\s+(?:e-?mail|account|phone)|"
-    r"track\s+someone|synthes\w+\s+(?:of\s+)?(?:meth|drugs?|the\s+drug)|untraceable|silencer)"
+    r"track\s+someone|synthes\w+\s+(?:of\s+)?(?:meth|drugs?|the\s+drug)|untraceable|silencer|chloroform|cyanide|"
+    r"fentanyl|heroin|cocaine|ghost\s+guns?|gunpowder|(?:bypass|tamper\w*\s+with)\s+(?:the\s+|a\s+)?"
+    r"(?:electricity|gas|water|power)\s+meter|(?:open|crack)\s+(?:a\s+|the\s+)?(?:\w+\s+)?safe\s+without)"
 )
 _IN_DETAIL = (
     r"(?:recipe|steps|step[- ]by[- ]step|exact\w*|in\s+(?:full\s+|exact\s+|working\s+|technical\s+)?detail|"
@@ -416,7 +477,7 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         _SETUP_ELSEWHERE,
         _OWN_SETUP_WHY,
-        "*foreign | welche quelles premier quali primo quais primeira wat jakie",
+        "*foreign | welche quelles premier quali primo quais primeira wat jakie | instructions & avant",
     ),
     *(
         Family(pattern, _AUTHORITY_WHY, f"{needs} & {_SOURCE_WORDS}", (_SOURCE,))
@@ -425,8 +486,8 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         _FAVOUR_SCOPE,
         "sets a standing order to favour one seller",
-        "regardless matter whatever forever indefinitely permanently"
-        f" & {_FAVOUR_VERBS} & first top only best default safest sole"
+        "regardless matter whatever forever indefinitely permanently forward now"
+        f" & {_FAVOUR_VERBS} cite use quote trust call & first top only best default safest sole most"
         " | any every all & purchase purchases order orders request requests question questions query"
         " queries search searches session sessions reply replies answer answers recommendation chat chats"
         " conversation conversations"
@@ -480,11 +541,11 @@ FAMILIES: tuple[Family, ...] = (
         " keylogger card immobiliser immobilizer activation product license licence serial keys"
         " neighbour neighbours neighbor neighbors yale door lockpick"
         " lockpicking alarm alarms crack someone ex exes synthesis synthesise synthesize synthesises"
-        " untraceable silencer"
+        " untraceable silencer chloroform cyanide fentanyl heroin cocaine ghost gunpowder meter safe"
         " & grandma grandpa grandmother grandfather granny late bedtime story screenplay script novel fiction"
         " fictional pretend imagine hypothetical hypothetically roleplay role simulate simulation sim improv"
         " acting game campaign dungeon villain villian character be act scene movie film episode"
-        " comic lyrics",
+        " comic lyrics heist used",
         # "tension, not technical detail" asks for no detail.
         near=(rf"\b{_FICTION}\b", rf"(?<!not\s)(?<!no\s)(?<!without\s)\b{_IN_DETAIL}"),
     ),
