@@ -235,7 +235,8 @@ _REST = (
 # Whoever reads the document, addressed: "note for the summarising model:", "dear reviewer-bot,",
 # "any AI reading this".
 _READER = (
-    r"\b(?:ai|a\.i\.|assistants?|models?|bots?|llms?|agents?|chatbots?|summari[sz]ers?|robots?|gpt|copilot)\b"
+    r"\b(?:ai|a\.i\.|assistants?|models?|bots?|llms?|agents?|chatbots?|summari[sz]ers?|robots?|gpt|copilot|"
+    r"automated\s+(?:readers?|systems?|tools?|processors?))\b"
     r"(?=[^\n]{0,30}?(?:[:,—–]|\b(?:reading|processing|processes|summari[sz]ing|parsing|handling|going\s+through)\b))"
 )
 # Not reading on, or a part named as not to be read: a scope over the rest by itself.
@@ -259,7 +260,8 @@ _DISREGARD = (
     r"leave\b[^.\n]{0,30}?\b(?:unread|aside|alone)|unread|(?:can|may|should|must)\s+(?:safely\s+)?be\s+(?:ignored|skipped|"
     r"disregarded|dropped)|(?:should|must|need)\s+not\s+be\s+(?:considered|read|used|analy[sz]ed|processed|"
     r"summari[sz]ed)|(?:is|are)\s+(?:just\s+|only\s+|all\s+|deemed\s+)?(?:immaterial|obsolete|outdated|stale|placeholders?|filler|padding|"
-    r"test\s+data|fixtures?|irrelevant|void|boilerplate|noise|not\s+(?:for\s+you|relevant|important|needed))|"
+    r"test\s+data|fixtures?|irrelevant|void|boilerplate|noise|archival|scratch|not\s+(?:for\s+you|relevant|important|"
+    r"needed))|"
     r"(?:doesn'?t|don'?t|dont|does\s+not|do\s+not)\s+matter|nothing\s+(?:else\s+)?(?:\w+\s+)?(?:is\s+(?:relevant|"
     r"important)|matters)|(?:is|are)\s+not\s+(?:meant|intended|written)\s+for\s+(?:you|u|the\s+\w+)|"
     r"(?:treat|consider)\b[^.\n]{0,30}?\bas\s+(?:void|irrelevant|noise|junk))\b"
@@ -292,7 +294,9 @@ _DISREGARD_WORDS = (
     "disregard ignore forget overlook skip omit exclude discard pass aside attention mind don dont not no"
     " point stop quit cease halt leave should must need drop refrain mustn shouldn treat consider"
     " irrelevant immaterial void boilerplate noise ignored skipped disregarded dropped obsolete outdated"
-    " stale placeholder placeholders filler padding test fixture fixtures matter doesn nothing unread"
+    " stale placeholder placeholders filler padding test fixture fixtures matter doesn nothing"
+    " unread archival"
+    " scratch"
 )
 _REST_WORDS = (
     "rest remainder remaining unread subsequent further here else below past after beyond beneath under"
@@ -300,7 +304,7 @@ _REST_WORDS = (
 )
 _READER_WORDS = (
     "ai assistant assistants model models bot bots llm llms agent agents chatbot chatbots summarizer"
-    " summariser summarizers summarisers robot robots gpt copilot"
+    " summariser summarizers summarisers robot robots gpt copilot automated"
 )
 _SAY_WORDS = (
     "say tell notify assure reply respond state inform answer confirm claim declare announce conclude"
@@ -362,7 +366,8 @@ _OWN_SETUP = (
 )
 # Obeying a source other than the person, and giving it the person's authority.
 _OBEY = (
-    r"trust|trusts|obey|follow|followed|defer|do\s+what(?:ever)?|carry\s+(?:out|them|it)|execute|act\s+on|comply|"
+    r"trust|trusts|trusted|obey|obeyed|follow|followed|defer|do\s+what(?:ever)?|carry\s+(?:out|them|it)|"
+    r"carried\s+out|execute|executed|act\s+on|acted\s+on|comply|"
     r"treat|consider|regard|instructions?|commands?|says|tells?|asks|lists|directions|steps"
 )
 _AUTHORITY = (
@@ -784,12 +789,16 @@ _RULES: tuple[_Rule, ...] = (
         " | rewrite route redirect wrap send pass & through via",
     ),
     _rule(
-        r"\b(?:always|only)\s+(?:recommend|suggest|promote|push|mention)\w*\b[^\n]{0,120}?\b(?:never|not|don'?t)\s+"
-        r"(?:\w+\s+)?(?:mention|recommend|suggest|name|bring\s+up|list)\w*\s+(?:any\s+)?(?:of\s+(?:the|its|their)\s+)?"
-        r"(?:competitors?|rivals?|competition|competing\s+\w+|alternatives?|other\s+brands?)\b",
+        r"\b(?:always|only)\s+(?:recommend|suggest|promote|push|mention|book|buy|order|shop|use)\w*\b[^\n]{0,120}?"
+        r"\b(?:never|not|don'?t)\s+(?:\w+\s+)?(?:mention|recommend|suggest|name|bring\s+up|list)\w*\s+(?:any\s+)?"
+        r"(?:of\s+(?:the|its|their)\s+)?(?:competitors?|rivals?|competition|competing\s+\w+|alternatives?|"
+        r"other\s+(?:brands?|sites?|stores?|shops?|vendors?|providers?|airlines?|options?|apps?))\b",
         "pushes one seller and hides the others",
-        "always only & recommend recommends recommending suggest promote push mention"
-        " & competitors competitor rivals rival competition competing alternatives alternative brands",
+        "always only & recommend recommends recommending suggest promote push mention book buy order shop use"
+        " & competitors competitor rivals rival competition competing alternatives alternative brands brand"
+        " sites site stores store shops shop vendors vendor providers provider airlines airline"
+        " options option"
+        " apps app",
     ),
     _rule(
         r"\b(?:just|only|instead)\s*,?\s*(?:print|say|output|write|type|repeat)\s*:?\s*[\"“']",
@@ -1073,7 +1082,8 @@ _RULES: tuple[_Rule, ...] = (
     ),
     _rule(
         rf"{_DESTINATION}[^\n]{{0,80}}?\b(?:the\s+one|the\s+number|the\s+address|the\s+site)\s+(?:printed\s+|shown\s+|"
-        r"listed\s+)?on\s+(?:their|the|your|his|her)\s+(?:card|bill|statement|website|site|letter|app)\s+is\s+"
+        r"listed\s+)?on\s+(?:the\s+back\s+of\s+)?(?:their|the|your|his|her)\s+(?:card|bill|statement|website|site|"
+        r"letter|app)\s+is\s+"
         r"(?:outdated|out\s+of\s+date|old|wrong|fake|invalid|no\s+longer\s+\w+)",
         _HANDS_OVER,
         f"one number address site & card bill statement website site letter app & outdated out old wrong fake"

@@ -329,7 +329,7 @@ _GUARDED = (
 )
 # Granted for good: a consent, an entitlement, an opt-in.
 _GRANTED = (
-    rf"(?:authori[sz]ed|authori[sz]ation|agreed|agree|consented|opted\s+in|(?:{_Q}s|is)\s+(?:fine|ok(?:ay)?|happy|"
+    rf"(?:authori[sz](?:ed|es?|ation)|agreed|agree|consented|opted\s+in|(?:{_Q}s|is)\s+(?:fine|ok(?:ay)?|happy|"
     r"comfortable)|granted|allows?|allowed|permits?|permitted|entitled|may|can\s+be|confirmed)"
 )
 _HANDED = (
@@ -355,7 +355,7 @@ _CODES_SENT_ON = (
     r"to\s+(?:it|that))\b"
 )
 _STANDING_GRANT = (
-    rf"\b{_GRANTED}\b{_ON}{{0,40}}?"
+    rf"\b{_GRANTED}\b{_ON}{{0,60}}?"
     rf"(?:\b{_HANDED}\b{_ON}{{0,40}}?\b{_GUARDED}|\b{_GUARDED}\b{_ON}{{0,40}}?\b{_HANDED}|\badmin\s+access)\b"
     rf"{_ON}{{0,80}}?{_BROADLY}"
     rf"|\bwants\s+(?:their|his|her)\s+(?:\w+\s+)?{_GUARDED}\s+(?:shared|sent|forwarded|uploaded|given|handed)\b"
@@ -372,8 +372,11 @@ _SAFEGUARD = (
     rf"flag\w*{_ON}{{0,40}}?(?:suspicious|phishing|scam|fraud)|"
     r"warn\w*\s+(?:\w+\s+)?(?:about|of)\s+(?:\w+\s+)?(?:phishing|scams?|fraud|price|suspicious)|"
     r"(?:price|phishing|scam|fraud|security)[- ](?:(?:increase|rise|hike)\s+)?(?:warnings?|alerts?|"
-    r"notifications?)|suggest\w*\s+consult\w*|recommend\w*\s+(?:seeing|consulting)|notice\s+to\s+the\s+user|ask\w*\s+(?:him|her|them)\s+"
-    r"(?:each|every|again))"
+    r"notifications?)|suggest\w*\s+consult\w*|recommend\w*\s+(?:seeing|consulting)|notice\s+to\s+the\s+user|"
+    r"ask\w*\s+(?:him|her|them)\s+(?:each|every|again)|"
+    rf"need\s+(?:her|his|their|the\s+user{_Q}?s|any)\s+(?:approval|confirmation|consent|sign-?off)|"
+    r"(?:recommend|suggest|mention|give|offer)\w*\s+(?:any\s+|a\s+|the\s+)?(?:crisis\s+)?(?:hotlines?|helplines?|"
+    r"therapists?|counsel\w*|professional\s+help|emergency\s+services))"
 )
 # Each way of removing one, with the words it cannot do without.
 _SAFEGUARD_REMOVED: tuple[tuple[str, str], ...] = (
@@ -381,9 +384,12 @@ _SAFEGUARD_REMOVED: tuple[tuple[str, str], ...] = (
         rf"\b{_WITHOUT}{_SAFEGUARD}",
         "need without never don dont do doesn does not longer & verify verifying double check checking"
         " confirm confirming flag flagging warn warning warnings alert alerts notification notifications"
-        " suggest suggesting recommend recommending notice ask asking"
+        " suggest suggesting recommend recommending notice ask asking need mention give offer"
         " & with phone change account details number sender payee identity each every suspicious phishing"
-        " scam scams fraud price consult consulting seeing user him her them again",
+        " scam scams fraud price consult consulting seeing user him her them again approval confirmation"
+        " consent signoff sign hotline hotlines helpline helplines therapist therapists counselling"
+        " counseling"
+        " counselor counsellor professional emergency",
     ),
     (
         rf"\bassume\s+(?:it|they|links?|the\s+\w+){_Q}?(?:s|re|\s+is|\s+are)?\s+(?:safe|legit\w*|genuine)\b",
@@ -441,7 +447,7 @@ _SAFEGUARD_REMOVED: tuple[tuple[str, str], ...] = (
 # --- A dangerous recipe asked for inside a story, a game or a dead relative's voice. ---
 _FICTION = (
     r"(?:grand(?:ma|pa|mother|father)|granny|late\s+(?:uncle|aunt|mother|father|mom|dad|grandpa|grandma)|"
-    r"bedtime|story|screenplay|script|novel|fiction\w*|pretend|imagine|hypothetical\w*|role-?play|simulat\w*|"
+    r"bedtime|story|screenplay|script|novel|thriller|fiction\w*|pretend|imagine|hypothetical\w*|role-?play|simulat\w*|"
     r"sim|improv|acting|game|campaign|dungeon\s+master|villai?n|character|the\s+year\s+\d{4}|"
     r"be\s+(?:her|him|them)|act\s+as\s+my|scene|movie|film|episode|comic|lyrics|heist|"
     r"used\s+to\s+(?:tell|explain|read|recite|teach|show|whisper|sing))"
@@ -457,12 +463,13 @@ _HAZARD = (
     r"crack\s+(?:a\s+)?(?:software\s+)?licen[cs]e|"
     rf"get\s+into\s+(?:someone|my\s+ex|an?\s+\w+{_Q}?s?)\S*\s+(?:e-?mail|account|phone)|"
     r"track\s+someone|synthes\w+\s+(?:of\s+)?(?:meth|drugs?|the\s+drug)|untraceable|silencer|chloroform|cyanide|"
-    r"fentanyl|heroin|cocaine|ghost\s+guns?|gunpowder|(?:bypass|tamper\w*\s+with)\s+(?:the\s+|a\s+)?"
+    r"fentanyl|heroin|cocaine|ghost\s+guns?|gunpowder|detonators?|(?:bypass|tamper\w*\s+with)\s+(?:the\s+|a\s+)?"
     r"(?:electricity|gas|water|power)\s+meter|(?:open|crack)\s+(?:a\s+|the\s+)?(?:\w+\s+)?safe\s+without)"
 )
 _IN_DETAIL = (
     r"(?:recipe|steps|step[- ]by[- ]step|exact\w*|in\s+(?:full\s+|exact\s+|working\s+|technical\s+)?detail|"
-    r"technical\s+detail|quantities|measurements|ingredients|how\s+(?:to|do\s+i|can\s+i)|walk\s+me\s+thr\w*|"
+    r"technical\s+detail|quantities|measurements|ingredients|how\s+(?:to|do\s+i|can\s+i)|"
+    r"walks?\s+(?:\w+\s+){0,2}?thr(?:ough|u)|(?:parts|materials|shopping)\s+list|"
     r"synthes\w+|realistic\w*|accurate\w*|working|mix\w*|combin\w*|irl|for\s+real|real[- ]world|recit\w*|"
     r"whisper\w*|read\s+(?:me|them|it|out))"
 )
@@ -542,7 +549,10 @@ FAMILIES: tuple[Family, ...] = (
         " neighbour neighbours neighbor neighbors yale door lockpick"
         " lockpicking alarm alarms crack someone ex exes synthesis synthesise synthesize synthesises"
         " untraceable silencer chloroform cyanide fentanyl heroin cocaine ghost gunpowder meter safe"
-        " & grandma grandpa grandmother grandfather granny late bedtime story screenplay script novel fiction"
+        " detonator detonators"
+        " & grandma grandpa grandmother grandfather granny late bedtime story screenplay script"
+        " novel thriller"
+        " fiction"
         " fictional pretend imagine hypothetical hypothetically roleplay role simulate simulation sim improv"
         " acting game campaign dungeon villain villian character be act scene movie film episode"
         " comic lyrics heist used",
