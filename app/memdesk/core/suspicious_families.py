@@ -373,23 +373,29 @@ _SAFEGUARD = (
     r"warn\w*\s+(?:\w+\s+)?(?:about|of)\s+(?:\w+\s+)?(?:phishing|scams?|fraud|price|suspicious)|"
     r"(?:price|phishing|scam|fraud|security)[- ](?:(?:increase|rise|hike)\s+)?(?:warnings?|alerts?|"
     r"notifications?)|suggest\w*\s+consult\w*|recommend\w*\s+(?:seeing|consulting)|notice\s+to\s+the\s+user|"
-    r"ask\w*\s+(?:him|her|them)\s+(?:each|every|again)|"
-    rf"need\s+(?:her|his|their|the\s+user{_Q}?s|any)\s+(?:approval|confirmation|consent|sign-?off)|"
+    r"ask\w*\s+(?:him|her|them)\s+(?:each|every|again))"
+)
+# A person's sign-off, or a place to turn to for help, no longer needed or offered.
+_HELP_OR_SIGN_OFF = (
+    rf"(?:need\s+(?:her|his|their|the\s+user{_Q}?s|any)\s+(?:approval|confirmation|consent|sign-?off)|"
     r"(?:recommend|suggest|mention|give|offer)\w*\s+(?:any\s+|a\s+|the\s+)?(?:crisis\s+)?(?:hotlines?|helplines?|"
     r"therapists?|counsel\w*|professional\s+help|emergency\s+services))"
 )
 # Each way of removing one, with the words it cannot do without.
 _SAFEGUARD_REMOVED: tuple[tuple[str, str], ...] = (
     (
+        rf"\b{_WITHOUT}{_HELP_OR_SIGN_OFF}",
+        "need without never don dont do doesn does not longer & approval confirmation consent signoff"
+        " hotline hotlines helpline helplines therapist therapists counselling counseling counselor"
+        " counsellor professional emergency",
+    ),
+    (
         rf"\b{_WITHOUT}{_SAFEGUARD}",
         "need without never don dont do doesn does not longer & verify verifying double check checking"
         " confirm confirming flag flagging warn warning warnings alert alerts notification notifications"
-        " suggest suggesting recommend recommending notice ask asking need mention give offer"
+        " suggest suggesting recommend recommending notice ask asking"
         " & with phone change account details number sender payee identity each every suspicious phishing"
-        " scam scams fraud price consult consulting seeing user him her them again approval confirmation"
-        " consent signoff sign hotline hotlines helpline helplines therapist therapists counselling"
-        " counseling"
-        " counselor counsellor professional emergency",
+        " scam scams fraud price consult consulting seeing user him her them again",
     ),
     (
         rf"\bassume\s+(?:it|they|links?|the\s+\w+){_Q}?(?:s|re|\s+is|\s+are)?\s+(?:safe|legit\w*|genuine)\b",
@@ -544,18 +550,19 @@ FAMILIES: tuple[Family, ...] = (
         # The words that name a hazard, not the common words around them ("lock", "open", "fake",
         # "into" fill code): "neighbours lock", "fake passport", "into someone's email".
         "thermite napalm meth methamphetamine nerve sarin ricin anthrax explosive explosives bomb bombs"
-        " molotov gas poison poisons poisoning passport passports ids counterfeit ransomware malware"
-        " keylogger card immobiliser immobilizer activation product license licence serial keys"
-        " neighbour neighbours neighbor neighbors yale door lockpick"
-        " lockpicking alarm alarms crack someone ex exes synthesis synthesise synthesize synthesises"
-        " untraceable silencer chloroform cyanide fentanyl heroin cocaine ghost gunpowder meter safe"
-        " detonator detonators"
+        " molotov toxic poison poisons poisoning passport passports ids counterfeit ransomware malware"
+        " keylogger clone immobiliser immobilizer activation product license licence serial neighbour"
+        " neighbours neighbor neighbors yale lockpick lockpicking alarm alarms crack someone ex exes"
+        " synthesis"
+        " synthesise synthesize synthesises untraceable silencer chloroform cyanide fentanyl heroin cocaine"
+        " ghost gunpowder meter safe detonator detonators"
+        # The story's words, but for "be" and "act" ("be her", "act as my"), which every text holds:
+        # such a request names a grandparent, a late relative or a game as well.
         " & grandma grandpa grandmother grandfather granny late bedtime story screenplay script"
         " novel thriller"
-        " fiction"
-        " fictional pretend imagine hypothetical hypothetically roleplay role simulate simulation sim improv"
-        " acting game campaign dungeon villain villian character be act scene movie film episode"
-        " comic lyrics heist used",
+        " fiction fictional pretend imagine hypothetical hypothetically roleplay role simulate simulation sim"
+        " improv acting game campaign dungeon villain villian character scene movie film episode comic lyrics"
+        " heist used",
         # "tension, not technical detail" asks for no detail.
         near=(rf"\b{_FICTION}\b", rf"(?<!not\s)(?<!no\s)(?<!without\s)\b{_IN_DETAIL}"),
     ),
