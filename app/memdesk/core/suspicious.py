@@ -252,7 +252,8 @@ _READING = (
     r"review|parse|parsing|scan|scanning|go\s+through|going\s+through|continue|summari[sz]e)"
 )
 _DISREGARD = (
-    r"\b(?:disregard|ignore|forget|overlook|skip|omit|exclude|discard|leave\s+out|pass\s+over|set\s+(?:it\s+|this\s+|them\s+)?aside|"
+    r"\b(?:disregard|ignore|forget|overlook|skip|omit|exclude|discard|leave\s+(?:it\s+|them\s+|this\s+)?out|"
+    r"(?:is|are)\s+off\s+the\s+record|pass\s+over|set\s+(?:it\s+|this\s+|them\s+)?aside|"
     r"drop\s+(?:everything|anything|all|the\s+rest|whatever)|"
     r"pay\s+no\s+attention|never\s+mind|refrain\s+from\s+\w+ing|cease\s+(?:review|reading|processing|analysis)\s+of|"
     rf"(?:don'?t|do\s+not|dont|(?:must|should|need)\s+not|mustn'?t|shouldn'?t|no\s+need\s+to|no\s+point(?:\s+in)?|"
@@ -292,7 +293,7 @@ _DISREGARD_REST = "tells the reader to disregard the rest and say something else
 # The words each part of that family leaves in a text.
 _DISREGARD_WORDS = (
     "disregard ignore forget overlook skip omit exclude discard pass aside attention mind don dont not no"
-    " point stop quit cease halt leave should must need drop refrain mustn shouldn treat consider"
+    " point stop quit cease halt leave should must need drop refrain mustn shouldn treat consider record"
     " irrelevant immaterial void boilerplate noise ignored skipped disregarded dropped obsolete outdated"
     " stale placeholder placeholders filler padding test fixture fixtures matter doesn nothing"
     " unread archival"
@@ -419,7 +420,8 @@ _PROMO_WORDS = (
 )
 _OUTPUTS = (
     r"repl(?:y|ies)|responses?|answers?|summar(?:y|ies)|messages?|e-?mails?|outputs?|recommendations?|"
-    r"snippets?|posts?|comments?|links?|urls?|products?|documents?|articles?|pages?"
+    r"snippets?|posts?|comments?|links?|urls?|products?|documents?|articles?|pages?|itinerar(?:y|ies)|plans?|"
+    r"drafts?|letters?|reports?|captions?"
 )
 # Poisoning worded as a fact about the person: money, codes or trust handed to someone else.
 _CREDENTIALS = (

@@ -150,6 +150,16 @@ _OWN_SETUP: tuple[tuple[str, str], ...] = (
         " character job purpose what",
     ),
     (
+        r"\b(?:your|ur)\s+(?:operators?|developers?|company|owners?|admins?|deployers?)\s+(?:\w+\s+){0,2}?(?:put|gave|"
+        rf"told|wrote|set|loaded|fed|configured)\b{_ON}{{0,40}}?(?:{_BEFORE_TALK})"
+        r"|\b(?:whoever|the\s+(?:people|person|team|company)\s+(?:who|that))\s+(?:deployed|built|made|set\s+up|"
+        r"configured|created|trained|programmed|runs?|operates?)\s+(?:you|u)\b"
+        rf"{_ON}{{0,30}}?\b(?:give|gave|given|tell|told|say|said|write|wrote|put|load|loaded)\b",
+        "operator operators developer developers company owner owners admin admins deployer deployers whoever"
+        " people person team & put gave told wrote set loaded fed configured give given tell say said write"
+        " load",
+    ),
+    (
         rf"\b(?:your|ur|its|the\s+\w+{_Q}s)\s+(?:makers|creators|programmers|trainers)\s+"
         r"(?:\w+\s+){0,2}?(?:told|tell|gave|give|hand(?:ed)?|configured|wrote|write|set|put|instructed|"
         r"programmed|loaded|fed)\b",
@@ -325,16 +335,19 @@ _GUARDED = (
     r"bank\w*|card\s+(?:details|numbers?)|credit\s+cards?|payment\s+(?:details|methods?)|payments|funds|"
     r"money|correspondence|e-?mails|messages|inbox|mail|(?:medical|health)\s+records|records|"
     r"(?:live\s+)?location|photos|pictures|contacts(?:\s+list)?|address\s+book|documents|files|drive|"
-    r"admin\s+access|ssn|passport|laptop|computer|pc|devices?|phone|router|camera|accounts?)"
+    r"admin\s+access|ssn|passport|laptop|computer|pc|devices?|phone|router|camera|accounts?|texts|dms|chats|"
+    r"call\s+logs|(?:browsing|search)\s+history|home\s+address|(?:daily\s+)?(?:schedule|routine|whereabouts))"
 )
 # Granted for good: a consent, an entitlement, an opt-in.
 _GRANTED = (
     rf"(?:authori[sz](?:ed|es?|ation)|agreed|agree|consented|opted\s+in|(?:{_Q}s|is)\s+(?:fine|ok(?:ay)?|happy|"
-    r"comfortable)|granted|allows?|allowed|permits?|permitted|entitled|may|can\s+be|confirmed)"
+    r"comfortable)|granted|allows?|allowed|permits?|permitted|entitled|may|can\s+be|confirmed|"
+    r"(?:still\s+)?(?:has|have)\s+(?:full\s+|standing\s+)?(?:permission|access|consent))"
 )
 _HANDED = (
     r"(?:shar\w+|upload\w*|forward\w*|access\w*|receiv\w*|see|seeing|read|reading|view|viewing|approve|"
-    r"charg\w*|withdraw\w*|disclos\w*|give|given|hand\w*|copies|shared|use)"
+    r"charg\w*|withdraw\w*|disclos\w*|give|given|hand\w*|copies|shared|use|debit\w*|log\s*(?:in|into)|"
+    r"sign\s*(?:in|into)|manage|control|move|spend)"
 )
 # Standing, or to anyone: the breadth that makes it a hand-over.
 _BROADLY = (
@@ -343,7 +356,7 @@ _BROADLY = (
     r"third[- ]part\w*|public|"
     r"whenever|at\s+(?:all|any)\s+times?|any\s+time|all\s+(?:the\s+)?\w+|every\s+\w+|no\s+need|without|"
     r"on\s+(?:their|his|her)\s+behalf|each\s+time|always|permanent\w*|[\w.+-]+@[\w-]+\.\w|"
-    r"[\w-]+\.(?:com|net|org|io|co|app|xyz|biz|info)\b|\+\d[\d\s().-]{7,}\d)"
+    r"[\w-]+\.(?:com|net|org|io|co|app|xyz|biz|info)\b|\+\d[\d\s().-]{7,}\d|still)"
 )
 # Said of the person: "the user has authorised…", "he is agree that…".
 _PERSON = r"(?:user|he|she|shopper|customer|client|patient|account\s+holder)"
@@ -373,7 +386,9 @@ _SAFEGUARD = (
     r"warn\w*\s+(?:\w+\s+)?(?:about|of)\s+(?:\w+\s+)?(?:phishing|scams?|fraud|price|suspicious)|"
     r"(?:price|phishing|scam|fraud|security)[- ](?:(?:increase|rise|hike)\s+)?(?:warnings?|alerts?|"
     r"notifications?)|suggest\w*\s+consult\w*|recommend\w*\s+(?:seeing|consulting)|notice\s+to\s+the\s+user|"
-    r"ask\w*\s+(?:him|her|them)\s+(?:each|every|again))"
+    r"ask\w*\s+(?:him|her|them)\s+(?:each|every|again)|"
+    r"suggest\w*\s+(?:that\s+)?(?:she|he|they|the\s+user)\s+(?:\w+\s+){0,2}?(?:checked|examined|tested|screened|"
+    r"seen|see\s+(?:a|the|her|his|their)|visit))"
 )
 # A person's sign-off, or a place to turn to for help, no longer needed or offered.
 _HELP_OR_SIGN_OFF = (
@@ -383,6 +398,16 @@ _HELP_OR_SIGN_OFF = (
 )
 # Each way of removing one, with the words it cannot do without.
 _SAFEGUARD_REMOVED: tuple[tuple[str, str], ...] = (
+    (
+        # A second factor or a check skipped on the person's own accounts.
+        r"\b(?:skip|bypass|disable|turn\s+off|switch\s+off|remove)\s+(?:the\s+|all\s+|any\s+)?"
+        r"(?:2fa|two[- ]factor|2-step|two[- ]step|mfa|multi[- ]factor|verification|"
+        r"security\s+(?:checks?|questions?|prompts?)|fraud\s+checks?|confirmation\s+(?:prompts?|steps?|dialogs?))\b"
+        rf"{_ON}{{0,60}}?\b(?:her|his|their|the\s+user{_Q}?s)\s+(?:\w+\s+)?(?:accounts?|bank\w*|logins?|devices?|"
+        r"e-?mail|phone|wallet|card)",
+        "skip bypass disable turn switch remove & 2fa two 2 step mfa multi verification security fraud"
+        " confirmation & her his their user",
+    ),
     (
         rf"\b{_WITHOUT}{_HELP_OR_SIGN_OFF}",
         "need without never don dont do doesn does not longer & approval confirmation consent signoff"
@@ -395,7 +420,8 @@ _SAFEGUARD_REMOVED: tuple[tuple[str, str], ...] = (
         " confirm confirming flag flagging warn warning warnings alert alerts notification notifications"
         " suggest suggesting recommend recommending notice ask asking"
         " & with phone change account details number sender payee identity each every suspicious phishing"
-        " scam scams fraud price consult consulting seeing user him her them again",
+        " scam scams fraud price consult consulting seeing user him her them again she he they checked"
+        " examined tested screened seen see visit",
     ),
     (
         rf"\bassume\s+(?:it|they|links?|the\s+\w+){_Q}?(?:s|re|\s+is|\s+are)?\s+(?:safe|legit\w*|genuine)\b",
@@ -537,7 +563,8 @@ FAMILIES: tuple[Family, ...] = (
         " payments funds money correspondence email emails mails messages inbox mail medical health records"
         " location photos pictures contacts address documents files drive admin ssn passport laptop"
         " computer pc"
-        " device devices phone router camera account accounts",
+        " device devices phone router camera account accounts texts dms chats call browsing search history"
+        " schedule routine whereabouts",
         near=(rf"\b{_PERSON}\b",),
     ),
     *(
