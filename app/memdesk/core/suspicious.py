@@ -681,9 +681,13 @@ _RULES: tuple[_Rule, ...] = (
     _rule(
         rf"{_STOP_READING}[^\n]{{0,150}}?{_SAY_INSTEAD}",
         _DISREGARD_REST,
-        "stop quit cease halt not be nothing & at here considered used included reading parsing processing"
-        " scanning looking analysing analyzing read opened analysed analyzed processed considered ignored"
-        f" skipped disregarded & {_SAY_WORDS}",
+        # Each way of stopping with the words it needs ("not" and "be" alone are in every text).
+        "stop quit cease halt & reading parsing processing scanning looking analysing analyzing here at"
+        f" & {_SAY_WORDS}"
+        f" | continue keep & reading parsing processing scanning looking analysing analyzing & {_SAY_WORDS}"
+        " | nothing & considered read used analysed analyzed processed included"
+        f" & {_SAY_WORDS} | not & be & read opened analysed analyzed processed considered evaluated reviewed"
+        f" assessed checked scored & {_SAY_WORDS} | ignored skipped disregarded & be & {_SAY_WORDS}",
     ),
     # A question or request whose object is the assistant's own setup, read before the chat began.
     _rule(
