@@ -293,7 +293,7 @@ _DISREGARD_REST = "tells the reader to disregard the rest and say something else
 # The words each part of that family leaves in a text.
 _DISREGARD_WORDS = (
     "disregard ignore forget overlook skip omit exclude discard pass aside attention mind don dont not no"
-    " point stop quit cease halt leave should must need drop refrain mustn shouldn treat consider record"
+    " point stop quit cease halt leave should must need drop refrain mustn shouldn treat consider"
     " irrelevant immaterial void boilerplate noise ignored skipped disregarded dropped obsolete outdated"
     " stale placeholder placeholders filler padding test fixture fixtures matter doesn nothing"
     " unread archival"
@@ -310,8 +310,7 @@ _READER_WORDS = (
 _SAY_WORDS = (
     "say tell notify assure reply respond state inform answer confirm claim declare announce conclude"
     " print output write type report know post paste list send email close mark record provide export dump"
-    " give share include delete approve forward summarize summarise describe rate classify label present"
-    " score grade rank"
+    " give share include delete approve forward summarize summarise rate grade"
 )
 # Before the conversation began: when the assistant's own setup was written.
 _BEFORE_CHAT = (
