@@ -326,43 +326,115 @@ _SETUP_WORDS = (
     r"(?:message|thing|text|instructions?|prompt|rules|setup|note|directions|directives|orders|guidance|guidelines|"
     r"configuration|commands|lines?)"
 )
-_OWN_SETUP = (
-    r"\b(?:very\s+)?(?:first|opening|initial|earliest|hidden|original|starting|setup|set-up|secret)\s+(?:\w+\s+)?"
-    rf"{_SETUP_WORDS}\b[^.?\n]{{0,60}}?"
-    r"(?:\b(?:you|u|(?:ur|your)\s+(?:memory|context|input|setup|config\w*)|this\s+(?:conversation|chat|session)|(?:a|the)\s+(?:conversation|chat|session)\s+(?:starts|"
-    rf"begins))\b|{_BEFORE_CHAT})"
-    r"|\b(?:were|was|did)\s+(?:you|u)\s+(?:told|given|instructed|asked|get|receive)\b[^?\n]{0,50}?\b(?:before|at\s+the\s+"
-    r"(?:very\s+)?(?:start|beginning|top)|above\s+my|word\s+for\s+word|first\s+thing)\b"
-    r"|\b(?:did|do)\s+(?:they|your\s+\w+|the\s+\w+)\s+tell\s+(?:you|u)\b[^?\n]{0,40}?\b(?:before|at\s+the\s+(?:very\s+)?"
-    r"(?:start|beginning|top)|word\s+for\s+word)\b"
-    r"|\b(?:very\s+)?first\s+(?:message|lines?|text)\s+(?:in|of)\s+(?:this|the|your|ur)\s+(?:thread|conversation|chat|"
-    r"session|context|memory)\b"
-    r"|\b(?:they|your\s+\w+|ur\s+\w+)\s+(?:told|tell)\s+(?:you|u)\s+(?:to|not\s+to)\b"
-    r"|\b(?:were|was)\s+(?:you|u)\s+(?:set\s+up|configured|programmed|built|made|primed)\s+to\b"
-    r"|\b(?:who|that)\s+(?:set|made|built|trained|configured|programmed|created|deployed)\s+(?:you|u)\b[^?\n]{0,30}?"
-    r"\b(?:say|said|tell|told|write|wrote|give|gave|instruct\w*)\b"
-    r"|\b(?:setup|initial|opening|system|hidden)\s+(?:message|prompt|text|instructions)\s+(?:begin|start|sa(?:y|ys|id))\b"
-    r"|\bpreamble\b|\babove\s+my\s+(?:first|opening)\s+(?:message|question|line)\b"
-    r"|\b(?:you|u)\s+(?:were|got)\s+(?:told|instructed|asked|given)\b[^.?\n]{0,40}?\b(?:at\s+the\s+(?:very\s+)?"
-    r"(?:start|beginning|top)|before\s+(?:this|the|our|we|i)\b)"
-    r"|\bwhat\s+(?:did|do|does|have)\s+(?:they|your\s+\w+|ur\s+\w+|the\s+\w+)\s+(?:tell|told|instruct|ask)\s+(?:you|u)\s+"
-    r"(?:to|about|not)\b"
-    rf"|\b{_SETUP_WORDS}\s+(?:(?:that\s+)?(?:they|\w+)\s+(?:gave|give|handed|sent|wrote)\s+(?:you|u)|(?:you|u)\s+(?:got|received|"
-    r"were\s+(?:given|handed|sent|told|fed)|started\s+with))\b"
-    r"|\b(?:you|u)\s+(?:were|got)\s+(?:loaded|primed|given|configured|set\s+up|fed|seeded|initiali[sz]ed)\s+"
-    r"(?:with\s+)?[^.?\n]{0,30}?\bbefore\b"
-    rf"|\b{_SETUP_WORDS}\b[^?.\n]{{0,40}}?\b(?:ahead\s+of|before|above|prior\s+to)\s+(?:my|our|the\s+user'?s)\s+"
-    r"(?:first\s+)?(?:question|message|prompt|text|input|chat|conversation)"
-    r"|\b(?:set|loaded|primed|configured|seeded|fed)\s+(?:you|u)(?:\s+up)?\s+with\b"
-    r"|\b(?:ur|your)\s+(?:system|hidden|secret|initial|original|setup)\s+(?:message|msg|prompt|instructions|rules|text)\b"
-    r"|\b(?:it|the\s+(?:assistant|bot|ai|model|chatbot))\s+(?:was|were|got)\s+(?:told|instructed|given|asked|programmed)\b"
-    rf"[^?\n]{{0,40}}?(?:{_BEFORE_CHAT})"
-    r"|\b(?:who|that)\s+(?:built|made|set\s+up|configured|programmed|created|deployed|trained|runs?)\s+(?:you|u|this\s+"
-    r"(?:bot|assistant|ai|chatbot|model))\s+(?:tell|told|say|said|instruct\w*|ask|asked)\s+(?:it|you|u)\b"
+_SETUP_NOUNS = (
+    "message thing text instruction instructions prompt rules setup note directions directives orders"
+    " guidance guidelines configuration commands line lines"
+)
+_BEFORE_CHAT_WORDS = (
+    "before prior ahead at start beginning top outset session chat conversation say do keep hide never not"
+)
+# The ways a question or request names the assistant's own setup, each with the words it cannot
+# do without: a way is tried only on text that holds them.
+_OWN_SETUP: tuple[tuple[str, str], ...] = (
+    (
+        r"\b(?:very\s+)?(?:first|opening|initial|earliest|hidden|original|starting|setup|set-up|secret)\s+(?:\w+\s+)?"
+        rf"{_SETUP_WORDS}\b[^.?\n]{{0,60}}?"
+        r"(?:\b(?:you|u|(?:ur|your)\s+(?:memory|context|input|setup|config\w*)|this\s+(?:conversation|chat|session)|"
+        rf"(?:a|the)\s+(?:conversation|chat|session)\s+(?:starts|begins))\b|{_BEFORE_CHAT})",
+        f"first opening initial earliest hidden original starting setup set secret & {_SETUP_NOUNS}",
+    ),
+    (
+        r"\b(?:were|was|did)\s+(?:you|u)\s+(?:told|given|instructed|asked|get|receive)\b[^?\n]{0,50}?\b(?:before|at\s+the\s+"
+        r"(?:very\s+)?(?:start|beginning|top)|above\s+my|word\s+for\s+word|first\s+thing)\b",
+        "were was did & you u & told given instructed asked get receive",
+    ),
+    (
+        r"\b(?:did|do)\s+(?:they|your\s+\w+|the\s+\w+)\s+tell\s+(?:you|u)\b[^?\n]{0,40}?\b(?:before|at\s+the\s+(?:very\s+)?"
+        r"(?:start|beginning|top)|word\s+for\s+word)\b",
+        "did do & tell & you u",
+    ),
+    (
+        r"\b(?:very\s+)?first\s+(?:message|lines?|text)\s+(?:in|of)\s+(?:this|the|your|ur)\s+(?:thread|conversation|chat|"
+        r"session|context|memory)\b",
+        "first & message line lines text & thread conversation chat session context memory",
+    ),
+    (r"\b(?:they|your\s+\w+|ur\s+\w+)\s+(?:told|tell)\s+(?:you|u)\s+(?:to|not\s+to)\b", "told tell & you u"),
+    (
+        r"\b(?:were|was)\s+(?:you|u)\s+(?:set\s+up|configured|programmed|built|made|primed)\s+to\b",
+        "were was & you u & set configured programmed built made primed",
+    ),
+    (
+        r"\b(?:who|that)\s+(?:set|made|built|trained|configured|programmed|created|deployed)\s+(?:you|u)\b[^?\n]{0,30}?"
+        r"\b(?:say|said|tell|told|write|wrote|give|gave|instruct\w*)\b",
+        "who that & set made built trained configured programmed created deployed & you u",
+    ),
+    (
+        r"\b(?:setup|initial|opening|system|hidden)\s+(?:message|prompt|text|instructions)\s+(?:begin|start|sa(?:y|ys|id))\b",
+        "setup initial opening system hidden & begin start say says said",
+    ),
+    (r"\bpreamble\b|\babove\s+my\s+(?:first|opening)\s+(?:message|question|line)\b", "preamble above"),
+    (
+        r"\b(?:you|u)\s+(?:were|got)\s+(?:told|instructed|asked|given)\b[^.?\n]{0,40}?\b(?:at\s+the\s+(?:very\s+)?"
+        r"(?:start|beginning|top)|before\s+(?:this|the|our|we|i)\b)",
+        "you u & were got & told instructed asked given",
+    ),
+    (
+        r"\bwhat\s+(?:did|do|does|have)\s+(?:they|your\s+\w+|ur\s+\w+|the\s+\w+)\s+(?:tell|told|instruct|ask)\s+(?:you|u)\s+"
+        r"(?:to|about|not)\b",
+        "what & tell told instruct ask & you u",
+    ),
+    (
+        rf"\b{_SETUP_WORDS}\s+(?:(?:that\s+)?(?:they|\w+)\s+(?:gave|give|handed|sent|wrote)\s+(?:you|u)|(?:you|u)\s+(?:got|received|"
+        r"were\s+(?:given|handed|sent|told|fed)|started\s+with))\b",
+        f"{_SETUP_NOUNS} & you u & gave give handed sent wrote got received were started",
+    ),
+    (
+        r"\b(?:you|u)\s+(?:were|got)\s+(?:loaded|primed|given|configured|set\s+up|fed|seeded|initiali[sz]ed)\s+"
+        r"(?:with\s+)?[^.?\n]{0,30}?\bbefore\b",
+        "you u & were got & loaded primed given configured set fed seeded initialized initialised & before",
+    ),
+    (
+        rf"\b{_SETUP_WORDS}\b[^?.\n]{{0,40}}?\b(?:ahead\s+of|before|above|prior\s+to)\s+(?:my|our|the\s+user'?s)\s+"
+        r"(?:first\s+)?(?:question|message|prompt|text|input|chat|conversation)",
+        f"{_SETUP_NOUNS} & ahead before above prior & my our user users",
+    ),
+    (
+        r"\b(?:set|loaded|primed|configured|seeded|fed)\s+(?:you|u)(?:\s+up)?\s+with\b",
+        "set loaded primed configured seeded fed & you u & with",
+    ),
+    (
+        r"\b(?:ur|your)\s+(?:system|hidden|secret|initial|original|setup)\s+(?:message|msg|prompt|instructions|rules|text)\b",
+        "ur your & system hidden secret initial original setup",
+    ),
+    (
+        r"\b(?:it|the\s+(?:assistant|bot|ai|model|chatbot))\s+(?:was|were|got)\s+(?:told|instructed|given|asked|programmed)\b"
+        rf"[^?\n]{{0,40}}?(?:{_BEFORE_CHAT})",
+        "it assistant bot ai model chatbot & was were got & told instructed given asked programmed",
+    ),
+    (
+        r"\b(?:who|that)\s+(?:built|made|set\s+up|configured|programmed|created|deployed|trained|runs?)\s+(?:you|u|this\s+"
+        r"(?:bot|assistant|ai|chatbot|model))\s+(?:tell|told|say|said|instruct\w*|ask|asked)\s+(?:it|you|u)\b",
+        "who that & built made set configured programmed created deployed trained run runs & tell told say"
+        " said instruct instructed instructs ask asked",
+    ),
     # Whoever set it up, saying something to it before the conversation began.
-    r"|\b(?:tell|told|write|wrote|say|said|give|gave|given|hand|handed|instruct|instructed|whisper\w*|load|loaded|feed|fed|"
-    rf"program\w*|put|send|sent|teach|taught|written)\s+(?:(?:to\s+|into\s+)?(?:you|u)\b|(?:in|into)\s+(?:ur|your)\s+(?:head|"
-    rf"brain|memory|context|input|system))[^?\n]{{0,60}}?(?:{_BEFORE_CHAT})"
+    (
+        r"\b(?:tell|told|write|wrote|say|said|give|gave|given|hand|handed|instruct|instructed|whisper\w*|load|loaded|feed|fed|"
+        rf"program\w*|put|send|sent|teach|taught|written)\s+(?:(?:to\s+|into\s+)?(?:you|u)\b|(?:in|into)\s+(?:ur|your)\s+(?:head|"
+        rf"brain|memory|context|input|system))[^?\n]{{0,60}}?(?:{_BEFORE_CHAT})",
+        f"you u ur your & {_BEFORE_CHAT_WORDS}",
+    ),
+)
+# A question, or a request to show, repeat or rework something.
+_ASKS_ABOUT = (
+    r"\b(?:what|whats|which|how|share|paste|show|echo|repeat|print|recite|quote|copy|see|tell\s+me|remind\s+me|read|"
+    r"send\s+me|give\s+me|display|reveal|know|mention|reproduce|recall|transcript|transcribe|list|"
+    r"write\s+out|spell\s+out|dump|enumerate|summari[sz]e|translate|paraphrase)"
+)
+_ASKS_ABOUT_WORDS = (
+    "what whats which how share paste show echo repeat print recite quote copy see tell read send give"
+    " display reveal know remind mention reproduce recall transcript transcribe list write spell"
+    " translate paraphrase dump enumerate summarize summarise"
 )
 # Obeying a source other than the person, and giving it the person's authority.
 _OBEY = (
@@ -689,16 +761,9 @@ _RULES: tuple[_Rule, ...] = (
         f" assessed checked scored & {_SAY_WORDS} | ignored skipped disregarded & be & {_SAY_WORDS}",
     ),
     # A question or request whose object is the assistant's own setup, read before the chat began.
-    _rule(
-        rf"\b(?:what|whats|which|how|share|paste|show|echo|repeat|print|recite|quote|copy|see|tell\s+me|remind\s+me|read|"
-        rf"send\s+me|give\s+me|display|reveal|know|mention|reproduce|recall|transcript|transcribe|list|"
-        rf"write\s+out|spell\s+out|dump|enumerate|summari[sz]e|translate|paraphrase)\b[^\n]{{0,60}}?(?:{_OWN_SETUP})",
-        _EXTRACT,
-        "what whats which how share paste show echo repeat print recite quote copy see tell read send give"
-        " display reveal know remind mention reproduce recall transcript transcribe list write spell"
-        " translate paraphrase dump enumerate summarize summarise & you u ur your preamble it assistant bot"
-        " ai model chatbot first opening initial earliest hidden original starting setup secret system above"
-        " ahead before prior",
+    *(
+        _rule(rf"{_ASKS_ABOUT}\b[^\n]{{0,60}}?(?:{way})", _EXTRACT, f"{_ASKS_ABOUT_WORDS} & {needs}")
+        for way, needs in _OWN_SETUP
     ),
     _rule(
         r"\b(?:continue|finish|complete|autocomplete|print|repeat|write\s+out|type\s+out|reproduce|recite|dump|"
