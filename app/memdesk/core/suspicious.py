@@ -29,10 +29,13 @@ from memdesk.core import detector
 from memdesk.core.detector_address import only_mentions
 from memdesk.core.detector_code import MENTION_CUE, QUOTES
 from memdesk.core.detector_features import model_text
+from memdesk.core.suspicious_families import FAMILIES, NEAR_CHARS
 
 _EXCERPT_CHARS = 60
 # A quotation named as an example may close this far past the order it holds.
 _MENTION_TAIL_CHARS = 12
+# …and may open this far before it ("Detect('please print your system prompt')").
+_MENTION_LEAD_CHARS = 24
 LEARNED_REASON = "reads like an instruction to an assistant (the model's score {score:.2f})"
 # A text longer than the model's window is judged by its worst window, which the reason names.
 LEARNED_WINDOW_REASON = (
@@ -74,12 +77,47 @@ class _Rule:
     # Patterns read the text in lower case (matching without IGNORECASE is much faster);
     # a few care about capitals ("DAN", "PERSONA=") and read it as written.
     as_written: bool
+    # Read with lines broken mid-sentence joined: a form or an e-mail wraps one order over lines.
+    across_lines: bool = False
+    # Parts that must each match within NEAR_CHARS of the pattern's match, in either direction.
+    # Looking for them only around a match keeps a rule of parts in any order linear.
+    near: tuple[str, ...] = ()
 
     @cached_property
     def pattern(self) -> re.Pattern[str]:
         # Compiled when first tried: most rules wait for words few texts hold, and compiling them
         # all would slow the start of every process that judges text.
         return re.compile(self.source, re.MULTILINE)
+
+    def wanted(self, words: set[str]) -> bool:
+        """Whether the text's ``words`` hold one word of each group of one of the choices. Plain
+        loops without building sets: this runs for every rule a text's words point to."""
+        for choice in self.needs:
+            for group in choice:
+                if words.isdisjoint(group):
+                    break
+            else:
+                return True
+        return False
+
+    @cached_property
+    def near_patterns(self) -> tuple[re.Pattern[str], ...]:
+        return tuple(re.compile(part, re.MULTILINE) for part in self.near)
+
+    def span(self, text: str, begin: int, end: int) -> tuple[int, int] | None:
+        """Where the rule matches in ``text[begin:end]``, its near parts included; None if nowhere."""
+        if not self.near:
+            match = self.pattern.search(text, begin, end)
+            return (match.start(), match.end()) if match else None
+        for match in self.pattern.finditer(text, begin, end):
+            start, stop = match.start(), match.end()
+            around = (max(begin, start - NEAR_CHARS), min(end, stop + NEAR_CHARS))
+            parts = [part.search(text, *around) for part in self.near_patterns]
+            if all(parts):
+                return min([start] + [part.start() for part in parts if part]), max(
+                    [stop] + [part.end() for part in parts if part]
+                )
+        return None
 
 
 # Words most everyday text holds. A rule is looked up by the group of its words with the fewest
@@ -96,14 +134,22 @@ def _commonness(group: frozenset[str]) -> int:
     return len(group & _COMMON_WORDS)
 
 
-def _rule(pattern: str, why: str, needs: str, weight: int = STRONG, as_written: bool = False) -> _Rule:
+def _rule(
+    pattern: str,
+    why: str,
+    needs: str,
+    weight: int = STRONG,
+    as_written: bool = False,
+    across_lines: bool = False,
+    near: tuple[str, ...] = (),
+) -> _Rule:
     """``needs``: groups of words separated by ``&``, e.g. ``"you u & must shall will"``, and
     choices of such groups separated by ``|``."""
     choices = tuple(
         tuple(sorted((frozenset(group.split()) for group in choice.split("&")), key=_commonness))
         for choice in needs.split("|")
     )
-    return _Rule(pattern, why, weight, choices, as_written)
+    return _Rule(pattern, why, weight, choices, as_written, across_lines, near)
 
 
 _YOU = r"(?:you|u|ya)"
@@ -181,7 +227,7 @@ _SEND_ELSEWHERE = (
 
 # The parts the attack families are read by. The rest of the input, and an order to disregard it:
 _REST = (
-    r"\b(?:rest|remainder|remaining|unread|further(?:\s+down|\s+on)?|from\s+here\s+on|everything\s+(?:else|below|after|past|beneath|under|"
+    r"\b(?:rest|remainder|remaining|unread|subsequent|further(?:\s+down|\s+on)?|from\s+here\s+on|(?:everything|anything)\s+(?:else|below|after|past|beneath|under|"
     r"that\s+follows|following)|whatever\s+(?:else|follows|comes)|what\s+follows|(?:below|past|after|beyond|beneath|under)"
     r"\s+(?:this|here)(?:\s+\w+)?|all\s+other\s+\w+|the\s+other\s+(?:files|rows|lines|entries|notes|pages|sections|"
     r"messages|e-?mails|documents|data|text|content|parts|tabs|sheets)|below|later)\b"
@@ -189,7 +235,8 @@ _REST = (
 # Whoever reads the document, addressed: "note for the summarising model:", "dear reviewer-bot,",
 # "any AI reading this".
 _READER = (
-    r"\b(?:ai|a\.i\.|assistants?|models?|bots?|llms?|agents?|chatbots?|summari[sz]ers?|robots?|gpt|copilot)\b"
+    r"\b(?:ai|a\.i\.|assistants?|models?|bots?|llms?|agents?|chatbots?|summari[sz]ers?|robots?|gpt|copilot|"
+    r"automated\s+(?:readers?|systems?|tools?|processors?))\b"
     r"(?=[^\n]{0,30}?(?:[:,—–]|\b(?:reading|processing|processes|summari[sz]ing|parsing|handling|going\s+through)\b))"
 )
 # Not reading on, or a part named as not to be read: a scope over the rest by itself.
@@ -197,7 +244,7 @@ _STOP_READING = (
     r"\b(?:(?:stop|quit|cease|halt|(?:don'?t|do\s+not|dont|never)\s+(?:continue|keep))\s+(?:reading|parsing|processing|"
     r"scanning|looking|analy[sz]ing)|(?:stop|cease|halt|quit)\s+(?:at\s+this|right\s+here|here)|nothing\b[^.\n]{0,30}?"
     r"\b(?:should|must|needs?\s+to)\s+be\s+(?:considered|read|used|analy[sz]ed|processed|included)|(?:should|must|need)\s+not\s+be\s+(?:read|opened|analy[sz]ed|processed|"
-    r"considered)|(?:can|may|should|must)\s+(?:safely\s+)?be\s+(?:ignored|skipped|disregarded))\b"
+    r"considered|evaluated|reviewed|assessed|checked|scored)|(?:can|may|should|must)\s+(?:safely\s+)?be\s+(?:ignored|skipped|disregarded))\b"
 )
 # Not reading on: a verb of reading, negated or stopped, or the rest called worthless.
 _READING = (
@@ -205,13 +252,17 @@ _READING = (
     r"review|parse|parsing|scan|scanning|go\s+through|going\s+through|continue|summari[sz]e)"
 )
 _DISREGARD = (
-    r"\b(?:disregard|ignore|forget|overlook|skip|omit|exclude|discard|leave\s+out|pass\s+over|set\s+aside|"
-    r"pay\s+no\s+attention|never\s+mind|"
-    rf"(?:don'?t|do\s+not|dont|no\s+need\s+to|no\s+point(?:\s+in)?|there'?s\s+no\s+point(?:\s+in)?|stop|quit|cease)\s+{_READING}|"
+    r"\b(?:disregard|ignore|forget|overlook|skip|omit|exclude|discard|leave\s+(?:it\s+|them\s+|this\s+)?out|"
+    r"(?:is|are)\s+off\s+the\s+record|pass\s+over|set\s+(?:it\s+|this\s+|them\s+)?aside|"
+    r"drop\s+(?:everything|anything|all|the\s+rest|whatever)|"
+    r"pay\s+no\s+attention|never\s+mind|refrain\s+from\s+\w+ing|cease\s+(?:review|reading|processing|analysis)\s+of|"
+    rf"(?:don'?t|do\s+not|dont|(?:must|should|need)\s+not|mustn'?t|shouldn'?t|no\s+need\s+to|no\s+point(?:\s+in)?|"
+    rf"there'?s\s+no\s+point(?:\s+in)?|stop|quit|cease)\s+{_READING}|"
     r"leave\b[^.\n]{0,30}?\b(?:unread|aside|alone)|unread|(?:can|may|should|must)\s+(?:safely\s+)?be\s+(?:ignored|skipped|"
     r"disregarded|dropped)|(?:should|must|need)\s+not\s+be\s+(?:considered|read|used|analy[sz]ed|processed|"
-    r"summari[sz]ed)|(?:is|are)\s+(?:just\s+|only\s+|all\s+)?(?:obsolete|outdated|stale|placeholders?|filler|padding|"
-    r"test\s+data|fixtures?|irrelevant|void|boilerplate|noise|not\s+(?:for\s+you|relevant|important|needed))|"
+    r"summari[sz]ed)|(?:is|are)\s+(?:just\s+|only\s+|all\s+|deemed\s+)?(?:immaterial|obsolete|outdated|stale|placeholders?|filler|padding|"
+    r"test\s+data|fixtures?|irrelevant|void|boilerplate|noise|archival|scratch|not\s+(?:for\s+you|relevant|important|"
+    r"needed))|"
     r"(?:doesn'?t|don'?t|dont|does\s+not|do\s+not)\s+matter|nothing\s+(?:else\s+)?(?:\w+\s+)?(?:is\s+(?:relevant|"
     r"important)|matters)|(?:is|are)\s+not\s+(?:meant|intended|written)\s+for\s+(?:you|u|the\s+\w+)|"
     r"(?:treat|consider)\b[^.\n]{0,30}?\bas\s+(?:void|irrelevant|noise|junk))\b"
@@ -219,16 +270,47 @@ _DISREGARD = (
 # An order to say something, as the next step ("… and just say", "; you write '…'"): a verb
 # that speaks says so itself, one that writes needs a message after it.
 _SAY_INSTEAD = (
-    r"(?:\b(?:and|then|instead|just|only|simply|place|rather|so|please|kindly|pls|n)\b|[;:,.!—-]|^)\s*"
+    r"(?:\b(?:and|then|instead|just|only|simply|place|rather|so|please|kindly|pls|n)\b|[;:,.!—-]|^)\s*(?:to\s+)?"
     r"(?:in\s+(?:your|the)\s+(?:answer|reply|response|summary|output)\s*,?\s+|the\s+only\s+thing\s+(?:to|you\s+should|"
-    r"u\s+should)\s+)?"
+    r"u\s+should)\s+|(?:your\s+)?(?:real\s+|actual\s+|only\s+|new\s+)?(?:job|task)\s+(?:now\s+)?is\s+to\s+)?"
     r"(?:(?:you|u|your\s+(?:answer|reply|response|summary|output))\s+)?(?:(?:should|must|will|can|need\s+to)\s+)?"
     r"(?:(?:just|only|simply|instead|please|kindly|then|pls)\s+)*(?:let\s+(?:the\s+\w+|them|him|her|everyone)\s+"
     r"know\b|(?:say|tell|notify|assure|reply|respond|state|inform|"
     r"answer|confirm|claim|declare|announce|conclude)\b|(?:print|output|write|type|report)\s+(?:only\s+|just\s+|"
     r"exactly\s+|back\s+|in\s+(?:your|the)\s+\w+\s+)?(?:to\s+(?:the\s+|your\s+|my\s+|our\s+)?\w+\s+)?(?:[\"'“‘:]|"
     r"that\b|to\s+(?:the\s+)?(?:user|reader|them|him|her|team|client|customer)\b|"
-    r"the\s+(?:word|words|text|message|phrase|line|result|string|sentence)\b|[a-z]+\s+[a-z]+\s*(?:[,.!]|$)))"
+    r"the\s+(?:word|words|text|message|phrase|line|result|string|sentence)\b|[a-z]+\s+[a-z]+\s*(?:[,.!]|$))"
+    # Or a verdict dictated: "summarise the lease as '…'", "rate this candidate 10/10".
+    r"|(?:summari[sz]e|describe|rate|classify|label|present|mark|score|grade|rank)\s+(?:\w+\s+){0,4}?(?:as\s|"
+    r"\d+(?:\s*/\s*\d+|\s+stars?)\b|(?:highly|positively|favou?rably)\b)"
+    # Or an action on what the reader holds: "close every ticket", "list every address", "post '…'".
+    r"|(?:write|print|post|paste|list|send|e-?mail|close|mark|record|provide|export|dump|give|share|include|delete|"
+    r"approve|forward)\s+(?:to\s+me\s+)?(?:\w+\s+){0,3}?(?:every|all|each|the\s+user'?s?|your|everything|that\b|[\"'“‘]|"
+    r"(?:\w+\s+){0,2}?(?:to\s+(?:me|us)\b|[\w.+-]+@|as\s+(?:approved|resolved|closed|done|complete|safe|verified|paid|"
+    r"genuine))))"
+)
+_DISREGARD_REST = "tells the reader to disregard the rest and say something else"
+# The words each part of that family leaves in a text.
+_DISREGARD_WORDS = (
+    "disregard ignore forget overlook skip omit exclude discard pass aside attention mind don dont not no"
+    " point stop quit cease halt leave should must need drop refrain mustn shouldn treat consider"
+    " irrelevant immaterial void boilerplate noise ignored skipped disregarded dropped obsolete outdated"
+    " stale placeholder placeholders filler padding test fixture fixtures matter doesn nothing"
+    " unread archival"
+    " scratch"
+)
+_REST_WORDS = (
+    "rest remainder remaining unread subsequent further here else below past after beyond beneath under"
+    " later following follows whatever other"
+)
+_READER_WORDS = (
+    "ai assistant assistants model models bot bots llm llms agent agents chatbot chatbots summarizer"
+    " summariser summarizers summarisers robot robots gpt copilot automated"
+)
+_SAY_WORDS = (
+    "say tell notify assure reply respond state inform answer confirm claim declare announce conclude"
+    " print output write type report know post paste list send email close mark record provide export dump"
+    " give share include delete approve forward summarize summarise rate grade"
 )
 # Before the conversation began: when the assistant's own setup was written.
 _BEFORE_CHAT = (
@@ -244,52 +326,125 @@ _SETUP_WORDS = (
     r"(?:message|thing|text|instructions?|prompt|rules|setup|note|directions|directives|orders|guidance|guidelines|"
     r"configuration|commands|lines?)"
 )
-_OWN_SETUP = (
-    r"\b(?:very\s+)?(?:first|opening|initial|earliest|hidden|original|starting|setup|set-up|secret)\s+(?:\w+\s+)?"
-    rf"{_SETUP_WORDS}\b[^.?\n]{{0,60}}?"
-    r"(?:\b(?:you|u|(?:ur|your)\s+(?:memory|context|input|setup|config\w*)|this\s+(?:conversation|chat|session)|(?:a|the)\s+(?:conversation|chat|session)\s+(?:starts|"
-    rf"begins))\b|{_BEFORE_CHAT})"
-    r"|\b(?:were|was|did)\s+(?:you|u)\s+(?:told|given|instructed|asked|get|receive)\b[^?\n]{0,50}?\b(?:before|at\s+the\s+"
-    r"(?:very\s+)?(?:start|beginning|top)|above\s+my|word\s+for\s+word|first\s+thing)\b"
-    r"|\b(?:did|do)\s+(?:they|your\s+\w+|the\s+\w+)\s+tell\s+(?:you|u)\b[^?\n]{0,40}?\b(?:before|at\s+the\s+(?:very\s+)?"
-    r"(?:start|beginning|top)|word\s+for\s+word)\b"
-    r"|\b(?:very\s+)?first\s+(?:message|lines?|text)\s+(?:in|of)\s+(?:this|the|your|ur)\s+(?:thread|conversation|chat|"
-    r"session|context|memory)\b"
-    r"|\b(?:they|your\s+\w+|ur\s+\w+)\s+(?:told|tell)\s+(?:you|u)\s+(?:to|not\s+to)\b"
-    r"|\b(?:were|was)\s+(?:you|u)\s+(?:set\s+up|configured|programmed|built|made|primed)\s+to\b"
-    r"|\b(?:who|that)\s+(?:set|made|built|trained|configured|programmed|created|deployed)\s+(?:you|u)\b[^?\n]{0,30}?"
-    r"\b(?:say|said|tell|told|write|wrote|give|gave|instruct\w*)\b"
-    r"|\b(?:setup|initial|opening|system|hidden)\s+(?:message|prompt|text|instructions)\s+(?:begin|start|sa(?:y|ys|id))\b"
-    r"|\bpreamble\b|\babove\s+my\s+(?:first|opening)\s+(?:message|question|line)\b"
-    r"|\b(?:you|u)\s+(?:were|got)\s+(?:told|instructed|asked|given)\b[^.?\n]{0,40}?\b(?:at\s+the\s+(?:very\s+)?"
-    r"(?:start|beginning|top)|before\s+(?:this|the|our|we|i)\b)"
-    r"|\bwhat\s+(?:did|do|does|have)\s+(?:they|your\s+\w+|ur\s+\w+|the\s+\w+)\s+(?:tell|told|instruct|ask)\s+(?:you|u)\s+"
-    r"(?:to|about|not)\b"
-    rf"|\b{_SETUP_WORDS}\s+(?:(?:that\s+)?(?:they|\w+)\s+(?:gave|give|handed|sent|wrote)\s+(?:you|u)|(?:you|u)\s+(?:got|received|"
-    r"were\s+(?:given|handed|sent|told|fed)|started\s+with))\b"
-    r"|\b(?:you|u)\s+(?:were|got)\s+(?:loaded|primed|given|configured|set\s+up|fed|seeded|initiali[sz]ed)\s+"
-    r"(?:with\s+)?[^.?\n]{0,30}?\bbefore\b"
-    rf"|\b{_SETUP_WORDS}\b[^?.\n]{{0,40}}?\b(?:ahead\s+of|before|above|prior\s+to)\s+(?:my|our|the\s+user'?s)\s+"
-    r"(?:first\s+)?(?:question|message|prompt|text|input|chat|conversation)"
-    r"|\b(?:set|loaded|primed|configured|seeded|fed)\s+(?:you|u)(?:\s+up)?\s+with\b"
-    r"|\b(?:ur|your)\s+(?:system|hidden|secret|initial|original|setup)\s+(?:message|msg|prompt|instructions|rules|text)\b"
-    r"|\b(?:it|the\s+(?:assistant|bot|ai|model|chatbot))\s+(?:was|were|got)\s+(?:told|instructed|given|asked|programmed)\b"
-    rf"[^?\n]{{0,40}}?(?:{_BEFORE_CHAT})"
-    r"|\b(?:who|that)\s+(?:built|made|set\s+up|configured|programmed|created|deployed|trained|runs?)\s+(?:you|u|this\s+"
-    r"(?:bot|assistant|ai|chatbot|model))\s+(?:tell|told|say|said|instruct\w*|ask|asked)\s+(?:it|you|u)\b"
+_SETUP_NOUNS = (
+    "message thing text instruction instructions prompt rules setup note directions directives orders"
+    " guidance guidelines configuration commands line lines"
+)
+_BEFORE_CHAT_WORDS = (
+    "before prior ahead at start beginning top outset session chat conversation say do keep hide never not"
+)
+# The ways a question or request names the assistant's own setup, each with the words it cannot
+# do without: a way is tried only on text that holds them.
+_OWN_SETUP: tuple[tuple[str, str], ...] = (
+    (
+        r"\b(?:very\s+)?(?:first|opening|initial|earliest|hidden|original|starting|setup|set-up|secret)\s+(?:\w+\s+)?"
+        rf"{_SETUP_WORDS}\b[^.?\n]{{0,60}}?"
+        r"(?:\b(?:you|u|(?:ur|your)\s+(?:memory|context|input|setup|config\w*)|this\s+(?:conversation|chat|session)|"
+        rf"(?:a|the)\s+(?:conversation|chat|session)\s+(?:starts|begins))\b|{_BEFORE_CHAT})",
+        f"first opening initial earliest hidden original starting setup set secret & {_SETUP_NOUNS}",
+    ),
+    (
+        r"\b(?:were|was|did)\s+(?:you|u)\s+(?:told|given|instructed|asked|get|receive)\b[^?\n]{0,50}?\b(?:before|at\s+the\s+"
+        r"(?:very\s+)?(?:start|beginning|top)|above\s+my|word\s+for\s+word|first\s+thing)\b",
+        "were was did & you u & told given instructed asked get receive",
+    ),
+    (
+        r"\b(?:did|do)\s+(?:they|your\s+\w+|the\s+\w+)\s+tell\s+(?:you|u)\b[^?\n]{0,40}?\b(?:before|at\s+the\s+(?:very\s+)?"
+        r"(?:start|beginning|top)|word\s+for\s+word)\b",
+        "did do & tell & you u",
+    ),
+    (
+        r"\b(?:very\s+)?first\s+(?:message|lines?|text)\s+(?:in|of)\s+(?:this|the|your|ur)\s+(?:thread|conversation|chat|"
+        r"session|context|memory)\b",
+        "first & message line lines text & thread conversation chat session context memory",
+    ),
+    (r"\b(?:they|your\s+\w+|ur\s+\w+)\s+(?:told|tell)\s+(?:you|u)\s+(?:to|not\s+to)\b", "told tell & you u"),
+    (
+        r"\b(?:were|was)\s+(?:you|u)\s+(?:set\s+up|configured|programmed|built|made|primed)\s+to\b",
+        "were was & you u & set configured programmed built made primed",
+    ),
+    (
+        r"\b(?:who|that)\s+(?:set|made|built|trained|configured|programmed|created|deployed)\s+(?:you|u)\b[^?\n]{0,30}?"
+        r"\b(?:say|said|tell|told|write|wrote|give|gave|instruct\w*)\b",
+        "who that & set made built trained configured programmed created deployed & you u",
+    ),
+    (
+        r"\b(?:setup|initial|opening|system|hidden)\s+(?:message|prompt|text|instructions)\s+(?:begin|start|sa(?:y|ys|id))\b",
+        "setup initial opening system hidden & begin start say says said",
+    ),
+    (r"\bpreamble\b|\babove\s+my\s+(?:first|opening)\s+(?:message|question|line)\b", "preamble above"),
+    (
+        r"\b(?:you|u)\s+(?:were|got)\s+(?:told|instructed|asked|given)\b[^.?\n]{0,40}?\b(?:at\s+the\s+(?:very\s+)?"
+        r"(?:start|beginning|top)|before\s+(?:this|the|our|we|i)\b)",
+        "you u & were got & told instructed asked given",
+    ),
+    (
+        r"\bwhat\s+(?:did|do|does|have)\s+(?:they|your\s+\w+|ur\s+\w+|the\s+\w+)\s+(?:tell|told|instruct|ask)\s+(?:you|u)\s+"
+        r"(?:to|about|not)\b",
+        "what & tell told instruct ask & you u",
+    ),
+    (
+        rf"\b{_SETUP_WORDS}\s+(?:(?:that\s+)?(?:they|\w+)\s+(?:gave|give|handed|sent|wrote)\s+(?:you|u)|(?:you|u)\s+(?:got|received|"
+        r"were\s+(?:given|handed|sent|told|fed)|started\s+with))\b",
+        f"{_SETUP_NOUNS} & you u & gave give handed sent wrote got received were started",
+    ),
+    (
+        r"\b(?:you|u)\s+(?:were|got)\s+(?:loaded|primed|given|configured|set\s+up|fed|seeded|initiali[sz]ed)\s+"
+        r"(?:with\s+)?[^.?\n]{0,30}?\bbefore\b",
+        "you u & were got & loaded primed given configured set fed seeded initialized initialised & before",
+    ),
+    (
+        rf"\b{_SETUP_WORDS}\b[^?.\n]{{0,40}}?\b(?:ahead\s+of|before|above|prior\s+to)\s+(?:my|our|the\s+user'?s)\s+"
+        r"(?:first\s+)?(?:question|message|prompt|text|input|chat|conversation)",
+        f"{_SETUP_NOUNS} & ahead before above prior & my our user users",
+    ),
+    (
+        r"\b(?:set|loaded|primed|configured|seeded|fed)\s+(?:you|u)(?:\s+up)?\s+with\b",
+        "set loaded primed configured seeded fed & you u & with",
+    ),
+    (
+        r"\b(?:ur|your)\s+(?:system|hidden|secret|initial|original|setup)\s+(?:message|msg|prompt|instructions|rules|text)\b",
+        "ur your & system hidden secret initial original setup",
+    ),
+    (
+        r"\b(?:it|the\s+(?:assistant|bot|ai|model|chatbot))\s+(?:was|were|got)\s+(?:told|instructed|given|asked|programmed)\b"
+        rf"[^?\n]{{0,40}}?(?:{_BEFORE_CHAT})",
+        "it assistant bot ai model chatbot & was were got & told instructed given asked programmed",
+    ),
+    (
+        r"\b(?:who|that)\s+(?:built|made|set\s+up|configured|programmed|created|deployed|trained|runs?)\s+(?:you|u|this\s+"
+        r"(?:bot|assistant|ai|chatbot|model))\s+(?:tell|told|say|said|instruct\w*|ask|asked)\s+(?:it|you|u)\b",
+        "who that & built made set configured programmed created deployed trained run runs & tell told say"
+        " said instruct instructed instructs ask asked",
+    ),
     # Whoever set it up, saying something to it before the conversation began.
-    r"|\b(?:tell|told|write|wrote|say|said|give|gave|given|hand|handed|instruct|instructed|whisper\w*|load|loaded|feed|fed|"
-    rf"program\w*|put|send|sent|teach|taught|written)\s+(?:(?:to\s+|into\s+)?(?:you|u)\b|(?:in|into)\s+(?:ur|your)\s+(?:head|"
-    rf"brain|memory|context|input|system))[^?\n]{{0,60}}?(?:{_BEFORE_CHAT})"
+    (
+        r"\b(?:tell|told|write|wrote|say|said|give|gave|given|hand|handed|instruct|instructed|whisper\w*|load|loaded|feed|fed|"
+        rf"program\w*|put|send|sent|teach|taught|written)\s+(?:(?:to\s+|into\s+)?(?:you|u)\b|(?:in|into)\s+(?:ur|your)\s+(?:head|"
+        rf"brain|memory|context|input|system))[^?\n]{{0,60}}?(?:{_BEFORE_CHAT})",
+        f"you u ur your & {_BEFORE_CHAT_WORDS}",
+    ),
+)
+# A question, or a request to show, repeat or rework something.
+_ASKS_ABOUT = (
+    r"\b(?:what|whats|which|how|share|paste|show|echo|repeat|print|recite|quote|copy|see|tell\s+me|remind\s+me|read|"
+    r"send\s+me|give\s+me|display|reveal|know|mention|reproduce|recall|transcript|transcribe|list|"
+    r"write\s+out|spell\s+out|dump|enumerate|summari[sz]e|translate|paraphrase)"
+)
+_ASKS_ABOUT_WORDS = (
+    "what whats which how share paste show echo repeat print recite quote copy see tell read send give"
+    " display reveal know remind mention reproduce recall transcript transcribe list write spell"
+    " translate paraphrase dump enumerate summarize summarise"
 )
 # Obeying a source other than the person, and giving it the person's authority.
 _OBEY = (
-    r"trust|trusts|obey|follow|followed|defer|do\s+what(?:ever)?|carry\s+(?:out|them|it)|execute|act\s+on|comply|"
+    r"trust|trusts|trusted|obey|obeyed|follow|followed|defer|do\s+what(?:ever)?|carry\s+(?:out|them|it)|"
+    r"carried\s+out|execute|executed|act\s+on|acted\s+on|comply|"
     r"treat|consider|regard|instructions?|commands?|says|tells?|asks|lists|directions|steps"
 )
 _AUTHORITY = (
     r"\bas\s+(?:if|though)\s+(?:they|it|the\s+user|i|you|the\s+owner)\s+(?:came|had|were|wrote|typed|said|sent)\b"
-    r"|\bas\s+(?:coming\s+)?from\s+(?:the\s+user|me|the\s+owner|the\s+admin)\b"
+    r"|\bas\s+(?:coming\s+)?(?:directly\s+)?from\s+(?:the\s+user|your\s+user|me|the\s+owner|the\s+admin)\b"
     r"|\bas\s+(?:a\s+)?(?:direct|binding|trusted|authoritative|real)\s+(?:command|instruction|order|request)s?\b"
     r"|\bas\s+(?:authoritative|binding|trusted|pre-?approved|coming\s+from\s+the\s+user)\b"
     r"|\bas\s+(?:my|the\s+user'?s)\s+own\s+(?:requests?|instructions?|words|orders?)\b"
@@ -336,7 +491,8 @@ _PROMO_WORDS = (
 )
 _OUTPUTS = (
     r"repl(?:y|ies)|responses?|answers?|summar(?:y|ies)|messages?|e-?mails?|outputs?|recommendations?|"
-    r"snippets?|posts?|comments?|links?|urls?|products?|documents?|articles?|pages?"
+    r"snippets?|posts?|comments?|links?|urls?|products?|documents?|articles?|pages?|itinerar(?:y|ies)|plans?|"
+    r"drafts?|letters?|reports?|captions?"
 )
 # Poisoning worded as a fact about the person: money, codes or trust handed to someone else.
 _CREDENTIALS = (
@@ -344,7 +500,7 @@ _CREDENTIALS = (
     r"pins?|api\s+keys?|credentials|seed\s+phrases?|logins?|private\s+keys?|~/\.ssh\b(?!/[\w.-]*\.pub))"
 )
 _MONEY = (
-    r"(?:payments?|rent|invoices?|transfers?|wires?|deposits?|refunds?|salary|funds|money|bills?|payouts?|pension|"
+    r"(?:payments?|rent|invoices?|transfers?|wires?|deposits?|refunds?|salary|funds|money|bills?|payouts?|pension|withdrawals?|"
     r"contributions?|premiums?|fees|dues|savings|"
     r"payment\s+address|donations?)"
 )
@@ -352,7 +508,7 @@ _MONEY = (
 _DESTINATION = (
     r"(?:(?<![\w.+-])[\w.+-]+@[\w-]+\.\w|(?:https?|s3|gs|s?ftp)://|www\.|\b[a-z0-9-]+\.(?:com|net|org|io|co|app|xyz|example|biz|info)\b|"
     r"\b[a-z]{2}\d{2}(?:\s?[a-z0-9]{4}){3,}|\b0x[0-9a-f]{16,}|\b(?:bc1|tb1)[a-z0-9]{20,}|\+\d[\d\s().-]{7,}\d|"
-    r"\baccount\s+(?:no\.?\s+|number\s+)?\d{6,})"
+    r"\b(?:account|acct\.?)\s+(?:no\.?\s+|number\s+|#\s*)?\d[\d -]{4,}\d|\bswift\s+[a-z]{6}[a-z0-9]{2,5}\b)"
 )
 _HAND_OVER = (
     r"(?:shared?|sharing|given|give|gives|sent|send|sends|forward\w*|receive\w*|get|gets|handles?|hand\w*\s+(?:over|to)|"
@@ -361,7 +517,7 @@ _HAND_OVER = (
 # Money sent somewhere: the words between what is paid and where it goes.
 _ROUTED = (
     r"(?:go|goes|going|sent|send|paid|pay|routed|route|transferred|wired|directed|deposited|moved|now|changed|switched|"
-    r"details|account|wallet|iban|address)"
+    r"details|account|wallet|iban|address|destination|default)"
 )
 _HANDS_OVER = "hands the person's codes, money or trust to someone else"
 # The words a credential is named by (codes only with what they are for: "code" alone is code).
@@ -379,9 +535,12 @@ _ON_REQUEST = (
 # Matched against the text after normalisation (NFKC, invisible characters removed), in lower case.
 _RULES: tuple[_Rule, ...] = (
     _rule(
-        r"\b(?:ignore|disregard|forget|override|overwrite|bypass|discard|abandon|drop)\b[^.\n]{0,40}?"
-        r"\b(?:previous|prior|above|earlier|preceding|initial|original|all|any|your|the|those|these|system|"
-        r"existing|old)\b[^.\n]{0,25}?\b(?:instructions?|rules|prompts?|guidelines|directions|directives|"
+        # Overriding "the system prompt" or "the default rules" is what configuration does; an
+        # order to drop them names the assistant's own ("your", "all previous").
+        r"(?:\b(?:ignore|disregard|forget)\b[^.\n]{0,40}?\b(?:the|system)\b"
+        r"|\b(?:ignore|disregard|forget|override|overwrite|bypass|discard|abandon|drop)\b[^.\n]{0,40}?"
+        r"\b(?:previous|prior|above|earlier|preceding|initial|original|all|any|your|those|these|existing|old)\b)"
+        r"[^.\n]{0,25}?\b(?:instructions?|rules|prompts?|guidelines|directions|directives|"
         r"programming|guidance|commands|context|orders|constraints|polic(?:y|ies)|training)\b",
         "tells an assistant to drop its instructions",
         "ignore disregard forget override overwrite bypass discard abandon drop & instruction instructions"
@@ -578,41 +737,33 @@ _RULES: tuple[_Rule, ...] = (
     ),
     _rule(r"\bstop\s+everything\b", _HIJACK, "stop & everything"),
     # An injection in a document, read by its parts in any order: an order to disregard what
-    # follows (the rest, whatever is below), and an order to say or print something instead.
+    # follows (the rest, whatever is below), and an order to say or print something instead. One
+    # rule a way of naming what is not to be read, each tried only on text holding its words.
     _rule(
-        rf"(?:{_DISREGARD}[^\n]{{0,60}}?{_REST}|{_REST}[^\n]{{0,60}}?{_DISREGARD}|{_READER}[^\n]{{0,80}}?{_DISREGARD}|"
-        rf"{_STOP_READING})[^\n]{{0,150}}?"
-        rf"{_SAY_INSTEAD}",
-        "tells the reader to disregard the rest and say something else",
-        "disregard ignore forget overlook skip omit exclude discard pass aside attention mind don dont not"
-        " no point"
-        " stop quit cease halt leave should must need"
-        " treat consider irrelevant void boilerplate noise ignored skipped disregarded dropped obsolete"
-        " outdated"
-        " stale placeholder placeholders filler padding test fixture fixtures matter doesn nothing unread"
-        " & rest remainder remaining unread further here else below past after beyond beneath under later"
-        " following follows whatever other ai assistant assistants model models bot bots llm llms agent"
-        " agents"
-        " chatbot chatbots summarizer summariser summarizers summarisers robot robots gpt copilot"
-        " & say tell notify assure reply respond state inform answer confirm"
-        " claim declare announce conclude print output write type report know"
-        " | stop quit cease halt not be nothing & at here considered used included reading parsing"
-        " processing scanning looking analysing analyzing read"
-        " opened analysed analyzed processed considered ignored skipped disregarded & say tell notify assure"
-        " reply respond state inform answer confirm claim declare announce conclude print output write type"
-        " report know",
+        rf"(?:{_DISREGARD}[^\n]{{0,60}}?{_REST}|{_REST}[^\n]{{0,60}}?{_DISREGARD})[^\n]{{0,150}}?{_SAY_INSTEAD}",
+        _DISREGARD_REST,
+        f"{_DISREGARD_WORDS} & {_REST_WORDS} & {_SAY_WORDS}",
+    ),
+    _rule(
+        rf"{_READER}[^\n]{{0,80}}?{_DISREGARD}[^\n]{{0,150}}?{_SAY_INSTEAD}",
+        _DISREGARD_REST,
+        f"{_DISREGARD_WORDS} & {_READER_WORDS} & {_SAY_WORDS}",
+    ),
+    _rule(
+        rf"{_STOP_READING}[^\n]{{0,150}}?{_SAY_INSTEAD}",
+        _DISREGARD_REST,
+        # Each way of stopping with the words it needs ("not" and "be" alone are in every text).
+        "stop quit cease halt & reading parsing processing scanning looking analysing analyzing here at"
+        f" & {_SAY_WORDS}"
+        f" | continue keep & reading parsing processing scanning looking analysing analyzing & {_SAY_WORDS}"
+        " | nothing & considered read used analysed analyzed processed included"
+        f" & {_SAY_WORDS} | not & be & read opened analysed analyzed processed considered evaluated reviewed"
+        f" assessed checked scored & {_SAY_WORDS} | ignored skipped disregarded & be & {_SAY_WORDS}",
     ),
     # A question or request whose object is the assistant's own setup, read before the chat began.
-    _rule(
-        rf"\b(?:what|whats|which|how|share|paste|show|echo|repeat|print|recite|quote|copy|see|tell\s+me|remind\s+me|read|"
-        rf"send\s+me|give\s+me|display|reveal|know|mention|reproduce|recall|transcript|transcribe|list|"
-        rf"write\s+out|spell\s+out|dump|enumerate|summari[sz]e|translate|paraphrase)\b[^\n]{{0,60}}?(?:{_OWN_SETUP})",
-        _EXTRACT,
-        "what whats which how share paste show echo repeat print recite quote copy see tell read send give"
-        " display reveal know remind mention reproduce recall transcript transcribe list write spell"
-        " translate paraphrase dump enumerate summarize summarise & you u ur your preamble it assistant bot"
-        " ai model chatbot first opening initial earliest hidden original starting setup secret system above"
-        " ahead before prior",
+    *(
+        _rule(rf"{_ASKS_ABOUT}\b[^\n]{{0,60}}?(?:{way})", _EXTRACT, f"{_ASKS_ABOUT_WORDS} & {needs}")
+        for way, needs in _OWN_SETUP
     ),
     _rule(
         r"\b(?:continue|finish|complete|autocomplete|print|repeat|write\s+out|type\s+out|reproduce|recite|dump|"
@@ -708,12 +859,16 @@ _RULES: tuple[_Rule, ...] = (
         " | rewrite route redirect wrap send pass & through via",
     ),
     _rule(
-        r"\b(?:always|only)\s+(?:recommend|suggest|promote|push|mention)\w*\b[^\n]{0,120}?\b(?:never|not|don'?t)\s+"
-        r"(?:\w+\s+)?(?:mention|recommend|suggest|name|bring\s+up|list)\w*\s+(?:any\s+)?(?:of\s+(?:the|its|their)\s+)?"
-        r"(?:competitors?|rivals?|competition|competing\s+\w+|alternatives?|other\s+brands?)\b",
+        r"\b(?:always|only)\s+(?:recommend|suggest|promote|push|mention|book|buy|order|shop|use)\w*\b[^\n]{0,120}?"
+        r"\b(?:never|not|don'?t)\s+(?:\w+\s+)?(?:mention|recommend|suggest|name|bring\s+up|list)\w*\s+(?:any\s+)?"
+        r"(?:of\s+(?:the|its|their)\s+)?(?:competitors?|rivals?|competition|competing\s+\w+|alternatives?|"
+        r"other\s+(?:brands?|sites?|stores?|shops?|vendors?|providers?|airlines?|options?|apps?))\b",
         "pushes one seller and hides the others",
-        "always only & recommend recommends recommending suggest promote push mention"
-        " & competitors competitor rivals rival competition competing alternatives alternative brands",
+        "always only & recommend recommends recommending suggest promote push mention book buy order shop use"
+        " & competitors competitor rivals rival competition competing alternatives alternative brands brand"
+        " sites site stores store shops shop vendors vendor providers provider airlines airline"
+        " options option"
+        " apps app",
     ),
     _rule(
         r"\b(?:just|only|instead)\s*,?\s*(?:print|say|output|write|type|repeat)\s*:?\s*[\"“']",
@@ -926,10 +1081,12 @@ _RULES: tuple[_Rule, ...] = (
     ),
     _rule(
         r"\b(?:cc|bcc|forward|copy)\b[^\n]{0,60}?\b(?:a\s+copy|copies|every|all|each|any)\b[^\n]{0,60}?"
-        r"(?:[\w.+-]+@[\w-]+\.\w|https?://)|\b(?:always|silently|secretly|quietly)\s+(?:cc|bcc)\b",
+        # "Always cc her" with no address is how a person likes mail sent; unseen copies are not.
+        r"(?:[\w.+-]+@[\w-]+\.\w|https?://)|\b(?:silently|secretly|quietly)\s+(?:cc|bcc)\b"
+        r"|\balways\s+(?:cc|bcc)\b[^\n]{0,40}?[\w.+-]+@[\w-]+\.\w",
         "forwards copies to an address",
         "cc bcc forward copy & copy copies every all each any & @ http https"
-        " | always silently secretly quietly & cc bcc",
+        " | silently secretly quietly & cc bcc | always & cc bcc & @",
     ),
     _rule(
         r"\b(?:ask|request|collect|gather|obtain|harvest|record|prompt)\b[^.\n]{0,30}?\b(?:the\s+user|users|"
@@ -980,16 +1137,23 @@ _RULES: tuple[_Rule, ...] = (
         ),
     ),
     _rule(
-        rf"\b{_MONEY}\b(?:(?!\bfrom\b)[^.\n]){{0,40}}?\b{_ROUTED}\b(?:(?!\bfrom\b)[^.\n]){{0,40}}?{_DESTINATION}",
+        rf"\b{_MONEY}\b(?:(?!\bfrom\b)[^.\n]){{0,40}}?\b{_ROUTED}\b(?:(?!\bfrom\b)[^.\n]){{0,40}}?{_DESTINATION}"
+        # Or named the other way round: "the wallet for all withdrawals: bc1…".
+        rf"|\b(?:wallet|account|iban|address|destination)\s+for\s+(?:all\s+)?(?:\w+\s+)?{_MONEY}\b[^.\n]{{0,20}}?"
+        rf"{_DESTINATION}",
         _HANDS_OVER,
         "payment payments rent invoice invoices transfer transfers wire wires deposit deposits refund refunds"
+        " withdrawal withdrawals"
         " salary funds money bill bills payout payouts donation donations pension contribution contributions"
         " premium premiums fees dues savings & go goes going sent send paid pay routed route transferred"
-        " wired directed deposited moved now changed switched details account wallet iban address",
+        " wired directed deposited moved now changed switched details account wallet iban address destination"
+        " default",
+        across_lines=True,
     ),
     _rule(
         rf"{_DESTINATION}[^\n]{{0,80}}?\b(?:the\s+one|the\s+number|the\s+address|the\s+site)\s+(?:printed\s+|shown\s+|"
-        r"listed\s+)?on\s+(?:their|the|your|his|her)\s+(?:card|bill|statement|website|site|letter|app)\s+is\s+"
+        r"listed\s+)?on\s+(?:the\s+back\s+of\s+)?(?:their|the|your|his|her)\s+(?:card|bill|statement|website|site|"
+        r"letter|app)\s+is\s+"
         r"(?:outdated|out\s+of\s+date|old|wrong|fake|invalid|no\s+longer\s+\w+)",
         _HANDS_OVER,
         f"one number address site & card bill statement website site letter app & outdated out old wrong fake"
@@ -1031,6 +1195,11 @@ _RULES: tuple[_Rule, ...] = (
         "asks to send data to an outside address",
         f"{_FOREIGN} schick schicke schicken sende sendet leite envoie envoyer envoyez transfere manda"
         " inoltra invia envia envie stuur",
+    ),
+    # The families read by what is asked for and of whom (suspicious_families).
+    *(
+        _rule(family.pattern, family.why, family.needs, across_lines=True, near=family.near)
+        for family in FAMILIES
     ),
 )
 
@@ -1092,6 +1261,10 @@ _WORD_BYTES = b"abcdefghijklmnopqrstuvwxyz0123456789_"
 _NOT_IN_WORDS = bytes(byte if byte in _WORD_BYTES else 32 for byte in range(256))
 _MARKS = ("@", ":", "=", "<", "[", "!", "</", "<|", "![")
 _GPT_NAME = re.compile(r"[a-z]gpt\b")
+# A line break before a word at the next line's start; inside a sentence when a word, a comma or
+# a colon ends the line before it (checked by hand: a regular expression that starts by looking
+# behind is tried at every character, this one only at line breaks).
+_BREAK_BEFORE_WORD = re.compile(r"\n(?=[^\W\d_])")
 # A run worth decoding: 32 characters without a space, or a dozen spaced hex pairs. Both are
 # tried only where a word starts, which keeps the scan linear.
 _LONG_RUN = re.compile(r"(?<!\S)(?:\S{32}|(?:[0-9a-fA-F]{2}[\s:]){12})")
@@ -1180,11 +1353,12 @@ def _quoted_mention(lowered: str, start: int, end: int) -> bool:
     """Whether the matched words are a short quotation that the text names as an example
     ("strips phrases like 'ignore previous instructions'", ``check('…')``): talk about an order,
     not one. A quotation that goes on past the order (an order with its payload) still counts."""
-    opening = lowered[max(start - 2, 0) : start]
-    quote = next((char for char in reversed(opening) if char in QUOTES), None)
-    if quote is None or QUOTES[quote] not in lowered[end : end + _MENTION_TAIL_CHARS]:
+    lead = lowered[max(start - _MENTION_LEAD_CHARS, 0) : start].rsplit("\n", 1)[-1]
+    at = next((at for at in range(len(lead) - 1, -1, -1) if lead[at] in QUOTES), None)
+    if at is None or QUOTES[lead[at]] not in lowered[end : end + _MENTION_TAIL_CHARS]:
         return False
-    return bool(MENTION_CUE.search(lowered, max(start - 40, 0), start - opening[::-1].index(quote) - 1))
+    opened = start - len(lead) + at
+    return bool(MENTION_CUE.search(lowered, max(opened - 40, 0), opened))
 
 
 def _rules_hold(found: list[tuple[Finding, int]]) -> bool:
@@ -1250,15 +1424,32 @@ def _rule_matches(
     """(reason, weight, start, end) of each rule, not yet in ``seen``, that matches the piece
     whose words are ``words``."""
     matches: list[tuple[str, int, int, int]] = []
+    joined: str | None = None  # the piece with its lines joined, made when a rule first needs it
     for index in sorted({index for word in words & _BY_WORD.keys() for index in _BY_WORD[word]}):
         rule = _RULES[index]
-        if rule.why in seen or not any(all(group & words for group in choice) for choice in rule.needs):
+        if rule.why in seen or not rule.wanted(words):
             continue
-        match = rule.pattern.search(clean if rule.as_written else lowered, begin, end)
-        if match:
+        if rule.across_lines:
+            joined = joined if joined is not None else _joined_lines(lowered[begin:end])
+            # The joined piece is as long as the piece: offsets shift by where it begins.
+            span = rule.span(joined, 0, len(joined))
+            span = (span[0] + begin, span[1] + begin) if span else None
+        else:
+            span = rule.span(clean if rule.as_written else lowered, begin, end)
+        if span:
             seen.add(rule.why)
-            matches.append((rule.why, rule.weight, match.start(), max(match.end(), match.start() + 1)))
+            matches.append((rule.why, rule.weight, span[0], max(span[1], span[0] + 1)))
     return matches
+
+
+def _joined_lines(piece: str) -> str:
+    """``piece`` with each line break inside a sentence read as a space (the same length)."""
+
+    def soft(match: re.Match[str]) -> str:
+        before = piece[match.start() - 1] if match.start() else "\n"
+        return " " if (before.isalnum() or before in ",:") else "\n"
+
+    return _BREAK_BEFORE_WORD.sub(soft, piece)
 
 
 def _structural(text: str, depth: int, maybe_hidden: bool, maybe_spelled: bool) -> list[Finding]:
