@@ -45,7 +45,13 @@ _FULL_STOP = re.compile(r"(?<=[.!?])\s+|\n+")
 # Puram"), a title ("Dr.", "Mrs."), or a short word before a number or a code ("Passport no.
 # K4418827").
 _SHORT_WORD = re.compile(r"(?<![^\W\d_])[^\W\d_]{1,3}\.$")
-_HOLDS_DIGIT = re.compile(r"\S*\d")
+# A number or a code, its letters maybe apart from its digits ("K4418827", "EK 4419027").
+_HOLDS_DIGIT = re.compile(r"\S*\d|[A-Z]{1,3}\s\d")
+# "One" standing for the noun of the sentence before ("Check-ups every nine months; last one in
+# February."): what touches that sentence touches this one.
+_STANDS_FOR = re.compile(
+    r"(?i:\b(?:the|this|that|last|next|first|latest|previous|new|old)\s+one\b(?!\s+of\b))"
+)
 # A sentence of a note with no subject of its own, its thing's: it opens with a verb or an
 # adjective ("Billed to the Chase card.", "Holds the sofa.", "Claim-free for two years."), not
 # with a name or a pronoun and its verb ("Dre pays half.").
@@ -54,6 +60,14 @@ _DETAIL = re.compile(r"[\W\d_]*(?:[A-Z][a-z]+(?<!s)(?:ed|s)|[A-Za-z]+-[a-z]+)\b(
 # saturdays myself til after christmas"; "won't … until" puts the change later) or when it ends
 # something from now ("I will no longer be needing the parking space", "won't need it anymore").
 _MODAL = re.compile(r"(?i:\b(?:will|shall|gonna)\b|['’]ll\b|\bgoing\s+to\b)")
+# A modal of the listener's ("So you'll want my new address: …"): what they will do with the
+# news, not when the person's change holds.
+_LISTENERS_MODAL = re.compile(
+    r"(?i:\b(?:you|u)(?:\s*['’]ll|\s+(?:will|shall)|\s*['’]re\s+going\s+to|\s+are\s+going\s+to)\b)"
+)
+# A request that the listener do something from now on, wherever it opens its sentence ("oh
+# also can u use they/them for me from now on?"), says what holds from now: not a question.
+_REQUEST = re.compile(r"(?i:\b(?:can|could|would|will)\s+(?:you|u)\b)")
 _UNTIL = re.compile(r"(?i:\b(?:until|till|til)\b)")
 _ENDS_FROM_NOW = re.compile(r"(?i:\b(?:no\s+longer|any\s?more)\b)")
 _NEGATED_MODAL = re.compile(r"(?i:\b(?:won['’]?t|will\s+not|shan['’]?t|shall\s+not)\b)")
@@ -135,7 +149,7 @@ def doubt(edit: Edit, before: str, spoken: Spoken, *, note: bool = False) -> str
             return f"Not applied: the quote is the assistant's words, not the person's: “{edit.evidence}”."
         return f"Not applied: the quote is not the person's words: “{edit.evidence}”."
     said_text, start, end = found
-    text = _without_asides(said_text, start, end)
+    text = _without_listeners_modals(_without_asides(said_text, start, end))
     at = _reading_point(text, start, end, before, edit.text)
     mood = mood_at(text, at)
     if mood == LATER and (
@@ -150,6 +164,8 @@ def doubt(edit: Edit, before: str, spoken: Spoken, *, note: bool = False) -> str
         and not mood_at(*_quoted_clauses(text, start, end, at))
     ):
         mood = ""  # "I just want to share, I gave birth…": a wish of another clause's; a condition governs
+    if mood and text[_sentence_end(text, at) - 1] == "?" and _request_from_now(text, start, end, at):
+        mood = ""  # "can u use they/them for me from now on?": the person's wish, from now
     if mood and text[_sentence_end(text, at) - 1] == "?":
         return f"Not applied: a question, not a change — {said}"
     if mood == "supposed":
@@ -249,6 +265,25 @@ def _without_asides(text: str, start: int, end: int) -> str:
     return out
 
 
+def _without_listeners_modals(text: str) -> str:
+    """``text`` with the listener's modals (``_LISTENERS_MODAL``) blanked, every other
+    character where it was."""
+    return _LISTENERS_MODAL.sub(lambda modal: " " * len(modal.group()), text)
+
+
+def _request_from_now(text: str, start: int, end: int, at: int) -> bool:
+    """The question holding the quote asks the listener to do something (``_REQUEST``), the
+    quote places it at the moment it is said ("from now on"), and without the request
+    nothing in the question reads as a supposition or a later date."""
+    opened = [match.end() for match in _SENTENCE_END.finditer(text, 0, at)]
+    first = opened[-1] if opened else 0
+    request = _REQUEST.search(text, first, at)
+    if request is None or not _PRESENT.search(text, start, end):
+        return False
+    asked = text[request.end() : _sentence_end(text, at)].rstrip("?!. ")  # what it asks, as said
+    return not mood_at(asked, at - request.end())
+
+
 def _condition_reach(text: str, start: int) -> int:
     """Where the stretch of ``text`` before ``start`` that a condition can govern begins."""
     stops = [match.end() for match in _CONDITION_REACH.finditer(text, 0, start)]
@@ -294,13 +329,27 @@ def _dropped(before: str, after: str, conversation: tuple[str, ...], *, retired_
         return ""
     kept = {_form(word) for word in _WORD.findall(after)}
     said = {_form(word) for text in conversation for word in _WORD.findall(text)}
-    for sentence in sentences:
+    for index, sentence in enumerate(sentences):
         if retired_note and _DETAIL.match(sentence):
             continue  # a detail of the ended thing, which ends with it
         words = {_form(word) for word in _WORD.findall(sentence)}
-        if words and not words & kept and not words & said:
+        if (
+            words
+            and not words & kept
+            and not words & said
+            and not _said_of_what_it_stands_for(sentences, index, said)
+        ):
             return sentence
     return ""
+
+
+def _said_of_what_it_stands_for(sentences: list[str], index: int, said: set[str]) -> bool:
+    """The sentence speaks of its thing as "one" (``_STANDS_FOR``), and the conversation
+    touches the sentence before, which names it: "last one in February" after "Check-ups
+    every nine months" is touched by "my first check-up with him"."""
+    if not index or not _STANDS_FOR.search(sentences[index]):
+        return False
+    return bool({_form(word) for word in _WORD.findall(sentences[index - 1])} & said)
 
 
 def _sentences(text: str, stops: re.Pattern[str]) -> list[str]:

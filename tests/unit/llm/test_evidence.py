@@ -86,6 +86,13 @@ def update(text: str, evidence: str) -> Edit:
         ("Dad's heart is stable enough that she's moving him to once a year.",
          "Dad's cardiology check every 6 months", "Dad's cardiology check once a year",
          "she's moving him to once a year"),
+        # a modal of the listener's says what they will do with the news, not when it holds
+        ("You will need my new mobile then, it is 07700 900222. The old SIM is in a drawer.",
+         "Mobile: 07700 900000", "Mobile: 07700 900222",
+         "You will need my new mobile then, it is 07700 900222"),
+        # a request to the listener from now on, after opening words, states the person's wish
+        ("right so could you call me Alex from now on? nobody says Alexandra", "Goes by: Alexandra",
+         "Goes by: Alex", "could you call me Alex from now on?"),
     ],
 )  # fmt: skip
 def test_a_change_the_person_states_passes(said, before, after, evidence):
@@ -140,6 +147,12 @@ def test_a_change_the_person_states_passes(said, before, after, evidence):
          "my brother just bought a Tesla", "Not applied: someone else's news, not the person's"),
         ("Dev drives a Polestar 2 now", "Drives a 2014 Skoda", "Drives a Polestar 2",
          "Dev drives a Polestar 2 now", "Not applied: someone else's news, not the person's"),
+        # the listener's modal aside, the person's own plan is still a plan
+        ("you'll laugh but I'm going to move to Porto in March", "Lives in Lisbon", "Lives in Porto",
+         "I'm going to move to Porto in March", "Not applied: a plan or a later date, not a change yet"),
+        # a request that asks about a supposition stays a question
+        ("can you remind me now whether I might move to Leeds?", "Lives in Lisbon", "Lives in Leeds",
+         "whether I might move to Leeds", "Not applied: a question, not a change"),
     ],
 )  # fmt: skip
 def test_what_is_not_a_change_of_the_persons_is_not_applied(said, before, after, evidence, reason):
@@ -233,4 +246,33 @@ def test_a_note_that_ends_takes_its_details_with_it():
         assert f"drops “{details}”" in doubt(retire, f"Pays $25/month for FootyPass. {details}", said)
     assert "drops “Dre pays half.”" in doubt(
         retire, "Pays $25/month for FootyPass. Dre pays half.", said, note=True
+    )
+
+
+def test_a_code_written_with_a_space_after_a_short_word_stays_in_its_sentence():
+    """ "Licence no. DL 5520917" is one sentence: a new number replaces it, the rest kept."""
+    said = spoken("new licence came, number DL 8830042, valid to 2036")
+    before = "Licence no. DL 5520917, expires 2027; kept in the glovebox."
+    edit = update("Licence no. DL 8830042, valid to 2036; kept in the glovebox.", "number DL 8830042")
+    assert doubt(edit, before, said) == ""
+    assert "drops “kept in the glovebox.”" in doubt(
+        update("Licence no. DL 8830042.", "number DL 8830042"), before, said
+    )
+
+
+def test_a_sentence_about_one_of_the_things_named_before_is_touched_by_that_thing():
+    """ "last one in March" after "Eye test every two years" speaks of an eye test: a
+    conversation about a new eye test touches it; one that names no eye test does not."""
+    before = "Optician: Specsavers Leeds. Eye test every two years; last one in March."
+    after = "Optician: Boots Harrogate. Eye test every two years; latest on Friday."
+    assert (
+        doubt(
+            update(after, "had my eye test at Boots Harrogate"),
+            before,
+            spoken("had my eye test at Boots Harrogate on friday"),
+        )
+        == ""
+    )
+    assert "drops “last one in March.”" in doubt(
+        update(after, "moved to Boots Harrogate"), before, spoken("moved to Boots Harrogate on friday")
     )
