@@ -36,6 +36,7 @@ from datetime import datetime
 from typing import Literal
 
 from memdesk.core.dates import MONTHS
+from memdesk.core.search_text import STOPWORDS
 from memdesk.core.slots import (
     LABELS,
     PLURAL_SLOTS,
@@ -44,6 +45,7 @@ from memdesk.core.slots import (
     claims_in,
     household_names,
     later_claims,
+    marked_past,
     mood_at,
     named_claims,
     normalise,
@@ -144,8 +146,11 @@ def said_in(turns: Sequence[tuple[str, str, datetime]]) -> list[Said]:
 def offline_changes(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
     """The updates, retirements and additions the person's sentences make, by rule.
 
-    When two sentences change the same fact, the later one wins and its reason says so.
+    When two sentences change the same fact, the later one wins and its reason says so. A fact
+    that says it is past ("Former employer: …", "(until March 2026)") is never changed: what
+    the person says now is not about it.
     """
+    known = [fact for fact in known if not marked_past(fact.text)]
     edits: dict[int, Edit] = {}
     additions: list[tuple[Said, list[Claim]]] = []
     kept: list[Edit] = []
@@ -294,10 +299,6 @@ def _edit(
         )
         parts.append(_Part(span, text, since, slot, fits))
     current = [c for _s, turn_claims in turn for c in turn_claims if not c.past]
-    said_in_turn = " ".join(s.text for s, _claims in turn)
-    labelled = slots_named_in(said_in_turn) | {
-        _label_slot(word) for word in re.findall(r"[A-Za-z]+", said_in_turn)
-    }
     replacing = says_replacement(sentence.text)
     # The last value said for a slot is the one that holds ("switched to Android, got a Pixel 9").
     for new in reversed([claim for claim in claims if not claim.past]):
@@ -305,7 +306,8 @@ def _edit(
             # A name of no known kind fills a slot the turn names ("had to change GP practice
             # … registered with Dr. Bello"); sure when a title or the sentence itself names it.
             titled = old.slot in _CARERS and _TITLED.match(sentence.text, new.span[0]) is not None
-            slot = new.slot or (old.slot if old.slot in labelled or titled else "")
+            named = titled or _names_slot(sentence.text, new.span[0], old, fact.text)
+            slot = new.slot or (old.slot if named else "")
             if not slot or not _same_slot(old.slot, slot) or _same(old.slot, new.value, old.value):
                 continue
             # ... but not one the fact already holds ("Works at Monzo" after "I'm at Monzo now,
@@ -362,6 +364,21 @@ def _edit(
     if others or unread or not sure or _sentences(fact.text) > 1:
         return Edit("retire", fact.number, changed, why, evidence=sentence.text, sure=sure), sources
     return Edit("retire", fact.number, "", why, evidence=sentence.text, sure=sure), sources
+
+
+def _names_slot(said: str, start: int, old: Claim, stored: str) -> bool:
+    """The sentence names the stored fact's slot or label before a value of no known kind at
+    ``start`` ("I switched gyms, I go to Solinca now"), and not with the stored value: "on my
+    granddaughter Priya's advice … on the 12th" speaks of the granddaughter stored. A label
+    named after the value or in another sentence ("coming on Monzo … like I am leaving wife";
+    "the landline is the same as ever") fills nothing."""
+    head = said[:start]
+    words = re.findall(r"[A-Za-z]+", head)
+    if old.slot not in slots_named_in(head) and old.slot not in {_label_slot(word) for word in words}:
+        return False
+    value = stored[old.span[0] : old.span[1]]
+    first = [word for word in re.findall(r"\w+", value) if not _TITLED.fullmatch(word)][:1]
+    return not first or re.search(rf"(?<!\w){re.escape(first[0])}(?!\w)", head) is None
 
 
 def _ended_own(said: str, ended: Claim, known: Sequence[Known]) -> bool:
@@ -519,7 +536,15 @@ def _holding(
     # the word as said, or in the singular ("no more smoothies" ends "a smoothie")
     forms = "|".join(re.escape(form) for form in _singulars(raw))
     match = re.search(rf"(?<!\w)(?:{forms})(?!\w)", text, re.IGNORECASE)
-    return (ended.slot, match.span(), False) if match else None
+    if match is None:
+        return None
+    # The word read as ending it is before it in the stored text too: a word of its name, not a
+    # verb ("left knee" of "Left knee arthroscopy 2018" is no knee the person left).
+    said_before = re.findall(r"[\w'’]+", said[: ended.span[0]].lower())[-1:]
+    stored_before = re.findall(r"[\w'’]+", text[: match.start()].lower())[-1:]
+    if said_before and said_before[0] not in STOPWORDS and said_before == stored_before:
+        return None
+    return ended.slot, match.span(), False
 
 
 def _singulars(raw: str) -> list[str]:
