@@ -87,6 +87,13 @@ _ENDED_BEFORE = re.compile(
     r"(?i:\b(?:[a-z]{3,}ed|no\s+more|no\s+longer)\s+(?:(?:the|a|an|my|our|that|this)\s+)*)$"
 )
 _ENDED_AFTER = re.compile(r"(?i:\s+(?:\w+\s+)?any\s?more\b)")
+# Right after a value's words: a lowercase word they describe ("PureGym hoodie"), or a verb
+# in the past that they did ("Sister Kaur recommended").
+_DESCRIBES = re.compile(r" [a-z]")
+_DID = re.compile(r" (?:[a-z]+ed|was|were|had)\b")
+_IN_YEAR = re.compile(r"\bin ((?:19|20)\d\d)\b")  # when a thing was done: "fitted in 2021"
+# A span of years in brackets ("(2004–2006)"); the end is its group.
+_CLOSED_YEARS = re.compile(r"\((?:[^()]*\b)?(?:19|20)\d\d\s*[-–]\s*((?:19|20)\d\d)\)")
 _POSSESSIVE = ("'", "’")  # after a name: "Northwind's design tokens" are about the tokens
 _THIRD_PERSON = frozenset({"his", "her", "their"})
 _FIRST_PERSON = frozenset({"i", "i'm", "i’m", "me", "my", "we", "we're", "we’re", "us", "our"})
@@ -147,10 +154,11 @@ def offline_changes(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
     """The updates, retirements and additions the person's sentences make, by rule.
 
     When two sentences change the same fact, the later one wins and its reason says so. A fact
-    that says it is past ("Former employer: …", "(until March 2026)") is never changed: what
-    the person says now is not about it.
+    that says it is past ("Former employer: …", "(until March 2026)", "(2004–2006)") is never
+    changed: what the person says now is not about it.
     """
-    known = [fact for fact in known if not marked_past(fact.text)]
+    this_year = min((sentence.at.year for sentence in said), default=0)
+    known = [fact for fact in known if not _already_past(fact.text, this_year)]
     edits: dict[int, Edit] = {}
     additions: list[tuple[Said, list[Claim]]] = []
     kept: list[Edit] = []
@@ -268,8 +276,12 @@ def _edit(
         until = _until(_date_near(sentence.text, ended.span), sentence.at)
         if read:
             span, whole = _value_span(fact.text, span)
-        elif fact.where == "entry" or fact.text[span[1] : span[1] + 1] in _POSSESSIVE:
-            continue  # only the value's words, in an entry or before what it owns: about something else
+        elif (
+            fact.where == "entry"
+            or fact.text[span[1] : span[1] + 1] in _POSSESSIVE
+            or _names_another(fact, span, known, sentence.at.year)
+        ):
+            continue  # only the value's words, in an entry, before what it owns or describes
         else:
             # Only the value's words are there, in a line or memory about the person. It is
             # replaced only when it ends its sentence ("Goes to Anytime Fitness"),
@@ -379,6 +391,29 @@ def _names_slot(said: str, start: int, old: Claim, stored: str) -> bool:
     value = stored[old.span[0] : old.span[1]]
     first = [word for word in re.findall(r"\w+", value) if not _TITLED.fullmatch(word)][:1]
     return not first or re.search(rf"(?<!\w){re.escape(first[0])}(?!\w)", head) is None
+
+
+def _already_past(text: str, this_year: int) -> bool:
+    """The stored text says it no longer holds, or spans years that ended before this one."""
+    return marked_past(text) or any(int(end) < this_year for end in _CLOSED_YEARS.findall(text))
+
+
+def _names_another(fact: Known, span: tuple[int, int], known: Sequence[Known], this_year: int) -> bool:
+    """The value's words at ``span`` name another thing, not the value itself: they describe
+    the word after them ("his old PureGym hoodie") while another stored fact holds the value
+    alone ("Trains at PureGym Wandsworth"), or they are who did what the fact tells of, in the
+    past ("Sister Kaur recommended the course", "fitted in 2021 by Dr. Halvorsen"): its end
+    does not end that."""
+    after = fact.text[span[1] :]
+    starts = [m.end() for m in _CLAUSE.finditer(fact.text, 0, span[0])]
+    clause = fact.text[starts[-1] if starts else 0 : _clause_end(fact.text, span[1])]
+    if _DID.match(after) or any(int(year) < this_year for year in _IN_YEAR.findall(clause)):
+        return True
+    if not _DESCRIBES.match(after):
+        return False
+    name = re.escape(fact.text[span[0] : span[1]])
+    alone = re.compile(rf"(?<!\w)(?i:{name})(?!\w)(?!{_DESCRIBES.pattern})")
+    return any(alone.search(other.text) for other in known if other.number != fact.number)
 
 
 def _ended_own(said: str, ended: Claim, known: Sequence[Known]) -> bool:
