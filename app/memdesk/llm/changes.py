@@ -57,7 +57,7 @@ from memdesk.core.slots import (
     slots_named_in,
     stem,
 )
-from memdesk.llm.aligned import aligned_updates
+from memdesk.llm.aligned import aligned_updates, value_kinds
 from memdesk.llm.ended import by_someone_else, ended_names
 
 Action = Literal["update", "retire", "add"]
@@ -319,7 +319,7 @@ def _edit(
             # … registered with Dr. Bello"); sure when a title or the sentence itself names it.
             titled = old.slot in _CARERS and _TITLED.match(sentence.text, new.span[0]) is not None
             named = titled or _names_slot(sentence.text, new.span[0], old, fact.text)
-            slot = new.slot or (old.slot if named else "")
+            slot = new.slot or (old.slot if named and _same_shape(old, new, fact.text, sentence.text) else "")
             if not slot or not _same_slot(old.slot, slot) or _same(old.slot, new.value, old.value):
                 continue
             # ... but not one the fact already holds ("Works at Monzo" after "I'm at Monzo now,
@@ -391,6 +391,13 @@ def _names_slot(said: str, start: int, old: Claim, stored: str) -> bool:
     value = stored[old.span[0] : old.span[1]]
     first = [word for word in re.findall(r"\w+", value) if not _TITLED.fullmatch(word)][:1]
     return not first or re.search(rf"(?<!\w){re.escape(first[0])}(?!\w)", head) is None
+
+
+def _same_shape(old: Claim, new: Claim, stored: str, said: str) -> bool:
+    """A value of no known kind can be the stored one's successor only when the stored value
+    has no shape of its own, or the new one has it too: a word ("a new one") is no phone number."""
+    kinds = value_kinds([stored[old.span[0] : old.span[1]]])
+    return not kinds or kinds <= value_kinds([said[new.span[0] : new.span[1]]])
 
 
 def _already_past(text: str, this_year: int) -> bool:
