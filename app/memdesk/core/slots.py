@@ -231,6 +231,11 @@ def household_names(profile: str) -> frozenset[str]:
                 if first and first[0][:1].isupper():
                     names.add(first[0].strip("'’.").lower())
     names |= {name.lower() for name in _HOUSEHOLD_NAMED.findall(profile)}
+    # a relative named in any line, with what they are to the person after the name
+    # ("Emergency contact: Henrik Olufsen (brother)")
+    names |= {
+        first.lower() for first, kin in _NAME_THEN_KIN.findall(profile) if kin.lower() in _HOUSEHOLD_LABELS
+    }
     return frozenset(names - own)
 
 
@@ -300,7 +305,8 @@ _DOUBLED = frozenset("bdgmnprt")  # consonants doubled before -ing; "calling", "
 
 def marked_past(text: str) -> bool:
     """The text marks itself as no longer holding: "(until March 2026)", "formerly", "(old)",
-    "~~…~~", "outdated", "superseded". Words common in plain talk ("used to") do not count."""
+    "~~…~~", "outdated", "superseded", a label of the past ("Former employer: …"). Words
+    common in plain talk ("used to") do not count."""
     return bool(_MARKED_PAST.search(text))
 
 
@@ -593,6 +599,8 @@ _LABEL_LINE = _Lazy(r"^[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*
 # claim with the rules tried on every line.
 
 _K = "(?i:{})".format
+# "passed" as dying, not with an object ("Noor has passed Stage 3", "passed my test").
+_PASSED = r"passed(?!\s+(?:(?-i:[A-Z0-9])|(?:the|a|an|my|his|her|their|its|all|both)\b))"
 _LABEL_WORDS = (
     "(?i:"
     + "|".join(
@@ -924,7 +932,9 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
         "died passed retired moved gone put broke stolen ended expired ran",
         rf"(?P<v>{NAME})\s+"
         + _K(
-            r"(?:(?:has|had|have|is|was)\s+)?(?:died|passed away|passed on|passed|retired|moved away|is gone|"
+            r"(?:(?:has|had|have|is|was)\s+)?(?:died|passed away|passed on|"
+            + _PASSED
+            + r"|retired|moved away|is gone|"
             r"was put down|"
             r"broke|was stolen|(?:deal|contract|membership|subscription|lease) (?:ended|expired|ran out)|"
             r"closed down|shut down|went bust|went under)\b"
@@ -1172,7 +1182,9 @@ _PAST_BEFORE = _Lazy(
 )
 # Right after a value: it has ended.
 _PAST_AFTER = _Lazy(
-    r"(?i:^[\s,]*(?:\w+\s+){0,1}?(?:died|passed\s+away|passed\s+on|passed|retired|is\s+gone|was\s+put\s+down|"
+    r"(?i:^[\s,]*(?:\w+\s+){0,1}?(?:died|passed\s+away|passed\s+on|"
+    + _PASSED
+    + r"|retired|is\s+gone|was\s+put\s+down|"
     r"closed\s+down|shut\s+down|went\s+bust|went\s+under|"
     r"broke|was\s+stolen|(?:deal|contract|membership|subscription|lease)\s+(?:ended|expired|ran\s+out)|"
     r"and\s+I\s+(?:have\s+|had\s+|got\s+)?(?:separated|split|broke\s+up|divorced)|no\s+longer|not\s+any\s?more|"
@@ -1192,7 +1204,8 @@ _PAST_LINE = _Lazy(r"(?i:^\s*(?:[-*•]\s*)?(?:was|previously|formerly|old|outda
 # The marks a stored fact carries when it is kept as past (``marked_past``).
 _MARKED_PAST = _Lazy(
     r"(?i:\(until\s|\buntil\s+(?:\d{1,2}\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\s+\d{4}|"
-    r"\bformerly\b|\(old\)|\(former\b|^\s*(?:[-*•]\s*)?was:|~~|\boutdated\b|\bsuperseded\b|\bno\s+longer\b)",
+    r"\bformerly\b|\(old\)|\(former\b|^\s*(?:[-*•]\s*)?was:|~~|\boutdated\b|\bsuperseded\b|\bno\s+longer\b|"
+    r"^\s*(?:[-*•]\s*)?(?:former|previous)\s+[\w ]{0,24}:)",  # a label of the past: "Former employer:"
     re.M,
 )
 # Someone else's fact, unless the person is in it too ("my sister and I moved"): a relative
@@ -1265,7 +1278,9 @@ _AHEAD_WORDS = frozenset({"next", "soon", "upcoming", "tomorrow"})  # words that
 _SAID_IN = " (said in "  # ``said_in_mark``
 # A clause's subject: a name, in any case (texts are often all lower case), or a name's
 # possession ("sara's bff is quitting ballet" is not the person's news either).
-_SUBJECT = _Lazy(r"\s*(?:[-*•]\s*)?(?:(?:and|but|so|then)\s+)?([A-Za-z][\w-]*)\b(?:['’]s\b)?(?![’'])")
+_SUBJECT = _Lazy(
+    r"\s*[(\[]?\s*(?:[-*•]\s*)?(?:(?:and|but|so|then)\s+)?([A-Za-z][\w-]*)\b(?:['’]s\b)?(?![’'])"
+)
 _HOUSEHOLD_LABELS = frozenset({
     "partner", "wife", "husband", "spouse", "girlfriend", "boyfriend", "fiance", "fiancee", "children",
     "kids", "son", "sons", "daughter", "daughters", "child", "dog", "cat", "pet", "pets", "mum", "mom",
@@ -1275,6 +1290,8 @@ _HOUSEHOLD_NAMED = _Lazy(
     r"\b(?i:partner|wife|husband|spouse|girlfriend|boyfriend|son|daughter|dog|cat|puppy|kitten)"
     r"\s+(?i:called\s+|named\s+)?([A-Z][\w-]+)"
 )
+_QUOTED_LINE = _Lazy(r"[ \t]*>")
+_NAME_THEN_KIN = _Lazy(r"\b([A-Z][\w'’-]+)(?:\s+[A-Z][\w'’-]+)*\s+\((\w+)\)")
 _CHANGE_CUE = _Lazy(
     r"(?i:\b(?:now|new|newly|no\s+more|lost|change|set|been\s+made|appointed|moved|moving|switched|switching|changed|changing|promoted|"
     r"from now on|starting|"
@@ -1551,10 +1568,17 @@ def reported(text: str, start: int) -> bool:
     return bool(_REPORTED.search(text[ends[-1] if ends else line_start : start]))
 
 
+def quoted(text: str, start: int) -> bool:
+    """The line of ``start`` is quoted from someone else's message ("> Marek: new number …")."""
+    return bool(_QUOTED_LINE.match(text, text.rfind("\n", 0, start) + 1))
+
+
 def _others_contact(text: str, start: int) -> bool:
     """The e-mail address or number at ``start`` is a place's or someone else's: named by
-    what it belongs to ("the surgery's phone number is", "School office: office@…"), or where
-    something is sent ("send invoices to accounts@…")."""
+    what it belongs to ("the surgery's phone number is", "School office: office@…"), where
+    something is sent ("send invoices to accounts@…"), or in a message quoted from someone else."""
+    if quoted(text, start):
+        return True
     clause_start, _end = _clause_bounds(text, start, start)
     before = text[clause_start:start]
     if _OTHER_CONTACT.search(before):

@@ -36,6 +36,7 @@ from datetime import datetime
 from typing import Literal
 
 from memdesk.core.dates import MONTHS
+from memdesk.core.search_text import STOPWORDS
 from memdesk.core.slots import (
     LABELS,
     PLURAL_SLOTS,
@@ -44,6 +45,7 @@ from memdesk.core.slots import (
     claims_in,
     household_names,
     later_claims,
+    marked_past,
     mood_at,
     named_claims,
     normalise,
@@ -55,7 +57,7 @@ from memdesk.core.slots import (
     slots_named_in,
     stem,
 )
-from memdesk.llm.aligned import aligned_updates
+from memdesk.llm.aligned import aligned_updates, value_kinds
 from memdesk.llm.ended import by_someone_else, ended_names
 
 Action = Literal["update", "retire", "add"]
@@ -85,6 +87,13 @@ _ENDED_BEFORE = re.compile(
     r"(?i:\b(?:[a-z]{3,}ed|no\s+more|no\s+longer)\s+(?:(?:the|a|an|my|our|that|this)\s+)*)$"
 )
 _ENDED_AFTER = re.compile(r"(?i:\s+(?:\w+\s+)?any\s?more\b)")
+# Right after a value's words: a lowercase word they describe ("PureGym hoodie"), or a verb
+# in the past that they did ("Sister Kaur recommended").
+_DESCRIBES = re.compile(r" [a-z]")
+_DID = re.compile(r" (?:[a-z]+ed|was|were|had)\b")
+_IN_YEAR = re.compile(r"\bin ((?:19|20)\d\d)\b")  # when a thing was done: "fitted in 2021"
+# A span of years in brackets ("(2004–2006)"); the end is its group.
+_CLOSED_YEARS = re.compile(r"\((?:[^()]*\b)?(?:19|20)\d\d\s*[-–]\s*((?:19|20)\d\d)\)")
 _POSSESSIVE = ("'", "’")  # after a name: "Northwind's design tokens" are about the tokens
 _THIRD_PERSON = frozenset({"his", "her", "their"})
 _FIRST_PERSON = frozenset({"i", "i'm", "i’m", "me", "my", "we", "we're", "we’re", "us", "our"})
@@ -144,8 +153,12 @@ def said_in(turns: Sequence[tuple[str, str, datetime]]) -> list[Said]:
 def offline_changes(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
     """The updates, retirements and additions the person's sentences make, by rule.
 
-    When two sentences change the same fact, the later one wins and its reason says so.
+    When two sentences change the same fact, the later one wins and its reason says so. A fact
+    that says it is past ("Former employer: …", "(until March 2026)", "(2004–2006)") is never
+    changed: what the person says now is not about it.
     """
+    this_year = min((sentence.at.year for sentence in said), default=0)
+    known = [fact for fact in known if not _already_past(fact.text, this_year)]
     edits: dict[int, Edit] = {}
     additions: list[tuple[Said, list[Claim]]] = []
     kept: list[Edit] = []
@@ -263,8 +276,12 @@ def _edit(
         until = _until(_date_near(sentence.text, ended.span), sentence.at)
         if read:
             span, whole = _value_span(fact.text, span)
-        elif fact.where == "entry" or fact.text[span[1] : span[1] + 1] in _POSSESSIVE:
-            continue  # only the value's words, in an entry or before what it owns: about something else
+        elif (
+            fact.where == "entry"
+            or fact.text[span[1] : span[1] + 1] in _POSSESSIVE
+            or _names_another(fact, span, known, sentence.at.year)
+        ):
+            continue  # only the value's words, in an entry, before what it owns or describes
         else:
             # Only the value's words are there, in a line or memory about the person. It is
             # replaced only when it ends its sentence ("Goes to Anytime Fitness"),
@@ -294,10 +311,6 @@ def _edit(
         )
         parts.append(_Part(span, text, since, slot, fits))
     current = [c for _s, turn_claims in turn for c in turn_claims if not c.past]
-    said_in_turn = " ".join(s.text for s, _claims in turn)
-    labelled = slots_named_in(said_in_turn) | {
-        _label_slot(word) for word in re.findall(r"[A-Za-z]+", said_in_turn)
-    }
     replacing = says_replacement(sentence.text)
     # The last value said for a slot is the one that holds ("switched to Android, got a Pixel 9").
     for new in reversed([claim for claim in claims if not claim.past]):
@@ -305,7 +318,8 @@ def _edit(
             # A name of no known kind fills a slot the turn names ("had to change GP practice
             # … registered with Dr. Bello"); sure when a title or the sentence itself names it.
             titled = old.slot in _CARERS and _TITLED.match(sentence.text, new.span[0]) is not None
-            slot = new.slot or (old.slot if old.slot in labelled or titled else "")
+            named = titled or _names_slot(sentence.text, new.span[0], old, fact.text)
+            slot = new.slot or (old.slot if named and _same_shape(old, new, fact.text, sentence.text) else "")
             if not slot or not _same_slot(old.slot, slot) or _same(old.slot, new.value, old.value):
                 continue
             # ... but not one the fact already holds ("Works at Monzo" after "I'm at Monzo now,
@@ -362,6 +376,51 @@ def _edit(
     if others or unread or not sure or _sentences(fact.text) > 1:
         return Edit("retire", fact.number, changed, why, evidence=sentence.text, sure=sure), sources
     return Edit("retire", fact.number, "", why, evidence=sentence.text, sure=sure), sources
+
+
+def _names_slot(said: str, start: int, old: Claim, stored: str) -> bool:
+    """The sentence names the stored fact's slot or label before a value of no known kind at
+    ``start`` ("I switched gyms, I go to Solinca now"), and not with the stored value: "on my
+    granddaughter Priya's advice … on the 12th" speaks of the granddaughter stored. A label
+    named after the value or in another sentence ("coming on Monzo … like I am leaving wife";
+    "the landline is the same as ever") fills nothing."""
+    head = said[:start]
+    words = re.findall(r"[A-Za-z]+", head)
+    if old.slot not in slots_named_in(head) and old.slot not in {_label_slot(word) for word in words}:
+        return False
+    value = stored[old.span[0] : old.span[1]]
+    first = [word for word in re.findall(r"\w+", value) if not _TITLED.fullmatch(word)][:1]
+    return not first or re.search(rf"(?<!\w){re.escape(first[0])}(?!\w)", head) is None
+
+
+def _same_shape(old: Claim, new: Claim, stored: str, said: str) -> bool:
+    """A value of no known kind can be the stored one's successor only when the stored value
+    has no shape of its own, or the new one has it too: a word ("a new one") is no phone number."""
+    kinds = value_kinds([stored[old.span[0] : old.span[1]]])
+    return not kinds or kinds <= value_kinds([said[new.span[0] : new.span[1]]])
+
+
+def _already_past(text: str, this_year: int) -> bool:
+    """The stored text says it no longer holds, or spans years that ended before this one."""
+    return marked_past(text) or any(int(end) < this_year for end in _CLOSED_YEARS.findall(text))
+
+
+def _names_another(fact: Known, span: tuple[int, int], known: Sequence[Known], this_year: int) -> bool:
+    """The value's words at ``span`` name another thing, not the value itself: they describe
+    the word after them ("his old PureGym hoodie") while another stored fact holds the value
+    alone ("Trains at PureGym Wandsworth"), or they are who did what the fact tells of, in the
+    past ("Sister Kaur recommended the course", "fitted in 2021 by Dr. Halvorsen"): its end
+    does not end that."""
+    after = fact.text[span[1] :]
+    starts = [m.end() for m in _CLAUSE.finditer(fact.text, 0, span[0])]
+    clause = fact.text[starts[-1] if starts else 0 : _clause_end(fact.text, span[1])]
+    if _DID.match(after) or any(int(year) < this_year for year in _IN_YEAR.findall(clause)):
+        return True
+    if not _DESCRIBES.match(after):
+        return False
+    name = re.escape(fact.text[span[0] : span[1]])
+    alone = re.compile(rf"(?<!\w)(?i:{name})(?!\w)(?!{_DESCRIBES.pattern})")
+    return any(alone.search(other.text) for other in known if other.number != fact.number)
 
 
 def _ended_own(said: str, ended: Claim, known: Sequence[Known]) -> bool:
@@ -519,7 +578,15 @@ def _holding(
     # the word as said, or in the singular ("no more smoothies" ends "a smoothie")
     forms = "|".join(re.escape(form) for form in _singulars(raw))
     match = re.search(rf"(?<!\w)(?:{forms})(?!\w)", text, re.IGNORECASE)
-    return (ended.slot, match.span(), False) if match else None
+    if match is None:
+        return None
+    # The word read as ending it is before it in the stored text too: a word of its name, not a
+    # verb ("left knee" of "Left knee arthroscopy 2018" is no knee the person left).
+    said_before = re.findall(r"[\w'’]+", said[: ended.span[0]].lower())[-1:]
+    stored_before = re.findall(r"[\w'’]+", text[: match.start()].lower())[-1:]
+    if said_before and said_before[0] not in STOPWORDS and said_before == stored_before:
+        return None
+    return ended.slot, match.span(), False
 
 
 def _singulars(raw: str) -> list[str]:
