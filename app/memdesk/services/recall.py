@@ -20,7 +20,7 @@ from memdesk.core.query_dates import find_date
 from memdesk.core.search_text import no_space_runs, query_words
 from memdesk.core.slots import asked_slots, claims_in, stem
 from memdesk.core.timefmt import naive_utc
-from memdesk.core.values import EMAIL, PHONE, values_in
+from memdesk.core.values import ADDRESS, EMAIL, PHONE, values_in
 from memdesk.errors import BadInputError
 from memdesk.services.context import Context
 from memdesk.services.entries import check_category
@@ -74,10 +74,11 @@ _PER_PERIOD = {
     period: re.compile(rf"(?i:\d\s?(?:k\b)?\s*(?:/\s?|\bper\s+|\ban?\s+)(?:{units})\b)")
     for period, (_, units) in _PERIODS.items()
 }
-# A question about how to reach the person ("What's my phone number now?", "my email?") is
-# answered by a paragraph holding a contact of that kind, whatever it is labelled ("Main line:
-# 0708 558 2190"): the slots that ask for one, and the kind of value that fills each.
-_CONTACT_SLOTS = {"phone_number": PHONE, "email": EMAIL}
+# A question about how to reach the person ("What's my phone number now?", "my email?", "What's
+# my address?", "Where do I live?") is answered by a paragraph holding a contact of that kind,
+# whatever it is labelled ("Main line: 0708 558 2190", "Tenancy at 9 Marlowe Court"): the
+# slots that ask for one, and the kind of value that fills each.
+_CONTACT_SLOTS = {"phone_number": PHONE, "email": EMAIL, "address": ADDRESS, "home": ADDRESS}
 # Which of the patterns and facts documents are not in Trash; straight from the driver, as
 # SQLAlchemy's own work would take ten times as long as the query.
 _LIVE_DOCUMENTS = (
@@ -330,7 +331,7 @@ def _gives_rate(text: str, periods: frozenset[str]) -> bool:
 
 
 def _gives_contact(text: str, kinds: frozenset[str]) -> bool:
-    """Whether ``text`` holds a contact of one of ``kinds`` (a phone number, an e-mail)."""
+    """Whether ``text`` holds a contact of one of ``kinds`` (a phone number, an e-mail, an address)."""
     return bool(kinds) and any(value.kind in kinds for value in values_in(text))
 
 
