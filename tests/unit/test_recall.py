@@ -318,3 +318,12 @@ def test_a_question_about_where_the_person_lives_finds_the_paragraph_giving_an_a
         # the address is found though no word of the question is in it; the counted cats, the
         # room number and the phone number are not addresses
         assert [hit.text for hit in hits] == ["Renting the top flat at 27 Quarry Hill Road since May"]
+
+
+def test_a_question_asking_for_an_address_finds_the_entry_giving_one(memdesk_app):
+    app = memdesk_app
+    app.entries.upsert("lease", "Tenancy at 9 Marlowe Court with Cresswell Lettings; rent £825/month")
+    app.entries.upsert("walk", "Takes the long way round the Park on Sundays")  # a street word, no address
+    app.entries.upsert("flat-hunt", "Looking at flats in Beeston for May")
+    hits = app.recall.for_prompt("What's my current address?", "user", 5, app.now(), ReadScope())[0]
+    assert [hit.ref for hit in hits] == ["lease"]

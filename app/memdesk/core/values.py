@@ -56,6 +56,9 @@ _STREET_AFTER_UNIT = "Sector Block Phase Road Street Lane"
 # German (and Dutch) names end in their street word: "Hauptstraße", "Hauptstr.", "Lindenweg".
 _STREET_ENDING = r"straße strasse str\. weg platz gasse allee damm ring ufer gracht"
 _STREET_NUMBER = r"\d{1,5}[A-Za-z]?(?:[/-]\d{1,4})?"
+# The street and place words as the full-text index holds them: what finds an entry that may
+# give an address before its shape is read.
+STREET_WORDS = tuple(dict.fromkeys(f"{_STREET_AFTER} {_STREET_BEFORE} {_STREET_AFTER_UNIT}".lower().split()))
 _AFTER, _BEFORE, _AFTER_UNIT, _ENDING = (
     "|".join(words.split()) for words in (_STREET_AFTER, _STREET_BEFORE, _STREET_AFTER_UNIT, _STREET_ENDING)
 )
