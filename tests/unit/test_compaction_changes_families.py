@@ -326,3 +326,14 @@ def test_a_value_the_person_does_not_state_as_the_fact_s_is_not_written_for_sure
 def test_a_value_described_as_the_fact_describes_it_is_still_written():
     found = edits(["- School run: 15 min walk each way"], "since we moved the school run is a 25 min walk")
     assert sure(found) == [(1, "- School run: 25 min walk each way")]
+
+
+def test_a_new_address_is_not_aligned_into_the_old_line():
+    # the town beside the old street may have changed too: no edit is sure of the whole line
+    stored = ["- Lives at 14 Leith Walk, Edinburgh", "- Cat: Miso"]
+    assert sure(edits(stored, "we moved, I live at 3 Harbour Road now")) == []
+    # a labelled address is replaced whole
+    stored = ["- Home address: 14 Leith Walk, Edinburgh", "- Cat: Miso"]
+    assert sure(edits(stored, "new address is 3 Harbour Road, Leith")) == [
+        (1, "- Home address: 3 Harbour Road, Leith")
+    ]
