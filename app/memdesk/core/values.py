@@ -203,7 +203,7 @@ def _kind_and_key(group: str, raw: str) -> tuple[str, str]:
         return f"quantity:{_UNIT_KIND[unit]}", f"{_amount(number.group(0))} {unit}"
     if group == TITLED:
         return TITLED, raw.split()[-1].lower()
-    if group == ADDRESS:  # "9 Marlowe Court" and "9, Marlowe court" are one address
+    if group == ADDRESS:  # "9 Marlowe Court" and "9, Marlowe Court." are one address
         return ADDRESS, " ".join(re.findall(r"\w+", raw.lower()))
     if group == "ordinal":
         number, noun = raw.split(None, 1)
