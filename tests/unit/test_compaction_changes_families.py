@@ -46,6 +46,11 @@ def sure(found: list[Edit]) -> list[tuple[int | None, str]]:
         ("so it's 60 now", "number", "60"),
         ("we moved up to the 19th floor", "ordinal:floor", "19"),  # with what it counts
         ("I'm on Dr Ingrid Lindqvist's list", "titled", "lindqvist"),  # by the surname
+        ("our new place is 41 Orchard Rise, Leeds", "address", "41 orchard rise"),
+        ("Flat 2, 118 Gorgie Road", "address", "flat 2 118 gorgie road"),  # the flat with it
+        ("House No. 9, Sector 21, Gurgaon", "address", "house no 9 sector 21"),
+        ("vivo en Calle Alcalá 40", "address", "calle alcalá 40"),  # the street before its number
+        ("wir wohnen Bergstr. 7b", "address", "bergstr 7b"),  # the street word inside the name
     ],
 )
 def test_a_value_is_read_by_its_shape(text, kind, key):
@@ -69,6 +74,16 @@ def test_what_is_not_a_value_of_its_own():
     # taken back by a "no" of its own before another of its kind; "no more than" takes nothing back
     assert [v.denied for v in values_in("3:45 this term — no, sorry, 3:30")] == [True, False]
     assert [v.denied for v in values_in("£30 a month, no more than £35")] == [False, False]
+
+
+def test_a_number_without_a_street_after_it_is_not_an_address():
+    # a count, a room, a name said without its street word, a street word that is no street
+    assert [v.kind for v in values_in("fed 3 cats in Room 12 at 10 Downing's office")] == ["number"]
+    assert values_in("2 Close friends came round") == ()
+    assert values_in("4 Green party members") == ()
+    # the same address written otherwise compares equal
+    (one,), (other,) = values_in("at 9 Marlowe Court"), values_in("9, Marlowe Court")
+    assert (one.kind, one.key) == (other.kind, other.key) == ("address", "9 marlowe court")
 
 
 def test_a_new_value_replaces_only_that_value_of_the_line():
@@ -311,3 +326,14 @@ def test_a_value_the_person_does_not_state_as_the_fact_s_is_not_written_for_sure
 def test_a_value_described_as_the_fact_describes_it_is_still_written():
     found = edits(["- School run: 15 min walk each way"], "since we moved the school run is a 25 min walk")
     assert sure(found) == [(1, "- School run: 25 min walk each way")]
+
+
+def test_a_new_address_is_not_aligned_into_the_old_line():
+    # the town beside the old street may have changed too: no edit is sure of the whole line
+    stored = ["- Lives at 14 Leith Walk, Edinburgh", "- Cat: Miso"]
+    assert sure(edits(stored, "we moved, I live at 3 Harbour Road now")) == []
+    # a labelled address is replaced whole
+    stored = ["- Home address: 14 Leith Walk, Edinburgh", "- Cat: Miso"]
+    assert sure(edits(stored, "new address is 3 Harbour Road, Leith")) == [
+        (1, "- Home address: 3 Harbour Road, Leith")
+    ]

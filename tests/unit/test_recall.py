@@ -304,3 +304,26 @@ def test_a_question_asking_for_a_contact_finds_the_paragraph_holding_one_of_its_
     for question, line in asked:
         hits = app.recall.for_prompt(question, "user", 3, app.now(), ReadScope())[0]
         assert [hit.text for hit in hits] == [line]
+
+
+def test_a_question_about_where_the_person_lives_finds_the_paragraph_giving_an_address(memdesk_app):
+    app = memdesk_app
+    app.documents.set(
+        "user/facts",
+        "- Renting the top flat at 27 Quarry Hill Road since May\n\n- Keeps 3 cats and a tortoise"
+        "\n\n- Desk in Room 12 at the lab\n\n- Phone: 0708 558 2190",
+    )
+    for question in ("What's my current address?", "Where do I live these days?"):
+        hits = app.recall.for_prompt(question, "user", 3, app.now(), ReadScope())[0]
+        # the address is found though no word of the question is in it; the counted cats, the
+        # room number and the phone number are not addresses
+        assert [hit.text for hit in hits] == ["Renting the top flat at 27 Quarry Hill Road since May"]
+
+
+def test_a_question_asking_for_an_address_finds_the_entry_giving_one(memdesk_app):
+    app = memdesk_app
+    app.entries.upsert("lease", "Tenancy at 9 Marlowe Court with Cresswell Lettings; rent £825/month")
+    app.entries.upsert("walk", "Takes the long way round the Park on Sundays")  # a street word, no address
+    app.entries.upsert("flat-hunt", "Looking at flats in Beeston for May")
+    hits = app.recall.for_prompt("What's my current address?", "user", 5, app.now(), ReadScope())[0]
+    assert [hit.ref for hit in hits] == ["lease"]

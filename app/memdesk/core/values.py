@@ -1,6 +1,6 @@
 """Values a text holds, read by their shape alone: an e-mail or web address, a phone number,
 an amount of money, a quantity with its unit, a percentage, a clock time or a range of two,
-a weekday, an ordinal with what it counts, a person named with a title.
+a weekday, an ordinal with what it counts, a person named with a title, a postal address.
 
 No word list of what the value is about: "07700 900873" is a phone number wherever it is
 said, "40 mg" a dose of something, "21:00–05:30" a range of hours. Each value has a kind and
@@ -34,6 +34,35 @@ TITLED = "titled"
 # A weekday said as recurring ("Thursdays", "every Thursday") is a schedule's; one said once
 # ("on Thursday", "thurs") is a day something happens or happened.
 WEEKDAY, DAY = "weekday", "day"
+# A postal address: a house, flat or plot number with a street or place word after it ("9
+# Marlowe Court", "Plot No. 17, Road No. 4"), or a street named before its number ("Calle
+# Mayor 12", "Hauptstr. 5"). Names and words are capitalised, as an address writes them, and
+# a street word after the number follows a name: "2 Close friends" and "3 way split" are not
+# addresses, nor is a number with no such word ("Room 12", "10 Downing" said as a name).
+ADDRESS = "address"
+# Street and place words of the languages the rules read: those said after the number
+# (English), those said before it (the others), and those said before it only after a plot's
+# or flat's number ("Plot No. 17, Sector 4": "Block 2, 12th floor" of an office is no address).
+_STREET_AFTER = (
+    "Street St Road Rd Lane Ln Avenue Ave Close Court Ct Drive Way Walk Place Pl Square Sq"
+    " Crescent Cres Terrace Gardens Grove Mews Row Hill Park Parade Rise View Green Wharf"
+    " Apartments Flats Mansions House Cottages Estate Colony Nagar Marg Sector Block"
+)
+_STREET_BEFORE = (
+    "Calle Avenida Av Carrer Plaza Paseo Rua Travessa Praça Via Viale Piazza Corso Rue Boulevard"
+    " Chemin Allée Ulica Aleja Osiedle Straat Laan Plein"
+)
+_STREET_AFTER_UNIT = "Sector Block Phase Road Street Lane"
+# German (and Dutch) names end in their street word: "Hauptstraße", "Hauptstr.", "Lindenweg".
+_STREET_ENDING = r"straße strasse str\. weg platz gasse allee damm ring ufer gracht"
+_STREET_NUMBER = r"\d{1,5}[A-Za-z]?(?:[/-]\d{1,4})?"
+# The street and place words as the full-text index holds them: what finds an entry that may
+# give an address before its shape is read.
+STREET_WORDS = tuple(dict.fromkeys(f"{_STREET_AFTER} {_STREET_BEFORE} {_STREET_AFTER_UNIT}".lower().split()))
+_AFTER, _BEFORE, _AFTER_UNIT, _ENDING = (
+    "|".join(words.split()) for words in (_STREET_AFTER, _STREET_BEFORE, _STREET_AFTER_UNIT, _STREET_ENDING)
+)
+_UNIT_NUMBER = rf"(?:Flat|Apt|Apartment|Unit|Plot|House|Door)\.?\s+(?:No\.?\s*)?{_STREET_NUMBER},?\s+"
 # Units by what they measure; a quantity's kind is "quantity:<what>", so 75mcg replaces 50mcg
 # and "1 gig" is not compared with "20 minutes".
 _UNITS = {
@@ -64,6 +93,11 @@ _SHAPES = re.compile(
     |(?P<hours>\b{_CLOCK}\s*(?:-|–|—|to|till|until)\s*{_CLOCK})
     |(?P<clock>\b{_CLOCK})
     |(?P<phone>(?<![\w+.,])\+?\d(?:[ ()-]{{0,2}}\d){{6,14}}(?![\w.,]\d))
+    |(?P<address>(?<![\w.,£$€₹¥+/:-])(?:{_UNIT_NUMBER})?
+        (?:(?:No\.?\s*)?{_STREET_NUMBER},?\s+(?:[A-Z][\w'’-]*\s+){{1,3}}(?:{_AFTER})\b\.?
+        |\b(?:{_BEFORE})\b\.?\s+(?:No\.?\s*)?(?:[A-Z][\w'’-]*\s+){{0,3}}{_STREET_NUMBER}\b
+        |\b[A-ZÄÖÜ]\w*(?i:{_ENDING})\s*{_STREET_NUMBER}\b)
+        |\b{_UNIT_NUMBER}(?:{_AFTER_UNIT})\b\.?\s+(?:No\.?\s*)?{_STREET_NUMBER}\b)
     |(?P<quantity>\b{_NUMBER}\s?(?i:{_UNIT})(?!\w))
     |(?P<titled>\b(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?[ ]+{_NAME_WORD}(?:[ ]{_NAME_WORD})*)
     |(?P<ordinal>\b\d+(?i:st|nd|rd|th)\s+[^\W\d_]+)
@@ -169,6 +203,8 @@ def _kind_and_key(group: str, raw: str) -> tuple[str, str]:
         return f"quantity:{_UNIT_KIND[unit]}", f"{_amount(number.group(0))} {unit}"
     if group == TITLED:
         return TITLED, raw.split()[-1].lower()
+    if group == ADDRESS:  # "9 Marlowe Court" and "9, Marlowe Court." are one address
+        return ADDRESS, " ".join(re.findall(r"\w+", raw.lower()))
     if group == "ordinal":
         number, noun = raw.split(None, 1)
         return f"{ORDINAL}{noun.lower()}", re.sub(r"\D", "", number)

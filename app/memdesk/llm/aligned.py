@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from memdesk.core.search_text import STOPWORDS
 from memdesk.core.slots import mood_at, placed_later, quoted, reported, someone_else, stem
 from memdesk.core.values import (
+    ADDRESS,
     CLOCK,
     DAY,
     EMAIL,
@@ -86,9 +87,9 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
         # Halifax 4.52%."); it does not change one. A value it says as not holding is no value of
         # it, and a value a sentence corrects ("105 not 110. 110 was what my brother reckoned")
         # is out of it wherever the message says it
-        said_there = [v for s in said if s.turn == sentence.turn for v in values_in(s.text)]
+        said_there = [v for s in said if s.turn == sentence.turn for v in _values(s.text)]
         corrected = {
-            (v.kind, v.key) for s in said if s.turn == sentence.turn for v in _corrected(values_in(s.text))
+            (v.kind, v.key) for s in said if s.turn == sentence.turn for v in _corrected(_values(s.text))
         }
         message = [v for v in said_there if not v.denied and (v.kind, v.key) not in corrected]
         for kind, value in _single_values(sentence.text, old_people):
@@ -155,7 +156,7 @@ def valued_turns(said: Sequence[Said]) -> set[int]:
     """The person's messages that hold a value, and the person's message before each: where
     a value-aligned change and its anchor are said."""
     turns = sorted({s.turn for s in said})
-    holding = {s.turn for s in said if values_in(s.text)}
+    holding = {s.turn for s in said if _values(s.text)}
     return holding | {turns[turns.index(turn) - 1] for turn in holding if turns.index(turn) > 0}
 
 
@@ -163,12 +164,12 @@ def _stored_people(known: Sequence[Known]) -> set[tuple[str, str]]:
     """The people the stored facts name with a title: one said beside the new one is the old
     ("Dr Fennimore has retired … I'm to see Dr Kaur now"), not a second new one. Other values
     named beside a new one stay a comparison ("Nationwide 4.39%. Halifax 4.52%.")."""
-    return {(TITLED, v.key) for fact in known for v in values_in(fact.text) if v.kind == TITLED}
+    return {(TITLED, v.key) for fact in known for v in _values(fact.text) if v.kind == TITLED}
 
 
 def value_kinds(texts: Iterable[str]) -> set[str]:
     """The kinds of the values the texts hold (a number alone is not one of its own)."""
-    return {value.kind for text in texts for value in values_in(text) if value.kind not in (NUMBER, DAY)}
+    return {value.kind for text in texts for value in _values(text) if value.kind not in (NUMBER, DAY)}
 
 
 def _corrected(found: tuple[Value, ...]) -> list[Value]:
@@ -178,10 +179,17 @@ def _corrected(found: tuple[Value, ...]) -> list[Value]:
     return [value for value in found if value.denied and value.kind in holding]
 
 
+def _values(text: str) -> tuple[Value, ...]:
+    """The values the rules align: not a postal address, whose town or district a move may
+    change beside it ("we moved, 3 Harbour Road now" of "Lives at 14 Leith Walk, Edinburgh");
+    a labelled address is the slots' to replace whole."""
+    return tuple(value for value in values_in(text) if value.kind != ADDRESS)
+
+
 def _single_values(text: str, old: set[tuple[str, str]]) -> list[tuple[str, Value]]:
     """The kinds the text holds exactly one value of (a value said as not holding, and an old
     one named beside it, aside)."""
-    found = [value for value in values_in(text) if (value.kind, value.key) not in old]
+    found = [value for value in _values(text) if (value.kind, value.key) not in old]
     kinds = {value.kind for value in found if not value.denied}
     return [
         (kind, only[0])
@@ -221,7 +229,7 @@ def _target(
     for fact in known:
         text = texts.get(fact.number, fact.text)
         # a number alone stands for the one amount a fact gives with its unit
-        own = [v for v in values_in(text) if _of_kind(v.kind, kind)]
+        own = [v for v in _values(text) if _of_kind(v.kind, kind)]
         regions = [(0, len(text))] if len(own) == 1 else _clauses(text)
         for region in regions:
             inside = [v for v in own if region[0] <= v.span[0] and v.span[1] <= region[1]]

@@ -20,7 +20,7 @@ from memdesk.core.query_dates import find_date
 from memdesk.core.search_text import no_space_runs, query_words
 from memdesk.core.slots import asked_slots, claims_in, stem
 from memdesk.core.timefmt import naive_utc
-from memdesk.core.values import EMAIL, PHONE, values_in
+from memdesk.core.values import ADDRESS, EMAIL, PHONE, STREET_WORDS, values_in
 from memdesk.errors import BadInputError
 from memdesk.services.context import Context
 from memdesk.services.entries import check_category
@@ -59,6 +59,9 @@ SLOT_PIECES = 500
 # Letters of a word's stem that its forms share ("allergic", "allergy"); shorter words are
 # too often the start of an unrelated one.
 FORM_LETTERS = 6
+# Entries with a street or place word read for an address's shape, for a question asking where
+# the person lives: enough that words of other uses ("a long way", "the park") leave room.
+ADDRESS_TOP = 200
 # A question about a rate per period ("my hourly rate", "what do I pay monthly?") is answered
 # by an amount given per that period, however it is written ("$105/hr", "£24.99 a month",
 # "300 per week"): each period, the words that ask for it and the ways an amount gives it.
@@ -74,10 +77,11 @@ _PER_PERIOD = {
     period: re.compile(rf"(?i:\d\s?(?:k\b)?\s*(?:/\s?|\bper\s+|\ban?\s+)(?:{units})\b)")
     for period, (_, units) in _PERIODS.items()
 }
-# A question about how to reach the person ("What's my phone number now?", "my email?") is
-# answered by a paragraph holding a contact of that kind, whatever it is labelled ("Main line:
-# 0708 558 2190"): the slots that ask for one, and the kind of value that fills each.
-_CONTACT_SLOTS = {"phone_number": PHONE, "email": EMAIL}
+# A question about how to reach the person ("What's my phone number now?", "my email?", "What's
+# my address?", "Where do I live?") is answered by a paragraph holding a contact of that kind,
+# whatever it is labelled ("Main line: 0708 558 2190", "Tenancy at 9 Marlowe Court"): the
+# slots that ask for one, and the kind of value that fills each.
+_CONTACT_SLOTS = {"phone_number": PHONE, "email": EMAIL, "address": ADDRESS, "home": ADDRESS}
 # Which of the patterns and facts documents are not in Trash; straight from the driver, as
 # SQLAlchemy's own work would take ten times as long as the query.
 _LIVE_DOCUMENTS = (
@@ -222,7 +226,8 @@ class Recall:
         ("allergic" and "Allergy: …") or a word of the date it names ("starting in September"
         and "Going to Nottingham in September": a document's paragraph has no date of its own
         to match), or gives an amount per the period it names ("hourly rate" and "Charges
-        $105/hr"), is a candidate even when no word matches as the index stems it."""
+        $105/hr"), is a candidate even when no word matches as the index stems it; so is an
+        entry giving an address, for a question asking where the person lives."""
         terms = self.terms(message, now)
         if not terms.words and not terms.runs:
             return [], []
@@ -231,13 +236,15 @@ class Recall:
         skipped = [str(Target(TargetKind.DOC, ns)) for ns in documents if ns not in namespaces]
         params = self._entry_params(now, "knowledge", None, None)
         depth = max(limit, CANDIDATES) + len(scope.private_entries)
+        slots = asked_slots(message)
+        contacts = frozenset(_CONTACT_SLOTS[slot] for slot in slots if slot in _CONTACT_SLOTS)
         with self.ctx.store.read(consistent=False, within=session) as session:
             lists, answers = self._entry_lists(session, terms, params, depth)
+            if ADDRESS in contacts:
+                lists.append(self._address_entries(session, params, depth))
             if self._any_live(session, documents, namespaces):
                 deep = max(limit, CANDIDATES)
                 lists += self._pieces(session, terms, namespaces, deep)
-                slots = asked_slots(message)
-                contacts = frozenset(_CONTACT_SLOTS[slot] for slot in slots if slot in _CONTACT_SLOTS)
                 asked = _Asked(slots, _forms(message), _periods(message), contacts)
                 lists += _filling(session, asked, namespaces, deep)
             ranked = self._ranked(session, lists, terms, params, answers)
@@ -245,6 +252,15 @@ class Recall:
         hidden = [h for h in hits if h.kind != "document" and scope.hides_entry(h.ref)]
         shown = [h for h in hits if h not in hidden][:limit]
         return shown, [str(Target(TargetKind.ENTRY, h.ref)) for h in hits[:limit] if h in hidden] + skipped
+
+    def _address_entries(self, session: Session, params: dict[str, object], limit: int) -> list[Candidate]:
+        """Entries giving a postal address ("Tenancy at 9 Marlowe Court"), for a question asking
+        where the person lives: the index finds those with a street or place word, and the
+        address's shape keeps those that give one."""
+        rows = self.ctx.store.fulltext.ranked_entries(session, list(STREET_WORDS), params, ADDRESS_TOP)
+        return _entry_candidates(
+            [row for row in rows if _gives_contact(row[1], frozenset({ADDRESS}))][:limit]
+        )
 
     def _any_live(self, session: Session, documents: list[str], namespaces: list[str]) -> bool:
         """Whether any of ``namespaces`` (some of ``documents``) is a document not in Trash: when
@@ -330,7 +346,7 @@ def _gives_rate(text: str, periods: frozenset[str]) -> bool:
 
 
 def _gives_contact(text: str, kinds: frozenset[str]) -> bool:
-    """Whether ``text`` holds a contact of one of ``kinds`` (a phone number, an e-mail)."""
+    """Whether ``text`` holds a contact of one of ``kinds`` (a phone number, an e-mail, an address)."""
     return bool(kinds) and any(value.kind in kinds for value in values_in(text))
 
 
