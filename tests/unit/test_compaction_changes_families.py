@@ -337,3 +337,19 @@ def test_a_new_address_is_not_aligned_into_the_old_line():
     assert sure(edits(stored, "new address is 3 Harbour Road, Leith")) == [
         (1, "- Home address: 3 Harbour Road, Leith")
     ]
+
+
+def test_a_label_that_tells_one_of_several_apart_is_changed_surely_only_when_said():
+    stored = ["Work phone: 020 7946 0321", "Dog: Biscuit"]
+    # a new personal number is not the work line's; it is only suggested there
+    found = edits(stored, "changed my cell number, it's 07700 900 318 now", where="profile")
+    assert sure(found) == []
+    assert [(edit.target, edit.sure) for edit in found if edit.action != "add"] == [(1, False)]
+    # said with a word of its label, the same change is sure
+    assert sure(edits(stored, "the work phone is 020 7946 0999 now", where="profile")) == [
+        (1, "Work phone: 020 7946 0999")
+    ]
+    # a label whose first word names the same thing tells nothing apart
+    assert sure(edits(["Phone number: 0131 496 0018"], "new number is 07700 900 789", where="profile")) == [
+        (1, "Phone number: 07700 900 789")
+    ]

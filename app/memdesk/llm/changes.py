@@ -348,8 +348,11 @@ def _edit(
                 continue
             text = _filled(old, new, sentence.text)
             since = _since(_date_near(sentence.text, new.span))
-            # a slot the rules know, a doctor's title, or the label in the sentence itself
-            known_slot = bool(new.slot) or titled or old.slot in slots_named_in(sentence.text)
+            # a slot the rules know, a doctor's title, or the label in the sentence itself; a
+            # label that tells one of its kind from others ("Home phone") only when said
+            known_slot = (
+                bool(new.slot) or titled or old.slot in slots_named_in(sentence.text)
+            ) and _qualifier_said(fact.text, old.slot, sentence.text)
             parts.append(_Part(span, text, since, old.slot, known_slot))
     if not parts:
         return None
@@ -391,6 +394,27 @@ def _names_slot(said: str, start: int, old: Claim, stored: str) -> bool:
     value = stored[old.span[0] : old.span[1]]
     first = [word for word in re.findall(r"\w+", value) if not _TITLED.fullmatch(word)][:1]
     return not first or re.search(rf"(?<!\w){re.escape(first[0])}(?!\w)", head) is None
+
+
+def _qualifier_said(stored: str, slot: str, said: str) -> bool:
+    """The stored line's label names no one of several of its kind, or the sentence says a word
+    of the label: "Home phone" is one phone of the person's, and "my mobile number changed"
+    is not about it; "new address is …" is about "Home address". A word before the label's
+    last that names this slot or none of another ("Phone number") tells nothing apart."""
+    label = _OWN_LABEL.fullmatch(stored)
+    if label is None:
+        return True
+    words = label.group(1).lower().split()
+    qualifiers = [
+        word for word in words[:-1] if word not in STOPWORDS and not _related(LABELS.get(word, ""), slot)
+    ]
+    spoken = {stem(word) for word in re.findall(r"[a-z]+", said.lower())}
+    return not qualifiers or any(stem(word) in spoken for word in words)
+
+
+def _related(one: str, other: str) -> bool:
+    """Two slots of one thing: the same, or one a kind of the other ("phone", "phone_number")."""
+    return bool(one) and (one.startswith(other) or other.startswith(one))
 
 
 def _same_shape(old: Claim, new: Claim, stored: str, said: str) -> bool:
