@@ -99,14 +99,20 @@ def test_the_model_sees_every_stored_line_and_its_quoted_update_is_accepted(memd
     assert proposal.usage.calls == 3  # the summary, the facts and the changes: one call each
 
 
-def test_a_conversation_no_rule_reads_reaches_the_model_with_entries_by_key(memdesk_app, backend):
-    seen = {}
+def answering_none(backend) -> dict[str, str]:
+    """The changes step answers that nothing changed; the message it was sent is kept."""
+    seen: dict[str, str] = {}
 
     def changes(request):
         seen["message"] = request.user_text
         return Reply('[{"action": "none"}]')
 
     respond(backend, changes)
+    return seen
+
+
+def test_a_conversation_no_rule_reads_reaches_the_model_with_entries_by_key(memdesk_app, backend):
+    seen = answering_none(backend)
     app = memdesk_app
     app.update_settings(app.settings.with_values({"compaction.change_candidates": 1}))
     app.documents.set("user/profile", PROFILE)
@@ -123,13 +129,7 @@ def test_a_conversation_no_rule_reads_reaches_the_model_with_entries_by_key(memd
 
 def test_while_every_entry_fits_the_candidates_the_model_sees_them_all(memdesk_app, backend):
     """The person's words may share none with the entry they change ("pasword")."""
-    seen = {}
-
-    def changes(request):
-        seen["message"] = request.user_text
-        return Reply('[{"action": "none"}]')
-
-    respond(backend, changes)
+    seen = answering_none(backend)
     app = memdesk_app
     app.entries.upsert("home-wifi", "Home wifi is Casa_Moreno_5G, password tacos4ever2022.", "knowledge")
     app.entries.upsert("diary-key", "The diary's own password.", "knowledge")

@@ -67,17 +67,7 @@ def effective_expiry(entry: StoredEntry, retention_days: int) -> datetime | None
 
 
 def entry_row(entry: StoredEntry, now: datetime, retention_days: int) -> EntryRow:
+    """The row a table shows: the stored columns in their order, the expiry retention gives."""
     expires = effective_expiry(entry, retention_days)
-    return EntryRow(
-        id=entry.id,
-        key=entry.key,
-        content=entry.content,
-        category=entry.category,
-        importance=entry.importance,
-        session_id=entry.session_id,
-        created_at=entry.created_at,
-        updated_at=entry.updated_at,
-        pinned=bool(entry.pinned),
-        expires_at=expires,
-        expired=lifetime.has_expired(expires, now),
-    )
+    shown = entry._replace(pinned=bool(entry.pinned), expires_at=expires)
+    return EntryRow(*shown, expired=lifetime.has_expired(expires, now))
