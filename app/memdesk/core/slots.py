@@ -1257,7 +1257,8 @@ _ADDING = _Lazy(r"(?i:\b(?:also|as\s+well|both|another|extra|plus)\b|\btoo\b(?=\
 # Moods of a claim (``mood_at``): supposed, or for a later date.
 SUPPOSED, LATER = "supposed", "later"
 _SENTENCE_STOP = _Lazy(r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bSt)[.!?](?=\s|$)")
-_REQUEST = _Lazy(r"(?i:\s*(?:please\s+)?(?:could|can|would|will)\s+(?:you|we)\b)")
+# A request to the listener, after a few opening words at most ("oh also can u use…").
+_REQUEST = _Lazy(r"(?i:(?:\s*[^\W\d_]+,?){0,3}?\s*(?:please\s+)?(?:could|can|would|will)\s+(?:you|u|we)\b)")
 _SUPPOSING = _Lazy(
     r"(?i:\b(?:thinking\s+(?:of|about)|think\s+about|considering|contemplating|might|could|would(?!\s+like)|"
     r"should|maybe|perhaps|possibly|planning\s+(?:to|on)|plan\s+to|plans\s+to|hoping\s+to|hope\s+to|want\s+to|"

@@ -65,9 +65,6 @@ _MODAL = re.compile(r"(?i:\b(?:will|shall|gonna)\b|['’]ll\b|\bgoing\s+to\b)")
 _LISTENERS_MODAL = re.compile(
     r"(?i:\b(?:you|u)(?:\s*['’]ll|\s+(?:will|shall)|\s*['’]re\s+going\s+to|\s+are\s+going\s+to)\b)"
 )
-# A request that the listener do something from now on, wherever it opens its sentence ("oh
-# also can u use they/them for me from now on?"), says what holds from now: not a question.
-_REQUEST = re.compile(r"(?i:\b(?:can|could|would|will)\s+(?:you|u)\b)")
 _UNTIL = re.compile(r"(?i:\b(?:until|till|til)\b)")
 _ENDS_FROM_NOW = re.compile(r"(?i:\b(?:no\s+longer|any\s?more)\b)")
 _NEGATED_MODAL = re.compile(r"(?i:\b(?:won['’]?t|will\s+not|shan['’]?t|shall\s+not)\b)")
@@ -164,8 +161,6 @@ def doubt(edit: Edit, before: str, spoken: Spoken, *, note: bool = False) -> str
         and not mood_at(*_quoted_clauses(text, start, end, at))
     ):
         mood = ""  # "I just want to share, I gave birth…": a wish of another clause's; a condition governs
-    if mood and text[_sentence_end(text, at) - 1] == "?" and _request_from_now(text, start, end, at):
-        mood = ""  # "can u use they/them for me from now on?": the person's wish, from now
     if mood and text[_sentence_end(text, at) - 1] == "?":
         return f"Not applied: a question, not a change — {said}"
     if mood == "supposed":
@@ -269,19 +264,6 @@ def _without_listeners_modals(text: str) -> str:
     """``text`` with the listener's modals (``_LISTENERS_MODAL``) blanked, every other
     character where it was."""
     return _LISTENERS_MODAL.sub(lambda modal: " " * len(modal.group()), text)
-
-
-def _request_from_now(text: str, start: int, end: int, at: int) -> bool:
-    """The question holding the quote asks the listener to do something (``_REQUEST``), the
-    quote places it at the moment it is said ("from now on"), and without the request
-    nothing in the question reads as a supposition or a later date."""
-    opened = [match.end() for match in _SENTENCE_END.finditer(text, 0, at)]
-    first = opened[-1] if opened else 0
-    request = _REQUEST.search(text, first, at)
-    if request is None or not _PRESENT.search(text, start, end):
-        return False
-    asked = text[request.end() : _sentence_end(text, at)].rstrip("?!. ")  # what it asks, as said
-    return not mood_at(asked, at - request.end())
 
 
 def _condition_reach(text: str, start: int) -> int:
