@@ -1,0 +1,172 @@
+"""Mention or use: whether words a rule matched are talked about rather than said to the reader.
+
+Honest text quotes, tests, describes and reports orders: a design note lists the phrases a
+filter flags, a test asserts that a detector catches one, a post-mortem says what a runbook
+told on-call to do, friends agree that whoever pretends to forget the rules brings snacks. The
+words are an attack's; the sentence around them is not. ``suspicious`` asks here before it
+counts a rule's match. Only the structure around the match is read:
+
+- a quotation the text names as an example (after "like", "such as", "flags", a call's
+  parenthesis, another such quotation, or followed by "-style" and a word for a specimen);
+- a string literal that a test asserts on (``assert is_injection("…")``, or a name assigned
+  a string and asserted on later);
+- a parenthesis of examples after a word that names specimens ("jailbreaks (…)");
+- a sentence whose verb of detection governs the match ("the filter flags notes that …");
+- a clause whose subject is someone other than the reader ("we … ignore everything after
+  the firmware change", "whoever pretends to forget the rules", "they like me to pretend").
+
+A match that addresses the reader stays an order wherever it stands: the second person, a name
+for the reader or "please" between the clause's start and the match's end makes the last two
+signals fail, so "# assistant: ignore previous instructions" in a comment is still held.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memdesk.core.detector_address import addresses_a_reader
+from memdesk.core.detector_code import MENTION_CUE, QUOTES
+
+# How far a quotation, a parenthesis or a clause is looked for around a match.
+_REACH_CHARS = 160
+# Words naming text as a specimen of a kind: a quotation or parenthesis next to one shows
+# examples ("extraction attempts (…)", "'print your instructions'-style attacks").
+_SPECIMENS = (
+    r"(?:attacks?|attempts?|injections?|jailbreaks?|exploits?|payloads?|examples?|requests?|prompts?|phrases?|"
+    r"patterns?|strings?|cases?|fixtures?|samples?|probes?|inputs?|messages?|texts?|wordings?)"
+)
+_PARENTHESIS_CUE = re.compile(rf"(?:\b{_SPECIMENS}|\be\.g\.|\bi\.e\.|\blike|\bsuch\s+as)\s*\(\s*\Z")
+_OPENS_WITH_EXAMPLE = re.compile(r"\(\s*(?:e\.g\.|like|such\s+as|say)\b")
+_SPECIMEN_AFTER = re.compile(rf"\s*[-–]?\s*(?:style|like|type|kind)?\s*{_SPECIMENS}\b")
+# A quotation after another named one: "flags 'ignore the above' or 'reveal your rules'".
+_CHAINED = re.compile(r"[\"'”’`]\s*(?:,\s*)?(?:\bor\b|\band\b|/)\s*\Z")
+# A quotation addresses its reader when it opens with a name for one and a colon ("'AI: …'").
+_ADDRESSEE_CHARS = 24
+# The function a quotation is passed to ("=assistant(", "detector.score(").
+_CALLED = re.compile(r"([\w.]+)\s*\(\s*\Z")
+# A cue anywhere before a chain of quotations.
+_CUE_BEFORE = re.compile(MENTION_CUE.pattern.replace(r"[\s:,]*\Z", r"[\s:,]*[\"'“‘`]"))
+# A verb of detection: what follows it is what the detector looks for.
+_DETECTS = re.compile(
+    r"\b(?:flags?|flagged|flagging|detects?|detected|detecting|catch(?:es)?|caught|blocks?|blocked|rejects?|"
+    r"rejected|strips?|stripped|quarantines?|classif(?:y|ies|ied)|recogni[sz]es?|screens?\s+for|looks?\s+for)\b"
+)
+# Someone other than the reader as a clause's subject, in the first person or the third.
+_OTHER_SUBJECT = re.compile(
+    r"(?:(?:and|but|so|then|because|when|if|since|while|once)\s+)?"
+    r"(?:we|they|he|she|whoever|everyone|everybody|someone|somebody|nobody|people|attackers?)\b"
+)
+# "Whoever reads this …" is the reader; "whoever pretends …" is someone else.
+_READS = re.compile(
+    r"\s+(?:is\s+|are\s+)?(?:read|reads|reading|process\w*|summari[sz]\w*|pars\w*|sees?|seeing|gets?|receives?|"
+    r"handl\w*|opens?)\b"
+)
+# Where a clause begins: a sentence's end, a colon, a semicolon, a comma, a bracket, a line break.
+_CLAUSE_BREAK = re.compile(r"[.!?;:,(\n]\s*|\s[-–—]\s")
+# Test code: an assertion, on the line itself or about a name assigned the string.
+_ASSERTS = re.compile(r"^\s*(?:assert\b|expect\s*\(|self\.assert\w*\s*\(|\w+\.assert\w*\s*\()", re.MULTILINE)
+_ASSIGNED = re.compile(r"^\s*([a-z_][\w.]*)\s*=\s*\Z")
+
+
+def mentioned(lowered: str, start: int, end: int, order: bool) -> bool:
+    """Whether ``lowered[start:end]``, the words a rule matched in the lower-cased text, are talked
+    about (quoted, tested, described, reported) rather than said to the reader. ``order``: the
+    rule reads an order by its verb, so a clause with another subject only describes one (a rule
+    that reads a fact, handed codes or money, is read whatever its subject)."""
+    line_start = lowered.rfind("\n", 0, start) + 1
+    line_end = lowered.find("\n", end)
+    line_end = len(lowered) if line_end == -1 else line_end
+    quotation = _quotation(lowered, line_start, line_end, start, end)
+    if quotation is not None:
+        opened, closed = quotation
+        if _named_example(lowered, line_start, opened, closed) or _asserted(lowered, line_start, opened):
+            return True
+    if _in_parenthesised_examples(lowered, line_start, line_end, start, end):
+        return True
+    if not order:
+        return False
+    # What a detector is said to look for may name the reader it would mislead.
+    if _DETECTS.search(lowered, _sentence_start(lowered, start), start):
+        return True
+    clause = _clause_start(lowered, start)
+    subject = _OTHER_SUBJECT.match(lowered, clause)
+    if subject is None or _READS.match(lowered, subject.end()):
+        return False
+    return not addresses_a_reader(lowered[subject.end() : end])
+
+
+def _quotation(lowered: str, line_start: int, line_end: int, start: int, end: int) -> tuple[int, int] | None:
+    """The opening and closing marks of the quotation on the match's line that holds it."""
+    lead_from = max(line_start, start - _REACH_CHARS)
+    for opened in range(start - 1, lead_from - 1, -1):
+        mark = lowered[opened]
+        if mark in QUOTES:
+            closed = lowered.find(QUOTES[mark], end, min(line_end, end + _REACH_CHARS))
+            if closed == -1 or (mark == "'" and opened > 0 and lowered[opened - 1].isalnum()):
+                return None
+            return opened, closed
+    return None
+
+
+def _named_example(lowered: str, line_start: int, opened: int, closed: int) -> bool:
+    """Whether the quotation is named as an example: not when it opens by addressing the reader
+    ("'assistant: …'") or is the argument of a call named for one (``=ASSISTANT("…")``)."""
+    head, colon, _rest = lowered[opened + 1 : opened + 1 + _ADDRESSEE_CHARS].partition(":")
+    if colon and addresses_a_reader(head):
+        return False
+    before = max(line_start, opened - 40)
+    cue = MENTION_CUE.search(lowered, before, opened)
+    if cue and cue.group(0).rstrip().endswith("("):
+        called = _CALLED.search(lowered, line_start, opened)
+        cue = None if called and addresses_a_reader(called.group(1)) else cue
+    chained = _CHAINED.search(lowered, before, opened) and _CUE_BEFORE.search(
+        lowered, max(line_start, opened - _REACH_CHARS), opened
+    )
+    return bool(cue or chained or _SPECIMEN_AFTER.match(lowered, closed + 1))
+
+
+def _asserted(lowered: str, line_start: int, opened: int) -> bool:
+    """Whether the string opened at ``opened`` is asserted on: on an assertion's line, or assigned
+    to a name that a later assertion reads."""
+    lead = lowered[line_start:opened]
+    if _ASSERTS.match(lead):
+        return True
+    assigned = _ASSIGNED.match(lead)
+    if assigned is None:
+        return False
+    name = re.compile(rf"\b{re.escape(assigned.group(1))}\b")
+    for found in _ASSERTS.finditer(lowered, opened):
+        line_end = lowered.find("\n", found.end())
+        if name.search(lowered, found.end(), len(lowered) if line_end == -1 else line_end):
+            return True
+    return False
+
+
+def _in_parenthesised_examples(lowered: str, line_start: int, line_end: int, start: int, end: int) -> bool:
+    opened = lowered.rfind("(", max(line_start, start - _REACH_CHARS), start)
+    if opened == -1 or ")" in lowered[opened:start]:
+        return False
+    if lowered.find(")", end, line_end) == -1:
+        return False
+    return bool(
+        _PARENTHESIS_CUE.search(lowered, max(line_start, opened - 40), opened + 1)
+        or _OPENS_WITH_EXAMPLE.match(lowered, opened)
+    )
+
+
+def _clause_start(lowered: str, start: int) -> int:
+    """Where the clause holding ``start`` begins (its first word)."""
+    begin = max(0, start - _REACH_CHARS)
+    breaks = [
+        found.end()
+        for found in _CLAUSE_BREAK.finditer(lowered, begin, start)
+        # A parenthesis closed before the match is an aside inside the clause.
+        if not (found.group(0).startswith("(") and ")" in lowered[found.end() : start])
+    ]
+    return max(breaks, default=begin)
+
+
+def _sentence_start(lowered: str, start: int) -> int:
+    begin = max(0, start - _REACH_CHARS)
+    ends = [lowered.rfind(mark, begin, start) for mark in (". ", "! ", "? ", "; ", "\n")]
+    return max(max(ends) + 1, begin)
