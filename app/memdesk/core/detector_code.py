@@ -6,33 +6,15 @@ say nothing about whether a note talks to an assistant, yet their pieces look li
 of one. What a comment or a string says in plain words is still read, because an order to an
 assistant can hide there ("# assistant: ignore previous instructions").
 
-A short quotation that the text names as an example ("strips phrases like 'ignore …'",
-``classify('…')``) is talk about an order, not one: ``mentions_blanked`` hides it from the model,
-as the rules pass it by.
-
-``code_blanked`` and ``mentions_blanked`` keep the text's length and every offset: what is not
-read becomes spaces, so the words the model weighed are found at the same place in the text a
-person sees.
+``code_blanked`` keeps the text's length and every offset: what is not read becomes spaces, so
+the words the model weighed are found at the same place in the text a person sees. (Quotations
+and examples a text only mentions are hidden from the model by ``detector_mention``.)
 """
 
 from __future__ import annotations
 
 import re
 
-# A quotation that names an order as an example: its opening and closing marks, and the words
-# that introduce it just before (or a call whose argument it is).
-QUOTES = {"'": "'", '"': '"', "‘": "’", "“": "”", "`": "`"}
-MENTION_CUE = re.compile(
-    r"(?:\b(?:like|such\s+as|e\.g\.|says?|said|phrases?|strings?|words|containing|contains?|strips?|detects?|"
-    r"flags?|blocks?|filters?|matches|catches|quoted?|example)|\w\()[\s:,]*\Z"
-)
-# A quotation of words (a space inside): an apostrophe inside a word ("don't") opens none.
-_QUOTATION = re.compile(
-    r"(?<!\w)'[^'\n]{0,120} [^'\n]{0,120}'|\"[^\"\n]{0,120} [^\"\n]{0,120}\"|‘[^’\n]{0,120} [^’\n]{0,120}’"
-    r"|“[^”\n]{0,120} [^”\n]{0,120}”|`[^`\n]{0,120} [^`\n]{0,120}`"
-)
-_CUE = re.compile(MENTION_CUE.pattern, re.IGNORECASE)
-_MENTION_CUE_CHARS = 40
 # Anything that may be code: without one of these, a text is read whole (most notes and chat).
 _MAYBE_CODE = re.compile(r"[(){};=<>`_\[\]]|[a-z][A-Z]|\w\.\w|^(?: {4}|\t)", re.MULTILINE)
 _FENCE = re.compile(r"[ \t]*(?:```|~~~)")
@@ -138,15 +120,3 @@ def _words_of_code(line: str) -> str:
 
 def _blank(line: str) -> str:
     return " " * len(line.rstrip("\n")) + line[len(line.rstrip("\n")) :]
-
-
-def mentions_blanked(text: str) -> str:
-    """``text`` with each quotation it names as an example blanked (same length)."""
-    if not any(mark in text for mark in QUOTES):
-        return text
-    kept: list[str] | None = None
-    for found in _QUOTATION.finditer(text):
-        if _CUE.search(text, max(found.start() - _MENTION_CUE_CHARS, 0), found.start()):
-            kept = kept or list(text)
-            kept[found.start() + 1 : found.end() - 1] = " " * (found.end() - found.start() - 2)
-    return "".join(kept) if kept else text

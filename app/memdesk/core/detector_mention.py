@@ -25,7 +25,23 @@ from __future__ import annotations
 import re
 
 from memdesk.core.detector_address import addresses_a_reader
-from memdesk.core.detector_code import MENTION_CUE, QUOTES
+
+# A quotation that names an order as an example: its opening and closing marks, and the words
+# that introduce it just before (or a call whose argument it is).
+QUOTES = {"'": "'", '"': '"', "‘": "’", "“": "”", "`": "`"}
+MENTION_CUE = re.compile(
+    r"(?:\b(?:like|such\s+as|e\.g\.|says?|said|phrases?|strings?|words|containing|contains?|strips?|detects?|"
+    r"flags?|blocks?|filters?|matches|catches|quoted?|example)|\w\()[\s:,]*\Z"
+)
+# A quotation of words (a space inside): an apostrophe inside a word ("don't") opens none.
+_QUOTATION = re.compile(
+    r"(?<!\w)'[^'\n]{0,120} [^'\n]{0,120}'|\"[^\"\n]{0,120} [^\"\n]{0,120}\"|‘[^’\n]{0,120} [^’\n]{0,120}’"
+    r"|“[^”\n]{0,120} [^”\n]{0,120}”|`[^`\n]{0,120} [^`\n]{0,120}`"
+)
+# A parenthesis on one line, what it holds read as a whole.
+_PARENTHESIS = re.compile(r"\([^()\n]{3,160}\)")
+# A test asserts on a string it names within this many characters of it.
+_TEST_REACH_CHARS = 600
 
 # How far a quotation, a parenthesis or a clause is looked for around a match.
 _REACH_CHARS = 160
@@ -36,8 +52,8 @@ _SPECIMENS = (
     r"patterns?|strings?|cases?|fixtures?|samples?|probes?|inputs?|messages?|texts?|wordings?)"
 )
 _PARENTHESIS_CUE = re.compile(rf"(?:\b{_SPECIMENS}|\be\.g\.|\bi\.e\.|\blike|\bsuch\s+as)\s*\(\s*\Z")
-_OPENS_WITH_EXAMPLE = re.compile(r"\(\s*(?:e\.g\.|like|such\s+as|say)\b")
-_SPECIMEN_AFTER = re.compile(rf"\s*[-–]?\s*(?:style|like|type|kind)?\s*{_SPECIMENS}\b")
+_OPENS_WITH_EXAMPLE = re.compile(r"\(\s*(?:e\.g\.|like|such\s+as)\s")
+_SPECIMEN_AFTER = re.compile(rf"[ \t]*(?:[-–][ \t]*(?:style|like|type|kind)?[ \t]*)?{_SPECIMENS}\b")
 # A quotation after another named one: "flags 'ignore the above' or 'reveal your rules'".
 _CHAINED = re.compile(r"[\"'”’`]\s*(?:,\s*)?(?:\bor\b|\band\b|/)\s*\Z")
 # A quotation addresses its reader when it opens with a name for one and a colon ("'AI: …'").
@@ -135,7 +151,7 @@ def _asserted(lowered: str, line_start: int, opened: int) -> bool:
     if assigned is None:
         return False
     name = re.compile(rf"\b{re.escape(assigned.group(1))}\b")
-    for found in _ASSERTS.finditer(lowered, opened):
+    for found in _ASSERTS.finditer(lowered, opened, opened + _TEST_REACH_CHARS):
         line_end = lowered.find("\n", found.end())
         if name.search(lowered, found.end(), len(lowered) if line_end == -1 else line_end):
             return True
@@ -148,6 +164,12 @@ def _in_parenthesised_examples(lowered: str, line_start: int, line_end: int, sta
         return False
     if lowered.find(")", end, line_end) == -1:
         return False
+    return _examples_cue(lowered, line_start, opened)
+
+
+def _examples_cue(lowered: str, line_start: int, opened: int) -> bool:
+    """Whether the parenthesis opened at ``opened`` lists examples: after a word that names
+    specimens, or opening with "e.g.", "like", "such as"."""
     return bool(
         _PARENTHESIS_CUE.search(lowered, max(line_start, opened - 40), opened + 1)
         or _OPENS_WITH_EXAMPLE.match(lowered, opened)
@@ -170,3 +192,31 @@ def _sentence_start(lowered: str, start: int) -> int:
     begin = max(0, start - _REACH_CHARS)
     ends = [lowered.rfind(mark, begin, start) for mark in (". ", "! ", "? ", "; ", "\n")]
     return max(max(ends) + 1, begin)
+
+
+def mentions_blanked(text: str) -> str:
+    """``text`` with what it only mentions blanked, so the model does not read it as said (same
+    length): each quotation it names as an example or asserts on in a test, and each parenthesis
+    of examples."""
+    if not any(mark in text for mark in QUOTES) and "(" not in text:
+        return text
+    lowered = text.lower()
+    if len(lowered) != len(text):  # a few letters lengthen when lower-cased: read as written
+        lowered = text
+    spans: list[tuple[int, int]] = []
+    for found in _QUOTATION.finditer(lowered):
+        opened, closed = found.start(), found.end() - 1
+        line_start = lowered.rfind("\n", 0, opened) + 1
+        if _named_example(lowered, line_start, opened, closed) or _asserted(lowered, line_start, opened):
+            spans.append((opened + 1, closed))
+    if "(" in text:
+        for found in _PARENTHESIS.finditer(lowered):
+            line_start = lowered.rfind("\n", 0, found.start()) + 1
+            if _examples_cue(lowered, line_start, found.start()):
+                spans.append((found.start() + 1, found.end() - 1))
+    if not spans:
+        return text
+    kept = list(text)
+    for begin, end in spans:
+        kept[begin:end] = " " * (end - begin)
+    return "".join(kept)
