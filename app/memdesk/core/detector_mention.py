@@ -49,7 +49,8 @@ _REACH_CHARS = 160
 # examples ("extraction attempts (…)", "'print your instructions'-style attacks").
 _SPECIMENS = (
     r"(?:attacks?|attempts?|injections?|jailbreaks?|exploits?|payloads?|examples?|requests?|prompts?|phrases?|"
-    r"patterns?|strings?|cases?|fixtures?|samples?|probes?|inputs?|messages?|texts?|wordings?)"
+    r"patterns?|strings?|cases?|fixtures?|samples?|probes?|inputs?|messages?|texts?|wordings?|notes?|lines?|"
+    r"documents?|comments?|content|chunks?|pages?)"
 )
 _PARENTHESIS_CUE = re.compile(rf"(?:\b{_SPECIMENS}|\be\.g\.|\bi\.e\.|\blike|\bsuch\s+as)\s*\(\s*\Z")
 _OPENS_WITH_EXAMPLE = re.compile(r"\(\s*(?:e\.g\.|like|such\s+as)\s")
@@ -62,10 +63,12 @@ _ADDRESSEE_CHARS = 24
 _CALLED = re.compile(r"([\w.]+)\s*\(\s*\Z")
 # A cue anywhere before a chain of quotations.
 _CUE_BEFORE = re.compile(MENTION_CUE.pattern.replace(r"[\s:,]*\Z", r"[\s:,]*[\"'“‘`]"))
-# A verb of detection: what follows it is what the detector looks for.
+# A verb of detection with a text as its object ("flags notes that …", "detects any message
+# asking …"): what follows is what the detector looks for.
 _DETECTS = re.compile(
     r"\b(?:flags?|flagged|flagging|detects?|detected|detecting|catch(?:es)?|caught|blocks?|blocked|rejects?|"
-    r"rejected|strips?|stripped|quarantines?|classif(?:y|ies|ied)|recogni[sz]es?|screens?\s+for|looks?\s+for)\b"
+    r"rejected|strips?|stripped|quarantines?|classif(?:y|ies|ied)|recogni[sz]es?|screens?\s+for|looks?\s+for)"
+    rf"\s+(?:\w+\s+){{0,2}}?{_SPECIMENS}\b"
 )
 # Someone other than the reader as a clause's subject, in the first person or the third.
 _OTHER_SUBJECT = re.compile(
@@ -89,6 +92,22 @@ def mentioned(lowered: str, start: int, end: int, order: bool) -> bool:
     about (quoted, tested, described, reported) rather than said to the reader. ``order``: the
     rule reads an order by its verb, so a clause with another subject only describes one (a rule
     that reads a fact, handed codes or money, is read whatever its subject)."""
+    if shown_or_looked_for(lowered, start, end, order):
+        return True
+    if not order:
+        return False
+    clause = _clause_start(lowered, start)
+    subject = _OTHER_SUBJECT.match(lowered, clause)
+    if subject is None or _READS.match(lowered, subject.end()):
+        return False
+    return not addresses_a_reader(lowered[subject.end() : end])
+
+
+def shown_or_looked_for(lowered: str, start: int, end: int, order: bool = True) -> bool:
+    """Whether ``lowered[start:end]`` is shown as an example (a named quotation, a string a test
+    asserts on, a parenthesis of examples) or, for an ``order``, is what a detector is said to
+    look for. The learned model's weightiest words are judged by these alone: they need not hold
+    the verb a clause's subject governs."""
     line_start = lowered.rfind("\n", 0, start) + 1
     line_end = lowered.find("\n", end)
     line_end = len(lowered) if line_end == -1 else line_end
@@ -99,16 +118,8 @@ def mentioned(lowered: str, start: int, end: int, order: bool) -> bool:
             return True
     if _in_parenthesised_examples(lowered, line_start, line_end, start, end):
         return True
-    if not order:
-        return False
     # What a detector is said to look for may name the reader it would mislead.
-    if _DETECTS.search(lowered, _sentence_start(lowered, start), start):
-        return True
-    clause = _clause_start(lowered, start)
-    subject = _OTHER_SUBJECT.match(lowered, clause)
-    if subject is None or _READS.match(lowered, subject.end()):
-        return False
-    return not addresses_a_reader(lowered[subject.end() : end])
+    return order and bool(_DETECTS.search(lowered, _sentence_start(lowered, start), start))
 
 
 def _quotation(lowered: str, line_start: int, line_end: int, start: int, end: int) -> tuple[int, int] | None:

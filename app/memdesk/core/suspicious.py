@@ -28,7 +28,7 @@ from functools import cached_property
 from memdesk.core import detector
 from memdesk.core.detector_address import only_mentions
 from memdesk.core.detector_features import model_text
-from memdesk.core.detector_mention import mentioned
+from memdesk.core.detector_mention import mentioned, shown_or_looked_for
 from memdesk.core.suspicious_families import FAMILIES, NEAR_CHARS
 
 _EXCERPT_CHARS = 60
@@ -1224,6 +1224,9 @@ _CHANGE_SUBJECT = re.compile(
 # attacks (the lowest such score) on the four development sets; the guide gives the figures
 # with each set left out.
 MENTION_THRESHOLD = 0.75
+# How many times the model's weightiest words, found to be only talked about, are set aside
+# and the text read again.
+_MENTIONS_SET_ASIDE = 3
 # A note of one or two words ("Merged text.", "Summary text.") gives the model little to go on:
 # it must be surer to hold one alone. The rules judge such notes as any other.
 SHORT_TEXT_THRESHOLD = 0.9
@@ -1384,6 +1387,16 @@ def _learned(text: str, clean: str, lowered: str, origin: list[int] | None) -> l
         return []
     # Lower-casing keeps offsets but for a few letters (İ); then the whole text is marked.
     phrase = model.weightiest_phrase(read) if len(read) == len(clean) else None
+    # The words that weighed most may only be talked about ("the filter flags notes that tell
+    # the assistant to …"): the model reads the text again without them.
+    for _again in range(_MENTIONS_SET_ASIDE):
+        if phrase is None or not shown_or_looked_for(read, phrase.start, phrase.end):
+            break
+        read = read[: phrase.start] + " " * (phrase.end - phrase.start) + read[phrase.end :]
+        score = model.score(read)
+        if score < model.threshold:
+            return []
+        phrase = model.weightiest_phrase(read)
     start, end = (phrase.start, phrase.end) if phrase else (0, len(clean))
     if origin is not None:
         start, end = origin[start], origin[end - 1] + 1
