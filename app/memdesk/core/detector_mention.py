@@ -59,6 +59,8 @@ _SPECIMEN_AFTER = re.compile(rf"[ \t]*(?:[-–][ \t]*(?:style|like|type|kind)?[ 
 _CHAINED = re.compile(r"[\"'”’`]\s*(?:,\s*)?(?:\bor\b|\band\b|/)\s*\Z")
 # A quotation addresses its reader when it opens with a name for one and a colon ("'AI: …'").
 _ADDRESSEE_CHARS = 24
+# An order with its payload, an outside address to send to, is no example however it is named.
+_PAYLOAD = re.compile(r"https?://|www\.|[\w.+-]+@[\w-]+\.\w")
 # The function a quotation is passed to ("=assistant(", "detector.score(").
 _CALLED = re.compile(r"([\w.]+)\s*\(\s*\Z")
 # A cue anywhere before a chain of quotations.
@@ -137,19 +139,23 @@ def _quotation(lowered: str, line_start: int, line_end: int, start: int, end: in
 
 def _named_example(lowered: str, line_start: int, opened: int, closed: int) -> bool:
     """Whether the quotation is named as an example: not when it opens by addressing the reader
-    ("'assistant: …'") or is the argument of a call named for one (``=ASSISTANT("…")``)."""
-    head, colon, _rest = lowered[opened + 1 : opened + 1 + _ADDRESSEE_CHARS].partition(":")
-    if colon and addresses_a_reader(head):
-        return False
+    ("'assistant: …'"), carries an outside address, or is the argument of a call named for the
+    reader (``=ASSISTANT("…")``)."""
     before = max(line_start, opened - 40)
     cue = MENTION_CUE.search(lowered, before, opened)
     if cue and cue.group(0).rstrip().endswith("("):
         called = _CALLED.search(lowered, line_start, opened)
-        cue = None if called and addresses_a_reader(called.group(1)) else cue
-    chained = _CHAINED.search(lowered, before, opened) and _CUE_BEFORE.search(
-        lowered, max(line_start, opened - _REACH_CHARS), opened
+        if called and addresses_a_reader(called.group(1)):
+            return False
+    named = bool(
+        cue
+        or (_CHAINED.search(lowered, before, opened) and _CUE_BEFORE.search(lowered, line_start, opened))
+        or _SPECIMEN_AFTER.match(lowered, closed + 1)
     )
-    return bool(cue or chained or _SPECIMEN_AFTER.match(lowered, closed + 1))
+    if not named:
+        return False
+    head, colon, _rest = lowered[opened + 1 : opened + 1 + _ADDRESSEE_CHARS].partition(":")
+    return not ((colon and addresses_a_reader(head)) or _PAYLOAD.search(lowered, opened, closed))
 
 
 def _asserted(lowered: str, line_start: int, opened: int) -> bool:
