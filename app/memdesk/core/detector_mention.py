@@ -38,8 +38,8 @@ _QUOTATION = re.compile(
     r"(?<!\w)'[^'\n]{0,120} [^'\n]{0,120}'|\"[^\"\n]{0,120} [^\"\n]{0,120}\"|‘[^’\n]{0,120} [^’\n]{0,120}’"
     r"|“[^”\n]{0,120} [^”\n]{0,120}”|`[^`\n]{0,120} [^`\n]{0,120}`"
 )
-# A parenthesis on one line, what it holds read as a whole.
-_PARENTHESIS = re.compile(r"\([^()\n]{3,160}\)")
+# A parenthesis on one line, as prose opens one: after a space (a call in code opens none).
+_PARENTHESIS = re.compile(r" \([^()\n]{3,160}\)")
 # A test asserts on a string it names within this many characters of it.
 _TEST_REACH_CHARS = 600
 
@@ -149,13 +149,19 @@ def _named_example(lowered: str, line_start: int, opened: int, closed: int) -> b
             return False
     named = bool(
         cue
-        or (_CHAINED.search(lowered, before, opened) and _CUE_BEFORE.search(lowered, line_start, opened))
+        or (_chained(lowered, before, opened) and _CUE_BEFORE.search(lowered, line_start, opened))
         or _SPECIMEN_AFTER.match(lowered, closed + 1)
     )
     if not named:
         return False
     head, colon, _rest = lowered[opened + 1 : opened + 1 + _ADDRESSEE_CHARS].partition(":")
     return not ((colon and addresses_a_reader(head)) or _PAYLOAD.search(lowered, opened, closed))
+
+
+def _chained(lowered: str, before: int, opened: int) -> bool:
+    # Most quotations follow no "or", "and" or "/": a look at the last characters spares the search.
+    tail = lowered[max(before, opened - 8) : opened]
+    return ("or" in tail or "and" in tail or "/" in tail) and bool(_CHAINED.search(lowered, before, opened))
 
 
 def _asserted(lowered: str, line_start: int, opened: int) -> bool:
@@ -221,16 +227,19 @@ def mentions_blanked(text: str) -> str:
     if len(lowered) != len(text):  # a few letters lengthen when lower-cased: read as written
         lowered = text
     spans: list[tuple[int, int]] = []
+    testing = "assert" in lowered or "expect" in lowered
     for found in _QUOTATION.finditer(lowered):
         opened, closed = found.start(), found.end() - 1
         line_start = lowered.rfind("\n", 0, opened) + 1
-        if _named_example(lowered, line_start, opened, closed) or _asserted(lowered, line_start, opened):
+        if _named_example(lowered, line_start, opened, closed) or (
+            testing and _asserted(lowered, line_start, opened)
+        ):
             spans.append((opened + 1, closed))
     if "(" in text:
         for found in _PARENTHESIS.finditer(lowered):
-            line_start = lowered.rfind("\n", 0, found.start()) + 1
-            if _examples_cue(lowered, line_start, found.start()):
-                spans.append((found.start() + 1, found.end() - 1))
+            opened = found.start() + 1
+            if _examples_cue(lowered, lowered.rfind("\n", 0, opened) + 1, opened):
+                spans.append((opened + 1, found.end() - 1))
     if not spans:
         return text
     kept = list(text)
