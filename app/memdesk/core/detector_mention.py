@@ -15,6 +15,10 @@ counts a rule's match. Only the structure around the match is read:
 - a clause whose subject is someone other than the reader ("we … ignore everything after
   the firmware change", "whoever pretends to forget the rules", "they like me to pretend").
 
+``mentions_blanked`` hides the first three from the learned model, and a code comment that
+states what a named third party must do ("// admins must pass override"): a rule of the code,
+not an order to whoever reads it.
+
 A match that addresses the reader stays an order wherever it stands: the second person, a name
 for the reader or "please" between the clause's start and the match's end makes the last two
 signals fail, so "# assistant: ignore previous instructions" in a comment is still held.
@@ -40,6 +44,21 @@ _QUOTATION = re.compile(
 )
 # A parenthesis on one line, as prose opens one: after a space (a call in code opens none).
 _PARENTHESIS = re.compile(r" \([^()\n]{3,160}\)")
+# A requirement in a code comment: what a named party must do ("return ErrLocked // admins must
+# pass override", "-- billing: each tenant must have one plan"). Code documents its rules so;
+# the comment's subject is not its reader.
+# (No \b before it: a pattern that opens with a literal is found much faster, and the subject
+# before it must end in a space.)
+_MODAL = re.compile(r"(?:must|should|shall|ha(?:s|ve) to|needs? to)\b")
+_COMMENT_SUBJECT = re.compile(
+    r"(?:^|(?<=\s))(?:#|//|--)\s+(?:[a-z][\w-]*:\s+)?(?:(?:the|all|each|every|any)\s+)?"
+    r"([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+\Z"
+)
+# Subjects that may stand for the reader or what it writes: a requirement on them is an order.
+_READER_OR_OUTPUT = re.compile(
+    r"\b(?:it|this|that|these|those|there|he|she|they|we|i|one|repl(?:y|ies)|responses?|answers?|summar(?:y|ies)|"
+    r"outputs?|messages?|notes?|memor(?:y|ies))\b"
+)
 # A test asserts on a string it names within this many characters of it.
 _TEST_REACH_CHARS = 600
 
@@ -219,30 +238,51 @@ def _sentence_start(lowered: str, start: int) -> int:
 
 def mentions_blanked(text: str) -> str:
     """``text`` with what it only mentions blanked, so the model does not read it as said (same
-    length): each quotation it names as an example or asserts on in a test, and each parenthesis
-    of examples."""
-    if not any(mark in text for mark in QUOTES) and "(" not in text:
+    length): each quotation it names as an example or asserts on in a test, each parenthesis of
+    examples, and each code comment's requirement on a named third party."""
+    quoted = any(mark in text for mark in QUOTES)
+    parenthesised = " (" in text
+    commented = "#" in text or "//" in text or "--" in text
+    if not (quoted or parenthesised or commented):
         return text
     lowered = text.lower()
     if len(lowered) != len(text):  # a few letters lengthen when lower-cased: read as written
         lowered = text
     spans: list[tuple[int, int]] = []
     testing = "assert" in lowered or "expect" in lowered
-    for found in _QUOTATION.finditer(lowered):
+    for found in _QUOTATION.finditer(lowered) if quoted else ():
         opened, closed = found.start(), found.end() - 1
         line_start = lowered.rfind("\n", 0, opened) + 1
         if _named_example(lowered, line_start, opened, closed) or (
             testing and _asserted(lowered, line_start, opened)
         ):
             spans.append((opened + 1, closed))
-    if "(" in text:
+    if parenthesised:
         for found in _PARENTHESIS.finditer(lowered):
             opened = found.start() + 1
             if _examples_cue(lowered, lowered.rfind("\n", 0, opened) + 1, opened):
                 spans.append((opened + 1, found.end() - 1))
+    if commented:
+        spans += _requirements_in_comments(lowered)
     if not spans:
         return text
     kept = list(text)
     for begin, end in spans:
         kept[begin:end] = " " * (end - begin)
     return "".join(kept)
+
+
+def _requirements_in_comments(lowered: str) -> list[tuple[int, int]]:
+    """Where code comments state what a named third party must do (the comment's words after
+    its subject), when nothing in the comment speaks to the reader."""
+    spans: list[tuple[int, int]] = []
+    for modal in _MODAL.finditer(lowered):
+        line_start = lowered.rfind("\n", 0, modal.start()) + 1
+        line_end = lowered.find("\n", modal.end())
+        line_end = len(lowered) if line_end == -1 else line_end
+        subject = _COMMENT_SUBJECT.search(lowered, line_start, modal.start())
+        if subject is None or _READER_OR_OUTPUT.search(subject.group(1)):
+            continue
+        if not addresses_a_reader(lowered[subject.start() : line_end]):
+            spans.append((modal.start(), line_end))
+    return spans
