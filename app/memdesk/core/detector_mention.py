@@ -187,10 +187,11 @@ def _asserted(lowered: str, line_start: int, opened: int) -> bool:
     """Whether the string opened at ``opened`` is asserted on: on an assertion's line, or assigned
     to a name that a later assertion reads."""
     lead = lowered[line_start:opened]
-    if _ASSERTS.match(lead):
-        return True
+    if not lead.rstrip().endswith("="):
+        return ("assert" in lead or "expect" in lead) and bool(_ASSERTS.match(lead))
     assigned = _ASSIGNED.match(lead)
-    if assigned is None:
+    after = lowered[opened : opened + _TEST_REACH_CHARS]
+    if assigned is None or ("assert" not in after and "expect" not in after):
         return False
     name = re.compile(rf"\b{re.escape(assigned.group(1))}\b")
     for found in _ASSERTS.finditer(lowered, opened, opened + _TEST_REACH_CHARS):
@@ -264,12 +265,21 @@ def mentions_blanked(text: str) -> str:
                 spans.append((opened + 1, found.end() - 1))
     if commented:
         spans += _requirements_in_comments(lowered)
-    if not spans:
-        return text
-    kept = list(text)
-    for begin, end in spans:
-        kept[begin:end] = " " * (end - begin)
-    return "".join(kept)
+    return _blanked(text, spans) if spans else text
+
+
+def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with each span made spaces. Cut and joined by slices: a list of a long note's
+    characters costs more than reading it."""
+    pieces: list[str] = []
+    at = 0
+    for begin, end in sorted(spans):
+        begin = max(begin, at)
+        if end > begin:
+            pieces += (text[at:begin], " " * (end - begin))
+            at = end
+    pieces.append(text[at:])
+    return "".join(pieces)
 
 
 def _requirements_in_comments(lowered: str) -> list[tuple[int, int]]:
