@@ -71,13 +71,14 @@ _SPECIMENS = (
     r"patterns?|strings?|cases?|fixtures?|samples?|probes?|inputs?|messages?|texts?|wordings?|notes?|lines?|"
     r"documents?|comments?|content|chunks?|pages?)"
 )
-_PARENTHESIS_CUE = re.compile(rf"(?:\b{_SPECIMENS}|\be\.g\.|\bi\.e\.|\blike|\bsuch\s+as)\s*\(\s*\Z")
+_PARENTHESIS_CUE = re.compile(rf"\w[\w-]*\s+(?:\w+\s+)?{_SPECIMENS}\s*\(\s*\Z")
 _OPENS_WITH_EXAMPLE = re.compile(r"\(\s*(?:e\.g\.|like|such\s+as)\s")
 _SPECIMEN_AFTER = re.compile(rf"[ \t]*(?:[-–][ \t]*(?:style|like|type|kind)?[ \t]*)?{_SPECIMENS}\b")
 # A quotation after another named one: "flags 'ignore the above' or 'reveal your rules'".
 _CHAINED = re.compile(r"[\"'”’`]\s*(?:,\s*)?(?:\bor\b|\band\b|/)\s*\Z")
 # A quotation addresses its reader when it opens with a name for one and a colon ("'AI: …'").
 _ADDRESSEE_CHARS = 24
+_ADDRESSEE = re.compile(r"\s*[\w .'-]+")
 # An order with its payload, an outside address to send to, is no example however it is named.
 _PAYLOAD = re.compile(r"https?://|www\.|[\w.+-]+@[\w-]+\.\w")
 # The function a quotation is passed to ("=assistant(", "detector.score(").
@@ -135,7 +136,9 @@ def shown_or_looked_for(lowered: str, start: int, end: int, order: bool = True) 
     quotation = _quotation(lowered, line_start, line_end, start, end)
     if quotation is not None:
         opened, closed = quotation
-        if _named_example(lowered, line_start, opened, closed) or _asserted(lowered, line_start, opened):
+        if (
+            _named_example(lowered, line_start, opened, closed) or _asserted(lowered, line_start, opened)
+        ) and not _said_all_the_same(lowered, opened, closed):
             return True
     if _in_parenthesised_examples(lowered, line_start, line_end, start, end):
         return True
@@ -157,24 +160,28 @@ def _quotation(lowered: str, line_start: int, line_end: int, start: int, end: in
 
 
 def _named_example(lowered: str, line_start: int, opened: int, closed: int) -> bool:
-    """Whether the quotation is named as an example: not when it opens by addressing the reader
-    ("'assistant: …'"), carries an outside address, or is the argument of a call named for the
-    reader (``=ASSISTANT("…")``)."""
+    """Whether the quotation is named as an example: not when it is the argument of a call named
+    for the reader (``=ASSISTANT("…")``)."""
     before = max(line_start, opened - 40)
     cue = MENTION_CUE.search(lowered, before, opened)
     if cue and cue.group(0).rstrip().endswith("("):
         called = _CALLED.search(lowered, line_start, opened)
         if called and addresses_a_reader(called.group(1)):
             return False
-    named = bool(
+    return bool(
         cue
         or (_chained(lowered, before, opened) and _CUE_BEFORE.search(lowered, line_start, opened))
         or _SPECIMEN_AFTER.match(lowered, closed + 1)
     )
-    if not named:
-        return False
+
+
+def _said_all_the_same(lowered: str, opened: int, closed: int) -> bool:
+    """Whether what is quoted or put in parentheses at ``opened`` is an order however it is
+    introduced: it opens by addressing the reader ("'assistant: …'") or carries an outside
+    address to send to."""
     head, colon, _rest = lowered[opened + 1 : opened + 1 + _ADDRESSEE_CHARS].partition(":")
-    return not ((colon and addresses_a_reader(head)) or _PAYLOAD.search(lowered, opened, closed))
+    addressed = colon and _ADDRESSEE.fullmatch(head) and addresses_a_reader(head)
+    return bool(addressed or _PAYLOAD.search(lowered, opened, closed))
 
 
 def _chained(lowered: str, before: int, opened: int) -> bool:
@@ -205,18 +212,20 @@ def _in_parenthesised_examples(lowered: str, line_start: int, line_end: int, sta
     opened = lowered.rfind("(", max(line_start, start - _REACH_CHARS), start)
     if opened == -1 or ")" in lowered[opened:start]:
         return False
-    if lowered.find(")", end, line_end) == -1:
+    closed = lowered.find(")", end, line_end)
+    if closed == -1:
         return False
-    return _examples_cue(lowered, line_start, opened)
+    return _examples_cue(lowered, line_start, opened) and not _said_all_the_same(lowered, opened, closed)
 
 
 def _examples_cue(lowered: str, line_start: int, opened: int) -> bool:
     """Whether the parenthesis opened at ``opened`` lists examples: after a word that names
-    specimens, or opening with "e.g.", "like", "such as"."""
-    return bool(
-        _PARENTHESIS_CUE.search(lowered, max(line_start, opened - 40), opened + 1)
-        or _OPENS_WITH_EXAMPLE.match(lowered, opened)
-    )
+    specimens ("extraction attempts (…)"), or opening with "e.g.", "like", "such as" inside a
+    sentence."""
+    if _PARENTHESIS_CUE.search(lowered, max(line_start, opened - 40), opened + 1):
+        return True
+    # An aside in a sentence: a parenthesis that opens the line is no example of anything.
+    return bool(_OPENS_WITH_EXAMPLE.match(lowered, opened)) and bool(lowered[line_start:opened].strip())
 
 
 def _clause_start(lowered: str, start: int) -> int:
@@ -254,15 +263,19 @@ def mentions_blanked(text: str) -> str:
     for found in _QUOTATION.finditer(lowered) if quoted else ():
         opened, closed = found.start(), found.end() - 1
         line_start = lowered.rfind("\n", 0, opened) + 1
-        if _named_example(lowered, line_start, opened, closed) or (
-            testing and _asserted(lowered, line_start, opened)
-        ):
+        if (
+            _named_example(lowered, line_start, opened, closed)
+            or (testing and _asserted(lowered, line_start, opened))
+        ) and not _said_all_the_same(lowered, opened, closed):
             spans.append((opened + 1, closed))
     if parenthesised:
         for found in _PARENTHESIS.finditer(lowered):
             opened = found.start() + 1
-            if _examples_cue(lowered, lowered.rfind("\n", 0, opened) + 1, opened):
-                spans.append((opened + 1, found.end() - 1))
+            closed = found.end() - 1
+            if _examples_cue(lowered, lowered.rfind("\n", 0, opened) + 1, opened) and not _said_all_the_same(
+                lowered, opened, closed
+            ):
+                spans.append((opened + 1, closed))
     if commented:
         spans += _requirements_in_comments(lowered)
     return _blanked(text, spans) if spans else text
