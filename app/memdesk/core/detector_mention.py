@@ -250,17 +250,19 @@ def mentions_blanked(text: str) -> str:
     """``text`` with what it only mentions blanked, so the model does not read it as said (same
     length): each quotation it names as an example or asserts on in a test, each parenthesis of
     examples, and each code comment's requirement on a named third party."""
-    quoted = any(mark in text for mark in QUOTES)
-    parenthesised = " (" in text
-    commented = "#" in text or "//" in text or "--" in text
-    if not (quoted or parenthesised or commented):
+    # Every text the model reads passes here: what may be a mention is found in the text as
+    # written, and the text is lower-cased only when there is some.
+    quotations = list(_QUOTATION.finditer(text)) if any(mark in text for mark in QUOTES) else []
+    parentheses = list(_PARENTHESIS.finditer(text)) if " (" in text else []
+    commented = ("#" in text or "//" in text or "--" in text) and _MODAL.search(text) is not None
+    if not (quotations or parentheses or commented):
         return text
     lowered = text.lower()
     if len(lowered) != len(text):  # a few letters lengthen when lower-cased: read as written
         lowered = text
     spans: list[tuple[int, int]] = []
     testing = "assert" in lowered or "expect" in lowered
-    for found in _QUOTATION.finditer(lowered) if quoted else ():
+    for found in quotations:
         opened, closed = found.start(), found.end() - 1
         line_start = lowered.rfind("\n", 0, opened) + 1
         if (
@@ -268,14 +270,11 @@ def mentions_blanked(text: str) -> str:
             or (testing and _asserted(lowered, line_start, opened))
         ) and not _said_all_the_same(lowered, opened, closed):
             spans.append((opened + 1, closed))
-    if parenthesised:
-        for found in _PARENTHESIS.finditer(lowered):
-            opened = found.start() + 1
-            closed = found.end() - 1
-            if _examples_cue(lowered, lowered.rfind("\n", 0, opened) + 1, opened) and not _said_all_the_same(
-                lowered, opened, closed
-            ):
-                spans.append((opened + 1, closed))
+    for found in parentheses:
+        opened, closed = found.start() + 1, found.end() - 1
+        line_start = lowered.rfind("\n", 0, opened) + 1
+        if _examples_cue(lowered, line_start, opened) and not _said_all_the_same(lowered, opened, closed):
+            spans.append((opened + 1, closed))
     if commented:
         spans += _requirements_in_comments(lowered)
     return _blanked(text, spans) if spans else text
