@@ -254,8 +254,8 @@ def mentions_blanked(text: str) -> str:
     # written, and the text is lower-cased only when there is some.
     quotations = list(_QUOTATION.finditer(text)) if any(mark in text for mark in QUOTES) else []
     parentheses = list(_PARENTHESIS.finditer(text)) if " (" in text else []
-    commented = ("#" in text or "//" in text or "--" in text) and _MODAL.search(text) is not None
-    if not (quotations or parentheses or commented):
+    modals = list(_MODAL.finditer(text)) if "#" in text or "//" in text or "--" in text else []
+    if not (quotations or parentheses or modals):
         return text
     lowered = text.lower()
     if len(lowered) != len(text):  # a few letters lengthen when lower-cased: read as written
@@ -275,8 +275,7 @@ def mentions_blanked(text: str) -> str:
         line_start = lowered.rfind("\n", 0, opened) + 1
         if _examples_cue(lowered, line_start, opened) and not _said_all_the_same(lowered, opened, closed):
             spans.append((opened + 1, closed))
-    if commented:
-        spans += _requirements_in_comments(lowered)
+    spans += _requirements_in_comments(lowered, modals)
     return _blanked(text, spans) if spans else text
 
 
@@ -294,11 +293,12 @@ def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(pieces)
 
 
-def _requirements_in_comments(lowered: str) -> list[tuple[int, int]]:
+def _requirements_in_comments(lowered: str, modals: list[re.Match[str]]) -> list[tuple[int, int]]:
     """Where code comments state what a named third party must do (the comment's words after
-    its subject), when nothing in the comment speaks to the reader."""
+    its subject), when nothing in the comment speaks to the reader; ``modals`` are where the
+    text says "must", "should"…"""
     spans: list[tuple[int, int]] = []
-    for modal in _MODAL.finditer(lowered):
+    for modal in modals:
         line_start = lowered.rfind("\n", 0, modal.start()) + 1
         line_end = lowered.find("\n", modal.end())
         line_end = len(lowered) if line_end == -1 else line_end
