@@ -147,16 +147,17 @@ def shown_or_looked_for(lowered: str, start: int, end: int, order: bool = True) 
 
 
 def _quotation(lowered: str, line_start: int, line_end: int, start: int, end: int) -> tuple[int, int] | None:
-    """The opening and closing marks of the quotation on the match's line that holds it."""
+    """The opening and closing marks of the quotation on the match's line that holds it: the
+    nearest mark before the match opens it, unless it is an apostrophe inside a word."""
     lead_from = max(line_start, start - _REACH_CHARS)
-    for opened in range(start - 1, lead_from - 1, -1):
-        mark = lowered[opened]
-        if mark in QUOTES:
-            closed = lowered.find(QUOTES[mark], end, min(line_end, end + _REACH_CHARS))
-            if closed == -1 or (mark == "'" and opened > 0 and lowered[opened - 1].isalnum()):
-                return None
-            return opened, closed
-    return None
+    opened = max(lowered.rfind(mark, lead_from, start) for mark in QUOTES)
+    if opened == -1:
+        return None
+    mark = lowered[opened]
+    closed = lowered.find(QUOTES[mark], end, min(line_end, end + _REACH_CHARS))
+    if closed == -1 or (mark == "'" and opened > 0 and lowered[opened - 1].isalnum()):
+        return None
+    return opened, closed
 
 
 def _named_example(lowered: str, line_start: int, opened: int, closed: int) -> bool:
