@@ -1,8 +1,8 @@
 """Mention or use: whether words a rule matched are talked about rather than said to the reader.
 
 Honest text quotes, tests, describes and reports orders: a design note lists the phrases a
-filter flags, a test asserts that a detector catches one, a post-mortem says what a runbook
-told on-call to do, friends agree that whoever pretends to forget the rules brings snacks. The
+filter flags, a test asserts that a detector catches one, a retrospective says what a team was
+told to do, friends agree that whoever pretends to forget the rules brings snacks. The
 words are an attack's; the sentence around them is not. ``suspicious`` asks here before it
 counts a rule's match. Only the structure around the match is read:
 
@@ -19,9 +19,12 @@ counts a rule's match. Only the structure around the match is read:
 states what a named third party must do ("// admins must pass override"): a rule of the code,
 not an order to whoever reads it.
 
-A match that addresses the reader stays an order wherever it stands: the second person, a name
-for the reader or "please" between the clause's start and the match's end makes the last two
-signals fail, so "# assistant: ignore previous instructions" in a comment is still held.
+A match that addresses the reader stays an order wherever it stands: a quotation, a string or a
+parenthesis that opens with a name for the reader and a colon, or carries an outside address,
+is no example; the second person, a name for the reader or "please" in a clause with another
+subject makes it an order again. So "# assistant: ignore previous instructions" in a comment is
+still held. (What a detector is said to look for may name the reader it would mislead: "the
+guard flags messages that tell the assistant to …".)
 """
 
 from __future__ import annotations
