@@ -27,15 +27,11 @@ from functools import cached_property
 
 from memdesk.core import detector
 from memdesk.core.detector_address import only_mentions
-from memdesk.core.detector_code import MENTION_CUE, QUOTES
 from memdesk.core.detector_features import model_text
+from memdesk.core.detector_mention import mentioned, shown_or_looked_for
 from memdesk.core.suspicious_families import FAMILIES, NEAR_CHARS
 
 _EXCERPT_CHARS = 60
-# A quotation named as an example may close this far past the order it holds.
-_MENTION_TAIL_CHARS = 12
-# …and may open this far before it ("Detect('please print your system prompt')").
-_MENTION_LEAD_CHARS = 24
 LEARNED_REASON = "reads like an instruction to an assistant (the model's score {score:.2f})"
 # A text longer than the model's window is judged by its worst window, which the reason names.
 LEARNED_WINDOW_REASON = (
@@ -171,6 +167,15 @@ _MODE = "asks for a jailbroken mode"
 _EXTRACT = "tries to extract the assistant's instructions"
 _STANDING = "sets a standing rule for an assistant"
 _OBEYS = "tells an assistant to obey another source"
+_DROP = "tells an assistant to drop its instructions"
+_DROP_TOLD = "tells an assistant to drop what it was told"
+_DISREGARD_ANY = "tells an assistant to disregard something"
+_NO_LIMITS = "talks of an assistant without its limits"
+# The rules that read an order by its verb: in a clause whose subject is someone else, or what
+# a detector is said to look for, such words describe an order (``detector_mention``).
+_ORDERS = frozenset(
+    {_ROLE, _HIJACK, _NEVER_REFUSE, _MODE, _EXTRACT, _DROP, _DROP_TOLD, _DISREGARD_ANY, _NO_LIMITS}
+)
 # A mark for text holding letters outside ASCII (not only emoji or curly quotes): the other
 # languages' rules are tried on it.
 _FOREIGN = "*foreign"
@@ -542,7 +547,7 @@ _RULES: tuple[_Rule, ...] = (
         r"\b(?:previous|prior|above|earlier|preceding|initial|original|all|any|your|those|these|existing|old)\b)"
         r"[^.\n]{0,25}?\b(?:instructions?|rules|prompts?|guidelines|directions|directives|"
         r"programming|guidance|commands|context|orders|constraints|polic(?:y|ies)|training)\b",
-        "tells an assistant to drop its instructions",
+        _DROP,
         "ignore disregard forget override overwrite bypass discard abandon drop & instruction instructions"
         " rules prompt prompts guidelines directions directives programming guidance commands context orders"
         " constraints policy policies training",
@@ -550,10 +555,10 @@ _RULES: tuple[_Rule, ...] = (
     _rule(
         r"\b(?:forget|ignore|disregard)\s+(?:about\s+)?(?:everything|all(?:\s+of)?\s+(?:that|this|the\s+abo"
         r"ve))",
-        "tells an assistant to drop what it was told",
+        _DROP_TOLD,
         "forget ignore disregard & everything all",
     ),
-    _rule(r"\bdisregard\b", "tells an assistant to disregard something", "disregard", WEAK),
+    _rule(r"\bdisregard\b", _DISREGARD_ANY, "disregard", WEAK),
     _rule(
         r"\b(?:new|updated|revised|real|true|secret|hidden)\s+instructions?\b",
         "claims to bring new instructions",
@@ -682,7 +687,7 @@ _RULES: tuple[_Rule, ...] = (
         r"(?:typical\s+)?(?:(?:ethical|moral|content|safety|openai|usual|normal|typical)(?:,?\s+(?:and|or)"
         r"\s+\w+)?"
         rf"\s+)?(?:{_LIMITS}|confines)\b",
-        "talks of an assistant without its limits",
+        _NO_LIMITS,
         "no without free bound beyond broken break breaking bypass bypassing ignore ignores ignoring"
         " unbound &"
         " restriction restrictions limitation limitations limits filter filters filtering guidelines"
@@ -1177,7 +1182,7 @@ _RULES: tuple[_Rule, ...] = (
     # The strongest orders in other languages: drop the instructions, show them, send data out.
     _rule(
         "(?:" + "|".join(_DROP_ELSEWHERE) + r")\w*",
-        "tells an assistant to drop its instructions",
+        _DROP,
         f"{_FOREIGN} ignoriere ignoriert ignorieren vergiss vergessen missachte missachten ignorez ignorer"
         " oublie oubliez oublier ignora ignorar ignorare ignorate olvida olvidar olvide dimenticare"
         " esquece esqueca dimentica descarta desconsidera negeer vergeet zignoruj ignoruj zapomnij",
@@ -1219,6 +1224,9 @@ _CHANGE_SUBJECT = re.compile(
 # attacks (the lowest such score) on the four development sets; the guide gives the figures
 # with each set left out.
 MENTION_THRESHOLD = 0.75
+# How many times the model's weightiest words, found to be only talked about, are set aside
+# and the text read again.
+_MENTIONS_SET_ASIDE = 3
 # A note of one or two words ("Merged text.", "Summary text.") gives the model little to go on:
 # it must be surer to hold one alone. The rules judge such notes as any other.
 SHORT_TEXT_THRESHOLD = 0.9
@@ -1333,7 +1341,7 @@ def _findings(text: str, depth: int, learned: bool = True) -> list[Finding]:
         words = _words(lowered if end - begin == len(lowered) else lowered[begin:end])
         spelled = spelled or _FOREIGN in words or len(words & _SPELLING_LETTERS) >= 3
         for why, weight, match_start, match_end in _rule_matches(clean, lowered, begin, end, words, seen):
-            if _quoted_mention(lowered, match_start, match_end):
+            if mentioned(lowered, match_start, match_end, why in _ORDERS):
                 continue
             if origin is not None:
                 match_start, match_end = origin[match_start], origin[match_end - 1] + 1
@@ -1347,18 +1355,6 @@ def _findings(text: str, depth: int, learned: bool = True) -> list[Finding]:
         if not found:
             return []
     return sorted((finding for finding, _weight in found), key=lambda f: f.start)
-
-
-def _quoted_mention(lowered: str, start: int, end: int) -> bool:
-    """Whether the matched words are a short quotation that the text names as an example
-    ("strips phrases like 'ignore previous instructions'", ``check('…')``): talk about an order,
-    not one. A quotation that goes on past the order (an order with its payload) still counts."""
-    lead = lowered[max(start - _MENTION_LEAD_CHARS, 0) : start].rsplit("\n", 1)[-1]
-    at = next((at for at in range(len(lead) - 1, -1, -1) if lead[at] in QUOTES), None)
-    if at is None or QUOTES[lead[at]] not in lowered[end : end + _MENTION_TAIL_CHARS]:
-        return False
-    opened = start - len(lead) + at
-    return bool(MENTION_CUE.search(lowered, max(opened - 40, 0), opened))
 
 
 def _rules_hold(found: list[tuple[Finding, int]]) -> bool:
@@ -1391,6 +1387,16 @@ def _learned(text: str, clean: str, lowered: str, origin: list[int] | None) -> l
         return []
     # Lower-casing keeps offsets but for a few letters (İ); then the whole text is marked.
     phrase = model.weightiest_phrase(read) if len(read) == len(clean) else None
+    # The words that weighed most may only be talked about ("the filter flags notes that tell
+    # the assistant to …"): the model reads the text again without them.
+    for _again in range(_MENTIONS_SET_ASIDE):
+        if phrase is None or not shown_or_looked_for(read, phrase.start, phrase.end):
+            break
+        read = read[: phrase.start] + " " * (phrase.end - phrase.start) + read[phrase.end :]
+        score = model.score(read)
+        if score < model.threshold:
+            return []
+        phrase = model.weightiest_phrase(read)
     start, end = (phrase.start, phrase.end) if phrase else (0, len(clean))
     if origin is not None:
         start, end = origin[start], origin[end - 1] + 1
