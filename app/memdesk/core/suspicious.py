@@ -30,6 +30,7 @@ from memdesk.core.detector_address import only_mentions
 from memdesk.core.detector_code import MENTION_CUE, QUOTES
 from memdesk.core.detector_features import model_text
 from memdesk.core.suspicious_families import FAMILIES, NEAR_CHARS
+from memdesk.core.suspicious_poisoning import POISONING_FAMILIES
 
 _EXCERPT_CHARS = 60
 # A quotation named as an example may close this far past the order it holds.
@@ -1196,10 +1197,11 @@ _RULES: tuple[_Rule, ...] = (
         f"{_FOREIGN} schick schicke schicken sende sendet leite envoie envoyer envoyez transfere manda"
         " inoltra invia envia envie stuur",
     ),
-    # The families read by what is asked for and of whom (suspicious_families).
+    # The families read by what is asked for and of whom (suspicious_families), and the
+    # poisoning worded as facts (suspicious_poisoning).
     *(
         _rule(family.pattern, family.why, family.needs, across_lines=True, near=family.near)
-        for family in FAMILIES
+        for family in (*FAMILIES, *POISONING_FAMILIES)
     ),
 )
 

@@ -28,13 +28,13 @@ NEAR_CHARS = 150
 
 
 # Any character of one sentence: a dot inside a name ("notes.txt", "example.com") goes on.
-_ON = r"(?:[^.?!\n]|[.?!](?=[\w/]))"
-_Q = "['’]"  # an apostrophe, straight or curly
+IN_SENTENCE = r"(?:[^.?!\n]|[.?!](?=[\w/]))"
+APOSTROPHE = "['’]"  # an apostrophe, straight or curly
 
 # --- The assistant's own setup, as the object of a request to show or rework it. ---
 # Whose setup: the assistant addressed, or named.
 _OWNER = (
-    rf"(?:your|ur|yr|its|(?:the|this)\s+(?:assistant|bot|ai|model|agent|chatbot){_Q}?s)\s+"
+    rf"(?:your|ur|yr|its|(?:the|this)\s+(?:assistant|bot|ai|model|agent|chatbot){APOSTROPHE}?s)\s+"
     r"(?:(?:own|entire|full|whole|complete|exact|current|actual|real|very)\s+)*"
 )
 # Nouns that name the setup text itself, whatever the verb.
@@ -57,11 +57,13 @@ _LOADED = (
     r"(?:initiali[sz]ed|loaded|primed|configured|seeded|set\s+up|started|launched|booted|deployed)\s+with"
 )
 _RECEIVED = r"(?:given|handed|received|got|gotten|fed|told|sent)"
-_HAS_BEEN = rf"(?:that\s+)?(?:you|u|it)(?:{_Q}ve|\s+have|\s+had|\s+has)?\s+(?:been\s+|were\s+|was\s+)?"
+_HAS_BEEN = (
+    rf"(?:that\s+)?(?:you|u|it)(?:{APOSTROPHE}ve|\s+have|\s+had|\s+has)?\s+(?:been\s+|were\s+|was\s+)?"
+)
 # Before the conversation began, or when it began.
 _BEFORE_TALK = (
     r"(?:before|prior\s+to|ahead\s+of|preced\w*)\s+(?:this|the|our|my|me|we|i|any|every|you|u)\b"
-    rf"(?:{_ON}{{0,25}}?\b(?:chat\w*|talk\w*|convers\w*|session|first|message|msg|turn|question|exchange|"
+    rf"(?:{IN_SENTENCE}{{0,25}}?\b(?:chat\w*|talk\w*|convers\w*|session|first|message|msg|turn|question|exchange|"
     r"start\w*|began|begin|interaction|typ\w*|wr[io]t\w*))?"
     r"|\bat\s+the\s+(?:very\s+)?(?:start|beginning|outset|top)\b|\btoday\b|\binitially\b|\bon\s+startup\b"
 )
@@ -103,12 +105,12 @@ _OWN_SETUP: tuple[tuple[str, str], ...] = (
         f" & you u it & {_GENERAL_WORDS}",
     ),
     (
-        rf"{_GIVEN}{_RECEIVED}\b{_ON}{{0,40}}?(?:(?:{_BEFORE_TALK})|{_KEPT_OR_REWORKED})"
+        rf"{_GIVEN}{_RECEIVED}\b{IN_SENTENCE}{{0,40}}?(?:(?:{_BEFORE_TALK})|{_KEPT_OR_REWORKED})"
         rf"|\b(?:every|each|all|any)\s+(?:\w+\s+)?{_SETUP_GENERAL}\s+{_HAS_BEEN}{_RECEIVED}\b",
         f"{_RECEIVED_WORDS} & you u it & {_GENERAL_WORDS}",
     ),
     (
-        rf"\b{_SETUP_GENERAL}\b{_ON}{{0,40}}?\b(?:{_BEFORE_TALK}){_ON}{{0,30}}?"
+        rf"\b{_SETUP_GENERAL}\b{IN_SENTENCE}{{0,40}}?\b(?:{_BEFORE_TALK}){IN_SENTENCE}{{0,30}}?"
         r"(?:\b(?:you|u)\s+(?:got|received|were\s+given|had)|\banyone\s+typed|\b(?:you|u)\s+(?:are|were)\s+"
         r"(?:shown|given))",
         "before prior ahead precede precedes preceding & got received given had typed shown"
@@ -125,21 +127,21 @@ _OWN_SETUP: tuple[tuple[str, str], ...] = (
     (
         r"\b(?:very\s+)?first\s+(?:message|sentence|line|words?|text|thing)\s+(?:\w+\s+){0,2}?(?:typed\s+)?"
         r"(?:in|into|of)\s+(?:this|the|our|your|ur)\s+(?:conversation|chat|thread|session|context|transcript)\b"
-        rf"{_ON}{{0,40}}?(?:\bbefore\s+(?:me|mine|my|i)\b|\b(?:starts?|begins?|opens?)\s+with\b|"
+        rf"{IN_SENTENCE}{{0,40}}?(?:\bbefore\s+(?:me|mine|my|i)\b|\b(?:starts?|begins?|opens?)\s+with\b|"
         r"\bwho\s+(?:you|u)\s+are\b)",
         "first & conversation chat thread session context transcript & before starts start begins begin opens"
         " open who",
     ),
     (
         r"\b(?:everything|all|anything|whatever)\s+(?:that\s+)?(?:came|comes|was|is|appears?|appeared)\s+"
-        rf"(?:before|above|ahead\s+of)\s+(?:my|our|the\s+user{_Q}?s?)\s+(?:very\s+)?(?:first\s+)?"
+        rf"(?:before|above|ahead\s+of)\s+(?:my|our|the\s+user{APOSTROPHE}?s?)\s+(?:very\s+)?(?:first\s+)?"
         r"(?:message|question|msg|input|turn|prompt|words?)\b",
         "everything all anything whatever & came comes was is appears appeared & before above ahead & message"
         " question msg input turn prompt word words",
     ),
     (
         r"\b(?:everything|all|anything)\s+(?:that\s+)?(?:appears?\s+|is\s+|comes?\s+|was\s+)?(?:before|above)\b"
-        rf"{_ON}{{0,30}}?\bin\s+(?:your|ur|the)\s+(?:transcript|context|history|prompt|input)",
+        rf"{IN_SENTENCE}{{0,30}}?\bin\s+(?:your|ur|the)\s+(?:transcript|context|history|prompt|input)",
         "everything all anything & before above & transcript context history prompt input",
     ),
     (
@@ -151,16 +153,16 @@ _OWN_SETUP: tuple[tuple[str, str], ...] = (
     ),
     (
         r"\b(?:your|ur)\s+(?:operators?|developers?|company|owners?|admins?|deployers?)\s+(?:\w+\s+){0,2}?(?:put|gave|"
-        rf"told|wrote|set|loaded|fed|configured)\b{_ON}{{0,40}}?(?:{_BEFORE_TALK})"
+        rf"told|wrote|set|loaded|fed|configured)\b{IN_SENTENCE}{{0,40}}?(?:{_BEFORE_TALK})"
         r"|\b(?:whoever|the\s+(?:people|person|team|company)\s+(?:who|that))\s+(?:deployed|built|made|set\s+up|"
         r"configured|created|trained|programmed|runs?|operates?)\s+(?:you|u)\b"
-        rf"{_ON}{{0,30}}?\b(?:give|gave|given|tell|told|say|said|write|wrote|put|load|loaded)\b",
+        rf"{IN_SENTENCE}{{0,30}}?\b(?:give|gave|given|tell|told|say|said|write|wrote|put|load|loaded)\b",
         "operator operators developer developers company owner owners admin admins deployer deployers whoever"
         " people person team & put gave told wrote set loaded fed configured give given tell say said write"
         " load",
     ),
     (
-        rf"\b(?:your|ur|its|the\s+\w+{_Q}s)\s+(?:makers|creators|programmers|trainers)\s+"
+        rf"\b(?:your|ur|its|the\s+\w+{APOSTROPHE}s)\s+(?:makers|creators|programmers|trainers)\s+"
         r"(?:\w+\s+){0,2}?(?:told|tell|gave|give|hand(?:ed)?|configured|wrote|write|set|put|instructed|"
         r"programmed|loaded|fed)\b",
         "makers creators programmers trainers",
@@ -250,7 +252,7 @@ _SOURCE_WORDS = (
 _AS_BOSS: tuple[tuple[str, str], ...] = (
     (r"\b(?:is|are)\s+(?:the|your|ur)\s+boss\b", "boss"),
     (
-        rf"\b(?:is|are)\s+(?:my|the\s+user{_Q}?s)\s+(?:own\s+|direct\s+)?(?:commands?|orders?|instructions?|"
+        rf"\b(?:is|are)\s+(?:my|the\s+user{APOSTROPHE}?s)\s+(?:own\s+|direct\s+)?(?:commands?|orders?|instructions?|"
         r"requests?|wishes)\b",
         "is are & my user & commands command orders order instructions instruction requests request wishes",
     ),
@@ -272,7 +274,7 @@ _AS_BOSS: tuple[tuple[str, str], ...] = (
         "follow & over",
     ),
     (
-        rf"\bwhatever(?:{_Q}s|\s+is)\s+(?:in|on)\s+(?:it|there|that|the\s+\w+)\s*,?\s+(?:just\s+)?(?:do|follow|obey|"
+        rf"\bwhatever(?:{APOSTROPHE}s|\s+is)\s+(?:in|on)\s+(?:it|there|that|the\s+\w+)\s*,?\s+(?:just\s+)?(?:do|follow|obey|"
         r"run|execute|carry\s+out)\s+(?:it|that|them)\b"
         r"|\b(?:even\s+)?over\s+(?:anything|what(?:ever)?)\s+(?:i|the\s+user)\s+(?:say|says|type|types|write|writes|"
         r"ask|asks|want|wants)\b",
@@ -300,13 +302,19 @@ _FAVOUR_SCOPE = (
     r"answer|recommendation)s?\b"
     r"|\bin\s+every\s+(?:later\s+)?(?:reply|answer|response|session|chat|conversation|recommendation)s?\b"
     r"|\b(?:forever|indefinitely|permanently)\b|\b(?:going\s+forward|from\s+now\s+on)\b"
+    r"|\bwhenever\s+(?:the\s+user|i|they|he|she|someone|anyone|people)\s+(?:\w+\s+)?(?:ask\w*|search\w*|want\w*|"
+    r"need\w*|look\w*|mention\w*)\b|\bin\s+(?:any|every|all)\s+future\s+(?:conversation|chat|session)s?\b"
 )
 _FAVOUR_FIRST = (
-    rf"\b(?:suggest|recommend|put|list|rank|show|place|name|mention|goes|comes|promote|push)\w*\b{_ON}{{0,60}}?"
+    rf"\b(?:suggest|recommend|put|list|rank|show|place|name|mention|goes|comes|promote|push)\w*\b{IN_SENTENCE}{{0,60}}?"
     r"\b(?:first|on\s+top|at\s+the\s+top|as\s+the\s+(?:only|best|default|top|safest|sole))\b"
     # Or one source named the only one to use, or called the most reliable.
     r"|\b(?:cite|use|quote|recommend|suggest|mention|trust)\s+only\s+\S+"
     r"|\bcall\s+(?:it|them)\s+the\s+(?:most|best|only)\s+(?:reliable|trusted|trustworthy|accurate|safe)"
+    r"|\bonly\s+(?:ever\s+)?(?:suggest|recommend|mention|cite|quote|link|name)\b"
+    # Or the others run down: "describe competitors as insecure", "competitors had breaches".
+    rf"|\bcompetitors?\b{IN_SENTENCE}{{0,30}}?\b(?:insecure|unsafe|scams?|unreliable|breach\w*|hacked|dangerous|"
+    r"fraud\w*)"
 )
 _FAVOUR_VERBS = (
     "suggest suggests suggesting recommend recommends recommending put list listed rank ranked show place"
@@ -315,16 +323,16 @@ _FAVOUR_VERBS = (
 # Something slipped into every reply out of the person's sight.
 _HIDDEN_MARK = (
     r"\b(?:secretly|quietly|silently|covertly|invisibly)\s+(?:hide|insert|include|add|embed|slip|put|place|"
-    rf"tuck|sneak|append)\b{_ON}{{0,50}}?\b(?:in|into|to|(?:at|to)\s+the\s+(?:end|start|bottom|top)\s+of)\s+"
+    rf"tuck|sneak|append)\b{IN_SENTENCE}{{0,50}}?\b(?:in|into|to|(?:at|to)\s+the\s+(?:end|start|bottom|top)\s+of)\s+"
     rf"(?:every|each|all|any)\s+(?:\w+\s+)?{_OUTPUTS}"
-    rf"|\b(?:hide|embed|slip|sneak|tuck)\s+{_MARK}{_ON}{{0,50}}?\b(?:in|into)\s+(?:every|each|all|any)\s+"
+    rf"|\b(?:hide|embed|slip|sneak|tuck)\s+{_MARK}{IN_SENTENCE}{{0,50}}?\b(?:in|into)\s+(?:every|each|all|any)\s+"
     rf"(?:\w+\s+)?{_OUTPUTS}"
 )
 # Copies of what is arranged sent to an address, every time.
 _STANDING_COPY = (
-    rf"\b(?:whenever|every\s+time|each\s+time|from\s+(?:now|this\s+point)\s+on)\b{_ON}{{0,80}}?"
+    rf"\b(?:whenever|every\s+time|each\s+time|from\s+(?:now|this\s+point)\s+on)\b{IN_SENTENCE}{{0,80}}?"
     r"\b(?:cc|bcc|copy\s+in|(?:forward|send)\s+(?:it|them|a\s+copy|copies)\s+to)\b"
-    rf"{_ON}{{0,30}}?[\w.+-]+@[\w-]+\.\w"
+    rf"{IN_SENTENCE}{{0,30}}?[\w.+-]+@[\w-]+\.\w"
 )
 
 # --- A standing permission: a third party handed the person's codes, money or mail, or a
@@ -336,11 +344,12 @@ _GUARDED = (
     r"money|correspondence|e-?mails|messages|inbox|mail|(?:medical|health)\s+records|records|"
     r"(?:live\s+)?location|photos|pictures|contacts(?:\s+list)?|address\s+book|documents|files|drive|"
     r"admin\s+access|ssn|passport|laptop|computer|pc|devices?|phone|router|camera|accounts?|texts|dms|chats|"
-    r"call\s+logs|(?:browsing|search)\s+history|home\s+address|(?:daily\s+)?(?:schedule|routine|whereabouts))"
+    r"call\s+logs|(?:browsing|search)\s+history|home\s+address|(?:daily\s+)?(?:schedule|routine|whereabouts)|"
+    r"repos|repositories)"
 )
 # Granted for good: a consent, an entitlement, an opt-in.
 _GRANTED = (
-    rf"(?:authori[sz](?:ed|es?|ation)|agreed|agree|consented|opted\s+in|(?:{_Q}s|is)\s+(?:fine|ok(?:ay)?|happy|"
+    rf"(?:authori[sz](?:ed|es?|ation)|agreed|agree|consented|opted\s+in|delegated|(?:{APOSTROPHE}s|is)\s+(?:fine|ok(?:ay)?|happy|"
     r"comfortable)|granted|allows?|allowed|permits?|permitted|entitled|may|can\s+be|confirmed|"
     r"(?:still\s+)?(?:has|have)\s+(?:full\s+|standing\s+)?(?:permission|access|consent))"
 )
@@ -363,26 +372,27 @@ _PERSON = r"(?:user|he|she|shopper|customer|client|patient|account\s+holder)"
 _PHONE_OR_MAIL = r"(?:[\w.+-]+@[\w-]+\.\w|\+\d[\d\s().-]{7,}\d)"
 # Codes sent on to a number or an address whenever they come.
 _CODES_SENT_ON = (
-    rf"\b(?:2fa|mfa|otp|verification|security|backup|recovery|login)\s+codes?\b{_ON}{{0,80}}?{_PHONE_OR_MAIL}"
-    rf"{_ON}{{0,20}}?\b(?:send|forward|share|text|pass|read)\s+(?:them|it)\s+(?:there|on|along|over|"
+    rf"\b(?:2fa|mfa|otp|verification|security|backup|recovery|login)\s+codes?\b{IN_SENTENCE}{{0,80}}?{_PHONE_OR_MAIL}"
+    rf"{IN_SENTENCE}{{0,20}}?\b(?:send|forward|share|text|pass|read)\s+(?:them|it)\s+(?:there|on|along|over|"
     r"to\s+(?:it|that))\b"
 )
 _STANDING_GRANT = (
-    rf"\b{_GRANTED}\b{_ON}{{0,60}}?"
-    rf"(?:\b{_HANDED}\b{_ON}{{0,40}}?\b{_GUARDED}|\b{_GUARDED}\b{_ON}{{0,40}}?\b{_HANDED}|\badmin\s+access)\b"
-    rf"{_ON}{{0,80}}?{_BROADLY}"
+    rf"\b{_GRANTED}\b{IN_SENTENCE}{{0,60}}?"
+    rf"(?:\b{_HANDED}\b{IN_SENTENCE}{{0,40}}?\b{_GUARDED}|\b{_GUARDED}\b{IN_SENTENCE}{{0,40}}?\b{_HANDED}|\badmin\s+access)\b"
+    rf"{IN_SENTENCE}{{0,80}}?{_BROADLY}"
     rf"|\bwants\s+(?:their|his|her)\s+(?:\w+\s+)?{_GUARDED}\s+(?:shared|sent|forwarded|uploaded|given|handed)\b"
-    rf"{_ON}{{0,80}}?{_BROADLY}"
+    rf"{IN_SENTENCE}{{0,80}}?{_BROADLY}"
 )
 # A safeguard the person would want, removed: warnings, checks, flags, a professional's advice.
 _WITHOUT = (
-    rf"(?:no\s+need\s+(?:to\s+)?|no\s+longer\s+(?:wants?|needs?)\s+(?:any\s+)?|without\s+(?:further\s+)?|never\s+|don{_Q}?t\s+|do\s+not\s+|"
-    rf"doesn{_Q}?t\s+(?:want|need)\s+(?:any\s+)?|does\s+not\s+(?:want|need)\s+(?:any\s+)?|not\s+to\s+)"
+    rf"(?:no\s+need\s+(?:to\s+)?|no\s+longer\s+(?:wants?|needs?)\s+(?:any\s+)?|without\s+(?:further\s+)?|"
+    rf"(?:never|don{APOSTROPHE}?t|do\s+not)\s+want\s+(?:you|u)\s+to\s+|never\s+|don{APOSTROPHE}?t\s+|do\s+not\s+|"
+    rf"doesn{APOSTROPHE}?t\s+(?:want|need)\s+(?:any\s+)?|does\s+not\s+(?:want|need)\s+(?:any\s+)?|not\s+to\s+)"
 )
 _SAFEGUARD = (
     r"(?:(?:verify\w*|double-check\w*|check\w*)\s+(?:it\s+|this\s+|them\s+)?(?:with|by\s+phone|"
     r"the\s+(?:change|account|details|number|sender|payee|identity))|confirm\w*\s+(?:with|each|every)|"
-    rf"flag\w*{_ON}{{0,40}}?(?:suspicious|phishing|scam|fraud)|"
+    rf"flag\w*{IN_SENTENCE}{{0,40}}?(?:suspicious|phishing|scam|fraud)|"
     r"warn\w*\s+(?:\w+\s+)?(?:about|of)\s+(?:\w+\s+)?(?:phishing|scams?|fraud|price|suspicious)|"
     r"(?:price|phishing|scam|fraud|security)[- ](?:(?:increase|rise|hike)\s+)?(?:warnings?|alerts?|"
     r"notifications?)|suggest\w*\s+consult\w*|recommend\w*\s+(?:seeing|consulting)|notice\s+to\s+the\s+user|"
@@ -392,7 +402,7 @@ _SAFEGUARD = (
 )
 # A person's sign-off, or a place to turn to for help, no longer needed or offered.
 _HELP_OR_SIGN_OFF = (
-    rf"(?:need\s+(?:her|his|their|the\s+user{_Q}?s|any)\s+(?:approval|confirmation|consent|sign-?off)|"
+    rf"(?:need\s+(?:her|his|their|the\s+user{APOSTROPHE}?s|any)\s+(?:approval|confirmation|consent|sign-?off)|"
     r"(?:recommend|suggest|mention|give|offer)\w*\s+(?:any\s+|a\s+|the\s+)?(?:crisis\s+)?(?:hotlines?|helplines?|"
     r"therapists?|counsel\w*|professional\s+help|emergency\s+services))"
 )
@@ -403,7 +413,7 @@ _SAFEGUARD_REMOVED: tuple[tuple[str, str], ...] = (
         r"\b(?:skip|bypass|disable|turn\s+off|switch\s+off|remove)\s+(?:the\s+|all\s+|any\s+)?"
         r"(?:2fa|two[- ]factor|2-step|two[- ]step|mfa|multi[- ]factor|verification|"
         r"security\s+(?:checks?|questions?|prompts?)|fraud\s+checks?|confirmation\s+(?:prompts?|steps?|dialogs?))\b"
-        rf"{_ON}{{0,60}}?\b(?:her|his|their|the\s+user{_Q}?s)\s+(?:\w+\s+)?(?:accounts?|bank\w*|logins?|devices?|"
+        rf"{IN_SENTENCE}{{0,60}}?\b(?:her|his|their|the\s+user{APOSTROPHE}?s)\s+(?:\w+\s+)?(?:accounts?|bank\w*|logins?|devices?|"
         r"e-?mail|phone|wallet|card)",
         "skip bypass disable turn switch remove & 2fa two 2 step mfa multi verification security fraud"
         " confirmation & her his their user",
@@ -424,11 +434,11 @@ _SAFEGUARD_REMOVED: tuple[tuple[str, str], ...] = (
         " examined tested screened seen see visit",
     ),
     (
-        rf"\bassume\s+(?:it|they|links?|the\s+\w+){_Q}?(?:s|re|\s+is|\s+are)?\s+(?:safe|legit\w*|genuine)\b",
+        rf"\bassume\s+(?:it|they|links?|the\s+\w+){APOSTROPHE}?(?:s|re|\s+is|\s+are)?\s+(?:safe|legit\w*|genuine)\b",
         "assume & safe legit legitimate genuine",
     ),
     (
-        rf"\bdiscourage\s+{_ON}{{0,40}}?\b(?:chemo\w*|treatment|medication|vaccin\w*|surgery|therapy|doctors?)"
+        rf"\bdiscourage\s+{IN_SENTENCE}{{0,40}}?\b(?:chemo\w*|treatment|medication|vaccin\w*|surgery|therapy|doctors?)"
         r"|\b(?:advise|warn|argue)\s+(?:\w+\s+)?against\s+(?:seeing|consulting|visiting|calling|asking)\s+"
         r"(?:a|any|the|their|his|her)?\s*(?:doctor|gp|physician|professional|specialist|lawyer|pharmacist|"
         r"therapist|dentist)",
@@ -436,21 +446,23 @@ _SAFEGUARD_REMOVED: tuple[tuple[str, str], ...] = (
     ),
     (
         r"\b(?:double|triple|skip|stop\s+taking)\s+(?:their|his|her|the)\s+(?:\w+\s+)?(?:medication|meds|dose|"
-        rf"dosage|insulin|pills|prescription)\b{_ON}{{0,40}}?\b(?:whenever|safely|no\s+need|don{_Q}?t|without|"
+        rf"dosage|insulin|pills|prescription)\b{IN_SENTENCE}{{0,40}}?\b(?:whenever|safely|no\s+need|don{APOSTROPHE}?t|without|"
         r"any\s+time)",
         "medication meds dose dosage insulin pills prescription & double triple skip taking",
     ),
     (
-        rf"\b(?:do\s+not|don{_Q}?t|never)\s+help\s+(?:them|him|her|the\s+user)\s+(?:cancel|unsubscribe|report|"
+        rf"\b(?:do\s+not|don{APOSTROPHE}?t|never)\s+help\s+(?:them|him|her|the\s+user)\s+(?:cancel|unsubscribe|report|"
         r"leave)"
         r"|\beven\s+if\s+(?:they|he|she|the\s+user)\s+(?:later\s+)?(?:says?|asks?|wants?)\s+otherwise",
         "help & cancel unsubscribe report leave | otherwise & even",
     ),
     (
-        r"\b(?:not\s+to\s+be\s+bothered\s+with|doesn" + _Q + r"?t\s+want|no\s+more|stop\s+showing|dismiss\w*|"
+        r"\b(?:not\s+to\s+be\s+bothered\s+with|doesn"
+        + APOSTROPHE
+        + r"?t\s+want|no\s+more|stop\s+showing|dismiss\w*|"
         r"suppress\w*|hide|mute|silence)\s+(?:\w+\s+){0,3}?(?:fraud|security|bank|login|phishing|scam)\s+"
         r"(?:alerts?|warnings?|notices?|notifications?)"
-        rf"|\b(?:fraud|security|phishing|scam)\s+(?:alerts?|warnings?|notices?|notifications?)\b{_ON}{{0,60}}?"
+        rf"|\b(?:fraud|security|phishing|scam)\s+(?:alerts?|warnings?|notices?|notifications?)\b{IN_SENTENCE}{{0,60}}?"
         r"\b(?:dismiss|suppress|hide|delete|mute|silence|ignore)\w*\s+(?:them|it)\b",
         "fraud security bank login phishing scam & alert alerts warning warnings notice notices notification"
         " notifications & bothered want more showing dismiss dismissed suppress hide mute silence delete"
@@ -463,15 +475,15 @@ _SAFEGUARD_REMOVED: tuple[tuple[str, str], ...] = (
         " pills prescription antidepressant antidepressants painkiller painkillers",
     ),
     (
-        rf"\b(?:investments?|returns|funds?|crypto\w*|coins?|tokens?)\b{_ON}{{0,60}}?\b(?:risk-free|"
+        rf"\b(?:investments?|returns|funds?|crypto\w*|coins?|tokens?)\b{IN_SENTENCE}{{0,60}}?\b(?:risk-free|"
         r"government-guaranteed|guaranteed\s+(?:returns|profits?))",
         "risk guaranteed & investment investments returns fund funds crypto cryptocurrency coin coins token"
         " tokens",
     ),
     (
         r"\bofficial\s+(?:\w+\s+){0,2}(?:portal|registry|site|website|address|page|number|line|app|store|mirror|"
-        rf"domain)\s+(?:is|has\s+moved\s+to|is\s+now)\s+\S+{_ON}{{0,60}}?\b(?:direct|send|point|install|"
-        rf"download|log\s+in|pay)\w*\b{_ON}{{0,40}}?\b(?:there|from\s+there|to\s+it)\b",
+        rf"domain)\s+(?:is|has\s+moved\s+to|is\s+now)\s+\S+{IN_SENTENCE}{{0,60}}?\b(?:direct|send|point|install|"
+        rf"download|log\s+in|pay)\w*\b{IN_SENTENCE}{{0,40}}?\b(?:there|from\s+there|to\s+it)\b",
         "official & there it",
     ),
 )
@@ -493,7 +505,7 @@ _HAZARD = (
     r"locks?|lock-?pick\w*|pick\s+(?:a\s+|real\s+)?locks?|"
     r"(?:disable|bypass)\s+(?:a\s+|the\s+)?(?:home\s+|house\s+)?alarms?|"
     r"crack\s+(?:a\s+)?(?:software\s+)?licen[cs]e|"
-    rf"get\s+into\s+(?:someone|my\s+ex|an?\s+\w+{_Q}?s?)\S*\s+(?:e-?mail|account|phone)|"
+    rf"get\s+into\s+(?:someone|my\s+ex|an?\s+\w+{APOSTROPHE}?s?)\S*\s+(?:e-?mail|account|phone)|"
     r"track\s+someone|synthes\w+\s+(?:of\s+)?(?:meth|drugs?|the\s+drug)|untraceable|silencer|chloroform|cyanide|"
     r"fentanyl|heroin|cocaine|ghost\s+guns?|gunpowder|detonators?|(?:bypass|tamper\w*\s+with)\s+(?:the\s+|a\s+)?"
     r"(?:electricity|gas|water|power)\s+meter|(?:open|crack)\s+(?:a\s+|the\s+)?(?:\w+\s+)?safe\s+without)"
@@ -525,8 +537,10 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         _FAVOUR_SCOPE,
         "sets a standing order to favour one seller",
-        "regardless matter whatever forever indefinitely permanently forward now"
-        f" & {_FAVOUR_VERBS} cite use quote trust call & first top only best default safest sole most"
+        "regardless matter whatever forever indefinitely permanently forward now whenever future"
+        f" & {_FAVOUR_VERBS} cite use quote trust call competitor competitors & first top only best default"
+        " safest sole most insecure unsafe scam scams unreliable breach breaches breached hacked dangerous"
+        " fraud fraudulent"
         " | any every all & purchase purchases order orders request requests question questions query"
         " queries search searches session sessions reply replies answer answers recommendation chat chats"
         " conversation conversations"
@@ -539,7 +553,7 @@ FAMILIES: tuple[Family, ...] = (
         "hide embed slip sneak tuck secretly quietly silently covertly invisibly & every each all any",
     ),
     Family(
-        rf"\b(?:links?|urls?)\b{_ON}{{0,40}}?\b(?:go|goes|pass|passes|run|runs|be\s+(?:routed|sent|wrapped|passed))\s+"
+        rf"\b(?:links?|urls?)\b{IN_SENTENCE}{{0,40}}?\b(?:go|goes|pass|passes|run|runs|be\s+(?:routed|sent|wrapped|passed))\s+"
         r"(?:through|via)\s+(?:https?://|www\.)",
         "routes every link through an outside address",
         "link links url urls & through via & http https www",
@@ -564,7 +578,7 @@ FAMILIES: tuple[Family, ...] = (
         " location photos pictures contacts address documents files drive admin ssn passport laptop"
         " computer pc"
         " device devices phone router camera account accounts texts dms chats call browsing search history"
-        " schedule routine whereabouts",
+        " schedule routine whereabouts repos repositories",
         near=(rf"\b{_PERSON}\b",),
     ),
     *(
