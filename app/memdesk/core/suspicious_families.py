@@ -335,6 +335,59 @@ _STANDING_COPY = (
     rf"{IN_SENTENCE}{{0,30}}?[\w.+-]+@[\w-]+\.\w"
 )
 
+# What an assistant writes for the person, each time.
+_REPLIES = (
+    r"(?:answers?|repl(?:y|ies)|responses?|messages?|summar(?:y|ies)|e-?mails?|posts?|recaps?|"
+    r"recommendations?)"
+)
+_REPLIES_WORDS = (
+    "answer answers reply replies response responses message messages summary summaries email emails mail"
+    " mails post posts recap recaps recommendation recommendations"
+)
+# Putting something into a reply.
+_MARK_VERB = (
+    r"(?:sign|end|close|finish|tag|stamp|append|add|insert|include|put|slip|embed|hide|attach|sneak|tuck)"
+)
+_MARK_VERB_WORDS = (
+    "sign signs signed end ends close closes finish tag tags tagged stamp stamped append appends appended"
+    " appending add adds added adding insert inserts inserted inserting include includes including put puts"
+    " slip slips slipped embed embeds embedded hide hides hidden attach attaches attached sneak tuck"
+)
+_INTO_EVERY_REPLY = (
+    rf"\b{_MARK_VERB}\w*\b{IN_SENTENCE}{{0,80}}?\b(?:every|each|all|any)\s+(?:(?:single|later|future)\s+)?"
+    rf"(?:\w+\s+)?{_REPLIES}\b"
+    rf"|\b(?:in|into|to|at\s+the\s+(?:end|start|bottom|top)\s+of)\s+(?:every|each|all|any)\s+(?:\w+\s+)?"
+    rf"{_REPLIES}\b{IN_SENTENCE}{{0,80}}?\b{_MARK_VERB}\w*\b"
+)
+# What a signature the person wants does not hold: a tracker, something out of sight, or a
+# reach beyond the person's own replies.
+_COVERT = (
+    r"\b(?:tracking|trk|referral|ref|invisible|hidden|secret|marker|watermark|pixel|affiliate|quietly|silently|"
+    rf"secretly)\b|\b(?:don{APOSTROPHE}?t|do\s+not|never)\s+(?:flag|remove|mention|explain|tell)\b"
+    r"|\b(?:to|for)\s+(?:other\s+people|anyone|everyone\s+else|others)\b|\bslip\s+in\b"
+)
+# "Every time", "always", "for good" in the other languages the check reads.
+_EVERY_TIME_ELSEWHERE = (
+    r"(?:\b(?:chaque\s+fois|à\s+chaque|toujours|immer|jedes\s*mal|bei\s+jede[rmn]|siempre|cada\s+vez|sempre|"
+    r"ogni\s+volta|altijd|elke\s+keer|zawsze|za\s+każdym\s+razem|na\s+stałe)\b|всегда|каждый\s+раз|每次|总是|"
+    r"毎回|常に)"
+)
+_EVERY_TIME = (
+    r"\b(?:whenever|every\s+time|each\s+time|always|from\s+now\s+on|going\s+forward|permanently|for\s+good)\b"
+    rf"|{_EVERY_TIME_ELSEWHERE}"
+)
+# A word hidden in a reply, on a standing order.
+_HIDDEN_IN_REPLY = (
+    rf"\b(?:hide|slip|sneak|embed|tuck)\s+{_MARK}{IN_SENTENCE}{{0,60}}?\b(?:in|into|inside)\s+"
+    rf"(?:the|your|each|every|a)\s+(?:\w+\s+)?{_REPLIES}\b"
+)
+# Mail from one address obeyed for good: the orders are read in any language the check reads.
+_MAIL_FROM = (
+    r"\b(?:every\s+time|whenever|each\s+time|any\s+time)\s+(?:you|u)\s+(?:get|receive|see|read|open)\s+"
+    r"(?:an?\s+|any\s+)?(?:e-?mail|message|mail|text|note|dm|letter)s?\s+from\s+(?:[\w.+-]+@[\w-]+\.\w|"
+    r"\S+\.(?:com|net|org|io|co)\b)"
+)
+
 # --- A standing permission: a third party handed the person's codes, money or mail, or a
 # safeguard removed. ---
 # What would hurt the person in someone else's hands.
@@ -557,6 +610,26 @@ FAMILIES: tuple[Family, ...] = (
         r"(?:through|via)\s+(?:https?://|www\.)",
         "routes every link through an outside address",
         "link links url urls & through via & http https www",
+    ),
+    Family(
+        _INTO_EVERY_REPLY,
+        "slips something into every reply unseen",
+        f"{_MARK_VERB_WORDS} & every each all any & {_REPLIES_WORDS}",
+        near=(_COVERT,),
+    ),
+    Family(
+        _HIDDEN_IN_REPLY,
+        "slips something into every reply unseen",
+        f"hide slip sneak embed tuck & {_REPLIES_WORDS}",
+        near=(_EVERY_TIME,),
+    ),
+    Family(
+        _MAIL_FROM,
+        _AUTHORITY_WHY,
+        "time whenever & you u & get receive see read open & from & @ com net org io co",
+        near=(
+            rf"\b(?:instructions?|commands?|orders?|what(?:ever)?\s+(?:it|they)\s+says?)\b|{_INSTRUCTIONS_ELSEWHERE}",
+        ),
     ),
     Family(
         _STANDING_COPY,
