@@ -34,17 +34,18 @@ APOSTROPHE = "['’]"  # an apostrophe, straight or curly
 # --- The assistant's own setup, as the object of a request to show or rework it. ---
 # Whose setup: the assistant addressed, or named.
 _OWNER = (
-    rf"(?:your|ur|yr|its|(?:the|this)\s+(?:assistant|bot|ai|model|agent|chatbot){APOSTROPHE}?s)\s+"
+    rf"(?:(?:the|this|your|ur)\s+(?:assistant|bot|ai|model|agent|chatbot){APOSTROPHE}?s|your|ur|yr|its)\s+"
     r"(?:(?:own|entire|full|whole|complete|exact|current|actual|real|very)\s+)*"
 )
 # Nouns that name the setup text itself, whatever the verb.
 _SETUP_TEXT = (
     r"(?:system\s+(?:prompt|message|instructions?|text)|set-?up\s+(?:text|message|prompt|instructions)|"
-    r"briefing|rule-?book|preambles?|role\s+(?:statement|line|definition|description|prompt)|"
+    r"briefing|rule-?book|rule-?\s?sets?|preambles?|role\s+(?:statement|line|definition|description|prompt)|"
     r"persona\s+(?:text|definition|prompt)|initiali[sz]ation\s+(?:text|parameters|prompt|message)|"
     r"operating\s+(?:guidelines|instructions|rules|manual)|"
     r"(?:operator|developer)\s+(?:message|config\w*|guidelines|instructions|prompt|directives|text)|"
-    r"(?:initial|original|opening|starting|first|secret|hidden|core)\s+(?:set-?up(?:\s+text)?|instructions|"
+    r"(?:initial|original|opening|starting|startup|start-up|boot|first|secret|hidden|core)\s+"
+    r"(?:set-?up(?:\s+text)?|instructions|"
     r"rules|guidelines|directives|prompt|message|text|configuration|guidance|orders))"
 )
 # Nouns that name it only with a sign that it came before the conversation.
@@ -58,7 +59,8 @@ _LOADED = (
 )
 _RECEIVED = r"(?:given|handed|received|got|gotten|fed|told|sent)"
 _HAS_BEEN = (
-    rf"(?:that\s+)?(?:you|u|it)(?:{APOSTROPHE}ve|\s+have|\s+had|\s+has)?\s+(?:been\s+|were\s+|was\s+)?"
+    rf"(?:that\s+)?(?:you|u|it|(?:your|ur|the|its)\s+(?:ai\s+)?(?:assistant|bot|ai|model|agent|chatbot|tool))"
+    rf"(?:{APOSTROPHE}ve|\s+have|\s+had|\s+has)?\s+(?:been\s+|were\s+|was\s+)?"
 )
 # Before the conversation began, or when it began.
 _BEFORE_TALK = (
@@ -87,7 +89,14 @@ _OWN_SETUP: tuple[tuple[str, str], ...] = (
         rf"{_OWNER}(?:\w+\s+){{0,2}}?{_SETUP_TEXT}\b",
         "your ur yr its assistant bot ai model agent chatbot & system setup set briefing rulebook rule"
         " preamble preambles role persona initialization initialisation operating operator developer"
-        " initial original opening starting first secret hidden core",
+        " initial original opening starting startup start boot first secret hidden core ruleset sets",
+    ),
+    # What sits first in the assistant's context, before the person's message.
+    (
+        r"\b(?:start|beginning|top|front|head)\s+of\s+(?:your|ur|the\s+(?:assistant|bot|model|ai)"
+        rf"{APOSTROPHE}?s)\s+(?:context(?:\s+window)?|prompt|input|memory|transcript)\b{IN_SENTENCE}{{0,40}}?"
+        r"\b(?:before|above|ahead\s+of)\s+(?:my|me|i|our|the\s+user)\b",
+        "start beginning top front head & context prompt input memory transcript & before above ahead",
     ),
     (
         r"\b(?:first|opening)\s+\d+\s+(?:characters|chars|tokens|words|lines)\s+of\s+(?:your|ur|the)\s+"
@@ -102,12 +111,12 @@ _OWN_SETUP: tuple[tuple[str, str], ...] = (
     (
         rf"{_GIVEN}{_LOADED}\b",
         "initialized initialised loaded primed configured seeded set started launched booted deployed & with"
-        f" & you u it & {_GENERAL_WORDS}",
+        f" & you u it your ur & {_GENERAL_WORDS}",
     ),
     (
         rf"{_GIVEN}{_RECEIVED}\b{IN_SENTENCE}{{0,40}}?(?:(?:{_BEFORE_TALK})|{_KEPT_OR_REWORKED})"
         rf"|\b(?:every|each|all|any)\s+(?:\w+\s+)?{_SETUP_GENERAL}\s+{_HAS_BEEN}{_RECEIVED}\b",
-        f"{_RECEIVED_WORDS} & you u it & {_GENERAL_WORDS}",
+        f"{_RECEIVED_WORDS} & you u it your ur & {_GENERAL_WORDS}",
     ),
     (
         rf"\b{_SETUP_GENERAL}\b{IN_SENTENCE}{{0,40}}?\b(?:{_BEFORE_TALK}){IN_SENTENCE}{{0,30}}?"
@@ -179,6 +188,26 @@ _OWN_SETUP: tuple[tuple[str, str], ...] = (
         "preamble preambles operator system & paste dump print show share post send quote spill",
     ),
 )
+# Before the person came: said of the conversation, not of any earlier day.
+_BEFORE_PERSON = (
+    r"before\s+(?:i|we)\s+(?:\w+\s+)?(?:got\s+here|arrived|came\s+(?:in|along|here)|showed\s+up|joined|"
+    r"said\s+(?:hello|hi|hey|anything)|typed|wrote|started|messaged|opened)\b"
+    r"|before\s+(?:this|our|the)\s+(?:chat|conversation|session)\b|before\s+my\s+(?:first\s+)?(?:message|msg|question)"
+)
+# Told or handed something before the person came: a friend may ask the same of another,
+# so a request for the words themselves must be near.
+_TOLD_BEFORE_PERSON = (
+    r"\b(?:did|do|have|had)\s+(?:they|people|someone|somebody|anyone|whoever)\s+(?:tell|told|give|gave|say|"
+    rf"said|instruct\w*|write|wrote)\s+(?:to\s+)?(?:you|u)\b{IN_SENTENCE}{{0,20}}?\b(?:{_BEFORE_PERSON})"
+    rf"|\b(?:you|u)\s+(?:had\s+|have\s+|{APOSTROPHE}ve\s+|{APOSTROPHE}d\s+)?(?:received|got|gotten|"
+    r"been\s+(?:given|handed|sent)|were\s+(?:given|handed|sent))\s+(?:\w+\s+){0,4}?(?:briefing|instructions|"
+    r"rules|guidelines|directives|(?:system\s+)?prompt|setup|orders|guidance)\b"
+    rf"{IN_SENTENCE}{{0,30}}?\b(?:{_BEFORE_PERSON})"
+)
+_THE_WORDS_THEMSELVES = (
+    r"\b(?:paste|print|copy|quote|repeat|recite|verbatim|word\s+for\s+word|exact\w*|first\s+(?:msg|message|"
+    r"line|lines|words|sentence|paragraph))\b"
+)
 # Any verb that shows the text, or turns it into something else; a question about it.
 _SHOW_OR_REWORK = (
     r"(?:show|share|paste|print|quote|dump|list|read\s+(?:me|out|aloud)|tell\s+me|give\s+me|send|provide|"
@@ -210,6 +239,16 @@ _BEFORE_TALK_ELSEWHERE = (
     r"(?:begon|begonnen|schreef|schreven)|przed\s+(?:naszą|tą)\s+rozmową|до\s+(?:нашего|этого)\s+разговора|"
     r"在我们(?:的)?对话之前|会話の前)"
 )
+_RULES_ELSEWHERE = (
+    r"(?:\b(?:regeln|règles|reglas|regole|regras|regels|zasady|reguły)\b|правила|规则|ルール)"
+)
+# The assistant's maker, addressed: "dein Entwickler", "twój twórca".
+_YOUR_MAKER_ELSEWHERE = (
+    r"(?:\b(?:deine?[mnrs]?|ton|tes|votre|vos|tu|tus|tuo|tuoi|tua|teu|seu|je|jouw|twój|twoj\w*)\s+"
+    r"(?:schöpfer\w*|entwickler\w*|hersteller\w*|créateur\w*|développeur\w*|creador\w*|desarrollador\w*|"
+    r"creator\w*|sviluppator\w*|criador\w*|desenvolvedor\w*|makers?|ontwikkelaar\w*|twórc\w*|deweloper\w*)"
+    r"|(?:твой|твои|твоего|твоих)\s+(?:создател\w*|разработчик\w*)|你的(?:开发者|创建者|创造者)|あなたの(?:開発者|作成者))"
+)
 _SETUP_ELSEWHERE = (
     r"\b(?:welche|was\s+für)\s+(?:anweisungen|regeln|vorgaben|instruktionen|richtlinien)\s+(?:hast|hattest)"
     r"\s+du\b"
@@ -232,6 +271,9 @@ _SETUP_ELSEWHERE = (
     # Instructions received before the conversation began, in either order.
     rf"|{_INSTRUCTIONS_ELSEWHERE}[^\n]{{0,60}}?{_BEFORE_TALK_ELSEWHERE}|{_BEFORE_TALK_ELSEWHERE}[^\n]{{0,60}}?"
     rf"{_INSTRUCTIONS_ELSEWHERE}"
+    # Instructions or rules from the assistant's maker, in either order.
+    rf"|(?:{_INSTRUCTIONS_ELSEWHERE}|{_RULES_ELSEWHERE})[^\n]{{0,40}}?{_YOUR_MAKER_ELSEWHERE}"
+    rf"|{_YOUR_MAKER_ELSEWHERE}[^\n]{{0,40}}?(?:{_INSTRUCTIONS_ELSEWHERE}|{_RULES_ELSEWHERE})"
 )
 
 # --- A standing order to obey a named outside source, or to favour or hide something in
@@ -543,7 +585,7 @@ _SAFEGUARD_REMOVED: tuple[tuple[str, str], ...] = (
 
 # --- A dangerous recipe asked for inside a story, a game or a dead relative's voice. ---
 _FICTION = (
-    r"(?:grand(?:ma|pa|mother|father)|granny|late\s+(?:uncle|aunt|mother|father|mom|dad|grandpa|grandma)|"
+    r"(?:grand(?:ma|pa|mother|father|dad)|grandad|granny|late\s+(?:uncle|aunt|mother|father|mom|dad|grandpa|grandma)|"
     r"bedtime|story|screenplay|script|novel|thriller|fiction\w*|pretend|imagine|hypothetical\w*|role-?play|simulat\w*|"
     r"sim|improv|acting|game|campaign|dungeon\s+master|villai?n|character|the\s+year\s+\d{4}|"
     r"be\s+(?:her|him|them)|act\s+as\s+my|scene|movie|film|episode|comic|lyrics|heist|"
@@ -553,7 +595,8 @@ _FICTION = (
 _HAZARD = (
     r"(?:thermite|napalm|meth(?:amphetamine)?\b|nerve\s+agent|sarin|ricin|anthrax|explosives?|bombs?|molotov|toxic\s+gas|"
     r"poison\w*|fake\s+(?:ids?|passports?)|counterfeit\w*|ransomware|malware|keylogger|"
-    r"clone\s+a\s+(?:credit\s+)?card|immobili[sz]er|(?:activation|product|licen[cs]e|serial|cd)\s+(?:keys?|codes?)|"
+    r"clone\s+a\s+(?:credit\s+)?card|(?:bypass\w*|get\s+around|defeat\w*)\s+(?:the\s+)?(?:two-factor|2fa|mfa|"
+    r"two-step|multi-factor)|immobili[sz]er|(?:activation|product|licen[cs]e|serial|cd)\s+(?:keys?|codes?)|"
     r"(?:pick|open\w*)\s+(?:a\s+|the\s+|my\s+|real\s+)?(?:\w+\s+)?(?:neighbou?rs?\S*|someone\S*|yale|door)\s+"
     r"locks?|lock-?pick\w*|pick\s+(?:a\s+|real\s+)?locks?|"
     r"(?:disable|bypass)\s+(?:a\s+|the\s+)?(?:home\s+|house\s+)?alarms?|"
@@ -564,7 +607,8 @@ _HAZARD = (
     r"(?:electricity|gas|water|power)\s+meter|(?:open|crack)\s+(?:a\s+|the\s+)?(?:\w+\s+)?safe\s+without)"
 )
 _IN_DETAIL = (
-    r"(?:recipe|steps|step[- ]by[- ]step|exact\w*|in\s+(?:full\s+|exact\s+|working\s+|technical\s+)?detail|"
+    r"(?:all\s+(?:the\s+)?details|recipe|steps|"
+    r"step[- ]by[- ]step|exact\w*|in\s+(?:full\s+|exact\s+|working\s+|technical\s+)?detail|"
     r"technical\s+detail|quantities|measurements|ingredients|how\s+(?:to|do\s+i|can\s+i)|"
     r"walks?\s+(?:\w+\s+){0,2}?thr(?:ough|u)|(?:parts|materials|shopping)\s+list|"
     r"synthes\w+|realistic\w*|accurate\w*|working|mix\w*|combin\w*|irl|for\s+real|real[- ]world|recit\w*|"
@@ -577,6 +621,13 @@ FAMILIES: tuple[Family, ...] = (
     *(
         Family(pattern, _OWN_SETUP_WHY, f"{needs} & {_SHOW_WORDS}", near=(rf"\b{_SHOW_OR_REWORK}\b",))
         for pattern, needs in _OWN_SETUP
+    ),
+    Family(
+        _TOLD_BEFORE_PERSON,
+        _OWN_SETUP_WHY,
+        "did do have had you u & tell told give gave say said instruct instructed write wrote received got"
+        " gotten given handed sent & before",
+        near=(_THE_WORDS_THEMSELVES,),
     ),
     Family(
         _SETUP_ELSEWHERE,
@@ -659,6 +710,15 @@ FAMILIES: tuple[Family, ...] = (
         for pattern, needs in _SAFEGUARD_REMOVED
     ),
     Family(
+        rf"\bas\s+if\s+(?:your|ur|its|the\s+(?:assistant|bot|ai|model){APOSTROPHE}?s)\s+(?:makers|creators|developers|"
+        r"programmers|trainers|rules|guidelines|training|restrictions|filters|polic(?:y|ies)|programming)\s+"
+        r"(?:never\s+(?:existed|applied|mattered)|(?:did|do)\s*n[o'’]?t\s+(?:exist|apply)|were\s+(?:gone|never\s+there|"
+        r"switched\s+off|turned\s+off))",
+        "talks of an assistant without its limits",
+        "as & if & makers creators developers programmers trainers rules guidelines training restrictions"
+        " filters policy policies programming",
+    ),
+    Family(
         rf"\b{_HAZARD}",
         "asks for a dangerous recipe inside a story",
         # The words that name a hazard, not the common words around them ("lock", "open", "fake",
@@ -669,11 +729,11 @@ FAMILIES: tuple[Family, ...] = (
         " neighbours neighbor neighbors yale lockpick lockpicking alarm alarms crack someone ex exes"
         " synthesis"
         " synthesise synthesize synthesises untraceable silencer chloroform cyanide fentanyl heroin cocaine"
-        " ghost gunpowder meter safe detonator detonators"
+        " ghost gunpowder meter safe detonator detonators bypass bypassed bypassing defeat defeated"
         # The story's words, but for "be" and "act" ("be her", "act as my"), which every text holds:
         # such a request names a grandparent, a late relative or a game as well.
-        " & grandma grandpa grandmother grandfather granny late bedtime story screenplay script"
-        " novel thriller"
+        " & grandma grandpa grandmother grandfather granddad grandad granny late bedtime story screenplay"
+        " script novel thriller"
         " fiction fictional pretend imagine hypothetical hypothetically roleplay role simulate simulation sim"
         " improv acting game campaign dungeon villain villian character scene movie film episode comic lyrics"
         " heist used",
