@@ -30,7 +30,7 @@ from memdesk.core.detector_address import only_mentions
 from memdesk.core.detector_code import MENTION_CUE, QUOTES
 from memdesk.core.detector_features import model_text
 from memdesk.core.suspicious_families import FAMILIES, NEAR_CHARS
-from memdesk.core.suspicious_poisoning import POISONING_FAMILIES
+from memdesk.core.suspicious_poisoning import GUARDED, POISONING_FAMILIES
 
 _EXCERPT_CHARS = 60
 # A quotation named as an example may close this far past the order it holds.
@@ -231,7 +231,10 @@ _REST = (
     r"\b(?:rest|remainder|remaining|unread|subsequent|further(?:\s+down|\s+on)?|from\s+here\s+on|(?:everything|anything)\s+(?:else|below|after|past|beneath|under|"
     r"that\s+follows|following)|whatever\s+(?:else|follows|comes)|what\s+follows|(?:below|past|after|beyond|beneath|under)"
     r"\s+(?:this|here)(?:\s+\w+)?|all\s+other\s+\w+|the\s+other\s+(?:files|rows|lines|entries|notes|pages|sections|"
-    r"messages|e-?mails|documents|data|text|content|parts|tabs|sheets)|below|later)\b"
+    r"messages|e-?mails|documents|data|text|content|parts|tabs|sheets|comments|replies|posts|tickets|threads)|"
+    # A named range of the document: "clauses 5 through 31", "rows 12-40".
+    r"(?:clauses|sections|pages|rows|lines|items|paragraphs|chapters|articles)\s+\d+\s*(?:through|to|-|–)\s*\d+|"
+    r"below|later)\b"
 )
 # Whoever reads the document, addressed: "note for the summarising model:", "dear reviewer-bot,",
 # "any AI reading this".
@@ -261,7 +264,7 @@ _DISREGARD = (
     rf"there'?s\s+no\s+point(?:\s+in)?|stop|quit|cease)\s+{_READING}|"
     r"leave\b[^.\n]{0,30}?\b(?:unread|aside|alone)|unread|(?:can|may|should|must)\s+(?:safely\s+)?be\s+(?:ignored|skipped|"
     r"disregarded|dropped)|(?:should|must|need)\s+not\s+be\s+(?:considered|read|used|analy[sz]ed|processed|"
-    r"summari[sz]ed)|(?:is|are)\s+(?:just\s+|only\s+|all\s+|deemed\s+)?(?:immaterial|obsolete|outdated|stale|placeholders?|filler|padding|"
+    r"summari[sz]ed)|(?:is|are)\s+(?:(?:just|only|all|deemed|junk|mere|dummy|non-binding)\s+)*(?:immaterial|obsolete|outdated|stale|placeholders?|filler|padding|"
     r"test\s+data|fixtures?|irrelevant|void|boilerplate|noise|archival|scratch|not\s+(?:for\s+you|relevant|important|"
     r"needed))|"
     r"(?:doesn'?t|don'?t|dont|does\s+not|do\s+not)\s+matter|nothing\s+(?:else\s+)?(?:\w+\s+)?(?:is\s+(?:relevant|"
@@ -286,7 +289,8 @@ _SAY_INSTEAD = (
     r"\d+(?:\s*/\s*\d+|\s+stars?)\b|(?:highly|positively|favou?rably)\b)"
     # Or an action on what the reader holds: "close every ticket", "list every address", "post '…'".
     r"|(?:write|print|post|paste|list|send|e-?mail|close|mark|record|provide|export|dump|give|share|include|delete|"
-    r"approve|forward)\s+(?:to\s+me\s+)?(?:\w+\s+){0,3}?(?:every|all|each|the\s+user'?s?|your|everything|that\b|[\"'“‘]|"
+    r"approve|forward|produce|reveal|disclose)\s+(?:to\s+me\s+)?(?:[\w'’]+\s+){0,3}?(?:every|all|each|the\s+user'?s?|"
+    rf"your|everything|that\b|[\"'“‘]|contents?\s+of\b|{GUARDED}|"
     r"(?:\w+\s+){0,2}?(?:to\s+(?:me|us)\b|[\w.+-]+@|as\s+(?:approved|resolved|closed|done|complete|safe|verified|paid|"
     r"genuine))))"
 )
@@ -302,7 +306,8 @@ _DISREGARD_WORDS = (
 )
 _REST_WORDS = (
     "rest remainder remaining unread subsequent further here else below past after beyond beneath under"
-    " later following follows whatever other"
+    " later following follows whatever other clauses sections pages rows lines items paragraphs chapters"
+    " articles"
 )
 _READER_WORDS = (
     "ai assistant assistants model models bot bots llm llms agent agents chatbot chatbots summarizer"
@@ -311,7 +316,7 @@ _READER_WORDS = (
 _SAY_WORDS = (
     "say tell notify assure reply respond state inform answer confirm claim declare announce conclude"
     " print output write type report know post paste list send email close mark record provide export dump"
-    " give share include delete approve forward summarize summarise rate grade"
+    " give share include delete approve forward summarize summarise rate grade produce reveal disclose"
 )
 # Before the conversation began: when the assistant's own setup was written.
 _BEFORE_CHAT = (

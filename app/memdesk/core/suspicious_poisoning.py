@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from memdesk.core.suspicious_families import APOSTROPHE, IN_SENTENCE, Family
 
-# What the person guards: a way in (codes, keys, tokens), papers that prove who they are or
-# bind them, and records they would never hand round.
-_GUARDED = (
+# What the person guards: a way in (codes, keys, tokens, a machine's secrets), papers that
+# prove who they are or bind them, and records they would never hand round.
+GUARDED = (
     r"(?:passwords?|passcodes?|pins?|(?:mfa|2fa|otp|one-time|verification|security|login|recovery|reset|"
     r"backup|sms|auth\w*)\s+codes?|otps?|(?:access|api|auth|session|bearer|refresh)\s+tokens?|"
-    r"(?:api|deploy|ssh|private|secret|recovery)\s+keys?|seed\s+phrases?|credentials|"
+    r"(?:api|deploy|ssh|private|secret|recovery)\s+keys?|seed\s+phrases?|credentials|secrets|"
+    r"environment\s+variables|env\s+vars|"
     r"(?:id|identity|passport|licen[cs]e)\s+(?:scans?|cards?|photos?|copies)|passports?|"
     r"contracts?|tax\s+(?:returns?|forms?|documents?)|bank\s+statements?|payslips?|"
     r"(?:medical|health)\s+records|ssns?|card\s+(?:details|numbers?))"
@@ -51,7 +52,7 @@ _FOR_GOOD = (
     rf"(?:should|must|will|are\s+to|is\s+to)\s+now|any|all|every)\b|\b{_ANYONE}"
 )
 _HANDED_ON = (
-    rf"\b{_GUARDED}\b{IN_SENTENCE}{{0,60}}?\b{_SENT}\s+(?:\w+\s+){{0,3}}?(?:to|with|into|onto)\s+"
+    rf"\b{GUARDED}\b{IN_SENTENCE}{{0,60}}?\b{_SENT}\s+(?:\w+\s+){{0,3}}?(?:to|with|into|onto)\s+"
     rf"(?:\w+\s+){{0,2}}?(?:{_ANYONE}|{_OUTSIDE}|(?:him|her|them)\b)"
 )
 
