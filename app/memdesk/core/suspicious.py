@@ -233,7 +233,7 @@ _REST = (
     r"\s+(?:this|here)(?:\s+\w+)?|all\s+other\s+\w+|the\s+other\s+(?:files|rows|lines|entries|notes|pages|sections|"
     r"messages|e-?mails|documents|data|text|content|parts|tabs|sheets|comments|replies|posts|tickets|threads)|"
     # A named range of the document: "clauses 5 through 31", "rows 12-40".
-    r"(?:clauses|sections|pages|rows|lines|items|paragraphs|chapters|articles)\s+\d+\s*(?:through|to|-|–)\s*\d+|"
+    r"(?:clauses|sections|pages|rows|paragraphs|chapters|articles)\s+\d+\s*(?:through|to|-|–)\s*\d+|"
     r"below|later)\b"
 )
 # Whoever reads the document, addressed: "note for the summarising model:", "dear reviewer-bot,",
@@ -264,7 +264,7 @@ _DISREGARD = (
     rf"there'?s\s+no\s+point(?:\s+in)?|stop|quit|cease)\s+{_READING}|"
     r"leave\b[^.\n]{0,30}?\b(?:unread|aside|alone)|unread|(?:can|may|should|must)\s+(?:safely\s+)?be\s+(?:ignored|skipped|"
     r"disregarded|dropped)|(?:should|must|need)\s+not\s+be\s+(?:considered|read|used|analy[sz]ed|processed|"
-    r"summari[sz]ed)|(?:is|are)\s+(?:(?:just|only|all|deemed|junk|mere|dummy|non-binding)\s+)*(?:immaterial|obsolete|outdated|stale|placeholders?|filler|padding|"
+    r"summari[sz]ed)|(?:is|are)\s+(?:just\s+|only\s+|all\s+|deemed\s+)?(?:junk\s+|non-binding\s+)?(?:immaterial|obsolete|outdated|stale|placeholders?|filler|padding|"
     r"test\s+data|fixtures?|irrelevant|void|boilerplate|noise|archival|scratch|not\s+(?:for\s+you|relevant|important|"
     r"needed))|"
     r"(?:doesn'?t|don'?t|dont|does\s+not|do\s+not)\s+matter|nothing\s+(?:else\s+)?(?:\w+\s+)?(?:is\s+(?:relevant|"
@@ -306,8 +306,7 @@ _DISREGARD_WORDS = (
 )
 _REST_WORDS = (
     "rest remainder remaining unread subsequent further here else below past after beyond beneath under"
-    " later following follows whatever other clauses sections pages rows lines items paragraphs chapters"
-    " articles"
+    " later following follows whatever other clauses sections pages rows paragraphs chapters articles"
 )
 _READER_WORDS = (
     "ai assistant assistants model models bot bots llm llms agent agents chatbot chatbots summarizer"

@@ -34,7 +34,7 @@ APOSTROPHE = "['’]"  # an apostrophe, straight or curly
 # --- The assistant's own setup, as the object of a request to show or rework it. ---
 # Whose setup: the assistant addressed, or named.
 _OWNER = (
-    rf"(?:(?:the|this|your|ur)\s+(?:assistant|bot|ai|model|agent|chatbot){APOSTROPHE}?s|your|ur|yr|its)\s+"
+    rf"(?:your|ur|yr|its|(?:the|this)\s+(?:assistant|bot|ai|model|agent|chatbot){APOSTROPHE}?s)\s+"
     r"(?:(?:own|entire|full|whole|complete|exact|current|actual|real|very)\s+)*"
 )
 # Nouns that name the setup text itself, whatever the verb.
@@ -86,7 +86,8 @@ _RECEIVED_WORDS = "given handed received got gotten fed told sent"
 # only on a text that holds them (most code holds "text", "first" and "set" somewhere).
 _OWN_SETUP: tuple[tuple[str, str], ...] = (
     (
-        rf"{_OWNER}(?:\w+\s+){{0,2}}?{_SETUP_TEXT}\b",
+        # "your assistant's system message": a word between may be a possessive.
+        rf"{_OWNER}(?:\w+(?:{APOSTROPHE}s)?\s+){{0,2}}?{_SETUP_TEXT}\b",
         "your ur yr its assistant bot ai model agent chatbot & system setup set briefing rulebook rule"
         " preamble preambles role persona initialization initialisation operating operator developer"
         " initial original opening starting startup start boot first secret hidden core ruleset sets",
@@ -716,7 +717,8 @@ FAMILIES: tuple[Family, ...] = (
         r"switched\s+off|turned\s+off))",
         "talks of an assistant without its limits",
         "as & if & makers creators developers programmers trainers rules guidelines training restrictions"
-        " filters policy policies programming",
+        " filters policy policies programming & existed exist apply applied mattered gone there switched"
+        " turned",
     ),
     Family(
         rf"\b{_HAZARD}",

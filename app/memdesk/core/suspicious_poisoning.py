@@ -23,10 +23,12 @@ GUARDED = (
     r"contracts?|tax\s+(?:returns?|forms?|documents?)|bank\s+statements?|payslips?|"
     r"(?:medical|health)\s+records|ssns?|card\s+(?:details|numbers?))"
 )
+# The words that name each of them ("codes", "keys" and "tokens" alone fill code: their kinds).
 _GUARDED_WORDS = (
-    "password passwords passcode passcodes pin pins code codes otp otps token tokens key keys phrase"
-    " phrases credentials scan scans card cards photo photos copies passport passports contract contracts"
-    " tax statement statements payslip payslips records ssn ssns details number numbers"
+    "password passwords passcode passcodes pin pins mfa 2fa otp otps one verification security login"
+    " recovery reset backup sms auth authentication authenticator access api session bearer refresh deploy"
+    " ssh private secret seed credentials secrets environment env id identity passport passports licence"
+    " license contract contracts tax bank payslip payslips medical health ssn ssns card"
 )
 # How it leaves the person's hands.
 _SENT = (
@@ -39,7 +41,7 @@ _SENT_WORDS = (
 )
 # To whom: anyone at all, or a party named by an address, a number or a site.
 _ANYONE = (
-    r"(?:anyone|anybody|whoever|any\s+(?:\w+\s+){0,2}?(?:caller|one|site|form|party|company|vendor|agent|"
+    r"(?:anyone|anybody|whoever|any\s+(?:\w+\s+){0,2}?(?:caller|site|form|party|company|vendor|agent|"
     r"requester|person|page)s?|third[- ]part\w*)"
 )
 _OUTSIDE = (
@@ -51,9 +53,12 @@ _FOR_GOOD = (
     r"\b(?:always|automatically|whenever|every\s+time|each\s+time|any\s+time|from\s+now\s+on|going\s+forward|"
     rf"(?:should|must|will|are\s+to|is\s+to)\s+now|any|all|every)\b|\b{_ANYONE}"
 )
+# The words an outside party's address leaves ("@" stands for an e-mail address); a bare
+# number is read only with a word that names what it is for.
+_OUTSIDE_WORDS = "@ http https www com net org io co app xyz biz info shop gg me ext"
 _HANDED_ON = (
     rf"\b{GUARDED}\b{IN_SENTENCE}{{0,60}}?\b{_SENT}\s+(?:\w+\s+){{0,3}}?(?:to|with|into|onto)\s+"
-    rf"(?:\w+\s+){{0,2}}?(?:{_ANYONE}|{_OUTSIDE}|(?:him|her|them)\b)"
+    rf"(?:\w+\s+){{0,2}}?(?:{_ANYONE}|{_OUTSIDE}|(?:him|her)\b)"
 )
 
 # A contact for resets and codes, set to an address the assistant is told to use.
@@ -113,7 +118,9 @@ POISONING_FAMILIES: tuple[Family, ...] = (
     Family(
         _HANDED_ON,
         _HANDS_OVER,
-        f"{_GUARDED_WORDS} & {_SENT_WORDS} & to with into onto",
+        f"{_GUARDED_WORDS} & {_SENT_WORDS} & to with into onto & anyone anybody whoever caller callers"
+        " site sites form forms party parties company vendor agent requester person page third him her"
+        f" {_OUTSIDE_WORDS}",
         near=(_FOR_GOOD,),
     ),
     Family(
@@ -126,9 +133,17 @@ POISONING_FAMILIES: tuple[Family, ...] = (
     Family(
         _ONLY_CONTACT,
         "replaces the person's bank or support contact with another",
-        "only sole other number address one contact email mail site line & valid real genuine legitimate"
-        " official correct true safe fraud fraudulent fake scam scams phishing outdated out old wrong invalid"
-        " obsolete longer",
+        # Each way with its own words, and the desk's: "line", "old" and "true" fill code.
+        " | ".join(
+            f"{way} & bank banks banking fraud security support helpdesk help desk payroll billing tax"
+            " recovery account card payment payments official"
+            for way in (
+                "only sole & valid real genuine legitimate official correct true safe",
+                "other & fraud fraudulent fake scam scams phishing not",
+                "printed shown listed written given on in at & card bill statement website site letter app"
+                " doc docs md readme invoice & outdated out old wrong fake invalid obsolete longer",
+            )
+        ),
         near=(_OUTSIDE, _GUARDING_DESK),
     ),
     Family(
