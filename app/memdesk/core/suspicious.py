@@ -30,7 +30,7 @@ from memdesk.core.detector_address import only_mentions
 from memdesk.core.detector_code import MENTION_CUE, QUOTES
 from memdesk.core.detector_features import model_text
 from memdesk.core.suspicious_families import FAMILIES, NEAR_CHARS
-from memdesk.core.suspicious_poisoning import GUARDED, POISONING_FAMILIES
+from memdesk.core.suspicious_poisoning import GUARDED, HANDS_OVER, POISONING_FAMILIES
 
 _EXCERPT_CHARS = 60
 # A quotation named as an example may close this far past the order it holds.
@@ -524,7 +524,6 @@ _ROUTED = (
     r"(?:go|goes|going|sent|send|paid|pay|routed|route|transferred|wired|directed|deposited|moved|now|changed|switched|"
     r"details|account|wallet|iban|address|destination|default)"
 )
-_HANDS_OVER = "hands the person's codes, money or trust to someone else"
 # The words a credential is named by (codes only with what they are for: "code" alone is code).
 _CREDENTIAL_WORDS = (
     "password passwords passcode passcodes login verification security one recovery reset sms 2fa mfa backup"
@@ -1117,7 +1116,7 @@ _RULES: tuple[_Rule, ...] = (
         rf"\b{_CREDENTIALS}[^.\n]{{0,60}}?\b(?:shared?|given|sent|forward\w*|hand\w*\s+(?:over|to)|"
         rf"passed|disclosed?|read\s+out|read(?:ing)?\s+(?:\w+\s+){{0,3}}?(?:aloud|out)|provided|(?:re)?directed|"
         rf"routed|upload(?:ed|s)?)\b[^.\n]{{0,60}}?(?:{_DESTINATION}|{_ON_REQUEST})",
-        _HANDS_OVER,
+        HANDS_OVER,
         f"{_CREDENTIAL_WORDS} private & share shared sharing given give gives sent send sends forward"
         " forwarded forwarding forwards receive receives received receiving get gets handle handles handled"
         " hand handed provide provided passed pass read reading disclose disclosed directed redirected routed"
@@ -1127,13 +1126,13 @@ _RULES: tuple[_Rule, ...] = (
     _rule(
         rf"\b(?:upload|copy|sync|send|share|forward|back\s+up)\w*\s+(?:\w+\s+){{0,3}}?(?:\b|(?=~)){_CREDENTIALS}"
         rf"[^.\n]{{0,60}}?\bto\b[^.\n]{{0,40}}?{_DESTINATION}",
-        _HANDS_OVER,
+        HANDS_OVER,
         f"upload uploads uploaded copy copies sync send share forward back & {_CREDENTIAL_WORDS} private ssh"
         f" & to & {_DESTINATION_WORDS} s3 gs ftp sftp",
     ),
     _rule(
         rf"{_DESTINATION}[^.\n]{{0,50}}?\b{_HAND_OVER}\b[^.\n]{{0,30}}?\b{_CREDENTIALS}\b",
-        _HANDS_OVER,
+        HANDS_OVER,
         " | ".join(
             f"{_CREDENTIAL_WORDS} & {where} & share shared sharing given give gives sent send sends"
             " forward forwarded forwarding forwards receive receives received receiving get gets handle"
@@ -1146,7 +1145,7 @@ _RULES: tuple[_Rule, ...] = (
         # Or named the other way round: "the wallet for all withdrawals: bc1…".
         rf"|\b(?:wallet|account|iban|address|destination)\s+for\s+(?:all\s+)?(?:\w+\s+)?{_MONEY}\b[^.\n]{{0,20}}?"
         rf"{_DESTINATION}",
-        _HANDS_OVER,
+        HANDS_OVER,
         "payment payments rent invoice invoices transfer transfers wire wires deposit deposits refund refunds"
         " withdrawal withdrawals"
         " salary funds money bill bills payout payouts donation donations pension contribution contributions"
@@ -1160,21 +1159,21 @@ _RULES: tuple[_Rule, ...] = (
         r"listed\s+)?on\s+(?:the\s+back\s+of\s+)?(?:their|the|your|his|her)\s+(?:card|bill|statement|website|site|"
         r"letter|app)\s+is\s+"
         r"(?:outdated|out\s+of\s+date|old|wrong|fake|invalid|no\s+longer\s+\w+)",
-        _HANDS_OVER,
+        HANDS_OVER,
         f"one number address site & card bill statement website site letter app & outdated out old wrong fake"
         f" invalid longer & {_DESTINATION_WORDS} number phone",
     ),
     _rule(
         r"\b(?:contact|address|site|number|desk|line|page|portal)\s+for\s+(?:\w+\s+)?(?:recovery|verification|"
         rf"security|login|passwords?|2fa|resets?)\b[^.\n]{{0,40}}?{_DESTINATION}",
-        _HANDS_OVER,
+        HANDS_OVER,
         "contact address site number desk line page portal & for & recovery verification security login"
         " password passwords 2fa reset resets",
     ),
     _rule(
         rf"{_DESTINATION}[^.\n]{{0,80}}?\b(?:copies|a\s+copy|cc|bcc)\b[^.\n]{{0,20}}?\b(?:all|every|each|any)\b"
         r"|\b(?:recommendations?|suggestions?|referrals?)\b[^.\n]{0,40}?\balways\s+(?:point|go|lead|send|route|direct)\b",
-        _HANDS_OVER,
+        HANDS_OVER,
         f"copies copy cc bcc & all every each any & {_DESTINATION_WORDS} | recommendation recommendations"
         " suggestion suggestions"
         " referral referrals & always",

@@ -200,7 +200,7 @@ _BEFORE_PERSON = (
 _TOLD_BEFORE_PERSON = (
     r"\b(?:did|do|have|had)\s+(?:they|people|someone|somebody|anyone|whoever)\s+(?:tell|told|give|gave|say|"
     rf"said|instruct\w*|write|wrote)\s+(?:to\s+)?(?:you|u)\b{IN_SENTENCE}{{0,20}}?\b(?:{_BEFORE_PERSON})"
-    rf"|\b(?:you|u)\s+(?:had\s+|have\s+|{APOSTROPHE}ve\s+|{APOSTROPHE}d\s+)?(?:received|got|gotten|"
+    rf"|\b(?:you|u)(?:\s+had|\s+have|{APOSTROPHE}ve|{APOSTROPHE}d)?\s+(?:received|got|gotten|"
     r"been\s+(?:given|handed|sent)|were\s+(?:given|handed|sent))\s+(?:\w+\s+){0,4}?(?:briefing|instructions|"
     r"rules|guidelines|directives|(?:system\s+)?prompt|setup|orders|guidance)\b"
     rf"{IN_SENTENCE}{{0,30}}?\b(?:{_BEFORE_PERSON})"
@@ -345,7 +345,8 @@ _FAVOUR_SCOPE = (
     r"answer|recommendation)s?\b"
     r"|\bin\s+every\s+(?:later\s+)?(?:reply|answer|response|session|chat|conversation|recommendation)s?\b"
     r"|\b(?:forever|indefinitely|permanently)\b|\b(?:going\s+forward|from\s+now\s+on)\b"
-    r"|\bwhenever\s+(?:the\s+user|i|they|he|she|someone|anyone|people)\s+(?:\w+\s+)?(?:ask\w*|search\w*|want\w*|"
+    # Said of the user, not by them: "whenever I ask, suggest … first" is the person's own taste.
+    r"|\bwhenever\s+(?:the\s+user|they|he|she|someone|anyone|people)\s+(?:\w+\s+)?(?:ask\w*|search\w*|want\w*|"
     r"need\w*|look\w*|mention\w*)\b|\bin\s+(?:any|every|all)\s+future\s+(?:conversation|chat|session)s?\b"
 )
 _FAVOUR_FIRST = (
@@ -354,7 +355,6 @@ _FAVOUR_FIRST = (
     # Or one source named the only one to use, or called the most reliable.
     r"|\b(?:cite|use|quote|recommend|suggest|mention|trust)\s+only\s+\S+"
     r"|\bcall\s+(?:it|them)\s+the\s+(?:most|best|only)\s+(?:reliable|trusted|trustworthy|accurate|safe)"
-    r"|\bonly\s+(?:ever\s+)?(?:suggest|recommend|mention|cite|quote|link|name)\b"
     # Or the others run down: "describe competitors as insecure", "competitors had breaches".
     rf"|\bcompetitors?\b{IN_SENTENCE}{{0,30}}?\b(?:insecure|unsafe|scams?|unreliable|breach\w*|hacked|dangerous|"
     r"fraud\w*)"
@@ -596,7 +596,7 @@ _FICTION = (
 _HAZARD = (
     r"(?:thermite|napalm|meth(?:amphetamine)?\b|nerve\s+agent|sarin|ricin|anthrax|explosives?|bombs?|molotov|toxic\s+gas|"
     r"poison\w*|fake\s+(?:ids?|passports?)|counterfeit\w*|ransomware|malware|keylogger|"
-    r"clone\s+a\s+(?:credit\s+)?card|(?:bypass\w*|get\s+around|defeat\w*)\s+(?:the\s+)?(?:two-factor|2fa|mfa|"
+    r"clone\s+a\s+(?:credit\s+)?card|(?:bypass\w*|(?:get|got|getting)\s+around|defeat\w*)\s+(?:the\s+)?(?:two-factor|2fa|mfa|"
     r"two-step|multi-factor)|immobili[sz]er|(?:activation|product|licen[cs]e|serial|cd)\s+(?:keys?|codes?)|"
     r"(?:pick|open\w*)\s+(?:a\s+|the\s+|my\s+|real\s+)?(?:\w+\s+)?(?:neighbou?rs?\S*|someone\S*|yale|door)\s+"
     r"locks?|lock-?pick\w*|pick\s+(?:a\s+|real\s+)?locks?|"
@@ -731,7 +731,7 @@ FAMILIES: tuple[Family, ...] = (
         " neighbours neighbor neighbors yale lockpick lockpicking alarm alarms crack someone ex exes"
         " synthesis"
         " synthesise synthesize synthesises untraceable silencer chloroform cyanide fentanyl heroin cocaine"
-        " ghost gunpowder meter safe detonator detonators bypass bypassed bypassing defeat defeated"
+        " ghost gunpowder meter safe detonator detonators bypass bypassed bypassing defeat defeated around"
         # The story's words, but for "be" and "act" ("be her", "act as my"), which every text holds:
         # such a request names a grandparent, a late relative or a game as well.
         " & grandma grandpa grandmother grandfather granddad grandad granny late bedtime story screenplay"

@@ -74,7 +74,7 @@ _USE_IT = (
 # The one contact called the only real one, or the one on the card called out of date.
 _ONLY_CONTACT = (
     r"\b(?:only|sole)\s+(?:valid|real|genuine|legitimate|official|correct|true|safe)\s+(?:\w+\s+){0,2}?"
-    r"(?:line|number|contact|address|e-?mail|site|website|portal|account|phone)\b"
+    r"(?:(?:help|hot)?line|number|contact|address|e-?mail|site|website|portal|account|phone)\b"
     r"|\b(?:any|every|all)\s+other\s+(?:\w+\s+)?(?:numbers?|address\w*|e-?mails?|sites?|websites?|lines?|"
     rf"contacts?|portals?|accounts?)\b{IN_SENTENCE}{{0,50}}?\b(?:fraud\w*|fake|scams?|phishing|"
     r"not\s+(?:real|valid|genuine|legit\w*))"
@@ -112,12 +112,12 @@ _ON_ANYTHING = (
     r"|\bon\s+(?:their|his|her|my|the)\s+(?:\w+\s+)?(?:card|account)\b"
 )
 
-_HANDS_OVER = "hands what the person guards to an outside party for good"
+HANDS_OVER = "hands the person's codes, money or trust to someone else"
 _SAFEGUARD_GONE = "removes a safeguard the person relies on"
 POISONING_FAMILIES: tuple[Family, ...] = (
     Family(
         _HANDED_ON,
-        _HANDS_OVER,
+        HANDS_OVER,
         f"{_GUARDED_WORDS} & {_SENT_WORDS} & to with into onto & anyone anybody whoever caller callers"
         " site sites form forms party parties company vendor agent requester person page third him her"
         f" {_OUTSIDE_WORDS}",
@@ -125,7 +125,7 @@ POISONING_FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         _RESET_CONTACT,
-        _HANDS_OVER,
+        HANDS_OVER,
         "recovery backup reset security verification 2fa mfa & email mail phone number address contact line"
         " desk & should must can will may for",
         near=(_USE_IT,),
