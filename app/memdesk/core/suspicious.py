@@ -232,8 +232,6 @@ _REST = (
     r"that\s+follows|following)|whatever\s+(?:else|follows|comes)|what\s+follows|(?:below|past|after|beyond|beneath|under)"
     r"\s+(?:this|here)(?:\s+\w+)?|all\s+other\s+\w+|the\s+other\s+(?:files|rows|lines|entries|notes|pages|sections|"
     r"messages|e-?mails|documents|data|text|content|parts|tabs|sheets|comments|replies|posts|tickets|threads)|"
-    # A named range of the document: "clauses 5 through 31", "rows 12-40".
-    r"(?:clauses|sections|pages|rows|paragraphs|chapters|articles)\s+\d+\s*(?:through|to|-|–)\s*\d+|"
     r"below|later)\b"
 )
 # Whoever reads the document, addressed: "note for the summarising model:", "dear reviewer-bot,",
@@ -306,7 +304,7 @@ _DISREGARD_WORDS = (
 )
 _REST_WORDS = (
     "rest remainder remaining unread subsequent further here else below past after beyond beneath under"
-    " later following follows whatever other clauses sections pages rows paragraphs chapters articles"
+    " later following follows whatever other"
 )
 _READER_WORDS = (
     "ai assistant assistants model models bot bots llm llms agent agents chatbot chatbots summarizer"
