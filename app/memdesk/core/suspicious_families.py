@@ -44,14 +44,14 @@ _SETUP_TEXT = (
     r"persona\s+(?:text|definition|prompt)|initiali[sz]ation\s+(?:text|parameters|prompt|message)|"
     r"operating\s+(?:guidelines|instructions|rules|manual)|"
     r"(?:operator|developer)\s+(?:message|config\w*|guidelines|instructions|prompt|directives|text)|"
-    r"(?:initial|original|opening|starting|startup|start-up|boot|first|secret|hidden|core)\s+"
+    r"(?:initial|original|opening|starting|startup|start-up|boot|launch|first|secret|hidden|core)\s+"
     r"(?:set-?up(?:\s+text)?|instructions|"
     r"rules|guidelines|directives|prompt|message|text|configuration|guidance|orders))"
 )
 # Nouns that name it only with a sign that it came before the conversation.
 _SETUP_GENERAL = (
-    r"(?:rules?|instructions?|guidance|guidelines|directives|orders|configuration|config|text|restrictions|"
-    r"setup|everything|anything|whatever|stuff|message|sentence|block|file|section|notes|prompt|context)"
+    r"(?:rules?|rule-?sets?|instructions?|guidance|guidelines|directives|orders|configuration|config|text|"
+    r"restrictions|setup|everything|anything|whatever|stuff|message|sentence|block|file|section|notes|prompt|context)"
 )
 # Received: loaded or primed is said only of a setup; given or handed needs a sign of when.
 _LOADED = (
@@ -77,7 +77,8 @@ _KEPT_OR_REWORKED = (
 )
 _GIVEN = rf"\b{_SETUP_GENERAL}\s+{_HAS_BEEN}"
 _GENERAL_WORDS = (
-    "rule rules instruction instructions guidance guidelines directives orders configuration config text"
+    "rule rules ruleset rulesets instruction instructions guidance guidelines directives orders configuration"
+    " config text"
     " restrictions setup everything anything whatever stuff message sentence block file section notes prompt"
     " context"
 )
@@ -90,7 +91,7 @@ _OWN_SETUP: tuple[tuple[str, str], ...] = (
         rf"{_OWNER}(?:\w+(?:{APOSTROPHE}s)?\s+){{0,2}}?{_SETUP_TEXT}\b",
         "your ur yr its assistant bot ai model agent chatbot & system setup set briefing rulebook rule"
         " preamble preambles role persona initialization initialisation operating operator developer"
-        " initial original opening starting startup start boot first secret hidden core ruleset sets",
+        " initial original opening starting startup start boot launch first secret hidden core ruleset sets",
     ),
     # What sits first in the assistant's context, before the person's message.
     (
@@ -191,15 +192,19 @@ _OWN_SETUP: tuple[tuple[str, str], ...] = (
 )
 # Before the person came: said of the conversation, not of any earlier day.
 _BEFORE_PERSON = (
-    r"before\s+(?:i|we)\s+(?:\w+\s+)?(?:got\s+here|arrived|came\s+(?:in|along|here)|showed\s+up|joined|"
+    r"(?:before|b4)\s+(?:i|we)\s+(?:\w+\s+)?(?:got\s+here|arrived|came\s+(?:in|along|here)|showed\s+up|joined|"
     r"said\s+(?:hello|hi|hey|anything)|typed|wrote|started|messaged|opened)\b"
-    r"|before\s+(?:this|our|the)\s+(?:chat|conversation|session)\b|before\s+my\s+(?:first\s+)?(?:message|msg|question)"
+    r"|(?:before|b4)\s+(?:this|our|the)\s+(?:chat|conversation|session)\b"
+    r"|(?:before|b4)\s+my\s+(?:first\s+)?(?:message|msg|question)"
 )
 # Told or handed something before the person came: a friend may ask the same of another,
 # so a request for the words themselves must be near.
 _TOLD_BEFORE_PERSON = (
     r"\b(?:did|do|have|had)\s+(?:they|people|someone|somebody|anyone|whoever)\s+(?:tell|told|give|gave|say|"
     rf"said|instruct\w*|write|wrote)\s+(?:to\s+)?(?:you|u)\b{IN_SENTENCE}{{0,20}}?\b(?:{_BEFORE_PERSON})"
+    rf"|\b(?:were|was)\s+(?:you|u)\s+(?:told|given|handed|sent|fed)\b{IN_SENTENCE}{{0,20}}?\b(?:{_BEFORE_PERSON})"
+    rf"|\b(?:{_BEFORE_PERSON}){IN_SENTENCE}{{0,30}}?\b(?:they|someone|somebody|people|anyone)\s+(?:told|gave|"
+    r"wrote|sent|handed)\s+(?:to\s+)?(?:you|u)\b"
     rf"|\b(?:you|u)(?:\s+had|\s+have|{APOSTROPHE}ve|{APOSTROPHE}d)?\s+(?:received|got|gotten|"
     r"been\s+(?:given|handed|sent)|were\s+(?:given|handed|sent))\s+(?:\w+\s+){0,4}?(?:briefing|instructions|"
     r"rules|guidelines|directives|(?:system\s+)?prompt|setup|orders|guidance)\b"
@@ -596,7 +601,7 @@ _FICTION = (
 _HAZARD = (
     r"(?:thermite|napalm|meth(?:amphetamine)?\b|nerve\s+agent|sarin|ricin|anthrax|explosives?|bombs?|molotov|toxic\s+gas|"
     r"poison\w*|fake\s+(?:ids?|passports?)|counterfeit\w*|ransomware|malware|keylogger|"
-    r"clone\s+a\s+(?:credit\s+)?card|(?:bypass\w*|(?:get|got|getting)\s+around|defeat\w*)\s+(?:the\s+)?(?:two-factor|2fa|mfa|"
+    r"clone\s+a\s+(?:credit\s+)?card|(?:bypass\w*|(?:get|got|getting)\s+around|defeat\w*|disabl\w*)\s+(?:the\s+)?(?:two-factor|2fa|mfa|"
     r"two-step|multi-factor)|immobili[sz]er|(?:activation|product|licen[cs]e|serial|cd)\s+(?:keys?|codes?)|"
     r"(?:pick|open\w*)\s+(?:a\s+|the\s+|my\s+|real\s+)?(?:\w+\s+)?(?:neighbou?rs?\S*|someone\S*|yale|door)\s+"
     r"locks?|lock-?pick\w*|pick\s+(?:a\s+|real\s+)?locks?|"
@@ -626,8 +631,8 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         _TOLD_BEFORE_PERSON,
         _OWN_SETUP_WHY,
-        "did do have had you u & tell told give gave say said instruct instructed write wrote received got"
-        " gotten given handed sent & before",
+        "did do have had were was you u & tell told give gave say said instruct instructed write wrote"
+        " received got gotten given handed sent fed & before b4",
         near=(_THE_WORDS_THEMSELVES,),
     ),
     Family(
@@ -732,6 +737,7 @@ FAMILIES: tuple[Family, ...] = (
         " synthesis"
         " synthesise synthesize synthesises untraceable silencer chloroform cyanide fentanyl heroin cocaine"
         " ghost gunpowder meter safe detonator detonators bypass bypassed bypassing defeat defeated around"
+        " disable disabled disabling"
         # The story's words, but for "be" and "act" ("be her", "act as my"), which every text holds:
         # such a request names a grandparent, a late relative or a game as well.
         " & grandma grandpa grandmother grandfather granddad grandad granny late bedtime story screenplay"
