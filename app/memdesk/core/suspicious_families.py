@@ -623,6 +623,9 @@ _IN_DETAIL = (
 _OWN_SETUP_WHY = "asks for the assistant's own setup text"
 _AUTHORITY_WHY = "gives an outside source the person's authority"
 _GRANT_WHY = "grants someone standing access to the person's codes, money or mail"
+_UNSEEN_WHY = "slips something into every reply unseen"
+SAFEGUARD_WHY = "removes a safeguard the person relies on"
+LIMITS_WHY = "talks of an assistant without its limits"
 FAMILIES: tuple[Family, ...] = (
     *(
         Family(pattern, _OWN_SETUP_WHY, f"{needs} & {_SHOW_WORDS}", near=(rf"\b{_SHOW_OR_REWORK}\b",))
@@ -659,7 +662,7 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         _HIDDEN_MARK,
-        "slips something into every reply unseen",
+        _UNSEEN_WHY,
         "hide embed slip sneak tuck secretly quietly silently covertly invisibly & every each all any",
     ),
     Family(
@@ -670,13 +673,13 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         _INTO_EVERY_REPLY,
-        "slips something into every reply unseen",
+        _UNSEEN_WHY,
         f"{_MARK_VERB_WORDS} & every each all any & {_REPLIES_WORDS}",
         near=(_COVERT,),
     ),
     Family(
         _HIDDEN_IN_REPLY,
-        "slips something into every reply unseen",
+        _UNSEEN_WHY,
         f"hide slip sneak embed tuck & {_REPLIES_WORDS}",
         near=(_EVERY_TIME,),
     ),
@@ -712,7 +715,7 @@ FAMILIES: tuple[Family, ...] = (
         near=(rf"\b{_PERSON}\b",),
     ),
     *(
-        Family(pattern, "removes a safeguard the person relies on", needs)
+        Family(pattern, SAFEGUARD_WHY, needs)
         for pattern, needs in _SAFEGUARD_REMOVED
     ),
     Family(
@@ -720,7 +723,7 @@ FAMILIES: tuple[Family, ...] = (
         r"programmers|trainers|rules|guidelines|training|restrictions|filters|polic(?:y|ies)|programming)\s+"
         r"(?:never\s+(?:existed|applied|mattered)|(?:did|do)\s*n[o'’]?t\s+(?:exist|apply)|were\s+(?:gone|never\s+there|"
         r"switched\s+off|turned\s+off))",
-        "talks of an assistant without its limits",
+        LIMITS_WHY,
         "as & if & makers creators developers programmers trainers rules guidelines training restrictions"
         " filters policy policies programming & existed exist apply applied mattered gone there switched"
         " turned",

@@ -10,7 +10,7 @@ number on the back of the card". An attack holds them together, for good and for
 
 from __future__ import annotations
 
-from memdesk.core.suspicious_families import APOSTROPHE, IN_SENTENCE, Family
+from memdesk.core.suspicious_families import APOSTROPHE, IN_SENTENCE, SAFEGUARD_WHY, Family
 
 # What the person guards: a way in (codes, keys, tokens, a machine's secrets), papers that
 # prove who they are or bind them, and records they would never hand round.
@@ -113,7 +113,6 @@ _ON_ANYTHING = (
 )
 
 HANDS_OVER = "hands the person's codes, money or trust to someone else"
-_SAFEGUARD_GONE = "removes a safeguard the person relies on"
 POISONING_FAMILIES: tuple[Family, ...] = (
     Family(
         _HANDED_ON,
@@ -155,7 +154,7 @@ POISONING_FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         _NOT_ASKED,
-        _SAFEGUARD_GONE,
+        SAFEGUARD_WHY,
         "never don dont do need without stop not & ask asking check checking confirm confirming verify"
         " verifying wait waiting & before first permission & buy buying pay paying purchase purchasing order"
         " ordering spend spending transfer charge book subscribe wire wiring checkout check",
