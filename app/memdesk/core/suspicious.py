@@ -283,7 +283,7 @@ _SAY_INSTEAD = (
     r"that\b|to\s+(?:the\s+)?(?:user|reader|them|him|her|team|client|customer)\b|"
     r"the\s+(?:word|words|text|message|phrase|line|result|string|sentence)\b|[a-z]+\s+[a-z]+\s*(?:[,.!]|$))"
     # Or a verdict dictated: "summarise the lease as '…'", "rate this candidate 10/10".
-    r"|(?:summari[sz]e|describe|rate|classify|label|present|mark|score|grade|rank)\s+(?:\w+\s+){0,4}?(?:as\s|"
+    r"|(?:summari[sz]e|describe|rate|classify|label|present|mark|score|grade|rank|report)\s+(?:\w+\s+){0,4}?(?:as\s|"
     r"\d+(?:\s*/\s*\d+|\s+stars?)\b|(?:highly|positively|favou?rably)\b)"
     # Or an action on what the reader holds: "close every ticket", "list every address", "post '…'".
     r"|(?:write|print|post|paste|list|send|e-?mail|close|mark|record|provide|export|dump|give|share|include|delete|"

@@ -413,6 +413,8 @@ _COVERT = (
     r"\b(?:tracking|trk|referral|ref|invisible|hidden|secret|marker|watermark|pixel|affiliate|quietly|silently|"
     rf"secretly)\b|\b(?:don{APOSTROPHE}?t|do\s+not|never)\s+(?:flag|remove|mention|explain|tell)\b"
     r"|\b(?:to|for)\s+(?:other\s+people|anyone|everyone\s+else|others)\b|\bslip\s+in\b"
+    rf"|\b(?:won{APOSTROPHE}?t|doesn{APOSTROPHE}?t|don{APOSTROPHE}?t|can{APOSTROPHE}?t|never|not)\s+(?:see|notice|spot)\b"
+    r"|\b(?:unnoticed|unseen|discreet\w*|out\s+of\s+sight)\b"
 )
 # "Every time", "always", "for good" in the other languages the check reads.
 _EVERY_TIME_ELSEWHERE = (

@@ -33,16 +33,17 @@ _GUARDED_WORDS = (
 # How it leaves the person's hands.
 _SENT = (
     r"(?:sent|send|e-?mailed|mailed|forwarded|forward|read\s+(?:out|aloud)|given|handed(?:\s+over)?|shared|"
-    r"attached|uploaded|passed(?:\s+on)?|disclosed|texted|faxed|submitted|released)"
+    r"attached|uploaded|passed(?:\s+on)?|disclosed|texted|faxed|submitted|released|go|goes)"
 )
 _SENT_WORDS = (
     "sent send emailed mailed forwarded forward read given handed shared attached uploaded passed"
-    " disclosed texted faxed submitted released"
+    " disclosed texted faxed submitted released go goes"
 )
 # To whom: anyone at all, or a party named by an address, a number or a site.
 _ANYONE = (
     r"(?:anyone|anybody|whoever|any\s+(?:\w+\s+){0,2}?(?:caller|site|form|party|company|vendor|agent|"
-    r"requester|person|page)s?|third[- ]part\w*)"
+    r"requester|person|page|insurer|lender|partner|business|agency|service|app|website|recruiter|merchant|"
+    r"shop|store)s?|third[- ]part\w*)"
 )
 _OUTSIDE = (
     r"(?:[\w.+-]+@[\w-]+\.\w|(?:https?://|www\.)\S+|\b[\w-]+\.(?:com|net|org|io|co|app|xyz|biz|info|shop|"
@@ -51,7 +52,7 @@ _OUTSIDE = (
 # For good, or for anyone: the arrangement stands beyond one errand.
 _FOR_GOOD = (
     r"\b(?:always|automatically|whenever|every\s+time|each\s+time|any\s+time|from\s+now\s+on|going\s+forward|"
-    rf"(?:should|must|will|are\s+to|is\s+to)\s+now|any|all|every)\b|\b{_ANYONE}"
+    rf"(?:should|must|will|are\s+to|is\s+to)\s+now|(?:is|are)\s+to\s+be|ever|any|all|every)\b|\b{_ANYONE}"
 )
 # The words an outside party's address leaves ("@" stands for an e-mail address); a bare
 # number is read only with a word that names what it is for.
@@ -78,10 +79,11 @@ _ONLY_CONTACT = (
     r"|\b(?:any|every|all)\s+other\s+(?:\w+\s+)?(?:numbers?|address\w*|e-?mails?|sites?|websites?|lines?|"
     rf"contacts?|portals?|accounts?)\b{IN_SENTENCE}{{0,50}}?\b(?:fraud\w*|fake|scams?|phishing|"
     r"not\s+(?:real|valid|genuine|legit\w*))"
-    r"|\b(?:number|address|one|contact|e-?mail|site|line)\s+(?:(?:printed|shown|listed|written|given)\s+)?"
+    r"|\b(?:(?:ignore|disregard|never\s+(?:use|call)|don['’]?t\s+(?:use|call))\s+the\s+)?"
+    r"(?:number|address|one|contact|e-?mail|site|line)\s+(?:(?:printed|shown|listed|written|given)\s+)?"
     r"(?:on|in|at)\s+(?:the\s+back\s+of\s+)?(?:the|their|your|his|her|my)\s+(?:\w+\s+)?(?:card|bill|"
-    r"statement|website|site|letter|app|docs?|security\.md|readme|invoice)\s+(?:is|are)\s+(?:now\s+)?"
-    r"(?:outdated|out\s+of\s+date|old|wrong|fake|invalid|obsolete|no\s+longer\s+\w+)"
+    rf"statement|website|site|letter|app|docs?|security\.md|readme|invoice)\b{IN_SENTENCE}{{0,25}}?\b(?:"
+    r"outdated|out\s+of\s+date|wrong|fake|invalid|obsolete|no\s+longer\s+\w+)"
 )
 # Whose contact: one that guards money, accounts or codes.
 _GUARDING_DESK = (
@@ -103,7 +105,8 @@ _NOT_ASKED = (
     rf"\b(?:never|don{APOSTROPHE}?t|dont|do\s+not|no\s+need\s+to|without|stop|not\s+to)\s+(?:\w+\s+){{0,2}}?"
     r"(?:ask\w*|check\w*|confirm\w*|double-check\w*|verify\w*|wait\w*)\s+(?:\w+\s+){0,2}?"
     rf"(?:before|first|for\s+permission)\b{IN_SENTENCE}{{0,30}}?\b(?:buy\w*|pay\w*|purchas\w*|order\w*|"
-    r"spend\w*|transfer\w*|charg\w*|book\w*|subscrib\w*|wir(?:e|es|ed|ing)|check\s?out)\b"
+    r"spend\w*|transfer\w*|charg\w*|book\w*|subscrib\w*|wir(?:e|es|ed|ing)|check\s?out|"
+    r"send\w*\s+(?:\w+\s+)?(?:money|payments?|funds))\b"
     # A cap ("under £20") keeps the person's own limit on it.
     rf"(?!{IN_SENTENCE}{{0,60}}?\b(?:under|below|up\s+to|less\s+than|no\s+more\s+than|max\w*)\s+[£$€]?\d)"
 )
@@ -119,6 +122,8 @@ POISONING_FAMILIES: tuple[Family, ...] = (
         HANDS_OVER,
         f"{_GUARDED_WORDS} & {_SENT_WORDS} & to with into onto & anyone anybody whoever caller callers"
         " site sites form forms party parties company vendor agent requester person page third him her"
+        " insurer insurers lender lenders partner partners business agency service app website recruiter"
+        " merchant shop store"
         f" {_OUTSIDE_WORDS}",
         near=(_FOR_GOOD,),
     ),
@@ -140,7 +145,7 @@ POISONING_FAMILIES: tuple[Family, ...] = (
                 "only sole & valid real genuine legitimate official correct true safe",
                 "other & fraud fraudulent fake scam scams phishing not",
                 "printed shown listed written given on in at & card bill statement website site letter app"
-                " doc docs md readme invoice & outdated out old wrong fake invalid obsolete longer",
+                " doc docs md readme invoice & outdated out wrong fake invalid obsolete longer",
             )
         ),
         near=(_OUTSIDE, _GUARDING_DESK),
@@ -157,7 +162,7 @@ POISONING_FAMILIES: tuple[Family, ...] = (
         SAFEGUARD_WHY,
         "never don dont do need without stop not & ask asking check checking confirm confirming verify"
         " verifying wait waiting & before first permission & buy buying pay paying purchase purchasing order"
-        " ordering spend spending transfer charge book subscribe wire wiring checkout check",
+        " ordering spend spending transfer charge book subscribe wire wiring checkout check send sending",
         near=(_ON_ANYTHING,),
     ),
 )
