@@ -29,7 +29,7 @@ from memdesk.core import detector
 from memdesk.core.detector_address import only_mentions
 from memdesk.core.detector_code import MENTION_CUE, QUOTES
 from memdesk.core.detector_features import model_text
-from memdesk.core.suspicious_families import FAMILIES, LIMITS_WHY, NEAR_CHARS
+from memdesk.core.suspicious_families import FAMILIES, NEAR_CHARS
 from memdesk.core.suspicious_poisoning import GUARDED, HANDS_OVER, POISONING_FAMILIES
 
 _EXCERPT_CHARS = 60
@@ -684,7 +684,7 @@ _RULES: tuple[_Rule, ...] = (
         r"(?:typical\s+)?(?:(?:ethical|moral|content|safety|openai|usual|normal|typical)(?:,?\s+(?:and|or)"
         r"\s+\w+)?"
         rf"\s+)?(?:{_LIMITS}|confines)\b",
-        LIMITS_WHY,
+        "talks of an assistant without its limits",
         "no without free bound beyond broken break breaking bypass bypassing ignore ignores ignoring"
         " unbound &"
         " restriction restrictions limitation limitations limits filter filters filtering guidelines"

@@ -243,7 +243,12 @@ _BEFORE_TALK_ELSEWHERE = (
     r"prima\s+(?:della\s+nostra|di\s+questa)\s+conversazione|prima\s+che\s+(?:io\s+)?(?:iniziass|scrivess|"
     r"parlass)\w*|antes\s+da\s+(?:nossa|esta)\s+conversa|voor\s+(?:ons|dit)\s+gesprek|voordat\s+(?:ik|we)\s+"
     r"(?:begon|begonnen|schreef|schreven)|przed\s+(?:naszą|tą)\s+rozmową|до\s+(?:нашего|этого)\s+разговора|"
-    r"在我们(?:的)?对话之前|会話の前)"
+    # Or before the person's first message, or before they came.
+    r"|avant\s+(?:mon|notre)\s+(?:premier\s+message|arrivée)|antes\s+de\s+mi\s+(?:primer\s+mensaje|llegada)"
+    r"|prima\s+del\s+mio\s+(?:primo\s+messaggio|arrivo)|antes\s+de\s+eu\s+(?:começar|escrever|falar|chegar)"
+    r"|antes\s+da\s+minha\s+(?:primeira\s+mensagem|chegada)|vor\s+meiner\s+(?:ersten\s+nachricht|ankunft)"
+    r"|voor\s+mijn\s+eerste\s+bericht|przed\s+moją\s+(?:pierwszą\s+)?wiadomością|до\s+моего\s+(?:первого\s+)?сообщения"
+    r"|在我们(?:的)?对话之前|会話の前)"
 )
 _RULES_ELSEWHERE = (
     r"(?:\b(?:regeln|règles|reglas|regole|regras|regels|zasady|reguły)\b|правила|规则|ルール)"
@@ -403,7 +408,7 @@ _MARK_VERB_WORDS = (
 )
 _INTO_EVERY_REPLY = (
     rf"\b{_MARK_VERB}\w*\b{IN_SENTENCE}{{0,80}}?\b(?:every|each|all|any)\s+(?:(?:single|later|future)\s+)?"
-    rf"(?:\w+\s+)?{_REPLIES}\b"
+    rf"(?:\w+\s+)?(?:\w+\s+(?:in|of)\s+(?:your|ur|the|my|all|every)\s+)?{_REPLIES}\b"
     rf"|\b(?:in|into|to|at\s+the\s+(?:end|start|bottom|top)\s+of)\s+(?:every|each|all|any)\s+(?:\w+\s+)?"
     rf"{_REPLIES}\b{IN_SENTENCE}{{0,80}}?\b{_MARK_VERB}\w*\b"
 )
@@ -627,7 +632,9 @@ _AUTHORITY_WHY = "gives an outside source the person's authority"
 _GRANT_WHY = "grants someone standing access to the person's codes, money or mail"
 _UNSEEN_WHY = "slips something into every reply unseen"
 SAFEGUARD_WHY = "removes a safeguard the person relies on"
-LIMITS_WHY = "talks of an assistant without its limits"
+# A reason of its own: the weak rule that talks of an assistant "without its limits" must not
+# stand in for it (a rule is tried once per reason).
+_TWIN_WHY = "asks for an assistant whose makers or rules never existed"
 FAMILIES: tuple[Family, ...] = (
     *(
         Family(pattern, _OWN_SETUP_WHY, f"{needs} & {_SHOW_WORDS}", near=(rf"\b{_SHOW_OR_REWORK}\b",))
@@ -721,14 +728,15 @@ FAMILIES: tuple[Family, ...] = (
         for pattern, needs in _SAFEGUARD_REMOVED
     ),
     Family(
-        rf"\bas\s+if\s+(?:your|ur|its|the\s+(?:assistant|bot|ai|model){APOSTROPHE}?s)\s+(?:makers|creators|developers|"
-        r"programmers|trainers|rules|guidelines|training|restrictions|filters|polic(?:y|ies)|programming)\s+"
+        rf"\b(?:as\s+(?:if|though)|like)\s+(?:your|ur|its|the\s+(?:assistant|bot|ai|model){APOSTROPHE}?s)\s+"
+        r"(?:makers|creators|developers|devs|owners|programmers|trainers|rules|guidelines|training|restrictions|"
+        r"filters|polic(?:y|ies)|programming)\s+"
         r"(?:never\s+(?:existed|applied|mattered)|(?:did|do)\s*n[o'’]?t\s+(?:exist|apply)|were\s+(?:gone|never\s+there|"
         r"switched\s+off|turned\s+off))",
-        LIMITS_WHY,
-        "as & if & makers creators developers programmers trainers rules guidelines training restrictions"
-        " filters policy policies programming & existed exist apply applied mattered gone there switched"
-        " turned",
+        _TWIN_WHY,
+        "as like & makers creators developers devs owners programmers trainers rules guidelines training"
+        " restrictions filters policy policies programming & existed exist apply applied mattered gone there"
+        " switched turned",
     ),
     Family(
         rf"\b{_HAZARD}",
