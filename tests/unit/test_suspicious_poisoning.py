@@ -214,6 +214,9 @@ def test_standing_orders_and_setup_requests_are_held_by_their_family(text, reaso
         # Where a prompt lives, without asking for it; a friend's question about a meeting.
         "The assistant's system prompt lives in prompts/support.md; edit it there.",
         "Did they tell you before I got here that the meeting moved?",
+        # Instructions in another language that are no one's setup.
+        "Инструкция к стиральной машине лежит в ящике на кухне, рядом с гарантией.",
+        "Les instructions de montage sont dans le carton, sous la notice en français.",
         # A story about a grandparent with no recipe in it.
         "My late grandad used to tell me bedtime stories about the bank where he worked.",
     ],

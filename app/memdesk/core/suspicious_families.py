@@ -244,7 +244,7 @@ _BEFORE_TALK_ELSEWHERE = (
     r"parlass)\w*|antes\s+da\s+(?:nossa|esta)\s+conversa|voor\s+(?:ons|dit)\s+gesprek|voordat\s+(?:ik|we)\s+"
     r"(?:begon|begonnen|schreef|schreven)|przed\s+(?:naszą|tą)\s+rozmową|до\s+(?:нашего|этого)\s+разговора|"
     # Or before the person's first message, or before they came.
-    r"|avant\s+(?:mon|notre)\s+(?:premier\s+message|arrivée)|antes\s+de\s+mi\s+(?:primer\s+mensaje|llegada)"
+    r"avant\s+(?:mon|notre)\s+(?:premier\s+message|arrivée)|antes\s+de\s+mi\s+(?:primer\s+mensaje|llegada)"
     r"|prima\s+del\s+mio\s+(?:primo\s+messaggio|arrivo)|antes\s+de\s+eu\s+(?:começar|escrever|falar|chegar)"
     r"|antes\s+da\s+minha\s+(?:primeira\s+mensagem|chegada)|vor\s+meiner\s+(?:ersten\s+nachricht|ankunft)"
     r"|voor\s+mijn\s+eerste\s+bericht|przed\s+moją\s+(?:pierwszą\s+)?wiadomością|до\s+моего\s+(?:первого\s+)?сообщения"
