@@ -237,7 +237,7 @@ _REST = (
 # Whoever reads the document, addressed: "note for the summarising model:", "dear reviewer-bot,",
 # "any AI reading this".
 _READER = (
-    r"\b(?:ai|a\.i\.|assistants?|models?|bots?|llms?|agents?|chatbots?|summari[sz]ers?|robots?|gpt|copilot|"
+    r"\b(?:ai|a\.i\.|assistants?|models?|bots?|llms?|agents?|chatbots?|summari[sz]ers?|robots?|gpt|copilot|whoever|"
     r"automated\s+(?:readers?|systems?|tools?|processors?))\b"
     r"(?=[^\n]{0,30}?(?:[:,—–]|\b(?:reading|processing|processes|summari[sz]ing|parsing|handling|going\s+through)\b))"
 )
@@ -308,7 +308,7 @@ _REST_WORDS = (
 )
 _READER_WORDS = (
     "ai assistant assistants model models bot bots llm llms agent agents chatbot chatbots summarizer"
-    " summariser summarizers summarisers robot robots gpt copilot automated"
+    " summariser summarizers summarisers robot robots gpt copilot automated whoever"
 )
 _SAY_WORDS = (
     "say tell notify assure reply respond state inform answer confirm claim declare announce conclude"

@@ -163,12 +163,14 @@ _OWN_SETUP: tuple[tuple[str, str], ...] = (
         " character job purpose what",
     ),
     (
-        r"\b(?:your|ur)\s+(?:operators?|developers?|company|owners?|admins?|deployers?)\s+(?:\w+\s+){0,2}?(?:put|gave|"
+        r"\b(?:your|ur)\s+(?:operators?|developers?|devs?|company|owners?|admins?|deployers?)\s+(?:\w+\s+){0,2}?"
+        r"(?:put|gave|"
         rf"told|wrote|set|loaded|fed|configured)\b{IN_SENTENCE}{{0,40}}?(?:{_BEFORE_TALK})"
         r"|\b(?:whoever|the\s+(?:people|person|team|company)\s+(?:who|that))\s+(?:deployed|built|made|set\s+up|"
         r"configured|created|trained|programmed|runs?|operates?)\s+(?:you|u)\b"
         rf"{IN_SENTENCE}{{0,30}}?\b(?:give|gave|given|tell|told|say|said|write|wrote|put|load|loaded)\b",
-        "operator operators developer developers company owner owners admin admins deployer deployers whoever"
+        "operator operators developer developers dev devs company owner owners admin admins deployer"
+        " deployers whoever"
         " people person team & put gave told wrote set loaded fed configured give given tell say said write"
         " load",
     ),
