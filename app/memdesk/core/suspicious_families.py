@@ -447,8 +447,8 @@ _MAIL_FROM = (
 
 # --- A standing permission: a third party handed the person's codes, money or mail, or a
 # safeguard removed. ---
-# What would hurt the person in someone else's hands.
-_GUARDED = (
+# What would hurt the person within someone else's reach: a way in, their money, mail, records, devices.
+_WITHIN_REACH = (
     r"(?:logins?|passwords?|passcodes?|2fa|mfa|otps?|(?:verification|security|backup|recovery)\s+codes?|"
     r"bank\w*|card\s+(?:details|numbers?)|credit\s+cards?|payment\s+(?:details|methods?)|payments|funds|"
     r"money|correspondence|e-?mails|messages|inbox|mail|(?:medical|health)\s+records|records|"
@@ -488,9 +488,9 @@ _CODES_SENT_ON = (
 )
 _STANDING_GRANT = (
     rf"\b{_GRANTED}\b{IN_SENTENCE}{{0,60}}?"
-    rf"(?:\b{_HANDED}\b{IN_SENTENCE}{{0,40}}?\b{_GUARDED}|\b{_GUARDED}\b{IN_SENTENCE}{{0,40}}?\b{_HANDED}|\badmin\s+access)\b"
+    rf"(?:\b{_HANDED}\b{IN_SENTENCE}{{0,40}}?\b{_WITHIN_REACH}|\b{_WITHIN_REACH}\b{IN_SENTENCE}{{0,40}}?\b{_HANDED}|\badmin\s+access)\b"
     rf"{IN_SENTENCE}{{0,80}}?{_BROADLY}"
-    rf"|\bwants\s+(?:their|his|her)\s+(?:\w+\s+)?{_GUARDED}\s+(?:shared|sent|forwarded|uploaded|given|handed)\b"
+    rf"|\bwants\s+(?:their|his|her)\s+(?:\w+\s+)?{_WITHIN_REACH}\s+(?:shared|sent|forwarded|uploaded|given|handed)\b"
     rf"{IN_SENTENCE}{{0,80}}?{_BROADLY}"
 )
 # A safeguard the person would want, removed: warnings, checks, flags, a professional's advice.
