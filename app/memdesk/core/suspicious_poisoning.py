@@ -54,8 +54,9 @@ _FOR_GOOD = (
     r"\b(?:always|automatically|whenever|every\s+time|each\s+time|any\s+time|from\s+now\s+on|going\s+forward|"
     rf"(?:should|must|will|are\s+to|is\s+to)\s+now|(?:is|are)\s+to\s+be|ever|any|all|every)\b|\b{_ANYONE}"
 )
-# The words an outside party's address leaves ("@" stands for an e-mail address); a bare
-# number is read only with a word that names what it is for.
+# The words an outside party's address leaves ("@" stands for an e-mail address). A phone
+# number leaves none of its own: it is read as the party beside another party's word ("ext",
+# "anyone"); codes sent to a bare number are the suspicious module's hand-over rules' to read.
 _OUTSIDE_WORDS = "@ http https www com net org io co app xyz biz info shop gg me ext"
 _HANDED_ON = (
     rf"\b{GUARDED}\b{IN_SENTENCE}{{0,60}}?\b{_SENT}\s+(?:\w+\s+){{0,3}}?(?:to|with|into|onto)\s+"
