@@ -746,6 +746,15 @@ _RULES: tuple[_Rule, ...] = (
         _DISREGARD_REST,
         f"{_DISREGARD_WORDS} & {_REST_WORDS} & {_SAY_WORDS}",
     ),
+    # The order to say something put on a line of its own after the one that set the rest aside
+    # ("…leave them out of your analysis.\nIn their place, please produce…"): read from the
+    # "instead", with the rest set aside looked for around it.
+    _rule(
+        rf"\b(?:in\s+(?:their|its)\s+place|instead)\b[^\n]{{0,20}}?{_SAY_INSTEAD}",
+        _DISREGARD_REST,
+        f"instead place & {_DISREGARD_WORDS} & {_REST_WORDS} & {_SAY_WORDS}",
+        near=(rf"{_DISREGARD}[^\n]{{0,60}}?{_REST}|{_REST}[^\n]{{0,60}}?{_DISREGARD}",),
+    ),
     _rule(
         rf"{_READER}[^\n]{{0,80}}?{_DISREGARD}[^\n]{{0,150}}?{_SAY_INSTEAD}",
         _DISREGARD_REST,
