@@ -979,7 +979,14 @@ _RULES: tuple[_Rule, ...] = (
         "holds tool-call or role markup",
         "<",
     ),
-    _rule(r"(?<![\"'])<\|[^|>\n]{1,40}\|>|<\|[^|>\n]{1,40}\|>(?![\"'])", "holds chat-template markup", "<|"),
+    # Markup not quoted on both sides. Written to start with "<|" itself: a pattern that starts
+    # with a look-behind is tried at every position of the text, one that starts with its
+    # letters is looked for by them (a fiftieth of the time on a megabyte of code).
+    _rule(
+        r"<\|(?:(?<![\"']<\|)|(?=[^|>\n]{1,40}\|>(?![\"'])))[^|>\n]{1,40}\|>",
+        "holds chat-template markup",
+        "<|",
+    ),
     _rule(r"\[/?inst\]|<</?sys>>|\[/?system\]", "holds chat-template markup", "inst sys system & [ <"),
     _rule(
         # "system: prompts/system.md" is a setting whose value is one path or name, not a turn.
