@@ -65,6 +65,20 @@ _MODAL = re.compile(r"(?i:\b(?:will|shall|gonna)\b|['’]ll\b|\bgoing\s+to\b)")
 _LISTENERS_MODAL = re.compile(
     r"(?i:\b(?:you|u)(?:\s*['’]ll|\s+(?:will|shall)|\s*['’]re\s+going\s+to|\s+are\s+going\s+to)\b)"
 )
+# An aside to the listener about the telling, closed by a stop of its own ("…by the sea, would
+# you believe — he and Carys bought…", "if you must know, I left"): its modal or "if" is the
+# listener's believing or asking, not a supposition of the person's. One that opens its sentence
+# with a modal ("Can you believe it, we moved?") is read as a request already.
+_TELLING_ASIDE = re.compile(
+    r"(?i:(?:(?<=[,;:—–(-])\s*|(?<=[,;:—–(-]\s))(?:would|could|can)\s+(?:you|u|ya)"
+    r"|\bif\s+(?:you|u|ya)(?:\s+(?:can|could|must|will))?)"
+    r"(?i:\s+(?:believe|imagine|credit|guess|know|ask\s+me)(?:\s+(?:it|that))?)(?=\s*[,;:!—–)-])"
+)
+# Things' "want" is a need, not a wish ("Parcels want to come to Flat 2 now", "so letters want
+# to go to…"): "want to" after a plural that opens its clause and is not a word for people or
+# for relatives. A person's title before it ("my landlord wants to…") stays a wish.
+_WANT_TO = re.compile(r"(?:^|[.!?;:,—–]\s*|\b(?i:and|but|so)\s+)([^\W\d_]+[^\W\d_s]s)\s+(want)\s+to\b")
+_PEOPLE = re.compile(rf"(?i:people|kids|folks|(?:{RELATIVE_WORDS})s?)")
 _UNTIL = re.compile(r"(?i:\b(?:until|till|til)\b)")
 _ENDS_FROM_NOW = re.compile(r"(?i:\b(?:no\s+longer|any\s?more)\b)")
 _NEGATED_MODAL = re.compile(r"(?i:\b(?:won['’]?t|will\s+not|shan['’]?t|shall\s+not)\b)")
@@ -146,7 +160,7 @@ def doubt(edit: Edit, before: str, spoken: Spoken, *, note: bool = False) -> str
             return f"Not applied: the quote is the assistant's words, not the person's: “{edit.evidence}”."
         return f"Not applied: the quote is not the person's words: “{edit.evidence}”."
     said_text, start, end = found
-    text = _without_listeners_modals(_without_asides(said_text, start, end))
+    text = _without_things_wants(_without_listeners_words(_without_asides(said_text, start, end)))
     at = _reading_point(text, start, end, before, edit.text)
     mood = mood_at(text, at)
     if mood == LATER and (
@@ -260,10 +274,22 @@ def _without_asides(text: str, start: int, end: int) -> str:
     return out
 
 
-def _without_listeners_modals(text: str) -> str:
-    """``text`` with the listener's modals (``_LISTENERS_MODAL``) blanked, every other
+def _without_listeners_words(text: str) -> str:
+    """``text`` with the listener's modals (``_LISTENERS_MODAL``) and the asides to the
+    listener about the telling (``_TELLING_ASIDE``) blanked, every other character where it was."""
+    for words in (_LISTENERS_MODAL, _TELLING_ASIDE):
+        text = words.sub(lambda found: " " * len(found.group()), text)
+    return text
+
+
+def _without_things_wants(text: str) -> str:
+    """``text`` with the "want" of things' "want to" (``_WANT_TO``) blanked, every other
     character where it was."""
-    return _LISTENERS_MODAL.sub(lambda modal: " " * len(modal.group()), text)
+    out = text
+    for want in _WANT_TO.finditer(text):
+        if not _PEOPLE.fullmatch(want.group(1)):
+            out = out[: want.start(2)] + " " * len(want.group(2)) + out[want.end(2) :]
+    return out
 
 
 def _condition_reach(text: str, start: int) -> int:
