@@ -173,7 +173,8 @@ def test_a_change_the_person_states_passes(said, before, after, evidence):
         ("Cousins want to move me to Leeds now", "Lives in Lisbon", "Lives in Leeds",
          "Cousins want to move me to Leeds now", "Not applied: a supposition, not a change"),
         ("Everyone's asking, and friends want to meet in Leeds now", "Meets friends in Lisbon",
-         "Meets friends in Leeds", "friends want to meet in Leeds now", "Not applied: a supposition, not a change"),
+         "Meets friends in Leeds", "friends want to meet in Leeds now",
+         "Not applied: a supposition, not a change"),
     ],
 )  # fmt: skip
 def test_what_is_not_a_change_of_the_persons_is_not_applied(said, before, after, evidence, reason):
