@@ -327,3 +327,24 @@ def test_a_question_asking_for_an_address_finds_the_entry_giving_one(memdesk_app
     app.entries.upsert("flat-hunt", "Looking at flats in Beeston for May")
     hits = app.recall.for_prompt("What's my current address?", "user", 5, app.now(), ReadScope())[0]
     assert [hit.ref for hit in hits] == ["lease"]
+
+
+def test_a_paragraph_saying_a_word_that_asks_for_the_slot_is_found(memdesk_app):
+    app = memdesk_app
+    app.documents.set(
+        "user/facts",
+        "- Living on the narrowboat Kingfisher, moored at Stoke Bruerne\n\n- Grows chillies on the roof"
+        "\n\n- Role: senior archivist, Northamptonshire Record Office\n\n- Likes Scrabble",
+    )
+    asked = [
+        # "live" asks where home is: a paragraph that says where the person lives answers it
+        (
+            "What's my home address these days?",
+            "Living on the narrowboat Kingfisher, moored at Stoke Bruerne",
+        ),
+        # "work" asks who the person works for and as what: the role's paragraph answers it
+        ("Where do I work at the moment?", "Role: senior archivist, Northamptonshire Record Office"),
+    ]
+    for question, line in asked:
+        hits = app.recall.for_prompt(question, "user", 3, app.now(), ReadScope())[0]
+        assert [hit.text for hit in hits] == [line]

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from memdesk.core.privacy import ReadScope, Target, TargetKind
 from memdesk.core.query_dates import find_date
 from memdesk.core.search_text import no_space_runs, query_words
-from memdesk.core.slots import asked_slots, claims_in, stem
+from memdesk.core.slots import asked_slots, asking_words, claims_in, stem
 from memdesk.core.timefmt import naive_utc
 from memdesk.core.values import ADDRESS, EMAIL, PHONE, STREET_WORDS, values_in
 from memdesk.errors import BadInputError
@@ -245,7 +245,7 @@ class Recall:
             if self._any_live(session, documents, namespaces):
                 deep = max(limit, CANDIDATES)
                 lists += self._pieces(session, terms, namespaces, deep)
-                asked = _Asked(slots, _forms(message), _periods(message), contacts)
+                asked = _Asked(slots, _forms(message), _periods(message), contacts, asking_words(slots))
                 lists += _filling(session, asked, namespaces, deep)
             ranked = self._ranked(session, lists, terms, params, answers)
         hits = [_hit(candidate, score) for candidate, score in ranked]
@@ -298,13 +298,14 @@ def _periods(message: str) -> frozenset[str]:
 
 @dataclass(frozen=True)
 class _Asked:
-    """What a question asks of the person's documents: slots, word forms, rates' periods, and
-    the kinds of contact it asks for."""
+    """What a question asks of the person's documents: slots, word forms, rates' periods, the
+    kinds of contact it asks for, and the words that ask for its slots ("live" for a home)."""
 
     slots: set[str]
     forms: set[str]
     periods: frozenset[str]
     contacts: frozenset[str]
+    asking: frozenset[str]
 
 
 def _form(word: str) -> str:
@@ -316,7 +317,8 @@ def _filling(session: Session, asked: _Asked, namespaces: list[str], limit: int)
     """The paragraphs of the documents that fill a slot the question asks about, whatever
     their words ("What car do I have?" finds "Has a Tesla Model 3"), as one list; and the
     first ``limit`` that hold one of its word forms, give an amount per the period it asks
-    about or a contact of the kind it asks for, as another."""
+    about, a contact of the kind it asks for, or a word that asks for one of its slots ("What's
+    my home address?" finds "Lives at Mill House, Aldbrook"), as another."""
     if not asked.slots and not asked.forms and not asked.periods:
         return []
     query = (
@@ -335,6 +337,7 @@ def _filling(session: Session, asked: _Asked, namespaces: list[str], limit: int)
             _holds_form(text, asked.forms)
             or _gives_rate(text, asked.periods)
             or _gives_contact(text, asked.contacts)
+            or _says_asking_word(text, asked.asking)
         ):
             sharing.append(candidate)
     return [filling, sharing]
@@ -348,6 +351,11 @@ def _gives_rate(text: str, periods: frozenset[str]) -> bool:
 def _gives_contact(text: str, kinds: frozenset[str]) -> bool:
     """Whether ``text`` holds a contact of one of ``kinds`` (a phone number, an e-mail, an address)."""
     return bool(kinds) and any(value.kind in kinds for value in values_in(text))
+
+
+def _says_asking_word(text: str, words: frozenset[str]) -> bool:
+    """Whether ``text`` holds one of ``words`` in any of its forms ("lives" for "live")."""
+    return bool(words) and any(word in words or stem(word) in words for word in query_words(text))
 
 
 def _holds_form(text: str, forms: set[str]) -> bool:
