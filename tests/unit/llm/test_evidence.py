@@ -103,6 +103,12 @@ def update(text: str, evidence: str) -> Edit:
         ("Invoices want to go to accounts@greenleaf.example now, not to me.",
          "Invoices to rita@greenleaf.example", "Invoices to accounts@greenleaf.example",
          "Invoices want to go to accounts@greenleaf.example now"),
+        # "will do" of what suffices says what suits the person now, not a plan
+        ("the blue mug's gone west, the big green one'll do me fine now", "Tea in the blue mug",
+         "Tea in the big green mug", "the big green one'll do me fine now"),
+        # a relative's news the sentence goes on to make the person's
+        ("my sister upgraded and her old Kindle Paperwhite is mine now", "E-reader: Kobo Clara",
+         "E-reader: Kindle Paperwhite", "my sister upgraded and her old Kindle Paperwhite is mine now"),
     ],
 )  # fmt: skip
 def test_a_change_the_person_states_passes(said, before, after, evidence):
@@ -169,6 +175,13 @@ def test_a_change_the_person_states_passes(said, before, after, evidence):
          "I might move to Leeds", "Not applied: a supposition, not a change"),
         ("so, could you guess whether I moved to Leeds", "Lives in Lisbon", "Lives in Leeds",
          "I moved to Leeds", "Not applied: a supposition, not a change"),
+        # "will do" with an object of its own is a plan; a relative's news stays theirs when
+        # nothing makes it the person's
+        ("I'll do the Tuesday run from next year", "School run: Mondays", "School run: Tuesdays",
+         "I'll do the Tuesday run from next year", "Not applied: a plan or a later date, not a change yet"),
+        ("my sister's Kindle Paperwhite is new, it's lovely", "E-reader: Kobo Clara",
+         "E-reader: Kindle Paperwhite", "my sister's Kindle Paperwhite is new",
+         "Not applied: someone else's news, not the person's"),
         # people's "want" stays a wish
         ("Cousins want to move me to Leeds now", "Lives in Lisbon", "Lives in Leeds",
          "Cousins want to move me to Leeds now", "Not applied: a supposition, not a change"),
