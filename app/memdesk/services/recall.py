@@ -82,6 +82,15 @@ _PER_PERIOD = {
 # whatever it is labelled ("Main line: 0708 558 2190", "Tenancy at 9 Marlowe Court"): the
 # slots that ask for one, and the kind of value that fills each.
 _CONTACT_SLOTS = {"phone_number": PHONE, "email": EMAIL, "address": ADDRESS, "home": ADDRESS}
+# A question about the person's work ("Where do I work?", "What's my job title?") is answered by
+# a paragraph giving a post at an organisation, whatever it is labelled ("Current post: NP at
+# Thornhill Medical Group", "Senior Manager, audit, at Hollis Graham LLP"): a few words, then
+# "at" and a name. One word ending in -s is a verb ("Lives at Mill House", "Trains at PureGym").
+_WORK_SLOTS = frozenset({"employer", "role"})
+_POST_AT = re.compile(
+    r"(?:[A-Za-z][A-Za-z -]{0,24}:\s*)?(?!\w+(?<!s)s\s+at\b)[A-Za-z][\w&'’.-]*(?:,?\s+[\w&'’.-]+){0,4}?,?"
+    r"\s+at\s+(?:the\s+)?[A-Z]"
+)
 # Which of the patterns and facts documents are not in Trash; straight from the driver, as
 # SQLAlchemy's own work would take ten times as long as the query.
 _LIVE_DOCUMENTS = (
@@ -317,8 +326,9 @@ def _filling(session: Session, asked: _Asked, namespaces: list[str], limit: int)
     """The paragraphs of the documents that fill a slot the question asks about, whatever
     their words ("What car do I have?" finds "Has a Tesla Model 3"), as one list; and the
     first ``limit`` that hold one of its word forms, give an amount per the period it asks
-    about, a contact of the kind it asks for, or a word that asks for one of its slots ("What's
-    my home address?" finds "Lives at Mill House, Aldbrook"), as another."""
+    about, a contact of the kind it asks for, a word that asks for one of its slots ("What's
+    my home address?" finds "Lives at Mill House, Aldbrook") or a post at an organisation for a
+    question about work (``_POST_AT``), as another."""
     if not asked.slots and not asked.forms and not asked.periods:
         return []
     query = (
@@ -338,6 +348,7 @@ def _filling(session: Session, asked: _Asked, namespaces: list[str], limit: int)
             or _gives_rate(text, asked.periods)
             or _gives_contact(text, asked.contacts)
             or _says_asking_word(text, asked.asking)
+            or (asked.slots & _WORK_SLOTS and _POST_AT.match(text))
         ):
             sharing.append(candidate)
     return [filling, sharing]
