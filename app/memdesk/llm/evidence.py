@@ -104,8 +104,10 @@ _RELATIVES = re.compile(
 _FIRST_PERSON = re.compile(r"\bI\b|\b(?i:we|me|us)\b")
 # What a relative's clause tells becomes the person's when their sentence goes on to say so
 # ("my dad had a spare pixel 8 so thats me now", "…and her old Kindle is mine now").
+# "That's me" ends its clause, or "now" follows it: "so that's me jealous" says nothing of whose.
 _MINE_NOW = re.compile(
-    r"(?i:(?:['’]s|\s+is|\s+are)\s+(?:(?:all|now)\s+)?(?:mine|ours)\b|\b(?:that|it|this)(?:['’]?s|\s+is)\s+(?:me|us)\b)"
+    r"(?i:(?:['’]s|\s+is|\s+are)\s+(?:(?:all|now)\s+)?(?:mine|ours)\b"
+    r"|\b(?:that|it|this)(?:['’]?s|\s+is)\s+(?:me|us)(?=\s+now\b|\s*[.,;:!?]|\s*$))"
 )
 # A clause that opens with a subject of its own: the person ("I'm Mrs Pemberton now", "Frank
 # and I went…", "so I joined PureGym", after a joining word) at a quote's start, anyone at what

@@ -182,6 +182,9 @@ def test_a_change_the_person_states_passes(said, before, after, evidence):
         ("my sister's Kindle Paperwhite is new, it's lovely", "E-reader: Kobo Clara",
          "E-reader: Kindle Paperwhite", "my sister's Kindle Paperwhite is new",
          "Not applied: someone else's news, not the person's"),
+        ("my cousin got a Kindle Paperwhite so that's me jealous", "E-reader: Kobo Clara",
+         "E-reader: Kindle Paperwhite", "my cousin got a Kindle Paperwhite so that's me jealous",
+         "Not applied: someone else's news, not the person's"),
         # people's "want" stays a wish
         ("Cousins want to move me to Leeds now", "Lives in Lisbon", "Lives in Leeds",
          "Cousins want to move me to Leeds now", "Not applied: a supposition, not a change"),
