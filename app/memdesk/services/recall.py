@@ -366,7 +366,10 @@ def _gives_contact(text: str, kinds: frozenset[str]) -> bool:
 
 def _says_asking_word(text: str, words: frozenset[str]) -> bool:
     """Whether ``text`` holds one of ``words`` in any of its forms ("lives" for "live")."""
-    return bool(words) and any(word in words or stem(word) in words for word in query_words(text))
+    lower = text.lower()
+    if not any(word in lower for word in words):  # cheap, and most paragraphs stop here
+        return False
+    return any(word in words or stem(word) in words for word in query_words(text))
 
 
 def _holds_form(text: str, forms: set[str]) -> bool:
