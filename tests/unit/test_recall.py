@@ -363,3 +363,18 @@ def test_a_question_about_work_finds_the_paragraph_giving_a_post_at_an_organisat
         # found by its shape, though no word of the question is in it; a pastime "at" a place
         # named by a verb is no post
         assert [hit.text for hit in hits] == [post]
+
+
+def test_a_question_about_medicines_finds_the_paragraph_giving_a_dose(memdesk_app):
+    app = memdesk_app
+    inhalers = "Inhalers: Clenil 100mcg morning and night, Ventolin as needed"
+    app.documents.set(
+        "user/facts",
+        f"- Asthma since childhood\n\n- {inhalers}\n\n- Runs 5 km on Saturdays\n\n- Weighs 71 kg",
+    )
+    for question in ("Which asthma pills am I on?", "What medication do I take?"):
+        found = {hit.text for hit in app.recall.for_prompt(question, "user", 3, app.now(), ReadScope())[0]}
+        # the dose is found by its shape though the question names no medicine; a distance and a
+        # weight are no doses
+        assert inhalers in found
+        assert not {"Runs 5 km on Saturdays", "Weighs 71 kg"} & found
