@@ -336,9 +336,9 @@ def _filling(session: Session, asked: _Asked, namespaces: list[str], limit: int)
     """The paragraphs of the documents that fill a slot the question asks about, whatever
     their words ("What car do I have?" finds "Has a Tesla Model 3"), as one list; and the
     first ``limit`` that hold one of its word forms, give an amount per the period it asks
-    about, a value of a kind it asks for (a contact, a dose), a word that asks for one of its slots ("What's
-    my home address?" finds "Lives at Mill House, Aldbrook") or a post at an organisation for a
-    question about work (``_POST_AT``), as another."""
+    about, a value of a kind it asks for (a contact, a dose), a word that asks for one of its
+    slots ("What's my home address?" finds "Lives at Mill House, Aldbrook") or a post at an
+    organisation for a question about work (``_POST_AT``), as another."""
     if not asked.slots and not asked.forms and not asked.periods and not asked.kinds:
         return []
     query = (
@@ -358,7 +358,7 @@ def _filling(session: Session, asked: _Asked, namespaces: list[str], limit: int)
             or _gives_rate(text, asked.periods)
             or _gives_value(text, asked.kinds)
             or _says_asking_word(text, asked.asking)
-            or (asked.slots & _WORK_SLOTS and _POST_AT.match(text))
+            or _gives_post(text, asked.slots)
         ):
             sharing.append(candidate)
     return [filling, sharing]
@@ -373,6 +373,11 @@ def _gives_value(text: str, kinds: frozenset[str]) -> bool:
     """Whether ``text`` holds a value of one of ``kinds`` (a phone number, an e-mail, an
     address, a dose)."""
     return bool(kinds) and any(value.kind in kinds for value in values_in(text))
+
+
+def _gives_post(text: str, slots: set[str]) -> bool:
+    """Whether ``text`` gives a post at an organisation (``_POST_AT``), for a question about work."""
+    return bool(slots & _WORK_SLOTS) and _POST_AT.match(text) is not None
 
 
 def _says_asking_word(text: str, words: frozenset[str]) -> bool:
