@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -64,6 +65,12 @@ def _serve_stdio(open_app: Callable[[], Memdesk]) -> int:
         from memdesk.servers.mcp_server import MemdeskMCP
 
         mcp = MemdeskMCP(in_background(open_store))
+    if sys.stdin.isatty():  # typed by a person, who would otherwise see nothing happen
+        print(
+            "memdesk: serving MCP on standard input and output, for an assistant that starts this "
+            "command itself; `memdesk connect --help` sets one up. Ctrl+D stops.",
+            file=sys.stderr,
+        )
     try:
         mcp.server.run("stdio")
     finally:
