@@ -63,7 +63,16 @@ def _command_in(argv: Sequence[str]) -> str | None:
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
-        self.exit(2, f"memdesk: bad usage: {message}\n")
+        self.exit(2, f"memdesk: bad usage: {message}\n{self._actions_hint(message)}")
+
+    def _actions_hint(self, message: str) -> str:
+        """When the action is what is missing (`memdesk review`), the ones to choose from:
+        the usage line only says ACTION."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction) and message.endswith(f": {action.metavar}"):
+                choices = ", ".join(action.choices)
+                return f"  choose one of: {choices}; `{self.prog} --help` says what each does\n"
+        return ""
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
