@@ -262,3 +262,32 @@ def test_every_make_target_the_guide_names_exists():
     assert len(named) >= 20
     for page, target in named:
         assert target in targets, f"{page}: `make {target}` is not a target of the Makefile"
+
+
+# Walk-throughs a newcomer types as they stand: each page's commands that start so run in the
+# page's order, as the real command, on a store of the page's own (given the example memories
+# first where the page assumes them), and every one succeeds.
+WALKTHROUGHS = [
+    ("README.md", False, ("examples load", "prompt --app")),
+    ("docs/install.md", False, ("examples load", "prompt --app")),
+    ("docs/guide/compaction.md", False, ("examples load", "compact telegram:", "undo")),
+    ("docs/guide/assistants-read.md", True, ("private ", "assistant ")),
+]
+
+
+@pytest.mark.parametrize(("page", "on_examples", "starts"), WALKTHROUGHS, ids=[w[0] for w in WALKTHROUGHS])
+def test_a_walk_through_runs_as_written(tmp_path, page, on_examples, starts):
+    from tests.support.cli import MemdeskCommand, out
+
+    memdesk = MemdeskCommand(tmp_path / "data")
+    if on_examples:
+        out(memdesk("examples", "load"))
+    commands = [
+        [re.sub(r"^\[|\]$", "", word) for word in words]
+        for where, words in shell_commands("memdesk")
+        if where == page and " ".join(words).startswith(starts)
+    ]
+    assert len(commands) >= 2
+    for words in commands:
+        done = memdesk(*words)
+        assert done.returncode == 0, f"{page}: memdesk {' '.join(words)}\n{done.stderr.decode()}"
