@@ -109,14 +109,16 @@ def test_expected_errors_have_exit_codes_and_no_traceback(memdesk, args, code, m
     fails(memdesk(*args), code, message)
 
 
-def test_a_command_given_without_its_action_lists_the_actions(memdesk):
-    # `memdesk review` alone: the usage line says only ACTION.
+def test_a_command_given_without_its_action_or_client_lists_the_choices(memdesk):
+    # `memdesk review` alone: the usage line says only ACTION; `memdesk connect`: only CLIENT.
     said = fails(memdesk("review"), 2, "the following arguments are required: ACTION")
     assert said.endswith(
         "  choose one of: list, approve, reject; `memdesk review --help` says what each does\n"
     )
     assert "  choose one of: status, archive, restore;" in fails(memdesk("files"), 2, "required: COMMAND")
-    # A wrong action is listed by argparse itself, once.
+    connect = fails(memdesk("connect"), 2, "required: CLIENT")
+    assert "  choose one of: claude-code, claude-desktop, cursor, codex," in connect
+    # A wrong one is listed by argparse itself, once.
     assert "choose one of" not in fails(memdesk("review", "frob"), 2, "invalid choice: 'frob'")
 
 
