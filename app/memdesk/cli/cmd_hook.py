@@ -34,6 +34,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def hook(args: argparse.Namespace, _app: Memdesk | None) -> int:
     from memdesk.shutdown import finish_on_sigterm
 
+    if sys.stdin.isatty():  # a person trying it by hand, who would wait on input never coming
+        print(
+            "memdesk: Claude Code runs this at its hook events, with the event as JSON on standard "
+            "input; `memdesk connect claude-code` sets it up.",
+            file=sys.stderr,
+        )
+        return 2
     finish_on_sigterm()  # Claude Code may end a hook that runs long: its read is logged first
     event_name = "?"
     try:
