@@ -124,8 +124,9 @@ def test_the_hook_run_by_hand_in_a_terminal_says_what_it_is_for(memdesk, home):
     # Claude Code hands it the event on a pipe; typed in a terminal it would wait on nothing.
     terminal, its_end = pty.openpty()
     command = [sys.executable, "-m", "memdesk", "--data-dir", str(memdesk.data_dir), "hook", "claude-code"]
+    env = {**os.environ, **_env(home)}
     try:
-        done = subprocess.run(command, stdin=its_end, capture_output=True, timeout=30, env={**os.environ, **_env(home)})
+        done = subprocess.run(command, stdin=its_end, capture_output=True, timeout=30, env=env)
     finally:
         os.close(its_end)
         os.close(terminal)
