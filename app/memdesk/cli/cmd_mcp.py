@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from memdesk.cli.io import say_aside, typed_by_hand
 from memdesk.cli.startup import loading
 from memdesk.errors import MemdeskError
 
@@ -65,11 +65,10 @@ def _serve_stdio(open_app: Callable[[], Memdesk]) -> int:
         from memdesk.servers.mcp_server import MemdeskMCP
 
         mcp = MemdeskMCP(in_background(open_store))
-    if sys.stdin.isatty():  # typed by a person, who would otherwise see nothing happen
-        print(
+    if typed_by_hand():
+        say_aside(
             "memdesk: serving MCP on standard input and output, for an assistant that starts this "
-            "command itself; `memdesk connect --help` sets one up. Ctrl+D stops.",
-            file=sys.stderr,
+            "command itself; `memdesk connect --help` sets one up. Ctrl+D stops."
         )
     try:
         mcp.server.run("stdio")

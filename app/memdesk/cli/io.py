@@ -44,3 +44,9 @@ EMPTY_STORE = (
 def say_aside(text: str) -> None:
     """A note for the person at the terminal, on standard error."""
     print(text, file=sys.stderr)
+
+
+def typed_by_hand() -> bool:
+    """Whether a person runs, at a terminal, a command that a program starts and feeds: its
+    input is the terminal, so it would wait in silence for input that never comes."""
+    return sys.stdin is not None and sys.stdin.isatty()
