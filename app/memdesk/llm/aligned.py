@@ -46,7 +46,7 @@ from memdesk.core.values import (
     end_named,
     values_in,
 )
-from memdesk.llm.contact_lines import CONTACT_KINDS, Saying, line_fits
+from memdesk.llm.contact_lines import CONTACT_KINDS, NAMED, NOT_IT, ONLY_ONE, Saying, line_fits
 
 if TYPE_CHECKING:  # ``llm.changes`` reads this module's edits with its own
     from memdesk.llm.changes import Known, Said
@@ -232,6 +232,7 @@ def _target(
     sentence = saying.sentence
     lines = [texts.get(fact.number, fact.text) for fact in known]
     holding: list[tuple[Known, Value, str, tuple[int, int]]] = []
+    named: set[int] = set()  # contacts whose line the person names: anchored already
     for fact in known:
         text = texts.get(fact.number, fact.text)
         # a number alone stands for the one amount a fact gives with its unit
@@ -239,9 +240,12 @@ def _target(
         regions = [(0, len(text))] if len(own) == 1 else _clauses(text)
         for region in regions:
             inside = [v for v in own if region[0] <= v.span[0] and v.span[1] <= region[1]]
-            if len(inside) == 1 and (
-                kind not in CONTACT_KINDS or line_fits(text, inside[0].span, saying, lines)
-            ):
+            if len(inside) != 1:
+                continue
+            fit = line_fits(text, inside[0].span, saying, lines) if kind in CONTACT_KINDS else ONLY_ONE
+            if fit == NAMED:
+                named.add(fact.number)
+            if fit != NOT_IT:
                 holding.append((fact, inside[0], text, region))
     said_value = sentence[value.span[0] : value.span[1]]
     for scope in scopes:
@@ -249,7 +253,9 @@ def _target(
         rest = scope.replace(said_value, " ")
         words = _anchors(rest)
         anchored = [
-            (fact, old) for fact, old, text, region in holding if _anchored(text, region, old, words, rest)
+            (fact, old)
+            for fact, old, text, region in holding
+            if fact.number in named or _anchored(text, region, old, words, rest)
         ]
         if len(anchored) > 1:
             # two facts share a word with what was said: the one whose value's own noun the

@@ -57,6 +57,7 @@ from memdesk.core.slots import (
     slots_named_in,
     stem,
 )
+from memdesk.core.values import MONEY, values_in
 from memdesk.llm.aligned import aligned_updates, value_kinds
 from memdesk.llm.contact_lines import CONTACT_SLOTS, Saying, line_fits
 from memdesk.llm.ended import by_someone_else, ended_names
@@ -74,7 +75,7 @@ _RESOLVED = re.compile(
     r"\(((?:the (?:week|weekend) of )?\d{1,2} [A-Z][a-z]+ \d{4}|[A-Z][a-z]+ \d{4}|\d{4})\)"
 )
 _CLAUSE = re.compile(r"[,;:]\s|\s(?:and|but|so|then|while)\s")
-_LIST = re.compile(r"[,;]\s")
+_ITEM = re.compile(r"[,;:]\s")  # where an item of a labelled list starts or ends
 _ARTICLE = re.compile(r"\b(an?)\s+$", re.IGNORECASE)
 # A sentence ends at . ! ? and a space, but not after a title ("Dr. Okafor", "St. Ives").
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)\s+|\n+")
@@ -284,8 +285,9 @@ def _edit(
             fact.where == "entry"
             or fact.text[span[1] : span[1] + 1] in _POSSESSIVE
             or _names_another(fact, span, known, sentence.at.year)
+            or _a_cost(fact.text, span)
         ):
-            continue  # only the value's words, in an entry, before what it owns or describes
+            continue  # only the value's words, in an entry, before what it owns or describes, or as a cost
         else:
             # Only the value's words are there, in a line or memory about the person. It is
             # replaced only when it ends its sentence ("Goes to Anytime Fitness"),
@@ -458,6 +460,15 @@ def _names_another(fact: Known, span: tuple[int, int], known: Sequence[Known], t
     return any(alone.search(other.text) for other in known if other.number != fact.number)
 
 
+def _a_cost(text: str, span: tuple[int, int]) -> bool:
+    """The words at ``span`` name what an amount of a list is spent on ("broadband £32,
+    ClimbHub £45"): a budget line, not the record of the thing."""
+    starts = [m.end() for m in _ITEM.finditer(text, 0, span[0])]
+    after = _ITEM.search(text, span[1])
+    start, end = starts[-1] if starts else 0, after.start() if after else len(text)
+    return any(value.kind == MONEY and start <= value.span[0] < end for value in values_in(text))
+
+
 def _ended_own(said: str, ended: Claim, known: Sequence[Known]) -> bool:
     """The person ended the value themself, as the object of a verb in the past or of a
     negation ("cancelled puregym", "I've stopped the cigarettes", "no more espressos"; not
@@ -611,7 +622,7 @@ def _holding(
         # phone £18, PulseFit £34" is a budget, not a gym
         held = claim.value
         if claim.slot.startswith("label:"):
-            listed = _LIST.search(text, *claim.span)
+            listed = _ITEM.search(text, *claim.span)
             held = normalise(text[claim.span[0] : listed.start() if listed else claim.span[1]])
         if ended.slot in ("", claim.slot) and words <= set(held.split()):
             return claim.slot, claim.span, True

@@ -91,20 +91,27 @@ class Saying:
     conversation: tuple[str, ...]
 
 
-def line_fits(line: str, span: tuple[int, int], saying: Saying, lines: Sequence[str]) -> bool:
-    """Whether the new value of ``saying`` may replace the contact value at ``span`` of the
-    stored ``line``; ``lines``: every stored fact the conversation may change (``line`` too)."""
+# How a line fits a new contact value (``line_fits``).
+NOT_IT = ""
+ONLY_ONE = "only"  # the only line it can be, though the sentence names nothing of it
+NAMED = "named"  # the sentence or its message names the line: its kind, its owner, its old number's end
+
+
+def line_fits(line: str, span: tuple[int, int], saying: Saying, lines: Sequence[str]) -> str:
+    """How the new value of ``saying`` fits the stored ``line`` whose contact value is at
+    ``span``: ``NOT_IT``, ``ONLY_ONE`` or ``NAMED``; ``lines``: every stored fact the
+    conversation may change (``line`` too)."""
     if not _for_the_value(line, span[0]):
-        return False
+        return NOT_IT
     owner = _owner(line, span[0])
     kept_kinds, kept_words = _kept(saying.conversation)
     if _said_of_another(saying, _people(tuple(lines))) != bool(owner):
-        return False
+        return NOT_IT
     if owner and not owner & (_words(saying.message) - kept_words):
-        return False  # someone else's line, of someone the message does not name
+        return NOT_IT  # someone else's line, of someone the message does not name
     kinds = _kinds(_head(line, span[0]))
     if kinds & kept_kinds:
-        return False
+        return NOT_IT
     rival_values = [
         (other, value)
         for other in lines
@@ -115,13 +122,17 @@ def line_fits(line: str, span: tuple[int, int], saying: Saying, lines: Sequence[
     # the line named by the end of its old number ("the 111 one is dead")
     ends = [end_named(value.key, saying.message) for value in _contacts(line, _kind_at(line, span))]
     if any(ends) or any(end_named(value.key, saying.message) for _other, value in rival_values):
-        return any(ends)
+        return NAMED if any(ends) else NOT_IT
     rivals = [_kinds(_head(other, value.span[0])) for other, value in rival_values]
     rivals = [rival for rival in rivals if not rival & kept_kinds]
     named_kinds = _kinds(saying.sentence) - kept_kinds or _kinds(saying.message) - kept_kinds
-    if named_kinds:
-        return named_kinds <= kinds or (not kinds and not any(named_kinds <= rival for rival in rivals))
-    return not rivals
+    if named_kinds and named_kinds <= kinds:
+        return NAMED
+    if named_kinds:  # a line of no kind of its own, when no other is of the kind said
+        return ONLY_ONE if not kinds and not any(named_kinds <= rival for rival in rivals) else NOT_IT
+    if rivals:
+        return NOT_IT
+    return NAMED if owner else ONLY_ONE
 
 
 def _kind_at(line: str, span: tuple[int, int]) -> str:
