@@ -193,8 +193,8 @@ def _said_of_another(saying: Saying, people: frozenset[str]) -> bool:
     """The new value is someone else's: their relative or friend, a name's possessive, a
     subject that is another ("She's", "they"), a person named by what they are to the person
     ("my teammate Lukas"), or a name the store gives another, before the value; or, in a
-    sentence with no word of the person's own, a message that names another and not the
-    person ("Lorraine lost her phone … Got a new number off the shop, 0491 203 664")."""
+    sentence with no word of the person's own, a message that names someone the store gives
+    ("Lorraine lost her phone … Got a new number off the shop, 0491 203 664")."""
     before = _unpossessed(saying.sentence[: saying.start])
     # the nearest word of the person's own decides, unless another is named after it ("my
     # brother's plan, so I'm on 085 …" is the person's; "my daughter Ngozi on 07 …" is not)
@@ -209,8 +209,7 @@ def _said_of_another(saying: Saying, people: frozenset[str]) -> bool:
         return True
     if mine or _FIRST_PERSON.search(saying.sentence):
         return False
-    message = _unpossessed(saying.message)
-    return bool(_names(message) & people) or (not _FIRST_PERSON.search(message) and _someone_elses(message))
+    return bool(_words(saying.message) & people)  # in any case: "update mum pls"
 
 
 def _kept(conversation: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
