@@ -47,6 +47,9 @@ def test_a_line_the_person_says_did_not_change_is_left_alone():
     changed, added = proposed(stored, "got a new mobile: 07700 900 966. home phone is still the same")
     assert changed == {}
     assert added == ["got a new mobile: 07700 900 966."]
+    # "mine" said unchanged keeps every line of the person's
+    changed, _added = proposed(PHONES, "Tayo is on a new mob, 07700 900 466. Mine's not changed tho.")
+    assert changed == {}
 
 
 def test_a_relative_s_line_is_theirs_and_the_person_s_line_is_not_changed_by_their_news():

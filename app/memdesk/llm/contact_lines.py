@@ -72,6 +72,7 @@ _OWN_IS = re.compile(rf"(?i:\b({'|'.join(sorted({*_KIND_OF, *_CONTACT_NOUNS, 'mi
 _THIRD_SUBJECT = re.compile(r"(?i:\s*(?:(?:and|but|so)\s+)?(?:she|he|they)\b)")
 # A person named by what they are to the person: "my teammate Lukas", "our neighbour Col".
 _RELATION_NAMED = re.compile(r"\b(?i:my|our)\s+[a-z]+\s+[A-Z][\w-]+")
+_ALL_MINE = "all mine"  # a kept kind: every line of the person's own
 # A clause saying a thing did not change: "hasn't changed", "is the same", "personal unchanged",
 # "the personal stays", "still the old one".
 _UNCHANGED = re.compile(
@@ -110,7 +111,7 @@ def line_fits(line: str, span: tuple[int, int], saying: Saying, lines: Sequence[
     if owner and not owner & (_words(saying.message) - kept_words):
         return NOT_IT  # someone else's line, of someone the message does not name
     kinds = _kinds(_head(line, span[0]))
-    if kinds & kept_kinds:
+    if kinds & kept_kinds or (not owner and _ALL_MINE in kept_kinds):
         return NOT_IT
     rival_values = [
         (other, value)
@@ -213,7 +214,9 @@ def _said_of_another(saying: Saying, people: frozenset[str]) -> bool:
 
 
 def _kept(conversation: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
-    """The kinds of line, and the words, of the clauses saying a thing did not change."""
+    """The kinds of line, and the words, of the clauses saying a thing did not change; a
+    clause of the person's own that names no contact ("Mine unchanged", "mine's the same")
+    keeps every line of the person's (``_ALL_MINE``)."""
     kinds: set[str] = set()
     words: set[str] = set()
     for sentence in conversation:
@@ -221,6 +224,8 @@ def _kept(conversation: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]
             if _UNCHANGED.search(clause):
                 kinds |= _kinds(clause)
                 words |= _words(clause)
+                if _FIRST_PERSON.search(clause) and not _contact_words(clause):
+                    kinds.add(_ALL_MINE)
     return frozenset(kinds), frozenset(words)
 
 
