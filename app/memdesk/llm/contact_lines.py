@@ -30,7 +30,7 @@ from functools import lru_cache
 
 from memdesk.core.search_text import STOPWORDS
 from memdesk.core.slots import about_someone_else
-from memdesk.core.values import ADDRESS, EMAIL, PHONE, end_named, values_in
+from memdesk.core.values import ADDRESS, EMAIL, PHONE, Value, end_named, values_in
 
 CONTACT_SLOTS = frozenset({"phone_number", "email", "address"})  # the slot rules' names for them
 CONTACT_KINDS = frozenset({PHONE, EMAIL, ADDRESS})  # the value reader's
@@ -59,6 +59,7 @@ _CONTACT_NOUNS = frozenset(
         "contact",
     ]
 )
+_PLAIN = frozenset(STOPWORDS) | {"new", "old"}  # words that name no one, capitalised or not
 _HEAD_WORDS = 4  # at most, before a value that is what its line is about: "Home phone (landline)"
 _WORD = re.compile(r"[A-Za-z][\w'’-]*")
 _CLAUSE = re.compile(r"[.;,]\s|—|–|\n")
@@ -73,6 +74,7 @@ _THIRD_SUBJECT = re.compile(r"(?i:\s*(?:(?:and|but|so)\s+)?(?:she|he|they)\b)")
 # A person named by what they are to the person: "my teammate Lukas", "our neighbour Col".
 _RELATION_NAMED = re.compile(r"\b(?i:my|our)\s+[a-z]+\s+[A-Z][\w-]+")
 _ALL_MINE = "all mine"  # a kept kind: every line of the person's own
+_MINE = re.compile(r"(?i:\bmine\b)")
 # A clause saying a thing did not change: "hasn't changed", "is the same", "personal unchanged",
 # "the personal stays", "still the old one".
 _UNCHANGED = re.compile(
@@ -144,7 +146,7 @@ def _kind_at(line: str, span: tuple[int, int]) -> str:
     return ""
 
 
-def _contacts(line: str, kind: str) -> list:
+def _contacts(line: str, kind: str) -> list[Value]:
     return [value for value in values_in(line) if kind and value.kind == kind and not value.denied]
 
 
@@ -180,6 +182,7 @@ def _someone_elses(text: str) -> bool:
     return about_someone_else(text) or about_someone_else(after_label) or bool(_POSSESSIVE.search(text))
 
 
+@lru_cache(maxsize=64)
 def _people(lines: tuple[str, ...]) -> frozenset[str]:
     """The names the stored lines give people other than the person: the capitalised words of
     a line that is a relative's or a friend's ("Neighbour: Col Fitzsimmons, next block east")."""
@@ -213,6 +216,7 @@ def _said_of_another(saying: Saying, people: frozenset[str]) -> bool:
     return bool(_words(saying.message) & people)  # in any case: "update mum pls"
 
 
+@lru_cache(maxsize=64)
 def _kept(conversation: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
     """The kinds of line, and the words, of the clauses saying a thing did not change; a
     clause of the person's own that names no contact ("Mine unchanged", "mine's the same")
@@ -224,7 +228,7 @@ def _kept(conversation: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]
             if _UNCHANGED.search(clause):
                 kinds |= _kinds(clause)
                 words |= _words(clause)
-                if _FIRST_PERSON.search(clause) and not _contact_words(clause):
+                if _MINE.search(clause) and not _contact_words(clause):
                     kinds.add(_ALL_MINE)
     return frozenset(kinds), frozenset(words)
 
@@ -235,7 +239,7 @@ def _names(text: str) -> frozenset[str]:
     return frozenset(
         word
         for word in _words(" ".join(w for w in _WORD.findall(text) if w[:1].isupper()))
-        if word not in _KIND_OF and word not in _CONTACT_NOUNS and word not in _plain() and len(word) > 2
+        if word not in _KIND_OF and word not in _CONTACT_NOUNS and word not in _PLAIN and len(word) > 2
     )
 
 
@@ -256,9 +260,3 @@ def _contact_words(text: str) -> bool:
 def _words(text: str) -> frozenset[str]:
     """The text's words, lowercased, a possessive's "'s" dropped ("Ruth's" is "ruth")."""
     return frozenset(re.sub(r"['’]s$", "", word.lower()) for word in _WORD.findall(text))
-
-
-@lru_cache(maxsize=1)
-def _plain() -> frozenset[str]:
-    """Words that say nothing of whose a contact is: function words, and "new", "own"."""
-    return frozenset(STOPWORDS) | {"new", "own", "old"}
