@@ -341,10 +341,11 @@ def _edit(
                 continue
             # a contact only over the person's own current line of the kind said (or the line of
             # whom the message names): ``llm.contact_lines``
-            saying = Saying(sentence.text, new.span[0], message, conversation)
             contact = old.slot in CONTACT_SLOTS
-            if contact and not line_fits(fact.text, old.span, saying, [other.text for other in known]):
-                continue
+            if contact:
+                saying = Saying(sentence.text, new.span[0], message, conversation)
+                if not line_fits(fact.text, old.span, saying, [other.text for other in known]):
+                    continue
             # The old value also said as current ("at Bosch now, and at Siemens on Fridays"):
             # unclear, so not guessed; the statement is added and named as a conflict.
             # Unless the sentence says the new one replaced it, named just before ("The iPad's
@@ -362,7 +363,8 @@ def _edit(
             text = _filled(old, new, sentence.text)
             since = _since(_date_near(sentence.text, new.span))
             # a slot the rules know, a doctor's title, or the label in the sentence itself; a
-            # label that tells one of its kind from others ("Home phone") only when said
+            # label that tells one of its kind from others ("Morning meds") only when said (a
+            # contact's line was chosen above)
             known_slot = (bool(new.slot) or titled or old.slot in slots_named_in(sentence.text)) and (
                 contact or _qualifier_said(fact.text, old.slot, sentence.text)
             )
@@ -411,9 +413,9 @@ def _names_slot(said: str, start: int, old: Claim, stored: str) -> bool:
 
 def _qualifier_said(stored: str, slot: str, said: str) -> bool:
     """The stored line's label names no one of several of its kind, or the sentence says a word
-    of the label: "Home phone" is one phone of the person's, and "my mobile number changed"
-    is not about it; "new address is …" is about "Home address". A word before the label's
-    last that names this slot or none of another ("Phone number") tells nothing apart."""
+    of the label: "Morning meds" is one of the person's lists of medicines, and "the evening
+    dose changed" is not about it. A word before the label's last that names this slot or none
+    of another ("Phone number") tells nothing apart."""
     label = _OWN_LABEL.fullmatch(stored)
     if label is None:
         return True
