@@ -109,6 +109,19 @@ def test_expected_errors_have_exit_codes_and_no_traceback(memdesk, args, code, m
     fails(memdesk(*args), code, message)
 
 
+def test_a_command_given_without_its_action_or_client_lists_the_choices(memdesk):
+    # `memdesk review` alone: the usage line says only ACTION; `memdesk connect`: only CLIENT.
+    said = fails(memdesk("review"), 2, "the following arguments are required: ACTION")
+    assert said.endswith(
+        "  choose one of: list, approve, reject; `memdesk review --help` says what each does\n"
+    )
+    assert "  choose one of: status, archive, restore;" in fails(memdesk("files"), 2, "required: COMMAND")
+    connect = fails(memdesk("connect"), 2, "required: CLIENT")
+    assert "  choose one of: claude-code, claude-desktop, cursor, codex," in connect
+    # A wrong one is listed by argparse itself, once.
+    assert "choose one of" not in fails(memdesk("review", "frob"), 2, "invalid choice: 'frob'")
+
+
 def test_huge_content_and_invalid_utf8_lose_nothing(memdesk):
     out(memdesk("doc", "set", "user/facts", "keep"))
     huge = b"x" * (10 * 1024 * 1024)

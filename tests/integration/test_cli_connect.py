@@ -78,3 +78,33 @@ def test_disconnecting_claude_code_says_its_transcript_source_stays_on(memdesk: 
     assert "removed MCP server memdesk" in said and "sources.claude_code = false" in said
     again = out(memdesk("disconnect", "claude-code", env=env))
     assert again.strip() == "Claude Code was not connected; nothing changed."
+
+
+@pytest.mark.engines("sqlite")
+def test_the_entry_connect_writes_starts_a_server_an_mcp_client_can_use(memdesk: MemdeskCommand, env):
+    # What an assistant does next: read its own config and start the command there, with none
+    # of Memdesk's environment variables, then store something through it.
+    import anyio
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+    from mcp.types import Implementation
+
+    out(memdesk("connect", "cursor", env=env))
+    entry = json.loads((Path(env["HOME"]) / ".cursor" / "mcp.json").read_text())["mcpServers"]["memdesk"]
+    params = StdioServerParameters(
+        command=entry["command"], args=entry["args"], env={"HOME": env["HOME"], "PATH": "/usr/bin:/bin"}
+    )
+
+    async def first_session() -> tuple[list[str], str]:
+        async with stdio_client(params) as (read, write):
+            info = Implementation(name="cursor", version="1.0")
+            async with ClientSession(read, write, client_info=info) as session:
+                await session.initialize()
+                tools = [tool.name for tool in (await session.list_tools()).tools]
+                stored = await session.call_tool("memory_store", {"key": "tea", "content": "Likes tea."})
+                return tools, "".join(getattr(block, "text", "") for block in stored.content)
+
+    tools, stored = anyio.run(first_session)
+    assert {"memory_store", "memory_recall", "prompt"} <= set(tools)
+    assert stored == "Stored tea (knowledge)."
+    assert "\tmcp:cursor\tdone\tSave entry tea" in out(memdesk("history"))

@@ -36,16 +36,27 @@ def test_an_empty_store_says_so_on_stderr_and_keeps_stdout_for_scripts(memdesk):
     assert out(prompt) == "\n"
     said = prompt.stderr.decode()
     assert "The store is empty" in said and "memdesk examples load" in said
-    listed = memdesk("assistant", "list")
-    assert out(listed) == ""
-    assert "The store is empty" in listed.stderr.decode()
+    for listing in (
+        ("assistant", "list"),
+        ("doc", "list"),
+        ("app", "list"),
+        ("entry", "list"),
+        ("session", "list"),
+        ("recall", "lunch"),
+        ("history",),
+    ):
+        listed = memdesk(*listing)
+        assert out(listed) == "", listing
+        assert "The store is empty" in listed.stderr.decode(), listing
     out(memdesk("entry", "add", "lang", "Ada writes Rust"))
     # Not empty now: the prompt without a message holds nothing, and says why in other words.
     prompt = memdesk("prompt")
     assert out(prompt) == "\n" and "The prompt is empty" in prompt.stderr.decode()
     assert "No assistant has used this store yet" in memdesk("assistant", "list").stderr.decode()
-    # Something to show: nothing is said aside.
+    # Something to show: nothing is said aside; nothing found in a store that is not empty
+    # is not a reason to load the examples.
     assert memdesk("prompt", "--message", "rust").stderr.decode() == ""
+    assert memdesk("recall", "lunch").stderr.decode() == ""
 
 
 def test_the_guides_try_it_round_on_the_examples(memdesk):

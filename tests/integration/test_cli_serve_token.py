@@ -32,7 +32,10 @@ def test_serve_refuses_a_bad_address_and_a_taken_port(memdesk):
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
         port = taken.getsockname()[1]
-        fails(memdesk("serve", "--http", f"127.0.0.1:{port}"), 2, f"cannot listen on 127.0.0.1:{port}")
+        # MCP over HTTP listens the same way; both say how to get another port.
+        for command in (("serve", "--http", f"127.0.0.1:{port}"), ("mcp", "--http", str(port))):
+            taken_message = fails(memdesk(*command), 2, f"cannot listen on 127.0.0.1:{port}")
+            assert "choose another port with --http [HOST:]PORT (0 picks a free one)" in taken_message
 
 
 def test_serving_on_every_address_warns_and_still_checks_hosts_and_tokens(memdesk):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import subprocess
 import sys
 from pathlib import Path
@@ -116,6 +117,23 @@ def test_the_stop_hook_reads_the_transcript_when_the_source_is_on(memdesk, home)
 def test_a_hook_never_fails_claude_code(memdesk, home, stdin):
     done = memdesk("hook", "claude-code", stdin=stdin, env=_env(home))
     assert done.returncode == 0 and done.stdout == b"" and b"Traceback" not in done.stderr
+
+
+@pytest.mark.engines("sqlite")
+def test_the_hook_run_by_hand_in_a_terminal_says_what_it_is_for(memdesk, home):
+    # Claude Code hands it the event on a pipe; typed in a terminal it would wait on nothing.
+    terminal, its_end = pty.openpty()
+    command = [sys.executable, "-m", "memdesk", "--data-dir", str(memdesk.data_dir), "hook", "claude-code"]
+    env = {**os.environ, **_env(home)}
+    try:
+        done = subprocess.run(command, stdin=its_end, capture_output=True, timeout=30, env=env)
+    finally:
+        os.close(its_end)
+        os.close(terminal)
+    assert done.returncode == 2 and done.stdout == b""
+    said = done.stderr.decode()
+    assert said.startswith("memdesk: Claude Code runs this at its hook events") and said.count("\n") == 1
+    assert "`memdesk connect claude-code` sets it up" in said
 
 
 @pytest.mark.engines("sqlite")

@@ -109,3 +109,185 @@ def test_the_readme_fits_on_a_few_screens_and_links_into_the_guide():
     assert len(targets) >= 5
     for target in targets:
         assert (ROOT / target).is_file(), f"README links to {target}, which is not there"
+
+
+# --- The guide's snippets against the real program -------------------------------------------
+# A newcomer copies them as they are: a command line must parse with `memdesk`'s own parser, a
+# flag named in the text must exist on the command it is named with, a JSON or TOML set-up must
+# parse, and a `make` target must be in the Makefile.
+
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+FENCE = re.compile(r"^(?P<indent> *)```(?P<lang>\w*)\n(?P<body>.*?)^(?P=indent)```", re.S | re.M)
+INLINE = re.compile(r"`((?:\S*/)?(?:memdesk|make) [^`]+)`")
+# Shell words that end one command (and may start another), and assignments before a command.
+SHELL_PUNCTUATION = frozenset({"(", ")", ";", "&", "&&", "|", "||", ">", ">>", "<"})
+ASSIGNMENT = re.compile(r"^\w+=")
+# Names that stand for what the reader fills in (SESSION, FILE, CLIENT...), and elisions.
+PLACEHOLDER = re.compile(r"^[A-Z][A-Z0-9_]*$|…|\.\.\.")
+
+
+def fenced(lang: str) -> list[tuple[str, str]]:
+    """(page, block) of every fenced block in ``lang`` in the README and the guide."""
+    return [
+        (page.relative_to(ROOT).as_posix(), match["body"])
+        for page in PAGES
+        for match in FENCE.finditer(page.read_text())
+        if match["lang"] == lang
+    ]
+
+
+def shell_commands(program: str) -> list[tuple[str, list[str]]]:
+    """(page, words) of every run of ``program`` in the shell blocks: the words after the
+    program's name, as the shell splits them, up to what ends the command."""
+    import shlex
+
+    found = []
+    for page, block in fenced("sh"):
+        for line in block.replace("\\\n", " ").splitlines():  # a continued line is one
+            lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+            lexer.whitespace_split = True
+            words, command, at_start = list(lexer), None, True
+            for word in words:
+                if word in SHELL_PUNCTUATION:
+                    command, at_start = None, True
+                elif command is not None:
+                    command.append(word)
+                elif at_start and (ASSIGNMENT.match(word) or word == "sudo"):
+                    continue
+                elif at_start and word.rsplit("/", 1)[-1] == program:
+                    command = []
+                    found.append((page, command))
+                else:
+                    at_start = False
+    return found
+
+
+def memdesk_parse_error(words: list[str]) -> str | None:
+    import contextlib
+    import io
+
+    from memdesk.cli.main import build_parser
+
+    said = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(said), contextlib.redirect_stdout(io.StringIO()):
+            build_parser().parse_args(words)
+    except SystemExit as stop:
+        return said.getvalue().strip() if stop.code else None
+    return None
+
+
+def test_every_json_and_toml_block_parses():
+    import json
+    import tomllib
+
+    blocks = [(page, block, json.loads) for page, block in fenced("json")]
+    blocks += [(page, block, tomllib.loads) for page, block in fenced("toml")]
+    assert len(blocks) >= 5
+    servers = 0
+    for page, block, parse in blocks:
+        try:
+            parsed = parse(block)
+        except ValueError as error:
+            pytest.fail(f"{page}: a block does not parse ({error}):\n{block}")
+        # An assistant's entry that starts Memdesk: its arguments are a `memdesk` command line.
+        for table in parsed.values():
+            for server in table.values() if isinstance(table, dict) else ():
+                if isinstance(server, dict) and str(server.get("command", "")).endswith("/memdesk"):
+                    assert memdesk_parse_error(server["args"]) is None, f"{page}: {server}"
+                    servers += 1
+    assert servers >= 3
+
+
+def test_every_memdesk_command_in_a_shell_block_parses():
+    import shlex
+
+    commands = shell_commands("memdesk")
+    assert len(commands) >= 40
+    for page, words in commands:
+        # `[--json]` marks an option that may be left out: checked as if given.
+        error = memdesk_parse_error([re.sub(r"^\[|\]$", "", word) for word in words])
+        assert error is None, f"{page}: `memdesk {shlex.join(words)}`: {error}"
+
+
+def test_every_flag_named_with_a_memdesk_command_in_the_text_exists():
+    # `memdesk connect CLIENT --print` in a sentence: the command's words lead to its parser,
+    # and each --flag must be one of that parser's options or a global one.
+    import argparse
+
+    from memdesk.cli.main import build_parser
+
+    top = build_parser()
+    named = [
+        (page.relative_to(ROOT).as_posix(), span)
+        for page in PAGES
+        for span in INLINE.findall(page.read_text())
+        if span.split(" ", 1)[0].rsplit("/", 1)[-1] == "memdesk"
+    ]
+    assert len(named) >= 100
+    checked_flags = 0
+    for page, span in named:
+        parser, words = top, re.sub(r"[\[\]]", "", span).split()[1:]
+        for word in words:
+            commands = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+            if PLACEHOLDER.search(word):
+                if commands:
+                    break  # `memdesk COMMAND --help`: any command
+                continue
+            if word.startswith("-"):
+                flag = word.split("=", 1)[0]
+                assert flag in parser._option_string_actions or flag in top._option_string_actions, (
+                    f"{page}: `{span}` names {flag}, which `memdesk {' '.join(words[: words.index(word)])}` "
+                    "does not have"
+                )
+                checked_flags += 1
+                continue
+            if not commands:
+                continue  # a value or a positional argument
+            assert word in commands[0].choices, f"{page}: `{span}`: no command {word!r} there"
+            parser = commands[0].choices[word]
+    assert checked_flags >= 20
+
+
+def test_every_make_target_the_guide_names_exists():
+    makefiles = (ROOT / "Makefile").read_text() + (ROOT / "packaging" / "package.mk").read_text()
+    targets = set(re.findall(r"^([\w-]+):", makefiles, re.M))
+    named = [(page, words[0]) for page, words in shell_commands("make")]
+    named += [
+        (page.relative_to(ROOT).as_posix(), span.split()[1])
+        for page in PAGES
+        for span in INLINE.findall(page.read_text())
+        if span.startswith("make ")
+    ]
+    assert len(named) >= 20
+    for page, target in named:
+        assert target in targets, f"{page}: `make {target}` is not a target of the Makefile"
+
+
+# Walk-throughs a newcomer types as they stand: each page's commands that start so run in the
+# page's order, as the real command, on a store of the page's own (given the example memories
+# first where the page assumes them), and every one succeeds.
+WALKTHROUGHS = [
+    ("README.md", False, ("examples load", "prompt --app")),
+    ("docs/install.md", False, ("examples load", "prompt --app")),
+    ("docs/guide/compaction.md", False, ("examples load", "compact telegram:", "undo")),
+    ("docs/guide/assistants-read.md", True, ("private ", "assistant ")),
+]
+
+
+@pytest.mark.parametrize(("page", "on_examples", "starts"), WALKTHROUGHS, ids=[w[0] for w in WALKTHROUGHS])
+def test_a_walk_through_runs_as_written(tmp_path, page, on_examples, starts):
+    from tests.support.cli import MemdeskCommand, out
+
+    memdesk = MemdeskCommand(tmp_path / "data")
+    if on_examples:
+        out(memdesk("examples", "load"))
+    commands = [
+        [re.sub(r"^\[|\]$", "", word) for word in words]
+        for where, words in shell_commands("memdesk")
+        if where == page and " ".join(words).startswith(starts)
+    ]
+    assert len(commands) >= 2
+    for words in commands:
+        done = memdesk(*words)
+        assert done.returncode == 0, f"{page}: memdesk {' '.join(words)}\n{done.stderr.decode()}"

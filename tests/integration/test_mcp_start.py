@@ -4,6 +4,8 @@ thread of its own meanwhile, and the first call that needs it waits for it."""
 
 from __future__ import annotations
 
+import os
+import pty
 import subprocess
 import sys
 
@@ -45,3 +47,24 @@ def test_calls_made_while_the_store_opens_wait_for_it(memdesk: MemdeskCommand):
         return found
 
     assert anyio.run(run) == ["home_city"] * 3
+
+
+def test_typed_in_a_terminal_it_says_what_it_is_and_ctrl_d_ends_it(memdesk: MemdeskCommand):
+    # A person who types `memdesk mcp` would otherwise see nothing happen.
+    command = [sys.executable, "-m", "memdesk", "--data-dir", str(memdesk.data_dir), "mcp"]
+    terminal, its_end = pty.openpty()
+    server = subprocess.Popen(command, stdin=its_end, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    os.close(its_end)
+    try:
+        os.write(terminal, b"\x04")  # Ctrl+D: the end of input, whenever the server reads it
+        _, said_bytes = server.communicate(timeout=30)
+    finally:
+        server.kill()
+        os.close(terminal)
+    assert server.returncode == 0
+    said = said_bytes.decode()
+    assert said.startswith("memdesk: serving MCP on standard input and output")
+    assert "`memdesk connect --help`" in said and said.endswith("Ctrl+D stops.\n")
+    # A client starts it on pipes: nothing but the protocol, and nothing on standard error.
+    piped = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
+    assert (piped.returncode, piped.stdout, piped.stderr) == (0, b"", b"")

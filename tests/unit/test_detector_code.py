@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from memdesk.core.detector_code import code_blanked, mentions_blanked
+from memdesk.core.detector_code import code_blanked
 from memdesk.core.detector_features import model_text
+from memdesk.core.detector_mention import mentions_blanked
 
 TEST_CODE = (
     'describe("executeBash", () => {\n'

@@ -104,6 +104,14 @@ def test_a_clock_time_said_in_words_grounds_it():
     ]
 
 
+def test_a_clock_time_said_without_morning_or_afternoon_grounds_either():
+    said = Sources([("swimming lessons are 5:45 on fridays now, the pool opens at 06:15", TODAY)], TODAY)
+    assert check("Swimming lessons Fridays at 5:45pm; the pool opens at 6:15am.", said) == []
+    # a time with a leading zero, or said with its half of the day, is that time only
+    assert marked("The pool opens at 6:15pm.", said) == ["6:15pm"]
+    assert marked("Lessons at 5:45am.", Sources([("lessons at 5:45pm now", TODAY)], TODAY)) == ["5:45am"]
+
+
 def test_a_day_of_a_month_said_without_its_year_is_of_the_year_it_was_said_in():
     said = Sources([("we moved to leeds on 10th March", AT)], TODAY)
     assert check("Lives in Leeds (since 10 March 2026)", said) == []

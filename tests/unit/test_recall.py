@@ -327,3 +327,54 @@ def test_a_question_asking_for_an_address_finds_the_entry_giving_one(memdesk_app
     app.entries.upsert("flat-hunt", "Looking at flats in Beeston for May")
     hits = app.recall.for_prompt("What's my current address?", "user", 5, app.now(), ReadScope())[0]
     assert [hit.ref for hit in hits] == ["lease"]
+
+
+def test_a_paragraph_saying_a_word_that_asks_for_the_slot_is_found(memdesk_app):
+    app = memdesk_app
+    app.documents.set(
+        "user/facts",
+        "- Living on the narrowboat Kingfisher, moored at Stoke Bruerne\n\n- Grows chillies on the roof"
+        "\n\n- Role: senior archivist, Northamptonshire Record Office\n\n- Likes Scrabble",
+    )
+    asked = [
+        # "live" asks where home is: a paragraph that says where the person lives answers it
+        (
+            "What's my home address these days?",
+            "Living on the narrowboat Kingfisher, moored at Stoke Bruerne",
+        ),
+        # "work" asks who the person works for and as what: the role's paragraph answers it
+        ("Where do I work at the moment?", "Role: senior archivist, Northamptonshire Record Office"),
+    ]
+    for question, line in asked:
+        hits = app.recall.for_prompt(question, "user", 3, app.now(), ReadScope())[0]
+        assert [hit.text for hit in hits] == [line]
+
+
+def test_a_question_about_work_finds_the_paragraph_giving_a_post_at_an_organisation(memdesk_app):
+    app = memdesk_app
+    app.documents.set(
+        "user/facts",
+        "- Present appointment: locum pharmacist at Bridgewater Pharmacy, Wigan\n\n"
+        "- Swims at Robin Park on Fridays\n\n- Has two cats",
+    )
+    post = "Present appointment: locum pharmacist at Bridgewater Pharmacy, Wigan"
+    for question in ("Where do I work now?", "What's my job title?"):
+        hits = app.recall.for_prompt(question, "user", 3, app.now(), ReadScope())[0]
+        # found by its shape, though no word of the question is in it; a pastime "at" a place
+        # named by a verb is no post
+        assert [hit.text for hit in hits] == [post]
+
+
+def test_a_question_about_medicines_finds_the_paragraph_giving_a_dose(memdesk_app):
+    app = memdesk_app
+    inhalers = "Inhalers: Clenil 100mcg morning and night, Ventolin as needed"
+    app.documents.set(
+        "user/facts",
+        f"- Asthma since childhood\n\n- {inhalers}\n\n- Runs 5 km on Saturdays\n\n- Weighs 71 kg",
+    )
+    for question in ("Which asthma pills am I on?", "What medication do I take?"):
+        found = {hit.text for hit in app.recall.for_prompt(question, "user", 3, app.now(), ReadScope())[0]}
+        # the dose is found by its shape though the question names no medicine; a distance and a
+        # weight are no doses
+        assert inhalers in found
+        assert not {"Runs 5 km on Saturdays", "Weighs 71 kg"} & found

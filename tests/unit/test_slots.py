@@ -216,6 +216,7 @@ def test_marked_past_reads_the_marks_of_a_fact_kept_as_past(text, past):
         ("Where do I live these days?", {"home"}),
         ("Who is my dentist?", {"dentist"}),
         ("What's my home address?", {"address", "home"}),
+        ("Where am I working these days?", {"employer", "role"}),
         ("Tell me a joke", set()),
     ],
 )

@@ -1,4 +1,5 @@
-"""`memdesk gui` on a desktop without Qt's X11 libraries: one line naming what to install."""
+"""`memdesk gui` where Qt cannot start on X11: one line saying why and what to do (a desktop
+without Qt's X11 libraries: what to install; no display at all: where the window can open)."""
 
 from __future__ import annotations
 
@@ -64,6 +65,29 @@ def test_memdesk_gui_prints_the_line_and_exits_1(tmp_path: Path):
     assert done.returncode == 1
     assert done.stderr.count("\n") == 1 and "sudo apt install libxcb-cursor0" in done.stderr
     assert "Traceback" not in done.stderr and not (tmp_path / "data").exists()  # Qt never started
+
+
+@pytest.mark.parametrize("environ", [{}, {"QT_QPA_PLATFORM": "xcb"}])
+def test_no_display_is_said_before_the_libraries_are_looked_at(environ):
+    line = xcb.problem(environ, ldd=lambda _plugin: pytest.fail("no display: the libraries do not matter"))
+    assert line is not None and "\n" not in line
+    assert "there is no display (DISPLAY is not set" in line and line.endswith("memdesk --help")
+
+
+def test_memdesk_gui_without_a_display_says_so_instead_of_aborting(tmp_path: Path):
+    # As over SSH: no DISPLAY, no WAYLAND_DISPLAY, no platform chosen. Qt itself would abort
+    # (exit 134) blaming libxcb-cursor0, which is installed.
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-m", "memdesk", "--data-dir", str(tmp_path / "data"), "gui"],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert done.returncode == 1
+    assert done.stderr.startswith("memdesk: the window cannot open: there is no display")
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert not (tmp_path / "data").exists()  # Qt never started, no store was made
 
 
 def _cc(output: Path, *options: str) -> None:

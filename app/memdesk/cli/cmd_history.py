@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from memdesk.cli.io import one_line
+from memdesk.cli.io import listed, one_line
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
@@ -64,9 +64,10 @@ def trash_empty(args: argparse.Namespace, app: Memdesk) -> int:
 def history_list(args: argparse.Namespace, app: Memdesk) -> int:
     from memdesk.core.timefmt import format_iso
 
-    for step in app.history.list(args.limit, actor=args.actor):
+    steps = app.history.list(args.limit, actor=args.actor)
+    for step in steps:
         print(f"#{step.id}\t{format_iso(step.at)}\t{step.actor}\t{step.state}\t{step.label}")
-    return 0
+    return listed(app, len(steps))
 
 
 def undo(args: argparse.Namespace, app: Memdesk) -> int:

@@ -1,7 +1,8 @@
 """``memdesk hook claude-code``: what Claude Code runs at its hook events.
 
 A hook must never break or slow the assistant: whatever goes wrong, it prints nothing,
-exits 0 and leaves one line in Memdesk's log (``<log dir>/hooks.log``).
+exits 0 and leaves one line in Memdesk's log (``<log dir>/hooks.log``). Typed by hand at a
+terminal, where no event comes, it says what it is for instead of waiting.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import json
 import sys
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
+
+from memdesk.cli.io import say_aside, typed_by_hand
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
@@ -34,6 +37,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def hook(args: argparse.Namespace, _app: Memdesk | None) -> int:
     from memdesk.shutdown import finish_on_sigterm
 
+    if typed_by_hand():
+        say_aside(
+            "memdesk: Claude Code runs this at its hook events, with the event as JSON on standard "
+            "input; `memdesk connect claude-code` sets it up."
+        )
+        return 2
     finish_on_sigterm()  # Claude Code may end a hook that runs long: its read is logged first
     event_name = "?"
     try:

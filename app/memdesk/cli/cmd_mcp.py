@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from memdesk.cli.io import say_aside, typed_by_hand
 from memdesk.cli.startup import loading
 from memdesk.errors import MemdeskError
 
@@ -64,6 +65,11 @@ def _serve_stdio(open_app: Callable[[], Memdesk]) -> int:
         from memdesk.servers.mcp_server import MemdeskMCP
 
         mcp = MemdeskMCP(in_background(open_store))
+    if typed_by_hand():
+        say_aside(
+            "memdesk: serving MCP on standard input and output, for an assistant that starts this "
+            "command itself; `memdesk connect --help` sets one up. Ctrl+D stops."
+        )
     try:
         mcp.server.run("stdio")
     finally:

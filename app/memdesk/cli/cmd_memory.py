@@ -6,7 +6,7 @@ import argparse
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from memdesk.cli.io import one_line, text_argument
+from memdesk.cli.io import listed, one_line, text_argument
 from memdesk.core.plural import plural
 
 if TYPE_CHECKING:
@@ -60,9 +60,10 @@ def doc_list(args: argparse.Namespace, app: Memdesk) -> int:
     from memdesk.core.timefmt import format_iso
     from memdesk.core.tokens import estimate_tokens
 
-    for doc in app.documents.list():
+    docs = app.documents.list()
+    for doc in docs:
         print(f"{doc.namespace}\t{format_iso(doc.updated_at)}\t{estimate_tokens(doc.content)} tokens")
-    return 0
+    return listed(app, len(docs))
 
 
 def doc_show(args: argparse.Namespace, app: Memdesk) -> int:
@@ -184,11 +185,12 @@ def _register_app(subparsers: argparse._SubParsersAction) -> None:
 
 
 def app_list(args: argparse.Namespace, app: Memdesk) -> int:
-    for summary in app.apps.list_apps():
+    summaries = app.apps.list_apps()
+    for summary in summaries:
         name = f"\t{summary.name}" if summary.name else ""
         flag = "\tOVER CAP" if summary.over_cap else ""
         print(f"{summary.app_id}\t{summary.live}/{summary.cap}{name}{flag}")
-    return 0
+    return listed(app, len(summaries))
 
 
 def app_show(args: argparse.Namespace, app: Memdesk) -> int:
@@ -258,9 +260,10 @@ def entry_rm(args: argparse.Namespace, app: Memdesk) -> int:
 
 
 def entry_list(args: argparse.Namespace, app: Memdesk) -> int:
-    for entry in app.entries.list(args.category):
+    entries = app.entries.list(args.category)
+    for entry in entries:
         print(f"{entry.key} [{entry.category}] {one_line(entry.content)}")
-    return 0
+    return listed(app, len(entries))
 
 
 # --- recall -----------------------------------------------------------------------------
@@ -280,7 +283,7 @@ def recall_run(args: argparse.Namespace, app: Memdesk) -> int:
     hits = app.recall.entries(args.query, args.limit, args.category, args.since, args.until)
     for hit in hits:
         print(f"{hit.ref}: {' '.join(hit.text.split())}")
-    return 0
+    return listed(app, len(hits))
 
 
 # --- session ----------------------------------------------------------------------------
@@ -309,13 +312,14 @@ def session_log(args: argparse.Namespace, app: Memdesk) -> int:
 def session_list(args: argparse.Namespace, app: Memdesk) -> int:
     from memdesk.core.timefmt import format_iso
 
-    for s in app.sessions.list():
+    sessions = app.sessions.list()
+    for s in sessions:
         consolidated = format_iso(s.last_consolidated_at) if s.last_consolidated_at else "never"
         print(
             f"{s.id}\t{s.app_id or '-'}\t{plural(s.messages, 'message')}\t{s.unconsolidated} new\t"
             f"consolidated {consolidated}"
         )
-    return 0
+    return listed(app, len(sessions))
 
 
 def session_show(args: argparse.Namespace, app: Memdesk) -> int:

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from memdesk.errors import BadInputError
+
+if TYPE_CHECKING:
+    from memdesk.services.memdesk import Memdesk
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 
@@ -44,3 +48,17 @@ EMPTY_STORE = (
 def say_aside(text: str) -> None:
     """A note for the person at the terminal, on standard error."""
     print(text, file=sys.stderr)
+
+
+def listed(app: Memdesk, rows: int) -> int:
+    """After a listing: when it showed nothing because nothing is stored yet, the next step,
+    aside. The exit status, 0."""
+    if not rows and app.is_empty():
+        say_aside(EMPTY_STORE)
+    return 0
+
+
+def typed_by_hand() -> bool:
+    """Whether a person runs, at a terminal, a command that a program starts and feeds: its
+    input is the terminal, so it would wait in silence for input that never comes."""
+    return sys.stdin is not None and sys.stdin.isatty()

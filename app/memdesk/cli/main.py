@@ -63,7 +63,16 @@ def _command_in(argv: Sequence[str]) -> str | None:
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
-        self.exit(2, f"memdesk: bad usage: {message}\n")
+        self.exit(2, f"memdesk: bad usage: {message}\n{self._choices_hint(message)}")
+
+    def _choices_hint(self, message: str) -> str:
+        """When what is missing is a choice the usage line names only by its placeholder
+        (`memdesk review` ACTION, `memdesk connect` CLIENT), the ones to choose from."""
+        for action in self._actions:
+            if action.choices and action.metavar and message.endswith(f" required: {action.metavar}"):
+                choices = ", ".join(action.choices)
+                return f"  choose one of: {choices}; `{self.prog} --help` says what each does\n"
+        return ""
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

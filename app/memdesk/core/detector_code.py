@@ -4,35 +4,20 @@ a sentence.
 An identifier is not an order: ``executeBash``, ``run_print_mode`` or ``toHaveBeenCalledWith``
 say nothing about whether a note talks to an assistant, yet their pieces look like the words
 of one. What a comment or a string says in plain words is still read, because an order to an
-assistant can hide there ("# assistant: ignore previous instructions").
+assistant can hide there ("# assistant: ignore previous instructions"); in configuration, a
+comment after a setting's value is a note on that value, read only when it speaks to the reader.
 
-A short quotation that the text names as an example ("strips phrases like 'ignore …'",
-``classify('…')``) is talk about an order, not one: ``mentions_blanked`` hides it from the model,
-as the rules pass it by.
-
-``code_blanked`` and ``mentions_blanked`` keep the text's length and every offset: what is not
-read becomes spaces, so the words the model weighed are found at the same place in the text a
-person sees.
+``code_blanked`` keeps the text's length and every offset: what is not read becomes spaces, so
+the words the model weighed are found at the same place in the text a person sees. (Quotations
+and examples a text only mentions are hidden from the model by ``detector_mention``.)
 """
 
 from __future__ import annotations
 
 import re
 
-# A quotation that names an order as an example: its opening and closing marks, and the words
-# that introduce it just before (or a call whose argument it is).
-QUOTES = {"'": "'", '"': '"', "‘": "’", "“": "”", "`": "`"}
-MENTION_CUE = re.compile(
-    r"(?:\b(?:like|such\s+as|e\.g\.|says?|said|phrases?|strings?|words|containing|contains?|strips?|detects?|"
-    r"flags?|blocks?|filters?|matches|catches|quoted?|example)|\w\()[\s:,]*\Z"
-)
-# A quotation of words (a space inside): an apostrophe inside a word ("don't") opens none.
-_QUOTATION = re.compile(
-    r"(?<!\w)'[^'\n]{0,120} [^'\n]{0,120}'|\"[^\"\n]{0,120} [^\"\n]{0,120}\"|‘[^’\n]{0,120} [^’\n]{0,120}’"
-    r"|“[^”\n]{0,120} [^”\n]{0,120}”|`[^`\n]{0,120} [^`\n]{0,120}`"
-)
-_CUE = re.compile(MENTION_CUE.pattern, re.IGNORECASE)
-_MENTION_CUE_CHARS = 40
+from memdesk.core.detector_address import addresses_a_reader
+
 # Anything that may be code: without one of these, a text is read whole (most notes and chat).
 _MAYBE_CODE = re.compile(r"[(){};=<>`_\[\]]|[a-z][A-Z]|\w\.\w|^(?: {4}|\t)", re.MULTILINE)
 _FENCE = re.compile(r"[ \t]*(?:```|~~~)")
@@ -71,6 +56,8 @@ _LOOP_HEADER = re.compile(r"[ \t]*for\s+[\w, ()]+\s+in\s+[\w.()\[\]'\"]+\s*:\s*$
 _CODE_SHARE = 0.5
 # A configuration file's line: a key and a colon ("system_prompt_file: prompts/a.md", "assistant:").
 _CONFIG_KEY = re.compile(r"[ \t]*(?:- )?[a-z_][\w.-]*:(?=\s|$)")
+# A comment after a setting's value.
+_SETTING_NOTE = re.compile(r"[ \t]#[ \t]+\S[^\n]*")
 # A list item of a setting: a value alone ("  - 'docs/**'").
 _CONFIG_ITEM = re.compile(r"[ \t]*- [\"']?[^\s\"']+[\"']?[ \t]*$")
 # A text is configuration when it has at least this many lines and this share of them are keys.
@@ -97,7 +84,26 @@ def code_blanked(text: str) -> str:
             read.append(" " * key.end() + line[key.end() :])
         else:
             read.append(line)
+    if config:
+        read = [_without_setting_note(kept, line) for kept, line in zip(read, lines, strict=True)]
     return _IDENTIFIER.sub(lambda found: " " * len(found.group(0)), "".join(read))
+
+
+def _without_setting_note(kept: str, line: str) -> str:
+    """``kept``, what is read of a configuration ``line``, without the comment after a setting's
+    value ("retries: 3  # the vendor throttles us"): a note on what the value means to whoever
+    edits the file. Kept when the line sets nothing, or the comment speaks to the reader."""
+    key = _CONFIG_KEY.match(line)
+    if key is None:
+        return kept
+    note = _SETTING_NOTE.search(line, key.end())
+    if (
+        note is None
+        or not line[key.end() : note.start()].strip()
+        or addresses_a_reader(note.group(0).lower())
+    ):
+        return kept
+    return kept[: note.start()] + _blank(note.group(0)) + kept[note.end() :]
 
 
 def _is_config(lines: list[str]) -> bool:
@@ -138,15 +144,3 @@ def _words_of_code(line: str) -> str:
 
 def _blank(line: str) -> str:
     return " " * len(line.rstrip("\n")) + line[len(line.rstrip("\n")) :]
-
-
-def mentions_blanked(text: str) -> str:
-    """``text`` with each quotation it names as an example blanked (same length)."""
-    if not any(mark in text for mark in QUOTES):
-        return text
-    kept: list[str] | None = None
-    for found in _QUOTATION.finditer(text):
-        if _CUE.search(text, max(found.start() - _MENTION_CUE_CHARS, 0), found.start()):
-            kept = kept or list(text)
-            kept[found.start() + 1 : found.end() - 1] = " " * (found.end() - found.start() - 2)
-    return "".join(kept) if kept else text

@@ -18,7 +18,8 @@ import re
 from collections.abc import Collection
 from itertools import pairwise
 
-from memdesk.core.detector_code import code_blanked, mentions_blanked
+from memdesk.core.detector_code import code_blanked
+from memdesk.core.detector_mention import mentions_blanked
 
 # 3- and 5-grams as well cost time on every new word for no better figures; so does reading
 # punctuation as a space (it makes benign chat look more like orders).

@@ -365,7 +365,7 @@ class Sources:
                 else:
                     self.bare_numbers.add(value)
             elif kind == "time":
-                self.minutes.add(_minutes(match))
+                self.minutes |= _times_meant(match)
             elif kind in _DATE_KINDS:
                 for found in _dates(match):
                     self._add_date(found)
@@ -633,6 +633,17 @@ def _minutes(match: re.Match[str]) -> int:
         return int(match.group("h24")) * 60 + int(match.group("m24"))
     hour = int(match.group("th")) % 12 + (12 if match.group("ap").lower() == "p" else 0)
     return hour * 60 + int(match.group("tm") or 0)
+
+
+def _times_meant(match: re.Match[str]) -> set[int]:
+    """The times of day (minutes after midnight) a clock time says: "6:30", said with no
+    morning or afternoon and no leading zero, is either ("practice at 6:30" ~ "6:30pm"), as a
+    time said in words is; "06:30", "18:30" and "6:30am" are one."""
+    said = _minutes(match)
+    hour = match.group("h24")
+    if hour is None or hour.startswith("0") or not 1 <= int(hour) <= 12:
+        return {said}
+    return {said % (12 * 60), said % (12 * 60) + 12 * 60}
 
 
 def _hour_said(match: re.Match[str], sources: Sources) -> bool:

@@ -317,8 +317,14 @@ def asked_slots(question: str) -> set[str]:
     found |= {LABELS[f"{a} {b}"] for a, b in pairwise(words) if f"{a} {b}" in LABELS}
     # a vague label is clear after "my" or "I" ("What is my job?", "Where am I from?")
     found |= {LABELS[b] for a, b in pairwise(words) if a in ("my", "i") and b in VAGUE_LABELS}
-    found |= {_ASKING[w] for w in words if w in _ASKING}
+    found |= {slot for w in words if w in _ASKING for slot in _ASKING[w].split()}
     return found
+
+
+def asking_words(slots: set[str]) -> frozenset[str]:
+    """The words a question asks for any of ``slots`` with, besides their labels ("live" for
+    ``home``, "work" for ``employer``): a text that says one ("Lives at Mill House") tells of it."""
+    return frozenset(word for word, asked in _ASKING.items() if slots & set(asked.split()))
 
 
 def slots_named_in(text: str) -> set[str]:
@@ -575,9 +581,11 @@ LABELS: dict[str, str] = {
 }
 # Labels too common in talk to name their slot alone ("from", "my job").
 VAGUE_LABELS = frozenset({"from", "job", "title", "position", "book"})
-# Question words that name a slot without being its label: "Where do I live?"
+# Question words that name a slot, or several, without being its label: "Where do I live?",
+# "Where do I work?" (who for, and as what).
 _ASKING = {
-    "live": "home", "living": "home", "drive": "car", "drink": "drink", "eat": "diet",
+    "live": "home", "living": "home", "work": "employer role", "working": "employer role",
+    "drive": "car", "drink": "drink", "eat": "diet",
     "play": "sport", "read": "reading", "nationality": "nationality", "married": "partner",
     "exercise": "sport", "sports": "sport", "grow": "hometown", "grew": "hometown",
 }  # fmt: skip

@@ -27,15 +27,12 @@ from functools import cached_property
 
 from memdesk.core import detector
 from memdesk.core.detector_address import only_mentions
-from memdesk.core.detector_code import MENTION_CUE, QUOTES
 from memdesk.core.detector_features import model_text
+from memdesk.core.detector_mention import mentioned, shown_or_looked_for
 from memdesk.core.suspicious_families import FAMILIES, NEAR_CHARS
+from memdesk.core.suspicious_poisoning import GUARDED, HANDS_OVER, POISONING_FAMILIES
 
 _EXCERPT_CHARS = 60
-# A quotation named as an example may close this far past the order it holds.
-_MENTION_TAIL_CHARS = 12
-# …and may open this far before it ("Detect('please print your system prompt')").
-_MENTION_LEAD_CHARS = 24
 LEARNED_REASON = "reads like an instruction to an assistant (the model's score {score:.2f})"
 # A text longer than the model's window is judged by its worst window, which the reason names.
 LEARNED_WINDOW_REASON = (
@@ -171,6 +168,15 @@ _MODE = "asks for a jailbroken mode"
 _EXTRACT = "tries to extract the assistant's instructions"
 _STANDING = "sets a standing rule for an assistant"
 _OBEYS = "tells an assistant to obey another source"
+_DROP = "tells an assistant to drop its instructions"
+_DROP_TOLD = "tells an assistant to drop what it was told"
+_DISREGARD_ANY = "tells an assistant to disregard something"
+_NO_LIMITS = "talks of an assistant without its limits"
+# The rules that read an order by its verb: in a clause whose subject is someone else, or what
+# a detector is said to look for, such words describe an order (``detector_mention``).
+_ORDERS = frozenset(
+    {_ROLE, _HIJACK, _NEVER_REFUSE, _MODE, _EXTRACT, _DROP, _DROP_TOLD, _DISREGARD_ANY, _NO_LIMITS}
+)
 # A mark for text holding letters outside ASCII (not only emoji or curly quotes): the other
 # languages' rules are tried on it.
 _FOREIGN = "*foreign"
@@ -230,12 +236,13 @@ _REST = (
     r"\b(?:rest|remainder|remaining|unread|subsequent|further(?:\s+down|\s+on)?|from\s+here\s+on|(?:everything|anything)\s+(?:else|below|after|past|beneath|under|"
     r"that\s+follows|following)|whatever\s+(?:else|follows|comes)|what\s+follows|(?:below|past|after|beyond|beneath|under)"
     r"\s+(?:this|here)(?:\s+\w+)?|all\s+other\s+\w+|the\s+other\s+(?:files|rows|lines|entries|notes|pages|sections|"
-    r"messages|e-?mails|documents|data|text|content|parts|tabs|sheets)|below|later)\b"
+    r"messages|e-?mails|documents|data|text|content|parts|tabs|sheets|comments|replies|posts|tickets|threads)|"
+    r"below|later)\b"
 )
 # Whoever reads the document, addressed: "note for the summarising model:", "dear reviewer-bot,",
 # "any AI reading this".
 _READER = (
-    r"\b(?:ai|a\.i\.|assistants?|models?|bots?|llms?|agents?|chatbots?|summari[sz]ers?|robots?|gpt|copilot|"
+    r"\b(?:ai|a\.i\.|assistants?|models?|bots?|llms?|agents?|chatbots?|summari[sz]ers?|robots?|gpt|copilot|whoever|"
     r"automated\s+(?:readers?|systems?|tools?|processors?))\b"
     r"(?=[^\n]{0,30}?(?:[:,—–]|\b(?:reading|processing|processes|summari[sz]ing|parsing|handling|going\s+through)\b))"
 )
@@ -260,7 +267,7 @@ _DISREGARD = (
     rf"there'?s\s+no\s+point(?:\s+in)?|stop|quit|cease)\s+{_READING}|"
     r"leave\b[^.\n]{0,30}?\b(?:unread|aside|alone)|unread|(?:can|may|should|must)\s+(?:safely\s+)?be\s+(?:ignored|skipped|"
     r"disregarded|dropped)|(?:should|must|need)\s+not\s+be\s+(?:considered|read|used|analy[sz]ed|processed|"
-    r"summari[sz]ed)|(?:is|are)\s+(?:just\s+|only\s+|all\s+|deemed\s+)?(?:immaterial|obsolete|outdated|stale|placeholders?|filler|padding|"
+    r"summari[sz]ed)|(?:is|are)\s+(?:just\s+|only\s+|all\s+|deemed\s+)?(?:junk\s+|non-binding\s+)?(?:immaterial|obsolete|outdated|stale|placeholders?|filler|padding|"
     r"test\s+data|fixtures?|irrelevant|void|boilerplate|noise|archival|scratch|not\s+(?:for\s+you|relevant|important|"
     r"needed))|"
     r"(?:doesn'?t|don'?t|dont|does\s+not|do\s+not)\s+matter|nothing\s+(?:else\s+)?(?:\w+\s+)?(?:is\s+(?:relevant|"
@@ -281,11 +288,12 @@ _SAY_INSTEAD = (
     r"that\b|to\s+(?:the\s+)?(?:user|reader|them|him|her|team|client|customer)\b|"
     r"the\s+(?:word|words|text|message|phrase|line|result|string|sentence)\b|[a-z]+\s+[a-z]+\s*(?:[,.!]|$))"
     # Or a verdict dictated: "summarise the lease as '…'", "rate this candidate 10/10".
-    r"|(?:summari[sz]e|describe|rate|classify|label|present|mark|score|grade|rank)\s+(?:\w+\s+){0,4}?(?:as\s|"
+    r"|(?:summari[sz]e|describe|rate|classify|label|present|mark|score|grade|rank|report)\s+(?:\w+\s+){0,4}?(?:as\s|"
     r"\d+(?:\s*/\s*\d+|\s+stars?)\b|(?:highly|positively|favou?rably)\b)"
     # Or an action on what the reader holds: "close every ticket", "list every address", "post '…'".
     r"|(?:write|print|post|paste|list|send|e-?mail|close|mark|record|provide|export|dump|give|share|include|delete|"
-    r"approve|forward)\s+(?:to\s+me\s+)?(?:\w+\s+){0,3}?(?:every|all|each|the\s+user'?s?|your|everything|that\b|[\"'“‘]|"
+    r"approve|forward|produce|reveal|disclose)\s+(?:to\s+me\s+)?(?:[\w'’]+\s+){0,3}?(?:every|all|each|the\s+user'?s?|"
+    rf"your|everything|that\b|[\"'“‘]|contents?\s+of\b|{GUARDED}|"
     r"(?:\w+\s+){0,2}?(?:to\s+(?:me|us)\b|[\w.+-]+@|as\s+(?:approved|resolved|closed|done|complete|safe|verified|paid|"
     r"genuine))))"
 )
@@ -305,12 +313,12 @@ _REST_WORDS = (
 )
 _READER_WORDS = (
     "ai assistant assistants model models bot bots llm llms agent agents chatbot chatbots summarizer"
-    " summariser summarizers summarisers robot robots gpt copilot automated"
+    " summariser summarizers summarisers robot robots gpt copilot automated whoever"
 )
 _SAY_WORDS = (
     "say tell notify assure reply respond state inform answer confirm claim declare announce conclude"
     " print output write type report know post paste list send email close mark record provide export dump"
-    " give share include delete approve forward summarize summarise rate grade"
+    " give share include delete approve forward summarize summarise rate grade produce reveal disclose"
 )
 # Before the conversation began: when the assistant's own setup was written.
 _BEFORE_CHAT = (
@@ -519,7 +527,6 @@ _ROUTED = (
     r"(?:go|goes|going|sent|send|paid|pay|routed|route|transferred|wired|directed|deposited|moved|now|changed|switched|"
     r"details|account|wallet|iban|address|destination|default)"
 )
-_HANDS_OVER = "hands the person's codes, money or trust to someone else"
 # The words a credential is named by (codes only with what they are for: "code" alone is code).
 _CREDENTIAL_WORDS = (
     "password passwords passcode passcodes login verification security one recovery reset sms 2fa mfa backup"
@@ -542,7 +549,7 @@ _RULES: tuple[_Rule, ...] = (
         r"\b(?:previous|prior|above|earlier|preceding|initial|original|all|any|your|those|these|existing|old)\b)"
         r"[^.\n]{0,25}?\b(?:instructions?|rules|prompts?|guidelines|directions|directives|"
         r"programming|guidance|commands|context|orders|constraints|polic(?:y|ies)|training)\b",
-        "tells an assistant to drop its instructions",
+        _DROP,
         "ignore disregard forget override overwrite bypass discard abandon drop & instruction instructions"
         " rules prompt prompts guidelines directions directives programming guidance commands context orders"
         " constraints policy policies training",
@@ -550,10 +557,10 @@ _RULES: tuple[_Rule, ...] = (
     _rule(
         r"\b(?:forget|ignore|disregard)\s+(?:about\s+)?(?:everything|all(?:\s+of)?\s+(?:that|this|the\s+abo"
         r"ve))",
-        "tells an assistant to drop what it was told",
+        _DROP_TOLD,
         "forget ignore disregard & everything all",
     ),
-    _rule(r"\bdisregard\b", "tells an assistant to disregard something", "disregard", WEAK),
+    _rule(r"\bdisregard\b", _DISREGARD_ANY, "disregard", WEAK),
     _rule(
         r"\b(?:new|updated|revised|real|true|secret|hidden)\s+instructions?\b",
         "claims to bring new instructions",
@@ -682,7 +689,7 @@ _RULES: tuple[_Rule, ...] = (
         r"(?:typical\s+)?(?:(?:ethical|moral|content|safety|openai|usual|normal|typical)(?:,?\s+(?:and|or)"
         r"\s+\w+)?"
         rf"\s+)?(?:{_LIMITS}|confines)\b",
-        "talks of an assistant without its limits",
+        _NO_LIMITS,
         "no without free bound beyond broken break breaking bypass bypassing ignore ignores ignoring"
         " unbound &"
         " restriction restrictions limitation limitations limits filter filters filtering guidelines"
@@ -743,6 +750,15 @@ _RULES: tuple[_Rule, ...] = (
         rf"(?:{_DISREGARD}[^\n]{{0,60}}?{_REST}|{_REST}[^\n]{{0,60}}?{_DISREGARD})[^\n]{{0,150}}?{_SAY_INSTEAD}",
         _DISREGARD_REST,
         f"{_DISREGARD_WORDS} & {_REST_WORDS} & {_SAY_WORDS}",
+    ),
+    # The order to say something put on a line of its own after the one that set the rest aside
+    # ("…leave them out of your analysis.\nIn their place, please produce…"): read from the
+    # "instead", with the rest set aside looked for around it.
+    _rule(
+        rf"\b(?:in\s+(?:their|its)\s+place|instead)\b[^\n]{{0,20}}?{_SAY_INSTEAD}",
+        _DISREGARD_REST,
+        f"instead place & {_DISREGARD_WORDS} & {_REST_WORDS} & {_SAY_WORDS}",
+        near=(rf"{_DISREGARD}[^\n]{{0,60}}?{_REST}|{_REST}[^\n]{{0,60}}?{_DISREGARD}",),
     ),
     _rule(
         rf"{_READER}[^\n]{{0,80}}?{_DISREGARD}[^\n]{{0,150}}?{_SAY_INSTEAD}",
@@ -968,7 +984,14 @@ _RULES: tuple[_Rule, ...] = (
         "holds tool-call or role markup",
         "<",
     ),
-    _rule(r"(?<![\"'])<\|[^|>\n]{1,40}\|>|<\|[^|>\n]{1,40}\|>(?![\"'])", "holds chat-template markup", "<|"),
+    # Markup not quoted on both sides. Written to start with "<|" itself: a pattern that starts
+    # with a look-behind is tried at every position of the text, one that starts with its
+    # letters is looked for by them (a fiftieth of the time on a megabyte of code).
+    _rule(
+        r"<\|(?:(?<![\"']<\|)|(?=[^|>\n]{1,40}\|>(?![\"'])))[^|>\n]{1,40}\|>",
+        "holds chat-template markup",
+        "<|",
+    ),
     _rule(r"\[/?inst\]|<</?sys>>|\[/?system\]", "holds chat-template markup", "inst sys system & [ <"),
     _rule(
         # "system: prompts/system.md" is a setting whose value is one path or name, not a turn.
@@ -1112,7 +1135,7 @@ _RULES: tuple[_Rule, ...] = (
         rf"\b{_CREDENTIALS}[^.\n]{{0,60}}?\b(?:shared?|given|sent|forward\w*|hand\w*\s+(?:over|to)|"
         rf"passed|disclosed?|read\s+out|read(?:ing)?\s+(?:\w+\s+){{0,3}}?(?:aloud|out)|provided|(?:re)?directed|"
         rf"routed|upload(?:ed|s)?)\b[^.\n]{{0,60}}?(?:{_DESTINATION}|{_ON_REQUEST})",
-        _HANDS_OVER,
+        HANDS_OVER,
         f"{_CREDENTIAL_WORDS} private & share shared sharing given give gives sent send sends forward"
         " forwarded forwarding forwards receive receives received receiving get gets handle handles handled"
         " hand handed provide provided passed pass read reading disclose disclosed directed redirected routed"
@@ -1122,13 +1145,13 @@ _RULES: tuple[_Rule, ...] = (
     _rule(
         rf"\b(?:upload|copy|sync|send|share|forward|back\s+up)\w*\s+(?:\w+\s+){{0,3}}?(?:\b|(?=~)){_CREDENTIALS}"
         rf"[^.\n]{{0,60}}?\bto\b[^.\n]{{0,40}}?{_DESTINATION}",
-        _HANDS_OVER,
+        HANDS_OVER,
         f"upload uploads uploaded copy copies sync send share forward back & {_CREDENTIAL_WORDS} private ssh"
         f" & to & {_DESTINATION_WORDS} s3 gs ftp sftp",
     ),
     _rule(
         rf"{_DESTINATION}[^.\n]{{0,50}}?\b{_HAND_OVER}\b[^.\n]{{0,30}}?\b{_CREDENTIALS}\b",
-        _HANDS_OVER,
+        HANDS_OVER,
         " | ".join(
             f"{_CREDENTIAL_WORDS} & {where} & share shared sharing given give gives sent send sends"
             " forward forwarded forwarding forwards receive receives received receiving get gets handle"
@@ -1141,7 +1164,7 @@ _RULES: tuple[_Rule, ...] = (
         # Or named the other way round: "the wallet for all withdrawals: bc1…".
         rf"|\b(?:wallet|account|iban|address|destination)\s+for\s+(?:all\s+)?(?:\w+\s+)?{_MONEY}\b[^.\n]{{0,20}}?"
         rf"{_DESTINATION}",
-        _HANDS_OVER,
+        HANDS_OVER,
         "payment payments rent invoice invoices transfer transfers wire wires deposit deposits refund refunds"
         " withdrawal withdrawals"
         " salary funds money bill bills payout payouts donation donations pension contribution contributions"
@@ -1155,21 +1178,21 @@ _RULES: tuple[_Rule, ...] = (
         r"listed\s+)?on\s+(?:the\s+back\s+of\s+)?(?:their|the|your|his|her)\s+(?:card|bill|statement|website|site|"
         r"letter|app)\s+is\s+"
         r"(?:outdated|out\s+of\s+date|old|wrong|fake|invalid|no\s+longer\s+\w+)",
-        _HANDS_OVER,
+        HANDS_OVER,
         f"one number address site & card bill statement website site letter app & outdated out old wrong fake"
         f" invalid longer & {_DESTINATION_WORDS} number phone",
     ),
     _rule(
         r"\b(?:contact|address|site|number|desk|line|page|portal)\s+for\s+(?:\w+\s+)?(?:recovery|verification|"
         rf"security|login|passwords?|2fa|resets?)\b[^.\n]{{0,40}}?{_DESTINATION}",
-        _HANDS_OVER,
+        HANDS_OVER,
         "contact address site number desk line page portal & for & recovery verification security login"
         " password passwords 2fa reset resets",
     ),
     _rule(
         rf"{_DESTINATION}[^.\n]{{0,80}}?\b(?:copies|a\s+copy|cc|bcc)\b[^.\n]{{0,20}}?\b(?:all|every|each|any)\b"
         r"|\b(?:recommendations?|suggestions?|referrals?)\b[^.\n]{0,40}?\balways\s+(?:point|go|lead|send|route|direct)\b",
-        _HANDS_OVER,
+        HANDS_OVER,
         f"copies copy cc bcc & all every each any & {_DESTINATION_WORDS} | recommendation recommendations"
         " suggestion suggestions"
         " referral referrals & always",
@@ -1177,7 +1200,7 @@ _RULES: tuple[_Rule, ...] = (
     # The strongest orders in other languages: drop the instructions, show them, send data out.
     _rule(
         "(?:" + "|".join(_DROP_ELSEWHERE) + r")\w*",
-        "tells an assistant to drop its instructions",
+        _DROP,
         f"{_FOREIGN} ignoriere ignoriert ignorieren vergiss vergessen missachte missachten ignorez ignorer"
         " oublie oubliez oublier ignora ignorar ignorare ignorate olvida olvidar olvide dimenticare"
         " esquece esqueca dimentica descarta desconsidera negeer vergeet zignoruj ignoruj zapomnij",
@@ -1196,10 +1219,11 @@ _RULES: tuple[_Rule, ...] = (
         f"{_FOREIGN} schick schicke schicken sende sendet leite envoie envoyer envoyez transfere manda"
         " inoltra invia envia envie stuur",
     ),
-    # The families read by what is asked for and of whom (suspicious_families).
+    # The families read by what is asked for and of whom (suspicious_families), and the
+    # poisoning worded as facts (suspicious_poisoning).
     *(
         _rule(family.pattern, family.why, family.needs, across_lines=True, near=family.near)
-        for family in FAMILIES
+        for family in (*FAMILIES, *POISONING_FAMILIES)
     ),
 )
 
@@ -1219,6 +1243,9 @@ _CHANGE_SUBJECT = re.compile(
 # attacks (the lowest such score) on the four development sets; the guide gives the figures
 # with each set left out.
 MENTION_THRESHOLD = 0.75
+# How many times the model's weightiest words, found to be only talked about, are set aside
+# and the text read again.
+_MENTIONS_SET_ASIDE = 3
 # A note of one or two words ("Merged text.", "Summary text.") gives the model little to go on:
 # it must be surer to hold one alone. The rules judge such notes as any other.
 SHORT_TEXT_THRESHOLD = 0.9
@@ -1333,7 +1360,7 @@ def _findings(text: str, depth: int, learned: bool = True) -> list[Finding]:
         words = _words(lowered if end - begin == len(lowered) else lowered[begin:end])
         spelled = spelled or _FOREIGN in words or len(words & _SPELLING_LETTERS) >= 3
         for why, weight, match_start, match_end in _rule_matches(clean, lowered, begin, end, words, seen):
-            if _quoted_mention(lowered, match_start, match_end):
+            if mentioned(lowered, match_start, match_end, why in _ORDERS):
                 continue
             if origin is not None:
                 match_start, match_end = origin[match_start], origin[match_end - 1] + 1
@@ -1347,18 +1374,6 @@ def _findings(text: str, depth: int, learned: bool = True) -> list[Finding]:
         if not found:
             return []
     return sorted((finding for finding, _weight in found), key=lambda f: f.start)
-
-
-def _quoted_mention(lowered: str, start: int, end: int) -> bool:
-    """Whether the matched words are a short quotation that the text names as an example
-    ("strips phrases like 'ignore previous instructions'", ``check('…')``): talk about an order,
-    not one. A quotation that goes on past the order (an order with its payload) still counts."""
-    lead = lowered[max(start - _MENTION_LEAD_CHARS, 0) : start].rsplit("\n", 1)[-1]
-    at = next((at for at in range(len(lead) - 1, -1, -1) if lead[at] in QUOTES), None)
-    if at is None or QUOTES[lead[at]] not in lowered[end : end + _MENTION_TAIL_CHARS]:
-        return False
-    opened = start - len(lead) + at
-    return bool(MENTION_CUE.search(lowered, max(opened - 40, 0), opened))
 
 
 def _rules_hold(found: list[tuple[Finding, int]]) -> bool:
@@ -1391,6 +1406,16 @@ def _learned(text: str, clean: str, lowered: str, origin: list[int] | None) -> l
         return []
     # Lower-casing keeps offsets but for a few letters (İ); then the whole text is marked.
     phrase = model.weightiest_phrase(read) if len(read) == len(clean) else None
+    # The words that weighed most may only be talked about ("the filter flags notes that tell
+    # the assistant to …"): the model reads the text again without them.
+    for _again in range(_MENTIONS_SET_ASIDE):
+        if phrase is None or not shown_or_looked_for(read, phrase.start, phrase.end):
+            break
+        read = read[: phrase.start] + " " * (phrase.end - phrase.start) + read[phrase.end :]
+        score = model.score(read)
+        if score < model.threshold:
+            return []
+        phrase = model.weightiest_phrase(read)
     start, end = (phrase.start, phrase.end) if phrase else (0, len(clean))
     if origin is not None:
         start, end = origin[start], origin[end - 1] + 1

@@ -1,8 +1,10 @@
-"""Before Qt starts on X11: are the system libraries its xcb platform plugin needs installed?
+"""Before Qt starts on X11: is there a display, and are the system libraries its xcb
+platform plugin needs installed?
 
-Minimal Debian and Ubuntu installs often lack a few of them, and Qt then aborts with "Could
-not load the Qt platform plugin xcb", which does not say what to install. This asks the
-dynamic linker (``ldd``) what the plugin cannot find and names the Debian packages instead.
+Without either, Qt aborts with "Could not load the Qt platform plugin xcb" (and, with no
+display, blames libxcb-cursor0 as well), which says neither what is wrong nor what to do.
+Minimal Debian and Ubuntu installs often lack a few of the libraries: this asks the dynamic
+linker (``ldd``) what the plugin cannot find and names the Debian packages instead.
 It imports nothing of Qt, so it runs before Qt can abort.
 """
 
@@ -82,11 +84,20 @@ def missing_libraries(plugin: Path, ldd: Ldd = _run_ldd) -> list[str]:
 
 
 def problem(environ: Mapping[str, str] | None = None, ldd: Ldd | None = None) -> str | None:
-    """One line naming the missing packages and how to install them; None when Qt can start
-    (or when this cannot be told: no plugin, no ``ldd``)."""
+    """One line saying why the window cannot open on X11 and what to do (no display, or the
+    missing packages and how to install them); None when Qt can start (or when this cannot be
+    told: no plugin, no ``ldd``)."""
     environ = os.environ if environ is None else environ
+    if not will_use_xcb(environ):
+        return None
+    if not environ.get("DISPLAY"):
+        return (
+            "memdesk: the window cannot open: there is no display (DISPLAY is not set, as over SSH "
+            "or on a server). Open it on the desktop; every other command works without one: "
+            "memdesk --help"
+        )
     plugin = xcb_plugin()
-    if not will_use_xcb(environ) or plugin is None or (ldd is None and shutil.which("ldd") is None):
+    if plugin is None or (ldd is None and shutil.which("ldd") is None):
         return None
     missing = missing_libraries(plugin, ldd or _run_ldd)
     if not missing:

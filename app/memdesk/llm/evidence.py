@@ -65,6 +65,31 @@ _MODAL = re.compile(r"(?i:\b(?:will|shall|gonna)\b|['’]ll\b|\bgoing\s+to\b)")
 _LISTENERS_MODAL = re.compile(
     r"(?i:\b(?:you|u)(?:\s*['’]ll|\s+(?:will|shall)|\s*['’]re\s+going\s+to|\s+are\s+going\s+to)\b)"
 )
+# An aside to the listener about the telling, closed by a stop of its own ("…by the sea, would
+# you believe — he and Carys bought…", "if you must know, I left"): its modal or "if" is the
+# listener's believing or asking, not a supposition of the person's. One that opens its sentence
+# with a modal ("Can you believe it, we moved?") is read as a request already.
+_TELLING_ASIDE = re.compile(
+    r"(?i:(?:(?<=[,;:—–(-])\s*|(?<=[,;:—–(-]\s))(?:would|could|can)\s+(?:you|u|ya)"
+    r"|\bif\s+(?:you|u|ya)(?:\s+(?:can|could|must|will))?)"
+    r"(?i:\s+(?:believe|imagine|credit|guess|know|ask\s+me)(?:\s+(?:it|that))?)(?=\s*[,;:!—–)-])"
+)
+# Things' "want" is a need, not a wish ("Parcels want to come to Flat 2 now", "so letters want
+# to go to…"): "want to" after a plural that opens its clause and is not a word for people or
+# for relatives. A person's title before it ("my landlord wants to…") stays a wish.
+_WANT_TO = re.compile(
+    rf"(?:^|[.!?;:,—–]\s*|\b(?i:and|but|so)\s+)(?!(?i:people|kids|folks|(?:{RELATIVE_WORDS})s?)\s)"
+    r"[^\W\d_]+[^\W\d_s]s\s+(?P<blank>want)\s+to\b"
+)
+# "Will do" of what suffices ("half past seven will do me now", "the small one'll do fine"): a
+# modal with no object of its own but the person, which says what suits them, not a plan.
+_SUFFICES = re.compile(
+    r"(?i:(?P<blank>\bwill|['’]ll)\s+do(?:\s+(?:me|us|fine|nicely|for\s+(?:me|us))){0,2})"
+    r"(?=\s*(?:[.,;:!?]|$|\s(?i:now|i|we)\b))"
+)
+# Words that give the quote no mood of the person's, each blanked where it stands (its group
+# ``blank`` when it has one).
+_MOODLESS = (_LISTENERS_MODAL, _TELLING_ASIDE, _WANT_TO, _SUFFICES)
 _UNTIL = re.compile(r"(?i:\b(?:until|till|til)\b)")
 _ENDS_FROM_NOW = re.compile(r"(?i:\b(?:no\s+longer|any\s?more)\b)")
 _NEGATED_MODAL = re.compile(r"(?i:\b(?:won['’]?t|will\s+not|shan['’]?t|shall\s+not)\b)")
@@ -77,6 +102,13 @@ _RELATIVES = re.compile(
     rf"(?i:\b(?:my|our|his|her|their)\s+(?:{RELATIVE_WORDS})s?\b)|^\s*(?i:{FAMILY_WORDS})s?\b"
 )
 _FIRST_PERSON = re.compile(r"\bI\b|\b(?i:we|me|us)\b")
+# What a relative's clause tells becomes the person's when their sentence goes on to say so
+# ("my dad had a spare pixel 8 so thats me now", "…and her old Kindle is mine now").
+# "That's me" ends its clause, or "now" follows it: "so that's me jealous" says nothing of whose.
+_MINE_NOW = re.compile(
+    r"(?i:(?:['’]s|\s+is|\s+are)\s+(?:(?:all|now)\s+)?(?:mine|ours)\b"
+    r"|\b(?:that|it|this)(?:['’]?s|\s+is)\s+(?:me|us)(?=\s+now\b|\s*[.,;:!?]|\s*$))"
+)
 # A clause that opens with a subject of its own: the person ("I'm Mrs Pemberton now", "Frank
 # and I went…", "so I joined PureGym", after a joining word) at a quote's start, anyone at what
 # follows it ("…the Oxfam shop my back just won't take the standing"). Dictated speech has no
@@ -146,7 +178,7 @@ def doubt(edit: Edit, before: str, spoken: Spoken, *, note: bool = False) -> str
             return f"Not applied: the quote is the assistant's words, not the person's: “{edit.evidence}”."
         return f"Not applied: the quote is not the person's words: “{edit.evidence}”."
     said_text, start, end = found
-    text = _without_listeners_modals(_without_asides(said_text, start, end))
+    text = _without_moodless_words(_without_asides(said_text, start, end))
     at = _reading_point(text, start, end, before, edit.text)
     mood = mood_at(text, at)
     if mood == LATER and (
@@ -260,10 +292,14 @@ def _without_asides(text: str, start: int, end: int) -> str:
     return out
 
 
-def _without_listeners_modals(text: str) -> str:
-    """``text`` with the listener's modals (``_LISTENERS_MODAL``) blanked, every other
-    character where it was."""
-    return _LISTENERS_MODAL.sub(lambda modal: " " * len(modal.group()), text)
+def _without_moodless_words(text: str) -> str:
+    """``text`` with the words that give it no mood of the person's (``_MOODLESS``) blanked,
+    every other character where it was."""
+    for words in _MOODLESS:
+        for found in words.finditer(text):
+            start, end = found.span("blank") if "blank" in words.groupindex else found.span()
+            text = text[:start] + " " * (end - start) + text[end:]
+    return text
 
 
 def _condition_reach(text: str, start: int) -> int:
@@ -278,14 +314,14 @@ def _sentence_end(text: str, at: int) -> int:
 
 
 def _someone_elses(text: str, at: int, before: str) -> bool:
-    """The clause holding ``at`` tells a relative's or a friend's news, not the person's, and
-    the stored fact does not open with them as its subject: "Mum moved into Wattle Grove"
-    changes "Mum lives with us in the granny flat", not the person's own home, nor "Drives a
-    Skoda; mum drives a Golf"."""
+    """The clause holding ``at`` tells a relative's or a friend's news, not the person's (nor
+    does its sentence go on to make it theirs, ``_MINE_NOW``), and the stored fact does not
+    open with them as its subject: "Mum moved into Wattle Grove" changes "Mum lives with us in
+    the granny flat", not the person's own home, nor "Drives a Skoda; mum drives a Golf"."""
     breaks = [match.end() for match in _CLAUSE_BREAK.finditer(text, 0, at)]
     clause = text[breaks[-1] if breaks else 0 : at]
     relative = _RELATIVES.search(clause)
-    if not relative or _FIRST_PERSON.search(clause):
+    if not relative or _FIRST_PERSON.search(clause) or _MINE_NOW.search(text, at, _sentence_end(text, at)):
         return False
     who = relative.group().split()[-1]
     return not re.match(rf"\s*(?:[-*•]\s*)?(?i:my\s+)?{re.escape(who)}(?!\w)", before, re.IGNORECASE)

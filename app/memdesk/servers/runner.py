@@ -47,7 +47,10 @@ def bind(host: str, port: int) -> socket.socket:
         sock.bind((host, port))
     except OSError as exc:
         sock.close()
-        raise BadInputError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+        raise BadInputError(
+            f"cannot listen on {host}:{port}: {exc.strerror}",
+            "choose another port with --http [HOST:]PORT (0 picks a free one)",
+        ) from None
     # Answers go out at once: without this, Nagle's algorithm and the client's delayed ACK
     # hold the body of many responses back by about 40 ms. Accepted sockets inherit it.
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)

@@ -18,9 +18,9 @@ from sqlalchemy.orm import Session
 from memdesk.core.privacy import ReadScope, Target, TargetKind
 from memdesk.core.query_dates import find_date
 from memdesk.core.search_text import no_space_runs, query_words
-from memdesk.core.slots import asked_slots, claims_in, stem
+from memdesk.core.slots import asked_slots, asking_words, claims_in, stem
 from memdesk.core.timefmt import naive_utc
-from memdesk.core.values import ADDRESS, EMAIL, PHONE, STREET_WORDS, values_in
+from memdesk.core.values import ADDRESS, EMAIL, MEASURED, PHONE, STREET_WORDS, values_in
 from memdesk.errors import BadInputError
 from memdesk.services.context import Context
 from memdesk.services.entries import check_category
@@ -82,6 +82,23 @@ _PER_PERIOD = {
 # whatever it is labelled ("Main line: 0708 558 2190", "Tenancy at 9 Marlowe Court"): the
 # slots that ask for one, and the kind of value that fills each.
 _CONTACT_SLOTS = {"phone_number": PHONE, "email": EMAIL, "address": ADDRESS, "home": ADDRESS}
+# A question about the person's medicines ("What diabetes meds am I on?") is answered, the same
+# way, by a paragraph giving a dose ("Metformin 1g bd + gliclazide 40mg mornings"): the words
+# that ask for one, and the kind of value a dose is.
+_DOSE = f"{MEASURED}dose"
+_ASKING_DOSE = frozenset(
+    {"med", "meds", "medication", "medications", "medicine", "medicines", "tablet", "tablets"}
+    | {"pill", "pills", "dose", "doses", "dosage"}
+)
+# A question about the person's work ("Where do I work?", "What's my job title?") is answered by
+# a paragraph giving a post at an organisation, whatever it is labelled ("Current post: NP at
+# Thornhill Medical Group", "Senior Manager, audit, at Hollis Graham LLP"): a few words, then
+# "at" and a name. One word ending in -s is a verb ("Lives at Mill House", "Trains at PureGym").
+_WORK_SLOTS = frozenset({"employer", "role"})
+_POST_AT = re.compile(
+    r"(?:[A-Za-z][A-Za-z -]{0,24}:\s*)?(?!\w+(?<!s)s\s+at\b)[A-Za-z][\w&'’.-]*(?:,?\s+[\w&'’.-]+){0,4}?,?"
+    r"\s+at\s+(?:the\s+)?[A-Z]"
+)
 # Which of the patterns and facts documents are not in Trash; straight from the driver, as
 # SQLAlchemy's own work would take ten times as long as the query.
 _LIVE_DOCUMENTS = (
@@ -238,6 +255,7 @@ class Recall:
         depth = max(limit, CANDIDATES) + len(scope.private_entries)
         slots = asked_slots(message)
         contacts = frozenset(_CONTACT_SLOTS[slot] for slot in slots if slot in _CONTACT_SLOTS)
+        kinds = contacts | {_DOSE} if _ASKING_DOSE & set(terms.words) else contacts
         with self.ctx.store.read(consistent=False, within=session) as session:
             lists, answers = self._entry_lists(session, terms, params, depth)
             if ADDRESS in contacts:
@@ -245,7 +263,7 @@ class Recall:
             if self._any_live(session, documents, namespaces):
                 deep = max(limit, CANDIDATES)
                 lists += self._pieces(session, terms, namespaces, deep)
-                asked = _Asked(slots, _forms(message), _periods(message), contacts)
+                asked = _Asked(slots, _forms(message), _periods(message), kinds, asking_words(slots))
                 lists += _filling(session, asked, namespaces, deep)
             ranked = self._ranked(session, lists, terms, params, answers)
         hits = [_hit(candidate, score) for candidate, score in ranked]
@@ -259,7 +277,7 @@ class Recall:
         address's shape keeps those that give one."""
         rows = self.ctx.store.fulltext.ranked_entries(session, list(STREET_WORDS), params, ADDRESS_TOP)
         return _entry_candidates(
-            [row for row in rows if _gives_contact(row[1], frozenset({ADDRESS}))][:limit]
+            [row for row in rows if _gives_value(row[1], frozenset({ADDRESS}))][:limit]
         )
 
     def _any_live(self, session: Session, documents: list[str], namespaces: list[str]) -> bool:
@@ -298,13 +316,15 @@ def _periods(message: str) -> frozenset[str]:
 
 @dataclass(frozen=True)
 class _Asked:
-    """What a question asks of the person's documents: slots, word forms, rates' periods, and
-    the kinds of contact it asks for."""
+    """What a question asks of the person's documents: slots, word forms, rates' periods, the
+    kinds of value it asks for (a contact, a dose), and the words that ask for its slots
+    ("live" for a home)."""
 
     slots: set[str]
     forms: set[str]
     periods: frozenset[str]
-    contacts: frozenset[str]
+    kinds: frozenset[str]
+    asking: frozenset[str]
 
 
 def _form(word: str) -> str:
@@ -316,8 +336,10 @@ def _filling(session: Session, asked: _Asked, namespaces: list[str], limit: int)
     """The paragraphs of the documents that fill a slot the question asks about, whatever
     their words ("What car do I have?" finds "Has a Tesla Model 3"), as one list; and the
     first ``limit`` that hold one of its word forms, give an amount per the period it asks
-    about or a contact of the kind it asks for, as another."""
-    if not asked.slots and not asked.forms and not asked.periods:
+    about, a value of a kind it asks for (a contact, a dose), a word that asks for one of its
+    slots ("What's my home address?" finds "Lives at Mill House, Aldbrook") or a post at an
+    organisation for a question about work (``_POST_AT``), as another."""
+    if not asked.slots and not asked.forms and not asked.periods and not asked.kinds:
         return []
     query = (
         select(Document.namespace, DocumentPiece.text)
@@ -334,7 +356,9 @@ def _filling(session: Session, asked: _Asked, namespaces: list[str], limit: int)
         elif len(sharing) < limit and (
             _holds_form(text, asked.forms)
             or _gives_rate(text, asked.periods)
-            or _gives_contact(text, asked.contacts)
+            or _gives_value(text, asked.kinds)
+            or _says_asking_word(text, asked.asking)
+            or _gives_post(text, asked.slots)
         ):
             sharing.append(candidate)
     return [filling, sharing]
@@ -345,9 +369,23 @@ def _gives_rate(text: str, periods: frozenset[str]) -> bool:
     return any(_PER_PERIOD[period].search(text) for period in periods)
 
 
-def _gives_contact(text: str, kinds: frozenset[str]) -> bool:
-    """Whether ``text`` holds a contact of one of ``kinds`` (a phone number, an e-mail, an address)."""
+def _gives_value(text: str, kinds: frozenset[str]) -> bool:
+    """Whether ``text`` holds a value of one of ``kinds`` (a phone number, an e-mail, an
+    address, a dose)."""
     return bool(kinds) and any(value.kind in kinds for value in values_in(text))
+
+
+def _gives_post(text: str, slots: set[str]) -> bool:
+    """Whether ``text`` gives a post at an organisation (``_POST_AT``), for a question about work."""
+    return bool(slots & _WORK_SLOTS) and _POST_AT.match(text) is not None
+
+
+def _says_asking_word(text: str, words: frozenset[str]) -> bool:
+    """Whether ``text`` holds one of ``words`` in any of its forms ("lives" for "live")."""
+    lower = text.lower()
+    if not any(word in lower for word in words):  # cheap, and most paragraphs stop here
+        return False
+    return any(word in words or stem(word) in words for word in query_words(text))
 
 
 def _holds_form(text: str, forms: set[str]) -> bool:

@@ -93,6 +93,22 @@ def update(text: str, evidence: str) -> Edit:
         # a request to the listener from now on, after opening words, states the person's wish
         ("right so could you call me Alex from now on? nobody says Alexandra", "Goes by: Alexandra",
          "Goes by: Alex", "could you call me Alex from now on?"),
+        # an aside to the listener about the telling holds no supposition of the person's
+        ("After all that dithering over the winter, would you believe — home is a narrowboat now, the "
+         "Kingfisher.", "Lives in a flat in Hackney", "Lives on a narrowboat, the Kingfisher",
+         "home is a narrowboat now, the Kingfisher"),
+        ("If you must know, I left the choir in January.", "Sings in the Hackney choir", "",
+         "I left the choir in January"),
+        # things' "want" is a need: where they go now
+        ("Invoices want to go to accounts@greenleaf.example now, not to me.",
+         "Invoices to rita@greenleaf.example", "Invoices to accounts@greenleaf.example",
+         "Invoices want to go to accounts@greenleaf.example now"),
+        # "will do" of what suffices says what suits the person now, not a plan
+        ("the blue mug's gone west, the big green one'll do me fine now", "Tea in the blue mug",
+         "Tea in the big green mug", "the big green one'll do me fine now"),
+        # a relative's news the sentence goes on to make the person's
+        ("my sister upgraded and her old Kindle Paperwhite is mine now", "E-reader: Kobo Clara",
+         "E-reader: Kindle Paperwhite", "my sister upgraded and her old Kindle Paperwhite is mine now"),
     ],
 )  # fmt: skip
 def test_a_change_the_person_states_passes(said, before, after, evidence):
@@ -153,6 +169,28 @@ def test_a_change_the_person_states_passes(said, before, after, evidence):
         # a request that asks about a supposition stays a question
         ("can you remind me now whether I might move to Leeds?", "Lives in Lisbon", "Lives in Leeds",
          "whether I might move to Leeds", "Not applied: a question, not a change"),
+        # an aside to the listener leaves the person's own supposition one; a modal of the
+        # listener's that governs the clause is not an aside
+        ("would you believe it, I might move to Leeds", "Lives in Lisbon", "Lives in Leeds",
+         "I might move to Leeds", "Not applied: a supposition, not a change"),
+        ("so, could you guess whether I moved to Leeds", "Lives in Lisbon", "Lives in Leeds",
+         "I moved to Leeds", "Not applied: a supposition, not a change"),
+        # "will do" with an object of its own is a plan; a relative's news stays theirs when
+        # nothing makes it the person's
+        ("I'll do the Tuesday run from next year", "School run: Mondays", "School run: Tuesdays",
+         "I'll do the Tuesday run from next year", "Not applied: a plan or a later date, not a change yet"),
+        ("my sister's Kindle Paperwhite is new, it's lovely", "E-reader: Kobo Clara",
+         "E-reader: Kindle Paperwhite", "my sister's Kindle Paperwhite is new",
+         "Not applied: someone else's news, not the person's"),
+        ("my cousin got a Kindle Paperwhite so that's me jealous", "E-reader: Kobo Clara",
+         "E-reader: Kindle Paperwhite", "my cousin got a Kindle Paperwhite so that's me jealous",
+         "Not applied: someone else's news, not the person's"),
+        # people's "want" stays a wish
+        ("Cousins want to move me to Leeds now", "Lives in Lisbon", "Lives in Leeds",
+         "Cousins want to move me to Leeds now", "Not applied: a supposition, not a change"),
+        ("Everyone's asking, and friends want to meet in Leeds now", "Meets friends in Lisbon",
+         "Meets friends in Leeds", "friends want to meet in Leeds now",
+         "Not applied: a supposition, not a change"),
     ],
 )  # fmt: skip
 def test_what_is_not_a_change_of_the_persons_is_not_applied(said, before, after, evidence, reason):
