@@ -390,3 +390,34 @@ def test_dry_run_prints_each_update_as_a_replacement_and_yes_applies_it_as_one_u
     out(said("undo"))
     assert out(said("doc", "show", "user/profile")) == "Name: Ada\nLives in Berlin, works as a nurse.\n"
     assert out(said("doc", "show", "user/facts")) == "- Drinks coffee every morning\n"
+
+
+def test_yes_writes_a_new_number_only_over_the_line_of_the_kind_said(tmp_path):
+    said = MemdeskCommand(tmp_path / "store", prefix=("--now", "2026-04-07T19:30:00Z"))
+    profile = (
+        "Name: Isla Brodie\n"
+        "Home phone: 0131 496 0300\n"
+        "Mobile: 07700 900 410\n"
+        "Sister Morag's number: 07700 900 522\n"
+        "Old mobile 07700 900 633 (disconnected 2023)"
+    )
+    with store_of(said, "2026-01-10T09:00:00Z") as store:
+        store.documents.set("user/profile", profile)
+    with store_of(said, "2026-04-07T19:30:00Z") as store:
+        store.sessions.log(
+            "chat:1", "user", "Virgin moved the house phone to 0131 496 0777. The mobile hasn't changed."
+        )
+
+    applied = out(said("compact", "chat:1", "--yes"))
+
+    assert "as history step #" in applied
+    home = profile.replace("0131 496 0300", "0131 496 0777")
+    assert out(said("doc", "show", "user/profile")) == f"{home}\n"
+
+    # a relative's news changes their line, not the person's
+    with store_of(said, "2026-04-07T19:30:00Z") as store:
+        store.sessions.log(
+            "chat:2", "user", "Morag dropped her phone off the ferry. Got a new one: 07700 900 588."
+        )
+    out(said("compact", "chat:2", "--yes"))
+    assert out(said("doc", "show", "user/profile")) == f"{home.replace('07700 900 522', '07700 900 588')}\n"

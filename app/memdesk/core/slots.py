@@ -1213,7 +1213,10 @@ _PAST_LINE = _Lazy(r"(?i:^\s*(?:[-*•]\s*)?(?:was|previously|formerly|old|outda
 _MARKED_PAST = _Lazy(
     r"(?i:\(until\s|\buntil\s+(?:\d{1,2}\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\s+\d{4}|"
     r"\bformerly\b|\(old\)|\(former\b|^\s*(?:[-*•]\s*)?was:|~~|\boutdated\b|\bsuperseded\b|\bno\s+longer\b|"
-    r"^\s*(?:[-*•]\s*)?(?:former|previous)\s+[\w ]{0,24}:)",  # a label of the past: "Former employer:"
+    r"^\s*(?:[-*•]\s*)?(?:former|previous)\s+[\w ]{0,24}:|"  # a label of the past: "Former employer:"
+    # a contact of the past: "Old mobile 0400 331 865", "Ex-work e-mail: …", "(disconnected 2021)"
+    r"^\s*(?:[-*•]\s*)?(?:(?:old|former|previous)\s+|ex-)(?:[a-z]+\s+)?(?:phone|mobile|cell|number|e-?mail|address|landline)\b|"
+    r"\(disconnected\b)",
     re.M,
 )
 # Someone else's fact, unless the person is in it too ("my sister and I moved"): a relative
@@ -1565,8 +1568,13 @@ def _says_when(text: str, start: int, end: int) -> bool:
 def someone_else(text: str, start: int) -> bool:
     """The value's clause is about a relative or a friend ("my sister moved to Valencia")."""
     clause_start, _end = _clause_bounds(text, start, start)
-    before = text[clause_start:start]
-    return bool(_OTHER_PERSON.search(before)) and not _ALSO_ME.search(before)
+    return about_someone_else(text[clause_start:start])
+
+
+def about_someone_else(text: str) -> bool:
+    """The words name a relative or a friend as whose the rest is ("my sister", "Best friend
+    Awa", "Noah's"), and not the person with them ("my sister and I")."""
+    return bool(_OTHER_PERSON.search(text)) and not _ALSO_ME.search(text)
 
 
 def reported(text: str, start: int) -> bool:

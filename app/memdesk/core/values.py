@@ -109,13 +109,16 @@ _SHAPES = re.compile(
     re.VERBOSE,
 )
 _NEXT_WORD = re.compile(r"\s*([^\W\d_][\w'’]*)")
+_MIN_TAIL = 3  # digits of an old number said to name it ("the 412 one")
+_WHOLE_NUMBER = re.compile(r"(?<![\d.,])\d+(?![\d]|[.,]\d)")  # not a group of a longer number
 _DEFINITE = re.compile(r"(?i:\b(?:the|that|this|those)\s+)$")
 _EVERY = re.compile(r"(?i:\b(?:every|each)\s+)$")
 # Said as not holding ("not the 60mg", "no longer Tuesdays", "instead of £40", "from £1,100
-# to …"), or as a bound of something else ("ran long today, until 10:45", "back by 6pm").
+# to …"), or as a bound of something else ("ran long today, until 10:45", "back by 6pm", "in
+# the new job since Monday").
 _DENIED_BEFORE = re.compile(
     r"(?i:\b(?:not|no\s+longer|instead\s+of|rather\s+than|from|was|old|previous|wrong"
-    r"|until|till|before|after|by|past)\s+(?:the\s+|my\s+|a\s+)?)$"
+    r"|until|till|since|before|after|by|past)\s+(?:the\s+|my\s+|a\s+)?)$"
 )
 _TAKEN_BACK = re.compile(r"(?i:(?:^|[\s,;:—–-])no\s*[,;:!.—–-])")  # "no" as a word of its own
 _RANGE_START = re.compile(r"(?i:\bfrom\s+)$")
@@ -174,6 +177,14 @@ def values_in(text: str) -> tuple[Value, ...]:
 def denied_at(text: str, start: int, end: int) -> bool:
     """The words at ``start:end`` are said as not holding or as a bound of something else."""
     return bool(_DENIED_BEFORE.search(text, 0, start)) or bool(_DENIED_AFTER.match(text[end:]))
+
+
+def end_named(key: str, text: str) -> bool:
+    """The text names a number by its last digits ("the 412 one" of 07700 900412)."""
+    if not key.isdigit():
+        return False
+    tails = {number for number in _WHOLE_NUMBER.findall(text) if len(number) >= _MIN_TAIL}
+    return any(key.endswith(tail) and tail != key for tail in tails)
 
 
 def _alone(text: str, start: int, end: int) -> bool:

@@ -43,15 +43,16 @@ from memdesk.core.values import (
     TITLED,
     WEEKDAY,
     Value,
+    end_named,
     values_in,
 )
+from memdesk.llm.contact_lines import CONTACT_KINDS, NAMED, NOT_IT, ONLY_ONE, Saying, line_fits
 
 if TYPE_CHECKING:  # ``llm.changes`` reads this module's edits with its own
     from memdesk.llm.changes import Known, Said
 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _MIN_ANCHOR = 4  # letters: shorter words tie too much to too much
-_MIN_TAIL = 3  # digits of an old number said to name it ("the 412 one")
 _CLAUSE_BREAK = re.compile(r"[.;,]\s+")
 _LABEL = re.compile(r"\s*(?:[-*•]\s+)?([^:\n]{1,30}):")
 _FIRST_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
@@ -59,7 +60,6 @@ _NAMED = re.compile(r"\b([A-Z][a-z]+) ([A-Z0-9][\w-]*)")  # "Tower D", "Block 4"
 _NOW = re.compile(r"(?i:\bnow\b)")  # a titled name said as who it is now
 _NEXT_WORD = re.compile(r"\s+([^\W\d_][\w'’-]*)")  # the word that describes a value: "10 min walk"
 _PART_OF = re.compile(r"\s+of\s+(?:my|our|your|his|her|their|the)\b", re.IGNORECASE)  # "$200 of my deposit"
-_WHOLE_NUMBER = re.compile(r"(?<![\d.,])\d+(?![\d]|[.,]\d)")  # not a group of a longer number
 _SIZE = 5
 # How far an anchor is looked for (``_scopes``): the sentence, its message, the message before.
 # An amount, a time or a contact is often said alone after the message that named its subject ("upped
@@ -82,6 +82,7 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
     texts: dict[int, str] = {}
     evidence: dict[int, str] = {}
     old_people = _stored_people(known)
+    conversation = tuple(sentence.text for sentence in said)
     for index, sentence in enumerate(said):
         # a message naming several values of a kind compares them ("quotes: Nationwide 4.39%.
         # Halifax 4.52%."); it does not change one. A value it says as not holding is no value of
@@ -113,8 +114,10 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
                 continue  # a contact in a message quoted from someone else is theirs
             if _PART_OF.match(sentence.text, end):
                 continue  # a part of the thing, not its new value: "kept $200 of my deposit"
-            scopes = _scopes(said, index)[: _REACH.get(kind, 3 if _measured(kind) else 2)]
-            target = _target(kind, value, sentence.text, scopes, known, texts)
+            around = _scopes(said, index)
+            scopes = around[: _REACH.get(kind, 3 if _measured(kind) else 2)]
+            saying = Saying(sentence.text, start, around[1], conversation)
+            target = _target(kind, value, saying, scopes, known, texts)
             if target is None:
                 continue
             fact, old = target
@@ -220,12 +223,16 @@ def _scopes(said: Sequence[Said], index: int) -> list[str]:
 
 
 def _target(
-    kind: str, value: Value, sentence: str, scopes: list[str], known: Sequence[Known], texts: dict[int, str]
+    kind: str, value: Value, saying: Saying, scopes: list[str], known: Sequence[Known], texts: dict[int, str]
 ) -> tuple[Known, Value] | None:
     """The one stored value of ``kind`` that the nearest scope anchors, and its fact: the one
     value of a fact, or of a clause of a fact that holds several ("Monthly budget: £1,900;
-    savings transfer of £300 to the Chase saver"); None when none is, or two are."""
+    savings transfer of £300 to the Chase saver"); None when none is, or two are. A contact
+    only on a line it fits (``llm.contact_lines``)."""
+    sentence = saying.sentence
+    lines = [texts.get(fact.number, fact.text) for fact in known]
     holding: list[tuple[Known, Value, str, tuple[int, int]]] = []
+    named: set[int] = set()  # contacts whose line the person names: anchored already
     for fact in known:
         text = texts.get(fact.number, fact.text)
         # a number alone stands for the one amount a fact gives with its unit
@@ -233,7 +240,12 @@ def _target(
         regions = [(0, len(text))] if len(own) == 1 else _clauses(text)
         for region in regions:
             inside = [v for v in own if region[0] <= v.span[0] and v.span[1] <= region[1]]
-            if len(inside) == 1:
+            if len(inside) != 1:
+                continue
+            fit = line_fits(text, inside[0].span, saying, lines) if kind in CONTACT_KINDS else ONLY_ONE
+            if fit == NAMED:
+                named.add(fact.number)
+            if fit != NOT_IT:
                 holding.append((fact, inside[0], text, region))
     said_value = sentence[value.span[0] : value.span[1]]
     for scope in scopes:
@@ -241,7 +253,9 @@ def _target(
         rest = scope.replace(said_value, " ")
         words = _anchors(rest)
         anchored = [
-            (fact, old) for fact, old, text, region in holding if _anchored(text, region, old, words, rest)
+            (fact, old)
+            for fact, old, text, region in holding
+            if fact.number in named or _anchored(text, region, old, words, rest)
         ]
         if len(anchored) > 1:
             # two facts share a word with what was said: the one whose value's own noun the
@@ -312,7 +326,4 @@ def _anchored(text: str, region: tuple[int, int], old: Value, words: set[str], s
     )
     if _anchors(around) & words:
         return True
-    if old.key.isdigit():
-        tails = {number for number in _WHOLE_NUMBER.findall(scope) if len(number) >= _MIN_TAIL}
-        return any(old.key.endswith(tail) and tail != old.key for tail in tails)
-    return False
+    return end_named(old.key, scope)

@@ -57,7 +57,9 @@ from memdesk.core.slots import (
     slots_named_in,
     stem,
 )
+from memdesk.core.values import MONEY, values_in
 from memdesk.llm.aligned import aligned_updates, value_kinds
+from memdesk.llm.contact_lines import CONTACT_SLOTS, Saying, line_fits
 from memdesk.llm.ended import by_someone_else, ended_names
 
 Action = Literal["update", "retire", "add"]
@@ -73,6 +75,7 @@ _RESOLVED = re.compile(
     r"\(((?:the (?:week|weekend) of )?\d{1,2} [A-Z][a-z]+ \d{4}|[A-Z][a-z]+ \d{4}|\d{4})\)"
 )
 _CLAUSE = re.compile(r"[,;:]\s|\s(?:and|but|so|then|while)\s")
+_ITEM = re.compile(r"[,;:]\s")  # where an item of a labelled list starts or ends
 _ARTICLE = re.compile(r"\b(an?)\s+$", re.IGNORECASE)
 # A sentence ends at . ! ? and a space, but not after a title ("Dr. Okafor", "St. Ives").
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)\s+|\n+")
@@ -180,6 +183,7 @@ def offline_changes(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
             ]
             turns.setdefault(sentence.turn, []).append((sentence, claims))
     stored = {fact.number: _stored_claims(fact.text, others) for fact in known}
+    conversation = tuple(sentence.text for sentence in said)
     kept += _dated(said, known, stored, others)
     edited_in: dict[int, int] = {}  # the turn of each fact's edit
     for sentences in turns.values():
@@ -199,7 +203,7 @@ def offline_changes(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
                 )
                 base = Known(fact.number, fact.where, fact.ref, previous.text) if more and previous else fact
                 claims_there = _stored_claims(base.text, others) if more else stored[fact.number]
-                found = _edit(base, claims_there, sentence, claims, sentences, known)
+                found = _edit(base, claims_there, sentence, claims, sentences, known, conversation)
                 if found is None:
                     continue
                 edit, sources = found
@@ -258,6 +262,7 @@ def _edit(
     claims: list[Claim],
     turn: list[tuple[Said, list[Claim]]],
     known: Sequence[Known],
+    conversation: tuple[str, ...],
 ) -> tuple[Edit, set[int]] | None:
     """How ``sentence`` changes ``fact``, if it does, and the sentences whose values it took.
 
@@ -280,8 +285,9 @@ def _edit(
             fact.where == "entry"
             or fact.text[span[1] : span[1] + 1] in _POSSESSIVE
             or _names_another(fact, span, known, sentence.at.year)
+            or _a_cost(fact.text, span)
         ):
-            continue  # only the value's words, in an entry, before what it owns or describes
+            continue  # only the value's words, in an entry, before what it owns or describes, or as a cost
         else:
             # Only the value's words are there, in a line or memory about the person. It is
             # replaced only when it ends its sentence ("Goes to Anytime Fitness"),
@@ -312,6 +318,7 @@ def _edit(
         parts.append(_Part(span, text, since, slot, fits))
     current = [c for _s, turn_claims in turn for c in turn_claims if not c.past]
     replacing = says_replacement(sentence.text)
+    message = " ".join(said.text for said, _claims in turn)
     # The last value said for a slot is the one that holds ("switched to Android, got a Pixel 9").
     for new in reversed([claim for claim in claims if not claim.past]):
         for old in stored:
@@ -332,6 +339,13 @@ def _edit(
                 continue
             if any(_overlap(old.span, part.span) for part in parts):
                 continue
+            # a contact only over the person's own current line of the kind said (or the line of
+            # whom the message names): ``llm.contact_lines``
+            contact = old.slot in CONTACT_SLOTS
+            if contact:
+                saying = Saying(sentence.text, new.span[0], message, conversation)
+                if not line_fits(fact.text, old.span, saying, [other.text for other in known]):
+                    continue
             # The old value also said as current ("at Bosch now, and at Siemens on Fridays"):
             # unclear, so not guessed; the statement is added and named as a conflict.
             # Unless the sentence says the new one replaced it, named just before ("The iPad's
@@ -349,10 +363,11 @@ def _edit(
             text = _filled(old, new, sentence.text)
             since = _since(_date_near(sentence.text, new.span))
             # a slot the rules know, a doctor's title, or the label in the sentence itself; a
-            # label that tells one of its kind from others ("Home phone") only when said
-            known_slot = (
-                bool(new.slot) or titled or old.slot in slots_named_in(sentence.text)
-            ) and _qualifier_said(fact.text, old.slot, sentence.text)
+            # label that tells one of its kind from others ("Morning meds") only when said (a
+            # contact's line was chosen above)
+            known_slot = (bool(new.slot) or titled or old.slot in slots_named_in(sentence.text)) and (
+                contact or _qualifier_said(fact.text, old.slot, sentence.text)
+            )
             parts.append(_Part(span, text, since, old.slot, known_slot))
     if not parts:
         return None
@@ -398,9 +413,9 @@ def _names_slot(said: str, start: int, old: Claim, stored: str) -> bool:
 
 def _qualifier_said(stored: str, slot: str, said: str) -> bool:
     """The stored line's label names no one of several of its kind, or the sentence says a word
-    of the label: "Home phone" is one phone of the person's, and "my mobile number changed"
-    is not about it; "new address is …" is about "Home address". A word before the label's
-    last that names this slot or none of another ("Phone number") tells nothing apart."""
+    of the label: "Morning meds" is one of the person's lists of medicines, and "the evening
+    dose changed" is not about it. A word before the label's last that names this slot or none
+    of another ("Phone number") tells nothing apart."""
     label = _OWN_LABEL.fullmatch(stored)
     if label is None:
         return True
@@ -445,6 +460,15 @@ def _names_another(fact: Known, span: tuple[int, int], known: Sequence[Known], t
     name = re.escape(fact.text[span[0] : span[1]])
     alone = re.compile(rf"(?<!\w)(?i:{name})(?!\w)(?!{_DESCRIBES.pattern})")
     return any(alone.search(other.text) for other in known if other.number != fact.number)
+
+
+def _a_cost(text: str, span: tuple[int, int]) -> bool:
+    """The words at ``span`` name what an amount of a list is spent on ("broadband £32,
+    ClimbHub £45"): a budget line, not the record of the thing."""
+    starts = [m.end() for m in _ITEM.finditer(text, 0, span[0])]
+    after = _ITEM.search(text, span[1])
+    start, end = starts[-1] if starts else 0, after.start() if after else len(text)
+    return any(value.kind == MONEY and start <= value.span[0] < end for value in values_in(text))
 
 
 def _ended_own(said: str, ended: Claim, known: Sequence[Known]) -> bool:
@@ -595,7 +619,14 @@ def _holding(
     if not words or len(ended.value) < _MIN_VALUE_CHARS:
         return None
     for claim in stored:
-        if ended.slot in ("", claim.slot) and words <= set(claim.value.split()):
+        # a label the slot rules do not know holds the value its first clause gives ("Our cat:
+        # Miso, a grey tabby"), not one a list names after it: "Fixed monthly costs: rent £780,
+        # phone £18, PulseFit £34" is a budget, not a gym
+        held = claim.value
+        if claim.slot.startswith("label:"):
+            listed = _ITEM.search(text, *claim.span)
+            held = normalise(text[claim.span[0] : listed.start() if listed else claim.span[1]])
+        if ended.slot in ("", claim.slot) and words <= set(held.split()):
             return claim.slot, claim.span, True
     # No slot of the stored text holds it ("uses melatonin"): the value's own words do.
     raw = said[ended.span[0] : ended.span[1]]

@@ -1,0 +1,111 @@
+"""Offline fact changes write a new phone number, e-mail or postal address only over the
+person's own current line of the kind the sentence names: never over someone else's line, a
+line of the past, a line about something else that merely holds a contact, or a line the
+person says did not change; and when several of the person's lines of the kind are left and
+the sentence names none, over none of them. Suggestions count: a person approving every change
+shown in review must not lose a line either.
+"""
+
+from datetime import datetime
+
+from memdesk.core.dates import annotate
+from memdesk.llm.changes import Edit, Known, offline_changes, said_in
+
+SAID = datetime(2026, 4, 7, 19, 30)
+
+PHONES = [
+    "Landline: 0161 496 0300",
+    "Mobile: 07700 900 410",
+    "Brother Callum's number: 07700 900 522",
+    "- Old work mobile 07700 900 633 (disconnected 2022)",
+]
+
+
+def proposed(stored: list[str], *turns: str) -> tuple[dict[str, str], list[str]]:
+    """The stored lines the turns would change (old text to new, suggestions included), and
+    the statements added as said."""
+    known = [Known(number, "profile", "user/profile", text) for number, text in enumerate(stored, 1)]
+    said = said_in([("user", annotate(text, SAID), SAID) for text in turns])
+    found: list[Edit] = offline_changes(said, known)
+    by_number = {fact.number: fact.text for fact in known}
+    changed = {by_number[edit.target]: edit.text for edit in found if edit.target is not None}
+    return changed, [edit.text for edit in found if edit.action == "add"]
+
+
+def test_the_line_of_the_kind_said_changes_and_no_other():
+    changed, _added = proposed(PHONES, "BT swapped our house phone over to fibre, it's 0161 496 0987 now.")
+    assert changed == {"Landline: 0161 496 0300": "Landline: 0161 496 0987"}
+    changed, _added = proposed(PHONES, "New sim today, my cell is 07700 900 744.")
+    assert changed == {"Mobile: 07700 900 410": "Mobile: 07700 900 744"}
+
+
+def test_a_line_the_person_says_did_not_change_is_left_alone():
+    # the label in a negated clause is a reason not to touch it, not to pick it
+    changed, added = proposed(PHONES, "Got a new mobile, 07700 900 855, but the landline hasn't changed.")
+    assert changed == {"Mobile: 07700 900 410": "Mobile: 07700 900 855"}
+    stored = ["Home phone: 0161 496 0300", "Email: kit@example.org"]
+    changed, added = proposed(stored, "got a new mobile: 07700 900 966. home phone is still the same")
+    assert changed == {}
+    assert added == ["got a new mobile: 07700 900 966."]
+    # "mine" said unchanged keeps every line of the person's
+    changed, _added = proposed(PHONES, "Tayo is on a new mob, 07700 900 466. Mine's not changed tho.")
+    assert changed == {}
+
+
+def test_a_relative_s_line_is_theirs_and_the_person_s_line_is_not_changed_by_their_news():
+    # the person's new number is not the brother's
+    changed, _added = proposed(PHONES, "I'm on a new mobile number: 07700 900 177.")
+    assert "Brother Callum's number: 07700 900 522" not in changed
+    # the brother's new number goes over his line, when the message names him, and nowhere else
+    changed, _added = proposed(
+        PHONES, "Callum dropped his phone in the canal. New one from the shop: 07700 900 288."
+    )
+    assert changed == {"Brother Callum's number: 07700 900 522": "Brother Callum's number: 07700 900 288"}
+    # someone else's number said by what they are to the person, or as the sentence's subject
+    for said in (
+        "My flatmate Priya switched networks, she's on 07700 900 399 now.",
+        "She's changed to 07700 900 399, finally on contract.",
+        "ring my aunt on 07700 900 399 if I'm not answering",
+    ):
+        changed, _added = proposed(PHONES, said)
+        assert changed == {}, said
+
+
+def test_a_line_of_the_past_is_never_rewritten():
+    stored = ["- Old work mobile 07700 900 633 (disconnected 2022)", "- Former address: 9 Tay Street, Perth"]
+    changed, _added = proposed(
+        stored, "My work mobile is now 07700 900 644.", "New address is 5 Kirk Wynd, Perth."
+    )
+    assert changed == {}
+
+
+def test_a_line_about_something_else_that_holds_a_contact_is_not_rewritten():
+    stored = [
+        "Home phone: 0161 496 0300",
+        "- Complaint 44-B raised with the council about noise, callback promised on 0161 496 0300",
+        "- Monthly outgoings: council tax £140, broadband £32, ClimbHub £45",
+        "- Climbing: ClimbHub on Tuesdays",
+    ]
+    changed, _added = proposed(stored, "The house phone number moved to 0161 496 0411.")
+    assert changed == {"Home phone: 0161 496 0300": "Home phone: 0161 496 0411"}
+    changed, _added = proposed(stored, "Cancelled ClimbHub.")
+    assert "- Monthly outgoings: council tax £140, broadband £32, ClimbHub £45" not in changed
+
+
+def test_several_lines_of_the_kind_and_none_named_is_neither_changed_nor_suggested():
+    stored = ["Work e-mail: kit@firm.example", "Personal e-mail: kit@mail.example"]
+    changed, added = proposed(stored, "Changed email, it's kit.new@post.example now.")
+    assert changed == {}
+    assert added == ["Changed email, it's kit.new@post.example now."]
+    # named, only the one of that kind
+    changed, _added = proposed(stored, "Work moved us all to kit@group.example after the merger.")
+    assert changed == {"Work e-mail: kit@firm.example": "Work e-mail: kit@group.example"}
+    # the only own line of its kind needs no name
+    changed, _added = proposed(stored[:1], "Changed email, it's kit@firm2.example now.")
+    assert changed == {"Work e-mail: kit@firm.example": "Work e-mail: kit@firm2.example"}
+
+
+def test_a_day_said_with_since_is_when_a_change_happened_not_a_new_day():
+    stored = ["- Dog walker Sam comes Thursday evenings while Jo works late"]
+    changed, _added = proposed(stored, "Jo has a new job, on early shifts since Monday, so no late finishes.")
+    assert changed == {}
