@@ -112,6 +112,14 @@ _PLAIN_WORDS = re.compile(r"\w+")
 _SENTENCE_EDGES = " .!?-*•\"“”'’()[]"
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)", re.MULTILINE)
 _BULLET_NUMBER = re.compile(r"^\s*\d+[.)]\s", re.MULTILINE)
+# A number said as a run of digit groups, however grouped or spoken ("07521 388046", "oh 7 8 2
+# 2 6 0 4"): a phone number, an account or a code. Written the model's way ("07521 388 046") it
+# is the same number when its digits run the same.
+_DIGIT_RUN = re.compile(
+    r"(?<![\w.])(?:\d++|(?i:oh|o|zero)(?=[ \t.-]*\d))(?:[ \t]*[.-]?[ \t]*(?:\d++|(?i:oh|o|zero)\b))*"
+)
+_SPOKEN_ZERO = re.compile(r"(?i:oh|o|zero)")
+_RUN_DIGITS = 6  # fewer digits in a run are a sum, a time or a date, compared by value
 _PLACEHOLDER = re.compile(
     r"<\s*[A-Za-z][\w .'-]{0,30}?\s*>|\[\s*[A-Za-z][\w .'-]{1,30}?\s*\](?!\()"
     r"|\{\{?\s*[A-Za-z_][\w .-]{0,30}\}\}?"
@@ -334,6 +342,7 @@ class Sources:
         self.bare_numbers: set[float] = set()  # said with no unit after them: "7 till 5", "at two"
         self.quantities: set[tuple[str, float]] = set()
         self.dates: set[_Date] = set()
+        self.digit_runs = " "  # every run of digits said, its digits alone, each between spaces
         self._add("\n".join(texts))
         for day in days:
             self._add_date(_Date(day.year, day.month, day.day))
@@ -354,6 +363,7 @@ class Sources:
         self.read_stems |= read
         self.clipped |= {w for w in _WORDS.findall(text) if w.islower() and len(w) >= _CLIPPED_MIN}
         self.flat += " " + _flatten(text) + " "
+        self.digit_runs += " ".join(_digit_runs(text)) + " "
         for match in _find_specifics(text):
             kind = match.lastgroup
             if kind == "number":
@@ -510,7 +520,15 @@ def _specifics(text: str, sources: Sources) -> list[Mark]:
     marks: list[Mark] = []
     taken: list[tuple[int, int]] = []
     numbered = {match.start() for match in _BULLET_NUMBER.finditer(text)}
+    runs_said = [
+        run.span()
+        for run in _DIGIT_RUN.finditer(text)
+        if len(digits := _run_digits(run.group())) >= _RUN_DIGITS and f" {digits} " in sources.digit_runs
+    ]
     for match in _find_specifics(text):
+        if any(start <= match.start() and match.end() <= end for start, end in runs_said):
+            taken.append(match.span())
+            continue
         # A number's unit ("1Gb", "40 mg") is part of it, not a name of its own.
         unit = _UNIT_AFTER.match(text, match.end()) if match.lastgroup == "number" else None
         known_unit = unit is not None and _singular(unit.group(1).lower()) in _UNITS
@@ -546,6 +564,16 @@ def _find_specifics(text: str) -> list[re.Match[str]]:
             numeric.append(match)
             after = match.end()
     return sorted(found + numeric, key=lambda match: match.start())
+
+
+def _digit_runs(text: str) -> list[str]:
+    """The digits of each run of digit groups in ``text`` long enough to name one thing."""
+    runs = (_run_digits(run.group()) for run in _DIGIT_RUN.finditer(text))
+    return [digits for digits in runs if len(digits) >= _RUN_DIGITS]
+
+
+def _run_digits(run: str) -> str:
+    return "".join(_SPOKEN_ZERO.sub("0", run).split()).replace("-", "").replace(".", "")
 
 
 def _addresses(text: str) -> list[re.Match[str]]:
