@@ -9,7 +9,9 @@ I/O, no state; ``Sources`` is built once per conversation and checks many texts.
 Comparing with care, so faithful text passes:
 - names ignore case and simple inflection ("Saturdays" ~ "Saturday", "Priya's" ~ "Priya");
 - numbers compare by value, whether the source wrote them in digits or words ("three"),
-  and a quantity may use another unit of the same kind ("2 hours" ~ "120 minutes");
+  and a quantity may use another unit of the same kind ("2 hours" ~ "120 minutes"); a
+  number of six digits or more compares by its digits, however grouped or spoken
+  ("0113 4960771" ~ "0113 496 0771", "oh 7 9 0 0…" ~ "07900…");
 - dates compare by day, month and year as far as the text gives them ("May 2023" ~
   "6 May 2023", "2023-05-06"), and the conversation's relative dates count as the absolute
   dates ``core.dates`` makes of them ("last month" in November 2026 ~ "October 2026");
@@ -115,10 +117,11 @@ _BULLET_NUMBER = re.compile(r"^\s*\d+[.)]\s", re.MULTILINE)
 # A number said as a run of digit groups, however grouped or spoken ("07521 388046", "oh 7 8 2
 # 2 6 0 4"): a phone number, an account or a code. Written the model's way ("07521 388 046") it
 # is the same number when its digits run the same.
+_ZERO_WORD = r"(?i:oh|o|zero)"
+_SPOKEN_ZERO = re.compile(_ZERO_WORD)
 _DIGIT_RUN = re.compile(
-    r"(?<![\w.])(?:\d++|(?i:oh|o|zero)(?=[ \t.-]*\d))(?:[ \t]*[.-]?[ \t]*(?:\d++|(?i:oh|o|zero)\b))*"
+    rf"(?<![\w.])(?:\d++|{_ZERO_WORD}(?=[ \t.-]*\d))(?:[ \t]*[.-]?[ \t]*(?:\d++|{_ZERO_WORD}\b))*"
 )
-_SPOKEN_ZERO = re.compile(r"(?i:oh|o|zero)")
 _RUN_DIGITS = 6  # fewer digits in a run are a sum, a time or a date, compared by value
 _PLACEHOLDER = re.compile(
     r"<\s*[A-Za-z][\w .'-]{0,30}?\s*>|\[\s*[A-Za-z][\w .'-]{1,30}?\s*\](?!\()"
@@ -573,6 +576,7 @@ def _digit_runs(text: str) -> list[str]:
 
 
 def _run_digits(run: str) -> str:
+    """A run's digits alone, a spoken zero as "0" ("oh 7 9-0" → "0790")."""
     return "".join(_SPOKEN_ZERO.sub("0", run).split()).replace("-", "").replace(".", "")
 
 

@@ -7,9 +7,11 @@ proposed but not accepted (``memdesk compact --yes`` leaves it out; review shows
 - the quote is missing, or is not in the person's own messages (it is the assistant's, or
   nobody's words);
 - the person's words there read, by the offline rules' readers (``core.slots``), as a
-  question, a supposition, a plan or a later date, or someone else's news;
+  question, a supposition, a plan or a later date, or someone else's news (a relative's or
+  a household member's, unless the stored fact is about them);
 - the new text drops a sentence of the old one that the conversation does not touch
-  ("Vegetarian. Allergic to cashews." rewritten as "Eats fish").
+  ("Vegetarian. Allergic to cashews." rewritten as "Eats fish"), rather than giving it the
+  new value the quote names in its place.
 
 Names, numbers and dates that neither the conversation nor the old text holds are marked by
 the grounding check (``core.grounding``), which every proposed change goes through.
@@ -200,7 +202,7 @@ def doubt(edit: Edit, before: str, spoken: Spoken, *, note: bool = False) -> str
     if mood:
         return f"Not applied: a plan or a later date, not a change yet — {said}"
     # A household member's news is the person's to record when the stored fact is about them
-    # ("Maya's practice is on Wednesdays" changes with "Maya's practices are Thursdays now").
+    # ("Dev's swimming is on Tuesdays" changes with "Dev's swimming moved to Fridays").
     household = frozenset(name for name in spoken.household if not _opens_with(before, name))
     if _someone_elses(text, at, before) or _said_of_household(text, start, end, household):
         return f"Not applied: someone else's news, not the person's — {said}"
@@ -335,7 +337,7 @@ def _someone_elses(text: str, at: int, before: str) -> bool:
 
 def _opens_with(before: str, who: str) -> bool:
     """The stored text opens with ``who`` as its subject ("Mum lives…", "- my brother's…",
-    "Maya's practice…"): it is about them."""
+    "Dev's swimming…"): it is about them."""
     return bool(re.match(rf"\s*(?:[-*•]\s*)?(?i:my\s+)?{re.escape(who)}(?!\w)", before, re.IGNORECASE))
 
 
@@ -381,8 +383,8 @@ def _dropped(
 def _replaced(sentences: list[str], index: int, new_sentences: list[str], quote: str) -> bool:
     """The new text has as many sentences as the old, and the one in the place of sentence
     ``index`` gives the slot it filled the value the quote gives it: the person named a new
-    value in place of one they never repeat ("- Vegetarian. Lactose intolerant." becoming
-    "- Pescatarian. …" for "pescatarian since May"); no fact is left out."""
+    value in place of one they never repeat ("- Vegan. Allergic to sesame." becoming
+    "- Vegetarian. …" for "gone back to vegetarian"); no fact is left out."""
     if len(new_sentences) != len(sentences):
         return False
     old_slots = {claim.slot for claim in claims_in(sentences[index]) if claim.slot}
