@@ -251,3 +251,20 @@ def test_a_writers_own_words_are_those_no_source_text_holds(sources):
 
 def test_empty_text_has_no_marks(sources):
     assert check("", sources) == [] and describe([]) == ""
+
+
+def test_a_number_said_in_other_groups_or_digit_by_digit_is_the_same_number():
+    said = Sources(
+        [
+            ("new landline is 0113 4960771, and the sort code 30-94-57", AT),
+            ("the new mobile's oh 7 9 0 0 1 2 3 4 5 6 now", AT),
+        ],
+        TODAY,
+    )
+
+    assert check("Landline: 0113 496 0771; sort code 309457", said) == []
+    assert check("Mobile: 07900 123 456", said) == []
+    # other digits, or some of them, are still marked; short numbers still compare by value
+    assert marked("Mobile: 07900 123 457", said) == ["07900", "123", "457"]
+    assert marked("Landline: 496 0771", said) == ["496", "0771"]
+    assert marked("Ticket 30 95", said) == ["95"]

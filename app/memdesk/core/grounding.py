@@ -9,7 +9,9 @@ I/O, no state; ``Sources`` is built once per conversation and checks many texts.
 Comparing with care, so faithful text passes:
 - names ignore case and simple inflection ("Saturdays" ~ "Saturday", "Priya's" ~ "Priya");
 - numbers compare by value, whether the source wrote them in digits or words ("three"),
-  and a quantity may use another unit of the same kind ("2 hours" ~ "120 minutes");
+  and a quantity may use another unit of the same kind ("2 hours" ~ "120 minutes"); a
+  number of six digits or more compares by its digits, however grouped or spoken
+  ("0113 4960771" ~ "0113 496 0771", "oh 7 9 0 0…" ~ "07900…");
 - dates compare by day, month and year as far as the text gives them ("May 2023" ~
   "6 May 2023", "2023-05-06"), and the conversation's relative dates count as the absolute
   dates ``core.dates`` makes of them ("last month" in November 2026 ~ "October 2026");
@@ -112,6 +114,15 @@ _PLAIN_WORDS = re.compile(r"\w+")
 _SENTENCE_EDGES = " .!?-*•\"“”'’()[]"
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)", re.MULTILINE)
 _BULLET_NUMBER = re.compile(r"^\s*\d+[.)]\s", re.MULTILINE)
+# A number said as a run of digit groups, however grouped or spoken ("07521 388046", "oh 7 8 2
+# 2 6 0 4"): a phone number, an account or a code. Written the model's way ("07521 388 046") it
+# is the same number when its digits run the same.
+_ZERO_WORD = r"(?i:oh|o|zero)"
+_SPOKEN_ZERO = re.compile(_ZERO_WORD)
+_DIGIT_RUN = re.compile(
+    rf"(?<![\w.])(?:\d++|{_ZERO_WORD}(?=[ \t.-]*\d))(?:[ \t]*[.-]?[ \t]*(?:\d++|{_ZERO_WORD}\b))*"
+)
+_RUN_DIGITS = 6  # fewer digits in a run are a sum, a time or a date, compared by value
 _PLACEHOLDER = re.compile(
     r"<\s*[A-Za-z][\w .'-]{0,30}?\s*>|\[\s*[A-Za-z][\w .'-]{1,30}?\s*\](?!\()"
     r"|\{\{?\s*[A-Za-z_][\w .-]{0,30}\}\}?"
@@ -334,6 +345,7 @@ class Sources:
         self.bare_numbers: set[float] = set()  # said with no unit after them: "7 till 5", "at two"
         self.quantities: set[tuple[str, float]] = set()
         self.dates: set[_Date] = set()
+        self.digit_runs = " "  # every run of digits said, its digits alone, each between spaces
         self._add("\n".join(texts))
         for day in days:
             self._add_date(_Date(day.year, day.month, day.day))
@@ -354,6 +366,7 @@ class Sources:
         self.read_stems |= read
         self.clipped |= {w for w in _WORDS.findall(text) if w.islower() and len(w) >= _CLIPPED_MIN}
         self.flat += " " + _flatten(text) + " "
+        self.digit_runs += " ".join(_digit_runs(text)) + " "
         for match in _find_specifics(text):
             kind = match.lastgroup
             if kind == "number":
@@ -510,7 +523,15 @@ def _specifics(text: str, sources: Sources) -> list[Mark]:
     marks: list[Mark] = []
     taken: list[tuple[int, int]] = []
     numbered = {match.start() for match in _BULLET_NUMBER.finditer(text)}
+    runs_said = [
+        run.span()
+        for run in _DIGIT_RUN.finditer(text)
+        if len(digits := _run_digits(run.group())) >= _RUN_DIGITS and f" {digits} " in sources.digit_runs
+    ]
     for match in _find_specifics(text):
+        if any(start <= match.start() and match.end() <= end for start, end in runs_said):
+            taken.append(match.span())
+            continue
         # A number's unit ("1Gb", "40 mg") is part of it, not a name of its own.
         unit = _UNIT_AFTER.match(text, match.end()) if match.lastgroup == "number" else None
         known_unit = unit is not None and _singular(unit.group(1).lower()) in _UNITS
@@ -546,6 +567,17 @@ def _find_specifics(text: str) -> list[re.Match[str]]:
             numeric.append(match)
             after = match.end()
     return sorted(found + numeric, key=lambda match: match.start())
+
+
+def _digit_runs(text: str) -> list[str]:
+    """The digits of each run of digit groups in ``text`` long enough to name one thing."""
+    runs = (_run_digits(run.group()) for run in _DIGIT_RUN.finditer(text))
+    return [digits for digits in runs if len(digits) >= _RUN_DIGITS]
+
+
+def _run_digits(run: str) -> str:
+    """A run's digits alone, a spoken zero as "0" ("oh 7 9-0" → "0790")."""
+    return "".join(_SPOKEN_ZERO.sub("0", run).split()).replace("-", "").replace(".", "")
 
 
 def _addresses(text: str) -> list[re.Match[str]]:

@@ -7,9 +7,11 @@ proposed but not accepted (``memdesk compact --yes`` leaves it out; review shows
 - the quote is missing, or is not in the person's own messages (it is the assistant's, or
   nobody's words);
 - the person's words there read, by the offline rules' readers (``core.slots``), as a
-  question, a supposition, a plan or a later date, or someone else's news;
+  question, a supposition, a plan or a later date, or someone else's news (a relative's or
+  a household member's, unless the stored fact is about them);
 - the new text drops a sentence of the old one that the conversation does not touch
-  ("Vegetarian. Allergic to cashews." rewritten as "Eats fish").
+  ("Vegetarian. Allergic to cashews." rewritten as "Eats fish"), rather than giving it the
+  new value the quote names in its place.
 
 Names, numbers and dates that neither the conversation nor the old text holds are marked by
 the grounding check (``core.grounding``), which every proposed change goes through.
@@ -199,10 +201,17 @@ def doubt(edit: Edit, before: str, spoken: Spoken, *, note: bool = False) -> str
         return f"Not applied: a supposition, not a change — {said}"
     if mood:
         return f"Not applied: a plan or a later date, not a change yet — {said}"
-    if _someone_elses(text, at, before) or _said_of_household(text, start, end, spoken.household):
+    # A household member's news is the person's to record when the stored fact is about them
+    # ("Dev's swimming is on Tuesdays" changes with "Dev's swimming moved to Fridays").
+    household = frozenset(name for name in spoken.household if not _opens_with(before, name))
+    if _someone_elses(text, at, before) or _said_of_household(text, start, end, household):
         return f"Not applied: someone else's news, not the person's — {said}"
     dropped = _dropped(
-        before, edit.text, spoken.person + spoken.others, retired_note=edit.action == "retire" and note
+        before,
+        edit.text,
+        spoken.person + spoken.others,
+        said_text[start:end],
+        retired_note=edit.action == "retire" and note,
     )
     if dropped:
         return f"Not applied: the new text drops “{dropped}”, which the conversation does not change."
@@ -323,8 +332,13 @@ def _someone_elses(text: str, at: int, before: str) -> bool:
     relative = _RELATIVES.search(clause)
     if not relative or _FIRST_PERSON.search(clause) or _MINE_NOW.search(text, at, _sentence_end(text, at)):
         return False
-    who = relative.group().split()[-1]
-    return not re.match(rf"\s*(?:[-*•]\s*)?(?i:my\s+)?{re.escape(who)}(?!\w)", before, re.IGNORECASE)
+    return not _opens_with(before, relative.group().split()[-1])
+
+
+def _opens_with(before: str, who: str) -> bool:
+    """The stored text opens with ``who`` as its subject ("Mum lives…", "- my brother's…",
+    "Dev's swimming…"): it is about them."""
+    return bool(re.match(rf"\s*(?:[-*•]\s*)?(?i:my\s+)?{re.escape(who)}(?!\w)", before, re.IGNORECASE))
 
 
 def _said_of_household(text: str, start: int, end: int, household: frozenset[str]) -> bool:
@@ -335,14 +349,18 @@ def _said_of_household(text: str, start: int, end: int, household: frozenset[str
     return any(start <= claim.span[0] < end and claim.span not in mine for claim in claims_in(text))
 
 
-def _dropped(before: str, after: str, conversation: tuple[str, ...], *, retired_note: bool = False) -> str:
+def _dropped(
+    before: str, after: str, conversation: tuple[str, ...], quote: str, *, retired_note: bool = False
+) -> str:
     """A sentence of a text holding several that the new text leaves out, though nothing said
-    in the conversation touches it; "" when there is none. When a note about one thing ends
+    in the conversation touches it, nor does the new text say another thing in its place from
+    the quote (``_replaced``); "" when there is none. When a note about one thing ends
     (``retired_note``), the clauses a semicolon joins to a sentence, and the sentences with no
     subject of their own (``_DETAIL``), are details of what it says and end with it
     ("…FootyPass to watch the NRL; renews on the 9th.", "Billed to the Chase card."); a
     sentence with a subject of its own is still a fact of its own."""
-    sentences = _sentences(before, _FULL_STOP if retired_note else _SENTENCE)
+    stops = _FULL_STOP if retired_note else _SENTENCE
+    sentences = _sentences(before, stops)
     if len(sentences) < 2:
         return ""
     kept = {_form(word) for word in _WORD.findall(after)}
@@ -356,9 +374,22 @@ def _dropped(before: str, after: str, conversation: tuple[str, ...], *, retired_
             and not words & kept
             and not words & said
             and not _said_of_what_it_stands_for(sentences, index, said)
+            and not _replaced(sentences, index, _sentences(after, stops), quote)
         ):
             return sentence
     return ""
+
+
+def _replaced(sentences: list[str], index: int, new_sentences: list[str], quote: str) -> bool:
+    """The new text has as many sentences as the old, and the one in the place of sentence
+    ``index`` gives the slot it filled the value the quote gives it: the person named a new
+    value in place of one they never repeat ("- Vegan. Allergic to sesame." becoming
+    "- Vegetarian. …" for "gone back to vegetarian"); no fact is left out."""
+    if len(new_sentences) != len(sentences):
+        return False
+    old_slots = {claim.slot for claim in claims_in(sentences[index]) if claim.slot}
+    quoted = {(claim.slot, claim.value) for claim in claims_in(quote) if claim.slot in old_slots}
+    return any((claim.slot, claim.value) in quoted for claim in claims_in(new_sentences[index]))
 
 
 def _said_of_what_it_stands_for(sentences: list[str], index: int, said: set[str]) -> bool:

@@ -314,3 +314,34 @@ def test_a_sentence_about_one_of_the_things_named_before_is_touched_by_that_thin
     assert "drops “last one in March.”" in doubt(
         update(after, "moved to Boots Harrogate"), before, spoken("moved to Boots Harrogate on friday")
     )
+
+
+def test_a_household_members_news_changes_a_stored_fact_about_them():
+    """Dev is the partner in the profile: his news is the person's to record where the fact is
+    his, and still not the person's own."""
+    moved = "Dev's swimming moved to Fridays, same time"
+    said = spoken(moved)
+    swimming = update("Dev's swimming is on Fridays at 6pm", "Dev's swimming moved to Fridays")
+    assert doubt(swimming, "Dev's swimming is on Tuesdays at 6pm", said) == ""
+    assert doubt(swimming, "- Dev's swimming: Tuesdays at 6pm", said) == ""
+    own = update("Swimming on Fridays at 6pm", "Dev's swimming moved to Fridays")
+    assert doubt(own, "Swimming on Tuesdays at 6pm", said).startswith(
+        "Not applied: someone else's news, not the person's"
+    )
+
+
+def test_a_value_the_person_names_may_take_the_place_of_a_sentence_they_never_repeat():
+    """A sentence is replaced, not dropped, when the new text keeps the others and gives its
+    slot the value the quote gives; anything else still drops it."""
+    said = spoken("gone back to vegetarian this month, eggs and cheese again")
+    evidence = "gone back to vegetarian this month"
+    before = "- Vegan. Allergic to sesame."
+    assert doubt(update("- Vegetarian. Allergic to sesame.", evidence), before, said) == ""
+    note = "Vegan; sesame allergy; cooks on Sundays"
+    assert doubt(update("Vegetarian; sesame allergy; cooks on Sundays", evidence), note, said) == ""
+    # a sentence of another kind in the place of the allergy, or one sentence for two
+    assert "drops “Allergic to sesame.”" in doubt(
+        update("- Vegetarian. Eats eggs.", "vegetarian this month, eggs and cheese again"), before, said
+    )
+    one_for_two = doubt(update("- Vegetarian.", evidence), before, said)
+    assert one_for_two.startswith("Not applied: the new text drops")
