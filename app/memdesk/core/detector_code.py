@@ -86,7 +86,24 @@ def code_blanked(text: str) -> str:
             read.append(line)
     if config:
         read = [_without_setting_note(kept, line) for kept, line in zip(read, lines, strict=True)]
-    return _IDENTIFIER.sub(lambda found: " " * len(found.group(0)), "".join(read))
+    return "".join(map(_identifiers_blanked, read))
+
+
+def _identifiers_blanked(line: str) -> str:
+    """``line`` with its identifiers blanked. No identifier spans a space or a line break, and
+    whitespace before one reads as the line's start does, so only the part between the line's
+    first and last mark is searched: the blanked code around its strings and comments is skipped,
+    which is most of a long note of code."""
+    words = line.strip()
+    if not words:
+        return line
+    begin = line.find(words[0])
+    end = begin + len(words)
+    return line[:begin] + _IDENTIFIER.sub(_spaces, words) + line[end:]
+
+
+def _spaces(found: re.Match[str]) -> str:
+    return " " * (found.end() - found.start())
 
 
 def _without_setting_note(kept: str, line: str) -> str:
