@@ -139,23 +139,30 @@ def _is_code(line: str) -> bool:
     tokens = _TRAILING_COMMENT.split(line, maxsplit=1)[0].split()
     if not tokens or tokens[0].startswith(("#", "//", "/*", "*")):
         return False  # a comment (or a heading, or a bullet): words
-    coded = sum(1 for token in tokens if token in _CODE_WORDS or _CODE_MARKS.search(token))
-    if coded >= _CODE_SHARE * len(tokens):
-        return True
+    # Counted until the share is reached: in a note of code most lines reach it early.
+    needed, coded = _CODE_SHARE * len(tokens), 0
+    for token in tokens:
+        if token in _CODE_WORDS or _CODE_MARKS.search(token):
+            coded += 1
+            if coded >= needed:
+                return True
     assigned = "=" in line and _ASSIGNMENT.match(line)
     return bool(assigned or (tokens[0] == "for" and _LOOP_HEADER.match(line)))
 
 
 def _words_of_code(line: str) -> str:
     """The line with only its strings of words and its comments left."""
-    kept = [" "] * len(line)
+    kept: list[str] = []
+    done = 0  # how much of the line is in ``kept``
     for found in _STRING_OR_COMMENT.finditer(line):
         part = found.group(0)
         if " " in part.strip("\"'` "):
-            kept[found.start() : found.end()] = part
-    if line.endswith("\n"):
-        kept[-1] = "\n"
+            kept += (" " * (found.start() - done), part)
+            done = found.end()
+    kept.append(" " * (len(line) - done))
     read = "".join(kept)
+    if line.endswith("\n"):
+        read = read[:-1] + "\n"
     return _ESCAPE.sub("  ", read) if "\\" in read else read
 
 
