@@ -18,8 +18,13 @@ import re
 
 from memdesk.core.detector_address import addresses_a_reader
 
-# Anything that may be code: without one of these, a text is read whole (most notes and chat).
-_MAYBE_CODE = re.compile(r"[(){};=<>`_\[\]]|[a-z][A-Z]|\w\.\w|^(?: {4}|\t)", re.MULTILINE)
+# Anything that may be code: a bracket or a mark of code, camelCase, a dotted name or an indented
+# line; without one of these, a text is read whole (most notes and chat). Each is looked for on
+# its own from the character it cannot lack (the capital, the dot), which the regular expression
+# engine finds far faster than it tries one pattern of alternatives at every character.
+_CODE_MARK = re.compile(r"[(){};=<>`_\[\]]")
+_CAMEL_CASE = re.compile(r"[A-Z](?<=[a-z][A-Z])")
+_DOTTED = re.compile(r"\.(?<=\w\.)\w")
 _FENCE = re.compile(r"[ \t]*(?:```|~~~)")
 # Identifiers inside any line: dotted names, snake_case, camelCase, calls, `spans` without a
 # space, and --options.
@@ -69,7 +74,7 @@ def code_blanked(text: str) -> str:
     """``text`` with code that is not words blanked out (same length, same offsets)."""
     lines = text.splitlines(keepends=True)
     config = _is_config(lines)
-    if not config and not _MAYBE_CODE.search(text):
+    if not config and not _maybe_code(text):
         return text
     read: list[str] = []
     fenced = False
@@ -104,6 +109,17 @@ def _identifiers_blanked(line: str) -> str:
 
 def _spaces(found: re.Match[str]) -> str:
     return " " * (found.end() - found.start())
+
+
+def _maybe_code(text: str) -> bool:
+    return bool(
+        _CODE_MARK.search(text)
+        or _CAMEL_CASE.search(text)
+        or _DOTTED.search(text)
+        or text.startswith(("    ", "\t"))
+        or "\n    " in text
+        or "\n\t" in text
+    )
 
 
 def _without_setting_note(kept: str, line: str) -> str:

@@ -79,6 +79,10 @@ class _Rule:
     # Parts that must each match within NEAR_CHARS of the pattern's match, in either direction.
     # Looking for them only around a match keeps a rule of parts in any order linear.
     near: tuple[str, ...] = ()
+    # Parts every match of the pattern holds. When one is nowhere in the piece the pattern is not
+    # tried: a pattern that opens with a common word and then looks ahead for a rare phrase costs
+    # far more to run than the phrase alone costs to look for.
+    holds: tuple[str, ...] = ()
 
     @cached_property
     def pattern(self) -> re.Pattern[str]:
@@ -101,8 +105,14 @@ class _Rule:
     def near_patterns(self) -> tuple[re.Pattern[str], ...]:
         return tuple(re.compile(part, re.MULTILINE) for part in self.near)
 
+    @cached_property
+    def held_patterns(self) -> tuple[re.Pattern[str], ...]:
+        return tuple(re.compile(part, re.MULTILINE) for part in self.holds)
+
     def span(self, text: str, begin: int, end: int) -> tuple[int, int] | None:
         """Where the rule matches in ``text[begin:end]``, its near parts included; None if nowhere."""
+        if not all(part.search(text, begin, end) for part in self.held_patterns):
+            return None
         if not self.near:
             match = self.pattern.search(text, begin, end)
             return (match.start(), match.end()) if match else None
@@ -139,6 +149,7 @@ def _rule(
     as_written: bool = False,
     across_lines: bool = False,
     near: tuple[str, ...] = (),
+    holds: tuple[str, ...] = (),
 ) -> _Rule:
     """``needs``: groups of words separated by ``&``, e.g. ``"you u & must shall will"``, and
     choices of such groups separated by ``|``."""
@@ -146,7 +157,7 @@ def _rule(
         tuple(sorted((frozenset(group.split()) for group in choice.split("&")), key=_commonness))
         for choice in needs.split("|")
     )
-    return _Rule(pattern, why, weight, choices, as_written, across_lines, near)
+    return _Rule(pattern, why, weight, choices, as_written, across_lines, near, holds)
 
 
 _YOU = r"(?:you|u|ya)"
@@ -778,7 +789,12 @@ _RULES: tuple[_Rule, ...] = (
     ),
     # A question or request whose object is the assistant's own setup, read before the chat began.
     *(
-        _rule(rf"{_ASKS_ABOUT}\b[^\n]{{0,60}}?(?:{way})", _EXTRACT, f"{_ASKS_ABOUT_WORDS} & {needs}")
+        _rule(
+            rf"{_ASKS_ABOUT}\b[^\n]{{0,60}}?(?:{way})",
+            _EXTRACT,
+            f"{_ASKS_ABOUT_WORDS} & {needs}",
+            holds=(way,),
+        )
         for way, needs in _OWN_SETUP
     ),
     _rule(
