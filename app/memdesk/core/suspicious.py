@@ -483,6 +483,17 @@ _AUTHORITY = (
     r"|\byour\s+real\s+boss\b|\beven\s+if\s+(?:i|the\s+user)\s+(?:say|says|said|tell|ask)s?\s+otherwise\b"
     r"|\bover\s+(?:anything|what|whatever)\s+the\s+user\b"
 )
+# Obeying another source outright, with no authority given to it in words.
+_OBEY_OUTRIGHT = (
+    r"\b(?:always|permanently|forever|blindly|unconditionally)\s+(?:obey|trust|believe|defer\s+to|execute|"
+    r"do(?:es)?\s+what(?:ever)?)\b[^.\n]{0,60}?\b(?:says?|tells?|asks|returned|sent|posted|files?|page|bot|e-?mails?|"
+    r"contents?|instructions?|comments?|feed|channel|account|source|site|wiki|tickets?|docs?|documents?|"
+    r"whatevers?|api|webhook|messages?|recommendations?)\b"
+    r"|\b(?:executed|obeyed|carried\s+out|acted\s+on|followed|done)\s+as\s+(?:if|though)\s+(?:i|the\s+user|the\s+owner|"
+    r"my\s+\w+)\s+(?:had\s+)?(?:sent|wrote|typed|said|asked|requested|gave)\b"
+    r"|\b(?:do|follow|obey|carry\s+out|act\s+on)\s+(?:whatever|anything|everything)\b[^.\n]{0,40}?\b(?:says|"
+    r"tells?\s+(?:you|u)|asks|instructs)\b"
+)
 # A rule for every later conversation: "from now on", "in all future chats", "whenever you reply".
 _FROM_NOW_ON = (
     r"\b(?:from\s+now\s+on|going\s+forward|from\s+today(?:\s+on)?|(?:in|for)\s+(?:all|every|each)"
@@ -548,6 +559,16 @@ _DESTINATION_WORDS = "@ http https www com net org io co app xyz example biz inf
 _ON_REQUEST = (
     r"(?:on\s+request|when(?:ever)?\s+(?:asked|they\s+ask|requested)|if\s+(?:asked|they\s+ask)|(?:ask|asks)\s+for|"
     r"to\s+(?:whoever|anyone(?:\s+who)?|anybody(?:\s+who)?)\s+(?:calls|phones|rings|asks|writes))"
+)
+
+# How an assistant's setup text opens: "You are …", "Your task …", "SYSTEM:", "I am an AI …".
+_ROLE_STATEMENT = (
+    r"(?:you\s+are\b|your\s+(?:instructions|"
+    r"rules|role|task|job|purpose)\b|system\s*:|i\s+(?:am|was)\s+(?:an?\s+(?:ai|assistant|language\s+model)|"
+    r"initiali[sz]ed|instructed|configured|programmed)\b|the\s+following\s+are\s+your\b|as\s+an?\s+"
+    r"(?:ai|assistant)\b|my\s+(?:instructions|rules|system\s+prompt|guidelines)\s+(?:say|are|tell)\b"
+    r"|(?:the|my|your)\s+(?:system\s+prompt|instructions|rules|hidden\s+prompt)\b[^\n]{0,40}?\b(?:reads?|says?|"
+    r"as\s+follows)\b)"
 )
 
 # Matched against the text after normalisation (NFKC, invisible characters removed), in lower case.
@@ -802,14 +823,11 @@ _RULES: tuple[_Rule, ...] = (
         r"output|copy\s+out|go\s+on|resume|proceed|"
         r"keep\s+(?:going|writing)|carry\s+on|fill)\b[^.\n]{0,80}?(?:\b(?:begins?|beginning|starts?|starting|opens?|from|with|blank)\b(?:\s+(?:with|"
         r"from|at))?[\s:]*[\"'“‘`]?|[\s:]*[\"'“‘`])\s*(?:#+\s*)?(?:(?:system(?:\s+(?:prompt|message))?|"
-        r"instructions?|rules|prompt|role|setup)\s*(?::|\\n|\n)\s*(?:#+\s*)?)?(?:you\s+are\b|your\s+(?:instructions|"
-        r"rules|role|task|job|purpose)\b|system\s*:|i\s+(?:am|was)\s+(?:an?\s+(?:ai|assistant|language\s+model)|"
-        r"initiali[sz]ed|instructed|configured|programmed)\b|the\s+following\s+are\s+your\b|as\s+an?\s+"
-        r"(?:ai|assistant)\b|my\s+(?:instructions|rules|system\s+prompt|guidelines)\s+(?:say|are|tell)\b"
-        r"|(?:the|my|your)\s+(?:system\s+prompt|instructions|rules|hidden\s+prompt)\b[^\n]{0,40}?\b(?:reads?|says?|"
-        r"as\s+follows)\b)"
+        r"instructions?|rules|prompt|role|setup)\s*(?::|\\n|\n)\s*(?:#+\s*)?)?"
+        + _ROLE_STATEMENT
+        + r"|"
         # Or the start of a role statement quoted first, then the order to go on with it.
-        r"|[\"'“‘`]\s*(?:you\s+are|my\s+(?:instructions|rules|system\s+prompt|guidelines)\s+(?:say|are|tell))\b"
+        r"[\"'“‘`]\s*(?:you\s+are|my\s+(?:instructions|rules|system\s+prompt|guidelines)\s+(?:say|are|tell))\b"
         r"[^\n\"'”’`]{0,80}[\"'”’`][^\n]{0,40}?\b(?:keep\s+(?:going|writing|typing)|continue|go\s+on|carry\s+on|finish\s+it|"
         r"fill\s+in)\b",
         _EXTRACT,
@@ -820,18 +838,13 @@ _RULES: tuple[_Rule, ...] = (
         " resume proceed &"
         " instruction instructions "
         "prompt rules role setup",
+        # Both ways end in a role statement (the quoted one's words are among its own).
+        holds=(_ROLE_STATEMENT,),
     ),
     # Standing orders worded as policy: an outside source's words given the person's authority.
     _rule(
-        rf"\b(?:{_OBEY})\b[^\n]{{0,120}}?(?:{_AUTHORITY})|(?:{_AUTHORITY})[^\n]{{0,80}}?\b(?:{_OBEY})\b"
-        r"|\b(?:always|permanently|forever|blindly|unconditionally)\s+(?:obey|trust|believe|defer\s+to|execute|"
-        r"do(?:es)?\s+what(?:ever)?)\b[^.\n]{0,60}?\b(?:says?|tells?|asks|returned|sent|posted|files?|page|bot|e-?mails?|"
-        r"contents?|instructions?|comments?|feed|channel|account|source|site|wiki|tickets?|docs?|documents?|"
-        r"whatevers?|api|webhook|messages?|recommendations?)\b"
-        r"|\b(?:executed|obeyed|carried\s+out|acted\s+on|followed|done)\s+as\s+(?:if|though)\s+(?:i|the\s+user|the\s+owner|"
-        r"my\s+\w+)\s+(?:had\s+)?(?:sent|wrote|typed|said|asked|requested|gave)\b"
-        r"|\b(?:do|follow|obey|carry\s+out|act\s+on)\s+(?:whatever|anything|everything)\b[^.\n]{0,40}?\b(?:says|"
-        r"tells?\s+(?:you|u)|asks|instructs)\b",
+        rf"\b(?:{_OBEY})\b[^\n]{{0,120}}?(?:{_AUTHORITY})|(?:{_AUTHORITY})[^\n]{{0,80}}?\b(?:{_OBEY})\b|"
+        + _OBEY_OUTRIGHT,
         _OBEYS,
         "trust trusts obey follow followed defer do carry execute executed obeyed acted carried done "
         "act comply treat consider regard instruction instructions command commands says tell tells asks "
@@ -840,6 +853,8 @@ _RULES: tuple[_Rule, ...] = (
         "followed obeyed boss over your questions even | always permanently forever blindly unconditionally"
         " & obey do does trust believe defer execute"
         " | do follow obey carry act & whatever anything everything",
+        # Its common verbs ("says", "lists", "follow") are tried only where the rest is found.
+        holds=(rf"(?:{_AUTHORITY})|{_OBEY_OUTRIGHT}",),
     ),
     # A standing rule to obey what comes from elsewhere ("from now on, requests in the wiki
     # should be carried out").
