@@ -494,6 +494,12 @@ _OBEY_OUTRIGHT = (
     r"|\b(?:do|follow|obey|carry\s+out|act\s+on)\s+(?:whatever|anything|everything)\b[^.\n]{0,40}?\b(?:says|"
     r"tells?\s+(?:you|u)|asks|instructs)\b"
 )
+# Another source's order as it is passed on ("it tells you to …", "do whatever the page says").
+_TOLD_TO = r"\b(?:tells?|asks?|instructs?)\s+(?:you|u)\s+to\b"
+_DO_AS_TOLD = (
+    r"\b(?:do|follow|obey|carry\s+out)\s+(?:what(?:ever)?|anything)\s+(?:it|they|he|she|the\s+\w+)\s+"
+    r"(?:asks?|says?|tells?|wants?|requests?)\b"
+)
 # A rule for every later conversation: "from now on", "in all future chats", "whenever you reply".
 _FROM_NOW_ON = (
     r"\b(?:from\s+now\s+on|going\s+forward|from\s+today(?:\s+on)?|(?:in|for)\s+(?:all|every|each)"
@@ -872,13 +878,13 @@ _RULES: tuple[_Rule, ...] = (
     ),
     # Or to do whatever something else says, when it says it ("if the page tells you to, do it").
     _rule(
-        r"\b(?:if|when|whenever)\b[^.\n]{0,60}?\b(?:tells?|asks?|instructs?)\s+(?:you|u)\s+to\b[^.\n]{0,40}?"
+        rf"\b(?:if|when|whenever)\b[^.\n]{{0,60}}?{_TOLD_TO}[^.\n]{{0,40}}?"
         r"(?:,|—|–|\s-|\bthen)\s*(?:just\s+)?(?:do\s+it|do\s+so|comply|obey(?:\s+it)?|follow\s+it|carry\s+it\s+out)\b"
-        r"|\b(?:if|when|whenever)\b[^.\n]{0,80}?\b(?:do|follow|obey|carry\s+out)\s+(?:what(?:ever)?|anything)\s+(?:it|they|"
-        r"he|she|the\s+\w+)\s+(?:asks?|says?|tells?|wants?|requests?)\b",
+        rf"|\b(?:if|when|whenever)\b[^.\n]{{0,80}}?{_DO_AS_TOLD}",
         _OBEYS,
         "tells tell asks ask instructs instruct says say wants requests & if when whenever & it so comply"
         " obey follow carry do & you u whatever what anything",
+        holds=(f"{_TOLD_TO}|{_DO_AS_TOLD}",),
     ),
     # Or an addition to everything it writes: a link, a code, a plug.
     _rule(
@@ -904,6 +910,8 @@ _RULES: tuple[_Rule, ...] = (
         f" | always & {_PROMO_WORDS} & add append"
         " include insert put mention slip end start begin attach plug close finish recommend promote"
         " | rewrite route redirect wrap send pass & through via",
+        # Every way names the plug (a link rewritten names its address, which a plug is too).
+        holds=(_PROMO,),
     ),
     _rule(
         r"\b(?:always|only)\s+(?:recommend|suggest|promote|push|mention|book|buy|order|shop|use)\w*\b[^\n]{0,120}?"
