@@ -788,6 +788,7 @@ _RULES: tuple[_Rule, ...] = (
         rf"(?:{_DISREGARD}[^\n]{{0,60}}?{_REST}|{_REST}[^\n]{{0,60}}?{_DISREGARD})[^\n]{{0,150}}?{_SAY_INSTEAD}",
         _DISREGARD_REST,
         f"{_DISREGARD_WORDS} & {_REST_WORDS} & {_SAY_WORDS}",
+        holds=(_REST, _DISREGARD),
     ),
     # The order to say something put on a line of its own after the one that set the rest aside
     # ("…leave them out of your analysis.\nIn their place, please produce…"): read from the
@@ -910,8 +911,6 @@ _RULES: tuple[_Rule, ...] = (
         f" | always & {_PROMO_WORDS} & add append"
         " include insert put mention slip end start begin attach plug close finish recommend promote"
         " | rewrite route redirect wrap send pass & through via",
-        # Every way names the plug (a link rewritten names its address, which a plug is too).
-        holds=(_PROMO,),
     ),
     _rule(
         r"\b(?:always|only)\s+(?:recommend|suggest|promote|push|mention|book|buy|order|shop|use)\w*\b[^\n]{0,120}?"
