@@ -1317,8 +1317,12 @@ _CALL_BODY_KEYS = frozenset({"arguments", "parameters", "input"})
 _DECODER = json.JSONDecoder()
 _KEY_WITHIN_CHARS = 40
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{32,}={0,2}(?![A-Za-z0-9+/=_-])")
-_HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}[\s:]?){24,}\b")
-_MORSE = re.compile(r"(?:[.\-]{1,7}[ /]+){20,}")
+# Both open with the class of character they cannot start without (the word boundary before a
+# run of hex pairs is checked behind its first digit, and the first group is written out once):
+# the engine then skips to such characters instead of trying the pattern at every one of a
+# long note's. The same runs match.
+_HEX = re.compile(r"[0-9a-fA-F](?<!\w.)[0-9a-fA-F][\s:]?(?:[0-9a-fA-F]{2}[\s:]?){23,}\b")
+_MORSE = re.compile(r"[.\-][.\-]{0,6}[ /]+(?:[.\-]{1,7}[ /]+){19,}")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 # A word is a run of a-z, 0-9 and _: every other byte (and every letter outside ASCII, which
 # encodes as "?") separates words. Translating bytes is much faster than a regular expression.
