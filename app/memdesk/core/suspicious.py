@@ -1564,7 +1564,7 @@ def _spelled_out(text: str, depth: int) -> list[Finding]:
 def _words(lowered: str) -> set[str]:
     """The text's words, and the marks some rules need (``@``, ``:``, ``<|``…)."""
     words = set(lowered.encode("ascii", "replace").translate(_NOT_IN_WORDS).decode("ascii").split())
-    words.update(mark for mark in _MARKS if mark in lowered)
+    words.update(filter(lowered.__contains__, _MARKS))
     if "gpt" in lowered and _GPT_NAME.search(lowered):
         words.add("*gpt")
     if not lowered.isascii() and _FOREIGN_LETTER.search(lowered):
