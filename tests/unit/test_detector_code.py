@@ -121,3 +121,24 @@ def test_a_ruled_line_is_no_word():
 )
 def test_settings_loops_and_lists_are_read_as_code(text, kept):
     assert model_text(text).split() == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "identifier"),
+    [
+        ("Then the handler calls runPrintMode and stops.", "runPrintMode"),
+        ("Then the handler calls OS.Path and stops.", "OS.Path"),
+        ("Then the handler calls run_print_mode and stops.", "run_print_mode"),
+        ("Run it like so:\n    pytest --verbose", "--verbose"),
+        ("\tpytest --verbose", "--verbose"),
+    ],
+)
+def test_each_sign_of_code_alone_makes_a_note_read_as_code(text, identifier):
+    # Whether a note may hold code is asked of each sign on its own: camelCase, a dotted name,
+    # a mark of code, an indented line.
+    assert identifier in text
+    assert identifier not in code_blanked(text)
+
+
+def test_an_option_in_a_sentence_without_signs_of_code_is_read():
+    assert code_blanked("Run it like so: pytest --verbose") == "Run it like so: pytest --verbose"

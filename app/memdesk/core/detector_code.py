@@ -18,8 +18,13 @@ import re
 
 from memdesk.core.detector_address import addresses_a_reader
 
-# Anything that may be code: without one of these, a text is read whole (most notes and chat).
-_MAYBE_CODE = re.compile(r"[(){};=<>`_\[\]]|[a-z][A-Z]|\w\.\w|^(?: {4}|\t)", re.MULTILINE)
+# Anything that may be code: a bracket or a mark of code, camelCase, a dotted name or an indented
+# line; without one of these, a text is read whole (most notes and chat). Each is looked for on
+# its own from the character it cannot lack (the capital, the dot), which the regular expression
+# engine finds far faster than it tries one pattern of alternatives at every character.
+_CODE_MARK = re.compile(r"[(){};=<>`_\[\]]")
+_CAMEL_CASE = re.compile(r"[A-Z](?<=[a-z][A-Z])")
+_DOTTED = re.compile(r"\.(?<=\w\.)\w")
 _FENCE = re.compile(r"[ \t]*(?:```|~~~)")
 # Identifiers inside any line: dotted names, snake_case, camelCase, calls, `spans` without a
 # space, and --options.
@@ -69,7 +74,7 @@ def code_blanked(text: str) -> str:
     """``text`` with code that is not words blanked out (same length, same offsets)."""
     lines = text.splitlines(keepends=True)
     config = _is_config(lines)
-    if not config and not _MAYBE_CODE.search(text):
+    if not config and not _maybe_code(text):
         return text
     read: list[str] = []
     fenced = False
@@ -86,7 +91,35 @@ def code_blanked(text: str) -> str:
             read.append(line)
     if config:
         read = [_without_setting_note(kept, line) for kept, line in zip(read, lines, strict=True)]
-    return _IDENTIFIER.sub(lambda found: " " * len(found.group(0)), "".join(read))
+    return "".join(map(_identifiers_blanked, read))
+
+
+def _identifiers_blanked(line: str) -> str:
+    """``line`` with its identifiers blanked. No identifier spans a space or a line break, and
+    whitespace before one reads as the line's start does, so only the part between the line's
+    first and last mark is searched: the blanked code around its strings and comments is skipped,
+    which is most of a long note of code."""
+    words = line.strip()
+    if not words:
+        return line
+    begin = line.find(words[0])
+    end = begin + len(words)
+    return line[:begin] + _IDENTIFIER.sub(_spaces, words) + line[end:]
+
+
+def _spaces(found: re.Match[str]) -> str:
+    return " " * (found.end() - found.start())
+
+
+def _maybe_code(text: str) -> bool:
+    return bool(
+        _CODE_MARK.search(text)
+        or _CAMEL_CASE.search(text)
+        or _DOTTED.search(text)
+        or text.startswith(("    ", "\t"))
+        or "\n    " in text
+        or "\n\t" in text
+    )
 
 
 def _without_setting_note(kept: str, line: str) -> str:
@@ -122,23 +155,30 @@ def _is_code(line: str) -> bool:
     tokens = _TRAILING_COMMENT.split(line, maxsplit=1)[0].split()
     if not tokens or tokens[0].startswith(("#", "//", "/*", "*")):
         return False  # a comment (or a heading, or a bullet): words
-    coded = sum(1 for token in tokens if token in _CODE_WORDS or _CODE_MARKS.search(token))
-    if coded >= _CODE_SHARE * len(tokens):
-        return True
+    # Counted until the share is reached: in a note of code most lines reach it early.
+    needed, coded = _CODE_SHARE * len(tokens), 0
+    for token in tokens:
+        if token in _CODE_WORDS or _CODE_MARKS.search(token):
+            coded += 1
+            if coded >= needed:
+                return True
     assigned = "=" in line and _ASSIGNMENT.match(line)
     return bool(assigned or (tokens[0] == "for" and _LOOP_HEADER.match(line)))
 
 
 def _words_of_code(line: str) -> str:
     """The line with only its strings of words and its comments left."""
-    kept = [" "] * len(line)
+    kept: list[str] = []
+    done = 0  # how much of the line is in ``kept``
     for found in _STRING_OR_COMMENT.finditer(line):
         part = found.group(0)
         if " " in part.strip("\"'` "):
-            kept[found.start() : found.end()] = part
-    if line.endswith("\n"):
-        kept[-1] = "\n"
+            kept += (" " * (found.start() - done), part)
+            done = found.end()
+    kept.append(" " * (len(line) - done))
     read = "".join(kept)
+    if line.endswith("\n"):
+        read = read[:-1] + "\n"
     return _ESCAPE.sub("  ", read) if "\\" in read else read
 
 

@@ -79,6 +79,10 @@ class _Rule:
     # Parts that must each match within NEAR_CHARS of the pattern's match, in either direction.
     # Looking for them only around a match keeps a rule of parts in any order linear.
     near: tuple[str, ...] = ()
+    # Parts every match of the pattern holds. When one is nowhere in the piece the pattern is not
+    # tried: a pattern that opens with a common word and then looks ahead for a rare phrase costs
+    # far more to run than the phrase alone costs to look for.
+    holds: tuple[str, ...] = ()
 
     @cached_property
     def pattern(self) -> re.Pattern[str]:
@@ -101,8 +105,14 @@ class _Rule:
     def near_patterns(self) -> tuple[re.Pattern[str], ...]:
         return tuple(re.compile(part, re.MULTILINE) for part in self.near)
 
+    @cached_property
+    def held_patterns(self) -> tuple[re.Pattern[str], ...]:
+        return tuple(re.compile(part, re.MULTILINE) for part in self.holds)
+
     def span(self, text: str, begin: int, end: int) -> tuple[int, int] | None:
         """Where the rule matches in ``text[begin:end]``, its near parts included; None if nowhere."""
+        if not all(part.search(text, begin, end) for part in self.held_patterns):
+            return None
         if not self.near:
             match = self.pattern.search(text, begin, end)
             return (match.start(), match.end()) if match else None
@@ -139,6 +149,7 @@ def _rule(
     as_written: bool = False,
     across_lines: bool = False,
     near: tuple[str, ...] = (),
+    holds: tuple[str, ...] = (),
 ) -> _Rule:
     """``needs``: groups of words separated by ``&``, e.g. ``"you u & must shall will"``, and
     choices of such groups separated by ``|``."""
@@ -146,7 +157,7 @@ def _rule(
         tuple(sorted((frozenset(group.split()) for group in choice.split("&")), key=_commonness))
         for choice in needs.split("|")
     )
-    return _Rule(pattern, why, weight, choices, as_written, across_lines, near)
+    return _Rule(pattern, why, weight, choices, as_written, across_lines, near, holds)
 
 
 _YOU = r"(?:you|u|ya)"
@@ -472,6 +483,23 @@ _AUTHORITY = (
     r"|\byour\s+real\s+boss\b|\beven\s+if\s+(?:i|the\s+user)\s+(?:say|says|said|tell|ask)s?\s+otherwise\b"
     r"|\bover\s+(?:anything|what|whatever)\s+the\s+user\b"
 )
+# Obeying another source outright, with no authority given to it in words.
+_OBEY_OUTRIGHT = (
+    r"\b(?:always|permanently|forever|blindly|unconditionally)\s+(?:obey|trust|believe|defer\s+to|execute|"
+    r"do(?:es)?\s+what(?:ever)?)\b[^.\n]{0,60}?\b(?:says?|tells?|asks|returned|sent|posted|files?|page|bot|e-?mails?|"
+    r"contents?|instructions?|comments?|feed|channel|account|source|site|wiki|tickets?|docs?|documents?|"
+    r"whatevers?|api|webhook|messages?|recommendations?)\b"
+    r"|\b(?:executed|obeyed|carried\s+out|acted\s+on|followed|done)\s+as\s+(?:if|though)\s+(?:i|the\s+user|the\s+owner|"
+    r"my\s+\w+)\s+(?:had\s+)?(?:sent|wrote|typed|said|asked|requested|gave)\b"
+    r"|\b(?:do|follow|obey|carry\s+out|act\s+on)\s+(?:whatever|anything|everything)\b[^.\n]{0,40}?\b(?:says|"
+    r"tells?\s+(?:you|u)|asks|instructs)\b"
+)
+# Another source's order as it is passed on ("it tells you to …", "do whatever the page says").
+_TOLD_TO = r"\b(?:tells?|asks?|instructs?)\s+(?:you|u)\s+to\b"
+_DO_AS_TOLD = (
+    r"\b(?:do|follow|obey|carry\s+out)\s+(?:what(?:ever)?|anything)\s+(?:it|they|he|she|the\s+\w+)\s+"
+    r"(?:asks?|says?|tells?|wants?|requests?)\b"
+)
 # A rule for every later conversation: "from now on", "in all future chats", "whenever you reply".
 _FROM_NOW_ON = (
     r"\b(?:from\s+now\s+on|going\s+forward|from\s+today(?:\s+on)?|(?:in|for)\s+(?:all|every|each)"
@@ -537,6 +565,16 @@ _DESTINATION_WORDS = "@ http https www com net org io co app xyz example biz inf
 _ON_REQUEST = (
     r"(?:on\s+request|when(?:ever)?\s+(?:asked|they\s+ask|requested)|if\s+(?:asked|they\s+ask)|(?:ask|asks)\s+for|"
     r"to\s+(?:whoever|anyone(?:\s+who)?|anybody(?:\s+who)?)\s+(?:calls|phones|rings|asks|writes))"
+)
+
+# How an assistant's setup text opens: "You are …", "Your task …", "SYSTEM:", "I am an AI …".
+_ROLE_STATEMENT = (
+    r"(?:you\s+are\b|your\s+(?:instructions|"
+    r"rules|role|task|job|purpose)\b|system\s*:|i\s+(?:am|was)\s+(?:an?\s+(?:ai|assistant|language\s+model)|"
+    r"initiali[sz]ed|instructed|configured|programmed)\b|the\s+following\s+are\s+your\b|as\s+an?\s+"
+    r"(?:ai|assistant)\b|my\s+(?:instructions|rules|system\s+prompt|guidelines)\s+(?:say|are|tell)\b"
+    r"|(?:the|my|your)\s+(?:system\s+prompt|instructions|rules|hidden\s+prompt)\b[^\n]{0,40}?\b(?:reads?|says?|"
+    r"as\s+follows)\b)"
 )
 
 # Matched against the text after normalisation (NFKC, invisible characters removed), in lower case.
@@ -750,6 +788,7 @@ _RULES: tuple[_Rule, ...] = (
         rf"(?:{_DISREGARD}[^\n]{{0,60}}?{_REST}|{_REST}[^\n]{{0,60}}?{_DISREGARD})[^\n]{{0,150}}?{_SAY_INSTEAD}",
         _DISREGARD_REST,
         f"{_DISREGARD_WORDS} & {_REST_WORDS} & {_SAY_WORDS}",
+        holds=(_REST, _DISREGARD),
     ),
     # The order to say something put on a line of its own after the one that set the rest aside
     # ("…leave them out of your analysis.\nIn their place, please produce…"): read from the
@@ -778,7 +817,12 @@ _RULES: tuple[_Rule, ...] = (
     ),
     # A question or request whose object is the assistant's own setup, read before the chat began.
     *(
-        _rule(rf"{_ASKS_ABOUT}\b[^\n]{{0,60}}?(?:{way})", _EXTRACT, f"{_ASKS_ABOUT_WORDS} & {needs}")
+        _rule(
+            rf"{_ASKS_ABOUT}\b[^\n]{{0,60}}?(?:{way})",
+            _EXTRACT,
+            f"{_ASKS_ABOUT_WORDS} & {needs}",
+            holds=(way,),
+        )
         for way, needs in _OWN_SETUP
     ),
     _rule(
@@ -786,14 +830,11 @@ _RULES: tuple[_Rule, ...] = (
         r"output|copy\s+out|go\s+on|resume|proceed|"
         r"keep\s+(?:going|writing)|carry\s+on|fill)\b[^.\n]{0,80}?(?:\b(?:begins?|beginning|starts?|starting|opens?|from|with|blank)\b(?:\s+(?:with|"
         r"from|at))?[\s:]*[\"'“‘`]?|[\s:]*[\"'“‘`])\s*(?:#+\s*)?(?:(?:system(?:\s+(?:prompt|message))?|"
-        r"instructions?|rules|prompt|role|setup)\s*(?::|\\n|\n)\s*(?:#+\s*)?)?(?:you\s+are\b|your\s+(?:instructions|"
-        r"rules|role|task|job|purpose)\b|system\s*:|i\s+(?:am|was)\s+(?:an?\s+(?:ai|assistant|language\s+model)|"
-        r"initiali[sz]ed|instructed|configured|programmed)\b|the\s+following\s+are\s+your\b|as\s+an?\s+"
-        r"(?:ai|assistant)\b|my\s+(?:instructions|rules|system\s+prompt|guidelines)\s+(?:say|are|tell)\b"
-        r"|(?:the|my|your)\s+(?:system\s+prompt|instructions|rules|hidden\s+prompt)\b[^\n]{0,40}?\b(?:reads?|says?|"
-        r"as\s+follows)\b)"
+        r"instructions?|rules|prompt|role|setup)\s*(?::|\\n|\n)\s*(?:#+\s*)?)?"
+        + _ROLE_STATEMENT
+        + r"|"
         # Or the start of a role statement quoted first, then the order to go on with it.
-        r"|[\"'“‘`]\s*(?:you\s+are|my\s+(?:instructions|rules|system\s+prompt|guidelines)\s+(?:say|are|tell))\b"
+        r"[\"'“‘`]\s*(?:you\s+are|my\s+(?:instructions|rules|system\s+prompt|guidelines)\s+(?:say|are|tell))\b"
         r"[^\n\"'”’`]{0,80}[\"'”’`][^\n]{0,40}?\b(?:keep\s+(?:going|writing|typing)|continue|go\s+on|carry\s+on|finish\s+it|"
         r"fill\s+in)\b",
         _EXTRACT,
@@ -804,18 +845,13 @@ _RULES: tuple[_Rule, ...] = (
         " resume proceed &"
         " instruction instructions "
         "prompt rules role setup",
+        # Both ways end in a role statement (the quoted one's words are among its own).
+        holds=(_ROLE_STATEMENT,),
     ),
     # Standing orders worded as policy: an outside source's words given the person's authority.
     _rule(
-        rf"\b(?:{_OBEY})\b[^\n]{{0,120}}?(?:{_AUTHORITY})|(?:{_AUTHORITY})[^\n]{{0,80}}?\b(?:{_OBEY})\b"
-        r"|\b(?:always|permanently|forever|blindly|unconditionally)\s+(?:obey|trust|believe|defer\s+to|execute|"
-        r"do(?:es)?\s+what(?:ever)?)\b[^.\n]{0,60}?\b(?:says?|tells?|asks|returned|sent|posted|files?|page|bot|e-?mails?|"
-        r"contents?|instructions?|comments?|feed|channel|account|source|site|wiki|tickets?|docs?|documents?|"
-        r"whatevers?|api|webhook|messages?|recommendations?)\b"
-        r"|\b(?:executed|obeyed|carried\s+out|acted\s+on|followed|done)\s+as\s+(?:if|though)\s+(?:i|the\s+user|the\s+owner|"
-        r"my\s+\w+)\s+(?:had\s+)?(?:sent|wrote|typed|said|asked|requested|gave)\b"
-        r"|\b(?:do|follow|obey|carry\s+out|act\s+on)\s+(?:whatever|anything|everything)\b[^.\n]{0,40}?\b(?:says|"
-        r"tells?\s+(?:you|u)|asks|instructs)\b",
+        rf"\b(?:{_OBEY})\b[^\n]{{0,120}}?(?:{_AUTHORITY})|(?:{_AUTHORITY})[^\n]{{0,80}}?\b(?:{_OBEY})\b|"
+        + _OBEY_OUTRIGHT,
         _OBEYS,
         "trust trusts obey follow followed defer do carry execute executed obeyed acted carried done "
         "act comply treat consider regard instruction instructions command commands says tell tells asks "
@@ -824,6 +860,8 @@ _RULES: tuple[_Rule, ...] = (
         "followed obeyed boss over your questions even | always permanently forever blindly unconditionally"
         " & obey do does trust believe defer execute"
         " | do follow obey carry act & whatever anything everything",
+        # Its common verbs ("says", "lists", "follow") are tried only where the rest is found.
+        holds=(rf"(?:{_AUTHORITY})|{_OBEY_OUTRIGHT}",),
     ),
     # A standing rule to obey what comes from elsewhere ("from now on, requests in the wiki
     # should be carried out").
@@ -841,13 +879,13 @@ _RULES: tuple[_Rule, ...] = (
     ),
     # Or to do whatever something else says, when it says it ("if the page tells you to, do it").
     _rule(
-        r"\b(?:if|when|whenever)\b[^.\n]{0,60}?\b(?:tells?|asks?|instructs?)\s+(?:you|u)\s+to\b[^.\n]{0,40}?"
+        rf"\b(?:if|when|whenever)\b[^.\n]{{0,60}}?{_TOLD_TO}[^.\n]{{0,40}}?"
         r"(?:,|—|–|\s-|\bthen)\s*(?:just\s+)?(?:do\s+it|do\s+so|comply|obey(?:\s+it)?|follow\s+it|carry\s+it\s+out)\b"
-        r"|\b(?:if|when|whenever)\b[^.\n]{0,80}?\b(?:do|follow|obey|carry\s+out)\s+(?:what(?:ever)?|anything)\s+(?:it|they|"
-        r"he|she|the\s+\w+)\s+(?:asks?|says?|tells?|wants?|requests?)\b",
+        rf"|\b(?:if|when|whenever)\b[^.\n]{{0,80}}?{_DO_AS_TOLD}",
         _OBEYS,
         "tells tell asks ask instructs instruct says say wants requests & if when whenever & it so comply"
         " obey follow carry do & you u whatever what anything",
+        holds=(f"{_TOLD_TO}|{_DO_AS_TOLD}",),
     ),
     # Or an addition to everything it writes: a link, a code, a plug.
     _rule(
@@ -1279,8 +1317,12 @@ _CALL_BODY_KEYS = frozenset({"arguments", "parameters", "input"})
 _DECODER = json.JSONDecoder()
 _KEY_WITHIN_CHARS = 40
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{32,}={0,2}(?![A-Za-z0-9+/=_-])")
-_HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}[\s:]?){24,}\b")
-_MORSE = re.compile(r"(?:[.\-]{1,7}[ /]+){20,}")
+# Both open with the class of character they cannot start without (the word boundary before a
+# run of hex pairs is checked behind its first digit, and the first group is written out once):
+# the engine then skips to such characters instead of trying the pattern at every one of a
+# long note's. The same runs match.
+_HEX = re.compile(r"[0-9a-fA-F](?<!\w.)[0-9a-fA-F][\s:]?(?:[0-9a-fA-F]{2}[\s:]?){23,}\b")
+_MORSE = re.compile(r"[.\-][.\-]{0,6}[ /]+(?:[.\-]{1,7}[ /]+){19,}")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 # A word is a run of a-z, 0-9 and _: every other byte (and every letter outside ASCII, which
 # encodes as "?") separates words. Translating bytes is much faster than a regular expression.
@@ -1522,7 +1564,7 @@ def _spelled_out(text: str, depth: int) -> list[Finding]:
 def _words(lowered: str) -> set[str]:
     """The text's words, and the marks some rules need (``@``, ``:``, ``<|``…)."""
     words = set(lowered.encode("ascii", "replace").translate(_NOT_IN_WORDS).decode("ascii").split())
-    words.update(mark for mark in _MARKS if mark in lowered)
+    words.update(filter(lowered.__contains__, _MARKS))
     if "gpt" in lowered and _GPT_NAME.search(lowered):
         words.add("*gpt")
     if not lowered.isascii() and _FOREIGN_LETTER.search(lowered):
