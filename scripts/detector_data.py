@@ -10,6 +10,10 @@
 - Memory-like notes and chat in eleven languages (``detector_notes``), attacks of the
   families the corpora lack (``detector_attacks``) and honest text that shares their words
   (``detector_lookalikes``), all written for Memdesk.
+- Rows written free-form for Memdesk by four authors, each in registers of their own
+  (``detector_authors/author-N.json``: 120 attacks of six families, 120 honest texts of six
+  kinds): a source of their own per author, so a model can be measured on an author it has
+  never read.
 
 Every row has a split: the corpora's own train/validation/test where they ship one; for
 developer text a hash of its package's name, so a package is held out whole; otherwise a hash
@@ -59,8 +63,13 @@ LICENCES = {
     "written-attacks": "made for Memdesk by scripts/detector_attacks.py",
     "lookalikes": "made for Memdesk by scripts/detector_lookalikes.py",
     "developer text": "each package's own licence, permissive only (see developer_sources)",
+    "four authors": "MIT; written for Memdesk by four authors; split by author (see author_sources)",
 }
 PUBLIC = ("neuralchemy", "s-labs", "yanismiraoui")
+AUTHORS_DIR = ROOT / "scripts" / "detector_authors"
+# Each author's rows are one source, named after its file; all of them train the shipped model,
+# and leaving one author out measures text in a voice the model never read.
+AUTHORS = tuple(sorted(path.stem for path in AUTHORS_DIR.glob("author-*.json")))
 
 
 @dataclass(frozen=True)
@@ -112,6 +121,9 @@ def sources() -> dict[str, str]:
     scripts = ("detector_notes.py", "detector_attacks.py", "detector_lookalikes.py", "detector_devtext.py")
     for script in scripts:
         found[f"scripts/{script}"] = hashlib.sha256((ROOT / "scripts" / script).read_bytes()).hexdigest()
+    for author in AUTHORS:
+        path = AUTHORS_DIR / f"{author}.json"
+        found[str(path.relative_to(ROOT))] = hashlib.sha256(path.read_bytes()).hexdigest()
     return found
 
 
@@ -142,6 +154,7 @@ def _all_rows() -> Iterator[Row]:
         yield Row("written-attacks", "en", attack.split, 1, attack.text, attack.family)
     for lookalike in lookalikes():
         yield Row("lookalikes", "en", lookalike.split, 0, lookalike.text)
+    yield from author_rows()
     for note in notes():
         # Preferences and labels all train: item by item they are what the model must leave alone.
         kept = note.template.split(":")[1].startswith(("p", "labels"))
@@ -170,6 +183,16 @@ def _yanismiraoui(wheel: zipfile.ZipFile) -> Iterator[Row]:
     for item in csv.DictReader(io.StringIO(text)):
         attack = item["prompt_injections"]
         yield Row("yanismiraoui", language_of(attack), _hash_split(attack), 1, attack)
+
+
+def author_rows() -> Iterator[Row]:
+    """The four authors' rows, all in the train split; an attack's kind is its family, an
+    honest text's kind is what it is (dev-prose, code, commit, config, personal-note, chat)."""
+    for author in AUTHORS:
+        written = json.loads((AUTHORS_DIR / f"{author}.json").read_text(encoding="utf-8"))
+        for label, part, kind in ((1, "attacks", "family"), (0, "benign", "kind")):
+            for item in written[part]:
+                yield Row(author, language_of(item["text"]), "train", label, item["text"], item[kind])
 
 
 def developer_texts() -> list[DevText]:

@@ -15,16 +15,20 @@ import argparse
 import hashlib
 import json
 import math
+import os
+import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from scripts.detector_data import LICENCES, PUBLIC, ROOT, Row, injection_dev_attacks, rows, sources
+from scripts.detector_data import AUTHORS, LICENCES, PUBLIC, ROOT, Row, injection_dev_attacks, rows, sources
 from scripts.detector_devtext import KINDS
 
-from memdesk.core.detector import WEIGHTS_NAME, Model, encode
+from memdesk.core import detector
+from memdesk.core.detector import PATH_VARIABLE, WEIGHTS_NAME, Model, encode
 from memdesk.core.detector_features import features, length_norm, model_text, words
-from memdesk.core.suspicious import normalised
+from memdesk.core.suspicious import is_suspicious, normalised
 
 OUT_DIR = ROOT / "resources" / "detector"  # app/memdesk/resources links here
 SETTINGS = {
@@ -37,6 +41,7 @@ SETTINGS = {
     "memory_like_weight": 15.0,
     "developer_text_weight": 3.0,
     "chat_weight": 6.0,
+    "author_weight": 15.0,
     "benign_goal_chat": 0.005,
     "benign_goal_developer": 0.005,
     "benign_goal_public": 0.1,
@@ -51,7 +56,7 @@ def lowered(text: str) -> str:
 
 
 def developer(row: Row) -> bool:
-    return row.kind in KINDS
+    return row.kind in KINDS and row.source not in AUTHORS
 
 
 def fit(train: list[Row]) -> Model:
@@ -101,6 +106,8 @@ def _sample_weights(train: list[Row]) -> list[float]:
         weight = 1.0 if row.label else attacks / benign
         if row.source in MEMORY_LIKE:
             weight *= SETTINGS["memory_like_weight"]
+        elif row.source in AUTHORS:
+            weight *= SETTINGS["author_weight"]
         elif developer(row):
             weight *= SETTINGS["developer_text_weight"]
         elif row.source == "chitchat":
@@ -186,6 +193,70 @@ def leave_one_source_out(all_rows: list[Row]) -> dict[str, object]:
     return out
 
 
+@contextmanager
+def checking_with(model: Model) -> Iterator[None]:
+    """The whole write check (rules and model) with ``model`` in place of the shipped weights."""
+    before = os.environ.get(PATH_VARIABLE)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / WEIGHTS_NAME
+        path.write_bytes(encode(model))
+        os.environ[PATH_VARIABLE] = str(path)
+        detector.reload()
+        try:
+            yield
+        finally:
+            if before is None:
+                del os.environ[PATH_VARIABLE]
+            else:
+                os.environ[PATH_VARIABLE] = before
+            detector.reload()
+
+
+def held_by_check(texts: list[Row]) -> dict[str, object]:
+    """What the write check holds of ``texts``, in all and by kind (an attack's family)."""
+    held = [row for row in texts if is_suspicious(row.text)]
+    kinds = sorted({row.kind for row in texts})
+    return {
+        "held": len(held),
+        "texts": len(texts),
+        "share": round(len(held) / len(texts), 4) if texts else 0.0,
+        "by kind": {
+            kind: f"{sum(row.kind == kind for row in held)}/{sum(row.kind == kind for row in texts)}"
+            for kind in kinds
+        },
+    }
+
+
+def leave_one_author_out(all_rows: list[Row]) -> dict[str, object]:
+    """For each author: the write check, its model trained without that author's rows, on
+    them: text in a voice the model never read."""
+    out: dict[str, object] = {}
+    for author in AUTHORS:
+        model = trained([row for row in all_rows if row.source != author])
+        written = [row for row in all_rows if row.source == author]
+        with checking_with(model):
+            out[author] = {
+                "attacks held": held_by_check([row for row in written if row.label == 1]),
+                "benign held": held_by_check([row for row in written if row.label == 0]),
+                "threshold": model.threshold,
+            }
+        print(f"left out {author}: {json.dumps(out[author])}", flush=True)
+    return out
+
+
+def author_sources(all_rows: list[Row]) -> dict[str, object]:
+    """Each author's rows: their split and how many of each label."""
+    return {
+        author: {
+            "split": "train (all four train the shipped model; each is held out in turn"
+            " in 'leave one author out')",
+            "attacks": sum(row.source == author and row.label == 1 for row in all_rows),
+            "benign": sum(row.source == author and row.label == 0 for row in all_rows),
+        }
+        for author in AUTHORS
+    }
+
+
 def developer_sources(all_rows: list[Row]) -> dict[str, object]:
     """Each package of developer text: its licence, its split and its texts of each kind."""
     out: dict[str, dict[str, object]] = {}
@@ -200,8 +271,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=OUT_DIR, help="where the weights and manifest go")
     parser.add_argument("--no-loso", action="store_true", help="skip the leave-one-source-out models")
+    parser.add_argument(
+        "--authors-only", action="store_true", help="print the leave-one-author-out figures and stop"
+    )
     args = parser.parse_args()
     all_rows = rows()
+    if args.authors_only:
+        leave_one_author_out(all_rows)
+        return
     model = trained(all_rows)
     blob = encode(model)
     test = [row for row in all_rows if row.split == "test"]
@@ -215,6 +292,7 @@ def main() -> None:
         },
         "sources": {name: LICENCES[name] for name in LICENCES},
         "developer_sources": developer_sources(all_rows),
+        "author_sources": author_sources(all_rows),
         "inputs_sha256": sources(),
         "rows": {
             f"{source} {split} {'attack' if label else 'benign'}": count
@@ -225,6 +303,7 @@ def main() -> None:
         "settings": SETTINGS,
         "figures (model alone, test splits)": figures(model, test),
         "leave one source out": {} if args.no_loso else leave_one_source_out(all_rows),
+        "leave one author out (the write check, rules and model)": leave_one_author_out(all_rows),
     }
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / WEIGHTS_NAME).write_bytes(blob)
