@@ -41,7 +41,8 @@ SETTINGS = {
     "memory_like_weight": 15.0,
     "developer_text_weight": 3.0,
     "chat_weight": 6.0,
-    "author_weight": 15.0,
+    "author_attack_weight": 15.0,
+    "author_benign_weight": 15.0,
     "benign_goal_chat": 0.005,
     "benign_goal_developer": 0.005,
     "benign_goal_public": 0.1,
@@ -107,7 +108,7 @@ def _sample_weights(train: list[Row]) -> list[float]:
         if row.source in MEMORY_LIKE:
             weight *= SETTINGS["memory_like_weight"]
         elif row.source in AUTHORS:
-            weight *= SETTINGS["author_weight"]
+            weight *= SETTINGS["author_attack_weight" if row.label else "author_benign_weight"]
         elif developer(row):
             weight *= SETTINGS["developer_text_weight"]
         elif row.source == "chitchat":

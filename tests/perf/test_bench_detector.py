@@ -232,3 +232,15 @@ def test_leave_one_source_out_figures():
         if benign:
             line += f", {benign['share']:.1%} of its benign prompts"
         print(line)
+
+
+def test_leave_one_author_out_figures():
+    manifest = json.loads((resources_root() / "detector" / "manifest.json").read_text(encoding="utf-8"))
+    print("\nleave one author out (the write check, its model trained without them; from the manifest):")
+    for author, figures in manifest["leave one author out (the write check, rules and model)"].items():
+        attacks, benign = figures["attacks held"], figures["benign held"]
+        print(
+            f"  without {author}: {attacks['held']} of {attacks['texts']} of its attacks held = "
+            f"{attacks['share']:.1%}, {benign['held']} of {benign['texts']} of its honest texts = "
+            f"{benign['share']:.1%}"
+        )
