@@ -295,8 +295,8 @@ def main() -> None:
     args = parser.parse_args()
     all_rows = rows()
     if args.leave_authors_out:
-        figures = leave_one_author_out(all_rows)
-        text = json.dumps(figures, indent=2, ensure_ascii=False) + "\n"
+        measured = leave_one_author_out(all_rows)
+        text = json.dumps(measured, indent=2, ensure_ascii=False) + "\n"
         AUTHORS_LEFT_OUT.write_text(text, encoding="utf-8")
         return
     model = trained(all_rows)
