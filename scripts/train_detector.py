@@ -256,13 +256,13 @@ def leave_one_author_out(all_rows: list[Row]) -> dict[str, object]:
     }
     for author in AUTHORS:
         held_out = [row for row in written if row.source == author]
-        figures: dict[str, object] = {"shipped weights": _attacks_and_benign(held_out)}
+        result: dict[str, object] = {"shipped weights": _attacks_and_benign(held_out)}
         model = trained(all_rows + [row for row in written if row.source != author])
         with checking_with(model):
-            figures["trained with the other three"] = _attacks_and_benign(held_out)
-        figures["threshold"] = model.threshold
-        out[author] = figures
-        print(f"left out {author}: {json.dumps(figures)}", flush=True)
+            result["trained with the other three"] = _attacks_and_benign(held_out)
+        result["threshold"] = model.threshold
+        out[author] = result
+        print(f"left out {author}: {json.dumps(result)}", flush=True)
     return out
 
 
