@@ -10,6 +10,12 @@
 - Memory-like notes and chat in eleven languages (``detector_notes``), attacks of the
   families the corpora lack (``detector_attacks``) and honest text that shares their words
   (``detector_lookalikes``), all written for Memdesk.
+- Rows written free-form for Memdesk by four authors, each in registers of their own
+  (``detector_authors/author-N.json``: 120 attacks of six families, 120 honest texts of six
+  kinds): a source of their own per author, so a model can be measured on an author it has
+  never read. They are not among ``rows()``: no model trained with them has yet kept every
+  figure of the bench, so the shipped weights do not learn from them
+  (``train_detector --leave-authors-out`` measures what they would give).
 
 Every row has a split: the corpora's own train/validation/test where they ship one; for
 developer text a hash of its package's name, so a package is held out whole; otherwise a hash
@@ -60,7 +66,14 @@ LICENCES = {
     "lookalikes": "made for Memdesk by scripts/detector_lookalikes.py",
     "developer text": "each package's own licence, permissive only (see developer_sources)",
 }
+AUTHORS_LICENCE = "MIT; written for Memdesk by four authors; split by author"
 PUBLIC = ("neuralchemy", "s-labs", "yanismiraoui")
+AUTHORS_DIR = ROOT / "scripts" / "detector_authors"
+# Each author's rows are one source, named after its file: leaving one author out measures text
+# in a voice the model never read.
+AUTHORS = tuple(sorted(path.stem for path in AUTHORS_DIR.glob("author-*.json")))
+# What ``train_detector --leave-authors-out`` measured, kept beside the rows.
+AUTHORS_LEFT_OUT = AUTHORS_DIR / "leave-one-author-out.json"
 
 
 @dataclass(frozen=True)
@@ -113,6 +126,14 @@ def sources() -> dict[str, str]:
     for script in scripts:
         found[f"scripts/{script}"] = hashlib.sha256((ROOT / "scripts" / script).read_bytes()).hexdigest()
     return found
+
+
+def author_files() -> dict[str, str]:
+    """Each author's file, as "where: sha256"."""
+    return {
+        str(path.relative_to(ROOT)): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in (AUTHORS_DIR / f"{author}.json" for author in AUTHORS)
+    }
 
 
 def rows() -> list[Row]:
@@ -170,6 +191,23 @@ def _yanismiraoui(wheel: zipfile.ZipFile) -> Iterator[Row]:
     for item in csv.DictReader(io.StringIO(text)):
         attack = item["prompt_injections"]
         yield Row("yanismiraoui", language_of(attack), _hash_split(attack), 1, attack)
+
+
+def author_rows(known: list[Row]) -> list[Row]:
+    """The four authors' rows, less any text ``known`` holds already; an attack's kind is its
+    family, an honest text's kind is what it is (dev-prose, code, commit, config, personal-note,
+    chat). Each is in the train split of a model that reads its author."""
+    seen = {_key(row.text) for row in known}
+    found = []
+    for author in AUTHORS:
+        written = json.loads((AUTHORS_DIR / f"{author}.json").read_text(encoding="utf-8"))
+        for label, part, kind in ((1, "attacks", "family"), (0, "benign", "kind")):
+            for item in written[part]:
+                text = item["text"]
+                if _key(text) not in seen:
+                    seen.add(_key(text))
+                    found.append(Row(author, language_of(text), "train", label, text, item[kind]))
+    return found
 
 
 def developer_texts() -> list[DevText]:

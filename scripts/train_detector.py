@@ -15,16 +15,33 @@ import argparse
 import hashlib
 import json
 import math
+import os
+import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from scripts.detector_data import LICENCES, PUBLIC, ROOT, Row, injection_dev_attacks, rows, sources
+from scripts.detector_data import (
+    AUTHORS,
+    AUTHORS_LEFT_OUT,
+    AUTHORS_LICENCE,
+    LICENCES,
+    PUBLIC,
+    ROOT,
+    Row,
+    author_files,
+    author_rows,
+    injection_dev_attacks,
+    rows,
+    sources,
+)
 from scripts.detector_devtext import KINDS
 
-from memdesk.core.detector import WEIGHTS_NAME, Model, encode
+from memdesk.core import detector
+from memdesk.core.detector import PATH_VARIABLE, WEIGHTS_NAME, Model, encode
 from memdesk.core.detector_features import features, length_norm, model_text, words
-from memdesk.core.suspicious import normalised
+from memdesk.core.suspicious import is_suspicious, normalised
 
 OUT_DIR = ROOT / "resources" / "detector"  # app/memdesk/resources links here
 SETTINGS = {
@@ -37,6 +54,10 @@ SETTINGS = {
     "memory_like_weight": 15.0,
     "developer_text_weight": 3.0,
     "chat_weight": 6.0,
+    # The four authors' rows (leave_one_author_out only): heavier, the threshold that keeps chat
+    # clean rises and the public corpora's attacks fall further below their goal.
+    "author_attack_weight": 2.0,
+    "author_benign_weight": 2.0,
     "benign_goal_chat": 0.005,
     "benign_goal_developer": 0.005,
     "benign_goal_public": 0.1,
@@ -51,7 +72,7 @@ def lowered(text: str) -> str:
 
 
 def developer(row: Row) -> bool:
-    return row.kind in KINDS
+    return row.kind in KINDS and row.source not in AUTHORS
 
 
 def fit(train: list[Row]) -> Model:
@@ -101,6 +122,8 @@ def _sample_weights(train: list[Row]) -> list[float]:
         weight = 1.0 if row.label else attacks / benign
         if row.source in MEMORY_LIKE:
             weight *= SETTINGS["memory_like_weight"]
+        elif row.source in AUTHORS:
+            weight *= SETTINGS["author_attack_weight" if row.label else "author_benign_weight"]
         elif developer(row):
             weight *= SETTINGS["developer_text_weight"]
         elif row.source == "chitchat":
@@ -186,6 +209,70 @@ def leave_one_source_out(all_rows: list[Row]) -> dict[str, object]:
     return out
 
 
+@contextmanager
+def checking_with(model: Model) -> Iterator[None]:
+    """The whole write check (rules and model) with ``model`` in place of the shipped weights."""
+    before = os.environ.get(PATH_VARIABLE)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / WEIGHTS_NAME
+        path.write_bytes(encode(model))
+        os.environ[PATH_VARIABLE] = str(path)
+        detector.reload()
+        try:
+            yield
+        finally:
+            if before is None:
+                del os.environ[PATH_VARIABLE]
+            else:
+                os.environ[PATH_VARIABLE] = before
+            detector.reload()
+
+
+def held_by_check(texts: list[Row]) -> dict[str, object]:
+    """What the write check holds of ``texts``, in all and by kind (an attack's family)."""
+    held = [row for row in texts if is_suspicious(row.text)]
+    kinds = sorted({row.kind for row in texts})
+    return {
+        "held": len(held),
+        "texts": len(texts),
+        "share": round(len(held) / len(texts), 4) if texts else 0.0,
+        "by kind": {
+            kind: f"{sum(row.kind == kind for row in held)}/{sum(row.kind == kind for row in texts)}"
+            for kind in kinds
+        },
+    }
+
+
+def leave_one_author_out(all_rows: list[Row]) -> dict[str, object]:
+    """For each author: the write check with the shipped weights, and with a model trained on
+    ``all_rows`` and the other three authors' rows, on that author's rows: text in a voice the
+    model never read."""
+    written = author_rows(all_rows)
+    out: dict[str, object] = {
+        "source": AUTHORS_LICENCE,
+        "files_sha256": author_files(),
+        "split": "by author: each author's rows are held out in turn, the other three train",
+        "settings": SETTINGS,
+    }
+    for author in AUTHORS:
+        held_out = [row for row in written if row.source == author]
+        result: dict[str, object] = {"shipped weights": _attacks_and_benign(held_out)}
+        model = trained(all_rows + [row for row in written if row.source != author])
+        with checking_with(model):
+            result["trained with the other three"] = _attacks_and_benign(held_out)
+        result["threshold"] = model.threshold
+        out[author] = result
+        print(f"left out {author}: {json.dumps(result)}", flush=True)
+    return out
+
+
+def _attacks_and_benign(texts: list[Row]) -> dict[str, object]:
+    return {
+        "attacks held": held_by_check([row for row in texts if row.label == 1]),
+        "benign held": held_by_check([row for row in texts if row.label == 0]),
+    }
+
+
 def developer_sources(all_rows: list[Row]) -> dict[str, object]:
     """Each package of developer text: its licence, its split and its texts of each kind."""
     out: dict[str, dict[str, object]] = {}
@@ -200,8 +287,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=OUT_DIR, help="where the weights and manifest go")
     parser.add_argument("--no-loso", action="store_true", help="skip the leave-one-source-out models")
+    parser.add_argument(
+        "--leave-authors-out",
+        action="store_true",
+        help=f"write the leave-one-author-out figures to {AUTHORS_LEFT_OUT.relative_to(ROOT)} and stop",
+    )
     args = parser.parse_args()
     all_rows = rows()
+    if args.leave_authors_out:
+        measured = leave_one_author_out(all_rows)
+        text = json.dumps(measured, indent=2, ensure_ascii=False) + "\n"
+        AUTHORS_LEFT_OUT.write_text(text, encoding="utf-8")
+        return
     model = trained(all_rows)
     blob = encode(model)
     test = [row for row in all_rows if row.split == "test"]

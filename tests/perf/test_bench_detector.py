@@ -232,3 +232,20 @@ def test_leave_one_source_out_figures():
         if benign:
             line += f", {benign['share']:.1%} of its benign prompts"
         print(line)
+
+
+def test_leave_one_author_out_figures():
+    if not detector_data.AUTHORS_LEFT_OUT.is_file():
+        pytest.skip(
+            f"no {detector_data.AUTHORS_LEFT_OUT.name}; `train_detector --leave-authors-out` writes it"
+        )
+    measured = json.loads(detector_data.AUTHORS_LEFT_OUT.read_text(encoding="utf-8"))
+    print("\nleave one author out (the whole check on each author's rows; measured by train_detector):")
+    for author in detector_data.AUTHORS:
+        for model in ("shipped weights", "trained with the other three"):
+            attacks, benign = measured[author][model]["attacks held"], measured[author][model]["benign held"]
+            print(
+                f"  {author}, {model}: {attacks['held']} of {attacks['texts']} attacks held = "
+                f"{attacks['share']:.1%}, {benign['held']} of {benign['texts']} honest texts = "
+                f"{benign['share']:.1%}"
+            )

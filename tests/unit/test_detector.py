@@ -4,7 +4,9 @@ its threshold decides what it flags."""
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
 import re
 import subprocess
 import sys
@@ -12,6 +14,7 @@ import zlib
 from pathlib import Path
 
 import pytest
+from scripts.detector_data import AUTHORS_DIR, AUTHORS_LEFT_OUT, ROOT
 from scripts.detector_devtext import stdlib_source
 
 from memdesk.core import detector
@@ -59,6 +62,22 @@ def test_the_packaged_model_loads_on_first_use_and_judges():
     assert detector.weights_path().stat().st_size < 5_000_000
     assert _score(MODEL_ONLY) >= model.threshold > _score("Anna lives in Porto and likes green tea.")
     assert not any(finding.reason.startswith("tells") for finding in findings(MODEL_ONLY))
+
+
+def test_the_four_authors_rows_are_measured_by_author_on_these_very_files():
+    measured = json.loads(AUTHORS_LEFT_OUT.read_text(encoding="utf-8"))
+    assert "split by author" in measured["source"] and measured["split"].startswith("by author")
+    written = sorted(AUTHORS_DIR.glob("author-*.json"))
+    assert [path.stem for path in written] == ["author-1", "author-2", "author-3", "author-4"]
+    for path in written:
+        rows = json.loads(path.read_text(encoding="utf-8"))
+        # The figures are of these rows as they are now: a changed file needs measuring again.
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        assert measured["files_sha256"][str(path.relative_to(ROOT))] == digest
+        for model in ("shipped weights", "trained with the other three"):
+            figures = measured[path.stem][model]
+            assert 0 < figures["attacks held"]["texts"] <= len(rows["attacks"])
+            assert 0 < figures["benign held"]["texts"] <= len(rows["benign"])
 
 
 def test_a_weights_file_survives_writing_and_reading(tmp_path, weights_at):
