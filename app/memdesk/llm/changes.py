@@ -97,6 +97,12 @@ _DID = re.compile(r" (?:[a-z]+ed|was|were|had)\b")
 _IN_YEAR = re.compile(r"\bin ((?:19|20)\d\d)\b")  # when a thing was done: "fitted in 2021"
 # A span of years in brackets ("(2004–2006)"); the end is its group.
 _CLOSED_YEARS = re.compile(r"\((?:[^()]*\b)?(?:19|20)\d\d\s*[-–]\s*((?:19|20)\d\d)\)")
+# A thing ended in a year ("closed in 2016", "cancelled 2019"); the year is its group.
+_ENDED_IN = re.compile(
+    r"(?i:\b(?:closed|cancelled|canceled|ended|disconnected|deleted|sold|abandoned|shut)\s+(?:in\s+)?((?:19|20)\d\d)\b)"
+)
+# The capitalised words that go on a name ("Ferrow Logistics" after "Ferrow").
+_NAME_GOES_ON = re.compile(r"(?: [A-Z][\w&'’-]*)*")
 _POSSESSIVE = ("'", "’")  # after a name: "Northwind's design tokens" are about the tokens
 _THIRD_PERSON = frozenset({"his", "her", "their"})
 _FIRST_PERSON = frozenset({"i", "i'm", "i’m", "me", "my", "we", "we're", "we’re", "us", "our"})
@@ -440,17 +446,21 @@ def _same_shape(old: Claim, new: Claim, stored: str, said: str) -> bool:
 
 
 def _already_past(text: str, this_year: int) -> bool:
-    """The stored text says it no longer holds, or spans years that ended before this one."""
-    return marked_past(text) or any(int(end) < this_year for end in _CLOSED_YEARS.findall(text))
+    """The stored text says it no longer holds, spans years that ended before this one, or
+    says it ended in such a year ("Old Hotmail … closed in 2016")."""
+    ended = [*_CLOSED_YEARS.findall(text), *_ENDED_IN.findall(text)]
+    return marked_past(text) or any(int(end) < this_year for end in ended)
 
 
 def _names_another(fact: Known, span: tuple[int, int], known: Sequence[Known], this_year: int) -> bool:
     """The value's words at ``span`` name another thing, not the value itself: they describe
-    the word after them ("his old PureGym hoodie") while another stored fact holds the value
+    the word after them, the rest of their name aside ("his old PureGym hoodie", "Ferrow
+    Logistics pension pot") while another stored fact holds the value
     alone ("Trains at PureGym Wandsworth"), or they are who did what the fact tells of, in the
     past ("Sister Kaur recommended the course", "fitted in 2021 by Dr. Halvorsen"): its end
     does not end that."""
-    after = fact.text[span[1] :]
+    # what the whole name describes: "Ferrow Logistics pension pot" is about the pot
+    after = fact.text[_NAME_GOES_ON.match(fact.text, span[1]).end() :]
     starts = [m.end() for m in _CLAUSE.finditer(fact.text, 0, span[0])]
     clause = fact.text[starts[-1] if starts else 0 : _clause_end(fact.text, span[1])]
     if _DID.match(after) or any(int(year) < this_year for year in _IN_YEAR.findall(clause)):
