@@ -103,6 +103,8 @@ _ENDED_IN = re.compile(
 )
 # The capitalised words that go on a name ("Ferrow Logistics" after "Ferrow").
 _NAME_GOES_ON = re.compile(r"(?: [A-Z][\w&'’-]*)*")
+# What a place holds in a line: the noun before "on", "at" or "in" ("the falafel place on").
+_PLACED = re.compile(r"([^\W\d_][\w-]*)\s+(?:on|at|in)\s+(?:the\s+)?$", re.IGNORECASE)
 _POSSESSIVE = ("'", "’")  # after a name: "Northwind's design tokens" are about the tokens
 _THIRD_PERSON = frozenset({"his", "her", "their"})
 _FIRST_PERSON = frozenset({"i", "i'm", "i’m", "me", "my", "we", "we're", "we’re", "us", "our"})
@@ -279,11 +281,14 @@ def _edit(
     """
     parts: list[_Part] = []
     sources = {id(sentence)}
+    message = " ".join(said.text for said, _claims in turn)
     for ended in (claim for claim in claims if claim.past):
         found = _holding(fact.text, stored, ended, sentence.text)
         if found is None:
             continue
         slot, span, read = found
+        if not ended.slot and _another_thing_there(fact.text, span, message):
+            continue  # "Lunch spot: the falafel place on Bath Street" did not move with the office
         until = _until(_date_near(sentence.text, ended.span), sentence.at)
         if read:
             span, whole = _value_span(fact.text, span)
@@ -324,7 +329,6 @@ def _edit(
         parts.append(_Part(span, text, since, slot, fits))
     current = [c for _s, turn_claims in turn for c in turn_claims if not c.past]
     replacing = says_replacement(sentence.text)
-    message = " ".join(said.text for said, _claims in turn)
     # The last value said for a slot is the one that holds ("switched to Android, got a Pixel 9").
     for new in reversed([claim for claim in claims if not claim.past]):
         for old in stored:
@@ -400,6 +404,19 @@ def _edit(
     if others or unread or not sure or _sentences(fact.text) > 1:
         return Edit("retire", fact.number, changed, why, evidence=sentence.text, sure=sure), sources
     return Edit("retire", fact.number, "", why, evidence=sentence.text, sure=sure), sources
+
+
+def _another_thing_there(text: str, span: tuple[int, int], message: str) -> bool:
+    """The stored place at ``span`` is where a thing of a labelled line is ("Lunch spot: the
+    falafel place on Bath Street") and the message names neither the thing nor the label: a
+    move the person tells of is of something else at that place."""
+    label = _OWN_LABEL.match(text)
+    placed = _PLACED.search(text, 0, span[0])
+    if label is None or placed is None or placed.group(1).lower() in STOPWORDS:
+        return False
+    spoken = {stem(word) for word in re.findall(r"[a-z]+", message.lower())}
+    named = {stem(word) for word in re.findall(r"[a-z]+", f"{label.group(1)} {placed.group(1)}".lower())}
+    return not named & spoken
 
 
 def _names_slot(said: str, start: int, old: Claim, stored: str) -> bool:
