@@ -282,9 +282,10 @@ def _target(
             fact, old = anchored[0]
             if kind == NUMBER and not _comparable(value.key, old.key):
                 return None
-            # a number alone is the amount's only when the amount's own noun is said ("rent"
-            # of "pays rent TT$5,200"), not for a gate code a landlord changed
-            if kind == NUMBER and not _head(texts.get(fact.number, fact.text), old) & words:
+            # a number alone is the amount's only when the amount's own noun is said nearby
+            # ("rent" of "pays rent TT$5,200"), not for a gate code a landlord changed
+            nearby = _anchors(" ".join(scopes).replace(said_value, " "))
+            if kind == NUMBER and not _head(texts.get(fact.number, fact.text), old) & nearby:
                 return None
             return None if old.key == value.key else (fact, old)
     return None
