@@ -69,8 +69,9 @@ _POSSESSIVE = re.compile(
 )
 _FIRST_PERSON = re.compile(r"(?i:\b(?:i|i'm|i’m|i've|i’ve|me|my|mine|we|we're|we’re|us|our|ours)\b)")
 _OWN_IS = re.compile(rf"(?i:\b({'|'.join(sorted({*_KIND_OF, *_CONTACT_NOUNS, 'mine', 'one'}))})['’]s\b)")
-# "'s" before a past participle is "has", no one's possessive: "the council's shifted the schools".
-_HAS_DONE = re.compile(r"(?i:\b([a-z][\w-]*)['’]s(?=\s+(?:been|got|gone|[a-z]{3,}ed)\b))")
+# "'s" of a thing with "the", before a past participle, is "has", no one's possessive: "the
+# council's shifted the schools" (a name's stays whose: "Sam's changed her number").
+_HAS_DONE = re.compile(r"(?i:(\bthe\s+[a-z][\w-]*)['’]s(?=\s+(?:been|got|gone|[a-z]{3,}ed)\b))")
 # The sentence's subject is another person: "She's all mobile now", "they got a new number".
 _THIRD_SUBJECT = re.compile(r"(?i:\s*(?:(?:and|but|so)\s+)?(?:she|he|they)\b)")
 # A person named by what they are to the person: "my teammate Lukas", "our neighbour Col".
@@ -250,8 +251,8 @@ def _names(text: str) -> frozenset[str]:
 
 def _unpossessed(text: str) -> str:
     """The text with "'s" dropped where it is "is" or "has": after a contact's own words
-    ("Landline's on the new exchange", "number's 08 …", "Mine's the same") or before a past
-    participle ("the council's moved us"): no one's possessive."""
+    ("Landline's on the new exchange", "number's 08 …", "Mine's the same") or of a thing with
+    "the" before a past participle ("the council's moved us"): no one's possessive."""
     return _HAS_DONE.sub(r"\1", _OWN_IS.sub(r"\1", text))
 
 
