@@ -282,13 +282,24 @@ def _target(
             fact, old = anchored[0]
             if kind == NUMBER and not _comparable(value.key, old.key):
                 return None
-            # a number alone is the amount's only when the amount's own noun is said nearby
-            # ("rent" of "pays rent TT$5,200"), not for a gate code a landlord changed
-            nearby = _anchors(" ".join(scopes).replace(said_value, " "))
-            if kind == NUMBER and not _head(texts.get(fact.number, fact.text), old) & nearby:
+            if kind == NUMBER and _another_number_named(known, texts, scopes, said_value):
                 return None
             return None if old.key == value.key else (fact, old)
     return None
+
+
+def _another_number_named(
+    known: Sequence[Known], texts: dict[int, str], scopes: list[str], said: str
+) -> bool:
+    """A stored fact gives a plain number under a name said nearby ("gate code 4410" and "the
+    landlord changed the gate code … it's 2958 now"): the number said alone is that one's, not
+    an amount's new value ("pays rent TT$5,200")."""
+    nearby = _anchors(" ".join(scopes).replace(said, " "))
+    for fact in known:
+        text = texts.get(fact.number, fact.text)
+        if any(v.kind == NUMBER and _head(text, v) & nearby for v in _values(text)):
+            return True
+    return False
 
 
 def _of_kind(stored: str, said: str) -> bool:
