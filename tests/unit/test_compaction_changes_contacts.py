@@ -109,3 +109,28 @@ def test_a_day_said_with_since_is_when_a_change_happened_not_a_new_day():
     stored = ["- Dog walker Sam comes Thursday evenings while Jo works late"]
     changed, _added = proposed(stored, "Jo has a new job, on early shifts since Monday, so no late finishes.")
     assert changed == {}
+
+
+def test_a_relative_named_only_as_unchanged_does_not_make_the_new_address_theirs():
+    # no "my" in the sentence ("ma", "the school's switched"), and the mother named only as
+    # unchanged: the new address is the person's own work one
+    stored = [
+        "Personal email: rona@mailbox.example",
+        "Work email: r.ott@oldschool.example",
+        "Maw's email: isla@mailbox.example",
+    ]
+    changed, _added = proposed(
+        stored,
+        "The school's switched everyone to a new domain, so ma work address is r.ott@newschool.example noo. "
+        "Personal one's the same, an so's Maw's.",
+    )
+    assert changed == {"Work email: r.ott@oldschool.example": "Work email: r.ott@newschool.example"}
+
+
+def test_a_line_that_says_it_ended_in_a_past_year_is_never_rewritten():
+    stored = [
+        "- Personal e-mail: dee@mailbox.example",
+        "- Old Yahoo (dee_77@yahoo.example) cancelled in 2015",
+    ]
+    changed, _added = proposed(stored, "my mailbox got hacked so I set up dee.home@proton.example instead")
+    assert "- Old Yahoo (dee_77@yahoo.example) cancelled in 2015" not in changed

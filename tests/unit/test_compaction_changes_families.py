@@ -354,3 +354,57 @@ def test_a_label_that_tells_one_of_several_apart_is_changed_only_when_said():
     assert sure(edits(["Phone number: 0131 496 0018"], "new number is 07700 900 789", where="profile")) == [
         (1, "Phone number: 07700 900 789")
     ]
+
+
+def changed_by(stored: list[str], *said: str) -> dict[str, str]:
+    """The stored lines the sentences would change (old text to new), suggestions included: what
+    a person approving every change shown in review would write."""
+    found = edits(stored, *said)
+    return {stored[edit.target - 1]: edit.text for edit in found if edit.target is not None}
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "my bro just got a new Kia, keeps sending me pics",  # a short form of a kin word
+        "mi tía moved to Monterrey last month, she loves it",  # a kin word of another language
+        "My primo Beto lives in Monterrey now, near the tía",
+    ],
+)
+def test_a_relative_named_by_a_short_or_borrowed_kin_word_changes_nothing_of_the_person(said):
+    stored = ["Drives a silver Mazda 3", "Lives in Austin"]
+    assert changed_by(stored, said) == {}
+
+
+def test_a_name_before_what_it_describes_is_not_the_employer_that_ended():
+    stored = ["Works at Brindle Foods (since 2019)", "- Brindle Foods share scheme — sell-back still pending"]
+    changed = changed_by(stored, "Last day at Brindle was yesterday, cake and speeches and all.")
+    assert "- Brindle Foods share scheme — sell-back still pending" not in changed
+    assert "Works at Brindle Foods (since 2019)" in changed
+
+
+def test_a_time_said_as_another_thing_s_is_not_a_new_time_for_the_fact():
+    stored = ["- Swim club 7:15, team call 2:00–3:00"]
+    said = "the childminder's moving so drop-off's 8:10 now and the team call runs over every day"
+    assert changed_by(stored, said) == {}
+    changed = changed_by(stored, "swim club's 7:45 now, pool reopened late")
+    assert changed == {"- Swim club 7:15, team call 2:00–3:00": "- Swim club 7:45, team call 2:00–3:00"}
+
+
+def test_a_number_said_alone_under_another_stored_number_s_name_is_no_new_amount():
+    stored = ["Landlord is Mrs Pike, pays rent £850 on the 3rd", "- Flat door code 5532"]
+    assert "Landlord is Mrs Pike, pays rent £850 on the 3rd" not in changed_by(
+        stored, "landlord reset the door code again. It's 1190 now"
+    )
+    changed = changed_by(stored, "landlord put the rent up, it's 900 now")
+    assert changed == {stored[0]: "Landlord is Mrs Pike, pays rent £900 on the 3rd"}
+
+
+def test_a_move_changes_the_place_of_what_moved_not_of_another_thing_there():
+    stored = ["- Coffee: the kiosk on Mill Lane", "- Work: planner at Dunmore, office on Mill Lane"]
+    said = (
+        "new office week. they moved our whole department from Mill Lane to Riverside Park over the holiday"
+    )
+    changed = changed_by(stored, said)
+    assert "- Coffee: the kiosk on Mill Lane" not in changed
+    assert changed == {stored[1]: "- Work: planner at Dunmore, office on Riverside Park"}

@@ -1227,7 +1227,9 @@ _MARKED_PAST = _Lazy(
 FAMILY_WORDS = (
     r"sister|brother|mum|mom|mother|dad|father|parents|son|daughter|cousin|aunt|auntie|uncle|"
     r"grandma|grandpa|grandmother|grandfather|granny|gran|nan|nana|grandad|niece|nephew|"
-    r"(?:mother|father|sister|brother)-in-law|in-laws|stepmum|stepmom|stepdad"
+    r"(?:mother|father|sister|brother)-in-law|in-laws|stepmum|stepmom|stepdad|"
+    # short and dialect forms, and the words of other languages people mix into English
+    r"sis|bro|maw|mam|mammy|mama|mammi|papa|tía|tia|tío|tio|prima|primo|abuela|abuelo"
 )
 RELATIVE_WORDS = rf"{FAMILY_WORDS}|friend|colleague|neighbou?r|flatmate|roommate|boss"
 _OTHER_PERSON = _Lazy(

@@ -61,6 +61,8 @@ _NOW = re.compile(r"(?i:\bnow\b)")  # a titled name said as who it is now
 _NEXT_WORD = re.compile(r"\s+([^\W\d_][\w'’-]*)")  # the word that describes a value: "10 min walk"
 _PART_OF = re.compile(r"\s+of\s+(?:my|our|your|his|her|their|the)\b", re.IGNORECASE)  # "$200 of my deposit"
 _SIZE = 5
+# The word a new value is said as the value of, right before it: "pickup's 4:45", "rent is 950".
+_VALUE_OF = re.compile(r"([^\W\d_][\w-]*)(?:['’]s|\s+(?:is|are|was))\s+$")
 # How far an anchor is looked for (``_scopes``): the sentence, its message, the message before.
 # An amount, a time or a contact is often said alone after the message that named its subject ("upped
 # my amlodipine" … "yes 10mg"; "the 111 one is gone" … "07911 555 222"); a day said once ("sunday
@@ -122,6 +124,8 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
                 continue
             fact, old = target
             current = texts.get(fact.number, fact.text)
+            if kind not in CONTACT_KINDS and _of_another_thing(sentence.text[:start], current):
+                continue  # "pickup's 4:45" is no new time for "Daily stand-up 9:15"
             if _described_otherwise(current, old.span, sentence.text, value.span):
                 continue  # "40 min driving" is not a new time for "10 min walk"
             if _renamed(current, sentence.text, value.span):
@@ -153,6 +157,15 @@ def _described_otherwise(stored: str, old: tuple[int, int], said: str, new: tupl
     if any(word in STOPWORDS for word in words):
         return False
     return stem(words[0]) not in _stems(said) and stem(words[1]) not in _stems(stored)
+
+
+def _of_another_thing(before: str, stored: str) -> bool:
+    """The sentence says the value as the value of a thing (the word right before it, "pickup's
+    4:45", "rent is 950") that the stored fact does not name."""
+    said = _VALUE_OF.search(before)
+    if said is None or said.group(1).lower() in STOPWORDS or len(said.group(1)) < _MIN_ANCHOR:
+        return False
+    return stem(said.group(1).lower()) not in _stems(stored)
 
 
 def valued_turns(said: Sequence[Said]) -> set[int]:
@@ -269,8 +282,24 @@ def _target(
             fact, old = anchored[0]
             if kind == NUMBER and not _comparable(value.key, old.key):
                 return None
+            if kind == NUMBER and _another_number_named(known, texts, scopes, said_value):
+                return None
             return None if old.key == value.key else (fact, old)
     return None
+
+
+def _another_number_named(
+    known: Sequence[Known], texts: dict[int, str], scopes: list[str], said: str
+) -> bool:
+    """A stored fact gives a plain number under a name said nearby ("gate code 4410" and "the
+    landlord changed the gate code … it's 2958 now"): the number said alone is that one's, not
+    an amount's new value ("pays rent TT$5,200")."""
+    nearby = _anchors(" ".join(scopes).replace(said, " "))
+    for fact in known:
+        text = texts.get(fact.number, fact.text)
+        if any(v.kind == NUMBER and _head(text, v) & nearby for v in _values(text)):
+            return True
+    return False
 
 
 def _of_kind(stored: str, said: str) -> bool:

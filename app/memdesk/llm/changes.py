@@ -97,6 +97,14 @@ _DID = re.compile(r" (?:[a-z]+ed|was|were|had)\b")
 _IN_YEAR = re.compile(r"\bin ((?:19|20)\d\d)\b")  # when a thing was done: "fitted in 2021"
 # A span of years in brackets ("(2004–2006)"); the end is its group.
 _CLOSED_YEARS = re.compile(r"\((?:[^()]*\b)?(?:19|20)\d\d\s*[-–]\s*((?:19|20)\d\d)\)")
+# A thing ended in a year ("closed in 2016", "cancelled 2019"); the year is its group.
+_ENDED_IN = re.compile(
+    r"(?i:\b(?:closed|cancelled|canceled|ended|disconnected|deleted|sold|abandoned|shut)\s+(?:in\s+)?((?:19|20)\d\d)\b)"
+)
+# The capitalised words that go on a name ("Ferrow Logistics" after "Ferrow").
+_NAME_GOES_ON = re.compile(r"(?: [A-Z][\w&'’-]*)*")
+# What a place holds in a line: the noun before "on", "at" or "in" ("the falafel place on").
+_PLACED = re.compile(r"([^\W\d_][\w-]*)\s+(?:on|at|in)\s+(?:the\s+)?$", re.IGNORECASE)
 _POSSESSIVE = ("'", "’")  # after a name: "Northwind's design tokens" are about the tokens
 _THIRD_PERSON = frozenset({"his", "her", "their"})
 _FIRST_PERSON = frozenset({"i", "i'm", "i’m", "me", "my", "we", "we're", "we’re", "us", "our"})
@@ -273,11 +281,14 @@ def _edit(
     """
     parts: list[_Part] = []
     sources = {id(sentence)}
+    message = " ".join(said.text for said, _claims in turn)
     for ended in (claim for claim in claims if claim.past):
         found = _holding(fact.text, stored, ended, sentence.text)
         if found is None:
             continue
         slot, span, read = found
+        if not ended.slot and _another_thing_there(fact.text, span, message):
+            continue  # "Lunch spot: the falafel place on Bath Street" did not move with the office
         until = _until(_date_near(sentence.text, ended.span), sentence.at)
         if read:
             span, whole = _value_span(fact.text, span)
@@ -318,7 +329,6 @@ def _edit(
         parts.append(_Part(span, text, since, slot, fits))
     current = [c for _s, turn_claims in turn for c in turn_claims if not c.past]
     replacing = says_replacement(sentence.text)
-    message = " ".join(said.text for said, _claims in turn)
     # The last value said for a slot is the one that holds ("switched to Android, got a Pixel 9").
     for new in reversed([claim for claim in claims if not claim.past]):
         for old in stored:
@@ -396,6 +406,19 @@ def _edit(
     return Edit("retire", fact.number, "", why, evidence=sentence.text, sure=sure), sources
 
 
+def _another_thing_there(text: str, span: tuple[int, int], message: str) -> bool:
+    """The stored place at ``span`` is where a thing of a labelled line is ("Lunch spot: the
+    falafel place on Bath Street") and the message names neither the thing nor the label: a
+    move the person tells of is of something else at that place."""
+    label = _OWN_LABEL.match(text)
+    placed = _PLACED.search(text, 0, span[0])
+    if label is None or placed is None or placed.group(1).lower() in STOPWORDS:
+        return False
+    spoken = {stem(word) for word in re.findall(r"[a-z]+", message.lower())}
+    named = {stem(word) for word in re.findall(r"[a-z]+", f"{label.group(1)} {placed.group(1)}".lower())}
+    return not named & spoken
+
+
 def _names_slot(said: str, start: int, old: Claim, stored: str) -> bool:
     """The sentence names the stored fact's slot or label before a value of no known kind at
     ``start`` ("I switched gyms, I go to Solinca now"), and not with the stored value: "on my
@@ -440,17 +463,21 @@ def _same_shape(old: Claim, new: Claim, stored: str, said: str) -> bool:
 
 
 def _already_past(text: str, this_year: int) -> bool:
-    """The stored text says it no longer holds, or spans years that ended before this one."""
-    return marked_past(text) or any(int(end) < this_year for end in _CLOSED_YEARS.findall(text))
+    """The stored text says it no longer holds, spans years that ended before this one, or
+    says it ended in such a year ("Old Hotmail … closed in 2016")."""
+    ended = [*_CLOSED_YEARS.findall(text), *_ENDED_IN.findall(text)]
+    return marked_past(text) or any(int(end) < this_year for end in ended)
 
 
 def _names_another(fact: Known, span: tuple[int, int], known: Sequence[Known], this_year: int) -> bool:
     """The value's words at ``span`` name another thing, not the value itself: they describe
-    the word after them ("his old PureGym hoodie") while another stored fact holds the value
+    the word after them, the rest of their name aside ("his old PureGym hoodie", "Ferrow
+    Logistics pension pot") while another stored fact holds the value
     alone ("Trains at PureGym Wandsworth"), or they are who did what the fact tells of, in the
     past ("Sister Kaur recommended the course", "fitted in 2021 by Dr. Halvorsen"): its end
     does not end that."""
-    after = fact.text[span[1] :]
+    # what the whole name describes: "Ferrow Logistics pension pot" is about the pot
+    after = fact.text[_NAME_GOES_ON.match(fact.text, span[1]).end() :]
     starts = [m.end() for m in _CLAUSE.finditer(fact.text, 0, span[0])]
     clause = fact.text[starts[-1] if starts else 0 : _clause_end(fact.text, span[1])]
     if _DID.match(after) or any(int(year) < this_year for year in _IN_YEAR.findall(clause)):

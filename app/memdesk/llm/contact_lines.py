@@ -69,6 +69,9 @@ _POSSESSIVE = re.compile(
 )
 _FIRST_PERSON = re.compile(r"(?i:\b(?:i|i'm|i’m|i've|i’ve|me|my|mine|we|we're|we’re|us|our|ours)\b)")
 _OWN_IS = re.compile(rf"(?i:\b({'|'.join(sorted({*_KIND_OF, *_CONTACT_NOUNS, 'mine', 'one'}))})['’]s\b)")
+# "'s" of a thing with "the", before a past participle, is "has", no one's possessive: "the
+# council's shifted the schools" (a name's stays whose: "Sam's changed her number").
+_HAS_DONE = re.compile(r"(?i:(\bthe\s+[a-z][\w-]*)['’]s(?=\s+(?:been|got|gone|[a-z]{3,}ed)\b))")
 # The sentence's subject is another person: "She's all mobile now", "they got a new number".
 _THIRD_SUBJECT = re.compile(r"(?i:\s*(?:(?:and|but|so)\s+)?(?:she|he|they)\b)")
 # A person named by what they are to the person: "my teammate Lukas", "our neighbour Col".
@@ -79,7 +82,9 @@ _MINE = re.compile(r"(?i:\bmine\b)")
 # "the personal stays", "still the old one".
 _UNCHANGED = re.compile(
     r"(?i:(?:n['’]t|\bnot|\bnever)\s+(?:\w+\s+)?(?:chang\w*|differ\w*|new)\b|\bsame\b|\bunchanged\b"
-    r"|\bstays?\b|\bstill\b|\bas\s+(?:before|ever|always)\b)"
+    r"|\bstays?\b|\bstill\b|\bas\s+(?:before|ever|always)\b"
+    # one said alike after such a clause: "…, and so is Mum's", "an so's Maw's"
+    r"|^\s*(?:an[d]?\s+)?so(?:['’]s|\s+(?:is|are|does|do))\b)"
 )
 
 
@@ -213,7 +218,8 @@ def _said_of_another(saying: Saying, people: frozenset[str]) -> bool:
         return True
     if mine or _FIRST_PERSON.search(saying.sentence):
         return False
-    return bool(_words(saying.message) & people)  # in any case: "update mum pls"
+    # in any case ("update mum pls"), unless named only as unchanged ("so's Maw's")
+    return bool(_words(saying.message) - _kept(saying.conversation)[1] & people)
 
 
 @lru_cache(maxsize=64)
@@ -244,9 +250,10 @@ def _names(text: str) -> frozenset[str]:
 
 
 def _unpossessed(text: str) -> str:
-    """The text with "'s" dropped after a contact's own words, where it is "is" ("Landline's on
-    the new exchange", "number's 08 …", "Mine's the same"): no one's possessive."""
-    return _OWN_IS.sub(r"\1", text)
+    """The text with "'s" dropped where it is "is" or "has": after a contact's own words
+    ("Landline's on the new exchange", "number's 08 …", "Mine's the same") or of a thing with
+    "the" before a past participle ("the council's moved us"): no one's possessive."""
+    return _HAS_DONE.sub(r"\1", _OWN_IS.sub(r"\1", text))
 
 
 def _kinds(text: str) -> frozenset[str]:
