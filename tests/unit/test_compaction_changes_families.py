@@ -152,6 +152,13 @@ def test_a_weekday_said_as_recurring_replaces_the_day_a_habit_is_on():
     ]
 
 
+def test_a_day_said_beside_a_recurring_day_names_two_days_not_one_new_one():
+    stored = ["- Swims Mon and Thu; the long swim is on Thursday, about 2 km"]
+    # "thursdays" is what the other plans take, not the swim's new day; which of the two the
+    # rules would write must not hang on the order a set happens to iterate in
+    assert sure(edits(stored, "long swim is monday now, choir practice has my thursdays")) == []
+
+
 def test_a_value_the_message_corrects_is_no_value_of_it():
     stored = ["- Charges $95/hr + GST, callout fee $80", "- Van: 2019 Transit"]
     found = edits(stored, "wait nah sorry, 105 not 110. 110 was what my brother reckoned i shld charge")

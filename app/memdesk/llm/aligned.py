@@ -205,13 +205,19 @@ def _values(text: str) -> tuple[Value, ...]:
 def _single_values(text: str, old: set[tuple[str, str]]) -> list[tuple[str, Value]]:
     """The kinds the text holds exactly one value of (a value said as not holding, and an old
     one named beside it, aside)."""
-    found = [value for value in _values(text) if (value.kind, value.key) not in old]
-    kinds = {value.kind for value in found if not value.denied}
+    found = [value for value in _values(text) if (value.kind, value.key) not in old and not value.denied]
+    families = dict.fromkeys(_family(value.kind) for value in found)  # in the text's order
     return [
-        (kind, only[0])
-        for kind in kinds
-        if len(only := [value for value in found if value.kind == kind and not value.denied]) == 1
+        (only[0].kind, only[0])
+        for family in families
+        if len(only := [value for value in found if _family(value.kind) == family]) == 1
     ]
+
+
+def _family(kind: str) -> str:
+    """Kinds that may replace the same stored value count as one: a sentence saying "sunday"
+    and "my saturdays" names two days, not one new day."""
+    return DAY if kind == WEEKDAY else kind
 
 
 def _renamed(fact: str, said: str, span: tuple[int, int]) -> bool:
