@@ -21,7 +21,9 @@ inside a longer name or in a knowledge entry; a line of several sentences is nev
 whole; a new employer where the old role cannot be read, a value of no known kind from another
 sentence, and a clause marked past around words the rules did not read are suggestions
 (``sure=False``, "May be out of date: …"), and their statement is added as said. A plan or a
-later date, a third person's news, a question and a supposition change nothing.
+later date, a third person's news (someone the store does not name, told of and then called
+"he", "she" or "they"), a question, a supposition and a value said to hold once change
+nothing; what a stored name does changes only the facts naming it.
 
 The model backend sends the same material in one call (``memdesk.llm.steps``) and falls
 back to these rules when its reply cannot be used.

@@ -8,8 +8,9 @@ is, by its structure:
 - whose the new value is: the person's own line when the person's sentence is about them,
   another person's when the message names that person ("Lorraine lost her phone … got a new
   number"); a relative or friend (``core.slots.about_someone_else``), a name's possessive, a
-  label that names no contact ("Landlord: Mr Georgiou, phone …") or a name the store gives
-  another person make a line or a sentence someone else's;
+  label that names no contact ("Landlord: Mr Georgiou, phone …"), a name the store gives
+  another person, or someone it does not name whom the message calls "he", "she" or "they"
+  (``told_of_another``) make a line or a sentence someone else's;
 - for the value: the value ends a short head ("Work mobile:", "phone"), not a long sentence
   about something else;
 - of the kind the sentence names ("the house phone", "work mob"): a line whose words name
