@@ -76,7 +76,8 @@ _HAS_DONE = re.compile(r"(?i:(\bthe\s+[a-z][\w-]*)['’]s(?=\s+(?:been|got|gone|
 # The sentence's subject is another person: "She's all mobile now", "they got a new number".
 _THIRD_SUBJECT = re.compile(r"(?i:\s*(?:(?:and|but|so)\s+)?(?:she|he|they)\b)")
 # A person named by what they are to the person: "my teammate Lukas", "my duo partner Callum".
-_RELATION_NAMED = re.compile(r"\b(?i:my|our)\s+(?:[a-z]+\s+){1,2}([A-Z][\w-]+)")
+# (a name, not an initialism: "my new mail ID" names no one)
+_RELATION_NAMED = re.compile(r"\b(?i:my|our)\s+(?:[a-z]+\s+){1,2}([A-Z][a-z][\w-]*)")
 # A first name opening a sentence, before what it does: "Jess has moved to Hove".
 _OPENING_NAME = re.compile(r"(?:^|[.!?]\s+)(?:(?i:so|and|but|btw)\s+)?([A-Z][a-z]+)\s+(?=[a-z])")
 _THIRD_PERSON = re.compile(r"(?i:\b(?:he|she|they|him|her|his|them|their)\b)")
