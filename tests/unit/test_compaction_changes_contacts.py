@@ -134,3 +134,11 @@ def test_a_line_that_says_it_ended_in_a_past_year_is_never_rewritten():
     ]
     changed, _added = proposed(stored, "my mailbox got hacked so I set up dee.home@proton.example instead")
     assert "- Old Yahoo (dee_77@yahoo.example) cancelled in 2015" not in changed
+
+
+def test_a_friend_the_store_does_not_name_keeps_their_new_number_and_an_initialism_names_no_one():
+    stored = ["Mobile: 07700 900 410", "E-mail: r.okafor@example.net"]
+    said = "My old flatmate Bartek is off to Gdansk, he texted from a new mobile: 07700 900 812."
+    assert proposed(stored, said)[0] == {}
+    changed, _added = proposed(stored, "Please note my new mail ID ruth.okafor@example.org for all letters.")
+    assert changed == {"E-mail: r.okafor@example.net": "E-mail: ruth.okafor@example.org"}

@@ -415,3 +415,39 @@ def test_a_move_changes_the_place_of_what_moved_not_of_another_thing_there():
     changed = changed_by(stored, said)
     assert "- Coffee: the kiosk on Mill Lane" not in changed
     assert changed == {stored[1]: "- Work: planner at Dunmore, office on Riverside Park"}
+
+
+def test_news_of_someone_the_store_does_not_name_is_theirs_not_the_person_s():
+    stored = ["Lives in Bristol, Redland", "Mobile: 07700 900 111"]
+    said = (
+        "my climbing buddy Rosalind finally left Bristol, she's in Cardiff now, 3 Tudor Road. "
+        "Got a new phone as well, 07700 900 456."
+    )
+    assert changed_by(stored, said) == {}
+    said = "Priya has moved out to Bath, her new number is 07700 900 456."
+    assert changed_by(stored, said) == {}
+    # the person's own news, told with the same words, still changes their line
+    changed = changed_by(stored, "Got a new phone as well, 07700 900 456.")
+    assert changed == {"Mobile: 07700 900 111": "Mobile: 07700 900 456"}
+
+
+def test_a_value_said_to_hold_once_is_an_exception_not_the_new_value():
+    stored = ["- Choir practice on Thursdays at 7:30pm"]
+    assert changed_by(stored, "choir practice is at 6:45pm this Thursday. one-off, for the concert.") == {}
+    assert changed_by(stored, "choir practice starts 6:45pm for once, the hall is booked late") == {}
+    changed = changed_by(stored, "choir practice is at 6:45pm now, the hall is booked late")
+    assert changed == {stored[0]: "- Choir practice on Thursdays at 6:45pm"}
+
+
+def test_a_place_said_after_another_labelled_line_is_named_is_not_where_the_person_lives():
+    stored = ["Studio: Ancoats, Blossom St", "Lives in Chorlton"]
+    said = "so the agency moved studios last month. We're in Salford now, by the quays."
+    assert "Lives in Chorlton" not in changed_by(stored, said)
+    changed = changed_by(stored, "We moved house last month. We're in Salford now, by the quays.")
+    assert changed == {"Lives in Chorlton": "Lives in Salford"}
+
+
+def test_what_a_stored_name_does_changes_only_the_facts_that_name_it():
+    stored = ["- Gardener Moses comes Tuesdays and Fridays", "- Bin collection is Tuesday mornings"]
+    said = "Moses is doing Wednesdays now instead of Tuesdays, he took on a job in town."
+    assert "- Bin collection is Tuesday mornings" not in changed_by(stored, said)

@@ -168,6 +168,12 @@ def said_in_mark(at: date) -> str:
     return f"{_SAID_IN}{_months().names[at.month - 1]} {at.year})"
 
 
+def for_once(text: str) -> bool:
+    """The text says what it gives holds once ("one-off", "just this once", "this week only"):
+    an exception, not the fact as it is now."""
+    return bool(_ONCE.search(text))
+
+
 def placed_later(text: str, span: tuple[int, int], at: date) -> bool:
     """The clause of ``span`` places it after ``at``: a plan, not the current fact ("moving next
     summer", "next month (April 2026)", "in March" said in February or in November, not in
@@ -1279,6 +1285,9 @@ _SUPPOSING = _Lazy(
     r"if|whether|unless|someday|one\s+day|eventually|tempted|in\s+case|wondering)\b)"
 )
 _SUPPOSING_MAY = _Lazy(r"\bmay\b")  # lowercase only: "in May" is a month
+_ONCE = _Lazy(
+    r"(?i:\bone[- ]?off\b|\bjust\s+(?:this\s+)?once\b|\bfor\s+once\b|\bthis\s+(?:time|week)\s+only\b)"
+)
 _LATER_CUE = _Lazy(
     r"(?i:\b(?:will|won't|shall|gonna)\b|'ll\b|’ll\b|(?:\b(?:am|is|are)|['’](?:m|re|s))\s+going\s+to\b|"
     r"\bwhen\s+(?:he|she|they|I|we|you|[A-Z][\w-]*)\s+(?:turns?|starts?|gets?|moves?|finish(?:es)?|is|are)\b|"

@@ -1,15 +1,16 @@
 """Value-aligned changes: a new value of a kind a stored fact holds one of.
 
 A sentence of the person's own that states something as it is now (not a question, a
-supposition, a plan or a later date, nor a relative's or a friend's news: the mood reader of
-``core.slots``; a number or address quoted from someone else's message is theirs) and holds
-exactly one value of a kind (``core.values``: a phone number, an e-mail address, an amount,
-a dose, a clock time, a weekday, a floor, a doctor…) changes the one stored fact that holds
-exactly one value of that kind and shares an anchor with what the person said — a word of
-the fact's or its label, in any of its forms, or the end of its old number ("the 412 one");
-of two such facts, the one whose value's own word is said. Only that value is replaced;
-every other fact of the line stays as it is, and nothing is changed when the sentence names
-another of a thing the fact names ("Tower D" beside the new floor).
+supposition, a plan or a later date, an exception said to hold once, nor a relative's or a
+friend's news: the mood reader of ``core.slots``; a number or address quoted from someone
+else's message is theirs) and holds exactly one value of a kind (``core.values``: a phone
+number, an e-mail address, an amount, a dose, a clock time, a weekday, a floor, a doctor…)
+changes the one stored fact that holds exactly one value of that kind and shares an anchor
+with what the person said — a word of the fact's or its label, in any of its forms, or the
+end of its old number ("the 412 one"); of two such facts, the one whose value's own word is
+said. Only that value is replaced; every other fact of the line stays as it is, and nothing
+is changed when the sentence names another of a thing the fact names ("Tower D" beside the
+new floor).
 
 The anchor is looked for in the sentence first, then in its message, then, for an amount, in
 the person's message before it ("Dr Rahman upped my amlodipine" … "yes 10mg"); where two
@@ -29,7 +30,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from memdesk.core.search_text import STOPWORDS
-from memdesk.core.slots import mood_at, placed_later, quoted, reported, someone_else, stem
+from memdesk.core.slots import for_once, mood_at, placed_later, quoted, reported, someone_else, stem
 from memdesk.core.values import (
     ADDRESS,
     CLOCK,
@@ -110,6 +111,8 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
             whole = (0, len(sentence.text))
             if mood_at(sentence.text, start) or placed_later(sentence.text, whole, sentence.at):
                 continue
+            if for_once(" ".join(s.text for s in said if s.turn == sentence.turn)):
+                continue  # an exception: "long run Sunday — 18k. one-off."
             if someone_else(sentence.text, start) or reported(sentence.text, start):
                 continue
             if kind in (PHONE, EMAIL) and quoted(sentence.text, start):

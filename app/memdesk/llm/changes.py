@@ -21,7 +21,9 @@ inside a longer name or in a knowledge entry; a line of several sentences is nev
 whole; a new employer where the old role cannot be read, a value of no known kind from another
 sentence, and a clause marked past around words the rules did not read are suggestions
 (``sure=False``, "May be out of date: …"), and their statement is added as said. A plan or a
-later date, a third person's news, a question and a supposition change nothing.
+later date, a third person's news (someone the store does not name, told of and then called
+"he", "she" or "they"), a question, a supposition and a value said to hold once change
+nothing; what a stored name does changes only the facts naming it.
 
 The model backend sends the same material in one call (``memdesk.llm.steps``) and falls
 back to these rules when its reply cannot be used.
@@ -43,6 +45,7 @@ from memdesk.core.slots import (
     SEVERAL_VALUES,
     Claim,
     claims_in,
+    for_once,
     household_names,
     later_claims,
     marked_past,
@@ -59,7 +62,7 @@ from memdesk.core.slots import (
 )
 from memdesk.core.values import MONEY, values_in
 from memdesk.llm.aligned import aligned_updates, value_kinds
-from memdesk.llm.contact_lines import CONTACT_SLOTS, Saying, line_fits
+from memdesk.llm.contact_lines import CONTACT_SLOTS, Saying, line_fits, told_of_another
 from memdesk.llm.ended import by_someone_else, ended_names
 
 Action = Literal["update", "retire", "add"]
@@ -105,6 +108,9 @@ _ENDED_IN = re.compile(
 _NAME_GOES_ON = re.compile(r"(?: [A-Z][\w&'’-]*)*")
 # What a place holds in a line: the noun before "on", "at" or "in" ("the falafel place on").
 _PLACED = re.compile(r"([^\W\d_][\w-]*)\s+(?:on|at|in)\s+(?:the\s+)?$", re.IGNORECASE)
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]{2,}\b")
+# After a name, the verb it is the subject of: "Thandi is doing Fridays now".
+_SUBJECT_VERB = re.compile(r"\s+(?:is|was|has|had|does|did)\b")
 _POSSESSIVE = ("'", "’")  # after a name: "Northwind's design tokens" are about the tokens
 _THIRD_PERSON = frozenset({"his", "her", "their"})
 _FIRST_PERSON = frozenset({"i", "i'm", "i’m", "me", "my", "we", "we're", "we’re", "us", "our"})
@@ -180,10 +186,16 @@ def offline_changes(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
     # What a partner, child or pet named in the profile does is theirs ("Dev drives a Polestar").
     others = household_names("\n".join(fact.text for fact in known if fact.where == "profile"))
     turns: dict[int, list[tuple[Said, list[Claim]]]] = {}
+    messages = {turn: " ".join(s.text for s in said if s.turn == turn) for turn in changing_turns}
+    lines = [fact.text for fact in known]
     for sentence in said:
         if sentence.turn in changing_turns:
             # A value placed after the moment it was said is a plan, not the current fact; one
-            # a third person owns is their news.
+            # a third person owns is their news, and so is a sentence about someone the store
+            # does not name; a message saying its value holds once tells of an exception.
+            message = messages[sentence.turn]
+            if told_of_another(sentence.text, message, lines) or for_once(message):
+                continue
             claims = [
                 c
                 for c in claims_in(sentence.text, others)
@@ -200,7 +212,10 @@ def offline_changes(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
             if not claims or id(sentence) not in changing:
                 continue
             touched = False
+            subject = _stored_subject(sentence.text, known)
             for fact in known:
+                if subject and not re.search(rf"\b{subject}\b", fact.text):
+                    continue  # "Thandi is doing Fridays now" is no news of the recycling day
                 previous = edits.get(fact.number)
                 # Another sentence of the same turn changing more of it ("I quit Amazon in
                 # December. Joined Google as a senior engineer."): both changes are kept.
@@ -349,6 +364,8 @@ def _edit(
                 continue
             if any(_overlap(old.span, part.span) for part in parts):
                 continue
+            if new.slot and _another_line_named(fact, message, known):
+                continue
             # a contact only over the person's own current line of the kind said (or the line of
             # whom the message names): ``llm.contact_lines``
             contact = old.slot in CONTACT_SLOTS
@@ -417,6 +434,37 @@ def _another_thing_there(text: str, span: tuple[int, int], message: str) -> bool
     spoken = {stem(word) for word in re.findall(r"[a-z]+", message.lower())}
     named = {stem(word) for word in re.findall(r"[a-z]+", f"{label.group(1)} {placed.group(1)}".lower())}
     return not named & spoken
+
+
+def _stored_subject(said: str, known: Sequence[Known]) -> str:
+    """The name the sentence's subject is, when a stored fact gives it ("Thandi is doing
+    Fridays now"): what the sentence says is of the facts naming it; "" for none."""
+    for match in _CAPITALISED.finditer(said):
+        name = match.group(0)
+        if name.lower() not in STOPWORDS and any(re.search(rf"\b{name}\b", fact.text) for fact in known):
+            # the first stored name said is the sentence's subject only before its verb
+            return name if _SUBJECT_VERB.match(said, match.end()) else ""
+    return ""
+
+
+def _another_line_named(fact: Known, message: str, known: Sequence[Known]) -> bool:
+    """The message names another stored line by a label no slot rule reads, and no word of
+    ``fact`` ("Tilewave moved offices … We're in Sandton now" is the "Office:" line's news,
+    not "Lives in Greenside"'s): what it says is of that line."""
+    spoken = _stems(message)
+    if _stems(fact.text) & spoken:
+        return False
+    for other in known:
+        label = _OWN_LABEL.match(other.text)
+        if other.number == fact.number or label is None:
+            continue
+        if " ".join(label.group(1).lower().split()) not in LABELS and _stems(label.group(1)) & spoken:
+            return True
+    return False
+
+
+def _stems(text: str) -> set[str]:
+    return {stem(word) for word in re.findall(r"[a-z]+", text.lower()) if word not in STOPWORDS}
 
 
 def _names_slot(said: str, start: int, old: Claim, stored: str) -> bool:

@@ -8,8 +8,9 @@ is, by its structure:
 - whose the new value is: the person's own line when the person's sentence is about them,
   another person's when the message names that person ("Lorraine lost her phone … got a new
   number"); a relative or friend (``core.slots.about_someone_else``), a name's possessive, a
-  label that names no contact ("Landlord: Mr Georgiou, phone …") or a name the store gives
-  another person make a line or a sentence someone else's;
+  label that names no contact ("Landlord: Mr Georgiou, phone …"), a name the store gives
+  another person, or someone it does not name whom the message calls "he", "she" or "they"
+  (``told_of_another``) make a line or a sentence someone else's;
 - for the value: the value ends a short head ("Work mobile:", "phone"), not a long sentence
   about something else;
 - of the kind the sentence names ("the house phone", "work mob"): a line whose words name
@@ -74,8 +75,12 @@ _OWN_IS = re.compile(rf"(?i:\b({'|'.join(sorted({*_KIND_OF, *_CONTACT_NOUNS, 'mi
 _HAS_DONE = re.compile(r"(?i:(\bthe\s+[a-z][\w-]*)['’]s(?=\s+(?:been|got|gone|[a-z]{3,}ed)\b))")
 # The sentence's subject is another person: "She's all mobile now", "they got a new number".
 _THIRD_SUBJECT = re.compile(r"(?i:\s*(?:(?:and|but|so)\s+)?(?:she|he|they)\b)")
-# A person named by what they are to the person: "my teammate Lukas", "our neighbour Col".
-_RELATION_NAMED = re.compile(r"\b(?i:my|our)\s+[a-z]+\s+[A-Z][\w-]+")
+# A person named by what they are to the person: "my teammate Lukas", "my duo partner Callum".
+# (a name, not an initialism: "my new mail ID" names no one)
+_RELATION_NAMED = re.compile(r"\b(?i:my|our)\s+(?:[a-z]+\s+){1,2}([A-Z][a-z][\w-]*)")
+# A first name opening a sentence, before what it does: "Jess has moved to Hove".
+_OPENING_NAME = re.compile(r"(?:^|[.!?]\s+)(?:(?i:so|and|but|btw)\s+)?([A-Z][a-z]+)\s+(?=[a-z])")
+_THIRD_PERSON = re.compile(r"(?i:\b(?:he|she|they|him|her|his|them|their)\b)")
 _ALL_MINE = "all mine"  # a kept kind: every line of the person's own
 _MINE = re.compile(r"(?i:\bmine\b)")
 # A clause saying a thing did not change: "hasn't changed", "is the same", "personal unchanged",
@@ -113,7 +118,10 @@ def line_fits(line: str, span: tuple[int, int], saying: Saying, lines: Sequence[
         return NOT_IT
     owner = _owner(line, span[0])
     kept_kinds, kept_words = _kept(saying.conversation)
-    if _said_of_another(saying, _people(tuple(lines))) != bool(owner):
+    theirs = _said_of_another(saying, _people(tuple(lines))) or told_of_another(
+        saying.sentence, saying.message, lines
+    )
+    if theirs != bool(owner):
         return NOT_IT
     if owner and not owner & (_words(saying.message) - kept_words):
         return NOT_IT  # someone else's line, of someone the message does not name
@@ -220,6 +228,26 @@ def _said_of_another(saying: Saying, people: frozenset[str]) -> bool:
         return False
     # in any case ("update mum pls"), unless named only as unchanged ("so's Maw's")
     return bool(_words(saying.message) - _kept(saying.conversation)[1] & people)
+
+
+def told_of_another(sentence: str, message: str, lines: Sequence[str]) -> bool:
+    """The sentence is the news of someone the stored ``lines`` do not name, whom its message
+    names by what they are to the person or by a first name opening a sentence, then calls
+    "he", "she" or "they" ("my duo partner Callum quit Sheffield, he's in Leeds now … new
+    mobile too, 07311 …"), and it has no word of the person's own but in naming them."""
+    stored = _words("\n".join(lines))
+    named = [*_RELATION_NAMED.finditer(message), *_OPENING_NAME.finditer(message)]
+    newcomers = [
+        match
+        for match in named
+        if (name := match.group(1).lower()) not in stored
+        and name not in _PLAIN
+        and name not in _KIND_OF
+        and _THIRD_PERSON.search(message, match.end())
+    ]
+    if not newcomers:
+        return False
+    return not _FIRST_PERSON.search(_RELATION_NAMED.sub(" ", sentence))
 
 
 @lru_cache(maxsize=64)
