@@ -22,7 +22,6 @@ from sqlalchemy import func, select
 from memdesk.core.items import ItemKind
 from memdesk.core.namespaces import check_namespace, check_session_id, is_working
 from memdesk.core.records import KNOWLEDGE
-from memdesk.core.suspicious import suspicious_reasons
 from memdesk.core.trust import ALWAYS_IN_PROMPT, TrustLevel, hold_reasons, is_assistant
 from memdesk.errors import BadInputError, ConflictError, MemdeskError, NotAllowedError, NotFoundError
 from memdesk.services.apps import check_app_id
@@ -293,6 +292,10 @@ class Review:
         # takes from it. Holding the message would only leave a gap in the log.
         if write.operation is Operation.LOG_MESSAGE or not write.content:
             return []
+        # Loaded with the first write checked: the rules and the detector's features are a
+        # server's largest start-up import, and most sessions start by reading.
+        from memdesk.core.suspicious import suspicious_reasons
+
         return suspicious_reasons(write.content)
 
     def _second_opinion(self, write: Write) -> list[str]:
