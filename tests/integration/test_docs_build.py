@@ -64,6 +64,8 @@ def test_the_guide_builds_strictly_with_every_page_of_its_navigation(site):
     # What the browser shows as "<data dir>", not a tag it hides; ranges as whole numbers.
     settings = (site / "reference" / "settings.html").read_text()
     assert "(empty: &lt;data dir&gt;/memory)" in settings and "1000 to 2000000" in settings
+    # The generated page, not the stub kept at its path for links read on GitHub.
+    assert "so what you see here" not in cli + settings
 
 
 def test_the_built_guide_needs_no_network(site):
