@@ -25,6 +25,7 @@ def test_each_write_confirms_in_one_line(memdesk):
         "entry rm": out(memdesk("entry", "rm", "editor")),
         "trash restore": out(memdesk("trash", "restore", "entry:1")),
         "app rm": out(memdesk("app", "rm", "1")),
+        "session log": out(memdesk("session", "log", "web:1", "--role", "user", "hello")),
     }
     assert said == {
         "doc set": "set user/profile (9 characters)\n",
@@ -36,8 +37,9 @@ def test_each_write_confirms_in_one_line(memdesk):
         "entry rm": "moved entry editor to Trash (undo with `memdesk undo`)\n",
         "trash restore": "restored entry:1\n",
         "app rm": "moved 1 to Trash (undo with `memdesk undo`)\n",
+        "session log": "logged a user message in web:1\n",
     }
-    assert out(memdesk("undo")) == "undid #9: Delete memory 1\n"
+    assert out(memdesk("undo")) == "undid #10: Log user message in web:1\n"
 
 
 def test_the_persons_own_instructions_are_stored_with_a_note(memdesk):

@@ -353,6 +353,7 @@ def _register_session(subparsers: argparse._SubParsersAction) -> None:
 
 def session_log(args: argparse.Namespace, app: Memdesk) -> int:
     app.sessions.log(args.session_id, args.role, text_argument(args.text), args.app)
+    print(f"logged a {args.role} message in {args.session_id}")
     return 0
 
 

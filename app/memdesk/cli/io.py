@@ -33,7 +33,8 @@ def one_line(text: str, width: int = 100) -> str:
 
 
 def warn_about_settings(problems: tuple[str, ...]) -> None:
-    """Bad values in the settings file: said once per run; the defaults apply."""
+    """Problems with the settings file, said once per run: what could not be read has its
+    default, and a file that is not valid TOML says which settings are in effect."""
     for problem in problems:
         print(f"memdesk: warning: {problem}", file=sys.stderr)
 
