@@ -163,3 +163,17 @@ def test_the_old_base_url_key_still_sets_the_openai_url(tmp_path):
     ):
         path.write_text("[llm]\n" + both)
         assert load_settings(path).settings.llm.openai_base_url == "http://new/v1"
+
+
+def test_a_value_over_several_lines_is_replaced_whole_and_dotted_keys_are_left_to_the_person(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text('[compaction]\nsteps = [\n    "working",\n    "facts",\n]\nturn_threshold = 4\n')
+    save_settings(path, {"compaction.steps": ["app"]})
+    assert path.read_text() == '[compaction]\nsteps = ["app"]\nturn_threshold = 4\n'
+    dotted = 'llm.backend = "openai"\n'
+    path.write_text(dotted)
+    with pytest.raises(BadInputError) as raised:
+        save_settings(path, {"llm.backend": "anthropic"})
+    assert "in a form Memdesk does not edit" in raised.value.message
+    assert raised.value.hint == 'set llm.backend = "anthropic" in it by hand'
+    assert path.read_text() == dotted
