@@ -54,11 +54,11 @@ SETTINGS = {
     "memory_like_weight": 15.0,
     "developer_text_weight": 3.0,
     "chat_weight": 6.0,
-    # The four authors' rows: heavier, the threshold that keeps chat clean rises and the public
-    # corpora's attacks fall below their goal.
+    # The four authors' rows (leave_one_author_out only): heavier, the threshold that keeps chat
+    # clean rises and the public corpora's attacks fall further below their goal.
     "author_attack_weight": 2.0,
     "author_benign_weight": 2.0,
-    "benign_goal_chat": 0.004,
+    "benign_goal_chat": 0.005,
     "benign_goal_developer": 0.005,
     "benign_goal_public": 0.1,
 }
@@ -297,13 +297,12 @@ def main() -> None:
         help=f"write the leave-one-author-out figures to {AUTHORS_LEFT_OUT.relative_to(ROOT)} and stop",
     )
     args = parser.parse_args()
-    public_and_written = rows()
+    all_rows = rows()
     if args.leave_authors_out:
-        measured = leave_one_author_out(public_and_written)
+        measured = leave_one_author_out(all_rows)
         text = json.dumps(measured, indent=2, ensure_ascii=False) + "\n"
         AUTHORS_LEFT_OUT.write_text(text, encoding="utf-8")
         return
-    all_rows = public_and_written + author_rows(public_and_written)
     model = trained(all_rows)
     blob = encode(model)
     test = [row for row in all_rows if row.split == "test"]
@@ -316,12 +315,6 @@ def main() -> None:
             "threshold": model.threshold,
         },
         "sources": {name: LICENCES[name] for name in LICENCES},
-        "authors": {
-            "source": AUTHORS_LICENCE,
-            "files_sha256": author_files(),
-            "split": "every author's rows train these weights; leave-one-author-out models measure"
-            f" each author ({AUTHORS_LEFT_OUT.relative_to(ROOT)})",
-        },
         "developer_sources": developer_sources(all_rows),
         "inputs_sha256": sources(),
         "rows": {

@@ -256,6 +256,9 @@ def test_an_identifier_is_read_by_its_pieces_apart_from_the_words_of_prose():
     assert {f" {word[1:]} " for word in pieces}.isdisjoint(features(read, pieces))
     prose = detector.Model({gram: 3000 for gram in word_grams("prompt")}, 0.001, -1.0, 0.5)
     assert prose.score(*_reading("print_system_prompt()")) < 0.5 < prose.score(*_reading("a system prompt"))
+    # Encoded data is no identifier: a base64 blob gives no pieces (decoded, the rules judge it).
+    encoded = "Note: QWRhJ3MgZmF2b3VyaXRlIGNvbG91ciBpcyBncmVlbg=="
+    assert _reading(encoded)[1] == [PIECE_MARK + "note"]
     pieced = detector.Model({PIECE_MARK + "prompt": 3000}, 0.001, -1.0, 0.5)
     assert pieced.score(*_reading("print_system_prompt()")) > 0.8 > pieced.score(*_reading("a system prompt"))
 

@@ -43,6 +43,9 @@ _RULED_LINE = re.compile(r"([-_=*#~.+/])\1{3,}")
 # its runs of letters, a capital starting a piece of camelCase.
 _BLANKED = re.compile(r"  +")
 _PIECE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+# Encoded data (base64, a digest, a key) is no identifier: its "pieces" are noise. Decoded, what
+# it says is judged by the rules (``suspicious``).
+_ENCODED = re.compile(r"[A-Za-z0-9+/=]{16,}")
 _SHORTEST_PIECE = 2
 
 
@@ -68,9 +71,15 @@ def blanked_pieces(normalised: str, read: str) -> list[str]:
     return [
         PIECE_MARK + piece.lower()
         for run in _BLANKED.finditer(read)
-        for piece in _PIECE.findall(normalised, run.start(), run.end())
+        for piece in _PIECE.findall(_ENCODED.sub(_unless_encoded, normalised[run.start() : run.end()]))
         if len(piece) >= _SHORTEST_PIECE
     ]
+
+
+def _unless_encoded(token: re.Match[str]) -> str:
+    """A long run of base64's characters that holds a digit is encoded data: blanked."""
+    found = token.group(0)
+    return " " if any(character.isdigit() for character in found) else found
 
 
 def words(read: str) -> list[str]:
