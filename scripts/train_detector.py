@@ -40,14 +40,14 @@ from scripts.detector_devtext import KINDS
 
 from memdesk.core import detector
 from memdesk.core.detector import PATH_VARIABLE, WEIGHTS_NAME, Model, encode
-from memdesk.core.detector_features import features, length_norm, model_text, words
+from memdesk.core.detector_features import features, length_norm, reading, words
 from memdesk.core.suspicious import is_suspicious, normalised
 
 OUT_DIR = ROOT / "resources" / "detector"  # app/memdesk/resources links here
 SETTINGS = {
-    "features": "character 4-grams inside words, and word pairs, of the text with code that is not words,"
-    " quotations named as examples and ruled lines blanked out (memdesk/core/detector_features.py,"
-    " detector_code.py)",
+    "features": "character 4-grams inside words, pairs of neighbouring words and of words one apart, of"
+    " the text with code that is not words, quotations named as examples and ruled lines blanked out;"
+    " the word pieces of what was blanked, apart (memdesk/core/detector_features.py, detector_code.py)",
     "min_texts_per_feature": 2,
     "kept_features": 40_000,
     "regularisation_C": 30.0,
@@ -66,9 +66,13 @@ SETTINGS = {
 MEMORY_LIKE = ("pi-session", "notes", "lookalikes")
 
 
-def lowered(text: str) -> str:
-    """The text as the model reads it (``model_text``)."""
-    return model_text(normalised(text)[0])
+def read_as_model(text: str) -> tuple[str, list[str]]:
+    """All the model reads of the text (``reading``)."""
+    return reading(normalised(text)[0])
+
+
+def scored(model: Model, text: str) -> float:
+    return model.score(*read_as_model(text))
 
 
 def developer(row: Row) -> bool:
@@ -81,17 +85,17 @@ def fit(train: list[Row]) -> Model:
     from scipy.sparse import csr_matrix
     from sklearn.linear_model import LogisticRegression
 
-    texts = [lowered(row.text) for row in train]
-    found = [Counter(features(text)) for text in texts]
+    texts = [read_as_model(row.text) for row in train]
+    found = [Counter(features(read, pieces)) for read, pieces in texts]
     counts = Counter(gram for grams in found for gram in grams)
     names = sorted(gram for gram, count in counts.items() if count >= SETTINGS["min_texts_per_feature"])
     index = {gram: at for at, gram in enumerate(names)}
     columns: list[int] = []
     values: list[float] = []
     pointers = [0]
-    for text, grams in zip(texts, found, strict=True):
+    for (read, _pieces), grams in zip(texts, found, strict=True):
         kept = sorted((index[gram], count) for gram, count in grams.items() if gram in index)
-        norm = length_norm(words(text))
+        norm = length_norm(words(read))
         columns += [column for column, _count in kept]
         values += [count / norm for _column, count in kept]
         pointers.append(len(columns))
@@ -145,7 +149,7 @@ def choose_threshold(model: Model, validation: list[Row]) -> float:
     )
     threshold = 0.5
     for benign, goal in goals:
-        scores = sorted((model.score(lowered(row.text)) for row in benign), reverse=True)
+        scores = sorted((scored(model, row.text) for row in benign), reverse=True)
         allowed = math.floor(goal * len(scores))
         if allowed < len(scores):
             threshold = max(threshold, scores[allowed] + 1e-6)
@@ -166,7 +170,7 @@ def figures(model: Model, test: list[Row]) -> dict[str, object]:
     """What the model alone flags of each source's and language's test split."""
 
     def judge(text: str) -> bool:
-        return model.score(lowered(text)) >= model.threshold
+        return scored(model, text) >= model.threshold
 
     out: dict[str, object] = {}
     out["developer text by kind (packages held out whole)"] = {
