@@ -26,9 +26,11 @@ from scripts.detector_data import (
     AUTHORS,
     AUTHORS_LEFT_OUT,
     AUTHORS_LICENCE,
+    LEFT_OUT_MODEL,
     LICENCES,
     PUBLIC,
     ROOT,
+    SHIPPED_MODEL,
     Row,
     author_files,
     author_rows,
@@ -40,21 +42,21 @@ from scripts.detector_devtext import KINDS
 
 from memdesk.core import detector
 from memdesk.core.detector import PATH_VARIABLE, WEIGHTS_NAME, Model, encode
-from memdesk.core.detector_features import features, length_norm, model_text, words
+from memdesk.core.detector_features import features, length_norm, reading, words
 from memdesk.core.suspicious import is_suspicious, normalised
 
 OUT_DIR = ROOT / "resources" / "detector"  # app/memdesk/resources links here
 SETTINGS = {
-    "features": "character 4-grams inside words, and word pairs, of the text with code that is not words,"
-    " quotations named as examples and ruled lines blanked out (memdesk/core/detector_features.py,"
-    " detector_code.py)",
+    "features": "character 4-grams inside words, pairs of neighbouring words and of words one apart, of"
+    " the text with code that is not words, quotations named as examples and ruled lines blanked out;"
+    " the word pieces of what was blanked, apart (memdesk/core/detector_features.py, detector_code.py)",
     "min_texts_per_feature": 2,
     "kept_features": 40_000,
     "regularisation_C": 30.0,
     "memory_like_weight": 15.0,
     "developer_text_weight": 3.0,
     "chat_weight": 6.0,
-    # The four authors' rows (leave_one_author_out only): heavier, the threshold that keeps chat
+    # The authors' rows (leave_one_author_out only): heavier, the threshold that keeps chat
     # clean rises and the public corpora's attacks fall further below their goal.
     "author_attack_weight": 2.0,
     "author_benign_weight": 2.0,
@@ -66,9 +68,13 @@ SETTINGS = {
 MEMORY_LIKE = ("pi-session", "notes", "lookalikes")
 
 
-def lowered(text: str) -> str:
-    """The text as the model reads it (``model_text``)."""
-    return model_text(normalised(text)[0])
+def read_as_model(text: str) -> tuple[str, list[str]]:
+    """All the model reads of the text (``reading``)."""
+    return reading(normalised(text)[0])
+
+
+def scored(model: Model, text: str) -> float:
+    return model.score(*read_as_model(text))
 
 
 def developer(row: Row) -> bool:
@@ -81,17 +87,17 @@ def fit(train: list[Row]) -> Model:
     from scipy.sparse import csr_matrix
     from sklearn.linear_model import LogisticRegression
 
-    texts = [lowered(row.text) for row in train]
-    found = [Counter(features(text)) for text in texts]
+    texts = [read_as_model(row.text) for row in train]
+    found = [Counter(features(read, pieces)) for read, pieces in texts]
     counts = Counter(gram for grams in found for gram in grams)
     names = sorted(gram for gram, count in counts.items() if count >= SETTINGS["min_texts_per_feature"])
     index = {gram: at for at, gram in enumerate(names)}
     columns: list[int] = []
     values: list[float] = []
     pointers = [0]
-    for text, grams in zip(texts, found, strict=True):
+    for (read, _pieces), grams in zip(texts, found, strict=True):
         kept = sorted((index[gram], count) for gram, count in grams.items() if gram in index)
-        norm = length_norm(words(text))
+        norm = length_norm(words(read))
         columns += [column for column, _count in kept]
         values += [count / norm for _column, count in kept]
         pointers.append(len(columns))
@@ -145,7 +151,7 @@ def choose_threshold(model: Model, validation: list[Row]) -> float:
     )
     threshold = 0.5
     for benign, goal in goals:
-        scores = sorted((model.score(lowered(row.text)) for row in benign), reverse=True)
+        scores = sorted((scored(model, row.text) for row in benign), reverse=True)
         allowed = math.floor(goal * len(scores))
         if allowed < len(scores):
             threshold = max(threshold, scores[allowed] + 1e-6)
@@ -166,7 +172,7 @@ def figures(model: Model, test: list[Row]) -> dict[str, object]:
     """What the model alone flags of each source's and language's test split."""
 
     def judge(text: str) -> bool:
-        return model.score(lowered(text)) >= model.threshold
+        return scored(model, text) >= model.threshold
 
     out: dict[str, object] = {}
     out["developer text by kind (packages held out whole)"] = {
@@ -245,21 +251,21 @@ def held_by_check(texts: list[Row]) -> dict[str, object]:
 
 def leave_one_author_out(all_rows: list[Row]) -> dict[str, object]:
     """For each author: the write check with the shipped weights, and with a model trained on
-    ``all_rows`` and the other three authors' rows, on that author's rows: text in a voice the
+    ``all_rows`` and the other authors' rows, on that author's rows: text in a voice the
     model never read."""
     written = author_rows(all_rows)
     out: dict[str, object] = {
         "source": AUTHORS_LICENCE,
         "files_sha256": author_files(),
-        "split": "by author: each author's rows are held out in turn, the other three train",
+        "split": "by author: each author's rows are held out in turn, the others train",
         "settings": SETTINGS,
     }
     for author in AUTHORS:
         held_out = [row for row in written if row.source == author]
-        result: dict[str, object] = {"shipped weights": _attacks_and_benign(held_out)}
+        result: dict[str, object] = {SHIPPED_MODEL: _attacks_and_benign(held_out)}
         model = trained(all_rows + [row for row in written if row.source != author])
         with checking_with(model):
-            result["trained with the other three"] = _attacks_and_benign(held_out)
+            result[LEFT_OUT_MODEL] = _attacks_and_benign(held_out)
         result["threshold"] = model.threshold
         out[author] = result
         print(f"left out {author}: {json.dumps(result)}", flush=True)
@@ -292,6 +298,11 @@ def main() -> None:
         action="store_true",
         help=f"write the leave-one-author-out figures to {AUTHORS_LEFT_OUT.relative_to(ROOT)} and stop",
     )
+    parser.add_argument(
+        "--with-authors",
+        action="store_true",
+        help="train on every author's rows as well (the variants measured in the guide)",
+    )
     args = parser.parse_args()
     all_rows = rows()
     if args.leave_authors_out:
@@ -299,6 +310,8 @@ def main() -> None:
         text = json.dumps(measured, indent=2, ensure_ascii=False) + "\n"
         AUTHORS_LEFT_OUT.write_text(text, encoding="utf-8")
         return
+    if args.with_authors:
+        all_rows += author_rows(all_rows)
     model = trained(all_rows)
     blob = encode(model)
     test = [row for row in all_rows if row.split == "test"]

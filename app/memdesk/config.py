@@ -271,13 +271,35 @@ def load_settings(path: Path) -> LoadedSettings:
     except FileNotFoundError:
         return LoadedSettings(Settings(), ())
     except (OSError, UnicodeDecodeError) as exc:
-        return _unreadable(path, exc)
+        said = f"{path}: could not be read ({exc}); every setting has its default"
+        return LoadedSettings(Settings(), (said,))
     import tomllib  # only a file that exists needs the parser, which takes a while to import
 
     try:
-        data = tomllib.loads(text)
+        return _settings_from(tomllib.loads(text))
     except tomllib.TOMLDecodeError as exc:
-        return _unreadable(path, exc)
+        # Most often a table pasted in twice: what the person turned on elsewhere in the file
+        # must not quietly go back to its default, so the rest of the file is still read.
+        from memdesk.toml_text import read_tables, value_text
+
+        salvaged = read_tables(text)
+        loaded = _settings_from(salvaged.data)
+        in_effect = [
+            f"{spec.key} = {value_text(loaded.settings.get(spec.key))}"
+            for spec in SPECS
+            if loaded.settings.get(spec.key) != Settings().get(spec.key)
+        ]
+        said = (
+            f"{path} is not valid TOML ({exc}); each table was read on its own instead, the later "
+            "value winning where a table is given twice",
+            *(f"{path}, {problem}" for problem in salvaged.problems),
+            *loaded.problems,
+            f"{path}: in effect: {', '.join(in_effect) or 'no key'}; every other setting has its default",
+        )
+        return LoadedSettings(loaded.settings, said)
+
+
+def _settings_from(data: dict[str, Any]) -> LoadedSettings:
     problems: list[str] = []
     accepted: dict[str, Any] = {}
     for section, body in data.items():
@@ -301,20 +323,40 @@ def load_settings(path: Path) -> LoadedSettings:
     return LoadedSettings(Settings().with_values(accepted), tuple(problems))
 
 
-def _unreadable(path: Path, exc: Exception) -> LoadedSettings:
-    return LoadedSettings(Settings(), (f"{path}: could not be read ({exc}); using defaults",))
+def save_settings(path: Path, values: dict[str, Any]) -> None:
+    """Set the keys of ``values`` in the settings file and change nothing else in it (the
+    person's comments, order and other keys stay). Written atomically: readers see the old
+    file or the new one, never half. A file that is not valid TOML is not changed."""
+    import tomllib
 
+    from memdesk.errors import BadInputError
+    from memdesk.toml_text import NotEditable, set_keys, value_text
 
-def save_settings(path: Path, settings: Settings) -> None:
-    """Write the whole file atomically: readers see the old file or the new one, never half."""
-    import tomli_w  # only a save needs the writer
-
+    settings = [f"{key} = {value_text(value)}" for key, value in values.items()]
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInputError(f"{path} could not be read ({exc}); nothing changed") from None
+    try:
+        new = set_keys(text, {tuple(key.split(".")): value for key, value in values.items()})
+    except tomllib.TOMLDecodeError as exc:
+        raise BadInputError(
+            f"{path} is not valid TOML ({exc}); nothing changed",
+            f"mend that line, or set {' and '.join(settings)} in it by hand",
+        ) from None
+    except NotEditable:
+        raise BadInputError(
+            f"{path} gives {', '.join(values)} in a form Memdesk does not edit (an inline table or "
+            "dotted keys); nothing changed",
+            f"set {' and '.join(settings)} in it by hand",
+        ) from None
     path.parent.mkdir(parents=True, exist_ok=True)
-    payload = tomli_w.dumps(settings.to_toml_dict()).encode("utf-8")
     fd, tmp = tempfile.mkstemp(prefix=".config-", suffix=".toml", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
+            handle.write(new.encode("utf-8"))
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)

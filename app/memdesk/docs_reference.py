@@ -4,7 +4,8 @@ Every ``memdesk`` command and option comes from the argument parser, every MCP t
 and prompt from the server's own lists, every setting from ``config.SPECS`` and the admin API
 from its OpenAPI document. ``pages()`` returns the Markdown; ``on_files`` is the MkDocs hook
 (``hooks:`` in mkdocs.yml) that adds them to the site at build time, so no generated page is
-kept in the repository.
+kept in the repository: docs/reference/ holds only a stub at each one's path, which says where
+the page is, for Markdown read where the guide is not built (on GitHub).
 """
 
 from __future__ import annotations
@@ -362,9 +363,13 @@ def pages() -> dict[str, str]:
 
 
 def on_files(files: Any, config: Any) -> Any:
-    """MkDocs hook: add the generated pages to the site being built."""
+    """MkDocs hook: put the generated pages in the site being built, each in place of the stub
+    kept at its path (a link to it from Markdown read on GitHub finds the stub)."""
     from mkdocs.structure.files import File
 
     for path, text in pages().items():
+        stub = files.get_file_from_path(path)
+        if stub is not None:
+            files.remove(stub)
         files.append(File.generated(config, path, content=text))
     return files

@@ -89,6 +89,21 @@ def test_good_values_are_saved_to_the_toml_and_used(qtbot, memdesk_app, tasks, s
     assert memdesk_app.settings.memory.recall_limit == 12
 
 
+def test_saving_writes_only_the_changed_keys_into_the_persons_file(qtbot, memdesk_app, tasks, settle):
+    theirs = '# tuned for the laptop\n[llm]\nbackend = "openai"  # llama.cpp on :8080\n'
+    memdesk_app.paths.config_file.write_text(theirs, encoding="utf-8")
+    memdesk_app.update_settings(memdesk_app.settings)  # as opened: nothing changes, nothing is written
+    assert memdesk_app.paths.config_file.read_text(encoding="utf-8") == theirs
+    assert memdesk_app.settings.llm.backend == "openai"  # the file, read again, is what is used
+    dialog = settings_dialog(qtbot, memdesk_app, tasks)
+    dialog.editors["memory.recall_limit"].setValue(9)
+    qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+    settle()
+    assert (
+        memdesk_app.paths.config_file.read_text(encoding="utf-8") == theirs + "\n[memory]\nrecall_limit = 9\n"
+    )
+
+
 def test_restore_defaults_resets_every_editor(qtbot, memdesk_app, tasks):
     memdesk_app.update_settings(memdesk_app.settings.with_values({"memory.app_memory_cap": 3}))
     dialog = settings_dialog(qtbot, memdesk_app, tasks)

@@ -75,7 +75,9 @@ def test_print_changes_nothing(memdesk: MemdeskCommand, env):
 def test_disconnecting_claude_code_says_its_transcript_source_stays_on(memdesk: MemdeskCommand, env):
     assert "Turned on the claude-code source" in out(memdesk("connect", "claude-code", env=env))
     said = out(memdesk("disconnect", "claude-code", env=env))
-    assert "removed MCP server memdesk" in said and "sources.claude_code = false" in said
+    assert "removed MCP server memdesk" in said
+    assert "`memdesk sources disable claude-code` turns it off" in said
+    assert "sources.claude_code = false" in out(memdesk("sources", "disable", "claude-code", env=env))
     again = out(memdesk("disconnect", "claude-code", env=env))
     assert again.strip() == "Claude Code was not connected; nothing changed."
 

@@ -239,3 +239,57 @@ def test_sync_of_one_missing_file_says_so_and_fails(memdesk, home, tmp_path):
     done = memdesk("sources", "sync", "claude-code", "--file", str(missing), env=_env(home))
     assert done.returncode == 1 and b"is not there (removed?); skipped" in done.stderr
     assert b"Traceback" not in done.stderr
+
+
+@pytest.mark.engines("sqlite")
+def test_a_stop_hook_whose_transcript_is_gone_leaves_a_line_in_the_log(memdesk, home):
+    env = _env(home)
+    out(memdesk("sources", "enable", "claude-code", env=env))
+    gone = home / ".claude" / "projects" / "-work-atlas" / f"{SESSION}.jsonl"
+    event = {"hook_event_name": "Stop", "transcript_path": str(gone), "cwd": "/work/atlas"}
+    done = memdesk("hook", "claude-code", stdin=json.dumps(event).encode(), env=env)
+    assert done.returncode == 0 and done.stdout == b"" and done.stderr == b""
+    log = (memdesk.data_dir / "logs" / "hooks.log").read_text()
+    assert log.count("\n") == 1 and f"hook claude-code Stop: TranscriptNotRead: {gone} is not there" in log
+
+
+@pytest.mark.engines("sqlite")
+def test_connect_codex_turns_its_transcript_source_on_and_disconnect_says_how_to_turn_it_off(memdesk, home):
+    env = _env(home)
+    said = out(memdesk("connect", "codex", env=env))
+    assert "[mcp_servers.memdesk]" in said and "Turned on the codex source (sources.codex = true)." in said
+    assert "on  codex" in out(memdesk("sources", "list", env=env))
+    assert "nothing changed" in out(memdesk("connect", "codex", env=env))
+    gone = out(memdesk("disconnect", "codex", env=env))
+    assert "`memdesk sources disable codex` turns it off" in gone
+
+
+PERSONS_SETTINGS = """\
+# my Memdesk
+[memory]
+recall_limit = 8  # a few more than the default
+
+[llm]
+backend = "offline"
+"""
+
+
+@pytest.mark.engines("sqlite")
+def test_connect_writes_one_key_and_a_pasted_table_does_not_turn_the_source_back_off(memdesk, home):
+    env = _env(home)
+    config = memdesk.data_dir / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(PERSONS_SETTINGS)
+    out(memdesk("connect", "claude-code", env=env))
+    assert config.read_text() == PERSONS_SETTINGS + "\n[sources]\nclaude_code = true\n"
+    # The block the local-models guide shows, pasted below rather than merged by hand.
+    config.write_text(config.read_text() + '\n[llm]\nbackend = "openai"\nmodel = "qwen2.5:7b-instruct"\n')
+    listed = memdesk("sources", "list", env=env)
+    assert "on  claude-code" in out(listed)
+    warned = listed.stderr.decode()
+    assert "Cannot declare ('llm',) twice" in warned
+    assert 'in effect: memory.recall_limit = 8, llm.backend = "openai"' in warned
+    assert "sources.claude_code = true" in warned
+    before = config.read_text()
+    fails(memdesk("sources", "enable", "pi", env=env), 2, f"{config} is not valid TOML")
+    assert config.read_text() == before

@@ -64,6 +64,8 @@ def test_the_guide_builds_strictly_with_every_page_of_its_navigation(site):
     # What the browser shows as "<data dir>", not a tag it hides; ranges as whole numbers.
     settings = (site / "reference" / "settings.html").read_text()
     assert "(empty: &lt;data dir&gt;/memory)" in settings and "1000 to 2000000" in settings
+    # The generated page, not the stub kept at its path for links read on GitHub.
+    assert "so what you see here" not in cli + settings
 
 
 def test_the_built_guide_needs_no_network(site):
@@ -228,7 +230,11 @@ def test_every_flag_named_with_a_memdesk_command_in_the_text_exists():
     checked_flags = 0
     for page, span in named:
         parser, words = top, re.sub(r"[\[\]]", "", span).split()[1:]
+        value_next = False
         for word in words:
+            if value_next:  # the value of the option before it (`--now 2026-06-01`)
+                value_next = False
+                continue
             commands = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
             if PLACEHOLDER.search(word):
                 if commands:
@@ -236,10 +242,12 @@ def test_every_flag_named_with_a_memdesk_command_in_the_text_exists():
                 continue
             if word.startswith("-"):
                 flag = word.split("=", 1)[0]
-                assert flag in parser._option_string_actions or flag in top._option_string_actions, (
+                action = parser._option_string_actions.get(flag) or top._option_string_actions.get(flag)
+                assert action is not None, (
                     f"{page}: `{span}` names {flag}, which `memdesk {' '.join(words[: words.index(word)])}` "
                     "does not have"
                 )
+                value_next = "=" not in word and action.nargs != 0
                 checked_flags += 1
                 continue
             if not commands:

@@ -31,7 +31,10 @@ def test_four_poisoned_calls_wait_for_review_and_one_approval_is_one_undo(memdes
             replies = []
             for tool, arguments in calls:
                 result = await call_ok(s, tool, **arguments)
-                assert "waits until the person approves it" in text_of(result)
+                said = text_of(result)  # every reason a clause of its own: "because it …; it …"
+                assert "waits until the person approves it" in said
+                assert "Memdesk, because it " in said and "it tells an assistant" in said
+                assert "because tells" not in said and "; tells" not in said
                 replies.append(result.structuredContent)
             return replies
 

@@ -24,7 +24,7 @@ from scripts.detector_data import PUBLIC, Row
 from scripts.detector_devtext import KINDS, stdlib_source
 
 from memdesk.core import detector
-from memdesk.core.detector_features import model_text
+from memdesk.core.detector_features import reading
 from memdesk.core.suspicious import findings, is_suspicious, normalised
 from memdesk.resources import resources_root
 
@@ -44,7 +44,7 @@ ROUNDS = 5
 def _model_alone(text: str) -> bool:
     model = detector.model()
     assert model is not None, detector.status()
-    return model.score(model_text(normalised(text)[0])) >= model.threshold
+    return model.score(*reading(normalised(text)[0])) >= model.threshold
 
 
 def _report(name: str, texts: list[str], goal: float, at_least: bool, judge: Callable[[str], bool]) -> None:
@@ -242,7 +242,7 @@ def test_leave_one_author_out_figures():
     measured = json.loads(detector_data.AUTHORS_LEFT_OUT.read_text(encoding="utf-8"))
     print("\nleave one author out (the whole check on each author's rows; measured by train_detector):")
     for author in detector_data.AUTHORS:
-        for model in ("shipped weights", "trained with the other three"):
+        for model in (detector_data.SHIPPED_MODEL, detector_data.LEFT_OUT_MODEL):
             attacks, benign = measured[author][model]["attacks held"], measured[author][model]["benign held"]
             print(
                 f"  {author}, {model}: {attacks['held']} of {attacks['texts']} attacks held = "

@@ -14,11 +14,19 @@ import zlib
 from pathlib import Path
 
 import pytest
-from scripts.detector_data import AUTHORS_DIR, AUTHORS_LEFT_OUT, ROOT
+from scripts.detector_data import AUTHORS_DIR, AUTHORS_LEFT_OUT, LEFT_OUT_MODEL, ROOT, SHIPPED_MODEL
 from scripts.detector_devtext import stdlib_source
 
 from memdesk.core import detector
-from memdesk.core.detector_features import model_text
+from memdesk.core.detector_features import (
+    PIECE_MARK,
+    features,
+    model_text,
+    pair,
+    reading,
+    skip_pair,
+    word_grams,
+)
 from memdesk.core.suspicious import (
     SHORT_TEXT_THRESHOLD,
     findings,
@@ -51,7 +59,7 @@ def weights_at(monkeypatch):
 def _score(text: str) -> float:
     model = detector.model()
     assert model is not None
-    return model.score(model_text(normalised(text)[0]))
+    return model.score(*reading(normalised(text)[0]))
 
 
 def test_the_packaged_model_loads_on_first_use_and_judges():
@@ -64,17 +72,17 @@ def test_the_packaged_model_loads_on_first_use_and_judges():
     assert not any(finding.reason.startswith("tells") for finding in findings(MODEL_ONLY))
 
 
-def test_the_four_authors_rows_are_measured_by_author_on_these_very_files():
+def test_the_authors_rows_are_measured_by_author_on_these_very_files():
     measured = json.loads(AUTHORS_LEFT_OUT.read_text(encoding="utf-8"))
     assert "split by author" in measured["source"] and measured["split"].startswith("by author")
     written = sorted(AUTHORS_DIR.glob("author-*.json"))
-    assert [path.stem for path in written] == ["author-1", "author-2", "author-3", "author-4"]
+    assert [path.stem for path in written] == [f"author-{number}" for number in range(1, 8)]
     for path in written:
         rows = json.loads(path.read_text(encoding="utf-8"))
         # The figures are of these rows as they are now: a changed file needs measuring again.
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
         assert measured["files_sha256"][str(path.relative_to(ROOT))] == digest
-        for model in ("shipped weights", "trained with the other three"):
+        for model in (SHIPPED_MODEL, LEFT_OUT_MODEL):
             figures = measured[path.stem][model]
             assert 0 < figures["attacks held"]["texts"] <= len(rows["attacks"])
             assert 0 < figures["benign held"]["texts"] <= len(rows["benign"])
@@ -182,7 +190,7 @@ def test_remembered_word_weights_change_no_score():
     first = [_score(text) for text in texts]
     again = [_score(text) for text in reversed(texts)][::-1]
     fresh = detector.Model(model.weights, model.scale, model.bias, model.threshold)
-    assert first == again == [fresh.score(model_text(normalised(text)[0])) for text in texts]
+    assert first == again == [fresh.score(*reading(normalised(text)[0])) for text in texts]
 
 
 def test_nothing_on_the_start_path_loads_the_weights(tmp_path):
@@ -230,3 +238,37 @@ def test_an_order_in_a_comment_of_a_long_code_note_is_held_and_its_window_named(
     assert total == len(model_text(note).split()) == 8 * 3000 + len(order.split())
     assert first <= order_at and order_at + len(order.split()) - 1 <= last
     assert cut <= finding.start < finding.end <= cut + len(order)
+
+
+def _reading(text: str) -> tuple[str, list[str]]:
+    return reading(normalised(text)[0])
+
+
+def test_an_identifier_is_read_by_its_pieces_apart_from_the_words_of_prose():
+    read, pieces = _reading("eval(print_system_prompt())")
+    assert read.split() == []  # code is no sentence
+    assert pieces == [PIECE_MARK + piece for piece in ("eval", "print", "system", "prompt")]
+    read, pieces = _reading("The test calls executeBash() before runPrintMode.")
+    assert read.split() == ["the", "test", "calls", "before", "."]
+    assert pieces == [PIECE_MARK + piece for piece in ("execute", "bash", "run", "print", "mode")]
+    # A piece is a feature of its own kind: no prose word's n-gram, so an identifier that shares
+    # a word with an order weighs only what identifiers weigh.
+    assert {f" {word[1:]} " for word in pieces}.isdisjoint(features(read, pieces))
+    prose = detector.Model({gram: 3000 for gram in word_grams("prompt")}, 0.001, -1.0, 0.5)
+    assert prose.score(*_reading("print_system_prompt()")) < 0.5 < prose.score(*_reading("a system prompt"))
+    # Encoded data is no identifier: a base64 blob gives no pieces (decoded, the rules judge it).
+    encoded = "Note: QWRhJ3MgZmF2b3VyaXRlIGNvbG91ciBpcyBncmVlbg=="
+    assert _reading(encoded)[1] == [PIECE_MARK + "note"]
+    pieced = detector.Model({PIECE_MARK + "prompt": 3000}, 0.001, -1.0, 0.5)
+    assert pieced.score(*_reading("print_system_prompt()")) > 0.8 > pieced.score(*_reading("a system prompt"))
+
+
+def test_words_one_apart_are_a_pair_the_model_weighs():
+    ordered, shuffled = "ignore all previous notes", "all previous ignore notes"
+    assert skip_pair("ignore", "previous") in features(ordered) and pair("ignore", "all") in features(ordered)
+    assert skip_pair("ignore", "previous") not in features(shuffled)
+    model = detector.Model({skip_pair("ignore", "previous"): 10000}, 0.001, -1.0, 0.5)
+    assert model.score(ordered) > 0.6 > model.score(shuffled)
+    # The reason quotes the words the pair joins.
+    phrase = model.weightiest_phrase(ordered)
+    assert phrase is not None and ordered[phrase.start : phrase.end] in ("ignore all previous", "ignore")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import re
+from pathlib import Path
 
 import pytest
 
@@ -122,3 +123,12 @@ def test_setting_labels_and_ranges_read_as_written(pages):
     assert "e+" not in settings
     # Inside code spans nothing is escaped: Markdown shows those as written.
     assert docs_reference._cell("`<name>` or <name>") == "`<name>` or &lt;name&gt;"
+
+
+def test_each_generated_page_has_a_stub_where_links_read_on_github_find_it(pages):
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    for path, text in pages.items():
+        stub = (docs / path).read_text()
+        assert stub.splitlines()[0] == text.splitlines()[0], path  # the same title
+        assert "written from Memdesk's code when the guide is built" in stub
+        assert f"site/{path.replace('.md', '.html')}" in stub, path

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from memdesk.cli.main import build_parser, main
-from memdesk.config import Settings, save_settings
+from memdesk.config import save_settings
 from memdesk.errors import BadInputError, NotFoundError
 from memdesk.paths import resolve_paths
 
@@ -21,7 +21,9 @@ class DataFolder:
         self.files_global_dir = self.paths.default_files_dir
 
     def configure(self, values: dict[str, Any]) -> None:
-        save_settings(self.paths.config_file, Settings().with_values(values))
+        """A settings file of just these keys."""
+        self.paths.config_file.unlink(missing_ok=True)
+        save_settings(self.paths.config_file, values)
 
 
 def run(app: DataFolder, *argv: str) -> int:

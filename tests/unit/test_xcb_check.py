@@ -139,3 +139,21 @@ def test_memdesk_gui_on_xcb_stops_at_what_the_real_linker_cannot_find(plugin_on_
         f"memdesk: the window cannot open: Qt's X11 support needs {PROBE}, which this system does "
         "not have. Install them with: sudo apt install memdesk-probe0\n"
     )
+
+
+@pytest.mark.parametrize("on_path", [False, True])
+def test_no_display_names_the_memdesk_that_was_started(tmp_path: Path, on_path: bool):
+    # `make run` starts .venv/bin/memdesk, which the shell of a fresh checkout does not find.
+    script = Path(sys.executable).parent / "memdesk"
+    checkout = script.parent.parent.parent
+    path = f"{script.parent}:/usr/bin:/bin" if on_path else "/usr/bin:/bin"
+    done = subprocess.run(
+        [str(script.relative_to(checkout)), "--data-dir", str(tmp_path / "data"), "gui"],
+        capture_output=True,
+        text=True,
+        cwd=checkout,
+        env={"PATH": path, "HOME": str(tmp_path)},
+    )
+    expected = "memdesk" if on_path else str(script.relative_to(checkout))
+    assert done.returncode == 1
+    assert done.stderr.endswith(f"every other command works without one: {expected} --help\n")

@@ -32,7 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "file, merged with what is there; the file is backed up beside itself first "
             "(NAME.memdesk-backup-TIME). claude-code also gets Memdesk's hooks (prompt at "
             "SessionStart; transcript read at Stop, SessionEnd and PreCompact) in "
-            "~/.claude/settings.json, and turns the claude-code source on. Running it again changes "
+            "~/.claude/settings.json. claude-code and codex also turn their transcript source on "
+            "(`memdesk sources`). Running it again changes "
             "nothing. A config that is not valid JSON or TOML, is read-only or is a symlink is left "
             "as it is.",
             HELP_WIDTH,
@@ -75,12 +76,18 @@ def run_connect(args: argparse.Namespace, _app: None) -> int:
         return 0
     if args.client == STDIO_CLIENT:
         raise BadInputError("stdio is not a client with a config file to write", "add --print")
-    from memdesk.services.clients.connect import change_lines, connect, connect_store, outcome
+    from memdesk.services.clients.connect import (
+        change_lines,
+        connect,
+        connect_store,
+        has_transcript_source,
+        outcome,
+    )
 
     client = BY_NAME[args.client]
-    if client.name != "claude-code":
+    if not has_transcript_source(client):
         lines = change_lines(connect(client, command, server))
-    else:  # it also turns on reading Claude Code's transcripts, a setting of the store
+    else:  # it also turns on reading the client's transcripts, a setting of the store
         from memdesk.cli.main import open_app
 
         app = open_app(args)
@@ -93,15 +100,15 @@ def run_connect(args: argparse.Namespace, _app: None) -> int:
 
 
 def run_disconnect(args: argparse.Namespace, _app: None) -> int:
-    from memdesk.services.clients.connect import change_lines, disconnect, outcome
+    from memdesk.services.clients.connect import change_lines, disconnect, has_transcript_source, outcome
 
     client = BY_NAME[args.client]
     lines = change_lines(disconnect(client))
     print(outcome(client, lines, connecting=False))
-    if lines and client.name == "claude-code":
+    if lines and has_transcript_source(client):
         # connect turned the transcript source on; disconnect opens no store, so it says so instead.
         print(
-            "The claude-code transcript source stays on: turn it off under Assistants → Transcripts "
-            "on this machine, or set sources.claude_code = false."
+            f"The {client.name} transcript source stays on (what it read stays in the store); "
+            f"`memdesk sources disable {client.name}` turns it off."
         )
     return 0

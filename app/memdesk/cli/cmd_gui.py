@@ -17,9 +17,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def gui_run(args: argparse.Namespace, _app: None) -> int:
+    from memdesk.cli.io import command_as_started
     from memdesk.gui import xcb
 
-    missing = xcb.problem()
+    missing = xcb.problem(command=command_as_started())
     if missing is not None:  # Qt would abort without saying what to install
         print(missing, file=sys.stderr)
         return 1

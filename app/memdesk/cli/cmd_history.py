@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from memdesk.cli.io import listed, one_line
+from memdesk.cli.io import listed, one_line, say_aside
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
@@ -30,7 +30,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     empty.set_defaults(handler=trash_empty)
     history = subparsers.add_parser("history", help="the change history, newest first")
     history.add_argument("--limit", type=_limit, default=20, metavar="N")
-    history.add_argument("--actor", metavar="NAME", help="only changes by NAME (e.g. user, mcp:claude-code)")
+    history.add_argument(
+        "--actor",
+        metavar="NAME",
+        help="only changes by NAME: cli (these commands), user (the window), mcp:NAME or api:NAME "
+        "(an assistant, e.g. mcp:claude-code)",
+    )
     history.set_defaults(handler=history_list)
     subparsers.add_parser("undo", help="undo the last change").set_defaults(handler=undo)
     subparsers.add_parser("redo", help="redo the last undone change").set_defaults(handler=redo)
@@ -49,6 +54,7 @@ def trash_list(args: argparse.Namespace, app: Memdesk) -> int:
 
 def trash_restore(args: argparse.Namespace, app: Memdesk) -> int:
     app.trash.restore(args.item_id)
+    print(f"restored {args.item_id}")
     return 0
 
 
@@ -67,6 +73,11 @@ def history_list(args: argparse.Namespace, app: Memdesk) -> int:
     steps = app.history.list(args.limit, actor=args.actor)
     for step in steps:
         print(f"#{step.id}\t{format_iso(step.at)}\t{step.actor}\t{step.state}\t{step.label}")
+    if not steps and args.actor is not None:
+        actors = app.history.actors()
+        known = f"; the history has changes by {', '.join(actors)}" if actors else ""
+        say_aside(f"No changes by {args.actor}{known}.")
+        return 0
     return listed(app, len(steps))
 
 

@@ -6,8 +6,9 @@ import argparse
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from memdesk.cli.io import listed, one_line, text_argument
+from memdesk.cli.io import listed, note_if_instructions, one_line, say_aside, text_argument
 from memdesk.core.plural import plural
+from memdesk.core.records import APP_IMPORTANCE_SCALE, ENTRY_IMPORTANCE_SCALE
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
@@ -70,16 +71,25 @@ def doc_show(args: argparse.Namespace, app: Memdesk) -> int:
     doc = app.documents.get(args.namespace)
     if doc is not None and doc.content:
         print(doc.content)
+    else:  # on standard error: standard output stays the document itself, here nothing
+        written = "" if doc is not None else " (nothing has been written to it yet)"
+        say_aside(f"{args.namespace} is empty{written}.")
     return 0
 
 
 def doc_set(args: argparse.Namespace, app: Memdesk) -> int:
-    app.documents.set(args.namespace, text_argument(args.text))
+    text = text_argument(args.text)
+    doc = app.documents.set(args.namespace, text)
+    print(f"set {doc.namespace} ({plural(len(doc.content), 'character')})")
+    note_if_instructions(text)
     return 0
 
 
 def doc_append(args: argparse.Namespace, app: Memdesk) -> int:
-    app.documents.append(args.namespace, text_argument(args.text))
+    text = text_argument(args.text)
+    doc = app.documents.append(args.namespace, text)
+    print(f"appended to {doc.namespace} (now {plural(len(doc.content), 'character')})")
+    note_if_instructions(text)
     return 0
 
 
@@ -93,7 +103,12 @@ def _register_working(subparsers: argparse._SubParsersAction) -> None:
     show.add_argument("--all", action="store_true", help="show it even when expired, with its state")
     set_ = sub.add_parser("set", help="replace working memory ('-' reads stdin)")
     set_.add_argument("text", metavar="TEXT")
-    set_.add_argument("--ttl-days", type=_positive_int, metavar="N")
+    set_.add_argument(
+        "--ttl-days",
+        type=_positive_int,
+        metavar="N",
+        help="days until it expires (default: the setting memory.working_memory_ttl_days, 14)",
+    )
     extend = sub.add_parser("extend", help="push the expiry back by DAYS")
     extend.add_argument("days", type=_positive_int, metavar="DAYS")
     pin = sub.add_parser("pin", help="keep it until expired by hand")
@@ -129,7 +144,9 @@ def working_show(args: argparse.Namespace, app: Memdesk) -> int:
 
 
 def working_set(args: argparse.Namespace, app: Memdesk) -> int:
-    _print_state(app.working.write(text_argument(args.text), args.ttl_days, args.session))
+    text = text_argument(args.text)
+    _print_state(app.working.write(text, args.ttl_days, args.session))
+    note_if_instructions(text)
     return 0
 
 
@@ -168,7 +185,9 @@ def _register_app(subparsers: argparse._SubParsersAction) -> None:
     add.add_argument("app_id", metavar="APP")
     add.add_argument("text", metavar="TEXT")
     add.add_argument("--created", type=_iso, metavar="ISO")
-    add.add_argument("--importance", type=int, metavar="N", help="0 to 10")
+    add.add_argument(
+        "--importance", type=int, metavar="N", help=f"how much it matters: {APP_IMPORTANCE_SCALE}"
+    )
     add.add_argument("--tag", action="append", default=[], metavar="T")
     add.set_defaults(handler=app_add)
     edit = sub.add_parser("edit", help="replace a memory's text")
@@ -195,27 +214,39 @@ def app_list(args: argparse.Namespace, app: Memdesk) -> int:
 
 def app_show(args: argparse.Namespace, app: Memdesk) -> int:
     from memdesk.core.timefmt import format_day
+    from memdesk.errors import NotFoundError
 
-    for memory in app.apps.memories(args.app_id, include_expired=False):
+    if app.apps.app(args.app_id) is None:
+        raise NotFoundError(f"no app {args.app_id!r}", "`memdesk app list` lists the apps")
+    memories = app.apps.memories(args.app_id, include_expired=False)
+    for memory in memories:
         print(f"{memory.id} [{format_day(memory.created_at)}] {memory.content}")
+    if not memories:
+        say_aside(f"{args.app_id} has no live memories.")
     return 0
 
 
 def app_add(args: argparse.Namespace, app: Memdesk) -> int:
-    result = app.apps.add(args.app_id, text_argument(args.text), args.created, args.importance, args.tag)
-    print(f"added {result.memory.id}")
+    text = text_argument(args.text)
+    result = app.apps.add(args.app_id, text, args.created, args.importance, args.tag)
+    print(f"added {result.memory.id} to {args.app_id}")
     for removed in result.removed:
         print(f"moved {removed.id} to Trash (oldest; the cap is {app.apps.cap})")
+    note_if_instructions(text)
     return 0
 
 
 def app_edit(args: argparse.Namespace, app: Memdesk) -> int:
-    app.apps.edit(args.memory_id, text_argument(args.text))
+    text = text_argument(args.text)
+    memory = app.apps.edit(args.memory_id, text)
+    print(f"edited {memory.id} in {memory.app_id}")
+    note_if_instructions(text)
     return 0
 
 
 def app_rm(args: argparse.Namespace, app: Memdesk) -> int:
     app.apps.delete([args.memory_id])
+    print(f"moved {args.memory_id} to Trash (undo with `memdesk undo`)")
     return 0
 
 
@@ -239,7 +270,12 @@ def _register_entry(subparsers: argparse._SubParsersAction) -> None:
     add.add_argument("key", metavar="KEY")
     add.add_argument("text", metavar="TEXT")
     add.add_argument("--category", choices=("knowledge", "timeline"), default="knowledge")
-    add.add_argument("--importance", type=float, metavar="X", help="0 to 1")
+    add.add_argument(
+        "--importance",
+        type=float,
+        metavar="X",
+        help=f"how much it matters: {ENTRY_IMPORTANCE_SCALE} (default 0.5)",
+    )
     add.set_defaults(handler=entry_add)
     rm = sub.add_parser("rm", help="move an entry to Trash")
     rm.add_argument("key", metavar="KEY")
@@ -250,12 +286,23 @@ def _register_entry(subparsers: argparse._SubParsersAction) -> None:
 
 
 def entry_add(args: argparse.Namespace, app: Memdesk) -> int:
-    app.entries.upsert(args.key, text_argument(args.text), args.category, args.importance)
+    from memdesk.errors import NotFoundError
+
+    text = text_argument(args.text)
+    try:
+        app.entries.get(args.key)
+        verb = "updated"
+    except NotFoundError:
+        verb = "added"
+    entry = app.entries.upsert(args.key, text, args.category, args.importance)
+    print(f"{verb} {entry.category} entry {entry.key}")
+    note_if_instructions(text)
     return 0
 
 
 def entry_rm(args: argparse.Namespace, app: Memdesk) -> int:
     app.entries.delete_key(args.key)
+    print(f"moved entry {args.key} to Trash (undo with `memdesk undo`)")
     return 0
 
 
@@ -306,6 +353,7 @@ def _register_session(subparsers: argparse._SubParsersAction) -> None:
 
 def session_log(args: argparse.Namespace, app: Memdesk) -> int:
     app.sessions.log(args.session_id, args.role, text_argument(args.text), args.app)
+    print(f"logged a {args.role} message in {args.session_id}")
     return 0
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise, repeat
 from pathlib import Path
 
-from memdesk.core.detector_features import WORD_MARK, length_norm, word_grams, words
+from memdesk.core.detector_features import SKIP_MARK, WORD_MARK, length_norm, word_grams, words
 from memdesk.resources import resources_root
 
 MAGIC = b"memdesk-detector 1\n"
@@ -77,37 +77,51 @@ class Model:
     bias: float
     threshold: float  # a score at or above it flags the text
     _word_weights: _WordWeights = field(init=False, repr=False, compare=False)
-    # The word pairs' weights, keyed by the two words (no string to build per pair).
+    # The weights of pairs of neighbouring words and of words one apart, keyed by the two words
+    # (no string to build per pair).
     _pair_weights: dict[tuple[str, str], int] = field(init=False, repr=False, compare=False)
+    _skip_weights: dict[tuple[str, str], int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        pairs = {}
+        pairs, skips = {}, {}
         for name, value in self.weights.items():
-            if name.startswith(WORD_MARK):
+            if name.startswith((WORD_MARK, SKIP_MARK)):
                 first, _space, second = name[1:].partition(" ")
-                pairs[first, second] = value
+                (pairs if name[0] == WORD_MARK else skips)[first, second] = value
         # A frozen dataclass sets its derived fields this way.
         object.__setattr__(self, "_word_weights", _WordWeights(self.weights))
         object.__setattr__(self, "_pair_weights", pairs)
+        object.__setattr__(self, "_skip_weights", skips)
 
-    def score(self, read: str) -> float:
+    def score(self, read: str, pieces: Collection[str] = ()) -> float:
         """How much ``read`` (the text as the model reads it: ``model_text``) reads like an order
-        to an assistant, 0–1."""
+        to an assistant, 0–1; ``pieces`` are what was blanked out of it (``blanked_pieces``).
+        A text longer than a window is judged by its windows of words alone."""
         found = words(read)
         if len(found) <= WINDOW:
-            return self._score(found, pairwise(found))
+            return self._score(found, pairwise(found), zip(found, found[2:], strict=False), pieces)
         return max(self._window_score(found[start : start + WINDOW]) for start in _window_starts(len(found)))
 
     def _window_score(self, window: list[str]) -> float:
         # In a long text each word and pair counts once: honest text repeated around an order
         # must not outweigh it.
-        return self._score(set(window), set(pairwise(window)))
+        skips = set(zip(window, window[2:], strict=False))
+        return self._score(set(window), set(pairwise(window)), skips, ())
 
-    def _score(self, found: Collection[str], pairs: Iterable[tuple[str, str]]) -> float:
-        if not found:
+    def _score(
+        self,
+        found: Collection[str],
+        pairs: Iterable[tuple[str, str]],
+        skips: Iterable[tuple[str, str]],
+        pieces: Collection[str],
+    ) -> float:
+        if not found and not pieces:
             return 0.0
         total = sum(map(self._word_weights.__getitem__, found))
         total += sum(map(self._pair_weights.get, pairs, repeat(0)))
+        total += sum(map(self._skip_weights.get, skips, repeat(0)))
+        if pieces:
+            total += sum(map(self.weights.get, pieces, repeat(0)))
         logit = self.bias + self.scale * total / length_norm(found)
         return 1.0 / (1.0 + math.exp(-max(min(logit, 60.0), -60.0)))
 
@@ -123,13 +137,12 @@ class Model:
             worst = max(starts, key=lambda start: self._window_score(found[start : start + WINDOW]))
             located, found = located[worst : worst + WINDOW], found[worst : worst + WINDOW]
             window = (worst + 1, worst + len(found), total)
-        pair_values = list(map(self._pair_weights.get, pairwise(found), repeat(0)))
+        values = [float(self._word_weights[word]) for word in found]
         # Half of each pair's weight goes to each of its words.
-        values = [
-            self._word_weights[word]
-            + ((pair_values[at - 1] if at else 0) + (pair_values[at] if at < len(pair_values) else 0)) / 2
-            for at, word in enumerate(found)
-        ]
+        for apart, weights in ((1, self._pair_weights), (2, self._skip_weights)):
+            for at, value in enumerate(map(weights.get, zip(found, found[apart:], strict=False), repeat(0))):
+                values[at] += value / 2
+                values[at + apart] += value / 2
         best, first, last = 0.0, -1, -1
         for start in range(len(values)):
             total = 0.0

@@ -1,6 +1,7 @@
 """What the learned detector reads of a text: its words (as ``str.split`` finds them,
-punctuation and all), each as its character 4-grams, and its pairs of neighbouring words,
-once code that is not words is blanked out (``detector_code``).
+punctuation and all), each as its character 4-grams, its pairs of neighbouring words and of
+words one apart, once code that is not words is blanked out (``detector_code``); and, apart, the
+word pieces of what was blanked ("print_system_prompt": print, system, prompt).
 Character n-grams need no word list or stemmer, so every language and script is read the same
 way (Chinese or Japanese without spaces is one long "word", read by its 4-grams). Training
 (scripts/train_detector.py) and scoring share this one definition, so a model always sees
@@ -9,6 +10,11 @@ what it was trained on.
 Every n-gram lies inside one word, so a word's share of a score depends on the word alone:
 the scorer works it out once per distinct word and remembers it, which makes scoring cost
 about two look-ups per word rather than one per character.
+
+An identifier is not an order, so its pieces are never read as the words of a sentence: each is
+a feature of its own kind, weighed by what the pieces of identifiers say in honest code and in
+attacks written as code ("eval(print_system_prompt())", "show_prompt=true"), which would
+otherwise be read as nothing at all.
 """
 
 from __future__ import annotations
@@ -25,12 +31,22 @@ from memdesk.core.detector_mention import mentions_blanked
 # punctuation as a space (it makes benign chat look more like orders).
 GRAM = 4
 WORD_MARK = "\x01"  # starts a word pair, so no pair is ever mistaken for an n-gram
+SKIP_MARK = "\x03"  # starts a pair of words one apart ("ignore all previous": ignore … previous)
+PIECE_MARK = "\x02"  # starts a piece of a blanked identifier, never mistaken for prose
 # Inside n-grams digits become 0: which number a text holds says nothing about whether it is an
 # order.
 _FOLD = str.maketrans(dict.fromkeys("123456789", "0"))
 # A run of one mark ("------", "______", "======") draws a line; it is no word. Read as one, its
 # n-grams are one gram many times over, and a line of underscores would outweigh a sentence.
 _RULED_LINE = re.compile(r"([-_=*#~.+/])\1{3,}")
+# What was blanked lies in runs of two spaces or more of the text the model reads; its pieces are
+# its runs of letters, a capital starting a piece of camelCase.
+_BLANKED = re.compile(r"  +")
+_PIECE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+# Encoded data (base64, a digest, a key) is no identifier: its "pieces" are noise. Decoded, what
+# it says is judged by the rules (``suspicious``).
+_ENCODED = re.compile(r"[A-Za-z0-9+/=]{16,}")
+_SHORTEST_PIECE = 2
 
 
 def model_text(normalised: str) -> str:
@@ -39,6 +55,31 @@ def model_text(normalised: str) -> str:
     lower-casing lengthens)."""
     read = code_blanked(mentions_blanked(normalised)).lower()
     return _RULED_LINE.sub(lambda line: " " * len(line.group(0)), read) if _RULED_LINE.search(read) else read
+
+
+def reading(normalised: str) -> tuple[str, list[str]]:
+    """All the model reads of a normalised text: ``model_text`` and ``blanked_pieces``."""
+    read = model_text(normalised)
+    return read, blanked_pieces(normalised, read)
+
+
+def blanked_pieces(normalised: str, read: str) -> list[str]:
+    """The word pieces, lower case and marked, of what ``model_text`` blanked out of
+    ``normalised`` to give ``read``; [] when lower-casing changed the text's length."""
+    if len(read) != len(normalised) or "  " not in read:
+        return []
+    return [
+        PIECE_MARK + piece.lower()
+        for run in _BLANKED.finditer(read)
+        for piece in _PIECE.findall(_ENCODED.sub(_unless_encoded, normalised[run.start() : run.end()]))
+        if len(piece) >= _SHORTEST_PIECE
+    ]
+
+
+def _unless_encoded(token: re.Match[str]) -> str:
+    """A long run of base64's characters that holds a digit is encoded data: blanked."""
+    found = token.group(0)
+    return " " if any(character.isdigit() for character in found) else found
 
 
 def words(read: str) -> list[str]:
@@ -59,11 +100,18 @@ def pair(first: str, second: str) -> str:
     return f"{WORD_MARK}{first} {second}"
 
 
-def features(read: str) -> list[str]:
-    """The text's features, each as often as it occurs."""
+def skip_pair(first: str, second: str) -> str:
+    return f"{SKIP_MARK}{first} {second}"
+
+
+def features(read: str, pieces: Collection[str] = ()) -> list[str]:
+    """The text's features, each as often as it occurs; ``pieces`` as ``blanked_pieces`` gives
+    them."""
     found = words(read)
     grams = [gram for word in found for gram in word_grams(word)]
-    return grams + [pair(first, second) for first, second in pairwise(found)]
+    pairs = [pair(first, second) for first, second in pairwise(found)]
+    skips = [skip_pair(first, second) for first, second in zip(found, found[2:], strict=False)]
+    return grams + pairs + skips + list(pieces)
 
 
 def length_norm(found_words: Collection[str]) -> float:

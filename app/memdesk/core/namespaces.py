@@ -16,7 +16,10 @@ _FORMS = (
 )
 _SESSION_ID = re.compile(r"^([A-Za-z0-9_.-]{1,64}):(\S{1,200})$")
 
-NAMESPACE_FORMS = "{ns}/profile, {ns}/patterns, {ns}/facts, global, sessions/<channel:id>"
+NAMESPACE_FORMS = (
+    "<name>/profile, <name>/patterns, <name>/facts (<name>: the user namespace, e.g. user/profile), "
+    "global, sessions/<channel:id>"
+)
 
 
 def check_namespace(namespace: str) -> str:

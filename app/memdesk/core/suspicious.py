@@ -27,7 +27,7 @@ from functools import cached_property
 
 from memdesk.core import detector
 from memdesk.core.detector_address import only_mentions
-from memdesk.core.detector_features import model_text
+from memdesk.core.detector_features import reading
 from memdesk.core.detector_mention import mentioned, shown_or_looked_for
 from memdesk.core.suspicious_families import FAMILIES, NEAR_CHARS
 from memdesk.core.suspicious_poisoning import GUARDED, HANDS_OVER, POISONING_FAMILIES
@@ -1435,8 +1435,8 @@ def _learned(text: str, clean: str, lowered: str, origin: list[int] | None) -> l
     model = detector.model()
     if model is None:
         return []
-    read = model_text(clean)
-    score = model.score(read)
+    read, pieces = reading(clean)
+    score = model.score(read, pieces)
     if score < model.threshold:
         return []
     short = len(lowered.split(maxsplit=_SHORT_TEXT_WORDS)) <= _SHORT_TEXT_WORDS
@@ -1454,7 +1454,7 @@ def _learned(text: str, clean: str, lowered: str, origin: list[int] | None) -> l
         if phrase is None or not shown_or_looked_for(read, phrase.start, phrase.end):
             break
         read = read[: phrase.start] + " " * (phrase.end - phrase.start) + read[phrase.end :]
-        score = model.score(read)
+        score = model.score(read, pieces)
         if score < model.threshold:
             return []
         phrase = model.weightiest_phrase(read)

@@ -208,7 +208,9 @@ class SettingsDialog(QDialog):
         self.load(app.settings)
         if app.settings_problems:
             listed = "<br>".join(html.escape(problem) for problem in app.settings_problems)
-            self.problems.show_message(f"<b>The settings file had problems</b> (defaults apply):<br>{listed}")
+            self.problems.show_message(
+                f"<b>The settings file had problems</b> (what could not be read has its default):<br>{listed}"
+            )
         self.resize(640, 460)
 
     def _add_data_folder(self) -> None:

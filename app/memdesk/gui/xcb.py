@@ -83,10 +83,12 @@ def missing_libraries(plugin: Path, ldd: Ldd = _run_ldd) -> list[str]:
     return [name for name in dict.fromkeys(_NOT_FOUND.findall(ldd(plugin))) if name in PACKAGES]
 
 
-def problem(environ: Mapping[str, str] | None = None, ldd: Ldd | None = None) -> str | None:
+def problem(
+    environ: Mapping[str, str] | None = None, ldd: Ldd | None = None, command: str = "memdesk"
+) -> str | None:
     """One line saying why the window cannot open on X11 and what to do (no display, or the
     missing packages and how to install them); None when Qt can start (or when this cannot be
-    told: no plugin, no ``ldd``)."""
+    told: no plugin, no ``ldd``). ``command``: how the person runs memdesk, to name the others."""
     environ = os.environ if environ is None else environ
     if not will_use_xcb(environ):
         return None
@@ -94,7 +96,7 @@ def problem(environ: Mapping[str, str] | None = None, ldd: Ldd | None = None) ->
         return (
             "memdesk: the window cannot open: there is no display (DISPLAY is not set, as over SSH "
             "or on a server). Open it on the desktop; every other command works without one: "
-            "memdesk --help"
+            f"{command} --help"
         )
     plugin = xcb_plugin()
     if plugin is None or (ldd is None and shutil.which("ldd") is None):

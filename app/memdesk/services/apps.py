@@ -11,6 +11,7 @@ from sqlalchemy import DateTime, Integer, bindparam, func, outerjoin, select
 from sqlalchemy.orm import Session
 
 from memdesk.core.lifetime import expires_at, has_expired
+from memdesk.core.records import APP_IMPORTANCE_SCALE
 from memdesk.core.timefmt import naive_utc
 from memdesk.errors import BadInputError, ConflictError, NotFoundError
 from memdesk.services.context import Context, check_text
@@ -135,7 +136,7 @@ def check_importance(value: object) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10:
-        raise BadInputError(f"importance must be a whole number from 0 to 10, not {value!r}")
+        raise BadInputError(f"importance must be {APP_IMPORTANCE_SCALE}, not {value!r}")
     return value
 
 

@@ -49,8 +49,13 @@ def handle(event: dict[str, Any], open_app: Callable[[], Memdesk]) -> dict[str, 
     if name in SYNC_EVENTS and isinstance(path, str) and path:
         app = open_app()
         try:
-            if app.settings.sources.claude_code:
-                app.sources.sync_file(path, "claude-code")
+            read = app.sources.sync_file(path, "claude-code") if app.settings.sources.claude_code else None
         finally:
             app.close()
+        if read is not None and read.problem:
+            raise TranscriptNotRead(f"{read.path} {read.problem}")
     return None
+
+
+class TranscriptNotRead(Exception):
+    """The event's transcript could not be read; the hook logs it, Claude Code sees nothing."""

@@ -25,7 +25,7 @@ from memdesk.core.entry_rows import (
     effective_expiry,
     entry_row,
 )
-from memdesk.core.records import MAX_NAME_CHARS
+from memdesk.core.records import ENTRY_IMPORTANCE_SCALE, MAX_NAME_CHARS
 from memdesk.core.search_text import like_pattern
 from memdesk.core.timefmt import naive_utc
 from memdesk.errors import BadInputError, ConflictError, NotFoundError
@@ -64,7 +64,7 @@ def check_entry_importance(importance: float | None) -> None:
     if importance is not None and (
         isinstance(importance, bool) or not isinstance(importance, int | float) or not 0 <= importance <= 1
     ):
-        raise BadInputError(f"importance must be a number from 0 to 1, not {importance!r}")
+        raise BadInputError(f"importance must be {ENTRY_IMPORTANCE_SCALE}, not {importance!r}")
 
 
 class Entries:

@@ -66,6 +66,11 @@ class History:
             counts: dict[int, int] = {step_id: count for step_id, count in session.execute(counted)}
         return [StepInfo(s.id, s.at, s.actor, s.label, s.state, counts.get(s.id, 0)) for s in steps]
 
+    def actors(self) -> list[str]:
+        """Everyone with a change in the history, by name."""
+        with self.ctx.store.read() as session:
+            return list(session.scalars(select(HistoryStep.actor).distinct().order_by(HistoryStep.actor)))
+
     def changes(self, step_id: int) -> list[ChangeInfo]:
         query = select(HistoryChange).where(HistoryChange.step_id == step_id).order_by(HistoryChange.id)
         with self.ctx.store.read() as session:

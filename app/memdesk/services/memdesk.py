@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import exists, or_, select
 from sqlalchemy.orm import Session
 
-from memdesk.config import LoadedSettings, Settings, global_folder, load_settings, save_settings
+from memdesk.config import SPECS, LoadedSettings, Settings, global_folder, load_settings, save_settings
 from memdesk.core.timefmt import utcnow
 from memdesk.paths import Paths, resolve_paths
 from memdesk.services.context import Context
@@ -286,10 +286,20 @@ class Memdesk:
             return not session.scalar(select(anything))
 
     def update_settings(self, settings: Settings) -> None:
-        """Save settings atomically and use them from now on."""
-        save_settings(self.paths.config_file, settings)
-        self.ctx.settings = settings
-        self.ctx.files_global_dir = global_folder(settings, self.paths)
+        """Write the keys ``settings`` changes into the settings file, and nothing else in it,
+        then use what the file now says: the file stays the one source of the settings (a key
+        someone edited there meanwhile is kept, not overwritten with what was read at start)."""
+        changed = {
+            spec.key: value
+            for spec in SPECS
+            if (value := settings.get(spec.key)) != self.ctx.settings.get(spec.key)
+        }
+        if changed:
+            save_settings(self.paths.config_file, changed)
+        loaded = load_settings(self.paths.config_file)
+        self.settings_problems = loaded.problems
+        self.ctx.settings = loaded.settings
+        self.ctx.files_global_dir = global_folder(loaded.settings, self.paths)
 
     def close(self) -> None:
         if "tokens" in self.__dict__:  # made only when a token was used: nothing to wait for else

@@ -186,6 +186,16 @@ def _pending() -> Any:
     return (HeldWrite.state == "pending") & HeldWrite.deleted_at.is_(None)
 
 
+def instruction_reasons(text: str) -> list[str]:
+    """Why the write check holds ``text`` from an assistant (a review-suspicious one, the
+    default), each a clause that follows "because": "it tells an assistant to …"."""
+    # Loaded with the first write checked: the rules and the detector's features are a
+    # server's largest start-up import, and most sessions start by reading.
+    from memdesk.core.suspicious import suspicious_reasons
+
+    return [f"it {reason}" for reason in suspicious_reasons(text)]
+
+
 class Review:
     def __init__(self, app: Memdesk) -> None:
         self.app = app
@@ -292,11 +302,7 @@ class Review:
         # takes from it. Holding the message would only leave a gap in the log.
         if write.operation is Operation.LOG_MESSAGE or not write.content:
             return []
-        # Loaded with the first write checked: the rules and the detector's features are a
-        # server's largest start-up import, and most sessions start by reading.
-        from memdesk.core.suspicious import suspicious_reasons
-
-        return suspicious_reasons(write.content)
+        return instruction_reasons(write.content)
 
     def _second_opinion(self, write: Write) -> list[str]:
         """The model's view of text the rules let through, when the person asked for it."""

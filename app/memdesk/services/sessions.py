@@ -10,6 +10,7 @@ from sqlalchemy import Integer, func, select
 from sqlalchemy.orm import Session
 
 from memdesk.core.namespaces import channel_of, check_session_id
+from memdesk.core.plural import plural
 from memdesk.core.records import ROLES
 from memdesk.core.timefmt import naive_utc
 from memdesk.errors import BadInputError, NotFoundError
@@ -97,7 +98,7 @@ class Sessions:
             check_text(content, "message", MAX_DOCUMENT_CHARS)
         if app_id is not None:
             check_app_id(app_id)
-        with self.ctx.change(f"Log {len(messages)} messages in {session_id}") as session:
+        with self.ctx.change(f"Log {plural(len(messages), 'message')} in {session_id}") as session:
             for role, content, at in messages:
                 message = Message(session_id=session_id, role=role, content=content, created_at=naive_utc(at))
                 self._chat(session, session_id, app_id, message.created_at)

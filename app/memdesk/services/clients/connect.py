@@ -70,13 +70,21 @@ def disconnect(client: Client) -> list[FileChange]:
     return files.apply(_edits(client, None))
 
 
+def has_transcript_source(client: Client) -> bool:
+    """Whether Memdesk reads ``client``'s own transcripts (Claude Code, Codex CLI), a source
+    that connecting turns on."""
+    from memdesk.services.sources.catalog import BY_NAME as SOURCES
+
+    return client.name in SOURCES
+
+
 def connect_store(app: Memdesk, client: Client, command: str, args: list[str]) -> list[str]:
-    """Connect ``client`` to the store ``app`` has open; for Claude Code also read its
-    transcripts. What changed, a line each (none: it was all in place)."""
+    """Connect ``client`` to the store ``app`` has open, and turn on reading its transcripts
+    where Memdesk can. What changed, a line each (none: it was all in place)."""
     lines = change_lines(connect(client, command, args))
-    if client.name == "claude-code" and not app.settings.sources.claude_code:
-        app.sources.set_enabled("claude-code", True)
-        lines.append("Turned on the claude-code source (sources.claude_code = true).")
+    if has_transcript_source(client) and client.name not in app.sources.enabled():
+        info = app.sources.set_enabled(client.name, True)
+        lines.append(f"Turned on the {info.name} source ({info.setting} = true).")
     return lines
 
 

@@ -20,8 +20,7 @@ import tomli_w
 from memdesk.errors import BadInputError
 from memdesk.services.clients.files import Edit, read_text
 from memdesk.services.clients.known import command_line
-
-Table = tuple[str, ...]
+from memdesk.toml_text import Table, table_header
 
 
 def load(path: Path) -> tuple[str, dict[str, Any]]:
@@ -77,33 +76,13 @@ def _check(path: Path, name: Table, new: str, expected: dict[str, Any]) -> None:
         )
 
 
-def _header(line: str) -> Table | None:
-    """The table a ``[table]`` or ``[[array]]`` header line opens, its key read by a TOML parser."""
-    stripped = line.strip()
-    if not stripped.startswith("["):
-        return None
-    array = stripped.startswith("[[")
-    try:
-        parsed = tomllib.loads(stripped + "\n")
-    except tomllib.TOMLDecodeError:
-        return None  # a line of a multi-line array or string
-    keys: list[str] = []
-    node: Any = parsed
-    while isinstance(node, dict) and len(node) == 1:
-        key, node = next(iter(node.items()))
-        keys.append(key)
-        if array and isinstance(node, list):
-            break
-    return tuple(keys)
-
-
 def _spans(lines: list[str], name: Table) -> list[tuple[int, int]]:
     """[start, end) line ranges of ``name``'s table and its sub-tables; comments and blank lines
     at a range's end are left to the table after it."""
     spans: list[tuple[int, int]] = []
     start: int | None = None
     for number, line in enumerate([*lines, "[end-of-file]"]):
-        opened = _header(line) if number < len(lines) else ()
+        opened = table_header(line) if number < len(lines) else ()
         if opened is None:
             continue
         if start is not None and opened[: len(name)] != name:

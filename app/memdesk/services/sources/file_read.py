@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from sqlalchemy import select
 
+from memdesk.core.plural import plural
 from memdesk.core.projects import app_id_for_folder
 from memdesk.services.context import MAX_DOCUMENT_CHARS
 from memdesk.services.sources.catalog import Assistant
@@ -129,7 +130,7 @@ class FileRead:
             fresh = [n for n in fresh if (n.role, n.text) not in self.known]
         app_id = app_id_for_folder(cwd)
         now = self.app.now()
-        label = f"Read {len(fresh)} messages from {self.assistant.title} into {self.session_id}"
+        label = f"Read {plural(len(fresh), 'message')} from {self.assistant.title} into {self.session_id}"
         try:
             with ctx.acting_as(f"source:{self.assistant.name}"), ctx.change(label) as session:
                 row = session.scalar(select(SourceFile).where(SourceFile.path == str(self.path)))
