@@ -4,13 +4,19 @@ Run with ``make bench`` (pytest -s). Prints figures; asserts only that the work 
 1. Offline: propose (read the session, run every step, build the changes) and apply.
 2. A model behind a local counting server: how many calls that session takes at the
    default context window, step by step.
+3. `memdesk compact` and `memdesk compact --dry-run` on that session as a person runs them:
+   processes taking turns, judged by a person's patience (a line starting ``MISS`` when over).
 """
 
 import random
 import re
+import resource
+import statistics
+import sys
 import time
 from collections import Counter
 
+from tests.perf.goals import patience, process_ms, taking_turns
 from tests.support.llm_servers import FakeLLMServer, Reply
 
 from memdesk.core.tokens import estimate_tokens
@@ -18,6 +24,8 @@ from memdesk.llm import prompts
 from memdesk.services.compaction import Compaction
 
 TARGET_TOKENS = 200_000
+COMMAND_RUNS = 3
+COMMAND_PATIENCE_MS = 3_000.0  # a long conversation's proposal, before the person reads it
 SESSION = "bench:long"
 _TOPICS = ("backup", "timer", "config", "database", "editor", "deploy", "cache", "budget")
 
@@ -112,3 +120,36 @@ def test_model_calls_for_a_long_session(memdesk_app, monkeypatch):
         f"~{sent:,} tokens sent, {seconds:.2f} s against the local server"
     )
     assert proposal.usage.calls == len(server.requests) == sum(steps.values())
+
+
+def _children_cpu_ms() -> float:
+    """Processor time of the finished child processes so far (user and system)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (usage.ru_utime + usage.ru_stime) * 1000
+
+
+def test_memdesk_compact_of_a_long_session_as_a_process(memdesk_app):
+    """The command as typed, offline: the proposal printed (nothing written without --yes),
+    and the same as a diff with --dry-run; each from launch to exit."""
+    log_long_session(memdesk_app)
+    command = [sys.executable, "-m", "memdesk", "compact", SESSION, "--backend", "offline"]
+    processor: dict[str, list[float]] = {"compact": [], "dry-run": []}
+
+    def run(name: str, extra: list[str]) -> float:
+        before = _children_cpu_ms()
+        wall = process_ms([*command, *extra])
+        processor[name].append(_children_cpu_ms() - before)
+        return wall
+
+    times = taking_turns(
+        COMMAND_RUNS,
+        {"compact": lambda: run("compact", []), "dry-run": lambda: run("dry-run", ["--dry-run"])},
+    )
+    print(
+        f"\n`memdesk compact` of ~{TARGET_TOKENS:,} tokens, processes, median of {COMMAND_RUNS} taking turns:"
+    )
+    for name, label in (("compact", "`memdesk compact`"), ("dry-run", "`memdesk compact --dry-run`")):
+        cpu = statistics.median(processor[name][-COMMAND_RUNS:])  # the round not counted is first
+        patience(
+            f"{label} (processor time {cpu:,.0f} ms)", statistics.median(times[name]), COMMAND_PATIENCE_MS
+        )

@@ -317,6 +317,35 @@ class _Date:
     day: int | None
 
 
+class _ReadWhenAsked:
+    """What a text says that is slow to find and seldom needed: numbers in the words of the
+    other languages text2num reads ("três dias" holds 3) and clock times said in words ("half
+    past seven"). Read on the first question a text's other readings cannot answer, once:
+    reading a long conversation in seven languages costs more than all the rest of its sources."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._numbers: set[float] | None = None
+        self._minutes: set[int] | None = None
+
+    def numbers(self) -> set[float]:
+        if self._numbers is None:
+            self._numbers = set()
+            for language in _OTHER_LANGUAGES:
+                written = alpha2digit(self._text, language, threshold=0)
+                if written != self._text:
+                    self._numbers.update(_value_of(digits) for digits in _WRITTEN_NUMBER.findall(written))
+        return self._numbers
+
+    def minutes(self) -> set[int]:
+        """The clock times said in words, in the morning and in the afternoon."""
+        if self._minutes is None:
+            self._minutes = set()
+            for match in _SPOKEN_TIME.finditer(self._text):
+                self._minutes |= _spoken_minutes(match)
+        return self._minutes
+
+
 class Sources:
     """What a model read: the conversation (each message with its time), any stored text the
     change updates, today, and the instructions the model was given (prompts)."""
@@ -342,6 +371,7 @@ class Sources:
         self.clipped: set[str] = set()  # words written in lower case: maybe a longer word cut short
         self.flat = ""
         self.numbers: set[float] = set()
+        self.read_when_asked: tuple[_ReadWhenAsked, ...] = ()
         self.bare_numbers: set[float] = set()  # said with no unit after them: "7 till 5", "at two"
         self.quantities: set[tuple[str, float]] = set()
         self.dates: set[_Date] = set()
@@ -361,10 +391,11 @@ class Sources:
         self.prompt_pairs = {shingle[:2] for shingle in self.prompt_shingles}
 
     def _add(self, text: str) -> None:
-        read = {_stem(word) for word in _WORDS.findall(text)}
+        words = set(_WORDS.findall(text))  # each word once: a long conversation repeats most
+        read = {_stem(word) for word in words}
         self.stems |= read
         self.read_stems |= read
-        self.clipped |= {w for w in _WORDS.findall(text) if w.islower() and len(w) >= _CLIPPED_MIN}
+        self.clipped |= {w for w in words if w.islower() and len(w) >= _CLIPPED_MIN}
         self.flat += " " + _flatten(text) + " "
         self.digit_runs += " ".join(_digit_runs(text)) + " "
         for match in _find_specifics(text):
@@ -383,23 +414,7 @@ class Sources:
                 for found in _dates(match):
                     self._add_date(found)
         self._add_number_words(text)
-        self._add_spoken_times(text)
-
-    def _add_spoken_times(self, text: str) -> None:
-        """The clock times ``text`` says in words, in the morning and in the afternoon."""
-        for match in _SPOKEN_TIME.finditer(text):
-            if match.group("noon"):
-                self.minutes.add(0 if match.group("noon").lower() == "midnight" else 12 * 60)
-                continue
-            hour = _said_number(match.group("hour") or match.group("half"))
-            by = (match.group("by") or "half").lower()
-            minutes = {"half": 30, "quarter": 15}.get(by, _said_number(by))
-            if hour is None or minutes is None or not 1 <= hour <= 12 or not 0 < minutes < 60:
-                continue
-            at = hour * 60 + (
-                -minutes if (match.group("way") or "past").lower() in ("to", "till", "til") else minutes
-            )
-            self.minutes |= {at % (12 * 60), at % (12 * 60) + 12 * 60}
+        self.read_when_asked += (_ReadWhenAsked(text),)
 
     def _add_date(self, found: _Date) -> None:
         self.dates.add(found)
@@ -429,11 +444,14 @@ class Sources:
                 self.quantities.add((unit[0], value * unit[1]))
             else:
                 self.bare_numbers.add(value)
-        # Numbers in the words of the other languages text2num reads ("três dias" holds 3).
-        for language in _OTHER_LANGUAGES:
-            written = alpha2digit(text, language, threshold=0)
-            if written != text:
-                self.numbers.update(_value_of(digits) for digits in _WRITTEN_NUMBER.findall(written))
+
+    def said_number(self, value: float) -> bool:
+        """Whether ``value`` was said, in digits or in the words of any language read."""
+        return value in self.numbers or any(value in texts.numbers() for texts in self.read_when_asked)
+
+    def said_time(self, minutes: int) -> bool:
+        """Whether a clock time ``minutes`` after midnight was said, in digits or in words."""
+        return minutes in self.minutes or any(minutes in texts.minutes() for texts in self.read_when_asked)
 
     def with_text(self, text: str) -> Sources:
         """These sources and ``text`` (a stored fact the change updates), without rebuilding."""
@@ -571,7 +589,8 @@ def _find_specifics(text: str) -> list[re.Match[str]]:
 
 def _digit_runs(text: str) -> list[str]:
     """The digits of each run of digit groups in ``text`` long enough to name one thing."""
-    runs = (_run_digits(run.group()) for run in _DIGIT_RUN.finditer(text))
+    # A run has no more digits than characters, so a short one is not read further.
+    runs = (_run_digits(run.group()) for run in _DIGIT_RUN.finditer(text) if len(run.group()) >= _RUN_DIGITS)
     return [digits for digits in runs if len(digits) >= _RUN_DIGITS]
 
 
@@ -612,13 +631,13 @@ def _grounded(match: re.Match[str], text: str, sources: Sources, numbered: set[i
         quoted = next(group for group in match.groups()[match.re.groupindex["quote"] :] if group)
         return _flatten(quoted).strip(" .,;:!?") in sources.flat
     if kind == "time":
-        return _minutes(match) in sources.minutes or _hour_said(match, sources)
+        return sources.said_time(_minutes(match)) or _hour_said(match, sources)
     if kind == "number":
         line_start = text.rfind("\n", 0, match.start()) + 1
         if line_start in numbered and not text[line_start : match.start()].strip():
             return True  # a list's own numbering
         value = _value(match)
-        if value in sources.numbers:
+        if sources.said_number(value):
             return True
         unit = _unit(text, match.end())
         return unit is not None and (unit[0], value * unit[1]) in sources.quantities
@@ -658,6 +677,21 @@ def _year(raw: str | None) -> int | None:
 
 def _month(raw: str) -> int:
     return _MONTH_NUMBER[raw.lower().rstrip(".")]
+
+
+def _spoken_minutes(match: re.Match[str]) -> set[int]:
+    """The minutes after midnight a clock time said in words means, morning and afternoon."""
+    if match.group("noon"):
+        return {0 if match.group("noon").lower() == "midnight" else 12 * 60}
+    hour = _said_number(match.group("hour") or match.group("half"))
+    by = (match.group("by") or "half").lower()
+    minutes = {"half": 30, "quarter": 15}.get(by, _said_number(by))
+    if hour is None or minutes is None or not 1 <= hour <= 12 or not 0 < minutes < 60:
+        return set()
+    at = hour * 60 + (
+        -minutes if (match.group("way") or "past").lower() in ("to", "till", "til") else minutes
+    )
+    return {at % (12 * 60), at % (12 * 60) + 12 * 60}
 
 
 def _minutes(match: re.Match[str]) -> int:

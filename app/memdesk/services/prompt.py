@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
@@ -24,9 +25,11 @@ from memdesk.services.apps import AppMemories
 from memdesk.services.context import Context
 from memdesk.services.files import build_files_block
 from memdesk.services.privacy import Privacy
-from memdesk.services.recall import Recall
 from memdesk.services.working import state_of
 from memdesk.store.models import Document
+
+if TYPE_CHECKING:
+    from memdesk.services.recall import Recall
 
 GREETING = (
     "[If relevant, briefly acknowledge what the user was last working on "
@@ -171,8 +174,15 @@ class Composer:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.apps = AppMemories(ctx)
-        self.recall = Recall(ctx)
         self.privacy = Privacy(ctx)
+
+    @cached_property
+    def recall(self) -> Recall:
+        """Loaded for the first message to recall for: most prompts (a session's start, the
+        hook's) have none, and its rules take a start-up's noticeable share to load."""
+        from memdesk.services.recall import Recall
+
+        return Recall(self.ctx)
 
     def configured_base_file(self) -> Path | None:
         """The base prompt file the ``prompt.base_file`` setting names, if any."""

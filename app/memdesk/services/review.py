@@ -22,7 +22,6 @@ from sqlalchemy import func, select
 from memdesk.core.items import ItemKind
 from memdesk.core.namespaces import check_namespace, check_session_id, is_working
 from memdesk.core.records import KNOWLEDGE
-from memdesk.core.suspicious import suspicious_reasons
 from memdesk.core.trust import ALWAYS_IN_PROMPT, TrustLevel, hold_reasons, is_assistant
 from memdesk.errors import BadInputError, ConflictError, MemdeskError, NotAllowedError, NotFoundError
 from memdesk.services.apps import check_app_id
@@ -190,6 +189,10 @@ def _pending() -> Any:
 def instruction_reasons(text: str) -> list[str]:
     """Why the write check holds ``text`` from an assistant (a review-suspicious one, the
     default), each a clause that follows "because": "it tells an assistant to …"."""
+    # Loaded with the first write checked: the rules and the detector's features are a
+    # server's largest start-up import, and most sessions start by reading.
+    from memdesk.core.suspicious import suspicious_reasons
+
     return [f"it {reason}" for reason in suspicious_reasons(text)]
 
 
