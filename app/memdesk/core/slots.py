@@ -1285,6 +1285,12 @@ _SUPPOSING = _Lazy(
     r"if|whether|unless|someday|one\s+day|eventually|tempted|in\s+case|wondering)\b)"
 )
 _SUPPOSING_MAY = _Lazy(r"\bmay\b")  # lowercase only: "in May" is a month
+# A statement closed by a tag that asks leave ("so now target change to sub-23 can or not?",
+# "put me down for Thursdays, ok?") is a request, not a question; "…, right?" asks whether a
+# belief holds, and stays a question.
+_LEAVE_TAG = _Lazy(
+    r"(?i:[\s,]\s*(?:(?:can|ok|okay)\s+or\s+not|ok|okay|alright|all\s+right|can\s+(?:you|u))\s*\?+\s*$)"
+)
 _ONCE = _Lazy(
     r"(?i:\bone[- ]?off\b|\bjust\s+(?:this\s+)?once\b|\bfor\s+once\b|\bthis\s+(?:time|week)\s+only\b)"
 )
@@ -1500,7 +1506,9 @@ def mood_at(text: str, start: int) -> str:
     request = _REQUEST.match(before)
     if request:
         before = before[request.end() :]
-    elif text[sentence_start:sentence_end].rstrip().endswith("?"):
+    elif text[sentence_start:sentence_end].rstrip().endswith("?") and not _LEAVE_TAG.search(
+        text, sentence_start, sentence_end
+    ):
         return SUPPOSED
     if _SUPPOSING.search(before) or _SUPPOSING_MAY.search(before):
         return SUPPOSED

@@ -89,9 +89,15 @@ _SUFFICES = re.compile(
     r"(?i:(?P<blank>\bwill|['’]ll)\s+do(?:\s+(?:me|us|fine|nicely|for\s+(?:me|us))){0,2})"
     r"(?=\s*(?:[.,;:!?]|$|\s(?i:now|i|we)\b))"
 )
+# The person's modal of the telling itself ("I'll type it proper: 07700 936 771", "let me spell
+# that out"): how they will give the value in this message, not when the change holds.
+_TELLING_MODAL = re.compile(
+    r"(?i:\b(?P<blank>i\s*['’]ll|i\s+will|i\s+shall|let\s+me)\s+(?:type|write|spell|say|put|give|repeat|read)"
+    r"\s+(?:it|that|this|them)\b)"
+)
 # Words that give the quote no mood of the person's, each blanked where it stands (its group
 # ``blank`` when it has one).
-_MOODLESS = (_LISTENERS_MODAL, _TELLING_ASIDE, _WANT_TO, _SUFFICES)
+_MOODLESS = (_LISTENERS_MODAL, _TELLING_ASIDE, _WANT_TO, _SUFFICES, _TELLING_MODAL)
 _UNTIL = re.compile(r"(?i:\b(?:until|till|til)\b)")
 _ENDS_FROM_NOW = re.compile(r"(?i:\b(?:no\s+longer|any\s?more)\b)")
 _NEGATED_MODAL = re.compile(r"(?i:\b(?:won['’]?t|will\s+not|shan['’]?t|shall\s+not)\b)")
@@ -382,14 +388,22 @@ def _dropped(
 
 def _replaced(sentences: list[str], index: int, new_sentences: list[str], quote: str) -> bool:
     """The new text has as many sentences as the old, and the one in the place of sentence
-    ``index`` gives the slot it filled the value the quote gives it: the person named a new
-    value in place of one they never repeat ("- Vegan. Allergic to sesame." becoming
-    "- Vegetarian. …" for "gone back to vegetarian"); no fact is left out."""
+    ``index`` gives what the quote gives in its place: the person named a new value in place
+    of one they never repeat; no fact is left out. Either the slot it filled gets the quote's
+    value ("- Vegan. Allergic to sesame." becoming "- Vegetarian. …" for "gone back to
+    vegetarian"), or it holds a word of the quote that the old text never held, whatever the
+    rules read of either ("No dietary restrictions;" becoming "Coeliac, strictly gluten-free;"
+    for "it all has to be gluten-free now"; "PB is 27:40" becoming "PB is 26:55" for "26:55
+    this morning … New PB")."""
     if len(new_sentences) != len(sentences):
         return False
     old_slots = {claim.slot for claim in claims_in(sentences[index]) if claim.slot}
     quoted = {(claim.slot, claim.value) for claim in claims_in(quote) if claim.slot in old_slots}
-    return any((claim.slot, claim.value) in quoted for claim in claims_in(new_sentences[index]))
+    if any((claim.slot, claim.value) in quoted for claim in claims_in(new_sentences[index])):
+        return True
+    held = {_form(word) for sentence in sentences for word in _WORD.findall(sentence)}
+    given = {_form(word) for word in _WORD.findall(new_sentences[index])} - held
+    return bool(given & {_form(word) for word in _WORD.findall(quote)})
 
 
 def _said_of_what_it_stands_for(sentences: list[str], index: int, said: set[str]) -> bool:
