@@ -68,7 +68,7 @@ class _Lazy:
 
 # Raised whenever a change to the rules changes what some text claims: Memory health's index
 # holds claims read by the rules, and reads every fact again when this differs.
-RULES_VERSION = 4
+RULES_VERSION = 5
 
 # The closed set of slots. ``time:<event>``, ``day:<event>`` and ``amount:<what>`` are
 # qualified by the thing they concern and whose it is ("time:standup", "day:elin violin",
@@ -563,6 +563,7 @@ LABELS: dict[str, str] = {
     "e-reader": "tablet",
     "computer": "laptop",
     "car": "car",
+    "vehicle": "car",
     "editor": "editor",
     "ide": "editor",
     "os": "os",
