@@ -141,6 +141,29 @@ def test_while_every_entry_fits_the_candidates_the_model_sees_them_all(memdesk_a
     assert "diary" not in seen["message"]  # a private entry is never sent
 
 
+def test_while_every_app_memory_fits_the_candidates_the_model_sees_them_all(memdesk_app, backend):
+    """The gym reminders a reminders app keeps share no word with "cancelled puregym … kill
+    those"; a private app's memories are still never sent, and past the limit recall ranks."""
+    seen = answering_none(backend)
+    app = memdesk_app
+    app.documents.set("user/profile", PROFILE)
+    app.apps.add("reminders", "Gym reminder at 6:30am Mon/Wed/Fri.")
+    app.apps.add("diary", "Gym diary: knee still sore.")
+    app.privacy.set_private(Target(TargetKind.APP, "diary"), True)
+    app.sessions.log(SESSION, "user", "cancelled puregym today. ya kill those too", app_id="chat")
+    app.compaction.propose(SESSION)
+    assert "(app) Gym reminder at 6:30am Mon/Wed/Fri." in seen["message"]
+    assert "knee" not in seen["message"]
+
+    limit = app.settings.compaction.change_candidates
+    for index in range(limit):
+        app.apps.add("recipes", f"Recipe {index}: pierogi need an hour.")
+    seen.clear()
+    app.compaction.propose(SESSION)
+    assert "(profile) Lives in Ghent" in seen["message"]
+    assert "Gym reminder" not in seen["message"]
+
+
 def test_a_memory_of_another_app_that_recall_finds_is_a_candidate_unless_the_app_is_private(
     memdesk_app, backend
 ):

@@ -118,6 +118,16 @@ def test_a_day_of_a_month_said_without_its_year_is_of_the_year_it_was_said_in():
     assert marked("Lives in Leeds (since 10 March 2019)", said) == ["10 March 2019"]
 
 
+def test_a_passage_the_person_quotes_gives_its_dates_and_numbers():
+    """A forwarded confirmation in quote marks is said with everything in it."""
+    said = Sources(
+        [('forwarding this: "Welcome to Direct Line! Your policy renews on 2 May next year, £410."', AT)],
+        TODAY,
+    )
+    assert check("Car insurance with Direct Line, renews 2 May, £410 a year.", said) == []
+    assert marked("Renews 3 May, £420 a year.", said) == ["3 May", "£420"]
+
+
 def test_words_joined_by_slashes_are_each_read_as_words():
     said = Sources([("halima has zara wednesday thursday friday now, 33k won a month", TODAY)], TODAY)
     assert check("The childminder picks Zara up Wed/Thu/Fri; 33k won/month.", said) == []

@@ -261,6 +261,13 @@ def test_a_paragraph_filling_the_slot_asked_about_is_found_without_shared_words(
     assert [hit.text for hit in hits] == ["Has a Polestar 2"]
 
 
+def test_a_vehicle_line_is_found_for_a_question_about_the_car(memdesk_app):
+    app = memdesk_app
+    app.documents.set("user/facts", "- Vehicle: Maruti Swift Dzire, white\n\n- Likes jazz")
+    hits = app.recall.for_prompt("Which car do I have?", "user", 3, app.now(), ReadScope())[0]
+    assert [hit.text for hit in hits] == ["Vehicle: Maruti Swift Dzire, white"]
+
+
 def test_a_paragraph_holding_another_form_of_a_question_word_or_its_date_is_found(memdesk_app):
     app = memdesk_app
     app.documents.set(

@@ -115,6 +115,11 @@ def test_label_lines_fill_their_slot_with_the_whole_value():
     assert not any(claim.slot == "name" for claim in claims_in(text))
 
 
+def test_a_vehicle_line_is_the_car_a_question_about_the_car_asks_for():
+    assert ("car", "maruti swift dzire white", False) in found("- Vehicle: Maruti Swift Dzire, white")
+    assert asked_slots("Which car do I have?") == {"car"}
+
+
 def test_a_phone_label_is_a_device_or_a_number_by_its_digits():
     assert ("phone", "pixel 8", False) in found("Phone: Pixel 8")
     assert {c.slot for c in claims_in("Phone: 0161 496 0000")} == {"phone_number"}

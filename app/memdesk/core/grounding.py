@@ -398,9 +398,18 @@ class Sources:
         self.clipped |= {w for w in words if w.islower() and len(w) >= _CLIPPED_MIN}
         self.flat += " " + _flatten(text) + " "
         self.digit_runs += " ".join(_digit_runs(text)) + " "
+        self._add_specifics(text)
+        self._add_number_words(text)
+        self.read_when_asked += (_ReadWhenAsked(text),)
+
+    def _add_specifics(self, text: str) -> None:
+        """The numbers, times and dates ``text`` gives, those of a passage it quotes included
+        (a forwarded confirmation: "Your policy … renews on 2 May next year")."""
         for match in _find_specifics(text):
             kind = match.lastgroup
-            if kind == "number":
+            if kind == "quote":
+                self._add_specifics(_quoted_text(match))
+            elif kind == "number":
                 value = _value(match)
                 self.numbers.add(value)
                 unit = _unit(text, match.end())
@@ -413,8 +422,6 @@ class Sources:
             elif kind in _DATE_KINDS:
                 for found in _dates(match):
                     self._add_date(found)
-        self._add_number_words(text)
-        self.read_when_asked += (_ReadWhenAsked(text),)
 
     def _add_date(self, found: _Date) -> None:
         self.dates.add(found)
@@ -628,8 +635,7 @@ def _grounded(match: re.Match[str], text: str, sources: Sources, numbered: set[i
     if kind in _ADDRESSES:
         return _flatten(match.group()) in sources.flat
     if kind == "quote":
-        quoted = next(group for group in match.groups()[match.re.groupindex["quote"] :] if group)
-        return _flatten(quoted).strip(" .,;:!?") in sources.flat
+        return _flatten(_quoted_text(match)).strip(" .,;:!?") in sources.flat
     if kind == "time":
         return sources.said_time(_minutes(match)) or _hour_said(match, sources)
     if kind == "number":
@@ -642,6 +648,11 @@ def _grounded(match: re.Match[str], text: str, sources: Sources, numbered: set[i
         unit = _unit(text, match.end())
         return unit is not None and (unit[0], value * unit[1]) in sources.quantities
     return any(_date_known(found, sources) for found in _dates(match))
+
+
+def _quoted_text(match: re.Match[str]) -> str:
+    """What a quote match holds between its quote marks."""
+    return next(group for group in match.groups()[match.re.groupindex["quote"] :] if group)
 
 
 def _date_known(found: _Date, sources: Sources) -> bool:

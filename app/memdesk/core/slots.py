@@ -68,7 +68,7 @@ class _Lazy:
 
 # Raised whenever a change to the rules changes what some text claims: Memory health's index
 # holds claims read by the rules, and reads every fact again when this differs.
-RULES_VERSION = 4
+RULES_VERSION = 5
 
 # The closed set of slots. ``time:<event>``, ``day:<event>`` and ``amount:<what>`` are
 # qualified by the thing they concern and whose it is ("time:standup", "day:elin violin",
@@ -563,6 +563,7 @@ LABELS: dict[str, str] = {
     "e-reader": "tablet",
     "computer": "laptop",
     "car": "car",
+    "vehicle": "car",
     "editor": "editor",
     "ide": "editor",
     "os": "os",
@@ -1285,6 +1286,12 @@ _SUPPOSING = _Lazy(
     r"if|whether|unless|someday|one\s+day|eventually|tempted|in\s+case|wondering)\b)"
 )
 _SUPPOSING_MAY = _Lazy(r"\bmay\b")  # lowercase only: "in May" is a month
+# A statement closed by a tag that asks leave ("so now target change to sub-23 can or not?",
+# "put me down for Thursdays, ok?") is a request, not a question; "…, right?" asks whether a
+# belief holds, and stays a question.
+_LEAVE_TAG = _Lazy(
+    r"(?i:[\s,]\s*(?:(?:can|ok|okay)\s+or\s+not|ok|okay|alright|all\s+right|can\s+(?:you|u))\s*\?+\s*$)"
+)
 _ONCE = _Lazy(
     r"(?i:\bone[- ]?off\b|\bjust\s+(?:this\s+)?once\b|\bfor\s+once\b|\bthis\s+(?:time|week)\s+only\b)"
 )
@@ -1500,7 +1507,9 @@ def mood_at(text: str, start: int) -> str:
     request = _REQUEST.match(before)
     if request:
         before = before[request.end() :]
-    elif text[sentence_start:sentence_end].rstrip().endswith("?"):
+    elif text[sentence_start:sentence_end].rstrip().endswith("?") and not _LEAVE_TAG.search(
+        text, sentence_start, sentence_end
+    ):
         return SUPPOSED
     if _SUPPOSING.search(before) or _SUPPOSING_MAY.search(before):
         return SUPPOSED

@@ -40,8 +40,10 @@ _QUOTE_EDGES = "\"'“”‘’«»`… "
 _SINGLE_QUOTES = "'’‘`"
 _DOUBLE_QUOTES = '"“”«»'
 _WORD = re.compile(r"[^\W_]{4,}|\d+")  # a word that carries a fact ("cashews", "40")
+_SLOT_NAME_LETTERS = 4  # a slot's name that a word may hold in a form of its own ("diet", "dietary")
 _FORM_LETTERS = 5  # a word's forms share its first five letters ("allergy", "allergic"; "renewal", "renewed")
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+|\n+")
+_NAME = re.compile(r"(?<![^\W_])[A-Z][^\W\d_]+")  # a capitalised word: "Skoda", "Corolla"
 _FULL_STOP = re.compile(r"(?<=[.!?])\s+|\n+")
 # A full stop that shortens a word, not one that ends a sentence: after an initial ("R.K.
 # Puram"), a title ("Dr.", "Mrs."), or a short word before a number or a code ("Passport no.
@@ -89,9 +91,15 @@ _SUFFICES = re.compile(
     r"(?i:(?P<blank>\bwill|['’]ll)\s+do(?:\s+(?:me|us|fine|nicely|for\s+(?:me|us))){0,2})"
     r"(?=\s*(?:[.,;:!?]|$|\s(?i:now|i|we)\b))"
 )
+# The person's modal of the telling itself ("I'll type it proper: 07700 936 771", "let me spell
+# that out"): how they will give the value in this message, not when the change holds.
+_TELLING_MODAL = re.compile(
+    r"(?i:\b(?P<blank>i\s*['’]ll|i\s+will|i\s+shall|let\s+me)\s+(?:type|write|spell|say|put|give|repeat|read)"
+    r"\s+(?:it|that|this|them)\b)"
+)
 # Words that give the quote no mood of the person's, each blanked where it stands (its group
 # ``blank`` when it has one).
-_MOODLESS = (_LISTENERS_MODAL, _TELLING_ASIDE, _WANT_TO, _SUFFICES)
+_MOODLESS = (_LISTENERS_MODAL, _TELLING_ASIDE, _WANT_TO, _SUFFICES, _TELLING_MODAL)
 _UNTIL = re.compile(r"(?i:\b(?:until|till|til)\b)")
 _ENDS_FROM_NOW = re.compile(r"(?i:\b(?:no\s+longer|any\s?more)\b)")
 _NEGATED_MODAL = re.compile(r"(?i:\b(?:won['’]?t|will\s+not|shan['’]?t|shall\s+not)\b)")
@@ -211,7 +219,7 @@ def doubt(edit: Edit, before: str, spoken: Spoken, *, note: bool = False) -> str
         edit.text,
         spoken.person + spoken.others,
         said_text[start:end],
-        retired_note=edit.action == "retire" and note,
+        ended_note=note and (edit.action == "retire" or _another_thing(before, edit.text)),
     )
     if dropped:
         return f"Not applied: the new text drops “{dropped}”, which the conversation does not change."
@@ -350,23 +358,24 @@ def _said_of_household(text: str, start: int, end: int, household: frozenset[str
 
 
 def _dropped(
-    before: str, after: str, conversation: tuple[str, ...], quote: str, *, retired_note: bool = False
+    before: str, after: str, conversation: tuple[str, ...], quote: str, *, ended_note: bool = False
 ) -> str:
     """A sentence of a text holding several that the new text leaves out, though nothing said
     in the conversation touches it, nor does the new text say another thing in its place from
     the quote (``_replaced``); "" when there is none. When a note about one thing ends
-    (``retired_note``), the clauses a semicolon joins to a sentence, and the sentences with no
-    subject of their own (``_DETAIL``), are details of what it says and end with it
+    (``ended_note``: retired, or rewritten about another thing), the clauses a semicolon joins
+    to a sentence, and the sentences with no subject of their own (``_DETAIL``), are details
+    of what it says and end with it
     ("…FootyPass to watch the NRL; renews on the 9th.", "Billed to the Chase card."); a
     sentence with a subject of its own is still a fact of its own."""
-    stops = _FULL_STOP if retired_note else _SENTENCE
+    stops = _FULL_STOP if ended_note else _SENTENCE
     sentences = _sentences(before, stops)
     if len(sentences) < 2:
         return ""
     kept = {_form(word) for word in _WORD.findall(after)}
     said = {_form(word) for text in conversation for word in _WORD.findall(text)}
     for index, sentence in enumerate(sentences):
-        if retired_note and _DETAIL.match(sentence):
+        if ended_note and _DETAIL.match(sentence):
             continue  # a detail of the ended thing, which ends with it
         words = {_form(word) for word in _WORD.findall(sentence)}
         if (
@@ -380,16 +389,51 @@ def _dropped(
     return ""
 
 
+def _another_thing(before: str, after: str) -> bool:
+    """The new text is about another thing than the old: the names of their first sentences
+    (capitalised words after its first) are none the same ("Drives a silver 2014 Skoda
+    Octavia, reg 141-G-22871; NCT due March 2026." rewritten as "Drives a 2019 Toyota Corolla
+    hybrid, reg 191-G-4410."): the old thing's details end with it."""
+    old, new = (_names(_sentences(text, _SENTENCE)[:1]) for text in (before, after))
+    return bool(old) and bool(new) and not old & new
+
+
+def _names(sentences: list[str]) -> set[str]:
+    """The forms of the capitalised words of ``sentences`` other than each one's first."""
+    return {
+        _form(word.group())
+        for sentence in sentences
+        for word in _NAME.finditer(sentence)
+        if sentence[: word.start()].strip(_QUOTE_EDGES + "-*•(")
+    }
+
+
 def _replaced(sentences: list[str], index: int, new_sentences: list[str], quote: str) -> bool:
     """The new text has as many sentences as the old, and the one in the place of sentence
-    ``index`` gives the slot it filled the value the quote gives it: the person named a new
-    value in place of one they never repeat ("- Vegan. Allergic to sesame." becoming
-    "- Vegetarian. …" for "gone back to vegetarian"); no fact is left out."""
+    ``index`` gives the slot that sentence filled, or named, the value the quote gives it: the
+    person named a new value in place of one they never repeat; no fact is left out ("- Vegan.
+    Allergic to sesame." becoming "- Vegetarian. …" for "gone back to vegetarian"; "No dietary
+    restrictions;" becoming "Coeliac, strictly gluten-free;" for "it all has to be gluten-free
+    now"; "PB is 27:40" becoming "PB is 26:55" for "26:55 this morning … New PB")."""
     if len(new_sentences) != len(sentences):
         return False
-    old_slots = {claim.slot for claim in claims_in(sentences[index]) if claim.slot}
-    quoted = {(claim.slot, claim.value) for claim in claims_in(quote) if claim.slot in old_slots}
-    return any((claim.slot, claim.value) in quoted for claim in claims_in(new_sentences[index]))
+    old = sentences[index]
+    old_slots = {claim.slot for claim in claims_in(old) if claim.slot}
+    quoted = {(claim.slot, claim.value) for claim in claims_in(quote)}
+    quoted_words = {_form(word) for word in _WORD.findall(quote)}
+    for claim in claims_in(new_sentences[index]):
+        if not claim.slot or (claim.slot not in old_slots and not _names_slot(old, claim.slot)):
+            continue
+        value = {_form(word) for word in _WORD.findall(claim.value)}
+        if (claim.slot, claim.value) in quoted or (value and value <= quoted_words):
+            return True
+    return False
+
+
+def _names_slot(text: str, slot: str) -> bool:
+    """``text`` holds a word of the slot's name in a form of its own ("dietary" of "diet")."""
+    names = [name for name in re.split(r"[:_ ]", slot) if len(name) >= _SLOT_NAME_LETTERS]
+    return any(stem(word.lower()).startswith(name) for word in _WORD.findall(text) for name in names)
 
 
 def _said_of_what_it_stands_for(sentences: list[str], index: int, said: set[str]) -> bool:

@@ -345,3 +345,68 @@ def test_a_value_the_person_names_may_take_the_place_of_a_sentence_they_never_re
     )
     one_for_two = doubt(update("- Vegetarian.", evidence), before, said)
     assert one_for_two.startswith("Not applied: the new text drops")
+
+
+def test_a_slot_rewritten_with_the_quotes_value_is_replaced_whatever_the_rules_read_of_the_quote():
+    """The sentence in the place of one the person never repeats gives the slot that sentence
+    filled, or names, the value the quote gives, though the rules read no claim in the quote
+    ("New PB") or in the old sentence ("No dietary restrictions")."""
+    pb = "Runs the Saturday parkrun at Delta Park most weeks; PB is 27:40 (set in March)."
+    run = spoken("26:55 this morning at Delta!! New PB by 45 seconds")
+    new_pb = "26:55 this morning at Delta!! New PB by 45 seconds"
+    parkrun = "Runs the Saturday parkrun at Delta Park most weeks; PB is {}."
+    assert doubt(update(parkrun.format("26:55"), new_pb), pb, run) == ""
+    diet = "No dietary restrictions; cooks for two on weeknights."
+    coeliac = spoken("turns out im coeliac, it all has to be gluten-free now, properly")
+    gluten = "it all has to be gluten-free now, properly"
+    assert doubt(update("Strictly gluten-free; cooks for two on weeknights.", gluten), diet, coeliac) == ""
+    # a value the quote does not give, or a slot the old sentence neither fills nor names, drops it
+    assert "drops “PB is 27:40 (set in March).”" in doubt(update(parkrun.format("26:10"), new_pb), pb, run)
+    moved = update("Lives in Porto; cooks for two on weeknights.", gluten)
+    assert "drops “No dietary restrictions;”" in doubt(moved, diet, coeliac)
+
+
+def test_a_note_rewritten_about_another_thing_takes_the_old_things_details_with_it():
+    """The old car's test date ("…Skoda Octavia…; NCT due March 2026.") goes with it when the
+    note is rewritten for a new car; a note still about the same thing keeps its details."""
+    evidence = "the new one's sitting outside: a 2019 Toyota Corolla hybrid, reg 191-G-4410"
+    said = spoken(f"sold the Skoda. {evidence}")
+    car = "Drives a silver 2014 Skoda Octavia, reg 141-G-22871; NCT due March 2026."
+    corolla = update("Drives a 2019 Toyota Corolla hybrid, reg 191-G-4410.", evidence)
+    assert doubt(corolla, car, said, note=True) == ""
+    # a line of a document is no note of one thing: each of its facts stays its own
+    assert "drops “NCT due March 2026.”" in doubt(corolla, car, said)
+    red = "resprayed the Skoda red"
+    resprayed = update("Drives a red 2014 Skoda Octavia, reg 141-G-22871.", red)
+    assert "drops “NCT due March 2026.”" in doubt(resprayed, car, spoken(red), note=True)
+
+
+@pytest.mark.parametrize(
+    ("said", "evidence"),
+    [
+        # a modal of the telling itself: how the value is given now, not when it holds
+        ("My own mobile is now zero seven seven zero zero, niner three six, seven seven one — I'll type it "
+         "proper: 07700 936 771. The old mobile is out of service.",
+         "I'll type it proper: 07700 936 771. The old mobile is out of service."),
+        # a statement closed by a tag asking leave is a request, not a question
+        ("so now mobile change to 07700 936 771 can or not?", "mobile change to 07700 936 771 can or not?"),
+        ("put my mobile down as 07700 936 771 from now, ok?", "put my mobile down as 07700 936 771"),
+    ],
+)  # fmt: skip
+def test_the_telling_and_a_request_by_a_tag_state_a_change(said, evidence):
+    assert doubt(update("Mobile: 07700 936 771", evidence), "Mobile: 07700 914 332", spoken(said)) == ""
+
+
+@pytest.mark.parametrize(
+    ("said", "reason"),
+    [
+        # a modal of telling that is no "it" of the value's: a plan still
+        ("I'll type my new mobile into the form when I get 07700 936 771 next month",
+         "Not applied: a plan or a later date"),
+        # "right?" asks whether a belief holds
+        ("my mobile is 07700 936 771 now, right?", "Not applied: a question"),
+    ],
+)  # fmt: skip
+def test_a_plan_or_a_question_with_such_words_still_is_one(said, reason):
+    found = doubt(update("Mobile: 07700 936 771", said), "Mobile: 07700 914 332", spoken(said))
+    assert found.startswith(reason)

@@ -2,8 +2,9 @@
 
 With a model (``model_candidates``) the candidates are every line of ``{ns}/profile``,
 ``{ns}/patterns`` and the facts document, the live knowledge entries the store's recall
-finds for the person's words, the live memories of the session's app and of the other apps
-whose memories the full-text index finds for those words, and any the offline rules name:
+finds for the person's words (all of them while they are few), the live memories of the
+session's app and of the other apps whose memories the full-text index finds for those words
+(all of every app while they are few), and any the offline rules name:
 no pattern decides whether the model is asked. Offline (``known_facts``) they are the lines
 of those documents, the live knowledge entries recall finds for the values the person named
 (and those whose key names a slot they filled: ``address``, ``dentist``), and the live
@@ -133,8 +134,9 @@ def model_candidates(
     sharing most words with what the person said, when there are more), the ``recalled``
     live knowledge entries recall finds for the person's words, the live memories of the
     session's app and of every other app whose memories the full-text index finds for those
-    words (of each app the ``recalled`` closest to them, when it has more), and any the
-    offline rules name. No pattern decides whether the model is asked."""
+    words (of each app the ``recalled`` closest to them, when it has more), every live memory
+    of any app while there are at most ``recalled``, and any the offline rules name. No
+    pattern decides whether the model is asked."""
     named = known_facts(app, said, facts_namespace, app_id)
     namespace = app.settings.memory.user_namespace
     documents = [f"{namespace}/{part}" for part in ("profile", "patterns")] if namespace else []
@@ -176,6 +178,9 @@ def model_candidates(
         found += _closest(
             [("app", str(memory_id), text) for memory_id, text in of_app], words | held, recalled
         )
+    # As with entries: while every live memory fits, the model compares them all, whichever
+    # app keeps them ("ya kill those" of the gym reminders a reminders app keeps).
+    found += [item for item in _every_memory(app, recalled) if item not in found]
     found += [item for item in ((k.where, k.ref, k.text) for k in named) if item not in found]
     return [Known(number, where, ref, text) for number, (where, ref, text) in enumerate(found, 1)]
 
@@ -196,6 +201,24 @@ def _every_entry(app: Memdesk, limit: int) -> list[tuple[str, str, str]]:
     if len(rows) > limit:
         return []
     return [("entry", key, content) for key, content in rows if key not in private]
+
+
+def _every_memory(app: Memdesk, limit: int) -> list[tuple[str, str, str]]:
+    """Every live memory of an app that is not private ("app", id, text), in the order they
+    were added, when there are at most ``limit``; else none."""
+    # By id: SQLite stops at the limit's row, where an order by time would sort every memory.
+    query = (
+        select(AppMemory.id, AppMemory.app_id, AppMemory.content)
+        .where(memory_live(app.now()))
+        .order_by(AppMemory.id)
+        .limit(limit + 1)
+    )
+    with app.ctx.store.read() as session:
+        rows = list(session.execute(query))
+        private = private_names(session, TargetKind.APP) if rows else set()
+    if len(rows) > limit:
+        return []
+    return [("app", str(memory_id), content) for memory_id, app_id, content in rows if app_id not in private]
 
 
 def _contacts_held(lines: list[tuple[str, str, str]], said: Sequence[Said]) -> list[str]:
