@@ -59,6 +59,12 @@ _NARRATION = lowercase(
     r"|^next (?:is|up)\b"
     r"|^let's (?:do|go|start|move|tackle|continue|proceed|begin|get)\b"
 )
+# An assistant speaking of itself: what it noted, will do or did ("Noted: 8 people…", "I'll
+# shortlist three venues…"); the person's own words say what they asked for.
+_SELF_REPORT = lowercase(
+    r"^(?:(?:ok(?:ay)?|sure|of course|great|perfect|alright|done|got it|noted)\b[,.!:]?\s*)*"
+    r"(?:I\b|I'(?:ll|ve|m|d)\b|let me\b|noted\b|got it\b|$)"
+)
 TO_THE_LISTENER = lowercase(r"\b(?:you|your|yours)\b")
 
 
@@ -83,6 +89,11 @@ def is_narration(sentence: str, role: str) -> bool:
         return True  # introduces code or output that follows
     lower = text.lower()
     return bool(_NARRATION.match(lower)) and not TO_THE_LISTENER.search(lower)
+
+
+def is_self_report(sentence: str, role: str) -> bool:
+    """The assistant telling what it noted, will do or did, rather than what was decided."""
+    return role == "assistant" and bool(_SELF_REPORT.match(sentence.strip().lstrip("*_ ").lower()))
 
 
 def _longest_token(text: str) -> int:
