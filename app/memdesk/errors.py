@@ -53,6 +53,11 @@ class LLMError(MemdeskError):
         self.backend = backend
 
 
+class ModelUnreachableError(LLMError):
+    """Nothing answered at the model's address (refused, or the name did not resolve): no
+    request reached a model, so nothing was tried on the conversation."""
+
+
 class DamagedStoreError(StoreError):
     """The database file is damaged; it is left as it is, and a backup may replace it."""
 

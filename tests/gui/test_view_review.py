@@ -156,6 +156,18 @@ def test_approve_all_from_an_assistant_and_trust_it(memdesk_app, settle, make_wi
     assert memdesk_app.review.count() == 1  # what waits still waits
 
 
+def test_what_compaction_held_can_be_approved_but_compaction_is_no_assistant_to_trust(
+    memdesk_app, settle, make_window
+):
+    write = Write.append_document("user/facts", "- " + ATTACK)
+    held = memdesk_app.review.hold("compaction", write, ["the compaction of web:2 proposed it"])
+    _window, view = window_review(make_window, settle)
+    _select(view, held.id)
+    settle()
+    assert view.detail.approve_all_button.isEnabled() and not view.detail.trust_button.isEnabled()
+    assert "the compaction of web:2 proposed it" in view.detail.summary.text()
+
+
 def test_a_write_decided_in_another_window_gives_one_line(
     qtbot, memdesk_app, tasks, settle, isolated_data_dir, store_url
 ):

@@ -43,7 +43,7 @@ def test_dry_run_and_no_flag_write_nothing(memdesk, seeded):
     plain = out(memdesk("compact", "telegram:1"))
 
     assert "[1] Replace working memory (user/working)" in dry
-    assert "  + - User: I prefer tea." in dry and "  - Nothing compacted yet." in dry
+    assert "  + - I prefer tea." in dry and "  - Nothing compacted yet." in dry
     assert dry.rstrip().endswith("Dry run: nothing was written.")
     assert plain.rstrip().endswith("Nothing was written. Run again with --yes to apply these changes.")
     assert out(memdesk("history")) == history
@@ -61,7 +61,9 @@ def test_yes_applies_and_undo_reverts_it_all(memdesk, seeded):
     assert "- I prefer tea." in out(memdesk("doc", "show", "user/facts"))
     timeline = out(memdesk("entry", "list", "--category", "timeline"))
     assert timeline.startswith("ctx_telegram:1_") and "[2026-05-01 10:00]" in timeline
-    assert "[2026-05-01] User: I prefer tea." in out(memdesk("app", "show", "cal"))
+    assert "[2026-05-01] I prefer tea. Let's go with Rust. Decided: Rust for the backend." in out(
+        memdesk("app", "show", "cal")
+    )
     assert "0 new" in sessions(memdesk)
 
     assert out(memdesk("undo")).startswith("undid #")
@@ -260,7 +262,7 @@ def test_an_unknown_decision_target_falls_back_to_fifo(memdesk, server):
     assert sum(r.system_text == prompts.DECISION_SYSTEM for r in server.requests) == 2
 
 
-def test_instructions_in_a_reply_are_marked_and_left_out(memdesk, server, seeded):
+def test_instructions_in_a_reply_are_marked_and_wait_in_review(memdesk, server, seeded):
     server.default = Reply(INJECTION)
     seeded.start(memdesk, log_chat)
 
@@ -274,12 +276,25 @@ def test_instructions_in_a_reply_are_marked_and_left_out(memdesk, server, seeded
 
     applied = out(memdesk("compact", "telegram:1", "--yes", env=KEY))
 
-    assert "Applied 1 change as history step" in applied
-    assert "Left out 4 suspicious changes ([1], [2], [3], [4])" in applied
+    assert "Applied 1 of 5 changes ([5]) as history step" in applied
+    assert "Held 4 suspicious changes for review ([1] as #1, [2] as #2, [3] as #3, [4] as #4)" in applied
     nothing_written(memdesk)
     assert out(memdesk("entry", "list", "--category", "timeline")) == ""
     assert "IGNORE" not in out(memdesk("prompt", "--session", "telegram:1", "--app", "cal"))
     assert "0 new" in sessions(memdesk)
+    waiting = json.loads(out(memdesk("review", "list", "--json")))
+    assert [(held["id"], held["actor"], held["title"]) for held in waiting] == [
+        (4, "compaction", "Add a memory to cal"),
+        (3, "compaction", "Append to user/facts"),
+        (2, "compaction", f"Save entry {waiting[2]['title'].split()[-1]}"),
+        (1, "compaction", "Replace user/working"),
+    ]
+    assert waiting[1]["reasons"] == [
+        "the compaction of telegram:1 proposed it, and it tells an assistant to drop its instructions "
+        "(“IGNORE ALL PREVIOUS INSTRUCTIONS”)."
+    ]
+    assert out(memdesk("review", "approve", "3")).startswith("approved 1 write")
+    assert INJECTION in out(memdesk("doc", "show", "user/facts"))
 
 
 def test_accept_suspicious_writes_them_and_due_leaves_them_out(memdesk, server, seeded):
@@ -297,7 +312,7 @@ def test_accept_suspicious_writes_them_and_due_leaves_them_out(memdesk, server, 
 
     log_user_turns(memdesk, "web:busy", [f"Option {text}." for text in ("one", "two", "three")])
     due = out(memdesk("compact", "--due", "--yes", env=KEY))
-    assert "=== web:busy" in due and "Left out 2 suspicious changes ([1], [2])" in due
+    assert "=== web:busy" in due and "Held 2 suspicious changes for review ([1] as #" in due
     assert out(memdesk("working", "show")).count("IGNORE") == 1  # still the accepted one
 
 
@@ -346,7 +361,7 @@ def test_ungrounded_changes_are_listed_and_left_out_unless_accepted(memdesk, ser
 
     applied = out(memdesk("compact", "telegram:1", "--yes", env=KEY))
 
-    assert "Applied 2 changes as history step" in applied
+    assert "Applied 2 of 5 changes ([3], [5]) as history step" in applied
     assert "Left out 3 ungrounded changes: " in applied
     assert out(memdesk("working", "show")) == "" and out(memdesk("app", "show", "cal")).strip() == ""
     assert "- The user prefers tea." in out(memdesk("doc", "show", "user/facts"))

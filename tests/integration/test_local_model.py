@@ -164,7 +164,8 @@ def test_the_server_going_away_mid_run_loses_nothing(memdesk):
             server.stop()
             result = run.result()
 
-    err = fails(result, 1, f"memdesk: error: Could not connect to the openai server at {server.openai_url}.")
+    said = f"memdesk: error: The openai model at {server.openai_url} is not reachable; nothing changed."
+    err = fails(result, 1, said)
     assert err.count("memdesk: error:") == 1 and "Is the server running" in err
     # The messages stay to be compacted later; nothing was written.
     assert f"{SESSION}\tcal\t4 messages\t4 new" in out(memdesk("session", "list"))

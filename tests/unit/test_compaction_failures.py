@@ -1,6 +1,8 @@
 """When the model fails: messages kept, failures counted, the raw archive, clear messages,
 cancellation, and the run records every run leaves."""
 
+import socket
+import threading
 from datetime import timedelta
 
 import keyring
@@ -10,7 +12,7 @@ import keyring.errors
 import pytest
 from tests.support.llm_servers import Empty, FakeLLMServer, Malformed, Refusal, Reply, Status
 
-from memdesk.errors import LLMError, MemdeskError
+from memdesk.errors import LLMError, MemdeskError, ModelUnreachableError
 from memdesk.llm import prompts
 from memdesk.services.compaction import CancelToken, Compaction, CompactionCancelled, CompactionDegraded
 
@@ -140,14 +142,48 @@ def test_each_failure_says_what_failed_and_what_to_check(memdesk_app, clock, ser
     assert Compaction(app).runs(1)[0].outcome == "failed"
 
 
-def test_an_unreachable_server_is_a_failure_too(memdesk_app, clock):
+def test_nothing_listening_at_the_url_never_counts_toward_the_archive(memdesk_app, clock):
     app = memdesk_app
     app.update_settings(
         app.settings.with_values({"llm.backend": "openai", "llm.base_url": "http://127.0.0.1:9/v1"})
     )
     log_three(app, clock)
-    with pytest.raises(LLMError, match="Could not connect"):
+    for _ in range(4):  # more than the three failures that archive a conversation
+        with pytest.raises(ModelUnreachableError) as caught:
+            Compaction(app).propose(SESSION)
+    assert caught.value.message == (
+        "The openai model at http://127.0.0.1:9/v1 is not reachable; nothing changed."
+    )
+    assert app.sessions.get(SESSION).failure_count == 0
+    assert pending(app) == 3 and app.entries.list("timeline") == []
+
+
+@pytest.fixture
+def hangs_up():
+    """A server that takes each connection and closes it unanswered: the request got there."""
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def serve() -> None:
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                return
+            connection.recv(65536)
+            connection.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}/v1"
+    listener.close()
+
+
+def test_a_connection_lost_after_the_request_counts_as_a_failure(memdesk_app, clock, hangs_up):
+    app = memdesk_app
+    app.update_settings(app.settings.with_values({"llm.backend": "openai", "llm.base_url": hangs_up}))
+    log_three(app, clock)
+    with pytest.raises(LLMError, match="Could not connect") as caught:
         Compaction(app).propose(SESSION)
+    assert not isinstance(caught.value, ModelUnreachableError)
     assert app.sessions.get(SESSION).failure_count == 1
 
 

@@ -16,9 +16,9 @@ EARLIER = (
 )
 
 
-def log(app, clock, role, text, minutes=1):
+def log(app, clock, role, text, minutes=1, app_id=None):
     clock.now += timedelta(minutes=minutes)
-    app.sessions.log(SESSION, role, text, at=clock.now)
+    app.sessions.log(SESSION, role, text, app_id, at=clock.now)
 
 
 def review_session(app, clock):
@@ -42,6 +42,36 @@ def test_the_summary_states_the_topic_and_the_decision(memdesk_app, clock):
     assert "Marta owns the address form change" in working.split("## Decisions")[1]
     assert working.endswith(OFFLINE_MARK)
     assert len(working) <= app.settings.memory.working_memory_max_tokens * 4
+
+
+def offsite_session(app, clock):
+    """Like the example store's telegram:48213: the assistant restates the plan and says what
+    it will do."""
+    opening = "Can you help me plan the Porto design offsite? It's 19-20 March."
+    log(app, clock, "user", opening, app_id="travel")
+    log(app, clock, "assistant", "Of course. How many people, and do you need a venue with a workshop room?")
+    log(app, clock, "user", "Eight of us. Workshop room yes, and somewhere quiet for the evening.")
+    log(app, clock, "assistant", "Noted: 8 people, 19–20 March, workshop room. I'll shortlist three venues.")
+    log(app, clock, "user", "Great. Also remind me to book the train tickets by Friday.")
+    log(app, clock, "assistant", "I'll remind you on Thursday afternoon to book the Alfa Pendular tickets.")
+
+
+def test_the_summary_quotes_the_persons_statements_not_a_dialogue(memdesk_app, clock):
+    app = memdesk_app
+    offsite_session(app, clock)
+
+    proposal = Compaction(app).propose(SESSION)
+    working = change(proposal, ChangeKind.REPLACE_WORKING)[0].after
+    memory = change(proposal, ChangeKind.ADD_APP_MEMORY)[0].after
+
+    assert working.startswith("## About\n- Can you help me plan the Porto design offsite?\n")
+    assert "- Also remind me to book the train tickets by Friday." in working
+    for said in (working, memory):
+        assert "User:" not in said and "Assistant:" not in said
+        assert "I'll " not in said  # the assistant's reports of what it will do
+    assert memory == (
+        "Noted: 8 people, 19–20 March, workshop room. Also remind me to book the train tickets by Friday."
+    )
 
 
 def test_a_richer_working_memory_is_merged_not_lost(memdesk_app, clock):

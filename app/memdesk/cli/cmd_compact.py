@@ -12,7 +12,7 @@ from memdesk.core.plural import plural
 
 if TYPE_CHECKING:
     from memdesk.errors import MemdeskError
-    from memdesk.services.compaction import Compaction, Progress, Proposal
+    from memdesk.services.compaction import Change, Compaction, Progress, Proposal
     from memdesk.services.memdesk import Memdesk
 
 
@@ -48,6 +48,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="apply the proposed changes, except any marked suspicious or ungrounded",
     )
     parser.add_argument(
+        "--accept",
+        type=_numbers,
+        metavar="N,N",
+        help="apply exactly these changes, numbered as the dry run prints them (e.g. 1,2,4)",
+    )
+    parser.add_argument(
+        "--reject",
+        type=_numbers,
+        action="extend",
+        default=[],
+        metavar="N,N",
+        help="leave out these changes, numbered as the dry run prints them (e.g. 3)",
+    )
+    parser.add_argument(
         "--accept-suspicious",
         action="store_true",
         help="with --yes: also apply changes whose text reads as instructions to an assistant",
@@ -81,6 +95,11 @@ def compact(args: argparse.Namespace, app: Memdesk) -> int:
             raise BadInputError(
                 f"{option} goes with --yes", "review first with --dry-run, then apply with --yes"
             )
+    if args.due and (args.accept is not None or args.reject):
+        raise BadInputError(
+            "--accept and --reject go with one SESSION: each due session numbers its own changes",
+            "review one with memdesk compact SESSION --dry-run",
+        )
     compaction = Compaction(app)
     if args.due:
         return _due(args, compaction)
@@ -98,26 +117,35 @@ def _one(args: argparse.Namespace, compaction: Compaction, session_id: str) -> N
 
 
 def _finish(args: argparse.Namespace, compaction: Compaction, proposal: Proposal) -> None:
+    from memdesk.services.compaction.held import waiting_for_review
     from memdesk.services.compaction.render import format_proposal
 
     proposal.accept_marked(suspicious=args.accept_suspicious, ungrounded=args.accept_ungrounded)
+    proposal.choose(accept=args.accept, reject=args.reject)
     print(format_proposal(proposal))
     print()
     if args.yes:
         step_id = compaction.apply(proposal)
-        count = len(proposal.accepted())
+        accepted = proposal.accepted()
+        applied = plural(len(accepted), "change")
+        if len(accepted) < len(proposal.changes):
+            applied = f"{len(accepted)} of {len(proposal.changes)} changes ({_listed(proposal, accepted)})"
         if step_id is None:
-            print(f"Applied {plural(count, 'change')}; they changed nothing.")
+            print(f"Applied {applied}; they changed nothing.")
         else:
-            print(
-                f"Applied {plural(count, 'change')} as history step #{step_id}; "
-                "`memdesk undo` reverts them all."
-            )
+            print(f"Applied {applied} as history step #{step_id}; `memdesk undo` reverts them all.")
+        _rejected(proposal)
         for line in proposal.refused:
             print(line)
         _held_back(proposal)
         _ungrounded(proposal, "Left out")
     else:
+        waiting = waiting_for_review(proposal)
+        if waiting:
+            print(
+                f"--yes would hold {plural(len(waiting), 'suspicious change')} "
+                f"({_listed(proposal, waiting)}) for your review; --reject leaves one out."
+            )
         _ungrounded(proposal, "--yes would leave out")
         if args.dry_run:
             print("Dry run: nothing was written.")
@@ -125,13 +153,42 @@ def _finish(args: argparse.Namespace, compaction: Compaction, proposal: Proposal
             print("Nothing was written. Run again with --yes to apply these changes.")
 
 
+def _numbers(value: str) -> list[int]:
+    """Change numbers as the dry run prints them: "1,2,4", "3" or "[3]"."""
+    words = value.replace(",", " ").replace("[", " ").replace("]", " ").split()
+    if not words or not all(word.isdigit() for word in words):
+        raise argparse.ArgumentTypeError(
+            f"expected change numbers as the dry run prints them, e.g. 1,2,4, not {value!r}"
+        )
+    return [int(word) for word in words]
+
+
+def _listed(proposal: Proposal, changes: list[Change]) -> str:
+    return ", ".join(f"[{proposal.number(change)}]" for change in changes)
+
+
+def _rejected(proposal: Proposal) -> None:
+    """The changes left out for no mark of their own: rejected by the person (or doubted)."""
+    for change in proposal.changes:
+        if not (change.accepted or change.suspicious or change.ungrounded):
+            print(f"Left out [{proposal.number(change)}] {change.title}.")
+
+
 def _held_back(proposal: Proposal) -> None:
-    held = proposal.held_back()
-    if not held:
+    """Where the suspicious changes went: to Review, or (rejected, or of a kind Review cannot
+    hold) nowhere."""
+    if proposal.held:
+        listed = ", ".join(f"[{number}] as #{held_id}" for number, held_id in proposal.held.items())
+        print(
+            f"Held {plural(len(proposal.held), 'suspicious change')} for review ({listed}): their "
+            "text reads as instructions to an assistant. `memdesk review list` shows them; "
+            "`memdesk review approve ID` writes one, `memdesk review reject ID` drops it."
+        )
+    left_out = [change for change in proposal.held_back() if proposal.number(change) not in proposal.held]
+    if not left_out:
         return
-    numbers = ", ".join(f"[{proposal.changes.index(change) + 1}]" for change in held)
     print(
-        f"Left out {plural(len(held), 'suspicious change')} ({numbers}): "
+        f"Left out {plural(len(left_out), 'suspicious change')} ({_listed(proposal, left_out)}): "
         "their text reads as instructions to an assistant, and memory goes into every later prompt. "
         "The messages are marked compacted and stay in the session log (memdesk session show). To "
         "keep such text, review a proposal with --dry-run and apply it with --yes --accept-suspicious."
@@ -148,7 +205,7 @@ def _ungrounded(proposal: Proposal, verb: str) -> None:
         "wrote is not all in the conversation, and memory goes into every later prompt."
     )
     for change in held:
-        print(f"  [{proposal.changes.index(change) + 1}] {change.title}: {change.grounding}")
+        print(f"  [{proposal.number(change)}] {change.title}: {change.grounding}")
     print("To keep such text, edit it in the Compaction window, or apply with --yes --accept-ungrounded.")
 
 

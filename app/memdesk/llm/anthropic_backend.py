@@ -51,8 +51,8 @@ class AnthropicBackend:
         # "from None": the library's exceptions carry the request, headers included.
         except anthropic.APITimeoutError:
             raise failures.timeout(self.name, self.base_url, self._timeout) from None
-        except anthropic.APIConnectionError:
-            raise failures.unreachable(self.name, self.base_url) from None
+        except anthropic.APIConnectionError as exc:
+            raise failures.connection_failed(self.name, self.base_url, exc) from None
         except anthropic.APIStatusError as exc:
             detail = failures.server_detail(exc.body, self._secret)
             raise failures.http_status(self.name, self.base_url, exc.status_code, detail) from None

@@ -6,7 +6,9 @@ shortened and scrubbed of the API key before it goes into a message.
 
 from __future__ import annotations
 
-from memdesk.errors import LLMError
+import socket
+
+from memdesk.errors import LLMError, ModelUnreachableError
 
 _DETAIL_LIMIT = 200
 
@@ -38,11 +40,32 @@ def timeout(backend: str, url: str, seconds: float) -> LLMError:
 
 
 def unreachable(backend: str, url: str) -> LLMError:
+    """The connection was lost on the way: the request may have reached the model."""
     return LLMError(
         f"Could not connect to the {backend} server at {url}.",
         backend,
         f"Is the server running at {url}? Check the address (llm.{backend}_base_url) and your network.",
     )
+
+
+def not_listening(backend: str, url: str) -> ModelUnreachableError:
+    """Nothing answered at ``url``: the connection was refused or the name did not resolve."""
+    return ModelUnreachableError(
+        f"The {backend} model at {url} is not reachable; nothing changed.",
+        backend,
+        f"Is the server running at {url}? Check the address (llm.{backend}_base_url) and your network.",
+    )
+
+
+def connection_failed(backend: str, url: str, error: BaseException) -> LLMError:
+    """``not_listening`` when the connection was refused or the name did not resolve (the
+    socket's error is at the root of the library's), ``unreachable`` otherwise."""
+    cause: BaseException | None = error
+    while cause is not None:
+        if isinstance(cause, ConnectionRefusedError | socket.gaierror):
+            return not_listening(backend, url)
+        cause = cause.__cause__ or cause.__context__
+    return unreachable(backend, url)
 
 
 def http_status(backend: str, url: str, status: int, detail: str) -> LLMError:

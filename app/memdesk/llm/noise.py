@@ -59,6 +59,13 @@ _NARRATION = lowercase(
     r"|^next (?:is|up)\b"
     r"|^let's (?:do|go|start|move|tackle|continue|proceed|begin|get)\b"
 )
+# An assistant speaking of itself: what it will do or did ("I'll shortlist three venues…");
+# the person's own words say what they asked for. A restatement ("Noted: 8 people, 19–20
+# March…", "Got it — Thursday 20:30–23:30 blocked") is kept: it states the plan.
+_SELF_REPORT = lowercase(
+    r"^(?:(?:ok(?:ay)?|sure|of course|great|perfect|alright|done|got it|noted)\b[,.!:—-]?\s*)*"
+    r"(?:I\b|I'(?:ll|ve|m|d)\b|let me\b)"
+)
 TO_THE_LISTENER = lowercase(r"\b(?:you|your|yours)\b")
 
 
@@ -83,6 +90,11 @@ def is_narration(sentence: str, role: str) -> bool:
         return True  # introduces code or output that follows
     lower = text.lower()
     return bool(_NARRATION.match(lower)) and not TO_THE_LISTENER.search(lower)
+
+
+def is_self_report(sentence: str, role: str) -> bool:
+    """The assistant telling what it will do or did, rather than what was decided."""
+    return role == "assistant" and bool(_SELF_REPORT.match(sentence.strip().lstrip("*_ ").lower()))
 
 
 def _longest_token(text: str) -> int:

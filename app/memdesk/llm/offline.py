@@ -18,7 +18,7 @@ from memdesk.core.patterns import lowercase
 from memdesk.core.tokens import estimate_tokens
 from memdesk.errors import BadInputError
 from memdesk.llm.changes import Edit, Known, Said, offline_changes
-from memdesk.llm.noise import TO_THE_LISTENER
+from memdesk.llm.noise import TO_THE_LISTENER, is_self_report
 from memdesk.llm.replies import MIN_APP_MEMORY_CHARS, NEEDS_EXISTING, fifo_decision
 from memdesk.llm.results import Decision, PartNotes, StepResult
 from memdesk.llm.sentences import Sentence, analyse
@@ -35,6 +35,7 @@ MIN_SUMMARY_CHARS = 1200  # below this, headings and bullets would crowd out con
 SUMMARY_SHARE = 0.3  # of the transcript, for long ones: the bullets picked fill at most this
 MAX_APP_MEMORY_SENTENCES = 4
 MAX_ABOUT_SENTENCES = 2
+_KEPT_FROM_REPORTS = ("decision", "value")
 _APP_MEMORY_CANDIDATES = 8  # only top sentences; filling up with weak ones adds noise
 
 ABOUT = "About"
@@ -117,7 +118,7 @@ class OfflineSteps:
     def _summary(self, transcript: str) -> str:
         target = min(self.summary_max_chars, max(MIN_SUMMARY_CHARS, int(len(transcript) * SUMMARY_SHARE)))
         budget = target - _FRAME_CHARS
-        sentences = analyse(transcript)
+        sentences = _quotable(transcript)
         # A tight budget (a small working memory) keeps what fits of these, whole sentences.
         about = _fit(_about(sentences), ABOUT, budget)
         used = _cost(about, ABOUT)
@@ -144,13 +145,13 @@ class OfflineSteps:
     def _app_memory(self, transcript: str) -> str | None:
         # Open questions make poor records; the rest compete on score, later ones first.
         ranked = sorted(
-            (s for s in analyse(transcript) if s.category not in (None, "question")),
+            (s for s in _quotable(transcript) if s.category not in (None, "question")),
             key=lambda s: (-(s.score - s.info), -s.info, -s.position),
         )[:_APP_MEMORY_CANDIDATES]
         picked: list[Sentence] = []
         size = 0
         for sentence in ranked:
-            extra = len(sentence.quoted) + (1 if picked else 0)
+            extra = len(sentence.text) + (1 if picked else 0)
             if size + extra <= self.app_memory_max_chars:
                 picked.append(sentence)
                 size += extra
@@ -159,7 +160,7 @@ class OfflineSteps:
         if not picked and ranked:
             picked = ranked[:1]  # too long to fit whole: keep the best one, clipped below
         text = clip_at_word(
-            " ".join(s.quoted for s in sorted(picked, key=_by_position)), self.app_memory_max_chars
+            " ".join(s.text for s in sorted(picked, key=_by_position)), self.app_memory_max_chars
         )
         return text if len(text) >= MIN_APP_MEMORY_CHARS else None
 
@@ -217,17 +218,30 @@ def decide_offline(existing: Sequence[tuple[int, str]], new_content: str) -> Dec
     return fifo_decision(existing, "no memories were near-duplicates")
 
 
+def _quotable(transcript: str) -> list[Sentence]:
+    """The sentences a summary or an app memory may quote: not the assistant's reports of
+    what it will do or did, unless one carries a decision, a path or a value ("I'll put the
+    unit in ~/.config/…")."""
+    return [
+        s
+        for s in analyse(transcript)
+        if s.category in _KEPT_FROM_REPORTS or not is_self_report(s.text, s.role)
+    ]
+
+
 def _about(sentences: Sequence[Sentence]) -> list[Sentence]:
     """What the conversation was about: the person's first statements that say something.
 
     Greetings and small-talk questions ("How have you been?") carry no information and are
-    passed over; the person's own statements come before the assistant's.
+    passed over; the person's own statements come before the assistant's. A request that
+    opens the conversation ("Can you help me plan the Porto offsite?") says what it is about,
+    though no heading would take it.
     """
     for role in ("user", "assistant"):
         first_turn: int | None = None
         picked: list[Sentence] = []
         for sentence in sentences:
-            if sentence.role != role or sentence.score <= 0 or sentence.info <= 0:
+            if sentence.role != role or sentence.info <= 0 or (role == "assistant" and sentence.score <= 0):
                 continue
             if first_turn is None:
                 first_turn = sentence.turn
@@ -250,7 +264,7 @@ def _now(sentences: Sequence[Sentence], about: Sequence[Sentence]) -> list[Sente
 
 
 def _section(heading: str, sentences: Sequence[Sentence]) -> str:
-    return f"## {heading}\n" + "\n".join(f"- {s.quoted}" for s in sentences)
+    return f"## {heading}\n" + "\n".join(f"- {s.text}" for s in sentences)
 
 
 def _pick_round_robin(sentences: Sequence[Sentence], budget: int) -> list[Sentence]:
@@ -274,7 +288,7 @@ def _pick_round_robin(sentences: Sequence[Sentence], budget: int) -> list[Senten
             while cursor[category] < len(queue):
                 sentence = queue[cursor[category]]
                 cursor[category] += 1
-                cost = len(sentence.quoted) + 3  # "- " and the newline
+                cost = len(sentence.text) + 3  # "- " and the newline
                 if category not in opened:
                     cost += _heading_cost(HEADINGS[category])
                 if used + cost <= budget:
@@ -288,7 +302,7 @@ def _pick_round_robin(sentences: Sequence[Sentence], budget: int) -> list[Senten
 
 
 def _cost(sentences: Sequence[Sentence], heading: str) -> int:
-    return sum(len(s.quoted) + 3 for s in sentences) + (_heading_cost(heading) if sentences else 0)
+    return sum(len(s.text) + 3 for s in sentences) + (_heading_cost(heading) if sentences else 0)
 
 
 def _fit(sentences: Sequence[Sentence], heading: str, budget: int) -> list[Sentence]:

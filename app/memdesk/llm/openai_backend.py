@@ -54,8 +54,8 @@ class OpenAIBackend:
         # "from None": the library's exceptions carry the request, headers included.
         except openai.APITimeoutError:
             raise failures.timeout(self.name, self.base_url, self._timeout) from None
-        except openai.APIConnectionError:
-            raise failures.unreachable(self.name, self.base_url) from None
+        except openai.APIConnectionError as exc:
+            raise failures.connection_failed(self.name, self.base_url, exc) from None
         except openai.APIStatusError as exc:
             detail = failures.server_detail(exc.body, self._secret)
             raise failures.http_status(self.name, self.base_url, exc.status_code, detail) from None

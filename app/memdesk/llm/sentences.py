@@ -80,9 +80,6 @@ class Sentence:
     score: float  # signals plus information
     info: float  # information alone: names, numbers, dates, content words
 
-    @property
-    def quoted(self) -> str:
-        return f"{self.role.capitalize()}: {self.text}"
 
 
 @lru_cache(maxsize=4)  # summary, facts and app memory read the same transcript in a row

@@ -147,7 +147,8 @@ and an app memory, writing nothing. Returns a proposal id and numbered changes t
 
 APPLY_DESC = """\
 Write a proposal's changes as one step the user can undo. accept: the change ids to write;
-by default every change not marked suspicious or ungrounded."""
+by default every change not marked suspicious, ungrounded or doubted. A suspicious change
+left out waits for the user's review."""
 
 # Completions offer at most this many values, as the protocol allows.
 MAX_COMPLETIONS = 100

@@ -578,19 +578,17 @@ class MemoryTools:
         if proposal is None:
             raise ArgumentError("proposal_id", f"no proposal {proposal_id!r} is held", "propose again")
         count = len(proposal.changes)
-        if accept is None:
-            chosen = {n for n, c in enumerate(proposal.changes, 1) if not (c.suspicious or c.ungrounded)}
+        if accept is None:  # the proposal's own choice: every change not marked or doubted
+            chosen = {proposal.number(change) for change in proposal.changes if change.accepted}
+        elif not isinstance(accept, list):
+            raise ArgumentError("accept", f"expected a list of change ids from 1 to {count}")
         else:
-            if not isinstance(accept, list) or any(
-                isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= count for n in accept
-            ):
-                raise ArgumentError("accept", f"expected a list of change ids from 1 to {count}")
-            chosen = set(accept)
+            with argument("accept"):
+                chosen = proposal.check_numbers(accept, "accept")
         self._may_write()
         suspicious = [n for n, c in enumerate(proposal.changes, 1) if n in chosen and c.suspicious]
         self.app.review.check_compaction(suspicious)
-        for number, change in enumerate(proposal.changes, 1):
-            change.accepted = number in chosen
+        proposal.choose(accept=chosen)
         if any(c.kind == "delete_app_memory" for c in proposal.accepted()):
             self._may_forget()
         with self._lock:

@@ -112,7 +112,8 @@ class Assistants:
                 .where(HeldWrite.state == "pending", HeldWrite.deleted_at.is_(None))
                 .group_by(HeldWrite.actor)
             )
-            pending = {actor: count for actor, count in session.execute(waiting)}
+            # Compaction's held text waits in Review too, but compaction is not an assistant.
+            pending = {actor: count for actor, count in session.execute(waiting) if is_assistant(actor)}
             limits: dict[str, set[str]] = {}
             for actor, app_id in session.execute(select(AssistantApp.actor, AssistantApp.app_id)):
                 limits.setdefault(actor, set()).add(app_id)

@@ -323,6 +323,11 @@ class Review:
             return []
         return [reason] if reason else []
 
+    def hold(self, actor: str, write: Write, reasons: list[str]) -> HeldInfo:
+        """Hold ``write`` for the person's review as ``actor``'s, whoever acts now (compaction
+        holds the suspicious text it proposed)."""
+        return self._hold(actor, write, reasons, ())
+
     def _hold(self, actor: str, write: Write, reasons: list[str], replaces: tuple[Fact, ...]) -> HeldInfo:
         with self.ctx.change(f"Hold for review: {write.title}") as session:
             row = HeldWrite(

@@ -7,7 +7,7 @@ import pytest
 from tests.support.llm_servers import Empty, FakeLLMServer, Malformed, Refusal, Reply, Status
 
 from memdesk.config import LLMSettings, Settings
-from memdesk.errors import LLMError
+from memdesk.errors import LLMError, ModelUnreachableError
 from memdesk.llm.anthropic_backend import AnthropicBackend
 from memdesk.llm.base import Completion, make_backend
 from memdesk.llm.openai_backend import OpenAIBackend
@@ -146,7 +146,8 @@ def test_connection_refused_asks_if_the_server_runs(make):
     server.stop()  # the port is now closed
     with pytest.raises(LLMError) as caught:
         backend.complete("s", "u")
-    assert "Could not connect" in caught.value.message
+    assert f"model at {backend.base_url} is not reachable; nothing changed." in caught.value.message
+    assert isinstance(caught.value, ModelUnreachableError)
     assert f"Is the server running at {backend.base_url}?" in caught.value.hint
 
 

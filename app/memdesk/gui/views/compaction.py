@@ -47,6 +47,7 @@ from memdesk.services.compaction import (
     CompactionDegraded,
     Proposal,
 )
+from memdesk.services.compaction.held import goes_to_review
 from memdesk.services.compaction.model import FACT_CHANGES
 from memdesk.services.compaction.render import change_diff
 from memdesk.services.memdesk import Memdesk
@@ -170,6 +171,7 @@ class ChangeCard(QFrame):
 
     def _accept_toggled(self, accepted: bool) -> None:
         self.change.accepted = accepted
+        self.change.rejected = not accepted
         if not accepted:
             self.edit_button.setChecked(False)
         self.restyle()
@@ -192,7 +194,9 @@ class ChangeCard(QFrame):
 
     def _style(self) -> None:
         accepted = self.change.accepted
-        if not accepted and self.change.suspicious:
+        if goes_to_review(self.change):
+            words, color = "Not accepted: suspicious, will wait in Review", theme.danger()
+        elif not accepted and self.change.suspicious:
             words, color = "Not accepted: suspicious, will not be written", theme.danger()
         elif not accepted and self.change.ungrounded:
             words, color = "Not accepted: not in the conversation, will not be written", theme.danger()
@@ -523,7 +527,7 @@ class CompactionView(Page):
             f"for {proposal.session_id} from {plural(proposal.message_count, 'message')} · {backend} · {cost}"
         )
         held = len(proposal.held_back())
-        flagged = f" · <b>{held} suspicious, not accepted</b>" if held else ""
+        flagged = f" · <b>{held} suspicious, not accepted: they wait in Review</b>" if held else ""
         ungrounded = len(proposal.held_back_ungrounded())
         flagged += f" · <b>{ungrounded} not in the conversation, not accepted</b>" if ungrounded else ""
         self.summary.setText(
@@ -549,17 +553,19 @@ class CompactionView(Page):
         self._set_reviewing(False)
         self.tasks.write(
             lambda app: app.compaction.apply(proposal),
-            on_done=lambda step_id: self._applied(count, step_id, proposal.refused),
+            on_done=lambda step_id: self._applied(count, step_id, proposal),
             on_error=self._apply_failed,
             label="Applying compaction",
         )
 
-    def _applied(self, count: int, step_id: int | None, refused: list[str]) -> None:
+    def _applied(self, count: int, step_id: int | None, proposal: Proposal) -> None:
         self._clear_proposal()
         step = f" (history step #{step_id})" if step_id is not None else ""
+        refused = proposal.refused
+        held = f" {plural(len(proposal.held), 'suspicious change')} wait in Review." if proposal.held else ""
         self.bar.show_message(
             f"Applied {plural(count - len(refused), 'change')} as one step{step}. Ctrl+Z undoes all of "
-            "them; anything removed is in Trash." + "".join(f" {line}" for line in refused)
+            "them; anything removed is in Trash." + held + "".join(f" {line}" for line in refused)
         )
         self.refresh()
 

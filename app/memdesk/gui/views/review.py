@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 from memdesk.core import detector
 from memdesk.core.items import NOTHING
 from memdesk.core.suspicious import Finding, findings
-from memdesk.core.trust import TrustLevel
+from memdesk.core.trust import TrustLevel, is_assistant
 from memdesk.gui import dialogs, theme
 from memdesk.gui.models.common import TableModel
 from memdesk.gui.tasks import TaskRunner
@@ -329,8 +329,9 @@ class _Detail(QScrollArea):
 
     def _render(self) -> None:
         item = self._item
-        for button in (self.approve_all_button, self.trust_button):
-            button.setEnabled(item is not None)
+        self.approve_all_button.setEnabled(item is not None)
+        # What compaction held came from a conversation, not from an assistant one could trust.
+        self.trust_button.setEnabled(item is not None and is_assistant(item.held.actor))
         self.edit_button.setEnabled(item is not None and bool(item.held.write.content))
         if item is None:
             self.summary.setText(

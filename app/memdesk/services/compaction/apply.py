@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from memdesk.core.grounding import once_each
 from memdesk.errors import BadInputError, ConflictError, NotFoundError
 from memdesk.services.compaction.build import fact_key
+from memdesk.services.compaction.held import hold_for_review
 from memdesk.services.compaction.model import Change, ChangeKind, Proposal
 from memdesk.services.context import MAX_DOCUMENT_CHARS, MAX_ENTRY_CHARS, check_text
 from memdesk.services.documents import find_document
@@ -76,8 +77,10 @@ def apply_proposal(app: Memdesk, proposal: Proposal) -> tuple[list[int], int | N
             )
         for change in accepted:
             writer.write(session, chat, change)
+        held = hold_for_review(app, proposal)
         chat.failure_count = 0
     proposal.refused = writer.refused
+    proposal.held = held
     return writer.pushed_out, app.ctx.last_step_id()
 
 

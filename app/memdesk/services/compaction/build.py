@@ -26,8 +26,10 @@ from memdesk.llm.text import dedupe_key
 from memdesk.llm.transcript import dated_turns, format_transcript
 from memdesk.services.compaction.carry import carry_over
 from memdesk.services.compaction.changes import known_facts, memory_apps, model_candidates, to_changes
+from memdesk.services.compaction.held import facts_title
 from memdesk.services.compaction.model import FACT_CHANGES, CancelToken, Change, ChangeKind, Progress, Tally
 from memdesk.services.compaction.parts import split_parts
+from memdesk.services.compaction.runs import archived_by
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
@@ -76,10 +78,15 @@ def session_source(app: Memdesk, session_id: str) -> Source:
         for m in app.sessions.messages(session_id, only_unconsolidated=True)
     )
     if not messages:
-        raise NotFoundError(
-            f"session {session_id} has no new messages to compact",
-            "everything it holds is compacted already",
-        )
+        hint = "everything it holds is compacted already"
+        archive = archived_by(app.store, session_id)
+        if archive is not None:
+            hint += (
+                f": the last run archived the messages as they are, after failed model calls "
+                f"(history step #{archive}); `memdesk undo` brings them back while that is the "
+                "latest change (or undo it in History), to compact them again"
+            )
+        raise NotFoundError(f"session {session_id} has no new messages to compact", hint)
     return Source(
         session_id, chat.app_id, messages, chat.last_consolidated_message_id, chat.last_consolidated_at
     )
@@ -265,7 +272,7 @@ class Builder:
             self.changes.append(
                 Change(
                     ChangeKind.APPEND_FACTS,
-                    f"Add {len(new)} {'fact' if len(new) == 1 else 'facts'} to {namespace}",
+                    facts_title(len(new), namespace),
                     namespace,
                     existing,
                     "\n".join(new),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -11,7 +11,7 @@ from enum import StrEnum
 from memdesk.core.grounding import Mark, Sources, check, unread_words
 from memdesk.core.grounding import describe as describe_marks
 from memdesk.core.suspicious import describe
-from memdesk.errors import LLMError, MemdeskError
+from memdesk.errors import BadInputError, LLMError, MemdeskError
 from memdesk.llm.results import StepResult
 
 # ``progress(step label, step number, number of steps)``; called from the worker running the pipeline.
@@ -86,6 +86,9 @@ class Change:
     dialogue, loops (see ``core.grounding``); ``grounding`` says so in words ("not in the
     conversation: Spain, Europe"). Such a change is not accepted either.
 
+    A suspicious change nobody accepted waits in Review once the proposal is applied,
+    unless the person ``rejected`` it (see ``compaction.held``).
+
     ``doubted``: the change to a stored fact is not accepted because its evidence failed its
     check or the rules were not sure of it (``reason`` says why); only a person accepting
     it in review applies it, never an option that accepts marked changes in bulk.
@@ -104,6 +107,7 @@ class Change:
     marks: tuple[Mark, ...] = ()
     grounding: str = ""
     doubted: bool = False
+    rejected: bool = False  # by the person: a suspicious change they rejected is not held for review
     original_after: str = field(default="", repr=False)
 
     def __post_init__(self) -> None:
@@ -223,9 +227,43 @@ class Proposal:
     run_id: int
     preview_only: bool = False  # made from a transcript file that was not imported
     refused: list[str] = field(default_factory=list)  # set by apply: changes whose target moved
+    held: dict[int, int] = field(default_factory=dict)  # set by apply: change number → held write id
 
     def accepted(self) -> list[Change]:
         return [change for change in self.changes if change.accepted]
+
+    def number(self, change: Change) -> int:
+        """The change's number: "[3]" in the printed proposal, id 3 over MCP."""
+        return self.changes.index(change) + 1
+
+    def check_numbers(self, numbers: Iterable[object], verb: str) -> set[int]:
+        """``numbers`` as change numbers to ``verb``, refusing any the proposal does not have."""
+        count = len(self.changes)
+        chosen: set[int] = set()
+        for number in numbers:
+            if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= count:
+                raise BadInputError(
+                    f"no change [{number}] to {verb}: this proposal has changes [1] to [{count}]",
+                    "the numbers are those the dry run prints",
+                )
+            chosen.add(number)
+        return chosen
+
+    def choose(self, *, accept: Iterable[object] | None = None, reject: Iterable[object] = ()) -> None:
+        """Accept exactly the changes numbered in ``accept`` (None keeps the proposal's own
+        choice), then reject those in ``reject``; nothing changes when a number is unknown."""
+        accepted = None if accept is None else self.check_numbers(accept, "accept")
+        rejected = self.check_numbers(reject, "reject")
+        if accepted is not None and accepted & rejected:
+            both = ", ".join(f"[{n}]" for n in sorted(accepted & rejected))
+            raise BadInputError(f"change {both} is both accepted and rejected", "name each change once")
+        for number, change in enumerate(self.changes, 1):
+            if accepted is not None:
+                change.accepted = number in accepted
+                change.rejected = not change.accepted
+            if number in rejected:
+                change.accepted = False
+                change.rejected = True
 
     def held_back(self) -> list[Change]:
         """Suspicious changes nobody has accepted: left out when the proposal is applied."""

@@ -10,6 +10,9 @@ from memdesk.services.compaction.model import RunRecord, Usage
 from memdesk.store.engine import Store
 from memdesk.store.models import CompactionRun
 
+DEGRADED = "degraded"  # the outcome of a run that archived the raw messages
+_WROTE = ("applied", DEGRADED)
+
 
 def record_run(
     store: Store,
@@ -72,3 +75,16 @@ def list_runs(store: Store, limit: int = 50) -> list[RunRecord]:
             )
             for row in rows
         ]
+
+
+def archived_by(store: Store, session_id: str) -> int | None:
+    """The history step of the session's last writing run when that run archived its raw
+    messages after failed model calls (None when it applied a proposal, or none wrote)."""
+    with store.read() as session:
+        row = session.scalar(
+            select(CompactionRun)
+            .where(CompactionRun.session_id == session_id, CompactionRun.outcome.in_(_WROTE))
+            .order_by(CompactionRun.id.desc())
+            .limit(1)
+        )
+        return row.history_step_id if row is not None and row.outcome == DEGRADED else None

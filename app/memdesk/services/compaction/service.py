@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from memdesk.core.namespaces import check_session_id
 from memdesk.core.timefmt import naive_utc
-from memdesk.errors import LLMError, MemdeskError
+from memdesk.errors import LLMError, MemdeskError, ModelUnreachableError
 from memdesk.services.compaction.apply import apply_proposal
 from memdesk.services.compaction.backends import make_run_steps, settings_for
 from memdesk.services.compaction.build import (
@@ -20,9 +20,11 @@ from memdesk.services.compaction.build import (
     transcript_source,
 )
 from memdesk.services.compaction.failures import count_failure
+from memdesk.services.compaction.held import split_suspicious_facts
 from memdesk.services.compaction.model import (
     FACT_CHANGES,
     CancelToken,
+    Change,
     CompactionCancelled,
     DueSession,
     Progress,
@@ -30,7 +32,7 @@ from memdesk.services.compaction.model import (
     RunRecord,
     Tally,
 )
-from memdesk.services.compaction.runs import finish_run, list_runs, record_run
+from memdesk.services.compaction.runs import DEGRADED, finish_run, list_runs, record_run
 from memdesk.services.compaction.triggers import due_sessions
 from memdesk.services.transcripts import Transcript
 
@@ -64,7 +66,8 @@ class Compaction:
         ``source`` is a session id or a parsed transcript (previewed as if logged into
         ``session_id``, by default ``import:<file stem>``; such a proposal cannot be applied).
         A failed model call raises LLMError and the messages stay as they are; unless
-        ``dry_run``, the failure is counted, and at ``max_failures_before_degrade`` the raw
+        ``dry_run`` or nothing answered at the model's address (ModelUnreachableError), the
+        failure is counted, and at ``max_failures_before_degrade`` the raw
         messages are archived instead (CompactionDegraded). Every run leaves a run record.
         """
         cancel = cancel or CancelToken()
@@ -105,7 +108,8 @@ class Compaction:
             raise
         except LLMError as exc:
             run_id = record("failed", str(exc))
-            if not (dry_run or src.preview_only):
+            # Nothing answered, so nothing was tried on the conversation: not a failure of it.
+            if not (dry_run or src.preview_only or isinstance(exc, ModelUnreachableError)):
                 self._count_failure(src, exc, run_id)
             raise
         except MemdeskError as exc:
@@ -115,14 +119,19 @@ class Compaction:
         # A change to a stored fact was written with the other stored facts in view: a value
         # one of them holds ("Orange" of "ISP: Orange Polska") is read, not invented.
         compared = sources.with_text("\n".join(builder.compared))
-        for change in builder.changes:
+
+        def screen(change: Change) -> None:
             change.screen(compared if change.kind in FACT_CHANGES else sources)
-        flagged = sum(change.suspicious for change in builder.changes)
-        ungrounded = sum(change.ungrounded for change in builder.changes)
+
+        for change in builder.changes:
+            screen(change)
+        changes = split_suspicious_facts(builder.changes, screen)
+        flagged = sum(change.suspicious for change in changes)
+        ungrounded = sum(change.ungrounded for change in changes)
         dry = " (dry run)" if dry_run else ""
         marked = f", {flagged} marked suspicious" if flagged else ""
         marked += f", {ungrounded} marked ungrounded" if ungrounded else ""
-        run_id = record("proposed", f"{len(builder.changes)} changes proposed{marked}{dry}")
+        run_id = record("proposed", f"{len(changes)} changes proposed{marked}{dry}")
         return Proposal(
             session_id=src.session_id,
             app_id=src.app_id,
@@ -130,7 +139,7 @@ class Compaction:
             last_message_id=src.last.id,
             last_message_at=src.last.at,
             base_message_id=src.base_message_id,
-            changes=builder.changes,
+            changes=changes,
             notes=builder.notes,
             usage=tally.usage(time.perf_counter() - clock),
             backend=settings.llm.backend,
@@ -142,7 +151,7 @@ class Compaction:
     def _count_failure(self, src: Source, error: LLMError, run_id: int) -> None:
         degraded = count_failure(self.app, src, error)
         if degraded is not None:
-            finish_run(self.app.store, run_id, "degraded", str(degraded), degraded.step_id)
+            finish_run(self.app.store, run_id, DEGRADED, str(degraded), degraded.step_id)
             raise degraded from None
 
     def apply(self, proposal: Proposal) -> int | None:
@@ -156,8 +165,10 @@ class Compaction:
         if pushed_out:
             ids = ", ".join(str(memory_id) for memory_id in pushed_out)
             message += f"; memory {ids} went to Trash to keep the app's cap"
-        if proposal.held_back():
-            message += f"; {len(proposal.held_back())} suspicious left out"
+        if proposal.held:
+            message += f"; {len(proposal.held)} suspicious held for review"
+        if len(proposal.held_back()) > len(proposal.held):
+            message += f"; {len(proposal.held_back()) - len(proposal.held)} suspicious left out"
         if proposal.held_back_ungrounded():
             message += f"; {len(proposal.held_back_ungrounded())} ungrounded left out"
         if proposal.refused:
@@ -167,8 +178,8 @@ class Compaction:
 
     def compact(self, session_id: str, *, backend: str | None = None) -> tuple[Proposal, int | None]:
         """Propose and apply every change but the suspicious and ungrounded ones, for assistants
-        that trust the pipeline; ``proposal.held_back()`` and ``held_back_ungrounded()`` list
-        what was left out."""
+        that trust the pipeline; ``proposal.held`` lists the suspicious ones held for review,
+        ``held_back()`` and ``held_back_ungrounded()`` what was not written."""
         proposal = self.propose(session_id, backend=backend)
         return proposal, self.apply(proposal)
 
