@@ -125,7 +125,7 @@ _DOER_CLAUSE = re.compile(r"[,;:.!?]\s|\s(?:and|but|so|then|while)\s")
 # or a capitalised word within the clause ("…, then Marta cancelled").
 _OTHER_DOER = re.compile(r"(?i:\b(?:he|she|they|it|you)\b)|(?<!^)(?<![.!?]\s)\b(?!I\b)[A-Z][\w'’-]*")
 # a name right before the verb, even opening the sentence ("Marta cancelled"; not "Finally")
-_NAMED_DOER = re.compile(r"\b(?!I\b)[A-Z][\w'’-]*(?<!ly)\s+$")
+_NAMED_DOER = re.compile(r"\b(?!I\b)[A-Z][\w'’-]*(?<!ly)(?=\s+$)")
 # Someone other than the person saying something: a speech verb whose subject is not "I".
 _REPORTED = re.compile(
     r"(?i:\b(?!i\b|we\b)[a-z][\w'’-]*\s+(?:says|said|reckons|reckoned|claims|claimed|told\s+(?:me|us)|tells\s+(?:me|us))\b)"
