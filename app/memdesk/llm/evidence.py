@@ -7,8 +7,9 @@ proposed but not accepted (``memdesk compact --yes`` leaves it out; review shows
 - the quote is missing, or is not in the person's own messages (it is the assistant's, or
   nobody's words);
 - the person's words there read, by the offline rules' readers (``core.slots``), as a
-  question, a supposition, a plan or a later date, or someone else's news (a relative's or
-  a household member's, unless the stored fact is about them);
+  question, a supposition, a plan or a later date, or, by ``core.whose``, as someone else's
+  news (a relative's, a friend's or a household member's, unless the stored fact is about
+  them);
 - the new text drops a sentence of the old one that the conversation does not touch
   ("Vegetarian. Allergic to cashews." rewritten as "Eats fish"), rather than giving it the
   new value the quote names in its place.
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 
 from memdesk.core.dates import WRITTEN_DATE
 from memdesk.core.slots import LATER, SUPPOSED, claims_in, household_names, mood_at, stem
-from memdesk.core.whose import RELATIVE_WORDS, of_clause, opens_with_person
+from memdesk.core.whose import RELATIVE_WORDS, named_subject, of_clause, opens_with_person
 from memdesk.llm.changes import Edit
 from memdesk.llm.transcript import split_turns
 
@@ -309,11 +310,14 @@ def _opens_with(before: str, who: str) -> bool:
 
 
 def _said_of_household(text: str, start: int, end: int, household: frozenset[str]) -> bool:
-    """A claim in the quote that the rules read as a household member's ("Dev drives a …")."""
+    """A claim in the quote whose clause a household member is the subject of ("Dev drives a
+    …", ``core.whose.named_subject``)."""
     if not household:
         return False
-    mine = {claim.span for claim in claims_in(text, household)}
-    return any(start <= claim.span[0] < end and claim.span not in mine for claim in claims_in(text))
+    return any(
+        start <= claim.span[0] < end and named_subject(text, claim.span[0], household).others
+        for claim in claims_in(text)
+    )
 
 
 def _dropped(
