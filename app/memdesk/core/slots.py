@@ -36,7 +36,7 @@ from functools import cache, cached_property, lru_cache
 from itertools import pairwise
 
 from memdesk.core.dates import names_now
-from memdesk.core.whose import CLAUSE_BREAK, forwarded, named_subject, of_clause
+from memdesk.core.whose import CLAUSE_BREAK, SENTENCE_STOP, forwarded, named_subject, of_clause
 
 
 class _Lazy:
@@ -1248,7 +1248,6 @@ _REPLACING = _Lazy(
 _ADDING = _Lazy(r"(?i:\b(?:also|as\s+well|both|another|extra|plus)\b|\btoo\b(?=\s*(?:[.!?,;]|$)))")
 # Moods of a claim (``mood_at``): supposed, or for a later date.
 SUPPOSED, LATER = "supposed", "later"
-_SENTENCE_STOP = _Lazy(r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bSt)[.!?](?=\s|$)")
 # A request to the listener, after a few opening words at most ("oh also can u use…").
 _REQUEST = _Lazy(r"(?i:(?:\s*[^\W\d_]+,?){0,3}?\s*(?:please\s+)?(?:could|can|would|will)\s+(?:you|u|we)\b)")
 _SUPPOSING = _Lazy(
@@ -1458,9 +1457,9 @@ def mood_at(text: str, start: int) -> str:
     "when he turns eleven"); "" when it states it. A request ("Could you answer in English
     from now on?") states a change."""
     line_start = text.rfind("\n", 0, start) + 1
-    ends = [m.end() for m in _SENTENCE_STOP.finditer(text, line_start, start)]
+    ends = [m.end() for m in SENTENCE_STOP.finditer(text, line_start, start)]
     sentence_start = ends[-1] if ends else line_start
-    stop = _SENTENCE_STOP.search(text, start)
+    stop = SENTENCE_STOP.search(text, start)
     newline = text.find("\n", start)
     sentence_end = min(x for x in (stop.end() if stop else len(text), newline if newline >= 0 else len(text)))
     before = text[sentence_start:start]

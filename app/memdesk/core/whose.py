@@ -131,7 +131,8 @@ _REPORTED = re.compile(
     r"(?i:\b(?!i\b|we\b)[a-z][\w'’-]*\s+(?:says|said|reckons|reckoned|claims|claimed|told\s+(?:me|us)|tells\s+(?:me|us))\b)"
 )
 _FORWARDED_LINE = re.compile(r"[ \t]*>")  # a line quoted from someone else's message
-_SENTENCE_STOP = re.compile(r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bSt)[.!?](?=\s|$)")
+# A sentence's full stop, not a title's: "Dr. Patel".
+SENTENCE_STOP = re.compile(r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bSt)[.!?](?=\s|$)")
 _SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|\n")
 _WORD = re.compile(r"[A-Za-z][\w'’-]*")
 
@@ -171,7 +172,7 @@ def of_clause(text: str, at: int, *, news: bool = False) -> Whose:
     start = clause_start(text, at)
     found = _shifted(named_in(text[start:at], news=news), start)
     if found.others:
-        mine = _MINE_NOW.search(text, at, _sentence_end(text, at))
+        mine = _MINE_NOW.search(text, at, sentence_end(text, at))
         if mine:
             return Whose(PERSON, mine.span())
     return found
@@ -275,7 +276,7 @@ def said_by_another(text: str, at: int) -> Whose:
     forwarded = _FORWARDED_LINE.match(text, line_start)
     if forwarded:
         return Whose(OTHER, forwarded.span())
-    ends = [m.end() for m in _SENTENCE_STOP.finditer(text, line_start, at)]
+    ends = [m.end() for m in SENTENCE_STOP.finditer(text, line_start, at)]
     reported = _REPORTED.search(text, ends[-1] if ends else line_start, at)
     return Whose(OTHER, reported.span()) if reported else UNKNOWN
 
@@ -292,7 +293,8 @@ def _naming_span(match: re.Match[str], offset: int) -> tuple[int, int]:
     return start + offset, end + offset
 
 
-def _sentence_end(text: str, at: int) -> int:
+def sentence_end(text: str, at: int) -> int:
+    """Where the sentence holding ``at`` ends, after its stop."""
     match = _SENTENCE_END.search(text, at)
     return match.end() if match else len(text)
 

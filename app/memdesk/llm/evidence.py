@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from memdesk.core.dates import WRITTEN_DATE
 from memdesk.core.slots import LATER, SUPPOSED, claims_in, household_names, mood_at, stem
-from memdesk.core.whose import RELATIVE_WORDS, named_subject, of_clause, opens_with_person
+from memdesk.core.whose import RELATIVE_WORDS, named_subject, of_clause, opens_with_person, sentence_end
 from memdesk.llm.changes import Edit
 from memdesk.llm.transcript import split_turns
 
@@ -88,7 +88,6 @@ _MOODLESS = (_LISTENERS_MODAL, _TELLING_ASIDE, _WANT_TO, _SUFFICES)
 _UNTIL = re.compile(r"(?i:\b(?:until|till|til)\b)")
 _ENDS_FROM_NOW = re.compile(r"(?i:\b(?:no\s+longer|any\s?more)\b)")
 _NEGATED_MODAL = re.compile(r"(?i:\b(?:won['’]?t|will\s+not|shan['’]?t|shall\s+not)\b)")
-_SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|\n")
 # An aside set off by a pair of dashes or brackets that describes something of its own — a
 # relative clause or a noun's apposition ("the allergy — a label I have carried since 1998,
 # which may have been viral — has now been removed") — holds its own mood, not the quote's.
@@ -166,7 +165,7 @@ def doubt(edit: Edit, before: str, spoken: Spoken, *, note: bool = False) -> str
         and not mood_at(*_quoted_clauses(text, start, end, at))
     ):
         mood = ""  # "I just want to share, I gave birth…": a wish of another clause's; a condition governs
-    if mood and text[_sentence_end(text, at) - 1] == "?":
+    if mood and text[sentence_end(text, at) - 1] == "?":
         return f"Not applied: a question, not a change — {said}"
     if mood == "supposed":
         return f"Not applied: a supposition, not a change — {said}"
@@ -286,11 +285,6 @@ def _condition_reach(text: str, start: int) -> int:
     """Where the stretch of ``text`` before ``start`` that a condition can govern begins."""
     stops = [match.end() for match in _CONDITION_REACH.finditer(text, 0, start)]
     return stops[-1] if stops else 0
-
-
-def _sentence_end(text: str, at: int) -> int:
-    match = _SENTENCE_END.search(text, at)
-    return match.end() if match else len(text)
 
 
 def _someone_elses(text: str, at: int, before: str) -> bool:
