@@ -11,8 +11,9 @@ from memdesk.core.whose import (
     named_subject,
     nearest,
     of_clause,
+    of_value,
     owner_before,
-    said_by_another,
+    reported,
     told_of_another,
 )
 
@@ -96,12 +97,16 @@ def test_a_friend_the_store_does_not_name_is_known_by_what_the_message_calls_the
 
 def test_a_forwarded_message_or_a_reported_saying_is_someone_elses():
     forwarded = "look what he sent:\n> Marek: new number 07700 900456"
-    found = said_by_another(forwarded, at(forwarded, "07700"))
+    found = of_value(forwarded, at(forwarded, "07700"))
     assert found.who == OTHER and said(forwarded, found.span) == ">"
-    reported = "mr lim says rent going to 7,400"
-    assert said_by_another(reported, at(reported, "7,400")).who == OTHER
+    # whatever it says, in the first person too
+    moved = "Marta wrote:\n> I moved to Porto last week"
+    assert of_value(moved, at(moved, "Porto")).who == OTHER
+    said_so = "mr lim says rent going to 7,400"
+    assert reported(said_so, at(said_so, "7,400")).who == OTHER
     own = "new number 07700 900456"
-    assert said_by_another(own, at(own, "07700")).who == UNSAID
+    assert of_value(own, at(own, "07700")).who == UNSAID
+    assert reported(own, at(own, "07700")).who == UNSAID
 
 
 def test_a_household_member_as_the_subject_tells_their_news():

@@ -36,7 +36,7 @@ from functools import cache, cached_property, lru_cache
 from itertools import pairwise
 
 from memdesk.core.dates import names_now
-from memdesk.core.whose import CLAUSE_BREAK, SENTENCE_STOP, forwarded, named_subject, of_clause
+from memdesk.core.whose import CLAUSE_BREAK, SENTENCE_STOP, forwarded_line, named_subject, of_value
 
 
 class _Lazy:
@@ -1504,19 +1504,18 @@ def _line_claims(text: str, start: int, end: int) -> list[Claim]:
                     kind = ""  # a change names it: "stopped the melatonin", "magnesium instead"
                 past = True if group == "o" else None
                 value_at = start + value_start
-                if not of_clause(text, value_at).others and not (
+                if not of_value(text, value_at).others and not (
                     kind in _CONTACTS and _others_contact(text, value_at)
                 ):
                     found.append(_claim(text, kind, value_at, start + value_end, past))
     for match in _LEXICON_RE.finditer(segment) if tried.lexicon else ():
         slot = _lexicon_slot(match.group(0))
-        if slot and not of_clause(text, start + match.start()).others:
+        if slot and not of_value(text, start + match.start()).others:
             found.append(_claim(text, slot, start + match.start(), start + match.end(), None))
-    if tried.schedule:
-        found += _schedule_claims(text, start, end)
-    if tried.amount:
-        found += _amount_claims(text, start, end)
-    return found
+    named = (_schedule_claims(text, start, end) if tried.schedule else []) + (
+        _amount_claims(text, start, end) if tried.amount else []
+    )
+    return found + [claim for claim in named if not forwarded_line(text, claim.span[0]).others]
 
 
 def _says_when(text: str, start: int, end: int) -> bool:
@@ -1534,10 +1533,8 @@ def _says_when(text: str, start: int, end: int) -> bool:
 
 def _others_contact(text: str, start: int) -> bool:
     """The e-mail address or number at ``start`` is a place's or someone else's: named by
-    what it belongs to ("the surgery's phone number is", "School office: office@…"), where
-    something is sent ("send invoices to accounts@…"), or in a message quoted from someone else."""
-    if forwarded(text, start):
-        return True
+    what it belongs to ("the surgery's phone number is", "School office: office@…"), or where
+    something is sent ("send invoices to accounts@…")."""
     clause_start, _end = _clause_bounds(text, start, start)
     before = text[clause_start:start]
     if _OTHER_CONTACT.search(before):

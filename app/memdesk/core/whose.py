@@ -268,22 +268,29 @@ def owner_before(text: str, at: int) -> Whose:
     return Whose(OTHER, (start + owner.start(), start + owner.end()))
 
 
-def said_by_another(text: str, at: int) -> Whose:
-    """``OTHER`` when the words at ``at`` are someone else's: a line forwarded from their
-    message ("> Marek: new number …"), or a sentence reporting what they say ("mr lim says
-    rent going to 7,400")."""
+def of_value(text: str, at: int, *, news: bool = False) -> Whose:
+    """Whose the value at ``at`` is: someone else's on a line forwarded from their message
+    ("> Marek: new number …", "> I moved to Porto"), else as its clause says (``of_clause``,
+    with ``news``)."""
+    forwarded = forwarded_line(text, at)
+    return forwarded if forwarded.others else of_clause(text, at, news=news)
+
+
+def forwarded_line(text: str, at: int) -> Whose:
+    """``OTHER`` when the line of ``at`` is forwarded from someone else's message ("> Marek:
+    new number …"), whatever it says: a schedule's or an amount's own words name whose it is
+    otherwise ("Noah's swimming moved to Fridays")."""
+    forwarded = _FORWARDED_LINE.match(text, text.rfind("\n", 0, at) + 1)
+    return Whose(OTHER, forwarded.span()) if forwarded else UNKNOWN
+
+
+def reported(text: str, at: int) -> Whose:
+    """``OTHER`` when the sentence of ``at`` reports what someone else says ("mr lim says rent
+    going to 7,400"): their words, not the person's statement of what holds now."""
     line_start = text.rfind("\n", 0, at) + 1
-    forwarded = _FORWARDED_LINE.match(text, line_start)
-    if forwarded:
-        return Whose(OTHER, forwarded.span())
     ends = [m.end() for m in SENTENCE_STOP.finditer(text, line_start, at)]
-    reported = _REPORTED.search(text, ends[-1] if ends else line_start, at)
-    return Whose(OTHER, reported.span()) if reported else UNKNOWN
-
-
-def forwarded(text: str, at: int) -> bool:
-    """The line of ``at`` is forwarded from someone else's message ("> Marek: new number …")."""
-    return bool(_FORWARDED_LINE.match(text, text.rfind("\n", 0, at) + 1))
+    found = _REPORTED.search(text, ends[-1] if ends else line_start, at)
+    return Whose(OTHER, found.span()) if found else UNKNOWN
 
 
 def _naming_span(match: re.Match[str], offset: int) -> tuple[int, int]:

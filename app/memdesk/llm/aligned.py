@@ -47,7 +47,7 @@ from memdesk.core.values import (
     end_named,
     values_in,
 )
-from memdesk.core.whose import of_clause, said_by_another
+from memdesk.core.whose import of_value, reported
 from memdesk.llm.contact_lines import CONTACT_KINDS, NAMED, NOT_IT, ONLY_ONE, Saying, line_fits
 
 if TYPE_CHECKING:  # ``llm.changes`` reads this module's edits with its own
@@ -115,7 +115,7 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
             if for_once(" ".join(s.text for s in said if s.turn == sentence.turn)):
                 continue  # an exception: "long run Sunday — 18k. one-off."
             # a relative's news, what someone else says, a line forwarded from their message
-            if of_clause(sentence.text, start).others or said_by_another(sentence.text, start).others:
+            if of_value(sentence.text, start).others or reported(sentence.text, start).others:
                 continue
             if _PART_OF.match(sentence.text, end):
                 continue  # a part of the thing, not its new value: "kept $200 of my deposit"

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from memdesk.core.slots import mood_at, placed_later
-from memdesk.core.whose import doer, of_clause
+from memdesk.core.whose import doer, of_value
 
 if TYPE_CHECKING:  # ``llm.changes`` reads these with its own
     from memdesk.llm.changes import Known, Said
@@ -85,7 +85,7 @@ def ended_names(said: Sequence[Said], known: Sequence[Known]) -> list[Ended]:
             naming = re.compile(rf"(?i)(?<!\w){re.escape(spoken.group(0))}(?!\w)")
             holders = {f.number for f in known if naming.search(f.text)}
             start = spoken.start()
-            if len(holders) != 1 or mood_at(text, start) or of_clause(text, start).others:
+            if len(holders) != 1 or mood_at(text, start) or of_value(text, start).others:
                 continue
             if placed_later(text, (0, len(text)), sentence.at):
                 continue
