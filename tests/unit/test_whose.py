@@ -69,6 +69,10 @@ def test_the_persons_own_news_that_names_a_relative_is_theirs():
     assert of_clause(jealous, at(jealous, "Kindle")).who == OTHER
     sent = "my sister sent me her new number 07700 900123"
     assert of_clause(sent, at(sent, "07700")).who == OTHER
+    # a name's possessive in a quote names what the news is about, not whose it is
+    swap = "Swap Mum's lactose-free milk for oat milk from now on"
+    assert of_clause(swap, at(swap, "oat"), news=True).who == UNSAID
+    assert of_clause(swap, at(swap, "oat")).who == OTHER  # the milk is Mum's
 
 
 def test_a_friends_new_number_is_the_friends():

@@ -61,18 +61,28 @@ FAMILY_WORDS = (
 RELATIVE_WORDS = rf"{FAMILY_WORDS}|friend|colleague|neighbou?r|flatmate|roommate|boss"
 _TITLES = r"grandma|grandpa|granny|gran|nan|nana|grandad|auntie|aunt|uncle|cousin"  # before a name
 _NOT_POSSESSIVE = r"(?:It|That|What|There|Here|He|She|Let|Who|Where|When|How)['’]s"
-# Someone else named as whose the rest is, each alternative's one group the word naming them:
-# a relative or a friend named by whose they are ("my sister"), a relative by the title that
-# goes before a name ("Grandma June") or alone at the start ("Mum lives in Cork"; "- Best
-# friend Awa lives in Lyon", after a stored line's bullet), a clause about the person just named
-# ("except Dev, who is vegetarian"), or what a name's possessive names ("Dev's mum").
-_OTHER_NAMED = re.compile(
+# Someone else named by what they are, each alternative's one group the word naming them: a
+# relative or a friend named by whose they are ("my sister"), or a relative by the title that
+# goes before a name ("Grandma June", "Uncle Raj").
+_KIN = (
     rf"(?i:\b(?:my|our|his|her|their)\s+((?:{RELATIVE_WORDS})s?)\b)"
     rf"|\b((?i:{_TITLES}))\s+[A-Z]"
+)
+# Someone else named as whose a value is: by what they are (``_KIN``), a relative or a friend
+# at the start ("Mum lives in Cork"; "- Best friend Awa lives in Lyon", after a stored line's
+# bullet), a clause about the person just named ("except Dev, who is vegetarian"), or what a
+# name's possessive names ("Dev's mum", "Noah's phone").
+_OTHER_NAMED = re.compile(
+    rf"{_KIN}"
     rf"|^\s*(?:[-*•]\s*)?(?:[A-Za-z]+\s+)?((?i:{RELATIVE_WORDS})s?)\b"
     r"|^\s*((?i:who|whose))\b"
     rf"|\b(?!{_NOT_POSSESSIVE})([A-Z][\w-]*)['’]s\s"
 )
+# Someone else whose news a clause tells: named by what they are, or a relative opening it as
+# its subject ("mum moved into Wattle Grove"). A name's possessive there names what the news
+# is about, not whose it is: "Swap Mum's milk for oat milk", "Pickle's care has been
+# transferred", "the account — Tomasz's and mine — now sits with…", "after Sunday's fair".
+_OTHERS_NEWS = re.compile(rf"{_KIN}|^\s*((?i:{FAMILY_WORDS})s?)\b")
 # A name's possessive in any case, as texts write it ("lorraine's new number").
 _ANY_POSSESSIVE = re.compile(rf"\b(?!(?i:{_NOT_POSSESSIVE}))((?i:[a-z][\w-]*))['’]s\b")
 # A stored line's label, before whose it is: "Emergency contact: Dad (Brendan) …".
@@ -143,14 +153,15 @@ def named_in(words: str, *, any_case: bool = False, labelled: bool = False, news
     "my sister and I"), ``PERSON`` when the person is. ``any_case``: a name's possessive in
     any case names whose the rest is, beside the person too ("we're on sam's plan");
     ``labelled``: the words may open with a stored line's label ("Emergency contact: Dad …");
-    ``news``: whose news the words tell, not whose a value in them is: the person anywhere in
-    them, subject or object, makes it theirs ("I bought my neighbour's RAV4 off him")."""
+    ``news``: whose news the words tell, not whose a value in them is (``_OTHERS_NEWS``): the
+    person anywhere in them, subject or object, makes it theirs ("I bought my neighbour's RAV4
+    off him")."""
     words = _HAS_DONE.sub(lambda done: done.group(1) + "  ", words)  # every word where it was
-    person_in = _PERSON_IN if news else _PERSON_TOO
+    person_in, others = (_PERSON_IN, _OTHERS_NEWS) if news else (_PERSON_TOO, _OTHER_NAMED)
     person = person_in.search(words)
     label = LABEL.match(words) if labelled else None
     for text, offset in ((words, 0), (words[label.end() :], label.end()) if label else ("", 0)):
-        other = _OTHER_NAMED.search(text)
+        other = others.search(text)
         if other and not person_in.search(text):
             return Whose(OTHER, _naming_span(other, offset))
     possessive = _ANY_POSSESSIVE.search(words) if any_case else None
@@ -294,7 +305,7 @@ def reported(text: str, at: int) -> Whose:
 
 
 def _naming_span(match: re.Match[str], offset: int) -> tuple[int, int]:
-    """The span of the one group of ``_OTHER_NAMED`` that matched: the word naming them."""
+    """The span of the one group that matched: the word naming them."""
     group = next(index for index, value in enumerate(match.groups(), 1) if value is not None)
     start, end = match.span(group)
     return start + offset, end + offset

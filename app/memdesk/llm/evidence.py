@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from memdesk.core.dates import WRITTEN_DATE
 from memdesk.core.slots import LATER, SUPPOSED, claims_in, household_names, mood_at, stem
-from memdesk.core.whose import RELATIVE_WORDS, named_subject, of_value, opens_with_person, sentence_end
+from memdesk.core.whose import RELATIVE_WORDS, named_subject, of_clause, opens_with_person, sentence_end
 from memdesk.llm.changes import Edit
 from memdesk.llm.transcript import split_turns
 
@@ -288,13 +288,12 @@ def _condition_reach(text: str, start: int) -> int:
 
 
 def _someone_elses(text: str, at: int, before: str) -> bool:
-    """The clause holding ``at`` tells someone else's news, the person in it nowhere, or is on
-    a line forwarded from their message (``core.whose``; "I bought my neighbour's 2019 RAV4 off
-    him" is the person's), and the stored
-    fact does not open with them as its subject: "Mum moved into Wattle Grove" changes "Mum
-    lives with us in the granny flat", not the person's own home, nor "Drives a Skoda; mum
-    drives a Golf"."""
-    found = of_value(text, at, news=True)
+    """The clause holding ``at`` tells someone else's news, the person in it nowhere
+    (``core.whose``; "I bought my neighbour's 2019 RAV4 off him" is the person's), and the
+    stored fact does not open with them as its subject: "Mum moved into Wattle Grove" changes
+    "Mum lives with us in the granny flat", not the person's own home, nor "Drives a Skoda;
+    mum drives a Golf"."""
+    found = of_clause(text, at, news=True)
     return found.others and not _opens_with(before, text[found.span[0] : found.span[1]])
 
 
