@@ -91,6 +91,20 @@ def test_a_number_in_a_message_quoted_from_someone_else_is_theirs():
     assert "Phone: +33 6 12 34 56 78" not in changed
 
 
+def test_anything_in_a_message_forwarded_from_someone_else_is_theirs():
+    """Not only a number: a move, a rent or a time on a forwarded line is the sender's news."""
+    stored = {
+        "profile": ["Lives in Lisbon", "Rent: £1,100 a month"],
+        "patterns": ["Gym at 06:30 on weekdays"],
+    }
+    changed = proposed(
+        stored,
+        "look what Priya sent:\n\n> Priya: I moved to Porto last week, rent is £950 now\n"
+        "> gym is at 07:15 now too\n\nwild right",
+    )
+    assert changed == {}
+
+
 def test_an_ended_name_that_describes_another_thing_or_did_a_past_deed_ends_nothing_there():
     stored = {
         "facts": [

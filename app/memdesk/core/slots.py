@@ -36,6 +36,7 @@ from functools import cache, cached_property, lru_cache
 from itertools import pairwise
 
 from memdesk.core.dates import names_now
+from memdesk.core.whose import CLAUSE_BREAK, SENTENCE_STOP, forwarded_line, named_subject, of_value
 
 
 class _Lazy:
@@ -68,7 +69,7 @@ class _Lazy:
 
 # Raised whenever a change to the rules changes what some text claims: Memory health's index
 # holds claims read by the rules, and reads every fact again when this differs.
-RULES_VERSION = 5
+RULES_VERSION = 6
 
 # The closed set of slots. ``time:<event>``, ``day:<event>`` and ``amount:<what>`` are
 # qualified by the thing they concern and whose it is ("time:standup", "day:elin violin",
@@ -140,7 +141,7 @@ def claims_in(text: str, others: frozenset[str] = frozenset()) -> list[Claim]:
     """
     claims = [claim for claim, mood in _claims(text) if not mood]
     if others:
-        claims = [claim for claim in claims if not _said_of(text, claim, others)]
+        claims = [claim for claim in claims if not named_subject(text, claim.span[0], others).others]
     return claims
 
 
@@ -1226,28 +1227,6 @@ _MARKED_PAST = _Lazy(
     r"\(disconnected\b)",
     re.M,
 )
-# Someone else's fact, unless the person is in it too ("my sister and I moved"): a relative
-# or a friend named by whose they are ("my sister"), a relative by the title that goes before
-# a name ("Grandma June", "Uncle Raj") or alone at the start ("Mum lives in Cork"), a clause
-# about the person just named ("except Dev, who is vegetarian"), or what a name's possessive
-# names ("Dev's mum", "Noah's phone").
-FAMILY_WORDS = (
-    r"sister|brother|mum|mom|mother|dad|father|parents|son|daughter|cousin|aunt|auntie|uncle|"
-    r"grandma|grandpa|grandmother|grandfather|granny|gran|nan|nana|grandad|niece|nephew|"
-    r"(?:mother|father|sister|brother)-in-law|in-laws|stepmum|stepmom|stepdad|"
-    # short and dialect forms, and the words of other languages people mix into English
-    r"sis|bro|maw|mam|mammy|mama|mammi|papa|tía|tia|tío|tio|prima|primo|abuela|abuelo"
-)
-RELATIVE_WORDS = rf"{FAMILY_WORDS}|friend|colleague|neighbou?r|flatmate|roommate|boss"
-_OTHER_PERSON = _Lazy(
-    rf"(?i:\b(?:my|our|his|her|their)\s+(?:{RELATIVE_WORDS})s?\b)"
-    r"|\b(?i:grandma|grandpa|granny|gran|nan|nana|grandad|auntie|aunt|uncle|cousin)\s+[A-Z]"
-    # at the start of a stored line, after its bullet ("- Best friend Awa lives in Lyon")
-    rf"|^\s*(?:[-*•]\s*)?(?:[A-Za-z]+\s+)?(?i:{RELATIVE_WORDS})s?\b"
-    r"|^\s*(?i:who|whose)\b"
-    # whatever follows a name's possessive is theirs: "Dev's manager is Ravi", "Noah's phone"
-    r"|\b(?!(?:It|That|What|There|Here|He|She|Let|Who|Where|When|How)['’]s)[A-Z][\w-]*['’]s\s"
-)
 # Contact details: whose they are is read apart ("Send invoices to accounts@acme.com").
 _CONTACTS = frozenset({"email", "phone_number"})
 _CONTACT_WORD = _Lazy(r"(?i:\b(?:phone|e-?mail|mobile|cell|number|contact)\b)")
@@ -1256,17 +1235,11 @@ _OTHER_CONTACT = _Lazy(
     r"contact|me|is|at|on|the|a|an)\b)[a-z]+(?:['’]s)?\s+(?:phone|e-?mail|number|mobile|contact)\b"
     r"|\b(?:send|sent|forward|post|mail|cc)\b.*\bto\s*$)"
 )
-# Someone other than the person saying something: a speech verb whose subject is not "I".
-_REPORTED = _Lazy(
-    r"(?i:\b(?!i\b|we\b)[a-z][\w'’-]*\s+(?:says|said|reckons|reckoned|claims|claimed|told\s+(?:me|us)|tells\s+(?:me|us))\b)"
-)
 _LINE_LABEL = _Lazy(r"[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*:")
-_ALSO_ME = _Lazy(r"(?i:\band\s+I\b|\bwe\b|\bus\b)")
 # Before a value, the words that make it the successor ("moved from Berlin to" Paris).
 _SUCCESSOR = _Lazy(
     r"(?i:\b(?:(?<!ing\s)(?<!goodbye\s)to|(?<!worked\s)for|with|into|now|but|so|and|then|got|joined)\b)"
 )
-_CLAUSE_END = _Lazy(r"[;:.!?]\s|[,;]\s|\s(?:so|but|because|while|whereas)\s|\n")
 _SENTENCE = _Lazy(r"[^\n]+")
 
 _REPLACING = _Lazy(
@@ -1276,7 +1249,6 @@ _REPLACING = _Lazy(
 _ADDING = _Lazy(r"(?i:\b(?:also|as\s+well|both|another|extra|plus)\b|\btoo\b(?=\s*(?:[.!?,;]|$)))")
 # Moods of a claim (``mood_at``): supposed, or for a later date.
 SUPPOSED, LATER = "supposed", "later"
-_SENTENCE_STOP = _Lazy(r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bSt)[.!?](?=\s|$)")
 # A request to the listener, after a few opening words at most ("oh also can u use…").
 _REQUEST = _Lazy(r"(?i:(?:\s*[^\W\d_]+,?){0,3}?\s*(?:please\s+)?(?:could|can|would|will)\s+(?:you|u|we)\b)")
 _SUPPOSING = _Lazy(
@@ -1306,11 +1278,6 @@ _LATER_CUE = _Lazy(
 _AND_CLAUSE = _Lazy(r"[,;:]\s|\s(?:and|but|so|because|while|whereas)\s")
 _AHEAD_WORDS = frozenset({"next", "soon", "upcoming", "tomorrow"})  # words that place a clause later
 _SAID_IN = " (said in "  # ``said_in_mark``
-# A clause's subject: a name, in any case (texts are often all lower case), or a name's
-# possession ("sara's bff is quitting ballet" is not the person's news either).
-_SUBJECT = _Lazy(
-    r"\s*[(\[]?\s*(?:[-*•]\s*)?(?:(?:and|but|so|then)\s+)?([A-Za-z][\w-]*)\b(?:['’]s\b)?(?![’'])"
-)
 _HOUSEHOLD_LABELS = frozenset({
     "partner", "wife", "husband", "spouse", "girlfriend", "boyfriend", "fiance", "fiancee", "children",
     "kids", "son", "sons", "daughter", "daughters", "child", "dog", "cat", "pet", "pets", "mum", "mom",
@@ -1320,7 +1287,6 @@ _HOUSEHOLD_NAMED = _Lazy(
     r"\b(?i:partner|wife|husband|spouse|girlfriend|boyfriend|son|daughter|dog|cat|puppy|kitten)"
     r"\s+(?i:called\s+|named\s+)?([A-Z][\w-]+)"
 )
-_QUOTED_LINE = _Lazy(r"[ \t]*>")
 _NAME_THEN_KIN = _Lazy(r"\b([A-Z][\w'’-]+)(?:\s+[A-Z][\w'’-]+)*\s+\((\w+)\)")
 _CHANGE_CUE = _Lazy(
     r"(?i:\b(?:now|new|newly|no\s+more|lost|change|set|been\s+made|appointed|moved|moving|switched|switching|changed|changing|promoted|"
@@ -1498,9 +1464,9 @@ def mood_at(text: str, start: int) -> str:
     "when he turns eleven"); "" when it states it. A request ("Could you answer in English
     from now on?") states a change."""
     line_start = text.rfind("\n", 0, start) + 1
-    ends = [m.end() for m in _SENTENCE_STOP.finditer(text, line_start, start)]
+    ends = [m.end() for m in SENTENCE_STOP.finditer(text, line_start, start)]
     sentence_start = ends[-1] if ends else line_start
-    stop = _SENTENCE_STOP.search(text, start)
+    stop = SENTENCE_STOP.search(text, start)
     newline = text.find("\n", start)
     sentence_end = min(x for x in (stop.end() if stop else len(text), newline if newline >= 0 else len(text)))
     before = text[sentence_start:start]
@@ -1519,16 +1485,6 @@ def mood_at(text: str, start: int) -> str:
     if _LATER_CUE.search(reach) and not names_now(sentence):
         return LATER
     return ""
-
-
-def _said_of(text: str, claim: Claim, others: frozenset[str]) -> bool:
-    """The claim's clause opens with a household member's name and is about them: "Dev drives
-    a Polestar 2", not "Dev and I moved to Leeds" nor "Rex died" (the name is the value)."""
-    clause_start, _end = _clause_bounds(text, claim.span[0], claim.span[0])
-    subject = _SUBJECT.match(text, clause_start, claim.span[0])
-    if subject is None or subject.group(1).lower() not in others:
-        return False
-    return subject.start(1) != claim.span[0] and not _ALSO_ME.search(text, subject.end(), claim.span[0])
 
 
 def _line_claims(text: str, start: int, end: int) -> list[Claim]:
@@ -1557,19 +1513,18 @@ def _line_claims(text: str, start: int, end: int) -> list[Claim]:
                     kind = ""  # a change names it: "stopped the melatonin", "magnesium instead"
                 past = True if group == "o" else None
                 value_at = start + value_start
-                if not someone_else(text, value_at) and not (
+                if not of_value(text, value_at).others and not (
                     kind in _CONTACTS and _others_contact(text, value_at)
                 ):
                     found.append(_claim(text, kind, value_at, start + value_end, past))
     for match in _LEXICON_RE.finditer(segment) if tried.lexicon else ():
         slot = _lexicon_slot(match.group(0))
-        if slot and not someone_else(text, start + match.start()):
+        if slot and not of_value(text, start + match.start()).others:
             found.append(_claim(text, slot, start + match.start(), start + match.end(), None))
-    if tried.schedule:
-        found += _schedule_claims(text, start, end)
-    if tried.amount:
-        found += _amount_claims(text, start, end)
-    return found
+    named = (_schedule_claims(text, start, end) if tried.schedule else []) + (
+        _amount_claims(text, start, end) if tried.amount else []
+    )
+    return found + [claim for claim in named if not forwarded_line(text, claim.span[0]).others]
 
 
 def _says_when(text: str, start: int, end: int) -> bool:
@@ -1585,37 +1540,10 @@ def _says_when(text: str, start: int, end: int) -> bool:
     return len(words) > 1 or any(word.endswith("s") or word in _WEEKDAYS for word in named)
 
 
-def someone_else(text: str, start: int) -> bool:
-    """The value's clause is about a relative or a friend ("my sister moved to Valencia")."""
-    clause_start, _end = _clause_bounds(text, start, start)
-    return about_someone_else(text[clause_start:start])
-
-
-def about_someone_else(text: str) -> bool:
-    """The words name a relative or a friend as whose the rest is ("my sister", "Best friend
-    Awa", "Noah's"), and not the person with them ("my sister and I")."""
-    return bool(_OTHER_PERSON.search(text)) and not _ALSO_ME.search(text)
-
-
-def reported(text: str, start: int) -> bool:
-    """The value's sentence reports what someone else says ("mr lim says rent going to 7,400"):
-    their words, not the person's statement of what holds now."""
-    line_start = text.rfind("\n", 0, start) + 1
-    ends = [m.end() for m in _SENTENCE_STOP.finditer(text, line_start, start)]
-    return bool(_REPORTED.search(text[ends[-1] if ends else line_start : start]))
-
-
-def quoted(text: str, start: int) -> bool:
-    """The line of ``start`` is quoted from someone else's message ("> Marek: new number …")."""
-    return bool(_QUOTED_LINE.match(text, text.rfind("\n", 0, start) + 1))
-
-
 def _others_contact(text: str, start: int) -> bool:
     """The e-mail address or number at ``start`` is a place's or someone else's: named by
-    what it belongs to ("the surgery's phone number is", "School office: office@…"), where
-    something is sent ("send invoices to accounts@…"), or in a message quoted from someone else."""
-    if quoted(text, start):
-        return True
+    what it belongs to ("the surgery's phone number is", "School office: office@…"), or where
+    something is sent ("send invoices to accounts@…")."""
     clause_start, _end = _clause_bounds(text, start, start)
     before = text[clause_start:start]
     if _OTHER_CONTACT.search(before):
@@ -1683,8 +1611,8 @@ def _clause_bounds(text: str, start: int, end: int) -> tuple[int, int]:
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
     line_end = len(text) if line_end < 0 else line_end
-    before = [m.end() for m in _CLAUSE_END.finditer(text, line_start, start)]
-    after = _CLAUSE_END.search(text, end, line_end)
+    before = [m.end() for m in CLAUSE_BREAK.finditer(text, line_start, start)]
+    after = CLAUSE_BREAK.search(text, end, line_end)
     return (before[-1] if before else line_start), (after.start() if after else line_end)
 
 

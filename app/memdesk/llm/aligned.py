@@ -30,7 +30,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from memdesk.core.search_text import STOPWORDS
-from memdesk.core.slots import for_once, mood_at, placed_later, quoted, reported, someone_else, stem
+from memdesk.core.slots import for_once, mood_at, placed_later, stem
 from memdesk.core.values import (
     ADDRESS,
     CLOCK,
@@ -47,6 +47,7 @@ from memdesk.core.values import (
     end_named,
     values_in,
 )
+from memdesk.core.whose import of_value, reported
 from memdesk.llm.contact_lines import CONTACT_KINDS, NAMED, NOT_IT, ONLY_ONE, Saying, line_fits
 
 if TYPE_CHECKING:  # ``llm.changes`` reads this module's edits with its own
@@ -113,10 +114,9 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
                 continue
             if for_once(" ".join(s.text for s in said if s.turn == sentence.turn)):
                 continue  # an exception: "long run Sunday — 18k. one-off."
-            if someone_else(sentence.text, start) or reported(sentence.text, start):
+            # a relative's news, what someone else says, a line forwarded from their message
+            if of_value(sentence.text, start).others or reported(sentence.text, start).others:
                 continue
-            if kind in (PHONE, EMAIL) and quoted(sentence.text, start):
-                continue  # a contact in a message quoted from someone else is theirs
             if _PART_OF.match(sentence.text, end):
                 continue  # a part of the thing, not its new value: "kept $200 of my deposit"
             around = _scopes(said, index)

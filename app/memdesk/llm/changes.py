@@ -61,9 +61,10 @@ from memdesk.core.slots import (
     stem,
 )
 from memdesk.core.values import MONEY, values_in
+from memdesk.core.whose import doer, owner_before, told_of_another
 from memdesk.llm.aligned import aligned_updates, value_kinds
-from memdesk.llm.contact_lines import CONTACT_SLOTS, Saying, line_fits, told_of_another
-from memdesk.llm.ended import by_someone_else, ended_names
+from memdesk.llm.contact_lines import CONTACT_SLOTS, LINE_WORDS, Saying, line_fits
+from memdesk.llm.ended import ended_names
 
 Action = Literal["update", "retire", "add"]
 WHERE_LABELS = {  # each followed by the namespace, entry key or memory id
@@ -112,9 +113,6 @@ _CAPITALISED = re.compile(r"\b[A-Z][a-z]{2,}\b")
 # After a name, the verb it is the subject of: "Thandi is doing Fridays now".
 _SUBJECT_VERB = re.compile(r"\s+(?:is|was|has|had|does|did)\b")
 _POSSESSIVE = ("'", "’")  # after a name: "Northwind's design tokens" are about the tokens
-_THIRD_PERSON = frozenset({"his", "her", "their"})
-_FIRST_PERSON = frozenset({"i", "i'm", "i’m", "me", "my", "we", "we're", "we’re", "us", "our"})
-_OBJECT_FORMS = frozenset({"me", "us"})
 # A one-line fact with a label of its own: "Optician: Specsavers on High Street."
 _OWN_LABEL = re.compile(r"[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*:[ \t]*(\S[^\n]*?)[ \t.]*")
 
@@ -194,7 +192,7 @@ def offline_changes(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
             # a third person owns is their news, and so is a sentence about someone the store
             # does not name; a message saying its value holds once tells of an exception.
             message = messages[sentence.turn]
-            if told_of_another(sentence.text, message, lines) or for_once(message):
+            if told_of_another(sentence.text, message, lines, LINE_WORDS) or for_once(message):
                 continue
             claims = [
                 c
@@ -555,7 +553,7 @@ def _ended_own(said: str, ended: Claim, known: Sequence[Known]) -> bool:
     before = _ENDED_BEFORE.search(said, 0, start)
     if not (before or _ENDED_AFTER.match(said, end)) or mood_at(said, start):
         return False
-    if by_someone_else(said, before.start() if before else start):
+    if doer(said, before.start() if before else start).others:
         return False
     forms = "|".join(re.escape(form) for form in _singulars(said[start:end]))
     naming = re.compile(rf"(?<!\w)(?:{forms})(?!\w)", re.IGNORECASE)
@@ -606,21 +604,10 @@ def _sentences(text: str) -> int:
 
 
 def _owned(text: str, claim: Claim) -> bool:
-    """The person says the value is a third person's: "her" or "their" a few words before it
-    in its clause, and no word of the person's own ("her new tesla", "their new flat in
-    Alvalade"; not "my sister and I moved to Leeds"). A schedule's or an amount's slot names
-    whose it is already ("his pocket money" of "amount:money finn")."""
-    if ":" in claim.slot:
-        return False
-    span = claim.span
-    starts = [m.end() for m in _CLAUSE.finditer(text, 0, span[0])]
-    words = text[starts[-1] if starts else 0 : span[0]].lower().split()
-    near = [at for at in range(max(0, len(words) - 4), len(words)) if words[at] in _THIRD_PERSON]
-    if not near:
-        return False
-    # the person as an object before it is not theirs too ("she handed us over to her partner")
-    before, after = set(words[: near[-1]]) - _OBJECT_FORMS, set(words[near[-1] :])
-    return not _FIRST_PERSON.intersection(before | after)
+    """The person says the value is a third person's ("her new tesla", ``core.whose``); a
+    schedule's or an amount's slot names whose it is already ("his pocket money" of
+    "amount:money finn")."""
+    return ":" not in claim.slot and owner_before(text, claim.span[0]).others
 
 
 def _same_slot(stored: str, said: str) -> bool:

@@ -7,10 +7,10 @@ is, by its structure:
 
 - whose the new value is: the person's own line when the person's sentence is about them,
   another person's when the message names that person ("Lorraine lost her phone … got a new
-  number"); a relative or friend (``core.slots.about_someone_else``), a name's possessive, a
-  label that names no contact ("Landlord: Mr Georgiou, phone …"), a name the store gives
-  another person, or someone it does not name whom the message calls "he", "she" or "they"
-  (``told_of_another``) make a line or a sentence someone else's;
+  number"); a relative or friend, a name's possessive, a subject that is another, someone the
+  store does not name whom the message calls "he", "she" or "they" (all read by
+  ``core.whose``), a label that names no contact ("Landlord: Mr Georgiou, phone …") or a name
+  the store gives another person make a line or a sentence someone else's;
 - for the value: the value ends a short head ("Work mobile:", "phone"), not a long sentence
   about something else;
 - of the kind the sentence names ("the house phone", "work mob"): a line whose words name
@@ -29,9 +29,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memdesk.core.search_text import STOPWORDS
-from memdesk.core.slots import about_someone_else
 from memdesk.core.values import ADDRESS, EMAIL, PHONE, Value, end_named, values_in
+from memdesk.core.whose import LABEL, NO_NAME, named_in, nearest, says_own, told_of_another
 
 CONTACT_SLOTS = frozenset({"phone_number", "email", "address"})  # the slot rules' names for them
 CONTACT_KINDS = frozenset({PHONE, EMAIL, ADDRESS})  # the value reader's
@@ -43,6 +42,7 @@ _LINE_KINDS = {
     "personal": "personal private",
 }
 _KIND_OF = {word: kind for kind, words in _LINE_KINDS.items() for word in words.split()}
+LINE_WORDS = frozenset(_KIND_OF)  # words that name a kind of line, not a person, capitalised or not
 # Words that name a contact and no kind of line.
 _CONTACT_NOUNS = frozenset(
     [
@@ -60,27 +60,10 @@ _CONTACT_NOUNS = frozenset(
         "contact",
     ]
 )
-_PLAIN = frozenset(STOPWORDS) | {"new", "old"}  # words that name no one, capitalised or not
 _HEAD_WORDS = 4  # at most, before a value that is what its line is about: "Home phone (landline)"
 _WORD = re.compile(r"[A-Za-z][\w'’-]*")
 _CLAUSE = re.compile(r"[.;,]\s|—|–|\n")
-_LABEL = re.compile(r"\s*(?:[-*•]\s+)?([^:\n]{1,40}):\s")
-_POSSESSIVE = re.compile(
-    r"(?i:\b(?!(?:it|that|what|there|here|he|she|let|who|where|when|how)['’]s)[a-z][\w-]*['’]s\b)"
-)
-_FIRST_PERSON = re.compile(r"(?i:\b(?:i|i'm|i’m|i've|i’ve|me|my|mine|we|we're|we’re|us|our|ours)\b)")
 _OWN_IS = re.compile(rf"(?i:\b({'|'.join(sorted({*_KIND_OF, *_CONTACT_NOUNS, 'mine', 'one'}))})['’]s\b)")
-# "'s" of a thing with "the", before a past participle, is "has", no one's possessive: "the
-# council's shifted the schools" (a name's stays whose: "Sam's changed her number").
-_HAS_DONE = re.compile(r"(?i:(\bthe\s+[a-z][\w-]*)['’]s(?=\s+(?:been|got|gone|[a-z]{3,}ed)\b))")
-# The sentence's subject is another person: "She's all mobile now", "they got a new number".
-_THIRD_SUBJECT = re.compile(r"(?i:\s*(?:(?:and|but|so)\s+)?(?:she|he|they)\b)")
-# A person named by what they are to the person: "my teammate Lukas", "my duo partner Callum".
-# (a name, not an initialism: "my new mail ID" names no one)
-_RELATION_NAMED = re.compile(r"\b(?i:my|our)\s+(?:[a-z]+\s+){1,2}([A-Z][a-z][\w-]*)")
-# A first name opening a sentence, before what it does: "Jess has moved to Hove".
-_OPENING_NAME = re.compile(r"(?:^|[.!?]\s+)(?:(?i:so|and|but|btw)\s+)?([A-Z][a-z]+)\s+(?=[a-z])")
-_THIRD_PERSON = re.compile(r"(?i:\b(?:he|she|they|him|her|his|them|their)\b)")
 _ALL_MINE = "all mine"  # a kept kind: every line of the person's own
 _MINE = re.compile(r"(?i:\bmine\b)")
 # A clause saying a thing did not change: "hasn't changed", "is the same", "personal unchanged",
@@ -119,7 +102,7 @@ def line_fits(line: str, span: tuple[int, int], saying: Saying, lines: Sequence[
     owner = _owner(line, span[0])
     kept_kinds, kept_words = _kept(saying.conversation)
     theirs = _said_of_another(saying, _people(tuple(lines))) or told_of_another(
-        saying.sentence, saying.message, lines
+        saying.sentence, saying.message, lines, LINE_WORDS
     )
     if theirs != bool(owner):
         return NOT_IT
@@ -181,18 +164,16 @@ def _owner(line: str, start: int) -> frozenset[str]:
     own. Another's: a label that names no contact ("Landlord: Mr Georgiou, phone …"), or a
     relative, a friend or a name's possessive (``_someone_elses``)."""
     before = _unpossessed(line[:start])
-    label = _LABEL.match(before)
+    label = LABEL.match(before)
     if (label and not _contact_words(label.group(1))) or _someone_elses(before):
         return _names(before)
     return frozenset()
 
 
 def _someone_elses(text: str) -> bool:
-    """The text names a relative or friend, or a name's possessive, as whose it is, at its
-    start or after its label ("Emergency contact: Dad (Brendan) …")."""
-    label = _LABEL.match(text)
-    after_label = text[label.end() :] if label else text
-    return about_someone_else(text) or about_someone_else(after_label) or bool(_POSSESSIVE.search(text))
+    """The text names someone else as whose it is, at its start or after its label
+    ("Emergency contact: Dad (Brendan) …", "Lorraine's")."""
+    return named_in(text, any_case=True, labelled=True).others
 
 
 @lru_cache(maxsize=64)
@@ -207,47 +188,19 @@ def _people(lines: tuple[str, ...]) -> frozenset[str]:
 
 
 def _said_of_another(saying: Saying, people: frozenset[str]) -> bool:
-    """The new value is someone else's: their relative or friend, a name's possessive, a
-    subject that is another ("She's", "they"), a person named by what they are to the person
-    ("my teammate Lukas"), or a name the store gives another, before the value; or, in a
-    sentence with no word of the person's own, a message that names someone the store gives
-    ("Lorraine lost her phone … Got a new number off the shop, 0491 203 664")."""
+    """The new value is someone else's: by the words before it (``core.whose.nearest``), or a
+    name the store gives another after the person's nearest word; or, in a sentence with no
+    word of the person's own, a message that names someone the store gives ("Lorraine lost her
+    phone … Got a new number off the shop, 0491 203 664")."""
     before = _unpossessed(saying.sentence[: saying.start])
-    # the nearest word of the person's own decides, unless another is named after it ("my
-    # brother's plan, so I'm on 085 …" is the person's; "my daughter Ngozi on 07 …" is not)
-    mine = list(_FIRST_PERSON.finditer(before))
-    rest = before[mine[-1].start() :] if mine else before
-    if (
-        _someone_elses(rest)
-        or _THIRD_SUBJECT.match(rest)
-        or _names(rest) & people
-        or _RELATION_NAMED.search(rest)
-    ):
+    found = nearest(before)
+    rest = before[found.span[0] :] if found.persons else before
+    if found.others or _names(rest) & people:
         return True
-    if mine or _FIRST_PERSON.search(saying.sentence):
+    if found.persons or says_own(saying.sentence):
         return False
     # in any case ("update mum pls"), unless named only as unchanged ("so's Maw's")
     return bool(_words(saying.message) - _kept(saying.conversation)[1] & people)
-
-
-def told_of_another(sentence: str, message: str, lines: Sequence[str]) -> bool:
-    """The sentence is the news of someone the stored ``lines`` do not name, whom its message
-    names by what they are to the person or by a first name opening a sentence, then calls
-    "he", "she" or "they" ("my duo partner Callum quit Sheffield, he's in Leeds now … new
-    mobile too, 07311 …"), and it has no word of the person's own but in naming them."""
-    stored = _words("\n".join(lines))
-    named = [*_RELATION_NAMED.finditer(message), *_OPENING_NAME.finditer(message)]
-    newcomers = [
-        match
-        for match in named
-        if (name := match.group(1).lower()) not in stored
-        and name not in _PLAIN
-        and name not in _KIND_OF
-        and _THIRD_PERSON.search(message, match.end())
-    ]
-    if not newcomers:
-        return False
-    return not _FIRST_PERSON.search(_RELATION_NAMED.sub(" ", sentence))
 
 
 @lru_cache(maxsize=64)
@@ -273,15 +226,14 @@ def _names(text: str) -> frozenset[str]:
     return frozenset(
         word
         for word in _words(" ".join(w for w in _WORD.findall(text) if w[:1].isupper()))
-        if word not in _KIND_OF and word not in _CONTACT_NOUNS and word not in _PLAIN and len(word) > 2
+        if word not in _KIND_OF and word not in _CONTACT_NOUNS and word not in NO_NAME and len(word) > 2
     )
 
 
 def _unpossessed(text: str) -> str:
-    """The text with "'s" dropped where it is "is" or "has": after a contact's own words
-    ("Landline's on the new exchange", "number's 08 …", "Mine's the same") or of a thing with
-    "the" before a past participle ("the council's moved us"): no one's possessive."""
-    return _HAS_DONE.sub(r"\1", _OWN_IS.sub(r"\1", text))
+    """The text with "'s" dropped where it is "is": after a contact's own words ("Landline's
+    on the new exchange", "number's 08 …", "Mine's the same"), no one's possessive."""
+    return _OWN_IS.sub(r"\1", text)
 
 
 def _kinds(text: str) -> frozenset[str]:

@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from memdesk.core.slots import mood_at, placed_later, someone_else
+from memdesk.core.slots import mood_at, placed_later
+from memdesk.core.whose import doer, of_value
 
 if TYPE_CHECKING:  # ``llm.changes`` reads these with its own
     from memdesk.llm.changes import Known, Said
@@ -28,11 +29,6 @@ _ENDING = re.compile(rf"(?i:\b{_VERB}\s+(?:(?:the|my|our|a|an)\s+)?)$")
 _ENDING_SAID = re.compile(rf"(?i:\b{_VERB}\b)")
 _ENDED_WORD = re.compile(rf"(?i:\b{_VERB}\s+(?:(?:the|my|our|a|an)\s+)?([^\W\d_]{{{_MIN_NAME},}}))")
 _NAME_IN_FACT = re.compile(r"(?<![\w'’])[A-Z][\w&+-]*(?:\s[A-Z][\w&+-]*)*(?![\w'’])")
-# What opens a clause with someone else as the one who ended it: "Marta cancelled the class".
-_OTHER_SUBJECT = re.compile(r"(?i:\b(?:he|she|they|it|you)\b)|(?<!^)(?<![.!?]\s)\b(?!I\b)[A-Z][\w'’-]*")
-# a name right before the verb, even opening the sentence ("Marta cancelled"; not "Finally")
-_NAMED_SUBJECT = re.compile(r"\b(?!I\b)[A-Z][\w'’-]*(?<!ly)\s+$")
-_CLAUSE_START = re.compile(r"[,;:.!?]\s|\s(?:and|but|so|then|while)\s")
 _CLAUSE_END = re.compile(r"[,;:]\s|\.(?:\s|$)|\s(?:and|but|so|then|while)\s")
 
 
@@ -57,18 +53,9 @@ def _spoken(name: str, text: str) -> re.Match[str] | None:
         pattern = r"\s+".join(re.escape(word) for word in run)
         for match in re.finditer(rf"(?i)(?<!\w){pattern}(?!\w)", text):
             ending = _ENDING.search(text, 0, match.start())
-            if ending and not by_someone_else(text, ending.start()):
+            if ending and not doer(text, ending.start()).others:
                 return match
     return None
-
-
-def by_someone_else(text: str, verb: int) -> bool:
-    """The clause of the verb at ``verb`` has a subject that is not the person ("Marta
-    cancelled…", "she sold…"); the person, or no subject at all ("cancelled netflix"), is not."""
-    starts = [m.end() for m in _CLAUSE_START.finditer(text, 0, verb)]
-    start = starts[-1] if starts else 0
-    before = text[start:verb]
-    return bool(_OTHER_SUBJECT.search(before) or _NAMED_SUBJECT.search(before))
 
 
 def ended_words(said: Sequence[Said]) -> list[str]:
@@ -98,7 +85,7 @@ def ended_names(said: Sequence[Said], known: Sequence[Known]) -> list[Ended]:
             naming = re.compile(rf"(?i)(?<!\w){re.escape(spoken.group(0))}(?!\w)")
             holders = {f.number for f in known if naming.search(f.text)}
             start = spoken.start()
-            if len(holders) != 1 or mood_at(text, start) or someone_else(text, start):
+            if len(holders) != 1 or mood_at(text, start) or of_value(text, start).others:
                 continue
             if placed_later(text, (0, len(text)), sentence.at):
                 continue

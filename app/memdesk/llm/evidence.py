@@ -7,8 +7,9 @@ proposed but not accepted (``memdesk compact --yes`` leaves it out; review shows
 - the quote is missing, or is not in the person's own messages (it is the assistant's, or
   nobody's words);
 - the person's words there read, by the offline rules' readers (``core.slots``), as a
-  question, a supposition, a plan or a later date, or someone else's news (a relative's or
-  a household member's, unless the stored fact is about them);
+  question, a supposition, a plan or a later date, or, by ``core.whose``, as someone else's
+  news (a relative's, a friend's or a household member's, unless the stored fact is about
+  them);
 - the new text drops a sentence of the old one that the conversation does not touch
   ("Vegetarian. Allergic to cashews." rewritten as "Eats fish"), rather than giving it the
   new value the quote names in its place.
@@ -23,16 +24,8 @@ import re
 from dataclasses import dataclass
 
 from memdesk.core.dates import WRITTEN_DATE
-from memdesk.core.slots import (
-    FAMILY_WORDS,
-    LATER,
-    RELATIVE_WORDS,
-    SUPPOSED,
-    claims_in,
-    household_names,
-    mood_at,
-    stem,
-)
+from memdesk.core.slots import LATER, SUPPOSED, claims_in, household_names, mood_at, stem
+from memdesk.core.whose import RELATIVE_WORDS, named_subject, of_clause, opens_with_person, sentence_end
 from memdesk.llm.changes import Edit
 from memdesk.llm.transcript import split_turns
 
@@ -103,29 +96,6 @@ _MOODLESS = (_LISTENERS_MODAL, _TELLING_ASIDE, _WANT_TO, _SUFFICES, _TELLING_MOD
 _UNTIL = re.compile(r"(?i:\b(?:until|till|til)\b)")
 _ENDS_FROM_NOW = re.compile(r"(?i:\b(?:no\s+longer|any\s?more)\b)")
 _NEGATED_MODAL = re.compile(r"(?i:\b(?:won['’]?t|will\s+not|shan['’]?t|shall\s+not)\b)")
-_SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|\n")
-_CLAUSE_BREAK = re.compile(r"[.;:!?,]\s|\n|\s(?:but|so|because|while|whereas)\s")
-# A clause about a relative or a friend ("my brother just bought…", "Mum moved to Cork"), with
-# the offline rules' words for them; one the person is the subject of is theirs ("I bought my
-# neighbour's car", "my wife and I moved").
-_RELATIVES = re.compile(
-    rf"(?i:\b(?:my|our|his|her|their)\s+(?:{RELATIVE_WORDS})s?\b)|^\s*(?i:{FAMILY_WORDS})s?\b"
-)
-_FIRST_PERSON = re.compile(r"\bI\b|\b(?i:we|me|us)\b")
-# What a relative's clause tells becomes the person's when their sentence goes on to say so
-# ("my dad had a spare pixel 8 so thats me now", "…and her old Kindle is mine now").
-# "That's me" ends its clause, or "now" follows it: "so that's me jealous" says nothing of whose.
-_MINE_NOW = re.compile(
-    r"(?i:(?:['’]s|\s+is|\s+are)\s+(?:(?:all|now)\s+)?(?:mine|ours)\b"
-    r"|\b(?:that|it|this)(?:['’]?s|\s+is)\s+(?:me|us)(?=\s+now\b|\s*[.,;:!?]|\s*$))"
-)
-# A clause that opens with a subject of its own: the person ("I'm Mrs Pemberton now", "Frank
-# and I went…", "so I joined PureGym", after a joining word) at a quote's start, anyone at what
-# follows it ("…the Oxfam shop my back just won't take the standing"). Dictated speech has no
-# full stops to say where a clause ends.
-_OWN_SUBJECT = re.compile(
-    r"\s*(?:(?i:and|but|so|then)\s+)?(?:(?i:i|we)\b|[A-Z][\w-]+ (?i:and) (?:(?i:i|we))\b)"
-)
 # An aside set off by a pair of dashes or brackets that describes something of its own — a
 # relative clause or a noun's apposition ("the allergy — a label I have carried since 1998,
 # which may have been viral — has now been removed") — holds its own mood, not the quote's.
@@ -203,7 +173,7 @@ def doubt(edit: Edit, before: str, spoken: Spoken, *, note: bool = False) -> str
         and not mood_at(*_quoted_clauses(text, start, end, at))
     ):
         mood = ""  # "I just want to share, I gave birth…": a wish of another clause's; a condition governs
-    if mood and text[_sentence_end(text, at) - 1] == "?":
+    if mood and text[sentence_end(text, at) - 1] == "?":
         return f"Not applied: a question, not a change — {said}"
     if mood == "supposed":
         return f"Not applied: a supposition, not a change — {said}"
@@ -267,7 +237,7 @@ def _quoted_clauses(text: str, start: int, end: int, at: int) -> tuple[str, int]
     """The quote's sentence, without what stands before a quote that opens with the person as
     its subject and without what follows it from a clause with a subject of its own; with
     ``at`` in it. Read for a later date or a plan, which only its own clause can give it."""
-    first = start if _OWN_SUBJECT.match(text, start) else 0
+    first = start if opens_with_person(text, start) else 0
     last = end if _NEW_CLAUSE.match(text, end) else len(text)
     return text[first:last], at - first
 
@@ -325,22 +295,14 @@ def _condition_reach(text: str, start: int) -> int:
     return stops[-1] if stops else 0
 
 
-def _sentence_end(text: str, at: int) -> int:
-    match = _SENTENCE_END.search(text, at)
-    return match.end() if match else len(text)
-
-
 def _someone_elses(text: str, at: int, before: str) -> bool:
-    """The clause holding ``at`` tells a relative's or a friend's news, not the person's (nor
-    does its sentence go on to make it theirs, ``_MINE_NOW``), and the stored fact does not
-    open with them as its subject: "Mum moved into Wattle Grove" changes "Mum lives with us in
-    the granny flat", not the person's own home, nor "Drives a Skoda; mum drives a Golf"."""
-    breaks = [match.end() for match in _CLAUSE_BREAK.finditer(text, 0, at)]
-    clause = text[breaks[-1] if breaks else 0 : at]
-    relative = _RELATIVES.search(clause)
-    if not relative or _FIRST_PERSON.search(clause) or _MINE_NOW.search(text, at, _sentence_end(text, at)):
-        return False
-    return not _opens_with(before, relative.group().split()[-1])
+    """The clause holding ``at`` tells someone else's news, the person in it nowhere
+    (``core.whose``; "I bought my neighbour's 2019 RAV4 off him" is the person's), and the
+    stored fact does not open with them as its subject: "Mum moved into Wattle Grove" changes
+    "Mum lives with us in the granny flat", not the person's own home, nor "Drives a Skoda;
+    mum drives a Golf"."""
+    found = of_clause(text, at, news=True)
+    return found.others and not _opens_with(before, text[found.span[0] : found.span[1]])
 
 
 def _opens_with(before: str, who: str) -> bool:
@@ -350,11 +312,14 @@ def _opens_with(before: str, who: str) -> bool:
 
 
 def _said_of_household(text: str, start: int, end: int, household: frozenset[str]) -> bool:
-    """A claim in the quote that the rules read as a household member's ("Dev drives a …")."""
+    """A claim in the quote whose clause a household member is the subject of ("Dev drives a
+    …", ``core.whose.named_subject``)."""
     if not household:
         return False
-    mine = {claim.span for claim in claims_in(text, household)}
-    return any(start <= claim.span[0] < end and claim.span not in mine for claim in claims_in(text))
+    return any(
+        start <= claim.span[0] < end and named_subject(text, claim.span[0], household).others
+        for claim in claims_in(text)
+    )
 
 
 def _dropped(

@@ -1,0 +1,143 @@
+"""Whose news a sentence tells: the person's own, someone else's, or it does not say, with
+the words that say so."""
+
+import pytest
+
+from memdesk.core.whose import (
+    OTHER,
+    PERSON,
+    UNSAID,
+    doer,
+    named_subject,
+    nearest,
+    of_clause,
+    of_value,
+    owner_before,
+    reported,
+    told_of_another,
+)
+
+
+def at(text: str, word: str) -> int:
+    return text.index(word)
+
+
+def said(text: str, span: tuple[int, int]) -> str:
+    return text[span[0] : span[1]]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "naming"),
+    [
+        ("my brother just bought a Tesla", "Tesla", "brother"),
+        ("Mum moved into Wattle Grove last week", "Wattle", "Mum"),
+        ("Grandma June lives in Stockport now", "Stockport", "Grandma"),
+        ("Noah's school is St Mary's now", "St Mary", "Noah"),
+        ("my sis got a new job at Aldi", "Aldi", "sis"),
+    ],
+)
+def test_a_relatives_news_is_theirs_and_names_them(text, value, naming):
+    found = of_clause(text, at(text, value))
+    assert found.who == OTHER
+    assert said(text, found.span) == naming
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "naming"),
+    [
+        ("my sister and I moved to Leeds", "Leeds", "and I"),
+        ("me and my brother moved to Leeds", "Leeds", "me and"),
+        ("my parents and we moved to Leeds", "Leeds", "we"),
+    ],
+)
+def test_the_person_with_a_relative_is_the_persons_own_news(text, value, naming):
+    found = of_clause(text, at(text, value))
+    assert found.who == PERSON
+    assert said(text, found.span) == naming
+
+
+def test_the_persons_own_news_that_names_a_relative_is_theirs():
+    """The person is in the news they tell ("I bought…"), or the sentence goes on to make the
+    relative's thing theirs; "me" as an object alone does not make a value the person's."""
+    bought = "I bought my neighbor's 2019 RAV4 off him"
+    assert of_clause(bought, at(bought, "2019"), news=True).who == PERSON
+    assert of_clause(bought, at(bought, "2019")).who == OTHER  # the value was the neighbour's
+    spare = "my dad had a spare pixel 8 from work so thats me now"
+    found = of_clause(spare, at(spare, "pixel"))
+    assert found.who == PERSON and said(spare, found.span) == "thats me"
+    jealous = "my cousin got a Kindle Paperwhite so that's me jealous"
+    assert of_clause(jealous, at(jealous, "Kindle")).who == OTHER
+    sent = "my sister sent me her new number 07700 900123"
+    assert of_clause(sent, at(sent, "07700")).who == OTHER
+    # a name's possessive in a quote names what the news is about, not whose it is
+    swap = "Swap Mum's lactose-free milk for oat milk from now on"
+    assert of_clause(swap, at(swap, "oat"), news=True).who == UNSAID
+    assert of_clause(swap, at(swap, "oat")).who == OTHER  # the milk is Mum's
+
+
+def test_a_friends_new_number_is_the_friends():
+    text = "my mate Callum's new number is 07311 222333"
+    found = nearest(text[: at(text, "07311")])
+    assert found.who == OTHER
+    assert said(text, found.span) == "Callum"
+    own = "my brother's plan ran out, so I'm on 0851 234567"
+    found = nearest(own[: at(own, "0851")])
+    assert found.who == PERSON and said(own, found.span) == "I'm"
+    she = "She's on 07700 900456 now"
+    assert nearest(she[: at(she, "07700")]).who == OTHER
+    assert nearest("new number: ").who == UNSAID
+
+
+def test_a_friend_the_store_does_not_name_is_known_by_what_the_message_calls_them():
+    message = "my duo partner Callum quit Sheffield, he's in Leeds now. new mobile too, 07311 222333"
+    sentence = "new mobile too, 07311 222333"
+    assert told_of_another(sentence, message, ["Mobile: 07700 900123"], frozenset({"mobile"}))
+    # the store names him: his lines decide, not this reading
+    assert not told_of_another(sentence, message, ["Callum: 07700 900999"], frozenset({"mobile"}))
+    # a word of the person's own in the sentence makes it theirs
+    mine = "my new mobile is 07311 222333"
+    assert not told_of_another(mine, f"{message} {mine}", ["Mobile: 07700 900123"], frozenset({"mobile"}))
+
+
+def test_a_forwarded_message_or_a_reported_saying_is_someone_elses():
+    forwarded = "look what he sent:\n> Marek: new number 07700 900456"
+    found = of_value(forwarded, at(forwarded, "07700"))
+    assert found.who == OTHER and said(forwarded, found.span) == ">"
+    # whatever it says, in the first person too
+    moved = "Marta wrote:\n> I moved to Porto last week"
+    assert of_value(moved, at(moved, "Porto")).who == OTHER
+    said_so = "mr lim says rent going to 7,400"
+    assert reported(said_so, at(said_so, "7,400")).who == OTHER
+    own = "new number 07700 900456"
+    assert of_value(own, at(own, "07700")).who == UNSAID
+    assert reported(own, at(own, "07700")).who == UNSAID
+
+
+def test_a_household_member_as_the_subject_tells_their_news():
+    household = frozenset({"dev", "rex"})
+    drives = "Dev drives a Polestar 2 now"
+    found = named_subject(drives, at(drives, "Polestar"), household)
+    assert found.who == OTHER and said(drives, found.span) == "Dev"
+    moved = "Dev and I moved to Leeds"
+    assert named_subject(moved, at(moved, "Leeds"), household).who == PERSON
+    died = "Rex died in May"
+    assert named_subject(died, 0, household).who == UNSAID  # the name is the value
+
+
+def test_who_ended_a_thing_and_whose_a_value_is_by_its_possessive():
+    cancelled = "Marta cancelled the Tuesday class"
+    found = doer(cancelled, at(cancelled, "cancelled"))
+    assert found.who == OTHER and said(cancelled, found.span) == "Marta"
+    assert doer("cancelled netflix last night", 0).who == UNSAID
+    tesla = "she finally got her new tesla"
+    found = owner_before(tesla, at(tesla, "tesla"))
+    assert found.who == OTHER and said(tesla, found.span) == "her"
+    together = "my sister and I moved into their old flat"
+    assert owner_before(together, at(together, "flat")).who == UNSAID
+
+
+def test_has_is_no_ones_possessive():
+    """ "the GP's bumped" is "has": the person's dose, not the GP's."""
+    text = "the GP's bumped the levothyroxine to 75mcg"
+    assert of_clause(text, at(text, "75mcg")).who == UNSAID
+    assert of_clause("Sam's changed her number to 07700 900456", 30).who == OTHER
