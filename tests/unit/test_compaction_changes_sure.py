@@ -129,7 +129,10 @@ def test_a_message_about_another_stored_line_does_not_change_this_one():
     known = stored("- Lives in Camden", "- Office: Holborn")
     message = "Big week: the company moved offices. We're in Shoreditch now."
     edit = decided(known, 1, "- Lives in Shoreditch", "We're in Shoreditch now.", message)
-    assert reason(edit) == "the message names another stored line, not this one"
+    assert reason(edit) == "the sentence goes on from another stored line, not this one"
+    # two changes in one message: each sentence is of its own line
+    both = "We moved to Shoreditch. The office is in Aldgate now."
+    assert decided(known, 1, "- Lives in Shoreditch", "We moved to Shoreditch.", both).sure
 
 
 def test_a_clause_naming_another_line_of_the_kind_does_not_change_this_one():

@@ -5,23 +5,23 @@ mark those they are sure of. Each sure update or retirement is then checked here
 structure of what was said and of what is stored, never by its wording, and made a suggestion
 (shown in review, not applied by ``memdesk compact --yes``) when any of these holds:
 
-- the evidence, read as a model's quoted evidence is (``llm.evidence``), is not the person's
-  own present change: a question, a supposition, a plan or a later date, someone else's news;
+- the evidence sentence is a question, a supposition, a plan or a later date (``mood_at``);
 - the stored line says it is past: "Old email …", "(until …)", "(left 2023)", "fees were …";
 - the stored line is someone else's (a possessive, a relative, a household name or "for Kwame"
-  opens it or its label) and the person's message does not name them;
+  opens it or its label) and the person does not name them in the sentence or just before;
 - the line is the person's own while the sentence tells of someone else and not of the
   person ("He new number is …", "my prima Daniela just moved to …", "Shona's wee sister
-  Kayleigh's got a new phone"), or says nothing of anyone after a sentence that does;
-- a number, amount, dose, time or day is changed while the sentence names neither the
-  stored value, nor a word of what holds it, nor its slot;
-- the message names another stored line by its label and says no word of this one ("moved
-  offices … we're in Sandton now" is the office's news, not the home's);
+  Kayleigh's got a new phone"), or names nobody after a sentence of its message that does;
+- a number, amount, dose, time or day is changed while neither the sentence nor what the
+  person said just before it names the stored value, a word of its clause or label, or its slot;
+- the sentence, or the one before it in its message, names another stored line by its label,
+  and the message no word of this one ("moved offices. We're in Sandton now" is the office's
+  news, not the home's);
 - the same value, or another of its kind, is kept in another place of the same owner (the
   person's several e-mail lines, two times in one line, an office and a lunch spot on the same
-  street) and the sentence does not say a word that tells this place from it;
+  street) and the sentence says no word that tells this place from it;
 - the new value's clause names another line of its kind rather than this one ("new personal
-  is …, same provider as robin" is not Robin's line);
+  is …, same provider as robin" is not Robin's line).
 
 A sentence that names nothing stored (only the value: "07488 312 905.", "it's 75mg.") is read
 with the sentence before it.
@@ -41,12 +41,12 @@ from memdesk.core.slots import (
     claims_in,
     household_names,
     marked_past,
+    mood_at,
     slots_named_in,
     stem,
 )
 from memdesk.core.values import ADDRESS, EMAIL, PHONE, TITLED, values_in
 from memdesk.llm.changes import Edit, Known, Said, offline_changes
-from memdesk.llm.evidence import Spoken, doubt
 
 # A value whose shape says what it is: a phone number, an address, a titled name.
 _SELF_DESCRIBING = frozenset({PHONE, EMAIL, ADDRESS, TITLED})
@@ -117,7 +117,6 @@ def offline_decided(edits: Sequence[Edit], said: Sequence[Said], known: Sequence
     turns: dict[int, list[str]] = {}
     for sentence in said:
         turns.setdefault(sentence.turn, []).append(WRITTEN_DATE.sub("", sentence.text))
-    spoken = Spoken(tuple(" ".join(texts) for texts in turns.values()), (), household)
     decided = []
     for edit in edits:
         fact = by_number.get(edit.target) if edit.target is not None else None
@@ -133,7 +132,7 @@ def offline_decided(edits: Sequence[Edit], said: Sequence[Said], known: Sequence
             _earlier(said, at),
             said[at].at.year,
         )
-        reason = refusal(edit, fact, known, evidence, spoken)
+        reason = refusal(edit, fact, known, evidence, household)
         if reason:
             why = f"May be out of date: “{fact.text}” — the person said: “{edit.evidence}” ({reason})"
             edit = replace(edit, sure=False, why=why)
@@ -155,19 +154,22 @@ def _sentence_at(said: Sequence[Said], evidence: str) -> int | None:
     return next((at for at, s in enumerate(said) if WRITTEN_DATE.sub("", s.text).strip() == quoted), None)
 
 
-def refusal(edit: Edit, fact: Known, known: Sequence[Known], evidence: _Said, spoken: Spoken) -> str:
+def refusal(
+    edit: Edit, fact: Known, known: Sequence[Known], evidence: _Said, household: frozenset[str]
+) -> str:
     """Why the rules are not sure of ``edit`` of ``fact``; "" when they are."""
-    reading = doubt(edit, fact.text, spoken, note=fact.where in ("entry", "app"))
-    if reading:
-        return reading.removeprefix("Not applied: ").rstrip(".")
     if edit.text:
-        place = _place_at(fact.number, fact.text, _changed(fact.text, edit.text), spoken.household)
+        place = _place_at(fact.number, fact.text, _changed(fact.text, edit.text), household)
     else:  # a removal: the whole line is what ends
-        place = _whole(fact, spoken.household)
+        place = _whole(fact, household)
     if place.past:
         return "the stored line says it is past"
     new = _new_value(fact.text, edit.text)
-    return _whose(place, evidence, known) or _which(edit, fact, known, place, evidence, new, spoken.household)
+    at = evidence.sentence.find(new) if new.strip() else -1
+    mood = mood_at(evidence.sentence, at if at >= 0 else len(evidence.sentence))
+    if mood or evidence.sentence.rstrip().endswith("?"):
+        return "a question, a supposition or a plan, not a change"
+    return _whose(place, evidence, known) or _which(edit, fact, known, place, evidence, new, household)
 
 
 def _whose(place: _Place, evidence: _Said, known: Sequence[Known]) -> str:
@@ -208,8 +210,10 @@ def _which(
             for text in (saying, evidence.earlier)
         ):
             return "the sentence names neither the stored value nor what holds it"
-    if not own_words & message_words and _another_line_named(fact, known, message_words):
-        return "the message names another stored line, not this one"
+    # what the sentence goes on from: the sentence before it in its message
+    near = _stems(f"{evidence.before if evidence.before_in_message else ''} {sentence}")
+    if not own_words & message_words and _another_line_named(fact, known, near):
+        return "the sentence goes on from another stored line, not this one"
     others = [
         other
         for other in [*_places(known, kind, household), *_holding(known, fact, old_value, household)]
@@ -297,7 +301,10 @@ def _opening(before: str, household: frozenset[str]) -> str:
 def _whole(fact: Known, household: frozenset[str]) -> _Place:
     """A whole line as one place: what says whose it is, its label or its opening."""
     label = _LABEL.match(fact.text)
-    describing = label.group(1) if label else _opening(fact.text, household)
+    describing = _opening(fact.text, household)
+    if label:  # the label and who it gives: "Our cat: Miso, a grey tabby"
+        after = _CLAUSE_BREAK.search(fact.text, label.end())
+        describing = f"{label.group(1)} {fact.text[label.end() : after.start() if after else len(fact.text)]}"
     past = marked_past(fact.text) or bool(_PAST_WORDS.search(describing))
     return _Place(fact.number, (0, len(fact.text)), frozenset(), _owner(describing, household), past)
 
@@ -321,7 +328,7 @@ def _owner(describing: str, household: frozenset[str]) -> frozenset[str]:
             words.add(stem(word.lower()))
     if words:
         words |= {stem(name.lower()) for name in _NAME.findall(describing)}
-    return frozenset(words - {"my", "own"})
+    return frozenset(words - {"my", "our", "own"})
 
 
 def _of_someone_else(evidence: _Said, known: Sequence[Known]) -> bool:
@@ -359,7 +366,11 @@ def _my_someone(text: str) -> bool:
 
 
 def _a_person(words: str) -> bool:
-    return bool(_KIN.search(words) or _NAME.search(words))
+    """Words after "my" that name a person: a relative or a partner ("my sis", "my duo
+    partner Callum"), not a thing ("my MacBook", "my savings to Monzo", "my dentist")."""
+    return bool(_KIN.search(words)) or any(
+        LABELS.get(word) in _PERSON_SLOTS for word in words.lower().split()
+    )
 
 
 def _another_line_named(fact: Known, known: Sequence[Known], said: set[str]) -> bool:
