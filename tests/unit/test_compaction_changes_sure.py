@@ -66,6 +66,15 @@ def test_the_persons_own_line_does_not_take_someone_elses_news():
     ):
         edit = decided(known, 1, "- Mobile: 07700 900 999", said, said)
         assert "someone else" in reason(edit)
+    # someone named by what they are to the person, then their name
+    home = stored("- Lives in Lisbon")
+    said = "My gym buddy Bruno moved to Porto, so now she lives by the river."
+    assert (
+        reason(decided(home, 1, "- Lives in Porto", said, said))
+        == "the sentence tells of someone else, not the person"
+    )
+    mine = "My savings moved to Monzo and I live in Porto now."
+    assert decided(home, 1, "- Lives in Porto", mine, mine).sure
     # a sentence naming nobody goes on from the one before it in its message
     message = "Oskar lost his phone on the bus. New number too, 07700 900 999."
     edit = decided(known, 1, "- Mobile: 07700 900 999", "New number too, 07700 900 999.", message)

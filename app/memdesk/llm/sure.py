@@ -71,6 +71,8 @@ _FIRST_PERSON = re.compile(r"(?i:\b(?:i|i['’]m|i['’]ve|i['’]d|i['’]ll|me
 # "my" before what the person has ("my work mail"), or before a person: a word for a relative
 # or a name within three words ("my prima Daniela", "my duo partner Callum", "my sis")
 _MY = re.compile(r"(?i:\b(?:my|our|ma|meh|mi)\s+)((?:[\w'’-]+\s+){0,2}[\w'’-]+)")
+# what someone is, then their name: "prima Daniela", "duo partner Callum"
+_CALLED = re.compile(r"((?:[a-z][\w'’-]*\s+){1,2})[A-Z][a-z]")
 _THIRD_PERSON = re.compile(r"(?i:\b(?:he|she|his|her|hers|him)\b(?:['’](?:s|ll|d))?)")
 # A sentence opening with a third person ("He new number is …", "she's got …") or a name's
 # possessive ("Shona's wee sister …") is about them.
@@ -366,11 +368,13 @@ def _my_someone(text: str) -> bool:
 
 
 def _a_person(words: str) -> bool:
-    """Words after "my" that name a person: a relative or a partner ("my sis", "my duo
-    partner Callum"), not a thing ("my MacBook", "my savings to Monzo", "my dentist")."""
-    return bool(_KIN.search(words)) or any(
-        LABELS.get(word) in _PERSON_SLOTS for word in words.lower().split()
-    )
+    """Words after "my" that name a person: a relative or a partner ("my sis"), or what
+    someone is followed by their name ("my prima Daniela", "my duo partner Callum"); not a
+    thing ("my MacBook", "my savings to Monzo", "my dentist")."""
+    if _KIN.search(words) or any(LABELS.get(word) in _PERSON_SLOTS for word in words.lower().split()):
+        return True
+    named = _CALLED.match(words)
+    return named is not None and not STOPWORDS & set(named.group(1).split())
 
 
 def _another_line_named(fact: Known, known: Sequence[Known], said: set[str]) -> bool:
