@@ -95,7 +95,7 @@ class _Place:
 
 
 @dataclass(frozen=True)
-class _Said:
+class _Evidence:
     """The evidence sentence (the store's written dates left out), the sentences of its
     message, and the sentence before it."""
 
@@ -126,7 +126,7 @@ def offline_decided(edits: Sequence[Edit], said: Sequence[Said], known: Sequence
         if fact is None or at is None or not edit.sure or edit.action == "add":
             decided.append(edit)
             continue
-        evidence = _Said(
+        evidence = _Evidence(
             WRITTEN_DATE.sub("", said[at].text),
             tuple(turns[said[at].turn]),
             WRITTEN_DATE.sub("", said[at - 1].text) if at else "",
@@ -157,7 +157,7 @@ def _sentence_at(said: Sequence[Said], evidence: str) -> int | None:
 
 
 def refusal(
-    edit: Edit, fact: Known, known: Sequence[Known], evidence: _Said, household: frozenset[str]
+    edit: Edit, fact: Known, known: Sequence[Known], evidence: _Evidence, household: frozenset[str]
 ) -> str:
     """Why the rules are not sure of ``edit`` of ``fact``; "" when they are."""
     if edit.text:
@@ -174,7 +174,7 @@ def refusal(
     return _whose(place, evidence, known) or _which(edit, fact, known, place, evidence, new, household)
 
 
-def _whose(place: _Place, evidence: _Said, known: Sequence[Known]) -> str:
+def _whose(place: _Place, evidence: _Evidence, known: Sequence[Known]) -> str:
     """Why the value is not the person's to change this way: someone else's line the person
     does not name, or the person's own line and someone else's news."""
     if place.owner and not place.owner & _stems(f"{evidence.earlier} {evidence.sentence}"):
@@ -189,7 +189,7 @@ def _which(
     fact: Known,
     known: Sequence[Known],
     place: _Place,
-    evidence: _Said,
+    evidence: _Evidence,
     new: str,
     household: frozenset[str],
 ) -> str:
@@ -333,7 +333,7 @@ def _owner(describing: str, household: frozenset[str]) -> frozenset[str]:
     return frozenset(words - {"my", "our", "own"})
 
 
-def _of_someone_else(evidence: _Said, known: Sequence[Known]) -> bool:
+def _of_someone_else(evidence: _Evidence, known: Sequence[Known]) -> bool:
     """The sentence tells of someone else and not of the person, or names nobody and goes on
     from a sentence of its message that does."""
     sentence = evidence.sentence
