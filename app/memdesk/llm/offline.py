@@ -17,11 +17,12 @@ from typing import TypeVar
 from memdesk.core.patterns import lowercase
 from memdesk.core.tokens import estimate_tokens
 from memdesk.errors import BadInputError
-from memdesk.llm.changes import Edit, Known, Said, offline_changes
+from memdesk.llm.changes import Edit, Known, Said
 from memdesk.llm.noise import TO_THE_LISTENER, is_self_report
 from memdesk.llm.replies import MIN_APP_MEMORY_CHARS, NEEDS_EXISTING, fifo_decision
 from memdesk.llm.results import Decision, PartNotes, StepResult
 from memdesk.llm.sentences import Sentence, analyse
+from memdesk.llm.sure import offline_edits
 from memdesk.llm.text import clip_at_word, dedupe_key, jaccard, word_set
 
 __all__ = ["OFFLINE_MARK", "OfflineSteps", "analyse", "decide_offline", "facts_from"]
@@ -105,7 +106,7 @@ class OfflineSteps:
         self, transcript: str, said: Sequence[Said], known: Sequence[Known]
     ) -> StepResult[list[Edit]]:
         return _timed(
-            transcript, lambda: offline_changes(said, known), lambda edits: "\n".join(e.text for e in edits)
+            transcript, lambda: offline_edits(said, known), lambda edits: "\n".join(e.text for e in edits)
         )
 
     def decide_compaction(

@@ -16,7 +16,7 @@ from memdesk.core.tokens import CHARS_PER_TOKEN, estimate_tokens
 from memdesk.errors import BadInputError, LLMError
 from memdesk.llm import failures, prompts
 from memdesk.llm.base import ChatBackend, make_backend
-from memdesk.llm.changes import Edit, Known, Said, offline_changes
+from memdesk.llm.changes import Edit, Known, Said
 from memdesk.llm.chunking import group_to_fit, runs_to_fit, split_to_fit
 from memdesk.llm.evidence import Spoken, doubt
 from memdesk.llm.offline import OfflineSteps
@@ -34,6 +34,7 @@ from memdesk.llm.replies import (
     shape_summary,
 )
 from memdesk.llm.results import Decision, PartNotes, StepResult
+from memdesk.llm.sure import offline_edits
 from memdesk.llm.text import clip_at_word, dedupe_key
 
 T = TypeVar("T")
@@ -192,7 +193,7 @@ class LLMSteps:
         one that fails is kept, not sure, with the reason."""
         meter = _Meter(self.backend)
         if not known:
-            return meter.result(offline_changes(said, known))
+            return meter.result(offline_edits(said, known))
         edits: dict[int, Edit] = {}
         additions: list[Edit] = []
         try:
@@ -234,7 +235,7 @@ class LLMSteps:
         meter.notes.append(
             f"Changes to stored facts: {why}; the offline rules' changes are proposed instead."
         )
-        return meter.result(offline_changes(said, known))
+        return meter.result(offline_edits(said, known))
 
     def decide_compaction(
         self, existing: Sequence[tuple[int, str]], new_content: str, new_id: int | None

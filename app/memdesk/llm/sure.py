@@ -1,0 +1,458 @@
+"""When the offline rules are sure of a change to a stored fact: the last word on ``Edit.sure``.
+
+The rules of ``llm.changes`` (with the value and ending readers it calls) propose edits and
+mark those they are sure of. Each sure update or retirement is then checked here by the
+structure of what was said and of what is stored, never by its wording, and made a suggestion
+(shown in review, not applied by ``memdesk compact --yes``) when any of these holds:
+
+- the evidence sentence is a question, a supposition, a plan or a later date (``mood_at``);
+- the stored line says it is past: "Old email …", "(until …)", "(left 2023)", "fees were …";
+- the stored line is someone else's (a possessive, a relative, a household name or "for Kwame"
+  opens it or its label) and the person does not name them in the sentence or just before;
+- the line is the person's own while the sentence tells of someone else and not of the
+  person ("He new number is …", "my prima Daniela just moved to …", "Shona's wee sister
+  Kayleigh's got a new phone"), or names nobody after a sentence of its message that does;
+- a number, amount, dose, time or day is changed while neither the sentence nor what the
+  person said just before it names the stored value, a word of its clause or label, or its slot;
+- the sentence, or the one before it in its message, names another stored line by its label,
+  and the message no word of this one ("moved offices. We're in Sandton now" is the office's
+  news, not the home's);
+- the same value, or another of its kind, is kept in another place of the same owner (the
+  person's several e-mail lines, two times in one line, an office and a lunch spot on the same
+  street) and the sentence says no word that tells this place from it;
+- the new value's clause names another line of its kind rather than this one ("new personal
+  is …, same provider as robin" is not Robin's line).
+
+A sentence that names nothing stored (only the value: "07488 312 905.", "it's 75mg.") is read
+with the sentence before it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from memdesk.core.dates import WRITTEN_DATE
+from memdesk.core.search_text import STOPWORDS
+from memdesk.core.slots import (
+    LABELS,
+    claims_in,
+    household_names,
+    marked_past,
+    mood_at,
+    slots_named_in,
+    stem,
+)
+from memdesk.core.values import ADDRESS, EMAIL, PHONE, TITLED, values_in
+from memdesk.core.whose import FAMILY_WORDS
+from memdesk.llm.changes import Edit, Known, Said, offline_changes
+
+# A value whose shape says what it is: a phone number, an address, a titled name.
+_SELF_DESCRIBING = frozenset({PHONE, EMAIL, ADDRESS, TITLED})
+_WORD = re.compile(r"[^\W\d_][\w'’-]*|\d+[a-z]*")
+_CONTRACTED = re.compile(r"['’](?:s|re|ll|d|ve|m)$")
+_CLAUSE_BREAK = re.compile(r"[,;]\s|\s[—–-]\s|\s(?:and|but|so)\s")
+_LABEL = re.compile(r"\s*(?:[-*•]\s+)?([^:\n]{1,40}):\s")
+_MIN_VALUE = 3  # characters of a value looked for in other facts
+_OPENING_WORDS = 3  # a line's subject, whose it is: "Grandma Zainab's number", "Dad takes …"
+_SAYING_WORDS = 2  # before a value in its clause, enough to say what it is: "team review 15:30"
+# Whose a line is: a possessive ("Mum's", "Markus'"), a word for a relative or a friend, a
+# name after "for" ("Old number for Kwame").
+_POSSESSIVE = re.compile(r"\b([A-Za-z][\w-]*?)(?:['’]s\b|(?<=s)['’](?=\s))")
+_KIN = re.compile(rf"(?i:\b(?:{FAMILY_WORDS}|friend|pal|colleague|neighbou?r|flatmate|boss)\b)")
+_FOR_NAME = re.compile(r"\bfor\s+([A-Z][\w-]+)")
+_NAME = re.compile(r"\b[A-Z][a-z][\w-]*")
+_PERSON_SLOTS = frozenset({"partner", "child", "children", "sibling", "parent", "pet"})
+# A line that says it is past: "Old …", "(former)", "fees were …", a year in its label.
+_PAST_WORDS = re.compile(r"(?i:\b(?:old|former|previous|ex|was|were)\b)")
+_YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
+_FIRST_PERSON = re.compile(r"(?i:\b(?:i|i['’]m|i['’]ve|i['’]d|i['’]ll|me|we|we['’]re|us|mine|myself)\b)")
+# "my" before what the person has ("my work mail"), or before a person: a word for a relative
+# or a name within three words ("my prima Daniela", "my duo partner Callum", "my sis")
+_MY = re.compile(r"(?i:\b(?:my|our|ma|meh|mi)\s+)((?:[\w'’-]+\s+){0,2}[\w'’-]+)")
+# what someone is, then their name: "prima Daniela", "duo partner Callum"
+_CALLED = re.compile(r"((?:[a-z][\w'’-]*\s+){1,2})[A-Z][a-z]")
+_THIRD_PERSON = re.compile(r"(?i:\b(?:he|she|his|her|hers|him)\b(?:['’](?:s|ll|d))?)")
+# A sentence opening with a third person ("He new number is …", "she's got …") or a name's
+# possessive ("Shona's wee sister …") is about them.
+_OPENING_OTHER = re.compile(
+    r"\s*(?:[-*•]\s*)?(?:(?i:so|and|but|oh|also|anyway)\s+)?"
+    r"(?:(?i:he|she|his|her)\b|(?!(?:It|That|What|There|Here|Who|Let)['’])([A-Z][a-z][\w-]*)['’]s\b)"
+)
+
+
+@dataclass(frozen=True)
+class _Place:
+    """Where a stored value is: its fact and span, the stems of the words that say what it is,
+    whose it is (empty: the person's own), and whether its line says it is past."""
+
+    number: int
+    span: tuple[int, int]
+    head: frozenset[str]
+    owner: frozenset[str]
+    past: bool
+
+
+@dataclass(frozen=True)
+class _Evidence:
+    """The evidence sentence (the store's written dates left out), the sentences of its
+    message, and the sentence before it."""
+
+    sentence: str
+    message: tuple[str, ...]
+    before: str
+    before_in_message: bool
+    earlier: str  # the message's sentences before it, and the person's message before that
+    year: int
+
+
+def offline_edits(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
+    """The offline rules' edits (``llm.changes``), each sure only when the checks above pass."""
+    return offline_decided(offline_changes(said, known), said, known)
+
+
+def offline_decided(edits: Sequence[Edit], said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
+    """``edits`` with each sure update or retirement that a check above refuses made a suggestion."""
+    by_number = {fact.number: fact for fact in known}
+    household = household_names("\n".join(fact.text for fact in known if fact.where == "profile"))
+    turns: dict[int, list[str]] = {}
+    for sentence in said:
+        turns.setdefault(sentence.turn, []).append(WRITTEN_DATE.sub("", sentence.text))
+    decided = []
+    for edit in edits:
+        fact = by_number.get(edit.target) if edit.target is not None else None
+        at = _sentence_at(said, edit.evidence)
+        if fact is None or at is None or not edit.sure or edit.action == "add":
+            decided.append(edit)
+            continue
+        evidence = _Evidence(
+            WRITTEN_DATE.sub("", said[at].text),
+            tuple(turns[said[at].turn]),
+            WRITTEN_DATE.sub("", said[at - 1].text) if at else "",
+            at > 0 and said[at - 1].turn == said[at].turn,
+            _earlier(said, at),
+            said[at].at.year,
+        )
+        reason = refusal(edit, fact, known, evidence, household)
+        if reason:
+            why = f"May be out of date: “{fact.text}” — the person said: “{edit.evidence}” ({reason})"
+            edit = replace(edit, sure=False, why=why)
+        decided.append(edit)
+    return decided
+
+
+def _earlier(said: Sequence[Said], at: int) -> str:
+    """The sentences of the evidence's message before it and of the person's message before."""
+    turn = said[at].turn
+    previous = max((s.turn for s in said[:at] if s.turn < turn), default=None)
+    texts = [s.text for s in said[:at] if s.turn == turn or s.turn == previous]
+    return WRITTEN_DATE.sub("", " ".join(texts))
+
+
+def _sentence_at(said: Sequence[Said], evidence: str) -> int | None:
+    """Where the evidence is among the person's sentences, the store's written dates aside."""
+    quoted = WRITTEN_DATE.sub("", evidence).strip()
+    return next((at for at, s in enumerate(said) if WRITTEN_DATE.sub("", s.text).strip() == quoted), None)
+
+
+def refusal(
+    edit: Edit, fact: Known, known: Sequence[Known], evidence: _Evidence, household: frozenset[str]
+) -> str:
+    """Why the rules are not sure of ``edit`` of ``fact``; "" when they are."""
+    if edit.text:
+        place = _place_at(fact.number, fact.text, _changed(fact.text, edit.text), household)
+    else:  # a removal: the whole line is what ends
+        place = _whole(fact, household)
+    if place.past:
+        return "the stored line says it is past"
+    new = _new_value(fact.text, edit.text)
+    at = evidence.sentence.find(new) if new.strip() else -1
+    mood = mood_at(evidence.sentence, at if at >= 0 else len(evidence.sentence))
+    if mood or evidence.sentence.rstrip().endswith("?"):
+        return "a question, a supposition or a plan, not a change"
+    return _whose(place, evidence, known) or _which(edit, fact, known, place, evidence, new, household)
+
+
+def _whose(place: _Place, evidence: _Evidence, known: Sequence[Known]) -> str:
+    """Why the value is not the person's to change this way: someone else's line the person
+    does not name, or the person's own line and someone else's news."""
+    if place.owner and not place.owner & _stems(f"{evidence.earlier} {evidence.sentence}"):
+        return "the stored line is someone else's and the person does not name them there"
+    if not place.owner and _of_someone_else(evidence, known):
+        return "the sentence tells of someone else, not the person"
+    return ""
+
+
+def _which(
+    edit: Edit,
+    fact: Known,
+    known: Sequence[Known],
+    place: _Place,
+    evidence: _Evidence,
+    new: str,
+    household: frozenset[str],
+) -> str:
+    """Why the sentence does not say that this place holds what changed."""
+    sentence = _without(evidence.sentence, new)
+    stored_words = {word for other in known for word in _stems(other.text)}
+    # a sentence that names nothing stored is read with the one before it
+    saying = sentence if _stems(sentence) & stored_words else f"{evidence.before} {sentence}"
+    said_words = _stems(saying)
+    message_words = _stems(" ".join(evidence.message)) | said_words
+    old_value = fact.text[place.span[0] : place.span[1]]
+    own_words = place.head | _stems(old_value)
+    by_value = _stems(old_value) & said_words
+    kind = _kind(fact.text, place.span) if edit.text else ""
+    if kind and kind not in _SELF_DESCRIBING:
+        slots = {c.slot for c in claims_in(fact.text) if c.slot and _overlap(c.span, place.span)}
+        # named in the sentence, or just before it ("upped my amlodipine" … "yes 10mg")
+        if not any(
+            (own_words & _stems(text)) or (slots & slots_named_in(text))
+            for text in (saying, evidence.earlier)
+        ):
+            return "the sentence names neither the stored value nor what holds it"
+    # what the sentence goes on from: the sentence before it in its message
+    near = _stems(f"{evidence.before if evidence.before_in_message else ''} {sentence}")
+    if not own_words & message_words and _another_line_named(fact, known, near):
+        return "the sentence goes on from another stored line, not this one"
+    others = [
+        other
+        for other in [*_places(known, kind, household), *_holding(known, fact, old_value, household)]
+        if not other.past
+        and not (other.number == place.number and _overlap(other.span, place.span))
+        and not _recorded_before(known, other, evidence.year)
+    ]
+    for other in others:
+        same_owner = other.owner == place.owner or bool(other.owner & place.owner)
+        told_apart = (place.head - other.head) & said_words or _told_by_value(by_value, other, known)
+        if same_owner and not told_apart:
+            return "the store keeps this value in more than one place and the sentence does not say which"
+    clause = _stems(_without(_clause_of(evidence.sentence, new), new))
+    if not own_words & clause and any((other.head - own_words) & clause for other in others):
+        return "the sentence names another line of this kind"
+    return ""
+
+
+def _changed(old: str, new: str) -> tuple[int, int]:
+    """The span of ``old`` that ``new`` rewrites: what lies between their common start and end
+    (an empty span where a mark is inserted)."""
+    start = 0
+    while start < min(len(old), len(new)) and old[start] == new[start]:
+        start += 1
+    end = 0
+    while end < min(len(old), len(new)) - start and old[-1 - end] == new[-1 - end]:
+        end += 1
+    return start, len(old) - end
+
+
+def _new_value(old: str, new: str) -> str:
+    """What ``new`` writes in place of a part of ``old``, as the whole value it rewrites
+    ("junhao.teo@veridianbio.com", not only its last letters); "" for a removal."""
+    if not new:
+        return ""
+    start, end = _changed(old, new)
+    stop = len(new) - (len(old) - end)
+    for value in values_in(new):
+        if value.span[0] <= start and stop <= value.span[1]:
+            return new[value.span[0] : value.span[1]]
+    return new[start:stop]
+
+
+def _place_at(number: int, text: str, changed: tuple[int, int], household: frozenset[str]) -> _Place:
+    """The place of the stored value ``changed`` touches: the shortest value or claim over it,
+    or, for a mark inserted after it, the clause it ends."""
+    start, end = changed
+    last = max(start, end - 1)
+    found = [v.span for v in values_in(text) if v.span[0] <= last and start <= v.span[1]]
+    found += [c.span for c in claims_in(text) if c.span[0] <= last and start <= c.span[1]]
+    label = _LABEL.match(text)
+    label_end = label.end() if label and label.end() <= start else 0
+    if start == end and not found:
+        found = [(max(_clause_start(text, start), label_end), start)]
+    span = min(found, key=lambda s: s[1] - s[0]) if found else (start, max(start, end))
+    clause_start = _clause_start(text, span[0])
+    # a clause of a word or none before the value ("…, around 14km", "…, 4.4%"): the one before says
+    if len(_stems(text[clause_start : span[0]])) < _SAYING_WORDS and clause_start > 0:
+        clause_start = _clause_start(text, clause_start - 2)
+    clause_start = max(clause_start, label_end if label_end <= span[0] else 0)
+    after = _CLAUSE_BREAK.search(text, span[1])
+    clause = text[clause_start : after.start() if after else len(text)]
+    head = clause.replace(text[span[0] : span[1]], " ")
+    labelled = label is not None and label.end() <= span[0]
+    if labelled and label:
+        head = f"{label.group(1)} {head}"
+    # whose it is and whether it is past: its label, or the line's opening
+    describing = label.group(1) if labelled and label else _opening(text[: span[0]], household)
+    direct = labelled and label is not None and not _stems(text[label.end() : span[0]])
+    owner = frozenset() if direct and _only_kin(describing) else _owner(describing, household)
+    past = marked_past(text) or bool(_PAST_WORDS.search(describing))
+    past = past or (labelled and bool(_YEAR.search(describing)))
+    return _Place(number, span, frozenset(_stems(head)), owner, past)
+
+
+def _opening(before: str, household: frozenset[str]) -> str:
+    """The words opening a line that say whose it is, when its first word does ("Grandma
+    Zainab's number", "Dad takes", "Chloe's preschool fees"; not "Posts Dad's update")."""
+    words = before.lstrip("-*• ").split()[:_OPENING_WORDS]
+    if not words or not (_owner(words[0], household) or _PAST_WORDS.fullmatch(words[0])):
+        return ""
+    return " ".join(words)
+
+
+def _whole(fact: Known, household: frozenset[str]) -> _Place:
+    """A whole line as one place: what says whose it is, its label or its opening."""
+    label = _LABEL.match(fact.text)
+    describing = _opening(fact.text, household)
+    if label:  # the label and who it gives: "Our cat: Miso, a grey tabby"
+        after = _CLAUSE_BREAK.search(fact.text, label.end())
+        describing = f"{label.group(1)} {fact.text[label.end() : after.start() if after else len(fact.text)]}"
+    past = marked_past(fact.text) or bool(_PAST_WORDS.search(describing))
+    return _Place(fact.number, (0, len(fact.text)), frozenset(), _owner(describing, household), past)
+
+
+def _only_kin(label: str) -> bool:
+    """A label that is only what someone is to the person ("Partner:", "Wife:"): what follows
+    it is who they are, the person's own fact."""
+    words = label.lower().split()
+    return len(words) == 1 and (bool(_KIN.fullmatch(words[0])) or LABELS.get(words[0]) in _PERSON_SLOTS)
+
+
+def _owner(describing: str, household: frozenset[str]) -> frozenset[str]:
+    """Whose a value is, by the words that open its line or its label: the stems naming
+    another person, and the names given with them ("Partner Yusuf", "Mum (Grace)")."""
+    words = {stem(m.group(1).lower()) for m in _POSSESSIVE.finditer(describing)}
+    words -= {"it", "that", "what", "there", "here", "let", "who"}
+    words |= {stem(m.group().lower()) for m in _KIN.finditer(describing)}
+    words |= {stem(m.group(1).lower()) for m in _FOR_NAME.finditer(describing)}
+    for word in _WORD.findall(describing):
+        if LABELS.get(word.lower()) in _PERSON_SLOTS or word.lower() in household:
+            words.add(stem(word.lower()))
+    if words:
+        words |= {stem(name.lower()) for name in _NAME.findall(describing)}
+    return frozenset(words - {"my", "our", "own"})
+
+
+def _of_someone_else(evidence: _Evidence, known: Sequence[Known]) -> bool:
+    """The sentence tells of someone else and not of the person, or names nobody and goes on
+    from a sentence of its message that does."""
+    sentence = evidence.sentence
+    label = _LABEL.match(sentence)
+    if label and _owner(label.group(1), frozenset()):  # "- Reiko (Emi's colleague): new number …"
+        return True
+    texts = [*evidence.message, evidence.earlier, *(fact.text for fact in known)]
+    common = frozenset(re.findall(r"\b[a-z][\w-]*", " ".join(texts)))
+    if _of_another(sentence, common):
+        return True
+    nobody = not _of_the_person(sentence) and not _THIRD_PERSON.search(sentence)
+    return nobody and evidence.before_in_message and _of_another(evidence.before, common)
+
+
+def _of_another(text: str, common: frozenset[str]) -> bool:
+    """The text opens with a third person or a name's possessive (a name: a word the message
+    and the store never write in lower case, not "Landline's"), or tells of a third person
+    and not of the person."""
+    opening = _OPENING_OTHER.match(text)
+    if opening and (opening.group(1) is None or opening.group(1).lower() not in common):
+        return True
+    return not _of_the_person(text) and bool(_THIRD_PERSON.search(text) or _my_someone(text))
+
+
+def _of_the_person(text: str) -> bool:
+    """A word for the person: "I", "we", "me"…, or "my" before a thing rather than a person."""
+    return bool(_FIRST_PERSON.search(text)) or any(not _a_person(m.group(1)) for m in _MY.finditer(text))
+
+
+def _my_someone(text: str) -> bool:
+    return any(_a_person(m.group(1)) for m in _MY.finditer(text))
+
+
+def _a_person(words: str) -> bool:
+    """Words after "my" that name a person: a relative or a partner ("my sis"), or what
+    someone is followed by their name ("my prima Daniela", "my duo partner Callum"); not a
+    thing ("my MacBook", "my savings to Monzo", "my dentist")."""
+    if _KIN.search(words) or any(LABELS.get(word) in _PERSON_SLOTS for word in words.lower().split()):
+        return True
+    named = _CALLED.match(words)
+    return named is not None and not STOPWORDS & set(named.group(1).split())
+
+
+def _another_line_named(fact: Known, known: Sequence[Known], said: set[str]) -> bool:
+    """Another stored line's label has a word the message says ("Office:" and "moved offices")."""
+    for other in known:
+        label = _LABEL.match(other.text)
+        if other.number != fact.number and label and _stems(label.group(1)) & said:
+            return True
+    return False
+
+
+def _recorded_before(known: Sequence[Known], place: _Place, year: int) -> bool:
+    """The place's clause names a year before ``year``: a record of what was done then
+    ("Started sertraline 50mg in March 2024"), not a value that holds now."""
+    text = next(fact.text for fact in known if fact.number == place.number)
+    after = _CLAUSE_BREAK.search(text, place.span[1])
+    clause = text[_clause_start(text, place.span[0]) : after.start() if after else len(text)]
+    return any(int(found) < year for found in _YEAR.findall(clause))
+
+
+def _told_by_value(by_value: set[str], other: _Place, known: Sequence[Known]) -> bool:
+    """The words of the stored value the person said are not in the other place's value."""
+    text = next(fact.text for fact in known if fact.number == other.number)
+    return bool(by_value) and not by_value & _stems(text[other.span[0] : other.span[1]])
+
+
+def _holding(known: Sequence[Known], fact: Known, value: str, household: frozenset[str]) -> list[_Place]:
+    """The places of other facts than ``fact`` that hold ``value`` in its words ("Bath Street"
+    of an office and of a lunch spot)."""
+    if len(value.strip()) < _MIN_VALUE:
+        return []
+    pattern = re.compile(rf"(?<!\w){re.escape(value.strip())}(?!\w)", re.IGNORECASE)
+    return [
+        _place_at(other.number, other.text, match.span(), household)
+        for other in known
+        if other.number != fact.number
+        for match in pattern.finditer(other.text)
+    ]
+
+
+def _places(known: Sequence[Known], kind: str, household: frozenset[str]) -> list[_Place]:
+    """Every stored place of a value of ``kind`` (none for no kind)."""
+    if not kind:
+        return []
+    return [
+        _place_at(fact.number, fact.text, value.span, household)
+        for fact in known
+        for value in values_in(fact.text)
+        if value.kind == kind
+    ]
+
+
+def _kind(text: str, span: tuple[int, int]) -> str:
+    return next((v.kind for v in values_in(text) if _overlap(v.span, span)), "")
+
+
+def _clause_of(sentence: str, new: str) -> str:
+    """The clause of ``sentence`` that holds the new value (all of it when not found)."""
+    at = sentence.find(new) if new.strip() else -1
+    if at < 0:
+        return sentence
+    after = _CLAUSE_BREAK.search(sentence, at + len(new))
+    return sentence[_clause_start(sentence, at) : after.start() if after else len(sentence)]
+
+
+def _clause_start(text: str, position: int) -> int:
+    return max([m.end() for m in _CLAUSE_BREAK.finditer(text, 0, max(0, position))], default=0)
+
+
+def _without(text: str, value: str) -> str:
+    return text.replace(value, " ") if value.strip() else text
+
+
+def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def _stems(text: str) -> set[str]:
+    """The content words of ``text`` in their stem ("it's" and "is" are none)."""
+    words = (_CONTRACTED.sub("", word) for word in _WORD.findall(text.lower()))
+    return {stem(word) for word in words if word not in STOPWORDS}

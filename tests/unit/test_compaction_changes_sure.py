@@ -1,0 +1,185 @@
+"""When an offline change is applied without asking: the rules' sure edits, checked by the
+structure of what was said and stored (``memdesk.llm.sure``). Each refused edit stays a
+suggestion: shown in review with why, not applied by ``compact --yes``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from memdesk.core.dates import annotate
+from memdesk.llm.changes import Edit, Known, Said, said_in
+from memdesk.llm.sure import offline_decided, offline_edits
+
+SAID = datetime(2026, 3, 1, 18, 0)
+
+
+def stored(*lines: str, where: str = "facts") -> list[Known]:
+    return [Known(number, where, "user/facts", text) for number, text in enumerate(lines, 1)]
+
+
+def sentences(*messages: str) -> list[Said]:
+    return said_in([("user", annotate(message, SAID), SAID) for message in messages])
+
+
+def decided(known: list[Known], target: int, new_text: str, evidence: str, *messages: str) -> Edit:
+    """The decision on an update the rules proposed as sure, quoting ``evidence``."""
+    edit = Edit("update", target, new_text, f"The person said: “{evidence}”", evidence=evidence)
+    (result,) = offline_decided([edit], sentences(*messages), known)
+    return result
+
+
+def reason(edit: Edit) -> str:
+    assert not edit.sure
+    assert edit.why.startswith("May be out of date: “")
+    return edit.why.rpartition("(")[2].rstrip(")")
+
+
+def test_the_persons_own_change_of_their_only_line_stays_sure():
+    known = stored("- Mobile: 07700 900 111", "- Lives in Camden")
+    said = "My mobile number changed, it's 07700 900 999 now."
+    edit = decided(known, 1, "- Mobile: 07700 900 999", said, said)
+    assert edit.sure and edit.why == f"The person said: “{said}”"
+
+
+def test_a_line_that_says_it_is_old_is_never_rewritten_unasked():
+    known = stored("- E-mail: sam@newhost.example", "- Old e-mail (closed 2019): sam@oldmail.example")
+    said = "My email is now sam@another.example."
+    edit = decided(known, 2, "- Old e-mail (closed 2019): sam@another.example", said, said)
+    assert reason(edit) == "the stored line says it is past"
+
+
+def test_someone_elses_line_changes_only_when_the_person_names_them():
+    known = stored("- Mobile: 07700 900 111", "- Sister Maya's mobile: 07700 900 222")
+    mine = "Got a new phone, the number is 07700 900 999."
+    edit = decided(known, 2, "- Sister Maya's mobile: 07700 900 999", mine, mine)
+    assert reason(edit) == "the stored line is someone else's and the person does not name them there"
+    hers = "Maya got a new phone, her number is 07700 900 999."
+    assert decided(known, 2, "- Sister Maya's mobile: 07700 900 999", hers, hers).sure
+
+
+def test_the_persons_own_line_does_not_take_someone_elses_news():
+    known = stored("- Mobile: 07700 900 111")
+    for said in (
+        "He switched networks and his new number is 07700 900 999.",
+        "my flatmate Oskar has 07700 900 999 now",
+    ):
+        edit = decided(known, 1, "- Mobile: 07700 900 999", said, said)
+        assert "someone else" in reason(edit)
+    # someone named by what they are to the person, then their name
+    home = stored("- Lives in Lisbon")
+    said = "My gym buddy Bruno moved to Porto, so now she lives by the river."
+    assert (
+        reason(decided(home, 1, "- Lives in Porto", said, said))
+        == "the sentence tells of someone else, not the person"
+    )
+    mine = "My savings moved to Monzo and I live in Porto now."
+    assert decided(home, 1, "- Lives in Porto", mine, mine).sure
+    # a sentence naming nobody goes on from the one before it in its message
+    message = "Oskar lost his phone on the bus. New number too, 07700 900 999."
+    edit = decided(known, 1, "- Mobile: 07700 900 999", "New number too, 07700 900 999.", message)
+    assert reason(edit) == "the sentence tells of someone else, not the person"
+
+
+def test_a_number_is_changed_only_where_the_sentence_names_what_it_is():
+    known = stored("- Pays rent of £950 a month by standing order")
+    said = "The code for the bike shed is 5521 now."
+    edit = decided(known, 1, "- Pays rent of £5521 a month by standing order", said, said)
+    assert reason(edit) == "the sentence names neither the stored value nor what holds it"
+    rent = "The rent is 990 now."
+    assert decided(known, 1, "- Pays rent of £990 a month by standing order", rent, rent).sure
+
+
+def test_of_several_lines_of_a_kind_the_sentence_must_say_which():
+    known = stored("- Email (work): ana@firm.example", "- Email (personal): ana@home.example")
+    vague = "New address: ana@fresh.example."
+    edit = decided(known, 2, "- Email (personal): ana@fresh.example", vague, vague)
+    assert (
+        reason(edit)
+        == "the store keeps this value in more than one place and the sentence does not say which"
+    )
+    said = "My personal address is ana@fresh.example from today."
+    assert decided(known, 2, "- Email (personal): ana@fresh.example", said, said).sure
+    # a value alone is read with the sentence before it
+    edit = decided(
+        known,
+        1,
+        "- Email (work): ana@fresh.example",
+        "ana@fresh.example",
+        "Work one changed.",
+        "ana@fresh.example",
+    )
+    assert edit.sure
+
+
+def test_two_times_in_one_line_need_the_one_said():
+    known = stored("- Meetings: stand-up 9:15, review 15:30")
+    vague = "meetings move to 16:00 from today"
+    edit = decided(known, 1, "- Meetings: stand-up 16:00, review 15:30", vague, vague)
+    assert (
+        reason(edit)
+        == "the store keeps this value in more than one place and the sentence does not say which"
+    )
+    said = "the review is at 16:00 now"
+    assert decided(known, 1, "- Meetings: stand-up 9:15, review 16:00", said, said).sure
+
+
+def test_the_same_value_kept_for_two_things_needs_the_thing_said():
+    known = stored("- Office: Marlow House on Quay Street", "- Favourite café: the little one on Quay Street")
+    said = "Everything moved from Quay Street to Harbour Row last week."
+    edit = decided(known, 2, "- Favourite café: the little one on Harbour Row", said, said)
+    assert (
+        reason(edit)
+        == "the store keeps this value in more than one place and the sentence does not say which"
+    )
+
+
+def test_a_message_about_another_stored_line_does_not_change_this_one():
+    known = stored("- Lives in Camden", "- Office: Holborn")
+    message = "Big week: the company moved offices. We're in Shoreditch now."
+    edit = decided(known, 1, "- Lives in Shoreditch", "We're in Shoreditch now.", message)
+    assert reason(edit) == "the sentence goes on from another stored line, not this one"
+    # two changes in one message: each sentence is of its own line
+    both = "We moved to Shoreditch. The office is in Aldgate now."
+    assert decided(known, 1, "- Lives in Shoreditch", "We moved to Shoreditch.", both).sure
+
+
+def test_a_clause_naming_another_line_of_the_kind_does_not_change_this_one():
+    known = stored("- Personal email: lee@mail.example", "- Partner's email (Jo): jo.m@box.example")
+    said = "new personal is lee@box.example, same provider as jo."
+    edit = decided(known, 2, "- Partner's email (Jo): lee@box.example", said, said)
+    assert reason(edit) == "the sentence names another line of this kind"
+
+
+def test_a_value_is_named_by_the_words_of_its_own_clause():
+    known = stored(
+        "- Goal: 10k in under 50 minutes; long runs on Sundays, currently around 14km", where="app"
+    )
+    said = "long run Sunday, 18km."
+    edit = decided(
+        known, 1, "- Goal: 10k in under 50 minutes; long runs on Sundays, currently around 18km", said, said
+    )
+    assert reason(edit) == "the sentence names neither the stored value nor what holds it"
+    now = "I'm currently around 16km on the long runs."
+    assert decided(
+        known, 1, "- Goal: 10k in under 50 minutes; long runs on Sundays, currently around 16km", now, now
+    ).sure
+
+
+def test_a_question_or_a_plan_is_no_change():
+    known = stored("- Mobile: 07700 900 111")
+    question = "Should I just take the new number 07700 900 999?"
+    assert reason(decided(known, 1, "- Mobile: 07700 900 999", question, question)).startswith("a question")
+    plan = "From April my number will be 07700 900 999."
+    assert "plan" in reason(decided(known, 1, "- Mobile: 07700 900 999", plan, plan))
+
+
+def test_the_offline_step_keeps_a_refused_edit_as_a_suggestion():
+    known = stored("- Mobile: 07700 900 111", "- Work phone: 020 7946 0000")
+    said = sentences("New number as of today: 07700 900 999.")
+    found = [edit for edit in offline_edits(said, known) if edit.action != "add"]
+    assert [(edit.target, edit.sure) for edit in found if edit.target == 2] in ([], [(2, False)])
+    mine = sentences("My mobile is 07700 900 999 now.")
+    assert [
+        (edit.target, edit.text, edit.sure) for edit in offline_edits(mine, known) if edit.action != "add"
+    ] == [(1, "- Mobile: 07700 900 999", True)]
