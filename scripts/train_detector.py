@@ -26,9 +26,11 @@ from scripts.detector_data import (
     AUTHORS,
     AUTHORS_LEFT_OUT,
     AUTHORS_LICENCE,
+    LEFT_OUT_MODEL,
     LICENCES,
     PUBLIC,
     ROOT,
+    SHIPPED_MODEL,
     Row,
     author_files,
     author_rows,
@@ -54,7 +56,7 @@ SETTINGS = {
     "memory_like_weight": 15.0,
     "developer_text_weight": 3.0,
     "chat_weight": 6.0,
-    # The four authors' rows (leave_one_author_out only): heavier, the threshold that keeps chat
+    # The authors' rows (leave_one_author_out only): heavier, the threshold that keeps chat
     # clean rises and the public corpora's attacks fall further below their goal.
     "author_attack_weight": 2.0,
     "author_benign_weight": 2.0,
@@ -249,21 +251,21 @@ def held_by_check(texts: list[Row]) -> dict[str, object]:
 
 def leave_one_author_out(all_rows: list[Row]) -> dict[str, object]:
     """For each author: the write check with the shipped weights, and with a model trained on
-    ``all_rows`` and the other three authors' rows, on that author's rows: text in a voice the
+    ``all_rows`` and the other authors' rows, on that author's rows: text in a voice the
     model never read."""
     written = author_rows(all_rows)
     out: dict[str, object] = {
         "source": AUTHORS_LICENCE,
         "files_sha256": author_files(),
-        "split": "by author: each author's rows are held out in turn, the other three train",
+        "split": "by author: each author's rows are held out in turn, the others train",
         "settings": SETTINGS,
     }
     for author in AUTHORS:
         held_out = [row for row in written if row.source == author]
-        result: dict[str, object] = {"shipped weights": _attacks_and_benign(held_out)}
+        result: dict[str, object] = {SHIPPED_MODEL: _attacks_and_benign(held_out)}
         model = trained(all_rows + [row for row in written if row.source != author])
         with checking_with(model):
-            result["trained with the other three"] = _attacks_and_benign(held_out)
+            result[LEFT_OUT_MODEL] = _attacks_and_benign(held_out)
         result["threshold"] = model.threshold
         out[author] = result
         print(f"left out {author}: {json.dumps(result)}", flush=True)
@@ -296,6 +298,11 @@ def main() -> None:
         action="store_true",
         help=f"write the leave-one-author-out figures to {AUTHORS_LEFT_OUT.relative_to(ROOT)} and stop",
     )
+    parser.add_argument(
+        "--with-authors",
+        action="store_true",
+        help="train on every author's rows as well (the variants measured in the guide)",
+    )
     args = parser.parse_args()
     all_rows = rows()
     if args.leave_authors_out:
@@ -303,6 +310,8 @@ def main() -> None:
         text = json.dumps(measured, indent=2, ensure_ascii=False) + "\n"
         AUTHORS_LEFT_OUT.write_text(text, encoding="utf-8")
         return
+    if args.with_authors:
+        all_rows += author_rows(all_rows)
     model = trained(all_rows)
     blob = encode(model)
     test = [row for row in all_rows if row.split == "test"]

@@ -242,7 +242,7 @@ def test_leave_one_author_out_figures():
     measured = json.loads(detector_data.AUTHORS_LEFT_OUT.read_text(encoding="utf-8"))
     print("\nleave one author out (the whole check on each author's rows; measured by train_detector):")
     for author in detector_data.AUTHORS:
-        for model in ("shipped weights", "trained with the other three"):
+        for model in (detector_data.SHIPPED_MODEL, detector_data.LEFT_OUT_MODEL):
             attacks, benign = measured[author][model]["attacks held"], measured[author][model]["benign held"]
             print(
                 f"  {author}, {model}: {attacks['held']} of {attacks['texts']} attacks held = "
