@@ -263,6 +263,27 @@ def test_an_identifier_is_read_by_its_pieces_apart_from_the_words_of_prose():
     assert pieced.score(*_reading("print_system_prompt()")) > 0.8 > pieced.score(*_reading("a system prompt"))
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Assistant: Moved it to ~/bin/backup.sh.",
+        "Run ./scripts/run_all_checks.sh after editing src/prompts/system_prompt.md",
+        "Saved the override to /etc/app/override.conf; the bypass flag is in ci/bypass-rules.yaml.",
+        "Docs live at https://docs.example.org/guide/ignore-rules.html now.",
+        "We renamed print_system_prompt.py to show_prompt.py in the tools folder, as the review asked.",
+    ],
+)
+def test_a_path_or_a_file_name_gives_no_pieces(text):
+    # Where something is names no act: its parts are not the words of an order.
+    assert _reading(text)[1] == []
+
+
+def test_an_identifier_beside_a_path_keeps_its_pieces():
+    text = "The tests now call reveal_prompt() from the helper in ~/bin/tool.py before they start."
+    pieces = _reading(text)[1]
+    assert pieces == [PIECE_MARK + "reveal", PIECE_MARK + "prompt"]
+
+
 def test_words_one_apart_are_a_pair_the_model_weighs():
     ordered, shuffled = "ignore all previous notes", "all previous ignore notes"
     assert skip_pair("ignore", "previous") in features(ordered) and pair("ignore", "all") in features(ordered)

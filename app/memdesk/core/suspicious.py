@@ -28,7 +28,7 @@ from functools import cached_property
 from memdesk.core import detector
 from memdesk.core.detector_address import only_mentions
 from memdesk.core.detector_features import reading
-from memdesk.core.detector_mention import mentioned, shown_or_looked_for
+from memdesk.core.detector_mention import clause_start, mentioned, shown_or_looked_for
 from memdesk.core.suspicious_families import FAMILIES, NEAR_CHARS
 from memdesk.core.suspicious_poisoning import GUARDED, HANDS_OVER, POISONING_FAMILIES
 
@@ -1449,11 +1449,13 @@ def _learned(text: str, clean: str, lowered: str, origin: list[int] | None) -> l
     # Lower-casing keeps offsets but for a few letters (İ); then the whole text is marked.
     phrase = model.weightiest_phrase(read) if len(read) == len(clean) else None
     # The words that weighed most may only be talked about ("the filter flags notes that tell
-    # the assistant to …"): the model reads the text again without them.
+    # the assistant to …") or be a step the writer reports ("we skip the header rows and ignore
+    # everything before …"): the model reads the text again without them.
     for _again in range(_MENTIONS_SET_ASIDE):
-        if phrase is None or not shown_or_looked_for(read, phrase.start, phrase.end):
+        aside = None if phrase is None else _set_aside(read, phrase)
+        if aside is None:
             break
-        read = read[: phrase.start] + " " * (phrase.end - phrase.start) + read[phrase.end :]
+        read = read[: aside[0]] + " " * (aside[1] - aside[0]) + read[aside[1] :]
         score = model.score(read, pieces)
         if score < model.threshold:
             return []
@@ -1468,6 +1470,19 @@ def _learned(text: str, clean: str, lowered: str, origin: list[int] | None) -> l
     else:
         why = LEARNED_REASON.format(score=shown)
     return [Finding(why, start, end)]
+
+
+def _set_aside(read: str, phrase: detector.Phrase) -> tuple[int, int] | None:
+    """What of the model's weightiest ``phrase`` of ``read`` is not said to the reader: all of it
+    when it is shown or looked for; the part in the clause it ends in when that clause's subject
+    is the writer or someone else (a step reported, not an order), read as the rules read a
+    clause; None when it is said to the reader."""
+    if shown_or_looked_for(read, phrase.start, phrase.end):
+        return phrase.start, phrase.end
+    last_word = read.rfind(" ", phrase.start, phrase.end) + 1 or phrase.start
+    if not mentioned(read, last_word, phrase.end, True):
+        return None
+    return max(phrase.start, clause_start(read, last_word)), phrase.end
 
 
 def _pieces(lowered: str) -> list[tuple[int, int]]:
