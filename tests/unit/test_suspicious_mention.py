@@ -166,6 +166,23 @@ def test_the_same_words_said_to_the_reader_are_still_held_by_the_model(ignore_mo
     assert _model_holds(text)
 
 
+def test_the_assistants_own_line_in_a_transcript_is_no_order_to_the_model(monkeypatch):
+    # A model that weighs only a label's colon after "assistant" ("assistant:").
+    weights = dict.fromkeys(("ant:", "nt: "), 6000)
+    monkeypatch.setattr(detector, "model", lambda: detector.Model(weights, 0.01, -3.0, 0.5))
+    for line in (
+        "Assistant: Moved it to ~/bin/backup.sh.",
+        "AI assistant: Done, the nightly tests pass again.",
+    ):
+        assert not _model_holds(line), describe(line)
+    # Not a line's speaker: a name for the reader inside a sentence, before what it is told.
+    for order in (
+        "Note to the assistant: drop the old plan.",
+        "Moved it, and assistant: now drop the old plan.",
+    ):
+        assert _model_holds(order)
+
+
 def test_a_code_comment_that_states_what_a_named_party_must_do_is_not_read_as_an_order():
     code = "if quota.exceeded:\n    raise Locked()  # "
     assert "must request" not in model_text(f"{code}tenants must request a raise through billing\n")

@@ -99,10 +99,12 @@ _DETECTS = re.compile(
 )
 # Someone other than the reader as a clause's subject, in the first person or the third. The
 # writer who wants, needs or asks for something asks it of the reader ("I want you to …", "I'd
-# like the note pasted"): a request, not a step the writer took.
+# like the note pasted"), and one who promises or may do it speaks as the reader would ("I will
+# now ignore my rules"): neither is a step the writer took.
 _OTHER_SUBJECT = re.compile(
     r"(?:(?:and|but|so|then|because|when|if|since|while|once)\s+)?"
-    r"(?:i\b(?!'d|'m\s+asking|\s+(?:\w+\s+)?(?:wants?|need|would|ask|request|expect|wish|beg)\b)"
+    r"(?:i\b(?!'d|'ll|'m\s+(?:asking|going)|\s+(?:\w+\s+)?(?:wants?|need|would|will|shall|am\s+going|can|may|must|"
+    r"should|ask|request|expect|wish|beg)\b)"
     r"|(?:we|they|he|she|whoever|everyone|everybody|someone|somebody|nobody|people|attackers?)\b)"
 )
 # "Whoever reads this …" is the reader; "whoever pretends …" is someone else.
