@@ -317,7 +317,7 @@ def main() -> None:
             "features": len(model.weights),
             "threshold": model.threshold,
         },
-        "sources": {name: LICENCES[name] for name in LICENCES},
+        "sources": {**LICENCES, "authors": AUTHORS_LICENCE},
         "developer_sources": developer_sources(all_rows),
         "inputs_sha256": sources(),
         "rows": {
