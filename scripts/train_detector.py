@@ -55,11 +55,11 @@ SETTINGS = {
     "regularisation_C": 30.0,
     "memory_like_weight": 15.0,
     "developer_text_weight": 3.0,
-    "chat_weight": 6.0,
+    "chat_weight": 12.0,
     # The authors' rows: heavier, the threshold that keeps chat clean rises and the public
     # corpora's attacks fall below their goal.
-    "author_attack_weight": 2.0,
-    "author_benign_weight": 2.0,
+    "author_attack_weight": 1.0,
+    "author_benign_weight": 1.0,
     "benign_goal_chat": 0.004,
     "benign_goal_developer": 0.005,
     "benign_goal_public": 0.1,
