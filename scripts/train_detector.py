@@ -56,8 +56,8 @@ SETTINGS = {
     "memory_like_weight": 15.0,
     "developer_text_weight": 3.0,
     "chat_weight": 12.0,
-    # The authors' rows: heavier, the threshold that keeps chat clean rises and the public
-    # corpora's attacks fall below their goal.
+    # The authors' rows weigh as one row of their kind: heavier, their attacks in chat and mail
+    # lift the chat the threshold is held to, and the public corpora's attacks fall further.
     "author_attack_weight": 1.0,
     "author_benign_weight": 1.0,
     "benign_goal_chat": 0.004,
