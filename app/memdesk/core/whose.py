@@ -162,7 +162,7 @@ _OWNERS = re.compile(r"\b([A-Za-z][\w-]*?)(?:['’]s\b|(?<=s)['’](?=\s))")
 _NOT_OWNERS = frozenset({"it", "that", "what", "there", "here", "let", "who"})
 _FOR_NAME = re.compile(r"\bfor\s+([A-Z][\w-]+)")  # "Old number for Kwame"
 _CAPITALISED = re.compile(r"\b[A-Z][a-z][\w-]*")
-_LETTERS = re.compile(r"[^\W\d_][\w'’-]*")  # a word, in any alphabet ("Zoë")
+_TOKEN = re.compile(r"[^\W\d_][\w'’-]*|\d+[a-z]*")  # a word in any alphabet ("Zoë"), a number ("2nd")
 # The person anywhere in a sentence ("I", "we're", "me", "mine", "myself"); "my" is read apart.
 _PERSON_NAMED = re.compile(r"(?i:\b(?:i|we|me|us|mine|myself)\b)")
 # "my" before what the person has ("my work mail") or before a person: a relative, or a name
@@ -361,7 +361,7 @@ def line_owner(describing: str, people: frozenset[str], form: Callable[[str], st
     words = {form(m.group(1).lower()) for m in _OWNERS.finditer(describing)} - _NOT_OWNERS
     words |= {form(m.group().lower()) for m in _RELATION.finditer(describing)}
     words |= {form(m.group(1).lower()) for m in _FOR_NAME.finditer(describing)}
-    words |= {form(word.lower()) for word in _LETTERS.findall(describing) if word.lower() in people}
+    words |= {form(word.lower()) for word in _TOKEN.findall(describing) if word.lower() in people}
     if words:
         words |= {form(name.lower()) for name in _CAPITALISED.findall(describing)}
     return frozenset(words - {"my", "our", "own"})
