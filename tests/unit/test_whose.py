@@ -8,12 +8,15 @@ from memdesk.core.whose import (
     PERSON,
     UNSAID,
     doer,
+    line_owner,
     named_subject,
     nearest,
     of_clause,
     of_value,
+    only_relation,
     owner_before,
     reported,
+    tells_of_another,
     told_of_another,
 )
 
@@ -141,3 +144,69 @@ def test_has_is_no_ones_possessive():
     text = "the GP's bumped the levothyroxine to 75mcg"
     assert of_clause(text, at(text, "75mcg")).who == UNSAID
     assert of_clause("Sam's changed her number to 07700 900456", 30).who == OTHER
+
+
+PEOPLE = frozenset({"partner", "wife", "kids"})
+
+
+def own(describing: str) -> frozenset[str]:
+    return line_owner(describing, PEOPLE | {"dev"}, str.lower)
+
+
+@pytest.mark.parametrize(
+    ("describing", "owner"),
+    [
+        ("Grandma Zainab's number", {"grandma", "zainab"}),
+        ("Markus' new flat", {"markus"}),
+        ("Old number for Kwame", {"kwame", "old"}),
+        ("Partner Yusuf", {"partner", "yusuf"}),
+        ("Dev drives", {"dev"}),
+        ("My best pal Awa", {"pal", "awa"}),
+    ],
+)
+def test_a_stored_line_is_someone_elses_by_its_opening_words(describing, owner):
+    assert own(describing) == owner
+
+
+@pytest.mark.parametrize(
+    "describing", ["My work mail", "That's the office", "Home", "Lives with roommate Theo"]
+)
+def test_a_stored_line_that_names_no_one_else_is_the_persons(describing):
+    assert own(describing) == frozenset()
+
+
+def test_a_label_that_is_only_what_someone_is_introduces_the_persons_own_fact():
+    assert only_relation("Wife", PEOPLE)
+    assert only_relation("Sister", PEOPLE)
+    assert not only_relation("Sister's phone", PEOPLE)
+    assert not only_relation("Phone", PEOPLE)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "He new number is 07700 900123",
+        "Shona's wee sister Kayleigh's got a new phone",
+        "my prima Daniela just moved to Valencia",
+    ],
+)
+def test_a_sentence_about_someone_else_is_theirs(sentence):
+    assert tells_of_another(sentence, "", [sentence], PEOPLE)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I moved to Valencia",
+        "my work mail is now jo@acme.org",
+        "Landline's changed to 0161 496 0000, the landline is in the hall",
+    ],
+)
+def test_a_sentence_of_the_persons_own_is_not_someone_elses(sentence):
+    assert not tells_of_another(sentence, "", [sentence], PEOPLE)
+
+
+def test_a_sentence_that_names_nobody_goes_on_from_the_one_before():
+    before = "my brother Tom got a new phone"
+    assert tells_of_another("07700 900123.", before, [before], PEOPLE)
+    assert not tells_of_another("07700 900123.", "", [before], PEOPLE)

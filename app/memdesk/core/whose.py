@@ -17,13 +17,18 @@ answer it live here alone:
 - a relative's news becomes the person's when the sentence goes on to say so ("…so that's
   me now", "her old Kindle is mine now").
 
+The last check on an offline edit (``llm.sure``) reads two more things here: whose a stored
+line is, by the words opening it or its label ("Grandma Zainab's number", "Old number for
+Kwame": ``line_owner``), and whether a sentence tells of someone else and not of the person
+("He new number is …", "my prima Daniela just moved to …": ``tells_of_another``).
+
 Each reader returns a ``Whose``: who, and the span of the words that say so.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from memdesk.core.search_text import STOPWORDS
@@ -58,7 +63,8 @@ FAMILY_WORDS = (
     # short and dialect forms, and the words of other languages people mix into English
     r"sis|bro|maw|mam|mammy|mama|mammi|papa|tía|tia|tío|tio|prima|primo|abuela|abuelo"
 )
-RELATIVE_WORDS = rf"{FAMILY_WORDS}|friend|colleague|neighbou?r|flatmate|roommate|boss"
+_ACQUAINTANCES = r"friend|colleague|neighbou?r|flatmate|boss"
+RELATIVE_WORDS = rf"{FAMILY_WORDS}|{_ACQUAINTANCES}|roommate"
 _TITLES = r"grandma|grandpa|granny|gran|nan|nana|grandad|auntie|aunt|uncle|cousin"  # before a name
 _NOT_POSSESSIVE = r"(?:It|That|What|There|Here|He|She|Let|Who|Where|When|How)['’]s"
 # Someone else named by what they are, each alternative's one group the word naming them: a
@@ -145,6 +151,31 @@ _FORWARDED_LINE = re.compile(r"[ \t]*>")  # a line quoted from someone else's me
 SENTENCE_STOP = re.compile(r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bSt)[.!?](?=\s|$)")
 _SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|\n")
 _WORD = re.compile(r"[A-Za-z][\w'’-]*")
+
+# --- whose a stored line is, and whose news a sentence tells, for the last check on an edit ---
+# What someone is to the person, as a stored line or a "my" names them ("Best pal: …"; a
+# "roommate" there is who the person lives with: "2BR with roommate Theo").
+_RELATION = re.compile(rf"(?i:\b(?:{FAMILY_WORDS}|{_ACQUAINTANCES}|pal)\b)")
+# A name's possessive opening a stored line or its label ("Mum's", "Markus'"), and the words
+# whose "'s" is no one's.
+_OWNERS = re.compile(r"\b([A-Za-z][\w-]*?)(?:['’]s\b|(?<=s)['’](?=\s))")
+_NOT_OWNERS = frozenset({"it", "that", "what", "there", "here", "let", "who"})
+_FOR_NAME = re.compile(r"\bfor\s+([A-Z][\w-]+)")  # "Old number for Kwame"
+_CAPITALISED = re.compile(r"\b[A-Z][a-z][\w-]*")
+_TOKEN = re.compile(r"[^\W\d_][\w'’-]*|\d+[a-z]*")  # a word in any alphabet ("Zoë"), a number ("2nd")
+# The person anywhere in a sentence ("I", "we're", "me", "mine", "myself"); "my" is read apart.
+_PERSON_NAMED = re.compile(r"(?i:\b(?:i|we|me|us|mine|myself)\b)")
+# "my" before what the person has ("my work mail") or before a person: a relative, or a name
+# within three words ("my prima Daniela", "my duo partner Callum", "my sis").
+_MY = re.compile(r"(?i:\b(?:my|our|ma|meh|mi)\s+)((?:[\w'’-]+\s+){0,2}[\w'’-]+)")
+_CALLED = re.compile(r"((?:[a-z][\w'’-]*\s+){1,2})[A-Z][a-z]")  # "prima Daniela", "duo partner Callum"
+_HE_OR_SHE = re.compile(r"(?i:\b(?:he|she|his|her|hers|him)\b)")
+# A sentence opening with a third person ("He new number is …", "she's got …") or a name's
+# possessive ("Shona's wee sister …").
+_OPENING_OTHER = re.compile(
+    r"\s*(?:[-*•]\s*)?(?:(?i:so|and|but|oh|also|anyway)\s+)?"
+    r"(?:(?i:he|she|his|her)\b|(?!(?:It|That|What|There|Here|Who|Let)['’])([A-Z][a-z][\w-]*)['’]s\b)"
+)
 
 
 def named_in(words: str, *, any_case: bool = False, labelled: bool = False, news: bool = False) -> Whose:
@@ -319,3 +350,66 @@ def sentence_end(text: str, at: int) -> int:
 
 def _shifted(found: Whose, by: int) -> Whose:
     return found if found.who == UNSAID else Whose(found.who, (found.span[0] + by, found.span[1] + by))
+
+
+def line_owner(describing: str, people: frozenset[str], form: Callable[[str], str]) -> frozenset[str]:
+    """Whose a stored value is, by the words that open its line or its label: each word naming
+    another person in its ``form`` (a name's possessive, what someone is to the person, a name
+    after "for", a word of ``people``), with the names given beside them ("Partner Yusuf",
+    "Mum (Grace)"); none when it is the person's own. ``people``: lowercased words for someone
+    ("partner", "kids") and the household's names."""
+    words = {form(m.group(1).lower()) for m in _OWNERS.finditer(describing)} - _NOT_OWNERS
+    words |= {form(m.group().lower()) for m in _RELATION.finditer(describing)}
+    words |= {form(m.group(1).lower()) for m in _FOR_NAME.finditer(describing)}
+    words |= {form(word.lower()) for word in _TOKEN.findall(describing) if word.lower() in people}
+    if words:
+        words |= {form(name.lower()) for name in _CAPITALISED.findall(describing)}
+    return frozenset(words - {"my", "our", "own"})
+
+
+def only_relation(label: str, people: frozenset[str]) -> bool:
+    """A label that is only what someone is to the person ("Partner:", "Wife:"): what follows
+    it is who they are, the person's own fact. ``people`` as for ``line_owner``."""
+    words = label.lower().split()
+    return len(words) == 1 and (bool(_RELATION.fullmatch(words[0])) or words[0] in people)
+
+
+def tells_of_another(sentence: str, before: str, texts: Iterable[str], people: frozenset[str]) -> bool:
+    """The sentence tells of someone else and not of the person, or names nobody and goes on
+    from ``before`` (the sentence before it in its message; "" for none) that does. A name is a
+    word the ``texts`` (its message, the store) never write in lower case, not "Landline's";
+    ``people`` as for ``line_owner``."""
+    common = frozenset(re.findall(r"\b[a-z][\w-]*", " ".join(texts)))
+    if _of_another(sentence, common, people):
+        return True
+    nobody = not _of_the_person(sentence, people) and not _HE_OR_SHE.search(sentence)
+    return nobody and _of_another(before, common, people)
+
+
+def _of_another(text: str, common: frozenset[str], people: frozenset[str]) -> bool:
+    """The text opens with a third person or a name's possessive, or tells of a third person
+    and not of the person."""
+    opening = _OPENING_OTHER.match(text)
+    if opening and (opening.group(1) is None or opening.group(1).lower() not in common):
+        return True
+    mentioned = bool(_HE_OR_SHE.search(text)) or any(
+        _a_person(m.group(1), people) for m in _MY.finditer(text)
+    )
+    return not _of_the_person(text, people) and mentioned
+
+
+def _of_the_person(text: str, people: frozenset[str]) -> bool:
+    """A word for the person: "I", "we", "me"…, or "my" before a thing rather than a person."""
+    return bool(_PERSON_NAMED.search(text)) or any(
+        not _a_person(m.group(1), people) for m in _MY.finditer(text)
+    )
+
+
+def _a_person(words: str, people: frozenset[str]) -> bool:
+    """Words after "my" that name a person: a relative or a partner ("my sis"), or what
+    someone is followed by their name ("my prima Daniela", "my duo partner Callum"); not a
+    thing ("my MacBook", "my savings to Monzo", "my dentist")."""
+    if _RELATION.search(words) or any(word in people for word in words.lower().split()):
+        return True
+    named = _CALLED.match(words)
+    return named is not None and not STOPWORDS & set(named.group(1).split())

@@ -45,7 +45,7 @@ from memdesk.core.slots import (
     stem,
 )
 from memdesk.core.values import ADDRESS, EMAIL, PHONE, TITLED, values_in
-from memdesk.core.whose import FAMILY_WORDS
+from memdesk.core.whose import LABEL, line_owner, only_relation, tells_of_another
 from memdesk.llm.changes import Edit, Known, Said, offline_changes
 
 # A value whose shape says what it is: a phone number, an address, a titled name.
@@ -53,33 +53,14 @@ _SELF_DESCRIBING = frozenset({PHONE, EMAIL, ADDRESS, TITLED})
 _WORD = re.compile(r"[^\W\d_][\w'’-]*|\d+[a-z]*")
 _CONTRACTED = re.compile(r"['’](?:s|re|ll|d|ve|m)$")
 _CLAUSE_BREAK = re.compile(r"[,;]\s|\s[—–-]\s|\s(?:and|but|so)\s")
-_LABEL = re.compile(r"\s*(?:[-*•]\s+)?([^:\n]{1,40}):\s")
 _MIN_VALUE = 3  # characters of a value looked for in other facts
 _OPENING_WORDS = 3  # a line's subject, whose it is: "Grandma Zainab's number", "Dad takes …"
 _SAYING_WORDS = 2  # before a value in its clause, enough to say what it is: "team review 15:30"
-# Whose a line is: a possessive ("Mum's", "Markus'"), a word for a relative or a friend, a
-# name after "for" ("Old number for Kwame").
-_POSSESSIVE = re.compile(r"\b([A-Za-z][\w-]*?)(?:['’]s\b|(?<=s)['’](?=\s))")
-_KIN = re.compile(rf"(?i:\b(?:{FAMILY_WORDS}|friend|pal|colleague|neighbou?r|flatmate|boss)\b)")
-_FOR_NAME = re.compile(r"\bfor\s+([A-Z][\w-]+)")
-_NAME = re.compile(r"\b[A-Z][a-z][\w-]*")
 _PERSON_SLOTS = frozenset({"partner", "child", "children", "sibling", "parent", "pet"})
+_PEOPLE = frozenset(word for word, slot in LABELS.items() if slot in _PERSON_SLOTS)  # "wife", "kids"
 # A line that says it is past: "Old …", "(former)", "fees were …", a year in its label.
 _PAST_WORDS = re.compile(r"(?i:\b(?:old|former|previous|ex|was|were)\b)")
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
-_FIRST_PERSON = re.compile(r"(?i:\b(?:i|i['’]m|i['’]ve|i['’]d|i['’]ll|me|we|we['’]re|us|mine|myself)\b)")
-# "my" before what the person has ("my work mail"), or before a person: a word for a relative
-# or a name within three words ("my prima Daniela", "my duo partner Callum", "my sis")
-_MY = re.compile(r"(?i:\b(?:my|our|ma|meh|mi)\s+)((?:[\w'’-]+\s+){0,2}[\w'’-]+)")
-# what someone is, then their name: "prima Daniela", "duo partner Callum"
-_CALLED = re.compile(r"((?:[a-z][\w'’-]*\s+){1,2})[A-Z][a-z]")
-_THIRD_PERSON = re.compile(r"(?i:\b(?:he|she|his|her|hers|him)\b(?:['’](?:s|ll|d))?)")
-# A sentence opening with a third person ("He new number is …", "she's got …") or a name's
-# possessive ("Shona's wee sister …") is about them.
-_OPENING_OTHER = re.compile(
-    r"\s*(?:[-*•]\s*)?(?:(?i:so|and|but|oh|also|anyway)\s+)?"
-    r"(?:(?i:he|she|his|her)\b|(?!(?:It|That|What|There|Here|Who|Let)['’])([A-Z][a-z][\w-]*)['’]s\b)"
-)
 
 
 @dataclass(frozen=True)
@@ -266,7 +247,7 @@ def _place_at(number: int, text: str, changed: tuple[int, int], household: froze
     last = max(start, end - 1)
     found = [v.span for v in values_in(text) if v.span[0] <= last and start <= v.span[1]]
     found += [c.span for c in claims_in(text) if c.span[0] <= last and start <= c.span[1]]
-    label = _LABEL.match(text)
+    label = LABEL.match(text)
     label_end = label.end() if label and label.end() <= start else 0
     if start == end and not found:
         found = [(max(_clause_start(text, start), label_end), start)]
@@ -285,7 +266,7 @@ def _place_at(number: int, text: str, changed: tuple[int, int], household: froze
     # whose it is and whether it is past: its label, or the line's opening
     describing = label.group(1) if labelled and label else _opening(text[: span[0]], household)
     direct = labelled and label is not None and not _stems(text[label.end() : span[0]])
-    owner = frozenset() if direct and _only_kin(describing) else _owner(describing, household)
+    owner = frozenset() if direct and only_relation(describing, _PEOPLE) else _owner(describing, household)
     past = marked_past(text) or bool(_PAST_WORDS.search(describing))
     past = past or (labelled and bool(_YEAR.search(describing)))
     return _Place(number, span, frozenset(_stems(head)), owner, past)
@@ -302,7 +283,7 @@ def _opening(before: str, household: frozenset[str]) -> str:
 
 def _whole(fact: Known, household: frozenset[str]) -> _Place:
     """A whole line as one place: what says whose it is, its label or its opening."""
-    label = _LABEL.match(fact.text)
+    label = LABEL.match(fact.text)
     describing = _opening(fact.text, household)
     if label:  # the label and who it gives: "Our cat: Miso, a grey tabby"
         after = _CLAUSE_BREAK.search(fact.text, label.end())
@@ -311,76 +292,27 @@ def _whole(fact: Known, household: frozenset[str]) -> _Place:
     return _Place(fact.number, (0, len(fact.text)), frozenset(), _owner(describing, household), past)
 
 
-def _only_kin(label: str) -> bool:
-    """A label that is only what someone is to the person ("Partner:", "Wife:"): what follows
-    it is who they are, the person's own fact."""
-    words = label.lower().split()
-    return len(words) == 1 and (bool(_KIN.fullmatch(words[0])) or LABELS.get(words[0]) in _PERSON_SLOTS)
-
-
 def _owner(describing: str, household: frozenset[str]) -> frozenset[str]:
-    """Whose a value is, by the words that open its line or its label: the stems naming
-    another person, and the names given with them ("Partner Yusuf", "Mum (Grace)")."""
-    words = {stem(m.group(1).lower()) for m in _POSSESSIVE.finditer(describing)}
-    words -= {"it", "that", "what", "there", "here", "let", "who"}
-    words |= {stem(m.group().lower()) for m in _KIN.finditer(describing)}
-    words |= {stem(m.group(1).lower()) for m in _FOR_NAME.finditer(describing)}
-    for word in _WORD.findall(describing):
-        if LABELS.get(word.lower()) in _PERSON_SLOTS or word.lower() in household:
-            words.add(stem(word.lower()))
-    if words:
-        words |= {stem(name.lower()) for name in _NAME.findall(describing)}
-    return frozenset(words - {"my", "our", "own"})
+    """Whose a value is, by the words that open its line or its label (``core.whose``), as stems."""
+    return line_owner(describing, _PEOPLE | household, stem)
 
 
 def _of_someone_else(evidence: _Evidence, known: Sequence[Known]) -> bool:
-    """The sentence tells of someone else and not of the person, or names nobody and goes on
-    from a sentence of its message that does."""
-    sentence = evidence.sentence
-    label = _LABEL.match(sentence)
-    if label and _owner(label.group(1), frozenset()):  # "- Reiko (Emi's colleague): new number …"
+    """The sentence tells of someone else and not of the person (its label names another:
+    "- Reiko (Emi's colleague): new number …"), or goes on from a sentence of its message
+    that does (``core.whose``)."""
+    label = LABEL.match(evidence.sentence)
+    if label and _owner(label.group(1), frozenset()):
         return True
     texts = [*evidence.message, evidence.earlier, *(fact.text for fact in known)]
-    common = frozenset(re.findall(r"\b[a-z][\w-]*", " ".join(texts)))
-    if _of_another(sentence, common):
-        return True
-    nobody = not _of_the_person(sentence) and not _THIRD_PERSON.search(sentence)
-    return nobody and evidence.before_in_message and _of_another(evidence.before, common)
-
-
-def _of_another(text: str, common: frozenset[str]) -> bool:
-    """The text opens with a third person or a name's possessive (a name: a word the message
-    and the store never write in lower case, not "Landline's"), or tells of a third person
-    and not of the person."""
-    opening = _OPENING_OTHER.match(text)
-    if opening and (opening.group(1) is None or opening.group(1).lower() not in common):
-        return True
-    return not _of_the_person(text) and bool(_THIRD_PERSON.search(text) or _my_someone(text))
-
-
-def _of_the_person(text: str) -> bool:
-    """A word for the person: "I", "we", "me"…, or "my" before a thing rather than a person."""
-    return bool(_FIRST_PERSON.search(text)) or any(not _a_person(m.group(1)) for m in _MY.finditer(text))
-
-
-def _my_someone(text: str) -> bool:
-    return any(_a_person(m.group(1)) for m in _MY.finditer(text))
-
-
-def _a_person(words: str) -> bool:
-    """Words after "my" that name a person: a relative or a partner ("my sis"), or what
-    someone is followed by their name ("my prima Daniela", "my duo partner Callum"); not a
-    thing ("my MacBook", "my savings to Monzo", "my dentist")."""
-    if _KIN.search(words) or any(LABELS.get(word) in _PERSON_SLOTS for word in words.lower().split()):
-        return True
-    named = _CALLED.match(words)
-    return named is not None and not STOPWORDS & set(named.group(1).split())
+    before = evidence.before if evidence.before_in_message else ""
+    return tells_of_another(evidence.sentence, before, texts, _PEOPLE)
 
 
 def _another_line_named(fact: Known, known: Sequence[Known], said: set[str]) -> bool:
     """Another stored line's label has a word the message says ("Office:" and "moved offices")."""
     for other in known:
-        label = _LABEL.match(other.text)
+        label = LABEL.match(other.text)
         if other.number != fact.number and label and _stems(label.group(1)) & said:
             return True
     return False
