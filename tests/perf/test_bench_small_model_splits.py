@@ -48,7 +48,7 @@ CALL_TIMEOUT_S = 600
 SHOWN_REPLIES, SHOWN_CHARS = 3, 160  # of the changes replies, to read what the model writes
 FALLBACK = "the offline rules' changes are proposed instead"  # the changes step's note
 _CANDIDATE = re.compile(r"^(\d+)\. \(", re.MULTILINE)
-_QUOTED = re.compile(r"“[^”]*”|\([^)]*\)$")
+_QUOTED = re.compile(r"“[^”]*”")
 
 
 def chosen_splits() -> list[Path]:
@@ -115,9 +115,9 @@ def refusal(change: Change) -> list[str]:
     """Why a model's edit was not applied, by family: the check and its reason, the quotes left out."""
     why = []
     if change.reason.startswith("Not applied:"):
-        family = _QUOTED.sub("", change.reason.removeprefix("Not applied:")).split(" — ")[0]
-        why.append(f"evidence: {family.strip(' .:')}")
-    why += [f"grounding: {mark.kind.value}" for mark in dict.fromkeys(change.marks)]
+        family = _QUOTED.sub("…", change.reason.removeprefix("Not applied:")).split(" — ")[0]
+        why.append(f"evidence: {family.strip(' .:…')}")
+    why += [f"grounding: {kind}" for kind in dict.fromkeys(mark.kind.value for mark in change.marks)]
     if change.suspicion:
         why.append("suspicious text")
     return why or [f"other: {change.reason}"]
