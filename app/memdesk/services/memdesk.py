@@ -19,6 +19,8 @@ from sqlalchemy.orm import Session
 
 from memdesk.config import SPECS, LoadedSettings, Settings, global_folder, load_settings, save_settings
 from memdesk.core.timefmt import utcnow
+from memdesk.core.trust import is_assistant
+from memdesk.errors import BadInputError
 from memdesk.paths import Paths, resolve_paths
 from memdesk.services.context import Context
 from memdesk.store.engine import Store
@@ -60,6 +62,12 @@ class Memdesk:
         actor: str = "user",
         clock: Callable[[], datetime] = utcnow,
     ) -> None:
+        if is_assistant(actor):
+            raise BadInputError(
+                f"{actor!r} names an assistant, whose writes go through Review; "
+                "this object writes as the person",
+                "an assistant opens the store with memdesk.assistant.Assistant.open(NAME)",
+            )
         self.paths = paths
         self.settings_problems = loaded.problems
         self.store = Store(paths.db_url, backup_dir=paths.backup_dir)
