@@ -304,6 +304,11 @@ class Memdesk:
         }
         if changed:
             save_settings(self.paths.config_file, changed)
+        self.reload_settings()
+
+    def reload_settings(self) -> None:
+        """Use what the settings file says now (a long-running server follows the person's
+        edits this way, from its next call on)."""
         loaded = load_settings(self.paths.config_file)
         self.settings_problems = loaded.problems
         self.ctx.settings = loaded.settings
