@@ -137,7 +137,7 @@ class Assistant:
         return self._run("working_memory")
 
     def working_memory_set(self, content: str) -> Reply:
-        """Replace the working memory; it expires after the person's ``memory.working_ttl_days``."""
+        """Replace the working memory; it expires after the ``memory.working_memory_ttl_days`` setting."""
         return self._run("working_memory_set", content)
 
     def document_read(self, namespace: str) -> Reply:

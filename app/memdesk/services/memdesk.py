@@ -55,6 +55,14 @@ if TYPE_CHECKING:
 
 
 class Memdesk:
+    """The person's store and settings, and every service on them (``app.entries``, ``app.prompt``…).
+
+    Its changes are the person's own: recorded in history under ``actor`` (``user`` by
+    default; the window records ``gui``, the ``memdesk`` command ``cli``) and never held for
+    Review. An assistant's name (``mcp:…``, ``api:…``, ``python:…``) is refused as ``actor``:
+    an assistant uses ``memdesk.assistant.Assistant``, whose writes pass Review.
+    """
+
     def __init__(
         self,
         paths: Paths,
@@ -279,6 +287,7 @@ class Memdesk:
         return self.ctx.files_global_dir
 
     def now(self) -> datetime:
+        """The clock's time, as naive UTC."""
         return self.ctx.now()
 
     def is_empty(self) -> bool:
@@ -315,6 +324,7 @@ class Memdesk:
         self.ctx.files_global_dir = global_folder(loaded.settings, self.paths)
 
     def close(self) -> None:
+        """Finish what runs in the background (token use, the read log) and close the store."""
         if "tokens" in self.__dict__:  # made only when a token was used: nothing to wait for else
             self.tokens.settle()
         if "access_log" in self.__dict__:  # likewise: only a process that served reads has one

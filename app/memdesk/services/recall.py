@@ -107,6 +107,8 @@ _LIVE_DOCUMENTS = (
 
 
 class Recall:
+    """Ranked full-text search of live entries, as the prompt's Memory Context uses it."""
+
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
