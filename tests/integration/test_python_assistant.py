@@ -3,6 +3,7 @@ the person then sees with the real `memdesk` command."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -80,3 +81,14 @@ def test_the_persons_object_refuses_an_assistants_name(person: MemdeskCommand):
     with pytest.raises(BadInputError) as bad_name:
         Assistant.open("My Bot")
     assert bad_name.value.hint is not None and "'my-bot'" in bad_name.value.hint
+
+
+def test_it_follows_the_settings_file_and_composes_as_of_a_given_time(isolated_data_dir: Path):
+    with Assistant.open("mybot") as bot:
+        bot.memory_store("train", NOTE, "knowledge")
+        at = datetime(2026, 5, 4, 11, 30, tzinfo=timezone(timedelta(hours=2)))
+        assert bot.prompt(message="train to Leeds", at=at).data["now"] == "2026-05-04T09:30:00Z"
+        (isolated_data_dir / "config.toml").write_text("[agents]\nallow_writes = false\n", encoding="utf-8")
+        with pytest.raises(NotAllowedError) as refused:
+            bot.memory_store("hotel", "The hotel is near the station.", "knowledge")
+    assert "agents.allow_writes" in refused.value.message
