@@ -378,6 +378,14 @@ PYTHON_API: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ),
     ("app.history", "memdesk.services.history:History", ("list", "changes", "undo", "redo")),
     ("app.review", "memdesk.services.review:Review", ("list", "approve", "reject")),
+    # What the methods above return.
+    ("EntryRow", "memdesk.core.entry_rows:EntryRow", ()),
+    ("WorkingState", "memdesk.services.working:WorkingState", ()),
+    ("MemoryRow", "memdesk.services.apps:MemoryRow", ()),
+    ("AddResult", "memdesk.services.apps:AddResult", ()),
+    ("Hit", "memdesk.services.recall:Hit", ()),
+    ("ComposedPrompt", "memdesk.services.prompt:ComposedPrompt", ()),
+    ("StepInfo", "memdesk.services.history:StepInfo", ()),
 )
 
 
@@ -390,20 +398,31 @@ def python_class(path: str) -> type:
 def _docstring(owner: str, thing: object) -> str:
     """The docstring, which the reference needs: a method without one fails the build."""
     doc = thing.__doc__  # not getdoc's: a class would show its base class's
-    if not doc:
+    # A dataclass without a docstring is given its signature as one, which says nothing.
+    if not doc or doc.startswith(f"{getattr(thing, '__name__', '')}("):
         raise ValueError(f"{owner} has no docstring to say what it does")
     return inspect.cleandoc(doc)
 
 
 def _default_text(value: object) -> str:
     # A function's repr holds its address, which changes from build to build.
-    return getattr(value, "__name__", None) or repr(value) if callable(value) else repr(value)
+    name = getattr(value, "__name__", None) if callable(value) else None
+    return name or repr(value)
+
+
+def _field_default(field: dataclasses.Field[Any]) -> str:
+    if field.default is not dataclasses.MISSING:
+        return _code(repr(field.default))
+    if field.default_factory is not dataclasses.MISSING:
+        return _code(repr(field.default_factory()))
+    return "required"
 
 
 def signature(name: str, function: Any) -> str:
     """``name(argument: type = default, …) -> type`` as the code declares it."""
+    declared = inspect.signature(function)
     parts = []
-    for parameter in inspect.signature(function).parameters.values():
+    for parameter in declared.parameters.values():
         if parameter.name in ("self", "cls"):
             continue
         text = parameter.name
@@ -412,7 +431,7 @@ def signature(name: str, function: Any) -> str:
         if parameter.default is not inspect.Parameter.empty:
             text += f" = {_default_text(parameter.default)}"
         parts.append(text)
-    returned = inspect.signature(function).return_annotation
+    returned = declared.return_annotation
     tail = "" if returned is inspect.Signature.empty else f" -> {returned}"
     return f"{name}({', '.join(parts)}){tail}"
 
@@ -445,13 +464,14 @@ def python_page() -> str:
         if dataclasses.is_dataclass(cls) and not listed:
             lines += ["| field | type | default |", "| --- | --- | --- |"]
             for field in dataclasses.fields(cls):
-                default = "required" if field.default is dataclasses.MISSING else _code(repr(field.default))
-                lines.append(f"| `{field.name}` | `{_code_cell(field.type)}` | {default} |")
+                lines.append(f"| `{field.name}` | `{_code_cell(field.type)}` | {_field_default(field)} |")
             lines.append("")
             continue
         for method in public_methods(cls, listed):
             function = getattr(cls, method)
             lines += [
+                f"#### `{reached}.{method}`",
+                "",
                 "```python",
                 signature(method, function),
                 "```",

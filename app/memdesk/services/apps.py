@@ -47,6 +47,8 @@ class AppSummary:
 
 @dataclass(frozen=True)
 class MemoryRow:
+    """An app memory as it is now; ``expired`` when its ``expires_at`` has passed."""
+
     id: int
     app_id: str
     content: str
@@ -101,6 +103,8 @@ class AppInfo:
 
 @dataclass(frozen=True)
 class AddResult:
+    """The memory added, and those moved to Trash to keep the app's cap."""
+
     memory: MemoryRow
     removed: list[MemoryRow]  # moved to Trash to keep the cap
 

@@ -24,6 +24,9 @@ from memdesk.store.snapshots import HISTORY_SKIP, MODEL_BY_TABLE, apply_snapshot
 
 @dataclass(frozen=True)
 class StepInfo:
+    """One history step: who made it (``actor``), when, its label, ``done`` or ``undone``,
+    and how many rows it changed."""
+
     id: int
     at: datetime
     actor: str

@@ -106,6 +106,9 @@ class Section:
 
 @dataclass
 class ComposedPrompt:
+    """The prompt's ``text``, its estimated ``tokens``, the moment it was composed for, and
+    its ``sections``: each one's source, whether it is in the text and, if not, why."""
+
     now: datetime
     text: str
     tokens: int

@@ -32,6 +32,8 @@ from memdesk.store.models import Document, DocumentPiece
 
 @dataclass(frozen=True)
 class Hit:
+    """One recalled item: its kind, its key (``ref``), its text and its score (higher is better)."""
+
     kind: str  # "knowledge", "timeline", "app", "document"
     ref: str  # entry key, app memory id, or namespace
     label: str  # what the prompt shows before the text

@@ -20,6 +20,9 @@ from memdesk.store.models import Document
 
 @dataclass(frozen=True)
 class WorkingState:
+    """A working memory as it is now: ``live`` when the prompt carries it (written, not
+    expired); ``expires_at`` is None when pinned."""
+
     namespace: str
     content: str
     updated_at: datetime
