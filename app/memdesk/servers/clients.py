@@ -9,9 +9,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from typing import TYPE_CHECKING
-
-from memdesk.config import global_folder, load_settings
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
@@ -73,6 +71,18 @@ class SettingsWatch:
         if stamp == self._stamp:
             return
         self._stamp = stamp
-        settings = load_settings(self.app.paths.config_file).settings
-        self.app.ctx.settings = settings
-        self.app.ctx.files_global_dir = global_folder(settings, self.app.paths)
+        self.app.reload_settings()
+
+
+class FollowingSettings:
+    """ASGI middleware: before each request, the settings file is read again if it changed,
+    so a local HTTP server holds to a setting the person changed from the next request on."""
+
+    def __init__(self, app: Any, watch: SettingsWatch) -> None:
+        self.app = app
+        self.watch = watch
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            self.watch.refresh()
+        await self.app(scope, receive, send)
