@@ -136,7 +136,7 @@ SPECIFIC_KINDS = ("numbers", "dates", "names")
 _SPECIFIC_WORD = re.compile(r"(?<![\w.,:])\d+(?:[.,:]\d+)*|[^\W\d_][\w'’-]*")
 _DATE_WORDS = frozenset((*(month.lower() for month in MONTHS), *WEEKDAYS))
 _NOT_NAMES = frozenset({"i", "i'm", "i've", "i'll", "i'd", "ok"})
-_OPENERS = '.!?:;[("“'
+_OPENERS = '.!?:;[("“\n'
 
 
 def specific_words(text: str) -> dict[str, set[str]]:
@@ -168,7 +168,7 @@ def _word_key(word: str) -> str:
 
 
 def _opens_sentence(text: str, at: int) -> bool:
-    before = text[max(0, at - 8) : at].rstrip()
+    before = text[max(0, at - 8) : at].rstrip(" \t")
     return not before or before[-1] in _OPENERS
 
 
