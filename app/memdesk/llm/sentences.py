@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from memdesk.core.patterns import lowercase
 from memdesk.llm.noise import TO_THE_LISTENER, is_narration, is_noise_line
+from memdesk.llm.specifics import Specific, specifics
 from memdesk.llm.text import clip_at_word, dedupe_key
 from memdesk.llm.transcript import split_turns
 
@@ -79,7 +80,7 @@ class Sentence:
     category: str | None
     score: float  # signals plus information
     info: float  # information alone: names, numbers, dates, content words
-
+    specifics: frozenset[Specific]  # the names, codes, dates and amounts it names
 
 
 @lru_cache(maxsize=4)  # summary, facts and app memory read the same transcript in a row
@@ -90,10 +91,10 @@ def analyse(transcript: str) -> tuple[Sentence, ...]:
     for turn, (role, content) in enumerate(split_turns(transcript)):
         if role not in ("user", "assistant"):
             continue  # tool output and system text are not what the person said
-        for key, text, category, score, info in _read_turn(role, content):
+        for key, text, category, score, info, named in _read_turn(role, content):
             if key not in seen:
                 seen.add(key)
-                sentences.append(Sentence(len(sentences), turn, role, text, category, score, info))
+                sentences.append(Sentence(len(sentences), turn, role, text, category, score, info, named))
     return tuple(sentences)
 
 
@@ -103,7 +104,8 @@ def clear_cache() -> None:
     _read_turn.cache_clear()
 
 
-_Read = tuple[str, str, str | None, float, float]  # dedupe key, text, category, score, info
+# dedupe key, text, category, score, info, specifics
+_Read = tuple[str, str, str | None, float, float, frozenset[Specific]]
 
 
 @lru_cache(maxsize=50_000)  # a session's parts are read again after the whole: turns repeat
@@ -123,7 +125,7 @@ def _read_turn(role: str, content: str) -> tuple[_Read, ...]:
             text = clip_at_word(piece, MAX_SENTENCE_CHARS)
             info = information(text, role)
             category, score = score_sentence(text, role, info)
-            read.append((dedupe_key(piece), text, category, score, info))
+            read.append((dedupe_key(piece), text, category, score, info, specifics(text)))
     return tuple(read)
 
 
