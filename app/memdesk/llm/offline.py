@@ -303,21 +303,22 @@ def _pick_round_robin(sentences: Sequence[Sentence], budget: int, named: set[Spe
             # Skip what no longer fits; a shorter sentence further down may still fit.
             while queue:
                 sentence = heapq.heappop(queue)[2]
+                cost = len(sentence.text) + 3  # "- " and the newline
+                if category not in opened:
+                    cost += _heading_cost(HEADINGS[category])
+                if used + cost > budget:
+                    continue
                 # What is quoted since only lowers a sentence's worth: look again when another
                 # may now be worth more (the others' worth is checked when they come up).
                 worth = _worth(sentence, named)
                 if queue and worth < -queue[0][0]:
                     heapq.heappush(queue, (-worth, -sentence.position, sentence))
                     continue
-                cost = len(sentence.text) + 3  # "- " and the newline
-                if category not in opened:
-                    cost += _heading_cost(HEADINGS[category])
-                if used + cost <= budget:
-                    chosen.append(sentence)
-                    opened.add(category)
-                    named |= sentence.specifics
-                    used += cost
-                    break
+                chosen.append(sentence)
+                opened.add(category)
+                named |= sentence.specifics
+                used += cost
+                break
             if not queue:
                 active.remove(category)
     return chosen
@@ -334,7 +335,8 @@ def _heading_of(sentence: Sentence) -> str | None:
 
 
 def _worth(sentence: Sentence, named: set[Specific]) -> float:
-    new = len(sentence.specifics - named)
+    specifics = sentence.specifics
+    new = len(specifics) if named.isdisjoint(specifics) else len(specifics - named)
     return sentence.score + SPECIFIC_WORTH * min(new, MAX_SPECIFICS_COUNTED)
 
 

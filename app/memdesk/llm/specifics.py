@@ -109,7 +109,7 @@ def _names(text: str, taken: list[tuple[int, int]]) -> list[Specific]:
     for match in _CAPITALISED.finditer(text):
         word = match.group()
         start = match.start()
-        if not word[0].isupper() or any(begin <= start < end for begin, end in taken):
+        if not word[0].isupper() or (taken and any(begin <= start < end for begin, end in taken)):
             _close(run, found)
             continue
         lower = word.lower()
