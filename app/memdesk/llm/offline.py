@@ -2,8 +2,9 @@
 
 The summary opens with what the conversation was about (the person's opening request or
 statement) and what they are doing now, then quotes the sentences that carry the most:
-decisions and who owns what, preferences, names, places, numbers and dates, file paths
-and values, open questions, to-dos. Pasted output (stack traces, logs, JSON, code) and
+decisions and who owns what, preferences, details, file paths and values, open questions,
+to-dos; within each, first those that add names, codes, dates and amounts
+(``memdesk.llm.specifics``) the summary does not quote yet. Pasted output (stack traces, logs, JSON, code) and
 the assistant's narration of its own steps are never quoted (``memdesk.llm.noise``).
 Nothing is paraphrased, so nothing can be invented.
 """

@@ -1,6 +1,7 @@
 """The offline backend's reading of a transcript: sentences, what each one carries, how much.
 
-Each sentence gets a category (the summary heading it belongs under, if any) and a score.
+Each sentence gets a category (the summary heading it belongs under, if any), a score,
+and the specifics it names (``memdesk.llm.specifics``).
 Pasted output and the assistant's narration of its own steps are left out here, so no
 later step can quote them.
 """

@@ -59,7 +59,7 @@ _NUMERIC = re.compile(
 )
 # Words that may be capitalised: any but those opening with a-z, the most of English text.
 _CAPITALISED = re.compile(r"(?<![\w'’-])[^\W\da-z_][\w'’-]*")
-_NOT_NAMES = re.compile(r"^I(?:['’]\w+)?$")  # "I", "I'm", "I'll"
+_NOT_NAMES = re.compile(r"^(?:I(?:['’]\w+)?|OK|Ok)$")  # "I", "I'm", "I'll", "OK"
 _OPENERS = ".!?:;"
 _LOOK_BACK = 12  # characters: enough for the punctuation, quotes and list marks before a word
 _EDGES = " \t\"'“”‘’([*_-•>"
