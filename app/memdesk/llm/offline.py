@@ -287,6 +287,7 @@ def _pick_round_robin(sentences: Sequence[Sentence], budget: int, named: set[Spe
     (``named``, those already quoted): of two sentences about the train, the one that also
     gives its date and price goes first, and one that only repeats them waits.
     """
+    named = set(named)  # grows with each pick; the caller's stays as it was
     queues: dict[str, list[tuple[float, int, Sentence]]] = {category: [] for category in _PICK_ORDER}
     for sentence in sentences:
         category = _heading_of(sentence)

@@ -96,6 +96,5 @@ def test_a_long_conversation_quotes_new_figures_before_repeated_names(trip):
 
 def test_the_summary_of_a_long_conversation_only_quotes_it(trip):
     transcript, summary = trip
-    said = transcript
-    assert all(line[2:] in said for line in summary.splitlines() if line.startswith("- "))
+    assert all(line[2:] in transcript for line in summary.splitlines() if line.startswith("- "))
     assert check(summary, Sources([(transcript, None)], date(2026, 3, 1))) == []
