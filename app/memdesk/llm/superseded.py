@@ -169,5 +169,7 @@ def _end(taken: _Taken, sentence: Said, household: frozenset[str]) -> Edit:
         replaced = text[: span[0]] + said_value + text[span[1] :]
         return Edit("update", fact.number, replaced, why, evidence=sentence.text)
     end = clause_end(text, span[1])
+    if text.count("(", 0, end) > text.count(")", 0, end):  # a clause inside brackets: after them
+        end = text.find(")", end) + 1 or end
     marked = text[:end] + until_mark("", sentence.at) + text[end:]
     return Edit("retire", fact.number, marked, why, evidence=sentence.text)
