@@ -57,6 +57,11 @@ def test_a_value_read_only_by_the_slot_the_sentence_names_is_marked_not_replaced
         (["- Lives in Forfar"], "My sister lives in Montrose now."),
         # two lines fit
         (["- Lives in Forfar", "- Home: Kirriemuir"], "I live in Montrose now."),
+        # someone else's news, told of by a name the store gives
+        (
+            ["- Mobile: 07700 900 111", "- Neighbour: Rhona Baird, two doors down"],
+            "Rhona two doors down's got a new mobile, 07700 900 555. Mine's the same.",
+        ),
         # someone else's line
         (["- Husband Callum works at Tayside Print Co"], "I work at Harbour Books now."),
         # a line already past

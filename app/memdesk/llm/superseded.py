@@ -41,7 +41,14 @@ from memdesk.core.slots import (
     same_value,
     stem,
 )
-from memdesk.core.whose import line_owner, of_value, owner_before, tells_of_another, told_of_another
+from memdesk.core.whose import (
+    line_owner,
+    nearest,
+    of_value,
+    owner_before,
+    tells_of_another,
+    told_of_another,
+)
 from memdesk.llm.changes import (
     OWN_LABEL,
     WHERE_LABELS,
@@ -124,6 +131,7 @@ def _taken(
         and not placed_later(text, claim.span, sentence.at)
         and not owner_before(text, claim.span[0]).others
         and not of_value(text, claim.span[0]).others
+        and not nearest(text[: claim.span[0]]).others
     ]
     found: dict[int, _Taken] = {}
     for new in claims:
