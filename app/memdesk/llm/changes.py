@@ -362,7 +362,7 @@ def _edit(
                 continue
             if any(_overlap(old.span, part.span) for part in parts):
                 continue
-            if new.slot and _another_line_named(fact, message, known):
+            if new.slot and another_line_named(fact, message, known):
                 continue
             # a contact only over the person's own current line of the kind said (or the line of
             # whom the message names): ``llm.contact_lines``
@@ -445,7 +445,7 @@ def _stored_subject(said: str, known: Sequence[Known]) -> str:
     return ""
 
 
-def _another_line_named(fact: Known, message: str, known: Sequence[Known]) -> bool:
+def another_line_named(fact: Known, message: str, known: Sequence[Known]) -> bool:
     """The message names another stored line by a label no slot rule reads, and no word of
     ``fact`` ("Tilewave moved offices … We're in Sandton now" is the "Office:" line's news,
     not "Lives in Greenside"'s): what it says is of that line."""

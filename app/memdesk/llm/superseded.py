@@ -56,6 +56,7 @@ from memdesk.llm.changes import (
     Known,
     Said,
     already_past,
+    another_line_named,
     clause_end,
     until_mark,
     value_span,
@@ -147,7 +148,9 @@ def _taken(
     fact = taken.fact
     if fact.where not in _LINES or marked_past(fact.text) or _someone_elses(fact.text, household):
         return None
-    return taken
+    # the message tells of another stored line by its label ("moved offices … We're in Sandton
+    # now" is the "Office:" line's news, not "Lives in Greenside"'s)
+    return None if another_line_named(fact, message, known) else taken
 
 
 def _someone_elses(line: str, household: frozenset[str]) -> bool:
