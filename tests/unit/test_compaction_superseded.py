@@ -62,6 +62,11 @@ def test_a_value_read_only_by_the_slot_the_sentence_names_is_marked_not_replaced
             ["- Mobile: 07700 900 111", "- Neighbour: Rhona Baird, two doors down"],
             "Rhona two doors down's got a new mobile, 07700 900 555. Mine's the same.",
         ),
+        # the message tells of another stored line, by its label
+        (
+            ["- Office: Quayside, Dundee", "- Lives in Broughty Ferry"],
+            "Our agency moved offices last week. We're in Perth now, near the station.",
+        ),
         # someone else's line
         (["- Husband Callum works at Tayside Print Co"], "I work at Harbour Books now."),
         # a line already past
