@@ -86,13 +86,19 @@ def superseded_ends(
     rules already changes, left to it."""
     household = household_names("\n".join(fact.text for fact in known if fact.where == "profile"))
     this_year = min((sentence.at.year for sentence in said), default=0)
-    current = [fact for fact in known if not already_past(fact.text, this_year)]
+    # each current fact's claims, read once as Memory health reads them
+    stored = [
+        (fact, old)
+        for fact in known
+        if not already_past(fact.text, this_year)
+        for old in named_claims(fact.text, household)
+    ]
     ends: dict[int, Edit] = {}
     for statement in added:
         at = _sentence_of(said, statement)
         if at is None:
             continue
-        taken = _taken(said, at, current, known, household)
+        taken = _taken(said, at, stored, known, household)
         if taken is None or taken.fact.number in changed:
             continue
         ends[taken.fact.number] = _end(taken, said[at], household)
@@ -109,9 +115,14 @@ def _sentence_of(said: Sequence[Said], statement: str) -> int | None:
 
 
 def _taken(
-    said: Sequence[Said], at: int, current: Sequence[Known], known: Sequence[Known], household: frozenset[str]
+    said: Sequence[Said],
+    at: int,
+    stored: Sequence[tuple[Known, Claim]],
+    known: Sequence[Known],
+    household: frozenset[str],
 ) -> _Taken | None:
-    """The one line the sentence at ``at`` takes the place of, when it is the person's own news."""
+    """The one line the sentence at ``at`` takes the place of, when it is the person's own news;
+    ``stored``: the current facts' claims."""
     sentence = said[at]
     text = sentence.text
     message = " ".join(s.text for s in said if s.turn == sentence.turn)
@@ -136,7 +147,6 @@ def _taken(
     ]
     found: dict[int, _Taken] = {}
     for new in claims:
-        stored = [(fact, old) for fact in current for old in named_claims(fact.text, household)]
         if any(old.slot == new.slot and same_value(new.value, old.value) for _fact, old in stored):
             continue  # the statement repeats what a stored fact says
         for fact, old in stored:
