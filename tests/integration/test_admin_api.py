@@ -510,5 +510,6 @@ def test_assistant_list_counts_every_request_a_token_made(store, local):
             assert c.get("/recall").status_code == 422  # refused requests are calls too
     finally:
         assert served.stop() in (0, -signal.SIGTERM), served.stderr
-    line = next(row for row in out(store("assistant", "list")).splitlines() if row.startswith("api:counted\t"))
+    listing = out(store("assistant", "list")).splitlines()
+    line = next(row for row in listing if row.startswith("api:counted\t"))
     assert "\t5 calls\t" in line and "last seen never" not in line
