@@ -513,3 +513,29 @@ def test_assistant_list_counts_every_request_a_token_made(store, local):
     listing = out(store("assistant", "list")).splitlines()
     line = next(row for row in listing if row.startswith("api:counted\t"))
     assert "\t5 calls\t" in line and "last seen never" not in line
+
+
+def test_the_settings_that_stop_assistants_writing_hold_for_tokens_too(tmp_path):
+    root = tmp_path / "store"
+    root.mkdir()
+    (root / "config.toml").write_text("[agents]\nallow_writes = false\n", encoding="utf-8")
+    memdesk = MemdeskCommand(root)
+    out(memdesk("app", "add", "cal", "Prefers mornings"))
+    token = out(memdesk("token", "create", "bot")).strip()
+    served = ServeProcess(root)
+    try:
+        with httpx.Client(base_url=served.url, headers={"Authorization": f"Bearer {token}"}) as c:
+            for refused in (
+                c.post("/apps/cal/memories", json={"content": "Likes tea"}),
+                c.put("/working", json={"content": "Likes tea"}),
+                c.post("/entries", json={"key": "tea", "content": "Likes tea"}),
+                c.post("/sessions/web:1/messages", json={"role": "user", "content": "hi"}),
+                c.delete("/apps/cal/memories"),
+            ):
+                assert refused.status_code == 403 and "agents.allow_writes" in refused.json()["error"]
+            assert [m["content"] for m in c.get("/apps/cal/memories").json()["memories"]] == [
+                "Prefers mornings"
+            ]
+    finally:
+        assert served.stop() in (0, -signal.SIGTERM), served.stderr
+    assert "api:bot" not in out(memdesk("history"))

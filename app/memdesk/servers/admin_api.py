@@ -22,6 +22,7 @@ from memdesk.errors import (
     StoreError,
 )
 from memdesk.servers.operations import Operation, Param, parse_json_body, parse_text_params
+from memdesk.servers.permissions import check_may_add_app_memory, check_may_forget, check_may_write
 from memdesk.servers.reads import PromptBody, record
 from memdesk.services.apps import MemoryRow, check_app_id
 from memdesk.services.prompt import PromptSpec
@@ -78,6 +79,7 @@ def list_app_memories(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
 def add_app_memory(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
     app_id = check_app_id(args["appId"])
     write = Write.add_app_memory(app_id, args["content"], app.settings.memory.app_memory_max_chars)
+    check_may_add_app_memory(app, app_id)
     outcome = app.review.submit(write)
     if outcome.held:
         return _held(app, outcome)
@@ -109,6 +111,7 @@ def read_working_memory(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
 
 
 def set_working_memory(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
+    check_may_write(app.settings)
     outcome = app.review.submit(Write.set_working(app.working.namespace(), args["content"]))
     return _held(app, outcome) if outcome.held else _working_json(outcome.result)
 
@@ -117,6 +120,7 @@ def purge_app_memories(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
     app_id = check_app_id(args["appId"])
     if app.apps.app(app_id) is None:
         raise NotFoundError(f"no app {app_id!r}")
+    check_may_forget(app.settings)
     outcome = app.review.submit(Write.purge_app(app_id))
     return _held(app, outcome) if outcome.held else {"success": True, "deletedCount": outcome.result}
 
@@ -125,6 +129,7 @@ def delete_app_memory(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
     app_id, memory_id = check_app_id(args["appId"]), args["memoryId"]
     if app.apps.get(memory_id).app_id != app_id:
         raise NotFoundError(f"no memory {memory_id} in app {app_id!r}")
+    check_may_forget(app.settings)
     outcome = app.review.submit(Write.delete_app_memory(app_id, memory_id))
     return _held(app, outcome) if outcome.held else {"success": True}
 
@@ -156,6 +161,7 @@ def recall_entries(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
 
 
 def log_message(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
+    check_may_write(app.settings)
     outcome = app.review.submit(Write.log_message(args["id"], args["role"], args["content"], args.get("app")))
     if outcome.held:
         return _held(app, outcome)
@@ -171,6 +177,7 @@ def log_message(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
 def save_entry(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
     category = args.get("category", "knowledge")
     write = Write.save_entry(args["key"], args["content"], category, args.get("importance"))
+    check_may_write(app.settings)
     outcome = app.review.submit(write)
     if outcome.held:
         return _held(app, outcome)

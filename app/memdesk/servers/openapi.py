@@ -9,8 +9,8 @@ from memdesk.servers.operations import Operation, Param
 
 ERROR_MEANINGS = {
     401: "No token, or a token that is unknown or revoked",
-    403: "The Host or Origin header is not this machine's, this token may only read, "
-    "or the app is outside what it may read",
+    403: "The Host or Origin header is not this machine's, this token may only read, the settings "
+    "do not let assistants write (or delete), or the app is outside what it may read",
     404: "No such item",
     409: "The store changed in a way that makes the operation unsafe",
     413: "The request body is too large",
