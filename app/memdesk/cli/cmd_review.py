@@ -47,10 +47,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub.add_parser(
         "list",
         help="assistants with their trust level, calls and writes waiting",
-        description="Each assistant (MCP clients as mcp:NAME, API tokens as api:NAME): its trust level, "
-        "the apps it may read, when it was last seen, its calls (MCP tool calls and HTTP requests "
-        "alike) and its writes waiting for review. A running server writes an assistant's calls "
-        "and last seen at its first call, then at most every 30 seconds.",
+        description="Each assistant (MCP clients as mcp:NAME, API tokens as api:NAME, assistants "
+        "written in Python as python:NAME): its trust level, the apps it may read, when it was last "
+        "seen, its calls (tool calls and HTTP requests alike) and its writes waiting for review. "
+        "A running assistant's calls and last seen are written at its first call, then at most "
+        "every 30 seconds.",
     ).set_defaults(handler=assistant_list)
     trust = sub.add_parser(
         "trust",

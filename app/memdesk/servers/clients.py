@@ -10,9 +10,8 @@ import logging
 import os
 import threading
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from memdesk.config import global_folder, load_settings
 from memdesk.errors import MemdeskError
 
 if TYPE_CHECKING:
@@ -24,7 +23,7 @@ log = logging.getLogger(__name__)
 
 
 class ClientLog:
-    """Counts each assistant's calls (MCP tools and admin API requests alike) and writes them
+    """Counts each assistant's calls (tool calls and admin API requests alike) and writes them
     from a thread of its own: an assistant's first call at once, later ones at most every 30 s.
     So `memdesk assistant list` is at most 30 s behind a running server.
 
@@ -41,6 +40,7 @@ class ClientLog:
         self._timer: threading.Timer | None = None
         self._timer_due = 0.0
         self._lock = threading.Lock()
+        self._writing = threading.Lock()  # a flush waits for a write under way (before a close)
 
     def call(self, actor: str) -> None:
         now = time.monotonic()
@@ -64,18 +64,22 @@ class ClientLog:
 
     def flush(self) -> None:
         """Write every count not written yet (a server calls this before it ends)."""
-        with self._lock:
-            counts, self._pending = self._pending, {}
-            now = time.monotonic()
-            for name in counts:
-                self._flushed_at[name] = now
-        for name, calls in counts.items():
-            try:
-                self.app.assistants.seen(name, calls)
-            except MemdeskError as error:  # a busy database: counted again with the next write
-                log.warning("could not note %s's calls: %s", name, error.message)
-                with self._lock:
-                    self._pending[name] = self._pending.get(name, 0) + calls
+        with self._writing:
+            with self._lock:
+                if self._timer is not None:  # what it would write is written now
+                    self._timer.cancel()
+                    self._timer = None
+                counts, self._pending = self._pending, {}
+                now = time.monotonic()
+                for name in counts:
+                    self._flushed_at[name] = now
+            for name, calls in counts.items():
+                try:
+                    self.app.assistants.seen(name, calls)
+                except MemdeskError as error:  # a busy database: counted again with the next write
+                    log.warning("could not note %s's calls: %s", name, error.message)
+                    with self._lock:
+                        self._pending[name] = self._pending.get(name, 0) + calls
 
 
 class SettingsWatch:
@@ -97,6 +101,18 @@ class SettingsWatch:
         if stamp == self._stamp:
             return
         self._stamp = stamp
-        settings = load_settings(self.app.paths.config_file).settings
-        self.app.ctx.settings = settings
-        self.app.ctx.files_global_dir = global_folder(settings, self.app.paths)
+        self.app.reload_settings()
+
+
+class FollowingSettings:
+    """ASGI middleware: before each request, the settings file is read again if it changed,
+    so a local HTTP server holds to a setting the person changed from the next request on."""
+
+    def __init__(self, app: Any, watch: SettingsWatch) -> None:
+        self.app = app
+        self.watch = watch
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            self.watch.refresh()
+        await self.app(scope, receive, send)

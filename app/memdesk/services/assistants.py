@@ -94,7 +94,7 @@ class Assistants:
         if not matches:
             raise NotFoundError(
                 f"no assistant called {name!r}",
-                "see `memdesk assistant list`; name it as mcp:NAME or api:NAME",
+                "see `memdesk assistant list`; name it as mcp:NAME, api:NAME or python:NAME",
             )
         raise BadInputError(f"{name!r} is ambiguous: {', '.join(matches)}", "give the full name")
 
