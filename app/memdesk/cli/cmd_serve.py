@@ -28,7 +28,7 @@ def serve_run(args: argparse.Namespace, app: Memdesk) -> int:
     from memdesk.shutdown import before_exit, finish_on_sigterm
 
     clients = ClientLog(app)
-    before_exit(clients.flush)
+    before_exit(clients.flush_before_exit)
     finish_on_sigterm()  # the read log and the calls counted are written before the server ends
 
     def build(host: str, port: int) -> Any:

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
 
 FLUSH_SECONDS = 30.0
+EXIT_WAIT_SECONDS = 10.0
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +62,13 @@ class ClientLog:
         with self._lock:
             self._timer = None
         self.flush()
+
+    def flush_before_exit(self) -> None:
+        """``flush`` from the SIGTERM handler: on a thread of its own, so the handler's thread
+        holds no transaction that a second SIGTERM's flushes (the read log's) would wait for."""
+        writer = threading.Thread(target=self.flush, name="memdesk-client-log", daemon=True)
+        writer.start()
+        writer.join(EXIT_WAIT_SECONDS)  # given up then: the counts are not worth a hung exit
 
     def flush(self) -> None:
         """Write every count not written yet (a server calls this before it ends)."""
