@@ -55,12 +55,12 @@ SETTINGS = {
     "regularisation_C": 30.0,
     "memory_like_weight": 15.0,
     "developer_text_weight": 3.0,
-    "chat_weight": 6.0,
-    # The authors' rows (leave_one_author_out only): heavier, the threshold that keeps chat
-    # clean rises and the public corpora's attacks fall further below their goal.
-    "author_attack_weight": 2.0,
-    "author_benign_weight": 2.0,
-    "benign_goal_chat": 0.005,
+    "chat_weight": 12.0,
+    # The authors' rows weigh as one row of their kind: heavier, their attacks in chat and mail
+    # lift the chat the threshold is held to, and the public corpora's attacks fall further.
+    "author_attack_weight": 1.0,
+    "author_benign_weight": 1.0,
+    "benign_goal_chat": 0.004,
     "benign_goal_developer": 0.005,
     "benign_goal_public": 0.1,
 }
@@ -298,11 +298,6 @@ def main() -> None:
         action="store_true",
         help=f"write the leave-one-author-out figures to {AUTHORS_LEFT_OUT.relative_to(ROOT)} and stop",
     )
-    parser.add_argument(
-        "--with-authors",
-        action="store_true",
-        help="train on every author's rows as well (the variants measured in the guide)",
-    )
     args = parser.parse_args()
     all_rows = rows()
     if args.leave_authors_out:
@@ -310,8 +305,7 @@ def main() -> None:
         text = json.dumps(measured, indent=2, ensure_ascii=False) + "\n"
         AUTHORS_LEFT_OUT.write_text(text, encoding="utf-8")
         return
-    if args.with_authors:
-        all_rows += author_rows(all_rows)
+    all_rows += author_rows(all_rows)
     model = trained(all_rows)
     blob = encode(model)
     test = [row for row in all_rows if row.split == "test"]
@@ -323,7 +317,7 @@ def main() -> None:
             "features": len(model.weights),
             "threshold": model.threshold,
         },
-        "sources": {name: LICENCES[name] for name in LICENCES},
+        "sources": {**LICENCES, "authors": AUTHORS_LICENCE},
         "developer_sources": developer_sources(all_rows),
         "inputs_sha256": sources(),
         "rows": {

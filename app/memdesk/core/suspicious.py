@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from memdesk.core import detector
-from memdesk.core.detector_address import only_mentions
+from memdesk.core.detector_address import addresses_a_reader, only_mentions
 from memdesk.core.detector_features import reading
-from memdesk.core.detector_mention import mentioned, shown_or_looked_for
+from memdesk.core.detector_mention import clause_start, mentioned, shown_or_looked_for
 from memdesk.core.suspicious_families import FAMILIES, NEAR_CHARS
 from memdesk.core.suspicious_poisoning import GUARDED, HANDS_OVER, POISONING_FAMILIES
 
@@ -1284,6 +1284,9 @@ MENTION_THRESHOLD = 0.75
 # How many times the model's weightiest words, found to be only talked about, are set aside
 # and the text read again.
 _MENTIONS_SET_ASIDE = 3
+# A speaker's label that opens a line of a transcript, a name of one or two words ("Assistant: …",
+# "AI assistant: …").
+_SPEAKER = re.compile(r"([^\W\d][\w.'-]{0,23}(?: [\w.'-]{1,24})?):(?=\s|\Z)")
 # A note of one or two words ("Merged text.", "Summary text.") gives the model little to go on:
 # it must be surer to hold one alone. The rules judge such notes as any other.
 SHORT_TEXT_THRESHOLD = 0.9
@@ -1449,11 +1452,13 @@ def _learned(text: str, clean: str, lowered: str, origin: list[int] | None) -> l
     # Lower-casing keeps offsets but for a few letters (İ); then the whole text is marked.
     phrase = model.weightiest_phrase(read) if len(read) == len(clean) else None
     # The words that weighed most may only be talked about ("the filter flags notes that tell
-    # the assistant to …"): the model reads the text again without them.
+    # the assistant to …") or be a step the writer reports ("we skip the header rows and ignore
+    # everything before …"): the model reads the text again without them.
     for _again in range(_MENTIONS_SET_ASIDE):
-        if phrase is None or not shown_or_looked_for(read, phrase.start, phrase.end):
+        aside = None if phrase is None else _set_aside(read, phrase)
+        if aside is None:
             break
-        read = read[: phrase.start] + " " * (phrase.end - phrase.start) + read[phrase.end :]
+        read = read[: aside[0]] + " " * (aside[1] - aside[0]) + read[aside[1] :]
         score = model.score(read, pieces)
         if score < model.threshold:
             return []
@@ -1468,6 +1473,25 @@ def _learned(text: str, clean: str, lowered: str, origin: list[int] | None) -> l
     else:
         why = LEARNED_REASON.format(score=shown)
     return [Finding(why, start, end)]
+
+
+def _set_aside(read: str, phrase: detector.Phrase) -> tuple[int, int] | None:
+    """What of the model's weightiest ``phrase`` of ``read`` is not said to the reader: all of it
+    when it is shown or looked for; the assistant's speaker label when the phrase opens a line
+    with one (a transcript's own line, "Assistant: Moved it to …", is said by the reader, not to
+    it); the part in the clause it ends in when that clause's subject is the writer or someone
+    else (a step reported, not an order), read as the rules read a clause; None when it is said
+    to the reader."""
+    if shown_or_looked_for(read, phrase.start, phrase.end):
+        return phrase.start, phrase.end
+    label = _SPEAKER.match(read, phrase.start)
+    line_start = read.rfind("\n", 0, phrase.start) + 1
+    if label and not read[line_start : phrase.start].strip() and addresses_a_reader(label.group(1)):
+        return phrase.start, label.end()
+    last_word = read.rfind(" ", phrase.start, phrase.end) + 1 or phrase.start
+    if not mentioned(read, last_word, phrase.end, True):
+        return None
+    return max(phrase.start, clause_start(read, last_word)), phrase.end
 
 
 def _pieces(lowered: str) -> list[tuple[int, int]]:
