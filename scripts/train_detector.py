@@ -43,7 +43,7 @@ from scripts.detector_devtext import KINDS
 from memdesk.core import detector
 from memdesk.core.detector import PATH_VARIABLE, WEIGHTS_NAME, Model, encode
 from memdesk.core.detector_features import features, length_norm, reading, words
-from memdesk.core.suspicious import is_suspicious, normalised
+from memdesk.core.suspicious import is_suspicious, learned_hold_score, normalised
 
 OUT_DIR = ROOT / "resources" / "detector"  # app/memdesk/resources links here
 SETTINGS = {
@@ -139,7 +139,9 @@ def _sample_weights(train: list[Row]) -> list[float]:
 
 
 def choose_threshold(model: Model, validation: list[Row]) -> float:
-    """The lowest score that flags no more benign validation text than the goals allow."""
+    """The lowest score that flags no more benign validation text than the goals allow, each
+    text scored as the check reads it (``learned_hold_score``: the words it sets aside, the
+    notes it asks more of), so the threshold is held to what the check holds."""
     benign = [row for row in validation if row.label == 0]
     goals = (
         ([row for row in benign if row.source == "chitchat"], SETTINGS["benign_goal_chat"]),
@@ -151,7 +153,7 @@ def choose_threshold(model: Model, validation: list[Row]) -> float:
     )
     threshold = 0.5
     for benign, goal in goals:
-        scores = sorted((scored(model, row.text) for row in benign), reverse=True)
+        scores = sorted((learned_hold_score(model, row.text) for row in benign), reverse=True)
         allowed = math.floor(goal * len(scores))
         if allowed < len(scores):
             threshold = max(threshold, scores[allowed] + 1e-6)

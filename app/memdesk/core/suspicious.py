@@ -1438,31 +1438,9 @@ def _learned(text: str, clean: str, lowered: str, origin: list[int] | None) -> l
     model = detector.model()
     if model is None:
         return []
-    read, pieces = reading(clean)
-    score = model.score(read, pieces)
-    if score < model.threshold:
+    held_at, score, phrase = _model_verdict(model, clean, lowered, model.threshold)
+    if held_at < model.threshold:
         return []
-    short = len(lowered.split(maxsplit=_SHORT_TEXT_WORDS)) <= _SHORT_TEXT_WORDS
-    if (score < SHORT_TEXT_THRESHOLD and short) or (
-        score < PREFERENCE_THRESHOLD and (re.search(_PREFERENCE, lowered) or _CHANGE_SUBJECT.match(lowered))
-    ):
-        return []
-    if score < MENTION_THRESHOLD and only_mentions(read):
-        return []
-    # Lower-casing keeps offsets but for a few letters (İ); then the whole text is marked.
-    phrase = model.weightiest_phrase(read) if len(read) == len(clean) else None
-    # The words that weighed most may only be talked about ("the filter flags notes that tell
-    # the assistant to …") or be a step the writer reports ("we skip the header rows and ignore
-    # everything before …"): the model reads the text again without them.
-    for _again in range(_MENTIONS_SET_ASIDE):
-        aside = None if phrase is None else _set_aside(read, phrase)
-        if aside is None:
-            break
-        read = read[: aside[0]] + " " * (aside[1] - aside[0]) + read[aside[1] :]
-        score = model.score(read, pieces)
-        if score < model.threshold:
-            return []
-        phrase = model.weightiest_phrase(read)
     start, end = (phrase.start, phrase.end) if phrase else (0, len(clean))
     if origin is not None:
         start, end = origin[start], origin[end - 1] + 1
@@ -1473,6 +1451,50 @@ def _learned(text: str, clean: str, lowered: str, origin: list[int] | None) -> l
     else:
         why = LEARNED_REASON.format(score=shown)
     return [Finding(why, start, end)]
+
+
+def learned_hold_score(model: detector.Model, text: str) -> float:
+    """The highest threshold at which ``model`` alone holds ``text`` in this check: its score,
+    read as the check reads it (words not said to the reader set aside; a short note, a
+    preference or a mention held only when the model is surer); 0 when it never would. The
+    trainer chooses the threshold on it, so the threshold is held to what the check does."""
+    clean = normalised(text)[0]
+    return _model_verdict(model, clean, clean.lower(), 0.0)[0]
+
+
+def _model_verdict(
+    model: detector.Model, clean: str, lowered: str, floor: float
+) -> tuple[float, float, detector.Phrase | None]:
+    """The highest threshold at which ``model`` holds the text (``learned_hold_score``), its
+    score once what is not said to the reader is set aside, and the phrase that weighed most
+    then. A text is read no further once it scores under ``floor`` (its threshold is then 0)."""
+    read, pieces = reading(clean)
+    score = model.score(read, pieces)
+    if score < floor:
+        return 0.0, score, None
+    short = len(lowered.split(maxsplit=_SHORT_TEXT_WORDS)) <= _SHORT_TEXT_WORDS
+    if score < SHORT_TEXT_THRESHOLD and short:
+        return 0.0, score, None
+    preference = re.search(_PREFERENCE, lowered) or _CHANGE_SUBJECT.match(lowered)
+    if (score < PREFERENCE_THRESHOLD and preference) or (score < MENTION_THRESHOLD and only_mentions(read)):
+        return 0.0, score, None
+    # Lower-casing keeps offsets but for a few letters (İ); then the whole text is marked.
+    phrase = model.weightiest_phrase(read) if len(read) == len(clean) else None
+    held_at = score
+    # The words that weighed most may only be talked about ("the filter flags notes that tell
+    # the assistant to …") or be a step the writer reports ("we skip the header rows and ignore
+    # everything before …"): the model reads the text again without them.
+    for _again in range(_MENTIONS_SET_ASIDE):
+        aside = None if phrase is None else _set_aside(read, phrase)
+        if aside is None:
+            break
+        read = read[: aside[0]] + " " * (aside[1] - aside[0]) + read[aside[1] :]
+        score = model.score(read, pieces)
+        held_at = min(held_at, score)
+        if held_at < floor:
+            return 0.0, score, None
+        phrase = model.weightiest_phrase(read)
+    return held_at, score, phrase
 
 
 def _set_aside(read: str, phrase: detector.Phrase) -> tuple[int, int] | None:
