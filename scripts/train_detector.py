@@ -16,6 +16,8 @@ import hashlib
 import json
 import math
 import os
+import platform
+import sys
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -38,7 +40,7 @@ from scripts.detector_data import (
     rows,
     sources,
 )
-from scripts.detector_devtext import KINDS
+from scripts.detector_devtext import KINDS, NPM_LOCKED, PYTHON_PINNED, unpinned_python
 
 from memdesk.core import detector
 from memdesk.core.detector import PATH_VARIABLE, WEIGHTS_NAME, Model, encode
@@ -301,6 +303,13 @@ def main() -> None:
         help=f"write the leave-one-author-out figures to {AUTHORS_LEFT_OUT.relative_to(ROOT)} and stop",
     )
     args = parser.parse_args()
+    differ = unpinned_python()
+    if differ:
+        print(
+            f"Python packages other than {PYTHON_PINNED.relative_to(ROOT)} pins (the developer text, and so"
+            " the weights, will differ from the shipped ones):\n  " + "\n  ".join(differ),
+            file=sys.stderr,
+        )
     all_rows = rows()
     if args.leave_authors_out:
         measured = leave_one_author_out(all_rows)
@@ -322,6 +331,13 @@ def main() -> None:
         "sources": {**LICENCES, "authors": AUTHORS_LICENCE},
         "developer_sources": developer_sources(all_rows),
         "inputs_sha256": sources(),
+        "reproduced by": {
+            "command": "make detector-model",
+            "python": platform.python_version(),
+            "python packages": str(PYTHON_PINNED.relative_to(ROOT)),
+            "npm packages": str((NPM_LOCKED / "package-lock.json").relative_to(ROOT)),
+            "python packages unlike the pins": differ,
+        },
         "rows": {
             f"{source} {split} {'attack' if label else 'benign'}": count
             for (source, split, label), count in sorted(
