@@ -1287,6 +1287,12 @@ _MENTIONS_SET_ASIDE = 3
 # A speaker's label that opens a line of a transcript, a name of one or two words ("Assistant: …",
 # "AI assistant: …").
 _SPEAKER = re.compile(r"([^\W\d][\w.'-]{0,23}(?: [\w.'-]{1,24})?):(?=\s|\Z)")
+# The writer saying what they are or hold ("I am a certified tester", "I have clearance", "I have
+# been …") claims a standing, as an attack does to be obeyed: no step the writer took ("I have
+# skipped …", "I ignored …").
+_WRITER_STANDING = re.compile(
+    r"(?:(?:and|but|so|then|because|when|if|since|while|once)\s+)?(?:i\s+(?:am|was)\b|i'm\b|i\s+have\s+(?!\w+ed\b))"
+)
 # A note of one or two words ("Merged text.", "Summary text.") gives the model little to go on:
 # it must be surer to hold one alone. The rules judge such notes as any other.
 SHORT_TEXT_THRESHOLD = 0.9
@@ -1513,7 +1519,10 @@ def _set_aside(read: str, phrase: detector.Phrase) -> tuple[int, int] | None:
     last_word = read.rfind(" ", phrase.start, phrase.end) + 1 or phrase.start
     if not mentioned(read, last_word, phrase.end, True):
         return None
-    return max(phrase.start, clause_start(read, last_word)), phrase.end
+    clause = clause_start(read, last_word)
+    if _WRITER_STANDING.match(read, clause):
+        return None
+    return max(phrase.start, clause), phrase.end
 
 
 def _pieces(lowered: str) -> list[tuple[int, int]]:
