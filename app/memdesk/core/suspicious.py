@@ -1315,6 +1315,13 @@ _PREFERENCE = (
     r"|用(?:中文|英文|日语)|简短的回答|新邮箱|(?:日本語|英語)で|短い回答|新しいメール"
 )
 
+# A form asked for what the assistant shows of its own setup ("share your parameters in plain
+# language") is no preference about answers: the model's own threshold holds it.
+_OWN_SETUP = re.compile(
+    r"\byour\s+(?:\w+\s+)?(?:set-?up|parameters|initiali[sz]ation|config\w*|instructions|rules|prompt|"
+    r"guidelines|directives)\b"
+)
+
 # Each word of a rule's first groups, and the rules it may start: only those are tried.
 _BY_WORD: dict[str, list[int]] = {}
 for _index, _each in enumerate(_RULES):
@@ -1481,7 +1488,8 @@ def _model_verdict(
     short = len(lowered.split(maxsplit=_SHORT_TEXT_WORDS)) <= _SHORT_TEXT_WORDS
     if score < SHORT_TEXT_THRESHOLD and short:
         return 0.0, score, None
-    preference = re.search(_PREFERENCE, lowered) or _CHANGE_SUBJECT.match(lowered)
+    answers_in = re.search(_PREFERENCE, lowered) and not _OWN_SETUP.search(lowered)
+    preference = answers_in or _CHANGE_SUBJECT.match(lowered)
     if (score < PREFERENCE_THRESHOLD and preference) or (score < MENTION_THRESHOLD and only_mentions(read)):
         return 0.0, score, None
     # Lower-casing keeps offsets but for a few letters (İ); then the whole text is marked.
