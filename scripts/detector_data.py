@@ -75,7 +75,8 @@ AUTHORS = tuple(sorted(path.stem for path in AUTHORS_DIR.glob("author-*.json")))
 # What ``train_detector --leave-authors-out`` measured, kept beside the rows.
 AUTHORS_LEFT_OUT = AUTHORS_DIR / "leave-one-author-out.json"
 # Its two models for each author: the weights in place, and one trained without that author.
-SHIPPED_MODEL = "shipped weights"
+# the weights in place when it ran (their sha256 is kept beside the figures)
+SHIPPED_MODEL = "weights in place"
 LEFT_OUT_MODEL = "trained with the other authors"
 
 

@@ -92,8 +92,10 @@ def ensure_npm(cache_dir: Path) -> Path:
         root.mkdir(parents=True, exist_ok=True)
         for name in _NPM_FILES:
             (root / name).write_bytes((NPM_LOCKED / name).read_bytes())
+        # npm install keeps every version the lock names; npm ci would refuse this lock, which
+        # leaves out the optional packages it never installs.
         subprocess.run(
-            ["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--omit=optional"],
+            ["npm", "install", "--no-audit", "--no-fund", "--ignore-scripts", "--omit=optional"],
             cwd=root,
             check=True,
             capture_output=True,

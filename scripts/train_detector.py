@@ -254,7 +254,7 @@ def held_by_check(texts: list[Row]) -> dict[str, object]:
 
 
 def leave_one_author_out(all_rows: list[Row]) -> dict[str, object]:
-    """For each author: the write check with the shipped weights, and with a model trained on
+    """For each author: the write check with the weights in place, and with a model trained on
     ``all_rows`` and the other authors' rows, on that author's rows: text in a voice the
     model never read."""
     written = author_rows(all_rows)
@@ -263,6 +263,7 @@ def leave_one_author_out(all_rows: list[Row]) -> dict[str, object]:
         "files_sha256": author_files(),
         "split": "by author: each author's rows are held out in turn, the others train",
         "settings": SETTINGS,
+        "weights in place, sha256": hashlib.sha256(encode(_in_place())).hexdigest(),
     }
     for author in AUTHORS:
         held_out = [row for row in written if row.source == author]
@@ -274,6 +275,13 @@ def leave_one_author_out(all_rows: list[Row]) -> dict[str, object]:
         out[author] = result
         print(f"left out {author}: {json.dumps(result)}", flush=True)
     return out
+
+
+def _in_place() -> Model:
+    model = detector.model()
+    if model is None:
+        raise SystemExit(f"no detector weights in place: {detector.status()}")
+    return model
 
 
 def _attacks_and_benign(texts: list[Row]) -> dict[str, object]:
