@@ -54,7 +54,7 @@ SETTINGS = {
     " the word pieces of what was blanked, apart (memdesk/core/detector_features.py, detector_code.py)",
     "min_texts_per_feature": 2,
     "kept_features": 40_000,
-    "regularisation_C": 30.0,
+    "regularisation_C": 20.0,
     "memory_like_weight": 15.0,
     "developer_text_weight": 3.0,
     "chat_weight": 12.0,
