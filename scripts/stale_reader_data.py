@@ -93,7 +93,7 @@ def scenario_pairs(split: str, scenario: dict[str, Any]) -> list[Pair]:
     ]
     pairs = []
     for i, s in enumerate(said):
-        sentence = read_sentence(s.text, messages[s.turn], texts)
+        sentence = read_sentence(s.text, messages[s.turn], texts, s.at)
         for j, line in enumerate(lines):
             positive = any(
                 where == line.where and target == line.ref.strip() and _quoted(s.text, evidence)

@@ -9,7 +9,7 @@ Features are read from structure, not from lists of wordings:
   another value, and slots (``core.slots.claims_in``, ``slots_named_in``, a label's slot)
   both fill or name, the sentence with another value;
 - what the project's readers say of the sentence: a question, a supposition, a plan or a
-  later date (``core.slots.mood_at``, ``later_claims``), a statement of change
+  later date (``core.slots.mood_at``, ``later_claims``, ``placed_later``), a statement of change
   (``says_change``), a value said to hold once (``for_once``), someone else's news
   (``core.whose``), and of the line: past already (``marked_past``), someone else's
   (``line_owner``);
@@ -25,6 +25,7 @@ import re
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import date
 from functools import lru_cache
 
 from memdesk.core.search_text import STOPWORDS
@@ -35,6 +36,7 @@ from memdesk.core.slots import (
     later_claims,
     marked_past,
     mood_at,
+    placed_later,
     says_change,
     slots_named_in,
     stem,
@@ -78,16 +80,17 @@ class Line:
     flags: tuple[str, ...]
 
 
-def read_sentence(text: str, message: str, lines: tuple[str, ...]) -> Sentence:
+def read_sentence(text: str, message: str, lines: tuple[str, ...], at: date) -> Sentence:
     """``text`` with the ``message`` (all the person's sentences of its turn) it is part of,
-    and the stored ``lines`` (which tell a name the store knows from a newcomer's)."""
+    the stored ``lines`` (which tell a name the store knows from a newcomer's), and the day it
+    was said (which tells a later date from a past one)."""
     words = tuple(word.lower() for word in _WORD.findall(text))
     flags = []
     if text.rstrip().endswith("?"):
         flags.append("question")
     if mood_at(text, len(text)):
         flags.append("mood")
-    if later_claims(text):
+    if later_claims(text) or placed_later(text, (0, len(text)), at):
         flags.append("later")
     if says_change(text):
         flags.append("change-cue")

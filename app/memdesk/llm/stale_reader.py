@@ -91,9 +91,10 @@ def suggestions(
     memory_chars: int,
 ) -> Suggested:
     """The marks the reader proposes on ``candidates``, numbered from ``first``. ``rules``: the
-    (line, evidence) of each edit a rule made; neither that line nor a sentence that is its
-    evidence, or whose likeliest line it is, is marked again. An app memory the mark would make
-    longer than ``memory_chars`` is only listed."""
+    (line, evidence) of each edit a rule made; neither that line, nor another holding a value it
+    holds (the rules chose the place), nor any line for a sentence that is a rule's evidence or
+    whose likeliest line a rule edits, is marked. An app memory the mark would make longer than
+    ``memory_chars`` is only listed."""
     found = Suggested([], [], [])
     model = reader()
     if model is None or not said:
@@ -103,10 +104,12 @@ def suggestions(
     messages: dict[int, str] = {}
     for s in said:
         messages[s.turn] = f"{messages.get(s.turn, '')} {s.text}".strip()
-    sentences = [(s, read_sentence(s.text, messages[s.turn], lines)) for s in said]
+    sentences = [(s, read_sentence(s.text, messages[s.turn], lines, s.at)) for s in said]
     edited = {line for line, _evidence in rules}
     used = {evidence for _line, evidence in rules}
     open_facts = [(fact, read_line(fact.text, fact.where, household)) for fact in candidates]
+    # A value a rule changes in one place and kept in another: the rules chose the place.
+    decided = {value for fact, line in open_facts if fact.text in edited for value in line.values}
     # Each pair the reader may mark, scored; a line is marked for its likeliest sentence only
     # when that sentence is likeliest for no other line.
     scored = [
@@ -122,11 +125,11 @@ def suggestions(
         best_of_sentence[i] = max(p, best_of_sentence.get(i, 0.0))
     marked: set[int] = set()
     for p, i, j in scored:
-        (s, read), (fact, _line) = sentences[i], open_facts[j]
+        (s, read), (fact, line) = sentences[i], open_facts[j]
         if p < model.threshold or j in marked or p < best_of_line[j] or p < best_of_sentence[i]:
             continue
         marked.add(j)
-        if fact.text in edited or s.text in used:
+        if fact.text in edited or s.text in used or decided & line.values:
             continue
         quote = WRITTEN_DATE.sub("", s.text).strip()
         mark = f" (until {s.at.day} {MONTHS[s.at.month - 1]} {s.at.year}: “{quote}”)"
