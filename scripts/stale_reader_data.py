@@ -16,7 +16,7 @@ from typing import Any
 
 from memdesk.core.slots import household_names
 from memdesk.llm.changes import said_in
-from memdesk.llm.stale_features import hashed, markable, pair_features, read_line, read_sentence
+from memdesk.llm.stale_features import features, hashed, markable, read_line, read_sentence
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "updates"
 SAID = datetime(2026, 3, 1, 18, 0)  # when the protocol logs the conversation
@@ -100,7 +100,7 @@ def scenario_pairs(split: str, scenario: dict[str, Any]) -> list[Pair]:
                 for where, target, evidence in gold
             )
             read = read_line(line.text, line.where, household)
-            buckets = hashed(pair_features(sentence, read))
+            buckets = hashed(features(sentence, read))
             pairs.append(Pair(split, scenario["id"], i, j, buckets, positive, markable(sentence, read)))
     return pairs
 

@@ -39,9 +39,9 @@ def test_the_shipped_reader_loads_with_a_threshold_chosen_for_precision():
     ("said", "line", "quote"),
     [
         (
-            "cancelled my nuffield membership, I go to PureGym now",
+            "cancelled my nuffield gym membership, I go to PureGym now",
             "Gym: Nuffield Health",
-            "cancelled my nuffield membership, I go to PureGym now",
+            "cancelled my nuffield gym membership, I go to PureGym now",
         ),
         (
             "So. moved out of glasgow, I live in Dundee now",
@@ -66,10 +66,10 @@ def test_a_change_said_in_passing_marks_the_line_past_with_the_persons_words(sai
 @pytest.mark.parametrize(
     "said",
     [
-        "I might cancel my nuffield membership and go to PureGym next month",  # a plan
-        "should I cancel my nuffield membership and go to PureGym?",  # a question
-        "my flatmate Callum cancelled his nuffield membership, he goes to PureGym now",  # another's news
-        "back in 2015 I cancelled my nuffield membership for a year, then I rejoined",  # a past story
+        "I might cancel my nuffield gym membership and go to PureGym next month",  # a plan
+        "should I cancel my nuffield gym membership and go to PureGym?",  # a question
+        "my flatmate Callum cancelled his nuffield gym membership, he goes to PureGym now",  # another's news
+        "back in 2015 I cancelled my nuffield gym membership for a year, then I rejoined",  # a past story
         "I might move out of glasgow, Dundee is cheaper",
         "my sister Mairi moved out of glasgow, she lives in Dundee now",
     ],
@@ -79,13 +79,13 @@ def test_a_plan_a_question_someone_elses_news_or_a_past_story_marks_nothing(said
 
 
 def test_a_line_a_rule_already_edits_or_a_sentence_a_rule_used_is_left_to_the_rule():
-    said = "cancelled my nuffield membership, I go to PureGym now"
+    said = "cancelled my nuffield gym membership, I go to PureGym now"
     assert marks(said).edits  # on its own, the reader marks the gym
     assert marks(said, rules=[("Gym: Nuffield Health", "something else")]).edits == []
     assert marks(said, rules=[("Mobile: 07700 900 114", said)]).edits == []
 
 
-GYM = "cancelled my nuffield membership, I go to PureGym now"
+GYM = "cancelled my nuffield gym membership, I go to PureGym now"
 
 
 def test_a_line_of_several_facts_is_marked_after_the_clause_the_sentence_concerns():
@@ -97,7 +97,7 @@ def test_a_line_of_several_facts_is_marked_after_the_clause_the_sentence_concern
 
 
 def test_a_line_of_several_facts_none_clearly_the_one_is_left_whole_and_only_listed():
-    line = "Nuffield Health gym on weekdays; Nuffield Health pool on Sundays"
+    line = "Nuffield Health classes on weekdays; Nuffield Health pool on Sundays"
     found = marks(GYM, stored=["Name: Ines Moreau", line])
     assert found.edits == []
     (note,) = found.notes

@@ -16,7 +16,8 @@ Features are read from structure, not from lists of wordings:
 - the sentence's words again, hashed together with whether the pair shares a word or a
   value's shape, so a word can count for a change only where the line is concerned.
 
-The trainer (``scripts/train_stale_reader.py``) and the reader call ``pair_features`` alike.
+The trainer (``scripts/train_stale_reader.py``) and the reader read pairs alike (``features``;
+the reader sums the sentence's and the line's own parts once for each).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
+from itertools import pairwise
 
 from memdesk.core.search_text import STOPWORDS
 from memdesk.core.slots import (
@@ -53,6 +55,7 @@ _PEOPLE = frozenset(
     for word, slot in LABELS.items()
     if slot in {"partner", "child", "children", "sibling", "parent", "pet"}
 )
+TIED, APART = "tied", "apart"  # a pair sharing a word, a value's kind or a slot, or not
 _NOT_A_CHANGE = frozenset({"question", "mood", "later", "once", "someone-else"})
 _NOT_MARKED = frozenset({"line-past", "line-someone-else"})
 _OPENING = 4  # words of a line that say whose it is ("Grandma Zainab's number: …")
@@ -145,50 +148,65 @@ def markable(sentence: Sentence, line: Line) -> bool:
     return _NOT_A_CHANGE.isdisjoint(sentence.flags) and _NOT_MARKED.isdisjoint(line.flags)
 
 
-def pair_features(sentence: Sentence, line: Line) -> list[str]:
-    """The named features of the pair (each counts 1)."""
+def features(sentence: Sentence, line: Line) -> list[str]:
+    """Every named feature of the pair; each occurrence counts 1."""
+    related, shared = pair_features(sentence, line)
+    return [*shared, *sentence_features(sentence, related), *line_features(line, related)]
+
+
+def pair_features(sentence: Sentence, line: Line) -> tuple[str, list[str]]:
+    """Whether the pair is tied (shares a word, a value's kind or a slot) or apart, and the
+    features of what it shares; the rest of its features are the sentence's and the line's own
+    (``sentence_features``, ``line_features``), read once each for a conversation."""
     shared = sentence.stems & line.stems
-    features = ["bias", *sentence.flags, *line.flags]
-    features.append(f"shared:{min(len(shared), 4)}")
+    found = ["bias", f"shared:{min(len(shared), 4)}"]
     if line.stems:
-        features.append(f"covered:{min(4, int(5 * len(shared) / len(line.stems)))}")
+        found.append(f"covered:{min(4, int(5 * len(shared) / len(line.stems)))}")
     if line.label & sentence.stems:
-        features.append("label-said")
+        found.append("label-said")
     line_kinds = {kind for kind, _key in line.values}
     same = {kind for kind, key in sentence.values if (kind, key) in line.values}
     other = {kind for kind, _key in sentence.values if kind in line_kinds} - same
-    features += [f"same:{kind}" for kind in sorted(same)]
-    features += [f"other:{kind}" for kind in sorted(other)]
+    found += [f"same:{kind}" for kind in sorted(same)]
+    found += [f"other:{kind}" for kind in sorted(other)]
     if other:
-        features.append("other-value")
+        found.append("other-value")
     if same:
-        features.append("same-value")
+        found.append("same-value")
     line_slots = {slot for slot, _value in line.slots}
-    filled = {slot for slot, value in sentence.slots if slot in line_slots}
+    filled = {slot for slot, _value in sentence.slots if slot in line_slots}
     refilled = {slot for slot, value in sentence.slots if value and slot in line_slots} - {
         slot for slot, value in sentence.slots if value and (slot, value) in line.slots
     }
-    features += [f"slot:{slot}" for slot in sorted(filled)]
+    found += [f"slot:{slot}" for slot in sorted(filled)]
     if filled:
-        features.append("slot-shared")
+        found.append("slot-shared")
     if refilled:
-        features.append("slot-refilled")
-    related = "tied" if shared or other or filled else "apart"
-    features.append(related)
-    for flag in sentence.flags:
-        features.append(f"{related}&{flag}")
-    for flag in line.flags:
-        features.append(f"{related}&{flag}")
-    features += [f"w:{word}" for word in sentence.words]
-    features += [f"b:{a}_{b}" for a, b in zip(sentence.words, sentence.words[1:], strict=False)]
-    features += [f"{related}&w:{word}" for word in sentence.words]
-    features += [f"s:{word}" for word in shared]
-    return features
+        found.append("slot-refilled")
+    found += [f"s:{word}" for word in sorted(shared)]
+    related = TIED if shared or other or filled else APART
+    found.append(related)
+    return related, found
 
 
-def hashed(features: Iterable[str]) -> list[int]:
-    """The features' buckets: the same on every machine and every run (CRC-32, not ``hash``)."""
-    return sorted({zlib.crc32(feature.encode("utf-8")) % BUCKETS for feature in features})
+def sentence_features(sentence: Sentence, related: str) -> list[str]:
+    """The sentence's own features, and its words and flags again with ``related``."""
+    words = sentence.words
+    found = [*sentence.flags, *(f"{related}&{flag}" for flag in sentence.flags)]
+    found += [f"w:{word}" for word in words]
+    found += [f"b:{a}_{b}" for a, b in pairwise(words)]
+    found += [f"{related}&w:{word}" for word in words]
+    return found
+
+
+def line_features(line: Line, related: str) -> list[str]:
+    return [*line.flags, *(f"{related}&{flag}" for flag in line.flags)]
+
+
+def hashed(named: Iterable[str]) -> list[int]:
+    """The features' buckets, one for each occurrence: the same on every machine and every run
+    (CRC-32, not ``hash``)."""
+    return [zlib.crc32(feature.encode("utf-8")) % BUCKETS for feature in named]
 
 
 def _content_stems(words: Iterable[str]) -> frozenset[str]:

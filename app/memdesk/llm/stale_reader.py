@@ -30,7 +30,18 @@ from pathlib import Path
 from memdesk.core.dates import MONTHS, WRITTEN_DATE
 from memdesk.core.slots import household_names
 from memdesk.llm.changes import Edit, Known, Said
-from memdesk.llm.stale_features import BUCKETS, hashed, markable, pair_features, read_line, read_sentence
+from memdesk.llm.stale_features import (
+    APART,
+    BUCKETS,
+    TIED,
+    hashed,
+    line_features,
+    markable,
+    pair_features,
+    read_line,
+    read_sentence,
+    sentence_features,
+)
 from memdesk.resources import resources_root
 
 WEIGHTS, MANIFEST = "weights.json", "manifest.json"
@@ -56,8 +67,16 @@ class Suggested:
 
 
 def probability(weights: Sequence[float], buckets: Sequence[int]) -> float:
-    score = sum(weights[bucket] for bucket in buckets)
+    return _logistic(sum(weights[bucket] for bucket in buckets))
+
+
+def _logistic(score: float) -> float:
     return 1 / (1 + math.exp(-max(-30.0, min(30.0, score))))
+
+
+def _sum(model: Reader, named: list[str]) -> float:
+    weights = model.weights
+    return sum(weights[bucket] for bucket in hashed(named))
 
 
 def weights_dir() -> Path:
@@ -112,12 +131,18 @@ def suggestions(
     decided = {value for fact, line in open_facts if fact.text in edited for value in line.values}
     # Each pair the reader may mark, scored; a line is marked for its likeliest sentence only
     # when that sentence is likeliest for no other line.
-    scored = [
-        (probability(model.weights, hashed(pair_features(read, line))), i, j)
-        for i, (_s, read) in enumerate(sentences)
-        for j, (_fact, line) in enumerate(open_facts)
-        if markable(read, line)
+    # The sentence's and the line's own features are summed once each, tied or apart.
+    by_sentence = [
+        {r: _sum(model, sentence_features(read, r)) for r in (TIED, APART)} for _s, read in sentences
     ]
+    by_line = [{r: _sum(model, line_features(line, r)) for r in (TIED, APART)} for _fact, line in open_facts]
+    scored = []
+    for i, (_s, read) in enumerate(sentences):
+        for j, (_fact, line) in enumerate(open_facts):
+            if markable(read, line):
+                related, shared = pair_features(read, line)
+                score = _sum(model, shared) + by_sentence[i][related] + by_line[j][related]
+                scored.append((_logistic(score), i, j))
     best_of_line: dict[int, float] = {}
     best_of_sentence: dict[int, float] = {}
     for p, i, j in scored:

@@ -19,14 +19,19 @@ from memdesk.core.tokens import CHARS_PER_TOKEN
 from memdesk.core.working import cut_to_budget
 from memdesk.errors import NotFoundError
 from memdesk.llm import prompts
-from memdesk.llm.changes import Edit, Known, Said, said_in
+from memdesk.llm.changes import said_in
 from memdesk.llm.results import PartNotes, StepResult
-from memdesk.llm.stale_reader import suggestions
 from memdesk.llm.steps import Steps
 from memdesk.llm.text import dedupe_key
 from memdesk.llm.transcript import dated_turns, format_transcript
 from memdesk.services.compaction.carry import carry_over
-from memdesk.services.compaction.changes import known_facts, memory_apps, model_candidates, to_changes
+from memdesk.services.compaction.changes import (
+    known_facts,
+    learned_suggestions,
+    memory_apps,
+    model_candidates,
+    to_changes,
+)
 from memdesk.services.compaction.held import facts_title
 from memdesk.services.compaction.model import FACT_CHANGES, CancelToken, Change, ChangeKind, Progress, Tally
 from memdesk.services.compaction.parts import split_parts
@@ -308,7 +313,9 @@ class Builder:
         self.cancel.check()
         edits = self._step(self.steps.find_changes, transcript, said, known)
         if self.settings.llm.backend == "offline" and self.settings.compaction.learned_reader:
-            edits, known = self._learned(said, namespace, known, edits)
+            learned = learned_suggestions(self.app, said, namespace, self.source.app_id, known, edits)
+            edits, known = [*edits, *learned.edits], [*known, *learned.known]
+            self.notes += learned.notes
         found = to_changes(edits, known, memory_apps(self.app, known))
         for change in found.changes:
             change.note = self.step_note
@@ -320,20 +327,6 @@ class Builder:
         reasons = [fact_key(change.reason) for change in found.changes]
         kept = [fact for fact in facts if not any(fact_key(fact) in reason for reason in reasons)]
         return kept + found.additions
-
-    def _learned(
-        self, said: list[Said], namespace: str, known: list[Known], edits: list[Edit]
-    ) -> tuple[list[Edit], list[Known]]:
-        """The rules' edits and candidates with the learned reader's suggestions added: the
-        lines a model would compare, less those a rule edits (``llm.stale_reader``)."""
-        recalled = self.settings.compaction.change_candidates
-        candidates = model_candidates(self.app, said, namespace, self.source.app_id, recalled)
-        by_number = {fact.number: fact.text for fact in known}
-        rules = [(by_number[edit.target], edit.evidence) for edit in edits if edit.target in by_number]
-        longest = self.settings.memory.app_memory_max_chars
-        found = suggestions(said, candidates, rules, len(known) + 1, longest)
-        self.notes += found.notes
-        return [*edits, *found.edits], [*known, *found.known]
 
     # --- app memory and the compaction decision ---------------------------------------
 
