@@ -120,10 +120,15 @@ def suggestions(
         return found
     household = household_names("\n".join(fact.text for fact in candidates if fact.where == "profile"))
     lines = tuple(fact.text for fact in candidates)
+    # Read as the person wrote it, without the dates the store wrote after relative ones: so the
+    # reader learned it (and they are no words of the person's to quote).
+    typed = [WRITTEN_DATE.sub("", s.text).strip() for s in said]
     messages: dict[int, str] = {}
-    for s in said:
-        messages[s.turn] = f"{messages.get(s.turn, '')} {s.text}".strip()
-    sentences = [(s, read_sentence(s.text, messages[s.turn], lines, s.at)) for s in said]
+    for s, text in zip(said, typed, strict=True):
+        messages[s.turn] = f"{messages.get(s.turn, '')} {text}".strip()
+    sentences = [
+        (s, read_sentence(text, messages[s.turn], lines, s.at)) for s, text in zip(said, typed, strict=True)
+    ]
     edited = {line for line, _evidence in rules}
     used = {evidence for _line, evidence in rules}
     open_facts = [(fact, read_line(fact.text, fact.where, household)) for fact in candidates]
