@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export QT_QPA_PLATFORM ?= offscreen
 
-.PHONY: install run test bench lint docs screenshots package package-test clean detector-model
+.PHONY: install run test bench lint docs screenshots package package-test clean detector-model stale-reader-model
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -40,6 +40,13 @@ bench: $(STAMP)
 detector-model: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,train]' -c scripts/detector_python.txt
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 $(BIN)/python -m scripts.train_detector
+
+# The learned reader of stale facts (offline compaction's suggestions): trains on the update
+# splits of tests/data/updates, leave one split out for its threshold, and writes
+# resources/stale_reader/ (weights and manifest). Pure Python, in a fixed order: the same
+# weights on every machine.
+stale-reader-model: $(STAMP)
+	$(BIN)/python -m scripts.train_stale_reader
 
 lint: $(STAMP)
 	$(BIN)/ruff check app tests

@@ -27,7 +27,13 @@ from memdesk.llm.sure import offline_decided
 from memdesk.llm.text import dedupe_key
 from memdesk.llm.transcript import dated_turns, format_transcript
 from memdesk.services.compaction.carry import carry_over
-from memdesk.services.compaction.changes import known_facts, memory_apps, model_candidates, to_changes
+from memdesk.services.compaction.changes import (
+    known_facts,
+    learned_suggestions,
+    memory_apps,
+    model_candidates,
+    to_changes,
+)
 from memdesk.services.compaction.held import facts_title
 from memdesk.services.compaction.model import FACT_CHANGES, CancelToken, Change, ChangeKind, Progress, Tally
 from memdesk.services.compaction.parts import split_parts
@@ -308,6 +314,10 @@ class Builder:
         self.compared = [fact.text for fact in known]
         self.cancel.check()
         edits = self._step(self.steps.find_changes, transcript, said, known)
+        if self.settings.llm.backend == "offline" and self.settings.compaction.learned_reader:
+            learned = learned_suggestions(self.app, said, namespace, self.source.app_id, known, edits)
+            edits, known = [*edits, *learned.edits], [*known, *learned.known]
+            self.notes += learned.notes
         found = to_changes(edits, known, memory_apps(self.app, known))
         for change in found.changes:
             change.note = self.step_note
