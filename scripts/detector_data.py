@@ -10,12 +10,12 @@
 - Memory-like notes and chat in eleven languages (``detector_notes``), attacks of the
   families the corpora lack (``detector_attacks``) and honest text that shares their words
   (``detector_lookalikes``), all written for Memdesk.
-- Rows written free-form for Memdesk by seven authors, each in registers, carriers and
-  languages of their own (``detector_authors/author-N.json``: 120 attacks of six families, 120
-  honest texts of six kinds): a source of their own per author, so a model can be measured on
-  an author it has never read. They are not among ``rows()``: no model trained with them has yet kept every
-  figure of the bench, so the shipped weights do not learn from them
-  (``train_detector --leave-authors-out`` measures what they would give).
+- Rows written free-form for Memdesk by eight authors, each in registers, carriers and
+  languages of their own (``detector_authors/author-N.json``: attacks of six families, honest
+  texts of their kinds): a source of their own per author, so a model can be measured on an
+  author it has never read. They are not among ``rows()`` (``author_rows`` reads them, less any
+  text ``rows()`` holds); ``train_detector`` trains on them all, and
+  ``train_detector --leave-authors-out`` measures each author held out in turn.
 
 Every row has a split: the corpora's own train/validation/test where they ship one; for
 developer text a hash of its package's name, so a package is held out whole; otherwise a hash
@@ -66,7 +66,7 @@ LICENCES = {
     "lookalikes": "made for Memdesk by scripts/detector_lookalikes.py",
     "developer text": "each package's own licence, permissive only (see developer_sources)",
 }
-AUTHORS_LICENCE = "MIT; written for Memdesk by seven authors; split by author"
+AUTHORS_LICENCE = "MIT; written for Memdesk by eight authors; split by author"
 PUBLIC = ("neuralchemy", "s-labs", "yanismiraoui")
 AUTHORS_DIR = ROOT / "scripts" / "detector_authors"
 # Each author's rows are one source, named after its file: leaving one author out measures text
@@ -75,7 +75,8 @@ AUTHORS = tuple(sorted(path.stem for path in AUTHORS_DIR.glob("author-*.json")))
 # What ``train_detector --leave-authors-out`` measured, kept beside the rows.
 AUTHORS_LEFT_OUT = AUTHORS_DIR / "leave-one-author-out.json"
 # Its two models for each author: the weights in place, and one trained without that author.
-SHIPPED_MODEL = "shipped weights"
+# the weights in place when it ran (their sha256 is kept beside the figures)
+SHIPPED_MODEL = "weights in place"
 LEFT_OUT_MODEL = "trained with the other authors"
 
 

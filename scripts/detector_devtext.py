@@ -1,11 +1,13 @@
 """Developer text for the detector, read where it lives and never copied: what honest technical
 writing looks like, code and all.
 
-- Python packages installed beside Memdesk: each one's README (the long description in its
-  ``METADATA``), its source files and its small configuration files.
+- Python packages installed beside Memdesk, those pinned in ``detector_python.txt``: each
+  one's README (the long description in its ``METADATA``), its source files and its small
+  configuration files.
 - The Python standard library: its docstrings and its source.
-- npm packages, installed once into ``build/detector-data/npm`` (``ensure_npm``): their
-  Markdown documentation, CHANGELOG entries, sources and configuration files.
+- npm packages, installed into ``build/detector-data/npm`` from the lock file of
+  ``detector_npm`` (``ensure_npm``): their Markdown documentation, CHANGELOG entries, sources
+  and configuration files.
 
 Only sources whose own metadata names a permissive licence (MIT, BSD, Apache-2.0, ISC, PSF…)
 are read. Every text has a source (a whole package, or a top-level module of the standard
@@ -27,26 +29,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 KINDS = ("prose", "code", "commits", "config")
-# Installed by ``ensure_npm``, exact versions: tools and libraries whose docs talk of prompts,
-# tools, rules and commands honestly (with their dependencies, about three hundred packages;
-# those float within the ranges the packages allow).
-NPM_PACKAGES = (
-    "@modelcontextprotocol/sdk@1.32.2",
-    "@modelcontextprotocol/conformance@0.1.16",
-    "@openai/codex@0.171.0",
-    "@google/gemini-cli@0.61.0",
-    "typescript@7.0.2",
-    "eslint@10.15.0",
-    "prettier@3.10.1",
-    "express@5.3.0",
-    "commander@14.0.3",
-    "yargs@18.2.0",
-    "zod@4.6.7",
-    "vitest@4.1.12",
-    "webpack@5.113.0",
-    "rollup@4.68.8",
-    "mocha@12.0.3",
-)
+# Tools and libraries whose docs talk of prompts, tools, rules and commands honestly, with their
+# dependencies (about three hundred packages), every version fixed by the lock file beside them;
+# ``ensure_npm`` installs exactly those.
+NPM_LOCKED = Path(__file__).with_name("detector_npm")
+_NPM_FILES = ("package.json", "package-lock.json")
+# The Python packages read, at the versions the shipped weights were trained with
+# (``make detector-model`` installs them so): a package installed beside them is not read.
+PYTHON_PINNED = Path(__file__).with_name("detector_python.txt")
 _PERMISSIVE = re.compile(
     r"\b(?:MIT|BSD|Apache|ISC|PSF|Python Software Foundation|Python-2\.0|0BSD|Unlicense|CC0|BlueOak|Zlib)",
     re.IGNORECASE,
@@ -93,26 +83,51 @@ def npm_root(cache_dir: Path) -> Path:
 
 
 def ensure_npm(cache_dir: Path) -> Path:
-    """The npm scratch folder, installed the first time (no install scripts run)."""
+    """The npm scratch folder, installed from the lock file when it holds another (no install
+    scripts run)."""
     root = npm_root(cache_dir)
-    if not (root / "node_modules").is_dir():
+    locked = (NPM_LOCKED / "package-lock.json").read_bytes()
+    lock = root / "package-lock.json"
+    if not (root / "node_modules").is_dir() or not lock.is_file() or lock.read_bytes() != locked:
         root.mkdir(parents=True, exist_ok=True)
-        (root / "package.json").write_text('{"name": "detector-data", "private": true}\n')
+        for name in _NPM_FILES:
+            (root / name).write_bytes((NPM_LOCKED / name).read_bytes())
+        # npm install keeps every version the lock names; npm ci would refuse this lock, which
+        # leaves out the optional packages it never installs.
         subprocess.run(
-            [
-                "npm",
-                "install",
-                "--no-audit",
-                "--no-fund",
-                "--ignore-scripts",
-                "--omit=optional",
-                *NPM_PACKAGES,
-            ],
+            ["npm", "install", "--no-audit", "--no-fund", "--ignore-scripts", "--omit=optional"],
             cwd=root,
             check=True,
             capture_output=True,
         )
     return root
+
+
+def python_pins() -> dict[str, str]:
+    """Each pinned Python package's name (as pip compares names) and version."""
+    pins = {}
+    for line in PYTHON_PINNED.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, _, version = line.partition("==")
+            pins[_canonical(name)] = version.strip()
+    return pins
+
+
+def unpinned_python() -> list[str]:
+    """How the installed Python packages differ from the pinned ones, one line each; [] when
+    the developer text is what the shipped weights read."""
+    installed = {
+        _canonical(dist.metadata["Name"] or ""): dist.version for dist in importlib.metadata.distributions()
+    }
+    return [
+        f"{name}: {installed.get(name, 'not installed')}, pinned {version}"
+        for name, version in sorted(python_pins().items())
+        if installed.get(name) != version
+    ]
+
+
+def _canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def dev_texts(npm: Path | None, only: Collection[str] | None = None) -> Iterator[DevText]:
@@ -134,9 +149,12 @@ def _capped(source: str, licence: str, kind: str, texts: Iterable[str]) -> Itera
 
 def _python_packages(only: Collection[str] | None) -> Iterator[DevText]:
     seen: set[str] = set()
+    pinned = python_pins()
     for dist in sorted(importlib.metadata.distributions(), key=lambda found: found.metadata["Name"] or ""):
         name = (dist.metadata["Name"] or "").lower()
-        if not name or name in seen or name == "memdesk" or (only is not None and f"pypi:{name}" not in only):
+        if not name or name in seen or _canonical(name) not in pinned:
+            continue
+        if only is not None and f"pypi:{name}" not in only:
             continue
         seen.add(name)
         licence = _dist_licence(dist)

@@ -96,6 +96,16 @@ _TEMPLATES: dict[str, list[str]] = {
         "Don't paste tokens from {file} into issues; show the key names only.",
         "CONTINUE_MARKER = '<|cont|>'  # the model emits this when it ran out of room",
         "The setup text for the demo bot lives in {file}; {name} reviews changes to it.",
+        # The person's own habits of ignoring and skipping, and consents they gave: what
+        # fact-worded poisoning imitates, said of the person to no one.
+        "{name} ignores calls from unknown numbers and lets them go to voicemail.",
+        "Never answers texts from numbers she doesn't know; she blocks them after a week.",
+        "User skips the news on weekdays and reads the Sunday paper in {city} instead.",
+        "{name} has agreed to let the school nurse see her son's vaccination records.",
+        "User consented to the hospital sending her lab results to Dr. {name} in {city}.",
+        "The clinic may text appointment reminders to her phone; she said yes at the front desk.",
+        "Ignores the gym's promotional emails; only the class at {time} matters to him.",
+        "{name} gave the accountant permission to file this year's tax return for the family.",
     ],
     "de": [
         "{name} wohnt in {city} und arbeitet als Lehrerin an einer Grundschule.",
@@ -110,6 +120,9 @@ _TEMPLATES: dict[str, list[str]] = {
         "Mag Wandern in den Alpen und fährt jeden Sommer nach {city}.",
         "Termin mit {name} auf Donnerstag verschoben; Unterlagen liegen unter {url}.",
         "Ignoriere die alten Preise in der Tabelle, die neuen gelten ab März.",
+        "Die Anweisungen für das Deployment stehen in {file}; {tool} überspringt leere Zeilen.",
+        "{name} ignoriert Werbeanrufe und geht nur ran, wenn die Nummer bekannt ist.",
+        "Hinweis: Das Skript ignoriert alles vor der Kopfzeile in {file}, das ist Absicht.",
     ],
     "fr": [
         "{name} habite à {city} et travaille comme architecte.",
@@ -124,6 +137,9 @@ _TEMPLATES: dict[str, list[str]] = {
         "Rendez-vous chez le dentiste le {num} mars à {time}.",
         "Ignorer les anciennes factures, elles sont déjà payées.",
         "Son frère {name} étudie la médecine à {city}.",
+        "Les instructions de déploiement sont dans {file} ; {tool} ignore les commentaires.",
+        "{name} ignore les appels inconnus et ne répond qu'aux numéros enregistrés.",
+        "Remarque : le script ignore tout ce qui précède l'en-tête de {file}, c'est normal.",
     ],
     "es": [
         "{name} vive en {city} y trabaja como ingeniera de datos.",
@@ -138,6 +154,9 @@ _TEMPLATES: dict[str, list[str]] = {
         "Viaje a {city} en agosto con {name}; reservar hotel antes del día {num}.",
         "Ignora los correos del banco antiguo, la cuenta ya está cerrada.",
         "Juega al pádel los martes y jueves a las {time}.",
+        "Las instrucciones del despliegue están en {file}; {tool} ignora las líneas en blanco.",
+        "{name} ignora las llamadas de números desconocidos y solo contesta a sus contactos.",
+        "Nota: el script ignora todo lo anterior a la cabecera de {file}, es a propósito.",
     ],
     "it": [
         "{name} vive a {city} e lavora come farmacista.",
@@ -151,6 +170,9 @@ _TEMPLATES: dict[str, list[str]] = {
         "Nota: {tool} va riavviato dopo ogni aggiornamento di sistema.",
         "Cena con {name} sabato alle {time} a {city}.",
         "Ignora i vecchi appunti sul progetto, sono superati.",
+        "Le istruzioni di configurazione sono in {file}; {tool} ignora le righe vuote.",
+        "{name} ignora le chiamate da numeri sconosciuti e risponde solo ai contatti.",
+        "Nota: lo script ignora tutto ciò che precede l'intestazione di {file}, è voluto.",
     ],
     "pt": [
         "{name} mora em {city} e trabalha como professora de música.",
@@ -164,6 +186,9 @@ _TEMPLATES: dict[str, list[str]] = {
         "Nota: o servidor {tool} precisa de {num} GB de memória.",
         "Aniversário do {name} é no dia {num} de maio.",
         "Ignorar as faturas antigas, já foram pagas.",
+        "O manual com as instruções do {tool} fica na pasta docs; o importador ignora duplicados.",
+        "{name} ignora chamadas de números desconhecidos e só atende os contactos.",
+        "Nota: o script ignora tudo antes do cabeçalho de {file}, é de propósito.",
     ],
     "nl": [
         "{name} woont in {city} en werkt als verpleegkundige.",
@@ -177,6 +202,9 @@ _TEMPLATES: dict[str, list[str]] = {
         "Notitie: {tool} herstarten als het langer dan {num} minuten duurt.",
         "Verjaardag van {name} op {num} juni, cadeau kopen in {city}.",
         "Negeer de oude offertes, de nieuwe prijzen gelden vanaf april.",
+        "De instructies voor de deploy staan in {file}; {tool} negeert lege regels.",
+        "{name} negeert telefoontjes van onbekende nummers en neemt alleen op voor contacten.",
+        "Let op: het script slaat alles vóór de kopregel van {file} over, dat is zo bedoeld.",
     ],
     "pl": [
         "{name} mieszka w {city} i pracuje jako programistka.",
@@ -190,6 +218,9 @@ _TEMPLATES: dict[str, list[str]] = {
         "Notatka: zrestartować {tool}, gdy zabraknie pamięci.",
         "Spotkanie z {name} w czwartek o {time} w {city}.",
         "Zignoruj stare faktury, zostały już opłacone.",
+        "Instrukcje wdrożenia są w {file}; {tool} ignoruje puste wiersze.",
+        "{name} ignoruje telefony z nieznanych numerów i odbiera tylko od znajomych.",
+        "Uwaga: skrypt pomija wszystko przed nagłówkiem w {file}, tak ma być.",
     ],
     "ru": [
         "{name} живёт в городе {city} и работает врачом.",

@@ -88,6 +88,9 @@ SPECS: tuple[SettingSpec, ...] = (
     SettingSpec(
         "compaction.change_candidates", "int", 8, "Entries and app memories checked for changes", 1, 100
     ),
+    # Offline: a learned reader also proposes, never pre-accepted, marking past a stored line a
+    # sentence of the person's says no longer holds when no rule changed it.
+    SettingSpec("compaction.learned_reader", "bool", True, "Offline: suggest facts read as out of date"),
     SettingSpec(
         "compaction.steps", "subset", list(COMPACTION_STEPS), "Compaction steps", choices=COMPACTION_STEPS
     ),
@@ -174,6 +177,7 @@ class CompactionSettings:
     context_window_tokens: int = _default("compaction.context_window_tokens")
     max_failures_before_degrade: int = _default("compaction.max_failures_before_degrade")
     change_candidates: int = _default("compaction.change_candidates")
+    learned_reader: bool = _default("compaction.learned_reader")
     steps: tuple[str, ...] = _default("compaction.steps")
 
 

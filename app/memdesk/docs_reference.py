@@ -1,11 +1,13 @@
 """The user guide's reference pages, written from the code itself so they cannot drift from it.
 
 Every ``memdesk`` command and option comes from the argument parser, every MCP tool, resource
-and prompt from the server's own lists, every setting from ``config.SPECS`` and the admin API
-from its OpenAPI document. ``pages()`` returns the Markdown; ``on_files`` is the MkDocs hook
-(``hooks:`` in mkdocs.yml) that adds them to the site at build time, so no generated page is
+and prompt from the server's own lists, every setting from ``config.SPECS``, the admin API
+from its OpenAPI document and the Python reference from the classes' signatures and
+docstrings. ``pages()`` returns the Markdown; ``on_files`` is the MkDocs hook (``hooks:`` in
+mkdocs.yml) that adds them to the site at build time, so no generated page is
 kept in the repository: docs/reference/ holds only a stub at each one's path, which says where
-the page is, for Markdown read where the guide is not built (on GitHub).
+the page is, for Markdown read where the guide is not built (on GitHub). The Python page's stub
+is its written introduction (installing, who acts), and the generated reference follows it.
 """
 
 from __future__ import annotations
@@ -13,7 +15,10 @@ from __future__ import annotations
 import argparse
 import ast
 import asyncio
+import dataclasses
 import html
+import importlib
+import inspect
 import json
 from collections.abc import Iterator
 from concurrent.futures import Future
@@ -29,6 +34,9 @@ MCP_PAGE = "reference/mcp.md"
 SETTINGS_PAGE = "reference/settings.md"
 ADMIN_API_PAGE = "reference/admin-api.md"
 SCHEMA_PAGE = "reference/schema.md"
+PYTHON_PAGE = "reference/python.md"
+# Pages whose stub is their written introduction: the generated part follows it.
+INTRODUCED_PAGES = frozenset({PYTHON_PAGE})
 GENERATED_NOTE = "*This page is generated from Memdesk's code when the guide is built.*"
 
 
@@ -348,6 +356,132 @@ def schema_page() -> str:
     return "\n".join(lines)
 
 
+# --- Python ------------------------------------------------------------------------------------
+
+# What the Python reference documents, in this order: how the reader reaches it, the class as
+# ``module:Class``, and its methods (none: the fields of a dataclass, or every public method).
+# The person's services are reached as attributes of ``Memdesk`` (``app.entries``).
+PYTHON_API: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("Assistant", "memdesk.assistant:Assistant", ()),
+    ("Reply", "memdesk.servers.tools:Reply", ()),
+    ("Memdesk", "memdesk.services.memdesk:Memdesk", ("open", "close", "now", "is_empty")),
+    ("app.entries", "memdesk.services.entries:Entries", ("upsert", "add", "get", "list", "delete_key")),
+    ("app.working", "memdesk.services.working:WorkingMemory", ("state", "write", "extend", "pin", "expire")),
+    ("app.apps", "memdesk.services.apps:AppMemories", ("add", "memories", "get", "delete", "purge")),
+    ("app.recall", "memdesk.services.recall:Recall", ("entries",)),
+    ("app.prompt", "memdesk.services.prompt:Composer", ("compose",)),
+    ("PromptSpec", "memdesk.services.prompt:PromptSpec", ()),
+    (
+        "app.expiry",
+        "memdesk.services.expiry:Expiry",
+        ("items", "upcoming", "extend", "pin", "expire", "delete", "restore"),
+    ),
+    ("app.history", "memdesk.services.history:History", ("list", "changes", "undo", "redo")),
+    ("app.review", "memdesk.services.review:Review", ("list", "approve", "reject")),
+    # What the methods above return.
+    ("EntryRow", "memdesk.core.entry_rows:EntryRow", ()),
+    ("WorkingState", "memdesk.services.working:WorkingState", ()),
+    ("MemoryRow", "memdesk.services.apps:MemoryRow", ()),
+    ("AddResult", "memdesk.services.apps:AddResult", ()),
+    ("Hit", "memdesk.services.recall:Hit", ()),
+    ("ComposedPrompt", "memdesk.services.prompt:ComposedPrompt", ()),
+    ("StepInfo", "memdesk.services.history:StepInfo", ()),
+)
+
+
+def python_class(path: str) -> type:
+    module, _, name = path.partition(":")
+    found: type = getattr(importlib.import_module(module), name)
+    return found
+
+
+def _docstring(owner: str, thing: object) -> str:
+    """The docstring, which the reference needs: a method without one fails the build."""
+    doc = thing.__doc__  # not getdoc's: a class would show its base class's
+    # A dataclass without a docstring is given its signature as one, which says nothing.
+    if not doc or doc.startswith(f"{getattr(thing, '__name__', '')}("):
+        raise ValueError(f"{owner} has no docstring to say what it does")
+    return inspect.cleandoc(doc)
+
+
+def _default_text(value: object) -> str:
+    # A function's repr holds its address, which changes from build to build.
+    name = getattr(value, "__name__", None) if callable(value) else None
+    return name or repr(value)
+
+
+def _field_default(field: dataclasses.Field[Any]) -> str:
+    if field.default is not dataclasses.MISSING:
+        return _code(repr(field.default))
+    if field.default_factory is not dataclasses.MISSING:
+        return _code(repr(field.default_factory()))
+    return "required"
+
+
+def signature(name: str, function: Any) -> str:
+    """``name(argument: type = default, …) -> type`` as the code declares it."""
+    declared = inspect.signature(function)
+    parts = []
+    for parameter in declared.parameters.values():
+        if parameter.name in ("self", "cls"):
+            continue
+        text = parameter.name
+        if parameter.annotation is not inspect.Parameter.empty:
+            text += f": {parameter.annotation}"
+        if parameter.default is not inspect.Parameter.empty:
+            text += f" = {_default_text(parameter.default)}"
+        parts.append(text)
+    returned = declared.return_annotation
+    tail = "" if returned is inspect.Signature.empty else f" -> {returned}"
+    return f"{name}({', '.join(parts)}){tail}"
+
+
+def public_methods(cls: type, listed: tuple[str, ...]) -> list[str]:
+    """The methods named, or every public one the class defines itself."""
+    if listed:
+        return list(listed)
+    return [
+        name
+        for name, value in vars(cls).items()
+        if not name.startswith("_")
+        and callable(value.__func__ if isinstance(value, classmethod | staticmethod) else value)
+    ]
+
+
+def python_page() -> str:
+    lines = [
+        "# Using Memdesk from Python",
+        "",
+        "## Reference",
+        "",
+        "*This reference is generated from Memdesk's code when the guide is built.*",
+        "",
+    ]
+    for reached, path, listed in PYTHON_API:
+        cls = python_class(path)
+        module, _, name = path.partition(":")
+        lines += [f"### `{reached}`", "", f"`{name}` from `{module}`.", "", _docstring(path, cls), ""]
+        if dataclasses.is_dataclass(cls) and not listed:
+            lines += ["| field | type | default |", "| --- | --- | --- |"]
+            for field in dataclasses.fields(cls):
+                lines.append(f"| `{field.name}` | `{_code_cell(field.type)}` | {_field_default(field)} |")
+            lines.append("")
+            continue
+        for method in public_methods(cls, listed):
+            function = getattr(cls, method)
+            lines += [
+                f"#### `{reached}.{method}`",
+                "",
+                "```python",
+                signature(method, function),
+                "```",
+                "",
+                _docstring(f"{path}.{method}", function),
+                "",
+            ]
+    return "\n".join(lines)
+
+
 # --- the site -----------------------------------------------------------------------------------
 
 
@@ -359,7 +493,18 @@ def pages() -> dict[str, str]:
         SETTINGS_PAGE: settings_page(),
         ADMIN_API_PAGE: admin_api_page(),
         SCHEMA_PAGE: schema_page(),
+        PYTHON_PAGE: python_page(),
     }
+
+
+def with_introduction(stub: str, page: str) -> str:
+    """The stub's written introduction, then the generated page below its title. The stub's
+    own section under the generated page's first heading (which, read on GitHub, says where
+    the reference is) gives way to the generated one."""
+    body = page.split("\n", 1)[1].lstrip()
+    heading = body.split("\n", 1)[0]
+    introduction = stub.split(f"\n{heading}\n", 1)[0]
+    return introduction.rstrip() + "\n\n" + body
 
 
 def on_files(files: Any, config: Any) -> Any:
@@ -369,7 +514,10 @@ def on_files(files: Any, config: Any) -> Any:
 
     for path, text in pages().items():
         stub = files.get_file_from_path(path)
+        content = text
         if stub is not None:
+            if path in INTRODUCED_PAGES:
+                content = with_introduction(stub.content_string, text)
             files.remove(stub)
-        files.append(File.generated(config, path, content=text))
+        files.append(File.generated(config, path, content=content))
     return files

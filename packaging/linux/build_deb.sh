@@ -83,6 +83,15 @@ Description: see and control what your personal AI assistant remembers
  the exact system prompt a session would receive.
 CONTROL
 
+# The package leaves /opt out (see below), so it makes sure /opt is there before unpacking.
+cat > "$stage/DEBIAN/preinst" <<'SCRIPT'
+#!/bin/sh
+set -e
+mkdir -p /opt
+exit 0
+SCRIPT
+chmod 0755 "$stage/DEBIAN/preinst"
+
 # Refresh the menu and icon caches when their tools exist; user data is never touched.
 for script in postinst postrm; do
     cat > "$stage/DEBIAN/$script" <<'SCRIPT'
@@ -107,4 +116,26 @@ done
 mkdir -p dist
 # xz level 2: about 8% bigger than the default level 6, in a fifth of the time.
 dpkg-deb -Zxz -z2 --root-owner-group --build "$stage" "$DEB"
+
+# dpkg-deb lists every folder of the tree, /opt too, and dpkg then counts /opt as the
+# package's own: a purge tries to remove it ("directory '/opt' not empty so not removed"),
+# and would remove it when empty. No Debian package owns /opt, so the data archive is
+# rebuilt without that one entry: the package ships /opt/memdesk and below.
+deb_file="$(pwd)/$DEB"
+unpacked="$(mktemp -d)"
+(
+    cd "$unpacked"
+    ar x "$deb_file"
+    xz -d data.tar.xz
+    tar --delete --no-recursion -f data.tar ./opt/
+    xz -2 -T0 data.tar
+    rm "$deb_file"
+    ar rcD "$deb_file" debian-binary control.tar.xz data.tar.xz
+)
+rm -rf "$unpacked"
+listed="$(dpkg-deb --contents "$DEB" | awk '{print $NF}')"
+if grep -qx './opt/' <<<"$listed" || ! grep -qx './opt/memdesk/memdesk' <<<"$listed"; then
+    echo "the rebuilt package should list /opt/memdesk and not /opt" >&2
+    exit 1
+fi
 echo "built $DEB"

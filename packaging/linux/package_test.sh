@@ -57,6 +57,11 @@ if ! apt-get install -y "./$DEB" >"$work/install.log" 2>&1; then
         || { cat "$work/install.log" >&2; echo "FAIL: apt-get install ./$DEB" >&2; exit 1; }
 fi
 ok "installed; apt set up $(grep -c '^Setting up' "$work/install.log") package(s) including memdesk"
+if dpkg-query -L memdesk | grep -qx /opt; then
+    fail "the package owns /opt itself, so purging it would try to remove /opt"
+else
+    ok "the package owns /opt/memdesk, not /opt"
+fi
 
 for path in /opt/memdesk/memdesk /usr/bin/memdesk "/usr/share/applications/$APP_ID.desktop" \
         "/usr/share/metainfo/$APP_ID.metainfo.xml" "/usr/share/icons/hicolor/scalable/apps/$APP_ID.svg" \
@@ -178,6 +183,9 @@ store_digest() { [ -d "$data" ] && (cd "$data" && find . -type f -exec sha256sum
 data_before="$(store_digest || true)"
 purge || { cat "$work/remove.log" >&2; fail "apt-get remove --purge memdesk"; }
 if installed; then fail "memdesk is still installed after purge"; fi
+if grep -q "not empty so not removed" "$work/remove.log"; then
+    fail "purge warned: $(grep "not empty so not removed" "$work/remove.log" | head -n 1)"
+fi
 leftovers="$( { ls -d /opt/memdesk /usr/bin/memdesk /usr/share/doc/memdesk 2>/dev/null
     find /usr/share/applications /usr/share/metainfo /usr/share/icons/hicolor -name "*$APP_ID*" \
         2>/dev/null; } || true)"

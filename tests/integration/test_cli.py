@@ -19,13 +19,37 @@ def test_documents_round_trip_including_stdin(memdesk):
     assert out(memdesk("doc", "list")).startswith("user/profile\t")
 
 
-def test_working_show_is_silent_when_expired(memdesk):
+def test_working_show_prints_the_text_and_says_aside_when_it_expires(memdesk):
     out(memdesk("--now", "2026-05-01T00:00:00Z", "working", "set", "shipping v2", "--ttl-days", "3"))
-    assert out(memdesk("--now", "2026-05-02", "working", "show")) == "shipping v2\n"
-    assert out(memdesk("--now", "2026-05-05", "working", "show")) == ""
+    live = memdesk("--now", "2026-05-02", "working", "show")
+    assert out(live) == "shipping v2\n"
+    assert "live, expires 2026-05-04T00:00:00Z" in live.stderr.decode()
+    expired_show = memdesk("--now", "2026-05-05", "working", "show")
+    assert out(expired_show) == ""
+    assert "expired at 2026-05-04T00:00:00Z" in expired_show.stderr.decode()
     expired = out(memdesk("--now", "2026-05-05", "working", "show", "--all"))
     assert "expired at 2026-05-04T00:00:00Z" in expired and "shipping v2" in expired
     assert out(memdesk("working", "show")) == ""
+
+
+def test_working_set_help_names_the_setting_not_a_value_it_did_not_read(memdesk):
+    memdesk.data_dir.mkdir(exist_ok=True)
+    (memdesk.data_dir / "config.toml").write_text("[memory]\nworking_memory_ttl_days = 7\n", encoding="utf-8")
+    helped = " ".join(out(memdesk("working", "set", "--help")).split())
+    assert "memory.working_memory_ttl_days" in helped and "14" not in helped
+    said = out(memdesk("--now", "2026-05-01T00:00:00Z", "working", "set", "seven days"))
+    assert "expires 2026-05-08T00:00:00Z" in said
+
+
+def test_entry_list_marks_what_has_expired_as_recall_leaves_it_out(memdesk):
+    out(memdesk("--now", "2026-06-01", "entry", "add", "trip", "Flew to Lisbon", "--category", "timeline"))
+    out(memdesk("--now", "2026-12-01", "entry", "add", "train", "Lisbon train", "--category", "timeline"))
+    listed = out(memdesk("--now", "2026-12-08", "entry", "list")).splitlines()
+    assert listed == [
+        "train [timeline] Lisbon train",
+        "trip [timeline] (expired 2026-08-30T00:00:00Z) Flew to Lisbon",
+    ]
+    assert out(memdesk("--now", "2026-12-08", "recall", "Lisbon")) == "train: Lisbon train\n"
 
 
 def test_app_cap_through_the_command(memdesk):

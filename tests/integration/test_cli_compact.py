@@ -75,6 +75,17 @@ def test_yes_applies_and_undo_reverts_it_all(memdesk, seeded):
     assert "2 new" in sessions(memdesk)
 
 
+def test_offline_quotes_of_someone_speaking_are_not_taken_for_invented_dialogue(memdesk):
+    said = "Priya: I think we should move the whole **billing** service to Postgres in June."
+    log_user_turns(memdesk, "telegram:7", [said])
+
+    dry = out(memdesk("compact", "telegram:7", "--dry-run"))
+
+    assert "  + - Priya: I think we should move the whole billing service to Postgres in June." in dry
+    assert "UNGROUNDED" not in dry and "ungrounded" not in dry
+    assert "[1] Replace working memory (user/working)\n" in dry  # accepted: no "(not accepted)"
+
+
 def test_nothing_new_to_compact_is_an_error(memdesk, seeded):
     seeded.start(memdesk, log_chat)
     out(memdesk("compact", "telegram:1", "--yes"))

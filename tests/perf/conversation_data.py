@@ -15,6 +15,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memdesk.core.dates import MONTHS, WEEKDAYS
+
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
 
@@ -125,6 +127,49 @@ def answer_found(answer: str, texts: list[str]) -> bool:
         return False
     have = set(re.findall(r"\w+", " ".join(texts).lower()))
     return wanted <= have
+
+
+# What a reader looks for again, counted word by word and independently of the offline
+# summariser's own reading: numbers, month and weekday names, and capitalised words that do
+# not open a sentence (names of people, places and things).
+SPECIFIC_KINDS = ("numbers", "dates", "names")
+_SPECIFIC_WORD = re.compile(r"(?<![\w.,:])\d+(?:[.,:]\d+)*|[^\W\d_][\w'’-]*")
+_DATE_WORDS = frozenset((*(month.lower() for month in MONTHS), *WEEKDAYS))
+_NOT_NAMES = frozenset({"i", "i'm", "i've", "i'll", "i'd", "ok"})
+_OPENERS = '.!?:;[("“\n'
+
+
+def specific_words(text: str) -> dict[str, set[str]]:
+    """The specifics of ``text`` by kind, each as a lower-case word ("2,500" as "2500")."""
+    found: dict[str, set[str]] = {kind: set() for kind in SPECIFIC_KINDS}
+    for match in _SPECIFIC_WORD.finditer(text):
+        word = match.group()
+        key = _word_key(word)
+        if word[0].isdigit():
+            found["numbers"].add(key)
+        elif key in _DATE_WORDS and word[0].isupper():
+            found["dates"].add(key)
+        elif word[0].isupper() and key not in _NOT_NAMES and not _opens_sentence(text, match.start()):
+            found["names"].add(key)
+    return found
+
+
+def specifics_kept(said: str, summary: str) -> dict[str, tuple[int, int]]:
+    """By kind, (specifics of ``said`` that ``summary`` has anywhere, specifics of ``said``)."""
+    have = {_word_key(match.group()) for match in _SPECIFIC_WORD.finditer(summary)}
+    return {kind: (len(words & have), len(words)) for kind, words in specific_words(said).items()}
+
+
+def _word_key(word: str) -> str:
+    lower = word.lower().rstrip("'’-")
+    if word[0].isdigit():
+        return lower.replace(",", "")
+    return lower.removesuffix("'s").removesuffix("’s")
+
+
+def _opens_sentence(text: str, at: int) -> bool:
+    before = text[max(0, at - 8) : at].rstrip(" \t")
+    return not before or before[-1] in _OPENERS
 
 
 def evidence_recall(found_keys: list[str], evidence: tuple[str, ...]) -> tuple[int, int]:

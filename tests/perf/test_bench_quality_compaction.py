@@ -16,6 +16,8 @@ Scored, for the questions of categories 1, 2 and 4 ("answer in recall top-5"):
   profile, working memory and what recall finds in the user's documents (facts).
 - size: characters compaction left (timeline entries, working memory, facts) ÷
   characters of all turns as ``Speaker: text``.
+- specifics kept: of each session's numbers, month and weekday names and capitalised names
+  (``conversation_data.specific_words``), the share its timeline entries still hold.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from pathlib import Path
 import pytest
 from tests.perf import conversation_data
 
+from memdesk.services.compaction import ChangeKind
 from memdesk.services.memdesk import Memdesk
 from memdesk.services.prompt import PromptSpec
 
@@ -73,6 +76,21 @@ class Totals:
     written: Counter[str] = field(default_factory=Counter)
     compact_seconds: float = 0.0
     runs: int = 0
+    # By kind of specific: (kept in the session's timeline entries, said in the session).
+    specifics: dict[str, list[int]] = field(
+        default_factory=lambda: {kind: [0, 0] for kind in conversation_data.SPECIFIC_KINDS}
+    )
+
+    def count_specifics(self, said: str, summaries: str) -> None:
+        for kind, (kept, total) in conversation_data.specifics_kept(said, summaries).items():
+            self.specifics[kind][0] += kept
+            self.specifics[kind][1] += total
+
+    def specifics_line(self) -> str:
+        kept = sum(pair[0] for pair in self.specifics.values())
+        total = sum(pair[1] for pair in self.specifics.values())
+        kinds = ", ".join(f"{kind} {pair[0] / max(pair[1], 1):.1%}" for kind, pair in self.specifics.items())
+        return f"{kept / max(total, 1):.1%} of {total:,} ({kinds})"
 
 
 def raw_store(path: Path, conversation: conversation_data.Conversation) -> Memdesk:
@@ -92,10 +110,12 @@ def compacted_store(path: Path, conversation: conversation_data.Conversation, to
                 at = part.at + timedelta(seconds=number)  # same minute, still in order
                 app.sessions.log(SESSION, roles.get(turn.speaker, "user"), turn.text, at=at)
         started = time.perf_counter()
-        _proposal, step = app.compaction.compact(SESSION, backend="offline")
+        proposal, step = app.compaction.compact(SESSION, backend="offline")
         totals.compact_seconds += time.perf_counter() - started
         totals.runs += 1
         assert step is not None
+        timeline = [change.after for change in proposal.changes if change.kind is ChangeKind.ADD_TIMELINE]
+        totals.count_specifics("\n".join(turn.text for turn in part.turns), "\n".join(timeline))
     return app
 
 
@@ -152,6 +172,7 @@ def test_offline_compaction_keeps_the_answers(tmp_path: Path) -> None:
         f"compacted {compacted.prompt:.1%} (mean {compacted.tokens:.0f} tokens)"
         f"\n  compacted memory size: {size:.1%} of the raw turns "
         f"({compacted_chars:,} of {totals.raw_chars:,} characters: {parts})"
+        f"\n  specifics of each session kept in its timeline entries: {totals.specifics_line()}"
     )
     assert compacted.recall >= MIN_COMPACTED_SHARE_OF_ANSWERS
     assert compacted.recall >= MIN_SHARE_OF_RAW * raw.recall

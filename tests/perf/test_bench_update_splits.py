@@ -16,11 +16,15 @@ import json
 from pathlib import Path
 
 import pytest
+from scripts import train_stale_reader
 from tests.support.gold_model import GoldModel, OverUpdatingModel
 from tests.support.updates import SPLITS, opener, report, score
 
+from memdesk.llm import stale_reader
+
 OFFLINE_RESOLVED, OFFLINE_KEPT = 0.70, 0.95
 GOLD_RESOLVED, GOLD_KEPT = 0.98, 0.98
+WITHOUT_READER = {"compaction.learned_reader": False}  # offline, the rules alone
 
 
 def gold_settings(url: str) -> dict[str, object]:
@@ -50,3 +54,38 @@ def test_a_split_offline_and_with_the_gold_model(split: Path, tmp_path: Path, mo
         over = score(scenarios, opener(tmp_path / "eager", gold_settings(eager.openai_url)), backend=None)
     report("with a stand-in that also updates every control's fact, inventing it", over, 0.0, GOLD_KEPT)
     assert offline.controls + sum(offline.updates.values()) == len(scenarios)
+
+
+# The learned reader of stale facts only suggests: `--yes` applies none of its marks, so what it
+# adds shows when every change shown in review is approved, compared here with the rules alone.
+# Held out: a split scored by a reader trained on the other splits (``scripts/train_stale_reader``),
+# at the shipped threshold; shipped: the weights that learned from every split (tuned on them).
+HELD_OUT = ("a", "e", "h")
+
+
+def reader_figures(title: str, scenarios: list[dict], root: Path, *, with_yes: bool) -> None:
+    if with_yes:
+        report("offline, --yes", score(scenarios, opener(root / "yes"), backend="offline"), 0.0, 0.0)
+    marked = score(scenarios, opener(root / "marked"), backend="offline", every_change=True)
+    rules = score(scenarios, opener(root / "rules", WITHOUT_READER), backend="offline", every_change=True)
+    print(f"\n{title}, {len(scenarios)} scenarios:")
+    report("offline, every change shown approved, with the learned reader", marked, 0.0, 0.0)
+    report("offline, every change shown approved, the rules alone", rules, 0.0, 0.0)
+    assert not marked.collateral, "the reader marked a line the conversation did not change"
+
+
+@pytest.mark.parametrize("held", HELD_OUT)
+def test_a_split_held_out_of_the_learned_reader(held: str, tmp_path: Path, monkeypatch) -> None:
+    split = next(path for path in SPLITS if path.stem == f"split-{held}")
+    threshold = json.loads((stale_reader.weights_dir() / stale_reader.MANIFEST).read_text())["threshold"]
+    train_stale_reader.without(held, tmp_path / "reader", threshold)
+    monkeypatch.setenv(stale_reader.PATH_VARIABLE, str(tmp_path / "reader"))
+    scenarios = json.loads(split.read_text(encoding="utf-8"))["scenarios"]
+    reader_figures(f"{split.name} held out of the learned reader", scenarios, tmp_path, with_yes=True)
+
+
+@pytest.mark.parametrize("split", SPLITS, ids=[path.stem for path in SPLITS])
+def test_the_shipped_learned_reader_on_a_split(split: Path, tmp_path: Path) -> None:
+    scenarios = json.loads(split.read_text(encoding="utf-8"))["scenarios"]
+    title = f"{split.name} with the shipped learned reader (tuned)"
+    reader_figures(title, scenarios, tmp_path, with_yes=False)

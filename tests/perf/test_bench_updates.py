@@ -7,7 +7,8 @@
    proposed change applied; then the prompt for ``q`` (with the app) at 2026-04-15 09:00 UTC.
    An update is resolved when ``new`` is in the prompt and no prompt line states the old
    fact's line as current; a control is kept when ``keep`` is still in the prompt.
-2. The changes step (candidates from the store, the offline rules, the reviewable changes)
+2. The changes step (candidates from the store, the offline rules, the learned reader's
+   suggestions, the reviewable changes)
    for each scenario's conversation on the 1,000,000-entry store.
 
 Skipped when the data file is absent; the data stays out of the repository.
@@ -30,7 +31,7 @@ from memdesk.llm.changes import said_in
 from memdesk.llm.offline import OfflineSteps
 from memdesk.llm.transcript import dated_turns, format_transcript
 from memdesk.paths import Paths
-from memdesk.services.compaction.changes import known_facts, memory_apps, to_changes
+from memdesk.services.compaction.changes import known_facts, learned_suggestions, memory_apps, to_changes
 from memdesk.services.memdesk import Memdesk
 
 DATA_FILE = Path(__file__).resolve().parents[3] / "shared" / "data" / "updates-dev.json"
@@ -106,7 +107,9 @@ def test_the_changes_step_on_the_big_store(tmp_path: Path) -> None:
                 said = said_in([(role, text, SAID) for role, text in dated])
                 known = known_facts(app, said, "user/facts", "app00001")
                 edits = steps.find_changes(format_transcript(dated), said, known).value
-                to_changes(edits, known, memory_apps(app, known))
+                learned = learned_suggestions(app, said, "user/facts", "app00001", known, edits)
+                known += learned.known
+                to_changes([*edits, *learned.edits], known, memory_apps(app, known))
                 if round_:
                     times.append((time.perf_counter() - started) * 1000)
     finally:

@@ -82,3 +82,14 @@ def test_the_servers_use_services_never_the_store_or_another_face():
         for path in (PACKAGE / "servers").glob("*.py")
     }
     assert {name: found for name, found in offenders.items() if found} == {}
+
+
+def test_the_client_log_writes_every_call_it_counted_by_the_end(memdesk_app):
+    from memdesk.servers.clients import ClientLog
+
+    log = ClientLog(memdesk_app, flush_seconds=3600)  # after the first write, none due for an hour
+    for actor in ("mcp:coder", "api:bot", "mcp:coder", "mcp:coder"):
+        log.call(actor)
+    log.flush()  # what a server does as it ends
+    log.flush()  # nothing left: counted once
+    assert {c.name: c.calls for c in memdesk_app.assistants.list()} == {"mcp:coder": 3, "api:bot": 1}

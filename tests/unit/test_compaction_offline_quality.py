@@ -5,7 +5,9 @@ does not wipe out what it does not replace."""
 from datetime import datetime, timedelta
 
 from memdesk.llm.offline import OFFLINE_MARK
+from memdesk.llm.transcript import dated_turns
 from memdesk.services.compaction import ChangeKind, Compaction
+from memdesk.services.compaction.carry import CARRIED_HEADING
 from memdesk.services.compaction.parts import PART_MAX_CHARS
 
 SESSION = "web:laptop"
@@ -66,12 +68,64 @@ def test_the_summary_quotes_the_persons_statements_not_a_dialogue(memdesk_app, c
 
     assert working.startswith("## About\n- Can you help me plan the Porto design offsite?\n")
     assert "- Also remind me to book the train tickets by Friday." in working
+    # The assistant's reports are left out, but for the one that alone names the train.
+    assert "shortlist" not in working
+    assert "- I'll remind you on Thursday afternoon to book the Alfa Pendular tickets." in working
     for said in (working, memory):
         assert "User:" not in said and "Assistant:" not in said
-        assert "I'll " not in said  # the assistant's reports of what it will do
+    assert "I'll " not in memory
     assert memory == (
         "Noted: 8 people, 19–20 March, workshop room. Also remind me to book the train tickets by Friday."
     )
+
+
+TRIP = (
+    ("user", "Can you help me plan getting from Lisbon to Porto for my cousin's wedding?"),
+    ("assistant", "Of course! When do you arrive, and do you mind an early start?"),
+    ("user", "I land in Lisbon late on the 5th and the wedding lunch is at one."),
+    ("user", "I don't mind an early start."),
+    ("assistant", "Then the train is the easiest way: it's faster than the bus and you can work on board."),
+    ("user", "I prefer trains anyway, I always get carsick on buses."),
+    ("assistant", "I've found you the Alfa Pendular at 08:39 on 6 March from Lisboa Oriente."),
+    ("user", "How much is a ticket?"),
+    ("assistant", "Second class is €31.20."),
+    ("user", "I'd rather not pay for first class, second is fine."),
+    ("user", "Should I book now or wait for a sale?"),
+    ("assistant", "Would you like a reminder to book it this week? Prices rarely drop closer to the date."),
+    ("user", "Yes please, remind me to book it by Friday."),
+    ("user", "I also need to buy a present, I never know what to get for weddings."),
+    ("assistant", "A gift from their registry is always safe; otherwise something for the home works well."),
+    ("user", "I don't like giving cash, it feels impersonal."),
+    ("user", "I'd rather find something handmade from a local shop in Porto."),
+    ("assistant", "Would you like some shops near the station? There are good ones in Rua das Flores."),
+    ("user", "Maybe later, I need to pack first and find my suit."),
+    ("user", "I usually forget my charger, so remind me about that too."),
+    ("assistant", "Should I add the charger to your packing list, next to the suit and the present?"),
+    ("user", "Yes, and I have to check whether the hotel has an iron."),
+)
+
+
+def test_the_summary_of_a_trip_keeps_the_train_the_date_and_the_price(memdesk_app, clock):
+    """The train and its date are only in the assistant's report of what it found, and the
+    price in a three-word answer; preferences, questions and to-dos compete for the room."""
+    app = memdesk_app
+    for role, text in TRIP:
+        log(app, clock, role, text)
+
+    proposal = Compaction(app).propose(SESSION)
+    working = change(proposal, ChangeKind.REPLACE_WORKING)[0].after
+    (timeline,) = change(proposal, ChangeKind.ADD_TIMELINE)
+
+    for summary in (working, timeline.after):
+        assert "Alfa Pendular at 08:39 on 6 March" in summary
+        assert "- Second class is €31.20." in summary
+        assert len(summary) < sum(len(text) for _role, text in TRIP)  # a summary, not the lot
+    # Quoted, not written: every line is a sentence of the conversation (its relative dates
+    # made absolute, as compaction reads it), and the check agrees.
+    messages = app.sessions.messages(SESSION)
+    said = " ".join(text for _role, text in dated_turns((m.role, m.content, m.created_at) for m in messages))
+    assert all(line[2:] in said for line in working.splitlines() if line.startswith("- "))
+    assert not any(c.ungrounded or c.suspicious for c in proposal.changes)
 
 
 def test_a_richer_working_memory_is_merged_not_lost(memdesk_app, clock):
@@ -86,6 +140,19 @@ def test_a_richer_working_memory_is_merged_not_lost(memdesk_app, clock):
     for line in EARLIER.splitlines():
         assert line.strip("- ") in working
     assert working.endswith(OFFLINE_MARK)
+
+
+def test_a_line_whose_words_are_said_again_but_not_its_train_and_date_is_carried(memdesk_app, clock):
+    app = memdesk_app
+    app.working.write("Porto offsite.\n\n- Train tickets (Alfa Pendular) to book by Friday 6 March.")
+    log(app, clock, "user", "Can you help me plan the Porto design offsite? It's 19-20 March.")
+    log(app, clock, "user", "Also remind me to book the train tickets by Friday.")
+
+    Compaction(app).compact(SESSION)
+
+    working = app.working.state().content
+    assert "- Train tickets (Alfa Pendular) to book by Friday 6 March." in working.split(CARRIED_HEADING)[1]
+    assert "- Porto offsite." not in working  # said again, and nothing more in it
 
 
 def test_an_expired_working_memory_is_not_carried(memdesk_app, clock):

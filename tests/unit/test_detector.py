@@ -19,6 +19,7 @@ from scripts.detector_devtext import stdlib_source
 
 from memdesk.core import detector
 from memdesk.core.detector_features import (
+    PATH_PIECE,
     PIECE_MARK,
     features,
     model_text,
@@ -76,7 +77,7 @@ def test_the_authors_rows_are_measured_by_author_on_these_very_files():
     measured = json.loads(AUTHORS_LEFT_OUT.read_text(encoding="utf-8"))
     assert "split by author" in measured["source"] and measured["split"].startswith("by author")
     written = sorted(AUTHORS_DIR.glob("author-*.json"))
-    assert [path.stem for path in written] == [f"author-{number}" for number in range(1, 8)]
+    assert [path.stem for path in written] == [f"author-{number}" for number in range(1, 9)]
     for path in written:
         rows = json.loads(path.read_text(encoding="utf-8"))
         # The figures are of these rows as they are now: a changed file needs measuring again.
@@ -261,6 +262,28 @@ def test_an_identifier_is_read_by_its_pieces_apart_from_the_words_of_prose():
     assert _reading(encoded)[1] == [PIECE_MARK + "note"]
     pieced = detector.Model({PIECE_MARK + "prompt": 3000}, 0.001, -1.0, 0.5)
     assert pieced.score(*_reading("print_system_prompt()")) > 0.8 > pieced.score(*_reading("a system prompt"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Assistant: Moved it to ~/bin/backup.sh.",
+        "Run ./scripts/run_all_checks.sh after editing src/prompts/system_prompt.md",
+        "Saved the override to /etc/app/override.conf; the bypass flag is in ci/bypass-rules.yaml.",
+        "Docs live at https://docs.example.org/guide/ignore-rules.html now.",
+        "We renamed print_system_prompt.py to show_prompt.py in the tools folder, as the review asked.",
+    ],
+)
+def test_a_path_or_a_file_name_is_read_as_one_not_by_its_pieces(text):
+    # Where something is names no act: its parts are not the words of an order, only that a path
+    # stands there.
+    assert set(_reading(text)[1]) == {PATH_PIECE}
+
+
+def test_an_identifier_beside_a_path_keeps_its_pieces():
+    text = "The tests now call reveal_prompt() from the helper in ~/bin/tool.py before they start."
+    pieces = _reading(text)[1]
+    assert sorted(pieces) == sorted([PIECE_MARK + "reveal", PIECE_MARK + "prompt", PATH_PIECE])
 
 
 def test_words_one_apart_are_a_pair_the_model_weighs():

@@ -142,3 +142,13 @@ def test_each_sign_of_code_alone_makes_a_note_read_as_code(text, identifier):
 
 def test_an_option_in_a_sentence_without_signs_of_code_is_read():
     assert code_blanked("Run it like so: pytest --verbose") == "Run it like so: pytest --verbose"
+
+
+def test_compiler_flags_in_a_string_are_options_with_their_values():
+    # A build's flags are identifiers, however many: "-Wno-unused-parameter" holds no "unused".
+    code = "CFLAGS = ['-Wsign-compare -DNDEBUG -O3 -std=c11 -fvisibility=hidden', '-I./Include/internal']\n"
+    assert code_blanked(code).split() == ["'", "'"]
+    # The words of a string around them are still read.
+    assert code_blanked("note = 'build it with -O3 only on release'\n").split() == [
+        "'build", "it", "with", "only", "on", "release'",
+    ]

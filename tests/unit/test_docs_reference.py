@@ -4,15 +4,20 @@ prompt, setting, admin API operation and table appears, as the code defines it."
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import re
+from functools import cached_property
 from pathlib import Path
 
 import pytest
 
 from memdesk import docs_reference
+from memdesk.assistant import Assistant
 from memdesk.cli.main import COMMANDS, build_parser
 from memdesk.config import SPECS
 from memdesk.servers.admin_api import OPERATIONS
+from memdesk.servers.tools import MemoryTools
+from memdesk.services.memdesk import Memdesk
 from memdesk.store.models import Base
 
 
@@ -132,3 +137,45 @@ def test_each_generated_page_has_a_stub_where_links_read_on_github_find_it(pages
         assert stub.splitlines()[0] == text.splitlines()[0], path  # the same title
         assert "written from Memdesk's code when the guide is built" in stub
         assert f"site/{path.replace('.md', '.html')}" in stub, path
+
+
+def test_the_python_reference_gives_each_documented_method_its_signature(pages):
+    python = pages[docs_reference.PYTHON_PAGE]
+    for reached, path, listed in docs_reference.PYTHON_API:
+        cls = docs_reference.python_class(path)
+        assert f"### `{reached}`" in python
+        if reached.startswith("app."):  # reached as the attribute Memdesk names it
+            assert isinstance(getattr(Memdesk, reached.removeprefix("app.")), cached_property), reached
+        if dataclasses.is_dataclass(cls) and not listed:
+            for field in dataclasses.fields(cls):
+                assert f"| `{field.name}` |" in section(python, f"### `{reached}`")
+            continue
+        for method in docs_reference.public_methods(cls, listed):
+            assert docs_reference.signature(method, getattr(cls, method)) in python, (path, method)
+    assert "write(content: str, ttl_days: int | None = None" in python
+    assert "undo(step_id: int | None = None) -> StepInfo" in python
+    assert "actor: str = 'user'" in python and "= utcnow" in python  # no address of a function
+
+
+def test_the_python_assistant_offers_every_mcp_tool(pages):
+    tools = {tool.name for tool in docs_reference.mcp_lists()["tools"]}
+    offered = set(docs_reference.public_methods(Assistant, ())) - {"open", "close"}
+    assert tools <= offered and offered <= set(dir(MemoryTools))
+
+
+def test_a_documented_method_without_a_docstring_fails_the_build():
+    class Bare:
+        def method(self) -> None:
+            pass
+
+    with pytest.raises(ValueError, match=r"Bare\.method has no docstring"):
+        docs_reference._docstring("Bare.method", Bare.method)
+
+
+def test_the_python_page_is_its_written_introduction_then_the_reference():
+    stub = "# Python\n\nInstall it.\n\n## Reference\n\nRead on GitHub, this page ends here.\n"
+    page = "# Python\n\n## Reference\n\n### `Assistant`\n"
+    assert (
+        docs_reference.with_introduction(stub, page)
+        == "# Python\n\nInstall it.\n\n## Reference\n\n### `Assistant`\n"
+    )

@@ -201,8 +201,25 @@ def test_invented_dialogue_is_marked_but_quoted_talk_is_not(sources):
     labels = check("Location: Bristol\nHobby: cello", sources)
 
     assert [mark.kind for mark in invented] == [MarkKind.DIALOGUE, MarkKind.DIALOGUE]
-    assert describe(invented) == "invented dialogue: “User: Can you book Bristol?”"
+    assert describe(invented) == "dialogue not in the conversation: “User: Can you book Bristol?”"
     assert quoted == [] and labels == []
+
+
+def test_a_quoted_line_with_its_emphasis_dropped_or_cut_short_is_not_invented():
+    said = Sources(
+        [("Priya: I think we should move the **billing** service to Postgres, then the search service.", AT)],
+        TODAY,
+    )
+
+    assert (
+        check(
+            "- Priya: I think we should move the billing service to Postgres, then the search service.", said
+        )
+        == []
+    )
+    assert check("- Priya: I think we should move the billing service…", said) == []
+    changed = check("- Priya: I think we should move the billing service to MySQL.", said)
+    assert [mark.kind for mark in changed if mark.kind is MarkKind.DIALOGUE] == [MarkKind.DIALOGUE]
 
 
 def test_a_loop_is_marked_and_an_accepted_one_keeps_one_copy(sources):

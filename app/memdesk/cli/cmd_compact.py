@@ -197,12 +197,19 @@ def _held_back(proposal: Proposal) -> None:
 
 def _ungrounded(proposal: Proposal, verb: str) -> None:
     """Each change left out for saying what the conversation does not, with what it says."""
+    from memdesk.llm.offline import OfflineSteps
+
     held = proposal.held_back_ungrounded()
     if not held:
         return
+    if proposal.backend == OfflineSteps.name:
+        # No model wrote it: the offline summary copies sentences, so a mark means a copy differs.
+        why = "the offline summary's text is not all in the conversation as it was said"
+    else:
+        why = "what the model wrote is not all in the conversation"
     print(
-        f"{verb} {len(held)} ungrounded {'change' if len(held) == 1 else 'changes'}: what the model "
-        "wrote is not all in the conversation, and memory goes into every later prompt."
+        f"{verb} {len(held)} ungrounded {'change' if len(held) == 1 else 'changes'}: {why}, "
+        "and memory goes into every later prompt."
     )
     for change in held:
         print(f"  [{proposal.number(change)}] {change.title}: {change.grounding}")

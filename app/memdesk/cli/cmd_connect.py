@@ -39,7 +39,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             HELP_WIDTH,
             break_on_hyphens=False,
         ),
-        epilog="clients and the files they read on this machine:\n" + _client_list(),
+        epilog="clients and the files they read on this machine:\n"
+        + _client_list()
+        + "\n\npi has no MCP client, so there is nothing to connect: start it with Memdesk's prompt,\n"
+        '  pi --append-system-prompt "$(memdesk prompt --app APP)"\n'
+        "and turn its transcripts on with `memdesk sources enable pi`.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     connect.add_argument(

@@ -107,7 +107,8 @@ def _register_working(subparsers: argparse._SubParsersAction) -> None:
         "--ttl-days",
         type=_positive_int,
         metavar="N",
-        help="days until it expires (default: the setting memory.working_memory_ttl_days, 14)",
+        help="days until it expires (default: the setting memory.working_memory_ttl_days; "
+        "the line printed says when)",
     )
     extend = sub.add_parser("extend", help="push the expiry back by DAYS")
     extend.add_argument("days", type=_positive_int, metavar="DAYS")
@@ -119,7 +120,7 @@ def _register_working(subparsers: argparse._SubParsersAction) -> None:
         parser.set_defaults(handler=handler)
 
 
-def _print_state(state: WorkingState) -> None:
+def _state_line(state: WorkingState) -> str:
     from memdesk.core.timefmt import format_iso
 
     if state.pinned or state.expires_at is None:
@@ -128,7 +129,11 @@ def _print_state(state: WorkingState) -> None:
         status = f"live, expires {format_iso(state.expires_at)}"
     else:
         status = state.reason
-    print(f"# {state.namespace}: {status}; updated {format_iso(state.updated_at)}")
+    return f"# {state.namespace}: {status}; updated {format_iso(state.updated_at)}"
+
+
+def _print_state(state: WorkingState) -> None:
+    print(_state_line(state))
 
 
 def working_show(args: argparse.Namespace, app: Memdesk) -> int:
@@ -138,8 +143,13 @@ def working_show(args: argparse.Namespace, app: Memdesk) -> int:
     if args.all:
         _print_state(state)
         print(state.content)
-    elif state.live:
+        return 0
+    # Standard output is the text alone, for scripts; when it expires is said aside.
+    if state.live:
+        say_aside(_state_line(state))
         print(state.content)
+    else:
+        say_aside(f"{_state_line(state)}: not in the prompt (--all prints it)")
     return 0
 
 
@@ -280,7 +290,9 @@ def _register_entry(subparsers: argparse._SubParsersAction) -> None:
     rm = sub.add_parser("rm", help="move an entry to Trash")
     rm.add_argument("key", metavar="KEY")
     rm.set_defaults(handler=entry_rm)
-    list_ = sub.add_parser("list", help="entries, newest first")
+    list_ = sub.add_parser(
+        "list", help="entries, newest first; an expired one is marked (expired TIME), as recall leaves it out"
+    )
     list_.add_argument("--category", choices=("knowledge", "timeline"))
     list_.set_defaults(handler=entry_list)
 
@@ -307,9 +319,13 @@ def entry_rm(args: argparse.Namespace, app: Memdesk) -> int:
 
 
 def entry_list(args: argparse.Namespace, app: Memdesk) -> int:
+    from memdesk.core.timefmt import format_iso
+
     entries = app.entries.list(args.category)
     for entry in entries:
-        print(f"{entry.key} [{entry.category}] {one_line(entry.content)}")
+        # Recall and the prompt leave an expired entry out; the list keeps it, marked.
+        expired = f" (expired {format_iso(entry.expires_at)})" if entry.expired and entry.expires_at else ""
+        print(f"{entry.key} [{entry.category}]{expired} {one_line(entry.content)}")
     return listed(app, len(entries))
 
 

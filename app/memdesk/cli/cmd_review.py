@@ -44,9 +44,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="List the assistants that use this store, and set how far each is trusted.",
     )
     sub = assistant.add_subparsers(dest="action", metavar="ACTION", required=True)
-    sub.add_parser("list", help="assistants with their trust level and writes waiting").set_defaults(
-        handler=assistant_list
-    )
+    sub.add_parser(
+        "list",
+        help="assistants with their trust level, calls and writes waiting",
+        description="Each assistant (MCP clients as mcp:NAME, API tokens as api:NAME, assistants "
+        "written in Python as python:NAME): its trust level, the apps it may read, when it was last "
+        "seen, its calls (tool calls and HTTP requests alike) and its writes waiting for review. "
+        "A running assistant's calls and last seen are written at its first call, then at most "
+        "every 30 seconds.",
+    ).set_defaults(handler=assistant_list)
     trust = sub.add_parser(
         "trust",
         help="set an assistant's trust level",

@@ -22,14 +22,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def serve_run(args: argparse.Namespace, app: Memdesk) -> int:
     from memdesk.servers.admin_api import build_app
+    from memdesk.servers.clients import ClientLog
     from memdesk.servers.runner import serve_guarded
     from memdesk.servers.security import host_header
-    from memdesk.shutdown import finish_on_sigterm
+    from memdesk.shutdown import before_exit, finish_on_sigterm
 
-    finish_on_sigterm()  # the read log is written before the server ends
+    clients = ClientLog(app)
+    before_exit(clients.flush_before_exit)
+    finish_on_sigterm()  # the read log and the calls counted are written before the server ends
 
     def build(host: str, port: int) -> Any:
-        return build_app(app, f"http://{host_header(host, port)}")
+        return build_app(app, clients, f"http://{host_header(host, port)}")
 
-    serve_guarded(app, args.http, build, "the admin API")
+    try:
+        serve_guarded(app, args.http, build, "the admin API")
+    finally:
+        clients.flush()
     return 0

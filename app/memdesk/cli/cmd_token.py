@@ -15,9 +15,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     create = sub.add_parser("create", help="create a token and print it (shown only this once)")
     create.add_argument("name", metavar="NAME", help="who will use it; recorded in history as api:NAME")
     create.set_defaults(handler=token_create)
-    sub.add_parser("list", help="tokens with when they were created and last used").set_defaults(
-        handler=token_list
-    )
+    sub.add_parser(
+        "list",
+        help="tokens with when they were created and last used",
+        description="Each token with when it was created and last used. Last used is kept to the "
+        "minute, so checking a token rarely writes to the database.",
+    ).set_defaults(handler=token_list)
     revoke = sub.add_parser("revoke", help="stop a token from working, for good")
     revoke.add_argument("name", metavar="NAME")
     revoke.set_defaults(handler=token_revoke)

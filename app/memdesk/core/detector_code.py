@@ -27,13 +27,13 @@ _CAMEL_CASE = re.compile(r"[A-Z](?<=[a-z][A-Z])")
 _DOTTED = re.compile(r"\.(?<=\w\.)\w")
 _FENCE = re.compile(r"[ \t]*(?:```|~~~)")
 # Identifiers inside any line: dotted names, snake_case, camelCase, calls, `spans` without a
-# space, and --options.
+# space, and --options (with their values, quoted or not: "'-Wno-unused-parameter", "-I./include").
 _IDENTIFIER = re.compile(
     r"`[^`\s]+`"
     r"|(?<![\w$.])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\(\))?"
     r"|(?<![\w$])\w*(?:[a-z0-9][A-Z]|_[A-Za-z0-9])[\w$]*(?:\(\))?"
     r"|(?<![\w$])[A-Za-z_$][\w$]*\((?:\))?"
-    r"|(?<!\S)--?[a-z][\w-]*"
+    r"|(?<![^\s'\"])--?[A-Za-z][\w./-]*(?:=[^\s'\"]*)?"
 )
 # In a line of code, what is read: strings holding a space (words, not keys) and comments.
 _STRING_OR_COMMENT = re.compile(

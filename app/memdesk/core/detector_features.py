@@ -46,7 +46,16 @@ _PIECE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 # Encoded data (base64, a digest, a key) is no identifier: its "pieces" are noise. Decoded, what
 # it says is judged by the rules (``suspicious``).
 _ENCODED = re.compile(r"[A-Za-z0-9+/=]{16,}")
+# A path, an address or a file name names where something is, not what to do: its pieces
+# ("~/bin/backup.sh": bin, backup, sh) are no words of an order. It is read as one feature, that a
+# path stands there, which is what honest notes about code share. A path has a slash between its
+# parts (an address its scheme before them); a file name ends in a dot and a short extension.
+_PATH = re.compile(
+    r"(?<!\S)(?:[a-z][a-z+.-]*:)?[~.]{0,2}/*(?:[\w.@%+-]+/)+[\w.@%+?=&#-]*"
+    r"|(?<!\S)[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,3}(?=[.,;:)]*(?:\s|\Z))"
+)
 _SHORTEST_PIECE = 2
+PATH_PIECE = PIECE_MARK + "/"  # no piece of letters is ever this
 
 
 def model_text(normalised: str) -> str:
@@ -65,15 +74,21 @@ def reading(normalised: str) -> tuple[str, list[str]]:
 
 def blanked_pieces(normalised: str, read: str) -> list[str]:
     """The word pieces, lower case and marked, of what ``model_text`` blanked out of
-    ``normalised`` to give ``read``; [] when lower-casing changed the text's length."""
+    ``normalised`` to give ``read``, a path or a file name as ``PATH_PIECE``; [] when
+    lower-casing changed the text's length."""
     if len(read) != len(normalised) or "  " not in read:
         return []
-    return [
-        PIECE_MARK + piece.lower()
-        for run in _BLANKED.finditer(read)
-        for piece in _PIECE.findall(_ENCODED.sub(_unless_encoded, normalised[run.start() : run.end()]))
-        if len(piece) >= _SHORTEST_PIECE
-    ]
+    found: list[str] = []
+    for run in _BLANKED.finditer(read):
+        blanked = normalised[run.start() : run.end()]
+        paths = _PATH.subn(" ", blanked)
+        found += [PATH_PIECE] * paths[1]
+        found += [
+            PIECE_MARK + piece.lower()
+            for piece in _PIECE.findall(_ENCODED.sub(_unless_encoded, paths[0]))
+            if len(piece) >= _SHORTEST_PIECE
+        ]
+    return found
 
 
 def _unless_encoded(token: re.Match[str]) -> str:

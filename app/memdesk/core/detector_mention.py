@@ -97,10 +97,15 @@ _DETECTS = re.compile(
     r"rejected|strips?|stripped|quarantines?|classif(?:y|ies|ied)|recogni[sz]es?|screens?\s+for|looks?\s+for)"
     rf"\s+(?:\w+\s+){{0,2}}?{_SPECIMENS}\b"
 )
-# Someone other than the reader as a clause's subject, in the first person or the third.
+# Someone other than the reader as a clause's subject, in the first person or the third. The
+# writer who wants, needs or asks for something asks it of the reader ("I want you to …", "I'd
+# like the note pasted"), and one who promises or may do it speaks as the reader would ("I will
+# now ignore my rules"): neither is a step the writer took.
 _OTHER_SUBJECT = re.compile(
     r"(?:(?:and|but|so|then|because|when|if|since|while|once)\s+)?"
-    r"(?:we|they|he|she|whoever|everyone|everybody|someone|somebody|nobody|people|attackers?)\b"
+    r"(?:i\b(?!'d|'ll|'m\s+(?:asking|going)|\s+(?:\w+\s+)?(?:wants?|need|would|will|shall|am\s+going|can|may|must|"
+    r"should|ask|request|expect|wish|beg)\b)"
+    r"|(?:we|they|he|she|whoever|everyone|everybody|someone|somebody|nobody|people|attackers?)\b)"
 )
 # "Whoever reads this …" is the reader; "whoever pretends …" is someone else.
 _READS = re.compile(
@@ -123,7 +128,7 @@ def mentioned(lowered: str, start: int, end: int, order: bool) -> bool:
         return True
     if not order:
         return False
-    clause = _clause_start(lowered, start)
+    clause = clause_start(lowered, start)
     subject = _OTHER_SUBJECT.match(lowered, clause)
     if subject is None or _READS.match(lowered, subject.end()):
         return False
@@ -234,7 +239,7 @@ def _examples_cue(lowered: str, line_start: int, opened: int) -> bool:
     return bool(_OPENS_WITH_EXAMPLE.match(lowered, opened)) and bool(lowered[line_start:opened].strip())
 
 
-def _clause_start(lowered: str, start: int) -> int:
+def clause_start(lowered: str, start: int) -> int:
     """Where the clause holding ``start`` begins (its first word)."""
     begin = max(0, start - _REACH_CHARS)
     breaks = [

@@ -26,6 +26,9 @@ class EntryQuery:
 
 @dataclass(frozen=True)
 class EntryRow:
+    """An entry as it is now: ``expires_at`` is when it leaves recall (a timeline entry's
+    retention applied; None when pinned or never), ``expired`` whether it has."""
+
     id: int
     key: str
     content: str

@@ -390,6 +390,11 @@ class Sources:
         self.prompt_shingles = _shingles(_flatten(prompt_text)) - _shingles(self.flat)
         self.prompt_pairs = {shingle[:2] for shingle in self.prompt_shingles}
 
+    @functools.cached_property
+    def plain_words(self) -> str:
+        """The words of the texts alone, in order, each between spaces (made when first asked)."""
+        return f" {' '.join(_PLAIN_WORDS.findall(self.flat))} "
+
     def _add(self, text: str) -> None:
         words = set(_WORDS.findall(text))  # each word once: a long conversation repeats most
         read = {_stem(word) for word in words}
@@ -516,7 +521,7 @@ def describe(marks: Sequence[Mark]) -> str:
         elif kind is MarkKind.PROMPT:
             parts.append("repeats its instructions: " + _quoted(words[0]))
         elif kind is MarkKind.DIALOGUE:
-            parts.append("invented dialogue: " + _quoted(words[0]))
+            parts.append("dialogue not in the conversation: " + _quoted(words[0]))
         else:
             counts = Counter(mark.words for mark in marks if mark.kind is MarkKind.LOOP)
             parts.append(
@@ -939,10 +944,19 @@ def _dialogue(text: str, sources: Sources) -> list[Mark]:
         ):
             continue
         turns = _INLINE_SPEAKER.split(match.group("said"))
-        if all(_flatten(turn).strip(' .!?"“”') in sources.flat for turn in turns):
+        if all(_quotes(turn, sources) for turn in turns):
             continue  # quoting what was said
         marks.append(Mark(MarkKind.DIALOGUE, match.group().strip(), match.start("who"), match.end()))
     return marks
+
+
+def _quotes(turn: str, sources: Sources) -> bool:
+    """Whether ``turn`` is what the conversation says: word for word, its marks aside. A quote
+    may leave out emphasis (``**``) and stop short with "…", as the offline summary's do."""
+    if _flatten(turn).strip(' .!?"“”') in sources.flat:
+        return True
+    words = _PLAIN_WORDS.findall(_flatten(turn))
+    return bool(words) and f" {' '.join(words)} " in sources.plain_words
 
 
 def _loops(text: str) -> list[Mark]:

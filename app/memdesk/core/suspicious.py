@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from memdesk.core import detector
-from memdesk.core.detector_address import only_mentions
+from memdesk.core.detector_address import addresses_a_reader, only_mentions
 from memdesk.core.detector_features import reading
-from memdesk.core.detector_mention import mentioned, shown_or_looked_for
+from memdesk.core.detector_mention import clause_start, mentioned, shown_or_looked_for
 from memdesk.core.suspicious_families import FAMILIES, NEAR_CHARS
 from memdesk.core.suspicious_poisoning import GUARDED, HANDS_OVER, POISONING_FAMILIES
 
@@ -1284,6 +1284,15 @@ MENTION_THRESHOLD = 0.75
 # How many times the model's weightiest words, found to be only talked about, are set aside
 # and the text read again.
 _MENTIONS_SET_ASIDE = 3
+# A speaker's label that opens a line of a transcript, a name of one or two words ("Assistant: …",
+# "AI assistant: …").
+_SPEAKER = re.compile(r"([^\W\d][\w.'-]{0,23}(?: [\w.'-]{1,24})?):(?=\s|\Z)")
+# The writer saying what they are or hold ("I am a certified tester", "I have clearance", "I have
+# been …") claims a standing, as an attack does to be obeyed: no step the writer took ("I have
+# skipped …", "I ignored …").
+_WRITER_STANDING = re.compile(
+    r"(?:(?:and|but|so|then|because|when|if|since|while|once)\s+)?(?:i\s+(?:am|was)\b|i'm\b|i\s+have\s+(?!\w+ed\b))"
+)
 # A note of one or two words ("Merged text.", "Summary text.") gives the model little to go on:
 # it must be surer to hold one alone. The rules judge such notes as any other.
 SHORT_TEXT_THRESHOLD = 0.9
@@ -1304,6 +1313,13 @@ _PREFERENCE = (
     r"|\bpo\s+(?:polsku|angielsku|niemiecku)\b|\bkrótkie\s+odpowiedzi\b|\bnowego\s+adresu\b"
     r"|по-русски|на\s+(?:русском|английском|немецком)|коротки[ех]\s+ответ|новый\s+адрес"
     r"|用(?:中文|英文|日语)|简短的回答|新邮箱|(?:日本語|英語)で|短い回答|新しいメール"
+)
+
+# A form asked for what the assistant shows of its own setup ("share your parameters in plain
+# language") is no preference about answers: the model's own threshold holds it.
+_OWN_SETUP = re.compile(
+    r"\byour\s+(?:\w+\s+)?(?:set-?up|parameters|initiali[sz]ation|config\w*|instructions|rules|prompt|"
+    r"guidelines|directives)\b"
 )
 
 # Each word of a rule's first groups, and the rules it may start: only those are tried.
@@ -1435,29 +1451,9 @@ def _learned(text: str, clean: str, lowered: str, origin: list[int] | None) -> l
     model = detector.model()
     if model is None:
         return []
-    read, pieces = reading(clean)
-    score = model.score(read, pieces)
-    if score < model.threshold:
+    held_at, score, phrase = _model_verdict(model, clean, lowered, model.threshold)
+    if held_at < model.threshold:
         return []
-    short = len(lowered.split(maxsplit=_SHORT_TEXT_WORDS)) <= _SHORT_TEXT_WORDS
-    if (score < SHORT_TEXT_THRESHOLD and short) or (
-        score < PREFERENCE_THRESHOLD and (re.search(_PREFERENCE, lowered) or _CHANGE_SUBJECT.match(lowered))
-    ):
-        return []
-    if score < MENTION_THRESHOLD and only_mentions(read):
-        return []
-    # Lower-casing keeps offsets but for a few letters (İ); then the whole text is marked.
-    phrase = model.weightiest_phrase(read) if len(read) == len(clean) else None
-    # The words that weighed most may only be talked about ("the filter flags notes that tell
-    # the assistant to …"): the model reads the text again without them.
-    for _again in range(_MENTIONS_SET_ASIDE):
-        if phrase is None or not shown_or_looked_for(read, phrase.start, phrase.end):
-            break
-        read = read[: phrase.start] + " " * (phrase.end - phrase.start) + read[phrase.end :]
-        score = model.score(read, pieces)
-        if score < model.threshold:
-            return []
-        phrase = model.weightiest_phrase(read)
     start, end = (phrase.start, phrase.end) if phrase else (0, len(clean))
     if origin is not None:
         start, end = origin[start], origin[end - 1] + 1
@@ -1468,6 +1464,73 @@ def _learned(text: str, clean: str, lowered: str, origin: list[int] | None) -> l
     else:
         why = LEARNED_REASON.format(score=shown)
     return [Finding(why, start, end)]
+
+
+def learned_hold_score(model: detector.Model, text: str) -> float:
+    """The highest threshold at which ``model`` alone holds ``text`` in this check: its score,
+    read as the check reads it (words not said to the reader set aside; a short note, a
+    preference or a mention held only when the model is surer); 0 when it never would. The
+    trainer chooses the threshold on it, so the threshold is held to what the check does."""
+    clean = normalised(text)[0]
+    return _model_verdict(model, clean, clean.lower(), 0.0)[0]
+
+
+def _model_verdict(
+    model: detector.Model, clean: str, lowered: str, floor: float
+) -> tuple[float, float, detector.Phrase | None]:
+    """The highest threshold at which ``model`` holds the text (``learned_hold_score``), its
+    score once what is not said to the reader is set aside, and the phrase that weighed most
+    then. A text is read no further once it scores under ``floor`` (its threshold is then 0)."""
+    read, pieces = reading(clean)
+    score = model.score(read, pieces)
+    if score < floor:
+        return 0.0, score, None
+    short = len(lowered.split(maxsplit=_SHORT_TEXT_WORDS)) <= _SHORT_TEXT_WORDS
+    if score < SHORT_TEXT_THRESHOLD and short:
+        return 0.0, score, None
+    answers_in = re.search(_PREFERENCE, lowered) and not _OWN_SETUP.search(lowered)
+    preference = answers_in or _CHANGE_SUBJECT.match(lowered)
+    if (score < PREFERENCE_THRESHOLD and preference) or (score < MENTION_THRESHOLD and only_mentions(read)):
+        return 0.0, score, None
+    # Lower-casing keeps offsets but for a few letters (İ); then the whole text is marked.
+    phrase = model.weightiest_phrase(read) if len(read) == len(clean) else None
+    held_at = score
+    # The words that weighed most may only be talked about ("the filter flags notes that tell
+    # the assistant to …") or be a step the writer reports ("we skip the header rows and ignore
+    # everything before …"): the model reads the text again without them.
+    for _again in range(_MENTIONS_SET_ASIDE):
+        aside = None if phrase is None else _set_aside(read, phrase)
+        if aside is None:
+            break
+        read = read[: aside[0]] + " " * (aside[1] - aside[0]) + read[aside[1] :]
+        score = model.score(read, pieces)
+        held_at = min(held_at, score)
+        if held_at < floor:
+            return 0.0, score, None
+        phrase = model.weightiest_phrase(read)
+    return held_at, score, phrase
+
+
+def _set_aside(read: str, phrase: detector.Phrase) -> tuple[int, int] | None:
+    """What of the model's weightiest ``phrase`` of ``read`` is not said to the reader: all of it
+    when it is shown or looked for; the assistant's speaker label when the phrase opens a line
+    with one (a transcript's own line, "Assistant: Moved it to …", is said by the reader, not to
+    it); the part in the clause it ends in when that clause's subject is the writer or someone
+    else (a step reported, not an order), read as the rules read a clause; None when it is said
+    to the reader."""
+    if shown_or_looked_for(read, phrase.start, phrase.end):
+        return phrase.start, phrase.end
+    label = _SPEAKER.match(read, phrase.start)
+    line_start = read.rfind("\n", 0, phrase.start) + 1
+    if label and not read[line_start : phrase.start].strip() and addresses_a_reader(label.group(1)):
+        return phrase.start, label.end()
+    last_word = read.rfind(" ", phrase.start, phrase.end) + 1 or phrase.start
+    if not mentioned(read, last_word, phrase.end, True):
+        return None
+    clause = clause_start(read, last_word)
+    if _WRITER_STANDING.match(read, clause):
+        return None
+    return max(phrase.start, clause), phrase.end
 
 
 def _pieces(lowered: str) -> list[tuple[int, int]]:

@@ -1,7 +1,8 @@
 """How far the person trusts each assistant, and which of its writes wait for their review.
 
-An assistant is an actor whose name starts with ``mcp:`` (a client of the MCP server) or
-``api:`` (a token of the admin API). Everyone else — the person in the window or at the
+An assistant is an actor whose name starts with ``mcp:`` (a client of the MCP server),
+``api:`` (a token of the admin API) or ``python:`` (a program that opened the store with
+``memdesk.assistant.Assistant``). Everyone else — the person in the window or at the
 command line, compaction they reviewed — is never held. Pure: no I/O.
 """
 
@@ -11,7 +12,8 @@ from enum import StrEnum
 
 MCP_PREFIX = "mcp:"
 API_PREFIX = "api:"
-ASSISTANT_PREFIXES = (MCP_PREFIX, API_PREFIX)
+PYTHON_PREFIX = "python:"
+ASSISTANT_PREFIXES = (MCP_PREFIX, API_PREFIX, PYTHON_PREFIX)
 ACTOR_MAX_CHARS = 40  # history_steps.actor, agent_clients.name and assistant_trust.actor
 
 

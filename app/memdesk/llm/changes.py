@@ -114,7 +114,7 @@ _CAPITALISED = re.compile(r"\b[A-Z][a-z]{2,}\b")
 _SUBJECT_VERB = re.compile(r"\s+(?:is|was|has|had|does|did)\b")
 _POSSESSIVE = ("'", "’")  # after a name: "Northwind's design tokens" are about the tokens
 # A one-line fact with a label of its own: "Optician: Specsavers on High Street."
-_OWN_LABEL = re.compile(r"[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*:[ \t]*(\S[^\n]*?)[ \t.]*")
+OWN_LABEL = re.compile(r"[ \t]*(?:[-*•][ \t]+)?([A-Za-z][A-Za-z -]{0,24}?)[ \t]*:[ \t]*(\S[^\n]*?)[ \t.]*")
 
 
 @dataclass(frozen=True)
@@ -173,7 +173,7 @@ def offline_changes(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
     changed: what the person says now is not about it.
     """
     this_year = min((sentence.at.year for sentence in said), default=0)
-    known = [fact for fact in known if not _already_past(fact.text, this_year)]
+    known = [fact for fact in known if not already_past(fact.text, this_year)]
     edits: dict[int, Edit] = {}
     additions: list[tuple[Said, list[Claim]]] = []
     kept: list[Edit] = []
@@ -258,7 +258,7 @@ def offline_changes(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
         previous = edits.get(ended.number)
         if previous is None or not previous.sure:
             text = next(fact.text for fact in known if fact.number == ended.number)
-            marked = text[: ended.at] + _until("", ended.said.at) + text[ended.at :]
+            marked = text[: ended.at] + until_mark("", ended.said.at) + text[ended.at :]
             why = f"The person said: “{ended.said.text}”"
             edits[ended.number] = Edit("retire", ended.number, marked, why, evidence=ended.said.text)
             kept = [edit for edit in kept if edit.evidence != ended.said.text]
@@ -302,9 +302,9 @@ def _edit(
         slot, span, read = found
         if not ended.slot and _another_thing_there(fact.text, span, message):
             continue  # "Lunch spot: the falafel place on Bath Street" did not move with the office
-        until = _until(_date_near(sentence.text, ended.span), sentence.at)
+        until = until_mark(_date_near(sentence.text, ended.span), sentence.at)
         if read:
-            span, whole = _value_span(fact.text, span)
+            span, whole = value_span(fact.text, span)
         elif (
             fact.where == "entry"
             or fact.text[span[1] : span[1] + 1] in _POSSESSIVE
@@ -325,7 +325,7 @@ def _edit(
             sources.discard(id(sentence))
         if successor is None or not whole:
             if not read:  # its clause is marked past; sure only of what the person ended themself
-                end = _clause_end(fact.text, span[1])
+                end = clause_end(fact.text, span[1])
                 parts.append(_Part((end, end), None, until, slot, _ended_own(sentence.text, ended, known)))
             else:
                 parts.append(_Part(span, None, until, slot, True))
@@ -362,7 +362,7 @@ def _edit(
                 continue
             if any(_overlap(old.span, part.span) for part in parts):
                 continue
-            if new.slot and _another_line_named(fact, message, known):
+            if new.slot and another_line_named(fact, message, known):
                 continue
             # a contact only over the person's own current line of the kind said (or the line of
             # whom the message names): ``llm.contact_lines``
@@ -382,7 +382,7 @@ def _edit(
             )
             if unclear and not replaced and old.slot not in PLURAL_SLOTS:
                 continue
-            span, whole = _value_span(fact.text, old.span)
+            span, whole = value_span(fact.text, old.span)
             if not whole:  # the stored value has another fact after it: Memory health lists both
                 continue
             text = _filled(old, new, sentence.text)
@@ -425,7 +425,7 @@ def _another_thing_there(text: str, span: tuple[int, int], message: str) -> bool
     """The stored place at ``span`` is where a thing of a labelled line is ("Lunch spot: the
     falafel place on Bath Street") and the message names neither the thing nor the label: a
     move the person tells of is of something else at that place."""
-    label = _OWN_LABEL.match(text)
+    label = OWN_LABEL.match(text)
     placed = _PLACED.search(text, 0, span[0])
     if label is None or placed is None or placed.group(1).lower() in STOPWORDS:
         return False
@@ -445,7 +445,7 @@ def _stored_subject(said: str, known: Sequence[Known]) -> str:
     return ""
 
 
-def _another_line_named(fact: Known, message: str, known: Sequence[Known]) -> bool:
+def another_line_named(fact: Known, message: str, known: Sequence[Known]) -> bool:
     """The message names another stored line by a label no slot rule reads, and no word of
     ``fact`` ("Tilewave moved offices … We're in Sandton now" is the "Office:" line's news,
     not "Lives in Greenside"'s): what it says is of that line."""
@@ -453,7 +453,7 @@ def _another_line_named(fact: Known, message: str, known: Sequence[Known]) -> bo
     if _stems(fact.text) & spoken:
         return False
     for other in known:
-        label = _OWN_LABEL.match(other.text)
+        label = OWN_LABEL.match(other.text)
         if other.number == fact.number or label is None:
             continue
         if " ".join(label.group(1).lower().split()) not in LABELS and _stems(label.group(1)) & spoken:
@@ -485,7 +485,7 @@ def _qualifier_said(stored: str, slot: str, said: str) -> bool:
     of the label: "Morning meds" is one of the person's lists of medicines, and "the evening
     dose changed" is not about it. A word before the label's last that names this slot or none
     of another ("Phone number") tells nothing apart."""
-    label = _OWN_LABEL.fullmatch(stored)
+    label = OWN_LABEL.fullmatch(stored)
     if label is None:
         return True
     words = label.group(1).lower().split()
@@ -508,7 +508,7 @@ def _same_shape(old: Claim, new: Claim, stored: str, said: str) -> bool:
     return not kinds or kinds <= value_kinds([said[new.span[0] : new.span[1]]])
 
 
-def _already_past(text: str, this_year: int) -> bool:
+def already_past(text: str, this_year: int) -> bool:
     """The stored text says it no longer holds, spans years that ended before this one, or
     says it ended in such a year ("Old Hotmail … closed in 2016")."""
     ended = [*_CLOSED_YEARS.findall(text), *_ENDED_IN.findall(text)]
@@ -525,7 +525,7 @@ def _names_another(fact: Known, span: tuple[int, int], known: Sequence[Known], t
     # what the whole name describes: "Ferrow Logistics pension pot" is about the pot
     after = fact.text[_NAME_GOES_ON.match(fact.text, span[1]).end() :]
     starts = [m.end() for m in _CLAUSE.finditer(fact.text, 0, span[0])]
-    clause = fact.text[starts[-1] if starts else 0 : _clause_end(fact.text, span[1])]
+    clause = fact.text[starts[-1] if starts else 0 : clause_end(fact.text, span[1])]
     if _DID.match(after) or any(int(year) < this_year for year in _IN_YEAR.findall(clause)):
         return True
     if not _DESCRIBES.match(after):
@@ -568,7 +568,7 @@ def _role_left(parts: list[_Part], stored: list[Claim], current: list[Claim]) ->
     return new_employer and new_role and not any(claim.slot == "role" for claim in stored)
 
 
-def _value_span(text: str, span: tuple[int, int]) -> tuple[tuple[int, int], bool]:
+def value_span(text: str, span: tuple[int, int]) -> tuple[tuple[int, int], bool]:
     """A stored value's span, and whether it is whole: a value read up to the end of a line
     may hold another fact, a clause in lower case ("Fitness Hut, membership renews in April"),
     and is cut before it; the parts of a name or an address are capitalised or numbers."""
@@ -591,7 +591,7 @@ def _alone(text: str, span: tuple[int, int]) -> bool:
     return len(before) < 2 or not before[-1][:1].isupper()  # the first word is capitalised anyway
 
 
-def _clause_end(text: str, position: int) -> int:
+def clause_end(text: str, position: int) -> int:
     after = _CLAUSE.search(text, position)
     end = after.start() if after else len(text.rstrip(" .;"))
     return max(end, position)
@@ -631,7 +631,7 @@ def _stored_claims(text: str, others: frozenset[str]) -> list[Claim]:
     """The current claims of a stored fact, with the slot its own label names when no slot
     rule knows that label ("Accountant: Harris & Co.")."""
     claims = [c for c in claims_in(text, others) if not c.past]
-    match = _OWN_LABEL.fullmatch(text)
+    match = OWN_LABEL.fullmatch(text)
     if match and " ".join(match.group(1).lower().split()) not in LABELS:
         start, end = match.span(2)
         claims.append(
@@ -774,7 +774,7 @@ def _since(date: str) -> str:
     return f" (since {date})" if date else ""
 
 
-def _until(date: str, at: datetime) -> str:
+def until_mark(date: str, at: datetime) -> str:
     return f" (until {date or _month(at)})"
 
 

@@ -2,14 +2,16 @@
 
 The summary opens with what the conversation was about (the person's opening request or
 statement) and what they are doing now, then quotes the sentences that carry the most:
-decisions and who owns what, preferences, names, places, numbers and dates, file paths
-and values, open questions, to-dos. Pasted output (stack traces, logs, JSON, code) and
+decisions and who owns what, preferences, details, file paths and values, open questions,
+to-dos; within each, first those that add names, codes, dates and amounts
+(``memdesk.llm.specifics``) the summary does not quote yet. Pasted output (stack traces, logs, JSON, code) and
 the assistant's narration of its own steps are never quoted (``memdesk.llm.noise``).
 Nothing is paraphrased, so nothing can be invented.
 """
 
 from __future__ import annotations
 
+import heapq
 import time
 from collections.abc import Callable, Sequence
 from typing import TypeVar
@@ -22,6 +24,7 @@ from memdesk.llm.noise import TO_THE_LISTENER, is_self_report
 from memdesk.llm.replies import MIN_APP_MEMORY_CHARS, NEEDS_EXISTING, fifo_decision
 from memdesk.llm.results import Decision, PartNotes, StepResult
 from memdesk.llm.sentences import Sentence, analyse
+from memdesk.llm.specifics import Specific
 from memdesk.llm.sure import offline_edits
 from memdesk.llm.text import clip_at_word, dedupe_key, jaccard, word_set
 
@@ -36,6 +39,8 @@ MIN_SUMMARY_CHARS = 1200  # below this, headings and bullets would crowd out con
 SUMMARY_SHARE = 0.3  # of the transcript, for long ones: the bullets picked fill at most this
 MAX_APP_MEMORY_SENTENCES = 4
 MAX_ABOUT_SENTENCES = 2
+SPECIFIC_WORTH = 2.0  # per name, code, date or amount a sentence adds to the summary
+MAX_SPECIFICS_COUNTED = 4  # beyond this a sentence is a list, not more worth
 _KEPT_FROM_REPORTS = ("decision", "value")
 _APP_MEMORY_CANDIDATES = 8  # only top sentences; filling up with weak ones adds noise
 
@@ -119,21 +124,22 @@ class OfflineSteps:
     def _summary(self, transcript: str) -> str:
         target = min(self.summary_max_chars, max(MIN_SUMMARY_CHARS, int(len(transcript) * SUMMARY_SHARE)))
         budget = target - _FRAME_CHARS
-        sentences = _quotable(transcript)
+        sentences = _quotable(transcript, reports_naming_more=True)
         # A tight budget (a small working memory) keeps what fits of these, whole sentences.
         about = _fit(_about(sentences), ABOUT, budget)
         used = _cost(about, ABOUT)
         now = _fit(_now(sentences, about), NOW, budget - used)
         used += _cost(now, NOW)
         taken = {s.position for s in (*about, *now)}
-        chosen = _pick_round_robin([s for s in sentences if s.position not in taken], budget - used)
+        named = _named_in([*about, *now])
+        chosen = _pick_round_robin([s for s in sentences if s.position not in taken], budget - used, named)
         sections = []
         if about:
             sections.append(_section(ABOUT, about))
         if now:
             sections.append(_section(NOW, now))
         for category in _WRITE_ORDER:
-            picked = sorted((s for s in chosen if s.category == category), key=_by_position)
+            picked = sorted((s for s in chosen if _heading_of(s) == category), key=_by_position)
             if picked:
                 sections.append(_section(HEADINGS[category], picked))
         if not sections and sentences:
@@ -219,15 +225,21 @@ def decide_offline(existing: Sequence[tuple[int, str]], new_content: str) -> Dec
     return fifo_decision(existing, "no memories were near-duplicates")
 
 
-def _quotable(transcript: str) -> list[Sentence]:
+def _quotable(transcript: str, *, reports_naming_more: bool = False) -> list[Sentence]:
     """The sentences a summary or an app memory may quote: not the assistant's reports of
     what it will do or did, unless one carries a decision, a path or a value ("I'll put the
-    unit in ~/.config/…")."""
-    return [
-        s
-        for s in analyse(transcript)
-        if s.category in _KEPT_FROM_REPORTS or not is_self_report(s.text, s.role)
-    ]
+    unit in ~/.config/…") or, for a summary, names what no other quotable sentence does
+    ("I'll remind you to book the Alfa Pendular tickets", where nobody else named the train)."""
+    sentences = analyse(transcript)
+    reports = {
+        s.position
+        for s in sentences
+        if s.category not in _KEPT_FROM_REPORTS and is_self_report(s.text, s.role)
+    }
+    if reports and reports_naming_more:
+        named = _named_in([s for s in sentences if s.position not in reports])
+        reports = {position for position in reports if sentences[position].specifics <= named}
+    return [s for s in sentences if s.position not in reports]
 
 
 def _about(sentences: Sequence[Sentence]) -> list[Sentence]:
@@ -268,16 +280,21 @@ def _section(heading: str, sentences: Sequence[Sentence]) -> str:
     return f"## {heading}\n" + "\n".join(f"- {s.text}" for s in sentences)
 
 
-def _pick_round_robin(sentences: Sequence[Sentence], budget: int) -> list[Sentence]:
-    """Best sentences of each category in turn, so every heading is represented."""
-    queues = {
-        category: sorted(
-            (s for s in sentences if s.category == category),
-            key=lambda s: (-s.score, -s.position),
-        )
-        for category in _PICK_ORDER
-    }
-    cursor = dict.fromkeys(_PICK_ORDER, 0)
+def _pick_round_robin(sentences: Sequence[Sentence], budget: int, named: set[Specific]) -> list[Sentence]:
+    """Best sentences of each heading in turn, so every heading is represented.
+
+    A sentence is worth its score plus what it would add to the summary's specifics
+    (``named``, those already quoted): of two sentences about the train, the one that also
+    gives its date and price goes first, and one that only repeats them waits.
+    """
+    named = set(named)  # grows with each pick; the caller's stays as it was
+    queues: dict[str, list[tuple[float, int, Sentence]]] = {category: [] for category in _PICK_ORDER}
+    for sentence in sentences:
+        category = _heading_of(sentence)
+        if category is not None:
+            queues[category].append((-_worth(sentence, named), -sentence.position, sentence))
+    for queue in queues.values():
+        heapq.heapify(queue)
     chosen: list[Sentence] = []
     opened: set[str] = set()
     used = 0
@@ -286,20 +303,47 @@ def _pick_round_robin(sentences: Sequence[Sentence], budget: int) -> list[Senten
         for category in list(active):
             queue = queues[category]
             # Skip what no longer fits; a shorter sentence further down may still fit.
-            while cursor[category] < len(queue):
-                sentence = queue[cursor[category]]
-                cursor[category] += 1
+            while queue:
+                sentence = heapq.heappop(queue)[2]
                 cost = len(sentence.text) + 3  # "- " and the newline
                 if category not in opened:
                     cost += _heading_cost(HEADINGS[category])
-                if used + cost <= budget:
-                    chosen.append(sentence)
-                    opened.add(category)
-                    used += cost
-                    break
-            if cursor[category] >= len(queue):
+                if used + cost > budget:
+                    continue
+                # What is quoted since only lowers a sentence's worth: look again when another
+                # may now be worth more (the others' worth is checked when they come up).
+                worth = _worth(sentence, named)
+                if queue and worth < -queue[0][0]:
+                    heapq.heappush(queue, (-worth, -sentence.position, sentence))
+                    continue
+                chosen.append(sentence)
+                opened.add(category)
+                named |= sentence.specifics
+                used += cost
+                break
+            if not queue:
                 active.remove(category)
     return chosen
+
+
+def _heading_of(sentence: Sentence) -> str | None:
+    """The sentence's heading in a summary: its category, or Details for a short statement
+    of a figure ("Second class is €31.20.") that no other signal took."""
+    if sentence.category is not None:
+        return sentence.category
+    if not sentence.text.endswith("?") and any(specific.counted for specific in sentence.specifics):
+        return "detail"
+    return None
+
+
+def _worth(sentence: Sentence, named: set[Specific]) -> float:
+    specifics = sentence.specifics
+    new = len(specifics) if named.isdisjoint(specifics) else len(specifics - named)
+    return sentence.score + SPECIFIC_WORTH * min(new, MAX_SPECIFICS_COUNTED)
+
+
+def _named_in(sentences: Sequence[Sentence]) -> set[Specific]:
+    return {specific for sentence in sentences for specific in sentence.specifics}
 
 
 def _cost(sentences: Sequence[Sentence], heading: str) -> int:

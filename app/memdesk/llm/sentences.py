@@ -1,6 +1,7 @@
 """The offline backend's reading of a transcript: sentences, what each one carries, how much.
 
-Each sentence gets a category (the summary heading it belongs under, if any) and a score.
+Each sentence gets a category (the summary heading it belongs under, if any), a score,
+and the specifics it names (``memdesk.llm.specifics``).
 Pasted output and the assistant's narration of its own steps are left out here, so no
 later step can quote them.
 """
@@ -13,6 +14,7 @@ from functools import lru_cache
 
 from memdesk.core.patterns import lowercase
 from memdesk.llm.noise import TO_THE_LISTENER, is_narration, is_noise_line
+from memdesk.llm.specifics import Family, Specific, specifics
 from memdesk.llm.text import clip_at_word, dedupe_key
 from memdesk.llm.transcript import split_turns
 
@@ -48,11 +50,8 @@ _PATH = re.compile(
 )
 _CODE_OR_SETTING = re.compile(r"`[^`\n]+`|https?://\S+|\b\w[\w.-]*\s?=\s?\S+")
 _OFFERED_CHOICE = lowercase(r"^(?:should|shall|do you want|would you (?:like|prefer)|which)\b|\bor\b")
-_NOT_NAMES = frozenset({"I", "I'm", "I've", "I'll", "I'd", "OK", "Ok"})
-_NUMBER_OR_DATE = re.compile(
-    r"\d|\b(?:January|February|March|April|May|June|July|August|September|October|November|December|"
-    r"Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b"
-)
+_NAMED = (Family.NAME, Family.CODE)
+_DATED = (Family.DATE, Family.AMOUNT)
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _STOP_WORDS = """
     that this with have from they them their there what when where which while about would could
@@ -79,7 +78,7 @@ class Sentence:
     category: str | None
     score: float  # signals plus information
     info: float  # information alone: names, numbers, dates, content words
-
+    specifics: frozenset[Specific]  # the names, codes, dates and amounts it names
 
 
 @lru_cache(maxsize=4)  # summary, facts and app memory read the same transcript in a row
@@ -90,10 +89,10 @@ def analyse(transcript: str) -> tuple[Sentence, ...]:
     for turn, (role, content) in enumerate(split_turns(transcript)):
         if role not in ("user", "assistant"):
             continue  # tool output and system text are not what the person said
-        for key, text, category, score, info in _read_turn(role, content):
+        for key, text, category, score, info, named in _read_turn(role, content):
             if key not in seen:
                 seen.add(key)
-                sentences.append(Sentence(len(sentences), turn, role, text, category, score, info))
+                sentences.append(Sentence(len(sentences), turn, role, text, category, score, info, named))
     return tuple(sentences)
 
 
@@ -103,7 +102,8 @@ def clear_cache() -> None:
     _read_turn.cache_clear()
 
 
-_Read = tuple[str, str, str | None, float, float]  # dedupe key, text, category, score, info
+# dedupe key, text, category, score, info, specifics
+_Read = tuple[str, str, str | None, float, float, frozenset[Specific]]
 
 
 @lru_cache(maxsize=50_000)  # a session's parts are read again after the whole: turns repeat
@@ -121,9 +121,10 @@ def _read_turn(role: str, content: str) -> tuple[_Read, ...]:
             if len(piece) < _MIN_SENTENCE_CHARS or is_narration(piece, role):
                 continue
             text = clip_at_word(piece, MAX_SENTENCE_CHARS)
-            info = information(text, role)
+            named = specifics(text)
+            info = information(text, role, named)
             category, score = score_sentence(text, role, info)
-            read.append((dedupe_key(piece), text, category, score, info))
+            read.append((dedupe_key(piece), text, category, score, info, named))
     return tuple(read)
 
 
@@ -164,16 +165,15 @@ def _open_question(lower: str, role: str) -> bool:
     return not TO_THE_LISTENER.search(lower)
 
 
-def information(text: str, role: str) -> float:
-    """How much a sentence tells: names, numbers and dates, and plain content words."""
+def information(text: str, role: str, named: frozenset[Specific]) -> float:
+    """How much a sentence tells: names, numbers and dates (``named``), and plain content words."""
     tokens = _WORD.findall(text)
     words = {t.lower() for t in tokens if len(t) >= 4} - _STOP
     if len(words) < 3 or _GREETING.match(text.lower()):
         return 0.0  # "That's great!", "Thanks so much" and the like
-    # Capitalised words after the first (which any sentence has), and acronyms.
-    names = {t for t in tokens[1:] if t[0].isupper() and len(t) > 1} - _NOT_NAMES
-    score = 2.0 * min(len(names), 3) + min(len(words), 10) * 0.5
-    if _NUMBER_OR_DATE.search(text):
+    names = sum(len(s.key.split()) if s.family is Family.NAME else 1 for s in named if s.family in _NAMED)
+    score = 2.0 * min(names, 3) + min(len(words), 10) * 0.5
+    if any(s.family in _DATED for s in named):
         score += 2
     if role == "user" and _FIRST_PERSON.match(text):
         score += 1

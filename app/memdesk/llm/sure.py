@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from memdesk.core.dates import WRITTEN_DATE
 from memdesk.core.search_text import STOPWORDS
 from memdesk.core.slots import (
-    LABELS,
+    PERSON_WORDS,
     claims_in,
     household_names,
     marked_past,
@@ -56,8 +56,6 @@ _CLAUSE_BREAK = re.compile(r"[,;]\s|\s[—–-]\s|\s(?:and|but|so)\s")
 _MIN_VALUE = 3  # characters of a value looked for in other facts
 _OPENING_WORDS = 3  # a line's subject, whose it is: "Grandma Zainab's number", "Dad takes …"
 _SAYING_WORDS = 2  # before a value in its clause, enough to say what it is: "team review 15:30"
-_PERSON_SLOTS = frozenset({"partner", "child", "children", "sibling", "parent", "pet"})
-_PEOPLE = frozenset(word for word, slot in LABELS.items() if slot in _PERSON_SLOTS)  # "wife", "kids"
 # A line that says it is past: "Old …", "(former)", "fees were …", a year in its label.
 _PAST_WORDS = re.compile(r"(?i:\b(?:old|former|previous|ex|was|were)\b)")
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
@@ -266,7 +264,8 @@ def _place_at(number: int, text: str, changed: tuple[int, int], household: froze
     # whose it is and whether it is past: its label, or the line's opening
     describing = label.group(1) if labelled and label else _opening(text[: span[0]], household)
     direct = labelled and label is not None and not _stems(text[label.end() : span[0]])
-    owner = frozenset() if direct and only_relation(describing, _PEOPLE) else _owner(describing, household)
+    related = direct and only_relation(describing, PERSON_WORDS)
+    owner = frozenset() if related else _owner(describing, household)
     past = marked_past(text) or bool(_PAST_WORDS.search(describing))
     past = past or (labelled and bool(_YEAR.search(describing)))
     return _Place(number, span, frozenset(_stems(head)), owner, past)
@@ -294,7 +293,7 @@ def _whole(fact: Known, household: frozenset[str]) -> _Place:
 
 def _owner(describing: str, household: frozenset[str]) -> frozenset[str]:
     """Whose a value is, by the words that open its line or its label (``core.whose``), as stems."""
-    return line_owner(describing, _PEOPLE | household, stem)
+    return line_owner(describing, PERSON_WORDS | household, stem)
 
 
 def _of_someone_else(evidence: _Evidence, known: Sequence[Known]) -> bool:
@@ -306,7 +305,7 @@ def _of_someone_else(evidence: _Evidence, known: Sequence[Known]) -> bool:
         return True
     texts = [*evidence.message, evidence.earlier, *(fact.text for fact in known)]
     before = evidence.before if evidence.before_in_message else ""
-    return tells_of_another(evidence.sentence, before, texts, _PEOPLE)
+    return tells_of_another(evidence.sentence, before, texts, PERSON_WORDS)
 
 
 def _another_line_named(fact: Known, known: Sequence[Known], said: set[str]) -> bool:

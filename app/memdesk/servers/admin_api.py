@@ -1,5 +1,5 @@
-"""The local HTTP admin API: app memories (the Memory Feature spec's admin endpoints), the
-composed prompt, recall, session logging and entries.
+"""The local HTTP admin API: app memories (the Memory Feature spec's admin endpoints), working
+memory, the composed prompt, recall, session logging and entries.
 
 Every operation calls the same services as the ``memdesk`` command, on a worker thread,
 with the calling token's name as the actor in history (``api:NAME``).
@@ -22,6 +22,7 @@ from memdesk.errors import (
     StoreError,
 )
 from memdesk.servers.operations import Operation, Param, parse_json_body, parse_text_params
+from memdesk.servers.permissions import check_may_add_app_memory, check_may_forget, check_may_write
 from memdesk.servers.reads import PromptBody, record
 from memdesk.services.apps import MemoryRow, check_app_id
 from memdesk.services.prompt import PromptSpec
@@ -32,7 +33,9 @@ if TYPE_CHECKING:
     from starlette.requests import Request
     from starlette.responses import Response
 
+    from memdesk.servers.clients import ClientLog
     from memdesk.services.memdesk import Memdesk
+    from memdesk.services.working import WorkingState
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +62,8 @@ def _held(app: Memdesk, outcome: Outcome) -> Held:
     held = outcome.held
     assert held is not None
     target = app.review.where(held.write)
-    return Held(held=True, review_id=held.id, reasons=list(held.reasons), target=target)
+    # review_id: the first releases' name, kept one more release beside reviewId (deprecated).
+    return Held(held=True, reviewId=held.id, review_id=held.id, reasons=list(held.reasons), target=target)
 
 
 def list_app_memories(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
@@ -72,10 +76,51 @@ def list_app_memories(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
     return {"memories": [_memory_json(m) for m in app.apps.memories(app_id, include_expired=False)]}
 
 
+def add_app_memory(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
+    app_id = check_app_id(args["appId"])
+    write = Write.add_app_memory(app_id, args["content"], app.settings.memory.app_memory_max_chars)
+    check_may_add_app_memory(app, app_id)
+    outcome = app.review.submit(write)
+    if outcome.held:
+        return _held(app, outcome)
+    added = outcome.result
+    return {
+        **_memory_json(app.apps.get(added.memory_id)),
+        "merged": added.merged,
+        "removed": added.removed,
+    }
+
+
+def _working_json(state: WorkingState) -> dict[str, Any]:
+    return {
+        "namespace": state.namespace,
+        "content": state.content if state.live else "",
+        "live": state.live,
+        "updatedAt": format_iso(state.updated_at),
+        "expiresAt": format_iso(state.expires_at) if state.expires_at else None,
+    }
+
+
+def read_working_memory(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
+    # A private working memory answers as an empty one, as the prompt leaves it out.
+    hidden = app.privacy.scope().hides_doc(app.working.namespace())
+    state = None if hidden else app.working.state()
+    if state is None:
+        return {"content": "", "live": False}
+    return {**_working_json(state), **({} if state.live else {"reason": state.reason})}
+
+
+def set_working_memory(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
+    check_may_write(app.settings)
+    outcome = app.review.submit(Write.set_working(app.working.namespace(), args["content"]))
+    return _held(app, outcome) if outcome.held else _working_json(outcome.result)
+
+
 def purge_app_memories(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
     app_id = check_app_id(args["appId"])
     if app.apps.app(app_id) is None:
         raise NotFoundError(f"no app {app_id!r}")
+    check_may_forget(app.settings)
     outcome = app.review.submit(Write.purge_app(app_id))
     return _held(app, outcome) if outcome.held else {"success": True, "deletedCount": outcome.result}
 
@@ -84,6 +129,7 @@ def delete_app_memory(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
     app_id, memory_id = check_app_id(args["appId"]), args["memoryId"]
     if app.apps.get(memory_id).app_id != app_id:
         raise NotFoundError(f"no memory {memory_id} in app {app_id!r}")
+    check_may_forget(app.settings)
     outcome = app.review.submit(Write.delete_app_memory(app_id, memory_id))
     return _held(app, outcome) if outcome.held else {"success": True}
 
@@ -115,6 +161,7 @@ def recall_entries(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
 
 
 def log_message(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
+    check_may_write(app.settings)
     outcome = app.review.submit(Write.log_message(args["id"], args["role"], args["content"], args.get("app")))
     if outcome.held:
         return _held(app, outcome)
@@ -130,6 +177,7 @@ def log_message(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
 def save_entry(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
     category = args.get("category", "knowledge")
     write = Write.save_entry(args["key"], args["content"], category, args.get("importance"))
+    check_may_write(app.settings)
     outcome = app.review.submit(write)
     if outcome.held:
         return _held(app, outcome)
@@ -156,6 +204,18 @@ _MEMORY = {
         "content": {"type": "string"},
         "createdAt": _TIME,
         "updatedAt": _TIME,
+    },
+}
+_WORKING = {
+    "type": "object",
+    "required": ["content", "live"],
+    "properties": {
+        "namespace": {"type": "string"},
+        "content": {"type": "string", "description": "empty when it is not in the prompt"},
+        "live": {"type": "boolean", "description": "in the prompt now (false: empty, expired or private)"},
+        "updatedAt": _TIME,
+        "expiresAt": {**_TIME, "type": ["string", "null"], "description": "null when pinned"},
+        "reason": {"type": "string", "description": "why it is not in the prompt"},
     },
 }
 _SECTION = {
@@ -188,6 +248,30 @@ OPERATIONS: tuple[Operation, ...] = (
         "an app outside the token's read limit is refused (403).",
     ),
     Operation(
+        "POST",
+        "/apps/{appId}/memories",
+        "Add a memory to an app (at the app's cap, one other memory goes or absorbs it)",
+        add_app_memory,
+        {
+            **_MEMORY,
+            "required": [*_MEMORY["required"], "merged", "removed"],
+            "properties": {
+                **_MEMORY["properties"],
+                "merged": {"type": "boolean", "description": "an existing memory absorbed the new one"},
+                "removed": {
+                    "type": "array",
+                    "items": {"type": "integer"},
+                    "description": "memories moved to Trash to keep the cap",
+                },
+            },
+        },
+        path_params=(_APP_ID,),
+        body=(Param("content", required=True, description="the memory, one short note"),),
+        status=201,
+        errors=(401, 403, 413, 422),
+        may_hold=True,
+    ),
+    Operation(
         "DELETE",
         "/apps/{appId}/memories",
         "Purge all memories of an app (to Trash; `memdesk undo` brings them back)",
@@ -205,6 +289,23 @@ OPERATIONS: tuple[Operation, ...] = (
         _object(["success"], success={"const": True}),
         path_params=(_APP_ID, Param("memoryId", "integer", required=True)),
         errors=(401, 403, 404, 422),
+        may_hold=True,
+    ),
+    Operation(
+        "GET",
+        "/working",
+        "Working memory (recent context that expires) as the prompt carries it",
+        read_working_memory,
+        _WORKING,
+    ),
+    Operation(
+        "PUT",
+        "/working",
+        "Replace working memory; it expires after the setting memory.working_memory_ttl_days",
+        set_working_memory,
+        _WORKING,
+        body=(Param("content", required=True, description="the whole new text"),),
+        errors=(401, 403, 413, 422),
         may_hold=True,
     ),
     Operation(
@@ -325,19 +426,20 @@ def _run(app: Memdesk, actor: str, op: Operation, args: dict[str, Any]) -> Any:
         return op.handler(app, args)
 
 
-def _endpoint(app: Memdesk, op: Operation) -> Any:
+def _endpoint(app: Memdesk, op: Operation, clients: ClientLog) -> Any:
     from starlette.concurrency import run_in_threadpool
     from starlette.responses import JSONResponse
 
     from memdesk.servers.security import token_name
 
     async def endpoint(request: Request) -> Response:
+        actor = ACTOR_PREFIX + token_name(request.scope)
+        clients.call(actor)  # counted like an MCP client's calls, refused ones too
         try:
             args = parse_text_params(op.path_params, request.path_params, "path")
             args.update(parse_text_params(op.query, request.query_params, "query"))
             if op.body is not None:
                 args.update(parse_json_body(op.body, await request.body()))
-            actor = ACTOR_PREFIX + token_name(request.scope)
             if op.method == "GET":
                 # Reads take about a millisecond and never wait for a lock (WAL): answering on
                 # the event loop saves a thread switch per request.
@@ -357,8 +459,9 @@ def _endpoint(app: Memdesk, op: Operation) -> Any:
     return endpoint
 
 
-def build_app(app: Memdesk, base_url: str = "http://127.0.0.1:8765") -> Starlette:
-    """The API as an ASGI application, without the guard (see ``memdesk.servers.security``)."""
+def build_app(app: Memdesk, clients: ClientLog, base_url: str = "http://127.0.0.1:8765") -> Starlette:
+    """The API as an ASGI application, without the guard (see ``memdesk.servers.security``);
+    ``clients`` counts each token's requests."""
     from starlette.applications import Starlette
     from starlette.exceptions import HTTPException
     from starlette.responses import JSONResponse
@@ -376,6 +479,6 @@ def build_app(app: Memdesk, base_url: str = "http://127.0.0.1:8765") -> Starlett
         assert isinstance(exc, HTTPException)
         return _error(exc.status_code, str(exc.detail))
 
-    routes = [Route(op.path, _endpoint(app, op), methods=[op.method]) for op in OPERATIONS]
+    routes = [Route(op.path, _endpoint(app, op, clients), methods=[op.method]) for op in OPERATIONS]
     routes.append(Route("/openapi.json", openapi, methods=["GET"]))
     return Starlette(routes=routes, exception_handlers={HTTPException: http_error})

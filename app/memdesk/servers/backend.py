@@ -11,11 +11,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from memdesk.servers.clients import ClientLog, SettingsWatch
-    from memdesk.servers.tools import MemoryTools
+    from memdesk.servers.tools import MemoryTools, Reply
     from memdesk.services.memdesk import Memdesk
 
 
@@ -29,6 +29,21 @@ class Backend:
         self.tools: MemoryTools = MemoryTools(app)
         self.clients: ClientLog = ClientLog(app)
         self.settings: SettingsWatch = SettingsWatch(app)
+
+    def run(self, actor: str, tool: str, *args: Any, **kwargs: Any) -> Reply:
+        """Call the tool named ``tool`` as the assistant ``actor``: under the settings the
+        file holds now, counted for `memdesk assistant list`, its writes through Review, and
+        what a read gave it logged. Every face an assistant calls through (the MCP server,
+        an assistant written in Python) calls here."""
+        from memdesk.servers.reads import READ_TOOLS, record
+
+        self.settings.refresh()
+        self.clients.call(actor)
+        with self.app.ctx.acting_as(actor):
+            reply: Reply = getattr(self.tools, tool)(*args, **kwargs)
+        if tool in READ_TOOLS:
+            record(self.app, actor, tool, reply.data)
+        return reply
 
 
 def ready(app: Memdesk) -> Future[Backend]:

@@ -55,7 +55,7 @@ from memdesk.servers.arguments import (
     readable,
 )
 from memdesk.servers.backend import Backend, ready
-from memdesk.servers.reads import READ_TOOLS, PromptBody, record
+from memdesk.servers.reads import PromptBody, record
 
 if TYPE_CHECKING:
     from memdesk.core.privacy import ReadScope
@@ -289,17 +289,11 @@ class MemdeskMCP:
     async def call(self, ctx: Context, tool: str, *args: Any) -> CallToolResult:
         """Run the tool named ``tool`` as the calling client; expected failures become tool
         errors, and a held write a warning in the client's log (when it asked for one)."""
-        actor = client_actor(ctx)
         try:
-            backend = self.backend
-            backend.clients.call(actor)
-            with backend.app.ctx.acting_as(actor):
-                reply: Reply = getattr(backend.tools, tool)(*args)
+            reply = self._backend.result().run(client_actor(ctx), tool, *args)
         except MemdeskError as error:
             await self.log_error(ctx, error_text(error))
             raise _Failed(error_result(error_text(error))) from None
-        if tool in READ_TOOLS:
-            record(backend.app, actor, tool, reply.data)
         if reply.data.get("held"):
             await self.log(ctx, "warning", reply.text)
         return to_result(reply)

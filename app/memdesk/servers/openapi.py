@@ -9,7 +9,8 @@ from memdesk.servers.operations import Operation, Param
 
 ERROR_MEANINGS = {
     401: "No token, or a token that is unknown or revoked",
-    403: "The Host or Origin header is not this machine's, or this token may only read",
+    403: "The Host or Origin header is not this machine's, this token may only read, the settings "
+    "do not let assistants write (or delete), or the app is outside what it may read",
     404: "No such item",
     409: "The store changed in a way that makes the operation unsafe",
     413: "The request body is too large",
@@ -19,10 +20,16 @@ ERROR_MEANINGS = {
 _ERROR_REF = {"$ref": "#/components/schemas/Error"}
 HELD_SCHEMA = {
     "type": "object",
-    "required": ["held", "review_id", "reasons", "target"],
+    "required": ["held", "reviewId", "review_id", "reasons", "target"],
     "properties": {
         "held": {"const": True},
-        "review_id": {"type": "integer"},
+        "reviewId": {"type": "integer", "description": "its number in the person's Review list"},
+        "review_id": {
+            "type": "integer",
+            "deprecated": True,
+            "description": "the same number under its first name: read reviewId, this one goes "
+            "in a later release",
+        },
         "reasons": {"type": "array", "items": {"type": "string"}},
         "target": {"type": "string", "description": "where the write would go"},
     },

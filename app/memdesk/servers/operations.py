@@ -80,7 +80,8 @@ def parse_text_params(params: tuple[Param, ...], given: Mapping[str, str], where
         raise BadInputError(f"unknown {where} parameter {unknown[0]!r}")
     values: dict[str, Any] = {}
     for param in params:
-        if param.name in given:
+        # An empty value (``?at=``, as a form or a URL template leaves it) means not given.
+        if given.get(param.name, ""):
             values[param.name] = _from_text(param, given[param.name])
         elif param.required:
             raise BadInputError(f"{where} parameter {param.name!r} is required")

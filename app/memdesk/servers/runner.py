@@ -68,7 +68,9 @@ def serve_guarded(
     lifespan: bool = False,
 ) -> None:
     """Listen on ``address`` and serve ``build(host, port)`` behind the guard (token, Host,
-    Origin, body size) until interrupted. Every local HTTP server of Memdesk starts here."""
+    Origin, body size), following the settings file, until interrupted. Every local HTTP
+    server of Memdesk starts here."""
+    from memdesk.servers.clients import FollowingSettings, SettingsWatch
     from memdesk.servers.security import Guarded, Policy, host_header, is_loopback
 
     host, port, explicit = parse_address(address)
@@ -81,7 +83,8 @@ def serve_guarded(
     sock = bind(host, port)
     port = sock.getsockname()[1]
     url = f"http://{host_header(host, port)}"
-    guarded = Guarded(build(host, port), Policy(host=host, port=port, authenticate=memdesk.tokens.verify))
+    served = FollowingSettings(build(host, port), SettingsWatch(memdesk))
+    guarded = Guarded(served, Policy(host=host, port=port, authenticate=memdesk.tokens.verify))
     if not any(token.active for token in memdesk.tokens.list()):
         print("memdesk: no API token yet; create one with `memdesk token create NAME`", file=sys.stderr)
     print(f"memdesk: serving {what} on {url}{path} (Ctrl+C stops)", flush=True)

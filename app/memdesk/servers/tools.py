@@ -21,8 +21,14 @@ from memdesk.core.namespaces import check_namespace, check_session_id
 from memdesk.core.privacy import OUTSIDE_LIMIT, ReadScope
 from memdesk.core.records import MAX_DOCUMENT_CHARS, MAX_ENTRY_CHARS, MAX_NAME_CHARS
 from memdesk.core.timefmt import format_iso, parse_iso
-from memdesk.errors import BadInputError, NotAllowedError, NotFoundError
+from memdesk.errors import BadInputError, NotFoundError
 from memdesk.servers.arguments import MAX_PROPOSAL_ID_CHARS, MAX_QUERY_CHARS, MAX_RECALL_LIMIT
+from memdesk.servers.permissions import (
+    ToolRefused,
+    check_may_add_app_memory,
+    check_may_forget,
+    check_may_write,
+)
 from memdesk.services.apps import check_app_id
 from memdesk.services.context import check_text
 from memdesk.services.entries import check_category, check_entry_importance, check_key
@@ -47,10 +53,6 @@ class ArgumentError(BadInputError):
     def __init__(self, argument: str, message: str, hint: str | None = None) -> None:
         super().__init__(f"{argument}: {message}", hint)
         self.argument = argument
-
-
-class ToolRefused(NotAllowedError):
-    """The person's settings do not let assistants do this."""
 
 
 @dataclass(frozen=True)
@@ -193,19 +195,10 @@ class MemoryTools:
         return self.app.privacy.scope()
 
     def _may_write(self) -> None:
-        if not self.app.settings.agents.allow_writes:
-            raise ToolRefused(
-                "this Memdesk is read-only for assistants (setting agents.allow_writes is off)",
-                "the person can allow writes in Memdesk's Settings, under Assistants",
-            )
+        check_may_write(self.app.settings)
 
     def _may_forget(self) -> None:
-        self._may_write()
-        if not self.app.settings.agents.allow_forget:
-            raise ToolRefused(
-                "assistants may not delete memories here (setting agents.allow_forget is off)",
-                "ask the person to delete it in Memdesk",
-            )
+        check_may_forget(self.app.settings)
 
     def _submit(self, write: Write) -> Outcome:
         """The write through the review gate: applied, held for the person, or refused."""
@@ -356,12 +349,7 @@ class MemoryTools:
         app_id = self._app(app)
         max_chars = self.app.settings.memory.app_memory_max_chars
         content = _text("content", content, max_chars)
-        self._may_write()
-        if (
-            self.app.apps.cap
-            and len(self.app.apps.memories(app_id, include_expired=False)) >= self.app.apps.cap
-        ):
-            self._may_forget()  # at the cap, adding means removing or rewriting another memory
+        check_may_add_app_memory(self.app, app_id)
         outcome = self._submit(Write.add_app_memory(app_id, content, max_chars))
         if outcome.held:
             return self._naming_conflicts(outcome, self._held_reply(outcome))

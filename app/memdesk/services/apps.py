@@ -47,6 +47,8 @@ class AppSummary:
 
 @dataclass(frozen=True)
 class MemoryRow:
+    """An app memory as it is now; ``expired`` when its ``expires_at`` has passed."""
+
     id: int
     app_id: str
     content: str
@@ -101,6 +103,8 @@ class AppInfo:
 
 @dataclass(frozen=True)
 class AddResult:
+    """The memory added, and those moved to Trash to keep the app's cap."""
+
     memory: MemoryRow
     removed: list[MemoryRow]  # moved to Trash to keep the cap
 
@@ -151,6 +155,8 @@ def normalise_tags(tags: Iterable[str]) -> str:
 
 
 class AppMemories:
+    """Apps and their memories: short lines a prompt for that app carries, up to the app's cap."""
+
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
@@ -226,6 +232,7 @@ class AppMemories:
             return [memory_row(memory, at) for memory in found]
 
     def get(self, memory_id: int) -> MemoryRow:
+        """One memory by its id (``NotFoundError`` when it is in Trash or unknown)."""
         with self.ctx.store.read() as session:
             return memory_row(self._live(session, memory_id), self.ctx.now())
 
@@ -354,6 +361,7 @@ class AppMemories:
             return memory_row(memory, self.ctx.now())
 
     def delete(self, memory_ids: Iterable[int]) -> int:
+        """Move memories to Trash as one undoable step; how many."""
         ids = list(memory_ids)
         label = f"Delete memory {ids[0]}" if len(ids) == 1 else f"Delete {len(ids)} memories"
         with self.ctx.change(label) as session:

@@ -94,7 +94,7 @@ class Assistants:
         if not matches:
             raise NotFoundError(
                 f"no assistant called {name!r}",
-                "see `memdesk assistant list`; name it as mcp:NAME or api:NAME",
+                "see `memdesk assistant list`; name it as mcp:NAME, api:NAME or python:NAME",
             )
         raise BadInputError(f"{name!r} is ambiguous: {', '.join(matches)}", "give the full name")
 
@@ -120,8 +120,13 @@ class Assistants:
         infos: list[ClientInfo] = []
         for name in sorted(set(clients) | set(tokens) | set(levels) | set(pending) | set(limits)):
             client, token = clients.get(name), tokens.get(name)
+            # A token's own "last used" (kept to the minute) may be newer than its calls'
+            # count, which a running server writes every 30 s.
             first = client.first_seen if client else (token.created_at if token else None)
-            last = client.last_seen if client else (token.last_used_at if token else None)
+            last = max(
+                (at for at in (client and client.last_seen, token and token.last_used_at) if at),
+                default=None,
+            )
             infos.append(
                 ClientInfo(
                     name=name,

@@ -68,6 +68,8 @@ def check_entry_importance(importance: float | None) -> None:
 
 
 class Entries:
+    """Knowledge and timeline entries, each under a unique key; recall searches them."""
+
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
@@ -162,6 +164,7 @@ class Entries:
             )
 
     def get(self, key: str) -> EntryRow:
+        """The entry with this key, expired or not (``NotFoundError`` when none is live)."""
         with self.ctx.store.read() as session:
             entry = session.scalar(select(Entry).where(Entry.key == key))
             if entry is None or entry.deleted_at is not None:

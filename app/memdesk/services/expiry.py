@@ -113,6 +113,10 @@ def _text(column: Any) -> Any:
 
 
 class Expiry:
+    """Everything that expires (working memory, entries, app memories, Trash) in one list,
+    and the actions that change an expiry, each one undoable step. An action names its item
+    by the ``kind`` and ``ref`` that ``items()`` and ``upcoming()`` give it."""
+
     def __init__(self, app: Memdesk) -> None:
         self.app = app
         self.ctx = app.ctx

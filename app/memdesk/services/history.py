@@ -24,6 +24,9 @@ from memdesk.store.snapshots import HISTORY_SKIP, MODEL_BY_TABLE, apply_snapshot
 
 @dataclass(frozen=True)
 class StepInfo:
+    """One history step: who made it (``actor``), when, its label, ``done`` or ``undone``,
+    and how many rows it changed."""
+
     id: int
     at: datetime
     actor: str
@@ -48,6 +51,8 @@ def _load(data: str | None) -> dict[str, Any] | None:
 
 
 class History:
+    """Every change as a step (who made it, when, what it did): listed, undone and redone."""
+
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
@@ -72,6 +77,7 @@ class History:
             return list(session.scalars(select(HistoryStep.actor).distinct().order_by(HistoryStep.actor)))
 
     def changes(self, step_id: int) -> list[ChangeInfo]:
+        """What the step changed, row by row: each one's values before and after."""
         query = select(HistoryChange).where(HistoryChange.step_id == step_id).order_by(HistoryChange.id)
         with self.ctx.store.read() as session:
             return [
@@ -84,6 +90,7 @@ class History:
         return self._move("undo", step_id)
 
     def redo(self) -> StepInfo:
+        """Do again the oldest step that was undone."""
         return self._move("redo")
 
     def _move(self, direction: str, step_id: int | None = None) -> StepInfo:

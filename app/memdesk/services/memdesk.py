@@ -19,6 +19,8 @@ from sqlalchemy.orm import Session
 
 from memdesk.config import SPECS, LoadedSettings, Settings, global_folder, load_settings, save_settings
 from memdesk.core.timefmt import utcnow
+from memdesk.core.trust import is_assistant
+from memdesk.errors import BadInputError
 from memdesk.paths import Paths, resolve_paths
 from memdesk.services.context import Context
 from memdesk.store.engine import Store
@@ -53,6 +55,14 @@ if TYPE_CHECKING:
 
 
 class Memdesk:
+    """The person's store and settings, and every service on them (``app.entries``, ``app.prompt``…).
+
+    Its changes are the person's own: recorded in history under ``actor`` (``user`` by
+    default; the window records ``gui``, the ``memdesk`` command ``cli``) and never held for
+    Review. An assistant's name (``mcp:…``, ``api:…``, ``python:…``) is refused as ``actor``:
+    an assistant uses ``memdesk.assistant.Assistant``, whose writes pass Review.
+    """
+
     def __init__(
         self,
         paths: Paths,
@@ -60,6 +70,12 @@ class Memdesk:
         actor: str = "user",
         clock: Callable[[], datetime] = utcnow,
     ) -> None:
+        if is_assistant(actor):
+            raise BadInputError(
+                f"{actor!r} names an assistant, whose writes go through Review; "
+                "this object writes as the person",
+                "an assistant opens the store with memdesk.assistant.Assistant.open(NAME)",
+            )
         self.paths = paths
         self.settings_problems = loaded.problems
         self.store = Store(paths.db_url, backup_dir=paths.backup_dir)
@@ -271,6 +287,7 @@ class Memdesk:
         return self.ctx.files_global_dir
 
     def now(self) -> datetime:
+        """The clock's time, as naive UTC."""
         return self.ctx.now()
 
     def is_empty(self) -> bool:
@@ -296,12 +313,18 @@ class Memdesk:
         }
         if changed:
             save_settings(self.paths.config_file, changed)
+        self.reload_settings()
+
+    def reload_settings(self) -> None:
+        """Use what the settings file says now (a long-running server follows the person's
+        edits this way, from its next call on)."""
         loaded = load_settings(self.paths.config_file)
         self.settings_problems = loaded.problems
         self.ctx.settings = loaded.settings
         self.ctx.files_global_dir = global_folder(loaded.settings, self.paths)
 
     def close(self) -> None:
+        """Finish what runs in the background (token use, the read log) and close the store."""
         if "tokens" in self.__dict__:  # made only when a token was used: nothing to wait for else
             self.tokens.settle()
         if "access_log" in self.__dict__:  # likewise: only a process that served reads has one

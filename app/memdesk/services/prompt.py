@@ -49,7 +49,12 @@ class PromptSpec:
     """What a session's prompt depends on besides the store.
 
     The base prompt is ``base`` as given, or read from ``base_file`` (UTF-8) when that is
-    set. ``now`` may be naive (UTC) or aware.
+    set. ``session`` is the session id (its working memory), ``app`` the app whose memories
+    it carries, ``message`` the user's first message, which recall searches for. ``now`` is
+    the moment to compose at (default: the clock's now); naive means UTC, an aware time is
+    converted. ``project`` is a project folder whose ``MEMORY.md`` scope is read when
+    ``trusted``. ``reader`` is whose prompt it is: an assistant's name composes within its
+    app limit; None means whoever acts now.
     """
 
     base: str = ""
@@ -101,6 +106,9 @@ class Section:
 
 @dataclass
 class ComposedPrompt:
+    """The prompt's ``text``, its estimated ``tokens``, the moment it was composed for, and
+    its ``sections``: each one's source, whether it is in the text and, if not, why."""
+
     now: datetime
     text: str
     tokens: int
@@ -171,6 +179,8 @@ def _left_out_private(section: Section, target: Target, private: list[str]) -> N
 
 
 class Composer:
+    """The system prompt a session receives, section by section, as ``memdesk prompt`` shows it."""
+
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.apps = AppMemories(ctx)

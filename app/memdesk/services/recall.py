@@ -32,6 +32,8 @@ from memdesk.store.models import Document, DocumentPiece
 
 @dataclass(frozen=True)
 class Hit:
+    """One recalled item: its kind, its key (``ref``), its text and its score (higher is better)."""
+
     kind: str  # "knowledge", "timeline", "app", "document"
     ref: str  # entry key, app memory id, or namespace
     label: str  # what the prompt shows before the text
@@ -107,6 +109,8 @@ _LIVE_DOCUMENTS = (
 
 
 class Recall:
+    """Ranked full-text search of live entries, as the prompt's Memory Context uses it."""
+
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 

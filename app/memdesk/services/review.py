@@ -197,6 +197,8 @@ def instruction_reasons(text: str) -> list[str]:
 
 
 class Review:
+    """The gate every assistant's write passes, and the writes it holds for the person."""
+
     def __init__(self, app: Memdesk) -> None:
         self.app = app
         self.ctx = app.ctx

@@ -20,6 +20,9 @@ from memdesk.store.models import Document
 
 @dataclass(frozen=True)
 class WorkingState:
+    """A working memory as it is now: ``live`` when the prompt carries it (written, not
+    expired); ``expires_at`` is None when pinned."""
+
     namespace: str
     content: str
     updated_at: datetime
@@ -59,6 +62,9 @@ def check_days(days: object, what: str = "days") -> int:
 
 
 class WorkingMemory:
+    """The working memory of a session (the default session's without ``session_id``): one
+    document the prompt carries under "Recent context" until it expires."""
+
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
@@ -66,6 +72,7 @@ class WorkingMemory:
         return working_namespace(self.ctx.settings.memory.user_namespace, session_id)
 
     def state(self, session_id: str | None = None) -> WorkingState | None:
+        """Its content, when it expires and whether it is live (None: never written)."""
         namespace = self.namespace(session_id)
         with self.ctx.store.read() as session:
             doc = find_document(session, namespace)
@@ -81,7 +88,8 @@ class WorkingMemory:
         updated_at: datetime | None = None,
         expires_at: datetime | None = None,
     ) -> WorkingState:
-        """Replace working memory, cut to the token budget, with a fresh expiry.
+        """Replace working memory, cut to the token budget, with a fresh expiry: ``ttl_days``
+        from now (default: the ``memory.working_memory_ttl_days`` setting), or ``expires_at``.
 
         ``updated_at`` and ``expires_at``: an aware time is converted to UTC, a naive one means UTC.
         """
@@ -101,13 +109,16 @@ class WorkingMemory:
             return state_of(doc, self.ctx.now())
 
     def extend(self, days: int, session_id: str | None = None) -> WorkingState:
+        """Push its expiry ``days`` later (from now, if it has passed); unpins."""
         check_days(days)
         return self._adjust(f"Extend working memory by {days} days", session_id, extend_days=days)
 
     def pin(self, session_id: str | None = None) -> WorkingState:
+        """Keep it until it is rewritten: it never expires."""
         return self._adjust("Pin working memory", session_id, pin=True)
 
     def expire(self, session_id: str | None = None) -> WorkingState:
+        """Expire it now: it leaves the prompt."""
         return self._adjust("Expire working memory now", session_id, expire=True)
 
     def _adjust(

@@ -22,10 +22,18 @@ from memdesk.llm import prompts
 from memdesk.llm.changes import said_in
 from memdesk.llm.results import PartNotes, StepResult
 from memdesk.llm.steps import Steps
+from memdesk.llm.superseded import superseded_ends
+from memdesk.llm.sure import offline_decided
 from memdesk.llm.text import dedupe_key
 from memdesk.llm.transcript import dated_turns, format_transcript
 from memdesk.services.compaction.carry import carry_over
-from memdesk.services.compaction.changes import known_facts, memory_apps, model_candidates, to_changes
+from memdesk.services.compaction.changes import (
+    known_facts,
+    learned_suggestions,
+    memory_apps,
+    model_candidates,
+    to_changes,
+)
 from memdesk.services.compaction.held import facts_title
 from memdesk.services.compaction.model import FACT_CHANGES, CancelToken, Change, ChangeKind, Progress, Tally
 from memdesk.services.compaction.parts import split_parts
@@ -306,6 +314,10 @@ class Builder:
         self.compared = [fact.text for fact in known]
         self.cancel.check()
         edits = self._step(self.steps.find_changes, transcript, said, known)
+        if self.settings.llm.backend == "offline" and self.settings.compaction.learned_reader:
+            learned = learned_suggestions(self.app, said, namespace, self.source.app_id, known, edits)
+            edits, known = [*edits, *learned.edits], [*known, *learned.known]
+            self.notes += learned.notes
         found = to_changes(edits, known, memory_apps(self.app, known))
         for change in found.changes:
             change.note = self.step_note
@@ -316,7 +328,14 @@ class Builder:
         # A statement that changed a stored fact is not added to the facts as well.
         reasons = [fact_key(change.reason) for change in found.changes]
         kept = [fact for fact in facts if not any(fact_key(fact) in reason for reason in reasons)]
-        return kept + found.additions
+        added = kept + found.additions
+        if self.settings.llm.backend == "offline":
+            # A statement added that takes a stored line's place: that line's end, for the last
+            # check to judge; the statement is still added as said.
+            changed = {edit.target for edit in edits if edit.target is not None}
+            ends = offline_decided(superseded_ends(added, said, known, changed), said, known)
+            self.changes += to_changes(ends, known, {}).changes
+        return added
 
     # --- app memory and the compaction decision ---------------------------------------
 

@@ -6,7 +6,9 @@ memory the new summary does not already say are carried over under their own hea
 after the new summary and as far as the budget allows. What was chosen, and why:
 - the new summary always comes first and whole: it is the latest state;
 - an old line counts as said again when most of its words are in the new summary, so an
-  updated item is not kept twice;
+  updated item is not kept twice, and so are its names, dates and amounts (``llm.specifics``):
+  "Train tickets (Alfa Pendular) to book by Friday 6 March" is not said again by "remind me
+  to book the train tickets by Friday";
 - the old memory's own lines go before what it had itself carried over, so items that
   keep not coming up are the first to fall off when the budget is full;
 - an expired (or empty) memory is not carried: it had already left the prompt.
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from memdesk.llm.specifics import specifics
 from memdesk.llm.text import word_set
 
 CARRIED_HEADING = "## Earlier, not covered above"
@@ -29,6 +32,7 @@ def carry_over(previous: str, summary: str, max_chars: int) -> str:
     summary = summary.strip()
     body, mark = _split_mark(summary)
     known = word_set(summary)
+    named = specifics(summary)
     own, carried, in_carried = [], [], False
     for raw in previous.splitlines():
         line = raw.strip()
@@ -38,7 +42,7 @@ def carry_over(previous: str, summary: str, max_chars: int) -> str:
         if not line or _SKIP.match(line) or _MARK.match(line):
             continue
         words = word_set(line)
-        if words and len(words & known) / len(words) >= COVERED_SHARE:
+        if words and len(words & known) / len(words) >= COVERED_SHARE and specifics(line) <= named:
             continue
         (carried if in_carried else own).append(line if line.startswith("- ") else f"- {line}")
     room = max_chars - len(summary) - len(CARRIED_HEADING) - 4

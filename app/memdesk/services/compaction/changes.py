@@ -9,7 +9,8 @@ no pattern decides whether the model is asked. Offline (``known_facts``) they ar
 of those documents, the live knowledge entries recall finds for the values the person named
 (and those whose key names a slot they filled: ``address``, ``dentist``), and the live
 memories of the session's app, kept only when they share a slot or a word with a statement
-of change. The steps (offline rules or the model) turn them into ``Edit`` values, made here
+of change; offline, the learned reader (``learned_suggestions``) reads the lines a model would
+compare, for what the rules did not change. The steps turn them into ``Edit`` values, made here
 into reviewable changes: updates and retirements of lines, entries and memories, and
 statements to add to the facts. An edit the rules are not sure of, or whose evidence failed
 its check, is a change that is not accepted, with why.
@@ -32,6 +33,7 @@ from memdesk.core.values import EMAIL, PHONE, URL, values_in
 from memdesk.llm.aligned import value_kinds, valued_turns
 from memdesk.llm.changes import Edit, Known, Said
 from memdesk.llm.ended import ended_words, ending_turns
+from memdesk.llm.stale_reader import Suggested, reader, suggestions
 from memdesk.services.compaction.model import CONFLICT_NOTE, Change, ChangeKind
 from memdesk.services.privacy import private_names
 from memdesk.store.lifetime import entry_live, memory_live
@@ -183,6 +185,27 @@ def model_candidates(
     found += [item for item in _every_memory(app, recalled) if item not in found]
     found += [item for item in ((k.where, k.ref, k.text) for k in named) if item not in found]
     return [Known(number, where, ref, text) for number, (where, ref, text) in enumerate(found, 1)]
+
+
+def learned_suggestions(
+    app: Memdesk,
+    said: Sequence[Said],
+    facts_namespace: str,
+    app_id: str | None,
+    known: Sequence[Known],
+    edits: Sequence[Edit],
+) -> Suggested:
+    """Offline, what the learned reader (``llm.stale_reader``) suggests besides the rules'
+    ``edits`` of ``known``: among the lines a model would compare, those it reads as no longer
+    holding, numbered after ``known``."""
+    if reader() is None or not said:
+        return Suggested([], [], [])
+    recalled = app.settings.compaction.change_candidates
+    candidates = model_candidates(app, said, facts_namespace, app_id, recalled)
+    by_number = {fact.number: fact.text for fact in known}
+    rules = [(by_number[edit.target], edit.evidence) for edit in edits if edit.target in by_number]
+    longest = app.settings.memory.app_memory_max_chars
+    return suggestions(said, candidates, rules, len(known) + 1, longest)
 
 
 def _every_entry(app: Memdesk, limit: int) -> list[tuple[str, str, str]]:
