@@ -14,10 +14,8 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.support.local_model import MODEL_NAME, local_model_server
-from tests.support.updates import SettableClock, kept, run_scenario
-
-from memdesk.services.memdesk import Memdesk
+from tests.support.local_model import local_model_server, served_settings
+from tests.support.updates import SettableClock, kept, opener, run_scenario
 
 pytestmark = [pytest.mark.wall_time, pytest.mark.slow]
 
@@ -38,17 +36,9 @@ def test_controls_are_kept_and_nothing_else_changes_after_yes(tmp_path, monkeypa
     with local_model_server() as server:
         for scenario in CONTROLS:
             clock = SettableClock()
-            app = Memdesk.open(data_dir=str(tmp_path / scenario["id"]), actor="test", clock=clock)
-            values = {
-                "llm.backend": "openai",
-                "llm.base_url": server.openai_url,
-                "llm.model": MODEL_NAME,
-                "llm.max_tokens": MAX_TOKENS,
-                "llm.timeout_seconds": RUN_TIMEOUT_S,
-                "compaction.context_window_tokens": 4096,
-                "compaction.steps": ["facts"],  # the facts step, with the changes step in it
-            }
-            app.update_settings(app.settings.with_values(values))
+            # the facts step, with the changes step in it
+            values = {**served_settings(server, MAX_TOKENS, RUN_TIMEOUT_S), "compaction.steps": ["facts"]}
+            app = opener(tmp_path, values)(scenario["id"], clock)
             try:
                 outcomes.append((scenario, run_scenario(app, clock.set, scenario, backend=None)))
             finally:

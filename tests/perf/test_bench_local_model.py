@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 from tests.perf import conversation_data
-from tests.support.local_model import MODEL_NAME, local_model_server
+from tests.support.local_model import CONTEXT_TOKENS, MODEL_NAME, local_model_server
 
 from memdesk.core.grounding import MarkKind, check
 from memdesk.llm.text import dedupe_key
@@ -85,7 +85,7 @@ def compact_one(folder: Path, url: str, conversation: conversation_data.Conversa
                     "llm.model": MODEL_NAME,
                     "llm.max_tokens": MAX_TOKENS,
                     "llm.timeout_seconds": 600.0,
-                    "compaction.context_window_tokens": 4096,
+                    "compaction.context_window_tokens": CONTEXT_TOKENS,
                 }
             )
         )

@@ -13,50 +13,23 @@ memories changed that the conversation did not change), each with its goal.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from scripts import train_stale_reader
 from tests.support.gold_model import GoldModel, OverUpdatingModel
-from tests.support.updates import Score, SettableClock, score
+from tests.support.updates import SPLITS, opener, report, score
 
 from memdesk.llm import stale_reader
-from memdesk.services.memdesk import Memdesk
 
-SPLITS = sorted((Path(__file__).resolve().parents[1] / "data" / "updates").glob("split-*.json"))
 OFFLINE_RESOLVED, OFFLINE_KEPT = 0.70, 0.95
 GOLD_RESOLVED, GOLD_KEPT = 0.98, 0.98
+WITHOUT_READER = {"compaction.learned_reader": False}  # offline, the rules alone
 
 
-def opener(
-    root: Path, model_url: str | None = None, *, reader: bool = True
-) -> Callable[[str, SettableClock], Memdesk]:
-    """Fresh stores under ``root``; pointed at the model at ``model_url`` when given; offline
-    without the learned reader of stale facts when ``reader`` is False."""
-
-    def open_store(name: str, clock: SettableClock) -> Memdesk:
-        app = Memdesk.open(data_dir=str(root / name), actor="bench", clock=clock)
-        if model_url:
-            values = {"llm.backend": "openai", "llm.base_url": model_url, "llm.model": "gold"}
-            app.update_settings(app.settings.with_values(values))
-        if not reader:
-            app.update_settings(app.settings.with_values({"compaction.learned_reader": False}))
-        return app
-
-    return open_store
-
-
-def report(title: str, result: Score, min_resolved: float, min_kept: float) -> None:
-    print(f"  {title}:")
-    for line in result.lines(min_resolved, min_kept):
-        print(f"    {line}")
-    for miss in result.misses:
-        print(f"      missed {miss}")
-    for hurt in result.collateral:
-        print(f"      collateral {hurt}")
-    for wrong in result.wrong:
-        print(f"      applied without the new value {wrong}")
+def gold_settings(url: str) -> dict[str, object]:
+    """The openai backend pointed at a stand-in model at ``url``."""
+    return {"llm.backend": "openai", "llm.base_url": url, "llm.model": "gold"}
 
 
 @pytest.mark.skipif(not SPLITS, reason="no scenario split in tests/data/updates")
@@ -67,7 +40,7 @@ def test_a_split_offline_and_with_the_gold_model(split: Path, tmp_path: Path, mo
     offline = score(scenarios, opener(tmp_path / "offline"), backend="offline")
     reviewed = score(scenarios, opener(tmp_path / "reviewed"), backend="offline", every_change=True)
     with GoldModel(scenarios) as gold:
-        with_gold = score(scenarios, opener(tmp_path / "gold", gold.openai_url), backend=None)
+        with_gold = score(scenarios, opener(tmp_path / "gold", gold_settings(gold.openai_url)), backend=None)
     print(f"\n{split.name}, {len(scenarios)} scenarios, applied as `memdesk compact --yes` applies them:")
     report("offline", offline, OFFLINE_RESOLVED, OFFLINE_KEPT)
     # What review can reach offline: a person approving every change shown, suggestions included.
@@ -78,7 +51,7 @@ def test_a_split_offline_and_with_the_gold_model(split: Path, tmp_path: Path, mo
         print(f"      not among the model's candidates: {target}")
     # The same, with a model that also rewrites every control's fact with a value nobody said.
     with OverUpdatingModel(scenarios) as eager:
-        over = score(scenarios, opener(tmp_path / "eager", eager.openai_url), backend=None)
+        over = score(scenarios, opener(tmp_path / "eager", gold_settings(eager.openai_url)), backend=None)
     report("with a stand-in that also updates every control's fact, inventing it", over, 0.0, GOLD_KEPT)
     assert offline.controls + sum(offline.updates.values()) == len(scenarios)
 
@@ -94,7 +67,7 @@ def reader_figures(title: str, scenarios: list[dict], root: Path, *, with_yes: b
     if with_yes:
         report("offline, --yes", score(scenarios, opener(root / "yes"), backend="offline"), 0.0, 0.0)
     marked = score(scenarios, opener(root / "marked"), backend="offline", every_change=True)
-    rules = score(scenarios, opener(root / "rules", reader=False), backend="offline", every_change=True)
+    rules = score(scenarios, opener(root / "rules", WITHOUT_READER), backend="offline", every_change=True)
     print(f"\n{title}, {len(scenarios)} scenarios:")
     report("offline, every change shown approved, with the learned reader", marked, 0.0, 0.0)
     report("offline, every change shown approved, the rules alone", rules, 0.0, 0.0)

@@ -40,6 +40,7 @@ RUNTIME_NODE_MAJOR = 20
 SERVER_SCRIPT = Path(__file__).with_name("local_model_server.mjs")
 DOWNLOAD_TIMEOUT_S = 600
 START_TIMEOUT_S = 120
+CONTEXT_TOKENS = 4096  # the server's context, which a call's prompt and reply share
 
 
 def model_file() -> Path:
@@ -98,8 +99,9 @@ class LocalModelServer:
         self._changed = threading.Condition()
         self._listening = False
         self._output: deque[str] = deque(maxlen=20)  # the last lines, to explain a failed start
+        arguments = [str(runtime), str(model), str(self.port), MODEL_NAME, str(threads), str(CONTEXT_TOKENS)]
         self.process = subprocess.Popen(
-            [node, str(SERVER_SCRIPT), str(runtime), str(model), str(self.port), MODEL_NAME, str(threads)],
+            [node, str(SERVER_SCRIPT), *arguments],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -147,6 +149,18 @@ class LocalModelServer:
         if self.process.poll() is None:
             self.process.terminate()
             self.process.wait(10)
+
+
+def served_settings(server: LocalModelServer, max_tokens: int, timeout_seconds: int) -> dict[str, object]:
+    """Settings that point the openai backend at ``server``'s model, within its context."""
+    return {
+        "llm.backend": "openai",
+        "llm.base_url": server.openai_url,
+        "llm.model": MODEL_NAME,
+        "llm.max_tokens": max_tokens,
+        "llm.timeout_seconds": timeout_seconds,
+        "compaction.context_window_tokens": CONTEXT_TOKENS,
+    }
 
 
 @contextmanager

@@ -1,9 +1,9 @@
 // A small OpenAI-compatible server for one GGUF model, over node-llama-cpp's prebuilt CPU build.
 //
-//   node local_model_server.mjs RUNTIME_PREFIX MODEL.gguf PORT MODEL_NAME [THREADS]
+//   node local_model_server.mjs RUNTIME_PREFIX MODEL.gguf PORT MODEL_NAME THREADS CONTEXT_TOKENS
 //
 // RUNTIME_PREFIX is where npm installed node-llama-cpp (the package is imported from there).
-// THREADS defaults to the cores this process may run on.
+// THREADS of 0 means the cores this process may run on.
 // Answers GET /v1/models and POST /v1/chat/completions (no streaming) on 127.0.0.1, one
 // request at a time, each in a fresh chat. Greedy sampling unless the request sets a
 // temperature, so the same prompt gets the same reply. Prints "listening PORT" once ready,
@@ -15,13 +15,13 @@ import os from "node:os";
 import path from "node:path";
 import {pathToFileURL} from "node:url";
 
-const [prefix, modelPath, portText, modelName, threadsText] = process.argv.slice(2);
+const [prefix, modelPath, portText, modelName, threadsText, contextText] = process.argv.slice(2);
 const entry = path.join(prefix, "node_modules", "node-llama-cpp", "dist", "index.js");
 const {getLlama, LlamaChatSession} = await import(pathToFileURL(entry).href);
 // llama.cpp's default thread count oversubscribes a machine whose cores are shared or
 // limited, and its threads wait for each other: one left without a core stalls them all.
 const threads = Number(threadsText) || os.availableParallelism();
-const CONTEXT_TOKENS = 4096;
+const CONTEXT_TOKENS = Number(contextText);
 
 const llama = await getLlama({gpu: false, build: "never"});
 const model = await llama.loadModel({modelPath});

@@ -17,16 +17,15 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any
 
 from memdesk.services.compaction.model import FACT_CHANGES, Change
+from memdesk.services.memdesk import Memdesk
 from memdesk.services.prompt import PromptSpec
-
-if TYPE_CHECKING:
-    from memdesk.services.memdesk import Memdesk
 
 WRITTEN = datetime(2026, 1, 10, 9, 0)
 SAID = datetime(2026, 3, 1, 18, 0)
@@ -39,6 +38,7 @@ PAST_MARKS = (
 )  # fmt: skip
 
 Scenario = dict[str, Any]
+SPLITS = sorted((Path(__file__).resolve().parents[1] / "data" / "updates").glob("split-*.json"))
 
 
 class SettableClock:
@@ -52,6 +52,21 @@ class SettableClock:
 
     def set(self, moment: datetime) -> None:
         self.now = moment
+
+
+def opener(
+    root: Path, settings: Mapping[str, object] | None = None
+) -> Callable[[str, SettableClock], Memdesk]:
+    """Fresh stores under ``root``, each named for its scenario, with ``settings`` (a model
+    backend, say) when given."""
+
+    def open_store(name: str, clock: SettableClock) -> Memdesk:
+        app = Memdesk.open(data_dir=str(root / name), actor="bench", clock=clock)
+        if settings:
+            app.update_settings(app.settings.with_values(dict(settings)))
+        return app
+
+    return open_store
 
 
 def plain(text: str) -> str:
@@ -117,12 +132,13 @@ def collateral(scenario: Scenario, before: Snapshot, after: Snapshot) -> list[st
 
 @dataclass(frozen=True)
 class Outcome:
-    """The prompt six weeks later, what else the compaction changed, and the changes to
-    stored facts it proposed (applied or not)."""
+    """The prompt six weeks later, what else the compaction changed, the changes to stored
+    facts it proposed (applied or not), and the proposal's notes."""
 
     prompt: str
     collateral: list[str]
     fact_changes: list[Change]
+    notes: list[str] = field(default_factory=list)
 
 
 def run_scenario(
@@ -154,7 +170,10 @@ def run_scenario(
     set_now(ASKED)
     prompt = app.prompt.compose(PromptSpec(message=scenario["q"], app=scenario["app"])).text
     return Outcome(
-        prompt, collateral(scenario, before, after), [c for c in proposal.changes if c.kind in FACT_CHANGES]
+        prompt,
+        collateral(scenario, before, after),
+        [c for c in proposal.changes if c.kind in FACT_CHANGES],
+        list(proposal.notes),
     )
 
 
@@ -215,6 +234,7 @@ class Score:
     collateral: list[str] = field(default_factory=list)
     wrong: list[str] = field(default_factory=list)
     misses: list[str] = field(default_factory=list)
+    outcomes: dict[str, Outcome] = field(default_factory=dict)  # by scenario id
 
     @property
     def resolved_share(self) -> float:
@@ -241,6 +261,19 @@ class Score:
         ]
 
 
+def report(title: str, result: Score, min_resolved: float, min_kept: float) -> None:
+    """Print the score under ``title``, with what it missed, hurt and wrote wrong."""
+    print(f"  {title}:")
+    for line in result.lines(min_resolved, min_kept):
+        print(f"    {line}")
+    for miss in result.misses:
+        print(f"      missed {miss}")
+    for hurt in result.collateral:
+        print(f"      collateral {hurt}")
+    for wrong in result.wrong:
+        print(f"      applied without the new value {wrong}")
+
+
 def _miss(missed: bool) -> str:
     return "MISS " if missed else ""
 
@@ -263,6 +296,7 @@ def score(
             outcome = run_scenario(app, clock.set, scenario, backend=backend, every_change=every_change)
         finally:
             app.close()
+        result.outcomes[scenario["id"]] = outcome
         result.collateral += [f"{scenario['id']}: {hurt}" for hurt in outcome.collateral]
         if scenario["kind"] == "control":
             result.controls += 1
