@@ -41,6 +41,7 @@ def sure(found: list[Edit]) -> list[tuple[int | None, str]]:
         ("she set it at 2,5 mg", "quantity:dose", "2.5 mg"),
         ("quiet from 23:00 till 06:45", "hours", "1380-405"),
         ("doors open 7.30pm", "clock", "1170"),
+        ("new PB at parkrun this morning, 27:35!", "duration", "1655"),  # no time of day
         ("bins are on Thursdays", "weekday", "thursday"),
         ("every Friday", "weekday", "friday"),
         ("so it's 60 now", "number", "60"),
@@ -125,6 +126,15 @@ def test_a_time_said_alone_is_anchored_by_the_message_before():
     stored = ["- Quiet hours 22:00–07:00, no voice notes", "- Cat: Miso"]
     found = edits(stored, "can you move my quiet hours, new shift pattern", "23:30 to 08:15 please")
     assert sure(found) == [(1, "- Quiet hours 23:30 to 08:15, no voice notes")]
+
+
+def test_a_duration_replaces_a_duration_never_a_time_of_day():
+    stored = ["- Swims at the lido every Sunday 8am", "- 10k best: 52:10"]
+    assert sure(edits(stored, "new 10k best, 49:55")) == [
+        (2, "- 10k best: 49:55")
+    ]
+    # a race time is no new time of day for the swim
+    assert sure(edits(stored[:1], "new PB at the lido on sunday, swam 35:20 without stopping")) == []
 
 
 def test_the_old_number_named_by_its_end_is_an_anchor():

@@ -21,6 +21,9 @@ from memdesk.core.search_text import STOPWORDS
 
 EMAIL, URL, PHONE, MONEY, PERCENT = "email", "url", "phone", "money", "percent"
 CLOCK, HOURS = "clock", "hours"
+# A clock-shaped reading that cannot be a time of day ("parkrun PB 26:10"): a duration, which
+# replaces a duration, never a time.
+DURATION = "duration"
 # A number said alone ("so it's 100 now", "110, 2 puffs"): no unit and no noun after it. It
 # may stand for an amount of a kind a stored fact gives with its unit ("50mg").
 NUMBER = "number"
@@ -223,7 +226,7 @@ def _kind_and_key(group: str, raw: str) -> tuple[str, str]:
         first, second = re.findall(_CLOCK, raw)
         return HOURS, f"{_minutes(first)}-{_minutes(second)}"
     if group == CLOCK:
-        return CLOCK, _minutes(raw)
+        return (CLOCK if _time_of_day(raw) else DURATION), _minutes(raw)
     return group, next(day for day in _WEEKDAY_NAMES if day.startswith(raw.lower()[:3]))
 
 
@@ -232,6 +235,12 @@ def _amount(raw: str) -> str:
     digits = re.sub(r"[^\d.,]", "", raw)
     whole = re.sub(r"[.,](?=\d{3}(?:\D|$))", "", digits)
     return whole.replace(",", ".")
+
+
+def _time_of_day(raw: str) -> bool:
+    """A clock reading that can be a time of day: a race's "26:10" is not."""
+    numbers = [int(n) for n in re.findall(r"\d+", raw)]
+    return numbers[0] < 24 and (len(numbers) < 2 or numbers[1] < 60)
 
 
 def _minutes(raw: str) -> str:
