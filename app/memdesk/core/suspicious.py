@@ -1287,6 +1287,9 @@ _MENTIONS_SET_ASIDE = 3
 # A speaker's label that opens a line of a transcript, a name of one or two words ("Assistant: …",
 # "AI assistant: …").
 _SPEAKER = re.compile(r"([^\W\d][\w.'-]{0,23}(?: [\w.'-]{1,24})?):(?=\s|\Z)")
+# A date stamp that opens a line ("[2026-05-01 10:00] …", as a timeline entry or a log line is
+# dated): when it is said, not what is said.
+_LINE_STAMP = re.compile(r"\[\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?[^\]\n]{0,12}\]")
 # The writer saying what they are or hold ("I am a certified tester", "I have clearance", "I have
 # been …") claims a standing, as an attack does to be obeyed: no step the writer took ("I have
 # skipped …", "I ignored …").
@@ -1515,15 +1518,19 @@ def _set_aside(read: str, phrase: detector.Phrase) -> tuple[int, int] | None:
     """What of the model's weightiest ``phrase`` of ``read`` is not said to the reader: all of it
     when it is shown or looked for; the assistant's speaker label when the phrase opens a line
     with one (a transcript's own line, "Assistant: Moved it to …", is said by the reader, not to
-    it); the part in the clause it ends in when that clause's subject is the writer or someone
-    else (a step reported, not an order), read as the rules read a clause; None when it is said
-    to the reader."""
+    it), and a date stamp opening a line (when, not what); the part in the clause it ends in
+    when that clause's subject is the writer or someone else (a step reported, not an order),
+    read as the rules read a clause; None when it is said to the reader."""
     if shown_or_looked_for(read, phrase.start, phrase.end):
         return phrase.start, phrase.end
     label = _SPEAKER.match(read, phrase.start)
     line_start = read.rfind("\n", 0, phrase.start) + 1
-    if label and not read[line_start : phrase.start].strip() and addresses_a_reader(label.group(1)):
+    opening = not read[line_start : phrase.start].strip()
+    if label and opening and addresses_a_reader(label.group(1)):
         return phrase.start, label.end()
+    stamp = _LINE_STAMP.match(read, phrase.start)
+    if stamp and opening:
+        return phrase.start, stamp.end()
     last_word = read.rfind(" ", phrase.start, phrase.end) + 1 or phrase.start
     if not mentioned(read, last_word, phrase.end, True):
         return None
