@@ -94,7 +94,7 @@ class AssistantsView(Page):
         self.tasks = tasks
         self.header = ViewHeader(
             "Assistants",
-            "Assistants that used Memdesk (over MCP, the HTTP API or Python), and what each wrote. "
+            "Assistants that used Memdesk (MCP, HTTP or Python) and what each wrote. "
             "Every write is in History under the assistant's name and can be undone.",
         )
         # A push button draws its menu arrow beside the text, like the header's other buttons.
