@@ -95,7 +95,8 @@ def test_history_filters_by_actor(qtbot, memdesk_app, clock, tasks, settle):
     view.refresh()
     settle()
     actors = [view.actor_filter.itemText(i) for i in range(view.actor_filter.count())]
-    assert actors == [EVERYONE, "cli", "mcp:claude-desktop", "mcp:cursor", "user"]
+    # The window's own changes are recorded as gui: it is offered even before there are any.
+    assert actors == [EVERYONE, "cli", "gui", "mcp:claude-desktop", "mcp:cursor", "user"]
     assert len(view.steps.steps) == 4
     view.set_actor("mcp:claude-desktop")
     settle()

@@ -1,8 +1,9 @@
 """The real Claude Code, from npm, against a stand-in Anthropic server on 127.0.0.1.
 
-``memdesk connect claude-code`` in a temporary home; then ``claude -p``: Memdesk's prompt
-reaches the model through the SessionStart hook, the transcript Claude Code writes is read
-into a session by the Stop hook, and offline compaction keeps the decision the user stated.
+``memdesk connect claude-code`` in a temporary home; then ``claude -p``: it connects to MCP
+servers under the name the guide gives it, Memdesk's prompt reaches the model through the
+SessionStart hook, the transcript Claude Code writes is read into a session by the Stop hook,
+and offline compaction keeps the decision the user stated.
 """
 
 from __future__ import annotations
@@ -10,12 +11,16 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from tests.support.anthropic_stream import StreamingAnthropic
 from tests.support.cli import MemdeskCommand, out
+from tests.support.mcp_recorder import RECORDER, recorded
 from tests.support.npm import npm_tool
+
+from memdesk.servers.actors import actor_for_client
 
 CLAUDE_CODE = "@anthropic-ai/claude-code@2.1.331"
 DECISION = "We decided that the ledger service stores every amount as integer cents."
@@ -36,7 +41,12 @@ def test_claude_code_gets_the_prompt_and_its_transcript_is_compacted(claude, iso
     out(memdesk("app", "add", "ledger", "Ledger exports use ISO 8601 dates."))
     connected = out(memdesk("connect", "claude-code", env=env))
     assert "hook SessionStart" in connected and "MCP server memdesk" in connected
-    assert json.loads((home / ".claude.json").read_text())["mcpServers"]["memdesk"]["args"][-1] == "mcp"
+    settings = json.loads((home / ".claude.json").read_text())
+    assert settings["mcpServers"]["memdesk"]["args"][-1] == "mcp"
+    connections = tmp_path / "connected.jsonl"
+    recorder = {"command": sys.executable, "args": [str(RECORDER), str(connections)]}
+    settings["mcpServers"]["recorder"] = recorder
+    (home / ".claude.json").write_text(json.dumps(settings))
 
     with StreamingAnthropic("Noted: amounts are stored as integer cents.") as model:
         result = subprocess.run(
@@ -60,6 +70,8 @@ def test_claude_code_gets_the_prompt_and_its_transcript_is_compacted(claude, iso
         assert "integer cents" in result.stdout
         sent = json.dumps(model.messages())
     assert "Ledger exports use ISO 8601 dates." in sent  # SessionStart's additionalContext
+    # The name Claude Code gives itself to an MCP server, and so its name in Memdesk.
+    assert [actor_for_client(client["name"]) for client in recorded(connections)] == ["mcp:claude-code"]
 
     sessions = out(memdesk("session", "list"))
     session_id = next(word for word in sessions.split() if word.startswith("claude-code:"))

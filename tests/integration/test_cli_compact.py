@@ -266,7 +266,8 @@ def test_an_unknown_decision_target_falls_back_to_fifo(memdesk, server):
 
     applied = out(memdesk("compact", "telegram:1", "--yes", env=KEY))
 
-    assert "named memory 99999, which does not exist" in applied and "(the FIFO fallback)" in applied
+    assert "Removed the oldest memory" in applied and "named memory 99999, which does not exist" in applied
+    assert "FIFO" not in applied  # said in the person's words
     memories = out(memdesk("app", "show", "cal"))
     assert "Oldest memory." not in memories and "The user chose Rust" in memories
     assert len(memories.splitlines()) == 10

@@ -5,7 +5,9 @@ stored with a note of what the write check would have done with it from an assis
 from __future__ import annotations
 
 import pytest
-from tests.support.cli import fails, out
+from tests.support.cli import fails, out, store_of
+
+from memdesk.core.actors import WINDOW
 
 pytestmark = pytest.mark.engines("sqlite")
 
@@ -70,13 +72,17 @@ def test_empty_and_unknown_things_say_so(memdesk):
 
 def test_history_by_actor_says_who_there_is_when_nobody_matches(memdesk):
     out(memdesk("entry", "add", "tea", "Ada drinks green tea"))
-    assert "only changes by NAME: cli (these commands), user (the window)" in out(
-        memdesk("history", "--help")
-    )
+    with store_of(memdesk, actor=WINDOW) as window:  # as the window records (tests/gui checks it does)
+        window.entries.upsert("tea", "Ada drinks green tea, no sugar")
+    helped = " ".join(out(memdesk("history", "--help")).split())
+    assert "only changes by NAME: cli (the memdesk command), gui (the window), user (a Python" in helped
     assert "\tcli\tdone\tSave entry tea" in out(memdesk("history", "--actor", "cli"))
+    assert "\tgui\tdone\tSave entry tea" in out(memdesk("history", "--actor", "gui"))
     nobody = memdesk("history", "--actor", "user")
     assert out(nobody) == ""
-    assert nobody.stderr.decode() == "No changes by user; the history has changes by cli.\n"
+    assert nobody.stderr.decode() == (
+        "No changes by user; the history has changes by cli (the memdesk command), gui (the window).\n"
+    )
 
 
 def test_each_importance_scale_is_in_its_help(memdesk):

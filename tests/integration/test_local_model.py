@@ -113,8 +113,8 @@ def test_every_step_answers_and_nothing_invented_is_stored(memdesk, model):
         if re.match(r"(Move memory \d+ of app cal to Trash|Merge the new memory into memory \d+)", title)
     )
     assert OLD_MEMORY in decision
-    fallback = re.search(r"why: (.*) \(the FIFO fallback\)", decision)
-    assert fallback is None or fallback.group(1).strip()
+    fallback = re.search(r"why: Removed the oldest memory \(\d+\) because (.*)", decision)
+    assert "FIFO" not in decision and (fallback is None or fallback.group(1).strip())
     # The token limit held on every call.
     replies = model.replies[served:]
     assert replies and all(reply.completion_tokens <= MAX_TOKENS for reply in replies)

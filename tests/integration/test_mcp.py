@@ -6,6 +6,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+from mcp.types import CallToolResult
 from tests.support import peek
 from tests.support.cli import MemdeskCommand, out, store_of
 from tests.support.mcp_client import call_ok, connect, text_of
@@ -347,13 +348,19 @@ def test_adding_at_the_cap_keeps_it_in_one_undoable_step(memdesk: MemdeskCommand
         with store_of(memdesk, f"2026-05-01T00:0{index}:00Z") as store:
             store.apps.add("cal", text)
 
-    async def run() -> dict:
+    async def run() -> CallToolResult:
         async with connect(memdesk.data_dir) as s:
-            added = await call_ok(s, "app_memory_add", app="cal", content="Prefers meetings after 2pm")
-            return added.structuredContent
+            return await call_ok(s, "app_memory_add", app="cal", content="Prefers meetings after 2pm")
 
-    data = anyio.run(run)
-    assert data["reason"]  # the decision step's reason, as compaction reports it
+    added = anyio.run(run)
+    data = added.structuredContent
+    # The decision step's reason, as compaction reports it: none of the three repeats the new
+    # one, so the oldest goes, and the reply says so in words a person reads.
+    assert data["removed"] == [1]
+    assert text_of(added) == (
+        f"Added memory {data['id']}. Moved memory 1 to Trash, as cal keeps at most 3 memories. "
+        "Removed the oldest memory (1) because no memories were near-duplicates."
+    )
     assert _count(memdesk.data_dir, "SELECT count(*) FROM app_memories WHERE deleted_at IS NULL") == 3
     assert out(memdesk("history", "--actor", "mcp:test-client")).count("\n") == 1
     out(memdesk("undo"))

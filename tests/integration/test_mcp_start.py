@@ -4,6 +4,7 @@ thread of its own meanwhile, and the first call that needs it waits for it."""
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import subprocess
@@ -68,3 +69,35 @@ def test_typed_in_a_terminal_it_says_what_it_is_and_ctrl_d_ends_it(memdesk: Memd
     # A client starts it on pipes: nothing but the protocol, and nothing on standard error.
     piped = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
     assert (piped.returncode, piped.stdout, piped.stderr) == (0, b"", b"")
+
+
+def test_requests_written_before_the_input_ends_are_all_answered(memdesk: MemdeskCommand):
+    # A script pipes its requests in and closes its end at once: the last ones are still being
+    # handled (the recall waits for the store to open) when the server reads the end of input.
+    requests = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "script", "version": "1"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        {
+            "jsonrpc": "2.0",
+            "id": 3,
+            "method": "tools/call",
+            "params": {"name": "memory_recall", "arguments": {"query": "Bergen"}},
+        },
+        {"jsonrpc": "2.0", "id": 4, "method": "resources/list"},
+    ]
+    piped = memdesk("mcp", stdin="".join(json.dumps(request) + "\n" for request in requests).encode())
+    assert piped.returncode == 0, piped.stderr.decode()
+    answers = {answer["id"]: answer for answer in map(json.loads, piped.stdout.decode().splitlines())}
+    assert sorted(answers) == [1, 2, 3, 4]
+    assert "memory_store" in {tool["name"] for tool in answers[2]["result"]["tools"]}
+    assert answers[3]["result"]["isError"] is False

@@ -11,6 +11,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memdesk.core.actors import COMMAND
+
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
 
@@ -35,9 +37,10 @@ class MemdeskCommand:
 
 
 @contextmanager
-def store_of(memdesk: MemdeskCommand, now: str | None = None) -> Iterator[Memdesk]:
+def store_of(memdesk: MemdeskCommand, now: str | None = None, actor: str = COMMAND) -> Iterator[Memdesk]:
     """The store ``memdesk`` works on, opened in this process as the command opens it (its data
-    folder, ``MEMDESK_DB``, the actor ``cli``; ``now``: the command's ``--now``).
+    folder, ``MEMDESK_DB``, the command's actor unless ``actor`` names another; ``now``: the
+    command's ``--now``).
 
     For set-up that is not what a test checks: each write here saves starting a command, and
     leaves the same rows the command would.
@@ -47,7 +50,7 @@ def store_of(memdesk: MemdeskCommand, now: str | None = None) -> Iterator[Memdes
 
     moment = datetime.fromisoformat(now) if now else None
     app = Memdesk.open(
-        data_dir=str(memdesk.data_dir), actor="cli", clock=(lambda: moment) if moment else utcnow
+        data_dir=str(memdesk.data_dir), actor=actor, clock=(lambda: moment) if moment else utcnow
     )
     try:
         yield app

@@ -6,6 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from memdesk.cli.io import listed, one_line, say_aside
+from memdesk.core.actors import MEANINGS, described
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
@@ -33,8 +34,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     history.add_argument(
         "--actor",
         metavar="NAME",
-        help="only changes by NAME: cli (these commands), user (the window), mcp:NAME or api:NAME "
-        "(an assistant, e.g. mcp:claude-code)",
+        help=f"only changes by NAME: {', '.join(map(described, MEANINGS))}, or an assistant "
+        "(mcp:NAME, api:NAME, python:NAME, e.g. mcp:claude-code)",
     )
     history.set_defaults(handler=history_list)
     subparsers.add_parser("undo", help="undo the last change").set_defaults(handler=undo)
@@ -75,7 +76,7 @@ def history_list(args: argparse.Namespace, app: Memdesk) -> int:
         print(f"#{step.id}\t{format_iso(step.at)}\t{step.actor}\t{step.state}\t{step.label}")
     if not steps and args.actor is not None:
         actors = app.history.actors()
-        known = f"; the history has changes by {', '.join(actors)}" if actors else ""
+        known = f"; the history has changes by {', '.join(map(described, actors))}" if actors else ""
         say_aside(f"No changes by {args.actor}{known}.")
         return 0
     return listed(app, len(steps))

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from memdesk.cli.io import say_aside, typed_by_hand
+from memdesk.core.actors import CLAUDE_CODE_HOOK
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
@@ -67,7 +68,7 @@ def _open(args: argparse.Namespace) -> Memdesk:
     with loading():  # a hook holds up Claude Code: no garbage collection while the store loads
         from memdesk.services.memdesk import Memdesk
 
-        return Memdesk.open(args.data_dir, args.db, args.config, actor="hook:claude-code")
+        return Memdesk.open(args.data_dir, args.db, args.config, actor=CLAUDE_CODE_HOOK)
 
 
 def _log(args: argparse.Namespace, text: str) -> None:

@@ -61,8 +61,11 @@ def _serve_stdio(open_app: Callable[[], Memdesk]) -> int:
         return opened[-1]
 
     with loading():  # the SDK's import and the tools' schemas: before the first answer
+        import anyio
+
         from memdesk.servers.backend import in_background
         from memdesk.servers.mcp_server import MemdeskMCP
+        from memdesk.servers.stdio import serve_stdio
 
         mcp = MemdeskMCP(in_background(open_store))
     if typed_by_hand():
@@ -71,7 +74,7 @@ def _serve_stdio(open_app: Callable[[], Memdesk]) -> int:
             "command itself; `memdesk connect --help` sets one up. Ctrl+D stops."
         )
     try:
-        mcp.server.run("stdio")
+        anyio.run(serve_stdio, mcp.server)
     finally:
         mcp.finish()
         for app in opened:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from memdesk import __version__
 from memdesk.cli.io import warn_about_settings
 from memdesk.cli.startup import loading
+from memdesk.core.actors import COMMAND
 from memdesk.errors import MemdeskError
 
 if TYPE_CHECKING:
@@ -106,7 +107,7 @@ def _describe(parser: argparse.ArgumentParser) -> None:
             _describe(command)
 
 
-def open_app(args: argparse.Namespace, actor: str = "cli") -> Memdesk:
+def open_app(args: argparse.Namespace, actor: str = COMMAND) -> Memdesk:
     from memdesk.core.timefmt import parse_iso, utcnow
     from memdesk.services.memdesk import Memdesk
 

@@ -23,6 +23,7 @@ from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer
 from PySide6.QtWidgets import QApplication, QWidget
 
 import memdesk
+from memdesk.core.actors import WINDOW
 from memdesk.core.collection import collection_held
 from memdesk.core.timefmt import parse_iso, utcnow
 from memdesk.errors import DamagedStoreError, MemdeskError
@@ -35,7 +36,6 @@ from memdesk.paths import resolve_paths
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
 
-ACTOR = "gui"
 FIRST_PAINT_WAIT_S = 0.5
 
 
@@ -64,7 +64,7 @@ def open_store(args: argparse.Namespace) -> Memdesk:
     with collection_held(freeze=True):
         from memdesk.services.memdesk import Memdesk
 
-        return Memdesk.open(args.data_dir, args.db, args.config, actor=ACTOR, clock=_clock(args.now))
+        return Memdesk.open(args.data_dir, args.db, args.config, actor=WINDOW, clock=_clock(args.now))
 
 
 def open_or_explain(window: QWidget, args: argparse.Namespace) -> Memdesk | None:

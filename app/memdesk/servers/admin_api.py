@@ -261,7 +261,7 @@ OPERATIONS: tuple[Operation, ...] = (
                 "removed": {
                     "type": "array",
                     "items": {"type": "integer"},
-                    "description": "memories moved to Trash to keep the cap",
+                    "description": "memories moved to Trash, as the app keeps at most memory.app_memory_cap",
                 },
             },
         },

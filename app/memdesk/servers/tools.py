@@ -354,16 +354,15 @@ class MemoryTools:
         if outcome.held:
             return self._naming_conflicts(outcome, self._held_reply(outcome))
         added = outcome.result
+        at_most = f"{app_id} keeps at most {self.app.apps.cap} memories"
         if added.merged:
-            text = (
-                f"Merged into memory {added.memory_id} to keep the cap of {self.app.apps.cap}: {added.reason}"
-            )
+            text = f"Merged into memory {added.memory_id}, as {at_most}. {added.reason}"
         else:
             text = f"Added memory {added.memory_id}."
             if added.removed:
-                text += (
-                    f" Moved {', '.join(map(str, added.removed))} to Trash to keep the cap: {added.reason}"
-                )
+                ids = ", ".join(map(str, added.removed))
+                moved = f"memory {ids}" if len(added.removed) == 1 else f"memories {ids}"
+                text += f" Moved {moved} to Trash, as {at_most}. {added.reason}"
         data = {
             "app": app_id,
             "id": added.memory_id,

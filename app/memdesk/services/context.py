@@ -13,6 +13,7 @@ from pathlib import Path
 from sqlalchemy.orm import Session
 
 from memdesk.config import Settings
+from memdesk.core.actors import PYTHON
 from memdesk.core.records import MAX_DOCUMENT_CHARS as MAX_DOCUMENT_CHARS
 from memdesk.core.records import MAX_ENTRY_CHARS as MAX_ENTRY_CHARS
 from memdesk.core.timefmt import naive_utc, utcnow
@@ -30,7 +31,7 @@ class Context:
     store: Store
     settings: Settings
     files_global_dir: Path
-    actor: str = "user"
+    actor: str = PYTHON
     clock: Callable[[], datetime] = utcnow
     # What is derived from memory and kept up to date inside each change (Memory health's
     # index): each is called with the rows a step changed, before its commit.

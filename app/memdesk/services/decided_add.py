@@ -1,5 +1,6 @@
 """Adding an app memory at the cap the way compaction does: the decision step chooses which
-memory goes or absorbs the new one, falling back to FIFO when it cannot choose.
+memory goes or absorbs the new one, and the oldest goes when it cannot choose (its reason
+then says so, and why).
 
 ``AppMemories.add`` alone drops the oldest memory; assistants adding memories one at a time
 go through here so a full app keeps its most useful memories.
@@ -38,14 +39,13 @@ def add_app_memory(app: Memdesk, app_id: str, content: str) -> DecidedAdd:
         return DecidedAdd(result.memory.id, False, [m.id for m in result.removed])
     steps, _model = make_run_steps(app.settings, CancelToken(), Tally(), lambda: None)
     decision = steps.decide_compaction([(m.id, m.content) for m in live], content, None).value
-    reason = decision.reason + (" (the FIFO fallback)" if decision.fallback else "")
     with app.ctx.change(f"Add memory to {app_id}"):
         if decision.action == "edit" and decision.new_content is not None:
             memory = app.apps.edit(decision.target_id, decision.new_content)
             removed = app.apps.enforce_cap(app_id, keep=memory.id)
-            return DecidedAdd(memory.id, True, [m.id for m in removed], reason)
+            return DecidedAdd(memory.id, True, [m.id for m in removed], decision.reason)
         app.apps.delete([decision.target_id])
         result = app.apps.add(app_id, content)
         return DecidedAdd(
-            result.memory.id, False, [decision.target_id, *(m.id for m in result.removed)], reason
+            result.memory.id, False, [decision.target_id, *(m.id for m in result.removed)], decision.reason
         )

@@ -18,6 +18,7 @@ from sqlalchemy import exists, or_, select
 from sqlalchemy.orm import Session
 
 from memdesk.config import SPECS, LoadedSettings, Settings, global_folder, load_settings, save_settings
+from memdesk.core.actors import PYTHON
 from memdesk.core.timefmt import utcnow
 from memdesk.core.trust import is_assistant
 from memdesk.errors import BadInputError
@@ -58,7 +59,7 @@ class Memdesk:
     """The person's store and settings, and every service on them (``app.entries``, ``app.prompt``…).
 
     Its changes are the person's own: recorded in history under ``actor`` (``user`` by
-    default; the window records ``gui``, the ``memdesk`` command ``cli``) and never held for
+    default; ``core.actors`` names the others, such as the window's) and never held for
     Review. An assistant's name (``mcp:…``, ``api:…``, ``python:…``) is refused as ``actor``:
     an assistant uses ``memdesk.assistant.Assistant``, whose writes pass Review.
     """
@@ -67,7 +68,7 @@ class Memdesk:
         self,
         paths: Paths,
         loaded: LoadedSettings,
-        actor: str = "user",
+        actor: str = PYTHON,
         clock: Callable[[], datetime] = utcnow,
     ) -> None:
         if is_assistant(actor):
@@ -154,7 +155,7 @@ class Memdesk:
         data_dir: str | None = None,
         db: str | None = None,
         config: str | None = None,
-        actor: str = "user",
+        actor: str = PYTHON,
         clock: Callable[[], datetime] = utcnow,
     ) -> Memdesk:
         """Open the store and settings (``clock`` may return aware times: they are converted to UTC)."""

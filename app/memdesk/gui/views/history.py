@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memdesk.core.actors import MEANINGS
 from memdesk.errors import NotFoundError
 from memdesk.gui import theme
 from memdesk.gui.models.common import NUMBER_ALIGNMENT, Index, TableModel
@@ -375,7 +376,7 @@ class HistoryView(Page):
         actor = self.actor
 
         def job(app: Memdesk) -> tuple[list[StepInfo], list[str]]:
-            actors = sorted({"user", "cli", *(client.name for client in app.assistants.list())})
+            actors = sorted({*MEANINGS, *(client.name for client in app.assistants.list())})
             return app.history.list(limit=STEP_LIMIT, actor=actor), actors
 
         self.tasks.read(job, on_done=self._show_with_actors)

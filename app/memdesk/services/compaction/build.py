@@ -366,7 +366,6 @@ class Builder:
         self.reporter.step(DECISION_LABEL, number)
         decision = self._step(self.steps.decide_compaction, [(m.id, m.content) for m in live], record, None)
         target = next(m for m in live if m.id == decision.target_id)
-        reason = decision.reason + (" (the FIFO fallback)" if decision.fallback else "")
         if decision.action == "edit":
             assert decision.new_content is not None
             self.changes.append(
@@ -376,13 +375,13 @@ class Builder:
                     app_id,
                     target.content,
                     decision.new_content,
-                    f"{reason} The new memory is not kept on its own: “{record}”",
+                    f"{decision.reason} The new memory is not kept on its own: “{record}”",
                     memory_id=target.id,
                     note=self.step_note,
                 )
             )
         else:
-            self.changes += [add, _removal(target.id, target.content, app_id, reason)]
+            self.changes += [add, _removal(target.id, target.content, app_id, decision.reason)]
         # Still over the cap (it was lowered, say): the oldest others go too, as apply would.
         over = len(live) - cap
         others = [m for m in live if m.id != target.id][: max(over, 0)]

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from sqlalchemy import select
 
+from memdesk.core.actors import SOURCE_PREFIX
 from memdesk.core.plural import plural
 from memdesk.core.projects import app_id_for_folder
 from memdesk.services.context import MAX_DOCUMENT_CHARS
@@ -132,7 +133,7 @@ class FileRead:
         now = self.app.now()
         label = f"Read {plural(len(fresh), 'message')} from {self.assistant.title} into {self.session_id}"
         try:
-            with ctx.acting_as(f"source:{self.assistant.name}"), ctx.change(label) as session:
+            with ctx.acting_as(SOURCE_PREFIX + self.assistant.name), ctx.change(label) as session:
                 row = session.scalar(select(SourceFile).where(SourceFile.path == str(self.path)))
                 if (row.read_to if row else None) != self.expected:
                     raise _Overtaken
