@@ -74,8 +74,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     disconnect = subparsers.add_parser(
         "disconnect",
         help="take Memdesk's MCP server (Claude Code's hooks, pi's extension) out of an assistant",
-        description="Remove exactly what `memdesk connect CLIENT` adds, backing the file up first; "
-        "everything else in it stays. The same as `memdesk connect CLIENT --remove`.",
+        description="Remove exactly what `memdesk connect CLIENT` adds, backing a config file up "
+        "first; everything else in it stays (pi's extension, Memdesk's own file, is deleted). The "
+        "same as `memdesk connect CLIENT --remove`.",
     )
     disconnect.add_argument(
         "client", choices=[*BY_NAME, PI], metavar="CLIENT", help="the assistant to take it out of"
