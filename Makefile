@@ -4,14 +4,20 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export QT_QPA_PLATFORM ?= offscreen
+# A build step's output is shown only when it fails (packaging/quietly.sh says why).
+QUIETLY := packaging/quietly.sh
+# pip without its chatter: no progress, notices or warning about root (it installs into .venv).
+PIP_INSTALL := PIP_ROOT_USER_ACTION=ignore $(QUIETLY) $(BIN)/python -m pip install --quiet \
+	--disable-pip-version-check --no-warn-script-location
 
 .PHONY: install run test bench lint docs screenshots package package-test clean detector-model stale-reader-model
 
 $(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	@echo "Installing Memdesk and its development tools into $(VENV)"
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@$(PIP_INSTALL) --upgrade pip
+	@$(PIP_INSTALL) -e '.[dev]'
+	@touch $(STAMP)
 
 install: $(STAMP)
 
@@ -38,7 +44,7 @@ bench: $(STAMP)
 # scripts/detector_python.txt, the npm ones from scripts/detector_npm's lock file; one thread
 # keeps the arithmetic, and so the weights, the same on every machine.
 detector-model: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,train]' -c scripts/detector_python.txt
+	$(PIP_INSTALL) -e '.[dev,train]' -c scripts/detector_python.txt
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 $(BIN)/python -m scripts.train_detector
 
 # The learned reader of stale facts (offline compaction's suggestions): trains on the update

@@ -42,13 +42,14 @@ for png in resources/icons/hicolor/*/apps/"${APP_ID}.png"; do
 done
 chmod -R u=rwX,go=rX "$stage"
 
+# The validators say what they found only when it fails the package (packaging/quietly.sh).
 if have_tool desktop-file-validate desktop-file-utils; then
-    desktop-file-validate "$desktop"
+    packaging/quietly.sh desktop-file-validate "$desktop"
 fi
 if have_tool appstreamcli appstream; then
-    appstreamcli validate --no-net "$metainfo"
+    packaging/quietly.sh appstreamcli validate --no-net "$metainfo"
     # Also checks that the metainfo, the .desktop file and the icons agree as installed.
-    appstreamcli validate-tree --no-net "$stage"
+    packaging/quietly.sh appstreamcli validate-tree --no-net "$stage"
 fi
 
 # The bundle needs this C library or newer: the highest GLIBC_ symbol version it uses.
@@ -115,7 +116,7 @@ done
 
 mkdir -p dist
 # xz level 2: about 8% bigger than the default level 6, in a fifth of the time.
-dpkg-deb -Zxz -z2 --root-owner-group --build "$stage" "$DEB"
+packaging/quietly.sh dpkg-deb -Zxz -z2 --root-owner-group --build "$stage" "$DEB"
 
 # dpkg-deb lists every folder of the tree, /opt too, and dpkg then counts /opt as the
 # package's own: a purge tries to remove it ("directory '/opt' not empty so not removed"),
@@ -138,4 +139,6 @@ if grep -qx './opt/' <<<"$listed" || ! grep -qx './opt/memdesk/memdesk' <<<"$lis
     echo "the rebuilt package should list /opt/memdesk and not /opt" >&2
     exit 1
 fi
-echo "built $DEB"
+size() { du -sh --apparent-size "$1" | cut -f1; }
+echo "Built $DEB ($(size "$DEB")), the Debian package: sudo apt install ./$DEB"
+echo "  from the bundle in $bundle/ ($(size "$bundle"))"

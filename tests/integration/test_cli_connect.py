@@ -110,3 +110,68 @@ def test_the_entry_connect_writes_starts_a_server_an_mcp_client_can_use(memdesk:
     assert {"memory_store", "memory_recall", "prompt"} <= set(tools)
     assert stored == "Stored tea (knowledge)."
     assert "\tmcp:cursor\tdone\tSave entry tea" in out(memdesk("history"))
+
+
+def _pi_extensions(env: dict[str, str]) -> Path:
+    return Path(env["HOME"]) / ".pi" / "agent" / "extensions"
+
+
+def _pi_source(memdesk: MemdeskCommand, env: dict[str, str]) -> str:
+    """Whether the pi transcript source is on or off."""
+    listed = out(memdesk("sources", "list", env=env)).splitlines()
+    return next(line.split()[0] for line in listed if line.split()[1] == "pi")
+
+
+@pytest.mark.engines("sqlite")
+def test_connect_pi_dry_run_connect_again_and_remove(memdesk: MemdeskCommand, env):
+    extensions = _pi_extensions(env)
+    planned = out(memdesk("connect", "pi", "--dry-run", env=env))
+    assert planned.startswith("Would change (--dry-run: nothing was written):")
+    assert f"{extensions / 'memdesk.ts'}:" in planned and "Would turn on the pi source" in planned
+    assert list(Path(env["HOME"]).iterdir()) == []
+    assert _pi_source(memdesk, env) == "off"
+
+    extensions.mkdir(parents=True)
+    (extensions / "theirs.ts").write_text("export default function () {}\n")
+    done = out(memdesk("connect", "pi", env=env))
+    assert "Turned on the pi source (sources.pi = true)." in done and _pi_source(memdesk, env) == "on"
+    written = (extensions / "memdesk.ts").read_text()
+    # It runs this store's memdesk, with the options that open it.
+    assert f'"--data-dir", "{memdesk.data_dir}"' in written and '"hook", "pi"' in written
+    assert out(memdesk("connect", "pi", env=env)).strip() == "pi is already connected; nothing changed."
+
+    assert "removed the pi extension" in out(memdesk("connect", "pi", "--remove", "--dry-run", env=env))
+    assert (extensions / "memdesk.ts").read_text() == written
+    removed = out(memdesk("connect", "pi", "--remove", env=env))
+    assert "removed the pi extension" in removed and "`memdesk sources disable pi` turns it off" in removed
+    assert [path.name for path in extensions.iterdir()] == ["theirs.ts"]
+    assert out(memdesk("disconnect", "pi", env=env)).strip() == "pi was not connected; nothing changed."
+
+
+@pytest.mark.engines("sqlite")
+def test_connect_pi_leaves_a_file_of_the_persons_and_a_locked_folder(memdesk: MemdeskCommand, env):
+    extensions = _pi_extensions(env)
+    extensions.mkdir(parents=True)
+    theirs = extensions / "memdesk.ts"
+    theirs.write_text("// my own memdesk helper\n")
+    fails(memdesk("connect", "pi", env=env), 1, f"{theirs} was not written by Memdesk; not changed")
+    fails(memdesk("connect", "pi", "--remove", env=env), 1, "was not written by Memdesk")
+    assert theirs.read_text() == "// my own memdesk helper\n"
+    theirs.unlink()
+    extensions.chmod(0o555)
+    try:
+        err = fails(memdesk("connect", "pi", env=env), 1, f"{extensions} is not writable; not changed")
+    finally:
+        extensions.chmod(0o755)
+    assert len(err.strip().splitlines()) == 1 and list(extensions.iterdir()) == []
+    assert _pi_source(memdesk, env) == "off"  # nothing was half done
+
+
+@pytest.mark.engines("sqlite")
+def test_dry_run_changes_no_config(memdesk: MemdeskCommand, env):
+    config = Path(env["HOME"]) / ".cursor" / "mcp.json"
+    config.parent.mkdir()
+    config.write_text('{"mcpServers": {}}')
+    planned = out(memdesk("connect", "cursor", "--dry-run", env=env))
+    assert "MCP server memdesk" in planned and "backed up" not in planned
+    assert config.read_text() == '{"mcpServers": {}}' and list(config.parent.iterdir()) == [config]

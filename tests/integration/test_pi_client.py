@@ -3,7 +3,9 @@
 The guide's pi lines, run as written (with ``-p`` and a message, so pi answers once and
 ends): Memdesk's prompt reaches the model through ``--append-system-prompt``, given as text
 and as a file's path; ``memdesk sources sync`` reads the transcript pi wrote into a session
-of the project folder's app.
+of the project folder's app. Then the extension ``memdesk connect pi`` writes: the prompt in
+pi's system prompt, its ``remember`` tool called by the model, and both gone after
+``--remove``.
 """
 
 from __future__ import annotations
@@ -32,9 +34,10 @@ def pi() -> NpmTool:
 
 
 def guide_lines() -> list[str]:
-    """The commands of the first ```sh block of the guide's pi section, comments left out."""
+    """The commands of the first ```sh block of the guide's pi section without the extension,
+    comments left out."""
     text = GUIDE.read_text(encoding="utf-8")
-    section = text[text.index("## pi:") :]
+    section = text[text.index("### Without the extension") :]
     start = section.index("```sh\n") + len("```sh\n")
     block = section[start : section.index("```", start)]
     return [line.split("  #")[0].strip() for line in block.splitlines() if line.strip()]
@@ -86,3 +89,74 @@ def test_pi_gets_the_prompt_the_guide_gives_it_and_its_transcript_is_read(pi, is
     session_id = sessions[0].split("\t")[0]
     assert DECISION in out(memdesk("session", "show", session_id))
     assert "No session is due" in out(memdesk("compact", "--due", "--yes"))
+
+
+def _pi_with_stand_in(home: Path, model: StreamingAnthropic) -> None:
+    """pi's own settings in ``home``: the stand-in as its only model."""
+    agent = home / ".pi" / "agent"
+    agent.mkdir(parents=True, exist_ok=True)
+    provider = {
+        "baseUrl": model.url,
+        "api": "anthropic-messages",
+        "apiKey": "sk-stand-in",
+        "models": [{"id": "stand-in"}],
+    }
+    (agent / "models.json").write_text(json.dumps({"providers": {"stand-in": provider}}))
+    (agent / "settings.json").write_text(
+        json.dumps({"defaultProvider": "stand-in", "defaultModel": "stand-in"})
+    )
+
+
+def _ask_pi(pi: NpmTool, home: Path, project: Path, message: str) -> None:
+    path = os.pathsep.join([str(pi.prefix / "node_modules" / ".bin"), str(Path(sys.executable).parent)])
+    env = {
+        **os.environ,
+        "PATH": f"{path}{os.pathsep}{os.environ['PATH']}",
+        "HOME": str(home),
+        "PI_OFFLINE": "1",
+    }
+    ran = subprocess.run(
+        ["pi", "-p", message], cwd=project, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert ran.returncode == 0, ran.stderr
+
+
+def test_connect_pi_gives_it_the_prompt_and_a_remember_tool_and_remove_takes_them_out(
+    pi, isolated_data_dir, tmp_path
+):
+    home, project = tmp_path / "home", tmp_path / "ledger"
+    project.mkdir()
+    memdesk = MemdeskCommand(isolated_data_dir)
+    at_home = {"HOME": str(home)}
+    out(memdesk("app", "add", "ledger", MEMORY))
+    own = home / ".pi" / "agent" / "extensions" / "timer.ts"  # another extension of the person's
+    own.parent.mkdir(parents=True)
+    own.write_text("export default function (pi) {}\n")
+
+    said = out(memdesk("connect", "pi", env=at_home))
+    assert "extensions/memdesk.ts" in said and "Turned on the pi source" in said
+    assert out(memdesk("connect", "pi", env=at_home)) == "pi is already connected; nothing changed.\n"
+    note = "Ledger invoices are numbered per calendar year."
+    with StreamingAnthropic("Saved.", tool_call=("remember", {"text": note})) as model:
+        _pi_with_stand_in(home, model)
+        _ask_pi(pi, home, project, "Remember that invoices are numbered per calendar year.")
+        asked = model.messages()
+    assert MEMORY in json.dumps(asked[0]["system"])
+    assert "remember" in [tool["name"] for tool in asked[0]["tools"]]
+    # The tool's answer, as the model got it with its second request.
+    assert "Added memory" in json.dumps(asked[1]["messages"][-1])
+    assert note in out(memdesk("app", "show", "ledger"))
+    assert "\tpython:pi\tdone\tAdd memory to ledger" in out(memdesk("history", "--actor", "python:pi"))
+    assert out(memdesk("assistant", "list")).startswith("python:pi\t")
+    assert "  python:pi  prompt  app_memory 1" in out(memdesk("access", "log"))
+
+    said = out(memdesk("connect", "pi", "--remove", env=at_home))
+    assert "removed the pi extension" in said
+    with StreamingAnthropic("Hello.") as model:
+        _pi_with_stand_in(home, model)
+        _ask_pi(pi, home, project, "Hello again.")
+        asked = model.messages()
+    assert MEMORY not in json.dumps(asked[0]["system"]) and note not in json.dumps(asked[0]["system"])
+    assert "remember" not in [tool["name"] for tool in asked[0].get("tools", [])]
+    assert own.read_text() == "export default function (pi) {}\n"  # the person's own, untouched
+    assert sorted(path.name for path in own.parent.iterdir()) == ["timer.ts"]

@@ -2,7 +2,9 @@
 
 ``POST /v1/messages`` answers with the server-sent events of one text reply
 (``message_start``, ``content_block_start``/``_delta``/``_stop``, ``message_delta``,
-``message_stop``), or the JSON message when the request does not stream;
+``message_stop``), or the JSON message when the request does not stream; given a tool call,
+the first streamed reply calls that tool instead (a ``tool_use`` block), and the ones after it
+answer with the text;
 ``/v1/messages/count_tokens`` answers a count. Anything else gets ``{}``. Every request
 is recorded, so a test can check what the client sent.
 """
@@ -24,8 +26,9 @@ class Seen:
 
 
 class StreamingAnthropic:
-    def __init__(self, reply: str) -> None:
+    def __init__(self, reply: str, tool_call: tuple[str, dict[str, Any]] | None = None) -> None:
         self.reply = reply
+        self.tool_call = tool_call  # (tool name, its input) for the first reply, then None
         self.requests: list[Seen] = []
         self._lock = threading.Lock()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
@@ -53,8 +56,13 @@ class StreamingAnthropic:
         with self._lock:
             self.requests.append(seen)
 
+    def _next_tool_call(self) -> tuple[str, dict[str, Any]] | None:
+        with self._lock:
+            call, self.tool_call = self.tool_call, None
+            return call
 
-def _events(model: str, text: str) -> list[tuple[str, dict]]:
+
+def _events(model: str, text: str, tool_call: tuple[str, dict[str, Any]] | None) -> list[tuple[str, dict]]:
     start = {
         "id": "msg_stand_in",
         "type": "message",
@@ -65,22 +73,25 @@ def _events(model: str, text: str) -> list[tuple[str, dict]]:
         "stop_sequence": None,
         "usage": {"input_tokens": 12, "output_tokens": 1},
     }
+    if tool_call is None:
+        block = {"type": "text", "text": ""}
+        delta = {"type": "text_delta", "text": text}
+    else:
+        block = {"type": "tool_use", "id": "toolu_stand_in", "name": tool_call[0], "input": {}}
+        delta = {"type": "input_json_delta", "partial_json": json.dumps(tool_call[1])}
     return [
         ("message_start", {"type": "message_start", "message": start}),
-        (
-            "content_block_start",
-            {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
-        ),
-        (
-            "content_block_delta",
-            {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}},
-        ),
+        ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": block}),
+        ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}),
         ("content_block_stop", {"type": "content_block_stop", "index": 0}),
         (
             "message_delta",
             {
                 "type": "message_delta",
-                "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+                "delta": {
+                    "stop_reason": "end_turn" if tool_call is None else "tool_use",
+                    "stop_sequence": None,
+                },
                 "usage": {"output_tokens": 8},
             },
         ),
@@ -112,7 +123,7 @@ def _handler(server: StreamingAnthropic) -> type[BaseHTTPRequestHandler]:
             elif route == "/v1/messages" and isinstance(body, dict):
                 model = str(body.get("model", ""))
                 if body.get("stream"):
-                    events = _events(model, server.reply)
+                    events = _events(model, server.reply, server._next_tool_call())
                     data = b"".join(f"event: {n}\ndata: {json.dumps(e)}\n\n".encode() for n, e in events)
                     self._send(200, "text/event-stream", data)
                 else:

@@ -291,3 +291,17 @@ def test_a_rewritten_config_keeps_its_permissions(home):
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert [p.name for p in path.parent.iterdir() if p.name.startswith(".")] == []  # no temporary file left
     assert os.access(path, os.R_OK)
+
+
+def test_the_pi_extension_runs_the_command_as_given_whatever_its_characters(home, monkeypatch):
+    from memdesk.services.clients.pi_extension import MARK, extension_path, extension_text
+
+    command = ["/opt/memdesk tools/memdesk", "--data-dir", 'C:\\Ada\'s "notes"\n', "--config", "ünï.toml"]
+    text = extension_text(command)
+    assert text.startswith(MARK + "\n")
+    line = next(line for line in text.splitlines() if line.startswith("const MEMDESK = "))
+    # A JSON array is a JavaScript array literal: the extension gets the command back unchanged.
+    assert json.loads(line.removeprefix("const MEMDESK = ").removesuffix(";")) == command
+    assert extension_path() == home / ".pi" / "agent" / "extensions" / "memdesk.ts"
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(home / "pi-elsewhere"))
+    assert extension_path() == home / "pi-elsewhere" / "extensions" / "memdesk.ts"

@@ -3,9 +3,10 @@
 The summary opens with what the conversation was about (the person's opening request or
 statement) and what they are doing now, then quotes the sentences that carry the most:
 decisions and who owns what, preferences, details, file paths and values, open questions,
-to-dos; within each, first those that add names, codes, dates and amounts
-(``memdesk.llm.specifics``) the summary does not quote yet. Pasted output (stack traces, logs, JSON, code) and
-the assistant's narration of its own steps are never quoted (``memdesk.llm.noise``).
+to-dos (the person's apart from the assistant's offers and advice, by whose turn said them);
+within each, first those that add names, codes, dates and amounts (``memdesk.llm.specifics``)
+the summary does not quote yet. Pasted output (stack traces, logs, JSON, code) and the
+assistant's narration of its own steps are never quoted (``memdesk.llm.noise``).
 Nothing is paraphrased, so nothing can be invented.
 """
 
@@ -53,10 +54,15 @@ HEADINGS = {
     "value": "Files and values",
     "question": "Open questions",
     "todo": "To do",
+    # A to-do said in the assistant's turn is its own offer or its advice, not the person's task.
+    "assistant_todo": "To do, from the assistant",
 }
 _WRITE_ORDER = tuple(HEADINGS)
 # Details take their turn last, so a tight budget still holds one of each signal first.
 _PICK_ORDER = ("decision", "preference", "value", "question", "todo", "detail")
+# Headings that take another's turn: the assistant's to-dos share the person's, so a heading of
+# their own is not a second share of the budget.
+_PICKED_AS = {"assistant_todo": "todo"}
 # The offline mark and its blank line; each heading is counted when its first bullet is picked.
 _FRAME_CHARS = len(OFFLINE_MARK) + 2
 
@@ -290,9 +296,10 @@ def _pick_round_robin(sentences: Sequence[Sentence], budget: int, named: set[Spe
     named = set(named)  # grows with each pick; the caller's stays as it was
     queues: dict[str, list[tuple[float, int, Sentence]]] = {category: [] for category in _PICK_ORDER}
     for sentence in sentences:
-        category = _heading_of(sentence)
-        if category is not None:
-            queues[category].append((-_worth(sentence, named), -sentence.position, sentence))
+        heading = _heading_of(sentence)
+        if heading is not None:
+            queue = queues[_PICKED_AS.get(heading, heading)]
+            queue.append((-_worth(sentence, named), -sentence.position, sentence))
     for queue in queues.values():
         heapq.heapify(queue)
     chosen: list[Sentence] = []
@@ -305,9 +312,10 @@ def _pick_round_robin(sentences: Sequence[Sentence], budget: int, named: set[Spe
             # Skip what no longer fits; a shorter sentence further down may still fit.
             while queue:
                 sentence = heapq.heappop(queue)[2]
+                heading = _heading_of(sentence)
                 cost = len(sentence.text) + 3  # "- " and the newline
-                if category not in opened:
-                    cost += _heading_cost(HEADINGS[category])
+                if heading not in opened:
+                    cost += _heading_cost(HEADINGS[heading])
                 if used + cost > budget:
                     continue
                 # What is quoted since only lowers a sentence's worth: look again when another
@@ -317,7 +325,7 @@ def _pick_round_robin(sentences: Sequence[Sentence], budget: int, named: set[Spe
                     heapq.heappush(queue, (-worth, -sentence.position, sentence))
                     continue
                 chosen.append(sentence)
-                opened.add(category)
+                opened.add(heading)
                 named |= sentence.specifics
                 used += cost
                 break
@@ -327,8 +335,11 @@ def _pick_round_robin(sentences: Sequence[Sentence], budget: int, named: set[Spe
 
 
 def _heading_of(sentence: Sentence) -> str | None:
-    """The sentence's heading in a summary: its category, or Details for a short statement
-    of a figure ("Second class is €31.20.") that no other signal took."""
+    """The sentence's heading in a summary: its category (a to-do by whose turn it is), or
+    Details for a short statement of a figure ("Second class is €31.20.") that no other
+    signal took."""
+    if sentence.category == "todo" and sentence.role == "assistant":
+        return "assistant_todo"
     if sentence.category is not None:
         return sentence.category
     if not sentence.text.endswith("?") and any(specific.counted for specific in sentence.specifics):

@@ -340,3 +340,18 @@ def test_always_and_later_in_small_talk_are_not_preferences_or_tasks():
     summary = OfflineSteps().summarize(transcript).value
     assert "## Preferences" not in summary and "## To do" not in summary
     assert OfflineSteps().extract_facts(transcript).value == []
+
+
+def test_the_assistants_promise_is_not_the_persons_to_do():
+    # Whose turn it was decides: the same wording in the assistant's turn is its own offer.
+    transcript = format_transcript(
+        [
+            ("user", "The landlord Ferreira still has not fixed the boiler in the Alvalade flat."),
+            ("assistant", "I'll remind you on Friday to call Ferreira, and follow up later with a letter."),
+            ("user", "Please book the plumber Duarte for next Tuesday if Ferreira does nothing by Thursday."),
+        ]
+    )
+    parts = sections(OfflineSteps().summarize(transcript).value)
+    assert "Please book the plumber Duarte" in parts["To do"]
+    assert "remind you on Friday" not in parts["To do"]
+    assert "I'll remind you on Friday to call Ferreira" in parts["To do, from the assistant"]

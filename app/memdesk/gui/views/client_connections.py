@@ -243,7 +243,7 @@ class ClientConnections(QWidget):
         if dialogs.confirm(self, f"Connect {client.title}", question, action="Connect"):
             self.tasks.write(
                 lambda app: connect_store(app, client, memdesk_command(), server_args(app.paths)),
-                on_done=lambda lines: self._done(client, outcome(client, lines, connecting=True)),
+                on_done=lambda lines: self._done(client, outcome(client.title, lines, connecting=True)),
                 changes=NOTHING,
             )
 
@@ -258,7 +258,7 @@ class ClientConnections(QWidget):
         if dialogs.confirm(self, f"Disconnect {client.title}", question, action="Disconnect"):
             self.tasks.write(
                 lambda _app: change_lines(disconnect(client)),
-                on_done=lambda lines: self._done(client, outcome(client, lines, connecting=False)),
+                on_done=lambda lines: self._done(client, outcome(client.title, lines, connecting=False)),
                 changes=NOTHING,
             )
 

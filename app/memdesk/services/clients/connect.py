@@ -60,32 +60,42 @@ def _edits(client: Client, start: tuple[str, list[str]] | None) -> list[Edit]:
     return edits
 
 
-def connect(client: Client, command: str, args: list[str]) -> list[FileChange]:
-    """Add Memdesk's server entry (for Claude Code also its hooks); what changed in which file."""
-    return files.apply(_edits(client, (command, args)))
+def connect(client: Client, command: str, args: list[str], dry_run: bool = False) -> list[FileChange]:
+    """Add Memdesk's server entry (for Claude Code also its hooks); what changed in which file
+    (``dry_run``: what would change; nothing is written)."""
+    return files.apply(_edits(client, (command, args)), dry_run)
 
 
-def disconnect(client: Client) -> list[FileChange]:
+def disconnect(client: Client, dry_run: bool = False) -> list[FileChange]:
     """Take out exactly what ``connect`` adds, and nothing else."""
-    return files.apply(_edits(client, None))
+    return files.apply(_edits(client, None), dry_run)
 
 
-def has_transcript_source(client: Client) -> bool:
-    """Whether Memdesk reads ``client``'s own transcripts (Claude Code, Codex CLI), a source
-    that connecting turns on."""
+def has_transcript_source(name: str) -> bool:
+    """Whether Memdesk reads the transcripts of the assistant ``name`` (Claude Code, Codex CLI,
+    pi), a source that connecting turns on."""
     from memdesk.services.sources.catalog import BY_NAME as SOURCES
 
-    return client.name in SOURCES
+    return name in SOURCES
 
 
 def connect_store(app: Memdesk, client: Client, command: str, args: list[str]) -> list[str]:
     """Connect ``client`` to the store ``app`` has open, and turn on reading its transcripts
     where Memdesk can. What changed, a line each (none: it was all in place)."""
-    lines = change_lines(connect(client, command, args))
-    if has_transcript_source(client) and client.name not in app.sources.enabled():
-        info = app.sources.set_enabled(client.name, True)
-        lines.append(f"Turned on the {info.name} source ({info.setting} = true).")
-    return lines
+    return change_lines(connect(client, command, args)) + turn_on_source(app, client.name)
+
+
+def turn_on_source(app: Memdesk, name: str, dry_run: bool = False) -> list[str]:
+    """Turn on reading the transcripts of the assistant ``name``, where Memdesk reads them and
+    they are off; what changed (or would), a line."""
+    from memdesk.services.sources.catalog import BY_NAME as SOURCES
+
+    if not has_transcript_source(name) or name in app.sources.enabled():
+        return []
+    if dry_run:
+        return [f"Would turn on the {name} source ({SOURCES[name].setting} = true)."]
+    info = app.sources.set_enabled(name, True)
+    return [f"Turned on the {info.name} source ({info.setting} = true)."]
 
 
 def status(client: Client, command: str, args: list[str]) -> ClientStatus:
@@ -120,10 +130,11 @@ def change_lines(changes: list[FileChange]) -> list[str]:
     return lines
 
 
-def outcome(client: Client, lines: list[str], connecting: bool) -> str:
-    """What ``connect`` (or ``disconnect``) did, for a person: the lines, or that nothing changed."""
+def outcome(title: str, lines: list[str], connecting: bool) -> str:
+    """What ``connect`` (or ``disconnect``) did for the assistant ``title``, for a person: the
+    lines, or that nothing changed."""
     if lines:
         return "\n".join(lines)
     if connecting:
-        return f"{client.title} is already connected; nothing changed."
-    return f"{client.title} was not connected; nothing changed."
+        return f"{title} is already connected; nothing changed."
+    return f"{title} was not connected; nothing changed."

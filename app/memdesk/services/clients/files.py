@@ -62,8 +62,9 @@ def why_unwritable(path: Path) -> str | None:
     return None
 
 
-def apply(edits: list[Edit]) -> list[FileChange]:
-    """Write every edit with changes, each file backed up first; all are checked before any is written."""
+def apply(edits: list[Edit], dry_run: bool = False) -> list[FileChange]:
+    """Write every edit with changes, each file backed up first; all are checked before any is
+    written. ``dry_run``: check them, and say what would change, writing nothing."""
     for edit in edits:
         problem = why_unwritable(edit.path) if edit.changes else None
         if problem:
@@ -71,10 +72,10 @@ def apply(edits: list[Edit]) -> list[FileChange]:
     done = []
     for edit in edits:
         backup = None
-        if edit.changes:
+        if edit.changes and not dry_run:
             try:
                 backup = _back_up(edit.path) if edit.existed else None
-                _replace(edit.path, edit.text)
+                replace(edit.path, edit.text)
             except OSError as exc:
                 raise MemdeskError(f"{edit.path} could not be written ({exc.strerror or exc})") from None
         done.append(
@@ -94,7 +95,8 @@ def _back_up(path: Path) -> Path:
     return backup
 
 
-def _replace(path: Path, text: str) -> None:
+def replace(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` in one step (a temporary file renamed over it, same mode)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent)
     try:

@@ -16,7 +16,14 @@ from typing import Any, Literal
 
 SERVER_NAME = "memdesk"
 # The environment variables that move a client's config file.
-LOCATION_ENV = ("XDG_CONFIG_HOME", "APPDATA", "CODEX_HOME", "GEMINI_CLI_HOME", "CLAUDE_CONFIG_DIR")
+LOCATION_ENV = (
+    "XDG_CONFIG_HOME",
+    "APPDATA",
+    "CODEX_HOME",
+    "GEMINI_CLI_HOME",
+    "CLAUDE_CONFIG_DIR",
+    "PI_CODING_AGENT_DIR",  # pi's folder, where its extensions are
+)
 
 # (home folder, environment, sys.platform) -> the config file on that machine
 Locate = Callable[[Path, Mapping[str, str], str], Path]

@@ -33,11 +33,14 @@ class Assistant:
     pattern: str  # its transcripts, below the folder
     reader: Callable[[ToolCalls], Reader]
 
+    def home(self) -> Path:
+        """This assistant's own folder on this machine (``~/.pi/agent``, or where its variable says)."""
+        home = os.environ.get(self.env)
+        return Path(home).expanduser() if home else Path.home() / self.default_home
+
     def folder(self) -> Path:
         """Where this assistant keeps its transcripts on this machine."""
-        home = os.environ.get(self.env)
-        root = Path(home).expanduser() if home else Path.home() / self.default_home
-        return root / ("projects" if self.name == "claude-code" else "sessions")
+        return self.home() / ("projects" if self.name == "claude-code" else "sessions")
 
     def files(self) -> Iterator[Path]:
         """Its transcript files; subagents' own files (Claude Code's ``subagents/``) are left out."""

@@ -1,0 +1,34 @@
+"""What pi's Memdesk extension runs (``memdesk hook pi``; ``memdesk connect pi`` writes it).
+
+pi has no MCP client, so its extension reaches the store through Memdesk's Python surface
+(``memdesk.assistant``), as the assistant ``python:pi``: the prompt it adds is the one that
+assistant reads (within its app limit, private items left out, logged in the read log), and
+what its ``remember`` tool saves passes the write check and Review under the trust level the
+person gives ``python:pi``. The app is the project folder's, as for pi's transcripts.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from memdesk.core.projects import app_id_for_folder
+from memdesk.errors import BadInputError
+
+if TYPE_CHECKING:
+    from memdesk.assistant import Assistant
+
+NAME = "pi"  # the assistant python:pi
+
+
+def prompt(assistant: Assistant, folder: str) -> str:
+    """The prompt for the folder's app, as pi reads it."""
+    return assistant.prompt(app=app_id_for_folder(folder)).text
+
+
+def remember(assistant: Assistant, folder: str, text: str) -> str:
+    """Add ``text`` to the folder's app memories, as pi; what happened, for the model to read
+    (added, merged, or waiting for the person's review)."""
+    app_id = app_id_for_folder(folder)
+    if app_id is None:
+        raise BadInputError(f"the folder {folder!r} names no app to remember this in")
+    return assistant.app_memory_add(app_id, text).text
