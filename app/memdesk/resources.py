@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import sys
+from functools import cache
 from pathlib import Path
 
 
+@cache  # the folder stays put while the program runs; finding it reads the file system
 def resources_root() -> Path:
     frozen_root = getattr(sys, "_MEIPASS", None)
     if frozen_root:

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from tests.perf.bigstore import big_store_path
+from tests.perf.goals import load_average
 from tests.support.updates import SAID, WHERES, SettableClock, prompt_after, resolved
 from tests.support.updates import kept as kept_in
 
@@ -37,7 +38,8 @@ from memdesk.services.memdesk import Memdesk
 DATA_FILE = Path(__file__).resolve().parents[3] / "shared" / "data" / "updates-dev.json"
 MIN_RESOLVED = 0.9
 MIN_KEPT = 0.9
-MAX_STEP_MS = 20.0
+MAX_STEP_MS = 20.0  # p50
+MAX_STEP_P95_MS = 50.0  # a conversation of common words must not wait on ranking half the store
 
 
 def scenarios() -> list[dict]:
@@ -98,12 +100,13 @@ def test_the_changes_step_on_the_big_store(tmp_path: Path) -> None:
     app = Memdesk(paths, LoadedSettings(Settings(), ()))
     steps = OfflineSteps()
     times: list[float] = []
+    processor: list[float] = []  # what a shared machine's load inflates far less
     try:
         conversations = [s["turns"] for s in scenarios()]
         for round_ in range(3):  # the first round warms the page cache, like a running program
             for turns in conversations:
                 dated = dated_turns((role, text, SAID) for role, text in turns)
-                started = time.perf_counter()
+                started, cpu_started = time.perf_counter(), time.process_time()
                 said = said_in([(role, text, SAID) for role, text in dated])
                 known = known_facts(app, said, "user/facts", "app00001")
                 edits = steps.find_changes(format_transcript(dated), said, known).value
@@ -112,12 +115,16 @@ def test_the_changes_step_on_the_big_store(tmp_path: Path) -> None:
                 to_changes([*edits, *learned.edits], known, memory_apps(app, known))
                 if round_:
                     times.append((time.perf_counter() - started) * 1000)
+                    processor.append((time.process_time() - cpu_started) * 1000)
     finally:
         app.close()
     times.sort()
+    processor.sort()
     p50, p95 = times[len(times) // 2], times[int(len(times) * 0.95)]
-    mark = "MISS " if p50 > MAX_STEP_MS else ""
+    mark = "MISS " if p50 > MAX_STEP_MS or p95 > MAX_STEP_P95_MS else ""
     print(
         f"\n{mark}changes step per compaction, {stats['entries']:,} entries: p50 {p50:.1f} ms, "
-        f"p95 {p95:.1f} ms, max {times[-1]:.1f} ms ({len(times)} runs); goal ≤ {MAX_STEP_MS:.0f} ms"
+        f"p95 {p95:.1f} ms, max {times[-1]:.1f} ms ({len(times)} runs); goal p50 ≤ {MAX_STEP_MS:.0f} ms, "
+        f"p95 ≤ {MAX_STEP_P95_MS:.0f} ms; processor time p50 {processor[len(processor) // 2]:.1f} ms, "
+        f"p95 {processor[int(len(processor) * 0.95)]:.1f} ms, max {processor[-1]:.1f} ms; {load_average()}"
     )

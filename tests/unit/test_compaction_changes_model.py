@@ -12,6 +12,7 @@ from tests.support.llm_servers import FakeLLMServer, Malformed, Reply, Status
 from memdesk.core.privacy import Target, TargetKind
 from memdesk.llm import prompts
 from memdesk.services.compaction import ChangeKind
+from memdesk.services.compaction import changes as changes_step
 
 SESSION = "chat:9"
 PROFILE = "Name: Noor\nLives in Ghent, works at Barco."
@@ -200,6 +201,30 @@ def test_a_memory_of_another_app_that_recall_finds_is_a_candidate_unless_the_app
     assert [m.content for m in app.apps.memories("reminders")] == [
         "Collect the repeat prescription from Well Pharmacy on the 1st."
     ]
+
+
+def test_another_app_found_only_by_a_word_too_many_memories_hold_is_not_a_candidate(
+    memdesk_app, backend, monkeypatch
+):
+    """Past the step's budget of index matches, "pharmacy" (in every memory) is left out of
+    the look-up and "Lloyds" kept: the reminders app's memory is compared, the others' not."""
+    seen = {}
+
+    def changes(request):
+        seen["message"] = request.user_text
+        return Reply("[]")
+
+    respond(backend, changes)
+    monkeypatch.setattr(changes_step, "MATCH_BUDGET", 5)
+    app = memdesk_app
+    app.apps.add("reminders", "Collect the repeat prescription from Lloyds pharmacy on the 1st.")
+    for index in range(9):
+        app.apps.add(f"notes{index}", f"Pharmacy opening hours, list {index}.")
+    app.sessions.log(SESSION, "user", "nominated pharmacy is Well Pharmacy now, not Lloyds", app_id="chat")
+    app.compaction.propose(SESSION)
+
+    assert "Collect the repeat prescription from Lloyds pharmacy" in seen["message"]
+    assert "Pharmacy opening hours" not in seen["message"]
 
 
 def test_another_apps_memory_holding_the_old_contact_is_a_candidate_though_no_word_is_shared(

@@ -157,6 +157,26 @@ def test_deleted_entries_are_not_recalled_until_restored(entries):
     assert keys(entries.recall.entries("cargo workflow")) == ["tdd"]
 
 
+def test_a_recall_on_a_budget_ranks_the_rare_words_and_leaves_out_the_common(entries):
+    """Together the words find more entries than the budget: the rarest words are kept while
+    their entries fit it ("axum", "workflow"), the one most entries hold is left out ("rust")."""
+    query = "rust axum workflow"
+    assert set(keys(entries.recall.entries(query, limit=10))) == {
+        "stack",
+        "rust_pref",
+        "tdd",
+        "ctx_a",
+        "ctx_b",
+    }
+    assert set(keys(entries.recall.entries(query, limit=10, budget=2))) == {"stack", "tdd"}
+    # Within the budget every word is ranked, as without one.
+    assert keys(entries.recall.entries(query, limit=10, budget=5)) == keys(
+        entries.recall.entries(query, limit=10)
+    )
+    # Every word over the budget alone: nothing is ranked, and no scan of every entry is made.
+    assert entries.recall.entries("rust", limit=10, like=False, budget=2) == []
+
+
 def test_index_follows_updates(entries):
     entries.entries.upsert("tdd", "User now prefers property-based tests")
     assert keys(entries.recall.entries("cargo")) == []

@@ -256,17 +256,17 @@ def told_of_another(sentence: str, message: str, lines: Iterable[str], not_names
     "he", "she" or "they" ("my duo partner Callum quit Sheffield, he's in Leeds now … new
     mobile too, 07311 …"), and it has no word of the person's own but in naming them.
     ``not_names``: words, lowercased, that a capital does not make a name ("Mobile")."""
-    stored = {re.sub(r"['’]s$", "", word.lower()) for word in _WORD.findall("\n".join(lines))}
-    named = [*_RELATION_NAMED.finditer(message), *_OPENING_NAME.finditer(message)]
-    newcomers = [
-        match
-        for match in named
-        if (name := match.group(1).lower()) not in stored
-        and name not in NO_NAME
+    named = [
+        name
+        for match in [*_RELATION_NAMED.finditer(message), *_OPENING_NAME.finditer(message)]
+        if (name := match.group(1).lower()) not in NO_NAME
         and name not in not_names
         and _THIRD_PERSON.search(message, match.end())
     ]
-    return bool(newcomers) and not says_own(_RELATION_NAMED.sub(" ", sentence))
+    if not named or says_own(_RELATION_NAMED.sub(" ", sentence)):
+        return False  # the stored lines' words are read only when they can decide
+    stored = {re.sub(r"['’]s$", "", word.lower()) for word in _WORD.findall("\n".join(lines))}
+    return any(name not in stored for name in named)
 
 
 def named_subject(text: str, at: int, names: frozenset[str]) -> Whose:

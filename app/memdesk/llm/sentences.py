@@ -81,7 +81,9 @@ class Sentence:
     specifics: frozenset[Specific]  # the names, codes, dates and amounts it names
 
 
-@lru_cache(maxsize=4)  # summary, facts and app memory read the same transcript in a row
+# A session's summary, its timeline parts (13 for 200,000 tokens), then its facts and app
+# memory: the whole transcript is read again after its parts, which must not push it out.
+@lru_cache(maxsize=16)
 def analyse(transcript: str) -> tuple[Sentence, ...]:
     """Every sentence worth reading, scored and deduplicated, in conversation order."""
     sentences: list[Sentence] = []

@@ -9,12 +9,13 @@ can raise a syntax error.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from memdesk.core.items import ItemKind
 from memdesk.core.privacy import ReadScope, Target, TargetKind
 from memdesk.core.query_dates import find_date
 from memdesk.core.search_text import no_space_runs, query_words
@@ -26,7 +27,7 @@ from memdesk.services.context import Context
 from memdesk.services.entries import check_category
 from memdesk.services.privacy import private_names
 from memdesk.services.recall_rank import Answer, Candidate, Ranking, Terms
-from memdesk.store.fulltext import Row
+from memdesk.store.fulltext import FullText, Row
 from memdesk.store.models import Document, DocumentPiece
 
 
@@ -140,12 +141,14 @@ class Recall:
         until: datetime | None = None,
         now: datetime | None = None,
         like: bool = True,
+        budget: int | None = None,
     ) -> list[Hit]:
         """Live entries matching ``query``, best first.
 
         ``since``, ``until`` and ``now``: an aware time is converted to UTC, a naive one means UTC.
         ``like=False`` leaves out the LIKE fallback (a scan of every entry) when the full-text
-        index finds nothing, for callers on a time budget.
+        index finds nothing, and ``budget`` ranks at most that many of the index's matches
+        (``fewest_matches``), for callers on a time budget.
         """
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 1000:
             raise BadInputError(f"limit must be a whole number from 1 to 1000, not {limit!r}")
@@ -156,6 +159,11 @@ class Recall:
         terms = self.terms(query, now)
         params = self._entry_params(now, category, since, until)
         with self.ctx.store.read(consistent=False) as session:
+            if budget is not None:
+                fulltext = self.ctx.store.fulltext
+                terms = replace(
+                    terms, words=fewest_matches(fulltext, session, ItemKind.ENTRY, terms.words, budget)
+                )
             private = private_names(session, TargetKind.ENTRY)
             depth = max(limit, CANDIDATES)
             hits = self._entry_hits(session, terms, params, depth, like)
@@ -305,6 +313,28 @@ class Recall:
         if not any(lists) and terms.words:
             lists = [_piece_candidates(fulltext.pieces_like(session, terms.words, namespaces, limit))]
         return lists
+
+
+def fewest_matches(
+    fulltext: FullText, session: Session, kind: ItemKind, words: list[str], budget: int
+) -> list[str]:
+    """``words`` (in their order), less the most common when the index finds more than
+    ``budget`` items of ``kind`` for them together: those it finds fewest items for first,
+    while their items add up to at most ``budget``. Ranking scores every item found (the
+    350,000 of a million entries holding one of two common words took half a second), and a
+    word that thousands of items hold ties none of them to what was said."""
+    cap = budget + 1  # counting stops there: a common word costs no more than the budget
+    if fulltext.matches(session, kind, words, cap) <= budget:
+        return words
+    found = {word: fulltext.matches(session, kind, [word], cap) for word in words}
+    kept: set[str] = set()
+    total = 0
+    for word in sorted(found, key=found.__getitem__):
+        total += found[word]
+        if total > budget:
+            break
+        kept.add(word)
+    return [word for word in words if word in kept]
 
 
 def _forms(message: str) -> set[str]:

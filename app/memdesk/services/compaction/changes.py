@@ -36,6 +36,7 @@ from memdesk.llm.ended import ended_words, ending_turns
 from memdesk.llm.stale_reader import Suggested, reader, suggestions
 from memdesk.services.compaction.model import CONFLICT_NOTE, Change, ChangeKind
 from memdesk.services.privacy import private_names
+from memdesk.services.recall import fewest_matches
 from memdesk.store.lifetime import entry_live, memory_live
 from memdesk.store.models import AppMemory, Document, Entry
 
@@ -46,6 +47,9 @@ CANDIDATE_ENTRIES = 8  # from recall, for the statements of change together
 MAX_KNOWN = 40  # candidates the offline rules compare; the most relevant first
 MAX_MODEL_LINES = 400  # profile, patterns and facts lines a model compares
 QUERY_WORDS = 16  # of the person's, to recall the entries a model compares
+# Index matches each recall of the step ranks at most (``recall.fewest_matches``): ranking
+# costs about 1.5 µs a match at a million entries, and a word thousands hold says little.
+MATCH_BUDGET = 5_000
 _MIN_WORD = 3
 _WORD = re.compile(r"[a-z]{4,}")  # a word that may name what an entry is filed under
 _TERM = re.compile(rf"\w{{{_MIN_WORD},}}")  # a word that ties a stored line to what was said
@@ -110,7 +114,9 @@ def known_facts(app: Memdesk, said: Sequence[Said], facts_namespace: str, app_id
     }
     query = " ".join([*names, *sorted(owners)])
     hits = (
-        app.recall.entries(query, limit=CANDIDATE_ENTRIES, category="knowledge", like=False) if query else []
+        app.recall.entries(query, CANDIDATE_ENTRIES, "knowledge", like=False, budget=MATCH_BUDGET)
+        if query
+        else []
     )
     found += [("entry", hit.ref, hit.text) for hit in hits]
     found += [("entry", key, content) for key, content in keyed if key not in {hit.ref for hit in hits}]
@@ -129,7 +135,12 @@ def known_facts(app: Memdesk, said: Sequence[Said], facts_namespace: str, app_id
 
 
 def model_candidates(
-    app: Memdesk, said: Sequence[Said], facts_namespace: str, app_id: str | None, recalled: int
+    app: Memdesk,
+    said: Sequence[Said],
+    facts_namespace: str,
+    app_id: str | None,
+    recalled: int,
+    named: Sequence[Known] | None = None,
 ) -> list[Known]:
     """The stored facts a model compares with the conversation, numbered from 1: every line
     of ``{ns}/profile``, ``{ns}/patterns`` and the facts document (the ``MAX_MODEL_LINES``
@@ -137,9 +148,11 @@ def model_candidates(
     live knowledge entries recall finds for the person's words, the live memories of the
     session's app and of every other app whose memories the full-text index finds for those
     words (of each app the ``recalled`` closest to them, when it has more), every live memory
-    of any app while there are at most ``recalled``, and any the offline rules name. No
-    pattern decides whether the model is asked."""
-    named = known_facts(app, said, facts_namespace, app_id)
+    of any app while there are at most ``recalled``, and any the offline rules name (``named``,
+    when they are read already: ``known_facts``). No pattern decides whether the model is
+    asked."""
+    if named is None:
+        named = known_facts(app, said, facts_namespace, app_id)
     namespace = app.settings.memory.user_namespace
     documents = [f"{namespace}/{part}" for part in ("profile", "patterns")] if namespace else []
     texts, memories, _keyed = _stored(app, [*documents, facts_namespace], app_id, [])
@@ -161,7 +174,7 @@ def model_candidates(
     other_apps: list[str] = []
     for looked_up in (query, " ".join(contacts)):
         if looked_up:
-            hits += app.recall.entries(looked_up, limit=recalled, category="knowledge", like=False)
+            hits += app.recall.entries(looked_up, recalled, "knowledge", like=False, budget=MATCH_BUDGET)
         # A fact the conversation changes may also be kept by another app ("collect the
         # prescription from Lloyds" in a reminders app, while the person talks in a chat app).
         other_apps += [
@@ -196,12 +209,12 @@ def learned_suggestions(
     edits: Sequence[Edit],
 ) -> Suggested:
     """Offline, what the learned reader (``llm.stale_reader``) suggests besides the rules'
-    ``edits`` of ``known``: among the lines a model would compare, those it reads as no longer
-    holding, numbered after ``known``."""
+    ``edits`` of ``known`` (``known_facts``): among the lines a model would compare, those it
+    reads as no longer holding, numbered after ``known``."""
     if reader() is None or not said:
         return Suggested([], [], [])
     recalled = app.settings.compaction.change_candidates
-    candidates = model_candidates(app, said, facts_namespace, app_id, recalled)
+    candidates = model_candidates(app, said, facts_namespace, app_id, recalled, known)
     by_number = {fact.number: fact.text for fact in known}
     rules = [(by_number[edit.target], edit.evidence) for edit in edits if edit.target in by_number]
     longest = app.settings.memory.app_memory_max_chars
@@ -220,9 +233,9 @@ def _every_entry(app: Memdesk, limit: int) -> list[tuple[str, str, str]]:
     )
     with app.ctx.store.read() as session:
         rows = list(session.execute(query))
+        if len(rows) > limit:
+            return []
         private = private_names(session, TargetKind.ENTRY) if rows else set()
-    if len(rows) > limit:
-        return []
     return [("entry", key, content) for key, content in rows if key not in private]
 
 
@@ -238,9 +251,9 @@ def _every_memory(app: Memdesk, limit: int) -> list[tuple[str, str, str]]:
     )
     with app.ctx.store.read() as session:
         rows = list(session.execute(query))
+        if len(rows) > limit:
+            return []
         private = private_names(session, TargetKind.APP) if rows else set()
-    if len(rows) > limit:
-        return []
     return [("app", str(memory_id), content) for memory_id, app_id, content in rows if app_id not in private]
 
 
@@ -265,8 +278,10 @@ def _apps_recalled(app: Memdesk, query: str, app_id: str | None, limit: int) -> 
     words = query_words(query)
     if not words:
         return []
+    fulltext = app.ctx.store.fulltext
     with app.ctx.store.read() as session:
-        rows = app.ctx.store.fulltext.search(session, ItemKind.APP_MEMORY, words, limit)
+        words = fewest_matches(fulltext, session, ItemKind.APP_MEMORY, words, MATCH_BUDGET)
+        rows = fulltext.search(session, ItemKind.APP_MEMORY, words, limit)
         private = private_names(session, TargetKind.APP)
     found = dict.fromkeys(str(row[2]) for row in rows)
     return [other for other in found if other != app_id and other not in private]

@@ -85,6 +85,11 @@ class FullText(Protocol):
         """Items of ``kind`` (entries, app memories, documents) not in Trash, best first."""
         ...
 
+    def matches(self, session: Session, kind: ItemKind, words: list[str], cap: int) -> int:
+        """How many items of ``kind`` the index finds for any of ``words`` (in any state), counted
+        up to ``cap``: what ranking them would read."""
+        ...
+
     def entry_prefix_filter(self, words: list[str]) -> tuple[str, dict[str, Any]]:
         """A condition over the ``entries`` table: every word is the start of a word in the
         key or text (for a filter box being typed in), and its parameters."""

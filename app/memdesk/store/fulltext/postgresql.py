@@ -238,6 +238,15 @@ class PostgresFullText:
             ORDER BY ts_rank_cd(e.{COLUMN}, q.q) DESC, e.id LIMIT :limit"""
         return [tuple(row) for row in raw_rows(session.connection(), sql, {**params, "limit": limit})]
 
+    def matches(self, session: Session, kind: ItemKind, words: list[str], cap: int) -> int:
+        if not words:
+            return 0
+        table = _SEARCHED[kind][4]
+        query, params = tsquery(words)
+        sql = f"""SELECT count(*) FROM (SELECT 1 FROM {table}, (SELECT {query}) AS q(q)
+            WHERE e.{COLUMN} @@ q.q LIMIT :cap) AS found"""
+        return raw_rows(session.connection(), sql, {**params, "cap": cap})[0][0]
+
     def entry_prefix_filter(self, words: list[str]) -> tuple[str, dict[str, Any]]:
         # Each start as typed ('simple': no stemming, no stop words) and stemmed (``running``
         # is the stem ``run``), as FTS5 stems a prefix; quote_literal makes any text one

@@ -108,6 +108,11 @@ def rebuild_indexes(conn: Connection) -> None:
         conn.execute(text(f"INSERT INTO {cjk}(rowid, text) {select}"))
 
 
+_INDEXED = {
+    ItemKind.ENTRY: "entries_fts",
+    ItemKind.APP_MEMORY: "app_memories_fts",
+    ItemKind.DOCUMENT: "pieces_fts",
+}
 _ENTRY_COLUMNS = "e.key, e.content, e.category, e.created_at"
 # The hot query: only the index, no row reads; the entry filters apply to its top ids.
 _RANKED_IDS = "SELECT rowid, -rank FROM entries_fts WHERE entries_fts MATCH :query ORDER BY rank LIMIT :top"
@@ -277,6 +282,15 @@ class SQLiteFullText:
         return [
             tuple(row) for row in session.execute(text(_SNIPPETS[kind]), {"query": match, "limit": limit})
         ]
+
+    def matches(self, session: Session, kind: ItemKind, words: list[str], cap: int) -> int:
+        match = fts_query(words)
+        if match is None:
+            return 0
+        index = _INDEXED[kind]
+        # Only the index's lists of rows, read up to the cap: no row is scored or read.
+        sql = f"SELECT count(*) FROM (SELECT 1 FROM {index} WHERE {index} MATCH :query LIMIT :cap)"
+        return raw_rows(session.connection(), sql, {"query": match, "cap": cap})[0][0]
 
     def entry_prefix_filter(self, words: list[str]) -> tuple[str, dict[str, Any]]:
         match = " AND ".join(prefix_query(word) for word in words)
