@@ -158,7 +158,7 @@ def test_a_failed_call_is_explained(memdesk_app, clock, server, view, qtbot, set
 
     text = dialog_log.texts("error")[0]
     assert text.startswith("Compaction failed The OpenAI-compatible server rejected the API key (HTTP 401).")
-    assert "Check the API key for openai in Settings" in text
+    assert "Check the API key for the OpenAI-compatible server in Settings" in text
     assert "The messages stay as they are" in view.error_bar.label.text()
     assert view.session_box.currentText() == "telegram:1 · app travel · 2 new · 1 failed run"
     assert view.proposal is None and app.working.state() is None

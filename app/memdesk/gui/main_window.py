@@ -175,6 +175,7 @@ class MainWindow(QMainWindow):
         self.store_label.setToolTip(str(app.paths.data_dir))
         tasks.error.connect(lambda exc: dialogs.show_error(self, exc))
         tasks.store_changed.connect(self._store_changed)
+        tasks.saved.connect(self._saved)
         self.count_reader = CountReader(tasks, parent=self)
         self.count_reader.counted.connect(self._show_counts)
         self.sidebar.sidebar_model.counts_wanted.connect(self._count_apps)
@@ -674,8 +675,10 @@ class MainWindow(QMainWindow):
         self.count_reader.refresh(changes)
 
     def _store_changed(self, changes: Changes) -> None:
-        self.saved_label.setText(f"Saved {datetime.now().strftime('%H:%M:%S')}")
         self._refresh(changes)
+
+    def _saved(self) -> None:
+        self.saved_label.setText(f"Saved {datetime.now().strftime('%H:%M:%S')}")
 
     def _external_change(self) -> None:
         self.statusBar().showMessage("Updated with changes made by another program.", 4000)

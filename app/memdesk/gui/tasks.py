@@ -67,6 +67,7 @@ class _Task:
 class TaskRunner(QObject):
     error = Signal(Exception)
     store_changed = Signal(Changes)
+    saved = Signal()  # a write of ours committed something (a write may find nothing to change)
     busy_changed = Signal(bool)
     # message, done, total (total 0: unknown). A task may emit it from its worker thread: the
     # connection to GUI-thread receivers is queued. A labelled task emits (label, 0, 0) on start.
@@ -79,6 +80,7 @@ class TaskRunner(QObject):
         self._app = app
         self._waiting: list[tuple[ThreadPoolExecutor, int]] = []  # asked for before ``start``
         self.own_revision = 0
+        self._committed = False  # a write since the last delivery raised the store's revision
         self._readers = ThreadPoolExecutor(max_workers=read_workers, thread_name_prefix="memdesk-read")
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memdesk-write")
         self._delivery = _Delivery()
@@ -204,23 +206,26 @@ class TaskRunner(QObject):
         return fn(self.app)
 
     def _run_write(self, fn: Callable[[Memdesk], T]) -> T:
+        before = self.app.store.revision()
         result = fn(self.app)
         # Serialized with every other write of ours, so this is the revision we left.
-        self._note_own_writes()
+        self._note_own_writes(before)
         return result
 
     def _run_long_write(self, fn: Callable[[Memdesk], T]) -> T:
+        before = self.app.store.revision()
         try:
             return fn(self.app)
         finally:  # a failed run has still recorded itself
-            self._note_own_writes()
+            self._note_own_writes(before)
 
-    def _note_own_writes(self) -> None:
+    def _note_own_writes(self, before: int) -> None:
         """Count the store's writes so far as ours, so the watcher does not report them as
-        another program's."""
+        another program's; and note whether this write committed anything."""
         revision = self.app.store.revision()
         with self._lock:
             self.own_revision = max(self.own_revision, revision)
+            self._committed = self._committed or revision > before
 
     @Slot(int)
     def _deliver(self, key: int) -> None:
@@ -240,6 +245,10 @@ class TaskRunner(QObject):
                     task.on_done(result)
                 if task.changes is not None:
                     self.store_changed.emit(task.changes)
+                    with self._lock:
+                        committed, self._committed = self._committed, False
+                    if committed:
+                        self.saved.emit()
             elif task.on_error is None:
                 self.error.emit(error)
             elif not owner_gone:
