@@ -67,7 +67,9 @@ class _Task:
 class TaskRunner(QObject):
     error = Signal(Exception)
     store_changed = Signal(Changes)
-    saved = Signal()  # a write of ours committed something (a write may find nothing to change)
+    # A write of ours committed something (one may find nothing to change; a long write, such
+    # as a compaction run recording itself, is bookkeeping rather than a save).
+    saved = Signal()
     busy_changed = Signal(bool)
     # message, done, total (total 0: unknown). A task may emit it from its worker thread: the
     # connection to GUI-thread receivers is queued. A labelled task emits (label, 0, 0) on start.
@@ -213,19 +215,19 @@ class TaskRunner(QObject):
         return result
 
     def _run_long_write(self, fn: Callable[[Memdesk], T]) -> T:
-        before = self.app.store.revision()
         try:
             return fn(self.app)
-        finally:  # a failed run has still recorded itself
-            self._note_own_writes(before)
+        finally:  # a failed run has still recorded itself (bookkeeping, not a save)
+            self._note_own_writes()
 
-    def _note_own_writes(self, before: int) -> None:
+    def _note_own_writes(self, before: int | None = None) -> None:
         """Count the store's writes so far as ours, so the watcher does not report them as
-        another program's; and note whether this write committed anything."""
+        another program's; and note whether a write that saves (``before``: the revision it
+        started from) committed anything."""
         revision = self.app.store.revision()
         with self._lock:
             self.own_revision = max(self.own_revision, revision)
-            self._committed = self._committed or revision > before
+            self._committed = self._committed or (before is not None and revision > before)
 
     @Slot(int)
     def _deliver(self, key: int) -> None:

@@ -340,3 +340,17 @@ def test_always_and_later_in_small_talk_are_not_preferences_or_tasks():
     summary = OfflineSteps().summarize(transcript).value
     assert "## Preferences" not in summary and "## To do" not in summary
     assert OfflineSteps().extract_facts(transcript).value == []
+
+
+def test_an_assistant_confirming_a_request_is_summarised_once():
+    transcript = format_transcript(
+        [
+            ("user", "Summarise what changed in the onboarding flow review yesterday."),
+            ("assistant", "Three changes: the permissions screen moves after sign-up, and the video is cut."),
+            ("user", "Perfect. Add a note that Jonas owns the permissions change."),
+            ("assistant", "Added to your notes: Jonas owns the permissions-screen change."),
+        ]
+    )
+    summary = OfflineSteps().summarize(transcript).value
+    assert summary.count("Jonas owns") == 1, summary
+    assert "Add a note that Jonas owns the permissions change." in summary  # the person's words

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import cast
@@ -162,6 +162,9 @@ def section_token_changes(before: ComposedPrompt, after: ComposedPrompt) -> list
 
 @dataclass(frozen=True)
 class Preview:
+    """The prompt the inputs give; when comparing, prompt A (``baseline``) and prompt B
+    (``later`` when it is these inputs at a later time, else ``prompt`` itself)."""
+
     inputs: PreviewInputs
     prompt: ComposedPrompt
     baseline_inputs: PreviewInputs | None = None
@@ -170,13 +173,33 @@ class Preview:
     # What the composer read from disk that exists now (a watcher can follow only those).
     watch: tuple[str, ...] = ()
     sources: tuple[PromptSource, ...] = ()  # who wrote each item, and where it is in the text
+    later_inputs: PreviewInputs | None = None
+    later: ComposedPrompt | None = None
+
+    @property
+    def compared(self) -> tuple[PreviewInputs, ComposedPrompt]:
+        """Prompt B of a comparison, with its inputs."""
+        if self.later_inputs is not None and self.later is not None:
+            return self.later_inputs, self.later
+        return self.inputs, self.prompt
 
 
-def compose_preview(app: Memdesk, inputs: PreviewInputs, baseline: PreviewInputs | None) -> Preview:
-    """Runs on a worker thread: the prompt, and the one to compare it with."""
+Shift = Callable[[datetime], datetime]
+
+
+def compose_preview(
+    app: Memdesk, inputs: PreviewInputs, baseline: PreviewInputs | None, later: Shift | None = None
+) -> Preview:
+    """Runs on a worker thread: the prompt, and the one to compare it with: A = ``baseline``
+    and B = the inputs, or (``later``) A = the inputs and B = the inputs at a later time."""
     prompt = app.prompt.compose(inputs.spec())
     watch = tuple(str(path) for path in prompt.depends_on if path.exists())
     sources = tuple(app.provenance.sources(prompt))
+    if later is not None:
+        shifted = replace(inputs, when=later(prompt.now))
+        after = app.prompt.compose(shifted.spec())
+        diff = tuple(diff_lines(prompt.text, after.text))
+        return Preview(inputs, prompt, inputs, prompt, diff, watch, sources, shifted, after)
     if baseline is None:
         return Preview(inputs, prompt, watch=watch, sources=sources)
     before = app.prompt.compose(baseline.spec())
@@ -449,6 +472,7 @@ class PromptPreviewView(Page):
         self.result: Preview | None = None
         self._when: datetime | None = None
         self._baseline: PreviewInputs | None = None
+        self._later: Shift | None = None  # comparing with these inputs at a later time
         self._request = 0
         self._started = False
         self._timer = QTimer(self)
@@ -725,18 +749,23 @@ class PromptPreviewView(Page):
 
     def compare_with(self, baseline: PreviewInputs | None = None) -> None:
         """Compare what the inputs give from now on with ``baseline`` (default: the current inputs)."""
-        self._baseline = baseline or self.inputs()
+        self._baseline, self._later = baseline or self.inputs(), None
+        self._show_compare()
+
+    def compare_later(self, shift: Shift) -> None:
+        """Compare the inputs (A, still shown on the left) with the same inputs at ``shift``
+        of their date (B); the inputs themselves stay as they are."""
+        self._baseline, self._later = None, shift
+        self._show_compare()
+
+    def _show_compare(self) -> None:
         self.stop_compare.setEnabled(True)
         self.tabs.setTabEnabled(1, True)
         self.tabs.setCurrentIndex(1)
         self._schedule()
 
-    def compare_later(self, shift: Callable[[datetime], datetime]) -> None:
-        self.compare_with()
-        self.set_date(shift(self._effective_date()))
-
     def end_compare(self) -> None:
-        self._baseline = None
+        self._baseline, self._later = None, None
         self.stop_compare.setEnabled(False)
         self.tabs.setCurrentIndex(0)
         self.tabs.setTabEnabled(1, False)
@@ -779,9 +808,9 @@ class PromptPreviewView(Page):
     def _compose(self) -> None:
         self._request += 1
         request = self._request
-        inputs, baseline = self.inputs(), self._baseline
+        inputs, baseline, later = self.inputs(), self._baseline, self._later
         self.tasks.read(
-            lambda app: compose_preview(app, inputs, baseline),
+            lambda app: compose_preview(app, inputs, baseline, later),
             on_done=lambda result: self._show(request, result),
             on_error=lambda exc: self._failed(request, exc),
         )
@@ -802,8 +831,17 @@ class PromptPreviewView(Page):
         moment = "now" if result.inputs.when is None else "at"
         self.total.setText(f"{prompt.tokens:,} tokens")
         self._fit_actions()  # a longer number may no longer fit beside the buttons
+        # The total is counted over the whole text (the breaks between sections too), each
+        # section on its own: say so where the two figures differ.
+        in_sections = sum(s.tokens for s in included)
+        breaks = (
+            f" ({in_sections:,} tokens counted section by section; the total counts the whole "
+            "text, breaks between sections included)"
+            if in_sections != prompt.tokens
+            else ""
+        )
         self.summary.setText(
-            f"{len(included)} of {len(prompt.sections)} sections · "
+            f"{len(included)} of {len(prompt.sections)} sections{breaks} · "
             f"composed {moment} {format_minute(prompt.now)} UTC"
         )
         notes = [f"{s.name}: {_reason(s, prompt.private)}" for s in prompt.sections if not s.included]
@@ -834,12 +872,13 @@ class PromptPreviewView(Page):
             self.diff_view.set_diff([])
             self.diff_summary.clear()
             return
-        before, after = result.baseline, result.prompt
+        before = result.baseline
+        after_inputs, after = result.compared
         changes = section_token_changes(before, after)
         by_section = " · ".join(f"{name} {signed(delta)}" for name, delta in changes) or "no section changed"
         self.diff_summary.setText(
             f"A: {result.baseline_inputs.describe(before.now)} — {before.tokens:,} tokens\n"
-            f"B: {result.inputs.describe(after.now)} — {after.tokens:,} tokens\n"
+            f"B: {after_inputs.describe(after.now)} — {after.tokens:,} tokens\n"
             f"B − A: {signed(after.tokens - before.tokens)} tokens ({by_section})"
         )
         self.diff_view.set_diff(list(result.diff))
