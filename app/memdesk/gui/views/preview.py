@@ -390,7 +390,11 @@ class PromptText(QPlainTextEdit):
             lines = [
                 (band.section.name, bold, accent),
                 (f"{band.section.tokens:,} tokens", self.font(), theme.muted(pal)),
-                (band.section.source, self.font(), theme.muted(pal)),
+                # The source wraps at its spaces; only a single word too long is cut.
+                *(
+                    (part, self.font(), theme.muted(pal))
+                    for part in wrap_words(band.section.source, metrics, room)
+                ),
             ]
             y = max(top, 0.0) + 2
             for text, font, color in lines:
@@ -401,6 +405,18 @@ class PromptText(QPlainTextEdit):
                 elided = QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideMiddle, room)
                 painter.drawText(QRectF(6, y, room, line), Qt.AlignmentFlag.AlignVCenter, elided)
                 y += line
+
+
+def wrap_words(text: str, metrics: QFontMetricsF, width: float) -> list[str]:
+    """``text`` in lines no wider than ``width``, broken at spaces."""
+    lines: list[str] = []
+    for word in text.split():
+        joined = f"{lines[-1]} {word}" if lines else word
+        if lines and metrics.horizontalAdvance(joined) <= width:
+            lines[-1] = joined
+        else:
+            lines.append(word)
+    return lines
 
 
 class DiffText(QPlainTextEdit):
@@ -510,7 +526,8 @@ class PromptPreviewView(Page):
         )
         self.reader.currentIndexChanged.connect(self._schedule)
         self.message = QLineEdit()
-        self.message.setPlaceholderText("the user's first message (drives recall)")
+        self.message.setPlaceholderText("what the user says first")
+        self.message.setToolTip("The user's first message: it decides what is recalled into the prompt")
         self.message.setClearButtonEnabled(True)
         self.message.textChanged.connect(self._schedule)
 
@@ -611,7 +628,6 @@ class PromptPreviewView(Page):
         self.sources_panel.open_requested.connect(self.open_requested)
         self.sources_panel.undo_requested.connect(self.undo_step)
         self.tabs.addTab(self.sources_panel, "Who wrote it")
-        self.tabs.setCornerWidget(self.sources_panel.assistants_only)  # marks the prompt tab too
         self.left_out = QLabel()
         self.left_out.setWordWrap(True)
         theme.follow(self.left_out, lambda: theme.set_text_color(self.left_out, theme.muted()))
@@ -662,6 +678,9 @@ class PromptPreviewView(Page):
         out.addLayout(self.actions)
         out.addWidget(self.summary)
         out.addWidget(self.errors)
+        # Above the tabs rather than beside them (it marks the Prompt tab too), so a narrow
+        # pane keeps every tab's title whole.
+        out.addWidget(self.sources_panel.assistants_only)
         out.addWidget(self.tabs, 1)
         out.addWidget(self.left_out)
 
