@@ -100,3 +100,17 @@ def test_a_failed_test_at_a_closed_port_wraps_and_scrolls(main_window, use_keyri
     assert 0 <= top_left.y() < scroll.viewport().height()
     assert all(isinstance(label, QLabel) for label in notes)
     dialog.close()
+
+
+def test_every_field_of_every_tab_fits_the_dialog_at_its_first_size(qtbot, memdesk_app, tasks, settle):
+    dialog = settings_dialog(qtbot, memdesk_app, tasks)
+    for index, section in enumerate(SECTION_TITLES):
+        dialog.tabs.setCurrentIndex(index)
+        settle()
+        page = dialog.page(section)
+        for key, editor in dialog.editors.items():
+            if key.startswith(f"{section}."):
+                right = editor.mapTo(page, editor.rect().topRight()).x()
+                assert right <= page.width(), key
+                for box in getattr(editor, "boxes", {}).values():  # a subset's checkboxes
+                    assert box.mapTo(page, box.rect().topRight()).x() <= page.width(), box.text()

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
+    QGridLayout,
     QHBoxLayout,
     QLineEdit,
     QPushButton,
@@ -65,12 +66,12 @@ class SubsetEditor(QWidget):
 
     def __init__(self, spec: SettingSpec, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
+        grid = QGridLayout(self)  # two a row: the labels are words, and the tab is narrow
+        grid.setContentsMargins(0, 0, 0, 0)
         self.boxes = {choice: QCheckBox(spec.choice_label(choice)) for choice in spec.choices}
-        for box in self.boxes.values():
-            row.addWidget(box)
-        row.addStretch(1)
+        for index, box in enumerate(self.boxes.values()):
+            grid.addWidget(box, index // 2, index % 2)
+        grid.setColumnStretch(2, 1)
 
     def value(self) -> list[str]:
         return [choice for choice, box in self.boxes.items() if box.isChecked()]

@@ -12,6 +12,7 @@ Nothing is paraphrased, so nothing can be invented.
 from __future__ import annotations
 
 import heapq
+import re
 import time
 from collections.abc import Callable, Sequence
 from typing import TypeVar
@@ -46,6 +47,7 @@ _KEPT_FROM_REPORTS = ("decision", "value")
 # and this share of them, repeats it.
 _ECHO_MIN_WORDS = 3
 _ECHO_SHARE = 0.6
+_CAPITALISED = re.compile(r"\b[A-Z][\w'-]+")
 _APP_MEMORY_CANDIDATES = 8  # only top sentences; filling up with weak ones adds noise
 
 ABOUT = "About"
@@ -250,21 +252,30 @@ def _quotable(transcript: str, *, reports_naming_more: bool = False) -> list[Sen
 def _echoes(sentences: Sequence[Sentence]) -> set[int]:
     """The assistant's sentences that repeat what the person asked in the turn before ("Add a
     note that Jonas owns the permissions change." / "Added to your notes: Jonas owns the
-    permissions-screen change."): the summary says it once, in the person's words."""
-    asked: dict[int, list[frozenset[str]]] = {}
+    permissions-screen change."): the summary says it once, in the person's words. One that
+    names something the person's sentence does not (a date, a number, a name) is kept."""
+    asked: dict[int, list[Sentence]] = {}
     for sentence in sentences:
         if sentence.role == "user":
-            asked.setdefault(sentence.turn, []).append(_content_words(sentence.text))
+            asked.setdefault(sentence.turn, []).append(sentence)
     echoes = set()
     for sentence in sentences:
         if sentence.role != "assistant":
             continue
         said = _content_words(sentence.text)
-        for words in asked.get(sentence.turn - 1, []):
+        for request in asked.get(sentence.turn - 1, []):
+            words = _content_words(request.text)
             shared = len(words & said)
-            if shared >= _ECHO_MIN_WORDS and shared >= _ECHO_SHARE * len(words):
+            repeats = shared >= _ECHO_MIN_WORDS and shared >= _ECHO_SHARE * len(words)
+            named = _capitalised(sentence.text) <= _capitalised(request.text) | words
+            if repeats and named and sentence.specifics <= request.specifics:
                 echoes.add(sentence.position)
     return echoes
+
+
+def _capitalised(text: str) -> frozenset[str]:
+    """The names a sentence may carry: its capitalised words after the first, lowercased."""
+    return frozenset(word.lower() for word in _CAPITALISED.findall(text.split(" ", 1)[-1]))
 
 
 def _content_words(text: str) -> frozenset[str]:
