@@ -32,7 +32,6 @@ DIALOG_FUNCTIONS = (
 )
 
 
-
 class DialogLog:
     """What the window asked, in order: (function name, args)."""
 
@@ -129,8 +128,6 @@ def settle(tasks, qtbot) -> Callable[[], None]:
         assert tasks.wait_idle(10000)
 
     return run
-
-
 
 
 @pytest.fixture

@@ -49,3 +49,20 @@ def test_the_expiry_list_has_room_for_an_entry_name(main_window, memdesk_app, se
     name = next(text.split("\n")[1] for text in texts if "team-offsite" in text)
     room = listed.viewport().width() - 2 * listed.spacing() - 8
     assert listed.fontMetrics().horizontalAdvance(name) <= room, name
+
+
+def test_a_section_source_wraps_in_the_gutter_rather_than_being_cut(main_window, memdesk_app, settle):
+    from PySide6.QtGui import QFontMetricsF
+
+    from memdesk.gui.views.preview import wrap_words
+
+    memdesk_app.documents.set("user/profile", "Name: Ada.\nLives in Zürich.\nEdits in Helix.")
+    main_window.resize(*SMALL)
+    main_window.show_page("preview")
+    settle()
+    view = main_window.views["preview"].prompt_view
+    metrics = QFontMetricsF(view.font())
+    room = view.gutter.width() - 20  # the gutter's text room, less its colour strip
+    lines = wrap_words("user/profile", metrics, room)
+    assert "".join(lines) == "user/profile"  # every character shown, none elided
+    assert all(metrics.horizontalAdvance(line) <= room for line in lines)

@@ -82,7 +82,7 @@ class TaskRunner(QObject):
         self._app = app
         self._waiting: list[tuple[ThreadPoolExecutor, int]] = []  # asked for before ``start``
         self.own_revision = 0
-        self._committed = False  # a write since the last delivery raised the store's revision
+        self._committed = False  # a write since the last delivery saved something
         self._readers = ThreadPoolExecutor(max_workers=read_workers, thread_name_prefix="memdesk-read")
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memdesk-write")
         self._delivery = _Delivery()
@@ -208,10 +208,13 @@ class TaskRunner(QObject):
         return fn(self.app)
 
     def _run_write(self, fn: Callable[[Memdesk], T]) -> T:
-        before = self.app.store.revision()
+        written = self.app.store.written_revisions  # the revisions this process committed
+        last = written[-1] if written else None
         result = fn(self.app)
+        with self._lock:  # a write that committed nothing (the text was already so) saved nothing
+            self._committed = self._committed or (written[-1] if written else None) != last
         # Serialized with every other write of ours, so this is the revision we left.
-        self._note_own_writes(before)
+        self._note_own_writes()
         return result
 
     def _run_long_write(self, fn: Callable[[Memdesk], T]) -> T:
@@ -220,14 +223,12 @@ class TaskRunner(QObject):
         finally:  # a failed run has still recorded itself (bookkeeping, not a save)
             self._note_own_writes()
 
-    def _note_own_writes(self, before: int | None = None) -> None:
+    def _note_own_writes(self) -> None:
         """Count the store's writes so far as ours, so the watcher does not report them as
-        another program's; and note whether a write that saves (``before``: the revision it
-        started from) committed anything."""
+        another program's."""
         revision = self.app.store.revision()
         with self._lock:
             self.own_revision = max(self.own_revision, revision)
-            self._committed = self._committed or (before is not None and revision > before)
 
     @Slot(int)
     def _deliver(self, key: int) -> None:

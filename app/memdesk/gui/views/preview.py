@@ -8,6 +8,7 @@ was made is dropped, so typing never shows an older prompt last.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -221,6 +222,7 @@ SECTION_HUES = {
     "recall": 335,
 }
 GUTTER_MAX = 170
+_AFTER_SLASH = re.compile(r"(?<=/)")  # where a path may break across lines
 STRIP_WIDTH = 4
 
 
@@ -408,14 +410,17 @@ class PromptText(QPlainTextEdit):
 
 
 def wrap_words(text: str, metrics: QFontMetricsF, width: float) -> list[str]:
-    """``text`` in lines no wider than ``width``, broken at spaces."""
+    """``text`` in lines no wider than ``width``, broken at spaces or after a slash
+    ("user/" "profile"); a single piece still too wide is left for the caller to elide."""
     lines: list[str] = []
     for word in text.split():
-        joined = f"{lines[-1]} {word}" if lines else word
-        if lines and metrics.horizontalAdvance(joined) <= width:
-            lines[-1] = joined
-        else:
-            lines.append(word)
+        for piece in _AFTER_SLASH.split(word):
+            glue = "" if lines and lines[-1].endswith("/") else " "
+            joined = f"{lines[-1]}{glue}{piece}" if lines else piece
+            if lines and metrics.horizontalAdvance(joined) <= width:
+                lines[-1] = joined
+            elif piece:
+                lines.append(piece)
     return lines
 
 
