@@ -32,6 +32,7 @@ DIALOG_FUNCTIONS = (
 )
 
 
+
 class DialogLog:
     """What the window asked, in order: (function name, args)."""
 
@@ -128,6 +129,8 @@ def settle(tasks, qtbot) -> Callable[[], None]:
         assert tasks.wait_idle(10000)
 
     return run
+
+
 
 
 @pytest.fixture

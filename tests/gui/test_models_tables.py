@@ -155,7 +155,9 @@ def wait_for_row(qtbot, model, row):
 
 
 @pytest.mark.parametrize("category", ["knowledge", "timeline"])
-def test_entry_model_passes_qt_checks_empty_and_populated(qtmodeltester, qtbot, memdesk_app, tasks, category):
+def test_entry_model_passes_qt_checks_empty_and_populated(
+    qtmodeltester, qtbot, memdesk_app, tasks, category
+):
     qtmodeltester.check(loaded_model(qtbot, tasks, category))
     bulk_entries(memdesk_app, 300, category)
     model = loaded_model(qtbot, tasks, category)

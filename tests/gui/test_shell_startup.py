@@ -83,10 +83,7 @@ def test_the_window_is_on_screen_before_the_store_opens(tmp_path):
     data = tmp_path / "data"
     done = subprocess.run(
         [sys.executable, str(script), "--data-dir", str(data), "gui", "--smoke-test"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=dict(os.environ, QT_QPA_PLATFORM="offscreen"),
+        capture_output=True, text=True, timeout=120, env=dict(os.environ, QT_QPA_PLATFORM="offscreen"),
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "while opening: ['Opening the store…'] False"

@@ -37,7 +37,9 @@ def _reads(app, clock) -> None:
 
 def _reads_tab(qtbot, memdesk_app, tasks, settle, size=(1000, 700)) -> AssistantsView:
     view = shown(qtbot, AssistantsView(memdesk_app, tasks), settle, size)
-    view.clients_table.selectRow(next(r for r, c in enumerate(view.clients.clients) if c.name == "mcp:coder"))
+    view.clients_table.selectRow(
+        next(r for r, c in enumerate(view.clients.clients) if c.name == "mcp:coder")
+    )
     view.activity_tabs.setCurrentWidget(view.reads)
     settle()
     return view
