@@ -182,7 +182,7 @@ def test_a_connected_claude_code_shows_what_is_connected_and_offers_disconnect(
     assert where.startswith(
         "Claude Code is connected: ~/.claude.json starts Memdesk's MCP server on this store."
     )
-    assert "Its hooks in ~/.claude/settings.json" in where and "(SessionStart)" in where
+    assert "Its hooks in ~/.claude/settings.json give it your prompt at SessionStart" in where
     # No set-up line that would add a second server; Disconnect in its place.
     assert not panel.text.isVisibleTo(panel) and not panel.copy_button.isVisibleTo(panel)
     assert panel.pane_disconnect.isVisibleTo(panel) and panel.pane_disconnect.isEnabled()

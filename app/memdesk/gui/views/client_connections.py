@@ -79,10 +79,10 @@ def connected_text(status: ClientStatus) -> str:
     if client.name == "claude-code":
         starts, *reads = EVENTS
         text += (
-            f" Its hooks in {short_path(claude_code.settings_path())} hand it your prompt when a "
-            f"session starts ({starts}) and read its transcript as it goes ({', '.join(reads)})."
+            f" Its hooks in {short_path(claude_code.settings_path())} give it your prompt at "
+            f"{starts} and read its transcript at {', '.join(reads[:-1])} and {reads[-1]}."
         )
-    return text + f"\n\nRestart {client.title} after a change. Disconnect takes out only what Memdesk added."
+    return text + f" Restart {client.title} after a change."
 
 
 def _path_label() -> QLabel:
