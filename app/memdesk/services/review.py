@@ -280,9 +280,7 @@ class Review:
         if operation is Operation.APPEND_DOCUMENT:
             if namespace and write.target == f"{namespace}/profile":
                 return f"your assistant's prompt, every time ({write.target})"
-            if namespace and write.target == f"{namespace}/patterns":
-                return f"your assistant's prompt, every time ({write.target})"
-            if namespace and write.target == f"{namespace}/facts":
+            if namespace and write.target in (f"{namespace}/patterns", f"{namespace}/facts"):
                 return f"your assistant's prompt, when a message brings it up ({write.target})"
             return f"{write.target} (not in the prompt)"
         if operation is Operation.ADD_APP_MEMORY:
