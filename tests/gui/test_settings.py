@@ -167,6 +167,7 @@ def test_settings_from_the_main_window_use_the_llm_panel_and_the_keyring(
     assert memory_keyring.passwords == {(SERVICE, "openai"): key}
     assert key not in config
     assert main_window.llm_label.text() == "LLM: openai · llama3"
+    assert "compaction uses: OpenAI-compatible server" in main_window.llm_label.toolTip()
 
 
 def test_a_section_panel_can_take_over_a_tab(qtbot, memdesk_app, tasks, settle):

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk import APP_NAME, __version__
+from memdesk.core.backends import BACKEND_LABELS
 from memdesk.core.items import EVERYTHING, Changes, ItemKind, ItemRef
 from memdesk.core.namespaces import is_working
 from memdesk.core.records import KNOWLEDGE
@@ -712,7 +713,10 @@ class MainWindow(QMainWindow):
         llm = self.app.settings.llm
         model = f" · {llm.model}" if llm.model and llm.backend != "offline" else ""
         self.llm_label.setText(f"LLM: {llm.backend}{model}")
-        self.llm_label.setToolTip("The language model compaction uses (change it in Settings)")
+        self.llm_label.setToolTip(
+            f"The language model compaction uses: {BACKEND_LABELS.get(llm.backend, llm.backend)} "
+            "(change it in Settings)"
+        )
 
     def _busy_changed(self, busy: bool) -> None:
         if busy:
