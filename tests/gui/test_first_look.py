@@ -70,3 +70,17 @@ def test_saved_is_said_only_after_a_write_that_changed_something(main_window, me
     )
     settle()
     assert main_window.saved_label.text().startswith("Saved ")
+
+
+def test_an_assistant_that_read_through_the_hook_is_on_the_assistants_page(main_window, memdesk_app, settle):
+    from memdesk.core.items import ItemRef
+    from memdesk.services.claude_hook import ASSISTANT, READ_TOOL
+
+    memdesk_app.access_log.record(ASSISTANT, READ_TOOL, [ItemRef(ItemKind.DOCUMENT, "user/profile")])
+    assert memdesk_app.access_log.flush(5)
+    main_window.show_page("assistants")
+    settle()
+    view = main_window.views["assistants"]
+    names = [view.clients.index(row, 0).data() for row in range(view.clients.rowCount())]
+    assert names == ["claude-code"]  # as the Profile's "Last read by mcp:claude-code" names it
+    assert not view.empty_label.isVisible()
