@@ -14,13 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memdesk.core.backends import BACKENDS
-from memdesk.core.trust import DEFAULT_LEVEL, LEVELS
+from memdesk.core.backends import BACKEND_LABELS, BACKENDS
+from memdesk.core.trust import DEFAULT_LEVEL, LEVEL_LABELS, LEVELS
 
 if TYPE_CHECKING:
     from memdesk.paths import Paths
 
 COMPACTION_STEPS = ("working", "timeline", "facts", "app")
+COMPACTION_STEP_LABELS = ("Working memory", "Timeline", "Facts", "App memories")
 DEFAULT_OPENAI_BASE_URL = "http://localhost:11434/v1"  # Ollama's OpenAI-compatible endpoint
 # Keys renamed since a release: a settings file that still has the old name keeps working.
 RENAMED_KEYS = {"llm.base_url": "llm.openai_base_url"}
@@ -37,6 +38,14 @@ class SettingSpec:
     minimum: float | None = None
     maximum: float | None = None
     choices: tuple[str, ...] = ()
+    # How the window names each choice (same order as ``choices``; empty: the value itself).
+    choice_labels: tuple[str, ...] = ()
+    help: str = ""  # a sentence for the window's tooltip, where the label alone says too little
+
+    def choice_label(self, choice: str) -> str:
+        if not self.choice_labels:
+            return choice
+        return self.choice_labels[self.choices.index(choice)]
 
     @property
     def section(self) -> str:
@@ -82,7 +91,16 @@ SPECS: tuple[SettingSpec, ...] = (
     SettingSpec(
         "compaction.context_window_tokens", "int", 128000, "Model context window (tokens)", 1000, 2000000
     ),
-    SettingSpec("compaction.max_failures_before_degrade", "int", 3, "Failures before raw archive", 1, 100),
+    SettingSpec(
+        "compaction.max_failures_before_degrade",
+        "int",
+        3,
+        "Failed runs before keeping the conversation as it is",
+        1,
+        100,
+        help="After this many failed runs in a row on one session, its new messages are kept word "
+        "for word as one timeline entry instead of a summary, so nothing waits for ever",
+    ),
     # With a model: how many knowledge entries recall offers it, and app memories, to check
     # against a conversation for facts it changed (besides every profile and facts line).
     SettingSpec(
@@ -92,9 +110,23 @@ SPECS: tuple[SettingSpec, ...] = (
     # sentence of the person's says no longer holds when no rule changed it.
     SettingSpec("compaction.learned_reader", "bool", True, "Offline: suggest facts read as out of date"),
     SettingSpec(
-        "compaction.steps", "subset", list(COMPACTION_STEPS), "Compaction steps", choices=COMPACTION_STEPS
+        "compaction.steps",
+        "subset",
+        list(COMPACTION_STEPS),
+        "What compaction writes",
+        choices=COMPACTION_STEPS,
+        choice_labels=COMPACTION_STEP_LABELS,
+        help="The parts of memory a compaction run may propose changes to; a part left unticked "
+        "is never touched by compaction",
     ),
-    SettingSpec("llm.backend", "choice", "offline", "LLM backend", choices=BACKENDS),
+    SettingSpec(
+        "llm.backend",
+        "choice",
+        "offline",
+        "LLM backend",
+        choices=BACKENDS,
+        choice_labels=tuple(BACKEND_LABELS[name] for name in BACKENDS),
+    ),
     SettingSpec("llm.openai_base_url", "url", DEFAULT_OPENAI_BASE_URL, "Server URL (OpenAI-compatible)"),
     SettingSpec("llm.anthropic_base_url", "url", "", "Server URL (Anthropic; empty: the official API)"),
     SettingSpec("llm.model", "str", "", "Model (empty: the backend's default)"),
@@ -108,7 +140,14 @@ SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("agents.allow_writes", "bool", True, "Assistants may write memories"),
     SettingSpec("agents.allow_forget", "bool", True, "Assistants may delete memories"),
     SettingSpec(
-        "agents.default_trust", "choice", DEFAULT_LEVEL.value, "Trust for a new assistant", choices=LEVELS
+        "agents.default_trust",
+        "choice",
+        DEFAULT_LEVEL.value,
+        "Trust for a new assistant",
+        choices=LEVELS,
+        choice_labels=tuple(LEVEL_LABELS.values()),
+        help="Which writes of an assistant wait for your review until you set its own level on "
+        "the Assistants page",
     ),
     SettingSpec("agents.model_second_opinion", "bool", False, "Ask the LLM backend about unflagged writes"),
     SettingSpec(

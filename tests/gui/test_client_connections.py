@@ -162,3 +162,31 @@ def test_render_the_list(client_home, qtbot, memdesk_app, tasks, settle, name, s
         # Small: the transcripts tab beside it names this test's long home folder, too wide to fit.
         if name != "small":
             save_render(assistants, f"assistants-clients-{name}", size)
+
+
+def test_a_connected_claude_code_shows_what_is_connected_and_offers_disconnect(
+    client_home, qtbot, memdesk_app, tasks, settle, answer
+):
+    page = shown(qtbot, AssistantsView(memdesk_app, tasks), settle)
+    panel = page.connections
+    _select(panel, "Claude Code")
+    assert "claude mcp add" in panel.text.toPlainText() and panel.copy_button.isVisibleTo(panel)
+    answer("confirm", True)
+    answer("info", None)
+    panel.connect_button.click()
+    settle()
+    _select(panel, "Claude Code")
+
+    assert _rows(panel)["Claude Code"] == "Connected"
+    where = panel.where.text()
+    assert where.startswith(
+        "Claude Code is connected: ~/.claude.json starts Memdesk's MCP server on this store."
+    )
+    assert "Its hooks in ~/.claude/settings.json give it your prompt at SessionStart" in where
+    # No set-up line that would add a second server; Disconnect in its place.
+    assert not panel.text.isVisibleTo(panel) and not panel.copy_button.isVisibleTo(panel)
+    assert panel.pane_disconnect.isVisibleTo(panel) and panel.pane_disconnect.isEnabled()
+    panel.pane_disconnect.click()
+    settle()
+    assert _rows(panel)["Claude Code"] == "Not connected"
+    assert panel.text.isVisibleTo(panel) and not panel.pane_disconnect.isVisibleTo(panel)

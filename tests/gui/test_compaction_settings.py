@@ -8,6 +8,7 @@ from tests.gui.tables_fixtures import RENDERS, app_palette, save_render
 from tests.support.llm_servers import MODELS_PATH, OLLAMA_TAGS_PATH, FakeLLMServer, Reply, Status
 from tests.support.ports import free_port
 
+from memdesk.gui import theme
 from memdesk.llm import discovery, prompts
 from memdesk.secrets import SERVICE
 
@@ -93,8 +94,10 @@ def test_test_connection_explains_a_401(panel, server, memory_keyring, qtbot, se
     qtbot.waitUntil(lambda: "401" in panel.test_result.text(), timeout=5000)
 
     text = panel.test_result.text()
-    assert text.startswith("The openai server rejected the API key (HTTP 401). The server said: invalid key.")
-    assert "Check the API key for openai in Settings" in text and "sk-typed" not in text
+    assert text.startswith(
+        "The OpenAI-compatible server rejected the API key (HTTP 401). The server said: invalid key."
+    )
+    assert "Check the API key for the OpenAI-compatible server in Settings" in text and "sk-typed" not in text
     assert chats(server)[0].api_key == "sk-typed-not-saved"  # tried before saving
     assert memory_keyring.passwords == {}
 
@@ -119,11 +122,27 @@ def test_the_key_goes_to_the_keyring_not_the_config_file(memdesk_app, panel, mem
     assert memory_keyring.passwords == {} and panel.key_status.text().startswith("No key stored")
 
 
-def test_without_a_keyring_the_panel_says_so(panel, use_keyring, qtbot, settle):
+def text_color(label):
+    return label.palette().windowText().color()
+
+
+def test_without_a_keyring_a_local_server_hears_nothing_of_it(panel, use_keyring, settle):
     use_keyring(keyring.backends.fail.Keyring())
-    choose(panel, "openai")
+    for url in ("http://127.0.0.1:9/v1", "http://localhost:11434/v1", "http://[::1]:8080/v1"):
+        choose(panel, "openai", url)
+        panel.base_url.editingFinished.emit()
+        settle()
+        assert panel.key_status.text() == "A server on this computer needs no key.", url
+        assert text_color(panel.key_status) == theme.muted()
+
+
+def test_without_a_keyring_the_panel_says_so_where_a_key_is_needed(panel, use_keyring, qtbot, settle):
+    use_keyring(keyring.backends.fail.Keyring())
+    choose(panel, "anthropic")
     settle()
+    # Said, as a note rather than an error: nothing has failed yet.
     assert panel.key_status.text().startswith("No usable system keyring was found to keep the API key.")
+    assert text_color(panel.key_status) == theme.muted()
     panel.key.setText("sk-nowhere")
 
     click(qtbot, panel.save_key_button)
@@ -132,6 +151,7 @@ def test_without_a_keyring_the_panel_says_so(panel, use_keyring, qtbot, settle):
     assert (
         "No usable system keyring" in panel.key_status.text() and "MEMDESK_API_KEY" in panel.key_status.text()
     )
+    assert text_color(panel.key_status) == theme.danger()  # saving the typed key failed
     assert panel.key.text() == "sk-nowhere"  # kept, so nothing typed is lost
 
 
@@ -244,8 +264,7 @@ def test_a_server_that_cannot_list_says_so_and_keeps_the_typed_model(panel, qtbo
     panel.base_url.editingFinished.emit()
     qtbot.waitUntil(lambda: panel.models_status.text().startswith("No list of models"))
     assert panel.models_status.text() == (
-        f"No list of models: Could not connect to the openai server at {closed}.\n\nIs the server running "
-        f"at {closed}? Check the address (llm.openai_base_url) and your network."
+        f"No list of models: Could not connect to the OpenAI-compatible server at {closed}."
     )
     assert panel.model.currentText() == "my-model" and panel.model.count() == 0
 

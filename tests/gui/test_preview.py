@@ -176,12 +176,15 @@ def test_compare_with_a_later_date_shows_the_difference_and_token_delta(view, qt
     recompose(view, qtbot, lambda: view.compare_later(lambda when: when + timedelta(days=20)))
     result = view.result
     assert result.baseline is not None and result.baseline.text == before.text
-    assert result.prompt.now == NOW + timedelta(days=20)
+    # The inputs stay as they were: the left still shows prompt A, dated now.
+    assert result.prompt.text == before.text and result.prompt.now == NOW and result.inputs.when is None
+    assert view.date.dateTime().toUTC().date().toString("yyyy-MM-dd") == "2026-03-01"
+    assert result.later is not None and result.later.now == NOW + timedelta(days=20)
     removed = [line for tag, line in result.diff if tag == "-"]
     assert "--- Recent context ---" in removed
     assert "1. [2026-03-01] No meetings on Friday afternoons" in removed  # expired by then
     assert [line for tag, line in result.diff if tag == "+"] == ["1. [2026-02-26] Prefers meetings after 2pm"]
-    delta = result.prompt.tokens - before.tokens
+    delta = result.later.tokens - before.tokens
     assert delta < 0
     summary = view.diff_summary.text()
     assert f"B − A: −{-delta:,} tokens" in summary
@@ -189,7 +192,7 @@ def test_compare_with_a_later_date_shows_the_difference_and_token_delta(view, qt
     assert view.tabs.currentIndex() == 1
     assert "- --- Recent context ---" in view.diff_view.toPlainText()
     recompose(view, qtbot, view.end_compare)
-    assert view.result.baseline is None and view.tabs.currentIndex() == 0
+    assert view.result.baseline is None and view.result.later is None and view.tabs.currentIndex() == 0
 
 
 def test_compare_with_other_inputs(view, qtbot):
@@ -381,3 +384,19 @@ def test_a_closed_pages_prompt_text_is_freed_at_once_without_the_garbage_collect
         assert freed == [True]
     finally:
         gc.enable()
+
+
+def test_the_total_and_the_sections_figures_are_explained(view, store, qtbot):
+    """Each section is counted on its own, the total over the whole text: one of four
+    profile lengths rounds differently, and the summary then says why the figures differ."""
+    seen = set()
+    for extra in range(4):
+        store.documents.set("user/profile", "Name: Dana" + "!" * extra)
+        recompose(view, qtbot, view.refresh)
+        prompt = view.result.prompt
+        in_sections = sum(section.tokens for section in prompt.sections if section.included)
+        assert view.total.text() == f"{prompt.tokens:,} tokens"
+        note = f"({in_sections:,} tokens counted section by section; the total counts the whole text"
+        assert (note in view.summary.text()) == (in_sections != prompt.tokens)
+        seen.add(in_sections == prompt.tokens)
+    assert seen == {True, False}

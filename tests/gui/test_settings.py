@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QLineEdit, Q
 from tests.support.llm_servers import FakeLLMServer, Reply
 
 from memdesk.config import SPECS
-from memdesk.gui.settings_dialog import SECTION_TITLES, PathEditor, SettingsDialog, SubsetEditor
+from memdesk.gui.settings_dialog import PathEditor, SettingsDialog, SubsetEditor
 from memdesk.secrets import SERVICE
 
 
@@ -75,7 +75,8 @@ def test_good_values_are_saved_to_the_toml_and_used(qtbot, memdesk_app, tasks, s
     dialog = settings_dialog(qtbot, memdesk_app, tasks)
     dialog.editors["memory.recall_limit"].setValue(12)
     dialog.editors["memory.proactive_session_greeting"].setChecked(True)
-    dialog.editors["llm.backend"].setCurrentText("anthropic")
+    backend = dialog.editors["llm.backend"]
+    backend.setCurrentIndex(backend.findData("anthropic"))
     dialog.editors["compaction.steps"].boxes["facts"].setChecked(False)
     dialog.editors["llm.timeout_seconds"].setValue(30.5)
     with qtbot.waitSignal(dialog.accepted):
@@ -138,7 +139,7 @@ def test_settings_from_the_main_window_use_the_llm_panel_and_the_keyring(
         server.script(Reply("NO FACTS"))
 
         def accept_with_openai(dialog: SettingsDialog) -> int:
-            panel = dialog.tabs.widget(list(SECTION_TITLES).index("llm"))
+            panel = dialog.page("llm")
             assert isinstance(panel, LLMSettingsPanel)
             assert "llm.backend" not in dialog.editors  # the panel edits the llm keys
             panel.backend.setCurrentIndex(panel.backend.findData("openai"))
@@ -166,6 +167,7 @@ def test_settings_from_the_main_window_use_the_llm_panel_and_the_keyring(
     assert memory_keyring.passwords == {(SERVICE, "openai"): key}
     assert key not in config
     assert main_window.llm_label.text() == "LLM: openai · llama3"
+    assert "compaction uses: OpenAI-compatible server" in main_window.llm_label.toolTip()
 
 
 def test_a_section_panel_can_take_over_a_tab(qtbot, memdesk_app, tasks, settle):
@@ -185,7 +187,7 @@ def test_a_section_panel_can_take_over_a_tab(qtbot, memdesk_app, tasks, settle):
     dialog = settings_dialog(qtbot, memdesk_app, tasks)
     panel = TimeoutPanel()
     dialog.use_section_panel("llm", panel)
-    assert dialog.tabs.widget(list(SECTION_TITLES).index("llm")) is panel
+    assert dialog.page("llm") is panel
     assert "llm.openai_base_url" not in dialog.editors
     panel.timeout = 15.0
     with qtbot.waitSignal(dialog.accepted):

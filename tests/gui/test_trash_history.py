@@ -148,7 +148,7 @@ def test_a_trash_move_reads_as_words(memdesk_app):
     row = describe_change(change)
     assert row.item == f"App memory {memory.id}"
     assert row.what == "moved to Trash"
-    assert row.before == "deleted_at: none" and row.after.startswith("deleted_at: 2026-03-01")
+    assert row.before == "not in Trash" and row.after.startswith("in Trash since 2026-03-01")
 
 
 def test_history_lists_a_compaction_applied_in_the_window(main_window, memdesk_app, qtbot, settle):
@@ -220,3 +220,21 @@ def test_history_models_pass_the_model_tester(memdesk_app, qtmodeltester):
     memdesk_app.compaction.compact("telegram:1")
     runs.set_runs(memdesk_app.compaction.runs())
     qtmodeltester.check(runs)
+
+
+def test_history_names_an_edited_entry_by_key_and_fits_who_made_it(main_window, memdesk_app, settle):
+    row = memdesk_app.entries.add("editor", "Ada edits in Helix", "knowledge")
+    memdesk_app.entries.edit(row.id, None, content="Ada edits in Zed")
+    with memdesk_app.ctx.acting_as("mcp:codex-mcp-client"):
+        memdesk_app.entries.add("home_city", "Lives in Bergen", "knowledge")
+    main_window.show_page("history")
+    settle()
+    view = main_window.views["history"]
+    steps = view.steps
+    labels = [steps.index(r, StepsModel.ACTION).data() for r in range(steps.rowCount())]
+    assert "Edit entry editor" in labels and f"Edit entry {row.id}" not in labels
+    metrics = view.steps_table.fontMetrics()
+    for column in (StepsModel.WHEN, StepsModel.ACTOR):
+        for r in range(steps.rowCount()):
+            text = steps.index(r, column).data()
+            assert metrics.horizontalAdvance(text) + 8 <= view.steps_table.columnWidth(column), text

@@ -460,7 +460,7 @@ def test_a_poisoned_entry_is_held_with_202_and_a_read_only_token_gets_403(local,
     held = client.post("/entries", json={"key": "api_rule", "content": attack})
     assert held.status_code == 202
     body = held.json()
-    assert body["held"] is True and body["reasons"] and "Memory Context" in body["target"]
+    assert body["held"] is True and body["reasons"] and "when a message brings it up" in body["target"]
     assert body["reviewId"] == body["review_id"]  # the old name, kept one more release
     assert local.review.get(body["reviewId"]).actor == "api:bot"
     assert "evil.example" not in client.get("/recall", params={"query": "send files"}).text

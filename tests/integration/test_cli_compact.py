@@ -180,10 +180,10 @@ def test_openai_backend_401_fails_cleanly_and_keeps_the_messages(memdesk, server
     err = fails(
         memdesk("compact", "telegram:1", "--yes", env={"MEMDESK_API_KEY": "sk-wrong"}),
         1,
-        "memdesk: error: The openai server rejected the API key (HTTP 401).",
+        "memdesk: error: The OpenAI-compatible server rejected the API key (HTTP 401).",
     )
 
-    assert "Check the API key for openai in Settings" in err and "sk-wrong" not in err
+    assert "Check the API key for the OpenAI-compatible server in Settings" in err and "sk-wrong" not in err
     assert "2 new" in sessions(memdesk)
     assert out(memdesk("working", "show")) == ""
 
@@ -196,7 +196,7 @@ def test_due_goes_on_after_one_session_fails(memdesk, server):
 
     result = memdesk("compact", "--due", "--yes", env={"MEMDESK_API_KEY": "k"})
 
-    fails(result, 1, "memdesk: error: web:a: The openai server had an internal error (HTTP 500).")
+    fails(result, 1, "memdesk: error: web:a: The OpenAI-compatible server had an internal error (HTTP 500).")
     assert "Applied 4 changes" in result.stdout.decode()  # web:b still compacted
     listing = sessions(memdesk)
     assert "web:a\t-\t3 messages\t3 new" in listing and "web:b\t-\t3 messages\t0 new" in listing
@@ -233,7 +233,7 @@ def test_a_decision_object_as_every_reply_fails_the_run_then_degrades_to_raw(mem
         err = fails(
             memdesk("compact", "telegram:1", "--yes", env=KEY),
             1,
-            "memdesk: error: The openai model's reply to the summary step could not be used, twice in "
+            "memdesk: error: The model's reply to the summary step could not be used, twice in "
             "a row: it was a compaction decision, not notes in prose.",
         )
         assert "offline backend" in err

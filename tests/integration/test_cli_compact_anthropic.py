@@ -50,7 +50,7 @@ def test_an_unreachable_anthropic_url_is_named_in_the_error(tmp_path):
     err = fails(
         memdesk("compact", "web:1", "--backend", "anthropic", "--yes", env={"MEMDESK_API_KEY": "k"}),
         1,
-        "The anthropic model at http://127.0.0.1:9 is not reachable; nothing changed.",
+        "The Anthropic server at http://127.0.0.1:9 is not reachable; nothing changed.",
     )
     assert "llm.anthropic_base_url" in err
     assert "1 new" in out(memdesk("session", "list"))

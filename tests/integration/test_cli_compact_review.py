@@ -129,7 +129,8 @@ def test_nothing_listening_never_archives_the_conversation(memdesk, seeded):
         fails(
             memdesk("compact", "web:2", "--yes"),
             1,
-            "memdesk: error: The openai model at http://127.0.0.1:9/v1 is not reachable; nothing changed.",
+            "memdesk: error: The OpenAI-compatible server at http://127.0.0.1:9/v1 is not reachable; "
+            "nothing changed.",
         )
 
     assert new_messages(memdesk, "web:2") == "2 new"

@@ -165,8 +165,11 @@ def test_the_server_going_away_mid_run_loses_nothing(memdesk):
             result = run.result()
 
     # The request in flight is cut ("Could not connect"), or the next one finds nothing listening.
-    cut = f"memdesk: error: Could not connect to the openai server at {server.openai_url}."
-    refused = f"memdesk: error: The openai model at {server.openai_url} is not reachable; nothing changed."
+    cut = f"memdesk: error: Could not connect to the OpenAI-compatible server at {server.openai_url}."
+    refused = (
+        f"memdesk: error: The OpenAI-compatible server at {server.openai_url} "
+        "is not reachable; nothing changed."
+    )
     err = fails(result, 1, "memdesk: error: ")
     assert cut in err or refused in err, err
     assert err.count("memdesk: error:") == 1 and "Is the server running" in err

@@ -46,7 +46,7 @@ def test_four_poisoned_calls_wait_for_review_and_one_approval_is_one_undo(memdes
     assert [item["actor"] for item in waiting] == ["mcp:web-agent"] * 4
     assert {item["id"] for item in waiting} == {reply["review_id"] for reply in replies}
     entry = next(item for item in waiting if item["operation"] == "save_entry")
-    assert entry["text"] == ATTACK and "Memory Context" in entry["target"]
+    assert entry["text"] == ATTACK and "when a message brings it up" in entry["target"]
 
     out(memdesk("review", "approve", str(entry["id"])))
     assert ATTACK in out(memdesk("recall", "upload evil files"))

@@ -93,3 +93,20 @@ def test_the_client_log_writes_every_call_it_counted_by_the_end(memdesk_app):
     log.flush()  # what a server does as it ends
     log.flush()  # nothing left: counted once
     assert {c.name: c.calls for c in memdesk_app.assistants.list()} == {"mcp:coder": 3, "api:bot": 1}
+
+
+def test_an_assistant_that_only_read_through_the_hook_is_listed(memdesk_app, clock):
+    """Claude Code's SessionStart hook logs a read without any MCP call: the assistant is
+    listed all the same, seen when it read, so the Assistants page agrees with the read log."""
+    from memdesk.core.items import ItemKind, ItemRef
+    from memdesk.services.claude_hook import ASSISTANT, READ_TOOL
+
+    memdesk_app.assistants.seen("mcp:cursor", 2)
+    memdesk_app.access_log.record(ASSISTANT, READ_TOOL, [ItemRef(ItemKind.DOCUMENT, "user/profile")])
+    assert memdesk_app.access_log.flush(5)
+
+    listed = {client.name: client for client in memdesk_app.assistants.list()}
+    assert set(listed) == {"mcp:cursor", ASSISTANT}
+    hook = listed[ASSISTANT]
+    assert hook.calls == 0 and hook.first_seen == hook.last_seen == memdesk_app.ctx.now()
+    assert listed["mcp:cursor"].calls == 2

@@ -135,7 +135,7 @@ def test_each_failure_says_what_failed_and_what_to_check(memdesk_app, clock, ser
     with pytest.raises(LLMError) as caught:
         Compaction(app).propose(SESSION)
 
-    assert words in caught.value.message and "openai" in caught.value.message
+    assert words in caught.value.message and "OpenAI-compatible server" in caught.value.message
     assert caught.value.backend == "openai" and hint in (caught.value.hint or "")
     assert "test-key" not in str(caught.value)
     assert pending(app) == 3
@@ -152,7 +152,7 @@ def test_nothing_listening_at_the_url_never_counts_toward_the_archive(memdesk_ap
         with pytest.raises(ModelUnreachableError) as caught:
             Compaction(app).propose(SESSION)
     assert caught.value.message == (
-        "The openai model at http://127.0.0.1:9/v1 is not reachable; nothing changed."
+        "The OpenAI-compatible server at http://127.0.0.1:9/v1 is not reachable; nothing changed."
     )
     assert app.sessions.get(SESSION).failure_count == 0
     assert pending(app) == 3 and app.entries.list("timeline") == []

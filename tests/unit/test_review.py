@@ -266,3 +266,22 @@ def test_a_store_of_schema_6_gains_review_in_place_and_keeps_its_rows(memdesk_ap
             assert session.execute(text("SELECT count(*) FROM entries")).scalar() == 1
     finally:
         upgraded.close()
+
+
+@pytest.mark.parametrize(
+    ("write", "where"),
+    [
+        (Write.append_document("user/profile", "x"), "your assistant's prompt, every time (user/profile)"),
+        (
+            Write.append_document("user/patterns", "x"),
+            "your assistant's prompt, when a message brings it up (user/patterns)",
+        ),
+        (
+            Write.save_entry("home_city", "Lives in Oslo"),
+            "your assistant's prompt, when a message brings it up (knowledge entry home_city)",
+        ),
+        (Write.set_working("user", "x"), "your assistant's prompt, every time (working memory, user)"),
+    ],
+)
+def test_where_a_write_goes_is_said_in_the_persons_words(memdesk_app, write, where):
+    assert memdesk_app.review.where(write) == where

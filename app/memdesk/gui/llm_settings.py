@@ -7,9 +7,11 @@ file); keyring access, the look-ups and the test call run off the GUI thread.
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Callable
+from urllib.parse import urlsplit
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -18,14 +20,16 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QWidget,
 )
 
 from memdesk.config import SPEC_BY_KEY, Settings
-from memdesk.core.backends import BACKEND_LABELS, BACKENDS
+from memdesk.core.backends import BACKENDS
 from memdesk.errors import MemdeskError
 from memdesk.gui import dialogs, theme
+from memdesk.gui.settings_dialog import setting_tip
 from memdesk.gui.tasks import TaskRunner
 from memdesk.llm import discovery
 from memdesk.llm.base import ANTHROPIC_API_URL, DEFAULT_MODELS
@@ -39,6 +43,18 @@ URL_PLACEHOLDERS = {
     "openai": SPEC_BY_KEY["llm.openai_base_url"].default,
     "anthropic": f"empty: the official API, {ANTHROPIC_API_URL}",
 }
+LOCAL_NO_KEY = "A server on this computer needs no key."
+
+
+def on_this_computer(url: str) -> bool:
+    """Whether ``url`` names this computer (localhost, 127.0.0.1, ::1): such servers take no key."""
+    host = urlsplit(url).hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 class LLMSettingsPanel(QWidget):
@@ -49,8 +65,10 @@ class LLMSettingsPanel(QWidget):
         # Each status label's outcome (None: neutral, False: a problem), to recolour it on a palette change.
         self._outcomes: dict[QLabel, bool | None] = {}
         self.backend = QComboBox()
+        backend_spec = SPEC_BY_KEY["llm.backend"]
         for name in BACKENDS:
-            self.backend.addItem(BACKEND_LABELS[name], name)
+            self.backend.addItem(backend_spec.choice_label(name), name)
+        self.backend.setToolTip(setting_tip(backend_spec))
         openai = self.backend.findData("openai")
         self.backend.setItemData(
             openai, "OpenAI, Ollama, llama.cpp, vLLM, LM Studio…", Qt.ItemDataRole.ToolTipRole
@@ -60,6 +78,7 @@ class LLMSettingsPanel(QWidget):
         self._url_backend = ""  # the backend whose URL the field shows
         self.backend.currentIndexChanged.connect(self._backend_changed)
         self.base_url.editingFinished.connect(self._list_models)
+        self.base_url.editingFinished.connect(self._read_key_status)  # a local server needs no key
         # Servers found on this computer, each with its models; choosing one fills the fields.
         self.local_servers = QComboBox()
         self.local_servers.setSizeAdjustPolicy(
@@ -84,6 +103,7 @@ class LLMSettingsPanel(QWidget):
         self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.model.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.model.setMinimumContentsLength(20)
+        self.model.setToolTip(setting_tip(SPEC_BY_KEY["llm.model"]))
         self.models_status = QLabel()
         self.models_status.setWordWrap(True)
         self.timeout = QDoubleSpinBox(decimals=0, suffix=" s")
@@ -92,11 +112,15 @@ class LLMSettingsPanel(QWidget):
             spec = SPEC_BY_KEY[key]
             assert spec.minimum is not None and spec.maximum is not None
             box.setRange(int(spec.minimum), int(spec.maximum))
-            box.setToolTip(spec.describe_range())
+            box.setToolTip(setting_tip(spec))
             box.setMaximumWidth(box.fontMetrics().horizontalAdvance("0" * 12) + 40)
 
         self.key = QLineEdit(echoMode=QLineEdit.EchoMode.Password, clearButtonEnabled=True)
         self.key.setPlaceholderText("Paste a key to keep it in the system keyring")
+        self.key.setToolTip(
+            "Kept in the system keyring, never in the settings file; the variable "
+            "MEMDESK_API_KEY overrides it while set"
+        )
         self.key.textChanged.connect(self._update_buttons)
         self.key.returnPressed.connect(self.save_key)
         self.save_key_button = QPushButton("Save key")
@@ -120,8 +144,8 @@ class LLMSettingsPanel(QWidget):
         self.test_result.setWordWrap(True)
         self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         test_row = QHBoxLayout()
-        test_row.addWidget(self.test_button, 0, Qt.AlignmentFlag.AlignTop)
-        test_row.addWidget(self.test_result, 1)
+        test_row.addWidget(self.test_button)
+        test_row.addStretch(1)
 
         # Labels aligned like the Settings dialog's other tabs; every field takes the row's
         # width, so the wrapped key status and test result are not squeezed.
@@ -140,6 +164,7 @@ class LLMSettingsPanel(QWidget):
         form.addRow("API key", key_row)
         form.addRow("", self.key_status)
         form.addRow("", test_row)
+        form.addRow("", self.test_result)
         self.set_values(app.settings)
 
     # --- values ------------------------------------------------------------------------------
@@ -188,7 +213,7 @@ class LLMSettingsPanel(QWidget):
         self.base_url.setText(self._urls.get(name, ""))
         self.base_url.setPlaceholderText(URL_PLACEHOLDERS.get(name, ""))
         key = URL_KEYS.get(name)
-        self.base_url.setToolTip(f"{key}: {SPEC_BY_KEY[key].describe_range()}" if key else "")
+        self.base_url.setToolTip(setting_tip(SPEC_BY_KEY[key]) if key else "")
 
     def _backend_changed(self) -> None:
         name = self.backend_name
@@ -281,9 +306,14 @@ class LLMSettingsPanel(QWidget):
     def _models_failed(self, url: str, exc: Exception) -> None:
         if url == self._openai_url():
             self._fill_models([])
-            self._show_note(self.models_status, f"No list of models: {dialogs.describe_error(exc)}", False)
+            # The message alone: what to check is said once, by Test connection.
+            said = exc.message if isinstance(exc, MemdeskError) else dialogs.describe_error(exc)
+            self._show_note(self.models_status, f"No list of models: {said}", False)
 
     # --- the API key ---------------------------------------------------------------------------
+
+    def _needs_no_key(self) -> bool:
+        return self.backend_name == "openai" and on_this_computer(self._openai_url())
 
     def _read_key_status(self) -> None:
         name = self.backend_name
@@ -291,13 +321,26 @@ class LLMSettingsPanel(QWidget):
         if name not in KEYED_BACKENDS:
             self._show_note(self.key_status, "The offline backend needs no key.", None)
             return
-        status = self.key_status
         self.tasks.read(
             lambda _app: describe_key(name),
-            on_done=lambda text: self._show_note(status, text, None) if name == self.backend_name else None,
-            on_error=lambda exc: self._show_note(status, dialogs.describe_error(exc), False),
+            on_done=lambda text: self._key_described(name, text),
+            on_error=lambda exc: self._key_unreadable(name, exc),
             owner=self,
         )
+
+    def _key_described(self, name: str, text: str) -> None:
+        if name == self.backend_name:
+            self._show_note(self.key_status, text, None)
+
+    def _key_unreadable(self, name: str, exc: Exception) -> None:
+        """No keyring: nothing to say to someone whose server takes no key; a note, not an
+        error, to someone who needs one (saving a key that fails is the error)."""
+        if name != self.backend_name:
+            return
+        if self._needs_no_key() and not self.key.text().strip():
+            self._show_note(self.key_status, LOCAL_NO_KEY, None)
+        else:
+            self._show_note(self.key_status, dialogs.describe_error(exc), None)
 
     def save_key(self) -> None:
         """Store the typed key in the keyring for the chosen backend (a clear message if there is none)."""
@@ -365,6 +408,16 @@ class LLMSettingsPanel(QWidget):
     def _tested(self, text: str, ok: bool) -> None:
         self.test_button.setEnabled(True)
         self._show_note(self.test_result, text, ok)
+        # In a Settings tab that scrolls, the answer may land below the fold: bring it into view
+        # once the layout has given the wrapped text its height.
+        QTimer.singleShot(0, self, self._show_test_result)
+
+    def _show_test_result(self) -> None:
+        parent = self.parentWidget()
+        while parent is not None and not isinstance(parent, QScrollArea):
+            parent = parent.parentWidget()
+        if parent is not None:
+            parent.ensureWidgetVisible(self.test_result)
 
     def _show_note(self, label: QLabel, text: str, ok: bool | None) -> None:
         self._outcomes[label] = ok

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk import APP_NAME, __version__
+from memdesk.core.backends import BACKEND_LABELS
 from memdesk.core.items import EVERYTHING, Changes, ItemKind, ItemRef
 from memdesk.core.namespaces import is_working
 from memdesk.core.records import KNOWLEDGE
@@ -175,6 +176,7 @@ class MainWindow(QMainWindow):
         self.store_label.setToolTip(str(app.paths.data_dir))
         tasks.error.connect(lambda exc: dialogs.show_error(self, exc))
         tasks.store_changed.connect(self._store_changed)
+        tasks.saved.connect(self._saved)
         self.count_reader = CountReader(tasks, parent=self)
         self.count_reader.counted.connect(self._show_counts)
         self.sidebar.sidebar_model.counts_wanted.connect(self._count_apps)
@@ -674,8 +676,10 @@ class MainWindow(QMainWindow):
         self.count_reader.refresh(changes)
 
     def _store_changed(self, changes: Changes) -> None:
-        self.saved_label.setText(f"Saved {datetime.now().strftime('%H:%M:%S')}")
         self._refresh(changes)
+
+    def _saved(self) -> None:
+        self.saved_label.setText(f"Saved {datetime.now().strftime('%H:%M:%S')}")
 
     def _external_change(self) -> None:
         self.statusBar().showMessage("Updated with changes made by another program.", 4000)
@@ -709,7 +713,10 @@ class MainWindow(QMainWindow):
         llm = self.app.settings.llm
         model = f" · {llm.model}" if llm.model and llm.backend != "offline" else ""
         self.llm_label.setText(f"LLM: {llm.backend}{model}")
-        self.llm_label.setToolTip("The language model compaction uses (change it in Settings)")
+        self.llm_label.setToolTip(
+            f"The language model compaction uses: {BACKEND_LABELS.get(llm.backend, llm.backend)} "
+            "(change it in Settings)"
+        )
 
     def _busy_changed(self, busy: bool) -> None:
         if busy:

@@ -83,6 +83,14 @@ def _apps(window: MainWindow) -> Page:
     return apps
 
 
+def _show_no_app(window: MainWindow, view: Page) -> None:
+    """The Apps row with no app to open: the view says how an app comes to exist."""
+    from memdesk.gui.views.apps import AppMemoriesView
+
+    assert isinstance(view, AppMemoriesView)
+    view.show_no_app(apps_exist=bool(window.sidebar.first_app_key()))
+
+
 def _entries(category: str) -> ViewFactory:
     def build(window: MainWindow) -> Page:
         from memdesk.gui.views.entries import EntriesView
@@ -262,6 +270,7 @@ PLACES: tuple[Place, ...] = (
         "Apps",
         "apps",
         _apps,
+        show=_show_no_app,
         leads_to=lambda window: window.sidebar.first_app_key(),
         shows=frozenset({ItemKind.APP, ItemKind.APP_MEMORY}),
         tooltip="Memories kept per app, capped per app",

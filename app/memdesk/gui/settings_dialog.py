@@ -15,9 +15,11 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
+    QGridLayout,
     QHBoxLayout,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QTabWidget,
     QVBoxLayout,
@@ -62,14 +64,14 @@ class SavesMore(Protocol):
 class SubsetEditor(QWidget):
     """A ``subset`` key: one checkbox per allowed choice."""
 
-    def __init__(self, choices: tuple[str, ...], parent: QWidget | None = None) -> None:
+    def __init__(self, spec: SettingSpec, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        self.boxes = {choice: QCheckBox(choice) for choice in choices}
-        for box in self.boxes.values():
-            row.addWidget(box)
-        row.addStretch(1)
+        grid = QGridLayout(self)  # two a row: the labels are words, and the tab is narrow
+        grid.setContentsMargins(0, 0, 0, 0)
+        self.boxes = {choice: QCheckBox(spec.choice_label(choice)) for choice in spec.choices}
+        for index, box in enumerate(self.boxes.values()):
+            grid.addWidget(box, index // 2, index % 2)
+        grid.setColumnStretch(2, 1)
 
     def value(self) -> list[str]:
         return [choice for choice, box in self.boxes.items() if box.isChecked()]
@@ -104,6 +106,12 @@ class PathEditor(QWidget):
             self.line.setText(str(chosen))
 
 
+def setting_tip(spec: SettingSpec) -> str:
+    """What a setting does (where its label needs it), its key and what it accepts."""
+    key = f"{spec.key}: {spec.describe_range()}"
+    return f"{spec.help}.\n{key}" if spec.help else key
+
+
 def make_editor(spec: SettingSpec) -> QWidget:
     if spec.kind in ("int", "float"):
         assert spec.minimum is not None and spec.maximum is not None
@@ -123,10 +131,11 @@ def make_editor(spec: SettingSpec) -> QWidget:
         return QCheckBox(spec.label)
     if spec.kind == "choice":
         combo = QComboBox()
-        combo.addItems(list(spec.choices))
+        for choice in spec.choices:  # shown by its label, saved by its value
+            combo.addItem(spec.choice_label(choice), choice)
         return combo
     if spec.kind == "subset":
-        return SubsetEditor(spec.choices)
+        return SubsetEditor(spec)
     if spec.kind == "path":
         return PathEditor(spec)
     line = QLineEdit()
@@ -140,7 +149,7 @@ def editor_value(spec: SettingSpec, widget: QWidget) -> Any:
     if isinstance(widget, QCheckBox):
         return widget.isChecked()
     if isinstance(widget, QComboBox):
-        return widget.currentText()
+        return widget.currentData()
     if isinstance(widget, SubsetEditor):
         return widget.value()
     if isinstance(widget, PathEditor):
@@ -155,13 +164,23 @@ def set_editor_value(widget: QWidget, value: Any) -> None:
     elif isinstance(widget, QCheckBox):
         widget.setChecked(bool(value))
     elif isinstance(widget, QComboBox):
-        widget.setCurrentText(str(value))
+        widget.setCurrentIndex(widget.findData(str(value)))
     elif isinstance(widget, SubsetEditor):
         widget.set_value(value)
     elif isinstance(widget, PathEditor):
         widget.line.setText(str(value))
     elif isinstance(widget, QLineEdit):
         widget.setText(str(value))
+
+
+def scrolling(page: QWidget) -> QScrollArea:
+    """A tab's page that scrolls when its wrapped notes grow taller than the dialog."""
+    scroll = QScrollArea()
+    scroll.setWidget(page)
+    scroll.setWidgetResizable(True)
+    scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+    scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    return scroll
 
 
 class SettingsDialog(QDialog):
@@ -182,10 +201,10 @@ class SettingsDialog(QDialog):
             form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
             form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.forms[section] = form
-            self.tabs.addTab(page, title)
+            self.tabs.addTab(scrolling(page), title)
         for spec in SPECS:
             editor = make_editor(spec)
-            editor.setToolTip(f"{spec.key}: {spec.describe_range()}")
+            editor.setToolTip(setting_tip(spec))
             editor.setAccessibleName(spec.label)
             self.editors[spec.key] = editor
             label = "" if spec.kind == "bool" else spec.label
@@ -231,11 +250,17 @@ class SettingsDialog(QDialog):
         index = list(SECTION_TITLES).index(section)
         self.tabs.widget(index).deleteLater()
         self.tabs.removeTab(index)
-        self.tabs.insertTab(index, panel, SECTION_TITLES[section])
+        self.tabs.insertTab(index, scrolling(panel), SECTION_TITLES[section])
         for key in [key for key in self.editors if key.startswith(f"{section}.")]:
             del self.editors[key]
         self.panels.append(cast(SectionPanel, panel))
         self.panels[-1].set_values(self.app.settings)
+
+    def page(self, section: str) -> QWidget:
+        """The widget a section's tab shows (inside the tab's scroll area)."""
+        scroll = self.tabs.widget(list(SECTION_TITLES).index(section))
+        assert isinstance(scroll, QScrollArea)
+        return scroll.widget()
 
     def load(self, settings: Settings) -> None:
         for key, editor in self.editors.items():

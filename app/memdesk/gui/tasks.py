@@ -67,6 +67,9 @@ class _Task:
 class TaskRunner(QObject):
     error = Signal(Exception)
     store_changed = Signal(Changes)
+    # A write of ours committed something (one may find nothing to change; a long write, such
+    # as a compaction run recording itself, is bookkeeping rather than a save).
+    saved = Signal()
     busy_changed = Signal(bool)
     # message, done, total (total 0: unknown). A task may emit it from its worker thread: the
     # connection to GUI-thread receivers is queued. A labelled task emits (label, 0, 0) on start.
@@ -79,6 +82,7 @@ class TaskRunner(QObject):
         self._app = app
         self._waiting: list[tuple[ThreadPoolExecutor, int]] = []  # asked for before ``start``
         self.own_revision = 0
+        self._committed = False  # a write since the last delivery saved something
         self._readers = ThreadPoolExecutor(max_workers=read_workers, thread_name_prefix="memdesk-read")
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memdesk-write")
         self._delivery = _Delivery()
@@ -204,7 +208,11 @@ class TaskRunner(QObject):
         return fn(self.app)
 
     def _run_write(self, fn: Callable[[Memdesk], T]) -> T:
+        written = self.app.store.written_revisions  # the revisions this process committed
+        last = written[-1] if written else None
         result = fn(self.app)
+        with self._lock:  # a write that committed nothing (the text was already so) saved nothing
+            self._committed = self._committed or (written[-1] if written else None) != last
         # Serialized with every other write of ours, so this is the revision we left.
         self._note_own_writes()
         return result
@@ -212,7 +220,7 @@ class TaskRunner(QObject):
     def _run_long_write(self, fn: Callable[[Memdesk], T]) -> T:
         try:
             return fn(self.app)
-        finally:  # a failed run has still recorded itself
+        finally:  # a failed run has still recorded itself (bookkeeping, not a save)
             self._note_own_writes()
 
     def _note_own_writes(self) -> None:
@@ -240,6 +248,10 @@ class TaskRunner(QObject):
                     task.on_done(result)
                 if task.changes is not None:
                     self.store_changed.emit(task.changes)
+                    with self._lock:
+                        committed, self._committed = self._committed, False
+                    if committed:
+                        self.saved.emit()
             elif task.on_error is None:
                 self.error.emit(error)
             elif not owner_gone:

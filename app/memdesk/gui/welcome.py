@@ -9,8 +9,10 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QLayout,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -21,6 +23,7 @@ from memdesk.gui.views.base import Page
 from memdesk.gui.views.client_connections import ClientConnections
 from memdesk.gui.widgets.display import plural
 from memdesk.gui.widgets.message_bar import MessageBar
+from memdesk.services.clients.known import CLIENTS
 
 ABOUT = (
     "See and control what your assistant remembers about you: its notes on who you are, what "
@@ -45,7 +48,7 @@ class WelcomeView(Page):
         super().__init__(parent)
         self.tasks = tasks
         icon = QLabel()
-        icon.setPixmap(theme.app_icon().pixmap(QSize(88, 88)))
+        icon.setPixmap(theme.app_icon().pixmap(QSize(72, 72)))
         icon.setAlignment(Qt.AlignmentFlag.AlignCenter)
         title = QLabel("Welcome to Memdesk")
         title.setFont(theme.scaled_font(self.font(), 1.9, bold=True))
@@ -72,9 +75,16 @@ class WelcomeView(Page):
         self.connections = ClientConnections(tasks, snippets=False)
         self.connections.setFixedWidth(CONNECT_WIDTH)
         table = self.connections.table
-        # Every row when there is room, a few and a scroll bar in a small window.
-        table.setSizeAdjustPolicy(QAbstractScrollArea.SizeAdjustPolicy.AdjustToContents)
-        table.setMinimumHeight(table.verticalHeader().defaultSectionSize() * 4)
+        # Every row when there is room; in a small window a few and a scroll bar, so the
+        # Connect and Disconnect buttons under the list stay in view.
+        row = table.verticalHeader().defaultSectionSize()
+        chrome = table.horizontalHeader().sizeHint().height() + 2 * table.frameWidth()
+        table.setSizeAdjustPolicy(QAbstractScrollArea.SizeAdjustPolicy.AdjustIgnored)
+        table.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        table.setMinimumHeight(chrome + row * 3)
+        table.setMaximumHeight(chrome + row * len(CLIENTS))
+        # No taller than its list and buttons: the buttons stay right under the last row.
+        self.connections.layout().setSizeConstraint(QLayout.SizeConstraint.SetMaximumSize)
         self.waiting = MessageBar(hue=theme.WARNING_HUE)
         self.waiting.setFixedWidth(500)
         footnote = QLabel(
@@ -86,8 +96,8 @@ class WelcomeView(Page):
         footnote.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         theme.follow(footnote, lambda: theme.set_text_color(footnote, theme.muted()))
         column = QVBoxLayout()
-        column.setSpacing(14)
-        column.addStretch(3)
+        column.setSpacing(12)
+        column.addStretch(1)
         column.addWidget(icon)
         column.addWidget(title)
         centred = QHBoxLayout()  # not an alignment flag: that would cut the wrapped text's height
@@ -108,8 +118,8 @@ class WelcomeView(Page):
         connect_row.addStretch(1)
         connect_row.addWidget(self.connections)
         connect_row.addStretch(1)
-        column.addLayout(connect_row)
-        column.addStretch(4)
+        column.addLayout(connect_row, 100)  # the list takes the room first, up to every row
+        column.addStretch(1)
         column.addWidget(footnote)
         # In a small window the page scrolls rather than squeezing the list under its buttons.
         content = QWidget()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import socket
 
+from memdesk.core.backends import BACKEND_LABELS
 from memdesk.errors import LLMError, ModelUnreachableError
 
 _DETAIL_LIMIT = 200
@@ -30,9 +31,15 @@ def server_detail(body: object, secret: str | None) -> str:
     return scrub(body if isinstance(body, str) else "", secret)
 
 
+def server(backend: str) -> str:
+    """The backend's server as the window names it: "OpenAI-compatible server", "Anthropic server"."""
+    label = BACKEND_LABELS.get(backend, backend)
+    return label if label.endswith("server") else f"{label} server"
+
+
 def timeout(backend: str, url: str, seconds: float) -> LLMError:
     return LLMError(
-        f"The {backend} server at {url} did not answer within {seconds:g} s (llm.timeout_seconds).",
+        f"The {server(backend)} at {url} did not answer within {seconds:g} s (llm.timeout_seconds).",
         backend,
         "Raise llm.timeout_seconds in Settings, use a smaller or faster model, or check that "
         "the server is not overloaded.",
@@ -42,7 +49,7 @@ def timeout(backend: str, url: str, seconds: float) -> LLMError:
 def unreachable(backend: str, url: str) -> LLMError:
     """The connection was lost on the way: the request may have reached the model."""
     return LLMError(
-        f"Could not connect to the {backend} server at {url}.",
+        f"Could not connect to the {server(backend)} at {url}.",
         backend,
         f"Is the server running at {url}? Check the address (llm.{backend}_base_url) and your network.",
     )
@@ -51,7 +58,7 @@ def unreachable(backend: str, url: str) -> LLMError:
 def not_listening(backend: str, url: str) -> ModelUnreachableError:
     """Nothing answered at ``url``: the connection was refused or the name did not resolve."""
     return ModelUnreachableError(
-        f"The {backend} model at {url} is not reachable; nothing changed.",
+        f"The {server(backend)} at {url} is not reachable; nothing changed.",
         backend,
         f"Is the server running at {url}? Check the address (llm.{backend}_base_url) and your network.",
     )
@@ -73,31 +80,31 @@ def http_status(backend: str, url: str, status: int, detail: str) -> LLMError:
     said = f" The server said: {detail}" if detail else ""
     if status in (401, 403):
         return LLMError(
-            f"The {backend} server rejected the API key (HTTP {status}).{said}",
+            f"The {server(backend)} rejected the API key (HTTP {status}).{said}",
             backend,
-            f"Check the API key for {backend} in Settings (it is kept in the system keyring), "
+            f"Check the API key for the {server(backend)} in Settings (it is kept in the system keyring), "
             "or the MEMDESK_API_KEY variable if you set one.",
         )
     if status == 404:
         return LLMError(
-            f"The {backend} server at {url} has no such model or endpoint (HTTP 404).{said}",
+            f"The {server(backend)} at {url} has no such model or endpoint (HTTP 404).{said}",
             backend,
             "Check the model name (llm.model) and the server URL; OpenAI-compatible URLs usually end in /v1.",
         )
     if status == 429:
         return LLMError(
-            f"The {backend} server is rate limiting requests (HTTP 429).{said}",
+            f"The {server(backend)} is rate limiting requests (HTTP 429).{said}",
             backend,
             "Wait a little and try again; the messages stay unconsolidated until then.",
         )
     if status >= 500:
         return LLMError(
-            f"The {backend} server had an internal error (HTTP {status}).{said}",
+            f"The {server(backend)} had an internal error (HTTP {status}).{said}",
             backend,
             "This is on the server's side; try again later or check the server's logs.",
         )
     return LLMError(
-        f"The {backend} server refused the request (HTTP {status}).{said}",
+        f"The {server(backend)} refused the request (HTTP {status}).{said}",
         backend,
         "Check the model name (llm.model) and the reply limit (llm.max_tokens).",
     )
@@ -109,13 +116,13 @@ def empty_reply(backend: str, cut_off: bool) -> LLMError:
         if cut_off
         else "Try again, or try another model."
     )
-    return LLMError(f"The {backend} model returned an empty reply.", backend, hint)
+    return LLMError(f"The model on the {server(backend)} returned an empty reply.", backend, hint)
 
 
 def refusal(backend: str, detail: str) -> LLMError:
     said = f" It said: {detail}" if detail else ""
     return LLMError(
-        f"The {backend} model declined to process this conversation.{said}",
+        f"The model on the {server(backend)} declined to process this conversation.{said}",
         backend,
         "Try another model, or use the offline backend for this session.",
     )
@@ -123,7 +130,7 @@ def refusal(backend: str, detail: str) -> LLMError:
 
 def unreadable(backend: str, url: str) -> LLMError:
     return LLMError(
-        f"The reply from the {backend} server at {url} could not be read.",
+        f"The reply from the {server(backend)} at {url} could not be read.",
         backend,
         "Check that the URL points at a server speaking this protocol (for OpenAI-compatible "
         "servers the URL usually ends in /v1).",
@@ -133,7 +140,7 @@ def unreadable(backend: str, url: str) -> LLMError:
 def bad_reply(backend: str, step: str, problem: str) -> LLMError:
     """A reply of the wrong shape, twice in a row: a failed call, never the person's mistake."""
     return LLMError(
-        f"The {backend} model's reply to the {step} step could not be used, twice in a row: {problem}.",
+        f"The model's reply to the {step} step could not be used, twice in a row: {problem}.",
         backend,
         "Try another (or a larger) model, or the offline backend for this session; the messages "
         "stay unconsolidated until a run succeeds.",

@@ -13,6 +13,7 @@ Nothing is paraphrased, so nothing can be invented.
 from __future__ import annotations
 
 import heapq
+import re
 import time
 from collections.abc import Callable, Sequence
 from typing import TypeVar
@@ -43,6 +44,11 @@ MAX_ABOUT_SENTENCES = 2
 SPECIFIC_WORTH = 2.0  # per name, code, date or amount a sentence adds to the summary
 MAX_SPECIFICS_COUNTED = 4  # beyond this a sentence is a list, not more worth
 _KEPT_FROM_REPORTS = ("decision", "value")
+# An assistant's sentence that shares this many of the person's last sentence's longer words,
+# and this share of them, repeats it.
+_ECHO_MIN_WORDS = 3
+_ECHO_SHARE = 0.6
+_CAPITALISED = re.compile(r"\b[A-Z][\w'-]+")
 _APP_MEMORY_CANDIDATES = 8  # only top sentences; filling up with weak ones adds noise
 
 ABOUT = "About"
@@ -245,7 +251,41 @@ def _quotable(transcript: str, *, reports_naming_more: bool = False) -> list[Sen
     if reports and reports_naming_more:
         named = _named_in([s for s in sentences if s.position not in reports])
         reports = {position for position in reports if sentences[position].specifics <= named}
-    return [s for s in sentences if s.position not in reports]
+    left_out = reports | _echoes(sentences)
+    return [s for s in sentences if s.position not in left_out]
+
+
+def _echoes(sentences: Sequence[Sentence]) -> set[int]:
+    """The assistant's sentences that repeat what the person asked in the turn before ("Add a
+    note that Jonas owns the permissions change." / "Added to your notes: Jonas owns the
+    permissions-screen change."): the summary says it once, in the person's words. One that
+    names something the person's sentence does not (a date, a number, a name) is kept."""
+    asked: dict[int, list[Sentence]] = {}
+    for sentence in sentences:
+        if sentence.role == "user":
+            asked.setdefault(sentence.turn, []).append(sentence)
+    echoes = set()
+    for sentence in sentences:
+        if sentence.role != "assistant":
+            continue
+        said = _content_words(sentence.text)
+        for request in asked.get(sentence.turn - 1, []):
+            words = _content_words(request.text)
+            shared = len(words & said)
+            repeats = shared >= _ECHO_MIN_WORDS and shared >= _ECHO_SHARE * len(words)
+            named = _capitalised(sentence.text) <= _capitalised(request.text) | words
+            if repeats and named and sentence.specifics <= request.specifics:
+                echoes.add(sentence.position)
+    return echoes
+
+
+def _capitalised(text: str) -> frozenset[str]:
+    """The names a sentence may carry: its capitalised words after the first, lowercased."""
+    return frozenset(word.lower() for word in _CAPITALISED.findall(text.split(" ", 1)[-1]))
+
+
+def _content_words(text: str) -> frozenset[str]:
+    return frozenset(word for word in word_set(text) if len(word) > 3)
 
 
 def _about(sentences: Sequence[Sentence]) -> list[Sentence]:

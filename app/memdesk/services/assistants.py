@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from memdesk.core.trust import (
     ACTOR_MAX_CHARS,
@@ -24,7 +25,14 @@ from memdesk.core.trust import (
 from memdesk.errors import BadInputError, NotFoundError
 from memdesk.services.context import Context
 from memdesk.services.history import History, StepInfo
-from memdesk.store.models import AgentClient, ApiToken, AssistantApp, AssistantTrust, HeldWrite
+from memdesk.store.models import (
+    AgentClient,
+    ApiToken,
+    AssistantApp,
+    AssistantRead,
+    AssistantTrust,
+    HeldWrite,
+)
 
 
 @dataclass(frozen=True)
@@ -99,10 +107,12 @@ class Assistants:
         raise BadInputError(f"{name!r} is ambiguous: {', '.join(matches)}", "give the full name")
 
     def list(self) -> list[ClientInfo]:
-        """Every assistant known: MCP clients seen, admin API tokens, and any with a level, an
+        """Every assistant known: MCP clients seen, admin API tokens, those whose reads are
+        logged (Claude Code's SessionStart hook reads without a call), and any with a level, an
         app limit or held writes; the most recently seen first."""
         with self.ctx.store.read() as session:
             clients = {r.name: r for r in session.scalars(select(AgentClient))}
+            readers = _readers(session)
             active = select(ApiToken).where(ApiToken.revoked_at.is_(None))
             tokens = {API_PREFIX + r.name: r for r in session.scalars(active)}
             trust = select(AssistantTrust.actor, AssistantTrust.level)
@@ -118,13 +128,18 @@ class Assistants:
             for actor, app_id in session.execute(select(AssistantApp.actor, AssistantApp.app_id)):
                 limits.setdefault(actor, set()).add(app_id)
         infos: list[ClientInfo] = []
-        for name in sorted(set(clients) | set(tokens) | set(levels) | set(pending) | set(limits)):
+        named = set(clients) | set(tokens) | set(readers) | set(levels) | set(pending) | set(limits)
+        for name in sorted(named):
             client, token = clients.get(name), tokens.get(name)
+            first_read, last_read = readers.get(name, (None, None))
             # A token's own "last used" (kept to the minute) may be newer than its calls'
             # count, which a running server writes every 30 s.
-            first = client.first_seen if client else (token.created_at if token else None)
+            first = min(
+                (at for at in (client and client.first_seen, token and token.created_at, first_read) if at),
+                default=None,
+            )
             last = max(
-                (at for at in (client and client.last_seen, token and token.last_used_at) if at),
+                (at for at in (client and client.last_seen, token and token.last_used_at, last_read) if at),
                 default=None,
             )
             infos.append(
@@ -145,6 +160,21 @@ class Assistants:
     def writes(self, name: str, limit: int = 20) -> list[StepInfo]:
         """What the assistant wrote, newest first, as history steps."""
         return History(self.ctx).list(limit, actor=name)
+
+
+def _readers(session: Session) -> dict[str, tuple[datetime, datetime]]:
+    """Each actor in the read log, with its first and last read. One index seek per actor (the
+    log may hold millions of reads, from a handful of assistants)."""
+    found: dict[str, tuple[datetime, datetime]] = {}
+    actor = session.scalar(select(func.min(AssistantRead.actor)))
+    while actor is not None:
+        span = select(func.min(AssistantRead.at), func.max(AssistantRead.at)).where(
+            AssistantRead.actor == actor
+        )
+        first, last = session.execute(span).one()
+        found[actor] = (first, last)
+        actor = session.scalar(select(func.min(AssistantRead.actor)).where(AssistantRead.actor > actor))
+    return found
 
 
 def _level(text: str) -> TrustLevel:

@@ -153,7 +153,10 @@ class Entries:
         importance: float | None = None,
     ) -> EntryRow:
         """Change an entry's content and/or importance; ``seen_updated_at=None`` skips the check."""
-        with self.ctx.change(f"Edit entry {entry_id}") as session:
+        # History names an entry by its key, as deleting one does.
+        with self.ctx.store.read() as session:
+            key = session.scalar(select(Entry.key).where(Entry.id == entry_id))
+        with self.ctx.change(f"Edit entry {key if key is not None else entry_id}") as session:
             entry = session.get(Entry, entry_id)
             if entry is None or entry.deleted_at is not None:
                 raise NotFoundError(f"no entry {entry_id}", "it may have been deleted by another program")

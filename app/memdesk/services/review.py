@@ -269,18 +269,19 @@ class Review:
         namespace = self.ctx.settings.memory.user_namespace
         operation = write.operation
         if operation is Operation.SAVE_ENTRY:
-            return f"Memory Context, when recalled ({write.arguments['category']} entry {write.target})"
+            return (
+                f"your assistant's prompt, when a message brings it up "
+                f"({write.arguments['category']} entry {write.target})"
+            )
         if operation is Operation.FORGET_ENTRY:
             return f"removes entry {write.target} from recall"
         if operation is Operation.SET_WORKING:
-            return f"Recent context (working memory, {write.target})"
+            return f"your assistant's prompt, every time (working memory, {write.target})"
         if operation is Operation.APPEND_DOCUMENT:
             if namespace and write.target == f"{namespace}/profile":
-                return f"Who you're talking to ({write.target}), in every prompt"
-            if namespace and write.target == f"{namespace}/patterns":
-                return f"Memory Context, in every prompt that recalls it ({write.target})"
-            if namespace and write.target == f"{namespace}/facts":
-                return f"Memory Context, when recalled ({write.target})"
+                return f"your assistant's prompt, every time ({write.target})"
+            if namespace and write.target in (f"{namespace}/patterns", f"{namespace}/facts"):
+                return f"your assistant's prompt, when a message brings it up ({write.target})"
             return f"{write.target} (not in the prompt)"
         if operation is Operation.ADD_APP_MEMORY:
             return f"the memories of app {write.target}"

@@ -146,7 +146,7 @@ def test_connection_refused_asks_if_the_server_runs(make):
     server.stop()  # the port is now closed
     with pytest.raises(LLMError) as caught:
         backend.complete("s", "u")
-    assert f"model at {backend.base_url} is not reachable; nothing changed." in caught.value.message
+    assert f"server at {backend.base_url} is not reachable; nothing changed." in caught.value.message
     assert isinstance(caught.value, ModelUnreachableError)
     assert f"Is the server running at {backend.base_url}?" in caught.value.hint
 

@@ -34,11 +34,16 @@ def test_failures_are_one_sentence_naming_the_configured_url():
     port = free_port()  # nothing listens there
     with pytest.raises(LLMError) as caught:
         list_models(f"http://127.0.0.1:{port}/v1", None, 1)
-    assert caught.value.message == f"Could not connect to the openai server at http://127.0.0.1:{port}/v1."
+    assert (
+        caught.value.message
+        == f"Could not connect to the OpenAI-compatible server at http://127.0.0.1:{port}/v1."
+    )
 
     with FakeLLMServer(model_routes=()) as server, pytest.raises(LLMError) as caught:
         list_models(server.openai_url, None, 2)
-    assert caught.value.message.startswith(f"The openai server at {server.openai_url} has no such model")
+    assert caught.value.message.startswith(
+        f"The OpenAI-compatible server at {server.openai_url} has no such model"
+    )
 
 
 def test_local_servers_are_found_with_their_models_and_closed_ports_skipped():

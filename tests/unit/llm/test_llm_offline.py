@@ -355,3 +355,17 @@ def test_the_assistants_promise_is_not_the_persons_to_do():
     assert "Please book the plumber Duarte" in parts["To do"]
     assert "remind you on Friday" not in parts["To do"]
     assert "I'll remind you on Friday to call Ferreira" in parts["To do, from the assistant"]
+
+
+def test_an_assistant_confirming_a_request_is_summarised_once():
+    transcript = format_transcript(
+        [
+            ("user", "Summarise what changed in the onboarding flow review yesterday."),
+            ("assistant", "Three changes: the permissions screen moves after sign-up, and the video is cut."),
+            ("user", "Perfect. Add a note that Jonas owns the permissions change."),
+            ("assistant", "Added to your notes: Jonas owns the permissions-screen change."),
+        ]
+    )
+    summary = OfflineSteps().summarize(transcript).value
+    assert summary.count("Jonas owns") == 1, summary
+    assert "Add a note that Jonas owns the permissions change." in summary  # the person's words

@@ -51,7 +51,7 @@ def test_a_reply_of_the_wrong_shape_is_asked_again_then_fails(llm_server, step, 
         STEPS[step](steps_for(llm_server))
     assert len(llm_server.requests) == 2
     assert caught.value.message.startswith(
-        f"The openai model's reply to the {step} step could not be used, twice in a row: {problem}"
+        f"The model's reply to the {step} step could not be used, twice in a row: {problem}"
     )
     assert "offline backend" in (caught.value.hint or "")
 

@@ -148,6 +148,7 @@ def table_action(
 
 ENTER_KEYS = (QKeySequence(Qt.Key.Key_Return), QKeySequence(Qt.Key.Key_Enter))
 DATE = "2026-12-31 23:59"  # the widest time a table shows (see widgets.display.when)
+ACTOR_SAMPLE = "mcp:codex-mcp-client"  # a long assistant name (Codex CLI's), as History and Review show it
 
 
 def size_columns(table: QTableView, samples: dict[int, str]) -> None:

@@ -33,6 +33,12 @@ from memdesk.services.apps import AddResult, AppPage, MemoryRow
 from memdesk.services.memdesk import Memdesk
 
 M = AppMemoryModel
+NO_APP = "Choose an app in the sidebar to see what it remembers."
+NO_APPS = (
+    "No apps yet.\n\nAn app appears here when an assistant keeps a note for it (the MCP tool "
+    'app_memory_add), or when you add one in a terminal:\nmemdesk app add calendar "Prefers '
+    'meetings after 2pm"'
+)
 
 
 # What the app page's writes change: a memory's fields; adding (the cap may move the oldest
@@ -55,7 +61,7 @@ class AppMemoriesView(Page):
         self._select_when_loaded: int | None = None
         self._refresh_after_edit = False
 
-        self.header = ViewHeader("App memories", "Choose an app to see what it remembers.")
+        self.header = ViewHeader("App memories", NO_APP)
         self.private_toggle = PrivateToggle(tasks, ItemKind.APP)
         self.header.add_action(self.private_toggle)
         self.cap_label = QLabel()
@@ -117,6 +123,10 @@ class AppMemoriesView(Page):
         self.add_box = QLineEdit(
             placeholderText="Add a memory: type it and press Enter", clearButtonEnabled=True
         )
+        self.add_box.setToolTip("Adds a memory to the app shown")
+        self.no_apps = theme.empty_note(NO_APPS)
+        self.no_apps.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.no_apps.hide()
         self.add_box.returnPressed.connect(self.add_memory)
 
         tools = QHBoxLayout()
@@ -129,6 +139,7 @@ class AppMemoriesView(Page):
         layout.addWidget(self.notice)
         layout.addLayout(tools)
         layout.addWidget(self.table, 1)
+        layout.addWidget(self.no_apps, 1)
         self.last_read = LastReadLabel(tasks)
         layout.addWidget(self.last_read)
         layout.addWidget(self.add_box)
@@ -136,12 +147,23 @@ class AppMemoriesView(Page):
 
     # --- what the window calls ---------------------------------------------------------------
 
+    def show_no_app(self, apps_exist: bool) -> None:
+        """No app chosen: with none in the store, say how one comes to exist."""
+        self._generation += 1
+        self.app_id, self.page = None, None
+        self.model.set_rows([])
+        self.no_apps.setVisible(not apps_exist)
+        self.table.setVisible(apps_exist)
+        self._show_page()
+
     def show_app(self, app_id: str) -> None:
         if app_id == self.app_id:
             self.refresh()
             return
         self._generation += 1
         self.app_id, self.page = app_id, None
+        self.no_apps.hide()
+        self.table.show()
         self.filter_box.clear()
         self.notice.hide()
         self.model.set_rows([])
@@ -274,7 +296,7 @@ class AppMemoriesView(Page):
     def _show_page(self) -> None:
         page = self.page
         if self.app_id is None:
-            self.header.set_text("App memories", "Choose an app to see what it remembers.")
+            self.header.set_text("App memories", "" if self.no_apps.isVisibleTo(self) else NO_APP)
         elif page is None:
             self.header.set_text(self.app_id, "Loading…")
         else:
@@ -287,6 +309,9 @@ class AppMemoriesView(Page):
         self._paint_cap()
         for widget in (self.filter_box, self.compact_button, self.add_box):
             widget.setEnabled(self.app_id is not None)
+        self.add_box.setPlaceholderText(
+            "Add a memory: type it and press Enter" if self.app_id else "Choose an app to add a memory to it"
+        )
         self.purge_button.setEnabled(bool(page and page.rows))
         self._update_buttons()
 

@@ -27,6 +27,8 @@ from memdesk.gui.models.common import TableModel
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.widgets.tables import selected_rows, setup_table
 from memdesk.servers.client_setup import Snippet, memdesk_command, other_clients, server_args, snippet
+from memdesk.services.claude_hook import EVENTS
+from memdesk.services.clients import claude_code
 from memdesk.services.clients.connect import (
     ClientStatus,
     State,
@@ -66,6 +68,21 @@ def short_path(path: Path) -> str:
     """``path`` with the home folder as ``~``, as the clients' own documentation writes it."""
     home = Path.home()
     return f"~/{path.relative_to(home)}" if path.is_relative_to(home) else str(path)
+
+
+def connected_text(status: ClientStatus) -> str:
+    """What a connected client has in place, in words: its server entry, and Claude Code's hooks."""
+    client = status.client
+    text = (
+        f"{client.title} is connected: {short_path(status.path)} starts Memdesk's MCP server on this store."
+    )
+    if client.name == "claude-code":
+        starts, *reads = EVENTS
+        text += (
+            f" Its hooks in {short_path(claude_code.settings_path())} give it your prompt at "
+            f"{starts} and read its transcript at {', '.join(reads[:-1])} and {reads[-1]}."
+        )
+    return text + f" Restart {client.title} after a change."
 
 
 def _path_label() -> QLabel:
@@ -151,6 +168,7 @@ class ClientConnections(QWidget):
         self.text: QPlainTextEdit | None = None
         self.copy_button: QPushButton | None = None
         self.copy_other_button: QPushButton | None = None
+        self.pane_disconnect: QPushButton | None = None
         self.other_clients: Snippet | None = None  # the command line, for any other client
         if snippets:
             self._add_snippet_view(layout)
@@ -159,16 +177,24 @@ class ClientConnections(QWidget):
     def _add_snippet_view(self, layout: QHBoxLayout) -> None:
         self.where = QLabel()
         self.where.setWordWrap(True)
+        self.where.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.where.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.text = QPlainTextEdit(readOnly=True)
         self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        # Wrapped: a one-line command is read whole, never cut at the pane's edge.
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.copy_button = QPushButton("Copy")
         self.copy_button.setToolTip("Copy the set-up text, to add it by hand")
         self.copy_button.clicked.connect(self.copy)
         self.copy_other_button = QPushButton("Copy Command for Other Clients")
         self.copy_other_button.clicked.connect(self.copy_other)
+        # Connected, the set-up text would add a second server: the pane offers Disconnect.
+        self.pane_disconnect = QPushButton("Disconnect")
+        self.pane_disconnect.setToolTip(self.disconnect_button.toolTip())
+        self.pane_disconnect.clicked.connect(self.disconnect_selected)
         buttons = QHBoxLayout()
         buttons.addWidget(self.copy_button)
+        buttons.addWidget(self.pane_disconnect)
         buttons.addWidget(self.copy_other_button)
         buttons.addStretch(1)
         column = QVBoxLayout()
@@ -206,9 +232,19 @@ class ClientConnections(QWidget):
         self.detail.setText(row.status.problem if row else "")
         self.detail.setVisible(bool(self.detail.text()))
         if self.where is not None and self.text is not None and self.copy_button is not None:
-            self.where.setText(row.snippet.where if row else "")
-            self.text.setPlainText(row.snippet.text if row else "")
+            assert self.pane_disconnect is not None
+            connected = row is not None and row.status.state is State.CONNECTED
+            if connected:
+                assert row is not None
+                self.where.setText(connected_text(row.status))
+            else:
+                self.where.setText(row.snippet.where if row else "")
+            self.text.setPlainText(row.snippet.text if row and not connected else "")
+            self.text.setVisible(not connected)
+            self.copy_button.setVisible(not connected)
             self.copy_button.setText("Copy")
+            self.pane_disconnect.setVisible(connected)
+            self.pane_disconnect.setEnabled(bool(row and row.can_disconnect))
 
     def copy(self) -> None:
         row = self._chosen()

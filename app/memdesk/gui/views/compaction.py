@@ -493,24 +493,29 @@ class CompactionView(Page):
         self._update_buttons()
 
     def _run_failed(self, exc: Exception) -> None:
+        """Said once, above the proposal: what failed, what became of the messages, what to
+        check. Only an unexpected error gets a dialog (and its details in the terminal)."""
         self._finished()
         if isinstance(exc, CompactionCancelled):
             self.bar.show_message("Cancelled. Nothing was written; the messages are as they were.")
             return
         if isinstance(exc, CompactionDegraded):
             self.tasks.store_changed.emit(EVERYTHING)  # a new timeline entry: other views and counts follow
-            self.error_bar.show_message(
+            said = (
                 f"The model failed again, so the {exc.archived} messages were archived as they are in "
                 f"timeline entry {exc.entry_key}. Ctrl+Z undoes that."
             )
         elif isinstance(exc, LLMError):
+            said = exc.message.rstrip(" .") + ". The messages stay as they are, to compact later."
+        elif isinstance(exc, MemdeskError):
             said = exc.message.rstrip(" .") + "."
-            self.error_bar.show_message(f"{said} The messages stay as they are, to compact later.")
-        self.refresh()  # failure counts and archives change the session list
-        if isinstance(exc, MemdeskError):
-            dialogs.error(self, "Compaction failed", dialogs.describe_error(exc))
         else:
+            self.refresh()
             dialogs.show_error(self, exc, "Compaction failed")
+            return
+        hint = f"<br><br>{html.escape(exc.hint)}" if isinstance(exc, MemdeskError) and exc.hint else ""
+        self.error_bar.show_message(f"<b>Compaction failed.</b> {html.escape(said)}{hint}")
+        self.refresh()  # failure counts and archives change the session list
 
     # --- the proposal ------------------------------------------------------------------------
 

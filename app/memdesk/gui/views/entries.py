@@ -37,6 +37,14 @@ E = EntryTableModel
 FILTER_DELAY_MS = 250  # typing a word reads the store once, not once per letter
 CONFIRM_DELETE_FROM = 50  # deleting this many entries at once asks first
 TITLES = {"knowledge": "Knowledge", "timeline": "Timeline"}
+# What an empty list says: what lands here, and how.
+EMPTY_TEXTS = {
+    "knowledge": "No knowledge entries yet.\n\nLasting facts kept under a short key (home_city, "
+    "editor…) land here: an assistant saves them with the MCP tool memory_store, and you add one "
+    "with Add… above. Each is recalled into the prompt when a message matches it.",
+    "timeline": "No timeline entries yet.\n\nDated events land here: what compaction keeps from "
+    "a conversation, and what an assistant saves with memory_store as a timeline entry.",
+}
 
 
 class EntriesView(Page):
@@ -117,6 +125,9 @@ class EntriesView(Page):
         layout.addWidget(self.header)
         layout.addLayout(tools)
         layout.addWidget(self.table, 1)
+        self.empty_label = theme.empty_note(EMPTY_TEXTS[category])
+        self.empty_label.hide()
+        layout.addWidget(self.empty_label, 1)
         self.last_read = LastReadLabel(tasks)
         layout.addWidget(self.last_read)
         if first_page is not None:
@@ -242,6 +253,10 @@ class EntriesView(Page):
         if not self.model.complete:
             self.header.set_text(TITLES[self.category], "Loading…")
             return
+        # Nothing at all (not merely nothing matching the filter): say what would be here.
+        empty = count == 0 and not self.model.query.text
+        self.table.setVisible(not empty)
+        self.empty_label.setVisible(empty)
         text = plural(count, "entry", "entries")
         if self.model.query.text:
             text += f" matching “{self.model.query.text}”"

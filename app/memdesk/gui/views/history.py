@@ -26,7 +26,7 @@ from memdesk.core.actors import MEANINGS
 from memdesk.errors import NotFoundError
 from memdesk.gui import theme
 from memdesk.gui.models.common import NUMBER_ALIGNMENT, Index, TableModel
-from memdesk.gui.models.tableview import DATE, ENTER_KEYS, size_columns, table_action
+from memdesk.gui.models.tableview import ACTOR_SAMPLE, DATE, ENTER_KEYS, size_columns, table_action
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.views.base import Page
 from memdesk.gui.widgets import display
@@ -110,6 +110,8 @@ class StepsModel(TableModel):
                 STATE_NAMES.get(step.state, step.state),
                 str(step.changes),
             )[column]
+        if role == Qt.ItemDataRole.ToolTipRole and column in (self.ACTOR, self.ACTION):
+            return step.actor if column == self.ACTOR else step.label
         if role == Qt.ItemDataRole.ForegroundRole and step.state != "done":
             return theme.muted()
         if role == Qt.ItemDataRole.TextAlignmentRole and column == self.CHANGES:
@@ -126,10 +128,12 @@ class ChangeRow:
 
 
 def _format_value(name: str, value: Any) -> str:
+    if name.endswith("_at") and isinstance(value, str):
+        value = display.when(datetime.fromisoformat(value))
+    if name == "deleted_at":  # read as where the item is, not as a field
+        return f"in Trash since {value}" if value else "not in Trash"
     if value is None:
         return "none"
-    if name.endswith("_at") and isinstance(value, str):
-        return display.when(datetime.fromisoformat(value))
     return value if isinstance(value, str) else json.dumps(value)
 
 
@@ -139,7 +143,10 @@ def _format_fields(values: dict[str, Any] | None, fields: list[str]) -> str:
     parts = []
     for name in fields:
         text = _format_value(name, values.get(name))
-        parts.append(text if name == "content" and len(fields) == 1 else f"{name}: {text}")
+        if (name == "content" and len(fields) == 1) or name == "deleted_at":
+            parts.append(text)
+        else:  # "expires_at" reads "expires"
+            parts.append(f"{name.removesuffix('_at').replace('_', ' ')}: {text}")
     return "\n".join(parts)
 
 
@@ -289,11 +296,10 @@ class HistoryView(Page):
         self.steps = StepsModel(self)
         self.steps_table = QTableView()
         self.steps_table.setModel(self.steps)
-        setup_table(
-            self.steps_table,
-            StepsModel.ACTION,
-            {StepsModel.WHEN: 17, StepsModel.ACTOR: 18, StepsModel.STATE: 9, StepsModel.CHANGES: 8},
-        )
+        setup_table(self.steps_table, StepsModel.ACTION, {StepsModel.STATE: 9, StepsModel.CHANGES: 8})
+        size_columns(self.steps_table, {StepsModel.WHEN: DATE, StepsModel.ACTOR: ACTOR_SAMPLE})
+        # A long name keeps both ends ("mcp:cod…client"); the tooltip has all of it.
+        self.steps_table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.steps_table.selectionModel().currentRowChanged.connect(self._step_selected)
         self.changes = ChangesModel(self)
         self.changes_table = QTableView()

@@ -8,8 +8,9 @@ was made is dropped, so typing never shows an older prompt last.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import cast
@@ -162,6 +163,9 @@ def section_token_changes(before: ComposedPrompt, after: ComposedPrompt) -> list
 
 @dataclass(frozen=True)
 class Preview:
+    """The prompt the inputs give; when comparing, prompt A (``baseline``) and prompt B
+    (``later`` when it is these inputs at a later time, else ``prompt`` itself)."""
+
     inputs: PreviewInputs
     prompt: ComposedPrompt
     baseline_inputs: PreviewInputs | None = None
@@ -170,13 +174,33 @@ class Preview:
     # What the composer read from disk that exists now (a watcher can follow only those).
     watch: tuple[str, ...] = ()
     sources: tuple[PromptSource, ...] = ()  # who wrote each item, and where it is in the text
+    later_inputs: PreviewInputs | None = None
+    later: ComposedPrompt | None = None
+
+    @property
+    def compared(self) -> tuple[PreviewInputs, ComposedPrompt]:
+        """Prompt B of a comparison, with its inputs."""
+        if self.later_inputs is not None and self.later is not None:
+            return self.later_inputs, self.later
+        return self.inputs, self.prompt
 
 
-def compose_preview(app: Memdesk, inputs: PreviewInputs, baseline: PreviewInputs | None) -> Preview:
-    """Runs on a worker thread: the prompt, and the one to compare it with."""
+Shift = Callable[[datetime], datetime]
+
+
+def compose_preview(
+    app: Memdesk, inputs: PreviewInputs, baseline: PreviewInputs | None, later: Shift | None = None
+) -> Preview:
+    """Runs on a worker thread: the prompt, and the one to compare it with: A = ``baseline``
+    and B = the inputs, or (``later``) A = the inputs and B = the inputs at a later time."""
     prompt = app.prompt.compose(inputs.spec())
     watch = tuple(str(path) for path in prompt.depends_on if path.exists())
     sources = tuple(app.provenance.sources(prompt))
+    if later is not None:
+        shifted = replace(inputs, when=later(prompt.now))
+        after = app.prompt.compose(shifted.spec())
+        diff = tuple(diff_lines(prompt.text, after.text))
+        return Preview(inputs, prompt, inputs, prompt, diff, watch, sources, shifted, after)
     if baseline is None:
         return Preview(inputs, prompt, watch=watch, sources=sources)
     before = app.prompt.compose(baseline.spec())
@@ -198,6 +222,7 @@ SECTION_HUES = {
     "recall": 335,
 }
 GUTTER_MAX = 170
+_AFTER_SLASH = re.compile(r"(?<=/)")  # where a path may break across lines
 STRIP_WIDTH = 4
 
 
@@ -367,7 +392,11 @@ class PromptText(QPlainTextEdit):
             lines = [
                 (band.section.name, bold, accent),
                 (f"{band.section.tokens:,} tokens", self.font(), theme.muted(pal)),
-                (band.section.source, self.font(), theme.muted(pal)),
+                # The source wraps at its spaces; only a single word too long is cut.
+                *(
+                    (part, self.font(), theme.muted(pal))
+                    for part in wrap_words(band.section.source, metrics, room)
+                ),
             ]
             y = max(top, 0.0) + 2
             for text, font, color in lines:
@@ -378,6 +407,21 @@ class PromptText(QPlainTextEdit):
                 elided = QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideMiddle, room)
                 painter.drawText(QRectF(6, y, room, line), Qt.AlignmentFlag.AlignVCenter, elided)
                 y += line
+
+
+def wrap_words(text: str, metrics: QFontMetricsF, width: float) -> list[str]:
+    """``text`` in lines no wider than ``width``, broken at spaces or after a slash
+    ("user/" "profile"); a single piece still too wide is left for the caller to elide."""
+    lines: list[str] = []
+    for word in text.split():
+        for piece in _AFTER_SLASH.split(word):
+            glue = "" if lines and lines[-1].endswith("/") else " "
+            joined = f"{lines[-1]}{glue}{piece}" if lines else piece
+            if lines and metrics.horizontalAdvance(joined) <= width:
+                lines[-1] = joined
+            elif piece:
+                lines.append(piece)
+    return lines
 
 
 class DiffText(QPlainTextEdit):
@@ -449,6 +493,7 @@ class PromptPreviewView(Page):
         self.result: Preview | None = None
         self._when: datetime | None = None
         self._baseline: PreviewInputs | None = None
+        self._later: Shift | None = None  # comparing with these inputs at a later time
         self._request = 0
         self._started = False
         self._timer = QTimer(self)
@@ -486,7 +531,8 @@ class PromptPreviewView(Page):
         )
         self.reader.currentIndexChanged.connect(self._schedule)
         self.message = QLineEdit()
-        self.message.setPlaceholderText("the user's first message (drives recall)")
+        self.message.setPlaceholderText("what the user says first")
+        self.message.setToolTip("The user's first message: it decides what is recalled into the prompt")
         self.message.setClearButtonEnabled(True)
         self.message.textChanged.connect(self._schedule)
 
@@ -587,7 +633,6 @@ class PromptPreviewView(Page):
         self.sources_panel.open_requested.connect(self.open_requested)
         self.sources_panel.undo_requested.connect(self.undo_step)
         self.tabs.addTab(self.sources_panel, "Who wrote it")
-        self.tabs.setCornerWidget(self.sources_panel.assistants_only)  # marks the prompt tab too
         self.left_out = QLabel()
         self.left_out.setWordWrap(True)
         theme.follow(self.left_out, lambda: theme.set_text_color(self.left_out, theme.muted()))
@@ -638,6 +683,9 @@ class PromptPreviewView(Page):
         out.addLayout(self.actions)
         out.addWidget(self.summary)
         out.addWidget(self.errors)
+        # Above the tabs rather than beside them (it marks the Prompt tab too), so a narrow
+        # pane keeps every tab's title whole.
+        out.addWidget(self.sources_panel.assistants_only)
         out.addWidget(self.tabs, 1)
         out.addWidget(self.left_out)
 
@@ -725,18 +773,23 @@ class PromptPreviewView(Page):
 
     def compare_with(self, baseline: PreviewInputs | None = None) -> None:
         """Compare what the inputs give from now on with ``baseline`` (default: the current inputs)."""
-        self._baseline = baseline or self.inputs()
+        self._baseline, self._later = baseline or self.inputs(), None
+        self._show_compare()
+
+    def compare_later(self, shift: Shift) -> None:
+        """Compare the inputs (A, still shown on the left) with the same inputs at ``shift``
+        of their date (B); the inputs themselves stay as they are."""
+        self._baseline, self._later = None, shift
+        self._show_compare()
+
+    def _show_compare(self) -> None:
         self.stop_compare.setEnabled(True)
         self.tabs.setTabEnabled(1, True)
         self.tabs.setCurrentIndex(1)
         self._schedule()
 
-    def compare_later(self, shift: Callable[[datetime], datetime]) -> None:
-        self.compare_with()
-        self.set_date(shift(self._effective_date()))
-
     def end_compare(self) -> None:
-        self._baseline = None
+        self._baseline, self._later = None, None
         self.stop_compare.setEnabled(False)
         self.tabs.setCurrentIndex(0)
         self.tabs.setTabEnabled(1, False)
@@ -779,9 +832,9 @@ class PromptPreviewView(Page):
     def _compose(self) -> None:
         self._request += 1
         request = self._request
-        inputs, baseline = self.inputs(), self._baseline
+        inputs, baseline, later = self.inputs(), self._baseline, self._later
         self.tasks.read(
-            lambda app: compose_preview(app, inputs, baseline),
+            lambda app: compose_preview(app, inputs, baseline, later),
             on_done=lambda result: self._show(request, result),
             on_error=lambda exc: self._failed(request, exc),
         )
@@ -802,8 +855,17 @@ class PromptPreviewView(Page):
         moment = "now" if result.inputs.when is None else "at"
         self.total.setText(f"{prompt.tokens:,} tokens")
         self._fit_actions()  # a longer number may no longer fit beside the buttons
+        # The total is counted over the whole text (the breaks between sections too), each
+        # section on its own: say so where the two figures differ.
+        in_sections = sum(s.tokens for s in included)
+        breaks = (
+            f" ({in_sections:,} tokens counted section by section; the total counts the whole "
+            "text, breaks between sections included)"
+            if in_sections != prompt.tokens
+            else ""
+        )
         self.summary.setText(
-            f"{len(included)} of {len(prompt.sections)} sections · "
+            f"{len(included)} of {len(prompt.sections)} sections{breaks} · "
             f"composed {moment} {format_minute(prompt.now)} UTC"
         )
         notes = [f"{s.name}: {_reason(s, prompt.private)}" for s in prompt.sections if not s.included]
@@ -834,12 +896,13 @@ class PromptPreviewView(Page):
             self.diff_view.set_diff([])
             self.diff_summary.clear()
             return
-        before, after = result.baseline, result.prompt
+        before = result.baseline
+        after_inputs, after = result.compared
         changes = section_token_changes(before, after)
         by_section = " · ".join(f"{name} {signed(delta)}" for name, delta in changes) or "no section changed"
         self.diff_summary.setText(
             f"A: {result.baseline_inputs.describe(before.now)} — {before.tokens:,} tokens\n"
-            f"B: {result.inputs.describe(after.now)} — {after.tokens:,} tokens\n"
+            f"B: {after_inputs.describe(after.now)} — {after.tokens:,} tokens\n"
             f"B − A: {signed(after.tokens - before.tokens)} tokens ({by_section})"
         )
         self.diff_view.set_diff(list(result.diff))

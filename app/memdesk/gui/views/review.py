@@ -32,6 +32,7 @@ from memdesk.core.suspicious import Finding, findings
 from memdesk.core.trust import TrustLevel, is_assistant
 from memdesk.gui import dialogs, theme
 from memdesk.gui.models.common import TableModel
+from memdesk.gui.models.tableview import ACTOR_SAMPLE, DATE, size_columns
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.views.base import Page
 from memdesk.gui.widgets import display
@@ -123,7 +124,8 @@ class ReviewModel(TableModel):
                 display.when(held.created_at),
             )[column]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return "\n".join(held.reasons) or None
+            whole = (held.actor, held.write.title, item.where, None, display.when(held.created_at))[column]
+            return whole or "\n".join(held.reasons) or None  # the text's cell: why it waits
         return None
 
 
@@ -150,9 +152,12 @@ class ReviewView(Page):
         setup_table(
             self.table,
             ReviewModel.TEXT,
-            {ReviewModel.ASSISTANT: 16, ReviewModel.ACTION: 22, ReviewModel.WHERE: 28, ReviewModel.HELD: 14},
+            {ReviewModel.ACTION: 22, ReviewModel.WHERE: 28},
             multi_select=True,
         )
+        size_columns(self.table, {ReviewModel.ASSISTANT: ACTOR_SAMPLE, ReviewModel.HELD: DATE})
+        # A long name keeps both ends; every cut cell has its whole text as a tooltip.
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         for key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
             shortcut = QShortcut(QKeySequence(key), self.table, context=Qt.ShortcutContext.WidgetShortcut)

@@ -133,10 +133,11 @@ class ExpiryTimelineView(Page):
         self.app_filter.currentIndexChanged.connect(self._apply_filters)
 
         self.upcoming = QListWidget()
-        # Two lines per item (when, what), each cut with "…": wrapped rows were measured at
-        # one width and drawn at another, leaving gaps and cut-off lines in a narrow list.
+        # Two lines per item (when, what), each cut with "…" in the middle, so both the kind and
+        # the name's end show (the tooltip has it all): wrapped rows were measured at one width
+        # and drawn at another, leaving gaps and cut-off lines in a narrow list.
         self.upcoming.setWordWrap(False)
-        self.upcoming.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.upcoming.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.upcoming.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.upcoming.setSpacing(2)
         self.upcoming.setAlternatingRowColors(True)
@@ -193,7 +194,8 @@ class ExpiryTimelineView(Page):
         splitter.addWidget(side)
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 0)
-        side.setMinimumWidth(150)
+        # Room for a typical entry's name ("timeline 2026-02-03-team-offsite") beside the bars.
+        side.setMinimumWidth(self.fontMetrics().horizontalAdvance("timeline 2026-02-03-team-offsite") + 40)
         self.splitter = splitter
         splitter.setChildrenCollapsible(False)
 
