@@ -22,6 +22,7 @@ import json
 import math
 import re
 import unicodedata
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -60,6 +61,7 @@ class Finding:
     reason: str
     start: int
     end: int
+    learned: bool = False  # the learned model's finding, not a rule's
 
 
 @dataclass(frozen=True)
@@ -1371,20 +1373,35 @@ _CONFUSABLE = re.compile("[\u0370-\u03ff\u0400-\u04ff]")
 _CONFUSABLE_SCRIPTS = ("CYRILLIC", "GREEK")
 
 
-def findings(text: str, *, learned: bool = True) -> list[Finding]:
+def findings(text: str, *, learned: bool = True, own: Collection[str] | None = None) -> list[Finding]:
     """Why ``text`` reads as instructions to an assistant, with where; [] when it does not.
-    ``learned=False``: by the rules alone, without the learned model."""
-    return _findings(text, 0, learned)
+    ``learned=False``: by the rules alone, without the learned model. ``own``: the words of
+    ``text`` its writer added to what they read (a model's edit of a stored fact, beside the
+    fact's words and the person's); the learned model then holds the text only when the words
+    that weighed most hold one of them. The rules read all of it, whoever said it."""
+    found = _findings(text, 0, learned and (own is None or bool(own)))
+    if own is None:
+        return found
+    return [
+        finding
+        for finding in found
+        if not finding.learned or _holds_any(text[finding.start : finding.end], own)
+    ]
+
+
+def _holds_any(phrase: str, words: Collection[str]) -> bool:
+    return any(re.search(rf"(?<!\w){re.escape(word)}(?!\w)", phrase, re.IGNORECASE) for word in words)
 
 
 def is_suspicious(text: str) -> bool:
     return bool(findings(text))
 
 
-def suspicious_reasons(text: str, *, learned: bool = True) -> list[str]:
-    """Each reason once, quoting the words that matched, so a reviewer can find them."""
+def suspicious_reasons(text: str, *, learned: bool = True, own: Collection[str] | None = None) -> list[str]:
+    """Each reason once, quoting the words that matched, so a reviewer can find them (``own``:
+    as ``findings`` reads it)."""
     words: dict[str, list[str]] = {}
-    for finding in findings(text, learned=learned):
+    for finding in findings(text, learned=learned, own=own):
         quoted = words.setdefault(finding.reason, [])
         excerpt = _excerpt(text[finding.start : finding.end])
         if excerpt and excerpt not in quoted:
@@ -1397,9 +1414,10 @@ def _quoting(why: str, words: str) -> str:
     return f"{why[:-1]}; “{words}”)" if why.endswith(")") else f"{why} (“{words}”)"
 
 
-def describe(text: str, *, learned: bool = True) -> str:
-    """The reasons as one sentence; "" when the text is not suspicious."""
-    reasons = suspicious_reasons(text, learned=learned)
+def describe(text: str, *, learned: bool = True, own: Collection[str] | None = None) -> str:
+    """The reasons as one sentence; "" when the text is not suspicious (``own``: as ``findings``
+    reads it)."""
+    reasons = suspicious_reasons(text, learned=learned, own=own)
     return ("It " + "; it ".join(reasons) + ".") if reasons else ""
 
 
@@ -1466,7 +1484,7 @@ def _learned(text: str, clean: str, lowered: str, origin: list[int] | None) -> l
         why = LEARNED_WINDOW_REASON.format(score=shown, first=first, last=last, total=total)
     else:
         why = LEARNED_REASON.format(score=shown)
-    return [Finding(why, start, end)]
+    return [Finding(why, start, end, learned=True)]
 
 
 def learned_hold_score(model: detector.Model, text: str) -> float:
