@@ -22,6 +22,7 @@ import json
 import math
 import re
 import unicodedata
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -60,6 +61,7 @@ class Finding:
     reason: str
     start: int
     end: int
+    learned: bool = False  # the learned model's finding, not a rule's
 
 
 @dataclass(frozen=True)
@@ -1371,20 +1373,36 @@ _CONFUSABLE = re.compile("[\u0370-\u03ff\u0400-\u04ff]")
 _CONFUSABLE_SCRIPTS = ("CYRILLIC", "GREEK")
 
 
-def findings(text: str, *, learned: bool = True) -> list[Finding]:
+def findings(text: str, *, learned: bool = True, own: Collection[str] | None = None) -> list[Finding]:
     """Why ``text`` reads as instructions to an assistant, with where; [] when it does not.
-    ``learned=False``: by the rules alone, without the learned model."""
-    return _findings(text, 0, learned)
+    ``learned=False``: by the rules alone, without the learned model. ``own``: given when
+    ``text`` rewrites a stored fact about the person, the words its writer added to what they
+    read (the fact's words and the person's); the learned model then holds the text only when
+    the words that weighed most hold one of them, and, as a note about the person, only when
+    surer if it speaks to no one. The rules read all of it, whoever said it."""
+    found = _findings(text, 0, learned and (own is None or bool(own)), about_the_person=own is not None)
+    if own is None:
+        return found
+    return [
+        finding
+        for finding in found
+        if not finding.learned or _holds_any(text[finding.start : finding.end], own)
+    ]
+
+
+def _holds_any(phrase: str, words: Collection[str]) -> bool:
+    return any(re.search(rf"(?<!\w){re.escape(word)}(?!\w)", phrase, re.IGNORECASE) for word in words)
 
 
 def is_suspicious(text: str) -> bool:
     return bool(findings(text))
 
 
-def suspicious_reasons(text: str, *, learned: bool = True) -> list[str]:
-    """Each reason once, quoting the words that matched, so a reviewer can find them."""
+def suspicious_reasons(text: str, *, learned: bool = True, own: Collection[str] | None = None) -> list[str]:
+    """Each reason once, quoting the words that matched, so a reviewer can find them (``own``:
+    as ``findings`` reads it)."""
     words: dict[str, list[str]] = {}
-    for finding in findings(text, learned=learned):
+    for finding in findings(text, learned=learned, own=own):
         quoted = words.setdefault(finding.reason, [])
         excerpt = _excerpt(text[finding.start : finding.end])
         if excerpt and excerpt not in quoted:
@@ -1397,9 +1415,10 @@ def _quoting(why: str, words: str) -> str:
     return f"{why[:-1]}; “{words}”)" if why.endswith(")") else f"{why} (“{words}”)"
 
 
-def describe(text: str, *, learned: bool = True) -> str:
-    """The reasons as one sentence; "" when the text is not suspicious."""
-    reasons = suspicious_reasons(text, learned=learned)
+def describe(text: str, *, learned: bool = True, own: Collection[str] | None = None) -> str:
+    """The reasons as one sentence; "" when the text is not suspicious (``own``: as ``findings``
+    reads it)."""
+    reasons = suspicious_reasons(text, learned=learned, own=own)
     return ("It " + "; it ".join(reasons) + ".") if reasons else ""
 
 
@@ -1409,7 +1428,9 @@ def flagged(label: str, text: str) -> str | None:
     return f"{label} reads like instructions to an assistant: {'; '.join(reasons)}" if reasons else None
 
 
-def _findings(text: str, depth: int, learned: bool = True) -> list[Finding]:
+def _findings(
+    text: str, depth: int, learned: bool = True, *, about_the_person: bool = False
+) -> list[Finding]:
     if not text:
         return []
     clean, origin = normalised(text)
@@ -1431,7 +1452,8 @@ def _findings(text: str, depth: int, learned: bool = True) -> list[Finding]:
     # Weak rules count only together: two different ones, or one with a strong rule. What the
     # rules let through, the learned model reads.
     if not _rules_hold(found):
-        found = [(finding, STRONG) for finding in _learned(text, clean, lowered, origin)] if learned else []
+        held = _learned(text, clean, lowered, origin, about_the_person) if learned else []
+        found = [(finding, STRONG) for finding in held]
         if not found:
             return []
     return sorted((finding for finding, _weight in found), key=lambda f: f.start)
@@ -1449,12 +1471,14 @@ def _rules_hold(found: list[tuple[Finding, int]]) -> bool:
     )
 
 
-def _learned(text: str, clean: str, lowered: str, origin: list[int] | None) -> list[Finding]:
+def _learned(
+    text: str, clean: str, lowered: str, origin: list[int] | None, about_the_person: bool
+) -> list[Finding]:
     """The model's finding, on the phrase that weighed most, when its score passes its threshold."""
     model = detector.model()
     if model is None:
         return []
-    held_at, score, phrase = _model_verdict(model, clean, lowered, model.threshold)
+    held_at, score, phrase = _model_verdict(model, clean, lowered, model.threshold, about_the_person)
     if held_at < model.threshold:
         return []
     start, end = (phrase.start, phrase.end) if phrase else (0, len(clean))
@@ -1466,7 +1490,7 @@ def _learned(text: str, clean: str, lowered: str, origin: list[int] | None) -> l
         why = LEARNED_WINDOW_REASON.format(score=shown, first=first, last=last, total=total)
     else:
         why = LEARNED_REASON.format(score=shown)
-    return [Finding(why, start, end)]
+    return [Finding(why, start, end, learned=True)]
 
 
 def learned_hold_score(model: detector.Model, text: str) -> float:
@@ -1479,11 +1503,13 @@ def learned_hold_score(model: detector.Model, text: str) -> float:
 
 
 def _model_verdict(
-    model: detector.Model, clean: str, lowered: str, floor: float
+    model: detector.Model, clean: str, lowered: str, floor: float, about_the_person: bool = False
 ) -> tuple[float, float, detector.Phrase | None]:
     """The highest threshold at which ``model`` holds the text (``learned_hold_score``), its
     score once what is not said to the reader is set aside, and the phrase that weighed most
-    then. A text is read no further once it scores under ``floor`` (its threshold is then 0)."""
+    then. A text is read no further once it scores under ``floor`` (its threshold is then 0).
+    ``about_the_person``: the text is a stored fact about the person (rewritten), a note about
+    them whether or not it names them, so one that speaks to no one only mentions."""
     read, pieces = reading(clean)
     score = model.score(read, pieces)
     if score < floor:
@@ -1493,7 +1519,8 @@ def _model_verdict(
         return 0.0, score, None
     answers_in = re.search(_PREFERENCE, lowered) and not _OWN_SETUP.search(lowered)
     preference = answers_in or _CHANGE_SUBJECT.match(lowered)
-    if (score < PREFERENCE_THRESHOLD and preference) or (score < MENTION_THRESHOLD and only_mentions(read)):
+    mentions = only_mentions(read) or (about_the_person and not addresses_a_reader(read))
+    if (score < PREFERENCE_THRESHOLD and preference) or (score < MENTION_THRESHOLD and mentions):
         return 0.0, score, None
     # Lower-casing keeps offsets but for a few letters (İ); then the whole text is marked.
     phrase = model.weightiest_phrase(read) if len(read) == len(clean) else None

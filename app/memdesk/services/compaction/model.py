@@ -135,11 +135,15 @@ class Change:
         if not self.model_written:
             return
         read = sources.with_text(self.before)
-        # A change to a stored fact written only in words it read (the fact's, the person's,
-        # the other stored facts') has no words of the model's own for the learned detector to
-        # judge; the rules still read all of it.
-        own = self.kind not in FACT_CHANGES or bool(unread_words(self.after, read))
-        self.suspicion = describe(self.after, learned=own)
+        # A change to a stored fact is judged by the learned detector on the words the model
+        # added to what it read (the fact's, the person's, the other stored facts'): the phrase
+        # that weighs most must hold one of them, and a line that speaks to no one is a note
+        # about the person. Fact lines in the person's words (a phone number, a job at a named
+        # place) score high on their own, and the line was already theirs; the rules still read
+        # all of the new text, an order copied from the conversation included, since a pasted
+        # message can carry one.
+        own = unread_words(self.after, read) if self.kind in FACT_CHANGES else None
+        self.suspicion = describe(self.after, own=own)
         self.marks = tuple(check(self.after, read))
         self.grounding = describe_marks(self.marks)
         if self.suspicion or self.marks:
