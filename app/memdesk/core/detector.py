@@ -159,7 +159,9 @@ def reads_pieces(read: str) -> bool:
     """Whether ``Model.score`` reads what was blanked out of ``read`` (``blanked_pieces``): a text
     longer than a window is judged by its windows of words alone, so its pieces need not be
     worked out."""
-    return _one_window(words(read))
+    # A word and the whitespace after it take two characters at least: a text this short holds
+    # no more than a window of words, and is not split to count them.
+    return len(read) <= 2 * WINDOW or _one_window(words(read))
 
 
 def _one_window(found: list[str]) -> bool:
