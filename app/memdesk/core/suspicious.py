@@ -1353,12 +1353,9 @@ _GPT_NAME = re.compile(r"[a-z]gpt\b")
 # a colon ends the line before it (checked by hand: a regular expression that starts by looking
 # behind is tried at every character, this one only at line breaks).
 _BREAK_BEFORE_WORD = re.compile(r"\n(?=[^\W\d_])")
-# A run worth decoding: 32 characters without a space, or a dozen spaced hex pairs from a word's
-# start. Each opens with the class of character it starts with (the hex pairs' word start checked
-# behind their first digit), so the engine skips to such characters; a run of 32 lies in a word
-# at least as long, whose start it also matches from.
-_UNSPACED_RUN = re.compile(r"\S{32}")
-_SPACED_HEX = re.compile(r"[0-9a-fA-F](?<!\S.)[0-9a-fA-F][\s:](?:[0-9a-fA-F]{2}[\s:]){11}")
+# A run worth decoding: 32 characters without a space, or a dozen spaced hex pairs. Both are
+# tried only where a word starts, which keeps the scan linear.
+_LONG_RUN = re.compile(r"(?<!\S)(?:\S{32}|(?:[0-9a-fA-F]{2}[\s:]){12})")
 # At least six letters each written alone, with a space, dot, dash, slash or backslash after it.
 _SPELLED = re.compile(r"[ .\\*|/-]((?:[^\W\d_][ .\\*|/-]){5,}[^\W\d_])(?![^\W\d_])")
 # Letters alone as words: a text spelled out holds several; honest text holds a few ("a", "I",
@@ -1615,15 +1612,11 @@ def _structural(text: str, depth: int, maybe_hidden: bool, maybe_spelled: bool) 
     morse = _MORSE.search(text) if text.count("-") + text.count(".") > 40 else None
     if morse:
         found.append(Finding("holds a Morse-coded message", morse.start(), morse.end()))
-    if depth < _MAX_DECODE_DEPTH and _holds_long_run(text):
+    if depth < _MAX_DECODE_DEPTH and len(text) >= 32 and _LONG_RUN.search(text):
         found += _encoded(text, depth)
     if depth < _MAX_DECODE_DEPTH and (maybe_spelled or "&#" in text):
         found += _spelled_out(text, depth)
     return found
-
-
-def _holds_long_run(text: str) -> bool:
-    return len(text) >= 32 and bool(_UNSPACED_RUN.search(text) or _SPACED_HEX.search(text))
 
 
 def _spelled_out(text: str, depth: int) -> list[Finding]:
