@@ -1669,8 +1669,9 @@ def normalised(text: str) -> tuple[str, list[int] | None]:
         text.isascii() or (unicodedata.is_normalized("NFKC", text) and not _SMALL_CAPITAL.search(text))
     ):
         return text, None
-    # Only the characters that may change are visited: a run of ASCII between them is copied
-    # whole, which keeps a long note of prose with a few curly quotes linear in C, not in Python.
+    # Only the characters that may change are visited: the ASCII between them is copied whole, so
+    # a long note with a few characters NFKC rewrites (an ellipsis, a ligature) is not read one
+    # character at a time.
     chars: list[str] = []
     origin: list[int] = []
     copied = 0  # where the text not yet in ``chars`` starts
