@@ -98,7 +98,7 @@ class Model:
         to an assistant, 0–1; ``pieces`` are what was blanked out of it (``blanked_pieces``).
         A text longer than a window is judged by its windows of words alone."""
         found = words(read)
-        if len(found) <= WINDOW:
+        if _one_window(found):
             return self._score(found, pairwise(found), zip(found, found[2:], strict=False), pieces)
         return max(self._window_score(found[start : start + WINDOW]) for start in _window_starts(len(found)))
 
@@ -153,6 +153,19 @@ class Model:
         if first < 0:
             return None
         return Phrase(located[first].start(), located[last].end(), window)
+
+
+def reads_pieces(read: str) -> bool:
+    """Whether ``Model.score`` reads what was blanked out of ``read`` (``blanked_pieces``): a text
+    longer than a window is judged by its windows of words alone, so its pieces need not be
+    worked out."""
+    # A word and the whitespace after it take two characters at least: a text this short holds
+    # no more than a window of words, and is not split to count them.
+    return len(read) <= 2 * WINDOW or _one_window(words(read))
+
+
+def _one_window(found: list[str]) -> bool:
+    return len(found) <= WINDOW
 
 
 def _window_starts(count: int) -> list[int]:

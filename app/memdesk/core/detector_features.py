@@ -50,11 +50,17 @@ _ENCODED = re.compile(r"[A-Za-z0-9+/=]{16,}")
 # ("~/bin/backup.sh": bin, backup, sh) are no words of an order. It is read as one feature, that a
 # path stands there, which is what honest notes about code share. A path has a slash between its
 # parts (an address its scheme before them); a file name ends in a dot and a short extension.
-_PATH = re.compile(
-    r"(?<!\S)(?:[a-z][a-z+.-]*:)?[~.]{0,2}/*(?:[\w.@%+-]+/)+[\w.@%+?=&#-]*"
-    r"|(?<!\S)[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,3}(?=[.,;:)]*(?:\s|\Z))"
+# Either starts a word, so it is matched with the whitespace before it (which the text read is
+# given at its start): the engine then skips to whitespace instead of trying every character.
+_PATH_AFTER_SPACE = re.compile(
+    r"(\s)(?:(?:[a-z][a-z+.-]*:)?[~.]{0,2}/*(?:[\w.@%+-]+/)+[\w.@%+?=&#-]*"
+    r"|[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,3}(?=[.,;:)]*(?:\s|\Z)))"
 )
 _SHORTEST_PIECE = 2
+# Control characters, which ``normalised`` text never holds: what joins the blanked runs (read as
+# whitespace) and what a path leaves in its place (read as no letter, as a space is).
+_RUN_JOINT = "\x1c"
+_PATH_MARK = "\x00"
 PATH_PIECE = PIECE_MARK + "/"  # no piece of letters is ever this
 
 
@@ -78,15 +84,17 @@ def blanked_pieces(normalised: str, read: str) -> list[str]:
     lower-casing changed the text's length."""
     if len(read) != len(normalised) or "  " not in read:
         return []
+    # The runs are read joined, each pattern passing once over them all rather than once a run:
+    # the joint (before each run) is whitespace, which every pattern reads as a run's start or
+    # end, and no match spans whitespace. It holds no character a normalised text can have, and
+    # neither does the mark a path leaves, so each run's paths are counted in its own part.
+    runs = "".join(_RUN_JOINT + normalised[run.start() : run.end()] for run in _BLANKED.finditer(read))
+    read_runs = _ENCODED.sub(_unless_encoded, _PATH_AFTER_SPACE.sub(rf"\1{_PATH_MARK}", runs))
     found: list[str] = []
-    for run in _BLANKED.finditer(read):
-        blanked = normalised[run.start() : run.end()]
-        paths = _PATH.subn(" ", blanked)
-        found += [PATH_PIECE] * paths[1]
+    for part in read_runs.split(_RUN_JOINT)[1:]:
+        found += [PATH_PIECE] * part.count(_PATH_MARK)
         found += [
-            PIECE_MARK + piece.lower()
-            for piece in _PIECE.findall(_ENCODED.sub(_unless_encoded, paths[0]))
-            if len(piece) >= _SHORTEST_PIECE
+            PIECE_MARK + piece.lower() for piece in _PIECE.findall(part) if len(piece) >= _SHORTEST_PIECE
         ]
     return found
 

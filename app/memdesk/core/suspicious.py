@@ -24,11 +24,11 @@ import re
 import unicodedata
 from collections.abc import Collection
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from memdesk.core import detector
 from memdesk.core.detector_address import addresses_a_reader, only_mentions
-from memdesk.core.detector_features import reading
+from memdesk.core.detector_features import blanked_pieces, model_text
 from memdesk.core.detector_mention import clause_start, mentioned, shown_or_looked_for
 from memdesk.core.suspicious_families import FAMILIES, NEAR_CHARS
 from memdesk.core.suspicious_poisoning import GUARDED, HANDS_OVER, POISONING_FAMILIES
@@ -1369,6 +1369,8 @@ _HTML_REFERENCE = re.compile(r"&#(?:\d+|x[0-9a-fA-F]+);")
 _SMALL_CAPITALS = str.maketrans("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘǫʀꜱᴛᴜᴠᴡʏᴢ", "abcdefghijklmnopqrstuvwyz")
 _SMALL_CAPITAL = re.compile("[ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘǫʀꜱᴛᴜᴠᴡʏᴢ]")
 _ZWJ = "\u200d"
+# What ``normalised`` may drop or rewrite: an invisible character, or any outside ASCII.
+_MAY_CHANGE = re.compile(f"{INVISIBLE.pattern}|[^\x00-\x7f]")
 _CONFUSABLE = re.compile("[\u0370-\u03ff\u0400-\u04ff]")
 _CONFUSABLE_SCRIPTS = ("CYRILLIC", "GREEK")
 
@@ -1510,8 +1512,10 @@ def _model_verdict(
     then. A text is read no further once it scores under ``floor`` (its threshold is then 0).
     ``about_the_person``: the text is a stored fact about the person (rewritten), a note about
     them whether or not it names them, so one that speaks to no one only mentions."""
-    read, pieces = reading(clean)
-    score = model.score(read, pieces)
+    read = first_read = model_text(clean)
+    # What was blanked out is worked out only when a score reads it (a text of one window).
+    pieces = blanked_pieces(clean, first_read) if detector.reads_pieces(read) else None
+    score = model.score(read, pieces or ())
     if score < floor:
         return 0.0, score, None
     short = len(lowered.split(maxsplit=_SHORT_TEXT_WORDS)) <= _SHORT_TEXT_WORDS
@@ -1533,7 +1537,9 @@ def _model_verdict(
         if aside is None:
             break
         read = read[: aside[0]] + " " * (aside[1] - aside[0]) + read[aside[1] :]
-        score = model.score(read, pieces)
+        if pieces is None and detector.reads_pieces(read):
+            pieces = blanked_pieces(clean, first_read)
+        score = model.score(read, pieces or ())
         held_at = min(held_at, score)
         if held_at < floor:
             return 0.0, score, None
@@ -1690,16 +1696,32 @@ def normalised(text: str) -> tuple[str, list[int] | None]:
         text.isascii() or (unicodedata.is_normalized("NFKC", text) and not _SMALL_CAPITAL.search(text))
     ):
         return text, None
+    # Only the characters that may change are visited: the ASCII between them is copied whole, so
+    # a long note with a few characters NFKC rewrites (an ellipsis, a ligature) is not read one
+    # character at a time.
     chars: list[str] = []
     origin: list[int] = []
-    for index, char in enumerate(text):
+    copied = 0  # where the text not yet in ``chars`` starts
+    for found in _MAY_CHANGE.finditer(text):
+        index = found.start()
+        chars.append(text[copied:index])
+        origin.extend(range(copied, index))
+        copied = index + 1
+        char = text[index]
         if INVISIBLE.match(char):
             continue
-        mapped = unicodedata.normalize("NFKC", char).translate(_SMALL_CAPITALS) if ord(char) > 127 else char
+        mapped = _nfkc_letter(char)
         chars.append(mapped)
         origin.extend([index] * len(mapped))
-    origin.append(len(text))
+    chars.append(text[copied:])
+    origin.extend(range(copied, len(text) + 1))
     return "".join(chars), origin
+
+
+@lru_cache(maxsize=4096)
+def _nfkc_letter(char: str) -> str:
+    """One character outside ASCII as NFKC has it, small capitals as the letters they imitate."""
+    return unicodedata.normalize("NFKC", char).translate(_SMALL_CAPITALS)
 
 
 def _mixed_script_word(text: str) -> tuple[int, int] | None:
