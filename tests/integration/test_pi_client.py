@@ -55,17 +55,7 @@ def test_pi_gets_the_prompt_the_guide_gives_it_and_its_transcript_is_read(pi, is
     assert [line.split()[0] for line in lines] == ["pi", "memdesk", "pi"]
 
     with StreamingAnthropic("Noted: amounts are stored as integer cents.") as model:
-        agent = home / ".pi" / "agent"
-        provider = {
-            "baseUrl": model.url,
-            "api": "anthropic-messages",
-            "apiKey": "sk-stand-in",
-            "models": [{"id": "stand-in"}],
-        }
-        (agent / "models.json").write_text(json.dumps({"providers": {"stand-in": provider}}))
-        (agent / "settings.json").write_text(
-            json.dumps({"defaultProvider": "stand-in", "defaultModel": "stand-in"})
-        )
+        _pi_with_stand_in(home, model)
         for line in lines:
             asked = f"{line} -p {shlex.quote(DECISION)}" if line.startswith("pi ") else line
             ran = subprocess.run(
