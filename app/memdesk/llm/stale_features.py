@@ -15,6 +15,8 @@ Features are read from structure, not from lists of wordings:
   (``line_owner``);
 - the sentence's words again, hashed together with whether the pair shares a word or a
   value's shape, so a word can count for a change only where the line is concerned.
+- the words around each place the sentence names what the line holds ("out of the … house"):
+  how the sentence speaks of that thing, whatever the thing is.
 
 The trainer (``scripts/train_stale_reader.py``) and the reader read pairs alike (``features``;
 the reader sums the sentence's and the line's own parts once for each).
