@@ -210,6 +210,8 @@ def line_features(line: Line, related: str) -> list[str]:
 def _near(words: tuple[str, ...], shared: frozenset[str]) -> list[str]:
     """The words around each place the sentence names what the line holds ("moved out of the
     headingley house"): how it speaks of that thing, whatever the thing is."""
+    if not shared:
+        return []  # most pairs share nothing: no word of the sentence is read again
     at = [i for i, word in enumerate(words) if len(word) > 2 and stem(word) in shared]
     around = {j for i in at for j in range(max(0, i - _AROUND), min(len(words), i + _AROUND + 1))}
     return sorted({words[j] for j in around.difference(at)})
