@@ -48,7 +48,7 @@ detector-model: $(STAMP)
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 $(BIN)/python -m scripts.train_detector
 
 # The learned reader of stale facts (offline compaction's suggestions): trains on the update
-# splits of tests/data/updates, leave one split out for its threshold, and writes
+# splits and training files of tests/data/updates, leave one source out for its threshold, and writes
 # resources/stale_reader/ (weights and manifest). Pure Python, in a fixed order: the same
 # weights on every machine.
 stale-reader-model: $(STAMP)

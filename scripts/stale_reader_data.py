@@ -1,5 +1,7 @@
 """The pairs the learned reader of stale facts learns from: (a sentence of the person's, a stored
-line) of the scenarios in ``tests/data/updates`` (the splits and ``cases.json``).
+line) of the scenarios in ``tests/data/updates``: the splits, the training files of ``train/``
+(one author each, written for the reader to learn from, never scored as splits) and
+``cases.json``.
 
 A pair is positive when the scenario's ``gold`` edit targets the line and quotes the sentence
 (or part of it, or a passage the sentence is part of) as its evidence; every other sentence
@@ -19,12 +21,15 @@ from memdesk.llm.changes import said_in
 from memdesk.llm.stale_features import features, hashed, markable, read_line, read_sentence
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "updates"
+TRAINING = DATA / "train"
+CASES = "cases"  # the project's own cases: always learned from, never held out
 SAID = datetime(2026, 3, 1, 18, 0)  # when the protocol logs the conversation
 
 
 @dataclass(frozen=True)
 class Pair:
-    split: str  # "a".."i", or "cases"
+    split: str  # the source: "a".."i", a training file's name, or "cases"
+    author: str  # who wrote the scenario
     scenario: str
     sentence: int  # its index among the scenario's sentences of the person's
     line: int  # its index among the scenario's stored lines
@@ -42,7 +47,12 @@ class Stored:
 
 def sources() -> list[Path]:
     """The data files, in a fixed order."""
-    return [*sorted(DATA.glob("split-*.json")), DATA / "cases.json"]
+    return [*sorted(DATA.glob("split-*.json")), *sorted(TRAINING.glob("*.json")), DATA / "cases.json"]
+
+
+def training_only(path: Path) -> bool:
+    """Whether ``path`` is a training file: learned from, never one of the scored splits."""
+    return path.parent == TRAINING
 
 
 def split_name(path: Path) -> str:
@@ -78,7 +88,7 @@ def _quoted(sentence: str, evidence: str) -> bool:
     return bool(a) and bool(b) and (b in a or a in b)
 
 
-def scenario_pairs(split: str, scenario: dict[str, Any]) -> list[Pair]:
+def scenario_pairs(split: str, author: str, scenario: dict[str, Any]) -> list[Pair]:
     lines = stored_lines(scenario)
     said = said_in([(role, text, SAID) for role, text in scenario["turns"]])
     texts = tuple(line.text for line in lines)
@@ -101,7 +111,9 @@ def scenario_pairs(split: str, scenario: dict[str, Any]) -> list[Pair]:
             )
             read = read_line(line.text, line.where, household)
             buckets = hashed(features(sentence, read))
-            pairs.append(Pair(split, scenario["id"], i, j, buckets, positive, markable(sentence, read)))
+            pairs.append(
+                Pair(split, author, scenario["id"], i, j, buckets, positive, markable(sentence, read))
+            )
     return pairs
 
 
@@ -112,9 +124,12 @@ def all_pairs() -> tuple[list[Pair], dict[str, int], dict[str, int]]:
     edits: dict[str, int] = {}
     for path in sources():
         split = split_name(path)
-        data = json.loads(path.read_text(encoding="utf-8"))["scenarios"]
+        document = json.loads(path.read_text(encoding="utf-8"))
+        data = document["scenarios"]
         scenarios[split] = len(data)
         edits[split] = sum(len(s.get("gold") or []) for s in data)
         for scenario in data:
-            pairs += scenario_pairs(split, scenario)
+            # A split's scenarios name their authors; a training file has one, named once.
+            author = scenario.get("author") or document.get("author") or split
+            pairs += scenario_pairs(split, author, scenario)
     return pairs, scenarios, edits

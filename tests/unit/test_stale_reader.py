@@ -4,13 +4,15 @@ rewritten and never pre-accepted; a plan, a question, someone else's news and a 
 mark nothing. The sentences here are the tests' own, not from the splits it learned from.
 """
 
+import json
+import shutil
 from datetime import datetime
 
 import pytest
 
 from memdesk.core.dates import annotate
 from memdesk.llm.changes import Known, said_in
-from memdesk.llm.stale_reader import reader, suggestions
+from memdesk.llm.stale_reader import MANIFEST, PATH_VARIABLE, WEIGHTS, reader, suggestions, weights_dir
 
 SAID = datetime(2026, 3, 4, 19, 0)
 PROFILE = [
@@ -96,6 +98,16 @@ def test_a_line_of_several_facts_is_marked_after_the_clause_the_sentence_concern
     )
 
 
+@pytest.fixture
+def lenient_reader(tmp_path, monkeypatch):
+    """The shipped weights with a lower threshold: where a mark goes, whatever the pair's
+    probability, is what these tests read."""
+    shutil.copy(weights_dir() / WEIGHTS, tmp_path / WEIGHTS)
+    (tmp_path / MANIFEST).write_text(json.dumps({"threshold": 0.5}), encoding="utf-8")
+    monkeypatch.setenv(PATH_VARIABLE, str(tmp_path))
+
+
+@pytest.mark.usefixtures("lenient_reader")
 def test_a_line_of_several_facts_none_clearly_the_one_is_left_whole_and_only_listed():
     line = "Nuffield Health classes on weekdays; Nuffield Health pool on Sundays"
     found = marks(GYM, stored=["Name: Ines Moreau", line])
@@ -109,6 +121,7 @@ def test_a_line_already_past_or_someone_elses_is_never_marked():
     assert marks(GYM, stored=["Name: Ines Moreau", "Mum's gym: Nuffield Health"]).edits == []
 
 
+@pytest.mark.usefixtures("lenient_reader")
 def test_a_memory_gets_the_mark_appended_unless_it_would_be_too_long_then_it_is_only_listed():
     (edit,) = marks(GYM, stored=["Trains at the Nuffield Health gym in Glasgow."], where="app").edits
     assert edit.text == f"Trains at the Nuffield Health gym in Glasgow (until 4 March 2026: “{GYM}”)."

@@ -15,6 +15,8 @@ Features are read from structure, not from lists of wordings:
   (``line_owner``);
 - the sentence's words again, hashed together with whether the pair shares a word or a
   value's shape, so a word can count for a change only where the line is concerned.
+- the words around each place the sentence names what the line holds ("out of the … house"):
+  how the sentence speaks of that thing, whatever the thing is.
 
 The trainer (``scripts/train_stale_reader.py``) and the reader read pairs alike (``features``;
 the reader sums the sentence's and the line's own parts once for each).
@@ -58,6 +60,7 @@ _PEOPLE = frozenset(
 TIED, APART = "tied", "apart"  # a pair sharing a word, a value's kind or a slot, or not
 _NOT_A_CHANGE = frozenset({"question", "mood", "later", "once", "someone-else"})
 _NOT_MARKED = frozenset({"line-past", "line-someone-else"})
+_AROUND = 3  # words each side of a shared word that say what happens to it
 _OPENING = 4  # words of a line that say whose it is ("Grandma Zainab's number: …")
 
 
@@ -184,6 +187,7 @@ def pair_features(sentence: Sentence, line: Line) -> tuple[str, list[str]]:
     if refilled:
         found.append("slot-refilled")
     found += [f"s:{word}" for word in sorted(shared)]
+    found += [f"near:{word}" for word in _near(sentence.words, shared)]
     related = TIED if shared or other or filled else APART
     found.append(related)
     return related, found
@@ -201,6 +205,16 @@ def sentence_features(sentence: Sentence, related: str) -> list[str]:
 
 def line_features(line: Line, related: str) -> list[str]:
     return [*line.flags, *(f"{related}&{flag}" for flag in line.flags)]
+
+
+def _near(words: tuple[str, ...], shared: frozenset[str]) -> list[str]:
+    """The words around each place the sentence names what the line holds ("moved out of the
+    headingley house"): how it speaks of that thing, whatever the thing is."""
+    if not shared:
+        return []  # most pairs share nothing: no word of the sentence is read again
+    at = [i for i, word in enumerate(words) if len(word) > 2 and stem(word) in shared]
+    around = {j for i in at for j in range(max(0, i - _AROUND), min(len(words), i + _AROUND + 1))}
+    return sorted({words[j] for j in around.difference(at)})
 
 
 def hashed(named: Iterable[str]) -> list[int]:

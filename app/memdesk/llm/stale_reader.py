@@ -2,14 +2,15 @@
 are no longer current, when no rule changed them.
 
 A logistic regression over ``llm.stale_features`` (trained by
-``scripts/train_stale_reader.py`` on the scenario splits of ``tests/data/updates``; its
-manifest names the sources, the split and its leave-one-split-out figures) gives each pair of a
-sentence and a stored line the probability that the sentence states the line's change. For
-each candidate line no rule edits, its likeliest sentence is read; past the shipped threshold
-(chosen for precision on splits the model did not learn from), the line is proposed marked
-past with the person's words and the date, never rewritten, as a suggestion only: ``compact
---yes`` leaves it out. A question, a supposition, a plan or a later date, someone else's
-news, a line already past or someone else's line are never marked.
+``scripts/train_stale_reader.py`` on the scenario splits and training files of
+``tests/data/updates``; its manifest names the sources, the split and its leave-one-source-out
+figures) gives each pair of a sentence and a stored line the probability that the sentence
+states the line's change. For each candidate line no rule edits, its likeliest sentence is
+read; past the shipped threshold (chosen for precision on sources, each of its own authors,
+the model did not learn from), the line is proposed marked past with the person's words and
+the date, never rewritten, as a suggestion only: ``compact --yes`` leaves it out. A question, a
+supposition, a plan or a later date, someone else's news, a line already past or someone else's
+line are never marked.
 
 Where the mark goes: after a one-fact line, or after the clause of a line of several facts that
 the sentence clearly shares words or a value's shape with; after an entry or a memory. When no
