@@ -7,12 +7,15 @@ or line, a line already past, or when two lines fit.
 
 from __future__ import annotations
 
+import json
+import shutil
 from datetime import datetime, timedelta
 
 import pytest
 
 from memdesk.core.dates import annotate
 from memdesk.llm.changes import Edit, Known, said_in
+from memdesk.llm.stale_reader import MANIFEST, PATH_VARIABLE, WEIGHTS, weights_dir
 from memdesk.llm.superseded import superseded_ends
 from memdesk.llm.sure import offline_decided
 from memdesk.services.compaction import ChangeKind
@@ -111,3 +114,35 @@ def test_offline_compaction_proposes_the_end_beside_the_statement_and_the_prompt
     clock.now = SAID + timedelta(days=45)
     prompt = app.prompt.compose(PromptSpec(message="Where do I live?")).text
     assert "Montrose" in prompt and "allergic to penicillin" in prompt
+
+
+@pytest.fixture
+def reader_that_suggests_everything(tmp_path, monkeypatch):
+    """The shipped learned reader with no threshold: it suggests a mark for every line it reads."""
+    shutil.copy(weights_dir() / WEIGHTS, tmp_path / WEIGHTS)
+    (tmp_path / MANIFEST).write_text(json.dumps({"threshold": 0.0}), encoding="utf-8")
+    monkeypatch.setenv(PATH_VARIABLE, str(tmp_path))
+
+
+@pytest.mark.usefixtures("reader_that_suggests_everything")
+def test_a_suggestion_of_the_learned_reader_never_takes_the_place_of_a_sure_change(memdesk_app, clock):
+    # The reader is asked last: the rules' sure changes are made, and what the person said is
+    # still added, whatever the reader would suggest for the same lines.
+    app = memdesk_app
+    clock.now = SAID - timedelta(days=40)
+    profile = (
+        "Name: Tomasz Wierzba\nOccupation: architect, associate at Halden Rusk Studio\n"
+        "Work email: t.wierzba@haldenrusk.pl\nLives in: Gdynia"
+    )
+    app.documents.set("user/profile", profile)
+    clock.now = SAID
+    said = (
+        "Good evening. My notice period ended and from Monday I am a partner at Ostoja Kamień Architects. "
+        "My old work address is no longer read; please use t.wierzba@ostojakamien.pl from now on."
+    )
+    app.sessions.log("chat:4", "user", said, at=SAID)
+    with_reader = app.compaction.propose("chat:4", backend="offline")
+    sure_with = sorted((c.before, c.after) for c in with_reader.changes if c.accepted)
+    app.update_settings(app.settings.with_values({"compaction.learned_reader": False}))
+    without = app.compaction.propose("chat:4", backend="offline")
+    assert sure_with == sorted((c.before, c.after) for c in without.changes if c.accepted)

@@ -19,7 +19,7 @@ from memdesk.core.tokens import CHARS_PER_TOKEN
 from memdesk.core.working import cut_to_budget
 from memdesk.errors import NotFoundError
 from memdesk.llm import prompts
-from memdesk.llm.changes import said_in
+from memdesk.llm.changes import Edit, Known, Said, said_in
 from memdesk.llm.results import PartNotes, StepResult
 from memdesk.llm.steps import Steps
 from memdesk.llm.superseded import superseded_ends
@@ -314,10 +314,6 @@ class Builder:
         self.compared = [fact.text for fact in known]
         self.cancel.check()
         edits = self._step(self.steps.find_changes, transcript, said, known)
-        if self.settings.llm.backend == "offline" and self.settings.compaction.learned_reader:
-            learned = learned_suggestions(self.app, said, namespace, self.source.app_id, known, edits)
-            edits, known = [*edits, *learned.edits], [*known, *learned.known]
-            self.notes += learned.notes
         found = to_changes(edits, known, memory_apps(self.app, known))
         for change in found.changes:
             change.note = self.step_note
@@ -335,7 +331,21 @@ class Builder:
             changed = {edit.target for edit in edits if edit.target is not None}
             ends = offline_decided(superseded_ends(added, said, known, changed), said, known)
             self.changes += to_changes(ends, known, {}).changes
+            if self.settings.compaction.learned_reader:
+                self._learned(said, namespace, known, [*edits, *ends])
         return added
+
+    def _learned(self, said: list[Said], namespace: str, known: list[Known], decided: list[Edit]) -> None:
+        """The learned reader's suggestions for the lines no rule ``decided``. Asked last, so a
+        rule's sure change is never left to a suggestion, and a suggestion (a quote, not a change
+        the person has accepted) never keeps the statement it quotes from being added."""
+        learned = learned_suggestions(self.app, said, namespace, self.source.app_id, known, decided)
+        every = [*known, *learned.known]
+        found = to_changes(learned.edits, every, memory_apps(self.app, every))
+        for change in found.changes:
+            change.note = self.step_note
+        self.changes += found.changes
+        self.notes += learned.notes + found.notes
 
     # --- app memory and the compaction decision ---------------------------------------
 
