@@ -19,8 +19,7 @@ def test_codex_names_the_assistant_codex_cli_connects_as(memdesk: MemdeskCommand
     anyio.run(run)
     said = out(memdesk("assistant", "trust", "codex", "read-only"))
     assert said == (
-        "codex is Codex CLI, which connects as mcp:codex-mcp-client.\n"
-        "mcp:codex-mcp-client is now read-only\n"
+        "codex is Codex CLI, which connects as mcp:codex-mcp-client.\nmcp:codex-mcp-client is now read-only\n"
     )
     assert out(memdesk("assistant", "list")).startswith("mcp:codex-mcp-client\tread-only\t")
     assert "mcp:codex\t" not in out(memdesk("assistant", "list"))  # no new assistant made up

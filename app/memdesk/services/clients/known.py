@@ -39,6 +39,9 @@ class Client:
     where: str  # how a person adds the snippet by hand, in a sentence
     extra: Mapping[str, Any] = field(default_factory=dict)  # fields of the entry besides the command
     defaults: Mapping[str, Any] = field(default_factory=dict)  # fields a new entry starts with
+    # The name it gives in its MCP handshake (clientInfo.name), where it differs from ``name``
+    # or is known: its writes carry ``mcp:<this>``.
+    mcp_name: str = ""
 
     def config_path(
         self, home: Path | None = None, env: Mapping[str, str] | None = None, platform: str | None = None
@@ -109,6 +112,7 @@ CLIENTS: tuple[Client, ...] = (
         "Run this once in a terminal; add --scope user to use Memdesk in every project.",
         STDIO,
         {"env": {}},  # as `claude mcp add` writes it
+        mcp_name="claude-code",
     ),
     Client(
         "claude-desktop",
@@ -134,6 +138,7 @@ CLIENTS: tuple[Client, ...] = (
         "toml",
         "mcp_servers",
         "Add this table to ~/.codex/config.toml (or config.toml in $CODEX_HOME).",
+        mcp_name="codex-mcp-client",
     ),
     Client(
         "gemini",
