@@ -18,7 +18,6 @@ from memdesk.core.trust import (
     ACTOR_MAX_CHARS,
     API_PREFIX,
     DEFAULT_LEVEL,
-    MCP_PREFIX,
     TrustLevel,
     is_assistant,
     parse_level,
@@ -111,12 +110,12 @@ class Assistants:
         if len(matches) > 1:
             raise BadInputError(f"{name!r} is ambiguous: {', '.join(matches)}", "give the full name")
         client = KNOWN_CLIENTS.get(name.lower())
-        if client is None or not client.mcp_name:
+        if client is None or not client.actor:
             raise NotFoundError(
                 f"no assistant called {name!r}",
                 "see `memdesk assistant list`; name it as mcp:NAME, api:NAME or python:NAME",
             )
-        actor = MCP_PREFIX + client.mcp_name
+        actor = client.actor
         if actor not in known:
             raise NotFoundError(
                 f"{client.title} has not connected to this store yet",

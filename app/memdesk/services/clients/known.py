@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from memdesk.core.trust import MCP_PREFIX
+
 SERVER_NAME = "memdesk"
 # The environment variables that move a client's config file.
 LOCATION_ENV = (
@@ -42,6 +44,11 @@ class Client:
     # The name it gives in its MCP handshake (clientInfo.name), where it differs from ``name``
     # or is known: its writes carry ``mcp:<this>``.
     mcp_name: str = ""
+
+    @property
+    def actor(self) -> str:
+        """The assistant it connects as (``mcp:codex-mcp-client``); empty when not known."""
+        return MCP_PREFIX + self.mcp_name if self.mcp_name else ""
 
     def config_path(
         self, home: Path | None = None, env: Mapping[str, str] | None = None, platform: str | None = None
@@ -175,3 +182,11 @@ CLIENTS: tuple[Client, ...] = (
     ),
 )
 BY_NAME = {client.name: client for client in CLIENTS}
+BY_ACTOR = {client.actor: client for client in CLIENTS if client.actor}
+
+
+def product_title(actor: str) -> str:
+    """The product behind ``actor`` ("Codex CLI" for ``mcp:codex-mcp-client``), when the name
+    it gives itself is not the one `memdesk connect` knows it by; else empty."""
+    client = BY_ACTOR.get(actor)
+    return client.title if client is not None and client.mcp_name != client.name else ""
