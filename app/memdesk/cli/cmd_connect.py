@@ -9,8 +9,7 @@ import textwrap
 from typing import TYPE_CHECKING
 
 from memdesk.servers.client_setup import STDIO_CLIENT
-from memdesk.services.clients.known import BY_NAME, CLIENTS
-from memdesk.services.clients.pi_extension import NAME as PI
+from memdesk.services.clients.known import BY_NAME, CLIENTS, PI
 
 if TYPE_CHECKING:
     from memdesk.servers.client_setup import Snippet

@@ -40,7 +40,7 @@ from memdesk.services.clients.connect import (
     status,
     turn_on_source,
 )
-from memdesk.services.clients.known import BY_NAME, CLIENTS
+from memdesk.services.clients.known import BY_NAME, CLIENTS, PI
 from memdesk.services.memdesk import Memdesk
 
 
@@ -80,19 +80,19 @@ def _pi_row(command: list[str]) -> ClientRow:
         "remember tool; both act as the assistant python:pi. Or save it there yourself."
     )
     text = pi_extension.extension_text(command)
-    return ClientRow(pi_extension.status(command), Snippet(pi_extension.NAME, pi_extension.NAME, where, text))
+    return ClientRow(pi_extension.status(command), Snippet(PI, PI, where, text))
 
 
 def _connect(app: Memdesk, name: str) -> list[str]:
     """Connect the client ``name`` to this store (pi: write its extension); what changed."""
-    if name == pi_extension.NAME:
+    if name == PI:
         return change_lines(pi_extension.connect(_pi_command(app))) + turn_on_source(app, name)
     return connect_store(app, BY_NAME[name], memdesk_command(), server_args(app.paths))
 
 
 def _disconnect(name: str) -> list[str]:
     """Take Memdesk out of the client ``name`` (pi: delete its extension); what changed."""
-    if name == pi_extension.NAME:
+    if name == PI:
         return change_lines(pi_extension.remove())
     return change_lines(disconnect(BY_NAME[name]))
 
@@ -106,7 +106,7 @@ def short_path(path: Path) -> str:
 def connected_text(status: ClientStatus) -> str:
     """What a connected client has in place, in words: its server entry, Claude Code's hooks, or
     pi's extension."""
-    if status.name == pi_extension.NAME:
+    if status.name == PI:
         return (
             f"pi is connected: Memdesk's extension, {short_path(status.path)}, adds Memdesk's prompt "
             "for the project folder's app before each of your messages and gives pi a remember "
@@ -304,7 +304,7 @@ class ClientConnections(QWidget):
         if row is None or not row.can_connect:
             return
         name, title, path = row.status.name, row.status.title, row.status.path
-        if name == pi_extension.NAME:
+        if name == PI:
             question = (
                 f"Add Memdesk's extension to pi, set to open this store?\n\n{path}\n\nIt is one file "
                 "of Memdesk's own; nothing else of pi's changes. Restart pi to use it."
@@ -335,7 +335,7 @@ class ClientConnections(QWidget):
         name, title, path = row.status.name, row.status.title, row.status.path
         question = (
             f"Delete Memdesk's extension from pi?\n\n{path}\n\nOnly that file, which Memdesk wrote, goes."
-            if name == pi_extension.NAME
+            if name == PI
             else f"Take Memdesk out of {title}'s config?\n\n{path}\n\nIt is backed up first."
         )
         if dialogs.confirm(self, f"Disconnect {title}", question, action="Disconnect"):

@@ -17,6 +17,7 @@ from typing import Any, Literal
 from memdesk.core.trust import MCP_PREFIX
 
 SERVER_NAME = "memdesk"
+PI = "pi"  # as typed after `memdesk connect`: pi has no MCP client, so it gets an extension instead
 # The environment variables that move a client's config file.
 LOCATION_ENV = (
     "XDG_CONFIG_HOME",

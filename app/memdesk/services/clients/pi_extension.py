@@ -17,8 +17,8 @@ from pathlib import Path
 from memdesk.errors import MemdeskError
 from memdesk.services.clients.connect import ClientStatus, State
 from memdesk.services.clients.files import FileChange, read_text, replace, why_unwritable
+from memdesk.services.clients.known import PI
 
-NAME = "pi"  # as typed after `memdesk connect`; pi has no MCP client, so it is no known Client
 FILE_NAME = "memdesk.ts"
 MARK = "// Memdesk for pi: written by `memdesk connect pi`;"
 ADDED = "pi extension: Memdesk's prompt before each message, and the remember tool"
@@ -109,15 +109,15 @@ def status(command: list[str]) -> ClientStatus:
     try:
         current = _read(path)
     except MemdeskError as exc:
-        return ClientStatus(NAME, NAME, path, State.UNREADABLE, exc.message)
+        return ClientStatus(PI, PI, path, State.UNREADABLE, exc.message)
     if current is None:
         state = State.NOT_CONNECTED
     elif not current.startswith(MARK):
         # The person's own memdesk.ts: pi has no Memdesk in it, and Memdesk may not replace it.
-        return ClientStatus(NAME, NAME, path, State.NOT_CONNECTED, _not_ours(path).message)
+        return ClientStatus(PI, PI, path, State.NOT_CONNECTED, _not_ours(path).message)
     else:
         state = State.CONNECTED if current == extension_text(command) else State.DIFFERENT
-    return ClientStatus(NAME, NAME, path, state, _why_unwritable(path) or "")
+    return ClientStatus(PI, PI, path, state, _why_unwritable(path) or "")
 
 
 def remove(dry_run: bool = False) -> list[FileChange]:
