@@ -16,6 +16,7 @@ from tests.gui.tables_fixtures import RENDERS, app_palette, save_render, shown
 from memdesk.gui.views.assistants import AssistantsView
 from memdesk.gui.views.client_connections import ClientConnections, ClientStatesModel
 from memdesk.gui.welcome import WelcomeView
+from memdesk.services.clients import pi_extension
 from memdesk.services.clients.known import BY_NAME, CLIENTS
 
 
@@ -38,7 +39,7 @@ def _rows(panel: ClientConnections) -> dict[str, str]:
 
 
 def _select(panel: ClientConnections, title: str) -> None:
-    row = next(i for i, r in enumerate(panel.model.clients) if r.status.client.title == title)
+    row = next(i for i, r in enumerate(panel.model.clients) if r.status.title == title)
     panel.table.selectRow(row)
 
 
@@ -51,7 +52,10 @@ def test_both_pages_list_every_client_with_its_state(client_home, qtbot, memdesk
     welcome_page = _welcome(qtbot, tasks, settle)
     assistants_page = shown(qtbot, AssistantsView(memdesk_app, tasks), settle)
     welcome, assistants = welcome_page.connections, assistants_page.connections
-    expected = {client.title: "Not connected" for client in CLIENTS} | {"Codex CLI": "Config not readable"}
+    expected = {client.title: "Not connected" for client in CLIENTS} | {
+        "Codex CLI": "Config not readable",
+        "pi": "Not connected",
+    }
     assert _rows(welcome) == _rows(assistants) == expected
     _select(welcome, "Codex CLI")
     assert not welcome.connect_button.isEnabled() and not welcome.disconnect_button.isEnabled()
@@ -162,6 +166,8 @@ def test_render_the_list(client_home, qtbot, memdesk_app, tasks, settle, name, s
         # Small: the transcripts tab beside it names this test's long home folder, too wide to fit.
         if name != "small":
             save_render(assistants, f"assistants-clients-{name}", size)
+            _select(assistants.connections, "pi")
+            save_render(assistants, f"assistants-pi-{name}", size)
 
 
 def test_a_connected_claude_code_shows_what_is_connected_and_offers_disconnect(
@@ -190,3 +196,42 @@ def test_a_connected_claude_code_shows_what_is_connected_and_offers_disconnect(
     settle()
     assert _rows(panel)["Claude Code"] == "Not connected"
     assert panel.text.isVisibleTo(panel) and not panel.pane_disconnect.isVisibleTo(panel)
+
+
+def test_pi_is_connected_by_its_extension_file(client_home, qtbot, memdesk_app, tasks, settle, answer):
+    page = shown(qtbot, AssistantsView(memdesk_app, tasks), settle)
+    panel = page.connections
+    extension = client_home / ".pi" / "agent" / "extensions" / "memdesk.ts"
+    assert _rows(panel)["pi"] == "Not connected"
+    _select(panel, "pi")
+    assert "Connect saves this extension as ~/.pi/agent/extensions/memdesk.ts" in panel.where.text()
+    shown_text = panel.text.toPlainText()
+    assert shown_text.startswith(pi_extension.MARK) and '"--data-dir"' in shown_text
+    answer("confirm", True)
+    answer("info", None)
+    panel.connect_button.click()
+    settle()
+
+    # What `memdesk connect pi` writes, the pi transcript source on as it turns it on.
+    assert extension.read_text() == shown_text
+    assert "pi" in memdesk_app.sources.enabled()
+    assert _rows(panel)["pi"] == "Connected"
+    assert panel.where.text().startswith(
+        "pi is connected: Memdesk's extension, ~/.pi/agent/extensions/memdesk.ts, adds Memdesk's prompt"
+    )
+    assert panel.pane_disconnect.isVisibleTo(panel) and not panel.connect_button.isEnabled()
+    panel.pane_disconnect.click()
+    settle()
+    assert not extension.exists() and _rows(panel)["pi"] == "Not connected"
+
+
+def test_a_memdesk_ts_of_the_persons_own_is_left_alone(client_home, qtbot, tasks, settle):
+    extension = client_home / ".pi" / "agent" / "extensions" / "memdesk.ts"
+    extension.parent.mkdir(parents=True)
+    extension.write_text("export default function (pi) {}\n")
+    page = _welcome(qtbot, tasks, settle)
+    panel = page.connections
+    assert _rows(panel)["pi"] == "Not connected (locked)"
+    _select(panel, "pi")
+    assert not panel.connect_button.isEnabled() and not panel.disconnect_button.isEnabled()
+    assert "was not written by Memdesk" in panel.detail.text()

@@ -8,6 +8,10 @@ from PySide6.QtCore import Qt
 from memdesk.gui.views.history import ChangesModel, HistoryView, RunsModel, StepsModel, describe_change
 from memdesk.gui.views.trash import TrashModel, TrashView
 from memdesk.services.compaction import CancelToken, CompactionCancelled
+from memdesk.services.history import ITEM_NAMES
+from memdesk.services.privacy import parse_target
+from memdesk.services.review import Write
+from memdesk.store.models import TRACKED_MODELS
 
 
 def trash_view(qtbot, memdesk_app, tasks, settle) -> TrashView:
@@ -238,3 +242,20 @@ def test_history_names_an_edited_entry_by_key_and_fits_who_made_it(main_window, 
         for r in range(steps.rowCount()):
             text = steps.index(r, column).data()
             assert metrics.horizontalAdvance(text) + 8 <= view.steps_table.columnWidth(column), text
+
+
+def test_held_writes_and_private_marks_are_named_in_words(qtbot, memdesk_app, tasks, settle):
+    memdesk_app.apps.add("coder", "Uses ruff")
+    memdesk_app.privacy.set_private(parse_target("app:coder"), True)
+    with memdesk_app.ctx.acting_as("api:picobot"):
+        held = memdesk_app.review.submit(Write.append_document("user/profile", "- Runs on Saturdays.")).held
+    assert held is not None  # a write to the profile waits at every level but trusted
+    view = history_view(qtbot, memdesk_app, tasks, settle)
+    assert view.changes.index(0, ChangesModel.ITEM).data() == f"Held write {held.id}"
+    view.steps_table.selectRow(1)
+    settle()
+    assert view.changes.index(0, ChangesModel.ITEM).data() == "Private app:coder"
+
+
+def test_every_table_history_records_has_a_name():
+    assert set(ITEM_NAMES) == {model.__tablename__ for model in TRACKED_MODELS}

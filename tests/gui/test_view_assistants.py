@@ -116,3 +116,18 @@ def test_render_the_page(qtbot, memdesk_app, clock, tasks, settle, name, size, d
         view.resize(*size)
         settle()
         save_render(view, f"assistants-{name}", size)
+
+
+def test_codex_cli_is_named_beside_the_name_it_gives_itself(qtbot, memdesk_app, tasks, settle):
+    memdesk_app.assistants.seen("mcp:codex-mcp-client", 2)
+    memdesk_app.assistants.seen("mcp:claude-code", 1)
+    view = assistants_view(qtbot, memdesk_app, tasks, settle)
+    names = [view.clients.index(r, ClientsModel.NAME).data() for r in range(view.clients.rowCount())]
+    assert sorted(names) == ["claude-code", "codex-mcp-client (Codex CLI)"]
+    view.clients_table.selectRow(names.index("codex-mcp-client (Codex CLI)"))
+    said: list[str] = []
+    view.status_message.connect(said.append)
+    view.set_trust(TrustLevel.TRUSTED)
+    settle()
+    assert memdesk_app.assistants.level("mcp:codex-mcp-client") is TrustLevel.TRUSTED
+    assert said == [f"mcp:codex-mcp-client (Codex CLI) is now at {TrustLevel.TRUSTED.label}."]

@@ -115,9 +115,7 @@ def test_connect_claude_code_from_the_page(qtbot, memdesk_app, tasks, settle, ho
     answer("confirm", True)
     answer("info", None)
     rows = view.connections.model.clients
-    view.connections.table.selectRow(
-        next(i for i, r in enumerate(rows) if r.status.client.name == "claude-code")
-    )
+    view.connections.table.selectRow(next(i for i, r in enumerate(rows) if r.status.name == "claude-code"))
     view.connections.connect_button.click()
     settle()
     servers = json.loads((home / ".claude.json").read_text(encoding="utf-8"))["mcpServers"]

@@ -52,7 +52,7 @@ def test_undo_refuses_to_overwrite_a_newer_change(memdesk_app, isolated_data_dir
             session.query(Document).filter_by(namespace="global").update({"content": "theirs"})
     finally:
         other.close()
-    with pytest.raises(ConflictError, match="has changed since"):
+    with pytest.raises(ConflictError, match=r"Document \d+ has changed since"):
         memdesk_app.history.undo()
     assert memdesk_app.documents.text("global") == "theirs"
 

@@ -9,14 +9,12 @@ import textwrap
 from typing import TYPE_CHECKING
 
 from memdesk.servers.client_setup import STDIO_CLIENT
-from memdesk.services.clients.known import BY_NAME, CLIENTS
+from memdesk.services.clients.known import BY_NAME, CLIENTS, PI
 
 if TYPE_CHECKING:
     from memdesk.servers.client_setup import Snippet
 
 HELP_WIDTH = 88
-# pi has no MCP client: it gets an extension file of Memdesk's instead.
-PI = "pi"
 
 
 def _client_list() -> str:

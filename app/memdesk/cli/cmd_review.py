@@ -60,7 +60,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "review-suspicious (the default): writes that look like instructions to an assistant wait; "
         "trusted: nothing waits. Writes to the profile and patterns wait at every level but trusted.",
     )
-    trust.add_argument("name", metavar="NAME", help="e.g. mcp:claude-code, or claude-code when unique")
+    trust.add_argument(
+        "name", metavar="NAME", help="e.g. mcp:claude-code, claude-code when unique, or codex for Codex CLI"
+    )
     trust.add_argument("level", metavar="LEVEL", help=", ".join(LEVELS))
     trust.set_defaults(handler=assistant_trust)
     apps = sub.add_parser(
@@ -70,7 +72,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "its prompt and recall are composed within them. An app need not exist yet. An assistant "
         "not known yet (named in full, mcp:NAME or api:NAME) is added with this limit.",
     )
-    apps.add_argument("name", metavar="NAME", help="e.g. mcp:claude-code, or claude-code when unique")
+    apps.add_argument(
+        "name", metavar="NAME", help="e.g. mcp:claude-code, claude-code when unique, or codex for Codex CLI"
+    )
     apps.add_argument("apps", metavar="APP", nargs="*", help="the apps it may read")
     apps.add_argument("--all", action="store_true", help="lift the limit: every app")
     apps.set_defaults(handler=assistant_apps)
@@ -146,7 +150,10 @@ def assistant_list(args: argparse.Namespace, app: Memdesk) -> int:
 
 
 def assistant_trust(args: argparse.Namespace, app: Memdesk) -> int:
-    actor = app.assistants.set_level(args.name, args.level)
+    actor, how = app.assistants.resolve_saying(args.name)
+    app.assistants.set_level(actor, args.level)
+    if how:
+        print(how)
     print(f"{actor} is now {app.assistants.level(actor).value}")
     return 0
 

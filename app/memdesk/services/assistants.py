@@ -23,6 +23,7 @@ from memdesk.core.trust import (
     parse_level,
 )
 from memdesk.errors import BadInputError, NotFoundError
+from memdesk.services.clients.known import BY_NAME as KNOWN_CLIENTS
 from memdesk.services.context import Context
 from memdesk.services.history import History, StepInfo
 from memdesk.store.models import (
@@ -89,22 +90,38 @@ class Assistants:
         return actor
 
     def resolve(self, name: str) -> str:
-        """The actor ``name`` means: ``mcp:web-agent`` as given, or ``web-agent`` when one
-        known assistant has that name."""
+        """The actor ``name`` means (see ``resolve_saying``)."""
+        return self.resolve_saying(name)[0]
+
+    def resolve_saying(self, name: str) -> tuple[str, str]:
+        """The actor ``name`` means: ``mcp:web-agent`` as given, ``web-agent`` when one known
+        assistant has that name, or a client's short name from ``memdesk connect`` (``codex``)
+        for the name that client gives itself (``mcp:codex-mcp-client``) once it has connected.
+        Then, when the name was not the actor's own, a sentence saying which it led to."""
         name = name.strip()
         if is_assistant(name):
             if len(name) > ACTOR_MAX_CHARS:
                 raise BadInputError(f"an assistant's name has at most {ACTOR_MAX_CHARS} characters")
-            return name
-        matches = [c.name for c in self.list() if c.name.split(":", 1)[1] == name]
+            return name, ""
+        known = [c.name for c in self.list()]
+        matches = [actor for actor in known if actor.split(":", 1)[1] == name]
         if len(matches) == 1:
-            return matches[0]
-        if not matches:
+            return matches[0], ""
+        if len(matches) > 1:
+            raise BadInputError(f"{name!r} is ambiguous: {', '.join(matches)}", "give the full name")
+        client = KNOWN_CLIENTS.get(name.lower())
+        if client is None or not client.actor:
             raise NotFoundError(
                 f"no assistant called {name!r}",
                 "see `memdesk assistant list`; name it as mcp:NAME, api:NAME or python:NAME",
             )
-        raise BadInputError(f"{name!r} is ambiguous: {', '.join(matches)}", "give the full name")
+        actor = client.actor
+        if actor not in known:
+            raise NotFoundError(
+                f"{client.title} has not connected to this store yet",
+                f"it will show up as {actor}, the name it gives itself; give that name to set it now",
+            )
+        return actor, f"{name} is {client.title}, which connects as {actor}."
 
     def list(self) -> list[ClientInfo]:
         """Every assistant known: MCP clients seen, admin API tokens, those whose reads are

@@ -21,6 +21,24 @@ from memdesk.store.models import HistoryChange, HistoryStep
 from memdesk.store.recorder import Touched
 from memdesk.store.snapshots import HISTORY_SKIP, MODEL_BY_TABLE, apply_snapshot, column_values, snapshot
 
+# What a person calls a row of each table history records (a test checks there is one for each).
+ITEM_NAMES = {
+    "documents": "Document",
+    "apps": "App",
+    "app_memories": "App memory",
+    "entries": "Entry",
+    "sessions": "Session",
+    "messages": "Message",
+    "held_writes": "Held write",  # an assistant's write waiting in Review
+    "private_items": "Private",  # the mark on an app, entry or document kept from assistants
+    "health_findings": "Health finding",
+}
+
+
+def item_label(table_name: str, item_key: str) -> str:
+    """One changed row as a person names it: "Held write 2", "Private app:coder"."""
+    return f"{ITEM_NAMES[table_name]} {item_key}"
+
 
 @dataclass(frozen=True)
 class StepInfo:
@@ -139,7 +157,8 @@ class History:
         actual = None if row is None else snapshot(row, HISTORY_SKIP)
         if actual != expected:
             raise ConflictError(
-                f"cannot {direction} {label!r}: {change.table_name} {change.item_key} has changed since",
+                f"cannot {direction} {label!r}: {item_label(change.table_name, change.item_key)} has "
+                "changed since",
                 "look at History to see the newer change",
             )
         if target is None:

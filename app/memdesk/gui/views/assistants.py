@@ -33,10 +33,18 @@ from memdesk.gui.widgets.tables import selected_rows, setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.apps import AppSummary
 from memdesk.services.assistants import ClientInfo
+from memdesk.services.clients.known import product_title
 from memdesk.services.history import StepInfo
 from memdesk.services.memdesk import Memdesk
 
 WRITES_LIMIT = 50
+
+
+def with_product(shown: str, actor: str) -> str:
+    """``shown`` with the product behind ``actor`` beside it, when its name does not say it:
+    "codex-mcp-client (Codex CLI)"."""
+    product = product_title(actor)
+    return f"{shown} ({product})" if product else shown
 
 
 class ClientsModel(TableModel):
@@ -54,7 +62,7 @@ class ClientsModel(TableModel):
     def cell(self, client: ClientInfo, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             return (
-                client.name.removeprefix("mcp:"),
+                with_product(client.name.removeprefix("mcp:"), client.name),
                 client.level.label,
                 reads_text(client),
                 f"{client.pending:,}" if client.pending else "",
@@ -280,7 +288,7 @@ class AssistantsView(Page):
         name = client.name
 
         def done(_actor: str) -> None:
-            self.status_message.emit(f"{name} is now at {level.label}.")
+            self.status_message.emit(f"{with_product(name, name)} is now at {level.label}.")
             self.refresh()
 
         self.tasks.write(lambda app: app.assistants.set_level(name, level), on_done=done, changes=NOTHING)

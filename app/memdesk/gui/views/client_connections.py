@@ -1,6 +1,7 @@
 """Connect an assistant: every client ``memdesk connect`` knows, whether its own config starts
 Memdesk on this store (read back from the file each time), Connect and Disconnect, and the
-set-up text to add by hand. The welcome page and the Assistants page show this same panel."""
+set-up text to add by hand. pi, which has no MCP client, is connected by Memdesk's extension
+file in its folder. The welcome page and the Assistants page show this same panel."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.widgets.tables import selected_rows, setup_table
 from memdesk.servers.client_setup import Snippet, memdesk_command, other_clients, server_args, snippet
 from memdesk.services.claude_hook import EVENTS
-from memdesk.services.clients import claude_code
+from memdesk.services.clients import claude_code, pi_extension
 from memdesk.services.clients.connect import (
     ClientStatus,
     State,
@@ -37,8 +38,9 @@ from memdesk.services.clients.connect import (
     disconnect,
     outcome,
     status,
+    turn_on_source,
 )
-from memdesk.services.clients.known import CLIENTS, Client
+from memdesk.services.clients.known import BY_NAME, CLIENTS, PI
 from memdesk.services.memdesk import Memdesk
 
 
@@ -61,7 +63,38 @@ def read_clients(app: Memdesk) -> tuple[list[ClientRow], Snippet]:
     then the command line any other client starts."""
     command, args = memdesk_command(), server_args(app.paths)
     rows = [ClientRow(status(client, command, args), snippet(client, command, args)) for client in CLIENTS]
+    rows.append(_pi_row(_pi_command(app)))
     return rows, other_clients(command, args)
+
+
+def _pi_command(app: Memdesk) -> list[str]:
+    """What pi's extension runs: ``memdesk`` and the options that open this store."""
+    return [memdesk_command(), *app.paths.reopen_options()]
+
+
+def _pi_row(command: list[str]) -> ClientRow:
+    path = pi_extension.extension_path()
+    where = (
+        f"pi has no MCP client: Connect saves this extension as {short_path(path)}. Before each of "
+        "your messages it adds Memdesk's prompt for the project folder's app, and it gives pi a "
+        "remember tool; both act as the assistant python:pi. Or save it there yourself."
+    )
+    text = pi_extension.extension_text(command)
+    return ClientRow(pi_extension.status(command), Snippet(PI, PI, where, text))
+
+
+def _connect(app: Memdesk, name: str) -> list[str]:
+    """Connect the client ``name`` to this store (pi: write its extension); what changed."""
+    if name == PI:
+        return change_lines(pi_extension.connect(_pi_command(app))) + turn_on_source(app, name)
+    return connect_store(app, BY_NAME[name], memdesk_command(), server_args(app.paths))
+
+
+def _disconnect(name: str) -> list[str]:
+    """Take Memdesk out of the client ``name`` (pi: delete its extension); what changed."""
+    if name == PI:
+        return change_lines(pi_extension.remove())
+    return change_lines(disconnect(BY_NAME[name]))
 
 
 def short_path(path: Path) -> str:
@@ -71,18 +104,24 @@ def short_path(path: Path) -> str:
 
 
 def connected_text(status: ClientStatus) -> str:
-    """What a connected client has in place, in words: its server entry, and Claude Code's hooks."""
-    client = status.client
+    """What a connected client has in place, in words: its server entry, Claude Code's hooks, or
+    pi's extension."""
+    if status.name == PI:
+        return (
+            f"pi is connected: Memdesk's extension, {short_path(status.path)}, adds Memdesk's prompt "
+            "for the project folder's app before each of your messages and gives pi a remember "
+            "tool, both as the assistant python:pi. Restart pi after a change."
+        )
     text = (
-        f"{client.title} is connected: {short_path(status.path)} starts Memdesk's MCP server on this store."
+        f"{status.title} is connected: {short_path(status.path)} starts Memdesk's MCP server on this store."
     )
-    if client.name == "claude-code":
+    if status.name == "claude-code":
         starts, *reads = EVENTS
         text += (
             f" Its hooks in {short_path(claude_code.settings_path())} give it your prompt at "
             f"{starts} and read its transcript at {', '.join(reads[:-1])} and {reads[-1]}."
         )
-    return text + f" Restart {client.title} after a change."
+    return text + f" Restart {status.title} after a change."
 
 
 def _path_label() -> QLabel:
@@ -113,7 +152,7 @@ class ClientStatesModel(TableModel):
                 if not row.status.problem or state is State.UNREADABLE
                 else f"{state.value} (locked)"
             )
-            return (row.status.client.title, shown, short_path(row.status.path))[column]
+            return (row.status.title, shown, short_path(row.status.path))[column]
         if role == Qt.ItemDataRole.ToolTipRole:
             return row.status.problem or str(row.status.path)
         if role == Qt.ItemDataRole.ForegroundRole and column == self.STATE:
@@ -214,9 +253,9 @@ class ClientConnections(QWidget):
         if self.copy_other_button is not None:
             self.copy_other_button.setToolTip(f"{other.where}\n{other.text}")
         chosen = self._chosen()
-        keep = chosen.status.client.name if chosen else None
+        keep = chosen.status.name if chosen else None
         self.model.set_clients(rows)
-        names = [row.status.client.name for row in rows]
+        names = [row.status.name for row in rows]
         self.table.selectRow(names.index(keep) if keep in names else 0)
         self._update_buttons()
 
@@ -264,22 +303,28 @@ class ClientConnections(QWidget):
         row = self._chosen()
         if row is None or not row.can_connect:
             return
-        client = row.status.client
-        extra = (
-            " Claude Code also gets Memdesk's hooks (your prompt when a session starts; its "
-            "transcript read when one stops)."
-            if client.name == "claude-code"
-            else ""
-        )
-        question = (
-            f"Add Memdesk to {client.title}'s config, set to open this store?\n\n{row.status.path}\n\n"
-            f"Everything else in the file is kept, and it is backed up beside itself first.{extra} "
-            f"Restart {client.title} to use it."
-        )
-        if dialogs.confirm(self, f"Connect {client.title}", question, action="Connect"):
+        name, title, path = row.status.name, row.status.title, row.status.path
+        if name == PI:
+            question = (
+                f"Add Memdesk's extension to pi, set to open this store?\n\n{path}\n\nIt is one file "
+                "of Memdesk's own; nothing else of pi's changes. Restart pi to use it."
+            )
+        else:
+            extra = (
+                " Claude Code also gets Memdesk's hooks (your prompt when a session starts; its "
+                "transcript read when one stops)."
+                if name == "claude-code"
+                else ""
+            )
+            question = (
+                f"Add Memdesk to {title}'s config, set to open this store?\n\n{path}\n\n"
+                f"Everything else in the file is kept, and it is backed up beside itself first.{extra} "
+                f"Restart {title} to use it."
+            )
+        if dialogs.confirm(self, f"Connect {title}", question, action="Connect"):
             self.tasks.write(
-                lambda app: connect_store(app, client, memdesk_command(), server_args(app.paths)),
-                on_done=lambda lines: self._done(client, outcome(client.title, lines, connecting=True)),
+                lambda app: _connect(app, name),
+                on_done=lambda lines: self._done(title, outcome(title, lines, connecting=True)),
                 changes=NOTHING,
             )
 
@@ -287,18 +332,20 @@ class ClientConnections(QWidget):
         row = self._chosen()
         if row is None or not row.can_disconnect:
             return
-        client = row.status.client
+        name, title, path = row.status.name, row.status.title, row.status.path
         question = (
-            f"Take Memdesk out of {client.title}'s config?\n\n{row.status.path}\n\nIt is backed up first."
+            f"Delete Memdesk's extension from pi?\n\n{path}\n\nOnly that file, which Memdesk wrote, goes."
+            if name == PI
+            else f"Take Memdesk out of {title}'s config?\n\n{path}\n\nIt is backed up first."
         )
-        if dialogs.confirm(self, f"Disconnect {client.title}", question, action="Disconnect"):
+        if dialogs.confirm(self, f"Disconnect {title}", question, action="Disconnect"):
             self.tasks.write(
-                lambda _app: change_lines(disconnect(client)),
-                on_done=lambda lines: self._done(client, outcome(client.title, lines, connecting=False)),
+                lambda _app: _disconnect(name),
+                on_done=lambda lines: self._done(title, outcome(title, lines, connecting=False)),
                 changes=NOTHING,
             )
 
-    def _done(self, client: Client, text: str) -> None:
-        dialogs.info(self, client.title, text)
+    def _done(self, title: str, text: str) -> None:
+        dialogs.info(self, title, text)
         self.refresh()
         self.changed.emit()

@@ -32,7 +32,7 @@ from memdesk.gui.views.base import Page
 from memdesk.gui.widgets import display
 from memdesk.gui.widgets.tables import selected_rows, setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
-from memdesk.services.history import ChangeInfo, StepInfo
+from memdesk.services.history import ChangeInfo, StepInfo, item_label
 from memdesk.services.memdesk import Memdesk
 
 if TYPE_CHECKING:  # the compaction package pulls in the LLM clients: load it only when used
@@ -40,14 +40,6 @@ if TYPE_CHECKING:  # the compaction package pulls in the LLM clients: load it on
 
 STEP_LIMIT = 200
 RUN_LIMIT = 200
-TABLE_NAMES = {
-    "documents": "Document",
-    "apps": "App",
-    "app_memories": "App memory",
-    "entries": "Entry",
-    "sessions": "Session",
-    "messages": "Message",
-}
 STATE_NAMES = {"done": "Done", "undone": "Undone", "discarded": "Replaced"}
 EVERYONE = "Everyone"
 OUTCOME_NAMES = {
@@ -152,7 +144,7 @@ def _format_fields(values: dict[str, Any] | None, fields: list[str]) -> str:
 
 def describe_change(change: ChangeInfo) -> ChangeRow:
     """One row's change, in words, with only the fields that changed."""
-    item = f"{TABLE_NAMES.get(change.table_name, change.table_name)} {change.item_key}"
+    item = item_label(change.table_name, change.item_key)
     if change.redacted:
         return ChangeRow(item, "removed from Trash for good", "(text removed)", "(text removed)")
     before, after = change.before, change.after

@@ -29,7 +29,8 @@ class State(Enum):
 
 @dataclass(frozen=True)
 class ClientStatus:
-    client: Client
+    name: str  # as typed after `memdesk connect`
+    title: str
     path: Path
     state: State
     problem: str = ""  # why connect or disconnect cannot change the config; empty when they can
@@ -111,9 +112,10 @@ def status(client: Client, command: str, args: list[str]) -> ClientStatus:
         else:
             state = State.NOT_CONNECTED
     except MemdeskError as exc:
-        return ClientStatus(client, path, State.UNREADABLE, exc.message)
+        return ClientStatus(client.name, client.title, path, State.UNREADABLE, exc.message)
     locked = (files.why_unwritable(edit.path) for edit in edits)
-    return ClientStatus(client, path, state, next((problem for problem in locked if problem), ""))
+    problem = next((problem for problem in locked if problem), "")
+    return ClientStatus(client.name, client.title, path, state, problem)
 
 
 def change_lines(changes: list[FileChange]) -> list[str]:

@@ -14,7 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from memdesk.core.trust import MCP_PREFIX
+
 SERVER_NAME = "memdesk"
+PI = "pi"  # as typed after `memdesk connect`: pi has no MCP client, so it gets an extension instead
 # The environment variables that move a client's config file.
 LOCATION_ENV = (
     "XDG_CONFIG_HOME",
@@ -39,6 +42,14 @@ class Client:
     where: str  # how a person adds the snippet by hand, in a sentence
     extra: Mapping[str, Any] = field(default_factory=dict)  # fields of the entry besides the command
     defaults: Mapping[str, Any] = field(default_factory=dict)  # fields a new entry starts with
+    # The name it gives in its MCP handshake (clientInfo.name), where it differs from ``name``
+    # or is known: its writes carry ``mcp:<this>``.
+    mcp_name: str = ""
+
+    @property
+    def actor(self) -> str:
+        """The assistant it connects as (``mcp:codex-mcp-client``); empty when not known."""
+        return MCP_PREFIX + self.mcp_name if self.mcp_name else ""
 
     def config_path(
         self, home: Path | None = None, env: Mapping[str, str] | None = None, platform: str | None = None
@@ -109,6 +120,7 @@ CLIENTS: tuple[Client, ...] = (
         "Run this once in a terminal; add --scope user to use Memdesk in every project.",
         STDIO,
         {"env": {}},  # as `claude mcp add` writes it
+        mcp_name="claude-code",
     ),
     Client(
         "claude-desktop",
@@ -134,6 +146,7 @@ CLIENTS: tuple[Client, ...] = (
         "toml",
         "mcp_servers",
         "Add this table to ~/.codex/config.toml (or config.toml in $CODEX_HOME).",
+        mcp_name="codex-mcp-client",
     ),
     Client(
         "gemini",
@@ -170,3 +183,11 @@ CLIENTS: tuple[Client, ...] = (
     ),
 )
 BY_NAME = {client.name: client for client in CLIENTS}
+BY_ACTOR = {client.actor: client for client in CLIENTS if client.actor}
+
+
+def product_title(actor: str) -> str:
+    """The product behind ``actor`` ("Codex CLI" for ``mcp:codex-mcp-client``), when the name
+    it gives itself is not the one `memdesk connect` knows it by; else empty."""
+    client = BY_ACTOR.get(actor)
+    return client.title if client is not None and client.mcp_name != client.name else ""

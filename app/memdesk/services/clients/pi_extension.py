@@ -15,7 +15,9 @@ import stat
 from pathlib import Path
 
 from memdesk.errors import MemdeskError
+from memdesk.services.clients.connect import ClientStatus, State
 from memdesk.services.clients.files import FileChange, read_text, replace, why_unwritable
+from memdesk.services.clients.known import PI
 
 FILE_NAME = "memdesk.ts"
 MARK = "// Memdesk for pi: written by `memdesk connect pi`;"
@@ -100,6 +102,24 @@ def connect(command: list[str], dry_run: bool = False) -> list[FileChange]:
     return [FileChange(path, (ADDED,), None, created=current is None)]
 
 
+def status(command: list[str]) -> ClientStatus:
+    """Whether the extension is in place as ``connect`` would write it for ``command``, and
+    what would stop ``connect`` or ``remove`` from changing it."""
+    path = extension_path()
+    try:
+        current = _read(path)
+    except MemdeskError as exc:
+        return ClientStatus(PI, PI, path, State.UNREADABLE, exc.message)
+    if current is None:
+        state = State.NOT_CONNECTED
+    elif not current.startswith(MARK):
+        # The person's own memdesk.ts: pi has no Memdesk in it, and Memdesk may not replace it.
+        return ClientStatus(PI, PI, path, State.NOT_CONNECTED, _not_ours(path).message)
+    else:
+        state = State.CONNECTED if current == extension_text(command) else State.DIFFERENT
+    return ClientStatus(PI, PI, path, state, _why_unwritable(path) or "")
+
+
 def remove(dry_run: bool = False) -> list[FileChange]:
     """Delete the extension Memdesk wrote, if it is there; what changed."""
     path = extension_path()
@@ -114,22 +134,35 @@ def remove(dry_run: bool = False) -> list[FileChange]:
     return [FileChange(path, (REMOVED,), None)]
 
 
+def _read(path: Path) -> str | None:
+    """The file's text; None when there is none."""
+    if not path.exists() and not path.is_symlink():
+        return None
+    return read_text(path)
+
+
 def _ours(path: Path) -> str | None:
     """The extension's text when Memdesk wrote it; None when there is none. A file of the same
     name that Memdesk did not write is refused, not replaced."""
-    if not path.exists() and not path.is_symlink():
-        return None
-    text = read_text(path)
-    if not text.startswith(MARK):
-        raise MemdeskError(
-            f"{path} was not written by Memdesk; not changed",
-            "it is another pi extension of the same name: rename it to let Memdesk write its own",
-        )
+    text = _read(path)
+    if text is not None and not text.startswith(MARK):
+        raise _not_ours(path)
     return text
 
 
+def _not_ours(path: Path) -> MemdeskError:
+    return MemdeskError(
+        f"{path} was not written by Memdesk; not changed",
+        "it is another pi extension of the same name: rename it to let Memdesk write its own",
+    )
+
+
+def _why_unwritable(path: Path) -> str | None:
+    return why_unwritable(path) or _why_folder_unwritable(path.parent)
+
+
 def _check_writable(path: Path) -> None:
-    problem = why_unwritable(path) or _why_folder_unwritable(path.parent)
+    problem = _why_unwritable(path)
     if problem:
         raise MemdeskError(problem)
 
