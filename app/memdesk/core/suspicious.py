@@ -104,6 +104,18 @@ class _Rule:
         return False
 
     @cached_property
+    def loose_pattern(self) -> re.Pattern[str] | None:
+        """The pattern without the word boundary it opens with, when a letter follows it; None
+        otherwise. Wherever the pattern matches, so does this, and no later; but the engine skips
+        ahead to that letter instead of trying each position as it must after an opening
+        assertion, so a piece that lacks it costs a fraction of the whole search. (Opening with a
+        choice of words, the pattern without its boundary tries them inside every word: slower.)"""
+        rest = self.source[2:]
+        if not self.source.startswith(r"\b") or not rest[:1].isalpha() or rest[1:2] in ("*", "?", "{"):
+            return None
+        return re.compile(rest, re.MULTILINE)
+
+    @cached_property
     def near_patterns(self) -> tuple[re.Pattern[str], ...]:
         return tuple(re.compile(part, re.MULTILINE) for part in self.near)
 
@@ -115,10 +127,18 @@ class _Rule:
         """Where the rule matches in ``text[begin:end]``, its near parts included; None if nowhere."""
         if not all(part.search(text, begin, end) for part in self.held_patterns):
             return None
+        first = begin  # where a match of the pattern may begin
+        if self.loose_pattern is not None:
+            loose = self.loose_pattern.search(text, begin, end)
+            if loose is None:
+                return None
+            # No match of the pattern begins before the loose one's (the boundary is read from
+            # the text itself, not from where the search starts).
+            first = loose.start()
         if not self.near:
-            match = self.pattern.search(text, begin, end)
+            match = self.pattern.search(text, first, end)
             return (match.start(), match.end()) if match else None
-        for match in self.pattern.finditer(text, begin, end):
+        for match in self.pattern.finditer(text, first, end):
             start, stop = match.start(), match.end()
             around = (max(begin, start - NEAR_CHARS), min(end, stop + NEAR_CHARS))
             parts = [part.search(text, *around) for part in self.near_patterns]
