@@ -104,6 +104,20 @@ class _Rule:
         return False
 
     @cached_property
+    def loose_pattern(self) -> re.Pattern[str] | None:
+        """The pattern without the word boundary it opens with, when a word follows it and the
+        pattern is no choice between ways; None otherwise. Wherever the pattern matches, so does
+        this, and no later; but the engine skips ahead to the word's letters instead of trying
+        each position as it must after an opening assertion, so a piece without them costs a
+        fraction of the whole search. (A choice, or a choice of opening words, leaves the engine
+        no letters to skip to: tried at every position, inside words too, it runs slower.)"""
+        rest = self.source[2:]
+        opens_with_a_word = rest[:1].isalpha() and rest[1:2] not in ("*", "?", "{")
+        if not self.source.startswith(r"\b") or not opens_with_a_word or _has_top_level_choice(rest):
+            return None
+        return re.compile(rest, re.MULTILINE)
+
+    @cached_property
     def near_patterns(self) -> tuple[re.Pattern[str], ...]:
         return tuple(re.compile(part, re.MULTILINE) for part in self.near)
 
@@ -115,10 +129,18 @@ class _Rule:
         """Where the rule matches in ``text[begin:end]``, its near parts included; None if nowhere."""
         if not all(part.search(text, begin, end) for part in self.held_patterns):
             return None
+        first = begin  # where a match of the pattern may begin
+        if self.loose_pattern is not None:
+            loose = self.loose_pattern.search(text, begin, end)
+            if loose is None:
+                return None
+            # No match of the pattern begins before the loose one's (the boundary is read from
+            # the text itself, not from where the search starts).
+            first = loose.start()
         if not self.near:
-            match = self.pattern.search(text, begin, end)
+            match = self.pattern.search(text, first, end)
             return (match.start(), match.end()) if match else None
-        for match in self.pattern.finditer(text, begin, end):
+        for match in self.pattern.finditer(text, first, end):
             start, stop = match.start(), match.end()
             around = (max(begin, start - NEAR_CHARS), min(end, stop + NEAR_CHARS))
             parts = [part.search(text, *around) for part in self.near_patterns]
@@ -127,6 +149,30 @@ class _Rule:
                     [stop] + [part.end() for part in parts if part]
                 )
         return None
+
+
+def _has_top_level_choice(source: str) -> bool:
+    """Whether the regular expression ``source`` holds a ``|`` outside its groups and classes."""
+    depth = 0
+    index = 0
+    while index < len(source):
+        char = source[index]
+        if char == "\\":
+            index += 1  # the escaped character is no mark
+        elif char == "[":
+            # A class ends at the first "]" that is neither escaped nor its first member.
+            index += 2 if source[index + 1 : index + 2] == "^" else 1
+            index += 1 if source[index : index + 1] == "]" else 0
+            while index < len(source) and source[index] != "]":
+                index += 2 if source[index] == "\\" else 1
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            return True
+        index += 1
+    return False
 
 
 # Words most everyday text holds. A rule is looked up by the group of its words with the fewest
