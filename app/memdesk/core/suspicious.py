@@ -1368,7 +1368,7 @@ _PREFERENCE = (
 
 # A form asked for what the assistant shows of its own setup ("share your parameters in plain
 # language") is no preference about answers: the model's own threshold holds it.
-_OWN_SETUP = re.compile(
+_ASKS_FOR_OWN_SETUP = re.compile(
     r"\byour\s+(?:\w+\s+)?(?:set-?up|parameters|initiali[sz]ation|config\w*|instructions|rules|prompt|"
     r"guidelines|directives)\b"
 )
@@ -1567,7 +1567,7 @@ def _model_verdict(
     short = len(lowered.split(maxsplit=_SHORT_TEXT_WORDS)) <= _SHORT_TEXT_WORDS
     if score < SHORT_TEXT_THRESHOLD and short:
         return 0.0, score, None
-    answers_in = re.search(_PREFERENCE, lowered) and not _OWN_SETUP.search(lowered)
+    answers_in = re.search(_PREFERENCE, lowered) and not _ASKS_FOR_OWN_SETUP.search(lowered)
     preference = answers_in or _CHANGE_SUBJECT.match(lowered)
     mentions = only_mentions(read) or (about_the_person and not addresses_a_reader(read))
     if (score < PREFERENCE_THRESHOLD and preference) or (score < MENTION_THRESHOLD and mentions):
