@@ -13,11 +13,8 @@ from memdesk.gui.views.review import GOES_TO, REPLACES_STORED, WANTS_TO, WHY_IT_
 from memdesk.gui.widgets import display
 from memdesk.services.history import ChangeInfo, item_label
 from memdesk.services.memdesk import Memdesk
-from memdesk.services.review import HeldInfo, held_info
-from memdesk.store.models import HeldWrite
-from memdesk.store.snapshots import column_values
+from memdesk.services.review import HELD_WRITES, HeldInfo, recorded_held_info
 
-HELD_WRITES = HeldWrite.__tablename__
 TEXT = "content"  # every table's text column: shown last, on lines of its own
 DELETED = "deleted_at"  # read as where the item is (Trash or not), not as a field
 # What each table's columns are called, in the order they are read; None: bookkeeping, not
@@ -153,10 +150,6 @@ def _fields_text(names: dict[str, str | None], values: dict[str, Any] | None, fi
     return "\n".join(lines)
 
 
-def _held(values: dict[str, Any]) -> HeldInfo:
-    return held_info(HeldWrite(**column_values(HeldWrite, values)))
-
-
 def _decision(held: HeldInfo, rejected_at: str) -> str:
     if held.rejected:
         return f"rejected {rejected_at} (in Trash; it never reaches a prompt)"
@@ -169,7 +162,7 @@ def _held_text(values: dict[str, Any] | None, app: Memdesk) -> str:
     """The held write as Review shows it, and what was decided."""
     if values is None:
         return "(did not exist)"
-    held = _held(values)
+    held = recorded_held_info(values)
     write = held.write
     lines = [
         f"{held.actor} {WANTS_TO} {write.title} · held {display.when(held.created_at)}",
@@ -192,7 +185,7 @@ def _held_what(before: dict[str, Any] | None, after: dict[str, Any] | None) -> s
         return "held for review"
     if after is None:
         return "removed"
-    was, now = _held(before), _held(after)
+    was, now = recorded_held_info(before), recorded_held_info(after)
     if now.rejected != was.rejected:
         return "rejected (moved to Trash)" if now.rejected else "back in Review (restored from Trash)"
     if now.state != was.state:
