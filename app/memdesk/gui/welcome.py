@@ -159,12 +159,11 @@ class WelcomeView(Page):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.scroll)
         self.setFocusProxy(self.example_button)
-        self.wide = False
-        self.compact = False
+        self.wide = False  # the text and the list side by side
         self._arrange(compact=False)
 
     def _size_list(self) -> None:
-        """Every row when there is room; in a small window three and a scroll bar, so the
+        """Every row when there is room; in a small window a few and a scroll bar, so the
         Connect and Disconnect buttons under the list stay in view."""
         table = self.connections.table
         row = table.verticalHeader().defaultSectionSize()
@@ -193,7 +192,6 @@ class WelcomeView(Page):
             self._arrange(compact=True)
 
     def _arrange(self, compact: bool) -> None:
-        self.compact = compact
         icon_size, spacing = COMPACT if compact else REGULAR
         self.icon.setPixmap(theme.app_icon().pixmap(QSize(icon_size, icon_size)))
         self.heading.setDirection(
