@@ -146,7 +146,8 @@ def test_every_kind_of_change_reads_in_words(memdesk_app):
 
 @pytest.mark.parametrize(("name", "size", "dark"), RENDERS)
 def test_render_a_held_write_in_history(memdesk_app, qtbot, tasks, settle, name, size, dark):
-    _one_change_of_each_kind(memdesk_app)
+    memdesk_app.assistants.set_level(AGENT, "review-everything")
+    memdesk_app.review.approve([_hold(memdesk_app, Write.save_entry("porto_trip", "Porto trip in May."))])
     with app_palette(dark):
         view = shown(qtbot, HistoryView(memdesk_app, tasks), settle, size)
         row = next(
