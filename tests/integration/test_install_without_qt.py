@@ -1,4 +1,4 @@
-"""`pip install .` without the `gui` extra: no Qt, and every command but the window works.
+"""`pip install .` without the `gui` extra: no Qt, and all but the window works.
 
 The environment is a new one holding Memdesk's wheel and only the dependencies pyproject.toml
 declares (tests/support/fresh_venv.py), made once for the module; the commands are its own
@@ -12,13 +12,17 @@ import subprocess
 from pathlib import Path
 
 import anyio
+import httpx
 import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from tests.support.fresh_venv import install_without_extras
+from tests.support.server import ServeProcess
 
 import memdesk
 from memdesk.cli.cmd_gui import QT_MISSING
+
+_SCREEN = ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
 
 
 @pytest.fixture(scope="module")
@@ -34,6 +38,8 @@ def _memdesk(bin_dir: Path, data_dir: Path, *args: str) -> subprocess.CompletedP
         text=True,
         timeout=60,
         cwd=data_dir.parent,  # not the checkout, whose sources the installed command must not need
+        # No screen: with Qt there after all, the window would stop at once instead of opening.
+        env={name: value for name, value in os.environ.items() if name not in _SCREEN},
     )
 
 
@@ -42,13 +48,15 @@ def test_the_environment_has_no_qt_and_imports_memdesk_from_its_own_install(inst
         [
             str(installed / "python"),
             "-c",
-            "import importlib.util, memdesk\nprint(memdesk.__file__, importlib.util.find_spec('PySide6'))",
+            "import importlib.util, memdesk\n"
+            "print(memdesk.__file__)\n"
+            "print(importlib.util.find_spec('PySide6'))",
         ],
         capture_output=True,
         text=True,
         check=True,
     )
-    module, qt = where.stdout.split()
+    module, qt = where.stdout.splitlines()
     assert Path(module).is_relative_to(installed.parent)
     assert qt == "None"
 
@@ -84,6 +92,19 @@ def test_mcp_server_answers_initialize_and_lists_its_tools(installed: Path, tmp_
     name, tools = anyio.run(handshake)
     assert name == "memdesk"
     assert "memory_store" in tools
+
+
+def test_http_api_answers_with_a_token(installed: Path, tmp_path: Path):
+    store = tmp_path / "store"
+    created = _memdesk(installed, store, "token", "create", "mybot")
+    assert created.returncode == 0, created.stderr
+    served = ServeProcess(store, command=(str(installed / "memdesk"),))
+    try:
+        headers = {"Authorization": f"Bearer {created.stdout.strip()}"}
+        answer = httpx.get(f"{served.url}/apps/calendar/memories", headers=headers)
+    finally:
+        served.stop()
+    assert (answer.status_code, answer.json()) == (200, {"memories": []})
 
 
 @pytest.mark.parametrize("command", [("gui",), ()], ids=["gui", "no-command"])
