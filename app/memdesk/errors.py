@@ -6,6 +6,7 @@ Anything else is a bug and may show a traceback.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 
@@ -39,6 +40,26 @@ class NotAllowedError(MemdeskError):
 
 class ConflictError(MemdeskError):
     """The store changed in a way that makes the operation unsafe (e.g. undo over a newer edit)."""
+
+
+@dataclass(frozen=True)
+class UnseenChange:
+    """Text a held write would replace or remove that was written after it was held."""
+
+    held_id: int
+    what: str  # "entry train-b", "working memory user/working", "memory 3 of calendar"…
+    now: str  # what is there now
+    put: str  # what approving would leave there ("" for a delete)
+
+
+class ChangedSinceHeldError(ConflictError):
+    """Approving would replace or remove text written after the held write was held, which the
+    person has not seen; ``changes`` says, for each, what is there now and what approving puts.
+    Approving again with ``replace`` set puts it anyway."""
+
+    def __init__(self, message: str, hint: str, changes: tuple[UnseenChange, ...]) -> None:
+        super().__init__(message, hint)
+        self.changes = changes
 
 
 class StoreError(MemdeskError):

@@ -23,7 +23,15 @@ from memdesk.core.items import ItemKind
 from memdesk.core.namespaces import check_namespace, check_session_id, is_working
 from memdesk.core.records import KNOWLEDGE
 from memdesk.core.trust import ALWAYS_IN_PROMPT, TrustLevel, hold_reasons, is_assistant
-from memdesk.errors import BadInputError, ConflictError, MemdeskError, NotAllowedError, NotFoundError
+from memdesk.errors import (
+    BadInputError,
+    ChangedSinceHeldError,
+    ConflictError,
+    MemdeskError,
+    NotAllowedError,
+    NotFoundError,
+    UnseenChange,
+)
 from memdesk.services.apps import check_app_id
 from memdesk.services.context import MAX_DOCUMENT_CHARS, MAX_ENTRY_CHARS, check_text
 from memdesk.services.entries import check_category, check_entry_importance, check_key
@@ -54,6 +62,17 @@ class Operation(StrEnum):
 # Operations that change or remove something that exists: approving checks it still does.
 _REPLACES = frozenset(
     {Operation.SAVE_ENTRY, Operation.FORGET_ENTRY, Operation.APPEND_DOCUMENT, Operation.DELETE_APP_MEMORY}
+)
+# Operations whose approving replaces or removes text: what is there is kept when the write is
+# held, and approving refuses (unless told to replace it) when that text changed meanwhile.
+_OVERWRITES = frozenset(
+    {
+        Operation.SAVE_ENTRY,
+        Operation.FORGET_ENTRY,
+        Operation.SET_WORKING,
+        Operation.DELETE_APP_MEMORY,
+        Operation.PURGE_APP,
+    }
 )
 # What approving each operation does, in a few words ("Save entry home_city").
 _VERBS = {
@@ -196,6 +215,16 @@ def instruction_reasons(text: str) -> list[str]:
     return [f"it {reason}" for reason in suspicious_reasons(text)]
 
 
+# Operations whose approving leaves nothing of the text it removes.
+_REMOVES = frozenset({Operation.FORGET_ENTRY, Operation.DELETE_APP_MEMORY, Operation.PURGE_APP})
+
+
+def _spot(write: Write) -> tuple[str, str]:
+    """Which text a write replaces or removes, as a key: the entry, memory, app or namespace."""
+    kind = {Operation.FORGET_ENTRY: str(Operation.SAVE_ENTRY)}.get(write.operation, str(write.operation))
+    return kind, write.target
+
+
 class Review:
     """The gate every assistant's write passes, and the writes it holds for the person."""
 
@@ -328,10 +357,18 @@ class Review:
 
     def hold(self, actor: str, write: Write, reasons: list[str]) -> HeldInfo:
         """Hold ``write`` for the person's review as ``actor``'s, whoever acts now (compaction
-        holds the suspicious text it proposed)."""
-        return self._hold(actor, write, reasons, ())
+        holds the suspicious text it proposed). Approving it replaces no stored fact; those it
+        contradicts now are kept, so approving can tell them from ones written later."""
+        return self._hold(actor, write, reasons, (), self._conflicts(write))
 
-    def _hold(self, actor: str, write: Write, reasons: list[str], replaces: tuple[Fact, ...]) -> HeldInfo:
+    def _hold(
+        self,
+        actor: str,
+        write: Write,
+        reasons: list[str],
+        replaces: tuple[Fact, ...],
+        contradicts: tuple[Fact, ...] = (),
+    ) -> HeldInfo:
         with self.ctx.change(f"Hold for review: {write.title}") as session:
             row = HeldWrite(
                 actor=actor,
@@ -339,7 +376,9 @@ class Review:
                 operation=str(write.operation),
                 target=write.target,
                 content=write.content,
-                arguments=json.dumps(self._arguments_to_keep(write, replaces), ensure_ascii=False),
+                arguments=json.dumps(
+                    self._arguments_to_keep(write, replaces, contradicts), ensure_ascii=False
+                ),
                 reasons=json.dumps(reasons, ensure_ascii=False),
                 state="pending",
             )
@@ -347,17 +386,25 @@ class Review:
             session.flush()
             return held_info(row)
 
-    def _arguments_to_keep(self, write: Write, replaces: tuple[Fact, ...]) -> dict[str, Any]:
-        """The write's arguments, whether what it replaces or deletes exists now, and the facts
-        it disagrees with (approving replaces those still as they were).
+    def _arguments_to_keep(
+        self, write: Write, replaces: tuple[Fact, ...], contradicts: tuple[Fact, ...]
+    ) -> dict[str, Any]:
+        """The write's arguments, whether what it replaces or deletes exists now and its text,
+        and the facts it disagrees with (approving replaces those still as they were, and
+        leaves those it only ``contradicts``).
 
-        Approving later can then tell "the target was deleted meanwhile" from "it is new".
+        Approving later can then tell "the target was deleted meanwhile" from "it is new", and
+        text written since from text that was there.
         """
         arguments = dict(write.arguments)
         if write.operation in _REPLACES:
             arguments["target_existed"] = self._target_exists(write)
+        if write.operation in _OVERWRITES:
+            arguments["text_before"] = self._text_there(write)
         if replaces:
             arguments["replaces"] = [{"ref": fact.ref, "text": fact.text} for fact in replaces]
+        if contradicts:
+            arguments["contradicts"] = [{"ref": fact.ref, "text": fact.text} for fact in contradicts]
         return arguments
 
     def _target_exists(self, write: Write) -> bool:
@@ -426,7 +473,10 @@ class Review:
 
     def current(self, held: HeldInfo) -> str | None:
         """What the write would replace or remove, as it is now (None: nothing, or new)."""
-        write = held.write
+        return self._text_there(held.write)
+
+    def _text_there(self, write: Write) -> str | None:
+        """The text of the write's target now (None: there is none); an app's memories one a line."""
         match write.operation:
             case Operation.SAVE_ENTRY | Operation.FORGET_ENTRY:
                 try:
@@ -444,7 +494,49 @@ class Review:
                     return self.app.apps.get(int(write.target)).content
                 except NotFoundError:
                     return None
+            case Operation.PURGE_APP:
+                memories = sorted(self.app.apps.memories(write.target), key=lambda memory: memory.id)
+                return "\n".join(memory.content for memory in memories) or None
         return None
+
+    def unseen_changes(self, held: HeldInfo, write: Write | None = None) -> list[UnseenChange]:
+        """What approving ``held`` (as ``write``, when the person edited it) would replace or
+        remove that was written after it was held: its target's text, created or changed since,
+        and stored facts it contradicts that it did not when it was held."""
+        write = write or held.write
+        found = []
+        arguments = held.write.arguments
+        if write.operation in _OVERWRITES:
+            now = self._text_there(write)
+            put = "" if write.operation in _REMOVES else write.content
+            if "text_before" in arguments:
+                changed = now != arguments["text_before"]
+            else:  # held before the text was kept: only a target created since shows
+                changed = arguments.get("target_existed") is False and now is not None
+            if changed and now is not None and now != put:
+                found.append(UnseenChange(held.id, self._naming(write), now, put))
+        seen = [*(arguments.get("replaces") or []), *(arguments.get("contradicts") or [])]
+        stored = {(item["ref"], item["text"]) for item in seen}
+        newer = [fact for fact in self._conflicts(write) if (fact.ref, fact.text) not in stored]
+        if newer:
+            now = "\n".join(fact.text for fact in newer)
+            names = ", ".join(fact.name for fact in newer)
+            found.append(
+                UnseenChange(held.id, f"the stored facts it contradicts ({names})", now, write.content)
+            )
+        return found
+
+    @staticmethod
+    def _naming(write: Write) -> str:
+        """The target in a few words: "entry train-b", "memory 3 of calendar"."""
+        match write.operation:
+            case Operation.SET_WORKING:
+                return f"working memory {write.target}"
+            case Operation.DELETE_APP_MEMORY:
+                return f"memory {write.target} of {write.arguments['app']}"
+            case Operation.PURGE_APP:
+                return f"the memories of app {write.target}"
+        return f"entry {write.target}"
 
     def replaces(self, held: HeldInfo) -> list[Fact]:
         """The stored facts a held write replaces when approved: those it disagreed with when it
@@ -457,30 +549,46 @@ class Review:
             if item["ref"] in live and live[item["ref"]].text == item["text"]
         ]
 
-    def approve(self, ids: list[int], edited: str | None = None) -> list[int]:
+    def approve(self, ids: list[int], edited: str | None = None, replace: bool = False) -> list[int]:
         """Apply held writes; one history step per assistant (recorded as its write). Step ids.
 
         ``edited`` replaces the text of the one write given. Nothing is applied when any of
-        them was decided already, or its target is gone.
+        them was decided already, or its target is gone. Nor when one would replace or remove
+        text written after it was held (``ChangedSinceHeldError`` says what is there now and
+        what it would put), unless ``replace`` is true: then that text is replaced too.
         """
         if edited is not None and len(ids) != 1:
             raise BadInputError("an edited text goes with exactly one held write")
         by_actor: dict[str, list[HeldInfo]] = {}
-        for held in self._pending_ones(ids, "approve"):
+        pending = self._pending_ones(ids, "approve")
+        for held in pending:
             by_actor.setdefault(held.actor, []).append(held)
+        if not replace:
+            self._refuse_unseen(
+                [c for held in pending for c in self.unseen_changes(held, self._as_approved(held, edited))]
+            )
         steps: list[int] = []
         for actor, writes in by_actor.items():
             label = writes[0].write.title if len(writes) == 1 else f"{len(writes)} writes"
+            # Targets this call wrote already: the next write to one replaces what the person
+            # approved with it, not text they have not seen.
+            written: set[tuple[str, str]] = set()
             with self.ctx.acting_as(actor), self.ctx.change(f"Approve {label}") as session:
                 for held in writes:
                     row = self._lock_pending(session, held.id, "approve")
-                    write = held.write
+                    write = self._as_approved(held, edited)
                     if edited is not None:
-                        write = self._edited(write, edited)
                         row.content = write.content
                     self._check_target(held, write)
+                    unseen = [] if _spot(write) in written else self.unseen_changes(held, write)
+                    if not replace:
+                        self._refuse_unseen(unseen)
+                    retired = self.replaces(held)
+                    if unseen:  # the person chose to replace what is there now as well
+                        retired = list({f.ref: f for f in [*retired, *self._conflicts(write)]}.values())
                     self._apply(write)
-                    self.app.health.retire(session, self.replaces(held))
+                    self.app.health.retire(session, retired)
+                    written.add(_spot(write))
                     row.state = "approved"
                     row.decided_at = self.ctx.now()
             step = self.ctx.last_step_id()
@@ -488,10 +596,37 @@ class Review:
                 steps.append(step)
         return steps
 
-    def approve_all(self, actor: str) -> list[int]:
-        """Approve every write ``actor`` has waiting."""
+    def approve_all(self, actor: str, replace: bool = False) -> list[int]:
+        """Approve every write ``actor`` has waiting (``replace`` as for ``approve``)."""
         ids = [held.id for held in self.list(limit=1_000_000, actor=actor)]
-        return self.approve(ids) if ids else []
+        return self.approve(ids, replace=replace) if ids else []
+
+    def _as_approved(self, held: HeldInfo, edited: str | None) -> Write:
+        return held.write if edited is None else self._edited(held.write, edited)
+
+    @staticmethod
+    def _refuse_unseen(unseen: list[UnseenChange]) -> None:
+        if not unseen:
+            return
+        ids = list(dict.fromkeys(change.held_id for change in unseen))
+        lines = [
+            f"held write #{ids[0] if len(ids) == 1 else ', #'.join(map(str, ids))} would replace text "
+            "written after it was held, which you have not reviewed; nothing was changed"
+        ]
+        for change in unseen:
+            lines += [
+                f"#{change.held_id} {change.what}",
+                f"  there now:      {change.now}",
+                f"  approving puts: {change.put or '(nothing: it is removed)'}",
+            ]
+        numbers = " ".join(map(str, ids))
+        raise ChangedSinceHeldError(
+            "\n".join(lines),
+            f"to put it anyway, approve again with replace (`memdesk review approve {numbers} "
+            f"--replace`, or replace=True in Python); to keep what is there, reject it "
+            f"(`memdesk review reject {numbers}`)",
+            tuple(unseen),
+        )
 
     def reject(self, ids: list[int]) -> int:
         """Move held writes to Trash (undo or a restore brings them back to Review); how many."""
