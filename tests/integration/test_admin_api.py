@@ -11,7 +11,7 @@ from datetime import datetime
 
 import httpx
 import pytest
-from tests.support.cli import MemdeskCommand, out
+from tests.support.cli import MemdeskCommand, fails, out
 from tests.support.server import ServeProcess
 
 
@@ -539,3 +539,37 @@ def test_the_settings_that_stop_assistants_writing_hold_for_tokens_too(tmp_path)
     finally:
         assert served.stop() in (0, -signal.SIGTERM), served.stderr
     assert "api:bot" not in out(memdesk("history"))
+
+
+def test_approving_a_held_entry_created_since_by_another_write_is_refused_showing_both(store, local, client):
+    # An HTTP write held for review; then another token's unheld write creates the key.
+    other = local.tokens.create("other-bot")
+    local.assistants.set_level("api:bot", "review-everything")
+    try:
+        held = client.post("/entries", json={"key": "train-b", "content": "Train B leaves at 9:10."})
+    finally:
+        local.assistants.set_level("api:bot", "review-suspicious")
+    assert held.status_code == 202
+    number = str(held.json()["reviewId"])
+    with httpx.Client(base_url=client.base_url, headers={"Authorization": f"Bearer {other}"}) as second:
+        live = {"key": "train-b", "content": "Train B leaves at 11:45 from platform 4."}
+        assert second.post("/entries", json=live).status_code == 200
+
+    listed = out(store("review", "list"))
+    assert "changed since it was held: entry train-b now reads: Train B leaves at 11:45" in listed
+    [waiting] = [
+        item for item in json.loads(out(store("review", "list", "--json"))) if str(item["id"]) == number
+    ]
+    assert waiting["changedSinceHeld"] == [
+        {"what": "entry train-b", "now": live["content"], "puts": "Train B leaves at 9:10."}
+    ]
+    refused = fails(store("review", "approve", number), 1, "which you have not reviewed")
+    assert "there now:      Train B leaves at 11:45 from platform 4." in refused
+    assert "approving puts: Train B leaves at 9:10." in refused
+    assert f"memdesk review approve {number} --replace" in refused
+    assert client.get("/recall", params={"query": "train"}).json()["results"][0]["content"] == live["content"]
+
+    out(store("review", "approve", number, "--replace"))
+    assert client.get("/recall", params={"query": "train"}).json()["results"][0]["content"] == (
+        "Train B leaves at 9:10."
+    )
