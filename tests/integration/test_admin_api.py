@@ -573,3 +573,52 @@ def test_approving_a_held_entry_created_since_by_another_write_is_refused_showin
     assert client.get("/recall", params={"query": "train"}).json()["results"][0]["content"] == (
         "Train B leaves at 9:10."
     )
+
+
+def test_recall_takes_unix_seconds_as_python_and_mcp_do_and_scores_fall(local, client):
+    local.entries.upsert("ferry", "the ferry to Bergen leaves at noon; the ferry is slow")
+    local.entries.upsert("ferry_note", "a ferry")
+    iso = client.get("/recall", params={"query": "ferry", "since": "2000-01-01T00:00:00Z"}).json()
+    unix = client.get("/recall", params={"query": "ferry", "since": 946684800}).json()
+    assert unix == iso and len(iso["results"]) >= 2
+    assert client.get("/recall", params={"query": "ferry", "since": 32503680000}).json() == {"results": []}
+    refused = client.get("/recall", params={"query": "ferry", "since": "yesterday"})
+    assert refused.status_code == 422
+    assert refused.json() == {"error": "since: 'yesterday' is neither ISO 8601 nor Unix seconds"}
+    scores = [result["score"] for result in iso["results"]]
+    assert scores == sorted(scores, reverse=True)  # best first, as the schema says
+    described = client.get("/openapi.json").json()["paths"]["/recall"]["get"]
+    schema = described["responses"]["200"]["content"]["application/json"]["schema"]
+    from memdesk.services.recall import SCORE_MEANING, Hit
+
+    meaning = schema["properties"]["results"]["items"]["properties"]["score"]["description"]
+    assert meaning == SCORE_MEANING and "higher is better" in meaning and SCORE_MEANING in Hit.__doc__
+    since = next(p for p in described["parameters"] if p["name"] == "since")
+    assert "Unix seconds" in since["schema"]["description"]
+
+
+def test_a_session_id_without_its_channel_is_refused_saying_the_form(client):
+    refused = client.post("/sessions/s1/messages", json={"role": "user", "content": "hi"})
+    assert refused.status_code == 422
+    assert "not of the form CHANNEL:ID" in refused.json()["error"]
+    described = client.get("/openapi.json").json()["paths"]["/sessions/{id}/messages"]["post"]
+    assert "a channel name" in described["parameters"][0]["description"]
+
+
+def test_delete_an_entry_goes_to_trash_undoably_and_is_gated_like_the_other_writes(store, local, client):
+    local.entries.upsert("old_editor", "Ada uses Notepad")
+    assert client.delete("/entries/no_such_key").status_code == 404
+    forgotten = client.delete("/entries/old_editor")
+    assert (forgotten.status_code, forgotten.json()) == (200, {"success": True, "key": "old_editor"})
+    assert history(local)[0] == ("api:bot", "done", "Delete entry old_editor")
+    assert "old_editor" not in out(store("entry", "list"))
+    out(store("undo"))
+    assert local.entries.get("old_editor").content == "Ada uses Notepad"
+    local.assistants.set_level("api:bot", "review-everything")
+    try:
+        held = client.delete("/entries/old_editor")
+    finally:
+        local.assistants.set_level("api:bot", "review-suspicious")
+    assert held.status_code == 202 and held.json()["target"] == "removes entry old_editor from recall"
+    assert local.entries.get("old_editor").content == "Ada uses Notepad"
+    local.review.reject([held.json()["reviewId"]])

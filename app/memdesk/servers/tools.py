@@ -12,7 +12,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +20,7 @@ from memdesk.core.items import ItemKind
 from memdesk.core.namespaces import check_namespace, check_session_id
 from memdesk.core.privacy import OUTSIDE_LIMIT, ReadScope
 from memdesk.core.records import MAX_DOCUMENT_CHARS, MAX_ENTRY_CHARS, MAX_NAME_CHARS
-from memdesk.core.timefmt import format_iso, parse_iso
+from memdesk.core.timefmt import format_iso, parse_moment
 from memdesk.errors import BadInputError, NotFoundError
 from memdesk.servers.arguments import MAX_PROPOSAL_ID_CHARS, MAX_QUERY_CHARS, MAX_RECALL_LIMIT
 from memdesk.servers.permissions import (
@@ -87,15 +87,8 @@ def _time(name: str, value: object) -> datetime | None:
     """ISO 8601 text, or seconds since 1970 (UTC) as the PicoBot tools pass them."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise ArgumentError(name, "expected an ISO 8601 time or Unix seconds")
-    if isinstance(value, str):
-        with argument(name):
-            return parse_iso(value, name)
-    try:
-        return datetime.fromtimestamp(value, UTC).replace(tzinfo=None)
-    except (OverflowError, OSError, ValueError):
-        raise ArgumentError(name, f"{value!r} is not a usable Unix time") from None
+    with argument(name):
+        return parse_moment(value, name)
 
 
 def _iso(value: datetime | None) -> str | None:
