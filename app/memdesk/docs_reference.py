@@ -448,6 +448,55 @@ def public_methods(cls: type, listed: tuple[str, ...]) -> list[str]:
     ]
 
 
+def error_classes() -> list[type]:
+    """``memdesk.errors``' exceptions and the records they carry, in the order the module
+    defines them (each after the class it extends)."""
+    from memdesk import errors
+
+    return [
+        value
+        for value in vars(errors).values()
+        if isinstance(value, type)
+        and value.__module__ == errors.__name__
+        and (issubclass(value, errors.MemdeskError) or dataclasses.is_dataclass(value))
+    ]
+
+
+def errors_section() -> list[str]:
+    from memdesk.errors import MemdeskError
+
+    lines = [
+        "## Errors",
+        "",
+        "Every failure Memdesk expects raises one of these classes from `memdesk.errors`, and "
+        "nothing was written when one is raised. Each has `message` (what happened) and `hint` "
+        "(what to do about it, or `None`); `str(error)` is both. A call may raise a subclass of "
+        "one listed here; catch the class listed (`MemdeskError` catches them all). The exit "
+        "code is what the `memdesk` command exits with.",
+        "",
+        "| class | extends | exit code | raised when |",
+        "| --- | --- | --- | --- |",
+    ]
+    records = []
+    for cls in error_classes():
+        if not issubclass(cls, MemdeskError):
+            records.append(cls)
+            continue
+        parent = cls.__mro__[1].__name__
+        about = " ".join(_docstring(f"memdesk.errors:{cls.__name__}", cls).split())
+        lines.append(f"| `{cls.__name__}` | `{parent}` | {cls.exit_code} | {_cell(about)} |")
+    lines.append("")
+    for cls in records:
+        lines += [f"### `{cls.__name__}`", "", _docstring(f"memdesk.errors:{cls.__name__}", cls), ""]
+        lines += ["| field | type | default |", "| --- | --- | --- |"]
+        lines += [
+            f"| `{field.name}` | `{_code_cell(field.type)}` | {_field_default(field)} |"
+            for field in dataclasses.fields(cls)
+        ]
+        lines.append("")
+    return lines
+
+
 def python_page() -> str:
     lines = [
         "# Using Memdesk from Python",
@@ -479,7 +528,7 @@ def python_page() -> str:
                 _docstring(f"{path}.{method}", function),
                 "",
             ]
-    return "\n".join(lines)
+    return "\n".join([*lines, *errors_section()])
 
 
 # --- the site -----------------------------------------------------------------------------------

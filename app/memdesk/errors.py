@@ -30,12 +30,22 @@ class BadInputError(MemdeskError):
     exit_code = 2
 
 
+class ArgumentError(BadInputError):
+    """One argument of an assistant's call (an MCP tool, an ``Assistant`` method) is unusable;
+    ``argument`` names it as the call declares it."""
+
+    def __init__(self, argument: str, message: str, hint: str | None = None) -> None:
+        super().__init__(f"{argument}: {message}", hint)
+        self.argument = argument
+
+
 class NotFoundError(MemdeskError):
     """The item named does not exist (or is in Trash)."""
 
 
 class NotAllowedError(MemdeskError):
-    """The person's settings do not let this caller (an assistant) do this."""
+    """The person's settings do not let this caller (an assistant) do this: its trust level is
+    read-only, assistants may not write or delete here, or the app is outside what it may read."""
 
 
 class ConflictError(MemdeskError):

@@ -179,3 +179,29 @@ def test_the_python_page_is_its_written_introduction_then_the_reference():
         docs_reference.with_introduction(stub, page)
         == "# Python\n\nInstall it.\n\n## Reference\n\n### `Assistant`\n"
     )
+
+
+def test_the_python_page_names_each_method_that_is_no_mcp_tool(pages):
+    tools = {tool.name for tool in docs_reference.mcp_lists()["tools"]}
+    extra = set(docs_reference.public_methods(Assistant, ())) - {"open", "close"} - tools
+    introduction = (Path(__file__).resolve().parents[2] / "docs" / docs_reference.PYTHON_PAGE).read_text()
+    said = re.search(r"`Assistant` offers every tool `memdesk mcp` offers.*?\n\n", introduction, re.S)
+    assert said is not None
+    named = set(re.findall(r"`(\w+)\(", said.group()))
+    assert named == extra == {"entry"}
+
+
+def test_the_python_page_lists_every_error_with_what_it_extends(pages):
+    import memdesk.errors
+    from memdesk.errors import MemdeskError
+
+    errors = section(pages[docs_reference.PYTHON_PAGE], "## Errors")
+    classes = [
+        c for c in vars(memdesk.errors).values() if isinstance(c, type) and issubclass(c, MemdeskError)
+    ]
+    assert {"ModelUnreachableError", "NotAllowedError", "ArgumentError", "ChangedSinceHeldError"} <= {
+        c.__name__ for c in classes
+    }
+    for cls in classes:
+        assert f"| `{cls.__name__}` | `{cls.__mro__[1].__name__}` | {cls.exit_code} |" in errors
+    assert "### `UnseenChange`" in pages[docs_reference.PYTHON_PAGE]
