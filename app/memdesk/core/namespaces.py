@@ -41,7 +41,8 @@ def is_working(namespace: str) -> bool:
 def check_session_id(session_id: str) -> str:
     if not _SESSION_ID.match(session_id):
         raise BadInputError(
-            f"session id {session_id!r} is not of the form CHANNEL:ID", f"a session id is {SESSION_ID_FORM}"
+            f"session id {session_id!r} is not of the form CHANNEL:ID, e.g. telegram:42",
+            f"a session id is {SESSION_ID_FORM}",
         )
     return session_id
 
