@@ -205,3 +205,19 @@ def test_the_python_page_lists_every_error_with_what_it_extends(pages):
     for cls in classes:
         assert f"| `{cls.__name__}` | `{cls.__mro__[1].__name__}` | {cls.exit_code} |" in errors
     assert "### `UnseenChange`" in pages[docs_reference.PYTHON_PAGE]
+
+
+def test_every_success_answer_of_the_admin_api_lists_its_fields(pages):
+    api = pages[docs_reference.ADMIN_API_PAGE]
+    for op in OPERATIONS:
+        text = api[api.index(f"## `{op.method} {op.path}`") :]
+        text = text[: text.find("\n## ", 1) if "\n## " in text[1:] else len(text)]
+        assert f"Answer {op.status} (JSON)" in text, op.path
+        for name in op.response.get("properties", {}):
+            assert f"| `{name}` |" in text, (op.path, name)
+        if op.may_hold:
+            assert "Answer 202 (JSON)" in text and "| `reviewId` | yes |" in text
+    recall = api[api.index("## `GET /recall`") :]
+    assert "| `results[].score` | yes | number | how well it matches the query: higher is better" in recall
+    errors = section(api, "## Errors")
+    assert '"error"' in errors and "| 405 |" in errors
