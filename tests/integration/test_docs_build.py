@@ -68,6 +68,22 @@ def test_the_guide_builds_strictly_with_every_page_of_its_navigation(site):
     assert "so what you see here" not in cli + settings
 
 
+def test_a_developer_finds_the_python_package_and_the_http_api_from_the_start(site):
+    index = (site / "index.html").read_text()
+    start = index[index.index('id="where-to-start"') : index.index('id="what-an-assistants-prompt-holds"')]
+    assert "Use it from your own code" in start
+    assert 'href="reference/python.html"' in start and 'href="guide/http-api.html"' in start
+    guides = next(
+        entry["Guides"]
+        for entry in yaml.safe_load((ROOT / "mkdocs.yml").read_text())["nav"]
+        if "Guides" in entry
+    )
+    pages = [page for entry in guides for page in entry.values()]
+    # Right after connecting an assistant, not at the end of the reference.
+    assert pages.index("reference/python.md") == pages.index("guide/connect.md") + 1
+    assert pages.index("guide/http-api.md") == pages.index("guide/connect.md") + 2
+
+
 def test_the_built_guide_needs_no_network(site):
     # Help → User guide opens it from disk: every script, style sheet and picture is local,
     # and links between pages name files, not folders a web server would resolve.
