@@ -8,6 +8,7 @@ import signal
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
+from pathlib import Path
 
 import httpx
 import pytest
@@ -320,6 +321,15 @@ def test_unknown_routes_and_methods_answer_in_json(client):
     assert (missing.status_code, missing.json()) == (404, {"error": "Not Found"})
     wrong = client.put("/entries", json={})
     assert wrong.status_code == 405 and set(wrong.json()) == {"error"}
+    # The guide's table of answers other than success has both, with the body they come with.
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "guide" / "http-api.md").read_text()
+    assert "| 404 | no such item, or no such route |" in guide
+    assert (
+        f"| 405 | the route exists but not with this method (`PATCH /entries`) | `{wrong.text}` |".replace(
+            '{"error":"', '{"error": "'
+        )
+        in guide
+    )
 
 
 def test_requests_in_parallel_keep_their_own_actor(local, server, client):
