@@ -379,3 +379,19 @@ def test_a_fact_it_contradicts_written_since_it_was_held_is_refused_then_replace
     app.review.approve([held.id], replace=True)
     assert app.documents.get("user/facts").content.strip() == "- Drinks coffee every morning"
     assert app.entries.get("home").content == "Priya lives in Paris now"
+
+
+def test_writes_of_two_assistants_are_refused_together_before_either_is_written(memdesk_app):
+    app = memdesk_app
+    app.assistants.set_level(AGENT, TrustLevel.REVIEW_EVERYTHING)
+    app.assistants.set_level("api:picobot", TrustLevel.REVIEW_EVERYTHING)
+    plain = _as_agent(app, Write.save_entry("lunch", "Lunch at noon")).held
+    with app.ctx.acting_as("api:picobot"):
+        changed = app.review.submit(Write.save_entry("train-b", "Train B leaves at 9:10.")).held
+    app.entries.upsert("train-b", "Train B leaves at 11:45.")
+    error = _refused_unseen(app, [plain.id, changed.id])
+    assert [change.held_id for change in error.changes] == [changed.id]
+    with pytest.raises(NotFoundError):
+        app.entries.get("lunch")  # the other assistant's step was not written either
+    assert len(app.review.approve([plain.id, changed.id], replace=True)) == 2
+    assert app.entries.get("train-b").content == "Train B leaves at 9:10."

@@ -18,6 +18,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from memdesk.core.items import ItemKind
 from memdesk.core.namespaces import check_namespace, check_session_id, is_working
@@ -217,12 +218,6 @@ def instruction_reasons(text: str) -> list[str]:
 
 # Operations whose approving leaves nothing of the text it removes.
 _REMOVES = frozenset({Operation.FORGET_ENTRY, Operation.DELETE_APP_MEMORY, Operation.PURGE_APP})
-
-
-def _spot(write: Write) -> tuple[str, str]:
-    """Which text a write replaces or removes, as a key: the entry, memory, app or namespace."""
-    kind = {Operation.FORGET_ENTRY: str(Operation.SAVE_ENTRY)}.get(write.operation, str(write.operation))
-    return kind, write.target
 
 
 class Review:
@@ -475,14 +470,17 @@ class Review:
         """What the write would replace or remove, as it is now (None: nothing, or new)."""
         return self._text_there(held.write)
 
-    def _text_there(self, write: Write) -> str | None:
-        """The text of the write's target now (None: there is none); an app's memories one a line."""
+    def _text_there(self, write: Write, session: Session | None = None) -> str | None:
+        """The text of the write's target now (None: there is none); an app's memories one a
+        line. An entry's is read in ``session`` when given (an approval's own transaction)."""
         match write.operation:
             case Operation.SAVE_ENTRY | Operation.FORGET_ENTRY:
-                try:
-                    return self.app.entries.get(write.target).content
-                except NotFoundError:
-                    return None
+                # The text alone: read at every hold and approval, where a whole row costs more.
+                live = select(Entry.content).where(Entry.key == write.target, Entry.deleted_at.is_(None))
+                if session is not None:
+                    return session.scalar(live)
+                with self.ctx.store.read() as reading:
+                    return reading.scalar(live)
             case Operation.SET_WORKING:
                 state = self.app.working.state()
                 return state.content if state is not None else None
@@ -504,27 +502,42 @@ class Review:
         remove that was written after it was held: its target's text, created or changed since,
         and stored facts it contradicts that it did not when it was held."""
         write = write or held.write
-        found = []
+        return self._unseen(held, write, self._conflicts(write))
+
+    def _unseen(
+        self, held: HeldInfo, write: Write, conflicts: tuple[Fact, ...], session: Session | None = None
+    ) -> list[UnseenChange]:
+        return self._unseen_text(held, write, session) + self._unseen_facts(held, write, conflicts)
+
+    def _unseen_text(
+        self, held: HeldInfo, write: Write, session: Session | None = None
+    ) -> list[UnseenChange]:
+        """The target's text, when it was created or changed since ``held`` was held."""
+        if write.operation not in _OVERWRITES:
+            return []
         arguments = held.write.arguments
-        if write.operation in _OVERWRITES:
-            now = self._text_there(write)
-            put = "" if write.operation in _REMOVES else write.content
-            if "text_before" in arguments:
-                changed = now != arguments["text_before"]
-            else:  # held before the text was kept: only a target created since shows
-                changed = arguments.get("target_existed") is False and now is not None
-            if changed and now is not None and now != put:
-                found.append(UnseenChange(held.id, self._naming(write), now, put))
+        now = self._text_there(write, session)
+        put = "" if write.operation in _REMOVES else write.content
+        if "text_before" in arguments:
+            changed = now != arguments["text_before"]
+        else:  # held before the text was kept: only a target created since shows
+            changed = arguments.get("target_existed") is False and now is not None
+        if not changed or now is None or now == put:
+            return []
+        return [UnseenChange(held.id, self._naming(write), now, put)]
+
+    @staticmethod
+    def _unseen_facts(held: HeldInfo, write: Write, conflicts: tuple[Fact, ...]) -> list[UnseenChange]:
+        """The live facts among ``conflicts`` that ``held`` did not contradict when it was held."""
+        arguments = held.write.arguments
         seen = [*(arguments.get("replaces") or []), *(arguments.get("contradicts") or [])]
         stored = {(item["ref"], item["text"]) for item in seen}
-        newer = [fact for fact in self._conflicts(write) if (fact.ref, fact.text) not in stored]
-        if newer:
-            now = "\n".join(fact.text for fact in newer)
-            names = ", ".join(fact.name for fact in newer)
-            found.append(
-                UnseenChange(held.id, f"the stored facts it contradicts ({names})", now, write.content)
-            )
-        return found
+        newer = [fact for fact in conflicts if (fact.ref, fact.text) not in stored]
+        if not newer:
+            return []
+        now = "\n".join(fact.text for fact in newer)
+        names = ", ".join(fact.name for fact in newer)
+        return [UnseenChange(held.id, f"the stored facts it contradicts ({names})", now, write.content)]
 
     @staticmethod
     def _naming(write: Write) -> str:
@@ -563,32 +576,37 @@ class Review:
         pending = self._pending_ones(ids, "approve")
         for held in pending:
             by_actor.setdefault(held.actor, []).append(held)
-        if not replace:
+        # The facts each write contradicts now, found before any step: finding them may first
+        # bring Memory health's index up to date, a write of its own.
+        conflicts = {held.id: self._conflicts(self._as_approved(held, edited)) for held in pending}
+        if not replace and len(by_actor) > 1:  # one step each: refuse before the first is written
             self._refuse_unseen(
-                [c for held in pending for c in self.unseen_changes(held, self._as_approved(held, edited))]
+                [c for h in pending for c in self._unseen(h, self._as_approved(h, edited), conflicts[h.id])]
             )
         steps: list[int] = []
         for actor, writes in by_actor.items():
             label = writes[0].write.title if len(writes) == 1 else f"{len(writes)} writes"
-            # Targets this call wrote already: the next write to one replaces what the person
-            # approved with it, not text they have not seen.
-            written: set[tuple[str, str]] = set()
             with self.ctx.acting_as(actor), self.ctx.change(f"Approve {label}") as session:
+                plan = []
                 for held in writes:
                     row = self._lock_pending(session, held.id, "approve")
                     write = self._as_approved(held, edited)
+                    self._check_target(held, write)
+                    # Read in this transaction before its first write: what is there now.
+                    changes = self._unseen(held, write, conflicts[held.id], session)
+                    retired = self.replaces(held)
+                    if changes:  # unless refused below, the person chose to replace what is there now
+                        retired = list({f.ref: f for f in [*retired, *conflicts[held.id]]}.values())
+                    plan.append((row, write, changes, retired))
+                if not replace:
+                    self._refuse_unseen(
+                        [change for _row, _write, changes, _retired in plan for change in changes]
+                    )
+                for row, write, _changes, retired in plan:
                     if edited is not None:
                         row.content = write.content
-                    self._check_target(held, write)
-                    unseen = [] if _spot(write) in written else self.unseen_changes(held, write)
-                    if not replace:
-                        self._refuse_unseen(unseen)
-                    retired = self.replaces(held)
-                    if unseen:  # the person chose to replace what is there now as well
-                        retired = list({f.ref: f for f in [*retired, *self._conflicts(write)]}.values())
                     self._apply(write)
                     self.app.health.retire(session, retired)
-                    written.add(_spot(write))
                     row.state = "approved"
                     row.decided_at = self.ctx.now()
             step = self.ctx.last_step_id()
