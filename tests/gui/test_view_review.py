@@ -297,3 +297,32 @@ def test_names_and_times_fit_their_columns_or_keep_both_ends(qtbot, memdesk_app,
         assert metrics.horizontalAdvance(text) + 8 <= view.table.columnWidth(column), text
         assert view.model.index(0, column).data(Qt.ItemDataRole.ToolTipRole) == text
     assert view.table.textElideMode() == Qt.TextElideMode.ElideMiddle
+
+
+def test_approving_over_text_written_since_asks_showing_both_texts(
+    memdesk_app, settle, make_window, answer, dialog_log
+):
+    memdesk_app.assistants.set_level("python:mybot", TrustLevel.REVIEW_EVERYTHING)
+    held = _hold(memdesk_app, "python:mybot", Write.save_entry("train-b", "Train B leaves at 9:10."))
+    memdesk_app.entries.upsert("train-b", "Train B leaves at 11:45 from platform 4.")
+    _window, view = window_review(make_window, settle)
+    lines: list[str] = []
+    view.status_message.connect(lines.append)
+    _select(view, held)
+    answer("confirm", False)
+    view.approve_button.click()
+    settle()
+    [(_name, (_parent, title, text))] = [call for call in dialog_log.calls if call[0] == "confirm"]
+    assert title == "Replace what is there now?"
+    assert "There now:\nTrain B leaves at 11:45 from platform 4." in text
+    assert "Approving puts:\nTrain B leaves at 9:10." in text
+    assert memdesk_app.entries.get("train-b").content == "Train B leaves at 11:45 from platform 4."
+    assert lines[-1] == "Nothing was approved: what is there now stays."
+    assert memdesk_app.review.count() == 1
+
+    answer("confirm", True)
+    _select(view, held)
+    view.approve_button.click()
+    settle()
+    assert memdesk_app.entries.get("train-b").content == "Train B leaves at 9:10."
+    assert memdesk_app.review.count() == 0

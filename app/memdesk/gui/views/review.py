@@ -9,6 +9,7 @@ person gets one line saying so, and nothing is applied twice.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +31,7 @@ from memdesk.core import detector
 from memdesk.core.items import NOTHING
 from memdesk.core.suspicious import Finding, findings
 from memdesk.core.trust import TrustLevel, is_assistant
+from memdesk.errors import ChangedSinceHeldError
 from memdesk.gui import dialogs, theme
 from memdesk.gui.models.common import TableModel
 from memdesk.gui.models.tableview import ACTOR_SAMPLE, DATE, size_columns
@@ -235,8 +237,9 @@ class ReviewView(Page):
     def approve_selected(self) -> None:
         ids = [item.held.id for item in self.selected_items()]
         if ids:
-            self._decide(
-                lambda app: app.review.approve(ids), f"Approved {display.plural(len(ids), 'write')}."
+            self._approve(
+                lambda app, replace: app.review.approve(ids, replace=replace),
+                f"Approved {display.plural(len(ids), 'write')}.",
             )
 
     def reject_selected(self) -> None:
@@ -254,7 +257,10 @@ class ReviewView(Page):
         held = chosen[0].held
         text = dialogs.ask_long_text(self, "Edit, then approve", f"{held.write.title}:", held.write.content)
         if text is not None:
-            self._decide(lambda app: app.review.approve([held.id], edited=text), "Approved your edited text.")
+            self._approve(
+                lambda app, replace: app.review.approve([held.id], edited=text, replace=replace),
+                "Approved your edited text.",
+            )
 
     def approve_all_from_assistant(self) -> None:
         actor = self._one_actor()
@@ -263,7 +269,10 @@ class ReviewView(Page):
         waiting = sum(1 for item in self.model.items if item.held.actor == actor)
         question = f"Approve every write {actor} has waiting ({waiting} listed here)?"
         if dialogs.confirm(self, "Approve all", question, action="Approve all"):
-            self._decide(lambda app: app.review.approve_all(actor), f"Approved every write from {actor}.")
+            self._approve(
+                lambda app, replace: app.review.approve_all(actor, replace=replace),
+                f"Approved every write from {actor}.",
+            )
 
     def trust_assistant(self) -> None:
         actor = self._one_actor()
@@ -287,6 +296,25 @@ class ReviewView(Page):
 
     def _decide(self, job: Any, done: str) -> None:
         self.tasks.write(job, on_done=lambda _result: self.status_message.emit(done), on_error=self._refused)
+
+    def _approve(self, job: Callable[[Memdesk, bool], Any], done: str) -> None:
+        """Approve; when that would replace text written since the write was held, show both
+        texts and approve again, replacing it, only when the person says so."""
+
+        def refused(exc: Exception) -> None:
+            if not isinstance(exc, ChangedSinceHeldError):
+                self._refused(exc)
+            elif dialogs.confirm(self, "Replace what is there now?", _unseen_text(exc), action="Replace"):
+                self._decide(lambda app: job(app, True), done)
+            else:
+                self.status_message.emit("Nothing was approved: what is there now stays.")
+                self.refresh()
+
+        self.tasks.write(
+            lambda app: job(app, False),
+            on_done=lambda _result: self.status_message.emit(done),
+            on_error=refused,
+        )
 
     def _refused(self, exc: Exception) -> None:
         """Decided elsewhere meanwhile, or its target is gone: one line, and the list read again."""
@@ -387,6 +415,16 @@ class _Detail(QScrollArea):
             )
             before = "\n".join(fact.text for fact in replaced)
             self.replaces_diff.show_lines(diff_lines(before, item.held.write.content))
+
+
+def _unseen_text(error: ChangedSinceHeldError) -> str:
+    """The question's text: each target written since, what it holds now and what approving puts."""
+    parts = [
+        f"{change.what[:1].upper()}{change.what[1:]}: written after write #{change.held_id} was held.\n\n"
+        f"There now:\n{change.now}\n\nApproving puts:\n{change.put or '(nothing: it is removed)'}"
+        for change in error.changes
+    ]
+    return "\n\n".join([*parts, "Replace what is there now? Undo brings it back."])
 
 
 def _rich_label() -> QLabel:
