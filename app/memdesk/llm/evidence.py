@@ -90,9 +90,15 @@ _TELLING_MODAL = re.compile(
     r"(?i:\b(?P<blank>i\s*['’]ll|i\s+will|i\s+shall|let\s+me)\s+(?:type|write|spell|say|put|give|repeat|read)"
     r"\s+(?:it|that|this|them)\b)"
 )
+# "Will" the document, not the modal: owned or named ("my will stuff is with…", "the will"),
+# or before a word no modal goes before ("mi will over to Okonjo Law", "the will is with…").
+_WILL_NOUN = re.compile(
+    r"(?i:(?P<owner>\b(?:my|your|his|her|our|their|the|a|this|that)\s+)?(?P<blank>\bwill)\b"
+    r"(?(owner)|(?=\s+(?:over|to|is|was|has|had)\b(?!-))))"
+)
 # Words that give the quote no mood of the person's, each blanked where it stands (its group
 # ``blank`` when it has one).
-_MOODLESS = (_LISTENERS_MODAL, _TELLING_ASIDE, _WANT_TO, _SUFFICES, _TELLING_MODAL)
+_MOODLESS = (_LISTENERS_MODAL, _TELLING_ASIDE, _WANT_TO, _SUFFICES, _TELLING_MODAL, _WILL_NOUN)
 _UNTIL = re.compile(r"(?i:\b(?:until|till|til)\b)")
 _ENDS_FROM_NOW = re.compile(r"(?i:\b(?:no\s+longer|any\s?more)\b)")
 _NEGATED_MODAL = re.compile(r"(?i:\b(?:won['’]?t|will\s+not|shan['’]?t|shall\s+not)\b)")
