@@ -253,6 +253,15 @@ def test_numbers_in_words_and_other_units_count():
     assert marked("Walked 3 km.", said) == ["3"]
 
 
+def test_a_sum_in_pence_or_cents_is_the_same_sum_in_pounds_dollars_or_euros():
+    said = Sources([("no wait, 11p a word, and the parking's 75 cents now; the bus is £2", AT)], TODAY)
+
+    assert check("Rate £0.11 per word; parking $0.75; bus 200p", said) == []
+    # another sum is still marked, whatever its currency's sign
+    assert marked("Rate £0.12 per word", said) == ["£0.12"]
+    assert marked("Parking €0.80", said) == ["€0.80"]
+
+
 def test_a_unit_shortened_weekdays_and_numbers_in_other_languages_are_what_was_said():
     said = Sources(
         [
