@@ -86,7 +86,10 @@ _TIME = (
 _OTHER_LANGUAGES = ("fr", "es", "pt", "de", "nl", "it", "da")
 _WRITTEN_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _CURRENCY_SIGNS = "$£€"
-_NUMBER = rf"(?<![\w.])[{_CURRENCY_SIGNS}]?(?P<n>\d+(?:,\d{{3}})*(?:\.\d+)?)(?P<k>k\b)?(?:%|st|nd|rd|th)?(?![\w.]\d)"
+_NUMBER = (
+    rf"(?<![\w.])[{_CURRENCY_SIGNS}]?(?P<n>\d+(?:,\d{{3}})*(?:\.\d+)?)"
+    r"(?P<k>k\b)?(?:%|st|nd|rd|th)?(?![\w.]\d)"
+)
 
 
 def _named(*patterns: tuple[str, str]) -> re.Pattern[str]:
