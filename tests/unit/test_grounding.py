@@ -253,6 +253,16 @@ def test_numbers_in_words_and_other_units_count():
     assert marked("Walked 3 km.", said) == ["3"]
 
 
+def test_a_clock_time_written_with_a_full_stop_or_an_h_is_the_same_time():
+    said = Sources([("swimming moved to 7.30 on thursdays, and the gym class is 6.15pm or 19h45", AT)], TODAY)
+
+    assert check("Swimming at 7:30pm on Thursdays; gym class 18:15 or 7:45pm", said) == []
+    assert check("Swimming at 19:30", said) == []
+    # another time is still marked, and a sum said with a full stop stays a sum
+    assert marked("Swimming at 8:30pm", said) == ["8:30pm"]
+    assert check("Pays £7.30", Sources([("it's 7.30 a session now", AT)], TODAY)) == []
+
+
 def test_a_sum_in_pence_or_cents_is_the_same_sum_in_pounds_dollars_or_euros():
     said = Sources([("no wait, 11p a word, and the parking's 75 cents now; the bus is £2", AT)], TODAY)
 

@@ -78,10 +78,15 @@ _DAY_MONTH = rf"\b(?P<dd>\d{{1,2}}){_ORDINAL}\s+(?:of\s+)?(?P<dm>{_MONTH})(?:,?\
 _MONTH_DAY = rf"\b(?P<mm>{_MONTH})\s+(?P<md>\d{{1,2}}){_ORDINAL}(?:,?\s+(?P<my>\d{{4}}))?\b(?!:)"
 _MONTH_YEAR = rf"\b(?P<ym>{_MONTH})\s+(?:of\s+)?(?P<yy>\d{{4}})\b"
 _SLASH_DATE = r"\b(?P<s1>\d{1,2})/(?P<s2>\d{1,2})/(?P<s3>\d{2}(?:\d{2})?)\b"
+# A clock time: "7:30pm", "7.30pm" (a full stop, as British English writes it, is unambiguous
+# before "am" or "pm"), "19:30", "19h30"; "7.30" alone is also a sum (``_DOTTED_TIME``).
 _TIME = (
-    r"\b(?P<th>\d{1,2})(?::(?P<tm>\d{2}))?\s*(?P<ap>[ap])\.?\s?m\b"
-    r"|\b(?P<h24>\d{1,2}):(?P<m24>\d{2})\b"
+    r"\b(?P<th>\d{1,2})(?:[:.](?P<tm>\d{2}))?\s*(?P<ap>[ap])\.?\s?m\b"
+    r"|\b(?P<h24>\d{1,2})[:h](?P<m24>\d{2})\b"
 )
+# A number that may be a clock time written with a full stop ("the class is at 7.30 now"):
+# what the person said counts as that time too; a model's "7.30" stays a number.
+_DOTTED_TIME = re.compile(r"(?P<h24>\d{1,2})\.(?P<m24>[0-5]\d)")
 # The languages besides English whose number words text2num reads (English is read here).
 _OTHER_LANGUAGES = ("fr", "es", "pt", "de", "nl", "it", "da")
 _WRITTEN_NUMBER = re.compile(r"\d+(?:\.\d+)?")
@@ -444,6 +449,10 @@ class Sources:
                     self.bare_numbers.add(value)
                 if _money(match):
                     self.quantities.add(_quantity(_MONEY, value))
+                else:
+                    dotted = _DOTTED_TIME.fullmatch(match.group("n"))
+                    if dotted and int(dotted.group("h24")) < 24:
+                        self.minutes |= _times_meant(dotted)
             elif kind == "time":
                 self.minutes |= _times_meant(match)
             elif kind in _DATE_KINDS:
