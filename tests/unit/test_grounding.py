@@ -263,6 +263,20 @@ def test_a_clock_time_written_with_a_full_stop_or_an_h_is_the_same_time():
     assert check("Pays £7.30", Sources([("it's 7.30 a session now", AT)], TODAY)) == []
 
 
+def test_a_date_written_with_slashes_is_the_same_date_in_words():
+    said = Sources([("the scan moved to 14/03, and the lease renews 01/05/2027", AT)], TODAY)
+
+    assert check("Scan on 14 March; lease renews 1 May 2027", said) == []
+    assert check("Scan on 14/03/2026", Sources([("the scan moved to March 14th", AT)], TODAY)) == []
+    # another day, or a day no calendar has, is still marked
+    assert marked("Scan on 15/03", said) == ["15/03"]
+    assert marked("Scan on 31/02", said) == ["31/02"]
+
+
+def test_a_fortnight_is_two_weeks():
+    assert check("Cleaner every 2 weeks", Sources([("cleaner comes every fortnight now", AT)], TODAY)) == []
+
+
 def test_a_sum_in_pence_or_cents_is_the_same_sum_in_pounds_dollars_or_euros():
     said = Sources([("no wait, 11p a word, and the parking's 75 cents now; the bus is £2", AT)], TODAY)
 

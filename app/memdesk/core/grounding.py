@@ -23,6 +23,7 @@ written, so a translated name ("Spanien" for "Spain") is marked.
 
 from __future__ import annotations
 
+import calendar
 import functools
 import itertools
 import math
@@ -77,7 +78,7 @@ _ISO_DATE = r"\b(?P<iy>\d{4})-(?P<im>\d{1,2})-(?P<id>\d{1,2})\b"
 _DAY_MONTH = rf"\b(?P<dd>\d{{1,2}}){_ORDINAL}\s+(?:of\s+)?(?P<dm>{_MONTH})(?:,?\s+(?P<dy>\d{{4}}))?\b"
 _MONTH_DAY = rf"\b(?P<mm>{_MONTH})\s+(?P<md>\d{{1,2}}){_ORDINAL}(?:,?\s+(?P<my>\d{{4}}))?\b(?!:)"
 _MONTH_YEAR = rf"\b(?P<ym>{_MONTH})\s+(?:of\s+)?(?P<yy>\d{{4}})\b"
-_SLASH_DATE = r"\b(?P<s1>\d{1,2})/(?P<s2>\d{1,2})/(?P<s3>\d{2}(?:\d{2})?)\b"
+_SLASH_DATE = r"\b(?P<s1>\d{1,2})/(?P<s2>\d{1,2})(?:/(?P<s3>\d{2}(?:\d{2})?))?\b(?!/)"
 # A clock time: "7:30pm", "7.30pm" (a full stop, as British English writes it, is unambiguous
 # before "am" or "pm"), "19:30", "19h30"; "7.30" alone is also a sum (``_DOTTED_TIME``).
 _TIME = (
@@ -107,6 +108,7 @@ _ADDRESS_HINT = re.compile(r"[/@\\]|www\.|\.[a-z]{1,5}\b", re.IGNORECASE)
 _ADDRESS = _named(("url", _URL), ("email", _EMAIL), ("path", _PATH))
 _QUOTED = _named(("quote", _QUOTE))
 _DIGITS = re.compile(r"\d+")
+_DIGITS_SLASHED = re.compile(r"\d+(?:/\d+)+")
 _AT_DIGITS = _named(
     ("iso", _ISO_DATE), ("daymonth", _DAY_MONTH), ("slash", _SLASH_DATE), ("time", _TIME), ("number", _NUMBER)
 )
@@ -165,6 +167,7 @@ for _kind, _sizes in (
             "h": 3600,
             "day": 86400,
             "week": 604800,
+            "fortnight": 1209600,
             "month": 2629800,
             "year": 31557600,
         },
@@ -279,6 +282,7 @@ _ORDINAL_WORDS = {
     )
 }
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
+_ONE_OF = frozenset({"a", "an", "every", "each", "per"})  # before a unit: one of it
 _AMOUNT_WORDS = {"dozen": 12, "couple": 2, "pair": 2, "half": 0.5, "twice": 2, "once": 1, "both": 2}
 
 # Words that open sentences and headings; capitalised there, they are not names.
@@ -474,9 +478,13 @@ class Sources:
         words = _WORDS.findall(text.lower())
         for index, word in enumerate(words):
             value = _NUMBER_WORDS.get(word, _ORDINAL_WORDS.get(word, _AMOUNT_WORDS.get(word)))
-            if value is None:
-                continue
             following = words[index + 1] if index + 1 < len(words) else ""
+            if value is None:
+                # "every fortnight", "a week": one of the unit ("2 weeks", "7 days")
+                unit = _UNITS.get(_singular(following)) if word in _ONE_OF else None
+                if unit:
+                    self.quantities.add(_quantity(unit, 1))
+                continue
             if word in _NUMBER_WORDS and following in _NUMBER_WORDS and _NUMBER_WORDS[following] < 10:
                 value += _NUMBER_WORDS[following]  # "twenty five"
             if following in _SCALES:
@@ -659,7 +667,8 @@ def _addresses(text: str) -> list[re.Match[str]]:
         while end > start and text[end - 1] in _TOKEN_EDGES:
             end -= 1
         match = _ADDRESS.fullmatch(text, start, end) if start < end else None
-        if match is not None:
+        # digits between slashes are a date ("14/03/2026", "14/03"), read with the numbers
+        if match is not None and not _DIGITS_SLASHED.fullmatch(match.group()):
             found.append(match)
     return found
 
@@ -715,7 +724,18 @@ def _dates(match: re.Match[str]) -> list[_Date]:
     if kind == "monthyear":
         return [_Date(int(group("yy")), _month(group("ym")), None)]
     first, second, year = int(group("s1")), int(group("s2")), _year(group("s3"))
-    return [_Date(year, second, first), _Date(year, first, second)]
+    meant = (_Date(year, second, first), _Date(year, first, second))
+    return [found for found in meant if _on_calendar(found)]
+
+
+def _on_calendar(found: _Date) -> bool:
+    """A day and month that a calendar has (in its year, when given): "14/03" is not the 3rd
+    of a 14th month."""
+    if found.month is None or found.day is None:
+        return True
+    if not 1 <= found.month <= 12:
+        return False
+    return 1 <= found.day <= calendar.monthrange(found.year or 2024, found.month)[1]  # 2024: a leap year
 
 
 def _year(raw: str | None) -> int | None:
