@@ -277,6 +277,17 @@ def test_a_fortnight_is_two_weeks():
     assert check("Cleaner every 2 weeks", Sources([("cleaner comes every fortnight now", AT)], TODAY)) == []
 
 
+def test_a_phone_number_with_its_country_code_is_the_same_number():
+    national = Sources([("new landline is 020 7946 0018", AT)], TODAY)
+    international = Sources([("new landline is +44 20 7946 0018", AT)], TODAY)
+
+    assert check("Landline: +44 20 7946 0018", national) == []
+    assert check("Landline: 020 7946 0018", international) == []
+    # other digits are still marked, with the code or without
+    assert marked("Landline: 020 7946 0019", international) == ["0019"]
+    assert marked("Landline: +44 20 7946 0019", national) == ["44", "0019"]
+
+
 def test_a_sum_in_pence_or_cents_is_the_same_sum_in_pounds_dollars_or_euros():
     said = Sources([("no wait, 11p a word, and the parking's 75 cents now; the bus is £2", AT)], TODAY)
 

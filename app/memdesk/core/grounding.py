@@ -133,6 +133,7 @@ _SPOKEN_ZERO = re.compile(_ZERO_WORD)
 _DIGIT_RUN = re.compile(
     rf"(?<![\w.])(?:\d++|{_ZERO_WORD}(?=[ \t.-]*\d))(?:[ \t]*[.-]?[ \t]*(?:\d++|{_ZERO_WORD}\b))*"
 )
+_COUNTRY_CODE_DIGITS = 3  # at most, after a "+"
 _RUN_DIGITS = 6  # fewer digits in a run are a sum, a time or a date, compared by value
 _PLACEHOLDER = re.compile(
     r"<\s*[A-Za-z][\w .'-]{0,30}?\s*>|\[\s*[A-Za-z][\w .'-]{1,30}?\s*\](?!\()"
@@ -595,7 +596,8 @@ def _specifics(text: str, sources: Sources) -> list[Mark]:
     runs_said = [
         run.span()
         for run in _DIGIT_RUN.finditer(text)
-        if len(digits := _run_digits(run.group())) >= _RUN_DIGITS and f" {digits} " in sources.digit_runs
+        if len(_run_digits(run.group())) >= _RUN_DIGITS
+        and any(f" {digits} " in sources.digit_runs for digits in _run_forms(text, run))
     ]
     for match in _find_specifics(text):
         if any(start <= match.start() and match.end() <= end for start, end in runs_said):
@@ -641,8 +643,24 @@ def _find_specifics(text: str) -> list[re.Match[str]]:
 def _digit_runs(text: str) -> list[str]:
     """The digits of each run of digit groups in ``text`` long enough to name one thing."""
     # A run has no more digits than characters, so a short one is not read further.
-    runs = (_run_digits(run.group()) for run in _DIGIT_RUN.finditer(text) if len(run.group()) >= _RUN_DIGITS)
+    runs = (
+        digits
+        for run in _DIGIT_RUN.finditer(text)
+        if len(run.group()) >= _RUN_DIGITS
+        for digits in _run_forms(text, run)
+    )
     return [digits for digits in runs if len(digits) >= _RUN_DIGITS]
+
+
+def _run_forms(text: str, run: re.Match[str]) -> list[str]:
+    """A run's digits, and for a number after a "+" its national forms: the country code of
+    one to three digits dropped, with the trunk "0" or without ("+44 20 7946 0018" ~ "020 7946
+    0018")."""
+    digits = _run_digits(run.group())
+    if not text[: run.start()].endswith("+"):
+        return [digits]
+    national = [digits[code:] for code in range(1, _COUNTRY_CODE_DIGITS + 1)]
+    return [digits, *national, *(f"0{rest}" for rest in national)]
 
 
 def _run_digits(run: str) -> str:
