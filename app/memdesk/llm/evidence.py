@@ -33,6 +33,7 @@ _QUOTE_EDGES = "\"'“”‘’«»`… "
 _SINGLE_QUOTES = "'’‘`"
 _DOUBLE_QUOTES = '"“”«»'
 _WORD = re.compile(r"[^\W_]{4,}|\d+")  # a word that carries a fact ("cashews", "40")
+_PLAIN_WORD = re.compile(r"\w+")
 _SLOT_NAME_LETTERS = 4  # a slot's name that a word may hold in a form of its own ("diet", "dietary")
 _FORM_LETTERS = 5  # a word's forms share its first five letters ("allergy", "allergic"; "renewal", "renewed")
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+|\n+")
@@ -203,13 +204,19 @@ def doubt(edit: Edit, before: str, spoken: Spoken, *, note: bool = False) -> str
 
 
 def _find(quote: str, texts: tuple[str, ...]) -> tuple[str, int, int] | None:
-    """The text holding the quote and where, comparing case, spacing and quote marks loosely."""
-    words = [_loose(word) for word in WRITTEN_DATE.sub("", quote).split()]
-    pattern = re.compile(r"\s+".join(words), re.IGNORECASE)
-    for text in texts:
-        match = pattern.search(text)
-        if match:
-            return text, match.start(), match.end()
+    """The text holding the quote and where, comparing case, spacing and quote marks loosely;
+    failing that, the quote's words in order with any marks between them ("New number
+    07700-900111" for "New number: 07700 900111", a dash for another)."""
+    quote = WRITTEN_DATE.sub("", quote)
+    words = [_loose(word) for word in quote.split()]
+    loose = re.compile(r"\s+".join(words), re.IGNORECASE)
+    said = _PLAIN_WORD.findall(quote)
+    only_words = re.compile(r"(?<!\w)" + r"\W+".join(map(re.escape, said)) + r"(?!\w)", re.IGNORECASE)
+    for pattern in (loose, only_words) if said else (loose,):
+        for text in texts:
+            match = pattern.search(text)
+            if match:
+                return text, match.start(), match.end()
     return None
 
 

@@ -221,6 +221,20 @@ def test_a_missing_quote_the_assistants_words_or_words_nobody_said_are_not_appli
     )
 
 
+def test_a_quote_is_found_whatever_marks_stand_between_its_words():
+    """A dash for another, a colon or a hyphen left out: the person's words in their order."""
+    said = spoken("Moved to Porto — finally! New number: 07700-900111 (the work one)")
+    assert doubt(update("Lives in Porto", "Moved to Porto - finally"), "Lives in Lisbon", said) == ""
+    assert doubt(update("Phone: 07700 900111", "New number 07700 900111"), "Phone: 07700 900000", said) == ""
+    # words left out, or in another order, are no quote of the person's
+    assert doubt(update("Lives in Porto", "Moved to Porto, new number"), "Lives in Lisbon", said).startswith(
+        "Not applied: the quote is not the person's words"
+    )
+    assert doubt(update("Lives in Porto", "finally moved to Porto"), "Lives in Lisbon", said).startswith(
+        "Not applied: the quote is not the person's words"
+    )
+
+
 def test_an_update_that_drops_a_fact_the_conversation_did_not_touch_is_not_applied():
     said = spoken("Oh and I stopped being vegetarian, I eat fish now.")
     evidence = "I stopped being vegetarian, I eat fish now."
