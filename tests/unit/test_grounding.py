@@ -271,6 +271,10 @@ def test_a_date_written_with_slashes_is_the_same_date_in_words():
     # another day, or a day no calendar has, is still marked
     assert marked("Scan on 15/03", said) == ["15/03"]
     assert marked("Scan on 31/02", said) == ["31/02"]
+    # digits between slashes said as written hold whatever they mean
+    shared = Sources([("custody is 50/50 now, and the helpline is 24/7", AT)], TODAY)
+    assert check("Custody 50/50; helpline 24/7", shared) == []
+    assert marked("Custody 60/40", shared) == ["60/40"]
 
 
 def test_a_fortnight_is_two_weeks():

@@ -712,6 +712,8 @@ def _grounded(match: re.Match[str], text: str, sources: Sources, numbered: set[i
         if _money(match) and _quantity(_MONEY, value) in sources.quantities:
             return True
         return unit is not None and _quantity(unit, value) in sources.quantities
+    if kind == "slash" and re.search(rf"(?<![\w/]){re.escape(match.group())}(?![\w/])", sources.flat):
+        return True  # said as written, whatever it means ("50/50", "24/7")
     return any(_date_known(found, sources) for found in _dates(match))
 
 
