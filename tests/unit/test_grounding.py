@@ -292,6 +292,18 @@ def test_a_phone_number_with_its_country_code_is_the_same_number():
     assert marked("Landline: +44 20 7946 0019", national) == ["44", "0019"]
 
 
+def test_a_word_written_short_or_without_its_accents_is_the_same_word():
+    said = Sources(
+        [("we're at 4 elm rd now, my new gp is doctor shah at the uni health centre in sao paulo", AT)], TODAY
+    )
+
+    assert check("Lives at 4 Elm Road; GP Dr Shah, University Health Centre, São Paulo", said) == []
+    assert check("Lives at 4 Elm Rd", Sources([("we moved to 4 Elm Road", AT)], TODAY)) == []
+    # another name is still marked, written short or not
+    assert marked("Lives at 4 Oak Road", said) == ["Oak Road"]
+    assert marked("Seen by Dr Sharma", said) == ["Dr Sharma"]
+
+
 def test_a_sum_in_pence_or_cents_is_the_same_sum_in_pounds_dollars_or_euros():
     said = Sources([("no wait, 11p a word, and the parking's 75 cents now; the bus is £2", AT)], TODAY)
 

@@ -28,6 +28,7 @@ import functools
 import itertools
 import math
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -332,6 +333,19 @@ _ROLE_WORDS = frozenset({"user", "assistant", "system", "tool"})
 # A word cut short: at least four letters of it, and at least two fifths ("econ", "Economics").
 _CLIPPED_MIN = 4
 _CLIPPED_SHARE = 0.4
+# Words of addresses, titles and firms, and how they are written short when the short form is
+# no start of the word (those are read as cut short: "Prof", "Hosp"): either grounds the other.
+_SHORT_FORMS = {
+    "road": "rd", "street": "st", "saint": "st", "avenue": "ave", "lane": "ln", "drive": "dr",
+    "doctor": "dr", "mount": "mt", "university": "uni", "apartment": "apt", "square": "sq",
+    "place": "pl", "boulevard": "blvd", "court": "ct", "terrace": "tce", "gardens": "gdns",
+    "highway": "hwy", "centre": "ctr", "center": "ctr", "building": "bldg", "company": "co",
+    "limited": "ltd", "brothers": "bros", "department": "dept",
+}  # fmt: skip
+_WRITTEN_SHORT: dict[str, tuple[str, ...]] = {}
+for _full, _short in _SHORT_FORMS.items():
+    _WRITTEN_SHORT[_full] = (*_WRITTEN_SHORT.get(_full, ()), _short)
+    _WRITTEN_SHORT[_short] = (*_WRITTEN_SHORT.get(_short, ()), _full)
 # A word typed with one letter wrong, added or left out ("practise", "adress") is the word
 # spelt right, when it is long enough that one letter does not make another word of it.
 _MISTYPED_MIN = 7
@@ -904,12 +918,14 @@ def _run_grounded(text: str, run: list[re.Match[str]], sources: Sources) -> bool
 
 
 def _word_grounded(word: str, sources: Sources) -> bool:
-    """Whether the sources use ``word`` in any case or form, cut short or mistyped, or it is
-    a common word ("The", "Personal Details": a run of them counts for its other words)."""
+    """Whether the sources use ``word`` in any case or form, cut short, written short ("Rd"
+    for "Road") or mistyped, or it is a common word ("The", "Personal Details": a run of them
+    counts for its other words)."""
     lower = word.lower()
     return (
         _stem(word) in sources.stems
         or lower in _COMMON
+        or any(_stem(form) in sources.stems for form in _WRITTEN_SHORT.get(lower, ()))
         or _cut_short(lower, sources)
         or _mistyped(lower, sources)
     )
@@ -963,8 +979,13 @@ def _opens_sentence(text: str, at: int) -> bool:
 
 @functools.lru_cache(maxsize=8192)
 def _stem(word: str) -> str:
-    """Close enough for comparing words: lower case, without a plural, tense or possessive ending."""
+    """Close enough for comparing words: lower case, its letters' accents dropped ("São" is
+    "Sao", as people type it), without a plural, tense or possessive ending."""
     word = word.lower()
+    if not word.isascii():
+        word = "".join(
+            char for char in unicodedata.normalize("NFKD", word) if not unicodedata.combining(char)
+        )
     # A weekday or a month as it is shortened ("thurs", "Thu", "Sept") is the day or month.
     if _WEEKDAY.fullmatch(word):
         return WEEKDAYS[[day[:3] for day in WEEKDAYS].index(word[:3])]
