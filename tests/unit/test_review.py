@@ -381,6 +381,18 @@ def test_a_fact_it_contradicts_written_since_it_was_held_is_refused_then_replace
     assert app.entries.get("home").content == "Priya lives in Paris now"
 
 
+def test_compaction_holds_a_write_that_contradicts_a_fact_inside_its_own_change(memdesk_app):
+    app = memdesk_app
+    app.documents.set("user/facts", "- Lives in Berlin\n- Drinks coffee every morning")
+    # Compaction holds what it proposed inside its own change, after writing the rest of it and
+    # before Memory health has looked at the facts: the hold must not wait on a second writer.
+    with app.ctx.change("Apply compaction of web:2"):
+        app.apps.add("travel", "Prefers window seats")
+        held = app.review.hold("compaction", Write.add_app_memory("travel", "Lives in Paris now", 500), ["why"])
+    assert [item.id for item in app.review.list()] == [held.id]
+    assert app.apps.memories("travel")[0].content == "Prefers window seats"
+
+
 def test_writes_of_two_assistants_are_refused_together_before_either_is_written(memdesk_app):
     app = memdesk_app
     app.assistants.set_level(AGENT, TrustLevel.REVIEW_EVERYTHING)
