@@ -56,6 +56,10 @@ _KEYWORDS = (
 )
 _CODE_WORDS = frozenset(_KEYWORDS.split())
 _CODE_MARKS = re.compile(r"[(){}\[\];=<>]|\w\.\w|^[\"'][^\"']*[\"']:|[a-z][A-Z]|_\w")
+# Found in a line wherever ``_CODE_MARKS`` is found in one of its words (and in more lines): a
+# line without it has no word marked as code, which one search of the line tells instead of one
+# a word. Each way opens with the character it cannot lack, for the engine to skip to.
+_ANY_CODE_MARK = re.compile(r"[(){}\[\];=<>]|\.(?<=\w\.)\w|[A-Z](?<=[a-z][A-Z])|_\w|[\"'][^\"']*[\"']:")
 _TRAILING_COMMENT = re.compile(r"\s(?:#|//)\s")
 # An escape sequence inside a string ("\\n") is no word.
 _ESCAPE = re.compile(r"\\[nrt]")
@@ -158,16 +162,22 @@ def _is_config(lines: list[str]) -> bool:
 
 def _is_code(line: str) -> bool:
     # A comment after code says nothing of whether the line is code.
-    tokens = _TRAILING_COMMENT.split(line, maxsplit=1)[0].split()
+    before_comment = _TRAILING_COMMENT.split(line, maxsplit=1)[0]
+    tokens = before_comment.split()
     if not tokens or tokens[0].startswith(("#", "//", "/*", "*")):
         return False  # a comment (or a heading, or a bullet): words
-    # Counted until the share is reached: in a note of code most lines reach it early.
-    needed, coded = _CODE_SHARE * len(tokens), 0
-    for token in tokens:
-        if token in _CODE_WORDS or _CODE_MARKS.search(token):
-            coded += 1
-            if coded >= needed:
-                return True
+    needed = _CODE_SHARE * len(tokens)
+    if not _ANY_CODE_MARK.search(before_comment):
+        if sum(map(_CODE_WORDS.__contains__, tokens)) >= needed:
+            return True
+    else:
+        # Counted until the share is reached: in a note of code most lines reach it early.
+        coded = 0
+        for token in tokens:
+            if token in _CODE_WORDS or _CODE_MARKS.search(token):
+                coded += 1
+                if coded >= needed:
+                    return True
     assigned = "=" in line and _ASSIGNMENT.match(line)
     return bool(assigned or (tokens[0] == "for" and _LOOP_HEADER.match(line)))
 

@@ -31,6 +31,7 @@ from memdesk.core.detector_address import addresses_a_reader, only_mentions
 from memdesk.core.detector_features import blanked_pieces, model_text
 from memdesk.core.detector_mention import clause_start, mentioned, shown_or_looked_for
 from memdesk.core.suspicious_families import FAMILIES, NEAR_CHARS
+from memdesk.core.suspicious_openings import Opened
 from memdesk.core.suspicious_poisoning import GUARDED, HANDS_OVER, POISONING_FAMILIES
 
 _EXCERPT_CHARS = 60
@@ -87,10 +88,10 @@ class _Rule:
     holds: tuple[str, ...] = ()
 
     @cached_property
-    def pattern(self) -> re.Pattern[str]:
+    def opened(self) -> Opened:
         # Compiled when first tried: most rules wait for words few texts hold, and compiling them
         # all would slow the start of every process that judges text.
-        return re.compile(self.source, re.MULTILINE)
+        return Opened(self.source)
 
     def wanted(self, words: set[str]) -> bool:
         """Whether the text's ``words`` hold one word of each group of one of the choices. Plain
@@ -104,43 +105,23 @@ class _Rule:
         return False
 
     @cached_property
-    def loose_pattern(self) -> re.Pattern[str] | None:
-        """The pattern without the word boundary it opens with, when a word follows it and the
-        pattern is no choice between ways; None otherwise. Wherever the pattern matches, so does
-        this, and no later; but the engine skips ahead to the word's letters instead of trying
-        each position as it must after an opening assertion, so a piece without them costs a
-        fraction of the whole search. (A choice, or a choice of opening words, leaves the engine
-        no letters to skip to: tried at every position, inside words too, it runs slower.)"""
-        rest = self.source[2:]
-        opens_with_a_word = rest[:1].isalpha() and rest[1:2] not in ("*", "?", "{")
-        if not self.source.startswith(r"\b") or not opens_with_a_word or _has_top_level_choice(rest):
-            return None
-        return re.compile(rest, re.MULTILINE)
-
-    @cached_property
     def near_patterns(self) -> tuple[re.Pattern[str], ...]:
         return tuple(re.compile(part, re.MULTILINE) for part in self.near)
 
     @cached_property
-    def held_patterns(self) -> tuple[re.Pattern[str], ...]:
-        return tuple(re.compile(part, re.MULTILINE) for part in self.holds)
+    def held_parts(self) -> tuple[Opened, ...]:
+        return tuple(Opened(part) for part in self.holds)
 
-    def span(self, text: str, begin: int, end: int) -> tuple[int, int] | None:
-        """Where the rule matches in ``text[begin:end]``, its near parts included; None if nowhere."""
-        if not all(part.search(text, begin, end) for part in self.held_patterns):
+    def span(self, text: str, begin: int, end: int, words: set[str] | None) -> tuple[int, int] | None:
+        """Where the rule matches in ``text[begin:end]``, its near parts included; None if nowhere.
+        ``words``: the piece's words when ``text`` is the lower-case text they were read from
+        (``Opened.search``)."""
+        if not all(part.search(text, begin, end, words) for part in self.held_parts):
             return None
-        first = begin  # where a match of the pattern may begin
-        if self.loose_pattern is not None:
-            loose = self.loose_pattern.search(text, begin, end)
-            if loose is None:
-                return None
-            # No match of the pattern begins before the loose one's (the boundary is read from
-            # the text itself, not from where the search starts).
-            first = loose.start()
         if not self.near:
-            match = self.pattern.search(text, first, end)
+            match = self.opened.search(text, begin, end, words)
             return (match.start(), match.end()) if match else None
-        for match in self.pattern.finditer(text, first, end):
+        for match in self.opened.finditer(text, begin, end, words):
             start, stop = match.start(), match.end()
             around = (max(begin, start - NEAR_CHARS), min(end, stop + NEAR_CHARS))
             parts = [part.search(text, *around) for part in self.near_patterns]
@@ -149,30 +130,6 @@ class _Rule:
                     [stop] + [part.end() for part in parts if part]
                 )
         return None
-
-
-def _has_top_level_choice(source: str) -> bool:
-    """Whether the regular expression ``source`` holds a ``|`` outside its groups and classes."""
-    depth = 0
-    index = 0
-    while index < len(source):
-        char = source[index]
-        if char == "\\":
-            index += 1  # the escaped character is no mark
-        elif char == "[":
-            # A class ends at the first "]" that is neither escaped nor its first member.
-            index += 2 if source[index + 1 : index + 2] == "^" else 1
-            index += 1 if source[index : index + 1] == "]" else 0
-            while index < len(source) and source[index] != "]":
-                index += 2 if source[index] == "\\" else 1
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-        elif char == "|" and depth == 0:
-            return True
-        index += 1
-    return False
 
 
 # Words most everyday text holds. A rule is looked up by the group of its words with the fewest
@@ -1648,10 +1605,12 @@ def _rule_matches(
         if rule.across_lines:
             joined = joined if joined is not None else _joined_lines(lowered[begin:end])
             # The joined piece is as long as the piece: offsets shift by where it begins.
-            span = rule.span(joined, 0, len(joined))
+            span = rule.span(joined, 0, len(joined), words)
             span = (span[0] + begin, span[1] + begin) if span else None
         else:
-            span = rule.span(clean if rule.as_written else lowered, begin, end)
+            # Read as written, the piece may not hold the words of the lower-case one.
+            text, known = (clean, None) if rule.as_written else (lowered, words)
+            span = rule.span(text, begin, end, known)
         if span:
             seen.add(rule.why)
             matches.append((rule.why, rule.weight, span[0], max(span[1], span[0] + 1)))
