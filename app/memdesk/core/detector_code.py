@@ -39,6 +39,8 @@ _IDENTIFIER = re.compile(
 # name, or a capital after a small letter or a digit. A line without one has none to blank,
 # and this is found far faster than the identifiers are looked for.
 _IDENTIFIER_MARK = re.compile(r"[`(_.A-Z-](?:(?<=[`(_-])|(?<=\.)(?=[A-Za-z_$])|(?<=[a-z0-9][A-Z]))")
+# A word (a run without whitespace) that holds such a mark.
+_MARKED_WORD = re.compile(rf"(?<!\S)\S*?(?:{_IDENTIFIER_MARK.pattern})\S*")
 # In a line of code, what is read: strings holding a space (words, not keys) and comments. Each
 # way opens with its mark (what may stand before a comment's mark is checked behind it), so the
 # engine skips to the marks instead of trying the pattern at every character.
@@ -105,16 +107,16 @@ def code_blanked(text: str) -> str:
 
 
 def _identifiers_blanked(line: str) -> str:
-    """``line`` with its identifiers blanked. No identifier spans a space or a line break, and
-    whitespace before one reads as the line's start does, so only the part between the line's
-    first and last mark is searched: the blanked code around its strings and comments is skipped,
-    which is most of a long note of code."""
-    words = line.strip()
-    if not words or not _IDENTIFIER_MARK.search(words):
+    """``line`` with its identifiers blanked. No identifier spans whitespace, and whitespace
+    before one reads as the line's start does: each word of the line that holds a mark is
+    blanked alone, and the rest of the line (most of a line of prose) is not searched."""
+    if not _IDENTIFIER_MARK.search(line):
         return line
-    begin = line.find(words[0])
-    end = begin + len(words)
-    return line[:begin] + _IDENTIFIER.sub(_spaces, words) + line[end:]
+    return _MARKED_WORD.sub(_identifiers_of_word, line)
+
+
+def _identifiers_of_word(word: re.Match[str]) -> str:
+    return _IDENTIFIER.sub(_spaces, word.group(0))
 
 
 def _spaces(found: re.Match[str]) -> str:
