@@ -142,11 +142,14 @@ class Opened:
     def __init__(self, source: str) -> None:
         self.pattern = re.compile(source, re.MULTILINE)
         found = openings(source) or ()
-        self._words = frozenset(opening.word for opening in found if opening.word is not None)
-        # Openings that start a word but may go on into a longer one, found by that word's start.
-        self._word_starts = {
-            leading_word(opening.literal) for opening in found if opening.starts_word and opening.word is None
+        # Each whole word an opening is, with what finds it.
+        self._whole_words = {
+            opening.word: _word_finder(opening.word, True) for opening in found if opening.word is not None
         }
+        self._words = frozenset(self._whole_words)
+        # Openings that start a word but may go on into a longer one, found by that word's start.
+        starts = {leading_word(way.literal) for way in found if way.starts_word and way.word is None}
+        self._word_starts = [_word_finder(start, False) for start in starts]
         self._by_text = [opening.literal for opening in found if not opening.starts_word]
         self._anywhere = not found or any(len(literal) < _SHORTEST_FOUND for literal in self._by_text)
 
@@ -185,18 +188,21 @@ class Opened:
 
     def _places(self, text: str, begin: int, end: int, words: Collection[str] | None) -> list[int]:
         """Where in ``text[begin:end]`` an opening stands, in order."""
-        places: set[int] = set()
+        places: list[int] = []
         find = text.find
         for literal in self._by_text:
             at = find(literal, begin, end)
             while at != -1:
-                places.add(at)
+                places.append(at)
                 at = find(literal, at + 1, end)
-        for start in self._word_starts:
-            places.update(found.start() for found in _word_finder(start, False).finditer(text, begin, end))
+        for finder in self._word_starts:
+            places += map(_START, finder.finditer(text, begin, end))
         for word in self._words if words is None else self._words.intersection(words):
-            places.update(found.start() for found in _word_finder(word, True).finditer(text, begin, end))
-        return sorted(places)
+            places += map(_START, self._whole_words[word].finditer(text, begin, end))
+        return sorted(set(places))
+
+
+_START = re.Match.start
 
 
 @cache
