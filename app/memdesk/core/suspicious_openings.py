@@ -1,13 +1,14 @@
 """Where a match of a rule's regular expression can begin, so that it is tried only there.
 
-A rule's pattern is read once, as the regular expression engine parses it, for the text every
-match must open with: ``\\b(?:show|tell\\s+me)`` opens with "show" or "tell". Such a pattern is
-then tried (``Pattern.match``) only where one of these openings stands in a piece of text,
-which ``str.find`` finds, instead of searched for from every character: the engine cannot skip
-ahead to an alternative of words, so a search tries them all at every word of a long note.
-An opening that is a whole word after a word boundary is looked for only when the piece's set
-of words holds it. Trying the pattern at every place where a match can begin, in order, finds
-the same first match as a search, and the same later ones as ``finditer``.
+A rule's pattern is read once, as the regular expression engine parses it (``re._parser``), for
+the text every match must open with: ``\\b(?:show|tell\\s+me)`` opens with the word "show" or
+"tell". Such a pattern is then tried (``Pattern.match``) only where one of these openings stands
+in a piece of text, instead of searched for from every character: the engine cannot skip ahead
+to a choice of words, so a search tries each of them at every word of a long note. An opening
+that is a whole word is looked for only when the piece's set of words holds it, and then by an
+expression that opens with its first letter, which the engine does skip to. Trying the pattern
+at every place where a match can open, in order, finds the same first match as a search, and
+the same later ones as ``finditer``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from re import _constants as sre
 from re import _parser
 
 # What the text's words are made of (``suspicious._words``): any other character ends a word.
-WORD_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
+_WORD_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
 # Past this many openings under way, each is cut where it stands: a shorter opening is found at
 # every place a longer one is, and more.
 _MOST_OPENINGS = 400
@@ -58,16 +59,16 @@ def openings(source: str) -> tuple[Opening, ...] | None:
     for way in ways:
         if not way.text:
             return None
-        starts_word = way.after_boundary and way.text[0] in WORD_CHARACTERS
-        run = leading_word(way.text)
+        starts_word = way.after_boundary and way.text[0] in _WORD_CHARACTERS
+        run = _leading_word(way.text)
         whole = starts_word and (len(run) < len(way.text) or way.word_ends)
         found.add(Opening(way.text, starts_word, run if whole else None))
     return tuple(sorted(found, key=lambda opening: opening.literal))
 
 
-def leading_word(text: str) -> str:
+def _leading_word(text: str) -> str:
     """The letters, digits and underscores ``text`` starts with."""
-    return text[: next((at for at, char in enumerate(text) if char not in WORD_CHARACTERS), len(text))]
+    return text[: next((at for at, char in enumerate(text) if char not in _WORD_CHARACTERS), len(text))]
 
 
 def _walk(items: list[tuple[object, object]], ways: set[_Way]) -> set[_Way]:
@@ -119,7 +120,7 @@ def _stopped(way: _Way, ends_word: bool = False) -> _Way:
 
 
 def _ends_in_word(text: str) -> bool:
-    return bool(text) and text[-1] in WORD_CHARACTERS
+    return bool(text) and text[-1] in _WORD_CHARACTERS
 
 
 def _only_literals(members: list[tuple[object, object]]) -> bool:
@@ -130,7 +131,7 @@ def _no_word_character(members: list[tuple[object, object]]) -> bool:
     """Whether a class (not negated) holds only whitespace and marks, no character of a word."""
     return all(
         (op is sre.CATEGORY and value is sre.CATEGORY_SPACE)
-        or (op is sre.LITERAL and chr(value) not in WORD_CHARACTERS and not chr(value).isalnum())
+        or (op is sre.LITERAL and chr(value) not in _WORD_CHARACTERS and not chr(value).isalnum())
         for op, value in members
     )
 
@@ -148,7 +149,7 @@ class Opened:
         }
         self._words = frozenset(self._whole_words)
         # Openings that start a word but may go on into a longer one, found by that word's start.
-        starts = {leading_word(way.literal) for way in found if way.starts_word and way.word is None}
+        starts = {_leading_word(way.literal) for way in found if way.starts_word and way.word is None}
         self._word_starts = [_word_finder(start, False) for start in starts]
         self._by_text = [opening.literal for opening in found if not opening.starts_word]
         self._anywhere = not found or any(len(literal) < _SHORTEST_FOUND for literal in self._by_text)
@@ -176,12 +177,8 @@ class Opened:
         match = self.pattern.match
         after = begin  # where the last match ended: the next one opens there or later
         for at in self._places(text, begin, end, words):
+            # Every match opens with a literal, so none is empty (which finditer treats apart).
             found = match(text, at, end) if at >= after else None
-            if found and found.end() == at:
-                # An empty match, after which finditer's rules differ: it gives the rest as is
-                # (every match before this one was found above, and this one is its next).
-                yield from (later for later in self.pattern.finditer(text, begin, end) if later.start() >= at)
-                return
             if found:
                 yield found
                 after = found.end()
