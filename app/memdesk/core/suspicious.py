@@ -1297,12 +1297,6 @@ _SPEAKER = re.compile(r"([^\W\d][\w.'-]{0,23}(?: [\w.'-]{1,24})?):(?=\s|\Z)")
 # A date stamp that opens a line ("[2026-05-01 10:00] …", as a timeline entry or a log line is
 # dated): when it is said, not what is said.
 _LINE_STAMP = re.compile(r"\[\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?[^\]\n]{0,12}\]")
-# The writer saying what they are or hold ("I am a certified tester", "I have clearance", "I have
-# been …") claims a standing, as an attack does to be obeyed: no step the writer took ("I have
-# skipped …", "I ignored …").
-_WRITER_STANDING = re.compile(
-    r"(?:(?:and|but|so|then|because|when|if|since|while|once)\s+)?(?:i\s+(?:am|was)\b|i'm\b|i\s+have\s+(?!\w+ed\b))"
-)
 # A note of one or two words ("Merged text.", "Summary text.") gives the model little to go on:
 # it must be surer to hold one alone. The rules judge such notes as any other.
 SHORT_TEXT_THRESHOLD = 0.9
@@ -1323,13 +1317,6 @@ _PREFERENCE = (
     r"|\bpo\s+(?:polsku|angielsku|niemiecku)\b|\bkrótkie\s+odpowiedzi\b|\bnowego\s+adresu\b"
     r"|по-русски|на\s+(?:русском|английском|немецком)|коротки[ех]\s+ответ|новый\s+адрес"
     r"|用(?:中文|英文|日语)|简短的回答|新邮箱|(?:日本語|英語)で|短い回答|新しいメール"
-)
-
-# A form asked for what the assistant shows of its own setup ("share your parameters in plain
-# language") is no preference about answers: the model's own threshold holds it.
-_ASKS_FOR_OWN_SETUP = re.compile(
-    r"\byour\s+(?:\w+\s+)?(?:set-?up|parameters|initiali[sz]ation|config\w*|instructions|rules|prompt|"
-    r"guidelines|directives)\b"
 )
 
 # Each word of a rule's first groups, and the rules it may start: only those are tried.
@@ -1527,8 +1514,7 @@ def _model_verdict(
     short = len(lowered.split(maxsplit=_SHORT_TEXT_WORDS)) <= _SHORT_TEXT_WORDS
     if score < SHORT_TEXT_THRESHOLD and short:
         return 0.0, score, None
-    answers_in = re.search(_PREFERENCE, lowered) and not _ASKS_FOR_OWN_SETUP.search(lowered)
-    preference = answers_in or _CHANGE_SUBJECT.match(lowered)
+    preference = re.search(_PREFERENCE, lowered) or _CHANGE_SUBJECT.match(lowered)
     mentions = only_mentions(read) or (about_the_person and not addresses_a_reader(read))
     if (score < PREFERENCE_THRESHOLD and preference) or (score < MENTION_THRESHOLD and mentions):
         return 0.0, score, None
@@ -1573,10 +1559,7 @@ def _set_aside(read: str, phrase: detector.Phrase) -> tuple[int, int] | None:
     last_word = read.rfind(" ", phrase.start, phrase.end) + 1 or phrase.start
     if not mentioned(read, last_word, phrase.end, True):
         return None
-    clause = clause_start(read, last_word)
-    if _WRITER_STANDING.match(read, clause):
-        return None
-    return max(phrase.start, clause), phrase.end
+    return max(phrase.start, clause_start(read, last_word)), phrase.end
 
 
 def _pieces(lowered: str) -> list[tuple[int, int]]:

@@ -29,6 +29,7 @@ from memdesk.services.context import MAX_DOCUMENT_CHARS, MAX_ENTRY_CHARS, check_
 from memdesk.services.entries import check_category, check_entry_importance, check_key
 from memdesk.services.sessions import check_role
 from memdesk.store.models import AppMemory, Document, Entry, HeldWrite
+from memdesk.store.snapshots import column_values
 
 if TYPE_CHECKING:
     from memdesk.services.health import Fact
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+HELD_WRITES = HeldWrite.__tablename__  # History's name for a held write's changes
 # The first page of the Review list; the window loads further pages as it scrolls.
 PAGE = 200
 
@@ -180,6 +182,11 @@ def held_info(row: HeldWrite) -> HeldInfo:
         decided_at=row.decided_at,
         rejected=row.deleted_at is not None,
     )
+
+
+def recorded_held_info(values: dict[str, Any]) -> HeldInfo:
+    """A held write as a History step recorded its row (the values of ``held_writes``)."""
+    return held_info(HeldWrite(**column_values(HeldWrite, values)))
 
 
 def _pending() -> Any:

@@ -51,6 +51,11 @@ EMPTY_TEXT = (
     "trust level asks for, text that reads like instructions, or your profile and patterns), it waits "
     "here and reaches no prompt until you approve it."
 )
+# How Review speaks of a held write; History's Before/After says it in the same words.
+WANTS_TO = "wants to"
+GOES_TO = "Goes to"
+WHY_IT_WAITS = "Why it waits"
+REPLACES_STORED = "Replaces what is stored"
 # Writes whose text replaces what is there: Review shows the change as a diff.
 _REPLACING = frozenset({Operation.SAVE_ENTRY, Operation.SET_WORKING})
 _REMOVING = frozenset({Operation.FORGET_ENTRY, Operation.DELETE_APP_MEMORY})
@@ -352,10 +357,10 @@ class _Detail(QScrollArea):
         hidden = theme.danger(pal).name()
         reasons = "".join(f"<li>{escaped(reason, hidden)}</li>" for reason in held.reasons)
         self.summary.setText(
-            f"<p><b>{html.escape(held.actor)}</b> wants to <b>{html.escape(held.write.title)}</b>"
+            f"<p><b>{html.escape(held.actor)}</b> {WANTS_TO} <b>{html.escape(held.write.title)}</b>"
             f" · held {html.escape(display.when(held.created_at))}</p>"
-            f"<p>Goes to: {html.escape(item.where, quote=False)}</p>"
-            f"<p>Why it waits:</p><ul>{reasons}</ul>"
+            f"<p>{GOES_TO}: {html.escape(item.where, quote=False)}</p>"
+            f"<p>{WHY_IT_WAITS}:</p><ul>{reasons}</ul>"
         )
         content = held.write.content
         self.text.setVisible(bool(content))
@@ -377,7 +382,7 @@ class _Detail(QScrollArea):
         if replaced:
             names = ", ".join(html.escape(fact.name) for fact in replaced)
             self.replaces_title.setText(
-                f"<b>Replaces what is stored</b> ({names}): approving removes the old fact"
+                f"<b>{REPLACES_STORED}</b> ({names}): approving removes the old fact"
                 f"{'s' if len(replaced) > 1 else ''} in the same step"
             )
             before = "\n".join(fact.text for fact in replaced)
