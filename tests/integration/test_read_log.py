@@ -125,7 +125,8 @@ def test_access_log_text_since_and_a_deleted_item(memdesk: MemdeskCommand, seede
     assert _log(memdesk, "--assistant", "mcp:coder")[0]["items"] == [
         {"kind": "entry", "ref": "therapy", "deleted": True}
     ]
-    fails(memdesk("access", "log", "--since", "yesterday"), 2, "--since: 'yesterday' is neither ISO 8601 nor Unix seconds")
+    unreadable = memdesk("access", "log", "--since", "yesterday")
+    fails(unreadable, 2, "--since: 'yesterday' is neither ISO 8601 nor Unix seconds")
     fails(memdesk("access", "log", "--assistant", "nobody"), 1, "no assistant called 'nobody'")
 
 

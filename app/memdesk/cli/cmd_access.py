@@ -26,7 +26,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(entry keys, app memory ids, document namespaces); an item deleted since says so.",
     )
     log.add_argument("--assistant", metavar="NAME", help="only this assistant's (mcp:NAME, api:NAME or NAME)")
-    log.add_argument("--since", metavar="DATE", help="only reads at or after DATE (ISO 8601, UTC, or Unix seconds)")
+    log.add_argument(
+        "--since", metavar="DATE", help="only reads at or after DATE (ISO 8601, UTC, or Unix seconds)"
+    )
     log.add_argument("--json", action="store_true", help="print a JSON list")
     log.set_defaults(handler=access_log)
 
