@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QStyleOptionViewItem
 from tests.gui.tables_fixtures import RENDERS, app_palette, save_render, shown
 
 from memdesk.core import detector
@@ -341,6 +342,9 @@ def test_a_write_whose_target_changed_since_it_was_held_is_marked_before_approvi
     assert cell.data().startswith("Changed since held · your assistant's prompt")
     assert "entry train-b was written after this write was held" in cell.data(Qt.ItemDataRole.ToolTipRole)
     assert "Changed since held" not in view.model.index(where[same], ReviewModel.WHERE).data()
+    option = QStyleOptionViewItem()  # a narrow column cuts the cell at its end: the mark stays
+    view.table.itemDelegateForColumn(ReviewModel.WHERE).initStyleOption(option, cell)
+    assert option.textElideMode == Qt.TextElideMode.ElideRight
 
     _select(view, changed)
     settle()

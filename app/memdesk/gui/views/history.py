@@ -13,8 +13,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSplitter,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
     QTableView,
     QTabWidget,
     QVBoxLayout,
@@ -30,7 +28,7 @@ from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.views.base import Page
 from memdesk.gui.views.history_changes import ChangeRow, describe_change
 from memdesk.gui.widgets import display
-from memdesk.gui.widgets.tables import selected_rows, setup_table
+from memdesk.gui.widgets.tables import CutAtEnd, selected_rows, setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.history import StepInfo
 from memdesk.services.memdesk import Memdesk
@@ -199,14 +197,6 @@ class RunsModel(TableModel):
         return None
 
 
-class _CutAtEnd(QStyledItemDelegate):
-    """Cuts a long cell at its end rather than where the table cuts the others."""
-
-    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex) -> None:
-        super().initStyleOption(option, index)
-        option.textElideMode = Qt.TextElideMode.ElideRight
-
-
 def _titled(title: str, widget: QWidget) -> QWidget:
     box = QWidget()
     layout = QVBoxLayout(box)
@@ -248,7 +238,7 @@ class HistoryView(Page):
         # A long name keeps both ends ("mcp:cod…client"); the tooltip has all of it. An action
         # keeps its start, where its verb is ("Memory health: ignore entr…").
         self.steps_table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
-        self.steps_table.setItemDelegateForColumn(StepsModel.ACTION, _CutAtEnd(self.steps_table))
+        self.steps_table.setItemDelegateForColumn(StepsModel.ACTION, CutAtEnd(self.steps_table))
         self.steps_table.selectionModel().currentRowChanged.connect(self._step_selected)
         self.changes = ChangesModel(self)
         self.changes_table = QTableView()

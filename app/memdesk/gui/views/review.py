@@ -40,7 +40,7 @@ from memdesk.gui.views.base import Page
 from memdesk.gui.widgets import display
 from memdesk.gui.widgets.diff_label import DiffLabel
 from memdesk.gui.widgets.marked_text import escaped, marked_html
-from memdesk.gui.widgets.tables import selected_rows, setup_table
+from memdesk.gui.widgets.tables import CutAtEnd, selected_rows, setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.compaction.render import diff_lines
 from memdesk.services.documents import appended
@@ -127,8 +127,7 @@ class ReviewModel(TableModel):
 
     def cell(self, item: ReviewItem, column: int, role: int) -> Any:
         held = item.held
-        # Where it goes, marked when something was written there since: the mark leads, so a
-        # cut cell still shows it.
+        # Where it goes, marked when something was written there since: the mark leads.
         where = item.where if item.changed is None else f"{CHANGED_SINCE_HELD} · {item.where}"
         if role == Qt.ItemDataRole.DisplayRole:
             return (
@@ -175,8 +174,11 @@ class ReviewView(Page):
             multi_select=True,
         )
         size_columns(self.table, {ReviewModel.ASSISTANT: ACTOR_SAMPLE, ReviewModel.HELD: DATE})
-        # A long name keeps both ends; every cut cell has its whole text as a tooltip.
+        # A long name keeps both ends; every cut cell has its whole text as a tooltip. Where it
+        # goes keeps its start, with the mark of a target written since it was held (the key
+        # it ends with is in "Wants to").
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.table.setItemDelegateForColumn(ReviewModel.WHERE, CutAtEnd(self.table))
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         for key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
             shortcut = QShortcut(QKeySequence(key), self.table, context=Qt.ShortcutContext.WidgetShortcut)
