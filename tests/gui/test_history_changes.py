@@ -7,7 +7,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextDocument
+from PySide6.QtWidgets import QStyleOptionViewItem
 from tests.gui.tables_fixtures import RENDERS, app_palette, save_render, shown
 
 from memdesk.gui.views.history import HistoryView
@@ -15,7 +17,7 @@ from memdesk.gui.views.history_changes import ChangeRow, describe_change
 from memdesk.gui.views.review import ReviewView
 from memdesk.services.privacy import parse_target
 from memdesk.services.review import Write
-from memdesk.store.models import TRACKED_MODELS
+from memdesk.store.models import TRACKED_MODELS, HistoryStep
 
 AGENT = "mcp:web-agent"
 # A store's own names showing through: "decided_at: …", "operation: …", a JSON list or object.
@@ -83,7 +85,7 @@ def test_a_held_write_reads_as_review_shows_it_on_both_sides(memdesk_app, qtbot,
     assert lines[-1] == "Porto trip in May."
 
     memdesk_app.review.approve([held])
-    approve = _held_row(memdesk_app, "Approve Save entry porto_trip")
+    approve = _held_row(memdesk_app, "Approve: Save entry porto_trip")
     assert approve.what == "approved"
     assert approve.before == hold.after
     assert approve.after == hold.after.replace(
@@ -112,11 +114,11 @@ def test_a_rejected_restored_and_edited_held_write_says_what_was_decided(memdesk
     deletion = next(row for row in rejected if row.item == f"Held write {removal}")
     assert deletion.after.splitlines()[1] == "Goes to: removes memory 7 from app calendar"
 
-    restored = _held_row(memdesk_app, f"Restore held:{appended}")
+    restored = _held_row(memdesk_app, f"Restore held write {appended} from Trash")
     assert restored.what == "back in Review (restored from Trash)"
     assert "Decision: none yet" in restored.after
 
-    edited = _held_row(memdesk_app, "Approve Add a memory to calendar")
+    edited = _held_row(memdesk_app, "Approve: Add a memory to calendar")
     assert edited.what == "approved with your edit"
     assert edited.before.endswith("\n\nDentist on Friday") and edited.after.endswith(
         "\n\nDentist on Friday at 10"
@@ -144,6 +146,58 @@ def test_every_kind_of_change_reads_in_words(memdesk_app):
     assert session.what == "changed last compacted, compacted up to message"
 
 
+# What an action names by the store's own ids: a Trash id ("held:2") or a private mark's
+# target ("app:calendar").
+STORE_NAMES = re.compile(r"\b(held|memory|entry|doc|session|app):\S")
+# Labels as steps made before they were written in words recorded them, and how they read:
+# as a new one does, though an old restore named an app memory by its id alone.
+OLD_LABELS = {
+    "Restore held write 2 from Trash": ("Restore held:2", "Restore held write 2 from Trash"),
+    "Restore app memory 1 of calendar from Trash": ("Restore memory:1", "Restore app memory 1 from Trash"),
+    "Make app calendar private": ("Make app:calendar private", "Make app calendar private"),
+    "Approve: Save entry porto_trip": ("Approve Save entry porto_trip", "Approve: Save entry porto_trip"),
+    "Reject: Append to user/profile": ("Reject Append to user/profile", "Reject: Append to user/profile"),
+}
+
+
+def _actions(view: HistoryView) -> list[str]:
+    column = view.steps.ACTION
+    return [view.steps.index(row, column).data() for row in range(view.steps.rowCount())]
+
+
+def test_every_action_reads_as_a_person_says_it_old_or_new(memdesk_app, qtbot, tasks, settle):
+    _one_change_of_each_kind(memdesk_app)
+    view = shown(qtbot, HistoryView(memdesk_app, tasks), settle)
+    actions = _actions(view)
+    assert {*OLD_LABELS, "Delete memory 1 of calendar"} <= set(actions), actions
+    for action in actions:
+        assert not STORE_NAMES.search(action), action
+        assert action[:1].isupper(), action
+
+    with memdesk_app.ctx.store.write() as session:  # as a store from before records them
+        for step in session.query(HistoryStep):
+            step.label = OLD_LABELS[step.label][0] if step.label in OLD_LABELS else step.label
+    recorded = {step.label for step in memdesk_app.history.list(limit=200)}
+    assert recorded >= {old for old, _reads in OLD_LABELS.values()}
+    view.refresh()
+    settle()
+    assert _actions(view) == [OLD_LABELS[action][1] if action in OLD_LABELS else action for action in actions]
+
+
+def test_a_long_action_keeps_its_verb_when_cut(memdesk_app, qtbot, tasks, settle):
+    memdesk_app.documents.set("user/facts", "- Lives in Berlin\n")
+    memdesk_app.entries.upsert("home_city", "Priya lives in Paris now")
+    memdesk_app.health.ignore(memdesk_app.health.findings()[0].id)
+    view = shown(qtbot, HistoryView(memdesk_app, tasks), settle, (640, 460))
+    column = view.steps.ACTION
+    width = view.steps_table.columnWidth(column)
+    option = QStyleOptionViewItem()
+    view.steps_table.itemDelegateForColumn(column).initStyleOption(option, view.steps.index(0, column))
+    assert option.text == "Memory health: ignore entry home_city and user/facts"
+    assert view.steps_table.fontMetrics().horizontalAdvance(option.text) > width  # it is cut…
+    assert option.textElideMode == Qt.TextElideMode.ElideRight  # …at its end, after the verb
+
+
 @pytest.mark.parametrize(("name", "size", "dark"), RENDERS)
 def test_render_a_held_write_in_history(memdesk_app, qtbot, tasks, settle, name, size, dark):
     memdesk_app.assistants.set_level(AGENT, "review-everything")
@@ -151,7 +205,7 @@ def test_render_a_held_write_in_history(memdesk_app, qtbot, tasks, settle, name,
     with app_palette(dark):
         view = shown(qtbot, HistoryView(memdesk_app, tasks), settle, size)
         row = next(
-            i for i, step in enumerate(view.steps.steps) if step.label == "Approve Save entry porto_trip"
+            i for i, step in enumerate(view.steps.steps) if step.label == "Approve: Save entry porto_trip"
         )
         view.steps_table.selectRow(row)
         settle()

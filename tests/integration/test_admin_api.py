@@ -104,7 +104,7 @@ def test_delete_one_goes_to_trash_and_history_and_undo_restores_it(store, local,
     assert client.get("/apps/notes/memories").json() == {"memories": []}
     assert f"memory:{memory_id}\t" in out(store("trash", "list"))
     step = out(store("history", "--limit", "1")).rstrip("\n").split("\t")
-    assert step[2:] == ["api:bot", "done", f"Delete memory {memory_id}"]
+    assert step[2:] == ["api:bot", "done", f"Delete memory {memory_id} of notes"]
     assert out(store("undo")).startswith("undid")
     assert [m["content"] for m in client.get("/apps/notes/memories").json()["memories"]] == ["Keep me"]
 

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from tests.support.cli import fails, out, store_of
 
+from memdesk.store.models import HistoryStep
+
 
 def test_documents_round_trip_including_stdin(memdesk):
     out(memdesk("doc", "set", "user/profile", "Name: Ada"))
@@ -64,6 +66,12 @@ def test_app_cap_through_the_command(memdesk):
     assert "memory 0" not in "\n".join(lines)
     assert out(memdesk("app", "list")) == "cal\t10/10\n"
     assert "memory:1\t" in out(memdesk("trash", "list"))
+    out(memdesk("trash", "restore", "memory:1"))
+    with store_of(memdesk) as store, store.ctx.store.write() as session:  # as an older store wrote it
+        session.get(HistoryStep, store.history.list(limit=1)[0].id).label = "Restore memory:1"
+    newest = out(memdesk("history", "--limit", "1"))
+    assert newest.endswith("\tRestore app memory 1 from Trash\n"), newest
+    assert out(memdesk("undo")) == "undid #12: Restore app memory 1 from Trash\n"
 
 
 def test_prompt_text_and_json(memdesk):

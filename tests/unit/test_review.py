@@ -104,7 +104,7 @@ def test_approve_puts_it_in_the_prompt_as_the_assistants_write_and_one_undo_take
     assert "Name: Ada" in _prompt(app)
     assert app.review.count() == 0
     info = app.history.list(1)[0]
-    assert (info.id, info.actor, info.label) == (step, AGENT, "Approve Append to user/profile")
+    assert (info.id, info.actor, info.label) == (step, AGENT, "Approve: Append to user/profile")
     app.history.undo()
     assert "Name: Ada" not in _prompt(app)
     assert [h.id for h in app.review.list()] == [held.id]

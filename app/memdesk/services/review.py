@@ -162,6 +162,11 @@ class Write:
         return f"{_VERBS[self.operation]} {self.target}"
 
 
+def decision_label(verb: str, writes: list[Write]) -> str:
+    """History's name for deciding held writes: "Approve: Save entry gym", "Reject 2 held writes"."""
+    return f"{verb}: {writes[0].title}" if len(writes) == 1 else f"{verb} {len(writes)} held writes"
+
+
 @dataclass(frozen=True)
 class HeldInfo:
     """A held write as the person reviews it."""
@@ -511,6 +516,12 @@ class Review:
         write = write or held.write
         return self._unseen(held, write, self._conflicts(write))
 
+    def changed_since_held(self, held: HeldInfo) -> UnseenChange | None:
+        """Its target's text, when it was created or changed since ``held`` was held: what
+        approving would replace unseen, as Review marks it before anyone clicks Approve."""
+        changes = self._unseen_text(held, held.write)
+        return changes[0] if changes else None
+
     def _unseen(
         self, held: HeldInfo, write: Write, conflicts: tuple[Fact, ...], session: Session | None = None
     ) -> list[UnseenChange]:
@@ -592,8 +603,8 @@ class Review:
             )
         steps: list[int] = []
         for actor, writes in by_actor.items():
-            label = writes[0].write.title if len(writes) == 1 else f"{len(writes)} writes"
-            with self.ctx.acting_as(actor), self.ctx.change(f"Approve {label}") as session:
+            label = decision_label("Approve", [held.write for held in writes])
+            with self.ctx.acting_as(actor), self.ctx.change(label) as session:
                 plan = []
                 for held in writes:
                     row = self._lock_pending(session, held.id, "approve")
@@ -656,8 +667,7 @@ class Review:
     def reject(self, ids: list[int]) -> int:
         """Move held writes to Trash (undo or a restore brings them back to Review); how many."""
         pending = self._pending_ones(ids, "reject")
-        label = pending[0].write.title if len(pending) == 1 else f"{len(pending)} held writes"
-        with self.ctx.change(f"Reject {label}") as session:
+        with self.ctx.change(decision_label("Reject", [held.write for held in pending])) as session:
             for held in pending:
                 self._lock_pending(session, held.id, "reject").deleted_at = self.ctx.now()
         return len(pending)

@@ -28,10 +28,11 @@ from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.views.base import Page
 from memdesk.gui.views.history_changes import ChangeRow, describe_change
 from memdesk.gui.widgets import display
-from memdesk.gui.widgets.tables import selected_rows, setup_table
+from memdesk.gui.widgets.tables import CutAtEnd, selected_rows, setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.history import StepInfo
 from memdesk.services.memdesk import Memdesk
+from memdesk.services.step_words import readable
 
 if TYPE_CHECKING:  # the compaction package pulls in the LLM clients: load it only when used
     from memdesk.services.compaction import RunRecord
@@ -66,7 +67,7 @@ def undo_or_redo(
         return app.history.undo() if direction == "undo" else app.history.redo()
 
     def done(step: StepInfo) -> None:
-        on_done(f"{'Undid' if direction == 'undo' else 'Redid'}: {step.label}")
+        on_done(f"{'Undid' if direction == 'undo' else 'Redid'}: {readable(step.label)}")
 
     def failed(exc: Exception) -> None:
         if isinstance(exc, NotFoundError):
@@ -94,12 +95,12 @@ class StepsModel(TableModel):
             return (
                 display.when(step.at),
                 step.actor,
-                step.label,
+                readable(step.label),
                 STATE_NAMES.get(step.state, step.state),
                 str(step.changes),
             )[column]
         if role == Qt.ItemDataRole.ToolTipRole and column in (self.ACTOR, self.ACTION):
-            return step.actor if column == self.ACTOR else step.label
+            return step.actor if column == self.ACTOR else readable(step.label)
         if role == Qt.ItemDataRole.ForegroundRole and step.state != "done":
             return theme.muted()
         if role == Qt.ItemDataRole.TextAlignmentRole and column == self.CHANGES:
@@ -234,8 +235,10 @@ class HistoryView(Page):
         self.steps_table.setModel(self.steps)
         setup_table(self.steps_table, StepsModel.ACTION, {StepsModel.STATE: 9, StepsModel.CHANGES: 8})
         size_columns(self.steps_table, {StepsModel.WHEN: DATE, StepsModel.ACTOR: ACTOR_SAMPLE})
-        # A long name keeps both ends ("mcp:cod…client"); the tooltip has all of it.
+        # A long name keeps both ends ("mcp:cod…client"); the tooltip has all of it. An action
+        # keeps its start, where its verb is ("Memory health: ignore entr…").
         self.steps_table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.steps_table.setItemDelegateForColumn(StepsModel.ACTION, CutAtEnd(self.steps_table))
         self.steps_table.selectionModel().currentRowChanged.connect(self._step_selected)
         self.changes = ChangesModel(self)
         self.changes_table = QTableView()

@@ -31,7 +31,7 @@ from memdesk.core import detector
 from memdesk.core.items import NOTHING
 from memdesk.core.suspicious import Finding, findings
 from memdesk.core.trust import TrustLevel, is_assistant
-from memdesk.errors import ChangedSinceHeldError
+from memdesk.errors import ChangedSinceHeldError, UnseenChange
 from memdesk.gui import dialogs, theme
 from memdesk.gui.models.common import TableModel
 from memdesk.gui.models.tableview import ACTOR_SAMPLE, DATE, size_columns
@@ -40,7 +40,7 @@ from memdesk.gui.views.base import Page
 from memdesk.gui.widgets import display
 from memdesk.gui.widgets.diff_label import DiffLabel
 from memdesk.gui.widgets.marked_text import escaped, marked_html
-from memdesk.gui.widgets.tables import selected_rows, setup_table
+from memdesk.gui.widgets.tables import CutAtEnd, selected_rows, setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.compaction.render import diff_lines
 from memdesk.services.documents import appended
@@ -58,6 +58,7 @@ WANTS_TO = "wants to"
 GOES_TO = "Goes to"
 WHY_IT_WAITS = "Why it waits"
 REPLACES_STORED = "Replaces what is stored"
+CHANGED_SINCE_HELD = "Changed since held"
 # Writes whose text replaces what is there: Review shows the change as a diff.
 _REPLACING = frozenset({Operation.SAVE_ENTRY, Operation.SET_WORKING})
 _REMOVING = frozenset({Operation.FORGET_ENTRY, Operation.DELETE_APP_MEMORY})
@@ -72,11 +73,14 @@ class ReviewItem:
     current: str | None  # what it replaces or removes, as it is now
     findings: list[Finding]
     replaces: list[Fact]  # stored facts it contradicts: approving replaces them
+    changed: UnseenChange | None  # its target, when written after the write was held
 
     @property
     def before_after(self) -> tuple[str, str] | None:
         """The text before and after approving, when the write changes existing text."""
         write = self.held.write
+        if self.changed is not None:
+            return self.changed.now, self.changed.put
         if self.current is None:
             return None
         if write.operation in _REPLACING:
@@ -103,6 +107,7 @@ def read_review(app: Memdesk) -> ReviewData:
             app.review.current(held),
             findings(held.write.content),
             app.review.replaces(held),
+            app.review.changed_since_held(held),
         )
         for held in app.review.list(PAGE)
     ]
@@ -122,17 +127,23 @@ class ReviewModel(TableModel):
 
     def cell(self, item: ReviewItem, column: int, role: int) -> Any:
         held = item.held
+        # Where it goes, marked when something was written there since: the mark leads.
+        where = item.where if item.changed is None else f"{CHANGED_SINCE_HELD} · {item.where}"
         if role == Qt.ItemDataRole.DisplayRole:
             return (
                 held.actor,
                 held.write.title,
-                item.where,
+                where,
                 display.one_line(held.write.content),
                 display.when(held.created_at),
             )[column]
         if role == Qt.ItemDataRole.ToolTipRole:
-            whole = (held.actor, held.write.title, item.where, None, display.when(held.created_at))[column]
+            if column == self.WHERE and item.changed is not None:
+                return f"{where}: {_changed_sentence(item.changed)}"
+            whole = (held.actor, held.write.title, where, None, display.when(held.created_at))[column]
             return whole or "\n".join(held.reasons) or None  # the text's cell: why it waits
+        if role == Qt.ItemDataRole.ForegroundRole and column == self.WHERE and item.changed is not None:
+            return theme.danger()
         return None
 
 
@@ -163,8 +174,11 @@ class ReviewView(Page):
             multi_select=True,
         )
         size_columns(self.table, {ReviewModel.ASSISTANT: ACTOR_SAMPLE, ReviewModel.HELD: DATE})
-        # A long name keeps both ends; every cut cell has its whole text as a tooltip.
+        # A long name keeps both ends; every cut cell has its whole text as a tooltip. Where it
+        # goes keeps its start, with the mark of a target written since it was held (the key
+        # it ends with is in "Wants to").
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.table.setItemDelegateForColumn(ReviewModel.WHERE, CutAtEnd(self.table))
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         for key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
             shortcut = QShortcut(QKeySequence(key), self.table, context=Qt.ShortcutContext.WidgetShortcut)
@@ -334,7 +348,7 @@ class _Detail(QScrollArea):
         self.text = _rich_label()
         self.text.setFrameShape(QFrame.Shape.StyledPanel)
         self.text.setMargin(6)
-        self.change_title = QLabel("<b>What approving changes</b>")
+        self.change_title = _rich_label()
         self.diff = DiffLabel()
         self.replaces_title = _rich_label()
         self.replaces_diff = DiffLabel()
@@ -398,6 +412,14 @@ class _Detail(QScrollArea):
         change = item.before_after
         self.change_title.setVisible(change is not None)
         self.diff.setVisible(change is not None)
+        if item.changed is not None:
+            self.change_title.setText(
+                f'<b>What approving changes</b><br><span style="color:{hidden}"><b>{CHANGED_SINCE_HELD}:</b> '
+                f"{html.escape(_changed_sentence(item.changed))}.</span>"
+                "<br>− what is there now · + what approving puts"
+            )
+        else:
+            self.change_title.setText("<b>What approving changes</b>")
         if change is not None:
             self.diff.show_lines(diff_lines(*change))
         self._show_replaced(item)
@@ -415,6 +437,14 @@ class _Detail(QScrollArea):
             )
             before = "\n".join(fact.text for fact in replaced)
             self.replaces_diff.show_lines(diff_lines(before, item.held.write.content))
+
+
+def _changed_sentence(change: UnseenChange) -> str:
+    """Why a held write is marked: what was written to its target after it was held."""
+    return (
+        f"{change.what} was written after this write was held, so the assistant never saw it; "
+        f"approving asks before it {'replaces' if change.put else 'removes'} it"
+    )
 
 
 def _unseen_text(error: ChangedSinceHeldError) -> str:
