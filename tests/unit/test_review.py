@@ -388,7 +388,8 @@ def test_compaction_holds_a_write_that_contradicts_a_fact_inside_its_own_change(
     # before Memory health has looked at the facts: the hold must not wait on a second writer.
     with app.ctx.change("Apply compaction of web:2"):
         app.apps.add("travel", "Prefers window seats")
-        held = app.review.hold("compaction", Write.add_app_memory("travel", "Lives in Paris now", 500), ["why"])
+        write = Write.add_app_memory("travel", "Lives in Paris now", 500)
+        held = app.review.hold("compaction", write, ["why"])
     assert [item.id for item in app.review.list()] == [held.id]
     assert app.apps.memories("travel")[0].content == "Prefers window seats"
 
