@@ -33,6 +33,7 @@ from scripts.detector_data import (
     PUBLIC,
     ROOT,
     SHIPPED_MODEL,
+    WORDNET,
     Row,
     author_files,
     author_rows,
@@ -58,6 +59,13 @@ SETTINGS = {
     "memory_like_weight": 15.0,
     "developer_text_weight": 3.0,
     "chat_weight": 12.0,
+    # WordNet's example sentences are many and short: they weigh apart from the other benign
+    # text, so taking them in leaves every other row's weight as it was.
+    "everyday_english_weight": 1.0,
+    # The share of WordNet's weight the attacks take on as well: none leaves the model surer
+    # that any text is honest (and lets attacks through), all of it undoes that along with
+    # much of what WordNet's words taught.
+    "everyday_attack_balance": 0.3,
     # The authors' rows weigh as one row of their kind: heavier, their attacks in chat and mail
     # lift the chat the threshold is held to, and the public corpora's attacks fall further.
     "author_attack_weight": 1.0,
@@ -122,13 +130,20 @@ def fit(train: list[Row]) -> Model:
 
 
 def _sample_weights(train: list[Row]) -> list[float]:
-    """Attacks and benign text weigh the same in all; memory-like benign text weighs more."""
+    """Attacks and benign text other than WordNet's weigh the same in all; memory-like benign
+    text weighs more. WordNet's sentences each weigh as another benign row times their setting,
+    and the attacks take on a share of their weight in all (``everyday_attack_balance``)."""
     attacks = sum(row.label for row in train)
-    benign = len(train) - attacks
+    benign = sum(1 for row in train if not row.label and row.source != WORDNET)
+    everyday = sum(1 for row in train if row.source == WORDNET)
+    everyday_weight = attacks / benign * SETTINGS["everyday_english_weight"]
+    attack_weight = 1.0 + SETTINGS["everyday_attack_balance"] * everyday * everyday_weight / attacks
     weights = []
     for row in train:
-        weight = 1.0 if row.label else attacks / benign
-        if row.source in MEMORY_LIKE:
+        weight = attack_weight if row.label else attacks / benign
+        if row.source == WORDNET:
+            weight = everyday_weight
+        elif row.source in MEMORY_LIKE:
             weight *= SETTINGS["memory_like_weight"]
         elif row.source in AUTHORS:
             weight *= SETTINGS["author_attack_weight" if row.label else "author_benign_weight"]
@@ -193,6 +208,10 @@ def figures(model: Model, test: list[Row]) -> dict[str, object]:
             language: flagged_share(judge, (row.text for row in chosen if row.language == language))
             for language in sorted({row.language for row in chosen})
         }
+    out["WordNet examples by lexicographer file (files held out whole)"] = {
+        field: flagged_share(judge, (row.text for row in test if row.source == WORDNET and row.kind == field))
+        for field in sorted({row.kind for row in test if row.source == WORDNET})
+    }
     out["injection-dev attacks (never trained on)"] = flagged_share(judge, injection_dev_attacks())
     return out
 
