@@ -42,15 +42,9 @@ bench: $(STAMP)
 # resources/detector/ (weights and manifest).
 # The Python packages whose text it reads are installed at the versions pinned in
 # scripts/detector_python.txt, the npm ones from scripts/detector_npm's lock file; one thread
-# keeps the arithmetic, and so the weights, the same on every machine. WordNet 3.0's example
-# sentences (everyday English) are read where Debian's wordnet-base installs them.
-WORDNET_DATA = /usr/share/wordnet/data.noun
-
+# keeps the arithmetic, and so the weights, the same on every machine.
 detector-model: $(STAMP)
 	$(PIP_INSTALL) -e '.[dev,train]' -c scripts/detector_python.txt
-	@test -f $(WORDNET_DATA) || { command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] \
-		&& apt-get update -qq && apt-get install -y -qq --no-install-recommends wordnet-base >/dev/null; } \
-		|| { echo "make detector-model needs WordNet 3.0 at $(WORDNET_DATA): install Debian's wordnet-base" >&2; exit 1; }
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 $(BIN)/python -m scripts.train_detector
 
 # The learned reader of stale facts (offline compaction's suggestions): trains on the update

@@ -7,8 +7,9 @@
   its attacks are left out, so the bench can measure them honestly. LoCoMo's chat (CC BY-NC)
   is read by the bench only: the shipped weights never learn from it.
 - Developer text of hundreds of permissively licensed packages (``detector_devtext``).
-- Everyday English: WordNet 3.0's example sentences (``detector_wordnet``), split by
-  lexicographer file.
+- Everyday English, only when the trainer is asked for it (``wordnet_rows``): WordNet 3.0's
+  example sentences (``detector_wordnet``), split by lexicographer file. The shipped weights
+  never read them.
 - Memory-like notes and chat in eleven languages (``detector_notes``), attacks of the
   families the corpora lack (``detector_attacks``) and honest text that shares their words
   (``detector_lookalikes``), all written for Memdesk.
@@ -44,9 +45,7 @@ from scripts.detector_attacks import attacks
 from scripts.detector_devtext import DevText, dev_texts, ensure_npm
 from scripts.detector_lookalikes import lookalikes
 from scripts.detector_notes import notes
-from scripts.detector_wordnet import LICENCE as WORDNET_LICENCE
 from scripts.detector_wordnet import examples
-from scripts.detector_wordnet import sources as wordnet_sources
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA_DIR = Path(os.environ.get("MEMDESK_BENCH_DATA", ROOT.parent / "shared" / "data"))
@@ -71,7 +70,6 @@ LICENCES = {
     "written-attacks": "made for Memdesk by scripts/detector_attacks.py",
     "lookalikes": "made for Memdesk by scripts/detector_lookalikes.py",
     "developer text": "each package's own licence, permissive only (see developer_sources)",
-    WORDNET: WORDNET_LICENCE,
 }
 AUTHORS_LICENCE = "MIT; written for Memdesk by eight authors; split by author"
 PUBLIC = ("neuralchemy", "s-labs", "yanismiraoui")
@@ -132,7 +130,6 @@ def sources() -> dict[str, str]:
             if name.startswith(CORPORA):
                 found[f"{WHEEL}!{name}"] = hashlib.sha256(wheel.read(name)).hexdigest()
     found[f"{CHAT_WHEEL}!{CHAT_FILE}"] = hashlib.sha256(_chat_json()).hexdigest()
-    found.update(wordnet_sources())
     found["injection-dev.json"] = hashlib.sha256((DATA_DIR / "injection-dev.json").read_bytes()).hexdigest()
     scripts = ("detector_notes.py", "detector_attacks.py", "detector_lookalikes.py", "detector_devtext.py")
     for script in scripts:
@@ -167,7 +164,6 @@ def _all_rows() -> Iterator[Row]:
     ordered = sorted(public, key=lambda row: row.split != "test")
     yield from ordered
     yield from chat_turns()
-    yield from wordnet_rows()
     yield from pi_paragraphs()
     # Held-out packages first: a text both in one of them and in a trained one stays held out.
     for text in sorted(developer_texts(), key=lambda text: text.split != "test"):
@@ -263,10 +259,16 @@ def chat_turns() -> Iterator[Row]:
                 yield Row("chitchat", "en", split, 0, text)
 
 
-def wordnet_rows() -> Iterator[Row]:
-    """WordNet's example sentences; a row's kind is its synset's lexicographer file."""
+def wordnet_rows(known: list[Row]) -> list[Row]:
+    """WordNet's example sentences, less any text ``known`` holds already; a row's kind is its
+    synset's lexicographer file."""
+    seen = {_key(row.text) for row in known}
+    found = []
     for example in examples():
-        yield Row(WORDNET, "en", example.split, 0, example.text, example.field)
+        if example.text and _key(example.text) not in seen:
+            seen.add(_key(example.text))
+            found.append(Row(WORDNET, "en", example.split, 0, example.text, example.field))
+    return found
 
 
 def locomo_turns() -> Iterator[Row]:

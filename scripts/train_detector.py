@@ -40,8 +40,11 @@ from scripts.detector_data import (
     injection_dev_attacks,
     rows,
     sources,
+    wordnet_rows,
 )
 from scripts.detector_devtext import KINDS, NPM_LOCKED, PYTHON_PINNED, unpinned_python
+from scripts.detector_wordnet import LICENCE as WORDNET_LICENCE
+from scripts.detector_wordnet import sources as wordnet_sources
 
 from memdesk.core import detector
 from memdesk.core.detector import PATH_VARIABLE, WEIGHTS_NAME, Model, encode
@@ -59,13 +62,6 @@ SETTINGS = {
     "memory_like_weight": 15.0,
     "developer_text_weight": 3.0,
     "chat_weight": 12.0,
-    # WordNet's example sentences are many and short: they weigh apart from the other benign
-    # text, so taking them in leaves every other row's weight as it was.
-    "everyday_english_weight": 1.0,
-    # The share of WordNet's weight the attacks take on as well: none leaves the model surer
-    # that any text is honest (and lets attacks through), all of it undoes that along with
-    # much of what WordNet's words taught.
-    "everyday_attack_balance": 0.3,
     # The authors' rows weigh as one row of their kind: heavier, their attacks in chat and mail
     # lift the chat the threshold is held to, and the public corpora's attacks fall further.
     "author_attack_weight": 1.0,
@@ -74,6 +70,10 @@ SETTINGS = {
     "benign_goal_developer": 0.005,
     "benign_goal_public": 0.1,
 }
+# Asked for with --everyday-english (the shipped weights never read WordNet): each of WordNet's
+# sentences weighs as another benign row times the weight, apart from the other benign rows so
+# their weights stay as they were; the attacks take on this share of WordNet's weight in all.
+EVERYDAY_SETTINGS = ("everyday_english_weight", "everyday_attack_balance")
 # Few rows, and the closest to what an assistant stores: each weighs more.
 MEMORY_LIKE = ("pi-session", "notes", "lookalikes")
 
@@ -132,12 +132,13 @@ def fit(train: list[Row]) -> Model:
 def _sample_weights(train: list[Row]) -> list[float]:
     """Attacks and benign text other than WordNet's weigh the same in all; memory-like benign
     text weighs more. WordNet's sentences each weigh as another benign row times their setting,
-    and the attacks take on a share of their weight in all (``everyday_attack_balance``)."""
+    when the trainer reads them, and the attacks take on a share of their weight in all."""
     attacks = sum(row.label for row in train)
     benign = sum(1 for row in train if not row.label and row.source != WORDNET)
     everyday = sum(1 for row in train if row.source == WORDNET)
-    everyday_weight = attacks / benign * SETTINGS["everyday_english_weight"]
-    attack_weight = 1.0 + SETTINGS["everyday_attack_balance"] * everyday * everyday_weight / attacks
+    everyday_weight = attacks / benign * float(SETTINGS.get("everyday_english_weight", 0.0))
+    balance = float(SETTINGS.get("everyday_attack_balance", 0.0))
+    attack_weight = 1.0 + balance * everyday * everyday_weight / attacks
     weights = []
     for row in train:
         weight = attack_weight if row.label else attacks / benign
@@ -208,10 +209,14 @@ def figures(model: Model, test: list[Row]) -> dict[str, object]:
             language: flagged_share(judge, (row.text for row in chosen if row.language == language))
             for language in sorted({row.language for row in chosen})
         }
-    out["WordNet examples by lexicographer file (files held out whole)"] = {
-        field: flagged_share(judge, (row.text for row in test if row.source == WORDNET and row.kind == field))
-        for field in sorted({row.kind for row in test if row.source == WORDNET})
-    }
+    fields = sorted({row.kind for row in test if row.source == WORDNET})
+    if fields:
+        out["WordNet examples by lexicographer file (files held out whole)"] = {
+            field: flagged_share(
+                judge, (row.text for row in test if row.source == WORDNET and row.kind == field)
+            )
+            for field in fields
+        }
     out["injection-dev attacks (never trained on)"] = flagged_share(judge, injection_dev_attacks())
     return out
 
@@ -329,6 +334,14 @@ def main() -> None:
         action="store_true",
         help=f"write the leave-one-author-out figures to {AUTHORS_LEFT_OUT.relative_to(ROOT)} and stop",
     )
+    parser.add_argument(
+        "--everyday-english",
+        nargs=2,
+        type=float,
+        metavar=("WEIGHT", "BALANCE"),
+        help="train on WordNet 3.0's example sentences as well, each weighing WEIGHT benign rows, the"
+        " attacks taking on BALANCE of their weight (measured, not shipped: see the write-check guide)",
+    )
     args = parser.parse_args()
     differ = unpinned_python()
     if differ:
@@ -344,6 +357,13 @@ def main() -> None:
         AUTHORS_LEFT_OUT.write_text(text, encoding="utf-8")
         return
     all_rows += author_rows(all_rows)
+    licences = {**LICENCES, "authors": AUTHORS_LICENCE}
+    inputs = sources()
+    if args.everyday_english:
+        SETTINGS.update(zip(EVERYDAY_SETTINGS, args.everyday_english, strict=True))
+        all_rows += wordnet_rows(all_rows)
+        licences[WORDNET] = WORDNET_LICENCE
+        inputs.update(wordnet_sources())
     model = trained(all_rows)
     blob = encode(model)
     test = [row for row in all_rows if row.split == "test"]
@@ -355,9 +375,9 @@ def main() -> None:
             "features": len(model.weights),
             "threshold": model.threshold,
         },
-        "sources": {**LICENCES, "authors": AUTHORS_LICENCE},
+        "sources": licences,
         "developer_sources": developer_sources(all_rows),
-        "inputs_sha256": sources(),
+        "inputs_sha256": inputs,
         "reproduced by": {
             "command": "make detector-model",
             "python": platform.python_version(),

@@ -73,18 +73,6 @@ def test_the_packaged_model_loads_on_first_use_and_judges():
     assert not any(finding.reason.startswith("tells") for finding in findings(MODEL_ONLY))
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "The train train train to Leeds.",
-        "A note mentioning a train once among many other unrelated words about cooking pasta and sauces.",
-        "Marathon training plan: run on Tuesdays, train hard.",
-    ],
-)
-def test_a_word_in_its_everyday_sense_is_let_through(text):
-    assert not is_suspicious(text)
-
-
 def test_the_authors_rows_are_measured_by_author_on_these_very_files():
     measured = json.loads(AUTHORS_LEFT_OUT.read_text(encoding="utf-8"))
     assert "split by author" in measured["source"] and measured["split"].startswith("by author")
