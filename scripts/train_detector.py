@@ -17,6 +17,7 @@ import json
 import math
 import os
 import platform
+import re
 import sys
 import tempfile
 from collections import Counter
@@ -74,6 +75,10 @@ SETTINGS = {
 # sentences weighs as another benign row times the weight, apart from the other benign rows so
 # their weights stay as they were; the attacks take on this share of WordNet's weight in all.
 EVERYDAY_SETTINGS = ("everyday_english_weight", "everyday_attack_balance")
+# With --attack-words-only, a word the attacks use: in this many training attacks at least, and
+# this many times as common among them as among the benign training rows.
+ATTACK_WORD_SETTINGS = {"attack_word_min_attacks": 20, "attack_word_ratio": 3.0}
+_WORD = re.compile(r"[a-z]+")
 # Few rows, and the closest to what an assistant stores: each weighs more.
 MEMORY_LIKE = ("pi-session", "notes", "lookalikes")
 
@@ -85,6 +90,26 @@ def read_as_model(text: str) -> tuple[str, list[str]]:
 
 def scored(model: Model, text: str) -> float:
     return model.score(*read_as_model(text))
+
+
+def attack_word_rows(known: list[Row], everyday: list[Row]) -> list[Row]:
+    """The rows of ``everyday`` that use a word the training attacks of ``known`` use
+    (``train``, ``ignore``, ``system``...): the everyday senses of the attacks' words, without
+    the rest of WordNet, which holds no numbers, addresses or code."""
+    attacks: Counter[str] = Counter()
+    benign: Counter[str] = Counter()
+    for row in known:
+        if row.split == "train":
+            (attacks if row.label else benign).update(set(_WORD.findall(row.text.lower())))
+    attack_rows = sum(1 for row in known if row.split == "train" and row.label)
+    benign_rows = sum(1 for row in known if row.split == "train" and not row.label)
+    least, ratio = ATTACK_WORD_SETTINGS["attack_word_min_attacks"], ATTACK_WORD_SETTINGS["attack_word_ratio"]
+    used = {
+        word
+        for word, count in attacks.items()
+        if count >= least and count / attack_rows > ratio * (benign[word] + 1) / benign_rows
+    }
+    return [row for row in everyday if used & set(_WORD.findall(row.text.lower()))]
 
 
 def developer(row: Row) -> bool:
@@ -342,6 +367,11 @@ def main() -> None:
         help="train on WordNet 3.0's example sentences as well, each weighing WEIGHT benign rows, the"
         " attacks taking on BALANCE of their weight (measured, not shipped: see the write-check guide)",
     )
+    parser.add_argument(
+        "--attack-words-only",
+        action="store_true",
+        help="with --everyday-english, only WordNet's sentences that use a word the attacks use",
+    )
     args = parser.parse_args()
     differ = unpinned_python()
     if differ:
@@ -361,7 +391,11 @@ def main() -> None:
     inputs = sources()
     if args.everyday_english:
         SETTINGS.update(zip(EVERYDAY_SETTINGS, args.everyday_english, strict=True))
-        all_rows += wordnet_rows(all_rows)
+        everyday = wordnet_rows(all_rows)
+        if args.attack_words_only:
+            SETTINGS.update(ATTACK_WORD_SETTINGS)
+            everyday = attack_word_rows(all_rows, everyday)
+        all_rows += everyday
         licences[WORDNET] = WORDNET_LICENCE
         inputs.update(wordnet_sources())
     model = trained(all_rows)
