@@ -7,6 +7,9 @@
   its attacks are left out, so the bench can measure them honestly. LoCoMo's chat (CC BY-NC)
   is read by the bench only: the shipped weights never learn from it.
 - Developer text of hundreds of permissively licensed packages (``detector_devtext``).
+- Everyday English, only when the trainer is asked for it (``wordnet_rows``): WordNet 3.0's
+  example sentences (``detector_wordnet``), split by lexicographer file. The shipped weights
+  never read them.
 - Memory-like notes and chat in eleven languages (``detector_notes``), attacks of the
   families the corpora lack (``detector_attacks``) and honest text that shares their words
   (``detector_lookalikes``), all written for Memdesk.
@@ -42,6 +45,7 @@ from scripts.detector_attacks import attacks
 from scripts.detector_devtext import DevText, dev_texts, ensure_npm
 from scripts.detector_lookalikes import lookalikes
 from scripts.detector_notes import notes
+from scripts.detector_wordnet import examples
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA_DIR = Path(os.environ.get("MEMDESK_BENCH_DATA", ROOT.parent / "shared" / "data"))
@@ -55,6 +59,7 @@ CHAT_FILE = "chitchat_dataset/dataset.json"
 # Every fourth conversation (by a hash of its id) is plenty, and keeps training quick.
 _CHAT_SHARE = 4
 _CHAT_MIN_CHARS = 20
+WORDNET = "wordnet"  # the source of WordNet's example sentences
 LICENCES = {
     "neuralchemy": "Apache-2.0 (neuralchemy/Prompt-injection-dataset, core config)",
     "s-labs": "MIT (S-Labs/prompt-injection-dataset)",
@@ -252,6 +257,18 @@ def chat_turns() -> Iterator[Row]:
             text = " ".join(message["text"].strip() for message in turn)
             if len(text) >= _CHAT_MIN_CHARS:
                 yield Row("chitchat", "en", split, 0, text)
+
+
+def wordnet_rows(known: list[Row]) -> list[Row]:
+    """WordNet's example sentences, less any text ``known`` holds already; a row's kind is its
+    synset's lexicographer file."""
+    seen = {_key(row.text) for row in known}
+    found = []
+    for example in examples():
+        if example.text and _key(example.text) not in seen:
+            seen.add(_key(example.text))
+            found.append(Row(WORDNET, "en", example.split, 0, example.text, example.field))
+    return found
 
 
 def locomo_turns() -> Iterator[Row]:

