@@ -6,7 +6,8 @@ PYINSTALLER_REQ := pyinstaller>=6.10,<7
 # The user guide goes into the resources, so Help → User guide opens it with no network.
 GUIDE_DIR := resources/guide
 
-# Quiet but for a line when it starts, what it built where, and any step that fails.
+# Quiet but for a line when it starts, what it built where, and any step that fails; a step
+# that runs long (PyInstaller) says every 15 s that it still runs (packaging/quietly.sh).
 package: $(STAMP)
 	@echo "Building the Linux package: the guide, the bundle, then the .deb (a few minutes)"
 	@$(QUIETLY) $(BIN)/python -m mkdocs build --strict --quiet --site-dir $(GUIDE_DIR)

@@ -1,4 +1,4 @@
-"""Render every view to PNG, in light and dark palettes, at two window sizes.
+"""Render every view to PNG, in light and dark palettes, at three window sizes.
 
     make screenshots        # or: .venv/bin/python scripts/screenshots.py [--out DIR]
 
@@ -40,7 +40,7 @@ from memdesk.services.review import Write
 
 ROOT = Path(__file__).resolve().parent.parent
 NOW = datetime(2026, 3, 1, 12, 0, 0)
-SIZES = {"large": (1280, 800), "small": (800, 560)}
+SIZES = {"large": (1280, 800), "medium": (900, 640), "small": (800, 560)}
 # (file name, sidebar key): every place in the sidebar.
 PAGES = [
     ("review", "review"),

@@ -44,14 +44,17 @@ def python_actor(name: str) -> str:
 
 
 class Assistant:
-    """The store as one assistant sees it. Each method is the MCP tool of the same name and
+    """The store as one assistant sees it. Each method but ``entry`` is the MCP tool of the
+    same name (``entry`` reads what the MCP resource ``memdesk://entries/{key}`` does) and
     returns its answer as a ``Reply``: ``text`` for a model, ``data`` as a dict.
 
     A write the trust level or the write check holds comes back with ``data["held"]`` true
-    and ``data["review_id"]``: it is not in memory until the person approves it. A write the
-    person does not allow (a read-only assistant, writes off in the settings) raises
-    ``memdesk.errors.NotAllowedError``; a bad argument raises ``BadInputError`` naming it.
-    Nothing is written in either case.
+    and ``data["review_id"]``: it is not in memory until the person approves it. What the
+    person does not allow (a read-only assistant, writes off in the settings, an app outside
+    its read limit) raises ``memdesk.errors.NotAllowedError``; a bad argument raises
+    ``memdesk.errors.ArgumentError`` (a ``BadInputError``) naming it; a model that fails
+    raises ``LLMError``, ``ModelUnreachableError`` when nothing answers at its address.
+    Nothing is written in any case. The Errors section lists every class.
     """
 
     def __init__(self, backend: Backend, name: str) -> None:

@@ -259,8 +259,71 @@ def openapi_document() -> dict[str, Any]:
     return document(OPERATIONS, TITLE, __version__, "http://127.0.0.1:8765")
 
 
+def _kind(prop: dict[str, Any]) -> str:
+    """A JSON schema's type in words: "string (date-time)", "array of integer", "`true`"."""
+    if "const" in prop:
+        return f"`{json.dumps(prop['const'])}`"
+    if "oneOf" in prop:
+        return " or ".join(_kind(choice) for choice in prop["oneOf"])
+    kind = prop.get("type", "any")
+    if kind == "array":
+        return f"array of {_kind(prop.get('items', {}))}"
+    text = " or ".join(kind) if isinstance(kind, list) else str(kind)
+    if "format" in prop:
+        text += f" ({prop['format']})"
+    if "enum" in prop:
+        text += ": " + ", ".join(f"`{value}`" for value in prop["enum"])
+    return text
+
+
+def _answer_rows(schema: dict[str, Any], prefix: str = "") -> list[str]:
+    """A field table's rows for an answer's schema, nested fields as ``memories[].id``."""
+    required = set(schema.get("required", []))
+    rows = []
+    for name, prop in schema.get("properties", {}).items():
+        path = f"{prefix}{name}"
+        rows.append(
+            f"| `{path}` | {'yes' if name in required else 'no'} | {_cell(_kind(prop))} "
+            f"| {_cell(prop.get('description', ''))} |"
+        )
+        if prop.get("type") == "object":
+            rows += _answer_rows(prop, f"{path}.")
+        elif prop.get("type") == "array":
+            rows += _answer_rows(prop.get("items", {}), f"{path}[].")
+    return rows
+
+
+def _answer(status: str, answer: dict[str, Any], components: dict[str, Any]) -> list[str]:
+    """A success answer: its fields, then its whole schema."""
+    schema = answer.get("content", {}).get("application/json", {}).get("schema")
+    if schema is None:
+        return []
+    if "$ref" in schema:
+        schema = components[schema["$ref"].rsplit("/", 1)[1]]
+    lines = [
+        f"Answer {status} (JSON): {_cell(answer['description'])}.",
+        "",
+        "| field | always | type | about |",
+        "| --- | --- | --- | --- |",
+        *_answer_rows(schema),
+        "",
+        f'<details markdown="1"><summary>Schema of the {status} answer</summary>',
+        "",
+        "```json",
+        json.dumps(schema, indent=2),
+        "```",
+        "",
+        "</details>",
+        "",
+    ]
+    return lines
+
+
 def admin_api_page() -> str:
+    from memdesk.servers.openapi import ERROR_MEANINGS
+
     spec = openapi_document()
+    components = spec["components"]["schemas"]
     lines = [
         "# The admin API (`memdesk serve`)",
         "",
@@ -270,7 +333,21 @@ def admin_api_page() -> str:
         "",
         f"The server listens on `{spec['servers'][0]['url']}` by default. Every request carries "
         "`Authorization: Bearer TOKEN`. `GET /openapi.json` returns the whole OpenAPI "
-        f"{spec['openapi']} document this page is made from.",
+        f"{spec['openapi']} document this page is made from. Each operation below lists its "
+        "parameters, the statuses it answers with, and the fields of each success answer.",
+        "",
+        "## Errors",
+        "",
+        "Every answer that is not a success has the same body, a sentence that says what was wrong "
+        "and that nothing was written:",
+        "",
+        "```json",
+        json.dumps(components["Error"], indent=2),
+        "```",
+        "",
+        "| status | meaning |",
+        "| --- | --- |",
+        *(f"| {status} | {_cell(meaning)} |" for status, meaning in sorted(ERROR_MEANINGS.items())),
         "",
     ]
     for path, methods in spec["paths"].items():
@@ -303,6 +380,9 @@ def admin_api_page() -> str:
                 f"| {status} | {_cell(answer['description'])} |" for status, answer in op["responses"].items()
             ]
             lines.append("")
+            for status, answer in op["responses"].items():
+                if status.startswith("2"):
+                    lines += _answer(status, answer, components)
     return "\n".join(lines)
 
 
@@ -448,6 +528,55 @@ def public_methods(cls: type, listed: tuple[str, ...]) -> list[str]:
     ]
 
 
+def error_classes() -> list[type]:
+    """``memdesk.errors``' exceptions and the records they carry, in the order the module
+    defines them (each after the class it extends)."""
+    from memdesk import errors
+
+    return [
+        value
+        for value in vars(errors).values()
+        if isinstance(value, type)
+        and value.__module__ == errors.__name__
+        and (issubclass(value, errors.MemdeskError) or dataclasses.is_dataclass(value))
+    ]
+
+
+def errors_section() -> list[str]:
+    from memdesk.errors import MemdeskError
+
+    lines = [
+        "## Errors",
+        "",
+        "Every failure Memdesk expects raises one of these classes from `memdesk.errors`, and "
+        "nothing was written when one is raised. Each has `message` (what happened) and `hint` "
+        "(what to do about it, or `None`); `str(error)` is both. A call may raise a subclass of "
+        "one listed here; catch the class listed (`MemdeskError` catches them all). The exit "
+        "code is what the `memdesk` command exits with.",
+        "",
+        "| class | extends | exit code | raised when |",
+        "| --- | --- | --- | --- |",
+    ]
+    records = []
+    for cls in error_classes():
+        if not issubclass(cls, MemdeskError):
+            records.append(cls)
+            continue
+        parent = cls.__mro__[1].__name__
+        about = " ".join(_docstring(f"memdesk.errors:{cls.__name__}", cls).split())
+        lines.append(f"| `{cls.__name__}` | `{parent}` | {cls.exit_code} | {_cell(about)} |")
+    lines.append("")
+    for cls in records:
+        lines += [f"### `{cls.__name__}`", "", _docstring(f"memdesk.errors:{cls.__name__}", cls), ""]
+        lines += ["| field | type | default |", "| --- | --- | --- |"]
+        lines += [
+            f"| `{field.name}` | `{_code_cell(field.type)}` | {_field_default(field)} |"
+            for field in dataclasses.fields(cls)
+        ]
+        lines.append("")
+    return lines
+
+
 def python_page() -> str:
     lines = [
         "# Using Memdesk from Python",
@@ -479,7 +608,7 @@ def python_page() -> str:
                 _docstring(f"{path}.{method}", function),
                 "",
             ]
-    return "\n".join(lines)
+    return "\n".join([*lines, *errors_section()])
 
 
 # --- the site -----------------------------------------------------------------------------------

@@ -65,7 +65,7 @@ def test_an_entry_made_private_shows_a_lock_and_undo_takes_it_back(main_window, 
     assert "no assistant reads it" in view.model.index(_row(view, "therapy"), E.KEY).data(
         Qt.ItemDataRole.ToolTipRole
     )
-    assert memdesk_app.history.list(1)[0].label == "Make entry:therapy private"
+    assert memdesk_app.history.list(1)[0].label == "Make entry therapy private"
     # Still editable in the window like any entry.
     assert view.model.index(_row(view, "therapy"), E.CONTENT).flags() & Qt.ItemFlag.ItemIsEditable
 

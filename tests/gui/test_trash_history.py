@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from memdesk.gui.views.history import ChangesModel, HistoryView, RunsModel, StepsModel, describe_change
+from memdesk.gui.views.history import ChangesModel, HistoryView, RunsModel, StepsModel
+from memdesk.gui.views.history_changes import describe_change
 from memdesk.gui.views.trash import TrashModel, TrashView
 from memdesk.services.compaction import CancelToken, CompactionCancelled
 from memdesk.services.history import ITEM_NAMES
@@ -118,7 +119,7 @@ def test_selecting_a_step_shows_its_changes_before_and_after(qtbot, memdesk_app,
     memdesk_app.documents.set("user/profile", "after text")
     view = history_view(qtbot, memdesk_app, tasks, settle)
     assert view.changes.rowCount() == 1
-    assert view.changes.index(0, ChangesModel.WHAT).data() == "changed content"
+    assert view.changes.index(0, ChangesModel.WHAT).data() == "changed text"
     assert view.before.toPlainText() == "before text"
     assert view.after.toPlainText() == "after text"
     view.steps_table.selectRow(1)
@@ -149,7 +150,7 @@ def test_a_trash_move_reads_as_words(memdesk_app):
     memdesk_app.apps.delete([memory.id])
     step = memdesk_app.history.list(limit=1)[0]
     (change,) = memdesk_app.history.changes(step.id)
-    row = describe_change(change)
+    row = describe_change(change, memdesk_app)
     assert row.item == f"App memory {memory.id}"
     assert row.what == "moved to Trash"
     assert row.before == "not in Trash" and row.after.startswith("in Trash since 2026-03-01")
@@ -216,7 +217,9 @@ def test_history_models_pass_the_model_tester(memdesk_app, qtmodeltester):
     steps.set_steps(memdesk_app.history.list())
     qtmodeltester.check(steps)
     changes = ChangesModel()
-    changes.set_rows([describe_change(c) for c in memdesk_app.history.changes(steps.steps[0].id)])
+    changes.set_rows(
+        [describe_change(c, memdesk_app) for c in memdesk_app.history.changes(steps.steps[0].id)]
+    )
     qtmodeltester.check(changes)
     runs = RunsModel()
     qtmodeltester.check(runs)

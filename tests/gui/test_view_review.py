@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QStyleOptionViewItem
 from tests.gui.tables_fixtures import RENDERS, app_palette, save_render, shown
 
 from memdesk.core import detector
@@ -111,7 +112,7 @@ def test_approve_goes_live_as_one_step_and_undo_holds_it_again(
     assert memdesk_app.review.count() == 2
     assert view.model.rowCount() == 2
     assert _badge(window) == "2"
-    assert memdesk_app.history.list(limit=1)[0].label == "Approve Save entry home_city"
+    assert memdesk_app.history.list(limit=1)[0].label == "Approve: Save entry home_city"
     window.undo("undo")
     settle()
     assert memdesk_app.entries.get("home_city").content == "Lives in Bergen"
@@ -297,3 +298,63 @@ def test_names_and_times_fit_their_columns_or_keep_both_ends(qtbot, memdesk_app,
         assert metrics.horizontalAdvance(text) + 8 <= view.table.columnWidth(column), text
         assert view.model.index(0, column).data(Qt.ItemDataRole.ToolTipRole) == text
     assert view.table.textElideMode() == Qt.TextElideMode.ElideMiddle
+
+
+def test_approving_over_text_written_since_asks_showing_both_texts(
+    memdesk_app, settle, make_window, answer, dialog_log
+):
+    memdesk_app.assistants.set_level("python:mybot", TrustLevel.REVIEW_EVERYTHING)
+    held = _hold(memdesk_app, "python:mybot", Write.save_entry("train-b", "Train B leaves at 9:10."))
+    memdesk_app.entries.upsert("train-b", "Train B leaves at 11:45 from platform 4.")
+    _window, view = window_review(make_window, settle)
+    lines: list[str] = []
+    view.status_message.connect(lines.append)
+    _select(view, held)
+    answer("confirm", False)
+    view.approve_button.click()
+    settle()
+    [(_name, (_parent, title, text))] = [call for call in dialog_log.calls if call[0] == "confirm"]
+    assert title == "Replace what is there now?"
+    assert "There now:\nTrain B leaves at 11:45 from platform 4." in text
+    assert "Approving puts:\nTrain B leaves at 9:10." in text
+    assert memdesk_app.entries.get("train-b").content == "Train B leaves at 11:45 from platform 4."
+    assert lines[-1] == "Nothing was approved: what is there now stays."
+    assert memdesk_app.review.count() == 1
+
+    answer("confirm", True)
+    _select(view, held)
+    view.approve_button.click()
+    settle()
+    assert memdesk_app.entries.get("train-b").content == "Train B leaves at 9:10."
+    assert memdesk_app.review.count() == 0
+
+
+def test_a_write_whose_target_changed_since_it_was_held_is_marked_before_approving(
+    qtbot, memdesk_app, tasks, settle
+):
+    memdesk_app.assistants.set_level("python:mybot", TrustLevel.REVIEW_EVERYTHING)
+    changed = _hold(memdesk_app, "python:mybot", Write.save_entry("train-b", "Train B leaves at 9:10."))
+    same = _hold(memdesk_app, "python:mybot", Write.save_entry("train-c", "Train C leaves at noon."))
+    memdesk_app.entries.upsert("train-b", "Train B leaves at 11:45 from platform 4.")
+    view = review_view(qtbot, memdesk_app, tasks, settle)
+    where = {item.held.id: row for row, item in enumerate(view.model.items)}
+    cell = view.model.index(where[changed], ReviewModel.WHERE)
+    assert cell.data().startswith("Changed since held · your assistant's prompt")
+    assert "entry train-b was written after this write was held" in cell.data(Qt.ItemDataRole.ToolTipRole)
+    assert "Changed since held" not in view.model.index(where[same], ReviewModel.WHERE).data()
+    option = QStyleOptionViewItem()  # a narrow column cuts the cell at its end: the mark stays
+    view.table.itemDelegateForColumn(ReviewModel.WHERE).initStyleOption(option, cell)
+    assert option.textElideMode == Qt.TextElideMode.ElideRight
+
+    _select(view, changed)
+    settle()
+    title = view.detail.change_title.text()
+    assert "Changed since held:</b> entry train-b was written after this write was held" in title
+    assert "approving asks before it replaces it" in title
+    diff = view.detail.diff.text()  # what is there now, removed; what approving puts, added
+    assert "Train B leaves at 11:45 from platform 4." in diff and "Train B leaves at 9:10." in diff
+    assert memdesk_app.entries.get("train-b").content == "Train B leaves at 11:45 from platform 4."
+
+    _select(view, same)
+    settle()
+    assert view.detail.change_title.isHidden()  # a new entry: nothing there to change

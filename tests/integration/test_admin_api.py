@@ -8,10 +8,11 @@ import signal
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
+from pathlib import Path
 
 import httpx
 import pytest
-from tests.support.cli import MemdeskCommand, out
+from tests.support.cli import MemdeskCommand, fails, out
 from tests.support.server import ServeProcess
 
 
@@ -103,7 +104,7 @@ def test_delete_one_goes_to_trash_and_history_and_undo_restores_it(store, local,
     assert client.get("/apps/notes/memories").json() == {"memories": []}
     assert f"memory:{memory_id}\t" in out(store("trash", "list"))
     step = out(store("history", "--limit", "1")).rstrip("\n").split("\t")
-    assert step[2:] == ["api:bot", "done", f"Delete memory {memory_id}"]
+    assert step[2:] == ["api:bot", "done", f"Delete memory {memory_id} of notes"]
     assert out(store("undo")).startswith("undid")
     assert [m["content"] for m in client.get("/apps/notes/memories").json()["memories"]] == ["Keep me"]
 
@@ -320,6 +321,15 @@ def test_unknown_routes_and_methods_answer_in_json(client):
     assert (missing.status_code, missing.json()) == (404, {"error": "Not Found"})
     wrong = client.put("/entries", json={})
     assert wrong.status_code == 405 and set(wrong.json()) == {"error"}
+    # The guide's table of answers other than success has both, with the body they come with.
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "guide" / "http-api.md").read_text()
+    assert "| 404 | no such item, or no such route |" in guide
+    assert (
+        f"| 405 | the route exists but not with this method (`PATCH /entries`) | `{wrong.text}` |".replace(
+            '{"error":"', '{"error": "'
+        )
+        in guide
+    )
 
 
 def test_requests_in_parallel_keep_their_own_actor(local, server, client):
@@ -539,3 +549,86 @@ def test_the_settings_that_stop_assistants_writing_hold_for_tokens_too(tmp_path)
     finally:
         assert served.stop() in (0, -signal.SIGTERM), served.stderr
     assert "api:bot" not in out(memdesk("history"))
+
+
+def test_approving_a_held_entry_created_since_by_another_write_is_refused_showing_both(store, local, client):
+    # An HTTP write held for review; then another token's unheld write creates the key.
+    other = local.tokens.create("other-bot")
+    local.assistants.set_level("api:bot", "review-everything")
+    try:
+        held = client.post("/entries", json={"key": "train-b", "content": "Train B leaves at 9:10."})
+    finally:
+        local.assistants.set_level("api:bot", "review-suspicious")
+    assert held.status_code == 202
+    number = str(held.json()["reviewId"])
+    with httpx.Client(base_url=client.base_url, headers={"Authorization": f"Bearer {other}"}) as second:
+        live = {"key": "train-b", "content": "Train B leaves at 11:45 from platform 4."}
+        assert second.post("/entries", json=live).status_code == 200
+
+    listed = out(store("review", "list"))
+    assert "changed since it was held: entry train-b now reads: Train B leaves at 11:45" in listed
+    [waiting] = [
+        item for item in json.loads(out(store("review", "list", "--json"))) if str(item["id"]) == number
+    ]
+    assert waiting["changedSinceHeld"] == [
+        {"what": "entry train-b", "now": live["content"], "puts": "Train B leaves at 9:10."}
+    ]
+    refused = fails(store("review", "approve", number), 1, "which you have not reviewed")
+    assert "there now:      Train B leaves at 11:45 from platform 4." in refused
+    assert "approving puts: Train B leaves at 9:10." in refused
+    assert f"memdesk review approve {number} --replace" in refused
+    assert client.get("/recall", params={"query": "train"}).json()["results"][0]["content"] == live["content"]
+
+    out(store("review", "approve", number, "--replace"))
+    assert client.get("/recall", params={"query": "train"}).json()["results"][0]["content"] == (
+        "Train B leaves at 9:10."
+    )
+
+
+def test_recall_takes_unix_seconds_as_python_and_mcp_do_and_scores_fall(local, client):
+    local.entries.upsert("ferry", "the ferry to Bergen leaves at noon; the ferry is slow")
+    local.entries.upsert("ferry_note", "a ferry")
+    iso = client.get("/recall", params={"query": "ferry", "since": "2000-01-01T00:00:00Z"}).json()
+    unix = client.get("/recall", params={"query": "ferry", "since": 946684800}).json()
+    assert unix == iso and len(iso["results"]) >= 2
+    assert client.get("/recall", params={"query": "ferry", "since": 32503680000}).json() == {"results": []}
+    refused = client.get("/recall", params={"query": "ferry", "since": "yesterday"})
+    assert refused.status_code == 422
+    assert refused.json() == {"error": "since: 'yesterday' is neither ISO 8601 nor Unix seconds"}
+    scores = [result["score"] for result in iso["results"]]
+    assert scores == sorted(scores, reverse=True)  # best first, as the schema says
+    described = client.get("/openapi.json").json()["paths"]["/recall"]["get"]
+    schema = described["responses"]["200"]["content"]["application/json"]["schema"]
+    from memdesk.services.recall import SCORE_MEANING, Hit
+
+    meaning = schema["properties"]["results"]["items"]["properties"]["score"]["description"]
+    assert meaning == SCORE_MEANING and "higher is better" in meaning and SCORE_MEANING in Hit.__doc__
+    since = next(p for p in described["parameters"] if p["name"] == "since")
+    assert "Unix seconds" in since["schema"]["description"]
+
+
+def test_a_session_id_without_its_channel_is_refused_saying_the_form(client):
+    refused = client.post("/sessions/s1/messages", json={"role": "user", "content": "hi"})
+    assert refused.status_code == 422
+    assert "not of the form CHANNEL:ID" in refused.json()["error"]
+    described = client.get("/openapi.json").json()["paths"]["/sessions/{id}/messages"]["post"]
+    assert "a channel name" in described["parameters"][0]["description"]
+
+
+def test_delete_an_entry_goes_to_trash_undoably_and_is_gated_like_the_other_writes(store, local, client):
+    local.entries.upsert("old_editor", "Ada uses Notepad")
+    assert client.delete("/entries/no_such_key").status_code == 404
+    forgotten = client.delete("/entries/old_editor")
+    assert (forgotten.status_code, forgotten.json()) == (200, {"success": True, "key": "old_editor"})
+    assert history(local)[0] == ("api:bot", "done", "Delete entry old_editor")
+    assert "old_editor" not in out(store("entry", "list"))
+    out(store("undo"))
+    assert local.entries.get("old_editor").content == "Ada uses Notepad"
+    local.assistants.set_level("api:bot", "review-everything")
+    try:
+        held = client.delete("/entries/old_editor")
+    finally:
+        local.assistants.set_level("api:bot", "review-suspicious")
+    assert held.status_code == 202 and held.json()["target"] == "removes entry old_editor from recall"
+    assert local.entries.get("old_editor").content == "Ada uses Notepad"
+    local.review.reject([held.json()["reviewId"]])

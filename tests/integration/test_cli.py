@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from tests.support.cli import fails, out, store_of
 
+from memdesk.store.models import HistoryStep
+
 
 def test_documents_round_trip_including_stdin(memdesk):
     out(memdesk("doc", "set", "user/profile", "Name: Ada"))
@@ -64,6 +66,12 @@ def test_app_cap_through_the_command(memdesk):
     assert "memory 0" not in "\n".join(lines)
     assert out(memdesk("app", "list")) == "cal\t10/10\n"
     assert "memory:1\t" in out(memdesk("trash", "list"))
+    out(memdesk("trash", "restore", "memory:1"))
+    with store_of(memdesk) as store, store.ctx.store.write() as session:  # as an older store wrote it
+        session.get(HistoryStep, store.history.list(limit=1)[0].id).label = "Restore memory:1"
+    newest = out(memdesk("history", "--limit", "1"))
+    assert newest.endswith("\tRestore app memory 1 from Trash\n"), newest
+    assert out(memdesk("undo")) == "undid #12: Restore app memory 1 from Trash\n"
 
 
 def test_prompt_text_and_json(memdesk):
@@ -88,6 +96,12 @@ def test_recall_entry_history_undo(memdesk):
     assert out(memdesk("recall", "cat")) == "k1: the cat is called Pixel\n"
     out(memdesk("redo"))
     assert "Save entry k1" in out(memdesk("history"))
+    # Since and until as ISO 8601 or Unix seconds, as the HTTP API, MCP and Python take them.
+    assert out(memdesk("recall", "cat", "--since", "946684800")) == out(
+        memdesk("recall", "cat", "--since", "2000-01-01")
+    )
+    assert "k1" in out(memdesk("recall", "cat", "--since", "946684800"))
+    assert "k1" not in out(memdesk("recall", "cat", "--until", "946684800"))
 
 
 def test_sessions(memdesk):
@@ -119,7 +133,7 @@ def test_export_import_round_trip(memdesk, tmp_path):
             "bad usage",
         ),
         (("--now", "next tuesday", "prompt"), 2, "not an ISO 8601 date"),
-        (("recall", "x", "--since", "soon"), 2, "not an ISO 8601"),
+        (("recall", "x", "--since", "soon"), 2, "neither ISO 8601 nor Unix seconds"),
         (("app", "rm", "999"), 1, "no app memory 999"),
         (("app", "purge", "cal"), 2, "purge needs --yes"),
         (("undo",), 1, "nothing to undo"),
@@ -150,9 +164,7 @@ def test_huge_content_and_invalid_utf8_lose_nothing(memdesk):
     out(memdesk("doc", "set", "user/facts", "keep"))
     huge = b"x" * (10 * 1024 * 1024)
     fails(memdesk("doc", "set", "user/facts", "-", stdin=huge), 2, "the limit is 1,000,000")
-    fails(
-        memdesk("doc", "set", "user/facts", "-", stdin=b"caf\xe9"), 2, "not valid UTF-8 (byte 3)"
-    )
+    fails(memdesk("doc", "set", "user/facts", "-", stdin=b"caf\xe9"), 2, "not valid UTF-8 (byte 3)")
     assert out(memdesk("doc", "show", "user/facts")) == "keep\n"
 
 

@@ -68,6 +68,22 @@ def test_the_guide_builds_strictly_with_every_page_of_its_navigation(site):
     assert "so what you see here" not in cli + settings
 
 
+def test_a_developer_finds_the_python_package_and_the_http_api_from_the_start(site):
+    index = (site / "index.html").read_text()
+    start = index[index.index('id="where-to-start"') : index.index('id="what-an-assistants-prompt-holds"')]
+    assert "Use it from your own code" in start
+    assert 'href="reference/python.html"' in start and 'href="guide/http-api.html"' in start
+    guides = next(
+        entry["Guides"]
+        for entry in yaml.safe_load((ROOT / "mkdocs.yml").read_text())["nav"]
+        if "Guides" in entry
+    )
+    pages = [page for entry in guides for page in entry.values()]
+    # Right after connecting an assistant, not at the end of the reference.
+    assert pages.index("reference/python.md") == pages.index("guide/connect.md") + 1
+    assert pages.index("guide/http-api.md") == pages.index("guide/connect.md") + 2
+
+
 def test_the_built_guide_needs_no_network(site):
     # Help → User guide opens it from disk: every script, style sheet and picture is local,
     # and links between pages name files, not folders a web server would resolve.
@@ -78,6 +94,35 @@ def test_the_built_guide_needs_no_network(site):
     index = (site / "index.html").read_text()
     assert 'href="guide/first-steps.html"' in index
     assert 'src="images/screenshot-main.png"' in index and (site / "images" / "screenshot-main.png").is_file()
+
+
+def code_in_paragraphs(html: str) -> list[str]:
+    """Paragraphs holding a fence as text: a literal ``` or a fence read as a code span
+    (a paragraph opening ``<code>sh`` and a line break), as an indented fence inside a list item comes out."""
+    return [p for p in re.findall(r"<p>(.*?)</p>", html, re.S) if "```" in p or re.match(r"<code>\w*\n", p)]
+
+
+def test_every_fence_of_a_page_is_a_code_block_in_the_built_guide(site):
+    # Python-Markdown sees a fence only at the start of a line: one indented under a list
+    # item turns into inline text, and the list around it falls apart.
+    for source in sorted((ROOT / "docs").rglob("*.md")):
+        page = source.relative_to(ROOT / "docs").with_suffix(".html")
+        html = (site / page).read_text()
+        assert not code_in_paragraphs(html), f"{page} shows a fence as text"
+        if page.parts[0] != "reference":  # their stubs are not what is built
+            fences = len(FENCE.findall(source.read_text()))
+            # At least: an indented block is one too.
+            assert html.count("<pre><code") >= fences, f"{page}: {fences} fences in its Markdown"
+
+
+def test_a_fence_indented_in_a_list_is_caught():
+    import markdown
+
+    broken = "1. **Prepare**:\n\n   ```sh\n   createdb memdesk\n   ```\n\n2. **Next**\n"
+    fixed = "**1. Prepare**:\n\n```sh\ncreatedb memdesk\n```\n"
+    extensions = ["fenced_code", "tables"]
+    assert code_in_paragraphs(markdown.markdown(broken, extensions=extensions))
+    assert not code_in_paragraphs(markdown.markdown(fixed, extensions=extensions))
 
 
 def test_a_broken_link_or_a_missing_page_fails_the_build(tmp_path):

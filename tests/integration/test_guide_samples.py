@@ -46,3 +46,53 @@ def test_first_steps_prints_what_its_comments_say(tmp_path):
             assert first == said, (line, printed)
         checked += 1
     assert checked >= 10  # the page still shows its outputs
+
+
+# --- the HTTP API's curl examples ----------------------------------------------------------
+
+_EXAMPLE = re.compile(r"```sh\n(?P<curl>curl .*?)```\n\n```json\n(?P<printed>.*?)\n```", re.S)
+
+
+def _request(curl: str, token: str, server_url: str) -> tuple[str, str, dict[str, str], str | None]:
+    """What a guide's ``curl -s`` line sends: method, URL, headers and body."""
+    words = shlex.split(curl.replace("\\\n", " ").replace("$TOKEN", token))
+    method, headers, body, url = "GET", {}, None, ""
+    index = 1
+    while index < len(words):
+        word = words[index]
+        if word in ("-X", "-H", "-d"):
+            value = words[index + 1]
+            if word == "-X":
+                method = value
+            elif word == "-H":
+                name, _, header = value.partition(":")
+                headers[name.strip()] = header.strip()
+            else:
+                method, body = ("POST" if method == "GET" else method), value
+            index += 2
+            continue
+        assert word == "-s" or word.startswith("http://127.0.0.1:8765/"), word
+        if word != "-s":
+            url = server_url + word.removeprefix("http://127.0.0.1:8765")
+        index += 1
+    return method, url, headers, body
+
+
+def test_the_http_guides_curl_examples_print_what_it_shows(tmp_path):
+    import httpx
+    from tests.support.server import ServeProcess
+
+    store = MemdeskCommand(tmp_path / "store")
+    token = out(store("token", "create", "picobot")).strip()
+    served = ServeProcess(store.data_dir, extra=("--now", "2026-05-04T09:30:00Z"))
+    try:
+        examples = list(_EXAMPLE.finditer((GUIDE / "http-api.md").read_text(encoding="utf-8")))
+        methods = set()
+        for example in examples:
+            method, url, headers, body = _request(example["curl"], token, served.url)
+            answer = httpx.request(method, url, headers=headers, content=body)
+            assert answer.text == example["printed"], example["curl"]
+            methods.add(method)
+        assert methods == {"GET", "POST", "PUT", "DELETE"} and len(examples) >= 5
+    finally:
+        served.stop()

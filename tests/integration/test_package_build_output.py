@@ -1,17 +1,31 @@
 """What building the package prints: nothing from a step that worked, everything from one that
-failed. Checked on the Makefile's own pip command and the wrapper it runs steps in, without
+failed, and while a long step runs a line now and then that it still does. Checked on the
+Makefile's own pip command and the wrapper it runs steps in, with a stand-in slow step, without
 building anything (building the packages is `make package-test`)."""
 
 from __future__ import annotations
 
+import os
+import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 QUIETLY = ROOT / "packaging" / "quietly.sh"
+# A stand-in for PyInstaller: a module that talks on both outputs, takes a while, and ends
+# with the status it is given.
+SLOW_STEP = """
+import sys, time
+print("INFO: Analyzing modules", flush=True)
+time.sleep(float(sys.argv[1]))
+print("WARNING: a hidden import was not found", file=sys.stderr, flush=True)
+sys.exit(int(sys.argv[2]))
+"""
+HEARTBEAT = re.compile(r"  … slowstep is still running \(\d+ s\)")
 
 
 def _make(*args: str) -> subprocess.CompletedProcess:
@@ -60,3 +74,31 @@ def test_every_step_of_the_package_build_runs_quietly():
     assert all("packaging/quietly.sh " in line for line in steps)
     assert all("--disable-pip-version-check" in line for line in steps if "-m pip " in line)
     assert "packaging/linux/build_deb.sh" in planned
+
+
+def _slow_step(folder: Path, seconds: float, status: int) -> subprocess.CompletedProcess:
+    """The stand-in step through the wrapper, as ``python -m slowstep``, with a beat every 0.2 s."""
+    (folder / "slowstep.py").write_text(SLOW_STEP)
+    return subprocess.run(
+        [QUIETLY, sys.executable, "-m", "slowstep", str(seconds), str(status)],
+        cwd=folder,
+        env={**os.environ, "QUIETLY_HEARTBEAT": "0.2"},
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_a_long_step_says_now_and_then_that_it_still_runs_and_nothing_else(tmp_path):
+    worked = _slow_step(tmp_path, 1.0, 0)
+    beats = worked.stdout.splitlines()
+    assert worked.returncode == 0 and worked.stderr == ""
+    assert len(beats) >= 2 and all(HEARTBEAT.fullmatch(line) for line in beats), beats
+
+
+def test_a_long_step_that_fails_shows_all_it_said_after_its_heartbeats(tmp_path):
+    failed = _slow_step(tmp_path, 0.5, 2)
+    assert failed.returncode == 2
+    assert all(HEARTBEAT.fullmatch(line) for line in failed.stdout.splitlines())
+    assert failed.stderr.startswith(
+        "INFO: Analyzing modules\nWARNING: a hidden import was not found\nfailed with status 2: "
+    )

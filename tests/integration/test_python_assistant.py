@@ -92,3 +92,30 @@ def test_it_follows_the_settings_file_and_composes_as_of_a_given_time(isolated_d
         with pytest.raises(NotAllowedError) as refused:
             bot.memory_store("hotel", "The hotel is near the station.", "knowledge")
     assert "agents.allow_writes" in refused.value.message
+
+
+def test_what_a_call_raises_is_a_public_class_of_memdesk_errors(
+    person: MemdeskCommand, isolated_data_dir: Path
+):
+    import memdesk.errors
+    from memdesk.errors import ArgumentError, ModelUnreachableError
+
+    with Assistant.open("mybot") as bot:
+        bot.working_memory()  # seen once, so the person can limit it
+    out(person("assistant", "apps", "python:mybot", "work"))
+    out(person("session", "log", "telegram:42", "--role", "user", "My train leaves at 9."))
+    # Nothing listens on port 9: the model is unreachable.
+    (isolated_data_dir / "config.toml").write_text(
+        '[llm]\nbackend = "openai"\nbase_url = "http://127.0.0.1:9/v1"\n', encoding="utf-8"
+    )
+    with Assistant.open("mybot") as bot:
+        with pytest.raises(NotAllowedError) as outside:
+            bot.app_memories("home")
+        with pytest.raises(ArgumentError) as bad:
+            bot.memory_recall("train", since="soon")
+        with pytest.raises(ModelUnreachableError) as unreachable:
+            bot.compaction_propose("telegram:42")
+    for raised in (outside.value, bad.value, unreachable.value):
+        assert type(raised).__module__ == "memdesk.errors" and getattr(memdesk.errors, type(raised).__name__)
+    assert "may read only the apps the person chose for it" in outside.value.message
+    assert bad.value.argument == "since"

@@ -119,10 +119,14 @@ def test_access_log_text_since_and_a_deleted_item(memdesk: MemdeskCommand, seede
     text = out(memdesk("access", "log"))
     assert text.endswith("  mcp:coder  memory_recall  entry therapy (deleted)\n")
     assert _log(memdesk, "--since", "2999-01-01") == []
+    # Unix seconds as every other --since takes them: 1970 lists the read, 2999 none.
+    assert [read["tool"] for read in _log(memdesk, "--since", "0")] == ["memory_recall"]
+    assert _log(memdesk, "--since", "32472144000") == []
     assert _log(memdesk, "--assistant", "mcp:coder")[0]["items"] == [
         {"kind": "entry", "ref": "therapy", "deleted": True}
     ]
-    fails(memdesk("access", "log", "--since", "yesterday"), 2, "--since: 'yesterday' is not an ISO 8601")
+    unreadable = memdesk("access", "log", "--since", "yesterday")
+    fails(unreadable, 2, "--since: 'yesterday' is neither ISO 8601 nor Unix seconds")
     fails(memdesk("access", "log", "--assistant", "nobody"), 1, "no assistant called 'nobody'")
 
 

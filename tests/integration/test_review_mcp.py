@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import anyio
+import pytest
 from tests.support.cli import MemdeskCommand, fails, out
 from tests.support.mcp_client import call_ok, connect, text_of
 
@@ -86,3 +87,41 @@ def test_a_trust_change_holds_from_the_next_call_of_a_running_server(memdesk: Me
     assert listed.startswith("mcp:web-agent\ttrusted\t") and "\t1 waiting" in listed
     assert "Name: Ada" in out(memdesk("prompt"))
     fails(memdesk("assistant", "trust", "web-agent", "sometimes"), 2, "not a trust level")
+
+
+def test_a_held_write_over_a_key_another_assistant_wrote_since_waits_for_replace(memdesk: MemdeskCommand):
+    # Held over MCP; then a trusted assistant in Python writes the same key; the person's own
+    # Python object approves.
+    from memdesk.assistant import Assistant
+    from memdesk.errors import ChangedSinceHeldError
+    from memdesk.services.memdesk import Memdesk
+
+    out(memdesk("assistant", "trust", "mcp:web-agent", "review-everything"))
+    out(memdesk("assistant", "trust", "python:mybot", "trusted"))
+
+    async def hold() -> dict:
+        async with connect(memdesk.data_dir, "web-agent") as s:
+            result = await call_ok(s, "memory_store", key="train-b", content="Train B leaves at 9:10.")
+            return result.structuredContent
+
+    held = anyio.run(hold)
+    assert held["held"] is True
+    with Assistant.open("mybot", data_dir=str(memdesk.data_dir)) as bot:
+        assert bot.memory_store("train-b", "Train B leaves at 11:45.", "knowledge").data["held"] is False
+
+    person = Memdesk.open(data_dir=str(memdesk.data_dir))
+    try:
+        with pytest.raises(ChangedSinceHeldError) as refused:
+            person.review.approve([held["review_id"]])
+        [change] = refused.value.changes
+        assert (change.what, change.now, change.put) == (
+            "entry train-b",
+            "Train B leaves at 11:45.",
+            "Train B leaves at 9:10.",
+        )
+        assert "replace=True in Python" in refused.value.hint
+        assert person.entries.get("train-b").content == "Train B leaves at 11:45."
+        person.review.approve([held["review_id"]], replace=True)
+        assert person.entries.get("train-b").content == "Train B leaves at 9:10."
+    finally:
+        person.close()

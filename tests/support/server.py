@@ -14,15 +14,20 @@ _URL = re.compile(rb"serving the admin API on (http://\S+) ")
 
 
 class ServeProcess:
-    """``python -m memdesk --data-dir DIR serve --http HOST:0``; ``url`` once it listens."""
+    """``python -m memdesk --data-dir DIR serve --http HOST:0``; ``url`` once it listens.
+    ``command``: another way to start memdesk, such as the one of another environment."""
 
-    def __init__(self, data_dir: Path, host: str = "127.0.0.1", extra: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        host: str = "127.0.0.1",
+        extra: tuple[str, ...] = (),
+        command: tuple[str, ...] = (sys.executable, "-m", "memdesk"),
+    ) -> None:
         self.started = time.perf_counter()
         self.process = subprocess.Popen(
             [
-                sys.executable,
-                "-m",
-                "memdesk",
+                *command,
                 "--data-dir",
                 str(data_dir),
                 *extra,

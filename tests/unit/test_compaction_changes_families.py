@@ -461,3 +461,16 @@ def test_what_a_stored_name_does_changes_only_the_facts_that_name_it():
     stored = ["- Gardener Moses comes Tuesdays and Fridays", "- Bin collection is Tuesday mornings"]
     said = "Moses is doing Wednesdays now instead of Tuesdays, he took on a job in town."
     assert "- Bin collection is Tuesday mornings" not in changed_by(stored, said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "No, I have not cancelled Netflix, relax.",
+        "I never cancelled Netflix.",
+        "I didn't quit PureGym, the app is glitching.",
+    ],
+)
+def test_an_ending_the_person_denies_ends_nothing(said):
+    stored = ["- Netflix Standard plan, £10.99/month", "- Gym: PureGym Leith, Mondays"]
+    assert [edit for edit in edits(stored, said) if edit.action != "add"] == []

@@ -183,3 +183,21 @@ def test_the_offline_step_keeps_a_refused_edit_as_a_suggestion():
     assert [
         (edit.target, edit.text, edit.sure) for edit in offline_edits(mine, known) if edit.action != "add"
     ] == [(1, "- Mobile: 07700 900 999", True)]
+
+
+def test_a_new_name_the_sentence_goes_on_with_past_what_was_read_is_left_for_review():
+    known = stored("- Khala lives in Karachi and hosts Eid lunch")
+    said = "My Khala has shifted to a new bungalow in DHA Phase 6, Khayaban-e-Shahbaz, we are invited."
+    edit = decided(known, 1, "- Khala lives in DHA Phase 6 and hosts Eid lunch", said, said)
+    assert reason(edit) == "the sentence goes on with the new name past what the rules read"
+
+
+def test_a_retirement_whose_sentence_names_something_new_is_left_for_review():
+    known = stored("- Solicitor: Harriet Fenwick at Fenwick & Lowe")
+    said = "Harriet retired, so my will stuff is with Deepak Rao at Marlow Legal now."
+    edit = Edit("retire", 1, "", f"The person said: “{said}”", evidence=said)
+    (result,) = offline_decided([edit], sentences(said), known)
+    assert reason(result) == "the sentence names something new, perhaps what took its place"
+    alone = "Harriet retired, so no solicitor for now."
+    edit = Edit("retire", 1, "", f"The person said: “{alone}”", evidence=alone)
+    assert offline_decided([edit], sentences(alone), known)[0].sure

@@ -179,3 +179,45 @@ def test_the_python_page_is_its_written_introduction_then_the_reference():
         docs_reference.with_introduction(stub, page)
         == "# Python\n\nInstall it.\n\n## Reference\n\n### `Assistant`\n"
     )
+
+
+def test_the_python_page_names_each_method_that_is_no_mcp_tool(pages):
+    tools = {tool.name for tool in docs_reference.mcp_lists()["tools"]}
+    extra = set(docs_reference.public_methods(Assistant, ())) - {"open", "close"} - tools
+    introduction = (Path(__file__).resolve().parents[2] / "docs" / docs_reference.PYTHON_PAGE).read_text()
+    said = re.search(r"`Assistant` offers every tool `memdesk mcp` offers.*?\n\n", introduction, re.S)
+    assert said is not None
+    named = set(re.findall(r"`(\w+)\(", said.group()))
+    assert named == extra == {"entry"}
+
+
+def test_the_python_page_lists_every_error_with_what_it_extends(pages):
+    import memdesk.errors
+    from memdesk.errors import MemdeskError
+
+    errors = section(pages[docs_reference.PYTHON_PAGE], "## Errors")
+    classes = [
+        c for c in vars(memdesk.errors).values() if isinstance(c, type) and issubclass(c, MemdeskError)
+    ]
+    assert {"ModelUnreachableError", "NotAllowedError", "ArgumentError", "ChangedSinceHeldError"} <= {
+        c.__name__ for c in classes
+    }
+    for cls in classes:
+        assert f"| `{cls.__name__}` | `{cls.__mro__[1].__name__}` | {cls.exit_code} |" in errors
+    assert "### `UnseenChange`" in pages[docs_reference.PYTHON_PAGE]
+
+
+def test_every_success_answer_of_the_admin_api_lists_its_fields(pages):
+    api = pages[docs_reference.ADMIN_API_PAGE]
+    for op in OPERATIONS:
+        text = api[api.index(f"## `{op.method} {op.path}`") :]
+        text = text[: text.find("\n## ", 1) if "\n## " in text[1:] else len(text)]
+        assert f"Answer {op.status} (JSON)" in text, op.path
+        for name in op.response.get("properties", {}):
+            assert f"| `{name}` |" in text, (op.path, name)
+        if op.may_hold:
+            assert "Answer 202 (JSON)" in text and "| `reviewId` | yes |" in text
+    recall = api[api.index("## `GET /recall`") :]
+    assert "| `results[].score` | yes | number | how well it matches the query: higher is better" in recall
+    errors = section(api, "## Errors")
+    assert '"error"' in errors and "| 405 |" in errors

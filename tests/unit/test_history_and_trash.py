@@ -88,6 +88,26 @@ def test_trash_restore_and_empty(memdesk_app):
         app.entries.get("k")
 
 
+def test_history_names_what_was_restored_or_pinned_as_a_person_does(memdesk_app):
+    app = memdesk_app
+    gym = app.entries.upsert("gym", "Gym on Tuesdays")
+    app.documents.set("user/facts", "- Lives in Porto")
+    app.sessions.log("telegram:1", "user", "hello")
+    app.entries.delete_key("gym")
+    app.documents.delete("user/facts")
+    app.sessions.delete("telegram:1")
+    for item in app.trash.list():
+        app.trash.restore(item.id)
+    app.entries.adjust_expiry(gym.id, pin=True)
+    pinned, *restored = [step.label for step in app.history.list(limit=4)]
+    assert pinned == "Pin entry gym"
+    assert sorted(restored) == [
+        "Restore document user/facts from Trash",
+        "Restore entry gym from Trash",
+        "Restore session telegram:1 from Trash",
+    ]
+
+
 def test_emptied_items_cannot_be_brought_back_by_undo(memdesk_app):
     app = memdesk_app
     app.entries.upsert("secret", "my bank pin is 1234")

@@ -80,7 +80,7 @@ def test_marks_are_history_steps_that_undo(store):
     target = Target(TargetKind.APP, "health")
     assert store.privacy.set_private(target, True)
     assert not store.privacy.set_private(target, True)  # already: no second step
-    assert store.history.list(1)[0].label == "Make app:health private"
+    assert store.history.list(1)[0].label == "Make app health private"
     store.history.undo()
     assert not store.privacy.is_private(target)
     store.history.redo()

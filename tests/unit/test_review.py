@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memdesk.core.trust import TrustLevel, parse_level
-from memdesk.errors import BadInputError, ConflictError, NotAllowedError, NotFoundError
+from memdesk.errors import BadInputError, ChangedSinceHeldError, ConflictError, NotAllowedError, NotFoundError
 from memdesk.services.prompt import PromptSpec
 from memdesk.services.review import Write
 
@@ -104,7 +104,7 @@ def test_approve_puts_it_in_the_prompt_as_the_assistants_write_and_one_undo_take
     assert "Name: Ada" in _prompt(app)
     assert app.review.count() == 0
     info = app.history.list(1)[0]
-    assert (info.id, info.actor, info.label) == (step, AGENT, "Approve Append to user/profile")
+    assert (info.id, info.actor, info.label) == (step, AGENT, "Approve: Append to user/profile")
     app.history.undo()
     assert "Name: Ada" not in _prompt(app)
     assert [h.id for h in app.review.list()] == [held.id]
@@ -285,3 +285,126 @@ def test_a_store_of_schema_6_gains_review_in_place_and_keeps_its_rows(memdesk_ap
 )
 def test_where_a_write_goes_is_said_in_the_persons_words(memdesk_app, write, where):
     assert memdesk_app.review.where(write) == where
+
+
+# --- approving over text written after the write was held ----------------------------------
+
+
+def _refused_unseen(app, ids: list[int]) -> ChangedSinceHeldError:
+    with pytest.raises(ChangedSinceHeldError) as refused:
+        app.review.approve(ids)
+    assert app.review.count() >= len(ids)  # still waiting
+    return refused.value
+
+
+def test_approving_over_an_entry_created_since_it_was_held_refuses_and_shows_both_texts(memdesk_app):
+    app = memdesk_app
+    app.assistants.set_level(AGENT, TrustLevel.REVIEW_EVERYTHING)
+    held = _as_agent(app, Write.save_entry("train-b", "Train B leaves at 9:10.")).held
+    with app.ctx.acting_as("api:picobot"):  # an unheld write of the same key
+        app.review.submit(Write.save_entry("train-b", "Train B leaves at 11:45 from platform 4."))
+    error = _refused_unseen(app, [held.id])
+    assert app.entries.get("train-b").content == "Train B leaves at 11:45 from platform 4."
+    assert [(c.held_id, c.what, c.now, c.put) for c in error.changes] == [
+        (held.id, "entry train-b", "Train B leaves at 11:45 from platform 4.", "Train B leaves at 9:10.")
+    ]
+    assert "there now:      Train B leaves at 11:45 from platform 4." in error.message
+    assert "approving puts: Train B leaves at 9:10." in error.message
+    assert f"memdesk review approve {held.id} --replace" in error.hint
+    assert app.review.current(app.review.get(held.id)) == "Train B leaves at 11:45 from platform 4."
+
+    app.review.approve([held.id], replace=True)
+    assert app.entries.get("train-b").content == "Train B leaves at 9:10."
+    app.history.undo()
+    assert app.entries.get("train-b").content == "Train B leaves at 11:45 from platform 4."
+
+
+def test_an_entry_changed_since_is_refused_unchanged_or_equal_text_is_not(memdesk_app):
+    app = memdesk_app
+    app.assistants.set_level(AGENT, TrustLevel.REVIEW_EVERYTHING)
+    app.entries.upsert("editor", "Ada uses Helix")
+    changed = _as_agent(app, Write.save_entry("editor", "Ada uses Zed")).held
+    forget = _as_agent(app, Write.forget_entry("editor")).held
+    app.entries.upsert("editor", "Ada uses Vim since May")
+    error = _refused_unseen(app, [changed.id, forget.id])
+    assert [(c.what, c.now, c.put) for c in error.changes] == [
+        ("entry editor", "Ada uses Vim since May", "Ada uses Zed"),
+        ("entry editor", "Ada uses Vim since May", ""),
+    ]
+    assert "(nothing: it is removed)" in error.message
+    # Set back as it was when held: nothing unseen, and both approve in one call.
+    app.entries.upsert("editor", "Ada uses Helix")
+    app.review.approve([changed.id, forget.id])
+    with pytest.raises(NotFoundError):
+        app.entries.get("editor")
+    # A target changed to the very text the write puts loses nothing.
+    same = _as_agent(app, Write.save_entry("editor", "Ada uses Kakoune")).held
+    app.entries.upsert("editor", "Ada uses Kakoune")
+    app.review.approve([same.id])
+
+
+def test_working_memory_and_app_memories_changed_since_are_refused_too(memdesk_app):
+    app = memdesk_app
+    app.assistants.set_level(AGENT, TrustLevel.REVIEW_EVERYTHING)
+    memory = app.apps.add("calendar", "Meetings after 2pm").memory.id
+    namespace = app.working.namespace()
+    working = _as_agent(app, Write.set_working(namespace, "Planning the Leeds trip")).held
+    delete = _as_agent(app, Write.delete_app_memory("calendar", memory)).held
+    purge = _as_agent(app, Write.purge_app("calendar")).held
+    app.working.write("Writing the Q3 report")
+    app.apps.add("calendar", "Dentist on Friday at 9")
+    error = _refused_unseen(app, [working.id, purge.id])
+    assert [(c.what, c.now, c.put) for c in error.changes] == [
+        (f"working memory {namespace}", "Writing the Q3 report", "Planning the Leeds trip"),
+        ("the memories of app calendar", "Meetings after 2pm\nDentist on Friday at 9", ""),
+    ]
+    app.review.approve([delete.id])  # memory 1 is as it was
+    app.apps.add("calendar", "Dentist moved to Monday")
+    app.review.approve([purge.id], replace=True)
+    assert app.apps.memories("calendar") == []
+    assert app.working.state().content == "Writing the Q3 report"
+
+
+def test_a_fact_it_contradicts_written_since_it_was_held_is_refused_then_replaced(memdesk_app):
+    app = memdesk_app
+    app.assistants.set_level(AGENT, TrustLevel.REVIEW_EVERYTHING)
+    app.documents.set("user/facts", "- Lives in Berlin\n- Drinks coffee every morning")
+    held = _as_agent(app, Write.save_entry("home", "Priya lives in Paris now")).held
+    # Held, it would replace the Berlin line; then another line says Madrid.
+    app.documents.set("user/facts", "- Lives in Madrid\n- Drinks coffee every morning")
+    error = _refused_unseen(app, [held.id])
+    [change] = error.changes
+    assert (change.now, change.put) == ("Lives in Madrid", "Priya lives in Paris now")
+    assert "user/facts" in change.what
+    app.review.approve([held.id], replace=True)
+    assert app.documents.get("user/facts").content.strip() == "- Drinks coffee every morning"
+    assert app.entries.get("home").content == "Priya lives in Paris now"
+
+
+def test_compaction_holds_a_write_that_contradicts_a_fact_inside_its_own_change(memdesk_app):
+    app = memdesk_app
+    app.documents.set("user/facts", "- Lives in Berlin\n- Drinks coffee every morning")
+    # Compaction holds what it proposed inside its own change, after writing the rest of it and
+    # before Memory health has looked at the facts: the hold must not wait on a second writer.
+    with app.ctx.change("Apply compaction of web:2"):
+        app.apps.add("travel", "Prefers window seats")
+        write = Write.add_app_memory("travel", "Lives in Paris now", 500)
+        held = app.review.hold("compaction", write, ["why"])
+    assert [item.id for item in app.review.list()] == [held.id]
+    assert app.apps.memories("travel")[0].content == "Prefers window seats"
+
+
+def test_writes_of_two_assistants_are_refused_together_before_either_is_written(memdesk_app):
+    app = memdesk_app
+    app.assistants.set_level(AGENT, TrustLevel.REVIEW_EVERYTHING)
+    app.assistants.set_level("api:picobot", TrustLevel.REVIEW_EVERYTHING)
+    plain = _as_agent(app, Write.save_entry("lunch", "Lunch at noon")).held
+    with app.ctx.acting_as("api:picobot"):
+        changed = app.review.submit(Write.save_entry("train-b", "Train B leaves at 9:10.")).held
+    app.entries.upsert("train-b", "Train B leaves at 11:45.")
+    error = _refused_unseen(app, [plain.id, changed.id])
+    assert [change.held_id for change in error.changes] == [changed.id]
+    with pytest.raises(NotFoundError):
+        app.entries.get("lunch")  # the other assistant's step was not written either
+    assert len(app.review.approve([plain.id, changed.id], replace=True)) == 2
+    assert app.entries.get("train-b").content == "Train B leaves at 9:10."

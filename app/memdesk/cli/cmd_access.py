@@ -26,16 +26,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(entry keys, app memory ids, document namespaces); an item deleted since says so.",
     )
     log.add_argument("--assistant", metavar="NAME", help="only this assistant's (mcp:NAME, api:NAME or NAME)")
-    log.add_argument("--since", metavar="DATE", help="only reads at or after DATE (ISO 8601, UTC)")
+    log.add_argument(
+        "--since", metavar="DATE", help="only reads at or after DATE (ISO 8601, UTC, or Unix seconds)"
+    )
     log.add_argument("--json", action="store_true", help="print a JSON list")
     log.set_defaults(handler=access_log)
 
 
 def access_log(args: argparse.Namespace, app: Memdesk) -> int:
-    from memdesk.core.timefmt import format_iso, parse_iso
+    from memdesk.core.timefmt import format_iso, parse_moment
 
     actor = app.assistants.resolve(args.assistant) if args.assistant else None
-    since = parse_iso(args.since, "--since") if args.since else None
+    since = parse_moment(args.since, "--since") if args.since else None
     reads = app.access_log.all_reads(actor, since)
     out = sys.stdout
     if args.json:

@@ -70,10 +70,11 @@ def trash_empty(args: argparse.Namespace, app: Memdesk) -> int:
 
 def history_list(args: argparse.Namespace, app: Memdesk) -> int:
     from memdesk.core.timefmt import format_iso
+    from memdesk.services.step_words import readable
 
     steps = app.history.list(args.limit, actor=args.actor)
     for step in steps:
-        print(f"#{step.id}\t{format_iso(step.at)}\t{step.actor}\t{step.state}\t{step.label}")
+        print(f"#{step.id}\t{format_iso(step.at)}\t{step.actor}\t{step.state}\t{readable(step.label)}")
     if not steps and args.actor is not None:
         actors = app.history.actors()
         known = f"; the history has changes by {', '.join(map(described, actors))}" if actors else ""
@@ -83,12 +84,16 @@ def history_list(args: argparse.Namespace, app: Memdesk) -> int:
 
 
 def undo(args: argparse.Namespace, app: Memdesk) -> int:
+    from memdesk.services.step_words import readable
+
     step = app.history.undo()
-    print(f"undid #{step.id}: {step.label}")
+    print(f"undid #{step.id}: {readable(step.label)}")
     return 0
 
 
 def redo(args: argparse.Namespace, app: Memdesk) -> int:
+    from memdesk.services.step_words import readable
+
     step = app.history.redo()
-    print(f"redid #{step.id}: {step.label}")
+    print(f"redid #{step.id}: {readable(step.label)}")
     return 0

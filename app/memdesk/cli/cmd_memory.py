@@ -15,12 +15,12 @@ if TYPE_CHECKING:
     from memdesk.services.working import WorkingState
 
 
-def _iso(value: str) -> datetime:
-    from memdesk.core.timefmt import parse_iso
+def _moment(value: str) -> datetime:
+    from memdesk.core.timefmt import parse_moment
     from memdesk.errors import BadInputError
 
     try:
-        return parse_iso(value, "time")
+        return parse_moment(value, "time")
     except BadInputError as error:
         raise argparse.ArgumentTypeError(f"{error.message} ({error.hint})") from None
 
@@ -194,7 +194,7 @@ def _register_app(subparsers: argparse._SubParsersAction) -> None:
     add = sub.add_parser("add", help="add a memory (the oldest goes to Trash over the cap)")
     add.add_argument("app_id", metavar="APP")
     add.add_argument("text", metavar="TEXT")
-    add.add_argument("--created", type=_iso, metavar="ISO")
+    add.add_argument("--created", type=_moment, metavar="TIME", help="ISO 8601 or Unix seconds")
     add.add_argument(
         "--importance", type=int, metavar="N", help=f"how much it matters: {APP_IMPORTANCE_SCALE}"
     )
@@ -337,8 +337,8 @@ def _register_recall(subparsers: argparse._SubParsersAction) -> None:
     recall.add_argument("query", metavar="QUERY")
     recall.add_argument("--limit", type=_positive_int, default=5, metavar="N")
     recall.add_argument("--category", choices=("knowledge", "timeline"))
-    recall.add_argument("--since", type=_iso, metavar="ISO")
-    recall.add_argument("--until", type=_iso, metavar="ISO")
+    recall.add_argument("--since", type=_moment, metavar="TIME", help="ISO 8601 or Unix seconds")
+    recall.add_argument("--until", type=_moment, metavar="TIME", help="ISO 8601 or Unix seconds")
     recall.set_defaults(handler=recall_run)
 
 

@@ -33,6 +33,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     listing.set_defaults(handler=review_list)
     approve = sub.add_parser("approve", help="put writes into memory (one undoable step)")
     approve.add_argument("ids", metavar="ID", type=int, nargs="+")
+    approve.add_argument(
+        "--replace",
+        action="store_true",
+        help="also when its target was created or changed after it was held: replace what is there now "
+        "(without it, such a write is refused, showing both texts)",
+    )
     approve.set_defaults(handler=review_approve)
     reject = sub.add_parser("reject", help="move writes to Trash (undoable)")
     reject.add_argument("ids", metavar="ID", type=int, nargs="+")
@@ -92,6 +98,10 @@ def _held_json(app: Memdesk, held: HeldInfo) -> dict[str, object]:
         "target": app.review.where(held.write),
         "text": held.write.content,
         "reasons": list(held.reasons),
+        "changedSinceHeld": [
+            {"what": change.what, "now": change.now, "puts": change.put}
+            for change in app.review.unseen_changes(held)
+        ],
     }
 
 
@@ -114,13 +124,15 @@ def review_list(args: argparse.Namespace, app: Memdesk) -> int:
         if held.write.content:
             print(f"\t{one_line(held.write.content)}")
         print(f"\twhy: {'; '.join(held.reasons)}")
+        for change in app.review.unseen_changes(held):
+            print(f"\tchanged since it was held: {change.what} now reads: {one_line(change.now)}")
     if not waiting:
         print("Nothing waits for review.")
     return 0
 
 
 def review_approve(args: argparse.Namespace, app: Memdesk) -> int:
-    steps = app.review.approve(args.ids)
+    steps = app.review.approve(args.ids, replace=args.replace)
     count = len(args.ids)
     print(f"approved {count} write{'s' if count != 1 else ''} (history step {', '.join(map(str, steps))})")
     return 0

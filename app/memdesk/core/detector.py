@@ -22,7 +22,7 @@ import zlib
 from array import array
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
-from itertools import pairwise, repeat
+from itertools import compress, pairwise, repeat
 from pathlib import Path
 
 from memdesk.core.detector_features import SKIP_MARK, WORD_MARK, length_norm, word_grams, words
@@ -100,13 +100,26 @@ class Model:
         found = words(read)
         if _one_window(found):
             return self._score(found, pairwise(found), zip(found, found[2:], strict=False), pieces)
-        return max(self._window_score(found[start : start + WINDOW]) for start in _window_starts(len(found)))
+        return max(self._window_scores(found))
 
-    def _window_score(self, window: list[str]) -> float:
-        # In a long text each word and pair counts once: honest text repeated around an order
-        # must not outweigh it.
-        skips = set(zip(window, window[2:], strict=False))
-        return self._score(set(window), set(pairwise(window)), skips, ())
+    def _window_scores(self, found: list[str]) -> list[float]:
+        """The score of each window of a long text's words, in order. In a window each word and
+        pair counts once: honest text repeated around an order must not outweigh it."""
+        # Each pair's weight is looked up once for the whole text (a word is in one or two
+        # windows), and a window sums those of its distinct pairs that weigh anything.
+        pairs = list(pairwise(found))
+        skips = list(zip(found, found[2:], strict=False))
+        pair_values = list(map(self._pair_weights.get, pairs, repeat(0)))
+        skip_values = list(map(self._skip_weights.get, skips, repeat(0)))
+        scores = []
+        for start in _window_starts(len(found)):
+            stop = start + WINDOW
+            window = set(found[start:stop])
+            total = sum(map(self._word_weights.__getitem__, window))
+            total += _distinct_sum(pairs[start : stop - 1], pair_values[start : stop - 1])
+            total += _distinct_sum(skips[start : stop - 2], skip_values[start : stop - 2])
+            scores.append(self._probability(total, window))
+        return scores
 
     def _score(
         self,
@@ -122,6 +135,10 @@ class Model:
         total += sum(map(self._skip_weights.get, skips, repeat(0)))
         if pieces:
             total += sum(map(self.weights.get, pieces, repeat(0)))
+        return self._probability(total, found)
+
+    def _probability(self, total: int, found: Collection[str]) -> float:
+        """The score of a text whose features' weights sum to ``total``; ``found``: its words."""
         logit = self.bias + self.scale * total / length_norm(found)
         return 1.0 / (1.0 + math.exp(-max(min(logit, 60.0), -60.0)))
 
@@ -134,7 +151,8 @@ class Model:
         if len(located) > WINDOW:
             total = len(found)
             starts = _window_starts(total)
-            worst = max(starts, key=lambda start: self._window_score(found[start : start + WINDOW]))
+            scores = self._window_scores(found)
+            worst = starts[scores.index(max(scores))]
             located, found = located[worst : worst + WINDOW], found[worst : worst + WINDOW]
             window = (worst + 1, worst + len(found), total)
         values = [float(self._word_weights[word]) for word in found]
@@ -162,6 +180,12 @@ def reads_pieces(read: str) -> bool:
     # A word and the whitespace after it take two characters at least: a text this short holds
     # no more than a window of words, and is not split to count them.
     return len(read) <= 2 * WINDOW or _one_window(words(read))
+
+
+def _distinct_sum(keys: list[tuple[str, str]], values: list[int]) -> int:
+    """The sum of ``values`` (each its key's weight), counting each key once."""
+    weighing = dict(zip(compress(keys, values), compress(values, values), strict=True))
+    return sum(weighing.values())
 
 
 def _one_window(found: list[str]) -> bool:

@@ -40,10 +40,9 @@ _ADDRESS = re.compile(rf"(?<![\w'’.])(?:{'|'.join(map(re.escape, _ADDRESS_WORD
 # Chinese, Japanese and Korean write "you" inside a run of characters without spaces.
 _CJK_YOU = re.compile("[你您]|あなた|君|당신|너")
 
-# A note about the person in the third person starts by naming them ("User …", "The user's …"),
-# or by the role they have in the records kept for them ("The patient …", "The client's …").
+# A note about the person in the third person starts by naming them ("User …", "The user's …").
 _ABOUT_THE_USER = re.compile(
-    r"\s*(?:(?:the\s+)?(?:user|patient|client|customer)(?:'s|’s)?|der\s+nutzer|die\s+nutzerin|l'utilisateur|el\s+usuario|l'utente"
+    r"\s*(?:(?:the\s+)?user(?:'s|’s)?|der\s+nutzer|die\s+nutzerin|l'utilisateur|el\s+usuario|l'utente"
     r"|o\s+usuário|de\s+gebruiker|użytkownik|пользователь)\b"
 )
 

@@ -39,6 +39,8 @@ _IDENTIFIER = re.compile(
 # name, or a capital after a small letter or a digit. A line without one has none to blank,
 # and this is found far faster than the identifiers are looked for.
 _IDENTIFIER_MARK = re.compile(r"[`(_.A-Z-](?:(?<=[`(_-])|(?<=\.)(?=[A-Za-z_$])|(?<=[a-z0-9][A-Z]))")
+# A word (a run without whitespace) that holds such a mark.
+_MARKED_WORD = re.compile(rf"(?<!\S)\S*?(?:{_IDENTIFIER_MARK.pattern})\S*")
 # In a line of code, what is read: strings holding a space (words, not keys) and comments. Each
 # way opens with its mark (what may stand before a comment's mark is checked behind it), so the
 # engine skips to the marks instead of trying the pattern at every character.
@@ -56,6 +58,10 @@ _KEYWORDS = (
 )
 _CODE_WORDS = frozenset(_KEYWORDS.split())
 _CODE_MARKS = re.compile(r"[(){}\[\];=<>]|\w\.\w|^[\"'][^\"']*[\"']:|[a-z][A-Z]|_\w")
+# Found in a line wherever ``_CODE_MARKS`` is found in one of its words (and in more lines): a
+# line without it has no word marked as code, which one search of the line tells instead of one
+# a word. Each way opens with the character it cannot lack, for the engine to skip to.
+_ANY_CODE_MARK = re.compile(r"[(){}\[\];=<>]|\.(?<=\w\.)\w|[A-Z](?<=[a-z][A-Z])|_\w|[\"'][^\"']*[\"']:")
 _TRAILING_COMMENT = re.compile(r"\s(?:#|//)\s")
 # An escape sequence inside a string ("\\n") is no word.
 _ESCAPE = re.compile(r"\\[nrt]")
@@ -101,16 +107,16 @@ def code_blanked(text: str) -> str:
 
 
 def _identifiers_blanked(line: str) -> str:
-    """``line`` with its identifiers blanked. No identifier spans a space or a line break, and
-    whitespace before one reads as the line's start does, so only the part between the line's
-    first and last mark is searched: the blanked code around its strings and comments is skipped,
-    which is most of a long note of code."""
-    words = line.strip()
-    if not words or not _IDENTIFIER_MARK.search(words):
+    """``line`` with its identifiers blanked. No identifier spans whitespace, and whitespace
+    before one reads as the line's start does: each word of the line that holds a mark is
+    blanked alone, and the rest of the line (most of a line of prose) is not searched."""
+    if not _IDENTIFIER_MARK.search(line):
         return line
-    begin = line.find(words[0])
-    end = begin + len(words)
-    return line[:begin] + _IDENTIFIER.sub(_spaces, words) + line[end:]
+    return _MARKED_WORD.sub(_identifiers_of_word, line)
+
+
+def _identifiers_of_word(word: re.Match[str]) -> str:
+    return _IDENTIFIER.sub(_spaces, word.group(0))
 
 
 def _spaces(found: re.Match[str]) -> str:
@@ -158,16 +164,22 @@ def _is_config(lines: list[str]) -> bool:
 
 def _is_code(line: str) -> bool:
     # A comment after code says nothing of whether the line is code.
-    tokens = _TRAILING_COMMENT.split(line, maxsplit=1)[0].split()
+    before_comment = _TRAILING_COMMENT.split(line, maxsplit=1)[0]
+    tokens = before_comment.split()
     if not tokens or tokens[0].startswith(("#", "//", "/*", "*")):
         return False  # a comment (or a heading, or a bullet): words
-    # Counted until the share is reached: in a note of code most lines reach it early.
-    needed, coded = _CODE_SHARE * len(tokens), 0
-    for token in tokens:
-        if token in _CODE_WORDS or _CODE_MARKS.search(token):
-            coded += 1
-            if coded >= needed:
-                return True
+    needed = _CODE_SHARE * len(tokens)
+    if not _ANY_CODE_MARK.search(before_comment):
+        if sum(map(_CODE_WORDS.__contains__, tokens)) >= needed:
+            return True
+    else:
+        # Counted until the share is reached: in a note of code most lines reach it early.
+        coded = 0
+        for token in tokens:
+            if token in _CODE_WORDS or _CODE_MARKS.search(token):
+                coded += 1
+                if coded >= needed:
+                    return True
     assigned = "=" in line and _ASSIGNMENT.match(line)
     return bool(assigned or (tokens[0] == "for" and _LOOP_HEADER.match(line)))
 

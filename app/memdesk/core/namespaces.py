@@ -16,6 +16,12 @@ _FORMS = (
 )
 _SESSION_ID = re.compile(r"^([A-Za-z0-9_.-]{1,64}):(\S{1,200})$")
 
+# What a session id looks like, as every channel's description and refusal says it.
+SESSION_ID_FORM = (
+    "CHANNEL:ID: a channel name (letters, digits, '.', '_' or '-'), a colon, then the "
+    "conversation's id in that channel (no spaces), e.g. telegram:42 or web:abc"
+)
+
 NAMESPACE_FORMS = (
     "<name>/profile, <name>/patterns, <name>/facts (<name>: the user namespace, e.g. user/profile), "
     "global, sessions/<channel:id>"
@@ -35,8 +41,8 @@ def is_working(namespace: str) -> bool:
 def check_session_id(session_id: str) -> str:
     if not _SESSION_ID.match(session_id):
         raise BadInputError(
-            f"session id {session_id!r} is not of the form CHANNEL:ID",
-            "e.g. telegram:12345 or web:abc (no spaces)",
+            f"session id {session_id!r} is not of the form CHANNEL:ID, e.g. telegram:42",
+            f"a session id is {SESSION_ID_FORM}",
         )
     return session_id
 

@@ -15,6 +15,7 @@ class TargetKind(StrEnum):
 
 
 TARGET_FORMS = "app:NAME, entry:KEY or doc:NAMESPACE"
+NOUNS = {TargetKind.APP: "app", TargetKind.ENTRY: "entry", TargetKind.DOC: "document"}
 # The reason a refused read gives: the rule, never the data.
 OUTSIDE_LIMIT = "this assistant may read only the apps the person chose for it"
 
@@ -26,6 +27,11 @@ class Target:
 
     def __str__(self) -> str:
         return f"{self.kind}:{self.name}"
+
+    @property
+    def words(self) -> str:
+        """As a person names it: "app calendar", "document user/profile"."""
+        return f"{NOUNS[self.kind]} {self.name}"
 
 
 @dataclass(frozen=True)

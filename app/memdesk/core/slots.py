@@ -1490,6 +1490,11 @@ def mood_at(text: str, start: int) -> str:
     return ""
 
 
+# A verb denied in its clause, two words at most before it: "I have not cancelled", "I didn't
+# quit", "never sold".
+DENIED_VERB = re.compile(r"(?i:(?:\bnot|\bnever|n[’']t)\s+(?:[^\W\d_]+\s+){0,2})$")
+
+
 def _line_claims(text: str, start: int, end: int) -> list[Claim]:
     found: list[Claim] = []
     segment = text[start:end]
@@ -1515,6 +1520,8 @@ def _line_claims(text: str, start: int, end: int) -> list[Claim]:
                         continue  # a lowercase phrase of no known kind: "use it", "got home"
                     kind = ""  # a change names it: "stopped the melatonin", "magnesium instead"
                 past = True if group == "o" else None
+                if past and DENIED_VERB.search(segment, 0, match.start()):
+                    past = False  # "I have not left Acme": nothing ended
                 value_at = start + value_start
                 if not of_value(text, value_at).others and not (
                     kind in _CONTACTS and _others_contact(text, value_at)
@@ -1625,8 +1632,13 @@ def _is_past(text: str, start: int, end: int) -> bool:
     successors = list(_SUCCESSOR.finditer(before))
     if successors:
         before = before[successors[-1].end() :]  # "moved from Berlin to " Paris: the new one
-    if _PAST_BEFORE.search(before + " " if before and not before.endswith(" ") else before):
-        return True
+    spaced = before + " " if before and not before.endswith(" ") else before
+    ending = _PAST_BEFORE.search(spaced)
+    if ending:
+        # the verb of ending nearest the value, denied: "I have not cancelled", "never sold"
+        while (nearer := _PAST_BEFORE.search(spaced, ending.start() + 1)) is not None:
+            ending = nearer
+        return not DENIED_VERB.search(before, 0, ending.start())
     if _PAST_AFTER.search(text[end:clause_end]):
         return True
     line_start = text.rfind("\n", 0, start) + 1

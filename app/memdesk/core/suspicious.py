@@ -22,7 +22,8 @@ import json
 import math
 import re
 import unicodedata
-from collections.abc import Collection
+from bisect import bisect_right
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -31,6 +32,7 @@ from memdesk.core.detector_address import addresses_a_reader, only_mentions
 from memdesk.core.detector_features import blanked_pieces, model_text
 from memdesk.core.detector_mention import clause_start, mentioned, shown_or_looked_for
 from memdesk.core.suspicious_families import FAMILIES, NEAR_CHARS
+from memdesk.core.suspicious_openings import Opened
 from memdesk.core.suspicious_poisoning import GUARDED, HANDS_OVER, POISONING_FAMILIES
 
 _EXCERPT_CHARS = 60
@@ -47,10 +49,11 @@ _FLAG_AT = 2  # one strong rule, or two different weak ones
 _WEAK_NEAR_CHARS = 2000
 _MAX_DECODE_DEPTH = 2
 _PIECE_CHARS = 2048
-# Zero-width, joiners, direction overrides and isolates, invisible operators, the BOM, tags.
+# Zero-width, joiners, direction overrides and isolates, invisible operators, the BOM, tags; and
+# control characters. One class, which the engine skips through far faster than two choices.
 INVISIBLE = re.compile(
-    "[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]"
-    "|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]"
+    "[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f"
+    "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]"
 )
 
 
@@ -87,10 +90,10 @@ class _Rule:
     holds: tuple[str, ...] = ()
 
     @cached_property
-    def pattern(self) -> re.Pattern[str]:
+    def opened(self) -> Opened:
         # Compiled when first tried: most rules wait for words few texts hold, and compiling them
         # all would slow the start of every process that judges text.
-        return re.compile(self.source, re.MULTILINE)
+        return Opened(self.source)
 
     def wanted(self, words: set[str]) -> bool:
         """Whether the text's ``words`` hold one word of each group of one of the choices. Plain
@@ -104,43 +107,23 @@ class _Rule:
         return False
 
     @cached_property
-    def loose_pattern(self) -> re.Pattern[str] | None:
-        """The pattern without the word boundary it opens with, when a word follows it and the
-        pattern is no choice between ways; None otherwise. Wherever the pattern matches, so does
-        this, and no later; but the engine skips ahead to the word's letters instead of trying
-        each position as it must after an opening assertion, so a piece without them costs a
-        fraction of the whole search. (A choice, or a choice of opening words, leaves the engine
-        no letters to skip to: tried at every position, inside words too, it runs slower.)"""
-        rest = self.source[2:]
-        opens_with_a_word = rest[:1].isalpha() and rest[1:2] not in ("*", "?", "{")
-        if not self.source.startswith(r"\b") or not opens_with_a_word or _has_top_level_choice(rest):
-            return None
-        return re.compile(rest, re.MULTILINE)
-
-    @cached_property
     def near_patterns(self) -> tuple[re.Pattern[str], ...]:
         return tuple(re.compile(part, re.MULTILINE) for part in self.near)
 
     @cached_property
-    def held_patterns(self) -> tuple[re.Pattern[str], ...]:
-        return tuple(re.compile(part, re.MULTILINE) for part in self.holds)
+    def held_parts(self) -> tuple[Opened, ...]:
+        return tuple(Opened(part) for part in self.holds)
 
-    def span(self, text: str, begin: int, end: int) -> tuple[int, int] | None:
-        """Where the rule matches in ``text[begin:end]``, its near parts included; None if nowhere."""
-        if not all(part.search(text, begin, end) for part in self.held_patterns):
+    def span(self, text: str, begin: int, end: int, words: set[str] | None) -> tuple[int, int] | None:
+        """Where the rule matches in ``text[begin:end]``, its near parts included; None if nowhere.
+        ``words``: the piece's words when ``text`` is the lower-case text they were read from
+        (``Opened.search``)."""
+        if not all(part.search(text, begin, end, words) for part in self.held_parts):
             return None
-        first = begin  # where a match of the pattern may begin
-        if self.loose_pattern is not None:
-            loose = self.loose_pattern.search(text, begin, end)
-            if loose is None:
-                return None
-            # No match of the pattern begins before the loose one's (the boundary is read from
-            # the text itself, not from where the search starts).
-            first = loose.start()
         if not self.near:
-            match = self.pattern.search(text, first, end)
+            match = self.opened.search(text, begin, end, words)
             return (match.start(), match.end()) if match else None
-        for match in self.pattern.finditer(text, first, end):
+        for match in self.opened.finditer(text, begin, end, words):
             start, stop = match.start(), match.end()
             around = (max(begin, start - NEAR_CHARS), min(end, stop + NEAR_CHARS))
             parts = [part.search(text, *around) for part in self.near_patterns]
@@ -149,30 +132,6 @@ class _Rule:
                     [stop] + [part.end() for part in parts if part]
                 )
         return None
-
-
-def _has_top_level_choice(source: str) -> bool:
-    """Whether the regular expression ``source`` holds a ``|`` outside its groups and classes."""
-    depth = 0
-    index = 0
-    while index < len(source):
-        char = source[index]
-        if char == "\\":
-            index += 1  # the escaped character is no mark
-        elif char == "[":
-            # A class ends at the first "]" that is neither escaped nor its first member.
-            index += 2 if source[index + 1 : index + 2] == "^" else 1
-            index += 1 if source[index : index + 1] == "]" else 0
-            while index < len(source) and source[index] != "]":
-                index += 2 if source[index] == "\\" else 1
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-        elif char == "|" and depth == 0:
-            return True
-        index += 1
-    return False
 
 
 # Words most everyday text holds. A rule is looked up by the group of its words with the fewest
@@ -1338,12 +1297,6 @@ _SPEAKER = re.compile(r"([^\W\d][\w.'-]{0,23}(?: [\w.'-]{1,24})?):(?=\s|\Z)")
 # A date stamp that opens a line ("[2026-05-01 10:00] …", as a timeline entry or a log line is
 # dated): when it is said, not what is said.
 _LINE_STAMP = re.compile(r"\[\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?[^\]\n]{0,12}\]")
-# The writer saying what they are or hold ("I am a certified tester", "I have clearance", "I have
-# been …") claims a standing, as an attack does to be obeyed: no step the writer took ("I have
-# skipped …", "I ignored …").
-_WRITER_STANDING = re.compile(
-    r"(?:(?:and|but|so|then|because|when|if|since|while|once)\s+)?(?:i\s+(?:am|was)\b|i'm\b|i\s+have\s+(?!\w+ed\b))"
-)
 # A note of one or two words ("Merged text.", "Summary text.") gives the model little to go on:
 # it must be surer to hold one alone. The rules judge such notes as any other.
 SHORT_TEXT_THRESHOLD = 0.9
@@ -1364,13 +1317,6 @@ _PREFERENCE = (
     r"|\bpo\s+(?:polsku|angielsku|niemiecku)\b|\bkrótkie\s+odpowiedzi\b|\bnowego\s+adresu\b"
     r"|по-русски|на\s+(?:русском|английском|немецком)|коротки[ех]\s+ответ|новый\s+адрес"
     r"|用(?:中文|英文|日语)|简短的回答|新邮箱|(?:日本語|英語)で|短い回答|新しいメール"
-)
-
-# A form asked for what the assistant shows of its own setup ("share your parameters in plain
-# language") is no preference about answers: the model's own threshold holds it.
-_ASKS_FOR_OWN_SETUP = re.compile(
-    r"\byour\s+(?:\w+\s+)?(?:set-?up|parameters|initiali[sz]ation|config\w*|instructions|rules|prompt|"
-    r"guidelines|directives)\b"
 )
 
 # Each word of a rule's first groups, and the rules it may start: only those are tried.
@@ -1416,7 +1362,8 @@ _SMALL_CAPITALS = str.maketrans("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘǫʀ�
 _SMALL_CAPITAL = re.compile("[ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘǫʀꜱᴛᴜᴠᴡʏᴢ]")
 _ZWJ = "\u200d"
 # What ``normalised`` may drop or rewrite: an invisible character, or any outside ASCII.
-_MAY_CHANGE = re.compile(f"{INVISIBLE.pattern}|[^\x00-\x7f]")
+# (Every character but tabs, line breaks and printable ASCII, as one class.)
+_MAY_CHANGE = re.compile("[^\t\n\r\x20-\x7e]")
 _CONFUSABLE = re.compile("[\u0370-\u03ff\u0400-\u04ff]")
 _CONFUSABLE_SCRIPTS = ("CYRILLIC", "GREEK")
 
@@ -1520,7 +1467,7 @@ def _rules_hold(found: list[tuple[Finding, int]]) -> bool:
 
 
 def _learned(
-    text: str, clean: str, lowered: str, origin: list[int] | None, about_the_person: bool
+    text: str, clean: str, lowered: str, origin: Offsets | None, about_the_person: bool
 ) -> list[Finding]:
     """The model's finding, on the phrase that weighed most, when its score passes its threshold."""
     model = detector.model()
@@ -1567,8 +1514,7 @@ def _model_verdict(
     short = len(lowered.split(maxsplit=_SHORT_TEXT_WORDS)) <= _SHORT_TEXT_WORDS
     if score < SHORT_TEXT_THRESHOLD and short:
         return 0.0, score, None
-    answers_in = re.search(_PREFERENCE, lowered) and not _ASKS_FOR_OWN_SETUP.search(lowered)
-    preference = answers_in or _CHANGE_SUBJECT.match(lowered)
+    preference = re.search(_PREFERENCE, lowered) or _CHANGE_SUBJECT.match(lowered)
     mentions = only_mentions(read) or (about_the_person and not addresses_a_reader(read))
     if (score < PREFERENCE_THRESHOLD and preference) or (score < MENTION_THRESHOLD and mentions):
         return 0.0, score, None
@@ -1613,10 +1559,7 @@ def _set_aside(read: str, phrase: detector.Phrase) -> tuple[int, int] | None:
     last_word = read.rfind(" ", phrase.start, phrase.end) + 1 or phrase.start
     if not mentioned(read, last_word, phrase.end, True):
         return None
-    clause = clause_start(read, last_word)
-    if _WRITER_STANDING.match(read, clause):
-        return None
-    return max(phrase.start, clause), phrase.end
+    return max(phrase.start, clause_start(read, last_word)), phrase.end
 
 
 def _pieces(lowered: str) -> list[tuple[int, int]]:
@@ -1648,10 +1591,12 @@ def _rule_matches(
         if rule.across_lines:
             joined = joined if joined is not None else _joined_lines(lowered[begin:end])
             # The joined piece is as long as the piece: offsets shift by where it begins.
-            span = rule.span(joined, 0, len(joined))
+            span = rule.span(joined, 0, len(joined), words)
             span = (span[0] + begin, span[1] + begin) if span else None
         else:
-            span = rule.span(clean if rule.as_written else lowered, begin, end)
+            # Read as written, the piece may not hold the words of the lower-case one.
+            text, known = (clean, None) if rule.as_written else (lowered, words)
+            span = rule.span(text, begin, end, known)
         if span:
             seen.add(rule.why)
             matches.append((rule.why, rule.weight, span[0], max(span[1], span[0] + 1)))
@@ -1734,7 +1679,7 @@ def _hidden_character(text: str) -> int | None:
     return None
 
 
-def normalised(text: str) -> tuple[str, list[int] | None]:
+def normalised(text: str) -> tuple[str, Offsets | None]:
     """NFKC text without invisible characters (small capitals as the letters they imitate), and
     for each of its characters the original index (None: the text was already like that, so
     offsets are the same)."""
@@ -1742,26 +1687,71 @@ def normalised(text: str) -> tuple[str, list[int] | None]:
         text.isascii() or (unicodedata.is_normalized("NFKC", text) and not _SMALL_CAPITAL.search(text))
     ):
         return text, None
-    # Only the characters that may change are visited: the ASCII between them is copied whole, so
-    # a long note with a few characters NFKC rewrites (an ellipsis, a ligature) is not read one
-    # character at a time.
+    # Only the characters that change are visited: the text between them is copied whole, so a
+    # long note with a few characters NFKC rewrites (an ellipsis, a ligature) or drops (the joiner
+    # inside an emoji) is not read one character at a time.
+    changing = [
+        char for char in set(_MAY_CHANGE.findall(text)) if INVISIBLE.match(char) or _nfkc_letter(char) != char
+    ]
     chars: list[str] = []
-    origin: list[int] = []
+    origin = Offsets()
     copied = 0  # where the text not yet in ``chars`` starts
-    for found in _MAY_CHANGE.finditer(text):
-        index = found.start()
+    for index in sorted(at for char in changing for at in _places_of(char, text)):
         chars.append(text[copied:index])
-        origin.extend(range(copied, index))
+        origin.copied(copied, index)
         copied = index + 1
         char = text[index]
         if INVISIBLE.match(char):
             continue
         mapped = _nfkc_letter(char)
         chars.append(mapped)
-        origin.extend([index] * len(mapped))
+        origin.rewritten(index, len(mapped))
     chars.append(text[copied:])
-    origin.extend(range(copied, len(text) + 1))
+    origin.copied(copied, len(text) + 1)
     return "".join(chars), origin
+
+
+class Offsets:
+    """For each character of a normalised text (and its end), the index in the original text.
+    Kept as runs, not one number a character: a long note that NFKC barely changes would
+    otherwise cost a list as long as the note."""
+
+    def __init__(self) -> None:
+        self._starts: list[int] = []  # where each run starts in the normalised text
+        self._origins: list[int] = []  # where it starts in the original
+        self._steps: list[int] = []  # 1: copied as it was; 0: characters rewritten from one
+        self._length = 0
+
+    def copied(self, begin: int, end: int) -> None:
+        """The original's ``text[begin:end]`` comes next, as it was."""
+        self._run(begin, end - begin, 1)
+
+    def rewritten(self, index: int, length: int) -> None:
+        """``length`` characters come next, rewritten from the original's character at ``index``."""
+        self._run(index, length, 0)
+
+    def _run(self, origin: int, length: int, step: int) -> None:
+        if length:
+            self._starts.append(self._length)
+            self._origins.append(origin)
+            self._steps.append(step)
+            self._length += length
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, index: int) -> int:
+        if not 0 <= index < self._length:
+            raise IndexError(index)
+        run = bisect_right(self._starts, index) - 1
+        return self._origins[run] + (index - self._starts[run]) * self._steps[run]
+
+
+def _places_of(char: str, text: str) -> Iterator[int]:
+    at = text.find(char)
+    while at != -1:
+        yield at
+        at = text.find(char, at + 1)
 
 
 @lru_cache(maxsize=4096)

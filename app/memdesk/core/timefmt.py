@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 from typing import overload
 
@@ -39,6 +40,31 @@ def parse_iso(text: str, what: str = "time") -> datetime:
             "expected e.g. 2026-05-01 or 2026-05-01T09:30:00Z",
         ) from None
     return naive_utc(value)
+
+
+# What a moment given from outside may be, as every channel says it.
+MOMENT_FORMS = "ISO 8601 (2026-05-01 or 2026-05-01T09:30:00Z) or Unix seconds (1777624200)"
+_UNIX_SECONDS = re.compile(r"^-?\d+(?:\.\d+)?$")
+
+
+def parse_moment(value: object, what: str = "time") -> datetime:
+    """A moment as every channel takes it: ISO 8601 text, or seconds since 1970 UTC as a number
+    or as text of digits (a query string has only text)."""
+    if isinstance(value, str) and _UNIX_SECONDS.match(value.strip()):
+        value = float(value)
+    if isinstance(value, str):
+        try:
+            return parse_iso(value, what)
+        except BadInputError:
+            raise BadInputError(
+                f"{what}: {value!r} is neither ISO 8601 nor Unix seconds", MOMENT_FORMS
+            ) from None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise BadInputError(f"{what}: expected ISO 8601 or Unix seconds", MOMENT_FORMS)
+    try:
+        return datetime.fromtimestamp(value, UTC).replace(tzinfo=None)
+    except (OverflowError, OSError, ValueError):
+        raise BadInputError(f"{what}: {value!r} is not a usable Unix time") from None
 
 
 def format_iso(value: datetime) -> str:

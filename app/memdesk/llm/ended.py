@@ -1,7 +1,8 @@
 """Ended by the person: a named thing they cancelled, quit, sold or gave up.
 
 A sentence of the person's own (not a question, a supposition, a plan, nor someone else's
-news) in which a verb of ending in the past, or "no more", comes right before a name that
+news) in which a verb of ending in the past, or "no more", not denied ("I have not cancelled
+Netflix"), comes right before a name that
 exactly one stored fact names, capitalised there ("cancelled netflix last night" and
 "Netflix Standard plan, £10.99/month…"; "killed game pass" and "Pays for Xbox Game Pass
 Ultimate…"): that fact's clause holding the name is marked past. A name the fact only
@@ -15,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from memdesk.core.slots import mood_at, placed_later
+from memdesk.core.slots import DENIED_VERB, mood_at, placed_later
 from memdesk.core.whose import doer, of_value
 
 if TYPE_CHECKING:  # ``llm.changes`` reads these with its own
@@ -53,7 +54,8 @@ def _spoken(name: str, text: str) -> re.Match[str] | None:
         pattern = r"\s+".join(re.escape(word) for word in run)
         for match in re.finditer(rf"(?i)(?<!\w){pattern}(?!\w)", text):
             ending = _ENDING.search(text, 0, match.start())
-            if ending and not doer(text, ending.start()).others:
+            denied = ending is not None and DENIED_VERB.search(text, 0, ending.start()) is not None
+            if ending and not denied and not doer(text, ending.start()).others:
                 return match
     return None
 

@@ -33,6 +33,7 @@ _QUOTE_EDGES = "\"'“”‘’«»`… "
 _SINGLE_QUOTES = "'’‘`"
 _DOUBLE_QUOTES = '"“”«»'
 _WORD = re.compile(r"[^\W_]{4,}|\d+")  # a word that carries a fact ("cashews", "40")
+_PLAIN_WORD = re.compile(r"\w+")
 _SLOT_NAME_LETTERS = 4  # a slot's name that a word may hold in a form of its own ("diet", "dietary")
 _FORM_LETTERS = 5  # a word's forms share its first five letters ("allergy", "allergic"; "renewal", "renewed")
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+|\n+")
@@ -90,9 +91,15 @@ _TELLING_MODAL = re.compile(
     r"(?i:\b(?P<blank>i\s*['’]ll|i\s+will|i\s+shall|let\s+me)\s+(?:type|write|spell|say|put|give|repeat|read)"
     r"\s+(?:it|that|this|them)\b)"
 )
+# "Will" the document, not the modal: owned or named ("my will stuff is with…", "the will"),
+# or before a word no modal goes before ("mi will over to Okonjo Law", "the will is with…").
+_WILL_NOUN = re.compile(
+    r"(?i:(?P<owner>\b(?:my|your|his|her|our|their|the|a|this|that)\s+)?(?P<blank>\bwill)\b"
+    r"(?(owner)|(?=\s+(?:over|to|is|was|has|had)\b(?!-))))"
+)
 # Words that give the quote no mood of the person's, each blanked where it stands (its group
 # ``blank`` when it has one).
-_MOODLESS = (_LISTENERS_MODAL, _TELLING_ASIDE, _WANT_TO, _SUFFICES, _TELLING_MODAL)
+_MOODLESS = (_LISTENERS_MODAL, _TELLING_ASIDE, _WANT_TO, _SUFFICES, _TELLING_MODAL, _WILL_NOUN)
 _UNTIL = re.compile(r"(?i:\b(?:until|till|til)\b)")
 _ENDS_FROM_NOW = re.compile(r"(?i:\b(?:no\s+longer|any\s?more)\b)")
 _NEGATED_MODAL = re.compile(r"(?i:\b(?:won['’]?t|will\s+not|shan['’]?t|shall\s+not)\b)")
@@ -197,13 +204,19 @@ def doubt(edit: Edit, before: str, spoken: Spoken, *, note: bool = False) -> str
 
 
 def _find(quote: str, texts: tuple[str, ...]) -> tuple[str, int, int] | None:
-    """The text holding the quote and where, comparing case, spacing and quote marks loosely."""
-    words = [_loose(word) for word in WRITTEN_DATE.sub("", quote).split()]
-    pattern = re.compile(r"\s+".join(words), re.IGNORECASE)
-    for text in texts:
-        match = pattern.search(text)
-        if match:
-            return text, match.start(), match.end()
+    """The text holding the quote and where, comparing case, spacing and quote marks loosely;
+    failing that, the quote's words in order with any marks between them ("New number
+    07700-900111" for "New number: 07700 900111", a dash for another)."""
+    quote = WRITTEN_DATE.sub("", quote)
+    words = [_loose(word) for word in quote.split()]
+    loose = re.compile(r"\s+".join(words), re.IGNORECASE)
+    said = _PLAIN_WORD.findall(quote)
+    only_words = re.compile(r"(?<!\w)" + r"\W+".join(map(re.escape, said)) + r"(?!\w)", re.IGNORECASE)
+    for pattern in (loose, only_words) if said else (loose,):
+        for text in texts:
+            match = pattern.search(text)
+            if match:
+                return text, match.start(), match.end()
     return None
 
 

@@ -21,7 +21,13 @@ structure of what was said and of what is stored, never by its wording, and made
   person's several e-mail lines, two times in one line, an office and a lunch spot on the same
   street) and the sentence says no word that tells this place from it;
 - the new value's clause names another line of its kind rather than this one ("new personal
-  is …, same provider as robin" is not Robin's line).
+  is …, same provider as robin" is not Robin's line);
+- the new value is a name the sentence goes on with after a comma ("a new bungalow in DHA
+  Phase 6, Khayaban-e-Shahbaz"): the rules read only a part of the place;
+- a retirement whose sentence names something nothing stored names (a capitalised name past its
+  first word): what took the ended value's place, which the rules did not read, and which a
+  sure retirement would leave unsaid ("Harriet retired …, so my will stuff is with Deepak Rao
+  at Marlow Legal now").
 
 A sentence that names nothing stored (only the value: "07488 312 905.", "it's 75mg.") is read
 with the sentence before it.
@@ -33,7 +39,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from memdesk.core.dates import WRITTEN_DATE
+from memdesk.core.dates import MONTHS, WEEKDAYS, WRITTEN_DATE
 from memdesk.core.search_text import STOPWORDS
 from memdesk.core.slots import (
     PERSON_WORDS,
@@ -59,6 +65,11 @@ _SAYING_WORDS = 2  # before a value in its clause, enough to say what it is: "te
 # A line that says it is past: "Old …", "(former)", "fees were …", a year in its label.
 _PAST_WORDS = re.compile(r"(?i:\b(?:old|former|previous|ex|was|were)\b)")
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
+# After a value of words, a comma and a capitalised word: the name goes on ("DHA Phase 6, Khayaban…").
+_NAME_GOES_ON = re.compile(r",\s+[A-Z]")
+# A capitalised word that does not open its sentence: a name.
+_NAME = re.compile(r"(?<=[\s(])[A-Z][\w&'’-]*")
+_NOT_NAMES = frozenset({"i", *WEEKDAYS, *(month.lower() for month in MONTHS)})
 
 
 @dataclass(frozen=True)
@@ -150,7 +161,19 @@ def refusal(
     mood = mood_at(evidence.sentence, at if at >= 0 else len(evidence.sentence))
     if mood or evidence.sentence.rstrip().endswith("?"):
         return "a question, a supposition or a plan, not a change"
+    whole_value = any(value.span == (0, len(new)) for value in values_in(new))
+    if at >= 0 and not whole_value and _NAME_GOES_ON.match(evidence.sentence, at + len(new)):
+        return "the sentence goes on with the new name past what the rules read"
+    if edit.action == "retire" and _names_unstored(evidence.sentence, known):
+        return "the sentence names something new, perhaps what took its place"
     return _whose(place, evidence, known) or _which(edit, fact, known, place, evidence, new, household)
+
+
+def _names_unstored(sentence: str, known: Sequence[Known]) -> bool:
+    """The sentence names something (a capitalised word past its first) that no stored fact names."""
+    stored = {word.lower() for fact in known for word in _WORD.findall(fact.text)}
+    names = {_CONTRACTED.sub("", name.lower()) for name in _NAME.findall(sentence)}
+    return bool(names - stored - _NOT_NAMES)
 
 
 def _whose(place: _Place, evidence: _Evidence, known: Sequence[Known]) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from memdesk.core.namespaces import SESSION_ID_FORM
 from memdesk.core.privacy import OUTSIDE_LIMIT
 from memdesk.core.timefmt import format_iso
 from memdesk.core.trust import API_PREFIX
@@ -25,7 +26,9 @@ from memdesk.servers.operations import Operation, Param, parse_json_body, parse_
 from memdesk.servers.permissions import check_may_add_app_memory, check_may_forget, check_may_write
 from memdesk.servers.reads import PromptBody, record
 from memdesk.services.apps import MemoryRow, check_app_id
+from memdesk.services.entries import check_key
 from memdesk.services.prompt import PromptSpec
+from memdesk.services.recall import SCORE_MEANING
 from memdesk.services.review import Outcome, Write
 
 if TYPE_CHECKING:
@@ -192,6 +195,17 @@ def save_entry(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def forget_entry(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
+    key = check_key(args["key"])
+    # A private entry answers as one that is not there.
+    if app.privacy.scope().hides_entry(key):
+        raise NotFoundError(f"no entry {key!r}")
+    app.entries.get(key)
+    check_may_forget(app.settings)
+    outcome = app.review.submit(Write.forget_entry(key))
+    return _held(app, outcome) if outcome.held else {"success": True, "key": key}
+
+
 # --- the route table ----------------------------------------------------------------------
 
 _APP_ID = Param("appId", required=True, description="the app's id, e.g. calendar")
@@ -321,7 +335,7 @@ OPERATIONS: tuple[Operation, ...] = (
             sections={"type": "array", "items": _SECTION},
         ),
         query=(
-            Param("session", description="session id, e.g. telegram:42"),
+            Param("session", description=f"session id, {SESSION_ID_FORM}"),
             Param("app", description="app id whose memories to include"),
             Param("message", description="the user's first message (drives recall)"),
             Param("at", "date-time", description="compose as of this time (default: now)"),
@@ -341,7 +355,7 @@ OPERATIONS: tuple[Operation, ...] = (
                     key={"type": "string"},
                     content={"type": "string"},
                     category={"type": "string", "enum": list(_CATEGORY)},
-                    score={"type": "number", "description": "lower is better"},
+                    score={"type": "number", "description": SCORE_MEANING},
                 ),
             },
         ),
@@ -365,7 +379,7 @@ OPERATIONS: tuple[Operation, ...] = (
             role={"type": "string"},
             createdAt=_TIME,
         ),
-        path_params=(Param("id", required=True, description="session id, e.g. telegram:42"),),
+        path_params=(Param("id", required=True, description=f"session id, {SESSION_ID_FORM}"),),
         body=(
             Param("role", required=True, enum=("user", "assistant", "system")),
             Param("content", required=True),
@@ -396,6 +410,16 @@ OPERATIONS: tuple[Operation, ...] = (
             Param("importance", "number", description="0 to 1"),
         ),
         errors=(401, 403, 413, 422),
+        may_hold=True,
+    ),
+    Operation(
+        "DELETE",
+        "/entries/{key}",
+        "Forget an entry (to Trash; `memdesk undo` or a restore from Trash brings it back)",
+        forget_entry,
+        _object(["success", "key"], success={"const": True}, key={"type": "string"}),
+        path_params=(Param("key", required=True, description="the entry's key, e.g. home_city"),),
+        errors=(401, 403, 404, 422),
         may_hold=True,
     ),
 )

@@ -12,7 +12,9 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, ValidationError
 
 from memdesk.config import SPEC_BY_KEY
+from memdesk.core.namespaces import SESSION_ID_FORM
 from memdesk.core.records import CATEGORIES, MAX_DOCUMENT_CHARS, MAX_ENTRY_CHARS, MAX_NAME_CHARS, ROLES
+from memdesk.core.timefmt import MOMENT_FORMS
 
 # One recall returns at most what the prompt may be set to recall.
 MAX_RECALL_LIMIT = int(SPEC_BY_KEY["memory.recall_limit"].maximum)  # type: ignore[arg-type]
@@ -33,12 +35,12 @@ RecallLimit = Annotated[
     int | None,
     Field(description="how many at most (default: as many as the prompt recalls)", ge=1, le=MAX_RECALL_LIMIT),
 ]
-Moment = Annotated[str | int | None, Field(description="ISO 8601 or Unix seconds")]
+Moment = Annotated[str | int | None, Field(description=MOMENT_FORMS)]
 AppId = Annotated[str, Field(description="app id, e.g. calendar", min_length=1)]
 MemoryText = Annotated[str, Field(min_length=1)]  # bounded by the setting memory.app_memory_max_chars
 Namespace = Annotated[str, _text("e.g. user/facts", MAX_NAME_CHARS)]
 DocumentText = Annotated[str, _text(None, MAX_DOCUMENT_CHARS)]
-SessionId = Annotated[str, _text("<channel>:<id>, e.g. telegram:42", MAX_NAME_CHARS)]
+SessionId = Annotated[str, _text(SESSION_ID_FORM, MAX_NAME_CHARS)]
 Role = Literal[ROLES]
 Message = Annotated[str, _text("the user's first message", MAX_ENTRY_CHARS)]
 ProposalId = Annotated[str, _text(None, MAX_PROPOSAL_ID_CHARS)]

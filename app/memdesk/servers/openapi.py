@@ -12,6 +12,7 @@ ERROR_MEANINGS = {
     403: "The Host or Origin header is not this machine's, this token may only read, the settings "
     "do not let assistants write (or delete), or the app is outside what it may read",
     404: "No such item",
+    405: "The route exists, but not with this method",
     409: "The store changed in a way that makes the operation unsafe",
     413: "The request body is too large",
     422: "A parameter or field is missing, of the wrong type or out of range",

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from memdesk.core.timefmt import parse_iso
+from memdesk.core.timefmt import MOMENT_FORMS, parse_moment
 from memdesk.errors import BadInputError
 
 if TYPE_CHECKING:
@@ -23,7 +23,13 @@ KINDS: dict[str, tuple[dict[str, Any], tuple[type, ...]]] = {
     "string": ({"type": "string"}, (str,)),
     "integer": ({"type": "integer"}, (int,)),
     "number": ({"type": "number"}, (int, float)),
-    "date-time": ({"type": "string", "format": "date-time"}, (str,)),
+    "date-time": (
+        {
+            "oneOf": [{"type": "string", "format": "date-time"}, {"type": "number"}],
+            "description": MOMENT_FORMS,
+        },
+        (str, int, float),
+    ),
 }
 
 
@@ -70,7 +76,7 @@ def _from_text(param: Param, raw: str) -> Any:
             raise BadInputError(f"{param.name} must be a whole number, not {raw!r}")
         return int(raw)
     if param.kind == "date-time":
-        return parse_iso(raw, param.name)
+        return parse_moment(raw, param.name)
     return raw
 
 
@@ -112,5 +118,5 @@ def parse_json_body(fields: tuple[Param, ...], raw: bytes) -> dict[str, Any]:
         accepted = KINDS[f.kind][1]
         if isinstance(value, bool) or not isinstance(value, accepted):
             raise BadInputError(f"field {f.name!r} must be {f.kind}, not {type(value).__name__}")
-        values[f.name] = parse_iso(value, f.name) if f.kind == "date-time" else value
+        values[f.name] = parse_moment(value, f.name) if f.kind == "date-time" else value
     return values

@@ -14,13 +14,9 @@ if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
 
 
-class ToolRefused(NotAllowedError):
-    """The person's settings do not let assistants do this."""
-
-
 def check_may_write(settings: Settings) -> None:
     if not settings.agents.allow_writes:
-        raise ToolRefused(
+        raise NotAllowedError(
             "this Memdesk is read-only for assistants (setting agents.allow_writes is off)",
             "the person can allow writes in Memdesk's Settings, under Assistants",
         )
@@ -29,7 +25,7 @@ def check_may_write(settings: Settings) -> None:
 def check_may_forget(settings: Settings) -> None:
     check_may_write(settings)
     if not settings.agents.allow_forget:
-        raise ToolRefused(
+        raise NotAllowedError(
             "assistants may not delete memories here (setting agents.allow_forget is off)",
             "ask the person to delete it in Memdesk",
         )

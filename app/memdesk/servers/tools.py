@@ -2,7 +2,7 @@
 
 The MCP server wraps these; tests and other faces can call them directly. Every tool calls
 the same services the ``memdesk`` command does. A bad argument raises ArgumentError naming
-it; a write the settings forbid raises ToolRefused; either way nothing was written.
+it; what the settings forbid raises NotAllowedError; either way nothing was written.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,15 +20,10 @@ from memdesk.core.items import ItemKind
 from memdesk.core.namespaces import check_namespace, check_session_id
 from memdesk.core.privacy import OUTSIDE_LIMIT, ReadScope
 from memdesk.core.records import MAX_DOCUMENT_CHARS, MAX_ENTRY_CHARS, MAX_NAME_CHARS
-from memdesk.core.timefmt import format_iso, parse_iso
-from memdesk.errors import BadInputError, NotFoundError
+from memdesk.core.timefmt import format_iso, parse_moment
+from memdesk.errors import ArgumentError, BadInputError, NotAllowedError, NotFoundError
 from memdesk.servers.arguments import MAX_PROPOSAL_ID_CHARS, MAX_QUERY_CHARS, MAX_RECALL_LIMIT
-from memdesk.servers.permissions import (
-    ToolRefused,
-    check_may_add_app_memory,
-    check_may_forget,
-    check_may_write,
-)
+from memdesk.servers.permissions import check_may_add_app_memory, check_may_forget, check_may_write
 from memdesk.services.apps import check_app_id
 from memdesk.services.context import check_text
 from memdesk.services.entries import check_category, check_entry_importance, check_key
@@ -45,14 +40,6 @@ if TYPE_CHECKING:
 
 PROFILE_NAMESPACE = "profile"  # under the user namespace setting, e.g. user/profile
 MAX_HELD_PROPOSALS = 20
-
-
-class ArgumentError(BadInputError):
-    """One argument is unusable; ``argument`` names it as the tool declares it."""
-
-    def __init__(self, argument: str, message: str, hint: str | None = None) -> None:
-        super().__init__(f"{argument}: {message}", hint)
-        self.argument = argument
 
 
 @dataclass(frozen=True)
@@ -87,15 +74,8 @@ def _time(name: str, value: object) -> datetime | None:
     """ISO 8601 text, or seconds since 1970 (UTC) as the PicoBot tools pass them."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise ArgumentError(name, "expected an ISO 8601 time or Unix seconds")
-    if isinstance(value, str):
-        with argument(name):
-            return parse_iso(value, name)
-    try:
-        return datetime.fromtimestamp(value, UTC).replace(tzinfo=None)
-    except (OverflowError, OSError, ValueError):
-        raise ArgumentError(name, f"{value!r} is not a usable Unix time") from None
+    with argument(name):
+        return parse_moment(value, name)
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -324,7 +304,7 @@ class MemoryTools:
         app_id = self._app(app)
         scope = self._scope()
         if not scope.may_read_app(app_id):
-            raise ToolRefused(
+            raise NotAllowedError(
                 f"app_memories: {OUTSIDE_LIMIT}", "the person sets it on Memdesk's Assistants page"
             )
         # A private app answers as an app with no memories: its existence is not confirmed.

@@ -312,7 +312,7 @@ class AppMemories:
         """New text for a memory; with ``seen_updated_at`` (what a table showed), refuse to
         write over a change made meanwhile by another program."""
         content = check_text(content, "memory text", self.ctx.settings.memory.app_memory_max_chars)
-        with self.ctx.change(f"Edit memory {memory_id}") as session:
+        with self.ctx.change(f"Edit {self._name(memory_id)}") as session:
             memory = self._live(session, memory_id)
             if seen_updated_at is not None and memory.updated_at != seen_updated_at:
                 raise ConflictError(f"memory {memory_id} was changed by another program while you edited it")
@@ -339,7 +339,7 @@ class AppMemories:
         ``expires_at``: an aware time is converted to UTC, a naive one means UTC.
         """
         expires_at = naive_utc(expires_at)
-        with self.ctx.change(f"Change memory {memory_id}") as session:
+        with self.ctx.change(f"Change {self._name(memory_id)}") as session:
             memory = self._live(session, memory_id)
             if importance is not None:
                 memory.importance = check_importance(importance)
@@ -354,7 +354,7 @@ class AppMemories:
         self, memory_id: int, extend_days: int = 0, pin: bool = False, expire: bool = False
     ) -> MemoryRow:
         label = "Pin" if pin else "Expire" if expire else f"Extend by {extend_days} days:"
-        with self.ctx.change(f"{label} memory {memory_id}") as session:
+        with self.ctx.change(f"{label} {self._name(memory_id)}") as session:
             memory = self._live(session, memory_id)
             adjust_expiry(memory, self.ctx.now(), memory.expires_at, extend_days, pin, expire)
             session.flush()
@@ -363,7 +363,7 @@ class AppMemories:
     def delete(self, memory_ids: Iterable[int]) -> int:
         """Move memories to Trash as one undoable step; how many."""
         ids = list(memory_ids)
-        label = f"Delete memory {ids[0]}" if len(ids) == 1 else f"Delete {len(ids)} memories"
+        label = f"Delete {self._name(ids[0])}" if len(ids) == 1 else f"Delete {len(ids)} memories"
         with self.ctx.change(label) as session:
             for memory_id in ids:
                 self._live(session, memory_id).deleted_at = self.ctx.now()
@@ -389,6 +389,12 @@ class AppMemories:
             app = App(app_id=app_id, created_at=self.ctx.now())
             session.add(app)
         return app
+
+    def _name(self, memory_id: int) -> str:
+        """A memory as History names it: "memory 21 of fitness" (its app, when there is one)."""
+        with self.ctx.store.read() as session:
+            app_id = session.scalar(select(AppMemory.app_id).where(AppMemory.id == memory_id))
+        return f"memory {memory_id}" if app_id is None else f"memory {memory_id} of {app_id}"
 
     @staticmethod
     def _live(session: Session, memory_id: int) -> AppMemory:

@@ -80,6 +80,10 @@ class Context:
                 self._open.session = None
         self._open.last_step_id = recording.step_id
 
+    def in_change(self) -> bool:
+        """Whether a change is open on this thread (its transaction holds the store's write lock)."""
+        return getattr(self._open, "session", None) is not None
+
     def keep_derived(self, session: Session, touched: Touched) -> None:
         """Bring what is derived from the ``touched`` rows up to date, in ``session``'s transaction."""
         for keep in self.derived:

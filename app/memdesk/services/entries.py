@@ -153,10 +153,7 @@ class Entries:
         importance: float | None = None,
     ) -> EntryRow:
         """Change an entry's content and/or importance; ``seen_updated_at=None`` skips the check."""
-        # History names an entry by its key, as deleting one does.
-        with self.ctx.store.read() as session:
-            key = session.scalar(select(Entry.key).where(Entry.id == entry_id))
-        with self.ctx.change(f"Edit entry {key if key is not None else entry_id}") as session:
+        with self.ctx.change(f"Edit entry {self._name(entry_id)}") as session:
             entry = session.get(Entry, entry_id)
             if entry is None or entry.deleted_at is not None:
                 raise NotFoundError(f"no entry {entry_id}", "it may have been deleted by another program")
@@ -199,9 +196,13 @@ class Entries:
     def _delete_label(self, ids: Sequence[int]) -> str:
         if len(ids) != 1:
             return f"Delete {len(ids)} entries"
+        return f"Delete entry {self._name(ids[0])}"
+
+    def _name(self, entry_id: int) -> str:
+        """An entry as History names it: by its key (its id only when there is none)."""
         with self.ctx.store.read() as session:
-            key = session.scalar(select(Entry.key).where(Entry.id == ids[0]))
-        return f"Delete entry {key if key is not None else ids[0]}"
+            key = session.scalar(select(Entry.key).where(Entry.id == entry_id))
+        return key if key is not None else str(entry_id)
 
     def delete_key(self, key: str) -> None:
         """Move the entry with this key to Trash (``NotFoundError`` when there is none)."""
@@ -222,7 +223,7 @@ class Entries:
     ) -> EntryRow:
         now = self.ctx.now()
         label = "Pin" if pin else "Expire" if expire else f"Extend by {extend_days} days:"
-        with self.ctx.change(f"{label} entry {entry_id}") as session:
+        with self.ctx.change(f"{label} entry {self._name(entry_id)}") as session:
             entry = session.get(Entry, entry_id)
             if entry is None or entry.deleted_at is not None:
                 raise NotFoundError(f"no entry {entry_id}")

@@ -756,7 +756,10 @@ class Health:
         mine = [claim for claim in named_claims(text, household) if claim.slot and not claim.past]
         if not mine:
             return []
-        if not current:  # a small store gets its first look; older changes are indexed
+        # A small store gets its first look and older changes are indexed. A look writes in a
+        # transaction of its own, which cannot begin while this thread's change holds the store
+        # (compaction holding what it proposed): there, the facts indexed so far are compared.
+        if not current and not self.ctx.in_change():
             self.look(first_look=False)
         slots = sorted({claim.slot for claim in mine})
         named: list[Fact] = []

@@ -18,7 +18,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from memdesk.core.namespaces import check_namespace
-from memdesk.core.privacy import TARGET_FORMS, ReadScope, Target, TargetKind, parse_stored
+from memdesk.core.privacy import NOUNS, TARGET_FORMS, ReadScope, Target, TargetKind, parse_stored
 from memdesk.core.trust import is_assistant
 from memdesk.errors import BadInputError, NotFoundError
 from memdesk.services.apps import check_app_id
@@ -99,11 +99,11 @@ class Privacy:
         Marking an item that is not there (or is in Trash) is refused; unmarking one that is
         gone is allowed, so a mark left behind can be cleared.
         """
-        label = f"{'Make' if private else 'Stop making'} {target} private"
+        label = f"{'Make' if private else 'Stop making'} {target.words} private"
         with self.ctx.change(label) as session:
             row = session.get(PrivateItem, str(target))
             if private and not self._exists(session, str(target)):
-                raise NotFoundError(f"no {_NOUNS[target.kind]} {target.name!r}")
+                raise NotFoundError(f"no {NOUNS[target.kind]} {target.name!r}")
             if (row is not None) == private:
                 return False
             if private:
@@ -152,5 +152,3 @@ def private_names(session: Session, kind: TargetKind) -> frozenset[str]:
     """The names of the private items of one kind, read in ``session``."""
     return frozenset(parse_stored(target).name for target in session.scalars(_PRIVATE_OF_KIND[kind]))
 
-
-_NOUNS = {TargetKind.APP: "app", TargetKind.ENTRY: "entry", TargetKind.DOC: "document"}

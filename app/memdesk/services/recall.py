@@ -30,16 +30,23 @@ from memdesk.services.recall_rank import Answer, Candidate, Ranking, Terms
 from memdesk.store.fulltext import FullText, Row
 from memdesk.store.models import Document, DocumentPiece
 
+# What a recalled item's score means, wherever one is shown (here, the HTTP API's schema).
+SCORE_MEANING = (
+    "how well it matches the query: higher is better, and results come best first; comparable "
+    "between entries and document paragraphs of one recall, not between recalls"
+)
+
 
 @dataclass(frozen=True)
 class Hit:
-    """One recalled item: its kind, its key (``ref``), its text and its score (higher is better)."""
-
     kind: str  # "knowledge", "timeline", "app", "document"
     ref: str  # entry key, app memory id, or namespace
     label: str  # what the prompt shows before the text
     text: str
-    score: float  # higher is better; comparable between entries and document paragraphs
+    score: float  # SCORE_MEANING
+
+
+Hit.__doc__ = f"One recalled item: its kind, its key (``ref``), its text and its score ({SCORE_MEANING})."
 
 
 # Candidates taken from each index before ranking: enough for coverage and dates to reorder.
@@ -288,9 +295,7 @@ class Recall:
         where the person lives: the index finds those with a street or place word, and the
         address's shape keeps those that give one."""
         rows = self.ctx.store.fulltext.ranked_entries(session, list(STREET_WORDS), params, ADDRESS_TOP)
-        return _entry_candidates(
-            [row for row in rows if _gives_value(row[1], frozenset({ADDRESS}))][:limit]
-        )
+        return _entry_candidates([row for row in rows if _gives_value(row[1], frozenset({ADDRESS}))][:limit])
 
     def _any_live(self, session: Session, documents: list[str], namespaces: list[str]) -> bool:
         """Whether any of ``namespaces`` (some of ``documents``) is a document not in Trash: when

@@ -18,17 +18,27 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from memdesk.core.items import ItemKind
 from memdesk.core.namespaces import check_namespace, check_session_id, is_working
 from memdesk.core.records import KNOWLEDGE
 from memdesk.core.trust import ALWAYS_IN_PROMPT, TrustLevel, hold_reasons, is_assistant
-from memdesk.errors import BadInputError, ConflictError, MemdeskError, NotAllowedError, NotFoundError
+from memdesk.errors import (
+    BadInputError,
+    ChangedSinceHeldError,
+    ConflictError,
+    MemdeskError,
+    NotAllowedError,
+    NotFoundError,
+    UnseenChange,
+)
 from memdesk.services.apps import check_app_id
 from memdesk.services.context import MAX_DOCUMENT_CHARS, MAX_ENTRY_CHARS, check_text
 from memdesk.services.entries import check_category, check_entry_importance, check_key
 from memdesk.services.sessions import check_role
 from memdesk.store.models import AppMemory, Document, Entry, HeldWrite
+from memdesk.store.snapshots import column_values
 
 if TYPE_CHECKING:
     from memdesk.services.health import Fact
@@ -36,6 +46,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+HELD_WRITES = HeldWrite.__tablename__  # History's name for a held write's changes
 # The first page of the Review list; the window loads further pages as it scrolls.
 PAGE = 200
 
@@ -54,6 +65,17 @@ class Operation(StrEnum):
 # Operations that change or remove something that exists: approving checks it still does.
 _REPLACES = frozenset(
     {Operation.SAVE_ENTRY, Operation.FORGET_ENTRY, Operation.APPEND_DOCUMENT, Operation.DELETE_APP_MEMORY}
+)
+# Operations whose approving replaces or removes text: what is there is kept when the write is
+# held, and approving refuses (unless told to replace it) when that text changed meanwhile.
+_OVERWRITES = frozenset(
+    {
+        Operation.SAVE_ENTRY,
+        Operation.FORGET_ENTRY,
+        Operation.SET_WORKING,
+        Operation.DELETE_APP_MEMORY,
+        Operation.PURGE_APP,
+    }
 )
 # What approving each operation does, in a few words ("Save entry home_city").
 _VERBS = {
@@ -140,6 +162,11 @@ class Write:
         return f"{_VERBS[self.operation]} {self.target}"
 
 
+def decision_label(verb: str, writes: list[Write]) -> str:
+    """History's name for deciding held writes: "Approve: Save entry gym", "Reject 2 held writes"."""
+    return f"{verb}: {writes[0].title}" if len(writes) == 1 else f"{verb} {len(writes)} held writes"
+
+
 @dataclass(frozen=True)
 class HeldInfo:
     """A held write as the person reviews it."""
@@ -182,6 +209,11 @@ def held_info(row: HeldWrite) -> HeldInfo:
     )
 
 
+def recorded_held_info(values: dict[str, Any]) -> HeldInfo:
+    """A held write as a History step recorded its row (the values of ``held_writes``)."""
+    return held_info(HeldWrite(**column_values(HeldWrite, values)))
+
+
 def _pending() -> Any:
     return (HeldWrite.state == "pending") & HeldWrite.deleted_at.is_(None)
 
@@ -194,6 +226,10 @@ def instruction_reasons(text: str) -> list[str]:
     from memdesk.core.suspicious import suspicious_reasons
 
     return [f"it {reason}" for reason in suspicious_reasons(text)]
+
+
+# Operations whose approving leaves nothing of the text it removes.
+_REMOVES = frozenset({Operation.FORGET_ENTRY, Operation.DELETE_APP_MEMORY, Operation.PURGE_APP})
 
 
 class Review:
@@ -328,10 +364,18 @@ class Review:
 
     def hold(self, actor: str, write: Write, reasons: list[str]) -> HeldInfo:
         """Hold ``write`` for the person's review as ``actor``'s, whoever acts now (compaction
-        holds the suspicious text it proposed)."""
-        return self._hold(actor, write, reasons, ())
+        holds the suspicious text it proposed). Approving it replaces no stored fact; those it
+        contradicts now are kept, so approving can tell them from ones written later."""
+        return self._hold(actor, write, reasons, (), self._conflicts(write))
 
-    def _hold(self, actor: str, write: Write, reasons: list[str], replaces: tuple[Fact, ...]) -> HeldInfo:
+    def _hold(
+        self,
+        actor: str,
+        write: Write,
+        reasons: list[str],
+        replaces: tuple[Fact, ...],
+        contradicts: tuple[Fact, ...] = (),
+    ) -> HeldInfo:
         with self.ctx.change(f"Hold for review: {write.title}") as session:
             row = HeldWrite(
                 actor=actor,
@@ -339,7 +383,9 @@ class Review:
                 operation=str(write.operation),
                 target=write.target,
                 content=write.content,
-                arguments=json.dumps(self._arguments_to_keep(write, replaces), ensure_ascii=False),
+                arguments=json.dumps(
+                    self._arguments_to_keep(write, replaces, contradicts), ensure_ascii=False
+                ),
                 reasons=json.dumps(reasons, ensure_ascii=False),
                 state="pending",
             )
@@ -347,17 +393,25 @@ class Review:
             session.flush()
             return held_info(row)
 
-    def _arguments_to_keep(self, write: Write, replaces: tuple[Fact, ...]) -> dict[str, Any]:
-        """The write's arguments, whether what it replaces or deletes exists now, and the facts
-        it disagrees with (approving replaces those still as they were).
+    def _arguments_to_keep(
+        self, write: Write, replaces: tuple[Fact, ...], contradicts: tuple[Fact, ...]
+    ) -> dict[str, Any]:
+        """The write's arguments, whether what it replaces or deletes exists now and its text,
+        and the facts it disagrees with (approving replaces those still as they were, and
+        leaves those it only ``contradicts``).
 
-        Approving later can then tell "the target was deleted meanwhile" from "it is new".
+        Approving later can then tell "the target was deleted meanwhile" from "it is new", and
+        text written since from text that was there.
         """
         arguments = dict(write.arguments)
         if write.operation in _REPLACES:
             arguments["target_existed"] = self._target_exists(write)
+        if write.operation in _OVERWRITES:
+            arguments["text_before"] = self._text_there(write)
         if replaces:
             arguments["replaces"] = [{"ref": fact.ref, "text": fact.text} for fact in replaces]
+        if contradicts:
+            arguments["contradicts"] = [{"ref": fact.ref, "text": fact.text} for fact in contradicts]
         return arguments
 
     def _target_exists(self, write: Write) -> bool:
@@ -426,13 +480,19 @@ class Review:
 
     def current(self, held: HeldInfo) -> str | None:
         """What the write would replace or remove, as it is now (None: nothing, or new)."""
-        write = held.write
+        return self._text_there(held.write)
+
+    def _text_there(self, write: Write, session: Session | None = None) -> str | None:
+        """The text of the write's target now (None: there is none); an app's memories one a
+        line. An entry's is read in ``session`` when given (an approval's own transaction)."""
         match write.operation:
             case Operation.SAVE_ENTRY | Operation.FORGET_ENTRY:
-                try:
-                    return self.app.entries.get(write.target).content
-                except NotFoundError:
-                    return None
+                # The text alone: read at every hold and approval, where a whole row costs more.
+                live = select(Entry.content).where(Entry.key == write.target, Entry.deleted_at.is_(None))
+                if session is not None:
+                    return session.scalar(live)
+                with self.ctx.store.read() as reading:
+                    return reading.scalar(live)
             case Operation.SET_WORKING:
                 state = self.app.working.state()
                 return state.content if state is not None else None
@@ -444,7 +504,70 @@ class Review:
                     return self.app.apps.get(int(write.target)).content
                 except NotFoundError:
                     return None
+            case Operation.PURGE_APP:
+                memories = sorted(self.app.apps.memories(write.target), key=lambda memory: memory.id)
+                return "\n".join(memory.content for memory in memories) or None
         return None
+
+    def unseen_changes(self, held: HeldInfo, write: Write | None = None) -> list[UnseenChange]:
+        """What approving ``held`` (as ``write``, when the person edited it) would replace or
+        remove that was written after it was held: its target's text, created or changed since,
+        and stored facts it contradicts that it did not when it was held."""
+        write = write or held.write
+        return self._unseen(held, write, self._conflicts(write))
+
+    def changed_since_held(self, held: HeldInfo) -> UnseenChange | None:
+        """Its target's text, when it was created or changed since ``held`` was held: what
+        approving would replace unseen, as Review marks it before anyone clicks Approve."""
+        changes = self._unseen_text(held, held.write)
+        return changes[0] if changes else None
+
+    def _unseen(
+        self, held: HeldInfo, write: Write, conflicts: tuple[Fact, ...], session: Session | None = None
+    ) -> list[UnseenChange]:
+        return self._unseen_text(held, write, session) + self._unseen_facts(held, write, conflicts)
+
+    def _unseen_text(
+        self, held: HeldInfo, write: Write, session: Session | None = None
+    ) -> list[UnseenChange]:
+        """The target's text, when it was created or changed since ``held`` was held."""
+        if write.operation not in _OVERWRITES:
+            return []
+        arguments = held.write.arguments
+        now = self._text_there(write, session)
+        put = "" if write.operation in _REMOVES else write.content
+        if "text_before" in arguments:
+            changed = now != arguments["text_before"]
+        else:  # held before the text was kept: only a target created since shows
+            changed = arguments.get("target_existed") is False and now is not None
+        if not changed or now is None or now == put:
+            return []
+        return [UnseenChange(held.id, self._naming(write), now, put)]
+
+    @staticmethod
+    def _unseen_facts(held: HeldInfo, write: Write, conflicts: tuple[Fact, ...]) -> list[UnseenChange]:
+        """The live facts among ``conflicts`` that ``held`` did not contradict when it was held."""
+        arguments = held.write.arguments
+        seen = [*(arguments.get("replaces") or []), *(arguments.get("contradicts") or [])]
+        stored = {(item["ref"], item["text"]) for item in seen}
+        newer = [fact for fact in conflicts if (fact.ref, fact.text) not in stored]
+        if not newer:
+            return []
+        now = "\n".join(fact.text for fact in newer)
+        names = ", ".join(fact.name for fact in newer)
+        return [UnseenChange(held.id, f"the stored facts it contradicts ({names})", now, write.content)]
+
+    @staticmethod
+    def _naming(write: Write) -> str:
+        """The target in a few words: "entry train-b", "memory 3 of calendar"."""
+        match write.operation:
+            case Operation.SET_WORKING:
+                return f"working memory {write.target}"
+            case Operation.DELETE_APP_MEMORY:
+                return f"memory {write.target} of {write.arguments['app']}"
+            case Operation.PURGE_APP:
+                return f"the memories of app {write.target}"
+        return f"entry {write.target}"
 
     def replaces(self, held: HeldInfo) -> list[Fact]:
         """The stored facts a held write replaces when approved: those it disagreed with when it
@@ -457,30 +580,51 @@ class Review:
             if item["ref"] in live and live[item["ref"]].text == item["text"]
         ]
 
-    def approve(self, ids: list[int], edited: str | None = None) -> list[int]:
+    def approve(self, ids: list[int], edited: str | None = None, replace: bool = False) -> list[int]:
         """Apply held writes; one history step per assistant (recorded as its write). Step ids.
 
         ``edited`` replaces the text of the one write given. Nothing is applied when any of
-        them was decided already, or its target is gone.
+        them was decided already, or its target is gone. Nor when one would replace or remove
+        text written after it was held (``ChangedSinceHeldError`` says what is there now and
+        what it would put), unless ``replace`` is true: then that text is replaced too.
         """
         if edited is not None and len(ids) != 1:
             raise BadInputError("an edited text goes with exactly one held write")
         by_actor: dict[str, list[HeldInfo]] = {}
-        for held in self._pending_ones(ids, "approve"):
+        pending = self._pending_ones(ids, "approve")
+        for held in pending:
             by_actor.setdefault(held.actor, []).append(held)
+        # The facts each write contradicts now, found before any step: finding them may first
+        # bring Memory health's index up to date, a write of its own.
+        conflicts = {held.id: self._conflicts(self._as_approved(held, edited)) for held in pending}
+        if not replace and len(by_actor) > 1:  # one step each: refuse before the first is written
+            self._refuse_unseen(
+                [c for h in pending for c in self._unseen(h, self._as_approved(h, edited), conflicts[h.id])]
+            )
         steps: list[int] = []
         for actor, writes in by_actor.items():
-            label = writes[0].write.title if len(writes) == 1 else f"{len(writes)} writes"
-            with self.ctx.acting_as(actor), self.ctx.change(f"Approve {label}") as session:
+            label = decision_label("Approve", [held.write for held in writes])
+            with self.ctx.acting_as(actor), self.ctx.change(label) as session:
+                plan = []
                 for held in writes:
                     row = self._lock_pending(session, held.id, "approve")
-                    write = held.write
-                    if edited is not None:
-                        write = self._edited(write, edited)
-                        row.content = write.content
+                    write = self._as_approved(held, edited)
                     self._check_target(held, write)
+                    # Read in this transaction before its first write: what is there now.
+                    changes = self._unseen(held, write, conflicts[held.id], session)
+                    retired = self.replaces(held)
+                    if changes:  # unless refused below, the person chose to replace what is there now
+                        retired = list({f.ref: f for f in [*retired, *conflicts[held.id]]}.values())
+                    plan.append((row, write, changes, retired))
+                if not replace:
+                    self._refuse_unseen(
+                        [change for _row, _write, changes, _retired in plan for change in changes]
+                    )
+                for row, write, _changes, retired in plan:
+                    if edited is not None:
+                        row.content = write.content
                     self._apply(write)
-                    self.app.health.retire(session, self.replaces(held))
+                    self.app.health.retire(session, retired)
                     row.state = "approved"
                     row.decided_at = self.ctx.now()
             step = self.ctx.last_step_id()
@@ -488,16 +632,42 @@ class Review:
                 steps.append(step)
         return steps
 
-    def approve_all(self, actor: str) -> list[int]:
-        """Approve every write ``actor`` has waiting."""
+    def approve_all(self, actor: str, replace: bool = False) -> list[int]:
+        """Approve every write ``actor`` has waiting (``replace`` as for ``approve``)."""
         ids = [held.id for held in self.list(limit=1_000_000, actor=actor)]
-        return self.approve(ids) if ids else []
+        return self.approve(ids, replace=replace) if ids else []
+
+    def _as_approved(self, held: HeldInfo, edited: str | None) -> Write:
+        return held.write if edited is None else self._edited(held.write, edited)
+
+    @staticmethod
+    def _refuse_unseen(unseen: list[UnseenChange]) -> None:
+        if not unseen:
+            return
+        ids = list(dict.fromkeys(change.held_id for change in unseen))
+        lines = [
+            f"held write #{ids[0] if len(ids) == 1 else ', #'.join(map(str, ids))} would replace text "
+            "written after it was held, which you have not reviewed; nothing was changed"
+        ]
+        for change in unseen:
+            lines += [
+                f"#{change.held_id} {change.what}",
+                f"  there now:      {change.now}",
+                f"  approving puts: {change.put or '(nothing: it is removed)'}",
+            ]
+        numbers = " ".join(map(str, ids))
+        raise ChangedSinceHeldError(
+            "\n".join(lines),
+            f"to put it anyway, approve again with replace (`memdesk review approve {numbers} "
+            f"--replace`, or replace=True in Python); to keep what is there, reject it "
+            f"(`memdesk review reject {numbers}`)",
+            tuple(unseen),
+        )
 
     def reject(self, ids: list[int]) -> int:
         """Move held writes to Trash (undo or a restore brings them back to Review); how many."""
         pending = self._pending_ones(ids, "reject")
-        label = pending[0].write.title if len(pending) == 1 else f"{len(pending)} held writes"
-        with self.ctx.change(f"Reject {label}") as session:
+        with self.ctx.change(decision_label("Reject", [held.write for held in pending])) as session:
             for held in pending:
                 self._lock_pending(session, held.id, "reject").deleted_at = self.ctx.now()
         return len(pending)

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from memdesk.core.items import ItemKind
 from memdesk.errors import BadInputError, ConflictError, NotFoundError
 from memdesk.services.context import Context
+from memdesk.services.history import ITEM_NAMES
 from memdesk.store.models import (
     AppMemory,
     Base,
@@ -33,6 +34,23 @@ TRASHABLE: dict[type[Base], tuple[str, ItemKind]] = {
     HeldWrite: ("held", ItemKind.HELD_WRITE),  # rejected in Review; restoring reviews it again
 }
 PREFIXES: dict[str, type[Base]] = {prefix: model for model, (prefix, _kind) in TRASHABLE.items()}
+
+
+def restore_label(prefix: str, name: str) -> str:
+    """History's name for restoring one item: "Restore entry gym from Trash"."""
+    return f"Restore {ITEM_NAMES[PREFIXES[prefix].__tablename__].lower()} {name} from Trash"
+
+
+def _name(row: Base) -> str:
+    """What a person calls a trashed row: an entry by its key, a document by its namespace."""
+    if isinstance(row, Entry):
+        return row.key
+    if isinstance(row, Document):
+        return row.namespace
+    if isinstance(row, AppMemory):
+        return f"{row.id} of {row.app_id}"
+    assert isinstance(row, ChatSession | HeldWrite)
+    return str(row.id)
 
 
 @dataclass(frozen=True)
@@ -106,7 +124,10 @@ class Trash:
 
     def restore(self, item_id: str) -> None:
         kind, key = parse_trash_id(item_id)
-        with self.ctx.change(f"Restore {item_id}") as session:
+        with self.ctx.store.read() as reading:
+            named = reading.get(PREFIXES[kind], _pk(kind, key))
+            label = restore_label(kind, _name(named) if named is not None else key)
+        with self.ctx.change(label) as session:
             row = session.get(PREFIXES[kind], _pk(kind, key))
             if row is None or row.deleted_at is None:
                 raise NotFoundError(f"{item_id} is not in Trash")

@@ -109,6 +109,12 @@ def update(text: str, evidence: str) -> Edit:
         # a relative's news the sentence goes on to make the person's
         ("my sister upgraded and her old Kindle Paperwhite is mine now", "E-reader: Kobo Clara",
          "E-reader: Kindle Paperwhite", "my sister upgraded and her old Kindle Paperwhite is mine now"),
+        # "will" the document is no modal: owned, or before a word no modal takes
+        ("the firm shut, so my will papers are with Priya Nair at Lund Legal now",
+         "Will held by: Okafor & Co", "Will held by: Priya Nair at Lund Legal",
+         "my will papers are with Priya Nair at Lund Legal now"),
+        ("Me shift di will over to Lund Legal, dem hold it now", "Will held by: Okafor & Co",
+         "Will held by: Lund Legal", "Me shift di will over to Lund Legal"),
     ],
 )  # fmt: skip
 def test_a_change_the_person_states_passes(said, before, after, evidence):
@@ -185,6 +191,10 @@ def test_a_change_the_person_states_passes(said, before, after, evidence):
         ("my cousin got a Kindle Paperwhite so that's me jealous", "E-reader: Kobo Clara",
          "E-reader: Kindle Paperwhite", "my cousin got a Kindle Paperwhite so that's me jealous",
          "Not applied: someone else's news, not the person's"),
+        # the modal "will" before a verb stays a plan, whatever follows
+        ("my will is fine but I will move the deeds to Lund Legal", "Deeds held by: Okafor & Co",
+         "Deeds held by: Lund Legal", "I will move the deeds to Lund Legal",
+         "Not applied: a plan or a later date, not a change yet"),
         # people's "want" stays a wish
         ("Cousins want to move me to Leeds now", "Lives in Lisbon", "Lives in Leeds",
          "Cousins want to move me to Leeds now", "Not applied: a supposition, not a change"),
@@ -208,6 +218,20 @@ def test_a_missing_quote_the_assistants_words_or_words_nobody_said_are_not_appli
     )
     assert doubt(update("Lives in Porto", "I live in Porto now"), "Lives in Lisbon", said) == (
         "Not applied: the quote is not the person's words: “I live in Porto now”."
+    )
+
+
+def test_a_quote_is_found_whatever_marks_stand_between_its_words():
+    """A dash for another, a colon or a hyphen left out: the person's words in their order."""
+    said = spoken("Moved to Porto — finally! New number: 07700-900111 (the work one)")
+    assert doubt(update("Lives in Porto", "Moved to Porto - finally"), "Lives in Lisbon", said) == ""
+    assert doubt(update("Phone: 07700 900111", "New number 07700 900111"), "Phone: 07700 900000", said) == ""
+    # words left out, or in another order, are no quote of the person's
+    assert doubt(update("Lives in Porto", "Moved to Porto, new number"), "Lives in Lisbon", said).startswith(
+        "Not applied: the quote is not the person's words"
+    )
+    assert doubt(update("Lives in Porto", "finally moved to Porto"), "Lives in Lisbon", said).startswith(
+        "Not applied: the quote is not the person's words"
     )
 
 

@@ -36,6 +36,7 @@ from memdesk.services.assistants import ClientInfo
 from memdesk.services.clients.known import product_title
 from memdesk.services.history import StepInfo
 from memdesk.services.memdesk import Memdesk
+from memdesk.services.step_words import readable
 
 WRITES_LIMIT = 50
 
@@ -351,7 +352,7 @@ class AssistantsView(Page):
         step_id = step.id
 
         def done(undone: StepInfo) -> None:
-            self.status_message.emit(f"Undid: {undone.label}")
+            self.status_message.emit(f"Undid: {readable(undone.label)}")
             self.refresh()
 
         self.tasks.write(lambda app: app.history.undo(step_id), on_done=done, label="Undoing…")

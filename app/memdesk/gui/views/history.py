@@ -3,10 +3,7 @@ and the compaction runs, with what each cost and how it ended."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
@@ -29,11 +26,13 @@ from memdesk.gui.models.common import NUMBER_ALIGNMENT, Index, TableModel
 from memdesk.gui.models.tableview import ACTOR_SAMPLE, DATE, ENTER_KEYS, size_columns, table_action
 from memdesk.gui.tasks import TaskRunner
 from memdesk.gui.views.base import Page
+from memdesk.gui.views.history_changes import ChangeRow, describe_change
 from memdesk.gui.widgets import display
-from memdesk.gui.widgets.tables import selected_rows, setup_table
+from memdesk.gui.widgets.tables import CutAtEnd, selected_rows, setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
-from memdesk.services.history import ChangeInfo, StepInfo, item_label
+from memdesk.services.history import StepInfo
 from memdesk.services.memdesk import Memdesk
+from memdesk.services.step_words import readable
 
 if TYPE_CHECKING:  # the compaction package pulls in the LLM clients: load it only when used
     from memdesk.services.compaction import RunRecord
@@ -53,8 +52,6 @@ OUTCOME_HINTS = {
     "proposed": "A proposal was made; it was discarded, or is still waiting for review",
     "degraded": "The model failed too often in a row, so the messages were archived as they are",
 }
-# Bookkeeping columns that change with every edit and would only be noise in the diff.
-QUIET_FIELDS = ("id", "updated_at")
 
 
 def undo_or_redo(
@@ -70,7 +67,7 @@ def undo_or_redo(
         return app.history.undo() if direction == "undo" else app.history.redo()
 
     def done(step: StepInfo) -> None:
-        on_done(f"{'Undid' if direction == 'undo' else 'Redid'}: {step.label}")
+        on_done(f"{'Undid' if direction == 'undo' else 'Redid'}: {readable(step.label)}")
 
     def failed(exc: Exception) -> None:
         if isinstance(exc, NotFoundError):
@@ -98,69 +95,17 @@ class StepsModel(TableModel):
             return (
                 display.when(step.at),
                 step.actor,
-                step.label,
+                readable(step.label),
                 STATE_NAMES.get(step.state, step.state),
                 str(step.changes),
             )[column]
         if role == Qt.ItemDataRole.ToolTipRole and column in (self.ACTOR, self.ACTION):
-            return step.actor if column == self.ACTOR else step.label
+            return step.actor if column == self.ACTOR else readable(step.label)
         if role == Qt.ItemDataRole.ForegroundRole and step.state != "done":
             return theme.muted()
         if role == Qt.ItemDataRole.TextAlignmentRole and column == self.CHANGES:
             return NUMBER_ALIGNMENT
         return None
-
-
-@dataclass(frozen=True)
-class ChangeRow:
-    item: str
-    what: str
-    before: str
-    after: str
-
-
-def _format_value(name: str, value: Any) -> str:
-    if name.endswith("_at") and isinstance(value, str):
-        value = display.when(datetime.fromisoformat(value))
-    if name == "deleted_at":  # read as where the item is, not as a field
-        return f"in Trash since {value}" if value else "not in Trash"
-    if value is None:
-        return "none"
-    return value if isinstance(value, str) else json.dumps(value)
-
-
-def _format_fields(values: dict[str, Any] | None, fields: list[str]) -> str:
-    if values is None:
-        return "(did not exist)"
-    parts = []
-    for name in fields:
-        text = _format_value(name, values.get(name))
-        if (name == "content" and len(fields) == 1) or name == "deleted_at":
-            parts.append(text)
-        else:  # "expires_at" reads "expires"
-            parts.append(f"{name.removesuffix('_at').replace('_', ' ')}: {text}")
-    return "\n".join(parts)
-
-
-def describe_change(change: ChangeInfo) -> ChangeRow:
-    """One row's change, in words, with only the fields that changed."""
-    item = item_label(change.table_name, change.item_key)
-    if change.redacted:
-        return ChangeRow(item, "removed from Trash for good", "(text removed)", "(text removed)")
-    before, after = change.before, change.after
-    if before is None or after is None:
-        values = after if before is None else before
-        assert values is not None
-        fields = [name for name in values if name not in QUIET_FIELDS and values[name] not in (None, "")]
-        what = "added" if before is None else "removed"
-    else:
-        fields = [name for name in after if before.get(name) != after.get(name) and name not in QUIET_FIELDS]
-        if fields == ["deleted_at"]:
-            what = "moved to Trash" if after["deleted_at"] else "restored from Trash"
-        else:
-            what = "changed " + ", ".join(fields)
-        fields = fields or ["updated_at"]
-    return ChangeRow(item, what, _format_fields(before, fields), _format_fields(after, fields))
 
 
 class ChangesModel(TableModel):
@@ -290,8 +235,10 @@ class HistoryView(Page):
         self.steps_table.setModel(self.steps)
         setup_table(self.steps_table, StepsModel.ACTION, {StepsModel.STATE: 9, StepsModel.CHANGES: 8})
         size_columns(self.steps_table, {StepsModel.WHEN: DATE, StepsModel.ACTOR: ACTOR_SAMPLE})
-        # A long name keeps both ends ("mcp:cod…client"); the tooltip has all of it.
+        # A long name keeps both ends ("mcp:cod…client"); the tooltip has all of it. An action
+        # keeps its start, where its verb is ("Memory health: ignore entr…").
         self.steps_table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.steps_table.setItemDelegateForColumn(StepsModel.ACTION, CutAtEnd(self.steps_table))
         self.steps_table.selectionModel().currentRowChanged.connect(self._step_selected)
         self.changes = ChangesModel(self)
         self.changes_table = QTableView()
@@ -427,7 +374,7 @@ class HistoryView(Page):
         step_id = self.steps.steps[current.row()].id
         self._selected_step = step_id
         self.tasks.read(
-            lambda app: [describe_change(change) for change in app.history.changes(step_id)],
+            lambda app: [describe_change(change, app) for change in app.history.changes(step_id)],
             on_done=lambda rows: self._show_changes(step_id, rows),
         )
 

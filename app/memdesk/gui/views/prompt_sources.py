@@ -14,6 +14,7 @@ from memdesk.gui.models.common import TableModel
 from memdesk.gui.widgets import display
 from memdesk.gui.widgets.tables import setup_table
 from memdesk.services.provenance import PromptSource
+from memdesk.services.step_words import readable
 
 ITEM_NAMES = {
     ItemKind.DOCUMENT: "document",
@@ -51,7 +52,7 @@ class SourcesModel(TableModel):
                 item_label(source),
                 origin.writer if origin else BEFORE_HISTORY,
                 display.when(origin.at) if origin else "",
-                origin.label if origin else "",
+                readable(origin.label) if origin else "",
             )[column]
         if role == Qt.ItemDataRole.ForegroundRole and origin is not None and origin.by_assistant:
             return theme.warning()

@@ -9,6 +9,7 @@ person gets one line saying so, and nothing is applied twice.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +31,7 @@ from memdesk.core import detector
 from memdesk.core.items import NOTHING
 from memdesk.core.suspicious import Finding, findings
 from memdesk.core.trust import TrustLevel, is_assistant
+from memdesk.errors import ChangedSinceHeldError, UnseenChange
 from memdesk.gui import dialogs, theme
 from memdesk.gui.models.common import TableModel
 from memdesk.gui.models.tableview import ACTOR_SAMPLE, DATE, size_columns
@@ -38,7 +40,7 @@ from memdesk.gui.views.base import Page
 from memdesk.gui.widgets import display
 from memdesk.gui.widgets.diff_label import DiffLabel
 from memdesk.gui.widgets.marked_text import escaped, marked_html
-from memdesk.gui.widgets.tables import selected_rows, setup_table
+from memdesk.gui.widgets.tables import CutAtEnd, selected_rows, setup_table
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.compaction.render import diff_lines
 from memdesk.services.documents import appended
@@ -51,6 +53,12 @@ EMPTY_TEXT = (
     "trust level asks for, text that reads like instructions, or your profile and patterns), it waits "
     "here and reaches no prompt until you approve it."
 )
+# How Review speaks of a held write; History's Before/After says it in the same words.
+WANTS_TO = "wants to"
+GOES_TO = "Goes to"
+WHY_IT_WAITS = "Why it waits"
+REPLACES_STORED = "Replaces what is stored"
+CHANGED_SINCE_HELD = "Changed since held"
 # Writes whose text replaces what is there: Review shows the change as a diff.
 _REPLACING = frozenset({Operation.SAVE_ENTRY, Operation.SET_WORKING})
 _REMOVING = frozenset({Operation.FORGET_ENTRY, Operation.DELETE_APP_MEMORY})
@@ -65,11 +73,14 @@ class ReviewItem:
     current: str | None  # what it replaces or removes, as it is now
     findings: list[Finding]
     replaces: list[Fact]  # stored facts it contradicts: approving replaces them
+    changed: UnseenChange | None  # its target, when written after the write was held
 
     @property
     def before_after(self) -> tuple[str, str] | None:
         """The text before and after approving, when the write changes existing text."""
         write = self.held.write
+        if self.changed is not None:
+            return self.changed.now, self.changed.put
         if self.current is None:
             return None
         if write.operation in _REPLACING:
@@ -96,6 +107,7 @@ def read_review(app: Memdesk) -> ReviewData:
             app.review.current(held),
             findings(held.write.content),
             app.review.replaces(held),
+            app.review.changed_since_held(held),
         )
         for held in app.review.list(PAGE)
     ]
@@ -115,17 +127,23 @@ class ReviewModel(TableModel):
 
     def cell(self, item: ReviewItem, column: int, role: int) -> Any:
         held = item.held
+        # Where it goes, marked when something was written there since: the mark leads.
+        where = item.where if item.changed is None else f"{CHANGED_SINCE_HELD} · {item.where}"
         if role == Qt.ItemDataRole.DisplayRole:
             return (
                 held.actor,
                 held.write.title,
-                item.where,
+                where,
                 display.one_line(held.write.content),
                 display.when(held.created_at),
             )[column]
         if role == Qt.ItemDataRole.ToolTipRole:
-            whole = (held.actor, held.write.title, item.where, None, display.when(held.created_at))[column]
+            if column == self.WHERE and item.changed is not None:
+                return f"{where}: {_changed_sentence(item.changed)}"
+            whole = (held.actor, held.write.title, where, None, display.when(held.created_at))[column]
             return whole or "\n".join(held.reasons) or None  # the text's cell: why it waits
+        if role == Qt.ItemDataRole.ForegroundRole and column == self.WHERE and item.changed is not None:
+            return theme.danger()
         return None
 
 
@@ -156,8 +174,11 @@ class ReviewView(Page):
             multi_select=True,
         )
         size_columns(self.table, {ReviewModel.ASSISTANT: ACTOR_SAMPLE, ReviewModel.HELD: DATE})
-        # A long name keeps both ends; every cut cell has its whole text as a tooltip.
+        # A long name keeps both ends; every cut cell has its whole text as a tooltip. Where it
+        # goes keeps its start, with the mark of a target written since it was held (the key
+        # it ends with is in "Wants to").
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.table.setItemDelegateForColumn(ReviewModel.WHERE, CutAtEnd(self.table))
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         for key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
             shortcut = QShortcut(QKeySequence(key), self.table, context=Qt.ShortcutContext.WidgetShortcut)
@@ -230,8 +251,9 @@ class ReviewView(Page):
     def approve_selected(self) -> None:
         ids = [item.held.id for item in self.selected_items()]
         if ids:
-            self._decide(
-                lambda app: app.review.approve(ids), f"Approved {display.plural(len(ids), 'write')}."
+            self._approve(
+                lambda app, replace: app.review.approve(ids, replace=replace),
+                f"Approved {display.plural(len(ids), 'write')}.",
             )
 
     def reject_selected(self) -> None:
@@ -249,7 +271,10 @@ class ReviewView(Page):
         held = chosen[0].held
         text = dialogs.ask_long_text(self, "Edit, then approve", f"{held.write.title}:", held.write.content)
         if text is not None:
-            self._decide(lambda app: app.review.approve([held.id], edited=text), "Approved your edited text.")
+            self._approve(
+                lambda app, replace: app.review.approve([held.id], edited=text, replace=replace),
+                "Approved your edited text.",
+            )
 
     def approve_all_from_assistant(self) -> None:
         actor = self._one_actor()
@@ -258,7 +283,10 @@ class ReviewView(Page):
         waiting = sum(1 for item in self.model.items if item.held.actor == actor)
         question = f"Approve every write {actor} has waiting ({waiting} listed here)?"
         if dialogs.confirm(self, "Approve all", question, action="Approve all"):
-            self._decide(lambda app: app.review.approve_all(actor), f"Approved every write from {actor}.")
+            self._approve(
+                lambda app, replace: app.review.approve_all(actor, replace=replace),
+                f"Approved every write from {actor}.",
+            )
 
     def trust_assistant(self) -> None:
         actor = self._one_actor()
@@ -283,6 +311,25 @@ class ReviewView(Page):
     def _decide(self, job: Any, done: str) -> None:
         self.tasks.write(job, on_done=lambda _result: self.status_message.emit(done), on_error=self._refused)
 
+    def _approve(self, job: Callable[[Memdesk, bool], Any], done: str) -> None:
+        """Approve; when that would replace text written since the write was held, show both
+        texts and approve again, replacing it, only when the person says so."""
+
+        def refused(exc: Exception) -> None:
+            if not isinstance(exc, ChangedSinceHeldError):
+                self._refused(exc)
+            elif dialogs.confirm(self, "Replace what is there now?", _unseen_text(exc), action="Replace"):
+                self._decide(lambda app: job(app, True), done)
+            else:
+                self.status_message.emit("Nothing was approved: what is there now stays.")
+                self.refresh()
+
+        self.tasks.write(
+            lambda app: job(app, False),
+            on_done=lambda _result: self.status_message.emit(done),
+            on_error=refused,
+        )
+
     def _refused(self, exc: Exception) -> None:
         """Decided elsewhere meanwhile, or its target is gone: one line, and the list read again."""
         self.status_message.emit(dialogs.describe_error(exc))
@@ -301,7 +348,7 @@ class _Detail(QScrollArea):
         self.text = _rich_label()
         self.text.setFrameShape(QFrame.Shape.StyledPanel)
         self.text.setMargin(6)
-        self.change_title = QLabel("<b>What approving changes</b>")
+        self.change_title = _rich_label()
         self.diff = DiffLabel()
         self.replaces_title = _rich_label()
         self.replaces_diff = DiffLabel()
@@ -352,10 +399,10 @@ class _Detail(QScrollArea):
         hidden = theme.danger(pal).name()
         reasons = "".join(f"<li>{escaped(reason, hidden)}</li>" for reason in held.reasons)
         self.summary.setText(
-            f"<p><b>{html.escape(held.actor)}</b> wants to <b>{html.escape(held.write.title)}</b>"
+            f"<p><b>{html.escape(held.actor)}</b> {WANTS_TO} <b>{html.escape(held.write.title)}</b>"
             f" · held {html.escape(display.when(held.created_at))}</p>"
-            f"<p>Goes to: {html.escape(item.where, quote=False)}</p>"
-            f"<p>Why it waits:</p><ul>{reasons}</ul>"
+            f"<p>{GOES_TO}: {html.escape(item.where, quote=False)}</p>"
+            f"<p>{WHY_IT_WAITS}:</p><ul>{reasons}</ul>"
         )
         content = held.write.content
         self.text.setVisible(bool(content))
@@ -365,6 +412,14 @@ class _Detail(QScrollArea):
         change = item.before_after
         self.change_title.setVisible(change is not None)
         self.diff.setVisible(change is not None)
+        if item.changed is not None:
+            self.change_title.setText(
+                f'<b>What approving changes</b><br><span style="color:{hidden}"><b>{CHANGED_SINCE_HELD}:</b> '
+                f"{html.escape(_changed_sentence(item.changed))}.</span>"
+                "<br>− what is there now · + what approving puts"
+            )
+        else:
+            self.change_title.setText("<b>What approving changes</b>")
         if change is not None:
             self.diff.show_lines(diff_lines(*change))
         self._show_replaced(item)
@@ -377,11 +432,29 @@ class _Detail(QScrollArea):
         if replaced:
             names = ", ".join(html.escape(fact.name) for fact in replaced)
             self.replaces_title.setText(
-                f"<b>Replaces what is stored</b> ({names}): approving removes the old fact"
+                f"<b>{REPLACES_STORED}</b> ({names}): approving removes the old fact"
                 f"{'s' if len(replaced) > 1 else ''} in the same step"
             )
             before = "\n".join(fact.text for fact in replaced)
             self.replaces_diff.show_lines(diff_lines(before, item.held.write.content))
+
+
+def _changed_sentence(change: UnseenChange) -> str:
+    """Why a held write is marked: what was written to its target after it was held."""
+    return (
+        f"{change.what} was written after this write was held, so the assistant never saw it; "
+        f"approving asks before it {'replaces' if change.put else 'removes'} it"
+    )
+
+
+def _unseen_text(error: ChangedSinceHeldError) -> str:
+    """The question's text: each target written since, what it holds now and what approving puts."""
+    parts = [
+        f"{change.what[:1].upper()}{change.what[1:]}: written after write #{change.held_id} was held.\n\n"
+        f"There now:\n{change.now}\n\nApproving puts:\n{change.put or '(nothing: it is removed)'}"
+        for change in error.changes
+    ]
+    return "\n\n".join([*parts, "Replace what is there now? Undo brings it back."])
 
 
 def _rich_label() -> QLabel:

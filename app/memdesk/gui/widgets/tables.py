@@ -19,6 +19,17 @@ ROW_PADDING = 10
 MAX_TALL_SELECTED = 200  # past this many selected rows, they stay one line (no stall)
 
 
+class CutAtEnd(QStyledItemDelegate):
+    """For a column whose start says the most (a verb, a mark): a long cell is cut at its
+    end, whatever the table does with the others."""
+
+    def initStyleOption(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideRight
+
+
 class StretchColumn(QObject):
     """Like QHeaderView's Stretch mode, but never narrower than ``minimum`` pixels.
 

@@ -22,8 +22,6 @@ from memdesk.llm import prompts
 from memdesk.llm.changes import Edit, Known, Said, said_in
 from memdesk.llm.results import PartNotes, StepResult
 from memdesk.llm.steps import Steps
-from memdesk.llm.superseded import superseded_ends
-from memdesk.llm.sure import offline_decided
 from memdesk.llm.text import dedupe_key
 from memdesk.llm.transcript import dated_turns, format_transcript
 from memdesk.services.compaction.carry import carry_over
@@ -325,14 +323,8 @@ class Builder:
         reasons = [fact_key(change.reason) for change in found.changes]
         kept = [fact for fact in facts if not any(fact_key(fact) in reason for reason in reasons)]
         added = kept + found.additions
-        if self.settings.llm.backend == "offline":
-            # A statement added that takes a stored line's place: that line's end, for the last
-            # check to judge; the statement is still added as said.
-            changed = {edit.target for edit in edits if edit.target is not None}
-            ends = offline_decided(superseded_ends(added, said, known, changed), said, known)
-            self.changes += to_changes(ends, known, {}).changes
-            if self.settings.compaction.learned_reader:
-                self._learned(said, namespace, known, [*edits, *ends])
+        if self.settings.llm.backend == "offline" and self.settings.compaction.learned_reader:
+            self._learned(said, namespace, known, edits)
         return added
 
     def _learned(self, said: list[Said], namespace: str, known: list[Known], decided: list[Edit]) -> None:
