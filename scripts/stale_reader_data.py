@@ -18,7 +18,7 @@ from typing import Any
 
 from memdesk.core.slots import household_names
 from memdesk.llm.changes import said_in
-from memdesk.llm.stale_features import features, hashed, markable, read_line, read_sentence
+from memdesk.llm.stale_features import compared, features, hashed, markable, read_line, read_sentence
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "updates"
 TRAINING = DATA / "train"
@@ -101,16 +101,17 @@ def scenario_pairs(split: str, author: str, scenario: dict[str, Any]) -> list[Pa
         (edit["where"], edit["target"].strip(), edit.get("evidence") or "")
         for edit in scenario.get("gold") or []
     ]
+    sentences = [read_sentence(s.text, messages[s.turn], texts, s.at) for s in said]
+    reads = [read_line(line.text, line.where, household) for line in lines]
+    standing = compared(sentences, reads)
     pairs = []
-    for i, s in enumerate(said):
-        sentence = read_sentence(s.text, messages[s.turn], texts, s.at)
-        for j, line in enumerate(lines):
+    for i, (s, sentence) in enumerate(zip(said, sentences, strict=True)):
+        for j, (line, read) in enumerate(zip(lines, reads, strict=True)):
             positive = any(
                 where == line.where and target == line.ref.strip() and _quoted(s.text, evidence)
                 for where, target, evidence in gold
             )
-            read = read_line(line.text, line.where, household)
-            buckets = hashed(features(sentence, read))
+            buckets = hashed([*features(sentence, read), *standing[i][j]])
             pairs.append(
                 Pair(split, author, scenario["id"], i, j, buckets, positive, markable(sentence, read))
             )

@@ -46,9 +46,9 @@ def test_the_shipped_reader_loads_with_a_threshold_chosen_for_precision():
             "cancelled my nuffield gym membership, I go to PureGym now",
         ),
         (
-            "So. moved out of glasgow, I live in Dundee now",
-            "Lives in Glasgow",
-            "moved out of glasgow, I live in Dundee now",
+            "So. my number changed, it's 07700 900 555 now",
+            "Mobile: 07700 900 114",
+            "my number changed, it's 07700 900 555 now",
         ),
     ],
 )
@@ -100,8 +100,8 @@ def test_a_line_of_several_facts_is_marked_after_the_clause_the_sentence_concern
 
 @pytest.fixture
 def lenient_reader(tmp_path, monkeypatch):
-    """The shipped weights with a lower threshold: where a mark goes, whatever the pair's
-    probability, is what these tests read."""
+    """The shipped weights with a lower threshold: where a mark goes and what compaction does
+    with it, whatever the pair's probability, is what these tests read."""
     shutil.copy(weights_dir() / WEIGHTS, tmp_path / WEIGHTS)
     (tmp_path / MANIFEST).write_text(json.dumps({"threshold": 0.5}), encoding="utf-8")
     monkeypatch.setenv(PATH_VARIABLE, str(tmp_path))
@@ -150,6 +150,7 @@ def compact(app, clock, said: str, session: str = "chat:9"):
     return app.compaction.propose(session, backend="offline")
 
 
+@pytest.mark.usefixtures("lenient_reader")
 def test_offline_compaction_shows_the_mark_for_review_and_compact_yes_leaves_it(memdesk_app, clock):
     proposal = compact(memdesk_app, clock, GYM)
     line = "Pharmacist at Boots; gym: Nuffield Health; walks to work"
@@ -163,6 +164,7 @@ def test_offline_compaction_shows_the_mark_for_review_and_compact_yes_leaves_it(
     assert memdesk_app.documents.text("user/profile") == STORED_PROFILE
 
 
+@pytest.mark.usefixtures("lenient_reader")
 def test_an_approved_mark_keeps_the_line_and_adds_the_persons_words(memdesk_app, clock):
     proposal = compact(memdesk_app, clock, GYM)
     for change in proposal.changes:

@@ -16,7 +16,11 @@ Features are read from structure, not from lists of wordings:
 - the sentence's words again, hashed together with whether the pair shares a word or a
   value's shape, so a word can count for a change only where the line is concerned.
 - the words around each place the sentence names what the line holds ("out of the … house"):
-  how the sentence speaks of that thing, whatever the thing is.
+  how the sentence speaks of that thing, whatever the thing is;
+- how the pair stands among the conversation's other pairs (``compared``): whether the line is
+  the one the sentence is closest to of all stored lines, by how much, and the sentence the one
+  closest to the line of all the person's sentences; whether the line is the only one holding a
+  value of a shape the sentence holds, and the only one whose label the sentence says.
 
 The trainer (``scripts/train_stale_reader.py``) and the reader read pairs alike (``features``;
 the reader sums the sentence's and the line's own parts once for each).
@@ -26,7 +30,8 @@ from __future__ import annotations
 
 import re
 import zlib
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
@@ -62,6 +67,8 @@ _NOT_A_CHANGE = frozenset({"question", "mood", "later", "once", "someone-else"})
 _NOT_MARKED = frozenset({"line-past", "line-someone-else"})
 _AROUND = 3  # words each side of a shared word that say what happens to it
 _OPENING = 4  # words of a line that say whose it is ("Grandma Zainab's number: …")
+_MARGIN = 2  # closeness ahead of or behind the closest other, at most, as a feature
+_AHEAD = 2  # others closer than this one, at most, as a feature
 
 
 @dataclass(frozen=True)
@@ -215,6 +222,51 @@ def _near(words: tuple[str, ...], shared: frozenset[str]) -> list[str]:
     at = [i for i, word in enumerate(words) if len(word) > 2 and stem(word) in shared]
     around = {j for i in at for j in range(max(0, i - _AROUND), min(len(words), i + _AROUND + 1))}
     return sorted({words[j] for j in around.difference(at)})
+
+
+def compared(sentences: Sequence[Sentence], lines: Sequence[Line]) -> list[list[list[str]]]:
+    """For each sentence and line, how their pair stands among the others: the line's rank and
+    margin among every line for the sentence by ``_closeness``, the sentence's among every
+    sentence for the line; for each shape of value both hold, whether the line is the only one
+    holding it; whether the sentence says the line's label, and of that line only."""
+    closeness = [[_closeness(sentence, line) for line in lines] for sentence in sentences]
+    holders = Counter(kind for line in lines for kind in {kind for kind, _key in line.values})
+    found = []
+    for i, sentence in enumerate(sentences):
+        labelled = sum(1 for line in lines if line.label & sentence.stems)
+        kinds = {kind for kind, _key in sentence.values}
+        row = []
+        for j, line in enumerate(lines):
+            mine = closeness[i][j]
+            named = _standing("line", mine, closeness[i], j)
+            named += _standing("sentence", mine, [of_sentence[j] for of_sentence in closeness], i)
+            held = kinds & {kind for kind, _key in line.values}
+            named += [f"shape-held:{'only' if holders[kind] == 1 else 'several'}" for kind in sorted(held)]
+            if line.label & sentence.stems:
+                named.append(f"label-topic:{'only' if labelled == 1 else 'several'}")
+            row.append(named)
+        found.append(row)
+    return found
+
+
+def _closeness(sentence: Sentence, line: Line) -> int:
+    """Content words shared, a value of a shape the line holds said with another value (twice),
+    the line's label said."""
+    kinds = {kind for kind, _key in line.values}
+    other = {kind for kind, key in sentence.values if kind in kinds and (kind, key) not in line.values}
+    return len(sentence.stems & line.stems) + 2 * len(other) + (1 if line.label & sentence.stems else 0)
+
+
+def _standing(of: str, mine: int, row: Sequence[int], at: int) -> list[str]:
+    """How ``mine`` (``row[at]``) ranks among the rest of ``row``: how many are closer, whether
+    one is as close, and the margin to the closest other."""
+    if not mine:
+        return [f"{of}-rank:none"]
+    others = [value for k, value in enumerate(row) if k != at]
+    ahead = sum(1 for value in others if value > mine)
+    tied = "tied" if mine in others else "alone"
+    margin = max(-_MARGIN, min(_MARGIN, mine - max(others, default=0)))
+    return [f"{of}-rank:{min(ahead, _AHEAD)}:{tied}", f"{of}-margin:{margin}"]
 
 
 def hashed(named: Iterable[str]) -> list[int]:

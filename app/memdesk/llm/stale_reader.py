@@ -35,6 +35,7 @@ from memdesk.llm.stale_features import (
     APART,
     BUCKETS,
     TIED,
+    compared,
     hashed,
     line_features,
     markable,
@@ -142,12 +143,15 @@ def suggestions(
         {r: _sum(model, sentence_features(read, r)) for r in (TIED, APART)} for _s, read in sentences
     ]
     by_line = [{r: _sum(model, line_features(line, r)) for r in (TIED, APART)} for _fact, line in open_facts]
+    standing = compared([read for _s, read in sentences], [line for _fact, line in open_facts])
     scored = []
     for i, (_s, read) in enumerate(sentences):
         for j, (_fact, line) in enumerate(open_facts):
             if markable(read, line):
                 related, shared = pair_features(read, line)
-                score = _sum(model, shared) + by_sentence[i][related] + by_line[j][related]
+                score = (
+                    _sum(model, [*shared, *standing[i][j]]) + by_sentence[i][related] + by_line[j][related]
+                )
                 scored.append((_logistic(score), i, j))
     best_of_line: dict[int, float] = {}
     best_of_sentence: dict[int, float] = {}
