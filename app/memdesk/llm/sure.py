@@ -51,7 +51,7 @@ from memdesk.core.slots import (
     stem,
 )
 from memdesk.core.values import ADDRESS, EMAIL, PHONE, TITLED, values_in
-from memdesk.core.whose import LABEL, line_owner, only_relation, tells_of_another
+from memdesk.core.whose import LABEL, line_owner, only_relation, reported, tells_of_another
 from memdesk.llm.changes import Edit, Known, Said, offline_changes
 
 # A value whose shape says what it is: a phone number, an address, a titled name.
@@ -70,6 +70,8 @@ _NAME_GOES_ON = re.compile(r",\s+[A-Z]")
 # A capitalised word that does not open its sentence: a name.
 _NAME = re.compile(r"(?<=[\s(])[A-Z][\w&'’-]*")
 _NOT_NAMES = frozenset({"i", *WEEKDAYS, *(month.lower() for month in MONTHS)})
+_DIGIT = re.compile(r"\d")
+_RECURRENCE = "day:"  # the slot prefix of a claim saying how often or on which day ("every week")
 
 
 @dataclass(frozen=True)
@@ -161,6 +163,16 @@ def refusal(
     mood = mood_at(evidence.sentence, at if at >= 0 else len(evidence.sentence))
     if mood or evidence.sentence.rstrip().endswith("?"):
         return "a question, a supposition or a plan, not a change"
+    # before its full stop, which would open a sentence of its own
+    if reported(evidence.sentence, at if at >= 0 else len(evidence.sentence.rstrip(" .!?"))).others:
+        return "the sentence tells what someone else said or heard, not what the person says"
+    old_value = fact.text[place.span[0] : place.span[1]]
+    if edit.text and _DIGIT.match(new.strip()) and not _DIGIT.search(old_value):
+        return "a number in place of a value written in words"
+    if edit.text and _ends_another(evidence.sentence, fact, known):
+        return "what the sentence says ended is kept in another stored fact, not this one"
+    if edit.text and _habit_at(evidence.sentence, new, fact.text, place):
+        return "the sentence says how often the person is there, not what the line holds now"
     whole_value = any(value.span == (0, len(new)) for value in values_in(new))
     if at >= 0 and not whole_value and _NAME_GOES_ON.match(evidence.sentence, at + len(new)):
         return "the sentence goes on with the new name past what the rules read"
@@ -174,6 +186,37 @@ def _names_unstored(sentence: str, known: Sequence[Known]) -> bool:
     stored = {word.lower() for fact in known for word in _WORD.findall(fact.text)}
     names = {_CONTRACTED.sub("", name.lower()) for name in _NAME.findall(sentence)}
     return bool(names - stored - _NOT_NAMES)
+
+
+def _of_a_new_thing(sentence: str, line: str, known: Sequence[Known]) -> bool:
+    """The sentence names something no stored fact names while the stored line names something
+    the sentence does not: an amount or a size said there is the new thing's."""
+    line_names = {_CONTRACTED.sub("", name.lower()) for name in _NAME.findall(line)} - _NOT_NAMES
+    said = {word.lower() for word in _WORD.findall(sentence)}
+    return bool(line_names) and not line_names & said and _names_unstored(sentence, known)
+
+
+def _ends_another(sentence: str, fact: Known, known: Sequence[Known]) -> bool:
+    """The sentence says a value ended that another stored fact holds and this one does not:
+    its change is that fact's, and a value in another of its clauses is no news of this line."""
+    for claim in claims_in(sentence):
+        if not claim.past:
+            continue
+        pattern = re.compile(rf"(?<!\w){re.escape(claim.value)}(?!\w)", re.IGNORECASE)
+        if not pattern.search(fact.text) and any(
+            pattern.search(other.text) for other in known if other.number != fact.number
+        ):
+            return True
+    return False
+
+
+def _habit_at(sentence: str, new: str, line: str, place: _Place) -> bool:
+    """The new value's clause says how often (a claim of a day or a frequency) while the
+    stored place holds no such claim: a place the person goes to, not the line's value."""
+    clause = _clause_of(sentence, new)
+    if not any(c.slot.startswith(_RECURRENCE) for c in claims_in(clause)):
+        return False
+    return not any(c.slot.startswith(_RECURRENCE) and _overlap(c.span, place.span) for c in claims_in(line))
 
 
 def _whose(place: _Place, evidence: _Evidence, known: Sequence[Known]) -> str:
@@ -206,6 +249,8 @@ def _which(
     own_words = place.head | _stems(old_value)
     by_value = _stems(old_value) & said_words
     kind = _kind(fact.text, place.span) if edit.text else ""
+    if kind and kind not in _SELF_DESCRIBING and _of_a_new_thing(evidence.sentence, fact.text, known):
+        return "the sentence names something new that the value is of, and not what the line names"
     if kind and kind not in _SELF_DESCRIBING:
         slots = {c.slot for c in claims_in(fact.text) if c.slot and _overlap(c.span, place.span)}
         # named in the sentence, or just before it ("upped my amlodipine" … "yes 10mg")
