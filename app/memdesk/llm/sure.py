@@ -69,7 +69,9 @@ _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
 _NAME_GOES_ON = re.compile(r",\s+[A-Z]")
 # A capitalised word that does not open its sentence: a name.
 _NAME = re.compile(r"(?<=[\s(])[A-Z][\w&'’-]*")
-_NOT_NAMES = frozenset({"i", *WEEKDAYS, *(month.lower() for month in MONTHS)})
+_NOT_NAMES = frozenset(
+    {"i", *WEEKDAYS, *(f"{day}s" for day in WEEKDAYS), *(month.lower() for month in MONTHS)}
+)
 _DIGIT = re.compile(r"\d")
 _RECURRENCE = "day:"  # the slot prefix of a claim saying how often or on which day ("every week")
 
@@ -171,7 +173,7 @@ def refusal(
         return "a number in place of a value written in words"
     if edit.text and _ends_another(evidence.sentence, fact, known):
         return "what the sentence says ended is kept in another stored fact, not this one"
-    if edit.text and _habit_at(evidence.sentence, new, fact.text, place):
+    if edit.text and _habit_at(evidence.sentence, new, fact.text):
         return "the sentence says how often the person is there, not what the line holds now"
     whole_value = any(value.span == (0, len(new)) for value in values_in(new))
     if at >= 0 and not whole_value and _NAME_GOES_ON.match(evidence.sentence, at + len(new)):
@@ -191,7 +193,8 @@ def _names_unstored(sentence: str, known: Sequence[Known]) -> bool:
 def _of_a_new_thing(sentence: str, line: str, known: Sequence[Known]) -> bool:
     """The sentence names something no stored fact names while the stored line names something
     the sentence does not: an amount or a size said there is the new thing's."""
-    line_names = {_CONTRACTED.sub("", name.lower()) for name in _NAME.findall(line)} - _NOT_NAMES
+    opened = line.lstrip("-*• ")  # the word opening the line is capitalised as any first word
+    line_names = {_CONTRACTED.sub("", name.lower()) for name in _NAME.findall(opened)} - _NOT_NAMES
     said = {word.lower() for word in _WORD.findall(sentence)}
     return bool(line_names) and not line_names & said and _names_unstored(sentence, known)
 
@@ -210,13 +213,13 @@ def _ends_another(sentence: str, fact: Known, known: Sequence[Known]) -> bool:
     return False
 
 
-def _habit_at(sentence: str, new: str, line: str, place: _Place) -> bool:
+def _habit_at(sentence: str, new: str, line: str) -> bool:
     """The new value's clause says how often (a claim of a day or a frequency) while the
-    stored place holds no such claim: a place the person goes to, not the line's value."""
+    stored line is no schedule: a place the person goes to, not the line's value."""
     clause = _clause_of(sentence, new)
     if not any(c.slot.startswith(_RECURRENCE) for c in claims_in(clause)):
         return False
-    return not any(c.slot.startswith(_RECURRENCE) and _overlap(c.span, place.span) for c in claims_in(line))
+    return not any(c.slot.startswith(_RECURRENCE) for c in claims_in(line))
 
 
 def _whose(place: _Place, evidence: _Evidence, known: Sequence[Known]) -> str:
