@@ -247,4 +247,4 @@ def test_an_amount_of_something_newly_named_does_not_rewrite_another_things_amou
     known = stored("- Credit left on the Gymbox pass: £6", "- Trains before work")
     said = "Signed up with PureGym instead, £24.99 a month."
     edit = decided(known, 1, "- Credit left on the Gymbox pass: £24.99", said, "Cancelled Gymbox.", said)
-    assert reason(edit) == "the sentence names something new that the value is of, and not what the line names"
+    assert reason(edit) == "the sentence names something new the value is of, not what the line names"

@@ -191,8 +191,9 @@ def _names_unstored(sentence: str, known: Sequence[Known]) -> bool:
 
 
 def _of_a_new_thing(sentence: str, line: str, known: Sequence[Known]) -> bool:
-    """The sentence names something no stored fact names while the stored line names something
-    the sentence does not: an amount or a size said there is the new thing's."""
+    """The sentence (its new value left out: "a new phone: Galaxy S24" names the new value
+    itself) names something no stored fact names while the stored line names something the
+    sentence does not: an amount or a size said there is the new thing's."""
     opened = line.lstrip("-*• ")  # the word opening the line is capitalised as any first word
     line_names = {_CONTRACTED.sub("", name.lower()) for name in _NAME.findall(opened)} - _NOT_NAMES
     said = {word.lower() for word in _WORD.findall(sentence)}
@@ -252,9 +253,9 @@ def _which(
     own_words = place.head | _stems(old_value)
     by_value = _stems(old_value) & said_words
     kind = _kind(fact.text, place.span) if edit.text else ""
-    if kind and kind not in _SELF_DESCRIBING and _of_a_new_thing(evidence.sentence, fact.text, known):
-        return "the sentence names something new that the value is of, and not what the line names"
     if kind and kind not in _SELF_DESCRIBING:
+        if _of_a_new_thing(_without(evidence.sentence, new), fact.text, known):
+            return "the sentence names something new the value is of, not what the line names"
         slots = {c.slot for c in claims_in(fact.text) if c.slot and _overlap(c.span, place.span)}
         # named in the sentence, or just before it ("upped my amlodipine" … "yes 10mg")
         if not any(
