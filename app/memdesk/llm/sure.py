@@ -165,8 +165,7 @@ def refusal(
     mood = mood_at(evidence.sentence, at if at >= 0 else len(evidence.sentence))
     if mood or evidence.sentence.rstrip().endswith("?"):
         return "a question, a supposition or a plan, not a change"
-    # before its full stop, which would open a sentence of its own
-    if reported(evidence.sentence, at if at >= 0 else len(evidence.sentence.rstrip(" .!?"))).others:
+    if _reported(evidence.sentence, at):
         return "the sentence tells what someone else said or heard, not what the person says"
     old_value = fact.text[place.span[0] : place.span[1]]
     if edit.text and _DIGIT.match(new.strip()) and not _DIGIT.search(old_value):
@@ -188,6 +187,15 @@ def _names_unstored(sentence: str, known: Sequence[Known]) -> bool:
     stored = {word.lower() for fact in known for word in _WORD.findall(fact.text)}
     names = {_CONTRACTED.sub("", name.lower()) for name in _NAME.findall(sentence)}
     return bool(names - stored - _NOT_NAMES)
+
+
+def _reported(sentence: str, at: int) -> bool:
+    """The new value's clause (a removal's whole sentence, up to its full stop, which would open
+    a sentence of its own) reports what someone else said or heard of the person ("Ma heard I
+    quit …"; not "my brother says I'm overreacting, but I've moved to a new address, …")."""
+    if at < 0:
+        return reported(sentence, len(sentence.rstrip(" .!?"))).others
+    return reported(sentence[_clause_start(sentence, at) :], at - _clause_start(sentence, at)).others
 
 
 def _of_a_new_thing(sentence: str, line: str, known: Sequence[Known]) -> bool:
@@ -216,7 +224,10 @@ def _ends_another(sentence: str, fact: Known, known: Sequence[Known]) -> bool:
 
 def _habit_at(sentence: str, new: str, line: str) -> bool:
     """The new value's clause says how often (a claim of a day or a frequency) while the
-    stored line is no schedule: a place the person goes to, not the line's value."""
+    stored line is no schedule: a place the person goes to, not the line's value (a day or a
+    time said as the new value is the schedule's own)."""
+    if _DIGIT.search(new) or {word.lower().rstrip("s") for word in _WORD.findall(new)} & set(WEEKDAYS):
+        return False
     clause = _clause_of(sentence, new)
     if not any(c.slot.startswith(_RECURRENCE) for c in claims_in(clause)):
         return False
