@@ -73,6 +73,7 @@ _NOT_NAMES = frozenset(
     {"i", *WEEKDAYS, *(f"{day}s" for day in WEEKDAYS), *(month.lower() for month in MONTHS)}
 )
 _DIGIT = re.compile(r"\d")
+_NUMBER = re.compile(r"\d[\d.,:]*")
 _RECURRENCE = "day:"  # the slot prefix of a claim saying how often or on which day ("every week")
 
 
@@ -199,13 +200,25 @@ def _reported(sentence: str, at: int) -> bool:
 
 
 def _of_a_new_thing(sentence: str, line: str, known: Sequence[Known]) -> bool:
-    """The sentence (its new value left out: "a new phone: Galaxy S24" names the new value
-    itself) names something no stored fact names while the stored line names something the
-    sentence does not: an amount or a size said there is the new thing's."""
+    """The sentence before the new value (what an amount is of comes first: "my own Swapfiets,
+    …, €19.90 a month"; "a new phone: Galaxy S24" names the value itself, after) names something
+    no stored fact names while the stored line names something it does not: the amount is the
+    new thing's."""
     opened = line.lstrip("-*• ")  # the word opening the line is capitalised as any first word
     line_names = {_CONTRACTED.sub("", name.lower()) for name in _NAME.findall(opened)} - _NOT_NAMES
     said = {word.lower() for word in _WORD.findall(sentence)}
     return bool(line_names) and not line_names & said and _names_unstored(sentence, known)
+
+
+def _before_value(sentence: str, new: str) -> str:
+    """The sentence before the new value, found as written or by its number ("£15/mo" written
+    for "paying 15 a month"); all of it but the value when neither is there."""
+    number = _NUMBER.search(new)
+    for said in (new.strip(), number.group() if number else ""):
+        at = sentence.find(said) if said else -1
+        if at >= 0:
+            return sentence[:at]
+    return _without(sentence, new)
 
 
 def _ends_another(sentence: str, fact: Known, known: Sequence[Known]) -> bool:
@@ -265,7 +278,7 @@ def _which(
     by_value = _stems(old_value) & said_words
     kind = _kind(fact.text, place.span) if edit.text else ""
     if kind and kind not in _SELF_DESCRIBING:
-        if _of_a_new_thing(_without(evidence.sentence, new), fact.text, known):
+        if _of_a_new_thing(_before_value(evidence.sentence, new), fact.text, known):
             return "the sentence names something new the value is of, not what the line names"
         slots = {c.slot for c in claims_in(fact.text) if c.slot and _overlap(c.span, place.span)}
         # named in the sentence, or just before it ("upped my amlodipine" … "yes 10mg")
