@@ -24,6 +24,17 @@ structure of what was said and of what is stored, never by its wording, and made
   is …, same provider as robin" is not Robin's line);
 - the new value is a name the sentence goes on with after a comma ("a new bungalow in DHA
   Phase 6, Khayaban-e-Shahbaz"): the rules read only a part of the place;
+- the new value's clause (a removal's whole sentence) reports what someone else said or heard
+  of the person ("Ma heard I quit Big Sky");
+- the new value is a number where the stored value has no digit ("renamed on 1st of …" over
+  an employer's name);
+- the sentence says a value ended that another stored fact holds and this one does not ("No
+  more 312 batteries - …, which covers even a 200 km audax" is no news of the next ride);
+- the new value's clause says how often while the line is no schedule ("since I'm in Tulsa
+  every week" is no new home);
+- an amount or a size whose sentence names, before it, something nothing stored names while the
+  line names something the sentence does not ("my own Swapfiets, …, €19.90 a month" is not
+  the old bike account's credit);
 - a retirement whose sentence names something nothing stored names (a capitalised name past its
   first word): what took the ended value's place, which the rules did not read, and which a
   sure retirement would leave unsaid ("Harriet retired …, so my will stuff is with Deepak Rao
