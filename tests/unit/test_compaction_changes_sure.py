@@ -201,3 +201,50 @@ def test_a_retirement_whose_sentence_names_something_new_is_left_for_review():
     alone = "Harriet retired, so no solicitor for now."
     edit = Edit("retire", 1, "", f"The person said: “{alone}”", evidence=alone)
     assert offline_decided([edit], sentences(alone), known)[0].sure
+
+
+def retirement_decided(known: list[Known], target: int, evidence: str, *messages: str) -> Edit:
+    """The decision on a removal of a line the rules proposed as sure, quoting ``evidence``."""
+    edit = Edit("retire", target, "", f"The person said: “{evidence}”", evidence=evidence)
+    (result,) = offline_decided([edit], sentences(*messages), known)
+    return result
+
+
+def test_what_someone_else_said_or_heard_of_the_person_ends_nothing_unasked():
+    known = stored("- Volunteers at the Riverside food bank", "- Drives a grey Skoda")
+    for said in (
+        "My cousin told you I stopped volunteering at the food bank, that is wrong.",
+        "Grandad heard I quit the food bank.",
+    ):
+        edit = retirement_decided(known, 1, said, said)
+        assert reason(edit) == "the sentence tells what someone else said or heard, not what the person says"
+    own = "I quit the food bank."
+    assert retirement_decided(known, 1, own, own).sure
+
+
+def test_a_number_does_not_replace_a_name_unasked():
+    known = stored("- Works at Pellow Joinery, bench hand", "- Lives in Hove")
+    said = "The firm changed its name on the 3rd of last month."
+    edit = decided(known, 1, "- Works at 3rd Joinery, bench hand", said, said)
+    assert reason(edit) == "a number in place of a value written in words"
+
+
+def test_a_value_said_beside_what_ended_in_another_fact_is_no_news_of_this_line():
+    known = stored("- Next race: 42 km marathon in Rotterdam", "- Knee: wears a size 4 brace on long runs")
+    said = "No more size 4 brace - my knee copes with a 21 km run now."
+    edit = decided(known, 1, "- Next race: 21 km marathon in Rotterdam", said, said)
+    assert reason(edit) == "what the sentence says ended is kept in another stored fact, not this one"
+
+
+def test_a_town_the_person_is_in_every_week_is_not_their_home():
+    known = stored("- Home: Leeds", "- Climbs twice a week")
+    said = "Joined the York climbing wall since I'm in York every week anyway."
+    edit = decided(known, 1, "- Home: York", said, said)
+    assert reason(edit) == "the sentence says how often the person is there, not what the line holds now"
+
+
+def test_an_amount_of_something_newly_named_does_not_rewrite_another_things_amount():
+    known = stored("- Credit left on the Gymbox pass: £6", "- Trains before work")
+    said = "Signed up with PureGym instead, £24.99 a month."
+    edit = decided(known, 1, "- Credit left on the Gymbox pass: £24.99", said, "Cancelled Gymbox.", said)
+    assert reason(edit) == "the sentence names something new the value is of, not what the line names"

@@ -142,9 +142,11 @@ _DOER_CLAUSE = re.compile(r"[,;:.!?]\s|\s(?:and|but|so|then|while)\s")
 _OTHER_DOER = re.compile(r"(?i:\b(?:he|she|they|it|you)\b)|(?<!^)(?<![.!?]\s)\b(?!I\b)[A-Z][\w'’-]*")
 # a name right before the verb, even opening the sentence ("Marta cancelled"; not "Finally")
 _NAMED_DOER = re.compile(r"\b(?!I\b)[A-Z][\w'’-]*(?<!ly)(?=\s+$)")
-# Someone other than the person saying something: a speech verb whose subject is not "I".
+# Someone other than the person saying or hearing something: a speech verb whose subject is not "I"
+# ("Ma heard I quit", "my husband told you I left": what they think, not the person's word).
 _REPORTED = re.compile(
-    r"(?i:\b(?!i\b|we\b)[a-z][\w'’-]*\s+(?:says|said|reckons|reckoned|claims|claimed|told\s+(?:me|us)|tells\s+(?:me|us))\b)"
+    r"(?i:\b(?!i\b|we\b)[a-z][\w'’-]*\s+(?:says|said|reckons|reckoned|claims|claimed|heard|hears|"
+    r"told\s+(?:me|us|you)|tells\s+(?:me|us|you))\b)"
 )
 _FORWARDED_LINE = re.compile(r"[ \t]*>")  # a line quoted from someone else's message
 # A sentence's full stop, not a title's: "Dr. Patel".

@@ -24,6 +24,17 @@ structure of what was said and of what is stored, never by its wording, and made
   is …, same provider as robin" is not Robin's line);
 - the new value is a name the sentence goes on with after a comma ("a new bungalow in DHA
   Phase 6, Khayaban-e-Shahbaz"): the rules read only a part of the place;
+- the new value's clause (a removal's whole sentence) reports what someone else said or heard
+  of the person ("Ma heard I quit Big Sky");
+- the new value is a number where the stored value has no digit ("renamed on 1st of …" over
+  an employer's name);
+- the sentence says a value ended that another stored fact holds and this one does not ("No
+  more 312 batteries - …, which covers even a 200 km audax" is no news of the next ride);
+- the new value's clause says how often while the line is no schedule ("since I'm in Tulsa
+  every week" is no new home);
+- an amount or a size whose sentence names, before it, something nothing stored names while the
+  line names something the sentence does not ("my own Swapfiets, …, €19.90 a month" is not
+  the old bike account's credit);
 - a retirement whose sentence names something nothing stored names (a capitalised name past its
   first word): what took the ended value's place, which the rules did not read, and which a
   sure retirement would leave unsaid ("Harriet retired …, so my will stuff is with Deepak Rao
@@ -51,7 +62,7 @@ from memdesk.core.slots import (
     stem,
 )
 from memdesk.core.values import ADDRESS, EMAIL, PHONE, TITLED, values_in
-from memdesk.core.whose import LABEL, line_owner, only_relation, tells_of_another
+from memdesk.core.whose import LABEL, line_owner, only_relation, reported, tells_of_another
 from memdesk.llm.changes import Edit, Known, Said, offline_changes
 
 # A value whose shape says what it is: a phone number, an address, a titled name.
@@ -69,7 +80,12 @@ _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
 _NAME_GOES_ON = re.compile(r",\s+[A-Z]")
 # A capitalised word that does not open its sentence: a name.
 _NAME = re.compile(r"(?<=[\s(])[A-Z][\w&'’-]*")
-_NOT_NAMES = frozenset({"i", *WEEKDAYS, *(month.lower() for month in MONTHS)})
+_NOT_NAMES = frozenset(
+    {"i", *WEEKDAYS, *(f"{day}s" for day in WEEKDAYS), *(month.lower() for month in MONTHS)}
+)
+_DIGIT = re.compile(r"\d")
+_NUMBER = re.compile(r"\d[\d.,:]*")
+_RECURRENCE = "day:"  # the slot prefix of a claim saying how often or on which day ("every week")
 
 
 @dataclass(frozen=True)
@@ -161,6 +177,15 @@ def refusal(
     mood = mood_at(evidence.sentence, at if at >= 0 else len(evidence.sentence))
     if mood or evidence.sentence.rstrip().endswith("?"):
         return "a question, a supposition or a plan, not a change"
+    if _reported(evidence.sentence, at):
+        return "the sentence tells what someone else said or heard, not what the person says"
+    old_value = fact.text[place.span[0] : place.span[1]]
+    if edit.text and _DIGIT.match(new.strip()) and not _DIGIT.search(old_value):
+        return "a number in place of a value written in words"
+    if edit.text and _ends_another(evidence.sentence, fact, known):
+        return "what the sentence says ended is kept in another stored fact, not this one"
+    if edit.text and _habit_at(evidence.sentence, new, fact.text):
+        return "the sentence says how often the person is there, not what the line holds now"
     whole_value = any(value.span == (0, len(new)) for value in values_in(new))
     if at >= 0 and not whole_value and _NAME_GOES_ON.match(evidence.sentence, at + len(new)):
         return "the sentence goes on with the new name past what the rules read"
@@ -174,6 +199,63 @@ def _names_unstored(sentence: str, known: Sequence[Known]) -> bool:
     stored = {word.lower() for fact in known for word in _WORD.findall(fact.text)}
     names = {_CONTRACTED.sub("", name.lower()) for name in _NAME.findall(sentence)}
     return bool(names - stored - _NOT_NAMES)
+
+
+def _reported(sentence: str, at: int) -> bool:
+    """The new value's clause (a removal's whole sentence, up to its full stop, which would open
+    a sentence of its own) reports what someone else said or heard of the person ("Ma heard I
+    quit …"; not "my brother says I'm overreacting, but I've moved to a new address, …")."""
+    if at < 0:
+        return reported(sentence, len(sentence.rstrip(" .!?"))).others
+    return reported(sentence[_clause_start(sentence, at) :], at - _clause_start(sentence, at)).others
+
+
+def _of_a_new_thing(sentence: str, line: str, known: Sequence[Known]) -> bool:
+    """The sentence before the new value (what an amount is of comes first: "my own Swapfiets,
+    …, €19.90 a month"; "a new phone: Galaxy S24" names the value itself, after) names something
+    no stored fact names while the stored line names something it does not: the amount is the
+    new thing's."""
+    opened = line.lstrip("-*• ")  # the word opening the line is capitalised as any first word
+    line_names = {_CONTRACTED.sub("", name.lower()) for name in _NAME.findall(opened)} - _NOT_NAMES
+    said = {word.lower() for word in _WORD.findall(sentence)}
+    return bool(line_names) and not line_names & said and _names_unstored(sentence, known)
+
+
+def _before_value(sentence: str, new: str) -> str:
+    """The sentence before the new value, found as written or by its number ("£15/mo" written
+    for "paying 15 a month"); all of it but the value when neither is there."""
+    number = _NUMBER.search(new)
+    for said in (new.strip(), number.group() if number else ""):
+        at = sentence.find(said) if said else -1
+        if at >= 0:
+            return sentence[:at]
+    return _without(sentence, new)
+
+
+def _ends_another(sentence: str, fact: Known, known: Sequence[Known]) -> bool:
+    """The sentence says a value ended that another stored fact holds and this one does not:
+    its change is that fact's, and a value in another of its clauses is no news of this line."""
+    for claim in claims_in(sentence):
+        if not claim.past:
+            continue
+        pattern = re.compile(rf"(?<!\w){re.escape(claim.value)}(?!\w)", re.IGNORECASE)
+        if not pattern.search(fact.text) and any(
+            pattern.search(other.text) for other in known if other.number != fact.number
+        ):
+            return True
+    return False
+
+
+def _habit_at(sentence: str, new: str, line: str) -> bool:
+    """The new value's clause says how often (a claim of a day or a frequency) while the
+    stored line is no schedule: a place the person goes to, not the line's value (a day or a
+    time said as the new value is the schedule's own)."""
+    if _DIGIT.search(new) or {word.lower().rstrip("s") for word in _WORD.findall(new)} & set(WEEKDAYS):
+        return False
+    clause = _clause_of(sentence, new)
+    if not any(c.slot.startswith(_RECURRENCE) for c in claims_in(clause)):
+        return False
+    return not any(c.slot.startswith(_RECURRENCE) for c in claims_in(line))
 
 
 def _whose(place: _Place, evidence: _Evidence, known: Sequence[Known]) -> str:
@@ -207,6 +289,8 @@ def _which(
     by_value = _stems(old_value) & said_words
     kind = _kind(fact.text, place.span) if edit.text else ""
     if kind and kind not in _SELF_DESCRIBING:
+        if _of_a_new_thing(_before_value(evidence.sentence, new), fact.text, known):
+            return "the sentence names something new the value is of, not what the line names"
         slots = {c.slot for c in claims_in(fact.text) if c.slot and _overlap(c.span, place.span)}
         # named in the sentence, or just before it ("upped my amlodipine" … "yes 10mg")
         if not any(
