@@ -182,7 +182,7 @@ def refusal(
     old_value = fact.text[place.span[0] : place.span[1]]
     if edit.text and _DIGIT.match(new.strip()) and not _DIGIT.search(old_value):
         return "a number in place of a value written in words"
-    if edit.text and _ends_another(evidence.sentence, fact, known):
+    if edit.text and _ends_another(evidence.sentence, new, fact, known):
         return "what the sentence says ended is kept in another stored fact, not this one"
     if edit.text and _habit_at(evidence.sentence, new, fact.text):
         return "the sentence says how often the person is there, not what the line holds now"
@@ -232,9 +232,14 @@ def _before_value(sentence: str, new: str) -> str:
     return _without(sentence, new)
 
 
-def _ends_another(sentence: str, fact: Known, known: Sequence[Known]) -> bool:
-    """The sentence says a value ended that another stored fact holds and this one does not:
-    its change is that fact's, and a value in another of its clauses is no news of this line."""
+def _ends_another(sentence: str, new: str, fact: Known, known: Sequence[Known]) -> bool:
+    """The sentence says a value ended that another stored fact holds and this one does not,
+    while the new value's own clause says nothing of this line's kind: the change is that
+    fact's, and the value is no news of this line ("I moved to Paris and I quit coffee" still
+    moves the person)."""
+    line_slots = {claim.slot for claim in claims_in(fact.text) if claim.slot}
+    if any(claim.slot in line_slots and not claim.past for claim in claims_in(_clause_of(sentence, new))):
+        return False
     for claim in claims_in(sentence):
         if not claim.past:
             continue
