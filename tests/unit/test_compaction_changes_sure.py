@@ -248,3 +248,9 @@ def test_an_amount_of_something_newly_named_does_not_rewrite_another_things_amou
     said = "Signed up with PureGym instead, £24.99 a month."
     edit = decided(known, 1, "- Credit left on the Gymbox pass: £24.99", said, "Cancelled Gymbox.", said)
     assert reason(edit) == "the sentence names something new the value is of, not what the line names"
+
+
+def test_an_ending_in_another_clause_leaves_a_change_in_its_own_clause_sure():
+    known = stored("- Lives in Leeds, works as a joiner", "- Drinks coffee every morning")
+    said = "I moved to York in May and I quit coffee, only tea now."
+    assert decided(known, 1, "- Lives in York, works as a joiner", said, said).sure
