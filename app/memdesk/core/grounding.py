@@ -23,12 +23,10 @@ written, so a translated name ("Spanien" for "Spain") is marked.
 
 from __future__ import annotations
 
-import calendar
 import functools
 import itertools
 import math
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -79,24 +77,15 @@ _ISO_DATE = r"\b(?P<iy>\d{4})-(?P<im>\d{1,2})-(?P<id>\d{1,2})\b"
 _DAY_MONTH = rf"\b(?P<dd>\d{{1,2}}){_ORDINAL}\s+(?:of\s+)?(?P<dm>{_MONTH})(?:,?\s+(?P<dy>\d{{4}}))?\b"
 _MONTH_DAY = rf"\b(?P<mm>{_MONTH})\s+(?P<md>\d{{1,2}}){_ORDINAL}(?:,?\s+(?P<my>\d{{4}}))?\b(?!:)"
 _MONTH_YEAR = rf"\b(?P<ym>{_MONTH})\s+(?:of\s+)?(?P<yy>\d{{4}})\b"
-_SLASH_DATE = r"\b(?P<s1>\d{1,2})/(?P<s2>\d{1,2})(?:/(?P<s3>\d{2}(?:\d{2})?))?\b(?!/)"
-# A clock time: "7:30pm", "7.30pm" (a full stop, as British English writes it, is unambiguous
-# before "am" or "pm"), "19:30", "19h30"; "7.30" alone is also a sum (``_DOTTED_TIME``).
+_SLASH_DATE = r"\b(?P<s1>\d{1,2})/(?P<s2>\d{1,2})/(?P<s3>\d{2}(?:\d{2})?)\b"
 _TIME = (
-    r"\b(?P<th>\d{1,2})(?:[:.](?P<tm>\d{2}))?\s*(?P<ap>[ap])\.?\s?m\b"
-    r"|\b(?P<h24>\d{1,2})[:h](?P<m24>\d{2})\b"
+    r"\b(?P<th>\d{1,2})(?::(?P<tm>\d{2}))?\s*(?P<ap>[ap])\.?\s?m\b"
+    r"|\b(?P<h24>\d{1,2}):(?P<m24>\d{2})\b"
 )
-# A number that may be a clock time written with a full stop ("the class is at 7.30 now"):
-# what the person said counts as that time too; a model's "7.30" stays a number.
-_DOTTED_TIME = re.compile(r"(?P<h24>\d{1,2})\.(?P<m24>[0-5]\d)")
 # The languages besides English whose number words text2num reads (English is read here).
 _OTHER_LANGUAGES = ("fr", "es", "pt", "de", "nl", "it", "da")
 _WRITTEN_NUMBER = re.compile(r"\d+(?:\.\d+)?")
-_CURRENCY_SIGNS = "$£€"
-_NUMBER = (
-    rf"(?<![\w.])[{_CURRENCY_SIGNS}]?(?P<n>\d+(?:,\d{{3}})*(?:\.\d+)?)"
-    r"(?P<k>k\b)?(?:%|st|nd|rd|th)?(?![\w.]\d)"
-)
+_NUMBER = r"(?<![\w.])[$£€]?(?P<n>\d+(?:,\d{3})*(?:\.\d+)?)(?P<k>k\b)?(?:%|st|nd|rd|th)?(?![\w.]\d)"
 
 
 def _named(*patterns: tuple[str, str]) -> re.Pattern[str]:
@@ -109,7 +98,6 @@ _ADDRESS_HINT = re.compile(r"[/@\\]|www\.|\.[a-z]{1,5}\b", re.IGNORECASE)
 _ADDRESS = _named(("url", _URL), ("email", _EMAIL), ("path", _PATH))
 _QUOTED = _named(("quote", _QUOTE))
 _DIGITS = re.compile(r"\d+")
-_DIGITS_SLASHED = re.compile(r"\d+(?:/\d+)+")
 _AT_DIGITS = _named(
     ("iso", _ISO_DATE), ("daymonth", _DAY_MONTH), ("slash", _SLASH_DATE), ("time", _TIME), ("number", _NUMBER)
 )
@@ -134,7 +122,6 @@ _SPOKEN_ZERO = re.compile(_ZERO_WORD)
 _DIGIT_RUN = re.compile(
     rf"(?<![\w.])(?:\d++|{_ZERO_WORD}(?=[ \t.-]*\d))(?:[ \t]*[.-]?[ \t]*(?:\d++|{_ZERO_WORD}\b))*"
 )
-_COUNTRY_CODE_DIGITS = 3  # at most, after a "+"
 _RUN_DIGITS = 6  # fewer digits in a run are a sum, a time or a date, compared by value
 _PLACEHOLDER = re.compile(
     r"<\s*[A-Za-z][\w .'-]{0,30}?\s*>|\[\s*[A-Za-z][\w .'-]{1,30}?\s*\](?!\()"
@@ -169,7 +156,6 @@ for _kind, _sizes in (
             "h": 3600,
             "day": 86400,
             "week": 604800,
-            "fortnight": 1209600,
             "month": 2629800,
             "year": 31557600,
         },
@@ -217,21 +203,6 @@ for _kind, _sizes in (
         },
     ),
     (
-        # an amount of money in pence or cents is one in pounds, dollars or euros ("11p" ~
-        # "£0.11"); a sum written with its currency's sign is of this kind too (``_money``)
-        "money",
-        {
-            "p": 0.01,
-            "pence": 0.01,
-            "penny": 0.01,
-            "cent": 0.01,
-            "dollar": 1,
-            "euro": 1,
-            "quid": 1,
-            "buck": 1,
-        },
-    ),
-    (
         "data",
         {
             "kb": 1e3,
@@ -247,7 +218,6 @@ for _kind, _sizes in (
     ),
 ):
     _UNITS |= {unit: (_kind, float(size)) for unit, size in _sizes.items()}
-_MONEY = ("money", 1.0)  # a sum in a currency's whole units
 
 
 def _listed(words: str) -> list[str]:
@@ -284,7 +254,6 @@ _ORDINAL_WORDS = {
     )
 }
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
-_ONE_OF = frozenset({"a", "an", "every", "each", "per"})  # before a unit: one of it
 _AMOUNT_WORDS = {"dozen": 12, "couple": 2, "pair": 2, "half": 0.5, "twice": 2, "once": 1, "both": 2}
 
 # Words that open sentences and headings; capitalised there, they are not names.
@@ -333,19 +302,6 @@ _ROLE_WORDS = frozenset({"user", "assistant", "system", "tool"})
 # A word cut short: at least four letters of it, and at least two fifths ("econ", "Economics").
 _CLIPPED_MIN = 4
 _CLIPPED_SHARE = 0.4
-# Words of addresses, titles and firms, and how they are written short when the short form is
-# no start of the word (those are read as cut short: "Prof", "Hosp"): either grounds the other.
-_SHORT_FORMS = {
-    "road": "rd", "street": "st", "saint": "st", "avenue": "ave", "lane": "ln", "drive": "dr",
-    "doctor": "dr", "mount": "mt", "university": "uni", "apartment": "apt", "square": "sq",
-    "place": "pl", "boulevard": "blvd", "court": "ct", "terrace": "tce", "gardens": "gdns",
-    "highway": "hwy", "centre": "ctr", "center": "ctr", "building": "bldg", "company": "co",
-    "limited": "ltd", "brothers": "bros", "department": "dept",
-}  # fmt: skip
-_WRITTEN_SHORT: dict[str, tuple[str, ...]] = {}
-for _full, _short in _SHORT_FORMS.items():
-    _WRITTEN_SHORT[_full] = (*_WRITTEN_SHORT.get(_full, ()), _short)
-    _WRITTEN_SHORT[_short] = (*_WRITTEN_SHORT.get(_short, ()), _full)
 # A word typed with one letter wrong, added or left out ("practise", "adress") is the word
 # spelt right, when it is long enough that one letter does not make another word of it.
 _MISTYPED_MIN = 7
@@ -463,15 +419,9 @@ class Sources:
                 self.numbers.add(value)
                 unit = _unit(text, match.end())
                 if unit:
-                    self.quantities.add(_quantity(unit, value))
+                    self.quantities.add((unit[0], value * unit[1]))
                 else:
                     self.bare_numbers.add(value)
-                if _money(match):
-                    self.quantities.add(_quantity(_MONEY, value))
-                else:
-                    dotted = _DOTTED_TIME.fullmatch(match.group("n"))
-                    if dotted and int(dotted.group("h24")) < 24:
-                        self.minutes |= _times_meant(dotted)
             elif kind == "time":
                 self.minutes |= _times_meant(match)
             elif kind in _DATE_KINDS:
@@ -493,13 +443,9 @@ class Sources:
         words = _WORDS.findall(text.lower())
         for index, word in enumerate(words):
             value = _NUMBER_WORDS.get(word, _ORDINAL_WORDS.get(word, _AMOUNT_WORDS.get(word)))
-            following = words[index + 1] if index + 1 < len(words) else ""
             if value is None:
-                # "every fortnight", "a week": one of the unit ("2 weeks", "7 days")
-                unit = _UNITS.get(_singular(following)) if word in _ONE_OF else None
-                if unit:
-                    self.quantities.add(_quantity(unit, 1))
                 continue
+            following = words[index + 1] if index + 1 < len(words) else ""
             if word in _NUMBER_WORDS and following in _NUMBER_WORDS and _NUMBER_WORDS[following] < 10:
                 value += _NUMBER_WORDS[following]  # "twenty five"
             if following in _SCALES:
@@ -507,7 +453,7 @@ class Sources:
             self.numbers.add(value)
             unit = _UNITS.get(_singular(following)) if following else None
             if unit:
-                self.quantities.add(_quantity(unit, value))
+                self.quantities.add((unit[0], value * unit[1]))
             else:
                 self.bare_numbers.add(value)
 
@@ -610,8 +556,7 @@ def _specifics(text: str, sources: Sources) -> list[Mark]:
     runs_said = [
         run.span()
         for run in _DIGIT_RUN.finditer(text)
-        if len(_run_digits(run.group())) >= _RUN_DIGITS
-        and any(f" {digits} " in sources.digit_runs for digits in _run_forms(text, run))
+        if len(digits := _run_digits(run.group())) >= _RUN_DIGITS and f" {digits} " in sources.digit_runs
     ]
     for match in _find_specifics(text):
         if any(start <= match.start() and match.end() <= end for start, end in runs_said):
@@ -644,7 +589,7 @@ def _find_specifics(text: str) -> list[re.Match[str]]:
             index += 1
         if start < after or (index < len(taken) and taken[index][0] <= start):
             continue
-        if start and text[start - 1] in _CURRENCY_SIGNS:
+        if start and text[start - 1] in "$£€":
             start -= 1
         month = _MONTH_BEFORE.search(text, max(0, start - 14), start)
         match = (_MONTH_FIRST.match(text, month.start()) if month else None) or _AT_DIGITS.match(text, start)
@@ -657,24 +602,8 @@ def _find_specifics(text: str) -> list[re.Match[str]]:
 def _digit_runs(text: str) -> list[str]:
     """The digits of each run of digit groups in ``text`` long enough to name one thing."""
     # A run has no more digits than characters, so a short one is not read further.
-    runs = (
-        digits
-        for run in _DIGIT_RUN.finditer(text)
-        if len(run.group()) >= _RUN_DIGITS
-        for digits in _run_forms(text, run)
-    )
+    runs = (_run_digits(run.group()) for run in _DIGIT_RUN.finditer(text) if len(run.group()) >= _RUN_DIGITS)
     return [digits for digits in runs if len(digits) >= _RUN_DIGITS]
-
-
-def _run_forms(text: str, run: re.Match[str]) -> list[str]:
-    """A run's digits, and for a number after a "+" its national forms: the country code of
-    one to three digits dropped, with the trunk "0" or without ("+44 20 7946 0018" ~ "020 7946
-    0018")."""
-    digits = _run_digits(run.group())
-    if not text[: run.start()].endswith("+"):
-        return [digits]
-    national = [digits[code:] for code in range(1, _COUNTRY_CODE_DIGITS + 1)]
-    return [digits, *national, *(f"0{rest}" for rest in national)]
 
 
 def _run_digits(run: str) -> str:
@@ -699,8 +628,7 @@ def _addresses(text: str) -> list[re.Match[str]]:
         while end > start and text[end - 1] in _TOKEN_EDGES:
             end -= 1
         match = _ADDRESS.fullmatch(text, start, end) if start < end else None
-        # digits between slashes are a date ("14/03/2026", "14/03"), read with the numbers
-        if match is not None and not _DIGITS_SLASHED.fullmatch(match.group()):
+        if match is not None:
             found.append(match)
     return found
 
@@ -723,11 +651,7 @@ def _grounded(match: re.Match[str], text: str, sources: Sources, numbered: set[i
         if sources.said_number(value):
             return True
         unit = _unit(text, match.end())
-        if _money(match) and _quantity(_MONEY, value) in sources.quantities:
-            return True
-        return unit is not None and _quantity(unit, value) in sources.quantities
-    if kind == "slash" and re.search(rf"(?<![\w/]){re.escape(match.group())}(?![\w/])", sources.flat):
-        return True  # said as written, whatever it means ("50/50", "24/7")
+        return unit is not None and (unit[0], value * unit[1]) in sources.quantities
     return any(_date_known(found, sources) for found in _dates(match))
 
 
@@ -758,18 +682,7 @@ def _dates(match: re.Match[str]) -> list[_Date]:
     if kind == "monthyear":
         return [_Date(int(group("yy")), _month(group("ym")), None)]
     first, second, year = int(group("s1")), int(group("s2")), _year(group("s3"))
-    meant = (_Date(year, second, first), _Date(year, first, second))
-    return [found for found in meant if _on_calendar(found)]
-
-
-def _on_calendar(found: _Date) -> bool:
-    """A day and month that a calendar has (in its year, when given): "14/03" is not the 3rd
-    of a 14th month."""
-    if found.month is None or found.day is None:
-        return True
-    if not 1 <= found.month <= 12:
-        return False
-    return 1 <= found.day <= calendar.monthrange(found.year or 2024, found.month)[1]  # 2024: a leap year
+    return [_Date(year, second, first), _Date(year, first, second)]
 
 
 def _year(raw: str | None) -> int | None:
@@ -849,16 +762,6 @@ def _unit(text: str, at: int) -> tuple[str, float] | None:
     return _UNITS.get(_singular(match.group(1).lower())) if match else None
 
 
-def _quantity(unit: tuple[str, float], value: float) -> tuple[str, float]:
-    """A quantity in its kind's base unit, rounded so that "57p" is "£0.57" exactly."""
-    return unit[0], round(value * unit[1], 9)
-
-
-def _money(match: re.Match[str]) -> bool:
-    """The number is written with a currency's sign ("£0.11", "$12")."""
-    return match.group()[0] in _CURRENCY_SIGNS
-
-
 def _singular(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") else word
 
@@ -918,14 +821,12 @@ def _run_grounded(text: str, run: list[re.Match[str]], sources: Sources) -> bool
 
 
 def _word_grounded(word: str, sources: Sources) -> bool:
-    """Whether the sources use ``word`` in any case or form, cut short, written short ("Rd"
-    for "Road") or mistyped, or it is a common word ("The", "Personal Details": a run of them
-    counts for its other words)."""
+    """Whether the sources use ``word`` in any case or form, cut short or mistyped, or it is
+    a common word ("The", "Personal Details": a run of them counts for its other words)."""
     lower = word.lower()
     return (
         _stem(word) in sources.stems
         or lower in _COMMON
-        or any(_stem(form) in sources.stems for form in _WRITTEN_SHORT.get(lower, ()))
         or _cut_short(lower, sources)
         or _mistyped(lower, sources)
     )
@@ -979,13 +880,8 @@ def _opens_sentence(text: str, at: int) -> bool:
 
 @functools.lru_cache(maxsize=8192)
 def _stem(word: str) -> str:
-    """Close enough for comparing words: lower case, its letters' accents dropped ("São" is
-    "Sao", as people type it), without a plural, tense or possessive ending."""
+    """Close enough for comparing words: lower case, without a plural, tense or possessive ending."""
     word = word.lower()
-    if not word.isascii():
-        word = "".join(
-            char for char in unicodedata.normalize("NFKD", word) if not unicodedata.combining(char)
-        )
     # A weekday or a month as it is shortened ("thurs", "Thu", "Sept") is the day or month.
     if _WEEKDAY.fullmatch(word):
         return WEEKDAYS[[day[:3] for day in WEEKDAYS].index(word[:3])]
