@@ -57,6 +57,8 @@ def test_a_running_server_follows_the_limit_set_in_the_page(qtbot, memdesk_app, 
     ):
         first = portal.call(session.call_tool, "app_memories", {"app": "home"})
         assert "Bins" in text_of(first)
+        # The server notes its callers a moment after their calls, in a batch of its own.
+        qtbot.waitUntil(lambda: any(c.name == "mcp:coder" for c in memdesk_app.assistants.list()))
         view = shown(qtbot, AssistantsView(memdesk_app, tasks), settle, (1000, 800))
         view.clients_table.selectRow(0)
         _action(view, "work").trigger()
