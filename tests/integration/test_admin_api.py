@@ -669,11 +669,13 @@ def test_an_edit_to_a_memory_the_token_cannot_see_or_with_bad_text_is_refused_an
     theirs = local.apps.add("other-shelf", "Reads on a tablet").memory.id
     trashed = local.apps.add("shelf", "Reads in bed").memory.id
     local.apps.delete([trashed])
+    expired = local.apps.add("shelf", "Reads comics", expires_at=datetime(2020, 1, 1)).memory.id
     steps = len(history(local))
     too_long = "x" * (local.settings.memory.app_memory_max_chars + 1)
     cases = [
         (f"/apps/shelf/memories/{theirs}", {"content": "Reads audiobooks"}, 404),  # another app's
         (f"/apps/shelf/memories/{trashed}", {"content": "Reads audiobooks"}, 404),  # in Trash
+        (f"/apps/shelf/memories/{expired}", {"content": "Reads audiobooks"}, 404),  # not listed
         ("/apps/shelf/memories/999999", {"content": "Reads audiobooks"}, 404),
         ("/apps/shelf/memories/abc", {"content": "Reads audiobooks"}, 422),
         (f"/apps/shelf/memories/{mine}", {"content": ""}, 422),
@@ -705,8 +707,11 @@ def test_an_edit_to_a_memory_the_token_cannot_see_or_with_bad_text_is_refused_an
         local.assistants.set_level("api:bot", "review-suspicious")
 
     assert len(history(local)) == steps
-    assert [m.content for m in local.apps.memories("shelf")] == ["Reads on paper"]
-    assert local.apps.get(theirs).content == "Reads on a tablet"
+    assert [local.apps.get(memory).content for memory in (mine, theirs, expired)] == [
+        "Reads on paper",
+        "Reads on a tablet",
+        "Reads comics",
+    ]
 
 
 def test_a_held_edit_waits_in_review_and_approving_it_changes_the_text(local, client):
@@ -753,7 +758,7 @@ def test_a_held_edit_of_a_memory_edited_meanwhile_is_refused_until_approved_with
     finally:
         local.assistants.set_level("api:bot", "review-suspicious")
     number = str(held.json()["reviewId"])
-    out(store("app", "edit", str(memory_id), "Prefers seats near the front"))
+    local.apps.edit(memory_id, "Prefers seats near the front")  # the person, in the window
 
     refused = fails(store("review", "approve", number), 1, "which you have not reviewed")
     assert f"#{number} memory {memory_id} of trips" in refused
@@ -761,7 +766,7 @@ def test_a_held_edit_of_a_memory_edited_meanwhile_is_refused_until_approved_with
     assert "approving puts: Prefers aisle seats" in refused
     assert local.apps.get(memory_id).content == "Prefers seats near the front"
 
-    out(store("review", "approve", number, "--replace"))
+    local.review.approve([int(number)], replace=True)
     assert local.apps.get(memory_id).content == "Prefers aisle seats"
 
 
