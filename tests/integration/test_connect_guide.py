@@ -187,7 +187,7 @@ def test_review_list_shows_where_each_write_goes_as_the_page_does(walked):
     text = section("trust-review.md", "**Review.**")
     [(words, shown)] = [(w, s) for w, s in sessions(text) if w == ["review", "list"]]
     # Under the default the walk-through set, each assistant's write waits.
-    codex_note = "The site is built with Hugo and deployed by `make publish`."
+    codex_note = "The site is built with Hugo and published from the main branch."
     home.session(
         "codex-mcp-client", home.codex_server(), "app_memory_add", {"app": "website", "content": codex_note}
     )
