@@ -37,8 +37,6 @@ _FENCE = re.compile(r"^```(?P<lang>\w*)\n(?P<body>.*?)^```", re.S | re.M)
 # Variables that would move the store or an assistant's files away from the home folder.
 _MOVERS = ("MEMDESK_DATA_DIR", "MEMDESK_DB", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME")
 
-pytestmark = pytest.mark.engines("sqlite")
-
 
 def section(page: str, heading: str) -> str:
     """The text of ``page`` from ``heading`` to the next heading of the same level or higher."""
