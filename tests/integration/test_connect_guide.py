@@ -209,6 +209,12 @@ def test_naming_codex_before_it_connects_is_refused_with_the_name_to_give(tmp_pa
     for words, shown in steps:
         assert comparable(home.printed(words)) == comparable(shown), words
 
+    # A token's program: an assistant that follows the default until given a level of its own.
+    [token_line] = re.findall(r"shows as `(api:picobot [^`]+)`", text.replace("\n", " "))
+    assert home.run(["token", "create", "picobot"]).returncode == 0
+    [token] = [line for line in home.printed(["assistant", "list"]) if line.startswith("api:")]
+    assert comparable([token])[0].startswith(comparable([token_line])[0] + " reads every app")
+
 
 def test_the_hook_sample_prints_what_the_page_shows(tmp_path):
     home = Home(tmp_path / "ada")
