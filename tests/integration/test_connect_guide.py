@@ -86,7 +86,9 @@ class Home:
         self.folder = folder
         folder.mkdir()
         env = {k: v for k, v in os.environ.items() if k not in _MOVERS}
-        self.env = {**env, **dict.fromkeys(LOCATION_ENV, ""), "HOME": str(folder)}
+        # Set here too: a module's fixture starts before the shared fixture that sets it.
+        no_keyring = {"PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
+        self.env = {**env, **dict.fromkeys(LOCATION_ENV, ""), **no_keyring, "HOME": str(folder)}
 
     def run(self, words: list[str], stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
