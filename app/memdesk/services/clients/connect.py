@@ -41,12 +41,6 @@ def hooks_file(client: Client) -> Path | None:
     return claude_code.settings_path() if client.name == "claude-code" else None
 
 
-def config_files(client: Client) -> list[Path]:
-    """Every file of ``client``'s own that ``connect`` changes: its MCP config, then its hooks'."""
-    hooks = hooks_file(client)
-    return [client.config_path(), *([hooks] if hooks is not None else [])]
-
-
 def _edits(client: Client, start: tuple[str, list[str]] | None) -> list[Edit]:
     """What ``client``'s files would become with the server that runs ``start`` (command,
     arguments) in them, or with none (``start`` None)."""
