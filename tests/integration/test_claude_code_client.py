@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -81,3 +83,25 @@ def test_claude_code_gets_the_prompt_and_its_transcript_is_compacted(claude, iso
     out(memdesk("compact", session_id, "--backend", "offline", "--yes"))
     assert "integer cents" in out(memdesk("working", "show"))
     assert "ledger" in out(memdesk("session", "list"))  # the project folder's app
+
+
+def test_claude_mcp_list_says_connected_as_the_connect_page_says(claude, isolated_data_dir, tmp_path):
+    home, project = tmp_path / "home", tmp_path / "ledger"
+    home.mkdir()
+    project.mkdir()
+    memdesk = MemdeskCommand(isolated_data_dir)
+    out(memdesk("connect", "claude-code", env={"HOME": str(home)}))
+    listed = subprocess.run(
+        [str(claude), "mcp", "list"],
+        cwd=project,
+        env={"PATH": os.environ["PATH"], "HOME": str(home), "DISABLE_AUTOUPDATER": "1"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert listed.returncode == 0, listed.stderr
+    page = (Path(__file__).resolve().parents[2] / "docs" / "guide" / "connect.md").read_text()
+    said = re.search(r"`claude mcp list` says `memdesk: /usr/bin/memdesk mcp( - .+?)`", page)
+    assert said, "the Connect page shows what `claude mcp list` says"
+    server = json.loads((home / ".claude.json").read_text())["mcpServers"]["memdesk"]
+    assert f"memdesk: {shlex.join([server['command'], *server['args']])}{said[1]}" in listed.stdout

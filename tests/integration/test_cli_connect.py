@@ -28,6 +28,29 @@ def test_help_lists_every_client_and_its_file(memdesk: MemdeskCommand, env):
 
 
 @pytest.mark.engines("sqlite")
+def test_help_names_every_file_connect_writes_and_connect_writes_no_other(
+    memdesk: MemdeskCommand, env, tmp_path
+):
+    # The store also in MEMDESK_DATA_DIR, where the help finds the settings file it names.
+    store = memdesk.data_dir
+    env = {**env, "MEMDESK_DATA_DIR": str(store)}
+    home = Path(env["HOME"])
+    shown = out(memdesk("connect", "--help", env=env))
+    claude = shown[shown.index("  claude-code  ") : shown.index("  claude-desktop  ")]
+    assert f"{home}/.claude.json" in claude and f"and its hooks: {home}/.claude/settings.json" in claude
+    assert f"{home}/.pi/agent/extensions/memdesk.ts" in shown
+    assert "claude-code, codex and pi also write Memdesk's own settings" in shown
+    assert f"{store}/config.toml" in " ".join(shown.split())
+
+    before = {path for path in tmp_path.rglob("*") if path.is_file()}
+    out(memdesk("connect", "claude-code", env=env))
+    written = {path for path in tmp_path.rglob("*") if path.is_file()} - before
+    named = {path for path in written if str(path) in " ".join(shown.split())}
+    # Everything else it left is the store itself, which help does not list.
+    assert named == {home / ".claude.json", home / ".claude" / "settings.json", store / "config.toml"}
+
+
+@pytest.mark.engines("sqlite")
 def test_connect_twice_then_disconnect_twice(memdesk: MemdeskCommand, env):
     config = Path(env["HOME"]) / ".cursor" / "mcp.json"
     config.parent.mkdir()

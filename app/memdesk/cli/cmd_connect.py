@@ -18,11 +18,31 @@ HELP_WIDTH = 88
 
 
 def _client_list() -> str:
+    """Every file each client's connect writes, resolved for this machine."""
+    from memdesk.paths import resolve_paths
+    from memdesk.services.clients.connect import has_transcript_source, hooks_file
+
     width = max(len(client.name) for client in CLIENTS)
-    lines = [f"  {client.name:<{width}}  {client.title}: {client.config_path()}" for client in CLIENTS]
+    lines = []
+    for client in CLIENTS:
+        lines.append(f"  {client.name:<{width}}  {client.title}: {client.config_path()}")
+        hooks = hooks_file(client)
+        if hooks is not None:
+            lines.append(f"  {'':<{width}}    and its hooks: {hooks}")
     lines.append(f"  {PI:<{width}}  pi (an extension, not MCP): {_pi_extension_path()}")
     lines.append(
         f"  {STDIO_CLIENT:<{width}}  any other client (--print only): the command that starts the server"
+    )
+    with_source = [name for name in [*BY_NAME, PI] if has_transcript_source(name)]
+    lines.append(
+        textwrap.fill(
+            f"{', '.join(with_source[:-1])} and {with_source[-1]} also write Memdesk's own settings "
+            f"file, to turn their transcript source on: {resolve_paths().config_file} (with --data-dir "
+            "or --config, that one's).",
+            HELP_WIDTH,
+            break_on_hyphens=False,
+            break_long_words=False,
+        )
     )
     return "\n".join(lines)
 
@@ -53,7 +73,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             HELP_WIDTH,
             break_on_hyphens=False,
         ),
-        epilog="clients and the files they read on this machine:\n" + _client_list(),
+        epilog="clients, and every file connect writes for each on this machine:\n" + _client_list(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     connect.add_argument(

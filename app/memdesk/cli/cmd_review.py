@@ -27,7 +27,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="List, approve or reject the writes assistants made that wait for your review.",
     )
     sub = review.add_subparsers(dest="action", metavar="ACTION", required=True)
-    listing = sub.add_parser("list", help="the writes waiting, newest first")
+    listing = sub.add_parser(
+        "list",
+        help="the writes waiting, newest first",
+        description="Each write waiting, newest first: #ID, when it was held, the assistant and what "
+        "it wants to do; then its text, where it goes (as Review's Goes to column says it) and why "
+        "it waits.",
+    )
     listing.add_argument("--json", action="store_true", help="print JSON")
     listing.add_argument("--assistant", metavar="NAME", help="only this assistant's")
     listing.set_defaults(handler=review_list)
@@ -118,11 +124,13 @@ def review_list(args: argparse.Namespace, app: Memdesk) -> int:
         print(json.dumps([_held_json(app, held) for held in waiting], ensure_ascii=False, indent=2))
         return 0
     from memdesk.core.timefmt import format_iso
+    from memdesk.services.review import GOES_TO
 
     for held in waiting:
         print(f"#{held.id}\t{format_iso(held.created_at)}\t{held.actor}\t{held.write.title}")
         if held.write.content:
             print(f"\t{one_line(held.write.content)}")
+        print(f"\t{GOES_TO.lower()}: {app.review.where(held.write)}")
         print(f"\twhy: {'; '.join(held.reasons)}")
         for change in app.review.unseen_changes(held):
             print(f"\tchanged since it was held: {change.what} now reads: {one_line(change.now)}")

@@ -49,6 +49,8 @@ log = logging.getLogger(__name__)
 HELD_WRITES = HeldWrite.__tablename__  # History's name for a held write's changes
 # The first page of the Review list; the window loads further pages as it scrolls.
 PAGE = 200
+# How the window and the command name where a held write would go (``where``).
+GOES_TO = "Goes to"
 
 
 class Operation(StrEnum):

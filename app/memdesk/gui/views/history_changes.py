@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from memdesk.gui.views.review import GOES_TO, REPLACES_STORED, WANTS_TO, WHY_IT_WAITS
+from memdesk.gui.views.review import REPLACES_STORED, WANTS_TO, WHY_IT_WAITS
 from memdesk.gui.widgets import display
 from memdesk.services.history import ChangeInfo, item_label
 from memdesk.services.memdesk import Memdesk
-from memdesk.services.review import HELD_WRITES, HeldInfo, recorded_held_info
+from memdesk.services.review import GOES_TO, HELD_WRITES, HeldInfo, recorded_held_info
 
 TEXT = "content"  # every table's text column: shown last, on lines of its own
 DELETED = "deleted_at"  # read as where the item is (Trash or not), not as a field

@@ -46,7 +46,7 @@ from memdesk.services.compaction.render import diff_lines
 from memdesk.services.documents import appended
 from memdesk.services.health import Fact
 from memdesk.services.memdesk import Memdesk
-from memdesk.services.review import PAGE, HeldInfo, Operation
+from memdesk.services.review import GOES_TO, PAGE, HeldInfo, Operation
 
 EMPTY_TEXT = (
     "Nothing waits for review.\n\nWhen an assistant writes something that needs your look (what its "
@@ -55,7 +55,6 @@ EMPTY_TEXT = (
 )
 # How Review speaks of a held write; History's Before/After says it in the same words.
 WANTS_TO = "wants to"
-GOES_TO = "Goes to"
 WHY_IT_WAITS = "Why it waits"
 REPLACES_STORED = "Replaces what is stored"
 CHANGED_SINCE_HELD = "Changed since held"

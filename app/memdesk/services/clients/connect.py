@@ -36,6 +36,11 @@ class ClientStatus:
     problem: str = ""  # why connect or disconnect cannot change the config; empty when they can
 
 
+def hooks_file(client: Client) -> Path | None:
+    """The file that holds ``client``'s hooks, when ``connect`` sets some up (Claude Code's)."""
+    return claude_code.settings_path() if client.name == "claude-code" else None
+
+
 def _edits(client: Client, start: tuple[str, list[str]] | None) -> list[Edit]:
     """What ``client``'s files would become with the server that runs ``start`` (command,
     arguments) in them, or with none (``start`` None)."""
@@ -51,13 +56,14 @@ def _edits(client: Client, start: tuple[str, list[str]] | None) -> list[Edit]:
         else json_config.set_server(client.key, SERVER_NAME, lambda current: client.updated(current, *start))
     )
     edits = [json_config.edit(path, server)]
-    if client.name == "claude-code":
+    hooks_path = hooks_file(client)
+    if hooks_path is not None:
         hooks = (
             claude_code.drop_hooks
             if start is None
             else claude_code.set_hooks(claude_code.hook_command(*start))
         )
-        edits.append(json_config.edit(claude_code.settings_path(), hooks))
+        edits.append(json_config.edit(hooks_path, hooks))
     return edits
 
 
