@@ -68,7 +68,11 @@ def test_status_of_a_trusted_project_and_an_over_cap_index(app, tmp_path, capsys
     assert run(app, "status", "--project", str(project), "--trusted") == 0
     out = capsys.readouterr().out
     assert "Injection into the prompt: on" in out
-    assert "not created yet" in out  # the global folder
+    global_index = app.files_global_dir / "MEMORY.md"
+    assert (
+        "  no MEMORY.md yet: an assistant that keeps MEMORY.md writes it, or create it yourself "
+        f"at {global_index}\n"
+    ) in out
     assert f"Project scope: {project}/.pi/memory (trusted)" in out
     assert "injected 252 of 700 bytes, 36 of 100 lines" in out
     assert "warning: MEMORY.md is over the cap" in out
