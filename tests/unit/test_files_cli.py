@@ -149,3 +149,17 @@ def test_a_bad_setting_is_warned_about_and_the_default_used(app, capsys):
     captured = capsys.readouterr()
     assert "memdesk: warning:" in captured.err and "max_inject_lines" in captured.err
     assert "the first 200 lines" in captured.out
+
+
+def test_a_trusted_project_needs_no_trusted_flag_and_a_file_cannot_be_trusted(app, tmp_path, capsys):
+    project = tmp_path / "repo"
+    write(project / ".pi" / "memory" / "topic.md", "t")
+    with pytest.raises(BadInputError, match="not a folder"):
+        run(app, "trust", str(project / ".pi" / "memory" / "topic.md"))
+    assert not app.paths.config_file.exists()
+    with pytest.raises(BadInputError, match="trusted project"):
+        run(app, "archive", "project", "topic.md", "--project", str(project))
+    assert run(app, "trust", str(project)) == 0
+    assert "file scopes are off" in capsys.readouterr().err
+    assert run(app, "archive", "project", "topic.md", "--project", str(project)) == 0
+    assert (project / ".pi" / "memory" / "archive" / "topic.md").exists()
