@@ -10,6 +10,7 @@ trusted project's MEMORY.md is in the prompt as for Claude Code's hook.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memdesk.core.projects import app_id_for_folder
@@ -24,7 +25,7 @@ NAME = "pi"  # the assistant python:pi
 def prompt(assistant: Assistant, folder: str) -> str:
     """The prompt for a session working in ``folder``, as pi reads it: the folder's app, and
     its project's MEMORY.md when the person trusts the project."""
-    return assistant.prompt(project=folder).data["text"]
+    return assistant.prompt(project=str(Path(folder).absolute())).data["text"]
 
 
 def remember(assistant: Assistant, folder: str, text: str) -> str:

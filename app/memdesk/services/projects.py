@@ -3,8 +3,8 @@
 The one list of trusted projects is the setting ``files.trusted_projects``: folders, compared
 by their real path. A session's working folder is in a trusted project when the folder itself
 is listed, or the repository root above it is; that project's ``.pi/memory`` is then the
-project scope of the prompt. Deciding this looks at ``.git`` only, and only in folders inside
-a listed one: a project's memory folder is never looked at before it is trusted.
+project scope of the prompt. Deciding this looks at ``.git`` only (for a repository's root),
+never at ``.pi``: a project's memory folder is not looked at before it is trusted.
 """
 
 from __future__ import annotations
