@@ -129,6 +129,10 @@ class Assistant:
         """Add a memory to an app (at the app's cap, one is merged or moved to Trash)."""
         return self._run("app_memory_add", app, content)
 
+    def app_memory_edit(self, app: str, id: int, content: str) -> Reply:
+        """Replace the text of one of an app's memories (it keeps its id and creation time)."""
+        return self._run("app_memory_edit", app, id, content)
+
     def app_memory_delete(self, app: str, id: int) -> Reply:
         """Move one of an app's memories to Trash."""
         return self._run("app_memory_delete", app, id)

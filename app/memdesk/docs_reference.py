@@ -447,7 +447,7 @@ PYTHON_API: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("Memdesk", "memdesk.services.memdesk:Memdesk", ("open", "close", "now", "is_empty")),
     ("app.entries", "memdesk.services.entries:Entries", ("upsert", "add", "get", "list", "delete_key")),
     ("app.working", "memdesk.services.working:WorkingMemory", ("state", "write", "extend", "pin", "expire")),
-    ("app.apps", "memdesk.services.apps:AppMemories", ("add", "memories", "get", "delete", "purge")),
+    ("app.apps", "memdesk.services.apps:AppMemories", ("add", "memories", "get", "edit", "delete", "purge")),
     ("app.recall", "memdesk.services.recall:Recall", ("entries",)),
     ("app.prompt", "memdesk.services.prompt:Composer", ("compose",)),
     ("PromptSpec", "memdesk.services.prompt:PromptSpec", ()),

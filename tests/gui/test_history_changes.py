@@ -125,6 +125,24 @@ def test_a_rejected_restored_and_edited_held_write_says_what_was_decided(memdesk
     )
 
 
+def test_an_approved_app_memory_edit_is_one_step_with_the_memorys_old_and_new_text(memdesk_app):
+    memory_id = memdesk_app.apps.add("ui", "Prefers light mode").memory.id
+    memdesk_app.assistants.set_level(AGENT, "review-everything")
+    held = _hold(memdesk_app, Write.edit_app_memory("ui", memory_id, "Prefers dark mode", 200))
+    memdesk_app.review.approve([held])
+
+    rows = _rows(memdesk_app, f"Approve: Edit memory {memory_id} of ui")
+    assert {row.item: row.what for row in rows} == {
+        f"Held write {held}": "approved",
+        f"App memory {memory_id}": "changed text",
+    }
+    [text] = [row for row in rows if row.item == f"App memory {memory_id}"]
+    assert (text.before, text.after) == ("Prefers light mode", "Prefers dark mode")
+    approved = _held_row(memdesk_app, f"Approve: Edit memory {memory_id} of ui")
+    assert approved.after.splitlines()[0].startswith(f"{AGENT} wants to Edit memory {memory_id} of ui")
+    assert f"Goes to: the memories of app ui (the text of memory {memory_id})" in approved.after
+
+
 def test_every_kind_of_change_reads_in_words(memdesk_app):
     _one_change_of_each_kind(memdesk_app)
     tables: set[str] = set()

@@ -99,6 +99,20 @@ def test_a_replacement_shows_the_diff_and_invisible_characters_are_visible(qtbot
     assert "Goes to: your assistant's prompt, every time (user/profile)" in view.detail.summary.text()
 
 
+def test_a_held_app_memory_edit_shows_the_memorys_text_before_and_after(qtbot, memdesk_app, tasks, settle):
+    memory_id = memdesk_app.apps.add("ui", "Prefers light mode").memory.id
+    memdesk_app.assistants.set_level("mcp:web-agent", TrustLevel.REVIEW_EVERYTHING)
+    held = _hold(
+        memdesk_app, "mcp:web-agent", Write.edit_app_memory("ui", memory_id, "Prefers dark mode", 200)
+    )
+    view = review_view(qtbot, memdesk_app, tasks, settle)
+    _select(view, held)
+    assert f"Edit memory {memory_id} of ui" in view.detail.summary.text()
+    assert view.detail.diff.isVisibleTo(view)
+    diff = view.detail.diff.text()
+    assert "Prefers light mode" in diff and "Prefers dark mode" in diff
+
+
 def test_approve_goes_live_as_one_step_and_undo_holds_it_again(
     qtbot, memdesk_app, tasks, settle, make_window
 ):

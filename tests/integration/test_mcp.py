@@ -18,6 +18,7 @@ TOOLS = {
     "memory_forget",
     "app_memories",
     "app_memory_add",
+    "app_memory_edit",
     "app_memory_delete",
     "working_memory",
     "working_memory_set",
@@ -64,6 +65,17 @@ def test_every_tool_resource_and_the_prompt(memdesk: MemdeskCommand):
                 second.structuredContent["id"],
                 memory_id,
             ]
+            edited = await call_ok(
+                s, "app_memory_edit", app="calendar", id=memory_id, content="Prefers meetings after 3pm"
+            )
+            assert edited.structuredContent == {
+                "app": "calendar",
+                "id": memory_id,
+                "content": "Prefers meetings after 3pm",
+                "updated_at": edited.structuredContent["updated_at"],
+                "held": False,
+            }
+            assert text_of(edited) == f"Changed the text of memory {memory_id} of calendar."
             await call_ok(s, "app_memory_delete", app="calendar", id=second.structuredContent["id"])
 
             await call_ok(s, "working_memory_set", content="Shipping the MCP server")
@@ -107,7 +119,7 @@ def test_every_tool_resource_and_the_prompt(memdesk: MemdeskCommand):
             assert (await s.read_resource("memdesk://working")).contents[0].text.startswith("## ")
             assert (await s.read_resource("memdesk://documents/user/profile")).contents[0].text == "Name: Ada"
             app_text = (await s.read_resource("memdesk://apps/calendar/memories")).contents[0].text
-            assert "Prefers meetings after 2pm" in app_text
+            assert "Prefers meetings after 3pm" in app_text and "2pm" not in app_text
             # A namespace holds a slash, which a client may send as it is or escaped.
             for uri in ("memdesk://documents/user/facts", "memdesk://documents/user%2Ffacts"):
                 assert (await s.read_resource(uri)).contents[0].text.startswith("- Has a cat\n")
@@ -120,6 +132,7 @@ def test_every_tool_resource_and_the_prompt(memdesk: MemdeskCommand):
     history = out(memdesk("history", "--actor", "mcp:claude-desktop", "--limit", "100"))
     labels = [line.split("\t")[4] for line in history.splitlines()]
     assert "Save entry user_language_pref" in labels and "Delete entry trip" in labels
+    assert "Edit memory 1 of calendar" in labels
     assert all(line.split("\t")[2] == "mcp:claude-desktop" for line in history.splitlines())
     assert out(memdesk("history", "--actor", "cli")).count("\n") == 1  # the profile set up above
     name, calls = peek.rows(data, "SELECT name, calls FROM agent_clients")[0]
@@ -179,6 +192,12 @@ BAD_CALLS = [
     ("app_memories", {"app": "bad app!"}, "app"),
     ("app_memory_add", {"app": "", "content": "hello there"}, "app"),
     ("app_memory_add", {"app": "cal", "content": "x" * 201}, "content"),
+    ("app_memory_edit", {"app": "cal", "id": 999, "content": "Prefers evenings"}, "id"),
+    ("app_memory_edit", {"app": "other", "id": 1, "content": "Prefers evenings"}, "id"),
+    ("app_memory_edit", {"app": "cal", "id": "one", "content": "Prefers evenings"}, "id"),
+    ("app_memory_edit", {"app": "cal", "id": 1, "content": ""}, "content"),
+    ("app_memory_edit", {"app": "cal", "id": 1, "content": "x" * 201}, "content"),
+    ("app_memory_edit", {"app": "cal", "id": 1}, "content is required"),
     ("app_memory_delete", {"app": "cal", "id": 999}, "id"),
     ("app_memory_delete", {"app": "cal", "id": "one"}, "id"),
     ("app_memory_delete", {"app": "other", "id": 1}, "id"),
@@ -278,6 +297,7 @@ def _an_entry_and_an_app_memory(memdesk: MemdeskCommand) -> None:
                 ("document_append", {"namespace": "user/facts", "text": "x"}),
                 ("session_log", {"session": "web:1", "role": "user", "content": "x"}),
                 ("app_memory_add", {"app": "cal", "content": "hello there"}),
+                ("app_memory_edit", {"app": "cal", "id": 1, "content": "Prefers evenings"}),
                 ("memory_forget", {"key": "lang"}),
             ],
             [

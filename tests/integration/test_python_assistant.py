@@ -119,3 +119,36 @@ def test_what_a_call_raises_is_a_public_class_of_memdesk_errors(
         assert type(raised).__module__ == "memdesk.errors" and getattr(memdesk.errors, type(raised).__name__)
     assert "may read only the apps the person chose for it" in outside.value.message
     assert bad.value.argument == "since"
+
+
+def test_an_assistant_edits_an_app_memory_in_place_as_its_add_and_delete_siblings_answer(
+    person: MemdeskCommand,
+):
+    from memdesk.errors import ArgumentError
+
+    with Assistant.open("mybot") as bot:
+        added = bot.app_memory_add("ui", "Prefers light mode").data["id"]
+        other = bot.app_memory_add("mail", "Signs off with 'Best'").data["id"]
+        edited = bot.app_memory_edit("ui", added, "Prefers dark mode")
+        assert edited.data == {
+            "app": "ui",
+            "id": added,
+            "content": "Prefers dark mode",
+            "updated_at": edited.data["updated_at"],
+            "held": False,
+        }
+        [memory] = bot.app_memories("ui").data["memories"]
+        assert (memory["id"], memory["content"]) == (added, "Prefers dark mode")
+        with pytest.raises(ArgumentError) as not_its_app:
+            bot.app_memory_edit("ui", other, "Signs off with 'Cheers'")
+        assert not_its_app.value.argument == "id"
+        with pytest.raises(ArgumentError) as empty:
+            bot.app_memory_edit("ui", added, "  ")
+        assert empty.value.argument == "content"
+        held = bot.app_memory_edit("ui", added, ATTACK[:150])
+        assert held.data["held"] is True and "not in memory yet" in held.text
+        assert bot.app_memories("ui").data["memories"][0]["content"] == "Prefers dark mode"
+
+    labels = [line.split("\t")[4] for line in out(person("history", "--actor", "python:mybot")).splitlines()]
+    assert labels[:2] == [f"Hold for review: Edit memory {added} of ui", f"Edit memory {added} of ui"]
+    assert f"python:mybot\tEdit memory {added} of ui" in out(person("review", "list"))

@@ -7,7 +7,7 @@ import json
 
 import anyio
 import pytest
-from tests.support.cli import MemdeskCommand, fails, out
+from tests.support.cli import MemdeskCommand, fails, out, store_of
 from tests.support.mcp_client import call_ok, connect, text_of
 
 ATTACK = (
@@ -125,3 +125,39 @@ def test_a_held_write_over_a_key_another_assistant_wrote_since_waits_for_replace
         assert person.entries.get("train-b").content == "Train B leaves at 9:10."
     finally:
         person.close()
+
+
+def test_a_held_app_memory_edit_is_approved_as_one_step_that_undo_reverts(memdesk: MemdeskCommand):
+    with store_of(memdesk) as person:
+        memory_id = person.apps.add("editor", "Prefers light mode").memory.id
+        person.assistants.set_level("mcp:web-agent", "review-everything")
+
+    async def edit() -> dict:
+        async with connect(memdesk.data_dir, "web-agent") as s:
+            result = await call_ok(
+                s, "app_memory_edit", app="editor", id=memory_id, content="Prefers dark mode"
+            )
+            assert "waits until the person approves it" in text_of(result)
+            listed = await call_ok(s, "app_memories", app="editor")
+            assert [m["content"] for m in listed.structuredContent["memories"]] == ["Prefers light mode"]
+            return result.structuredContent
+
+    held = anyio.run(edit)
+    assert held["held"] is True
+    assert held["target"] == f"the memories of app editor (the text of memory {memory_id})"
+    with store_of(memdesk) as person:
+        [waiting] = person.review.list()
+        assert (waiting.write.title, waiting.write.content) == (
+            f"Edit memory {memory_id} of editor",
+            "Prefers dark mode",
+        )
+        person.review.approve([held["review_id"]])
+        [approved] = person.apps.memories("editor")
+        assert (approved.id, approved.content) == (memory_id, "Prefers dark mode")
+        step = person.history.list(1)[0]
+        assert (step.actor, step.label) == ("mcp:web-agent", f"Approve: Edit memory {memory_id} of editor")
+
+    assert out(memdesk("undo")).startswith(f"undid #{step.id}")
+    with store_of(memdesk) as person:
+        [undone] = person.apps.memories("editor")
+        assert (undone.id, undone.content) == (memory_id, "Prefers light mode")

@@ -155,6 +155,53 @@ def test_approving_a_write_whose_target_was_deleted_meanwhile_says_so(memdesk_ap
     assert app.review.count() == 1
 
 
+def test_a_held_app_memory_edit_names_the_memory_and_approves_the_persons_text_in_place(memdesk_app):
+    app = memdesk_app
+    memory = app.apps.add("ui", "Prefers light mode").memory
+    app.assistants.set_level(AGENT, TrustLevel.REVIEW_EVERYTHING)
+    held = _as_agent(app, Write.edit_app_memory("ui", memory.id, "Prefers dark mode", 200)).held
+    assert held.write.title == f"Edit memory {memory.id} of ui"
+    assert app.review.where(held.write) == f"the memories of app ui (the text of memory {memory.id})"
+    assert app.review.current(held) == "Prefers light mode"
+    assert app.apps.get(memory.id).content == "Prefers light mode"
+    app.review.approve([held.id], edited="Prefers dark mode after sunset")
+    edited = app.apps.get(memory.id)
+    assert (edited.content, edited.created_at) == ("Prefers dark mode after sunset", memory.created_at)
+    assert len(app.apps.memories("ui")) == 1
+
+
+def test_a_held_app_memory_edit_is_refused_once_its_memory_changed_or_went(memdesk_app):
+    app = memdesk_app
+    kept, gone = (app.apps.add("ui", text).memory.id for text in ("Prefers light mode", "Uses a big font"))
+    app.assistants.set_level(AGENT, TrustLevel.REVIEW_EVERYTHING)
+    changed = _as_agent(app, Write.edit_app_memory("ui", kept, "Prefers dark mode", 200)).held
+    removed = _as_agent(app, Write.edit_app_memory("ui", gone, "Uses a small font", 200)).held
+    app.apps.edit(kept, "Prefers the system's mode")
+    app.apps.delete([gone])
+    with pytest.raises(ChangedSinceHeldError) as refused:
+        app.review.approve([changed.id])
+    [change] = refused.value.changes
+    assert (change.what, change.now, change.put) == (
+        f"memory {kept} of ui",
+        "Prefers the system's mode",
+        "Prefers dark mode",
+    )
+    with pytest.raises(ConflictError, match=f"the memory {gone} of ui was deleted after {AGENT} wrote this"):
+        app.review.approve([removed.id], replace=True)
+    app.review.approve([changed.id], replace=True)
+    assert app.apps.get(kept).content == "Prefers dark mode"
+    assert [held.id for held in app.review.list()] == [removed.id]
+
+
+def test_an_app_memory_edit_is_checked_like_an_add(memdesk_app):
+    with pytest.raises(BadInputError, match="memory text"):
+        Write.edit_app_memory("ui", 1, " ", 200)
+    with pytest.raises(BadInputError, match="the limit is 200"):
+        Write.edit_app_memory("ui", 1, "x" * 201, 200)
+    with pytest.raises(BadInputError, match="app id"):
+        Write.edit_app_memory("bad app", 1, "Prefers dark mode", 200)
+
+
 def test_approve_all_from_one_assistant_leaves_the_others(memdesk_app):
     app = memdesk_app
     for key in ("a", "b"):

@@ -23,7 +23,12 @@ from memdesk.errors import (
     StoreError,
 )
 from memdesk.servers.operations import Operation, Param, parse_json_body, parse_text_params
-from memdesk.servers.permissions import check_may_add_app_memory, check_may_forget, check_may_write
+from memdesk.servers.permissions import (
+    check_may_add_app_memory,
+    check_may_edit_app_memory,
+    check_may_forget,
+    check_may_write,
+)
 from memdesk.servers.reads import PromptBody, record
 from memdesk.services.apps import MemoryRow, check_app_id
 from memdesk.services.entries import check_key
@@ -136,6 +141,16 @@ def delete_app_memory(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
     check_may_forget(app.settings)
     outcome = app.review.submit(Write.delete_app_memory(app_id, memory_id))
     return _held(app, outcome) if outcome.held else {"success": True}
+
+
+def edit_app_memory(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
+    app_id, memory_id = check_app_id(args["appId"]), args["memoryId"]
+    write = Write.edit_app_memory(
+        app_id, memory_id, args["content"], app.settings.memory.app_memory_max_chars
+    )
+    check_may_edit_app_memory(app, app_id, memory_id)
+    outcome = app.review.submit(write)
+    return _held(app, outcome) if outcome.held else _memory_json(outcome.result)
 
 
 def compose_prompt(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
@@ -308,6 +323,19 @@ OPERATIONS: tuple[Operation, ...] = (
         path_params=(_APP_ID, Param("memoryId", "integer", required=True)),
         errors=(401, 403, 404, 422),
         may_hold=True,
+    ),
+    Operation(
+        "PUT",
+        "/apps/{appId}/memories/{memoryId}",
+        "Change the text of one memory of an app (its id and createdAt stay; updatedAt is now)",
+        edit_app_memory,
+        _MEMORY,
+        path_params=(_APP_ID, Param("memoryId", "integer", required=True)),
+        body=(Param("content", required=True, description="the memory's whole new text"),),
+        errors=(401, 403, 404, 413, 422),
+        may_hold=True,
+        description="404 for a memory that is not this app's, is in Trash or has expired; "
+        "422 for empty text or text over the setting memory.app_memory_max_chars.",
     ),
     Operation(
         "GET",

@@ -39,6 +39,7 @@ RecallLimit = Annotated[
 Moment = Annotated[str | int | None, Field(description=MOMENT_FORMS)]
 AppId = Annotated[str, Field(description="app id, e.g. calendar", min_length=1)]
 MemoryText = Annotated[str, Field(min_length=1)]  # bounded by the setting memory.app_memory_max_chars
+MemoryId = Annotated[int, Field(description="memory id from app_memories", ge=1)]
 Namespace = Annotated[str, _text("e.g. user/facts", MAX_NAME_CHARS)]
 DocumentText = Annotated[str, _text(None, MAX_DOCUMENT_CHARS)]
 SessionId = Annotated[str, _text(SESSION_ID_FORM, MAX_NAME_CHARS)]

@@ -44,6 +44,7 @@ from memdesk.servers.arguments import (
     EntryText,
     Importance,
     Key,
+    MemoryId,
     MemoryText,
     Message,
     Moment,
@@ -76,9 +77,9 @@ user something they may have told you already, and when a task touches their pro
 or plans, call `memory_recall` with a few words of the subject.
 When to write: when the user states a preference, decision or fact that will matter in a later
 conversation, or corrects you, call `memory_store` with a short snake_case key (the same key
-later replaces it). Keep one app's notes with `app_memory_add`, and what the user is working
-on now with `working_memory_set`. Do not store secrets, passing chatter, or what the prompt
-already says.
+later replaces it). Keep one app's notes with `app_memory_add` (change one that no longer
+holds with `app_memory_edit`), and what the user is working on now with `working_memory_set`.
+Do not store secrets, passing chatter, or what the prompt already says.
 The user reviews what assistants write: a write may come back with `held: true`. It then waits
 for their approval; do not write it again. Every write is recorded under your name and can be
 undone, so write only what you would be glad for them to read."""
@@ -110,6 +111,11 @@ APP_ADD_DESC = """\
 Add one short memory (a sentence, at most 200 characters by default) about this conversation
 for later ones in the same app. At the cap, Memdesk decides which existing memory to drop or
 merge, as compaction does; the reply says what happened."""
+
+APP_EDIT_DESC = """\
+Replace the text of one of an app's memories by its id (from app_memories) when it has changed,
+e.g. a preference the user revised. The memory keeps its id and creation date; the old text stays
+in the user's History, where they can undo the change."""
 
 APP_DELETE_DESC = """\
 Delete one of an app's memories by its id (from app_memories) when it is wrong or outdated.
@@ -173,6 +179,9 @@ LOG_LEVELS: tuple[LoggingLevel, ...] = (
 READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
 WRITES = ToolAnnotations(readOnlyHint=False, destructiveHint=False, openWorldHint=False)
 DELETES = ToolAnnotations(readOnlyHint=False, destructiveHint=True, openWorldHint=False)
+# Replacing a text in place is a destructive update in the protocol's terms; doing it twice
+# leaves the same text.
+REPLACES = ToolAnnotations(readOnlyHint=False, destructiveHint=True, idempotentHint=True, openWorldHint=False)
 
 PROMPT_TEMPLATE = "memdesk://prompt{?app,session,message}"
 DOCUMENT_TEMPLATE = "memdesk://documents/{namespace}"
@@ -374,11 +383,15 @@ class MemdeskMCP:
         ) -> Annotated[CallToolResult, results.AppMemoryAddResult]:
             return await self.call(ctx, "app_memory_add", app, content)
 
+        @tool(description=APP_EDIT_DESC, annotations=REPLACES)
+        async def app_memory_edit(
+            app: AppId, id: MemoryId, content: MemoryText, ctx: Context
+        ) -> Annotated[CallToolResult, results.AppMemoryEditResult]:
+            return await self.call(ctx, "app_memory_edit", app, id, content)
+
         @tool(description=APP_DELETE_DESC, annotations=DELETES)
         async def app_memory_delete(
-            app: AppId,
-            id: Annotated[int, Field(description="memory id from app_memories", ge=1)],
-            ctx: Context,
+            app: AppId, id: MemoryId, ctx: Context
         ) -> Annotated[CallToolResult, results.AppMemoryDeleteResult]:
             return await self.call(ctx, "app_memory_delete", app, id)
 

@@ -60,6 +60,13 @@ class AppMemoryAddResult(Conflicting):
     reason: str | None = None
 
 
+class AppMemoryEditResult(Conflicting):
+    app: str | None = None
+    id: int | None = None
+    content: str | None = None
+    updated_at: str | None = None
+
+
 class AppMemoryDeleteResult(WriteResult):
     app: str | None = None
     id: int | None = None

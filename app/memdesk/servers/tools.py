@@ -28,7 +28,12 @@ from memdesk.servers.arguments import (
     MAX_QUERY_CHARS,
     MAX_RECALL_LIMIT,
 )
-from memdesk.servers.permissions import check_may_add_app_memory, check_may_forget, check_may_write
+from memdesk.servers.permissions import (
+    check_may_add_app_memory,
+    check_may_edit_app_memory,
+    check_may_forget,
+    check_may_write,
+)
 from memdesk.services.apps import check_app_id
 from memdesk.services.context import check_text
 from memdesk.services.entries import check_category, check_entry_importance, check_key
@@ -360,10 +365,39 @@ class MemoryTools:
         }
         return self._naming_conflicts(outcome, Reply(text, data))
 
+    @staticmethod
+    def _memory_id(value: object) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ArgumentError("id", f"expected a memory id (a whole number), not {value!r}")
+        return value
+
+    def app_memory_edit(self, app: str, id: int, content: str) -> Reply:
+        app_id, memory_id = self._app(app), self._memory_id(id)
+        max_chars = self.app.settings.memory.app_memory_max_chars
+        content = _text("content", content, max_chars)
+        with argument("id"):
+            try:
+                check_may_edit_app_memory(self.app, app_id, memory_id)
+            except NotFoundError as error:
+                raise BadInputError(error.message) from None
+        outcome = self._submit(Write.edit_app_memory(app_id, memory_id, content, max_chars))
+        if outcome.held:
+            return self._naming_conflicts(outcome, self._held_reply(outcome))
+        memory = outcome.result
+        data = {
+            "app": app_id,
+            "id": memory.id,
+            "content": memory.content,
+            "updated_at": format_iso(memory.updated_at),
+            "held": False,
+        }
+        return self._naming_conflicts(
+            outcome, Reply(f"Changed the text of memory {memory.id} of {app_id}.", data)
+        )
+
     def app_memory_delete(self, app: str, id: int) -> Reply:
         app_id = self._app(app)
-        if isinstance(id, bool) or not isinstance(id, int) or id < 1:
-            raise ArgumentError("id", f"expected a memory id (a whole number), not {id!r}")
+        id = self._memory_id(id)
         self._may_forget()
         with argument("id"):
             try:

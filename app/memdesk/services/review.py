@@ -33,7 +33,7 @@ from memdesk.errors import (
     NotFoundError,
     UnseenChange,
 )
-from memdesk.services.apps import check_app_id
+from memdesk.services.apps import MemoryRow, check_app_id
 from memdesk.services.context import MAX_DOCUMENT_CHARS, MAX_ENTRY_CHARS, check_text
 from memdesk.services.entries import check_category, check_entry_importance, check_key
 from memdesk.services.sessions import check_role
@@ -58,13 +58,20 @@ class Operation(StrEnum):
     APPEND_DOCUMENT = "append_document"
     ADD_APP_MEMORY = "add_app_memory"
     DELETE_APP_MEMORY = "delete_app_memory"
+    EDIT_APP_MEMORY = "edit_app_memory"
     PURGE_APP = "purge_app"
     LOG_MESSAGE = "log_message"
 
 
 # Operations that change or remove something that exists: approving checks it still does.
 _REPLACES = frozenset(
-    {Operation.SAVE_ENTRY, Operation.FORGET_ENTRY, Operation.APPEND_DOCUMENT, Operation.DELETE_APP_MEMORY}
+    {
+        Operation.SAVE_ENTRY,
+        Operation.FORGET_ENTRY,
+        Operation.APPEND_DOCUMENT,
+        Operation.DELETE_APP_MEMORY,
+        Operation.EDIT_APP_MEMORY,
+    }
 )
 # Operations whose approving replaces or removes text: what is there is kept when the write is
 # held, and approving refuses (unless told to replace it) when that text changed meanwhile.
@@ -74,9 +81,12 @@ _OVERWRITES = frozenset(
         Operation.FORGET_ENTRY,
         Operation.SET_WORKING,
         Operation.DELETE_APP_MEMORY,
+        Operation.EDIT_APP_MEMORY,
         Operation.PURGE_APP,
     }
 )
+# Operations on one memory of an app: the target is the memory's id, its app an argument.
+_ONE_MEMORY = frozenset({Operation.DELETE_APP_MEMORY, Operation.EDIT_APP_MEMORY})
 # What approving each operation does, in a few words ("Save entry home_city").
 _VERBS = {
     Operation.SAVE_ENTRY: "Save entry",
@@ -85,6 +95,7 @@ _VERBS = {
     Operation.APPEND_DOCUMENT: "Append to",
     Operation.ADD_APP_MEMORY: "Add a memory to",
     Operation.DELETE_APP_MEMORY: "Delete memory",
+    Operation.EDIT_APP_MEMORY: "Edit memory",
     Operation.PURGE_APP: "Delete every memory of",
     Operation.LOG_MESSAGE: "Log a message in",
 }
@@ -142,6 +153,12 @@ class Write:
         return cls(Operation.DELETE_APP_MEMORY, str(memory_id), arguments={"app": app_id})
 
     @classmethod
+    def edit_app_memory(cls, app_id: str, memory_id: int, content: str, max_chars: int) -> Write:
+        check_app_id(app_id)
+        check_text(content, "memory text", max_chars)
+        return cls(Operation.EDIT_APP_MEMORY, str(memory_id), content.strip(), {"app": app_id})
+
+    @classmethod
     def purge_app(cls, app_id: str) -> Write:
         return cls(Operation.PURGE_APP, check_app_id(app_id))
 
@@ -157,8 +174,8 @@ class Write:
     @property
     def title(self) -> str:
         """What approving it does, e.g. "Save entry home_city" or "Add a memory to calendar"."""
-        if self.operation is Operation.DELETE_APP_MEMORY:
-            return f"Delete memory {self.target} of {self.arguments['app']}"
+        if self.operation in _ONE_MEMORY:
+            return f"{_VERBS[self.operation]} {self.target} of {self.arguments['app']}"
         return f"{_VERBS[self.operation]} {self.target}"
 
 
@@ -263,19 +280,21 @@ class Review:
 
     def _conflicts(self, write: Write) -> tuple[Fact, ...]:
         """Live facts that fill a slot of the write's text with another value (Memory health's
-        rule), less the entry a save overwrites anyway."""
+        rule), less the entry a save or the memory an edit overwrites anyway."""
         operation = write.operation
         if operation is Operation.SAVE_ENTRY:
             checked = write.arguments["category"] == KNOWLEDGE
         elif operation is Operation.APPEND_DOCUMENT:
             checked = self.app.health.holds_facts(write.target)
         else:
-            checked = operation is Operation.ADD_APP_MEMORY
+            checked = operation in (Operation.ADD_APP_MEMORY, Operation.EDIT_APP_MEMORY)
         if not checked:
             return ()
         found = self.app.health.conflicts_with(write.content)
-        if operation is Operation.SAVE_ENTRY:
-            found = [f for f in found if not (f.kind is ItemKind.ENTRY and f.locator == write.target)]
+        overwritten = {Operation.SAVE_ENTRY: ItemKind.ENTRY, Operation.EDIT_APP_MEMORY: ItemKind.APP_MEMORY}
+        if operation in overwritten:
+            kind = overwritten[operation]
+            found = [f for f in found if not (f.kind is kind and f.locator == write.target)]
         return tuple(found)
 
     def check_compaction(self, suspicious: list[int]) -> None:
@@ -325,6 +344,8 @@ class Review:
             return f"removes every memory of app {write.target}"
         if operation is Operation.DELETE_APP_MEMORY:
             return f"removes memory {write.target} from app {write.arguments['app']}"
+        if operation is Operation.EDIT_APP_MEMORY:
+            return f"the memories of app {write.arguments['app']} (the text of memory {write.target})"
         return f"the conversation log of {write.target} (read by compaction, not the prompt)"
 
     def _always_in_prompt(self, write: Write) -> bool:
@@ -419,7 +440,7 @@ class Review:
             if write.operation is Operation.APPEND_DOCUMENT:
                 model: type[Document | Entry | AppMemory] = Document
                 condition = Document.namespace == write.target
-            elif write.operation is Operation.DELETE_APP_MEMORY:
+            elif write.operation in _ONE_MEMORY:
                 model, condition = AppMemory, AppMemory.id == int(write.target)
             else:
                 model, condition = Entry, Entry.key == write.target
@@ -444,14 +465,20 @@ class Review:
 
                 return add_app_memory(app, write.target, write.content)
             case Operation.DELETE_APP_MEMORY:
-                memory = app.apps.get(int(write.target))
-                if memory.app_id != args["app"]:
-                    raise NotFoundError(f"memory {write.target} does not belong to {args['app']}")
-                return app.apps.delete([memory.id])
+                return app.apps.delete([self._memory_of_app(write).id])
+            case Operation.EDIT_APP_MEMORY:
+                return app.apps.edit(self._memory_of_app(write).id, write.content)
             case Operation.PURGE_APP:
                 return app.apps.purge(write.target)
             case Operation.LOG_MESSAGE:
                 return app.sessions.log(write.target, args["role"], write.content, args.get("app"))
+
+    def _memory_of_app(self, write: Write) -> MemoryRow:
+        """The memory a write on one memory names, when it is still its app's and not in Trash."""
+        memory = self.app.apps.get(int(write.target))
+        if memory.app_id != write.arguments["app"]:
+            raise NotFoundError(f"memory {write.target} does not belong to {write.arguments['app']}")
+        return memory
 
     # --- the person's decisions ----------------------------------------------------------------
 
@@ -499,7 +526,7 @@ class Review:
             case Operation.APPEND_DOCUMENT:
                 doc = self.app.documents.get(write.target)
                 return doc.content if doc is not None else None
-            case Operation.DELETE_APP_MEMORY:
+            case Operation.DELETE_APP_MEMORY | Operation.EDIT_APP_MEMORY:
                 try:
                     return self.app.apps.get(int(write.target)).content
                 except NotFoundError:
@@ -561,9 +588,11 @@ class Review:
     def _naming(write: Write) -> str:
         """The target in a few words: "entry train-b", "memory 3 of calendar"."""
         match write.operation:
+            case Operation.APPEND_DOCUMENT:
+                return f"document {write.target}"
             case Operation.SET_WORKING:
                 return f"working memory {write.target}"
-            case Operation.DELETE_APP_MEMORY:
+            case Operation.DELETE_APP_MEMORY | Operation.EDIT_APP_MEMORY:
                 return f"memory {write.target} of {write.arguments['app']}"
             case Operation.PURGE_APP:
                 return f"the memories of app {write.target}"
@@ -709,6 +738,9 @@ class Review:
             Operation.ADD_APP_MEMORY: lambda: Write.add_app_memory(
                 write.target, text, self.ctx.settings.memory.app_memory_max_chars
             ),
+            Operation.EDIT_APP_MEMORY: lambda: Write.edit_app_memory(
+                write.arguments["app"], int(write.target), text, self.ctx.settings.memory.app_memory_max_chars
+            ),
             Operation.LOG_MESSAGE: lambda: Write.log_message(
                 write.target, write.arguments["role"], text, write.arguments.get("app")
             ),
@@ -724,8 +756,7 @@ class Review:
             return
         if write.operation in (Operation.FORGET_ENTRY, Operation.DELETE_APP_MEMORY):
             raise ConflictError(f"{write.target} was deleted meanwhile; nothing was changed")
-        what = "document" if write.operation is Operation.APPEND_DOCUMENT else "entry"
         raise ConflictError(
-            f"the {what} {write.target} was deleted after {held.actor} wrote this; nothing was changed",
+            f"the {self._naming(write)} was deleted after {held.actor} wrote this; nothing was changed",
             "restore it from Trash and approve again, or reject this write",
         )

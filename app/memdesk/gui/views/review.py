@@ -60,7 +60,7 @@ WHY_IT_WAITS = "Why it waits"
 REPLACES_STORED = "Replaces what is stored"
 CHANGED_SINCE_HELD = "Changed since held"
 # Writes whose text replaces what is there: Review shows the change as a diff.
-_REPLACING = frozenset({Operation.SAVE_ENTRY, Operation.SET_WORKING})
+_REPLACING = frozenset({Operation.SAVE_ENTRY, Operation.SET_WORKING, Operation.EDIT_APP_MEMORY})
 _REMOVING = frozenset({Operation.FORGET_ENTRY, Operation.DELETE_APP_MEMORY})
 
 
