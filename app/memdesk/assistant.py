@@ -167,12 +167,14 @@ class Assistant:
         app: str | None = None,
         message: str | None = None,
         at: datetime | str | int | None = None,
+        project: str | None = None,
     ) -> Reply:
         """The system prompt a session receives, as of ``at`` (default now): a datetime (aware,
-        or naive UTC), ISO 8601 text or Unix seconds. ``data`` has its sections and who wrote
-        each item."""
+        or naive UTC), ISO 8601 text or Unix seconds. ``project``: the session's working folder
+        (a full path): its app unless ``app`` is given, and its project's MEMORY.md when the
+        person trusts the project. ``data`` has its sections and who wrote each item."""
         when = format_iso(naive_utc(at)) if isinstance(at, datetime) else at
-        return self._run("prompt", session, app, message, when)
+        return self._run("prompt", session, app, message, when, project)
 
     def compaction_propose(self, session: str) -> Reply:
         """Propose how to fold a session into memory; nothing is written yet."""

@@ -32,7 +32,7 @@ class SettingSpec:
     """One configurable key: where it lives, its type, its range and its default."""
 
     key: str  # "section.name"
-    kind: str  # "int", "float", "bool", "str", "path", "choice", "subset", "url"
+    kind: str  # "int", "float", "bool", "str", "path", "paths", "choice", "subset", "url"
     default: Any
     label: str
     minimum: float | None = None
@@ -66,6 +66,8 @@ class SettingSpec:
             return "one of " + ", ".join(self.choices)
         if self.kind == "subset":
             return "a list drawn from " + ", ".join(self.choices)
+        if self.kind == "paths":
+            return "a list of folders"
         if self.kind == "url":
             return "an http:// or https:// URL" + ("" if self.default else ", or empty")
         return "text"
@@ -136,6 +138,14 @@ SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("files.global_dir", "path", "", "Global memory folder (empty: <data dir>/memory)"),
     SettingSpec("files.max_inject_lines", "int", 200, "MEMORY.md lines injected", 1, 10000),
     SettingSpec("files.max_inject_bytes", "int", 8192, "MEMORY.md bytes injected", 256, 1048576),
+    SettingSpec(
+        "files.trusted_projects",
+        "paths",
+        [],
+        "Trusted projects (one folder a line)",
+        help="Projects whose .pi/memory/MEMORY.md reaches the prompt of an assistant working in "
+        "them (or in a folder of their repository); `memdesk files trust` adds one",
+    ),
     SettingSpec("prompt.base_file", "path", "", "Base prompt file (empty: none)"),
     SettingSpec("agents.allow_writes", "bool", True, "Assistants may write memories"),
     SettingSpec("agents.allow_forget", "bool", True, "Assistants may delete memories"),
@@ -181,11 +191,24 @@ def validate_value(spec: SettingSpec, raw: Any) -> tuple[Any, str | None]:
         if not isinstance(raw, list | tuple) or any(item not in spec.choices for item in raw):
             return None, problem
         return tuple(item for item in spec.choices if item in raw), None
-    if not isinstance(raw, str) or len(raw) > 4096 or "\x00" in raw:
+    if spec.kind == "paths":
+        if not isinstance(raw, list | tuple) or not all(_is_path_text(item) for item in raw):
+            return None, problem
+        return tuple(dict.fromkeys(raw)), None
+    if not _is_text(raw):
         return None, problem
     if spec.kind == "url" and not raw.startswith(("http://", "https://")) and (raw or spec.default):
         return None, problem
     return raw, None
+
+
+def _is_text(raw: Any) -> bool:
+    """A text value a settings file can hold: a string of at most 4096 characters, no NUL."""
+    return isinstance(raw, str) and len(raw) <= 4096 and "\x00" not in raw
+
+
+def _is_path_text(raw: Any) -> bool:
+    return _is_text(raw) and bool(raw.strip())
 
 
 def _default(key: str) -> Any:
@@ -236,6 +259,7 @@ class FilesSettings:
     global_dir: str = _default("files.global_dir")
     max_inject_lines: int = _default("files.max_inject_lines")
     max_inject_bytes: int = _default("files.max_inject_bytes")
+    trusted_projects: tuple[str, ...] = _default("files.trusted_projects")
 
 
 @dataclass(frozen=True)

@@ -222,7 +222,7 @@ def _default(spec: SettingSpec) -> str:
     if spec.kind == "bool":
         return _code(str(spec.default).lower())
     if isinstance(spec.default, list):
-        return _code(", ".join(spec.default))
+        return _code(", ".join(spec.default)) if spec.default else "(none)"
     return _code(spec.default) if spec.default != "" else "(empty)"
 
 

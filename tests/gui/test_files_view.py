@@ -7,6 +7,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
+from memdesk.config import load_settings
 from memdesk.gui.views.files import FilesModel, FilesView, file_rows
 from memdesk.services import files
 
@@ -136,22 +137,50 @@ def test_a_file_changed_on_disk_shows_up(qtbot, memdesk_app, tasks, settle):
     qtbot.waitUntil(lambda: "Written by the agent" in view.editor.text(), timeout=5000)
 
 
-def test_an_untrusted_project_is_not_read(qtbot, memdesk_app, tasks, settle, answer, tmp_path):
+def test_the_trust_box_writes_the_trusted_projects_setting(
+    qtbot, memdesk_app, tasks, settle, answer, tmp_path
+):
     project = tmp_path / "repo"
     files.write_file(files.project_memory_dir(project), "MEMORY.md", "- project fact\n")
     view = files_view(qtbot, memdesk_app, tasks, settle, files.PROJECT)
     assert "Choose a project folder" in view.untrusted.text()
     answer("pick_folder", project)
     remembered = []
-    view.project_changed.connect(lambda path, trusted: remembered.append((path, trusted)))
+    view.project_changed.connect(remembered.append)
     qtbot.mouseClick(view.choose_button, Qt.MouseButton.LeftButton)
     settle()
     assert view.model.rows == [] and not view.trust_box.isChecked()
+    assert remembered == [project]
     view.trust_box.setChecked(True)
     settle()
     assert names(view) == ["MEMORY.md"]
     assert view.editor.text() == "- project fact\n"
-    assert remembered == [(project, False), (project, True)]
+    config = memdesk_app.paths.config_file
+    assert f'trusted_projects = ["{project}"]' in config.read_text(encoding="utf-8")
+    assert load_settings(config).settings.files.trusted_projects == (str(project),)
+    view.trust_box.setChecked(False)
+    settle()
+    assert view.model.rows == []
+    assert load_settings(config).settings.files.trusted_projects == ()
+
+
+def test_a_project_trusted_elsewhere_shows_trusted(qtbot, memdesk_app, tasks, settle, tmp_path):
+    """Trusted with `memdesk files trust`, a folder of the repository: the box is ticked and the
+    repository's memory folder is shown."""
+    project = tmp_path / "repo"
+    (project / ".git").mkdir(parents=True)
+    (project / "src").mkdir()
+    files.write_file(files.project_memory_dir(project), "MEMORY.md", "- project fact\n")
+    memdesk_app.update_settings(memdesk_app.settings.with_values({"files.trusted_projects": [str(project)]}))
+    view = FilesView(memdesk_app, tasks)
+    qtbot.addWidget(view)
+    view.set_project(project / "src")
+    view.show()
+    view.show_scope(files.PROJECT)
+    settle()
+    assert view.trust_box.isChecked()
+    assert view.header.subtitle.text() == str(files.project_memory_dir(project))
+    assert "trusted as part of the repository" in view.project_label.text()
 
 
 def test_config_problems_are_shown(qtbot, memdesk_app, tasks, settle):
@@ -171,7 +200,8 @@ def test_the_chosen_project_is_remembered_by_the_window(main_window, tmp_path, a
     main_window.views["files"].trust_box.setChecked(True)
     settle()
     saved = json.loads(Path(main_window.state.path).read_text(encoding="utf-8"))
-    assert saved["project"] == str(tmp_path) and saved["project_trusted"] is True
+    assert saved["project"] == str(tmp_path) and "project_trusted" not in saved
+    assert main_window.app.settings.files.trusted_projects == (str(tmp_path),)
 
 
 def test_files_model_passes_the_model_tester(memdesk_app, qtmodeltester):

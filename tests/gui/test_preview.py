@@ -154,6 +154,11 @@ def test_project_and_trust(view, store, qtbot, tmp_path):
     recompose(view, qtbot, lambda: view.trusted.setChecked(True))
     assert view.text() == cli_prompt(store, NOW, "--project", str(project), "--trusted")
     assert "build with make" in view.text()
+    # Trusted in the settings, as `memdesk files trust` does: no tick needed, as for the hook.
+    store.update_settings(store.settings.with_values({"files.trusted_projects": [str(project)]}))
+    recompose(view, qtbot, lambda: view.trusted.setChecked(False))
+    assert "build with make" in view.text()
+    assert view.text() == cli_prompt(store, NOW, "--project", str(project))
 
 
 def test_copy_puts_the_exact_text_on_the_clipboard(view, qtbot):

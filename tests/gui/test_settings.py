@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QLineEdit, Q
 from tests.support.llm_servers import FakeLLMServer, Reply
 
 from memdesk.config import SPECS
-from memdesk.gui.settings_dialog import PathEditor, SettingsDialog, SubsetEditor
+from memdesk.gui.settings_dialog import PathEditor, PathsEditor, SettingsDialog, SubsetEditor
 from memdesk.secrets import SERVICE
 
 
@@ -30,6 +30,7 @@ def test_every_key_has_an_editor_with_its_range(qtbot, memdesk_app, tasks):
         "choice": QComboBox,
         "subset": SubsetEditor,
         "path": PathEditor,
+        "paths": PathsEditor,
         "str": QLineEdit,
         "url": QLineEdit,
     }
@@ -197,3 +198,11 @@ def test_a_section_panel_can_take_over_a_tab(qtbot, memdesk_app, tasks, settle):
     assert memdesk_app.settings.llm.openai_base_url == "http://localhost:11434/v1"  # not edited: kept
     dialog.restore_defaults()
     assert panel.timeout == 60.0
+
+
+def test_trusted_projects_are_edited_one_folder_a_line(qtbot, memdesk_app, tasks, settle, tmp_path):
+    dialog = settings_dialog(qtbot, memdesk_app, tasks)
+    dialog.editors["files.trusted_projects"].setPlainText(f"{tmp_path / 'a'}\n\n  {tmp_path / 'b'}  \n")
+    qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+    settle()
+    assert memdesk_app.settings.files.trusted_projects == (str(tmp_path / "a"), str(tmp_path / "b"))

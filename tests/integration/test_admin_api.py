@@ -225,6 +225,14 @@ def test_prompt_is_exactly_what_the_command_prints(store, local, client):
     assert client.get("/prompt", params={"sesion": "x"}).status_code == 422
 
 
+def test_the_prompt_of_a_project_folder_is_for_its_app(local, client, tmp_path):
+    local.apps.add("atlas", "Atlas deploys on Fridays.")
+    got = client.get("/prompt", params={"project": str(tmp_path / "atlas")})
+    assert got.status_code == 200 and "Atlas deploys on Fridays." in got.json()["text"]
+    relative = client.get("/prompt", params={"project": "atlas"})
+    assert relative.status_code == 422 and "not a full path" in relative.json()["error"]
+
+
 def test_recall_matches_the_command(store, local, client):
     local.entries.upsert("cat", "the cat is called Mochi")
     local.entries.upsert("trip", "trip to the cat cafe", "timeline")

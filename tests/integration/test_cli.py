@@ -153,7 +153,8 @@ def test_a_command_given_without_its_action_or_client_lists_the_choices(memdesk)
     assert said.endswith(
         "  choose one of: list, approve, reject; `memdesk review --help` says what each does\n"
     )
-    assert "  choose one of: status, archive, restore;" in fails(memdesk("files"), 2, "required: COMMAND")
+    files = fails(memdesk("files"), 2, "required: COMMAND")
+    assert "  choose one of: status, trust, untrust, archive, restore;" in files
     connect = fails(memdesk("connect"), 2, "required: CLIENT")
     assert "  choose one of: claude-code, claude-desktop, cursor, codex," in connect
     # A wrong one is listed by argparse itself, once.

@@ -25,7 +25,12 @@ class MemdeskCommand:
         self.prefix = prefix
 
     def __call__(
-        self, *args: str, stdin: bytes | None = None, env: dict | None = None, timeout: float = 60
+        self,
+        *args: str,
+        stdin: bytes | None = None,
+        env: dict | None = None,
+        timeout: float = 60,
+        cwd: Path | None = None,
     ) -> subprocess.CompletedProcess:
         return subprocess.run(
             [sys.executable, "-m", "memdesk", "--data-dir", str(self.data_dir), *self.prefix, *args],
@@ -33,6 +38,7 @@ class MemdeskCommand:
             capture_output=True,
             env={**os.environ, **(env or {})},
             timeout=timeout,
+            cwd=cwd,
         )
 
 

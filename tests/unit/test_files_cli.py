@@ -68,7 +68,11 @@ def test_status_of_a_trusted_project_and_an_over_cap_index(app, tmp_path, capsys
     assert run(app, "status", "--project", str(project), "--trusted") == 0
     out = capsys.readouterr().out
     assert "Injection into the prompt: on" in out
-    assert "not created yet" in out  # the global folder
+    global_index = app.files_global_dir / "MEMORY.md"
+    assert (
+        "  no MEMORY.md yet: an assistant that keeps MEMORY.md writes it, or create it yourself "
+        f"at {global_index}\n"
+    ) in out
     assert f"Project scope: {project}/.pi/memory (trusted)" in out
     assert "injected 252 of 700 bytes, 36 of 100 lines" in out
     assert "warning: MEMORY.md is over the cap" in out
@@ -145,3 +149,17 @@ def test_a_bad_setting_is_warned_about_and_the_default_used(app, capsys):
     captured = capsys.readouterr()
     assert "memdesk: warning:" in captured.err and "max_inject_lines" in captured.err
     assert "the first 200 lines" in captured.out
+
+
+def test_a_trusted_project_needs_no_trusted_flag_and_a_file_cannot_be_trusted(app, tmp_path, capsys):
+    project = tmp_path / "repo"
+    write(project / ".pi" / "memory" / "topic.md", "t")
+    with pytest.raises(BadInputError, match="not a folder"):
+        run(app, "trust", str(project / ".pi" / "memory" / "topic.md"))
+    assert not app.paths.config_file.exists()
+    with pytest.raises(BadInputError, match="trusted project"):
+        run(app, "archive", "project", "topic.md", "--project", str(project))
+    assert run(app, "trust", str(project)) == 0
+    assert "file scopes are off" in capsys.readouterr().err
+    assert run(app, "archive", "project", "topic.md", "--project", str(project)) == 0
+    assert (project / ".pi" / "memory" / "archive" / "topic.md").exists()

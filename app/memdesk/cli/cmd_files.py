@@ -11,20 +11,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memdesk.cli.io import warn_about_settings
+from memdesk.cli.io import say_aside, warn_about_settings
 from memdesk.core.scopes import GLOBAL, PROJECT, SCOPES
 from memdesk.errors import BadInputError
 
 if TYPE_CHECKING:  # the services load when a files command runs, not for every command
     from memdesk.config import Settings
     from memdesk.services.files import FilesStatus, ScopeStatus
+    from memdesk.services.projects import Project
 
 
 @dataclass(frozen=True)
 class Folders:
-    """What these commands need: the settings, and where the global scope lives."""
+    """What these commands need: the settings, their file, and where the global scope lives."""
 
     settings: Settings
+    config_file: Path
     global_dir: Path
 
 
@@ -35,7 +37,7 @@ def _folders(args: argparse.Namespace) -> Folders:
     paths = resolve_paths(args.data_dir, args.db, args.config)
     loaded = load_settings(paths.config_file)
     warn_about_settings(loaded.problems)
-    return Folders(loaded.settings, global_folder(loaded.settings, paths))
+    return Folders(loaded.settings, paths.config_file, global_folder(loaded.settings, paths))
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -49,6 +51,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _add_project_options(status)
     status.set_defaults(handler=run_status, needs_store=False)
     for name, handler, text in (
+        ("trust", run_trust, "trust a project: its MEMORY.md reaches assistants working in it"),
+        ("untrust", run_untrust, "stop trusting a project: its memory folder is no longer read"),
+    ):
+        sub = commands.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
+        sub.add_argument(
+            "folder", nargs="?", default=".", metavar="FOLDER", help="the project folder (default: this one)"
+        )
+        sub.set_defaults(handler=handler, needs_store=False)
+    for name, handler, text in (
         ("archive", run_archive, "move a file into the scope's archive/ folder"),
         ("restore", run_restore, "move a file back from the scope's archive/ folder"),
     ):
@@ -60,45 +71,94 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _add_project_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--project", metavar="DIR", help="a project folder (uses DIR/.pi/memory)")
+    parser.add_argument("--project", metavar="DIR", help="a project folder (uses its .pi/memory)")
     parser.add_argument(
-        "--trusted", action="store_true", help="the project is trusted; without this it is never read"
+        "--trusted",
+        action="store_true",
+        help="trust the project for this once; an untrusted project is never read",
     )
 
 
-def _project_dir(args: argparse.Namespace) -> Path | None:
+def _project(args: argparse.Namespace, folders: Folders) -> Project | None:
+    from memdesk.services.projects import project_for
+
     if args.trusted and not args.project:
         raise BadInputError("--trusted needs --project DIR")
-    return Path(args.project).expanduser() if args.project else None
+    if not args.project:
+        return None
+    return project_for(args.project, folders.settings.files.trusted_projects, args.trusted)
 
 
 def _scope_folder(args: argparse.Namespace) -> Path:
     from memdesk.services.files import project_memory_dir
 
-    project = _project_dir(args)
+    folders = _folders(args)
+    project = _project(args, folders)
     if args.scope == GLOBAL:
-        return _folders(args).global_dir
-    if project is None or not args.trusted:
+        return folders.global_dir
+    if project is None or not project.trusted:
         raise BadInputError(
-            "the project scope needs --project DIR and --trusted",
-            "An untrusted project's memory folder is never touched.",
+            "the project scope needs --project DIR of a trusted project",
+            "Trust it with `memdesk files trust DIR` (or add --trusted for this once); an untrusted "
+            "project's memory folder is never touched.",
         )
-    return project_memory_dir(project)
+    return project_memory_dir(project.root)
 
 
 def run_status(args: argparse.Namespace, _app: None) -> int:
     from memdesk.services.files import files_status
 
     folders = _folders(args)
+    project = _project(args, folders)
     caps = folders.settings.files
     status = files_status(
         folders.global_dir,
-        _project_dir(args),
-        args.trusted,
+        project.root if project else None,
+        project is not None and project.trusted,
         caps.max_inject_lines,
         caps.max_inject_bytes,
     )
-    print(format_status(status, caps.enabled))
+    print(format_status(status, caps.enabled, caps.trusted_projects))
+    return 0
+
+
+def run_trust(args: argparse.Namespace, _app: None) -> int:
+    return _change_trust(args, True)
+
+
+def run_untrust(args: argparse.Namespace, _app: None) -> int:
+    return _change_trust(args, False)
+
+
+def _change_trust(args: argparse.Namespace, trusted: bool) -> int:
+    """Add the folder to the setting files.trusted_projects, or take it out; say what changed."""
+    from memdesk.config import save_settings
+    from memdesk.services.files import INDEX_NAME, project_memory_dir
+    from memdesk.services.projects import TRUSTED_KEY, real_folder, with_trust
+
+    folders = _folders(args)
+    folder = real_folder(args.folder)
+    if trusted and not folder.is_dir():
+        raise BadInputError(f"{folder} is not a folder", "Give the project's folder.")
+    changed = with_trust(folders.settings.files.trusted_projects, folder, trusted)
+    if changed is not None:
+        save_settings(folders.config_file, {TRUSTED_KEY: list(changed)})
+    memory = project_memory_dir(folder) / INDEX_NAME
+    if trusted:
+        print(
+            f"Trusted {folder}: an assistant working in it (or below it, when it is a repository's "
+            f"root) gets {memory} in its prompt."
+            if changed is not None
+            else f"{folder} was trusted already; nothing changed."
+        )
+        if not folders.settings.files.enabled:
+            say_aside("memdesk: file scopes are off: turn them on with the files.enabled setting.")
+    else:
+        print(
+            f"No longer trusted: {folder}; its memory folder is not read any more."
+            if changed is not None
+            else f"{folder} was not trusted; nothing changed."
+        )
     return 0
 
 
@@ -120,8 +180,9 @@ def run_restore(args: argparse.Namespace, _app: None) -> int:
     return 0
 
 
-def format_status(status: FilesStatus, setting_enabled: bool) -> str:
-    """The human-readable status: injection state and caps, then one paragraph per scope."""
+def format_status(status: FilesStatus, setting_enabled: bool, trusted_projects: tuple[str, ...]) -> str:
+    """The human-readable status: injection state and caps, one paragraph per scope, then the
+    trusted projects."""
     if not setting_enabled:
         injection = "off (turn it on with the files.enabled setting)"
     elif not status.enabled:
@@ -135,17 +196,24 @@ def format_status(status: FilesStatus, setting_enabled: bool) -> str:
     for scope in status.scopes:
         lines.append("")
         lines.extend(_format_scope(scope))
+    lines.append("")
+    if trusted_projects:
+        lines.append("Trusted projects (files.trusted_projects):")
+        lines.extend(f"  {folder}" for folder in trusted_projects)
+    else:
+        lines.append("Trusted projects: none yet (`memdesk files trust FOLDER` adds one)")
     return "\n".join(lines)
 
 
 def _format_scope(scope: ScopeStatus) -> list[str]:
     title = "Global" if scope.scope == GLOBAL else "Project"
     if not scope.trusted:
-        return [f"{title} scope: {scope.folder} (untrusted: not read; add --trusted to use it)"]
+        return [
+            f"{title} scope: {scope.folder} (untrusted: not read; trust the project with "
+            "`memdesk files trust`)"
+        ]
     trust = " (trusted)" if scope.scope == PROJECT else ""
     lines = [f"{title} scope: {scope.folder}{trust}"]
-    if not scope.exists:
-        lines.append("  not created yet (the first write creates it)")
     width = max((len(f.name) for f in scope.files), default=0)
     for item in scope.files:
         line = f"  {item.name:<{width}}  {item.size:>8} bytes"
@@ -156,8 +224,11 @@ def _format_scope(scope: ScopeStatus) -> list[str]:
                 f" {index.injected_lines} of {index.total_lines} lines"
             )
         lines.append(line)
-    if scope.exists and scope.index is None and not scope.problems:
-        lines.append("  no MEMORY.md yet: nothing is injected from this scope")
+    if scope.index is None and not scope.problems:
+        lines.append(
+            "  no MEMORY.md yet: an assistant that keeps MEMORY.md writes it, or create it yourself "
+            f"at {scope.index_path}"
+        )
     if scope.over_cap:
         lines.append("  warning: MEMORY.md is over the cap; keep it concise and move detail to topic files")
     lines.extend(f"  problem: {problem}" for problem in scope.problems)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memdesk.cli.io import say_aside, typed_by_hand
@@ -67,7 +68,7 @@ def _serve_stdio(open_app: Callable[[], Memdesk]) -> int:
         from memdesk.servers.mcp_server import MemdeskMCP
         from memdesk.servers.stdio import serve_stdio
 
-        mcp = MemdeskMCP(in_background(open_store))
+        mcp = MemdeskMCP(in_background(open_store), started_in=_working_folder())
     if typed_by_hand():
         say_aside(
             "memdesk: serving MCP on standard input and output, for an assistant that starts this "
@@ -80,6 +81,14 @@ def _serve_stdio(open_app: Callable[[], Memdesk]) -> int:
         for app in opened:
             app.close()
     return 0
+
+
+def _working_folder() -> Path | None:
+    """The folder the client started the server in (None: it no longer exists)."""
+    try:
+        return Path.cwd()
+    except OSError:
+        return None
 
 
 def _serve_http(app: Memdesk, address: str) -> int:

@@ -22,8 +22,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     prompt.add_argument("--app", metavar="A")
     prompt.add_argument("--message", metavar="M", help="the user's first message (drives recall)")
     prompt.add_argument("--base", metavar="FILE", help="the assistant's own system prompt file")
-    prompt.add_argument("--project", metavar="DIR", help="project folder for its MEMORY.md scope")
-    prompt.add_argument("--trusted", action="store_true", help="the project is trusted")
+    prompt.add_argument(
+        "--project",
+        metavar="DIR",
+        help="the session's working folder: its app (unless --app is given) and, when the project "
+        "is trusted (`memdesk files trust`), its MEMORY.md",
+    )
+    prompt.add_argument("--trusted", action="store_true", help="trust the project for this once")
     prompt.add_argument("--as", dest="reader", metavar="NAME", help="the prompt this assistant receives")
     prompt.add_argument("--json", action="store_true", help="the text with per-section details")
     prompt.set_defaults(handler=prompt_run)
@@ -42,10 +47,12 @@ def prompt_run(args: argparse.Namespace, app: Memdesk) -> int:
         session=args.session,
         app=args.app,
         message=args.message,
-        project=Path(args.project).expanduser() if args.project else None,
-        trusted=args.trusted,
         reader=app.assistants.resolve(args.reader) if args.reader else None,
     )
+    if args.project:
+        from memdesk.services.projects import project_for
+
+        spec = spec.in_project(project_for(args.project, app.settings.files.trusted_projects, args.trusted))
     composed = app.prompt.compose(spec)
     if args.json:
         print(json.dumps(composed.to_json(), ensure_ascii=False, indent=2))

@@ -725,14 +725,13 @@ class MainWindow(QMainWindow):
             self._busy_timer.stop()
             self.busy.hide()
 
-    def remembered_project(self) -> tuple[Path | None, bool]:
-        """The project folder chosen last in Files, and whether it was trusted."""
+    def remembered_project(self) -> Path | None:
+        """The project folder chosen last in Files (whether it is trusted is a setting)."""
         project = self.state.get("project")
-        return (Path(project) if project else None), bool(self.state.get("project_trusted"))
+        return Path(project) if project else None
 
-    def remember_project(self, project: Path | None, trusted: bool) -> None:
+    def remember_project(self, project: Path | None) -> None:
         self.state.set("project", str(project) if project else None)
-        self.state.set("project_trusted", trusted)
         self.state.save()
 
     # --- window state -------------------------------------------------------------------------

@@ -112,8 +112,7 @@ def _files(window: MainWindow) -> Page:
     from memdesk.gui.views.files import FilesView
 
     files = FilesView(window.app, window.tasks)
-    project, trusted = window.remembered_project()
-    files.set_project(project, trusted)
+    files.set_project(window.remembered_project())
     files.project_changed.connect(window.remember_project)
     return files
 

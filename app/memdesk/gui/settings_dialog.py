@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLineEdit,
+    QPlainTextEdit,
     QPushButton,
     QScrollArea,
     QSpinBox,
@@ -106,6 +107,16 @@ class PathEditor(QWidget):
             self.line.setText(str(chosen))
 
 
+class PathsEditor(QPlainTextEdit):
+    """A ``paths`` key: one folder a line."""
+
+    def value(self) -> list[str]:
+        return [line.strip() for line in self.toPlainText().splitlines() if line.strip()]
+
+    def set_value(self, value: Any) -> None:
+        self.setPlainText("\n".join(value))
+
+
 def setting_tip(spec: SettingSpec) -> str:
     """What a setting does (where its label needs it), its key and what it accepts."""
     key = f"{spec.key}: {spec.describe_range()}"
@@ -138,6 +149,11 @@ def make_editor(spec: SettingSpec) -> QWidget:
         return SubsetEditor(spec)
     if spec.kind == "path":
         return PathEditor(spec)
+    if spec.kind == "paths":
+        paths = PathsEditor()
+        paths.setPlaceholderText("(none)")
+        paths.setFixedHeight(paths.fontMetrics().lineSpacing() * 4 + 12)
+        return paths
     line = QLineEdit()
     line.setMinimumWidth(260)
     return line
@@ -150,7 +166,7 @@ def editor_value(spec: SettingSpec, widget: QWidget) -> Any:
         return widget.isChecked()
     if isinstance(widget, QComboBox):
         return widget.currentData()
-    if isinstance(widget, SubsetEditor):
+    if isinstance(widget, SubsetEditor | PathsEditor):
         return widget.value()
     if isinstance(widget, PathEditor):
         return widget.line.text().strip()
@@ -165,7 +181,7 @@ def set_editor_value(widget: QWidget, value: Any) -> None:
         widget.setChecked(bool(value))
     elif isinstance(widget, QComboBox):
         widget.setCurrentIndex(widget.findData(str(value)))
-    elif isinstance(widget, SubsetEditor):
+    elif isinstance(widget, SubsetEditor | PathsEditor):
         widget.set_value(value)
     elif isinstance(widget, PathEditor):
         widget.line.setText(str(value))

@@ -32,6 +32,7 @@ from memdesk.servers.permissions import (
 from memdesk.servers.reads import PromptBody, record
 from memdesk.services.apps import MemoryRow, check_app_id
 from memdesk.services.entries import check_key
+from memdesk.services.projects import check_project_folder, project_for
 from memdesk.services.prompt import PromptSpec
 from memdesk.services.recall import SCORE_MEANING
 from memdesk.services.review import Outcome, Write
@@ -160,6 +161,9 @@ def compose_prompt(app: Memdesk, args: dict[str, Any]) -> dict[str, Any]:
         message=args.get("message"),
         now=args.get("at"),
     )
+    if args.get("project"):
+        folder = check_project_folder(args["project"])
+        spec = spec.in_project(project_for(folder, app.settings.files.trusted_projects))
     return PromptBody(app.prompt.compose(spec))
 
 
@@ -367,6 +371,11 @@ OPERATIONS: tuple[Operation, ...] = (
             Param("app", description="app id whose memories to include"),
             Param("message", description="the user's first message (drives recall)"),
             Param("at", "date-time", description="compose as of this time (default: now)"),
+            Param(
+                "project",
+                description="the session's working folder: its app unless app is given, and its "
+                "MEMORY.md when the project is trusted",
+            ),
         ),
     ),
     Operation(

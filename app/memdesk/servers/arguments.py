@@ -20,6 +20,7 @@ from memdesk.core.timefmt import MOMENT_FORMS
 MAX_RECALL_LIMIT = int(SPEC_BY_KEY["memory.recall_limit"].maximum)  # type: ignore[arg-type]
 MAX_QUERY_CHARS = 1000
 MAX_PROPOSAL_ID_CHARS = 100
+MAX_PATH_CHARS = 4096
 
 
 def _text(description: str | None, max_chars: int) -> Any:
@@ -45,6 +46,14 @@ SessionId = Annotated[str, _text(SESSION_ID_FORM, MAX_NAME_CHARS)]
 Role = Literal[ROLES]
 Message = Annotated[str, _text("the user's first message", MAX_ENTRY_CHARS)]
 ProposalId = Annotated[str, _text(None, MAX_PROPOSAL_ID_CHARS)]
+ProjectFolder = Annotated[
+    str,
+    _text(
+        "the project folder's full path (default: the folder this server was started in, when "
+        "that is a project)",
+        MAX_PATH_CHARS,
+    ),
+]
 
 # What a value of the wrong type should have been, by the validator's name for the problem.
 _WANTED = {

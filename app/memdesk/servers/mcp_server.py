@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Future
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import parse_qs, unquote, urlsplit
 from weakref import WeakKeyDictionary
@@ -48,6 +49,7 @@ from memdesk.servers.arguments import (
     Message,
     Moment,
     Namespace,
+    ProjectFolder,
     ProposalId,
     Query,
     RecallLimit,
@@ -142,10 +144,14 @@ Log one message of the conversation (role `user`, `assistant` or `system`) to se
 session belongs to, if any."""
 
 PROMPT_DESC = """\
-The exact system prompt Memdesk composes for a session: profile, working memory, app memories
-and recalled facts, with each section's source and tokens, and why any section was left out.
-session: `<channel>:<id>`; app: app id; message: the user's first message (drives recall);
-at: compose as of this time (ISO 8601 or Unix seconds)."""
+The exact system prompt Memdesk composes for a session: profile, working memory, app memories,
+the MEMORY.md of a project the user trusts, and recalled facts, with each section's source and
+tokens, and why any section was left out. session: `<channel>:<id>`; app: app id; message: the
+user's first message (drives recall); at: compose as of this time (ISO 8601 or Unix seconds);
+project: the project folder's full path. Without project, when this server was started in a
+project folder (a repository or a trusted project), the prompt is that project's: its app when
+no app is given, and its MEMORY.md when the user trusts it. The text then starts with a line
+saying which project and app it was composed for."""
 
 PROPOSE_DESC = """\
 Compact a session's new messages: proposes a working-memory summary, timeline entry, new facts
@@ -267,8 +273,17 @@ class RestOfUriTemplate(ResourceTemplate):
 class MemdeskMCP:
     """The server and what its calls run on, which may still be opening (see ``backend``)."""
 
-    def __init__(self, backend: Future[Backend], host: str = "127.0.0.1", port: int = 8000) -> None:
+    def __init__(
+        self,
+        backend: Future[Backend],
+        host: str = "127.0.0.1",
+        port: int = 8000,
+        started_in: Path | None = None,
+    ) -> None:
         self._backend = backend
+        # Over stdio the client starts the server in its project's folder; the prompt tool
+        # uses it when no project is given.
+        self.started_in = started_in
         self.server = _Server(
             self.log_error, instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING"
         )
@@ -419,8 +434,9 @@ class MemdeskMCP:
             app: Annotated[str | None, Field(description="app id")] = None,
             message: Message | None = None,
             at: Moment = None,
+            project: ProjectFolder | None = None,
         ) -> Annotated[CallToolResult, results.PromptResult]:
-            return await self.call(ctx, "prompt", session, app, message, at)
+            return await self.call(ctx, "prompt", session, app, message, at, project, self.started_in)
 
         @tool(description=PROPOSE_DESC, annotations=READ_ONLY)
         async def compaction_propose(

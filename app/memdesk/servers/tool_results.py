@@ -148,11 +148,19 @@ class PromptSection(_Result):
     items: list[PromptItemSource] | None = None
 
 
+class PromptProject(_Result):
+    folder: str
+    app: str | None
+    trusted: bool
+    memory: str | None = Field(description="the project's memory folder, when trusted")
+
+
 class PromptResult(_Result):
     text: str
     tokens: int
     now: str
     sections: list[PromptSection]
+    project: PromptProject | None = Field(None, description="the project it was composed for, if any")
 
 
 class ProposedChange(_Result):

@@ -22,7 +22,12 @@ from memdesk.core.privacy import OUTSIDE_LIMIT, ReadScope
 from memdesk.core.records import MAX_DOCUMENT_CHARS, MAX_ENTRY_CHARS, MAX_NAME_CHARS
 from memdesk.core.timefmt import format_iso, parse_moment
 from memdesk.errors import ArgumentError, BadInputError, NotAllowedError, NotFoundError
-from memdesk.servers.arguments import MAX_PROPOSAL_ID_CHARS, MAX_QUERY_CHARS, MAX_RECALL_LIMIT
+from memdesk.servers.arguments import (
+    MAX_PATH_CHARS,
+    MAX_PROPOSAL_ID_CHARS,
+    MAX_QUERY_CHARS,
+    MAX_RECALL_LIMIT,
+)
 from memdesk.servers.permissions import (
     check_may_add_app_memory,
     check_may_edit_app_memory,
@@ -32,6 +37,8 @@ from memdesk.servers.permissions import (
 from memdesk.services.apps import check_app_id
 from memdesk.services.context import check_text
 from memdesk.services.entries import check_category, check_entry_importance, check_key
+from memdesk.services.files import project_memory_dir
+from memdesk.services.projects import Project, check_project_folder, project_for, working_project
 from memdesk.services.prompt import ComposedPrompt, PromptItem, PromptSpec
 from memdesk.services.provenance import Origin
 from memdesk.services.review import Outcome, Write
@@ -517,13 +524,38 @@ class MemoryTools:
         app: str | None = None,
         message: str | None = None,
         at: str | int | None = None,
+        project: str | None = None,
+        started_in: Path | None = None,
     ) -> Reply:
+        """The prompt, for ``project`` (a folder) when given, else for the folder the server
+        was ``started_in`` when that is a project: its app unless ``app`` is given, and its
+        MEMORY.md when the person trusts it. The text then first says which project it is."""
         spec = self._prompt_spec(session, app, message, at)
+        chosen = self._project(project, started_in)
+        if chosen is not None:
+            spec = spec.in_project(chosen)
         # One snapshot for the prompt and for who wrote what it carries.
         with self.app.store.read() as reading:
             composed = self.app.prompt.compose(spec, reading)
             origins = self.app.provenance.of_prompt(composed, reading)
-        return Reply(composed.text, prompt_data(composed, origins))
+        data = prompt_data(composed, origins)
+        if chosen is None:
+            return Reply(composed.text, data)
+        data["project"] = {
+            "folder": str(chosen.folder),
+            "app": spec.app,
+            "trusted": chosen.trusted,
+            "memory": str(project_memory_dir(chosen.root)) if chosen.trusted else None,
+        }
+        return Reply(f"{chosen.describe(spec.app)}\n\n{composed.text}".rstrip(), data)
+
+    def _project(self, project: str | None, started_in: Path | None) -> Project | None:
+        trusted = self.app.settings.files.trusted_projects
+        if project is None:
+            return None if started_in is None else working_project(started_in, trusted)
+        with argument("project"):
+            folder = check_project_folder(_text("project", project, MAX_PATH_CHARS))
+        return project_for(folder, trusted)
 
     # --- compaction --------------------------------------------------------------------
 

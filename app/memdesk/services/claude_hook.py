@@ -1,17 +1,16 @@
 """Claude Code's hooks: Memdesk's prompt at the start of a session, its transcript read at the end.
 
 Claude Code runs ``memdesk hook claude-code`` with the event as JSON on standard input.
-``SessionStart`` answers with the composed prompt for the project (its folder's app) as
-``additionalContext``; ``Stop``, ``SessionEnd`` and ``PreCompact`` read what is new in
-``transcript_path`` (when the claude-code source is on). Other events get no answer.
+``SessionStart`` answers with the composed prompt for the session's working folder (its app,
+and its project's MEMORY.md when the person trusts the project) as ``additionalContext``;
+``Stop``, ``SessionEnd`` and ``PreCompact`` read what is new in ``transcript_path`` (when the
+claude-code source is on). Other events get no answer.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
-
-from memdesk.core.projects import app_id_for_folder
 
 if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
@@ -33,11 +32,14 @@ def handle(event: dict[str, Any], open_app: Callable[[], Memdesk]) -> dict[str, 
         app = open_app()  # first: it loads the ORM with garbage collection held off
         try:
             from memdesk.services.access_log import items_in_prompt
+            from memdesk.services.projects import project_for
             from memdesk.services.prompt import PromptSpec
 
-            folder = event.get("cwd") if isinstance(event.get("cwd"), str) else None
+            folder = event.get("cwd")
             # Composed as Claude Code reads over MCP: within its app limit, if it has one.
-            spec = PromptSpec(app=app_id_for_folder(folder), reader=ASSISTANT)
+            spec = PromptSpec(reader=ASSISTANT)
+            if isinstance(folder, str) and folder:
+                spec = spec.in_project(project_for(folder, app.settings.files.trusted_projects))
             composed = app.prompt.compose(spec)
             app.access_log.record(ASSISTANT, READ_TOOL, items_in_prompt(composed))
             app.access_log.close(LOG_WAIT_SECONDS)

@@ -4,11 +4,13 @@ pi has no MCP client, so its extension reaches the store through Memdesk's Pytho
 (``memdesk.assistant``), as the assistant ``python:pi``: the prompt it adds is the one that
 assistant reads (within its app limit, private items left out, logged in the read log), and
 what its ``remember`` tool saves passes the write check and Review under the trust level the
-person gives ``python:pi``. The app is the project folder's, as for pi's transcripts.
+person gives ``python:pi``. The app is the project folder's, as for pi's transcripts, and a
+trusted project's MEMORY.md is in the prompt as for Claude Code's hook.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memdesk.core.projects import app_id_for_folder
@@ -21,8 +23,9 @@ NAME = "pi"  # the assistant python:pi
 
 
 def prompt(assistant: Assistant, folder: str) -> str:
-    """The prompt for the folder's app, as pi reads it."""
-    return assistant.prompt(app=app_id_for_folder(folder)).text
+    """The prompt for a session working in ``folder``, as pi reads it: the folder's app, and
+    its project's MEMORY.md when the person trusts the project."""
+    return assistant.prompt(project=str(Path(folder).absolute())).data["text"]
 
 
 def remember(assistant: Assistant, folder: str, text: str) -> str:

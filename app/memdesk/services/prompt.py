@@ -6,7 +6,7 @@ blank line, each right-stripped, no trailing newline.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
@@ -29,6 +29,7 @@ from memdesk.services.working import state_of
 from memdesk.store.models import Document
 
 if TYPE_CHECKING:
+    from memdesk.services.projects import Project
     from memdesk.services.recall import Recall
 
 GREETING = (
@@ -68,6 +69,11 @@ class PromptSpec:
     # Whose prompt: an assistant's actor name (``mcp:coder``) composes within its app limit;
     # None: whoever acts now. Private items are left out for every reader.
     reader: str | None = None
+
+    def in_project(self, project: Project) -> PromptSpec:
+        """This prompt for a session working in ``project``: the folder's app unless an app is
+        given, and the project's MEMORY.md when the person trusts it."""
+        return replace(self, app=self.app or project.app, project=project.root, trusted=project.trusted)
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,10 @@
 """Files: the MEMORY.md folders (global, and a trusted project) that an assistant edits itself.
 
 Everything goes through ``services.files``; nothing here creates a folder except the first
-save. The view follows the disk: a file watcher on the folders that exist, and a check
-every few seconds for folders that appear, both only while the view is on screen.
+save. Whether a project is trusted is the setting ``files.trusted_projects``, which the
+"Trust this project" box writes: the window remembers only which folder was chosen. The
+view follows the disk: a file watcher on the folders that exist, and a check every few
+seconds for folders that appear, both only while the view is on screen.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services import files
 from memdesk.services.files import FilesStatus, ScopeStatus
 from memdesk.services.memdesk import Memdesk
+from memdesk.services.projects import TRUSTED_KEY, Project, project_for, with_trust
 
 CHECK_MS = 2000
 KIND_NAMES = {"index": "Index", "topic": "Topic", "archive": "Archived"}
@@ -126,16 +129,23 @@ def describe_index(scope: ScopeStatus, status: FilesStatus, enabled: bool) -> tu
     return f"All of MEMORY.md is injected: {display.size(index.total_bytes)} ({caps}).", False
 
 
+def _project_text(project: Project | None) -> str:
+    if project is None:
+        return "No project chosen yet."
+    if project.trusted and project.root != project.folder:
+        return f"Project: {project.folder} (trusted as part of the repository {project.root})"
+    return f"Project: {project.folder}"
+
+
 class FilesView(Page):
-    project_changed = Signal(object, bool)  # Path | None, trusted: for the window to remember
+    project_changed = Signal(object)  # the chosen folder (Path | None): for the window to remember
 
     def __init__(self, app: Memdesk, tasks: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.app = app
         self.tasks = tasks
         self.scope = files.GLOBAL
-        self.project: Path | None = None
-        self.trusted = False
+        self.project: Path | None = None  # the chosen folder, as chosen
         self.status: FilesStatus | None = None
         self.current_scope: ScopeStatus | None = None
         self._build()
@@ -158,8 +168,9 @@ class FilesView(Page):
         self.choose_button.clicked.connect(self.choose_project)
         self.trust_box = QCheckBox("Trust this project")
         self.trust_box.setToolTip(
-            "Memdesk reads a project's .pi/memory folder only when you trust the project: "
-            "its files are written by whoever commits to the repository."
+            "Memdesk reads a project's .pi/memory folder only when you trust the project: its "
+            "files are written by whoever commits to the repository. A trusted project's MEMORY.md "
+            "reaches the prompt of an assistant working in it (setting files.trusted_projects)."
         )
         self.trust_box.toggled.connect(self.set_trusted)
         row.addWidget(self.project_label, 1)
@@ -257,11 +268,21 @@ class FilesView(Page):
 
     # --- what the main window calls ------------------------------------------------------
 
-    def set_project(self, project: Path | None, trusted: bool) -> None:
-        """The remembered project folder and trust (no signal back)."""
-        self.project, self.trusted = project, trusted and project is not None
+    def set_project(self, project: Path | None) -> None:
+        """The remembered project folder (no signal back)."""
+        self.project = project
+        self._show_trust()
+
+    def chosen_project(self) -> Project | None:
+        """The chosen folder's project, trusted as the setting says now."""
+        if self.project is None:
+            return None
+        return project_for(self.project, self.app.settings.files.trusted_projects)
+
+    def _show_trust(self) -> None:
+        project = self.chosen_project()
         self.trust_box.blockSignals(True)
-        self.trust_box.setChecked(self.trusted)
+        self.trust_box.setChecked(project is not None and project.trusted)
         self.trust_box.blockSignals(False)
 
     def show_scope(self, scope: str) -> None:
@@ -271,8 +292,10 @@ class FilesView(Page):
         self.refresh()
 
     def refresh(self) -> None:
-        project, trusted = self.project, self.trusted
-        self.tasks.read(lambda app: app.files.status(project, trusted), on_done=self._show_status)
+        self._show_trust()  # the setting may have changed elsewhere (`memdesk files trust`)
+        project = self.chosen_project()
+        root, trusted = (project.root, project.trusted) if project else (None, False)
+        self.tasks.read(lambda app: app.files.status(root, trusted), on_done=self._show_status)
         self.autosave.refresh()
 
     def has_unsaved_changes(self) -> bool:
@@ -296,19 +319,35 @@ class FilesView(Page):
         folder = dialogs.pick_folder(self, "Choose a project folder", str(self.project or Path.home()))
         if folder is None:
             return
-        self.set_project(folder, False)  # a new folder is never trusted without asking
-        self.project_changed.emit(self.project, self.trusted)
+        self.set_project(folder)  # trusted only when the setting already lists it
+        self.project_changed.emit(self.project)
         self.refresh()
 
     def set_trusted(self, trusted: bool) -> None:
+        """Add the chosen folder to the setting files.trusted_projects, or take out what
+        makes it trusted (the folder, or its repository's root)."""
         if trusted and self.project is None:
             self.choose_project()
-            if self.project is None:
-                self.trust_box.setChecked(False)
-                return
-        self.trusted = trusted
-        self.project_changed.emit(self.project, self.trusted)
-        self.refresh()
+        project = self.chosen_project()
+        if project is None:
+            self._show_trust()
+            return
+        changed = with_trust(
+            self.app.settings.files.trusted_projects, project.folder if trusted else project.root, trusted
+        )
+        if changed is None:
+            self.refresh()
+            return
+
+        def write(app: Memdesk) -> None:
+            app.update_settings(app.settings.with_values({TRUSTED_KEY: list(changed)}))
+
+        self.tasks.write(
+            write,
+            on_done=lambda _none: self.refresh(),
+            on_error=lambda exc: (self._show_trust(), dialogs.show_error(self, exc, "Trust not changed")),
+            label="Saving settings…",
+        )
 
     # --- showing the status ------------------------------------------------------------------
 
@@ -321,15 +360,13 @@ class FilesView(Page):
         self.current_scope = scope
         is_project = self.scope == files.PROJECT
         self.project_row.setVisible(is_project)
-        self.project_label.setText(f"Project: {self.project}" if self.project else "No project chosen yet.")
+        self.project_label.setText(_project_text(self.chosen_project()))
         readable = scope is not None and scope.trusted
         if not readable:
             self.header.set_text("Files · Project folder", "The project's .pi/memory folder")
             self.untrusted.setText(
                 "Choose a project folder and tick “Trust this project” to see its memory files.\n"
                 "Until then Memdesk does not read, list or create anything in it."
-                if self.project is None or not self.trusted
-                else ""
             )
             self.model.set_rows([])
             self._show_editor(None)

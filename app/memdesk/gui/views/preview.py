@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -76,6 +76,7 @@ from memdesk.gui.views.prompt_sources import SourcesPanel
 from memdesk.gui.widgets.message_bar import MessageBar
 from memdesk.gui.widgets.view_header import ViewHeader
 from memdesk.services.memdesk import Memdesk
+from memdesk.services.projects import project_for
 from memdesk.services.prompt import ComposedPrompt, PromptSpec, Section
 from memdesk.services.provenance import PromptSource
 
@@ -108,20 +109,22 @@ class PreviewInputs:
     when: datetime | None = None  # None: the store's current time
     reader: str = ""  # an assistant (``mcp:coder``): its prompt, within its app limit; "": yours
 
-    def spec(self) -> PromptSpec:
+    def spec(self, trusted_projects: Iterable[str] = ()) -> PromptSpec:
+        """The composer's input; a project folder is composed for as an assistant working in it
+        gets it (``trusted_projects``: the setting; ``trusted`` trusts it for this preview)."""
         base_file = Path(self.base_file.strip()) if self.base_from_file and self.base_file.strip() else None
-        project = Path(self.project.strip()).expanduser() if self.project.strip() else None
-        return PromptSpec(
+        spec = PromptSpec(
             base="" if self.base_from_file else self.base_text,
             base_file=base_file,
             session=self.session.strip() or None,
             app=self.app_id or None,
             message=self.message or None,
             now=self.when,
-            project=project,
-            trusted=self.trusted and project is not None,
             reader=self.reader or None,
         )
+        if not self.project.strip():
+            return spec
+        return spec.in_project(project_for(self.project.strip(), trusted_projects, self.trusted))
 
     def describe(self, now: datetime) -> str:
         parts = [f"{format_minute(self.when or now)} UTC"]
@@ -193,17 +196,18 @@ def compose_preview(
 ) -> Preview:
     """Runs on a worker thread: the prompt, and the one to compare it with: A = ``baseline``
     and B = the inputs, or (``later``) A = the inputs and B = the inputs at a later time."""
-    prompt = app.prompt.compose(inputs.spec())
+    trusted = app.settings.files.trusted_projects
+    prompt = app.prompt.compose(inputs.spec(trusted))
     watch = tuple(str(path) for path in prompt.depends_on if path.exists())
     sources = tuple(app.provenance.sources(prompt))
     if later is not None:
         shifted = replace(inputs, when=later(prompt.now))
-        after = app.prompt.compose(shifted.spec())
+        after = app.prompt.compose(shifted.spec(trusted))
         diff = tuple(diff_lines(prompt.text, after.text))
         return Preview(inputs, prompt, inputs, prompt, diff, watch, sources, shifted, after)
     if baseline is None:
         return Preview(inputs, prompt, watch=watch, sources=sources)
-    before = app.prompt.compose(baseline.spec())
+    before = app.prompt.compose(baseline.spec(trusted))
     diff = tuple(diff_lines(before.text, prompt.text))
     return Preview(inputs, prompt, baseline, before, diff, watch, sources)
 
@@ -558,8 +562,11 @@ class PromptPreviewView(Page):
         browse_project = QPushButton("Browse…")
         browse_project.clicked.connect(self._browse_project)
         self.project_row = _row(self.project, browse_project)
-        self.trusted = QCheckBox("Trusted project")
-        self.trusted.setToolTip("Only a trusted project's MEMORY.md reaches the prompt")
+        self.trusted = QCheckBox("Trust for this preview")
+        self.trusted.setToolTip(
+            "Only a trusted project's MEMORY.md reaches the prompt. The projects you trust (Files, "
+            "or `memdesk files trust`) are trusted without this."
+        )
         self.trusted.setEnabled(False)
         self.trusted.toggled.connect(self._schedule)
 
