@@ -722,13 +722,18 @@ def test_an_edit_to_a_memory_the_token_cannot_see_or_with_bad_text_is_refused_an
     ]
 
 
-def test_a_held_edit_waits_in_review_and_approving_it_changes_the_text(local, client):
-    memory_id = local.apps.add("ui", "Prefers light mode").memory.id
+
+def put_held(local, client, path: str, content: str):
+    """PUT an app memory's new text while api:bot's writes all wait for review."""
     local.assistants.set_level("api:bot", "review-everything")
     try:
-        held = client.put(f"/apps/ui/memories/{memory_id}", json={"content": "Prefers dark mode"})
+        return client.put(path, json={"content": content})
     finally:
         local.assistants.set_level("api:bot", "review-suspicious")
+
+def test_a_held_edit_waits_in_review_and_approving_it_changes_the_text(local, client):
+    memory_id = local.apps.add("ui", "Prefers light mode").memory.id
+    held = put_held(local, client, f"/apps/ui/memories/{memory_id}", "Prefers dark mode")
     assert held.status_code == 202
     body = held.json()
     assert set(body) == {"held", "reviewId", "review_id", "reasons", "target"} and body["held"] is True
@@ -760,11 +765,7 @@ def test_a_held_edit_of_a_memory_edited_meanwhile_is_refused_until_approved_with
     store, local, client
 ):
     memory_id = local.apps.add("trips", "Prefers window seats").memory.id
-    local.assistants.set_level("api:bot", "review-everything")
-    try:
-        held = client.put(f"/apps/trips/memories/{memory_id}", json={"content": "Prefers aisle seats"})
-    finally:
-        local.assistants.set_level("api:bot", "review-suspicious")
+    held = put_held(local, client, f"/apps/trips/memories/{memory_id}", "Prefers aisle seats")
     number = str(held.json()["reviewId"])
     local.apps.edit(memory_id, "Prefers seats near the front")  # the person, in the window
 
@@ -780,11 +781,7 @@ def test_a_held_edit_of_a_memory_edited_meanwhile_is_refused_until_approved_with
 
 def test_a_held_edit_of_a_memory_deleted_meanwhile_is_refused(local, client):
     memory_id = local.apps.add("pets", "Has a cat").memory.id
-    local.assistants.set_level("api:bot", "review-everything")
-    try:
-        held = client.put(f"/apps/pets/memories/{memory_id}", json={"content": "Has two cats"})
-    finally:
-        local.assistants.set_level("api:bot", "review-suspicious")
+    held = put_held(local, client, f"/apps/pets/memories/{memory_id}", "Has two cats")
     local.apps.delete([memory_id])
     with pytest.raises(ConflictError, match=f"memory {memory_id} of pets was deleted after api:bot"):
         local.review.approve([held.json()["reviewId"]], replace=True)
