@@ -259,6 +259,9 @@ def shoot(out: Path, data_dir: Path, empty_dir: Path, palette_name: str, size_na
         dialog.tabs.setCurrentIndex(list(SECTION_TITLES).index("llm"))
         settle(tasks)
         grab(dialog, out / f"{prefix}-settings-llm.png")
+        dialog.tabs.setCurrentIndex(list(SECTION_TITLES).index("files"))
+        settle(tasks)
+        grab(dialog, out / f"{prefix}-settings-files.png")
         dialog.close()
 
     with_window(empty_dir, size, welcome)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QSpinBox,
     QTabWidget,
     QVBoxLayout,
@@ -97,6 +98,8 @@ class PathEditor(QWidget):
         row.addWidget(self.line, 1)
         row.addWidget(browse)
         self.setFocusProxy(self.line)
+        # As tall as its line: a form gives spare height to rows that may grow.
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
 
     def _browse(self) -> None:
         if self.spec.key.endswith("_dir"):
@@ -153,6 +156,7 @@ def make_editor(spec: SettingSpec) -> QWidget:
         paths = PathsEditor()
         paths.setPlaceholderText("(none)")
         paths.setFixedHeight(paths.fontMetrics().lineSpacing() * 4 + 12)
+        paths.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         return paths
     line = QLineEdit()
     line.setMinimumWidth(260)
