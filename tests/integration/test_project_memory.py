@@ -117,11 +117,7 @@ def test_the_mcp_prompt_tool_composes_for_the_folder_the_client_started_it_in(
             replies["none"] = await call_ok(s, "prompt")
 
     anyio.run(run)
-    own = text_of(replies["own"])
-    first, _, prompt = own.partition("\n\n")
-    assert first == (
-        f"Composed for the project {ledger} (app ledger; trusted: its MEMORY.md is included)."
-    )
+    prompt = text_of(replies["own"])  # the prompt exactly, as the preview shows it
     assert APP_MEMORY in prompt and PROJECT_FACT in prompt
     assert prompt == replies["own"].structuredContent["text"]
     assert prompt + "\n" == out(memdesk("prompt", "--project", str(ledger), "--as", "codex"))
@@ -132,7 +128,12 @@ def test_the_mcp_prompt_tool_composes_for_the_folder_the_client_started_it_in(
         "memory": str(ledger / ".pi" / "memory"),
     }
     named = text_of(replies["named"])
-    assert named.startswith(f"Composed for the folder {other} (app atlas; untrusted project")
+    assert replies["named"].structuredContent["project"] == {
+        "folder": str(other),
+        "app": "atlas",
+        "trusted": False,
+        "memory": None,
+    }
     assert PROJECT_FACT not in named and str(other / ".pi") not in named
     assert replies["relative"].isError and "not a full path" in text_of(replies["relative"])
     # Started where there is no project: the prompt as before, for no app.

@@ -150,8 +150,8 @@ tokens, and why any section was left out. session: `<channel>:<id>`; app: app id
 user's first message (drives recall); at: compose as of this time (ISO 8601 or Unix seconds);
 project: the project folder's full path. Without project, when this server was started in a
 project folder (a repository or a trusted project), the prompt is that project's: its app when
-no app is given, and its MEMORY.md when the user trusts it. The text then starts with a line
-saying which project and app it was composed for."""
+no app is given, and its MEMORY.md when the user trusts it; the result's `project` says which
+folder, app and trust it was composed for."""
 
 PROPOSE_DESC = """\
 Compact a session's new messages: proposes a working-memory summary, timeline entry, new facts

@@ -529,7 +529,8 @@ class MemoryTools:
     ) -> Reply:
         """The prompt, for ``project`` (a folder) when given, else for the folder the server
         was ``started_in`` when that is a project: its app unless ``app`` is given, and its
-        MEMORY.md when the person trusts it. The text then first says which project it is."""
+        MEMORY.md when the person trusts it. The text is the prompt exactly, as the preview
+        shows it; which project it was composed for is in the reply's data."""
         spec = self._prompt_spec(session, app, message, at)
         chosen = self._project(project, started_in)
         if chosen is not None:
@@ -547,7 +548,7 @@ class MemoryTools:
             "trusted": chosen.trusted,
             "memory": str(project_memory_dir(chosen.root)) if chosen.trusted else None,
         }
-        return Reply(f"{chosen.describe(spec.app)}\n\n{composed.text}".rstrip(), data)
+        return Reply(composed.text, data)
 
     def _project(self, project: str | None, started_in: Path | None) -> Project | None:
         trusted = self.app.settings.files.trusted_projects

@@ -34,12 +34,6 @@ class Project:
     root: Path
     trusted: bool
 
-    def describe(self, app: str | None) -> str:
-        """One line for an assistant: which project, and ``app``, a prompt was composed for."""
-        named = f"app {app}" if app else "no app"
-        if self.trusted:
-            return f"Composed for the project {self.root} ({named}; trusted: its MEMORY.md is included)."
-        return f"Composed for the folder {self.folder} ({named}; untrusted project: no project MEMORY.md)."
 
 
 def _is_repository_root(folder: Path) -> bool:
