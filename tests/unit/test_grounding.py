@@ -309,7 +309,3 @@ def test_a_sum_in_pence_or_cents_is_the_same_sum_in_whole_units(said, written):
 def test_another_sum_is_still_marked():
     said = Sources([("oh wait, it's 11p a word, and the bus is 2 dollars", AT)], TODAY)
     assert marked("£0.12 per word; bus $2.50", said) == ["£0.12", "$2.50"]
-
-
-def test_a_number_typed_with_p_may_still_be_an_hour():
-    assert marked("Home by 7pm on Fridays", Sources([("back by 7p on fridays", AT)], TODAY)) == []

@@ -428,7 +428,11 @@ class Sources:
             elif kind == "number":
                 value = _value(match)
                 self.numbers.add(value)
-                self._add_amount(value, _unit(text, match.end()))
+                unit = _unit(text, match.end())
+                if unit:
+                    self.quantities.add(_quantity(unit, value))
+                else:
+                    self.bare_numbers.add(value)
                 if _money(match):
                     self.quantities.add(_quantity(_MONEY, value))
             elif kind == "time":
@@ -460,15 +464,11 @@ class Sources:
             if following in _SCALES:
                 value *= _SCALES[following]
             self.numbers.add(value)
-            self._add_amount(value, _UNITS.get(_singular(following)) if following else None)
-
-    def _add_amount(self, value: float, unit: tuple[str, float] | None) -> None:
-        """A number said, with the unit after it if any. A sum's number stays an hour said too
-        ("back by 7p" may be a clock time typed short)."""
-        if unit:
-            self.quantities.add(_quantity(unit, value))
-        if unit is None or unit[0] == _MONEY[0]:
-            self.bare_numbers.add(value)
+            unit = _UNITS.get(_singular(following)) if following else None
+            if unit:
+                self.quantities.add(_quantity(unit, value))
+            else:
+                self.bare_numbers.add(value)
 
     def said_number(self, value: float) -> bool:
         """Whether ``value`` was said, in digits or in the words of any language read."""
