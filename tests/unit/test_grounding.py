@@ -295,17 +295,3 @@ def test_a_number_said_in_other_groups_or_digit_by_digit_is_the_same_number():
     assert marked("Mobile: 07900 123 457", said) == ["07900", "123", "457"]
     assert marked("Landline: 496 0771", said) == ["496", "0771"]
     assert marked("Ticket 30 95", said) == ["95"]
-
-
-@pytest.mark.parametrize(
-    ("said", "written"),
-    [("oh wait, it's 11p a word", "£0.11 per word"), ("parking went up to 85 cents", "$0.85"),
-     ("the fee is €2 now", "2 euros"), ("it's 40 pence a sheet", "£0.40 a sheet")],
-)  # fmt: skip
-def test_a_sum_in_pence_or_cents_is_the_same_sum_in_whole_units(said, written):
-    assert marked(written, Sources([(said, AT)], TODAY)) == []
-
-
-def test_another_sum_is_still_marked():
-    said = Sources([("oh wait, it's 11p a word, and the bus is 2 dollars", AT)], TODAY)
-    assert marked("£0.12 per word; bus $2.50", said) == ["£0.12", "$2.50"]

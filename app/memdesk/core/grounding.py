@@ -85,11 +85,7 @@ _TIME = (
 # The languages besides English whose number words text2num reads (English is read here).
 _OTHER_LANGUAGES = ("fr", "es", "pt", "de", "nl", "it", "da")
 _WRITTEN_NUMBER = re.compile(r"\d+(?:\.\d+)?")
-_CURRENCY_SIGNS = "$£€"
-_NUMBER = (
-    rf"(?<![\w.])[{_CURRENCY_SIGNS}]?(?P<n>\d+(?:,\d{{3}})*(?:\.\d+)?)"
-    r"(?P<k>k\b)?(?:%|st|nd|rd|th)?(?![\w.]\d)"
-)
+_NUMBER = r"(?<![\w.])[$£€]?(?P<n>\d+(?:,\d{3})*(?:\.\d+)?)(?P<k>k\b)?(?:%|st|nd|rd|th)?(?![\w.]\d)"
 
 
 def _named(*patterns: tuple[str, str]) -> re.Pattern[str]:
@@ -207,12 +203,6 @@ for _kind, _sizes in (
         },
     ),
     (
-        # a sum in pence or cents is one in pounds, dollars or euros ("11p" ~ "£0.11"); a number
-        # written with a currency's sign is a sum in its whole units (``_money``)
-        "money",
-        {"p": 0.01, "pence": 0.01, "penny": 0.01, "cent": 0.01, "dollar": 1, "euro": 1, "quid": 1, "buck": 1},
-    ),
-    (
         "data",
         {
             "kb": 1e3,
@@ -228,7 +218,6 @@ for _kind, _sizes in (
     ),
 ):
     _UNITS |= {unit: (_kind, float(size)) for unit, size in _sizes.items()}
-_MONEY = ("money", 1.0)  # a sum in a currency's whole units
 
 
 def _listed(words: str) -> list[str]:
@@ -430,11 +419,9 @@ class Sources:
                 self.numbers.add(value)
                 unit = _unit(text, match.end())
                 if unit:
-                    self.quantities.add(_quantity(unit, value))
+                    self.quantities.add((unit[0], value * unit[1]))
                 else:
                     self.bare_numbers.add(value)
-                if _money(match):
-                    self.quantities.add(_quantity(_MONEY, value))
             elif kind == "time":
                 self.minutes |= _times_meant(match)
             elif kind in _DATE_KINDS:
@@ -466,7 +453,7 @@ class Sources:
             self.numbers.add(value)
             unit = _UNITS.get(_singular(following)) if following else None
             if unit:
-                self.quantities.add(_quantity(unit, value))
+                self.quantities.add((unit[0], value * unit[1]))
             else:
                 self.bare_numbers.add(value)
 
@@ -602,7 +589,7 @@ def _find_specifics(text: str) -> list[re.Match[str]]:
             index += 1
         if start < after or (index < len(taken) and taken[index][0] <= start):
             continue
-        if start and text[start - 1] in _CURRENCY_SIGNS:
+        if start and text[start - 1] in "$£€":
             start -= 1
         month = _MONTH_BEFORE.search(text, max(0, start - 14), start)
         match = (_MONTH_FIRST.match(text, month.start()) if month else None) or _AT_DIGITS.match(text, start)
@@ -663,10 +650,8 @@ def _grounded(match: re.Match[str], text: str, sources: Sources, numbered: set[i
         value = _value(match)
         if sources.said_number(value):
             return True
-        if _money(match) and _quantity(_MONEY, value) in sources.quantities:
-            return True
         unit = _unit(text, match.end())
-        return unit is not None and _quantity(unit, value) in sources.quantities
+        return unit is not None and (unit[0], value * unit[1]) in sources.quantities
     return any(_date_known(found, sources) for found in _dates(match))
 
 
@@ -775,16 +760,6 @@ def _value_of(raw: str) -> float:
 def _unit(text: str, at: int) -> tuple[str, float] | None:
     match = _UNIT_AFTER.match(text, at)
     return _UNITS.get(_singular(match.group(1).lower())) if match else None
-
-
-def _quantity(unit: tuple[str, float], value: float) -> tuple[str, float]:
-    """A quantity in its kind's base unit, rounded so that "57p" is "£0.57" exactly."""
-    return unit[0], round(value * unit[1], 9)
-
-
-def _money(match: re.Match[str]) -> bool:
-    """The number is written with a currency's sign ("£0.11", "$12")."""
-    return match.group()[0] in _CURRENCY_SIGNS
 
 
 def _singular(word: str) -> str:
