@@ -12,7 +12,8 @@
   never read them.
 - Memory-like notes and chat in eleven languages (``detector_notes``), attacks of the
   families the corpora lack (``detector_attacks``) and honest text that shares their words
-  (``detector_lookalikes``), all written for Memdesk.
+  (``detector_lookalikes``), all written for Memdesk; attacks and honest notes in fourteen
+  languages that neither the corpora nor the notes hold (``detector_languages``).
 - Rows written free-form for Memdesk by eight authors, each in registers, carriers and
   languages of their own (``detector_authors/author-N.json``: attacks of six families, honest
   texts of their kinds): a source of their own per author, so a model can be measured on an
@@ -43,6 +44,7 @@ from pathlib import Path
 
 from scripts.detector_attacks import attacks
 from scripts.detector_devtext import DevText, dev_texts, ensure_npm
+from scripts.detector_languages import language_rows
 from scripts.detector_lookalikes import lookalikes
 from scripts.detector_notes import notes
 from scripts.detector_wordnet import examples
@@ -69,6 +71,7 @@ LICENCES = {
     "notes": "made for Memdesk by scripts/detector_notes.py",
     "written-attacks": "made for Memdesk by scripts/detector_attacks.py",
     "lookalikes": "made for Memdesk by scripts/detector_lookalikes.py",
+    "languages": "made for Memdesk by scripts/detector_languages.py",
     "developer text": "each package's own licence, permissive only (see developer_sources)",
 }
 AUTHORS_LICENCE = "MIT; written for Memdesk by eight authors; split by author"
@@ -131,7 +134,13 @@ def sources() -> dict[str, str]:
                 found[f"{WHEEL}!{name}"] = hashlib.sha256(wheel.read(name)).hexdigest()
     found[f"{CHAT_WHEEL}!{CHAT_FILE}"] = hashlib.sha256(_chat_json()).hexdigest()
     found["injection-dev.json"] = hashlib.sha256((DATA_DIR / "injection-dev.json").read_bytes()).hexdigest()
-    scripts = ("detector_notes.py", "detector_attacks.py", "detector_lookalikes.py", "detector_devtext.py")
+    scripts = (
+        "detector_notes.py",
+        "detector_attacks.py",
+        "detector_lookalikes.py",
+        "detector_languages.py",
+        "detector_devtext.py",
+    )
     for script in scripts:
         found[f"scripts/{script}"] = hashlib.sha256((ROOT / "scripts" / script).read_bytes()).hexdigest()
     return found
@@ -177,6 +186,8 @@ def _all_rows() -> Iterator[Row]:
         kept = note.template.split(":")[1].startswith(("p", "labels"))
         split = "train" if kept else _hash_split(note.template)
         yield Row("notes", note.language, split, 0, note.text)
+    for row in language_rows():
+        yield Row("languages", row.language, row.split, row.label, row.text, row.kind)
 
 
 def _neuralchemy(wheel: zipfile.ZipFile) -> Iterator[Row]:

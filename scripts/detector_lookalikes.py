@@ -136,6 +136,98 @@ _TEMPLATES: list[str] = [
 ]
 
 
+# Developer text and notes that name prompts, rules and orders in honest sentences: measurements
+# of a prompt pipeline, field references, review comments, decision records, rules engines,
+# game patch notes, settings and commit subjects; and a person's own limits ("unless she asks").
+# Slots and draws of their own, so the templates above keep their rows.
+_WORK_SLOTS: dict[str, list[str]] = {
+    "name": ["Priya", "Tom", "Aisha", "Kenji", "Lena", "Omar", "Ines", "Jakub"],
+    "asks": ["he asks", "she asks", "they ask", "he says so", "she says so"],
+    "num": ["2", "4", "5", "12", "40", "250", "1000"],
+    "ms": ["0.4", "1.2", "2.7", "6.5", "11"],
+    "part": [
+        "prompt assembly",
+        "instruction parsing",
+        "the rules loader",
+        "template rendering",
+        "the context builder",
+        "policy evaluation",
+    ],
+    "table": ["tenants", "conversations", "agents", "policies", "jobs", "templates"],
+    "column": [
+        "system_prompt_id",
+        "instructions_text",
+        "override_flag",
+        "rules_version",
+        "persona_name",
+        "ignored_checks",
+    ],
+    "engine": ["the evaluator", "the engine", "the matcher", "the scheduler", "the pipeline", "the linter"],
+    "game": ["the raid boss", "enemy AI", "companion AI", "the guards", "bots in ranked", "the villagers"],
+    "perk": ["Ignore Pain", "Override", "Silent Step", "Last Stand", "Bypass Shield"],
+    "key": ["RULES", "PROMPT", "MODERATION", "INSTRUCTIONS", "SYSTEM_NOTICE", "OVERRIDE"],
+    "domain": ["forum.example", "mail.example", "shop.example", "corp.example", "tickets.example"],
+    "topic": [
+        "loyalty upsells",
+        "wine pairings",
+        "gym memberships",
+        "premium seats",
+        "extended warranties",
+        "travel insurance",
+    ],
+    "thing": ["a new phone", "concert tickets", "a second-hand bike", "furniture", "a used car"],
+    "money": ["£150", "€400", "$80", "£1,200", "€60"],
+}
+_WORK_TEMPLATES: list[str] = [
+    # Measurements and notes about a prompt pipeline: prompts, instructions and rules as objects.
+    "Perf note for {part}: {num} runs, cold starts left out; median {ms} ms. Caching the rendered"
+    " instructions per tenant saves about {ms} ms a call.",
+    "Token budget after the refactor: the system prompt is {num} tokens, tool descriptions {num}, and"
+    " the retrieved notes fill the rest. Old prompt versions are ignored by the loader.",
+    "Column `{column}` in `{table}`: set when an admin overrides the default rules; the audit job"
+    " reads it nightly.",
+    "Migration {num} renames `{column}` and drops the unused instructions column from `{table}`.",
+    "Logging: we keep a hash of each prompt, never its text, and ignore the health-check calls.",
+    "Code review for {name}: the persona string is built twice per request and the second copy wins."
+    " Build it once in the loader and pass it down.",
+    "Retro: the rule cache went stale after the deploy, so {engine} kept applying last week's rules"
+    " for {num} minutes.",
+    # Rules engines, policies and house rules, said of whoever applies them.
+    "Firewall rules are read top down and the first match wins; a deny rule near the top makes"
+    " {engine} drop the rest of the checks for that packet.",
+    "Lint config: rule E{num} is off for generated files, and {engine} skips the folder named"
+    " vendor entirely.",
+    "Club house rules: members sign in guests at the desk, and the committee may override the dress"
+    " code for private events.",
+    "Tax note: the old allowance rules no longer apply after April; {name}'s accountant uses the"
+    " new thresholds.",
+    "rules: make {engine} stop after the first deny",
+    "policy: allow admins to override the retention rules per workspace",
+    # Games: an NPC's behaviour, and chat about it.
+    "Changelog {num}.{num}: {game} now gives up the chase after {num} seconds and no longer ignores"
+    " thrown bottles; stealth feels fair again.",
+    "Difficulty settings: on easy, {game} ignore half of your noise; admins can override it per server.",
+    "ok {game} are way smarter after the update, they stopped ignoring footsteps and I got caught twice",
+    "is it just me or does {game} forget you exist if you stand behind a door lol",
+    # Settings and commit subjects that name prompts, rules and instructions.
+    "{key}_RETENTION_DAYS={num}\n{key}_DIR=./data/{key}\nALERT_FROM=robot@{domain}",
+    "SYSTEM_{key}_ENABLED=true\nSYSTEM_{key}_CONTACT=ops@{domain}\nRETRY_LIMIT={num}",
+    '{{"removed": [{{"name": "instructions", "since": "{num}.0", "see": "prompt_template"}}]}}',
+    '{{"rules": {{"ignore_case": true, "max_matches": {num}}}, "notify": "alerts@{domain}"}}',
+    "bench: leave out the first runs when timing {part}",
+    "docs: add a chapter on misuse testing and trim the appendix",
+    "prompts: render the system prompt once per session",
+    "fix({part}): apply tenant overrides after the base rules",
+    # A person's own limits, to be kept until they say otherwise.
+    "User likes totals before details; leave out {topic} unless {asks}.",
+    "{name} keeps to a budget: never suggest spending over {money} on {thing} unless {asks}.",
+    "User hosts a quiz night every month; skip trivia disputes unless {asks}.",
+    "{name} prefers replies in Polish when writing in Polish, English otherwise; no romanised"
+    " spelling unless {asks}.",
+    "User doesn't want {topic} mentioned again unless {asks}.",
+]
+
+
 @dataclass(frozen=True)
 class Lookalike:
     template: str  # "lookalike:<index>", the unit of the split
@@ -157,3 +249,11 @@ def lookalikes() -> Iterator[Lookalike]:
             if text not in seen and len(seen) < PER_TEMPLATE:
                 seen.add(text)
                 yield Lookalike(f"lookalike:{index}", text)
+    chooser = random.Random(SEED + 1)
+    for index, template in enumerate(_WORK_TEMPLATES):
+        seen = set()
+        for _ in range(PER_TEMPLATE * 3):
+            text = template.format(**{slot: chooser.choice(values) for slot, values in _WORK_SLOTS.items()})
+            if text not in seen and len(seen) < PER_TEMPLATE:
+                seen.add(text)
+                yield Lookalike(f"lookalike:w{index}", text)

@@ -61,13 +61,16 @@ SETTINGS = {
     "kept_features": 40_000,
     "regularisation_C": 20.0,
     "memory_like_weight": 15.0,
-    "developer_text_weight": 3.0,
+    "developer_text_weight": 4.0,
     "chat_weight": 12.0,
+    # Attacks and honest notes in the languages nothing else holds, both weighed alike: few
+    # rows, each the only one of its language and family.
+    "language_rows_weight": 5.0,
     # The authors' rows weigh as one row of their kind: heavier, their attacks in chat and mail
     # lift the chat the threshold is held to, and the public corpora's attacks fall further.
     "author_attack_weight": 1.0,
     "author_benign_weight": 1.0,
-    "benign_goal_chat": 0.004,
+    "benign_goal_chat": 0.005,
     "benign_goal_developer": 0.005,
     "benign_goal_public": 0.1,
 }
@@ -177,6 +180,8 @@ def _sample_weights(train: list[Row]) -> list[float]:
             weight *= SETTINGS["developer_text_weight"]
         elif row.source == "chitchat":
             weight *= SETTINGS["chat_weight"]
+        elif row.source == "languages":
+            weight *= SETTINGS["language_rows_weight"]
         weights.append(weight)
     return weights
 

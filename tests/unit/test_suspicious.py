@@ -766,7 +766,7 @@ def test_the_learned_model_holds_a_text_only_by_the_words_its_writer_added():
     assert held.learned and "mention" in added[held.start : held.end]
     # A note about the person that speaks to no one needs a surer score, as one naming the user
     # does: the writer's "full" weighs most here, at a score under that.
-    note = "- Pays the full £1,450 rent (sole leaseholder)"
+    note = "- Pays the full rent by direct debit (sole leaseholder)"
     [weighed] = findings(note)
     assert "full" in note[weighed.start : weighed.end]
     assert findings(note, own=["full", "sole", "leaseholder"]) == []
