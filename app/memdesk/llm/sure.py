@@ -38,7 +38,19 @@ structure of what was said and of what is stored, never by its wording, and made
 - a retirement whose sentence names something nothing stored names (a capitalised name past its
   first word): what took the ended value's place, which the rules did not read, and which a
   sure retirement would leave unsaid ("Harriet retired …, so my will stuff is with Deepak Rao
-  at Marlow Legal now").
+  at Marlow Legal now");
+- a value of any kind, a phone number or an e-mail address too, said after a name nothing
+  stored names while the line names someone the sentence does not ("a new plumber, somebody
+  called Priyesh, 0161 …" is no new number for "Plumber: Dave Hughes");
+- what the person said before the new value names an old value of its kind as past or replaced,
+  and not this line's ("the day rate was £180 … the agreed rate is £210" is no news of a £5,000
+  budget);
+- the changed value (a removal's: any of the line's) is said again after the change, not as
+  past ("… cut the loan period. Not so: still 3 weeks"): what was said to change holds;
+- the line holds the new value already in another of its places ("Piano Tuesdays; theory class
+  Friday" and "back to Tuesdays"): the sentence may say that one again;
+- the new value is joined by a hyphen to a word after it ("a Friday-afternoon thing"): it says
+  more than the rules read.
 
 A sentence that names nothing stored (only the value: "07488 312 905.", "it's 75mg.") is read
 with the sentence before it.
@@ -350,7 +362,8 @@ def _which(
         return "the sentence names something new the value is of, not what the line names"
     if kind and _held_elsewhere(fact.text, place.span, new):
         return "the line holds the new value already, in another of its places"
-    if kind and _another_old_value(f"{evidence.earlier} {_before_value(evidence.sentence, new)}", kind, old_value):
+    before = f"{evidence.earlier} {_before_value(evidence.sentence, new)}"
+    if kind and _another_old_value(before, kind, old_value):
         return "the person names the value that changed, and it is not this line's"
     if kind and kind not in _SELF_DESCRIBING:
         slots = {c.slot for c in claims_in(fact.text) if c.slot and _overlap(c.span, place.span)}
