@@ -587,7 +587,8 @@ LABELS: dict[str, str] = {
     "gp": "doctor",
     "therapist": "therapist",
 }
-# The slots of someone close to the person, and the words a label or a line names them by ("wife", "kids").
+# The slots of someone close to the person, and the words a label or a line names them by
+# ("wife", "kids").
 PERSON_SLOTS = frozenset({"partner", "child", "children", "sibling", "parent", "pet"})
 PERSON_WORDS = frozenset(word for word, slot in LABELS.items() if slot in PERSON_SLOTS)
 # Labels too common in talk to name their slot alone ("from", "my job").

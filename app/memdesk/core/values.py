@@ -119,8 +119,8 @@ _WHOLE_NUMBER = re.compile(r"(?<![\d.,])\d+(?![\d]|[.,]\d)")  # not a group of a
 _DEFINITE = re.compile(r"(?i:\b(?:the|that|this|those)\s+)$")
 _EVERY = re.compile(r"(?i:\b(?:every|each)\s+)$")
 # Said as not holding ("not the 60mg", "no longer Tuesdays", "instead of £40", "from £1,100
-# to …", "used to be 9am"), or as a bound of something else ("ran long today, until 10:45", "back by 6pm", "in
-# the new job since Monday").
+# to …", "used to be 9am"), or as a bound of something else ("ran long today, until 10:45",
+# "back by 6pm", "in the new job since Monday").
 _DENIED_BEFORE = re.compile(
     r"(?i:\b(?:not|no\s+longer|instead\s+of|rather\s+than|from|was|used\s+to\s+be|old|previous|wrong"
     r"|until|till|since|before|after|by|past)\s+(?:the\s+|my\s+|a\s+)?)$"
