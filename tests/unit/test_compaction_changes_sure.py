@@ -333,3 +333,9 @@ def test_someone_close_named_in_a_sentence_is_whom_it_tells_of_not_a_new_name_fo
     known = stored("Partner: Jo", "Town: Hexham", where="profile")
     named = offline_edits(sentences("Split up with Jo, seeing Alex now."), known)
     assert [(edit.text, edit.sure) for edit in named if edit.target == 1] == [("Partner: Alex", True)]
+
+
+def test_an_old_value_named_in_an_earlier_message_is_of_other_news():
+    gym = stored("- Gym membership: £45 a month")
+    rise = "The gym membership is £50 a month now."
+    assert decided(gym, 1, "- Gym membership: £50 a month", rise, "The boiler repair was £80.", rise).sure

@@ -362,7 +362,10 @@ def _which(
         return "the sentence names something new the value is of, not what the line names"
     if kind and _held_elsewhere(fact.text, place.span, new):
         return "the line holds the new value already, in another of its places"
-    before = f"{evidence.earlier} {_before_value(evidence.sentence, new)}"
+    # the message up to the new value: an old value named in another message is of other news
+    message = evidence.message
+    opened = message[: message.index(evidence.sentence)] if evidence.sentence in message else ()
+    before = " ".join([*opened, _before_value(evidence.sentence, new)])
     if kind and _another_old_value(before, kind, old_value):
         return "the person names the value that changed, and it is not this line's"
     if kind and kind not in _SELF_DESCRIBING:
