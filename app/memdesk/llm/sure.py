@@ -42,8 +42,8 @@ structure of what was said and of what is stored, never by its wording, and made
 - a value of any kind, a phone number or an e-mail address too, said after a name nothing
   stored names while the line names someone the sentence does not ("a new plumber, somebody
   called Priyesh, 0161 …" is no new number for "Plumber: Dave Hughes");
-- what the person said before the new value names an old value of its kind as past or replaced,
-  and not this line's ("the day rate was £180 … the agreed rate is £210" is no news of a £5,000
+- the new value's message, before it, names an old value of its kind as past or replaced, and
+  not this line's ("the day rate was £180 … the agreed rate is £210" is no news of a £5,000
   budget);
 - the changed value (a removal's: any of the line's) is said again after the change, not as
   past ("… cut the loan period. Not so: still 3 weeks"): what was said to change holds;
@@ -277,7 +277,7 @@ def _day_as_one(value: Value) -> tuple[str, str]:
 
 
 def _another_old_value(said: str, kind: str, old_value: str) -> bool:
-    """What the person said before the new value names a value of its kind as past or replaced
+    """``said`` (the message up to the new value) names a value of its kind as past or replaced
     ("the rent was £900", "up from 20mg") and none of them is the stored one: the value that
     changed is another line's."""
     stored = {value.key for value in values_in(old_value) if value.kind == kind}
