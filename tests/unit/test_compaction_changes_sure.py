@@ -254,3 +254,88 @@ def test_an_ending_in_another_clause_leaves_a_change_in_its_own_clause_sure():
     known = stored("- Lives in Leeds, works as a joiner", "- Drinks coffee every morning")
     said = "I moved to York in May and I quit coffee, only tea now."
     assert decided(known, 1, "- Lives in York, works as a joiner", said, said).sure
+
+
+def test_a_contact_said_after_a_new_name_is_that_persons_not_the_lines():
+    plumber = stored("- Plumber: Dave Hughes, 0161 496 0001")
+    new_name = "The landlord sent round a new plumber, somebody called Priyesh, 0161 496 0999."
+    edit = decided(plumber, 1, "- Plumber: Dave Hughes, 0161 496 0999", new_name, new_name)
+    assert reason(edit) == "the sentence names something new the value is of, not what the line names"
+    helper = stored("- Accountant: Chloe Brandt, chloe@brandtco.example")
+    junior = "The firm gave me a junior, Ana Ruiz at Ledgerly, ana@ledgerly.example, for quick questions."
+    edit = decided(helper, 1, "- Accountant: Chloe Brandt, ana@ledgerly.example", junior, junior)
+    assert reason(edit) == "the sentence names something new the value is of, not what the line names"
+    same = "Dave Hughes has a new number, 0161 496 0999."
+    assert decided(plumber, 1, "- Plumber: Dave Hughes, 0161 496 0999", same, same).sure
+
+
+def test_a_value_is_not_changed_where_the_person_names_another_old_value():
+    known = stored("- Pays £40 a month for the allotment society", "- Lives in Hexham")
+    message = ("Allotment society: the water charge used to be £15.", "It is £25 now.")
+    edit = decided(known, 1, "- Pays £25 a month for the allotment society", message[1], " ".join(message))
+    assert reason(edit) == "the person names the value that changed, and it is not this line's"
+    refit = stored("- Budget for the kitchen refit: £5,000")
+    message = ("Kitchen refit news: the fitter's day rate was £180.", "The agreed kitchen rate is £210.")
+    edit = decided(refit, 1, "- Budget for the kitchen refit: £210", message[1], " ".join(message))
+    assert reason(edit) == "the person names the value that changed, and it is not this line's"
+    rent = stored("- Rent: £950 a month")
+    own = "The rent was £950, now it's £990."
+    assert decided(rent, 1, "- Rent: £990 a month", own, own).sure
+
+
+def test_a_stored_value_said_again_afterwards_still_holds():
+    library = stored("- Library card allows 12 books for 3 weeks")
+    claim = "Apparently the library cut the loan period to 2 weeks."
+    cut = "- Library card allows 12 books for 2 weeks"
+    edit = decided(library, 1, cut, claim, f"{claim} Not so: still 3 weeks.")
+    assert reason(edit) == "the person says the stored value again afterwards, as it holds"
+    # a removal too, and a day said again in another message
+    bins = stored("- Glass goes out every Friday")
+    ended = "The council scrapped the glass round."
+    edit = retirement_decided(bins, 1, ended, ended, "Scratch that, the glass still goes out on Friday.")
+    assert reason(edit) == "the person says the stored value again afterwards, as it holds"
+    # the old value said again as past is no sign it holds
+    bus = stored("- Bus pass: £65 a month")
+    rise = "My bus pass went up to £70 a month."
+    assert decided(bus, 1, "- Bus pass: £70 a month", rise, f"{rise} It used to be £65 a month.").sure
+
+
+def test_a_value_the_line_holds_in_another_place_is_no_new_value_for_this_one():
+    known = stored("- Piano lessons Tuesdays at 5pm; theory class Friday.")
+    said = "The theory class skipped a week, then back to Tuesdays."
+    edit = decided(known, 1, "- Piano lessons Tuesdays at 5pm; theory class Tuesday.", said, said)
+    assert reason(edit) == "the line holds the new value already, in another of its places"
+    rota = stored("- On the late rota Mondays, gym Wednesday")
+    said = "Gym got busy, so I am going Thursdays now."
+    assert decided(rota, 1, "- On the late rota Mondays, gym Thursday", said, said).sure
+
+
+def test_a_value_joined_to_a_word_by_a_hyphen_says_more_than_was_read():
+    joined = "the new value is joined by a hyphen to a word the rules did not read"
+    choir = stored("- Choir practice on Tuesday evenings")
+    said = "Choir practice has moved, it's a Friday-afternoon thing now."
+    assert reason(decided(choir, 1, "- Choir practice on Friday evenings", said, said)) == joined
+    club = stored("- Book club meets at the Crown")
+    said = "Book club is an Anchor-upstairs affair these days."
+    assert reason(decided(club, 1, "- Book club meets at the Anchor", said, said)) == joined
+    plain = "Choir practice moved to Friday evenings now."
+    assert decided(choir, 1, "- Choir practice on Friday evenings", plain, plain).sure
+
+
+def test_someone_close_named_in_a_sentence_is_whom_it_tells_of_not_a_new_name_for_them():
+    for profile, said in (
+        (("Husband: Ravi", "City: Pune"), "My husband needs the car now, so I went to Kothrud Motors."),
+        (("Partner: Jo", "Town: Hexham"), "My partner started a new job, so I joined Tynedale Harriers."),
+    ):
+        known = stored(*profile, where="profile")
+        found = [edit for edit in offline_edits(sentences(said), known) if edit.target == 1]
+        assert found and not any(edit.sure for edit in found)
+    known = stored("Partner: Jo", "Town: Hexham", where="profile")
+    named = offline_edits(sentences("Split up with Jo, seeing Alex now."), known)
+    assert [(edit.text, edit.sure) for edit in named if edit.target == 1] == [("Partner: Alex", True)]
+
+
+def test_an_old_value_named_in_an_earlier_message_is_of_other_news():
+    gym = stored("- Gym membership: £45 a month")
+    rise = "The gym membership is £50 a month now."
+    assert decided(gym, 1, "- Gym membership: £50 a month", rise, "The boiler repair was £80.", rise).sure
