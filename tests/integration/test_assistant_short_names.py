@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import anyio
+import pytest
 from tests.support.cli import MemdeskCommand, fails, out
 from tests.support.mcp_client import call_ok, connect
 
 
+@pytest.mark.engines("sqlite")  # the name a client connects as, not storage
 def test_codex_names_the_assistant_codex_cli_connects_as(memdesk: MemdeskCommand):
     err = fails(memdesk("assistant", "trust", "codex", "trusted"), 1, "Codex CLI has not connected")
     assert "mcp:codex-mcp-client" in err  # the name to give before it has connected

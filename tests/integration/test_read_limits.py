@@ -183,6 +183,7 @@ def test_an_app_limit_applies_from_the_next_call_of_a_running_server(
     anyio.run(run)
 
 
+@pytest.mark.engines("sqlite")  # the prompt's text, the same on both engines in tests/unit
 def test_prompt_as_an_assistant_is_what_it_receives(memdesk: MemdeskCommand, seeded: SeededStores):
     seeded.start(memdesk, _seed)
     out(memdesk("assistant", "apps", "mcp:coder", "work"))
