@@ -3,6 +3,15 @@
 Service, composer and command tests (``tests/unit``, ``tests/integration``) that use a store
 run twice: on a SQLite file and on a PostgreSQL database of a real server this session
 starts (``store_engine``). A test about one engine only is marked ``engines("sqlite")``.
+
+Which tests run on PostgreSQL too: one whose outcome could differ by engine — the SQL it
+goes through (what is ordered, filtered, counted, matched or ranked, dates stored and read
+back), transactions and locks, migrations, what a running server sees of another process's
+writes, writers at once, moving a store between engines. A command or server test whose
+subject is the command's or server's own — wording, arguments and exit codes, the MCP
+protocol's shapes, HTTP checks, hooks' output, settings files, the write check's verdicts —
+is marked ``engines("sqlite")``: the store code under it runs on both engines in the service
+tests, and a second engine would only start the same processes again.
 """
 
 from __future__ import annotations

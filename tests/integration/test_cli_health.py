@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from tests.support.cli import fails, out
 
 
+@pytest.mark.engines("sqlite")  # the command's wording; health's SQL runs on both engines in tests/unit
 def test_health_lists_fixes_and_undoes_through_the_command(memdesk):
     out(memdesk("doc", "set", "user/facts", "- Lives in Berlin\n- Works at Acme"))
     out(memdesk("entry", "add", "home_city", "Priya lives in Paris now"))

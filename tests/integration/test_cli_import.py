@@ -33,6 +33,7 @@ def _keep_a_document(memdesk) -> None:
         (b'{"format": "memdesk", "version": 1, "documents": [{"namespace": "glo', "not valid JSON"),
     ],
 )
+@pytest.mark.engines("sqlite")  # a file refused before anything is written
 def test_a_bad_export_file_is_refused_in_one_line(memdesk, seeded, tmp_path, payload, message):
     seeded.start(memdesk, _keep_a_document)
     path = tmp_path / "bad.json"
@@ -57,6 +58,7 @@ def test_a_flynn_folder_with_a_bad_file_is_refused_whole(memdesk, tmp_path):
     assert out(memdesk("import", "--flynn", str(folder))) == f"imported 2 files from {Path(folder)}\n"
 
 
+@pytest.mark.engines("sqlite")  # the write check's note: wording, not storage
 def test_import_notes_text_that_reads_like_instructions(memdesk, tmp_path):
     folder = tmp_path / "flynn" / "user"
     folder.mkdir(parents=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import socket
 
 import httpx
+import pytest
 from tests.support import peek
 from tests.support.cli import fails, out
 from tests.support.server import ServeProcess
@@ -25,6 +26,7 @@ def test_token_create_list_revoke(memdesk):
     assert len(stored) == 1 and stored[0][0] != token and len(stored[0][0]) == 64
 
 
+@pytest.mark.engines("sqlite")  # the server's address and wording, not storage
 def test_serve_refuses_a_bad_address_and_a_taken_port(memdesk):
     fails(memdesk("serve", "--http", "localhost:notaport"), 2, "port 'notaport' is not valid")
     fails(memdesk("serve", "--http", "99999"), 2, "port '99999' is not valid")
@@ -38,6 +40,7 @@ def test_serve_refuses_a_bad_address_and_a_taken_port(memdesk):
             assert "choose another port with --http [HOST:]PORT (0 picks a free one)" in taken_message
 
 
+@pytest.mark.engines("sqlite")  # the server's address and wording, not storage
 def test_serving_on_every_address_warns_and_still_checks_hosts_and_tokens(memdesk):
     token = out(memdesk("token", "create", "lan")).strip()
     served = ServeProcess(memdesk.data_dir, host="0.0.0.0")
@@ -54,6 +57,7 @@ def test_serving_on_every_address_warns_and_still_checks_hosts_and_tokens(memdes
     assert token not in served.stderr
 
 
+@pytest.mark.engines("sqlite")  # the server's address and wording, not storage
 def test_serve_says_when_there_is_no_token_yet(memdesk):
     served = ServeProcess(memdesk.data_dir)
     served.stop()

@@ -81,6 +81,7 @@ def test_sources_list_enable_and_sync(memdesk, home):
     fails(memdesk("sources", "sync", "claude", env=env), 2, "unknown source 'claude'")
 
 
+@pytest.mark.engines("sqlite")  # reading a transcript file, not storage
 def test_compact_transcript_reads_a_claude_code_file_with_tool_blocks(memdesk, home):
     printed = out(memdesk("compact", "--transcript", str(_transcript(home)), "--dry-run"))
     assert "Berlin" in printed

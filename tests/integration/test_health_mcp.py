@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import anyio
+import pytest
 from tests.support.cli import MemdeskCommand, out, store_of
 from tests.support.mcp_client import call_ok, connect, text_of
 
@@ -14,6 +15,7 @@ KNOWLEDGE = {"category": "knowledge"}
 BERLIN = {"kind": "line", "namespace": "user/facts", "text": "Lives in Berlin"}
 
 
+@pytest.mark.engines("sqlite")  # the replies' wording; health's SQL runs on both engines in tests/unit
 def test_a_write_that_contradicts_a_stored_fact_names_it(memdesk: MemdeskCommand):
     with store_of(memdesk) as store:
         store.documents.set("user/facts", "- Lives in Berlin\n- Drinks coffee every morning")

@@ -139,6 +139,7 @@ def test_every_tool_resource_and_the_prompt(memdesk: MemdeskCommand):
     assert name == "mcp:claude-desktop" and calls >= 1
 
 
+@pytest.mark.engines("sqlite")  # the prompt's text, the same on both engines in tests/unit
 def test_prompt_tool_is_byte_for_byte_memdesk_prompt(memdesk: MemdeskCommand, tmp_path: Path):
     base = tmp_path / "base.md"
     base.write_text("You are a helpful assistant.\n", encoding="utf-8")
@@ -218,6 +219,7 @@ BAD_CALLS = [
 ]
 
 
+@pytest.mark.engines("sqlite")  # argument errors: their wording is the server's
 def test_bad_arguments_are_tool_errors_naming_the_argument_and_write_nothing(memdesk: MemdeskCommand):
     with store_of(memdesk) as store:
         store.apps.add("cal", "Prefers mornings")  # memory 1, of app cal
@@ -313,6 +315,7 @@ def _an_entry_and_an_app_memory(memdesk: MemdeskCommand) -> None:
         ),
     ],
 )
+@pytest.mark.engines("sqlite")  # settings file, not storage
 def test_read_only_settings_refuse_writes(
     memdesk: MemdeskCommand, seeded: SeededStores, settings, refused, allowed
 ):
@@ -334,6 +337,7 @@ def test_read_only_settings_refuse_writes(
     assert _count(memdesk.data_dir, "SELECT count(*) FROM history_steps") == steps_before + writes_allowed
 
 
+@pytest.mark.engines("sqlite")  # settings file, not storage
 def test_a_setting_changed_while_the_server_runs_holds_from_the_next_call(memdesk: MemdeskCommand):
     async def run() -> None:
         async with connect(memdesk.data_dir) as s:

@@ -28,6 +28,7 @@ def http_server(memdesk: MemdeskCommand, token: str):
         yield f"http://127.0.0.1:{port}/mcp", process
 
 
+@pytest.mark.engines("sqlite")  # HTTP transport and its checks, not storage
 def test_two_clients_over_http_are_each_named_in_history(memdesk: MemdeskCommand, http_server, token):
     import httpx
 
@@ -55,6 +56,7 @@ def test_two_clients_over_http_are_each_named_in_history(memdesk: MemdeskCommand
         assert sorted(line.split("\t")[4] for line in lines) == [f"Save entry {name}_{i}" for i in range(5)]
 
 
+@pytest.mark.engines("sqlite")  # HTTP transport and its checks, not storage
 def test_without_a_token_a_foreign_host_or_origin_the_server_refuses(http_server, token):
     import httpx
 
@@ -69,6 +71,7 @@ def test_without_a_token_a_foreign_host_or_origin_the_server_refuses(http_server
     assert foreign.status_code == 403 and "token" not in foreign.text
 
 
+@pytest.mark.engines("sqlite")  # HTTP transport and its checks, not storage
 def test_http_app_is_wrapped_by_the_given_middleware(memdesk_app):
     from memdesk.servers.mcp_server import build_server, http_app
 
@@ -96,11 +99,13 @@ def test_http_app_is_wrapped_by_the_given_middleware(memdesk_app):
     assert sent == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
 
 
+@pytest.mark.engines("sqlite")  # HTTP transport and its checks, not storage
 def test_a_bad_address_is_refused(memdesk: MemdeskCommand, tmp_path: Path):
     bad = memdesk("mcp", "--http", "0.0.0.0:notaport")
     assert bad.returncode == 2 and b"port 'notaport' is not valid" in bad.stderr
 
 
+@pytest.mark.engines("sqlite")  # HTTP transport and its checks, not storage
 def test_another_host_is_served_with_a_warning(memdesk: MemdeskCommand):
     port = free_port()
     process = subprocess.Popen(

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
 
 
+@pytest.mark.engines("sqlite")  # the MCP protocol's shapes, not storage
 def test_a_first_call_with_only_key_and_content_stores_knowledge(memdesk: MemdeskCommand):
     async def run() -> None:
         params = server_params(memdesk.data_dir)
@@ -49,6 +50,7 @@ def test_a_first_call_with_only_key_and_content_stores_knowledge(memdesk: Memdes
     assert out(memdesk("recall", "Bergen")) == "home_city: Lives in Bergen\n"
 
 
+@pytest.mark.engines("sqlite")  # the MCP protocol's shapes, not storage
 def test_schemas_offer_choices_defaults_bounds_and_an_output_schema(memdesk: MemdeskCommand):
     async def run() -> None:
         async with (
@@ -150,6 +152,7 @@ def test_a_completion_offers_a_hundred_values_and_says_there_are_more(memdesk: M
     anyio.run(run)
 
 
+@pytest.mark.engines("sqlite")  # the MCP protocol's shapes, not storage
 def test_log_messages_follow_the_level_the_client_sets(memdesk: MemdeskCommand):
     received: list[LoggingMessageNotificationParams] = []
 
@@ -208,6 +211,7 @@ REFUSED = [
 ]
 
 
+@pytest.mark.engines("sqlite")  # the MCP protocol's shapes, not storage
 def test_arguments_that_do_not_fit_are_answered_in_a_plain_sentence(memdesk: MemdeskCommand):
     async def run() -> list[tuple[bool, str]]:
         async with (
@@ -221,6 +225,7 @@ def test_arguments_that_do_not_fit_are_answered_in_a_plain_sentence(memdesk: Mem
     assert anyio.run(run) == [(True, f"{tool}: {sentence}.") for tool, _, sentence in REFUSED]
 
 
+@pytest.mark.engines("sqlite")  # the MCP protocol's shapes, not storage
 def test_a_held_write_is_a_warning_in_the_clients_log(memdesk: MemdeskCommand):
     received: list[LoggingMessageNotificationParams] = []
 

@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 import anyio
+import pytest
 from tests.support.cli import MemdeskCommand, out
 from tests.support.mcp_client import call_ok, connect
 
@@ -50,6 +51,7 @@ def test_calls_made_while_the_store_opens_wait_for_it(memdesk: MemdeskCommand):
     assert anyio.run(run) == ["home_city"] * 3
 
 
+@pytest.mark.engines("sqlite")  # stdio framing, not storage
 def test_typed_in_a_terminal_it_says_what_it_is_and_ctrl_d_ends_it(memdesk: MemdeskCommand):
     # A person who types `memdesk mcp` would otherwise see nothing happen.
     command = [sys.executable, "-m", "memdesk", "--data-dir", str(memdesk.data_dir), "mcp"]
@@ -71,6 +73,7 @@ def test_typed_in_a_terminal_it_says_what_it_is_and_ctrl_d_ends_it(memdesk: Memd
     assert (piped.returncode, piped.stdout, piped.stderr) == (0, b"", b"")
 
 
+@pytest.mark.engines("sqlite")  # stdio framing, not storage
 def test_requests_written_before_the_input_ends_are_all_answered(memdesk: MemdeskCommand):
     # A script pipes its requests in and closes its end at once: the last ones are still being
     # handled (the recall waits for the store to open) when the server reads the end of input.

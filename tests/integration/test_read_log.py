@@ -130,6 +130,7 @@ def test_access_log_text_since_and_a_deleted_item(memdesk: MemdeskCommand, seede
     fails(memdesk("access", "log", "--assistant", "nobody"), 1, "no assistant called 'nobody'")
 
 
+@pytest.mark.engines("sqlite")  # the export's and the hook's output
 def test_an_export_leaves_the_log_out_unless_asked(memdesk: MemdeskCommand, seeded: SeededStores, tmp_path):
     seeded.start(memdesk, _seed)
 
@@ -180,6 +181,7 @@ def test_a_locked_log_never_fails_the_read_and_sigterm_writes_what_waits(
     assert read["tool"] == "GET /apps/{appId}/memories"
 
 
+@pytest.mark.engines("sqlite")  # the export's and the hook's output
 def test_the_claude_code_hooks_prompt_is_logged_as_claude_codes_read(
     memdesk: MemdeskCommand, seeded: SeededStores
 ):

@@ -20,6 +20,7 @@ def _prompt(memdesk: MemdeskCommand) -> str:
     return out(memdesk("prompt", "--app", "browser", "--message", "which files to upload"))
 
 
+@pytest.mark.engines("sqlite")  # the write check's verdicts; review's SQL runs on both engines below
 def test_four_poisoned_calls_wait_for_review_and_one_approval_is_one_undo(memdesk: MemdeskCommand):
     async def poison() -> list[dict]:
         async with connect(memdesk.data_dir, "web-agent") as s:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import httpx
+import pytest
 from tests.support.cli import MemdeskCommand, out
 from tests.support.server import ServeProcess
 
 
+@pytest.mark.engines("sqlite")  # settings file, not storage
 def test_a_settings_change_holds_from_the_next_request(memdesk: MemdeskCommand, tmp_path):
     token = out(memdesk("token", "create", "bot")).strip()
     base = tmp_path / "base.md"

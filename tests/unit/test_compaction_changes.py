@@ -76,6 +76,7 @@ def app(memdesk_app, clock):
         ),
     ],
 )
+@pytest.mark.engines("sqlite")  # what the rules read in the words; applying runs on both engines below
 def test_each_family_updates_the_profile_line_it_changes(app, clock, stored, said, after):
     app.documents.set("user/profile", f"Name: Sam\n{stored}")
     say(app, clock, said, "Noted.")
@@ -201,6 +202,7 @@ def test_the_person_s_own_change_by_name_is_still_theirs(app, clock):
         ("Switched to tea in the mornings.", "Drinks tea every morning"),
     ],
 )
+@pytest.mark.engines("sqlite")  # what the rules read in the words; applying runs on both engines below
 def test_a_slot_of_several_values_gains_one_unless_it_replaced_another(app, clock, said, after):
     app.documents.set("user/facts", "- Drinks coffee every morning")
     say(app, clock, said, "Okay.")

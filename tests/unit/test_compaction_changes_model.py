@@ -304,6 +304,7 @@ def test_an_edit_naming_a_number_it_was_not_given_is_refused_and_the_others_appl
         (Status(500, "overloaded"), "the model call failed"),
     ],
 )
+@pytest.mark.engines("sqlite")  # what is made of a bad reply; applying runs on both engines above
 def test_an_unusable_reply_or_a_failed_call_falls_back_to_the_offline_rules(memdesk_app, backend, reply, why):
     respond(backend, reply)
     proposal = run(memdesk_app)

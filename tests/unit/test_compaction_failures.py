@@ -126,6 +126,7 @@ def test_dry_runs_do_not_count_failures(memdesk_app, clock, server):
         (Reply("late", delay=1.6), "did not answer within 1 s", "llm.timeout_seconds"),
     ],
 )
+@pytest.mark.engines("sqlite")  # what the error says; failures' counting runs on both engines above
 def test_each_failure_says_what_failed_and_what_to_check(memdesk_app, clock, server, behaviour, words, hint):
     app = memdesk_app
     use_server(app, server, timeout=1)
@@ -200,6 +201,7 @@ class EmptyKeyring(keyring.backend.KeyringBackend):
         raise keyring.errors.PasswordDeleteError(username)
 
 
+@pytest.mark.engines("sqlite")  # keys and keyrings, not storage
 def test_anthropic_without_a_key_says_so(memdesk_app, clock, use_keyring):
     use_keyring(EmptyKeyring())
     log_three(memdesk_app, clock)
@@ -207,6 +209,7 @@ def test_anthropic_without_a_key_says_so(memdesk_app, clock, use_keyring):
         Compaction(memdesk_app).propose(SESSION, backend="anthropic", dry_run=True)
 
 
+@pytest.mark.engines("sqlite")  # keys and keyrings, not storage
 def test_without_a_keyring_openai_goes_keyless_and_anthropic_says_why(
     memdesk_app, clock, server, use_keyring, monkeypatch
 ):

@@ -174,6 +174,7 @@ def test_the_composer_reads_the_base_file_and_reports_what_it_depends_on(memdesk
 @pytest.mark.parametrize(
     ("content", "message"), [(None, "No such file"), (b"\xff\xfe bad", r"not valid UTF-8 \(byte 0\)")]
 )
+@pytest.mark.engines("sqlite")  # reading the base file, not storage
 def test_a_base_file_that_cannot_be_read_is_a_clear_error(memdesk_app, tmp_path, content, message):
     base = tmp_path / "base.md"
     if content is not None:

@@ -224,6 +224,7 @@ def test_an_assistant_may_not_apply_suspicious_compaction_changes_unless_trusted
             app.review.check_compaction([])
 
 
+@pytest.mark.engines("sqlite")  # refused before the store
 def test_bad_input_is_refused_before_anything_is_held(memdesk_app):
     app = memdesk_app
     with pytest.raises(BadInputError, match="100,001 characters; the limit is 100,000"):
@@ -330,6 +331,7 @@ def test_a_store_of_schema_6_gains_review_in_place_and_keeps_its_rows(memdesk_ap
         (Write.set_working("user", "x"), "your assistant's prompt, every time (working memory, user)"),
     ],
 )
+@pytest.mark.engines("sqlite")  # wording, not storage
 def test_where_a_write_goes_is_said_in_the_persons_words(memdesk_app, write, where):
     assert memdesk_app.review.where(write) == where
 
