@@ -89,6 +89,17 @@ def test_a_client_without_a_config_gets_one_with_only_memdesk(home, client):
     assert list(_servers(client)) == ["memdesk"]
 
 
+@pytest.mark.parametrize("client", CLIENTS, ids=lambda client: client.name)
+def test_an_empty_config_is_written_without_a_backup_and_not_called_new(home, client):
+    path = client.config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("")  # what a disconnect that took out the only entry can leave
+    changed = connect(client, COMMAND, ARGS)[0]
+    assert changed.changes and not changed.created and changed.backup is None
+    assert change_lines([changed]) == [f"{path}:", *(f"  {line}" for line in changed.changes)]
+    assert list(_servers(client)) == ["memdesk"]
+
+
 def test_the_entries_each_client_reads(home):
     entries = {client.name: client.entry(COMMAND, ARGS) for client in CLIENTS}
     plain = {"command": COMMAND, "args": ARGS}

@@ -72,6 +72,8 @@ def apply(edits: list[Edit], dry_run: bool = False) -> list[FileChange]:
     done = []
     for edit in edits:
         backup = None
+        # An empty file has nothing to back up, but it is no new file either.
+        created = bool(edit.changes) and not edit.path.exists()
         if edit.changes and not dry_run:
             try:
                 backup = _back_up(edit.path) if edit.existed else None
@@ -79,7 +81,7 @@ def apply(edits: list[Edit], dry_run: bool = False) -> list[FileChange]:
             except OSError as exc:
                 raise MemdeskError(f"{edit.path} could not be written ({exc.strerror or exc})") from None
         done.append(
-            FileChange(edit.path, edit.changes, backup, created=bool(edit.changes) and not edit.existed)
+            FileChange(edit.path, edit.changes, backup, created=created)
         )
     return done
 
