@@ -223,10 +223,11 @@ def _preamble(scopes: list[ScopeIndex]) -> str:
         "deleting them; archive/ is never loaded into this prompt.",
     ]
     if project is not None:
-        where.append(f"- Project memory (in the repository, shared with the team): {project.folder}")
+        # The project may be a plain folder the person trusts, not a repository.
+        where.append(f"- Project memory (this project, shared with whoever works on it): {project.folder}")
         rules.append(
-            "- Project memory is committed and read by your teammates: keep it factual and "
-            "never store secrets there."
+            "- Project memory may be committed and read by others on the project: keep it "
+            "factual and never store secrets there."
         )
     return "\n\n".join(
         [
