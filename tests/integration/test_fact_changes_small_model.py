@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.support.local_model import local_model_server, served_settings
+from tests.support.local_model import TEST_THREADS, local_model_server, served_settings
 from tests.support.updates import SettableClock, kept, opener, run_scenario
 
 pytestmark = [pytest.mark.wall_time, pytest.mark.slow]
@@ -33,7 +33,7 @@ RUN_TIMEOUT_S = 300
 def test_controls_are_kept_and_nothing_else_changes_after_yes(tmp_path, monkeypatch):
     monkeypatch.setenv("MEMDESK_API_KEY", "none")
     outcomes = []
-    with local_model_server() as server:
+    with local_model_server(TEST_THREADS) as server:
         for scenario in CONTROLS:
             clock = SettableClock()
             # the facts step, with the changes step in it
@@ -49,8 +49,6 @@ def test_controls_are_kept_and_nothing_else_changes_after_yes(tmp_path, monkeypa
     # Whatever was proposed to change in these stored facts is shown with why, not applied.
     proposed = [change for _scenario, outcome in outcomes for change in outcome.fact_changes]
     assert all(not change.accepted and (change.reason or change.marks) for change in proposed)
-    print(
-        f"\nSmolLM2: {len(proposed)} fact changes proposed in {len(CONTROLS)} controls; none applied:"
-    )
+    print(f"\nSmolLM2: {len(proposed)} fact changes proposed in {len(CONTROLS)} controls; none applied:")
     for change in proposed:
         print(f"  {change.before!r} → {change.after!r}: {change.reason} {change.grounding}".rstrip())

@@ -3,20 +3,27 @@
 The model is tiny and invents things, which is the point: every step must either give a
 change or say why it fell back, whatever it invented must be marked and left out by
 ``--yes``, the token limit must hold, and a server that goes away must lose nothing.
-Replies are short (``llm.max_tokens`` at its minimum) so the module runs in well under two
-minutes on two cores; the run prints its wall time.
+Replies are short (``llm.max_tokens`` at its minimum) and one compaction serves the first two
+tests, so the module runs in well under a minute on two cores; the run prints its wall time.
+What a run left is read in this process: how the command prints it is tested elsewhere.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import pytest
-from tests.support.cli import MemdeskCommand, fails, out
-from tests.support.local_model import MODEL_NAME, LocalModelServer, local_model_server
+from tests.support.cli import MemdeskCommand, fails, out, store_of
+from tests.support.local_model import (
+    MODEL_NAME,
+    TEST_THREADS,
+    LocalModelServer,
+    ServedReply,
+    local_model_server,
+)
 
 from memdesk.services.memdesk import Memdesk
 
@@ -38,13 +45,7 @@ MARKED = re.compile(r"^    UNGROUNDED: (.*)$", re.MULTILINE)
 CHANGE = re.compile(r"^\[(\d+)\] (.*)$", re.MULTILINE)
 
 
-@pytest.fixture(scope="module")
-def model() -> Iterator[LocalModelServer]:
-    with local_model_server() as server:
-        yield server
-
-
-def chat_with_the_model(memdesk: MemdeskCommand, server: LocalModelServer, steps: str = "") -> None:
+def chat_with_the_model(memdesk: MemdeskCommand, server: LocalModelServer) -> None:
     """Priya's conversation logged into a store whose settings point at ``server``; the app
     is at its cap of one memory, so the decision step runs too. Written in this process:
     only the compaction under test pays for starting the command."""
@@ -52,7 +53,7 @@ def chat_with_the_model(memdesk: MemdeskCommand, server: LocalModelServer, steps
     (memdesk.data_dir / "config.toml").write_text(
         f'[llm]\nbackend = "openai"\nopenai_base_url = "{server.openai_url}"\nmodel = "{MODEL_NAME}"\n'
         f"max_tokens = {MAX_TOKENS}\ntimeout_seconds = {RUN_TIMEOUT_S}\n"
-        f"[compaction]\ncontext_window_tokens = 4096\n{steps}"
+        "[compaction]\ncontext_window_tokens = 4096\n"
         "[memory]\napp_memory_cap = 1\n",
         encoding="utf-8",
     )
@@ -73,6 +74,24 @@ def memdesk(tmp_path) -> MemdeskCommand:
     return MemdeskCommand(tmp_path / "store", prefix=("--now", NOW))
 
 
+@dataclass(frozen=True)
+class Compaction:
+    memdesk: MemdeskCommand
+    printed: str
+    replies: list[ServedReply]  # how each of the run's model calls ended
+
+
+@pytest.fixture(scope="module")
+def compaction(tmp_path_factory) -> Compaction:
+    """One ``compact --yes`` of the conversation through every step: each model call takes
+    seconds, and the tests below check different things about the same run."""
+    memdesk = MemdeskCommand(tmp_path_factory.mktemp("compaction") / "store", prefix=("--now", NOW))
+    with local_model_server(TEST_THREADS) as model:
+        chat_with_the_model(memdesk, model)
+        printed = out(memdesk("compact", SESSION, "--yes", timeout=RUN_TIMEOUT_S))
+    return Compaction(memdesk, printed, model.replies)
+
+
 def changes(printed: str) -> dict[str, str]:
     """Each change's block of the printed proposal, by its title line."""
     heads = list(CHANGE.finditer(printed))
@@ -80,25 +99,36 @@ def changes(printed: str) -> dict[str, str]:
     return {head.group(2): printed[head.start() : end] for head, end in zip(heads, ends, strict=True)}
 
 
-def stored(memdesk: MemdeskCommand) -> str:
-    """Everything compaction can write, as the store shows it."""
-    return "\n".join(
-        out(memdesk(*command))
-        for command in (
-            ("working", "show", "--all"),
-            ("entry", "list", "--category", "timeline"),
-            ("doc", "show", "user/facts"),
-            ("app", "show", "cal"),
+@dataclass(frozen=True)
+class Stored:
+    """Everything compaction can write, and how many messages are left to compact."""
+
+    working: str
+    timeline: list[str]
+    facts: str
+    app_memories: list[str]
+    new_messages: int
+
+    def text(self) -> str:
+        return "\n".join([self.working, *self.timeline, self.facts, *self.app_memories])
+
+
+def stored(memdesk: MemdeskCommand) -> Stored:
+    with store_of(memdesk, NOW) as app:
+        working = app.working.state()
+        facts = app.documents.get("user/facts")
+        (session,) = app.sessions.list()
+        return Stored(
+            working.content if working else "",
+            [entry.content for entry in app.entries.list("timeline")],
+            facts.content if facts else "",
+            [memory.content for memory in app.apps.memories("cal", include_expired=False)],
+            session.unconsolidated,
         )
-    )
 
 
-def test_every_step_answers_and_nothing_invented_is_stored(memdesk, model):
-    chat_with_the_model(memdesk, model)
-    served = len(model.replies)
-
-    printed = out(memdesk("compact", SESSION, "--yes", timeout=RUN_TIMEOUT_S))
-
+def test_every_step_answers_and_nothing_invented_is_stored(compaction):
+    printed = compaction.printed
     assert f"Backend openai ({MODEL_NAME}): " in printed
     blocks = changes(printed)
     titles = list(blocks)
@@ -116,7 +146,7 @@ def test_every_step_answers_and_nothing_invented_is_stored(memdesk, model):
     fallback = re.search(r"why: Removed the oldest memory \(\d+\) because (.*)", decision)
     assert "FIFO" not in decision and (fallback is None or fallback.group(1).strip())
     # The token limit held on every call.
-    replies = model.replies[served:]
+    replies = compaction.replies
     assert replies and all(reply.completion_tokens <= MAX_TOKENS for reply in replies)
 
     # What the small model invented is marked, not accepted, and left out by --yes.
@@ -134,29 +164,25 @@ def test_every_step_answers_and_nothing_invented_is_stored(memdesk, model):
     ]
     conversation = " ".join(text for _role, text in CONVERSATION).lower()
     assert all(word.lower() not in conversation for word in invented)
-    memory = stored(memdesk)
-    assert not [word for word in invented if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", memory, re.I)]
-    assert "0 new" in out(memdesk("session", "list"))
+    memory = stored(compaction.memdesk)
+    kept = memory.text()
+    assert not [word for word in invented if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", kept, re.I)]
+    assert memory.new_messages == 0
 
 
-def test_a_model_that_does_not_stop_is_held_by_the_token_limit(memdesk, model):
+def test_a_model_that_does_not_stop_is_held_by_the_token_limit(compaction):
     # The facts step: this model answers it with dialogue that runs on and on.
-    chat_with_the_model(memdesk, model, steps='steps = ["facts"]\n')
-    served = len(model.replies)
-
-    printed = out(memdesk("compact", SESSION, "--dry-run", timeout=RUN_TIMEOUT_S))
-
-    replies = model.replies[served:]
+    replies = compaction.replies
     assert any(reply.finish_reason == "length" for reply in replies), replies
     assert all(reply.completion_tokens <= MAX_TOKENS for reply in replies)
     assert (
         f"note: The model's reply reached the limit of {MAX_TOKENS} tokens (llm.max_tokens) and was cut "
-        "there, so its end is missing." in printed
+        "there, so its end is missing." in compaction.printed
     )
 
 
 def test_the_server_going_away_mid_run_loses_nothing(memdesk):
-    with local_model_server() as server:
+    with local_model_server(TEST_THREADS) as server:
         chat_with_the_model(memdesk, server)
         with ThreadPoolExecutor(1) as pool:
             run = pool.submit(memdesk, "compact", SESSION, "--yes", timeout=RUN_TIMEOUT_S)
@@ -174,8 +200,4 @@ def test_the_server_going_away_mid_run_loses_nothing(memdesk):
     assert cut in err or refused in err, err
     assert err.count("memdesk: error:") == 1 and "Is the server running" in err
     # The messages stay to be compacted later; nothing was written.
-    assert f"{SESSION}\tcal\t4 messages\t4 new" in out(memdesk("session", "list"))
-    assert out(memdesk("working", "show", "--all")) == ""
-    assert out(memdesk("entry", "list", "--category", "timeline")) == ""
-    assert out(memdesk("doc", "show", "user/facts")) == ""
-    assert OLD_MEMORY in out(memdesk("app", "show", "cal"))
+    assert stored(memdesk) == Stored("", [], "", [OLD_MEMORY], len(CONVERSATION))

@@ -49,7 +49,8 @@ def store_of(memdesk: MemdeskCommand, now: str | None = None, actor: str = COMMA
     command's ``--now``).
 
     For set-up that is not what a test checks: each write here saves starting a command, and
-    leaves the same rows the command would.
+    leaves the same rows the command would. Likewise for reading what a command left, where how
+    a command prints it is not the test's subject.
     """
     from memdesk.core.timefmt import utcnow
     from memdesk.services.memdesk import Memdesk

@@ -41,6 +41,10 @@ SERVER_SCRIPT = Path(__file__).with_name("local_model_server.mjs")
 DOWNLOAD_TIMEOUT_S = 600
 START_TIMEOUT_S = 120
 CONTEXT_TOKENS = 4096  # the server's context, which a call's prompt and reply share
+# The tests' model runs on one thread: llama.cpp's threads spin while they wait for each other,
+# so on shared cores a second one costs more processor time than it saves in wall time (a
+# compaction of the tests' conversation took 15 s of it on one thread, 19-32 s on two).
+TEST_THREADS = 1
 
 
 def model_file() -> Path:
@@ -164,12 +168,13 @@ def served_settings(server: LocalModelServer, max_tokens: int, timeout_seconds: 
 
 
 @contextmanager
-def local_model_server() -> Iterator[LocalModelServer]:
-    """The model served on a free port of 127.0.0.1, stopped afterwards."""
+def local_model_server(threads: int | None = None) -> Iterator[LocalModelServer]:
+    """The model served on a free port of 127.0.0.1, stopped afterwards; on ``threads``, or
+    on the cores this process may use (``model_threads``), as the benches measure it."""
     model = model_file()
     node = node_at_least(RUNTIME_NODE_MAJOR)
     runtime = install(RUNTIME_PACKAGE, node)  # its install script needs this Node too
-    server = LocalModelServer(node, runtime, model, model_threads())
+    server = LocalModelServer(node, runtime, model, threads or model_threads())
     try:
         server.wait_until_listening()
         yield server
