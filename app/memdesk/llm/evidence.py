@@ -98,56 +98,17 @@ _TELLING_MODAL = re.compile(
     r"(?i:\b(?P<blank>i\s*['’]ll|i\s+will|i\s+shall|let\s+me)\s+(?:type|write|spell|say|put|give|repeat|read)"
     r"\s+(?:it|that|this|them)\b)"
 )
-# Someone's word that they take the thing on ("Lorraine say she'll do it", "he said he will do
-# it, £25 a day"): consent given, an arrangement made now, not a plan; "she'll do it from next
-# month", or when, where or after anything, still is one.
-_CONSENT = re.compile(
-    r"(?i:\b(?:say|says|said|agreed|offered)\s+(?:that\s+)?(?:she|he|they)\s*"
-    r"(?P<blank>['’]ll|\bwill)\s+do\s+(?:it|that|this)\b"
-    r"(?!\s+(?:from|starting|next|after|once|when|until|till|in|on|at|this|tomorrow|soon|later)\b))"
-)
 # "Will" the document, not the modal: owned or named ("my will stuff is with…", "the will"),
 # or before a word no modal goes before ("mi will over to Okonjo Law", "the will is with…").
 _WILL_NOUN = re.compile(
     r"(?i:(?P<owner>\b(?:my|your|his|her|our|their|the|a|this|that)\s+)?(?P<blank>\bwill)\b"
     r"(?(owner)|(?=\s+(?:over|to|is|was|has|had)\b(?!-))))"
 )
-# "Should now" of how things go from now on ("all my VAT papers should now go to …"): an
-# arrangement in force, not a supposition. The person's own "I should now…" stays one.
-_SHOULD_NOW = re.compile(r"(?i:(?<!\bi\s)(?<!\bwe\s)(?P<blank>\bshould)\s+now\b)")
-# The person's wish to tell ("I want to inform you that…", "just wanted to let you know"): a
-# wish about this message, not about the change it tells.
-_TELLING_WISH = re.compile(
-    r"(?i:\b(?:i|we)\s+(?:just\s+|only\s+)?(?P<blank>wanted|wants?|wish(?:ed)?|would\s+like|['’]d\s+like)"
-    r"\s+to\s+(?:inform|tell|let\s+(?:you|u)\s+know|update|share|say|mention|report|announce)\b)"
-)
-# Someone else's wish to see the person every so often ("now he wants to see me every nine
-# months", "they want us back every six weeks"): a recall they set, in force, not a wish of
-# the person's. The person's own "I want…" stays one.
-_RECALL_SET = re.compile(
-    r"(?i:(?<!\bi\s)(?<!\bwe\s)\b(?P<blank>wants?|wanted)\s+(?:to\s+see\s+)?(?:me|us|him|her|them)\b"
-    r"[^.,;:!?]{0,20}?\bevery\b)"
-)
 # Words that give the quote no mood of the person's, each blanked where it stands (its group
 # ``blank`` when it has one).
-_MOODLESS = (
-    _LISTENERS_MODAL,
-    _TELLING_ASIDE,
-    _WANT_TO,
-    _SUFFICES,
-    _TELLING_MODAL,
-    _CONSENT,
-    _WILL_NOUN,
-    _SHOULD_NOW,
-    _TELLING_WISH,
-    _RECALL_SET,
-)
+_MOODLESS = (_LISTENERS_MODAL, _TELLING_ASIDE, _WANT_TO, _SUFFICES, _TELLING_MODAL, _WILL_NOUN)
 _UNTIL = re.compile(r"(?i:\b(?:until|till|til)\b)")
-# Words that place what a modal says from now on: it ends from now ("no longer", "anymore") or
-# holds from now ("Dr. Chebet will be his doctor from now"); "from now" after a span of time
-# ("two weeks from now") is later (``_SPAN_BEFORE``).
-_FROM_NOW = re.compile(r"(?i:\b(?:no\s+longer|any\s?more|from\s+now)\b)")
-_SPAN_BEFORE = re.compile(r"(?i:\b(?:minute|hour|day|week|fortnight|month|year)s?\s+$)")
+_ENDS_FROM_NOW = re.compile(r"(?i:\b(?:no\s+longer|any\s?more)\b)")
 _NEGATED_MODAL = re.compile(r"(?i:\b(?:won['’]?t|will\s+not|shan['’]?t|shall\s+not)\b)")
 # An aside set off by a pair of dashes or brackets that describes something of its own — a
 # relative clause or a noun's apposition ("the allergy — a label I have carried since 1998,
@@ -166,19 +127,6 @@ _LEAD_IN = re.compile(
 # A thing of the person's as a clause's subject ("my celular is now…"); not a relative or a
 # friend, whose news is theirs.
 _OWN_THING = re.compile(rf"(?i:my|our)\s+(?!(?i:{RELATIVE_WORDS})s?\b)[^\W\d_]")
-# A clause that asks the listener to record someone ("Put my cousin Dario down instead", "please
-# add my sister as the second contact"): the person's instruction, whoever it names.
-_RECORD_REQUEST = re.compile(
-    r"(?i:(?:please\s+|pls\s+)?(?:put|add|make|set|list|change|switch|swap|replace|write|note|save|record|mark)"
-    r"\b(?!\s+(?:up|off|out)\b))"
-)
-# Someone named as what they are to the person ("…and now she's my hairdresser"; not "my
-# hairdresser's sister"): the word after "my" is read against the stored fact's.
-_NAMED_MINE = re.compile(
-    r"(?i:(?:['’]s|\bis|\bare|['’]re)\s+(?:now\s+)?(?:my|our)\s+(?:new\s+|regular\s+|usual\s+)?"
-    r"([^\W\d_]+)\b(?!['’]))"
-)
-_LETTERS = re.compile(r"[^\W\d_]+")
 # A condition governs the clause after it ("if they offer it, I'm moving to Leeds"); a wish or
 # a thought ("I just want to share, …") is about its own clause.
 _CONDITION = re.compile(r"(?i:\b(?:if|unless|whether|in\s+case|suppos(?:e|ing))\b)")
@@ -259,7 +207,7 @@ def doubt(edit: Edit, before: str, spoken: Spoken, *, note: bool = False) -> str
     # A household member's news is the person's to record when the stored fact is about them
     # ("Dev's swimming is on Tuesdays" changes with "Dev's swimming moved to Fridays").
     household = frozenset(name for name in spoken.household if not _opens_with(before, name))
-    if _someone_elses(text, at, before) or _said_of_household(text, start, end, at, household):
+    if _someone_elses(text, at, before) or _said_of_household(text, start, end, household):
         return f"Not applied: someone else's news, not the person's — {said}"
     dropped = _dropped(
         before,
@@ -357,20 +305,15 @@ def _now_then_later(text: str, start: int, end: int, at: int) -> bool:
 
 
 def _modal_from_now(clause: str, at: int) -> bool:
-    """The clause's only plan is a modal that "until" bounds or that its sentence places from
-    now on (``_FROM_NOW``): it holds from now ("I'll do saturdays myself til after christmas",
-    "I won't need the car anymore", "he will be my vet from now"), unless something else in it
-    is later ("from next April …")."""
+    """The clause's only plan is a modal that "until" bounds or that ends something from now:
+    it holds from now ("I'll do saturdays myself til after christmas", "I won't need the car
+    anymore"), unless something else in it is later ("from next April …")."""
     modal = _MODAL.search(clause) or _NEGATED_MODAL.search(clause)
     if modal is None:
         return False
     # "won't have the new car until June": the change comes then
     until = _UNTIL.search(clause, modal.end()) and not _NEGATED_MODAL.match(clause, modal.start())
-    from_now = any(
-        not _SPAN_BEFORE.search(clause, 0, found.start())
-        for found in _FROM_NOW.finditer(clause, modal.end(), sentence_end(clause, modal.end()))
-    )
-    if not until and not from_now:
+    if not until and not _ENDS_FROM_NOW.search(clause, modal.end()):
         return False
     blank = clause[: modal.start()] + " " * len(modal.group()) + clause[modal.end() :]
     return not mood_at(blank, at)
@@ -405,33 +348,14 @@ def _condition_reach(text: str, start: int) -> int:
 def _someone_elses(text: str, at: int, before: str) -> bool:
     """The clause holding ``at`` tells someone else's news, the person in it nowhere
     (``core.whose``; "I bought my neighbour's 2019 RAV4 off him" is the person's), nor a thing
-    of theirs its subject ("now my hair is done by his nephew Imran"), nor does the sentence go
-    on to make them what the fact names (``_named_in_the_fact``), and the stored fact does not
-    open with them as its subject: "Mum moved into Wattle Grove" changes "Mum lives with us
+    of theirs its subject ("now my hair is done by his nephew Imran"), and the stored fact does
+    not open with them as its subject: "Mum moved into Wattle Grove" changes "Mum lives with us
     in the granny flat", not the person's own home, nor "Drives a Skoda; mum drives a Golf"."""
     found = of_clause(text, at, news=True)
     return (
         found.others
         and not _opens_with(before, text[found.span[0] : found.span[1]])
         and not _opens_own_clause(text, clause_start(text, at))
-        and not _asks_to_record(text, clause_start(text, at))
-        and not _named_in_the_fact(text, at, before)
-    )
-
-
-def _asks_to_record(text: str, at: int) -> bool:
-    """The clause at ``at`` opens, after a joining word and a time if any, with a request to
-    the listener to record something (``_RECORD_REQUEST``)."""
-    return bool(_RECORD_REQUEST.match(text, _LEAD_IN.match(text, at).end()))  # type: ignore[union-attr]
-
-
-def _named_in_the_fact(text: str, at: int, before: str) -> bool:
-    """The sentence goes on to name someone as what the stored fact says they are to the
-    person ("Her cousin Marisol opened a salon, and now she's my hairdresser" of "Hairdresser:
-    Lupita…"): their news is the person's fact."""
-    words = {_form(word) for word in _LETTERS.findall(before)}
-    return any(
-        _form(named.group(1)) in words for named in _NAMED_MINE.finditer(text, at, sentence_end(text, at))
     )
 
 
@@ -441,18 +365,13 @@ def _opens_with(before: str, who: str) -> bool:
     return bool(re.match(rf"\s*(?:[-*•]\s*)?(?i:my\s+)?{re.escape(who)}(?!\w)", before, re.IGNORECASE))
 
 
-def _said_of_household(text: str, start: int, end: int, at: int, household: frozenset[str]) -> bool:
-    """A claim in the quote, in the clause that says the change (the one holding ``at``), whose
-    subject is a household member ("Dev drives a …", ``core.whose.named_subject``); another
-    clause's doer does not make the change theirs ("It's on SiteGround now, Tomasz did the
-    DNS")."""
+def _said_of_household(text: str, start: int, end: int, household: frozenset[str]) -> bool:
+    """A claim in the quote whose clause a household member is the subject of ("Dev drives a
+    …", ``core.whose.named_subject``)."""
     if not household:
         return False
-    clause = clause_start(text, at)
     return any(
-        start <= claim.span[0] < end
-        and clause_start(text, claim.span[0]) == clause
-        and named_subject(text, claim.span[0], household).others
+        start <= claim.span[0] < end and named_subject(text, claim.span[0], household).others
         for claim in claims_in(text)
     )
 
