@@ -139,24 +139,6 @@ def test_who_ended_a_thing_and_whose_a_value_is_by_its_possessive():
     assert owner_before(together, at(together, "flat")).who == UNSAID
 
 
-@pytest.mark.parametrize(
-    ("text", "value", "owner"),
-    [
-        ("the garage put the new tyres on his van, the Transit", "Transit", "his"),
-        ("they booked the check-up for her dog, a collie called Moss", "collie", "her"),
-        ("the school sent it to their address, the one on Kirk Road", "one on", "their"),
-    ],
-)
-def test_a_value_set_off_after_a_possessed_noun_is_the_owners(text, value, owner):
-    found = owner_before(text, at(text, value))
-    assert found.who == OTHER and said(text, found.span) == owner
-
-
-def test_a_value_set_off_after_the_persons_own_noun_is_not_someone_elses():
-    for text in ("I part-exchanged my van, the Transit", "we finally sold the van, a Transit"):
-        assert owner_before(text, at(text, "Transit")).who == UNSAID
-
-
 def test_has_is_no_ones_possessive():
     """ "the GP's bumped" is "has": the person's dose, not the GP's."""
     text = "the GP's bumped the levothyroxine to 75mcg"

@@ -587,10 +587,9 @@ LABELS: dict[str, str] = {
     "gp": "doctor",
     "therapist": "therapist",
 }
-# The slots of someone close to the person, and the words a label or a line names them by
-# ("wife", "kids").
-PERSON_SLOTS = frozenset({"partner", "child", "children", "sibling", "parent", "pet"})
-PERSON_WORDS = frozenset(word for word, slot in LABELS.items() if slot in PERSON_SLOTS)
+# The words a label or a line names someone by, by what they are to the person ("wife", "kids").
+_PERSON_SLOTS = frozenset({"partner", "child", "children", "sibling", "parent", "pet"})
+PERSON_WORDS = frozenset(word for word, slot in LABELS.items() if slot in _PERSON_SLOTS)
 # Labels too common in talk to name their slot alone ("from", "my job").
 VAGUE_LABELS = frozenset({"from", "job", "title", "position", "book"})
 # Question words that name a slot, or several, without being its label: "Where do I live?",

@@ -79,8 +79,6 @@ _UNITS = {
 _UNIT_KIND = {unit: what for what, units in _UNITS.items() for unit in units.split()}
 _UNIT = "|".join(sorted((re.escape(unit) for unit in _UNIT_KIND), key=len, reverse=True))
 _NUMBER = r"\d+(?:[.,]\d+)*"
-# An amount may group its thousands with spaces ("3 000 kr", "€ 1 500"): read whole, not "000 kr".
-_AMOUNT = rf"(?:\d{{1,3}}(?:[ \u00a0\u202f]\d{{3}})+(?!\d)|{_NUMBER})"
 # Every currency sign Unicode knows ("£", "₱", "₦", "₩"…), not a list of some.
 _CURRENCY = "".join(
     re.escape(chr(code)) for code in range(0x10000) if unicodedata.category(chr(code)) == "Sc"
@@ -92,8 +90,8 @@ _SHAPES = re.compile(
     rf"""
     (?P<email>(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+)
     |(?P<url>\b(?:https?://|www\.)[^\s,;]+[^\s,;.)])
-    |(?P<money>(?:[{_CURRENCY}]|\b(?:Rs|Rp|R\$)\.?)\s?{_AMOUNT}(?:\s?(?:k|m|bn)\b)?
-        |\b{_AMOUNT}\s?(?:[A-Z]{{3}}|TL|zł|kr)(?![\w]))
+    |(?P<money>(?:[{_CURRENCY}]|\b(?:Rs|Rp|R\$)\.?)\s?{_NUMBER}(?:\s?(?:k|m|bn)\b)?
+        |\b{_NUMBER}\s?(?:[A-Z]{{3}}|TL|zł|kr)(?![\w]))
     |(?P<percent>\b{_NUMBER}\s?%)
     |(?P<hours>\b{_CLOCK}\s*(?:-|–|—|to|till|until)\s*{_CLOCK})
     |(?P<clock>\b{_CLOCK})
@@ -119,10 +117,10 @@ _WHOLE_NUMBER = re.compile(r"(?<![\d.,])\d+(?![\d]|[.,]\d)")  # not a group of a
 _DEFINITE = re.compile(r"(?i:\b(?:the|that|this|those)\s+)$")
 _EVERY = re.compile(r"(?i:\b(?:every|each)\s+)$")
 # Said as not holding ("not the 60mg", "no longer Tuesdays", "instead of £40", "from £1,100
-# to …", "used to be 9am"), or as a bound of something else ("ran long today, until 10:45",
-# "back by 6pm", "in the new job since Monday").
+# to …"), or as a bound of something else ("ran long today, until 10:45", "back by 6pm", "in
+# the new job since Monday").
 _DENIED_BEFORE = re.compile(
-    r"(?i:\b(?:not|no\s+longer|instead\s+of|rather\s+than|from|was|used\s+to\s+be|old|previous|wrong"
+    r"(?i:\b(?:not|no\s+longer|instead\s+of|rather\s+than|from|was|old|previous|wrong"
     r"|until|till|since|before|after|by|past)\s+(?:the\s+|my\s+|a\s+)?)$"
 )
 _TAKEN_BACK = re.compile(r"(?i:(?:^|[\s,;:—–-])no\s*[,;:!.—–-])")  # "no" as a word of its own

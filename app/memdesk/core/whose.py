@@ -109,8 +109,6 @@ _THIRD_SUBJECT = re.compile(r"(?i:\s*(?:(?:and|but|so)\s+)?(she|he|they)\b)")
 _THIRD_PERSON = re.compile(r"(?i:\b(?:he|she|they|him|her|his|them|their)\b)")
 _THIRD_POSSESSIVE = re.compile(r"(?i:(?<!\S)(?:his|her|their)(?!\S))")
 _NEAR_WORDS = 4  # a possessive this many words before a value owns it: "her new tesla"
-# What opens a value said again after a comma, as another name of the thing before: "the", "a new".
-_APPOSITION = re.compile(r"(?i:(?:the|an?|that|this)(?:\s+(?:new|old))?\s+)")
 _OBJECT = re.compile(r"(?i:^(?:me|us)$)")  # the person as an object: "she handed us over to her partner"
 # A person named by what they are to the person: "my teammate Lukas", "my duo partner Callum"
 # (a name, not an initialism: "my new mail ID" names no one).
@@ -299,12 +297,9 @@ def owner_before(text: str, at: int) -> Whose:
     """``OTHER`` when "his", "her" or "their" stands a few words before ``at`` in its clause,
     and no word of the person's own ("her new tesla", "their new flat in Alvalade"; not "my
     sister and I moved to Leeds"); the person as an object before it is not theirs too ("she
-    handed us over to her partner"). A value set off by a comma after an article or two ("her
-    car, the Honda Fit") names again what the clause before it owns."""
+    handed us over to her partner")."""
     starts = [m.end() for m in _DOER_CLAUSE.finditer(text, 0, at)]
     start = starts[-1] if starts else 0
-    if starts and text[start - 2 : start] == ", " and _APPOSITION.fullmatch(text[start:at]):
-        start = starts[-2] if len(starts) > 1 else 0
     words = list(re.finditer(r"\S+", text[start:at]))
     near = [word for word in words[-_NEAR_WORDS:] if _THIRD_POSSESSIVE.fullmatch(word.group())]
     if not near:

@@ -41,7 +41,6 @@ from memdesk.core.dates import MONTHS
 from memdesk.core.search_text import STOPWORDS
 from memdesk.core.slots import (
     LABELS,
-    PERSON_SLOTS,
     PLURAL_SLOTS,
     SEVERAL_VALUES,
     Claim,
@@ -390,10 +389,8 @@ def _edit(
             since = _since(_date_near(sentence.text, new.span))
             # a slot the rules know, a doctor's title, or the label in the sentence itself; a
             # label that tells one of its kind from others ("Morning meds") only when said (a
-            # contact's line was chosen above). Someone close named in the sentence is whom it
-            # tells of ("my wife started a new job, I drove to Kingsgate"), not a name for them.
-            label_said = old.slot in slots_named_in(sentence.text) and old.slot not in PERSON_SLOTS
-            known_slot = (bool(new.slot) or titled or label_said) and (
+            # contact's line was chosen above)
+            known_slot = (bool(new.slot) or titled or old.slot in slots_named_in(sentence.text)) and (
                 contact or _qualifier_said(fact.text, old.slot, sentence.text)
             )
             parts.append(_Part(span, text, since, old.slot, known_slot))

@@ -38,19 +38,7 @@ structure of what was said and of what is stored, never by its wording, and made
 - a retirement whose sentence names something nothing stored names (a capitalised name past its
   first word): what took the ended value's place, which the rules did not read, and which a
   sure retirement would leave unsaid ("Harriet retired …, so my will stuff is with Deepak Rao
-  at Marlow Legal now");
-- a value of any kind, a phone number or an e-mail address too, said after a name nothing
-  stored names while the line names someone the sentence does not ("a new plumber, somebody
-  called Priyesh, 0161 …" is no new number for "Plumber: Dave Hughes");
-- the new value's message, before it, names an old value of its kind as past or replaced, and
-  not this line's ("the day rate was £180 … the agreed rate is £210" is no news of a £5,000
-  budget);
-- the changed value (a removal's: any of the line's) is said again after the change, not as
-  past ("… cut the loan period. Not so: still 3 weeks"): what was said to change holds;
-- the line holds the new value already in another of its places ("Piano Tuesdays; theory class
-  Friday" and "back to Tuesdays"): the sentence may say that one again;
-- the new value is joined by a hyphen to a word after it ("a Friday-afternoon thing"): it says
-  more than the rules read.
+  at Marlow Legal now").
 
 A sentence that names nothing stored (only the value: "07488 312 905.", "it's 75mg.") is read
 with the sentence before it.
@@ -73,7 +61,7 @@ from memdesk.core.slots import (
     slots_named_in,
     stem,
 )
-from memdesk.core.values import ADDRESS, DAY, EMAIL, PHONE, TITLED, WEEKDAY, Value, denied_at, values_in
+from memdesk.core.values import ADDRESS, EMAIL, PHONE, TITLED, values_in
 from memdesk.core.whose import LABEL, line_owner, only_relation, reported, tells_of_another
 from memdesk.llm.changes import Edit, Known, Said, offline_changes
 
@@ -90,8 +78,6 @@ _PAST_WORDS = re.compile(r"(?i:\b(?:old|former|previous|ex|was|were)\b)")
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
 # After a value of words, a comma and a capitalised word: the name goes on ("DHA Phase 6, Khayaban…").
 _NAME_GOES_ON = re.compile(r",\s+[A-Z]")
-# A hyphen joining a word to the new value: it says more than the value ("Sunday-morning").
-_JOINED = re.compile(r"-[^\W\d_]")
 # A capitalised word that does not open its sentence: a name.
 _NAME = re.compile(r"(?<=[\s(])[A-Z][\w&'’-]*")
 _NOT_NAMES = frozenset(
@@ -99,7 +85,6 @@ _NOT_NAMES = frozenset(
 )
 _DIGIT = re.compile(r"\d")
 _NUMBER = re.compile(r"\d[\d.,:]*")
-_COUNT = re.compile(r"(?<![\w.,:])(\d+(?:[.,]\d+)?)[\s-]?([^\W\d_]{3,})")  # "8 weeks", "20-item"
 _RECURRENCE = "day:"  # the slot prefix of a claim saying how often or on which day ("every week")
 
 
@@ -126,7 +111,6 @@ class _Evidence:
     before_in_message: bool
     earlier: str  # the message's sentences before it, and the person's message before that
     year: int
-    later: tuple[str, ...] = ()  # the person's sentences after it
 
 
 def offline_edits(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
@@ -155,7 +139,6 @@ def offline_decided(edits: Sequence[Edit], said: Sequence[Said], known: Sequence
             at > 0 and said[at - 1].turn == said[at].turn,
             _earlier(said, at),
             said[at].at.year,
-            tuple(WRITTEN_DATE.sub("", s.text) for s in said[at + 1 :]),
         )
         reason = refusal(edit, fact, known, evidence, household)
         if reason:
@@ -189,8 +172,6 @@ def refusal(
         place = _whole(fact, household)
     if place.past:
         return "the stored line says it is past"
-    if _said_again(fact.text, place.span, evidence.later):
-        return "the person says the stored value again afterwards, as it holds"
     new = _new_value(fact.text, edit.text)
     at = evidence.sentence.find(new) if new.strip() else -1
     mood = mood_at(evidence.sentence, at if at >= 0 else len(evidence.sentence))
@@ -208,31 +189,9 @@ def refusal(
     whole_value = any(value.span == (0, len(new)) for value in values_in(new))
     if at >= 0 and not whole_value and _NAME_GOES_ON.match(evidence.sentence, at + len(new)):
         return "the sentence goes on with the new name past what the rules read"
-    if at >= 0 and _JOINED.match(evidence.sentence, at + len(new)):
-        return "the new value is joined by a hyphen to a word the rules did not read"
     if edit.action == "retire" and _names_unstored(evidence.sentence, known):
         return "the sentence names something new, perhaps what took its place"
     return _whose(place, evidence, known) or _which(edit, fact, known, place, evidence, new, household)
-
-
-def _said_again(line: str, span: tuple[int, int], later: Sequence[str]) -> bool:
-    """A value of the stored line at ``span`` (a number, an amount, a day…) is said again after
-    the change, not as past ("Still 8 weeks", "the 7:15 still runs"): what was said to end or
-    change holds."""
-    stored = _counted(line, span)
-    return bool(stored) and any(stored & _counted(sentence, (0, len(sentence))) for sentence in later)
-
-
-def _counted(text: str, span: tuple[int, int]) -> set[tuple[str, str]]:
-    """The values of ``text`` over ``span`` not said as past: each read by its shape
-    (``core.values``), and each number with the word it counts ("8 weeks", "20-item"), which
-    no shape reads."""
-    # "every Friday" said again as "stays Friday"
-    found = {_day_as_one(v) for v in values_in(text) if not v.denied and _overlap(v.span, span)}
-    for match in _COUNT.finditer(text):
-        if _overlap(match.span(), span) and not denied_at(text, match.start(), match.end()):
-            found.add((match.group(1), stem(match.group(2).lower())))
-    return found
 
 
 def _names_unstored(sentence: str, known: Sequence[Known]) -> bool:
@@ -260,29 +219,6 @@ def _of_a_new_thing(sentence: str, line: str, known: Sequence[Known]) -> bool:
     line_names = {_CONTRACTED.sub("", name.lower()) for name in _NAME.findall(opened)} - _NOT_NAMES
     said = {word.lower() for word in _WORD.findall(sentence)}
     return bool(line_names) and not line_names & said and _names_unstored(sentence, known)
-
-
-def _held_elsewhere(line: str, span: tuple[int, int], new: str) -> bool:
-    """The line holds the new value already outside the place changed ("Swims Mondays, yoga
-    Thursday" and "back to Mondays"): the sentence may say that value again, not a new one for
-    the other place."""
-    said = {_day_as_one(value) for value in values_in(new)}
-    return any(_day_as_one(v) in said for v in values_in(line) if not _overlap(v.span, span))
-
-
-def _day_as_one(value: Value) -> tuple[str, str]:
-    """A value's kind and key, a weekday said as recurring ("every Friday") and once ("Friday")
-    as one."""
-    return (DAY if value.kind == WEEKDAY else value.kind, value.key)
-
-
-def _another_old_value(said: str, kind: str, old_value: str) -> bool:
-    """``said`` (the message up to the new value) names a value of its kind as past or replaced
-    ("the rent was £900", "up from 20mg") and none of them is the stored one: the value that
-    changed is another line's."""
-    stored = {value.key for value in values_in(old_value) if value.kind == kind}
-    named = {value.key for value in values_in(said) if value.kind == kind and value.denied}
-    return bool(stored) and bool(named) and not named & stored
 
 
 def _before_value(sentence: str, new: str) -> str:
@@ -357,18 +293,9 @@ def _which(
     own_words = place.head | _stems(old_value)
     by_value = _stems(old_value) & said_words
     kind = _kind(fact.text, place.span) if edit.text else ""
-    # a phone number's shape says what it is, not whose: "a new nanny called Kayleigh, 07700 …"
-    if kind and _of_a_new_thing(_before_value(evidence.sentence, new), fact.text, known):
-        return "the sentence names something new the value is of, not what the line names"
-    if kind and _held_elsewhere(fact.text, place.span, new):
-        return "the line holds the new value already, in another of its places"
-    # the message up to the new value: an old value named in another message is of other news
-    message = evidence.message
-    opened = message[: message.index(evidence.sentence)] if evidence.sentence in message else ()
-    before = " ".join([*opened, _before_value(evidence.sentence, new)])
-    if kind and _another_old_value(before, kind, old_value):
-        return "the person names the value that changed, and it is not this line's"
     if kind and kind not in _SELF_DESCRIBING:
+        if _of_a_new_thing(_before_value(evidence.sentence, new), fact.text, known):
+            return "the sentence names something new the value is of, not what the line names"
         slots = {c.slot for c in claims_in(fact.text) if c.slot and _overlap(c.span, place.span)}
         # named in the sentence, or just before it ("upped my amlodipine" … "yes 10mg")
         if not any(
