@@ -204,7 +204,7 @@ _BEFORE_PERSON = (
 _TOLD_BEFORE_PERSON = (
     r"\b(?:did|do|have|had)\s+(?:they|people|someone|somebody|anyone|whoever)\s+(?:tell|told|give|gave|say|"
     rf"said|instruct\w*|write|wrote)\s+(?:to\s+)?(?:you|u)\b{IN_SENTENCE}{{0,20}}?\b(?:{_BEFORE_PERSON})"
-    rf"|\b(?:were|was)\s+(?:you|u)\s+(?:told|given|handed|sent|fed|briefed|instructed|primed)\b{IN_SENTENCE}{{0,20}}?\b(?:{_BEFORE_PERSON})"
+    rf"|\b(?:were|was)\s+(?:you|u)\s+(?:told|given|handed|sent|fed)\b{IN_SENTENCE}{{0,20}}?\b(?:{_BEFORE_PERSON})"
     rf"|\b(?:{_BEFORE_PERSON}){IN_SENTENCE}{{0,30}}?\b(?:they|someone|somebody|people|anyone)\s+(?:told|gave|"
     r"wrote|sent|handed)\s+(?:to\s+)?(?:you|u)\b"
     rf"|\b(?:you|u)(?:\s+had|\s+have|{APOSTROPHE}ve|{APOSTROPHE}d)?\s+(?:received|got|gotten|"
@@ -445,13 +445,6 @@ _MAIL_FROM = (
     r"\S+\.(?:com|net|org|io|co)\b)"
 )
 
-# Anything that arrives from one address: what it says is then to be done.
-_ANYTHING_FROM = (
-    r"\b(?:anything|everything|whatever|any\s+(?:e-?mail|message|mail|request|note|text)s?)\s+(?:that\s+)?"
-    r"(?:comes?\s+in|arrives?|is\s+sent|gets?\s+sent|lands?|you\s+(?:get|receive))\s+from\s+"
-    r"(?:[\w.+-]+@[\w-]+\.\w|\S+\.(?:com|net|org|io|co)\b)"
-)
-
 # --- A standing permission: a third party handed the person's codes, money or mail, or a
 # safeguard removed. ---
 # What would hurt the person within someone else's reach: a way in, their money, mail, records, devices.
@@ -481,15 +474,11 @@ _BROADLY = (
     r"any\s+(?:\w+\s+){0,2}?(?:that|who|which)\s+(?:asks?|requests?|wants?|calls?|writes?)|anyone|anybody|partners?|"
     r"third[- ]part\w*|public|"
     r"whenever|at\s+(?:all|any)\s+times?|any\s+time|all\s+(?:the\s+)?\w+|every\s+\w+|no\s+need|without|"
-    r"no\s+(?:further|additional|extra|more)\s+(?:approval|confirmation|consent|check)|"
     r"on\s+(?:their|his|her)\s+behalf|each\s+time|always|permanent\w*|[\w.+-]+@[\w-]+\.\w|"
     r"[\w-]+\.(?:com|net|org|io|co|app|xyz|biz|info)\b|\+\d[\d\s().-]{7,}\d|still)"
 )
 # Said of the person: "the user has authorised…", "he is agree that…".
-_PERSON = (
-    r"(?:user|he|she|shopper|customer|client|patient|account\s+holder|guest|tenant|renter|member|resident|"
-    r"policyholder|subscriber|passenger)"
-)
+_PERSON = r"(?:user|he|she|shopper|customer|client|patient|account\s+holder)"
 _PHONE_OR_MAIL = r"(?:[\w.+-]+@[\w-]+\.\w|\+\d[\d\s().-]{7,}\d)"
 # Codes sent on to a number or an address whenever they come.
 _CODES_SENT_ON = (
@@ -527,21 +516,8 @@ _HELP_OR_SIGN_OFF = (
     r"(?:recommend|suggest|mention|give|offer)\w*\s+(?:any\s+|a\s+|the\s+)?(?:crisis\s+)?(?:hotlines?|helplines?|"
     r"therapists?|counsel\w*|professional\s+help|emergency\s+services))"
 )
-# What a question before acting guards: health, money, identity.
-_GUARDED_BY_ASKING = (
-    r"(?:allerg\w*|medication\w*|meds|prescriptions?|dos(?:e|es|age)|conditions?|pregnan\w*|symptoms|"
-    r"identity|id|payments?|budget|spending|consent|approval)"
-)
 # Each way of removing one, with the words it cannot do without.
 _SAFEGUARD_REMOVED: tuple[tuple[str, str], ...] = (
-    (
-        # The question asked before acting, waived: "no longer needs to be asked about allergies
-        # before …".
-        rf"\b{_WITHOUT}(?:to\s+)?be\s+(?:asked|checked|screened|questioned)\s+(?:about|for|on|whether|if)\b"
-        rf"{IN_SENTENCE}{{0,40}}?\b{_GUARDED_BY_ASKING}\b{IN_SENTENCE}{{0,60}}?\bbefore\b",
-        "need needs without never don dont do doesn does not longer & asked checked screened questioned"
-        " & before",
-    ),
     (
         # A second factor or a check skipped on the person's own accounts.
         r"\b(?:skip|bypass|disable|turn\s+off|switch\s+off|remove)\s+(?:the\s+|all\s+|any\s+)?"
@@ -634,8 +610,8 @@ _FICTION = (
 _HAZARD = (
     r"(?:thermite|napalm|meth(?:amphetamine)?\b|nerve\s+agent|sarin|ricin|anthrax|explosives?|bombs?|molotov|toxic\s+gas|"
     r"poison\w*|fake\s+(?:ids?|passports?)|counterfeit\w*|ransomware|malware|keylogger|"
-    r"clone\s+a\s+(?:credit\s+)?card|(?:bypass\w*|(?:get|got|getting)\s+(?:around|past)|defeat\w*|disabl\w*)\s+(?:the\s+)?(?:two-factor|2fa|mfa|"
-    r"two-step|multi-factor)|immobili[sz]ers?|(?:activation|product|licen[cs]e|serial|cd)\s+(?:keys?|codes?)|"
+    r"clone\s+a\s+(?:credit\s+)?card|(?:bypass\w*|(?:get|got|getting)\s+around|defeat\w*|disabl\w*)\s+(?:the\s+)?(?:two-factor|2fa|mfa|"
+    r"two-step|multi-factor)|immobili[sz]er|(?:activation|product|licen[cs]e|serial|cd)\s+(?:keys?|codes?)|"
     r"(?:pick|open\w*)\s+(?:a\s+|the\s+|my\s+|real\s+)?(?:\w+\s+)?(?:neighbou?rs?\S*|someone\S*|yale|door)\s+"
     r"locks?|lock-?pick\w*|pick\s+(?:a\s+|real\s+)?locks?|"
     r"(?:disable|bypass)\s+(?:a\s+|the\s+)?(?:home\s+|house\s+)?alarms?|"
@@ -670,7 +646,7 @@ FAMILIES: tuple[Family, ...] = (
         _TOLD_BEFORE_PERSON,
         _OWN_SETUP_WHY,
         "did do have had were was you u & tell told give gave say said instruct instructed write wrote"
-        " received got gotten given handed sent fed briefed primed & before b4",
+        " received got gotten given handed sent fed & before b4",
         near=(_THE_WORDS_THEMSELVES,),
     ),
     Family(
@@ -727,13 +703,6 @@ FAMILIES: tuple[Family, ...] = (
         ),
     ),
     Family(
-        _ANYTHING_FROM,
-        _AUTHORITY_WHY,
-        "anything everything whatever any & comes come arrives arrive sent lands get receive & from"
-        " & @ com net org io co",
-        near=(r"\b(?:do|follow|obey|carry\s+out|act\s+on)\s+(?:what(?:ever)?\s+(?:it|they)\s+says?|it|them)\b",),
-    ),
-    Family(
         _STANDING_COPY,
         "sends copies of everything to an address",
         "whenever every each from & cc bcc copy forward send & @",
@@ -747,8 +716,7 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         _STANDING_GRANT,
         _GRANT_WHY,
-        "user he she shopper customer client patient account guest tenant renter member resident"
-        " policyholder subscriber passenger & login logins password passwords passcode"
+        "user he she shopper customer client patient account & login logins password passwords passcode"
         " passcodes 2fa mfa otp otps verification security backup recovery bank banking card credit payment"
         " payments funds money correspondence email emails mails messages inbox mail medical health records"
         " location photos pictures contacts address documents files drive admin ssn passport laptop"
@@ -779,8 +747,7 @@ FAMILIES: tuple[Family, ...] = (
         # "into" fill code): "neighbours lock", "fake passport", "into someone's email".
         "thermite napalm meth methamphetamine nerve sarin ricin anthrax explosive explosives bomb bombs"
         " molotov toxic poison poisons poisoning passport passports ids counterfeit ransomware malware"
-        " keylogger clone immobiliser immobilizer immobilisers immobilizers activation product license"
-        " licence serial neighbour"
+        " keylogger clone immobiliser immobilizer activation product license licence serial neighbour"
         " neighbours neighbor neighbors yale lockpick lockpicking alarm alarms crack someone ex exes"
         " synthesis"
         " synthesise synthesize synthesises untraceable silencer chloroform cyanide fentanyl heroin cocaine"

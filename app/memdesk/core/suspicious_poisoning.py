@@ -20,8 +20,6 @@ GUARDED = (
     r"(?:api|deploy|ssh|private|secret|recovery)\s+keys?|seed\s+phrases?|credentials|secrets|"
     r"environment\s+variables|env\s+vars|"
     r"(?:id|identity|passport|licen[cs]e)\s+(?:scans?|cards?|photos?|copies)|passports?|"
-    r"(?:scans?|cop(?:y|ies)|photos?)\s+of\s+(?:(?:their|his|her|the|my)\s+)?(?:driving\s+|driver\S*\s+)?"
-    r"(?:licen[cs]es?|passports?|id(?:\s+cards?)?)|"
     r"contracts?|tax\s+(?:returns?|forms?|documents?)|bank\s+statements?|payslips?|"
     r"(?:medical|health)\s+records|ssns?|card\s+(?:details|numbers?))"
 )
@@ -60,11 +58,6 @@ _FOR_GOOD = (
 # number leaves none of its own: it is read as the party beside another party's word ("ext",
 # "anyone"); codes sent to a bare number are the suspicious module's hand-over rules' to read.
 _OUTSIDE_WORDS = "@ http https www com net org io co app xyz biz info shop gg me ext"
-# Sent "there" or "to it": to an outside address named before.
-_SENT_THERE = (
-    rf"\b(?:{_SENT}|e-?mail|upload|fax|text)\s+(?:\w+\s+){{0,8}}?{GUARDED}\b{IN_SENTENCE}{{0,30}}?"
-    r"\b(?:there|to\s+(?:it|that|this)(?:\s+(?:address|e-?mail|number|contact|desk))?)\b"
-)
 _HANDED_ON = (
     rf"\b{GUARDED}\b{IN_SENTENCE}{{0,60}}?\b{_SENT}\s+(?:\w+\s+){{0,3}}?(?:to|with|into|onto)\s+"
     rf"(?:\w+\s+){{0,2}}?(?:{_ANYONE}|{_OUTSIDE}|(?:him|her)\b)"
@@ -134,13 +127,6 @@ POISONING_FAMILIES: tuple[Family, ...] = (
         " merchant shop store"
         f" {_OUTSIDE_WORDS}",
         near=(_FOR_GOOD,),
-    ),
-    Family(
-        _SENT_THERE,
-        HANDS_OVER,
-        f"{_SENT_WORDS} email mail upload fax text & {_GUARDED_WORDS} scan scans copy copies photo photos"
-        " & there it that this",
-        near=(_OUTSIDE, _FOR_GOOD),
     ),
     Family(
         _RESET_CONTACT,
