@@ -540,14 +540,13 @@ class MemoryTools:
             composed = self.app.prompt.compose(spec, reading)
             origins = self.app.provenance.of_prompt(composed, reading)
         data = prompt_data(composed, origins)
-        if chosen is None:
-            return Reply(composed.text, data)
-        data["project"] = {
-            "folder": str(chosen.folder),
-            "app": spec.app,
-            "trusted": chosen.trusted,
-            "memory": str(project_memory_dir(chosen.root)) if chosen.trusted else None,
-        }
+        if chosen is not None:
+            data["project"] = {
+                "folder": str(chosen.folder),
+                "app": spec.app,
+                "trusted": chosen.trusted,
+                "memory": str(project_memory_dir(chosen.root)) if chosen.trusted else None,
+            }
         return Reply(composed.text, data)
 
     def _project(self, project: str | None, started_in: Path | None) -> Project | None:
