@@ -213,3 +213,16 @@ def test_files_model_passes_the_model_tester(memdesk_app, qtmodeltester):
     model.set_rows(file_rows(status.scopes[0]))
     qtmodeltester.check(model)
     assert [row.name for row in model.rows] == ["MEMORY.md", "a.md"]
+
+
+def test_a_project_trusted_in_an_earlier_version_stays_trusted(main_window, tmp_path, settle):
+    """Versions before the setting kept the trust in the window's state: it is moved to the
+    setting once, so the project's memory still reaches the assistant without asking again."""
+    main_window.state.set("project", str(tmp_path))
+    main_window.state.set("project_trusted", True)
+    main_window.show_page("files:project")
+    settle()
+    assert main_window.app.settings.files.trusted_projects == (str(tmp_path.resolve()),)
+    assert main_window.views["files"].trust_box.isChecked()
+    saved = json.loads(Path(main_window.state.path).read_text(encoding="utf-8"))
+    assert "project_trusted" not in saved and saved["project"] == str(tmp_path)

@@ -49,6 +49,7 @@ from memdesk.gui.source_reader import SourceReader
 from memdesk.gui.views.base import Page
 from memdesk.gui.widgets.display import document_title, plural
 from memdesk.gui.widgets.search_box import SearchBox
+from memdesk.services.projects import TRUSTED_KEY, with_trust
 
 if TYPE_CHECKING:
     from memdesk.core.entry_rows import EntryRow
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
     from memdesk.services.memdesk import Memdesk
 
 STATE_FILE = "window-state.json"
+OLD_TRUST_KEY = "project_trusted"  # where versions before the setting kept a project's trust
 BUSY_DELAY_MS = 400
 COUNTS_DELAY_MS = 250
 JSON_FILTER = "Memdesk export (*.json);;All files (*)"
@@ -728,7 +730,17 @@ class MainWindow(QMainWindow):
     def remembered_project(self) -> Path | None:
         """The project folder chosen last in Files (whether it is trusted is a setting)."""
         project = self.state.get("project")
+        if self.state.values.pop(OLD_TRUST_KEY, False) and project:
+            self._keep_old_trust(project)
         return Path(project) if project else None
+
+    def _keep_old_trust(self, project: str) -> None:
+        """A project trusted in the window of an earlier version, which kept the trust in its
+        own state: moved to the one setting, so the person need not trust it again."""
+        listed = with_trust(self.app.settings.files.trusted_projects, project, True)
+        if listed is not None:
+            self.app.update_settings(self.app.settings.with_values({TRUSTED_KEY: list(listed)}))
+        self.state.save()
 
     def remember_project(self, project: Path | None) -> None:
         self.state.set("project", str(project) if project else None)
