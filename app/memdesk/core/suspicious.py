@@ -1645,7 +1645,7 @@ def _spelled_out(text: str, depth: int) -> list[Finding]:
     spaced = f" {text}"
     runs = list(_SPELLED.finditer(spaced))
     if runs:
-        joined = _SPELLED.sub(lambda run: run.group(0)[0] + _SPELLING_MARKS.sub("", run.group(1)), spaced)
+        joined = _SPELLED.sub(lambda run: run.group(0)[0] + _joined_letters(run.group(1)), spaced)
         if _findings(joined[1:], depth + 1):
             where = (runs[0].start(1) - 1, runs[-1].end(1) - 1)
             return [Finding("spells out instructions letter by letter", *where)]
@@ -1653,6 +1653,15 @@ def _spelled_out(text: str, depth: int) -> list[Finding]:
     if references and _findings(html.unescape(text), depth + 1):
         return [Finding("hides instructions in encoded text", references[0].start(), references[-1].end())]
     return []
+
+
+def _joined_letters(run: str) -> str:
+    """A run of letters spelled out, joined into words. Letters joined by a mark other than a
+    space ("i.g.n.o.r.e a.l.l") keep each space as a break between words, so the rules read the
+    words; letters spaced apart ("R E V E A L") make one word."""
+    if set(_SPELLING_MARKS.findall(run)) - {" "}:
+        return " ".join(_SPELLING_MARKS.sub("", word) for word in run.split(" "))
+    return _SPELLING_MARKS.sub("", run)
 
 
 def _words(lowered: str) -> set[str]:
