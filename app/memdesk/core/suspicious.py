@@ -1282,6 +1282,9 @@ PREFERENCE_THRESHOLD = 0.98
 _CHANGE_SUBJECT = re.compile(
     r"(?:feat|fix|chore|docs|test|tests|refactor|perf|build|ci|style|revert)(?:\([^)\n]{1,40}\))?!?:\s"
 )
+# A note that opens with what the person likes ("Prefers dark mode", "User likes tea"), in the
+# third person and said to no one, is a preference too.
+_TASTE = re.compile(r"\s*(?:[-*•]\s*)?(?:(?:the\s+)?user\s+)?(?:prefers|likes|loves|enjoys)\b")
 # A note about the person in the third person that speaks to no one ("User follows their
 # dietitian's instructions; avoid onion") only mentions orders (``detector_address``): the model
 # must be surer to hold it alone. The threshold lets through the most such lookalikes less
@@ -1514,7 +1517,11 @@ def _model_verdict(
     short = len(lowered.split(maxsplit=_SHORT_TEXT_WORDS)) <= _SHORT_TEXT_WORDS
     if score < SHORT_TEXT_THRESHOLD and short:
         return 0.0, score, None
-    preference = re.search(_PREFERENCE, lowered) or _CHANGE_SUBJECT.match(lowered)
+    preference = (
+        re.search(_PREFERENCE, lowered)
+        or _CHANGE_SUBJECT.match(lowered)
+        or (_TASTE.match(lowered) and not addresses_a_reader(read))
+    )
     mentions = only_mentions(read) or (about_the_person and not addresses_a_reader(read))
     if (score < PREFERENCE_THRESHOLD and preference) or (score < MENTION_THRESHOLD and mentions):
         return 0.0, score, None
