@@ -262,7 +262,7 @@ _FRAMES: list[str] = [
     "Why is the count low? Because {actor} {does} {thing}. Setting {key}={num} changes that.",
     "The {field} field {noun_fact}; {actor} {does} it when it is empty.",
     "{noun} {noun_fact}. Ask {person} before changing it.",
-    "Benchmark: {num} iterations, {thing} excluded, median 1.{num} ms. {actor} was warm for all of them.",
+    "Profiling {actor}: {num} passes, {thing} kept out of the totals; p50 is 1.{num} ms on a warm cache.",
     "Runbook: if {actor} {does} {thing}, restart it and check the {field} setting.",
     # Changelogs and patch notes, games included.
     "- {actor} no longer {does} {thing} {when}.\n- Fixed a crash in {app}.",
@@ -318,7 +318,7 @@ _FRAMES: list[str] = [
     # Help pages, house rules and procedures: someone tells someone else what to do.
     "The help page says {actor} {does} {thing} {when}, and that {party} may {do} it too.",
     "House rules for {game}: the banker {does} {thing}, and {person} decides disputes.",
-    "The form tells the applicant which rule applies and asks them to explain; {person} reviews it.",
+    "The referee's card names the law that was broken; {person} explains it to the bench at half-time.",
     "The onboarding doc instructs {party} to {do} {thing} on the first day; {noun} {noun_fact}.",
 ]
 
