@@ -46,6 +46,7 @@ from scripts.detector_attacks import attacks
 from scripts.detector_devtext import DevText, dev_texts, ensure_npm
 from scripts.detector_languages import language_rows
 from scripts.detector_lookalikes import lookalikes
+from scripts.detector_metatext import meta_texts
 from scripts.detector_notes import notes
 from scripts.detector_wordnet import examples
 
@@ -72,6 +73,7 @@ LICENCES = {
     "written-attacks": "made for Memdesk by scripts/detector_attacks.py",
     "lookalikes": "made for Memdesk by scripts/detector_lookalikes.py",
     "languages": "made for Memdesk by scripts/detector_languages.py",
+    "meta-text": "made for Memdesk by scripts/detector_metatext.py",
     "developer text": "each package's own licence, permissive only (see developer_sources)",
 }
 AUTHORS_LICENCE = "MIT; written for Memdesk by eight authors; split by author"
@@ -181,6 +183,8 @@ def _all_rows() -> Iterator[Row]:
         yield Row("written-attacks", "en", attack.split, 1, attack.text, attack.family)
     for lookalike in lookalikes():
         yield Row("lookalikes", "en", lookalike.split, 0, lookalike.text)
+    for meta in meta_texts():
+        yield Row("meta-text", "en", meta.split, 0, meta.text)
     for note in notes():
         # Preferences and labels all train: item by item they are what the model must leave alone.
         kept = note.template.split(":")[1].startswith(("p", "labels"))

@@ -1282,6 +1282,9 @@ PREFERENCE_THRESHOLD = 0.98
 _CHANGE_SUBJECT = re.compile(
     r"(?:feat|fix|chore|docs|test|tests|refactor|perf|build|ci|style|revert)(?:\([^)\n]{1,40}\))?!?:\s"
 )
+# A note that opens with what the person likes ("Prefers dark mode", "User likes tea"), in the
+# third person and said to no one, is a preference too.
+_TASTE = re.compile(r"\s*(?:[-*•]\s*)?(?:(?:the\s+)?user\s+)?(?:prefers|likes|loves|enjoys)\b")
 # A note about the person in the third person that speaks to no one ("User follows their
 # dietitian's instructions; avoid onion") only mentions orders (``detector_address``): the model
 # must be surer to hold it alone. The threshold lets through the most such lookalikes less
@@ -1514,7 +1517,11 @@ def _model_verdict(
     short = len(lowered.split(maxsplit=_SHORT_TEXT_WORDS)) <= _SHORT_TEXT_WORDS
     if score < SHORT_TEXT_THRESHOLD and short:
         return 0.0, score, None
-    preference = re.search(_PREFERENCE, lowered) or _CHANGE_SUBJECT.match(lowered)
+    preference = (
+        re.search(_PREFERENCE, lowered)
+        or _CHANGE_SUBJECT.match(lowered)
+        or (_TASTE.match(lowered) and not addresses_a_reader(read))
+    )
     mentions = only_mentions(read) or (about_the_person and not addresses_a_reader(read))
     if (score < PREFERENCE_THRESHOLD and preference) or (score < MENTION_THRESHOLD and mentions):
         return 0.0, score, None
@@ -1645,7 +1652,7 @@ def _spelled_out(text: str, depth: int) -> list[Finding]:
     spaced = f" {text}"
     runs = list(_SPELLED.finditer(spaced))
     if runs:
-        joined = _SPELLED.sub(lambda run: run.group(0)[0] + _SPELLING_MARKS.sub("", run.group(1)), spaced)
+        joined = _SPELLED.sub(lambda run: run.group(0)[0] + _joined_letters(run.group(1)), spaced)
         if _findings(joined[1:], depth + 1):
             where = (runs[0].start(1) - 1, runs[-1].end(1) - 1)
             return [Finding("spells out instructions letter by letter", *where)]
@@ -1653,6 +1660,15 @@ def _spelled_out(text: str, depth: int) -> list[Finding]:
     if references and _findings(html.unescape(text), depth + 1):
         return [Finding("hides instructions in encoded text", references[0].start(), references[-1].end())]
     return []
+
+
+def _joined_letters(run: str) -> str:
+    """A run of letters spelled out, joined into words. Letters joined by a mark other than a
+    space ("i.g.n.o.r.e a.l.l") keep each space as a break between words, so the rules read the
+    words; letters spaced apart ("R E V E A L") make one word."""
+    if set(_SPELLING_MARKS.findall(run)) - {" "}:
+        return " ".join(_SPELLING_MARKS.sub("", word) for word in run.split(" "))
+    return _SPELLING_MARKS.sub("", run)
 
 
 def _words(lowered: str) -> set[str]:
