@@ -49,7 +49,6 @@ from memdesk.gui.source_reader import SourceReader
 from memdesk.gui.views.base import Page
 from memdesk.gui.widgets.display import document_title, plural
 from memdesk.gui.widgets.search_box import SearchBox
-from memdesk.services.projects import TRUSTED_KEY, with_trust
 
 if TYPE_CHECKING:
     from memdesk.core.entry_rows import EntryRow
@@ -737,6 +736,9 @@ class MainWindow(QMainWindow):
     def _keep_old_trust(self, project: str) -> None:
         """A project trusted in the window of an earlier version, which kept the trust in its
         own state: moved to the one setting, so the person need not trust it again."""
+        # Here, not at the top: the window's chrome loads before the services layer.
+        from memdesk.services.projects import TRUSTED_KEY, with_trust
+
         listed = with_trust(self.app.settings.files.trusted_projects, project, True)
         if listed is not None:
             self.app.update_settings(self.app.settings.with_values({TRUSTED_KEY: list(listed)}))
