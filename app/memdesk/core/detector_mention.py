@@ -13,10 +13,7 @@ counts a rule's match. Only the structure around the match is read:
 - a parenthesis of examples after a word that names specimens ("jailbreaks (…)");
 - a sentence whose verb of detection governs the match ("the filter flags notes that …");
 - a clause whose subject is someone other than the reader ("we … ignore everything after
-  the firmware change", "whoever pretends to forget the rules", "they like me to pretend");
-- an order passed to a named party that is not the reader ("the flag tells the parser to skip
-  the rest");
-- a name given a value in code or configuration ("ignore = true").
+  the firmware change", "whoever pretends to forget the rules", "they like me to pretend").
 
 ``mentions_blanked`` hides the first three from the learned model, and a code comment that
 states what a named third party must do ("// admins must pass override"): a rule of the code,
@@ -115,16 +112,6 @@ _READS = re.compile(
     r"\s+(?:is\s+|are\s+)?(?:read|reads|reading|process\w*|summari[sz]\w*|pars\w*|sees?|seeing|gets?|receives?|"
     r"handl\w*|opens?)\b"
 )
-# An order passed to a named party by a third ("a rule with stop set tells the engine to skip the
-# rest", "the flag instructs each worker to ignore …"): the one told is named, not the reader.
-# Only the verb's third-person and past forms: "tell the engine to …" asks the reader to pass it on.
-_TOLD_TO_A_PARTY = re.compile(
-    r"\b(?:tells|told|instructs|instructed|asks|asked|orders|ordered|makes|made|causes|caused|lets|forces|forced)"
-    r"\s+((?:the|a|an|its|each|every|this|that)\s+[\w-]+(?:\s+[\w-]+)?)\s+(?:not\s+)?to\s"
-)
-# A name given a value ("ignore = true", "#[ignore = \"slow\"]"): a key of code or configuration,
-# not a verb.
-_ASSIGNED_NAME = re.compile(r"[\w-]+[ \t]*=(?![=>~])")
 # Where a clause begins: a sentence's end, a colon, a semicolon, a comma, a bracket, a line break.
 _CLAUSE_BREAK = re.compile(r"[.!?;:,(\n]\s*|\s[-–—]\s")
 # Test code: an assertion, on the line itself or about a name assigned the string.
@@ -141,12 +128,7 @@ def mentioned(lowered: str, start: int, end: int, order: bool) -> bool:
         return True
     if not order:
         return False
-    if _ASSIGNED_NAME.match(lowered, start):
-        return True
     clause = clause_start(lowered, start)
-    told = _TOLD_TO_A_PARTY.search(lowered, clause, start)
-    if told is not None:
-        return not addresses_a_reader(told.group(1))
     subject = _OTHER_SUBJECT.match(lowered, clause)
     if subject is None or _READS.match(lowered, subject.end()):
         return False
