@@ -18,9 +18,11 @@ is a hash of the template, so held-out templates are wordings the model never sa
 from __future__ import annotations
 
 import random
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
+
+from scripts.detector_split import distinct_fills, split_of
 
 SEED = 37
 PER_TEMPLATE = 12
@@ -427,8 +429,7 @@ class Attack:
 
     @property
     def split(self) -> str:
-        bucket = zlib.crc32(self.template.encode("utf-8")) % 10
-        return "test" if bucket < 2 else "validation" if bucket == 2 else "train"
+        return split_of(self.template)
 
 
 def attacks() -> Iterator[Attack]:
@@ -436,13 +437,14 @@ def attacks() -> Iterator[Attack]:
     chooser = random.Random(SEED)
     for family, templates in _TEMPLATES.items():
         for index, template in enumerate(templates):
-            seen: set[str] = set()
-            for _ in range(PER_TEMPLATE * 3):
-                slots = {slot: chooser.choice(values) for slot, values in _SLOTS.items()}
-                slots["trust"] = slots["trust"].format(outside=slots["outside"])
-                slots["every"] = slots["every"].format(addition=slots["addition"])
-                text = " ".join(template.format(**slots).replace(" ,", ",").replace(" ;", ";").split(" "))
-                text = text.replace("  ", " ").replace(" .", ".")
-                if text not in seen and len(seen) < PER_TEMPLATE:
-                    seen.add(text)
-                    yield Attack(family, f"{family}:{index}", text)
+            fill = partial(_filled, template, chooser)
+            for text in distinct_fills(fill, PER_TEMPLATE, PER_TEMPLATE * 3):
+                yield Attack(family, f"{family}:{index}", text)
+
+
+def _filled(template: str, chooser: random.Random) -> str:
+    slots = {slot: chooser.choice(values) for slot, values in _SLOTS.items()}
+    slots["trust"] = slots["trust"].format(outside=slots["outside"])
+    slots["every"] = slots["every"].format(addition=slots["addition"])
+    text = " ".join(template.format(**slots).replace(" ,", ",").replace(" ;", ";").split(" "))
+    return text.replace("  ", " ").replace(" .", ".")

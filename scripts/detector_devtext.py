@@ -23,10 +23,11 @@ import json
 import re
 import subprocess
 import sysconfig
-import zlib
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from scripts.detector_split import split_of
 
 KINDS = ("prose", "code", "commits", "config")
 # Tools and libraries whose docs talk of prompts, tools, rules and commands honestly, with their
@@ -65,13 +66,9 @@ class DevText:
 
     @property
     def split(self) -> str:
-        return source_split(self.source)
+        return split_of(self.source)
 
 
-def source_split(source: str) -> str:
-    """train, validation or test, by the source's name alone."""
-    bucket = zlib.crc32(source.encode("utf-8")) % 10
-    return "test" if bucket < 2 else "validation" if bucket == 2 else "train"
 
 
 def permissive(licence: str) -> bool:

@@ -16,9 +16,11 @@ is a hash of the template, so held-out templates are wordings the model never sa
 from __future__ import annotations
 
 import random
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
+
+from scripts.detector_split import distinct_fills, fill_slots, split_of
 
 SEED = 9157
 PER_TEMPLATE = 3
@@ -383,8 +385,7 @@ class LanguageRow:
 
     @property
     def split(self) -> str:
-        bucket = zlib.crc32(self.template.encode("utf-8")) % 10
-        return "test" if bucket < 2 else "validation" if bucket == 2 else "train"
+        return split_of(self.template)
 
 
 def language_rows() -> Iterator[LanguageRow]:
@@ -394,9 +395,6 @@ def language_rows() -> Iterator[LanguageRow]:
         templates = [(f"{language}:{family}", 1, family, text) for family, text in attacks.items()]
         templates += [(f"{language}:n{index}", 0, "note", text) for index, text in enumerate(notes)]
         for template, label, kind, text in templates:
-            seen: set[str] = set()
-            for _ in range(PER_TEMPLATE * 3):
-                filled = text.format(**{slot: chooser.choice(values) for slot, values in _SLOTS.items()})
-                if filled not in seen and len(seen) < PER_TEMPLATE:
-                    seen.add(filled)
-                    yield LanguageRow(language, template, label, kind, filled)
+            fill = partial(fill_slots, text, _SLOTS, chooser)
+            for filled in distinct_fills(fill, PER_TEMPLATE, PER_TEMPLATE * 3):
+                yield LanguageRow(language, template, label, kind, filled)

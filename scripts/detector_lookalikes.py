@@ -11,9 +11,11 @@ split is a hash of the template, so held-out templates are wordings the model ne
 from __future__ import annotations
 
 import random
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
+
+from scripts.detector_split import distinct_fills, fill_slots, split_of
 
 SEED = 4137
 PER_TEMPLATE = 10
@@ -235,20 +237,16 @@ class Lookalike:
 
     @property
     def split(self) -> str:
-        bucket = zlib.crc32(self.template.encode("utf-8")) % 10
-        return "test" if bucket < 2 else "validation" if bucket == 2 else "train"
+        return split_of(self.template)
 
 
 def lookalikes() -> Iterator[Lookalike]:
     """Every lookalike, in a fixed order: up to ``PER_TEMPLATE`` distinct fills of each template."""
     chooser = random.Random(SEED)
     for index, template in enumerate(_TEMPLATES):
-        seen: set[str] = set()
-        for _ in range(PER_TEMPLATE * 3):
-            text = template.format(**{slot: chooser.choice(values) for slot, values in _SLOTS.items()})
-            if text not in seen and len(seen) < PER_TEMPLATE:
-                seen.add(text)
-                yield Lookalike(f"lookalike:{index}", text)
+        fill = partial(fill_slots, template, _SLOTS, chooser)
+        for text in distinct_fills(fill, PER_TEMPLATE, PER_TEMPLATE * 3):
+            yield Lookalike(f"lookalike:{index}", text)
     chooser = random.Random(SEED + 1)
     for index, template in enumerate(_WORK_TEMPLATES):
         seen = set()

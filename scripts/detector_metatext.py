@@ -15,9 +15,11 @@ held-out frames are registers the model never saw.
 from __future__ import annotations
 
 import random
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
+
+from scripts.detector_split import distinct_fills, fill_slots, split_of
 
 SEED = 9127
 PER_FRAME = 32
@@ -330,17 +332,13 @@ class MetaText:
 
     @property
     def split(self) -> str:
-        bucket = zlib.crc32(self.frame.encode("utf-8")) % 10
-        return "test" if bucket < 2 else "validation" if bucket == 2 else "train"
+        return split_of(self.frame)
 
 
 def meta_texts() -> Iterator[MetaText]:
     """Every row, in a fixed order: up to ``PER_FRAME`` distinct fills of each frame."""
     chooser = random.Random(SEED)
     for index, frame in enumerate(_FRAMES):
-        seen: set[str] = set()
-        for _ in range(PER_FRAME * 3):
-            text = frame.format(**{slot: chooser.choice(parts) for slot, parts in _PARTS.items()})
-            if text not in seen and len(seen) < PER_FRAME:
-                seen.add(text)
-                yield MetaText(f"metatext:{index}", text)
+        fill = partial(fill_slots, frame, _PARTS, chooser)
+        for text in distinct_fills(fill, PER_FRAME, PER_FRAME * 3):
+            yield MetaText(f"metatext:{index}", text)

@@ -17,10 +17,11 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from scripts.detector_split import split_of
 
 WORDNET_DIR = Path(os.environ.get("MEMDESK_WORDNET_DIR", "/usr/share/wordnet"))
 PARTS_OF_SPEECH = ("noun", "verb", "adj", "adv")
@@ -105,9 +106,6 @@ def sources() -> dict[str, str]:
     return {str(path): hashlib.sha256(path.read_bytes()).hexdigest() for path in data_files()}
 
 
-def field_split(field: str) -> str:
-    bucket = zlib.crc32(field.encode("utf-8")) % 10
-    return "test" if bucket < 2 else "validation" if bucket == 2 else "train"
 
 
 def examples() -> Iterator[Example]:
@@ -122,4 +120,4 @@ def examples() -> Iterator[Example]:
                 head, _, gloss = line.partition(" | ")
                 field = LEXICOGRAPHER_FILES[int(head.split()[1])]
                 for text in _EXAMPLE.findall(gloss):
-                    yield Example(text.strip(), field, field_split(field))
+                    yield Example(text.strip(), field, split_of(field))
