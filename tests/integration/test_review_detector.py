@@ -12,7 +12,8 @@ import re
 
 import anyio
 import pytest
-from scripts.detector_devtext import KINDS, dev_texts, source_split
+from scripts.detector_devtext import KINDS, dev_texts
+from scripts.detector_split import split_of
 from tests.support.cli import MemdeskCommand, out
 from tests.support.mcp_client import call_ok, connect
 
@@ -208,7 +209,7 @@ def developer_sample() -> dict[str, str]:
 def test_developer_text_of_packages_never_trained_on_is_stored_without_waiting(
     memdesk: MemdeskCommand, developer_sample: dict[str, str]
 ):
-    assert {source_split(source) for source in HELD_OUT_SOURCES} == {"test"}
+    assert {split_of(source) for source in HELD_OUT_SOURCES} == {"test"}
     assert {key.split("-")[0] for key in developer_sample} == set(KINDS)
     replies = _store_all(memdesk, developer_sample)
     assert {key: reply["reasons"] for key, reply in replies.items() if reply["held"]} == {}

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from scripts import detector_wordnet
 from scripts.detector_data import WORDNET, Row
-from scripts.detector_wordnet import PARTS_OF_SPEECH, examples, field_split, missing
+from scripts.detector_split import split_of
+from scripts.detector_wordnet import PARTS_OF_SPEECH, examples, missing
 from scripts.train_detector import attack_word_rows
 
 HEADER = "  1 This software and database is being provided to you, the LICENSEE, by Princeton\n"
@@ -38,7 +39,7 @@ def test_only_the_quoted_examples_are_read_with_their_field(wordnet_at):
 
 def test_every_example_of_a_field_shares_its_split(wordnet_at):
     assert {example.split for example in examples() if example.field == "verb.cognition"} == {
-        field_split("verb.cognition")
+        split_of("verb.cognition")
     }
 
 
