@@ -10,12 +10,9 @@ split is a hash of the template, so held-out templates are wordings the model ne
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
-from dataclasses import dataclass
-from functools import partial
 
-from scripts.detector_split import distinct_fills, fill_slots, split_of
+from scripts.detector_split import Written, written_rows
 
 SEED = 4137
 PER_TEMPLATE = 10
@@ -230,28 +227,7 @@ _WORK_TEMPLATES: list[str] = [
 ]
 
 
-@dataclass(frozen=True)
-class Lookalike:
-    template: str  # "lookalike:<index>", the unit of the split
-    text: str
-
-    @property
-    def split(self) -> str:
-        return split_of(self.template)
-
-
-def lookalikes() -> Iterator[Lookalike]:
+def lookalikes() -> Iterator[Written]:
     """Every lookalike, in a fixed order: up to ``PER_TEMPLATE`` distinct fills of each template."""
-    chooser = random.Random(SEED)
-    for index, template in enumerate(_TEMPLATES):
-        fill = partial(fill_slots, template, _SLOTS, chooser)
-        for text in distinct_fills(fill, PER_TEMPLATE, PER_TEMPLATE * 3):
-            yield Lookalike(f"lookalike:{index}", text)
-    chooser = random.Random(SEED + 1)
-    for index, template in enumerate(_WORK_TEMPLATES):
-        seen = set()
-        for _ in range(PER_TEMPLATE * 3):
-            text = template.format(**{slot: chooser.choice(values) for slot, values in _WORK_SLOTS.items()})
-            if text not in seen and len(seen) < PER_TEMPLATE:
-                seen.add(text)
-                yield Lookalike(f"lookalike:w{index}", text)
+    yield from written_rows(_TEMPLATES, _SLOTS, "lookalike:{}", PER_TEMPLATE, SEED)
+    yield from written_rows(_WORK_TEMPLATES, _WORK_SLOTS, "lookalike:w{}", PER_TEMPLATE, SEED + 1)

@@ -14,12 +14,9 @@ held-out frames are registers the model never saw.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
-from dataclasses import dataclass
-from functools import partial
 
-from scripts.detector_split import distinct_fills, fill_slots, split_of
+from scripts.detector_split import Written, written_rows
 
 SEED = 9127
 PER_FRAME = 32
@@ -325,20 +322,6 @@ _FRAMES: list[str] = [
 ]
 
 
-@dataclass(frozen=True)
-class MetaText:
-    frame: str  # "metatext:<index>", the unit of the split
-    text: str
-
-    @property
-    def split(self) -> str:
-        return split_of(self.frame)
-
-
-def meta_texts() -> Iterator[MetaText]:
+def meta_texts() -> Iterator[Written]:
     """Every row, in a fixed order: up to ``PER_FRAME`` distinct fills of each frame."""
-    chooser = random.Random(SEED)
-    for index, frame in enumerate(_FRAMES):
-        fill = partial(fill_slots, frame, _PARTS, chooser)
-        for text in distinct_fills(fill, PER_FRAME, PER_FRAME * 3):
-            yield MetaText(f"metatext:{index}", text)
+    return written_rows(_FRAMES, _PARTS, "metatext:{}", PER_FRAME, SEED)

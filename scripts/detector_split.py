@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import random
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import partial
 
 
 def split_of(unit: str) -> str:
@@ -32,3 +34,26 @@ def distinct_fills(fill: Callable[[], str], most: int, draws: int) -> Iterator[s
 def fill_slots(frame: str, slots: dict[str, list[str]], chooser: random.Random) -> str:
     """``frame`` with each of its ``{slot}`` filled by one of the slot's parts, chosen at random."""
     return frame.format(**{slot: chooser.choice(parts) for slot, parts in slots.items()})
+
+
+@dataclass(frozen=True)
+class Written:
+    """A row filled from a frame written for the project; ``unit`` names its frame."""
+
+    unit: str
+    text: str
+
+    @property
+    def split(self) -> str:
+        return split_of(self.unit)
+
+
+def written_rows(
+    frames: Sequence[str], slots: dict[str, list[str]], unit: str, most: int, seed: int
+) -> Iterator[Written]:
+    """Up to ``most`` distinct fills of each frame, in a fixed order; ``unit`` is formatted with
+    the frame's index ("lookalike:{}")."""
+    chooser = random.Random(seed)
+    for index, frame in enumerate(frames):
+        for text in distinct_fills(partial(fill_slots, frame, slots, chooser), most, most * 3):
+            yield Written(unit.format(index), text)
