@@ -12,7 +12,8 @@
   never read them.
 - Memory-like notes and chat in eleven languages (``detector_notes``), attacks of the
   families the corpora lack (``detector_attacks``) and honest text that shares their words
-  (``detector_lookalikes``), all written for Memdesk; attacks and honest notes in fourteen
+  (``detector_lookalikes``), requests of a few words to an assistant and to a tool
+  (``detector_short_requests``), all written for Memdesk; attacks and honest notes in fourteen
   languages that neither the corpora nor the notes hold (``detector_languages``).
 - Rows written free-form for Memdesk by eight authors, each in registers, carriers and
   languages of their own (``detector_authors/author-N.json``: attacks of six families, honest
@@ -48,6 +49,7 @@ from scripts.detector_languages import language_rows
 from scripts.detector_lookalikes import lookalikes
 from scripts.detector_metatext import meta_texts
 from scripts.detector_notes import notes
+from scripts.detector_short_requests import short_requests
 from scripts.detector_split import split_of
 from scripts.detector_wordnet import examples
 
@@ -75,6 +77,7 @@ LICENCES = {
     "lookalikes": "made for Memdesk by scripts/detector_lookalikes.py",
     "languages": "made for Memdesk by scripts/detector_languages.py",
     "meta-text": "made for Memdesk by scripts/detector_metatext.py",
+    "short-requests": "made for Memdesk by scripts/detector_short_requests.py",
     "developer text": "each package's own licence, permissive only (see developer_sources)",
 }
 AUTHORS_LICENCE = "MIT; written for Memdesk by eight authors; split by author"
@@ -141,6 +144,8 @@ def sources() -> dict[str, str]:
         "detector_notes.py",
         "detector_attacks.py",
         "detector_lookalikes.py",
+        "detector_metatext.py",
+        "detector_short_requests.py",
         "detector_languages.py",
         "detector_devtext.py",
     )
@@ -186,6 +191,8 @@ def _all_rows() -> Iterator[Row]:
         yield Row("lookalikes", "en", lookalike.split, 0, lookalike.text)
     for meta in meta_texts():
         yield Row("meta-text", "en", meta.split, 0, meta.text)
+    for request in short_requests():
+        yield Row("short-requests", "en", "train", request.label, request.text)
     for note in notes():
         # Preferences and labels all train: item by item they are what the model must leave alone.
         kept = note.template.split(":")[1].startswith(("p", "labels"))

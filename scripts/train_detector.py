@@ -71,6 +71,10 @@ SETTINGS = {
     # rows weighing 15 or 80, and lost fewer of the public corpora's short attacks than 16 rows
     # weighing 40.
     "meta_text_weight": 20.0,
+    # Requests of a few words, to an assistant for what it keeps or to a tool for the person's
+    # own things (scripts/detector_short_requests.py): the corpora's shortest attacks, without
+    # outweighing what the meta-text rows taught.
+    "short_request_weight": 1.0,
     # The authors' rows weigh as one row of their kind: heavier, their attacks in chat and mail
     # lift the chat the threshold is held to, and the public corpora's attacks fall further.
     "author_attack_weight": 1.0,
@@ -189,6 +193,8 @@ def _sample_weights(train: list[Row]) -> list[float]:
             weight *= SETTINGS["language_rows_weight"]
         elif row.source == "meta-text":
             weight *= SETTINGS["meta_text_weight"]
+        elif row.source == "short-requests":
+            weight *= SETTINGS["short_request_weight"]
         weights.append(weight)
     return weights
 
