@@ -148,6 +148,7 @@ def sources() -> dict[str, str]:
         "detector_short_requests.py",
         "detector_languages.py",
         "detector_devtext.py",
+        "detector_split.py",
     )
     for script in scripts:
         found[f"scripts/{script}"] = hashlib.sha256((ROOT / "scripts" / script).read_bytes()).hexdigest()
