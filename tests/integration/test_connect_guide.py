@@ -36,6 +36,8 @@ _DAY = re.compile(r"\d{4}-\d\d-\d\d")
 _FENCE = re.compile(r"^```(?P<lang>\w*)\n(?P<body>.*?)^```", re.S | re.M)
 # Variables that would move the store or an assistant's files away from the home folder.
 _MOVERS = ("MEMDESK_DATA_DIR", "MEMDESK_DB", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME")
+# When the page shows each assistant last seen, minutes apart.
+CLAUDE_SEEN, CODEX_SEEN = "2026-05-14T09:38:05Z", "2026-05-14T09:41:27Z"
 
 
 def section(page: str, heading: str) -> str:
@@ -113,12 +115,16 @@ class Home:
             assert done.stderr.startswith("memdesk: error: "), done.stderr
         return self.as_ada(done.stdout + done.stderr)
 
-    def session(self, assistant: str, server: dict, tool: str, arguments: dict) -> None:
+    def session(
+        self, assistant: str, server: dict, tool: str, arguments: dict, at: str | None = None
+    ) -> None:
         """One session of ``assistant`` (the name it gives itself), starting Memdesk's server
-        as its config says, with one call of ``tool``."""
+        as its config says, with one call of ``tool``; ``at``: the server's clock (``--now``),
+        so two sessions a test runs within one second are still seen in their order."""
+        args = ["--now", at, *server["args"]] if at else server["args"]
 
         async def talk() -> None:
-            params = StdioServerParameters(command=server["command"], args=server["args"], env=self.env)
+            params = StdioServerParameters(command=server["command"], args=args, env=self.env)
             async with stdio_client(params) as (read, write):
                 info = Implementation(name=assistant, version="1.0")
                 async with ClientSession(read, write, client_info=info) as client:
@@ -151,8 +157,9 @@ def walked(tmp_path_factory) -> tuple[Home, list[tuple[list[str], list[str], lis
         if words == ["assistant", "list"]:
             lists += 1
             if lists == 1:  # step 4: a session in each project, asking what it remembers
-                home.session("claude-code", home.claude_code_server(), "prompt", {"app": "ledger"})
-                home.session("codex-mcp-client", home.codex_server(), "prompt", {"app": "website"})
+                claude, codex = home.claude_code_server(), home.codex_server()
+                home.session("claude-code", claude, "prompt", {"app": "ledger"}, at=CLAUDE_SEEN)
+                home.session("codex-mcp-client", codex, "prompt", {"app": "website"}, at=CODEX_SEEN)
             if lists == 2:  # step 5: the lines the page adds to the settings file
                 with (home.folder / ".config" / "memdesk" / "config.toml").open("a") as settings:
                     settings.write("\n" + default_trust)
