@@ -86,6 +86,10 @@ class WindowState:
     def set(self, key: str, value: Any) -> None:
         self.values[key] = value
 
+    def take(self, key: str) -> Any:
+        """The value, forgotten (saved as gone at the next ``save``)."""
+        return self.values.pop(key, None)
+
     def save(self) -> None:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -729,7 +733,7 @@ class MainWindow(QMainWindow):
     def remembered_project(self) -> Path | None:
         """The project folder chosen last in Files (whether it is trusted is a setting)."""
         project = self.state.get("project")
-        if self.state.values.pop(OLD_TRUST_KEY, False) and project:
+        if self.state.take(OLD_TRUST_KEY) and project:
             self._keep_old_trust(project)
         return Path(project) if project else None
 
