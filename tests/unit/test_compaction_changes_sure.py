@@ -254,3 +254,43 @@ def test_an_ending_in_another_clause_leaves_a_change_in_its_own_clause_sure():
     known = stored("- Lives in Leeds, works as a joiner", "- Drinks coffee every morning")
     said = "I moved to York in May and I quit coffee, only tea now."
     assert decided(known, 1, "- Lives in York, works as a joiner", said, said).sure
+
+
+def test_a_value_the_person_corrects_later_is_not_applied_unasked():
+    known = stored("- Phone: 555-0143 (T-Mobile)", "- Lives in Harlow")
+    first = "New number is 555-0178."
+    corrected = decided(
+        known, 1, "- Phone: 555-0178", first, f"I changed carrier. {first}", "Ah, no, I type wrong. Correct number is 555-0187."
+    )
+    assert reason(corrected) == "the person gives another value of this kind later in the conversation"
+    # the same value said again later confirms it, whatever else that sentence holds
+    confirmed = decided(
+        stored("- Weekly target 120 km"),
+        1,
+        "- Weekly target 80 km",
+        "Revised weekly target: 80 km.",
+        "Revised weekly target: 80 km.",
+        "Record it as 80 km, not 50 miles, if you convert anything.",
+    )
+    assert confirmed.sure
+
+
+def test_an_edit_that_keeps_half_of_what_the_sentence_changed_is_a_suggestion():
+    known = stored("- Swims Mon/Wed/Fri at 7am, about 1,200m each time")
+    said = "Now I swim Tuesday and Thursday at 6:30am."
+    edit = decided(known, 1, "- Swims Mon/Wed/Fri at 6:30am, about 1,200m each time", said, said)
+    assert reason(edit) == "the sentence also gives a new value the edit leaves as it was"
+    # the same time said without "pm" is no new value of the line
+    choir = stored("- Choir practice Wednesdays 7:30pm at St. Brigid's hall")
+    said = "So choir's on Thursdays now, same time, same hall — 7:30, St. Brigid's."
+    assert decided(choir, 1, "- Choir practice Thursdays 7:30pm at St. Brigid's hall", said, said).sure
+
+
+def test_a_number_said_alone_beside_another_clause_that_gives_the_line_its_number():
+    known = stored("- Takes lisinopril 10 mg every morning", "- Bad left knee")
+    said = "so the doc bumped the lisinopril to 20 since the numbers were bad, what am I supposed to do I'm up at 4"
+    edit = decided(known, 1, "- Takes lisinopril 4 mg every morning", said, said)
+    assert reason(edit) == "the number is said alone in a clause that does not name what the line holds"
+    # a number said alone in a clause of its own, the line named without another number
+    said = "40 every morning now, review in 6 wks"
+    assert decided(stored("- Takes Nexium 20mg each morning"), 1, "- Takes Nexium 40mg each morning", said, said).sure

@@ -332,7 +332,10 @@ def _measured(kind: str) -> bool:
 
 def _comparable(said: str, stored: str) -> bool:
     """A number alone is the stored amount's new value only when it is of its size (within a
-    factor of ``_SIZE``): "100" for "50mg", not "3" for "£1,150"."""
+    factor of ``_SIZE``): "100" for "50mg", not "3" for "£1,150". Digits that open with a
+    nought ("ends in 0932") are a code or the end of a number, never an amount."""
+    if said.startswith("0") and said[1:2].isdigit():
+        return False
     new, old = float(said), float(stored.split()[0])
     return old > 0 and 1 / _SIZE <= new / old <= _SIZE
 

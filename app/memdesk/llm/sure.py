@@ -49,6 +49,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 from memdesk.core.dates import MONTHS, WEEKDAYS, WRITTEN_DATE
 from memdesk.core.search_text import STOPWORDS
@@ -61,7 +62,7 @@ from memdesk.core.slots import (
     slots_named_in,
     stem,
 )
-from memdesk.core.values import ADDRESS, EMAIL, PHONE, TITLED, values_in
+from memdesk.core.values import ADDRESS, CLOCK, DAY, EMAIL, PHONE, TITLED, WEEKDAY, Value, values_in
 from memdesk.core.whose import LABEL, line_owner, only_relation, reported, tells_of_another
 from memdesk.llm.changes import Edit, Known, Said, offline_changes
 
@@ -85,6 +86,7 @@ _NOT_NAMES = frozenset(
 )
 _DIGIT = re.compile(r"\d")
 _NUMBER = re.compile(r"\d[\d.,:]*")
+_HALF_DAY = 12 * 60  # minutes
 _RECURRENCE = "day:"  # the slot prefix of a claim saying how often or on which day ("every week")
 
 
@@ -110,6 +112,7 @@ class _Evidence:
     before: str
     before_in_message: bool
     earlier: str  # the message's sentences before it, and the person's message before that
+    later: tuple[str, ...]  # the person's sentences after it, to the end of the conversation
     year: int
 
 
@@ -138,6 +141,7 @@ def offline_decided(edits: Sequence[Edit], said: Sequence[Said], known: Sequence
             WRITTEN_DATE.sub("", said[at - 1].text) if at else "",
             at > 0 and said[at - 1].turn == said[at].turn,
             _earlier(said, at),
+            tuple(WRITTEN_DATE.sub("", s.text) for s in said[at + 1 :]),
             said[at].at.year,
         )
         reason = refusal(edit, fact, known, evidence, household)
@@ -191,7 +195,75 @@ def refusal(
         return "the sentence goes on with the new name past what the rules read"
     if edit.action == "retire" and _names_unstored(evidence.sentence, known):
         return "the sentence names something new, perhaps what took its place"
+    if edit.text and at < 0 and _bare_number_elsewhere(evidence.sentence, new, fact.text, place.head):
+        return "the number is said alone in a clause that does not name what the line holds"
+    if edit.text and _said_again_otherwise(new, evidence.later, known):
+        return "the person gives another value of this kind later in the conversation"
+    if edit.text and _left_as_it_was(evidence.sentence, fact.text, _changed(fact.text, edit.text), known):
+        return "the sentence also gives a new value the edit leaves as it was"
     return _whose(place, evidence, known) or _which(edit, fact, known, place, evidence, new, household)
+
+
+def _bare_number_elsewhere(sentence: str, new: str, line: str, head: frozenset[str]) -> bool:
+    """The new amount's number is said without its unit, and another clause of the sentence
+    names what the line holds with a number of its own that the line does not give ("the doc
+    bumped the lisinopril to 20 …, I'm up at 4"): the number said alone is another thing's."""
+    number = _NUMBER.search(new)
+    if number is None:
+        return False
+    found = list(re.finditer(rf"(?<![\d.,]){re.escape(number.group())}(?![\d.,]*\d)", sentence))
+    if len(found) != 1:
+        return False
+    stored = set(_NUMBER.findall(line))
+    bounds = [0, *(m.end() for m in _CLAUSE_BREAK.finditer(sentence)), len(sentence)]
+    for start, end in pairwise(bounds):
+        clause = sentence[start:end]
+        if start <= found[0].start() < end or not head & _stems(clause):
+            continue
+        if set(_NUMBER.findall(clause)) - stored:
+            return True
+    return False
+
+
+def _said_again_otherwise(new: str, later: Sequence[str], known: Sequence[Known]) -> bool:
+    """After the evidence, the person last says another value of the new value's kind that
+    nothing stored holds, and not the new one again: a correction ("Correct number is
+    555-0187"), or a second new value the rules cannot tell from the first."""
+    kinds = {value.kind for value in values_in(new)}
+    keys = {value.key for value in values_in(new)}
+    stored = {value.key for fact in known for value in values_in(fact.text)}
+    otherwise = False
+    for sentence in later:
+        said = {v.key for v in values_in(sentence) if v.kind in kinds and not v.denied} - stored
+        if said & keys:
+            otherwise = False  # said again: confirmed
+        elif said:
+            otherwise = True
+    return otherwise
+
+
+def _left_as_it_was(sentence: str, line: str, span: tuple[int, int], known: Sequence[Known]) -> bool:
+    """The sentence gives a value of another kind that the line also holds with another key,
+    and the edit leaves the line's as it was ("Now I swim Tuesday and Thursday at 6:30am" of
+    "Mon/Wed/Fri at 7am"): the edit would keep half of what changed."""
+    changed = {_family(v.kind) for v in values_in(line) if _overlap(v.span, span)}
+    kept = {_family(v.kind) for v in values_in(line) if not _overlap(v.span, span)} - changed
+    stored = {_same(value) for fact in known for value in values_in(fact.text)}
+    return any(
+        _family(v.kind) in kept and not v.denied and _same(v) not in stored for v in values_in(sentence)
+    )
+
+
+def _same(value: Value) -> tuple[str, str]:
+    """What a value compares by: a clock time said without "am" or "pm" is either."""
+    if value.kind == CLOCK:
+        return CLOCK, str(int(value.key) % _HALF_DAY)
+    return _family(value.kind), value.key
+
+
+def _family(kind: str) -> str:
+    """A weekday said and a day stored may be the same value's."""
+    return DAY if kind == WEEKDAY else kind
 
 
 def _names_unstored(sentence: str, known: Sequence[Known]) -> bool:
