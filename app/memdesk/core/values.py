@@ -95,7 +95,7 @@ _SHAPES = re.compile(
     |(?P<percent>\b{_NUMBER}\s?%)
     |(?P<hours>\b{_CLOCK}\s*(?:-|–|—|to|till|until)\s*{_CLOCK})
     |(?P<clock>\b{_CLOCK})
-    |(?P<phone>(?<![\w+.,])\+?\d(?:[ ()-]{{0,2}}\d){{6,14}}(?![\w.,]\d))
+    |(?P<phone>(?<![\w+.,])(?:\(\d{{1,5}}\)\s?|\+)?\d(?:[ ()-]{{0,2}}\d){{6,14}}(?![\w.,]\d))
     |(?P<address>(?<![\w.,£$€₹¥+/:-])(?:{_UNIT_NUMBER})?
         (?:(?:No\.?\s*)?{_STREET_NUMBER},?\s+(?:[A-Z][\w'’-]*\s+){{1,3}}(?:{_AFTER})\b\.?
         |\b(?:{_BEFORE})\b\.?\s+(?:No\.?\s*)?(?:[A-Z][\w'’-]*\s+){{0,3}}{_STREET_NUMBER}\b
