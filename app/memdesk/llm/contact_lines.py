@@ -158,6 +158,11 @@ def _for_the_value(line: str, start: int) -> bool:
     return len(_WORD.findall(_head(line, start))) <= _HEAD_WORDS
 
 
+# A name after a preposition of place is where someone is, not whose the contact is ("Lorraine's
+# sister Pam lives in Ceduna, landline …": the person's own news of Ceduna is not Pam's).
+_PLACE_NAMED = re.compile(r"\b(?:in|at|near|from)\s+(?:[A-Z][\w'’-]*\s*)+")
+
+
 @lru_cache(maxsize=4096)
 def _owner(line: str, start: int) -> frozenset[str]:
     """The words naming whose the contact at ``start`` is (lowercased); empty for the person's
@@ -166,7 +171,7 @@ def _owner(line: str, start: int) -> frozenset[str]:
     before = _unpossessed(line[:start])
     label = LABEL.match(before)
     if (label and not _contact_words(label.group(1))) or _someone_elses(before):
-        return _names(before)
+        return _names(_PLACE_NAMED.sub(" ", before))
     return frozenset()
 
 
