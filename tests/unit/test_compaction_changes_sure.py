@@ -260,7 +260,12 @@ def test_a_value_the_person_corrects_later_is_not_applied_unasked():
     known = stored("- Phone: 555-0143 (T-Mobile)", "- Lives in Harlow")
     first = "New number is 555-0178."
     corrected = decided(
-        known, 1, "- Phone: 555-0178", first, f"I changed carrier. {first}", "Ah, no, I type wrong. Correct number is 555-0187."
+        known,
+        1,
+        "- Phone: 555-0178",
+        first,
+        f"I changed carrier. {first}",
+        "Ah, no, I type wrong. Correct number is 555-0187.",
     )
     assert reason(corrected) == "the person gives another value of this kind later in the conversation"
     # the same value said again later confirms it, whatever else that sentence holds
@@ -288,9 +293,14 @@ def test_an_edit_that_keeps_half_of_what_the_sentence_changed_is_a_suggestion():
 
 def test_a_number_said_alone_beside_another_clause_that_gives_the_line_its_number():
     known = stored("- Takes lisinopril 10 mg every morning", "- Bad left knee")
-    said = "so the doc bumped the lisinopril to 20 since the numbers were bad, what am I supposed to do I'm up at 4"
+    said = (
+        "so the doc bumped the lisinopril to 20 since the numbers were bad, "
+        "what am I supposed to do I'm up at 4"
+    )
     edit = decided(known, 1, "- Takes lisinopril 4 mg every morning", said, said)
     assert reason(edit) == "the number is said alone in a clause that does not name what the line holds"
     # a number said alone in a clause of its own, the line named without another number
     said = "40 every morning now, review in 6 wks"
-    assert decided(stored("- Takes Nexium 20mg each morning"), 1, "- Takes Nexium 40mg each morning", said, said).sure
+    assert decided(
+        stored("- Takes Nexium 20mg each morning"), 1, "- Takes Nexium 40mg each morning", said, said
+    ).sure

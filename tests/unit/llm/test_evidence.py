@@ -486,13 +486,13 @@ def test_a_modal_that_starts_from_now_is_a_change_and_one_that_starts_later_a_pl
     edit = update("Sends money home via Hanpass", "I will use Hanpass from now.")
     assert doubt(edit, "Sends money home via Wise", said) == ""
     later = update("Sends money home via Hanpass", "I will use Hanpass from next month.")
-    assert doubt(later, "Sends money home via Wise", spoken("I will use Hanpass from next month.")).startswith(
-        "Not applied: a plan or a later date"
-    )
+    assert doubt(
+        later, "Sends money home via Wise", spoken("I will use Hanpass from next month.")
+    ).startswith("Not applied: a plan or a later date")
 
 
 def test_someone_elses_news_changes_what_the_stored_fact_holds_as_theirs():
-    """"Dinner at Ma's" is at Ma's place: when Ma moves, the dinner moves; the person's own
+    """ "Dinner at Ma's" is at Ma's place: when Ma moves, the dinner moves; the person's own
     home does not."""
     quote = "Ma's living with my sister Angela in Staten Island now, so Sunday dinner's over there"
     said = spoken(quote)
