@@ -163,8 +163,10 @@ def _is_config(lines: list[str]) -> bool:
 
 
 def _is_code(line: str) -> bool:
-    # A comment after code says nothing of whether the line is code.
-    before_comment = _TRAILING_COMMENT.split(line, maxsplit=1)[0]
+    # A comment after code says nothing of whether the line is code. (Its mark is looked for
+    # first: most lines hold none, and finding a character costs less than splitting.)
+    commented = "#" in line or "//" in line
+    before_comment = _TRAILING_COMMENT.split(line, maxsplit=1)[0] if commented else line
     tokens = before_comment.split()
     if not tokens or tokens[0].startswith(("#", "//", "/*", "*")):
         return False  # a comment (or a heading, or a bullet): words
