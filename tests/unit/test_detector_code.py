@@ -140,6 +140,13 @@ def test_each_sign_of_code_alone_makes_a_note_read_as_code(text, identifier):
     assert identifier not in code_blanked(text)
 
 
+def test_a_line_of_quoted_keys_is_read_as_code_and_a_line_of_words_with_one_is_not():
+    # A quoted key ('"retries":') is a sign of code: a closing quote and a colon after it, with
+    # the opening quote before them. A line of keys and values is code; a sentence is read.
+    settings = '{\n  "retries": 3,\n  "backoff": "linear",\n  "note": "retry slowly at night"\n}\n'
+    assert _words(settings) == ['"note":', '"retry', "slowly", "at", 'night"']
+
+
 def test_an_option_in_a_sentence_without_signs_of_code_is_read():
     assert code_blanked("Run it like so: pytest --verbose") == "Run it like so: pytest --verbose"
 

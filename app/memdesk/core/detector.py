@@ -20,6 +20,7 @@ import sys
 import threading
 import zlib
 from array import array
+from bisect import bisect_left
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from itertools import compress, pairwise, repeat
@@ -106,18 +107,16 @@ class Model:
         """The score of each window of a long text's words, in order. In a window each word and
         pair counts once: honest text repeated around an order must not outweigh it."""
         # Each pair's weight is looked up once for the whole text (a word is in one or two
-        # windows), and a window sums those of its distinct pairs that weigh anything.
-        pairs = list(pairwise(found))
-        skips = list(zip(found, found[2:], strict=False))
-        pair_values = list(map(self._pair_weights.get, pairs, repeat(0)))
-        skip_values = list(map(self._skip_weights.get, skips, repeat(0)))
+        # windows), and a window sums those of its distinct pairs that weigh anything: found
+        # among the few pairs that do (about one in five of prose's), not among all of them.
+        pairs = _Weighing(found, 1, self._pair_weights)
+        skips = _Weighing(found, 2, self._skip_weights)
         scores = []
         for start in _window_starts(len(found)):
             stop = start + WINDOW
             window = set(found[start:stop])
             total = sum(map(self._word_weights.__getitem__, window))
-            total += _distinct_sum(pairs[start : stop - 1], pair_values[start : stop - 1])
-            total += _distinct_sum(skips[start : stop - 2], skip_values[start : stop - 2])
+            total += pairs.distinct_sum(start, stop - 1) + skips.distinct_sum(start, stop - 2)
             scores.append(self._probability(total, window))
         return scores
 
@@ -178,14 +177,25 @@ def reads_pieces(read: str) -> bool:
     longer than a window is judged by its windows of words alone, so its pieces need not be
     worked out."""
     # A word and the whitespace after it take two characters at least: a text this short holds
-    # no more than a window of words, and is not split to count them.
-    return len(read) <= 2 * WINDOW or _one_window(words(read))
+    # no more than a window of words, and is not split to count them. A longer one is split no
+    # further than one word past a window (``words`` is ``str.split``).
+    return len(read) <= 2 * WINDOW or len(read.split(maxsplit=WINDOW)) <= WINDOW
 
 
-def _distinct_sum(keys: list[tuple[str, str]], values: list[int]) -> int:
-    """The sum of ``values`` (each its key's weight), counting each key once."""
-    weighing = dict(zip(compress(keys, values), compress(values, values), strict=True))
-    return sum(weighing.values())
+class _Weighing:
+    """The pairs of a text's words ``apart`` words apart (1: neighbours) that weigh anything in
+    ``weights``: where each starts, the pair and its weight, in order."""
+
+    def __init__(self, found: list[str], apart: int, weights: dict[tuple[str, str], int]) -> None:
+        values = list(map(weights.get, zip(found, found[apart:], strict=False), repeat(0)))
+        self.starts = list(compress(range(len(values)), values))
+        self.pairs = [(found[at], found[at + apart]) for at in self.starts]
+        self.values = list(compress(values, values))
+
+    def distinct_sum(self, begin: int, end: int) -> int:
+        """The weights of the pairs that start in ``begin`` … ``end`` - 1, each pair counted once."""
+        first, last = bisect_left(self.starts, begin), bisect_left(self.starts, end)
+        return sum(dict(zip(self.pairs[first:last], self.values[first:last], strict=True)).values())
 
 
 def _one_window(found: list[str]) -> bool:

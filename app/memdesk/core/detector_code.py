@@ -59,9 +59,14 @@ _KEYWORDS = (
 _CODE_WORDS = frozenset(_KEYWORDS.split())
 _CODE_MARKS = re.compile(r"[(){}\[\];=<>]|\w\.\w|^[\"'][^\"']*[\"']:|[a-z][A-Z]|_\w")
 # Found in a line wherever ``_CODE_MARKS`` is found in one of its words (and in more lines): a
-# line without it has no word marked as code, which one search of the line tells instead of one
-# a word. Each way opens with the character it cannot lack, for the engine to skip to.
-_ANY_CODE_MARK = re.compile(r"[(){}\[\];=<>]|\.(?<=\w\.)\w|[A-Z](?<=[a-z][A-Z])|_\w|[\"'][^\"']*[\"']:")
+# line without one has no word marked as code, which a few searches of the line tell instead of
+# one a word (``_any_code_mark``). Each way is looked for on its own, from the character it cannot
+# lack, for the engine to skip to: one pattern of the five is tried at every character.
+_BRACKET_MARK = re.compile(r"[(){}\[\];=<>]")
+_SNAKE_CASE = re.compile(r"_\w")
+# A quoted key's closing quote and the colon after it ("name":); the opening quote is looked for
+# before it.
+_QUOTE_COLON = re.compile(r"[\"']:")
 _TRAILING_COMMENT = re.compile(r"\s(?:#|//)\s")
 # An escape sequence inside a string ("\\n") is no word.
 _ESCAPE = re.compile(r"\\[nrt]")
@@ -163,13 +168,15 @@ def _is_config(lines: list[str]) -> bool:
 
 
 def _is_code(line: str) -> bool:
-    # A comment after code says nothing of whether the line is code.
-    before_comment = _TRAILING_COMMENT.split(line, maxsplit=1)[0]
+    # A comment after code says nothing of whether the line is code. (Its mark is looked for
+    # first: most lines hold none, and finding a character costs less than splitting.)
+    commented = "#" in line or "//" in line
+    before_comment = _TRAILING_COMMENT.split(line, maxsplit=1)[0] if commented else line
     tokens = before_comment.split()
     if not tokens or tokens[0].startswith(("#", "//", "/*", "*")):
         return False  # a comment (or a heading, or a bullet): words
     needed = _CODE_SHARE * len(tokens)
-    if not _ANY_CODE_MARK.search(before_comment):
+    if not _any_code_mark(before_comment):
         if sum(map(_CODE_WORDS.__contains__, tokens)) >= needed:
             return True
     else:
@@ -182,6 +189,27 @@ def _is_code(line: str) -> bool:
                     return True
     assigned = "=" in line and _ASSIGNMENT.match(line)
     return bool(assigned or (tokens[0] == "for" and _LOOP_HEADER.match(line)))
+
+
+def _any_code_mark(line: str) -> bool:
+    """Whether a mark of ``_CODE_MARKS`` stands anywhere in ``line``: a bracket or an operator, a
+    dotted name, camelCase, snake_case, or a quoted key before a colon (``"name":``: a quote and
+    a colon after it, with another quote before, the key's opening one)."""
+    if (
+        _BRACKET_MARK.search(line)
+        or _SNAKE_CASE.search(line)
+        or _DOTTED.search(line)
+        or _CAMEL_CASE.search(line)
+    ):
+        return True
+    key_end = _QUOTE_COLON.search(line)
+    if key_end is None:
+        return False
+    at = key_end.start()
+    # A later closing quote has this one before it.
+    return (
+        line.find('"', 0, at) != -1 or line.find("'", 0, at) != -1 or bool(_QUOTE_COLON.search(line, at + 1))
+    )
 
 
 def _words_of_code(line: str) -> str:

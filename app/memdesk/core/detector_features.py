@@ -36,6 +36,9 @@ PIECE_MARK = "\x02"  # starts a piece of a blanked identifier, never mistaken fo
 # Inside n-grams digits become 0: which number a text holds says nothing about whether it is an
 # order.
 _FOLD = str.maketrans(dict.fromkeys("123456789", "0"))
+# Folding translates a word character by character: a word is folded only when it holds a digit
+# to fold (most words that are not all letters hold punctuation, not digits).
+_FOLDED_DIGIT = re.compile("[1-9]")
 # A run of one mark ("------", "______", "======") draws a line; it is no word. Read as one, its
 # n-grams are one gram many times over, and a line of underscores would outweigh a sentence.
 _RULED_LINE = re.compile(r"([-_=*#~.+/])\1{3,}")
@@ -113,7 +116,8 @@ def words(read: str) -> list[str]:
 def word_grams(word: str) -> list[str]:
     """The character n-grams of ``word`` between spaces; a word shorter than the smallest
     n-gram is one feature, whole."""
-    padded = f" {word if word.isalpha() else word.translate(_FOLD)} "
+    as_is = word.isalpha() or not _FOLDED_DIGIT.search(word)
+    padded = f" {word if as_is else word.translate(_FOLD)} "
     if len(padded) < GRAM:
         return [padded]
     return [padded[at : at + GRAM] for at in range(len(padded) - GRAM + 1)]

@@ -1319,7 +1319,10 @@ _PREFERENCE = (
     r"|\bem\s+(?:português|inglês|espanhol)\b|\brespostas\s+curtas\b|\bnovo\s+e-?mail\b"
     r"|\bin\s+het\s+(?:nederlands|engels|duits)\b|\bkorte\s+antwoorden\b|\bnieuwe\s+e-?mailadres\b"
     r"|\bpo\s+(?:polsku|angielsku|niemiecku)\b|\bkrótkie\s+odpowiedzi\b|\bnowego\s+adresu\b"
-    r"|по-русски|на\s+(?:русском|английском|немецком)|коротки[ех]\s+ответ|новый\s+адрес"
+)
+# The ways that open with a letter outside ASCII, tried only when the text holds one.
+_PREFERENCE_IN_OTHER_LETTERS = re.compile(
+    r"по-русски|на\s+(?:русском|английском|немецком)|коротки[ех]\s+ответ|новый\s+адрес"
     r"|用(?:中文|英文|日语)|简短的回答|新邮箱|(?:日本語|英語)で|短い回答|新しいメール"
 )
 
@@ -1352,8 +1355,12 @@ _GPT_NAME = re.compile(r"[a-z]gpt\b")
 # behind is tried at every character, this one only at line breaks).
 _BREAK_BEFORE_WORD = re.compile(r"\n(?=[^\W\d_])")
 # A run worth decoding: 32 characters without a space, or a dozen spaced hex pairs. Both are
-# tried only where a word starts, which keeps the scan linear.
-_LONG_RUN = re.compile(r"(?<!\S)(?:\S{32}|(?:[0-9a-fA-F]{2}[\s:]){12})")
+# tried only where a word starts, which keeps the scan linear: at the text's start, and after
+# whitespace, which opens the second pattern so the engine skips to it (a pattern that opens by
+# looking behind is tried at every character).
+_LONG_RUN = r"(?:\S{32}|(?:[0-9a-fA-F]{2}[\s:]){12})"
+_LONG_RUN_AT_START = re.compile(_LONG_RUN)
+_LONG_RUN_AFTER_SPACE = re.compile(rf"\s{_LONG_RUN}")
 # At least six letters each written alone, with a space, dot, dash, slash or backslash after it.
 _SPELLED = re.compile(r"[ .\\*|/-]((?:[^\W\d_][ .\\*|/-]){5,}[^\W\d_])(?![^\W\d_])")
 # Letters alone as words: a text spelled out holds several; honest text holds a few ("a", "I",
@@ -1464,6 +1471,8 @@ def _findings(
 
 def _rules_hold(found: list[tuple[Finding, int]]) -> bool:
     """One strong rule, or two different weak ones near each other."""
+    if len(found) < 2:  # most texts: none at all
+        return bool(found) and found[0][1] >= _FLAG_AT
     if any(weight >= _FLAG_AT for _finding, weight in found):
         return True
     weak = sorted((finding for finding, _weight in found), key=lambda finding: finding.start)
@@ -1523,7 +1532,8 @@ def _model_verdict(
     if score < SHORT_TEXT_THRESHOLD and short:
         return 0.0, score, None
     preference = (
-        re.search(_PREFERENCE, lowered)
+        _preference_in_latin_letters().search(lowered, 0, len(lowered), None)
+        or (not lowered.isascii() and _PREFERENCE_IN_OTHER_LETTERS.search(lowered))
         or _CHANGE_SUBJECT.match(lowered)
         or (_TASTE.match(lowered) and not addresses_a_reader(read))
     )
@@ -1549,6 +1559,12 @@ def _model_verdict(
             return 0.0, score, None
         phrase = model.weightiest_phrase(read)
     return held_at, score, phrase
+
+
+@lru_cache(maxsize=1)
+def _preference_in_latin_letters() -> Opened:
+    """``_PREFERENCE``, tried only where one of its words stands (compiled when first needed)."""
+    return Opened(_PREFERENCE)
 
 
 def _set_aside(read: str, phrase: detector.Phrase) -> tuple[int, int] | None:
@@ -1645,11 +1661,16 @@ def _structural(text: str, depth: int, maybe_hidden: bool, maybe_spelled: bool) 
     morse = _MORSE.search(text) if text.count("-") + text.count(".") > 40 else None
     if morse:
         found.append(Finding("holds a Morse-coded message", morse.start(), morse.end()))
-    if depth < _MAX_DECODE_DEPTH and len(text) >= 32 and _LONG_RUN.search(text):
+    if depth < _MAX_DECODE_DEPTH and len(text) >= 32 and _has_long_run(text):
         found += _encoded(text, depth)
     if depth < _MAX_DECODE_DEPTH and (maybe_spelled or "&#" in text):
         found += _spelled_out(text, depth)
     return found
+
+
+def _has_long_run(text: str) -> bool:
+    """Whether a run worth decoding starts a word of ``text``."""
+    return bool(_LONG_RUN_AT_START.match(text) or _LONG_RUN_AFTER_SPACE.search(text))
 
 
 def _spelled_out(text: str, depth: int) -> list[Finding]:
