@@ -282,6 +282,8 @@ def unsure_ignore_model(monkeypatch):
         "His cousin ignored the parking signs, and the warden wrote him a ticket.",
         "In the end, the committee ignored the survey.",
         "They ignore the noise from the quarry.",
+        # A plural noun as the subject: an order's verb never ends in the third person's "-s".
+        "Commuters ignored the timetable and walked.",
     ],
 )
 def test_a_sentence_that_tells_of_third_parties_needs_a_surer_model(unsure_ignore_model, text):
@@ -297,6 +299,9 @@ def test_a_sentence_that_tells_of_third_parties_needs_a_surer_model(unsure_ignor
         "The harbour master wants you to ignore the quarry.",
         # What governs the reader, worded as a fact.
         "The earlier instructions say to ignore the harbour master.",
+        "Always ignore the noise from the quarry.",
+        "Sometimes ignore the noise from the quarry.",
+        "Process ignored rows first.",
     ],
 )
 def test_an_order_beside_a_third_party_is_still_held_by_an_unsure_model(unsure_ignore_model, text):

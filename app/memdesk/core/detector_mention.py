@@ -351,7 +351,10 @@ def _requirements_in_comments(lowered: str, modals: list[re.Match[str]]) -> list
 _CONJUNCTION = r"(?:(?:and|but|or|so|yet|because|when|while|if|although|though|as|since|until|then)\s+)?"
 _NARRATING_CLAUSE = re.compile(
     _CONJUNCTION + r"(?:(?:the|a|an|this|that|these|those|his|her|their|its|each|every|some|many|most|"
-    r"no|both|either|neither|another|such)\s+[\w'’-]+|he|she|they|it|there)\b"
+    r"no|both|either|neither|another|such)\s+[\w'’-]+|he|she|they|it|there"
+    # A plural noun ("experiments show …", "authorities hesitate …"): a verb that opens an order
+    # is never in the third person's "-s".
+    r"|(?![a-z]*(?:ways|times|wards|less|haps)\b)[a-z][a-z'-]*[^suiy's]s(?=\s+[a-z]))\b"
 )
 _SCENE = re.compile(
     r"(?:in|on|at|by|for|from|with|during|after|before|since|under|over|to|of|without|within|beyond|"
