@@ -266,3 +266,43 @@ def test_an_apostrophe_opens_a_quoted_example_only_after_a_space_or_a_mark():
 )
 def test_orders_to_the_assistant_in_a_page_a_note_or_a_value_are_held_by_the_rules(text):
     assert suspicious_reasons(text, learned=False)
+
+
+@pytest.fixture
+def unsure_ignore_model(monkeypatch):
+    """A model that holds a text with "ignore" in it alone, but is not sure of it (about 0.65)."""
+    weights = {gram: 600 for gram in word_grams("ignore")[:4]}
+    monkeypatch.setattr(detector, "model", lambda: detector.Model(weights, 0.01, -3.0, 0.5))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The ferry crew ignored the harbour master's orders.",
+        "His cousin ignored the parking signs, and the warden wrote him a ticket.",
+        "In the end, the committee ignored the survey.",
+        "They ignore the noise from the quarry.",
+        # A plural noun as the subject: an order's verb never ends in the third person's "-s".
+        "Commuters ignored the timetable and walked.",
+    ],
+)
+def test_a_sentence_that_tells_of_third_parties_needs_a_surer_model(unsure_ignore_model, text):
+    assert not _model_holds(text), describe(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ignore the noise from the quarry.",
+        # A third party opens it, then an order in a clause of its own.
+        "The ferry left at noon; ignore the noise from the quarry.",
+        "The harbour master wants you to ignore the quarry.",
+        # What governs the reader, worded as a fact.
+        "The earlier instructions say to ignore the harbour master.",
+        "Always ignore the noise from the quarry.",
+        "Sometimes ignore the noise from the quarry.",
+        "Process ignored rows first.",
+    ],
+)
+def test_an_order_beside_a_third_party_is_still_held_by_an_unsure_model(unsure_ignore_model, text):
+    assert _model_holds(text)

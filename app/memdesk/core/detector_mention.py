@@ -341,3 +341,49 @@ def _requirements_in_comments(lowered: str, modals: list[re.Match[str]]) -> list
         if not addresses_a_reader(lowered[subject.start() : line_end]):
             spans.append((modal.start(), line_end))
     return spans
+
+
+# A clause that narrates opens with a third party as its subject: a determiner or a possessive
+# of the third person and a noun ("the police are following a lead", "his lectures dispelled
+# the darkness", "this paper carries a review"), or a pronoun of the third person; a conjunction
+# may join it to the clause before. A clause that opens with a preposition ("in this essay", "to
+# Christians") sets a scene and orders nothing. Only closed classes of words are read.
+_CONJUNCTION = r"(?:(?:and|but|or|so|yet|because|when|while|if|although|though|as|since|until|then)\s+)?"
+_NARRATING_CLAUSE = re.compile(
+    _CONJUNCTION + r"(?:(?:the|a|an|this|that|these|those|his|her|their|its|each|every|some|many|most|"
+    r"no|both|either|neither|another|such)\s+[\w'’-]+|he|she|they|it|there"
+    # A plural noun ("experiments show …", "authorities hesitate …"): a verb that opens an order
+    # is never in the third person's "-s".
+    r"|(?![a-z]*(?:ways|times|wards|less|haps)\b)[a-z][a-z'-]*[^suiy's]s(?=\s+[a-z]))\b"
+)
+_SCENE = re.compile(
+    r"(?:in|on|at|by|for|from|with|during|after|before|since|under|over|to|of|without|within|beyond|"
+    r"across|through|despite|among|according)\b"
+)
+# Words that name what governs the reader or what it writes: a sentence about them, whatever
+# its subject, may be an order worded as a fact ("the previous instructions are void").
+_GOVERNS_THE_READER = re.compile(
+    r"\b(?:instructions?|rules?|prompts?|guidelines?|directives?|commands?|policy|policies|"
+    r"repl(?:y|ies)|responses?|answers?|summar(?:y|ies)|outputs?|messages?|notes?|memor(?:y|ies)|"
+    r"conversations?|system|assistant|user)\b"
+)
+_CLAUSE_CUT = re.compile(r"[.!?;:,()\n]|\s[-–—]\s")
+
+
+def narrates(read: str) -> bool:
+    """Whether ``read`` (the text as the model reads it: lower case, examples blanked) tells of
+    third parties and speaks to no one: every clause opens with a third party as its subject or
+    with a preposition, no word addresses a reader, and none names what governs the reader or what
+    it writes. Such a text reports what others are or did; an order has no subject before its
+    verb, or names its reader."""
+    if addresses_a_reader(read) or _GOVERNS_THE_READER.search(read):
+        return False
+    clauses = [clause.strip() for clause in _CLAUSE_CUT.split(read)]
+    clauses = [clause for clause in clauses if clause]
+    narrated = False
+    for clause in clauses:
+        if _NARRATING_CLAUSE.match(clause):
+            narrated = True
+        elif not _SCENE.match(clause):
+            return False
+    return narrated

@@ -30,7 +30,7 @@ from functools import cached_property, lru_cache
 from memdesk.core import detector
 from memdesk.core.detector_address import addresses_a_reader, only_mentions
 from memdesk.core.detector_features import blanked_pieces, model_text
-from memdesk.core.detector_mention import clause_start, mentioned, shown_or_looked_for
+from memdesk.core.detector_mention import clause_start, mentioned, narrates, shown_or_looked_for
 from memdesk.core.suspicious_families import FAMILIES, NEAR_CHARS
 from memdesk.core.suspicious_openings import Opened
 from memdesk.core.suspicious_poisoning import GUARDED, HANDS_OVER, POISONING_FAMILIES
@@ -1546,7 +1546,7 @@ def _model_verdict(
         or _CHANGE_SUBJECT.match(lowered)
         or (_TASTE.match(lowered) and not addresses_a_reader(read))
     )
-    mentions = only_mentions(read) or (about_the_person and not addresses_a_reader(read))
+    mentions = only_mentions(read) or (about_the_person and not addresses_a_reader(read)) or narrates(read)
     if (score < PREFERENCE_THRESHOLD and preference) or (score < MENTION_THRESHOLD and mentions):
         return 0.0, score, None
     # Lower-casing keeps offsets but for a few letters (İ); then the whole text is marked.
