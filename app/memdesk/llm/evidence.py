@@ -108,14 +108,7 @@ _WILL_NOUN = re.compile(
 # ``blank`` when it has one).
 _MOODLESS = (_LISTENERS_MODAL, _TELLING_ASIDE, _WANT_TO, _SUFFICES, _TELLING_MODAL, _WILL_NOUN)
 _UNTIL = re.compile(r"(?i:\b(?:until|till|til)\b)")
-# A modal whose change holds from the moment it is said: what ends ("no longer", "anymore"), or
-# what begins now ("from now on", "as of today", "starting this week", "going forward").
-# (Not "two weeks from now": a span of time before "from now" places the change then.)
-_ENDS_FROM_NOW = re.compile(
-    r"(?i:\b(?:no\s+longer|any\s?more|going\s+forward|henceforth"
-    r"|(?<!day\s)(?<!days\s)(?<!week\s)(?<!weeks\s)(?<!month\s)(?<!months\s)(?<!year\s)(?<!years\s)"
-    r"(?:from|as\s+of|starting|beginning)\s+(?:now|today|tonight|this\s+(?:week|month)))\b)"
-)
+_ENDS_FROM_NOW = re.compile(r"(?i:\b(?:no\s+longer|any\s?more)\b)")
 _NEGATED_MODAL = re.compile(r"(?i:\b(?:won['’]?t|will\s+not|shan['’]?t|shall\s+not)\b)")
 # An aside set off by a pair of dashes or brackets that describes something of its own — a
 # relative clause or a noun's apposition ("the allergy — a label I have carried since 1998,
@@ -214,7 +207,7 @@ def doubt(edit: Edit, before: str, spoken: Spoken, *, note: bool = False) -> str
     # A household member's news is the person's to record when the stored fact is about them
     # ("Dev's swimming is on Tuesdays" changes with "Dev's swimming moved to Fridays").
     household = frozenset(name for name in spoken.household if not _opens_with(before, name))
-    if _someone_elses(text, at, before, edit.text) or _said_of_household(text, start, end, household):
+    if _someone_elses(text, at, before) or _said_of_household(text, start, end, household):
         return f"Not applied: someone else's news, not the person's — {said}"
     dropped = _dropped(
         before,
@@ -352,7 +345,7 @@ def _condition_reach(text: str, start: int) -> int:
     return stops[-1] if stops else 0
 
 
-def _someone_elses(text: str, at: int, before: str, after: str) -> bool:
+def _someone_elses(text: str, at: int, before: str) -> bool:
     """The clause holding ``at`` tells someone else's news, the person in it nowhere
     (``core.whose``; "I bought my neighbour's 2019 RAV4 off him" is the person's), nor a thing
     of theirs its subject ("now my hair is done by his nephew Imran"), and the stored fact does
@@ -362,19 +355,8 @@ def _someone_elses(text: str, at: int, before: str, after: str) -> bool:
     return (
         found.others
         and not _opens_with(before, text[found.span[0] : found.span[1]])
-        and not _theirs(before, after, text[clause_start(text, at) : at])
         and not _opens_own_clause(text, clause_start(text, at))
     )
-
-
-def _theirs(before: str, after: str, news: str) -> bool:
-    """The part of the stored text the edit changes is said as someone's, in its clause, whom
-    the news names ("dinner at Ma's in Bensonhurst" and "Ma's living with my sister in Staten
-    Island now"): their news changes it."""
-    start = next((i for i, (a, b) in enumerate(zip(before, after, strict=False)) if a != b), len(before))
-    clause = re.split(r"[,;:]\s", before[:start])[-1]
-    owners = {match.lower() for match in re.findall(r"(\w{2,})['’]s\b", clause)}
-    return bool(owners & {word.lower() for word in re.findall(r"\w{2,}", news)})
 
 
 def _opens_with(before: str, who: str) -> bool:

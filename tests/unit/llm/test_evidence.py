@@ -480,23 +480,3 @@ def test_a_change_told_beside_another_mood_is_read_from_its_own_clause(said, bef
 def test_the_quotes_own_clause_still_decides(said, before, after, reason):
     assert doubt(update(after, said), before, spoken(said)).startswith(reason)
 
-
-def test_a_modal_that_starts_from_now_is_a_change_and_one_that_starts_later_a_plan():
-    said = spoken("I will use Hanpass from now.")
-    edit = update("Sends money home via Hanpass", "I will use Hanpass from now.")
-    assert doubt(edit, "Sends money home via Wise", said) == ""
-    later = update("Sends money home via Hanpass", "I will use Hanpass from next month.")
-    assert doubt(
-        later, "Sends money home via Wise", spoken("I will use Hanpass from next month.")
-    ).startswith("Not applied: a plan or a later date")
-
-
-def test_someone_elses_news_changes_what_the_stored_fact_holds_as_theirs():
-    """ "Dinner at Ma's" is at Ma's place: when Ma moves, the dinner moves; the person's own
-    home does not."""
-    quote = "Ma's living with my sister Angela in Staten Island now, so Sunday dinner's over there"
-    said = spoken(quote)
-    dinner = update("Every other Sunday: dinner at Ma's in Staten Island, 2pm", quote)
-    assert doubt(dinner, "Every other Sunday: dinner at Ma's in Bensonhurst, 2pm", said) == ""
-    home = update("Lives in Staten Island", quote)
-    assert doubt(home, "Lives in Bensonhurst", said).startswith("Not applied: someone else's news")
