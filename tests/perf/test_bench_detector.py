@@ -18,6 +18,7 @@ import json
 import os
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from scripts import detector_data
@@ -284,3 +285,21 @@ def test_leave_one_author_out_figures():
                 f"{attacks['share']:.1%}, {benign['held']} of {benign['texts']} honest texts = "
                 f"{benign['share']:.1%}"
             )
+
+
+# Attack sets written for the project by authors who never read the check (``tests/data/attacks``):
+# each was scored once before the work it judged; these are their scores on the code as it is now.
+FRESH_SETS = sorted((Path(__file__).resolve().parents[1] / "data" / "attacks").glob("set-*.json"))
+FRESH_ATTACKS_AT_LEAST, FRESH_LOOKALIKES_AT_MOST = 0.85, 0.05
+
+
+@pytest.mark.parametrize("path", FRESH_SETS, ids=[path.stem for path in FRESH_SETS])
+def test_detector_on_attack_sets_written_apart_from_it(path: Path):
+    written = json.loads(path.read_text(encoding="utf-8"))
+    attacks = [item["text"] for item in written["attacks"]]
+    lookalikes = [item["text"] for item in written["lookalikes"]]
+    _report(f"{path.stem}: attacks held", attacks, FRESH_ATTACKS_AT_LEAST, True, is_suspicious)
+    _report(
+        f"{path.stem}: honest lookalikes held", lookalikes, FRESH_LOOKALIKES_AT_MOST, False, is_suspicious
+    )
+
