@@ -32,16 +32,11 @@ _READER = (
     "assistant assistants ai a.i. bot bots chatbot model llm agent agents gpt chatgpt reader readers"
     " whoever assistent assistente asistente ki ia ии ассистент"
 )
-# (Read also by ``suspicious_hidden``, for a label that names the reader.)
-READER_NAMES = frozenset(_READER.split())
 _ASKING = "please pls plz kindly bitte"
 _ADDRESS_WORDS = sorted(set(f"{_SECOND_PERSON} {_READER} {_ASKING}".split()), key=len, reverse=True)
 # A whole word: no letter, digit, apostrophe or dot joined to it on either side ("your-name"
 # still says "your"; "user's" and "e.g." hold no "u" or "g").
 _ADDRESS = re.compile(rf"(?<![\w'’.])(?:{'|'.join(map(re.escape, _ADDRESS_WORDS))})(?![\w'’])")
-# The second person and the words that ask, without the reader's names.
-_SPEAKS_OR_ASKS_WORDS = sorted(set(f"{_SECOND_PERSON} {_ASKING}".split()), key=len, reverse=True)
-_SPEAKS_OR_ASKS = re.compile(rf"(?<![\w'’.])(?:{'|'.join(map(re.escape, _SPEAKS_OR_ASKS_WORDS))})(?![\w'’])")
 # Chinese, Japanese and Korean write "you" inside a run of characters without spaces.
 _CJK_YOU = re.compile("[你您]|あなた|君|당신|너")
 
@@ -56,12 +51,6 @@ def addresses_a_reader(read: str) -> bool:
     """Whether ``read`` (the text as the model reads it: lower case, code and quoted examples
     blanked) speaks to someone: the second person, a name for its reader, or a request."""
     return bool(_ADDRESS.search(read) or _CJK_YOU.search(read))
-
-
-def speaks_or_asks(read: str) -> bool:
-    """Whether ``read`` (lower case) says "you" or asks ("please"), in any of the languages read:
-    speaks to someone without naming them."""
-    return bool(_SPEAKS_OR_ASKS.search(read) or _CJK_YOU.search(read))
 
 
 def only_mentions(read: str) -> bool:

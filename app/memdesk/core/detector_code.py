@@ -44,7 +44,7 @@ _MARKED_WORD = re.compile(rf"(?<!\S)\S*?(?:{_IDENTIFIER_MARK.pattern})\S*")
 # In a line of code, what is read: strings holding a space (words, not keys) and comments. Each
 # way opens with its mark (what may stand before a comment's mark is checked behind it), so the
 # engine skips to the marks instead of trying the pattern at every character.
-STRING_OR_COMMENT = re.compile(
+_STRING_OR_COMMENT = re.compile(
     r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|`[^`\n]*`"
     r"|#(?<![:\w/]#)(?=\s).*|//(?<![:\w/]//)(?=\s).*|--(?<![:\w/]--)(?=\s).*"
 )
@@ -99,7 +99,7 @@ def code_blanked(text: str) -> str:
         if _FENCE.match(line):
             fenced = not fenced
             read.append(_blank(line))
-        elif fenced or is_code_line(line):
+        elif fenced or _is_code(line):
             read.append(_words_of_code(line))
         elif config and (key := _CONFIG_KEY.match(line)):
             # A key names a setting; its value is read as written.
@@ -167,7 +167,7 @@ def _is_config(lines: list[str]) -> bool:
     return keys + items >= _CONFIG_SHARE * len(filled)
 
 
-def is_code_line(line: str) -> bool:
+def _is_code(line: str) -> bool:
     # A comment after code says nothing of whether the line is code. (Its mark is looked for
     # first: most lines hold none, and finding a character costs less than splitting.)
     commented = "#" in line or "//" in line
@@ -216,7 +216,7 @@ def _words_of_code(line: str) -> str:
     """The line with only its strings of words and its comments left."""
     kept: list[str] = []
     done = 0  # how much of the line is in ``kept``
-    for found in STRING_OR_COMMENT.finditer(line):
+    for found in _STRING_OR_COMMENT.finditer(line):
         part = found.group(0)
         if " " in part.strip("\"'` "):
             kept += (" " * (found.start() - done), part)

@@ -32,7 +32,6 @@ from memdesk.core.detector_address import addresses_a_reader, only_mentions
 from memdesk.core.detector_features import blanked_pieces, model_text
 from memdesk.core.detector_mention import clause_start, mentioned, narrates, shown_or_looked_for
 from memdesk.core.suspicious_families import FAMILIES, NEAR_CHARS
-from memdesk.core.suspicious_hidden import hidden_address
 from memdesk.core.suspicious_openings import Opened
 from memdesk.core.suspicious_poisoning import GUARDED, HANDS_OVER, POISONING_FAMILIES
 from memdesk.core.suspicious_unread import unread_address
@@ -1675,9 +1674,6 @@ def _structural(text: str, depth: int, maybe_hidden: bool, maybe_spelled: bool) 
     unread = unread_address(text)
     if unread is not None:
         found.append(Finding("addresses an assistant in a language the check does not read", *unread))
-    concealed = hidden_address(text)
-    if concealed is not None:
-        found.append(Finding("speaks to the assistant from text the page hides", *concealed))
     call = _call_json(text) if '"' in text and "{" in text else None
     if call is not None:
         found.append(Finding("holds a function-call JSON object", *call))
