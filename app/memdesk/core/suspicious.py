@@ -34,7 +34,6 @@ from memdesk.core.detector_mention import clause_start, mentioned, narrates, sho
 from memdesk.core.suspicious_families import FAMILIES, NEAR_CHARS
 from memdesk.core.suspicious_openings import Opened
 from memdesk.core.suspicious_poisoning import GUARDED, HANDS_OVER, POISONING_FAMILIES
-from memdesk.core.suspicious_unread import unread_address
 
 _EXCERPT_CHARS = 60
 LEARNED_REASON = "reads like an instruction to an assistant (the model's score {score:.2f})"
@@ -1372,10 +1371,6 @@ _HTML_REFERENCE = re.compile(r"&#(?:\d+|x[0-9a-fA-F]+);")
 _SMALL_CAPITALS = str.maketrans("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘǫʀꜱᴛᴜᴠᴡʏᴢ", "abcdefghijklmnopqrstuvwyz")
 _SMALL_CAPITAL = re.compile("[ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘǫʀꜱᴛᴜᴠᴡʏᴢ]")
 _ZWJ = "\u200d"
-_JOINERS = frozenset({"\u200c", _ZWJ})
-_JOINERLESS_SCRIPTS = frozenset(
-    {"LATIN", "GREEK", "CYRILLIC", "COMBINING", "CJK", "HIRAGANA", "KATAKANA", "HANGUL", "FULLWIDTH"}
-)
 # What ``normalised`` may drop or rewrite: an invisible character, or any outside ASCII.
 # (Every character but tabs, line breaks and printable ASCII, as one class.)
 _MAY_CHANGE = re.compile("[^\t\n\r\x20-\x7e]")
@@ -1671,9 +1666,6 @@ def _structural(text: str, depth: int, maybe_hidden: bool, maybe_spelled: bool) 
     mixed = None if ascii_only or not _CONFUSABLE.search(text) else _mixed_script_word(text)
     if mixed is not None:
         found.append(Finding("mixes look-alike letters of different alphabets in a word", *mixed))
-    unread = unread_address(text)
-    if unread is not None:
-        found.append(Finding("addresses an assistant in a language the check does not read", *unread))
     call = _call_json(text) if '"' in text and "{" in text else None
     if call is not None:
         found.append(Finding("holds a function-call JSON object", *call))
@@ -1735,31 +1727,12 @@ def _hidden_character(text: str) -> int | None:
     emoji is how emoji are written (👩‍💻), so it counts only next to a letter."""
     for match in INVISIBLE.finditer(text):
         at = match.start()
-        if text[at] in _JOINERS and _joins_its_script(text, at):
-            continue
         if text[at] != _ZWJ:
             return at
         around = text[max(at - 1, 0) : at + 2].replace(_ZWJ, "")
         if any(char.isalpha() for char in around):
             return at
     return None
-
-
-def _joins_its_script(text: str, at: int) -> bool:
-    """Whether the joiner at ``at`` stands between two letters (or marks) of one script whose
-    spelling uses it: Persian writes a non-joiner inside words, Sinhala and the Indian scripts a
-    joiner to shape a conjunct. Inside Latin, Greek, Cyrillic or Chinese it only hides a word."""
-    if at == 0 or at + 1 >= len(text):
-        return False
-    before, after = text[at - 1], text[at + 1]
-    if before.isascii() or after.isascii() or not (_letter_or_mark(before) and _letter_or_mark(after)):
-        return False
-    script = _script(before)
-    return script == _script(after) and script not in _JOINERLESS_SCRIPTS
-
-
-def _letter_or_mark(char: str) -> bool:
-    return unicodedata.category(char)[0] in "LM"
 
 
 def normalised(text: str) -> tuple[str, Offsets | None]:
