@@ -13,8 +13,7 @@ counts a rule's match. Only the structure around the match is read:
 - a parenthesis of examples after a word that names specimens ("jailbreaks (…)");
 - a sentence whose verb of detection governs the match ("the filter flags notes that …");
 - a clause whose subject is someone other than the reader ("we … ignore everything after
-  the firmware change", "whoever pretends to forget the rules", "they like me to pretend"),
-  or a third party it names: "the" and a word or two ("the Year 4s pretend to be …").
+  the firmware change", "whoever pretends to forget the rules", "they like me to pretend").
 
 ``mentions_blanked`` hides the first three from the learned model, and a code comment that
 states what a named third party must do ("// admins must pass override"): a rule of the code,
@@ -115,12 +114,6 @@ _READS = re.compile(
 )
 # Where a clause begins: a sentence's end, a colon, a semicolon, a comma, a bracket, a line break.
 _CLAUSE_BREAK = re.compile(r"[.!?;:,(\n]\s*|\s[-–—]\s")
-# A third party named as a clause's subject: "the" and a word or two, then the match (its verb).
-# A phrase of time or place may open the clause before it ("at lunch the teachers play …").
-_DEFINITE_SUBJECT = re.compile(r"the\s+([a-z0-9][\w-]*(?:\s+[a-z0-9][\w-]*)?)\s+")
-_LEADING_PHRASE = re.compile(r"(?:at|in|on|during|after|before|by|every|each)\s+(?:the\s+)?[\w-]+,?\s+")
-# The person whose notes these are: what they want is what the reader is to do.
-_THE_PERSON = re.compile(r"\b(?:user|person|owner)")
 # Test code: an assertion, on the line itself or about a name assigned the string.
 _ASSERTS = re.compile(r"^\s*(?:assert\b|expect\s*\(|self\.assert\w*\s*\(|\w+\.assert\w*\s*\()", re.MULTILINE)
 _ASSIGNED = re.compile(r"^\s*([a-z_][\w.]*)\s*=\s*\Z")
@@ -137,24 +130,9 @@ def mentioned(lowered: str, start: int, end: int, order: bool) -> bool:
         return False
     clause = clause_start(lowered, start)
     subject = _OTHER_SUBJECT.match(lowered, clause)
-    if subject is None:
-        named = _named_third_party(lowered, clause, start)
-        return named is not None and not addresses_a_reader(lowered[clause:end])
-    if _READS.match(lowered, subject.end()):
+    if subject is None or _READS.match(lowered, subject.end()):
         return False
     return not addresses_a_reader(lowered[subject.end() : end])
-
-
-def _named_third_party(lowered: str, clause: int, start: int) -> re.Match[str] | None:
-    """The noun phrase that opens the clause at ``clause`` and ends where the match ``start``s,
-    when it names a third party: "the" and a word or two ("the Year 4s pretend to be …", "the
-    gambler demanded …"), none of them naming the reader, what it writes, or the person whose
-    notes these are (their wishes are orders)."""
-    lead = _LEADING_PHRASE.match(lowered, clause)
-    named = _DEFINITE_SUBJECT.fullmatch(lowered, lead.end() if lead else clause, start)
-    if named is None or _READER_OR_OUTPUT.search(named.group(1)) or _THE_PERSON.search(named.group(1)):
-        return None
-    return named
 
 
 def shown_or_looked_for(lowered: str, start: int, end: int, order: bool = True) -> bool:
