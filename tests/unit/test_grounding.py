@@ -296,10 +296,3 @@ def test_a_number_said_in_other_groups_or_digit_by_digit_is_the_same_number():
     assert marked("Landline: 496 0771", said) == ["496", "0771"]
     assert marked("Ticket 30 95", said) == ["95"]
 
-
-def test_a_day_said_alone_takes_the_month_of_the_date_it_corrects():
-    said = Sources([("just rang Shaz and she says it's the 21st!", AT)], TODAY).with_text(
-        "Mia: 3 March; Jackson: 19 June"
-    )
-    assert check("Mia: 3 March; Jackson: 21 June", said) == []
-    assert marked("Mia: 3 March; Jackson: 22 June", said) == ["22 June"]

@@ -375,7 +375,6 @@ class Sources:
         self.bare_numbers: set[float] = set()  # said with no unit after them: "7 till 5", "at two"
         self.quantities: set[tuple[str, float]] = set()
         self.dates: set[_Date] = set()
-        self.days_said: set[int] = set()  # days of a month said alone ("it's the 21st")
         self.digit_runs = " "  # every run of digits said, its digits alone, each between spaces
         self._add("\n".join(texts))
         for day in days:
@@ -404,7 +403,6 @@ class Sources:
         self.clipped |= {w for w in words if w.islower() and len(w) >= _CLIPPED_MIN}
         self.flat += " " + _flatten(text) + " "
         self.digit_runs += " ".join(_digit_runs(text)) + " "
-        self.days_said |= {int(day) for day in _DAY_ALONE.findall(text)}
         self._add_specifics(text)
         self._add_number_words(text)
         self.read_when_asked += (_ReadWhenAsked(text),)
@@ -484,7 +482,6 @@ class Sources:
 
 
 _ADDRESSES = frozenset({"url", "email", "path"})
-_DAY_ALONE = re.compile(r"\b([12]?\d|3[01])(?:st|nd|rd|th)\b", re.IGNORECASE)
 _DATE_KINDS = frozenset({"iso", "daymonth", "monthday", "monthyear", "slash"})
 
 
@@ -664,12 +661,10 @@ def _quoted_text(match: re.Match[str]) -> str:
 
 
 def _date_known(found: _Date, sources: Sources) -> bool:
-    """The date was given, or its day was said alone and a date given has its month and year
-    ("it's the 21st" corrects "19 June": "21 June")."""
     return any(
         (found.year is None or found.year == known.year)
         and (found.month is None or found.month == known.month)
-        and (found.day is None or found.day == known.day or found.day in sources.days_said)
+        and (found.day is None or found.day == known.day)
         for known in sources.dates
     )
 
