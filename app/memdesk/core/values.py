@@ -253,3 +253,9 @@ def _minutes(raw: str) -> str:
     elif "a" in lower and hour == 12:
         hour = 0
     return str(hour * 60 + minute)
+
+
+def family(kind: str) -> str:
+    """The kind a value counts as when values are compared: a weekday said and a day stored
+    may be the same value's, so a sentence saying "sunday" and "my saturdays" names two days."""
+    return DAY if kind == WEEKDAY else kind

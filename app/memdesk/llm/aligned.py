@@ -45,6 +45,7 @@ from memdesk.core.values import (
     WEEKDAY,
     Value,
     end_named,
+    family,
     values_in,
 )
 from memdesk.core.whose import of_value, reported
@@ -209,18 +210,12 @@ def _single_values(text: str, old: set[tuple[str, str]]) -> list[tuple[str, Valu
     """The kinds the text holds exactly one value of (a value said as not holding, and an old
     one named beside it, aside)."""
     found = [value for value in _values(text) if (value.kind, value.key) not in old and not value.denied]
-    families = dict.fromkeys(_family(value.kind) for value in found)  # in the text's order
+    families = dict.fromkeys(family(value.kind) for value in found)  # in the text's order
     return [
         (only[0].kind, only[0])
-        for family in families
-        if len(only := [value for value in found if _family(value.kind) == family]) == 1
+        for kind in families
+        if len(only := [value for value in found if family(value.kind) == kind]) == 1
     ]
-
-
-def _family(kind: str) -> str:
-    """Kinds that may replace the same stored value count as one: a sentence saying "sunday"
-    and "my saturdays" names two days, not one new day."""
-    return DAY if kind == WEEKDAY else kind
 
 
 def _renamed(fact: str, said: str, span: tuple[int, int]) -> bool:

@@ -62,7 +62,7 @@ from memdesk.core.slots import (
     slots_named_in,
     stem,
 )
-from memdesk.core.values import ADDRESS, CLOCK, DAY, EMAIL, PHONE, TITLED, WEEKDAY, Value, values_in
+from memdesk.core.values import ADDRESS, CLOCK, EMAIL, PHONE, TITLED, Value, family, values_in
 from memdesk.core.whose import LABEL, line_owner, only_relation, reported, tells_of_another
 from memdesk.llm.changes import Edit, Known, Said, offline_changes
 
@@ -246,11 +246,11 @@ def _left_as_it_was(sentence: str, line: str, span: tuple[int, int], known: Sequ
     """The sentence gives a value of another kind that the line also holds with another key,
     and the edit leaves the line's as it was ("Now I swim Tuesday and Thursday at 6:30am" of
     "Mon/Wed/Fri at 7am"): the edit would keep half of what changed."""
-    changed = {_family(v.kind) for v in values_in(line) if _overlap(v.span, span)}
-    kept = {_family(v.kind) for v in values_in(line) if not _overlap(v.span, span)} - changed
+    changed = {family(v.kind) for v in values_in(line) if _overlap(v.span, span)}
+    kept = {family(v.kind) for v in values_in(line) if not _overlap(v.span, span)} - changed
     stored = {_same(value) for fact in known for value in values_in(fact.text)}
     return any(
-        _family(v.kind) in kept and not v.denied and _same(v) not in stored for v in values_in(sentence)
+        family(v.kind) in kept and not v.denied and _same(v) not in stored for v in values_in(sentence)
     )
 
 
@@ -258,12 +258,7 @@ def _same(value: Value) -> tuple[str, str]:
     """What a value compares by: a clock time said without "am" or "pm" is either."""
     if value.kind == CLOCK:
         return CLOCK, str(int(value.key) % _HALF_DAY)
-    return _family(value.kind), value.key
-
-
-def _family(kind: str) -> str:
-    """A weekday said and a day stored may be the same value's."""
-    return DAY if kind == WEEKDAY else kind
+    return family(value.kind), value.key
 
 
 def _names_unstored(sentence: str, known: Sequence[Known]) -> bool:
