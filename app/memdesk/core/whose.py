@@ -31,6 +31,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from memdesk.core.dates import MONTHS, WEEKDAYS
 from memdesk.core.search_text import STOPWORDS
 
 PERSON, OTHER, UNSAID = "person", "other", ""
@@ -415,3 +416,17 @@ def _a_person(words: str, people: frozenset[str]) -> bool:
         return True
     named = _CALLED.match(words)
     return named is not None and not STOPWORDS & set(named.group(1).split())
+
+
+_CAPITALISED = re.compile(r"(?<![^\W_])[A-Z][^\W\d_]+")
+_CALENDAR = frozenset(WEEKDAYS) | {month.lower() for month in MONTHS}
+
+
+def names_in_common(stored: str, said: str) -> bool:
+    """The stored text and what the person said name someone or something the same way (a
+    capitalised word both hold, a day or a month aside): news of whoever acts there ("Ma's
+    living with my sister now", "Dr Wafula increased the metformin") is of what the stored text
+    records ("dinner at Ma's", "Metformin 500 mg … from Dr. Wafula"), so it is the person's to
+    record there."""
+    named = {word for word in _CAPITALISED.findall(stored) if word.lower() not in _CALENDAR | STOPWORDS}
+    return bool(named & set(_CAPITALISED.findall(said)))

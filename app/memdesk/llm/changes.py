@@ -78,6 +78,8 @@ WHERE_LABELS = {  # each followed by the namespace, entry key or memory id
 _RESOLVED = re.compile(
     r"\(((?:the (?:week|weekend) of )?\d{1,2} [A-Z][a-z]+ \d{4}|[A-Z][a-z]+ \d{4}|\d{4})\)"
 )
+# A clause that places what comes before it: a preposition of place, a closed class.
+_WHERE_IT_IS = re.compile(r"(?:near|by|off|behind|opposite|beside|next\s+to|close\s+to|across\s+from)\s")
 _CLAUSE = re.compile(r"[,;:]\s|\s(?:and|but|so|then|while)\s")
 _ITEM = re.compile(r"[,;:]\s")  # where an item of a labelled list starts or ends
 _ARTICLE = re.compile(r"\b(an?)\s+$", re.IGNORECASE)
@@ -571,9 +573,10 @@ def _role_left(parts: list[_Part], stored: list[Claim], current: list[Claim]) ->
 def value_span(text: str, span: tuple[int, int]) -> tuple[tuple[int, int], bool]:
     """A stored value's span, and whether it is whole: a value read up to the end of a line
     may hold another fact, a clause in lower case ("Fitness Hut, membership renews in April"),
-    and is cut before it; the parts of a name or an address are capitalised or numbers."""
+    and is cut before it; the parts of a name or an address are capitalised or numbers, or say
+    where it is ("Kawangware, Nairobi, near stage 56")."""
     for clause in _CLAUSE.finditer(text, span[0], span[1]):
-        if text[clause.end() : clause.end() + 1].islower():
+        if text[clause.end() : clause.end() + 1].islower() and not _WHERE_IT_IS.match(text, clause.end()):
             return (span[0], clause.start()), False
     return span, True
 

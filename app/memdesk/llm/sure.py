@@ -63,7 +63,7 @@ from memdesk.core.slots import (
     stem,
 )
 from memdesk.core.values import ADDRESS, CLOCK, EMAIL, PHONE, TITLED, Value, family, values_in
-from memdesk.core.whose import LABEL, line_owner, only_relation, reported, tells_of_another
+from memdesk.core.whose import LABEL, line_owner, names_in_common, only_relation, reported, tells_of_another
 from memdesk.llm.changes import Edit, Known, Said, offline_changes
 
 # A value whose shape says what it is: a phone number, an address, a titled name.
@@ -201,7 +201,7 @@ def refusal(
         return "the person gives another value of this kind later in the conversation"
     if edit.text and _left_as_it_was(evidence.sentence, fact.text, _changed(fact.text, edit.text), known):
         return "the sentence also gives a new value the edit leaves as it was"
-    return _whose(place, evidence, known) or _which(edit, fact, known, place, evidence, new, household)
+    return _whose(place, fact, evidence, known) or _which(edit, fact, known, place, evidence, new, household)
 
 
 def _bare_number_elsewhere(sentence: str, new: str, line: str, head: frozenset[str]) -> bool:
@@ -330,12 +330,14 @@ def _habit_at(sentence: str, new: str, line: str) -> bool:
     return not any(c.slot.startswith(_RECURRENCE) for c in claims_in(line))
 
 
-def _whose(place: _Place, evidence: _Evidence, known: Sequence[Known]) -> str:
+def _whose(place: _Place, fact: Known, evidence: _Evidence, known: Sequence[Known]) -> str:
     """Why the value is not the person's to change this way: someone else's line the person
-    does not name, or the person's own line and someone else's news."""
+    does not name, or the person's own line and someone else's news, when the message names
+    nothing the line names (``core.whose.names_in_common``)."""
     if place.owner and not place.owner & _stems(f"{evidence.earlier} {evidence.sentence}"):
         return "the stored line is someone else's and the person does not name them there"
-    if not place.owner and _of_someone_else(evidence, known):
+    message = " ".join(evidence.message)
+    if not place.owner and _of_someone_else(evidence, known) and not names_in_common(fact.text, message):
         return "the sentence tells of someone else, not the person"
     return ""
 
@@ -428,7 +430,10 @@ def _place_at(number: int, text: str, changed: tuple[int, int], household: froze
     label_end = label.end() if label and label.end() <= start else 0
     if start == end and not found:
         found = [(max(_clause_start(text, start), label_end), start)]
-    span = min(found, key=lambda s: s[1] - s[0]) if found else (start, max(start, end))
+    # one that covers all the edit rewrites, when one does: "56" is not the place of a new home
+    # written over "Kawangware, Nairobi, near stage 56"
+    covering = [span for span in found if span[0] <= start and last < span[1]]
+    span = min(covering or found, key=lambda s: s[1] - s[0]) if found else (start, max(start, end))
     clause_start = _clause_start(text, span[0])
     # a clause of a word or none before the value ("…, around 14km", "…, 4.4%"): the one before says
     if len(_stems(text[clause_start : span[0]])) < _SAYING_WORDS and clause_start > 0:
