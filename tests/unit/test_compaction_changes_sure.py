@@ -304,3 +304,18 @@ def test_a_number_said_alone_beside_another_clause_that_gives_the_line_its_numbe
     assert decided(
         stored("- Takes Nexium 20mg each morning"), 1, "- Takes Nexium 40mg each morning", said, said
     ).sure
+
+
+def test_news_of_someone_the_stored_note_names_is_the_persons_to_record():
+    memory = [Known(1, "app", "health", "Ramipril 5 mg each morning, prescribed by Dr. Osei")]
+    said = sentences("Saw Dr Osei this morning. He has put the ramipril up to 10 mg.")
+    (edit,) = offline_edits(said, memory)
+    assert edit.sure and edit.text == "Ramipril 10 mg each morning, prescribed by Dr. Osei"
+    others = offline_edits(sentences("My neighbour's doctor has put his ramipril up to 10 mg."), memory)
+    assert not any(edit.sure for edit in others)
+
+
+def test_a_home_replaced_whole_takes_the_words_that_place_it_along():
+    profile = [Known(1, "profile", "user/profile", "Home: Westbury, Leeds, near the ring road")]
+    (edit,) = offline_edits(sentences("We finished the move on Sunday, we are now in Otley."), profile)
+    assert edit.sure and edit.text == "Home: Otley"

@@ -10,6 +10,7 @@ from memdesk.core.whose import (
     doer,
     line_owner,
     named_subject,
+    names_in_common,
     nearest,
     of_clause,
     of_value,
@@ -210,3 +211,13 @@ def test_a_sentence_that_names_nobody_goes_on_from_the_one_before():
     before = "my brother Tom got a new phone"
     assert tells_of_another("07700 900123.", before, [before], PEOPLE)
     assert not tells_of_another("07700 900123.", "", [before], PEOPLE)
+
+
+def test_a_name_is_in_common_only_where_it_is_a_name():
+    # the stored clause and the person's sentence name the same one
+    assert names_in_common("Every other Sunday: lunch at Gran's in Scarborough", "Gran's moved to Whitby")
+    assert names_in_common("Ramipril 5 mg, prescribed by Dr. Osei", "Saw Dr Osei this morning")
+    # capitalised only because it opens the stored text, a clause or a bullet; a day or a month
+    assert not names_in_common("Drives a 2014 Skoda", "Drives me mad, Dev does")
+    assert not names_in_common("- Swims: Tuesdays; Gym: PureGym", "Gym was shut, Swims too")
+    assert not names_in_common("Book club every Monday", "Tom's book club moved to Monday")

@@ -420,13 +420,21 @@ def _a_person(words: str, people: frozenset[str]) -> bool:
 
 _CAPITALISED = re.compile(r"(?<![^\W_])[A-Z][^\W\d_]+")
 _CALENDAR = frozenset(WEEKDAYS) | {month.lower() for month in MONTHS}
+# Before a word that opens the stored text, a sentence, a clause after a label or a bullet:
+# capitalised there whatever it is ("Drives a Skoda", "Every other Sunday").
+_OPENS = re.compile(r"(?:^|[.;:!?]|^\s*[-*•])\s*$")
 
 
 def names_in_common(stored: str, said: str) -> bool:
     """The stored text and what the person said name someone or something the same way (a
-    capitalised word both hold, a day or a month aside): news of whoever acts there ("Ma's
+    capitalised word both hold, not as the first word of a sentence or a clause of the stored
+    text, a day or a month aside): news of whoever acts there ("Ma's
     living with my sister now", "Dr Wafula increased the metformin") is of what the stored text
     records ("dinner at Ma's", "Metformin 500 mg … from Dr. Wafula"), so it is the person's to
     record there."""
-    named = {word for word in _CAPITALISED.findall(stored) if word.lower() not in _CALENDAR | STOPWORDS}
+    named = {
+        found.group()
+        for found in _CAPITALISED.finditer(stored)
+        if found.group().lower() not in _CALENDAR | STOPWORDS and not _OPENS.search(stored, 0, found.start())
+    }
     return bool(named & set(_CAPITALISED.findall(said)))
