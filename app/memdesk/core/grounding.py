@@ -85,6 +85,8 @@ _TIME = (
 # The languages besides English whose number words text2num reads (English is read here).
 _OTHER_LANGUAGES = ("fr", "es", "pt", "de", "nl", "it", "da")
 _WRITTEN_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_DOT_GROUPED = re.compile(r"\d{1,3}(?:\.\d{3})+")
+_HUNDREDTHS = re.compile(r"\s?(?:p|c|¢|pence|cents?)\b")
 _NUMBER = r"(?<![\w.])[$£€]?(?P<n>\d+(?:,\d{3})*(?:\.\d+)?)(?P<k>k\b)?(?:%|st|nd|rd|th)?(?![\w.]\d)"
 
 
@@ -417,6 +419,7 @@ class Sources:
             elif kind == "number":
                 value = _value(match)
                 self.numbers.add(value)
+                self.numbers |= _other_readings(text, match)
                 unit = _unit(text, match.end())
                 if unit:
                     self.quantities.add((unit[0], value * unit[1]))
@@ -755,6 +758,19 @@ def _value(match: re.Match[str]) -> float:
 
 def _value_of(raw: str) -> float:
     return float(raw.replace(",", ""))
+
+
+def _other_readings(text: str, match: re.Match[str]) -> set[float]:
+    """What else a number the person wrote may stand for, in another convention: thousands
+    grouped by full stops ("12.000" is twelve thousand in much of the world) and an amount in
+    the currency's hundredth ("11p" is £0.11, "45c" is $0.45)."""
+    raw = match.group("n")
+    readings = set()
+    if _DOT_GROUPED.fullmatch(raw):
+        readings.add(float(raw.replace(".", "")) * (1000 if match.group("k") else 1))
+    if _HUNDREDTHS.match(text, match.end()):
+        readings.add(_value_of(raw) / 100)
+    return readings
 
 
 def _unit(text: str, at: int) -> tuple[str, float] | None:
