@@ -256,6 +256,10 @@ _ORDINAL_WORDS = {
     )
 }
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
+# The parts of one a number said in words may go on with ("two and three quarters").
+_PARTS = {
+    "half": 1 / 2, "halves": 1 / 2, "third": 1 / 3, "thirds": 1 / 3, "quarter": 1 / 4, "quarters": 1 / 4,
+}  # fmt: skip
 _AMOUNT_WORDS = {"dozen": 12, "couple": 2, "pair": 2, "half": 0.5, "twice": 2, "once": 1, "both": 2}
 
 # Words that open sentences and headings; capitalised there, they are not names.
@@ -453,6 +457,7 @@ class Sources:
                 value += _NUMBER_WORDS[following]  # "twenty five"
             if following in _SCALES:
                 value *= _SCALES[following]
+            value += _fraction_after(words, index + 1)
             self.numbers.add(value)
             unit = _UNITS.get(_singular(following)) if following else None
             if unit:
@@ -758,6 +763,20 @@ def _value(match: re.Match[str]) -> float:
 
 def _value_of(raw: str) -> float:
     return float(raw.replace(",", ""))
+
+
+def _fraction_after(words: list[str], at: int) -> float:
+    """The part of one a number said in words goes on with: "and a half", "and three quarters",
+    "point seven five"; 0 when none."""
+    if words[at : at + 1] == ["and"]:
+        count = words[at + 1] if at + 1 < len(words) else ""
+        part = words[at + 2] if at + 2 < len(words) else ""
+        share = (1 if count in ("a", "one") else _NUMBER_WORDS.get(count, 0)) * _PARTS.get(part, 0)
+        return share if share < 1 else 0
+    if words[at : at + 1] == ["point"]:
+        digits = list(itertools.takewhile(lambda word: _NUMBER_WORDS.get(word, 10) < 10, words[at + 1 :]))
+        return float("0." + "".join(str(_NUMBER_WORDS[word]) for word in digits)) if digits else 0
+    return 0
 
 
 def _other_readings(text: str, match: re.Match[str]) -> set[float]:
