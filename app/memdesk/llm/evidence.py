@@ -29,7 +29,6 @@ from memdesk.core.whose import (
     RELATIVE_WORDS,
     clause_start,
     named_subject,
-    names_in_common,
     of_clause,
     opens_with_person,
     sentence_end,
@@ -47,7 +46,6 @@ _FORM_LETTERS = 5  # a word's forms share its first five letters ("allergy", "al
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+|\n+")
 _NAME = re.compile(r"(?<![^\W_])[A-Z][^\W\d_]+")  # a capitalised word: "Skoda", "Corolla"
 _FULL_STOP = re.compile(r"(?<=[.!?])\s+|\n+")
-_CLAUSE = re.compile(r"[.;,]\s+")
 # A full stop that shortens a word, not one that ends a sentence: after an initial ("R.K.
 # Puram"), a title ("Dr.", "Mrs."), or a short word before a number or a code ("Passport no.
 # K4418827").
@@ -218,8 +216,7 @@ def doubt(edit: Edit, before: str, spoken: Spoken, *, note: bool = False) -> str
     # A household member's news is the person's to record when the stored fact is about them
     # ("Dev's swimming is on Tuesdays" changes with "Dev's swimming moved to Fridays").
     household = frozenset(name for name in spoken.household if not _opens_with(before, name))
-    theirs = _someone_elses(text, at, before) or _said_of_household(text, start, end, household)
-    if theirs and not _names_what_changes(before, edit.text, text, at):
+    if _someone_elses(text, at, before) or _said_of_household(text, start, end, household):
         return f"Not applied: someone else's news, not the person's — {said}"
     dropped = _dropped(
         before,
@@ -369,16 +366,6 @@ def _someone_elses(text: str, at: int, before: str) -> bool:
         and not _opens_with(before, text[found.span[0] : found.span[1]])
         and not _opens_own_clause(text, clause_start(text, at))
     )
-
-
-def _names_what_changes(before: str, after: str, text: str, at: int) -> bool:
-    """The stored clause the edit rewrites names what the person's sentence names
-    (``core.whose.names_in_common``): "Driver of Baraka: Mwas" and "his cousin Ochieng has been
-    driving Baraka since Monday"."""
-    kept = set(_CLAUSE.split(after))
-    rewritten = " ".join(clause for clause in _CLAUSE.split(before) if clause not in kept)
-    starts = [stop.end() for stop in _FULL_STOP.finditer(text, 0, at)]
-    return names_in_common(rewritten, text[starts[-1] if starts else 0 : sentence_end(text, at)])
 
 
 def _opens_with(before: str, who: str) -> bool:
