@@ -319,3 +319,14 @@ def test_a_home_replaced_whole_takes_the_words_that_place_it_along():
     profile = [Known(1, "profile", "user/profile", "Home: Westbury, Leeds, near the ring road")]
     (edit,) = offline_edits(sentences("We finished the move on Sunday, we are now in Otley."), profile)
     assert edit.sure and edit.text == "Home: Otley"
+
+
+def test_someone_elses_own_ending_is_sure_only_of_their_care_or_of_the_household():
+    mentor = [Known(1, "facts", "user/facts", "- Long-time mentor: Kwame Mensah")]
+    said = sentences("Kwame Mensah has retired after 30 years at the ministry.")
+    (edit,) = [edit for edit in offline_edits(said, mentor) if edit.target == 1]
+    assert not edit.sure  # a mentor who retires may still be one: the person decides
+    cat = [Known(1, "entry", "pet", "Our cat: Biscuit, a ginger tom.")]
+    said = sentences("Biscuit passed away on Sunday, we buried him in the garden.")
+    (edit,) = [edit for edit in offline_edits(said, cat) if edit.target == 1]
+    assert edit.sure and edit.action == "retire"

@@ -232,7 +232,7 @@ def household_names(profile: str) -> frozenset[str]:
         label = " ".join(match.group(1).lower().split())
         if label == "name":
             own |= {word.lower() for word in re.findall(r"[A-Z][\w'’-]*", match.group(2))}
-        elif label in _HOUSEHOLD_LABELS:
+        elif label in HOUSEHOLD_LABELS:
             for piece in re.split(r",|\(|\)|\band\b", match.group(2)):
                 first = piece.split()[:1]
                 if first and first[0][:1].isupper():
@@ -241,7 +241,7 @@ def household_names(profile: str) -> frozenset[str]:
     # a relative named in any line, with what they are to the person after the name
     # ("Emergency contact: Henrik Olufsen (brother)")
     names |= {
-        first.lower() for first, kin in _NAME_THEN_KIN.findall(profile) if kin.lower() in _HOUSEHOLD_LABELS
+        first.lower() for first, kin in _NAME_THEN_KIN.findall(profile) if kin.lower() in HOUSEHOLD_LABELS
     }
     return frozenset(names - own)
 
@@ -1281,7 +1281,7 @@ _LATER_CUE = _Lazy(
 _AND_CLAUSE = _Lazy(r"[,;:]\s|\s(?:and|but|so|because|while|whereas)\s")
 _AHEAD_WORDS = frozenset({"next", "soon", "upcoming", "tomorrow"})  # words that place a clause later
 _SAID_IN = " (said in "  # ``said_in_mark``
-_HOUSEHOLD_LABELS = frozenset({
+HOUSEHOLD_LABELS = frozenset({
     "partner", "wife", "husband", "spouse", "girlfriend", "boyfriend", "fiance", "fiancee", "children",
     "kids", "son", "sons", "daughter", "daughters", "child", "dog", "cat", "pet", "pets", "mum", "mom",
     "mother", "dad", "father", "sister", "brother", "parents",

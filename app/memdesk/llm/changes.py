@@ -40,6 +40,7 @@ from typing import Literal
 from memdesk.core.dates import MONTHS
 from memdesk.core.search_text import STOPWORDS
 from memdesk.core.slots import (
+    HOUSEHOLD_LABELS,
     LABELS,
     PLURAL_SLOTS,
     SEVERAL_VALUES,
@@ -61,7 +62,7 @@ from memdesk.core.slots import (
     stem,
 )
 from memdesk.core.values import MONEY, values_in
-from memdesk.core.whose import doer, owner_before, told_of_another
+from memdesk.core.whose import LABEL, doer, owner_before, told_of_another
 from memdesk.llm.aligned import aligned_updates, value_kinds
 from memdesk.llm.contact_lines import CONTACT_SLOTS, LINE_WORDS, Saying, line_fits
 from memdesk.llm.ended import ended_names
@@ -329,8 +330,15 @@ def _edit(
             if not read:  # its clause is marked past; sure only of what the person ended themself
                 end = clause_end(fact.text, span[1])
                 parts.append(_Part((end, end), None, until, slot, _ended_own(sentence.text, ended, known)))
-            else:
-                parts.append(_Part(span, None, until, slot, True))
+            else:  # someone's own ending ("Ato Girma has retired") is sure only of their care, or
+                # of a member of the household ("Miso passed away" of "Our cat: Miso")
+                sure = (
+                    bool(ended.slot)
+                    or slot in _CARERS
+                    or _ended_as_object(sentence.text, ended)
+                    or _of_household(fact.text)
+                )
+                parts.append(_Part(span, None, until, slot, sure))
             continue
         source, new = successor
         sources.add(id(source))
@@ -544,6 +552,21 @@ def _a_cost(text: str, span: tuple[int, int]) -> bool:
     after = _ITEM.search(text, span[1])
     start, end = starts[-1] if starts else 0, after.start() if after else len(text)
     return any(value.kind == MONEY and start <= value.span[0] < end for value in values_in(text))
+
+
+def _of_household(text: str) -> bool:
+    """The stored text is about a member of the person's household, by its label ("Our cat:
+    Miso", "- Partner: Dev")."""
+    label = LABEL.match(text)
+    return label is not None and not HOUSEHOLD_LABELS.isdisjoint(label.group(1).lower().split())
+
+
+def _ended_as_object(said: str, ended: Claim) -> bool:
+    """The value is what an ending was done to, after a verb in the past or before "anymore"
+    ("Cancelled PulseFit", "I stopped the French class at Alliance", "not at Acme anymore"), not
+    the one whose own ending the sentence tells ("Ato Girma has retired", "Ridgeway closed")."""
+    start, end = ended.span
+    return bool(_ENDED_BEFORE.search(said, 0, start) or _ENDED_AFTER.match(said, end))
 
 
 def _ended_own(said: str, ended: Claim, known: Sequence[Known]) -> bool:
