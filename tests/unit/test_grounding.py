@@ -296,18 +296,3 @@ def test_a_number_said_in_other_groups_or_digit_by_digit_is_the_same_number():
     assert marked("Landline: 496 0771", said) == ["496", "0771"]
     assert marked("Ticket 30 95", said) == ["95"]
 
-
-
-def test_thousands_grouped_by_full_stops_and_amounts_in_hundredths_are_what_was_said():
-    said = Sources([("ok so 12.000 steps was too much, 10.000 only. and the stamps are 85p now", AT)], TODAY)
-
-    assert check("Daily step goal 10,000; stamps cost £0.85.", said) == []
-    assert check("Daily step goal 10.000.", said) == []  # as written, too
-    assert marked("Daily step goal 11,000; stamps cost £0.95.", said) == ["11,000", "£0.95"]
-
-
-def test_a_number_said_with_a_fraction_in_words_is_that_number():
-    said = Sources([("the right eye is minus two and three quarters, the left one point five", AT)], TODAY)
-
-    assert check("Glasses: -2.75 right, 1.5 left.", said) == []
-    assert marked("Glasses: -2.5 right.", said) == ["2.5"]

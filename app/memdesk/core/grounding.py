@@ -85,8 +85,6 @@ _TIME = (
 # The languages besides English whose number words text2num reads (English is read here).
 _OTHER_LANGUAGES = ("fr", "es", "pt", "de", "nl", "it", "da")
 _WRITTEN_NUMBER = re.compile(r"\d+(?:\.\d+)?")
-_DOT_GROUPED = re.compile(r"\d{1,3}(?:\.\d{3})+")
-_HUNDREDTHS = re.compile(r"\s?(?:p|c|¢|pence|cents?)\b")
 _NUMBER = r"(?<![\w.])[$£€]?(?P<n>\d+(?:,\d{3})*(?:\.\d+)?)(?P<k>k\b)?(?:%|st|nd|rd|th)?(?![\w.]\d)"
 
 
@@ -256,10 +254,6 @@ _ORDINAL_WORDS = {
     )
 }
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
-# The parts of one a number said in words may go on with ("two and three quarters").
-_PARTS = {
-    "half": 1 / 2, "halves": 1 / 2, "third": 1 / 3, "thirds": 1 / 3, "quarter": 1 / 4, "quarters": 1 / 4,
-}  # fmt: skip
 _AMOUNT_WORDS = {"dozen": 12, "couple": 2, "pair": 2, "half": 0.5, "twice": 2, "once": 1, "both": 2}
 
 # Words that open sentences and headings; capitalised there, they are not names.
@@ -423,7 +417,6 @@ class Sources:
             elif kind == "number":
                 value = _value(match)
                 self.numbers.add(value)
-                self.numbers |= _other_readings(text, match)
                 unit = _unit(text, match.end())
                 if unit:
                     self.quantities.add((unit[0], value * unit[1]))
@@ -457,7 +450,6 @@ class Sources:
                 value += _NUMBER_WORDS[following]  # "twenty five"
             if following in _SCALES:
                 value *= _SCALES[following]
-            value += _fraction_after(words, index + 1)
             self.numbers.add(value)
             unit = _UNITS.get(_singular(following)) if following else None
             if unit:
@@ -763,33 +755,6 @@ def _value(match: re.Match[str]) -> float:
 
 def _value_of(raw: str) -> float:
     return float(raw.replace(",", ""))
-
-
-def _fraction_after(words: list[str], at: int) -> float:
-    """The part of one a number said in words goes on with: "and a half", "and three quarters",
-    "point seven five"; 0 when none."""
-    if words[at : at + 1] == ["and"]:
-        count = words[at + 1] if at + 1 < len(words) else ""
-        part = words[at + 2] if at + 2 < len(words) else ""
-        share = (1 if count in ("a", "one") else _NUMBER_WORDS.get(count, 0)) * _PARTS.get(part, 0)
-        return share if share < 1 else 0
-    if words[at : at + 1] == ["point"]:
-        digits = list(itertools.takewhile(lambda word: _NUMBER_WORDS.get(word, 10) < 10, words[at + 1 :]))
-        return float("0." + "".join(str(_NUMBER_WORDS[word]) for word in digits)) if digits else 0
-    return 0
-
-
-def _other_readings(text: str, match: re.Match[str]) -> set[float]:
-    """What else a number the person wrote may stand for, in another convention: thousands
-    grouped by full stops ("12.000" is twelve thousand in much of the world) and an amount in
-    the currency's hundredth ("11p" is £0.11, "45c" is $0.45)."""
-    raw = match.group("n")
-    readings = set()
-    if _DOT_GROUPED.fullmatch(raw):
-        readings.add(float(raw.replace(".", "")) * (1000 if match.group("k") else 1))
-    if _HUNDREDTHS.match(text, match.end()):
-        readings.add(_value_of(raw) / 100)
-    return readings
 
 
 def _unit(text: str, at: int) -> tuple[str, float] | None:
