@@ -418,8 +418,9 @@ def _a_person(words: str, people: frozenset[str]) -> bool:
     return named is not None and not STOPWORDS & set(named.group(1).split())
 
 
-_CAPITALISED = re.compile(r"(?<![^\W_])[A-Z][^\W\d_]+")
-_CALENDAR = frozenset(WEEKDAYS) | {month.lower() for month in MONTHS}
+CAPITALISED = re.compile(r"(?<![^\W_])[A-Z][^\W\d_]+")  # a capitalised word: "Skoda", "Wafula"
+# Capitalised words that name no one: a day, a month, a function word.
+_NO_NAME = frozenset(WEEKDAYS) | {month.lower() for month in MONTHS} | STOPWORDS
 # Before a word that opens the stored text, a sentence, a clause after a label or a bullet:
 # capitalised there whatever it is ("Drives a Skoda", "Every other Sunday").
 _OPENS = re.compile(r"(?:^|[.;:!?]|^\s*[-*•])\s*$")
@@ -434,7 +435,7 @@ def names_in_common(stored: str, said: str) -> bool:
     record there."""
     named = {
         found.group()
-        for found in _CAPITALISED.finditer(stored)
-        if found.group().lower() not in _CALENDAR | STOPWORDS and not _OPENS.search(stored, 0, found.start())
+        for found in CAPITALISED.finditer(stored)
+        if found.group().lower() not in _NO_NAME and not _OPENS.search(stored, 0, found.start())
     }
-    return bool(named & set(_CAPITALISED.findall(said)))
+    return bool(named & set(CAPITALISED.findall(said)))

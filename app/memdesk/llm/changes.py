@@ -575,9 +575,9 @@ def _ended_own(said: str, ended: Claim, known: Sequence[Known]) -> bool:
     "Sister Kaur retired", "Marta cancelled…", "stopped using Todoist", "instead of iron"), in a sentence that
     states it (not a question, a supposition or a plan), and only one stored fact names it."""
     start, end = ended.span
-    before = _ENDED_BEFORE.search(said, 0, start)
-    if not (before or _ENDED_AFTER.match(said, end)) or mood_at(said, start):
+    if not _ended_as_object(said, ended) or mood_at(said, start):
         return False
+    before = _ENDED_BEFORE.search(said, 0, start)
     if doer(said, before.start() if before else start).others:
         return False
     forms = "|".join(re.escape(form) for form in _singulars(said[start:end]))

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from memdesk.core.dates import WRITTEN_DATE
 from memdesk.core.slots import LATER, SUPPOSED, claims_in, household_names, mood_at, stem
 from memdesk.core.whose import (
+    CAPITALISED,
     RELATIVE_WORDS,
     clause_start,
     named_subject,
@@ -44,7 +45,6 @@ _PLAIN_WORD = re.compile(r"\w+")
 _SLOT_NAME_LETTERS = 4  # a slot's name that a word may hold in a form of its own ("diet", "dietary")
 _FORM_LETTERS = 5  # a word's forms share its first five letters ("allergy", "allergic"; "renewal", "renewed")
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+|\n+")
-_NAME = re.compile(r"(?<![^\W_])[A-Z][^\W\d_]+")  # a capitalised word: "Skoda", "Corolla"
 _FULL_STOP = re.compile(r"(?<=[.!?])\s+|\n+")
 # A full stop that shortens a word, not one that ends a sentence: after an initial ("R.K.
 # Puram"), a title ("Dr.", "Mrs."), or a short word before a number or a code ("Passport no.
@@ -431,7 +431,7 @@ def _names(sentences: list[str]) -> set[str]:
     return {
         _form(word.group())
         for sentence in sentences
-        for word in _NAME.finditer(sentence)
+        for word in CAPITALISED.finditer(sentence)
         if sentence[: word.start()].strip(_QUOTE_EDGES + "-*•(")
     }
 

@@ -336,8 +336,11 @@ def _whose(place: _Place, fact: Known, evidence: _Evidence, known: Sequence[Know
     nothing the line names (``core.whose.names_in_common``)."""
     if place.owner and not place.owner & _stems(f"{evidence.earlier} {evidence.sentence}"):
         return "the stored line is someone else's and the person does not name them there"
-    message = " ".join(evidence.message)
-    if not place.owner and _of_someone_else(evidence, known) and not names_in_common(fact.text, message):
+    if (
+        not place.owner
+        and _of_someone_else(evidence, known)
+        and not names_in_common(fact.text, " ".join(evidence.message))
+    ):
         return "the sentence tells of someone else, not the person"
     return ""
 
