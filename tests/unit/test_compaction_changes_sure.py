@@ -56,6 +56,10 @@ def test_someone_elses_line_changes_only_when_the_person_names_them():
     assert reason(edit) == "the stored line is someone else's and the person does not name them there"
     hers = "Maya got a new phone, her number is 07700 900 999."
     assert decided(known, 2, "- Sister Maya's mobile: 07700 900 999", hers, hers).sure
+    # naming her only as whose relative the news is of does not name her as its owner
+    cousins = "Save a number for me: Maya's cousin Ravi, his new number is 07700 900 999."
+    edit = decided(known, 2, "- Sister Maya's mobile: 07700 900 999", cousins, cousins)
+    assert reason(edit) == "the stored line is someone else's and the person does not name them there"
 
 
 def test_the_persons_own_line_does_not_take_someone_elses_news():

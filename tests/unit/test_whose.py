@@ -189,6 +189,9 @@ def test_a_label_that_is_only_what_someone_is_introduces_the_persons_own_fact():
         "He new number is 07700 900123",
         "Shona's wee sister Kayleigh's got a new phone",
         "my prima Daniela just moved to Valencia",
+        # the person named only to compare them with someone else
+        "A lad at work got a new contract, 40 GB a month for £12, he was on the same as me",
+        "the woman next door was upped to 20 mg, her old dose was like mine",
     ],
 )
 def test_a_sentence_about_someone_else_is_theirs(sentence):
@@ -221,3 +224,6 @@ def test_a_name_is_in_common_only_where_it_is_a_name():
     assert not names_in_common("Drives a 2014 Skoda", "Drives me mad, Dev does")
     assert not names_in_common("- Swims: Tuesdays; Gym: PureGym", "Gym was shut, Swims too")
     assert not names_in_common("Book club every Monday", "Tom's book club moved to Monday")
+    # a name that only says whose relative the news is of
+    assert not names_in_common("Sunday lunch at Priya's, 1 pm", "Priya's brother Arjun has moved to Leeds")
+    assert names_in_common("Sunday lunch at Priya's, 1 pm", "Priya's moved to Leeds")

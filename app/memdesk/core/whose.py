@@ -116,6 +116,11 @@ _OBJECT = re.compile(r"(?i:^(?:me|us)$)")  # the person as an object: "she hande
 _RELATION_NAMED = re.compile(r"\b(?i:my|our)\s+(?:[a-z]+\s+){1,2}([A-Z][a-z][\w-]*)")
 # A first name opening a sentence, before what it does: "Jess has moved to Hove".
 _OPENING_NAME = re.compile(r"(?:^|[.!?]\s+)(?:(?i:so|and|but|btw)\s+)?([A-Z][a-z]+)\s+(?=[a-z])")
+# A name before the relative of theirs the words go on to name ("Reem's cousin, Khaled, has a
+# new number" is the cousin's news, not Reem's).
+_NAME_OF_RELATIVE = re.compile(
+    rf"\b[\w-]+['’]s\s+(?=(?i:(?:{RELATIVE_WORDS}|wife|husband|partner|girlfriend|boyfriend|kid|child|children)s?)\b)"
+)
 NO_NAME = frozenset(STOPWORDS) | {"new", "old"}  # words that name no one, capitalised or not
 # A relative's news the sentence goes on to make the person's ("my dad had a spare pixel 8 so
 # thats me now", "…and her old Kindle is mine now"). "That's me" ends its clause, or "now"
@@ -168,6 +173,9 @@ _CAPITALISED = re.compile(r"\b[A-Z][a-z][\w-]*")
 _TOKEN = re.compile(r"[^\W\d_][\w'’-]*|\d+[a-z]*")  # a word in any alphabet ("Zoë"), a number ("2nd")
 # The person anywhere in a sentence ("I", "we're", "me", "mine", "myself"); "my" is read apart.
 _PERSON_NAMED = re.compile(r"(?i:\b(?:i|we|me|us|mine|myself)\b)")
+# The person named only to compare someone else with ("his old box was 5 mg, same like mine",
+# "she earns more than me"): no word of whose the news is.
+_COMPARED_TO_PERSON = re.compile(r"(?i:\b(?:like|as|than)\s+(?:me|mine|us|ours)\b)")
 # "my" before what the person has ("my work mail") or before a person: a relative, or a name
 # within three words ("my prima Daniela", "my duo partner Callum", "my sis").
 _MY = re.compile(r"(?i:\b(?:my|our|ma|meh|mi)\s+)((?:[\w'’-]+\s+){0,2}[\w'’-]+)")
@@ -403,6 +411,7 @@ def _of_another(text: str, common: frozenset[str], people: frozenset[str]) -> bo
 
 def _of_the_person(text: str, people: frozenset[str]) -> bool:
     """A word for the person: "I", "we", "me"…, or "my" before a thing rather than a person."""
+    text = _COMPARED_TO_PERSON.sub(" ", text)
     return bool(_PERSON_NAMED.search(text)) or any(
         not _a_person(m.group(1), people) for m in _MY.finditer(text)
     )
@@ -438,4 +447,10 @@ def names_in_common(stored: str, said: str) -> bool:
         for found in CAPITALISED.finditer(stored)
         if found.group().lower() not in _NO_NAME and not _OPENS.search(stored, 0, found.start())
     }
-    return bool(named & set(CAPITALISED.findall(said)))
+    return bool(named & set(CAPITALISED.findall(without_relatives_named(said))))
+
+
+def without_relatives_named(text: str) -> str:
+    """The text with each name that only says whose relative someone is left out: "Reem's
+    cousin Khaled has a new number" is the cousin's news and names Reem as no one it is about."""
+    return _NAME_OF_RELATIVE.sub(" ", text)

@@ -63,7 +63,15 @@ from memdesk.core.slots import (
     stem,
 )
 from memdesk.core.values import ADDRESS, CLOCK, EMAIL, PHONE, TITLED, Value, family, values_in
-from memdesk.core.whose import LABEL, line_owner, names_in_common, only_relation, reported, tells_of_another
+from memdesk.core.whose import (
+    LABEL,
+    line_owner,
+    names_in_common,
+    only_relation,
+    reported,
+    tells_of_another,
+    without_relatives_named,
+)
 from memdesk.llm.changes import Edit, Known, Said, offline_changes
 
 # A value whose shape says what it is: a phone number, an address, a titled name.
@@ -334,7 +342,9 @@ def _whose(place: _Place, fact: Known, evidence: _Evidence, known: Sequence[Know
     """Why the value is not the person's to change this way: someone else's line the person
     does not name, or the person's own line and someone else's news, when the message names
     nothing the line names (``core.whose.names_in_common``)."""
-    if place.owner and not place.owner & _stems(f"{evidence.earlier} {evidence.sentence}"):
+    if place.owner and not place.owner & _stems(
+        without_relatives_named(f"{evidence.earlier} {evidence.sentence}")
+    ):
         return "the stored line is someone else's and the person does not name them there"
     if (
         not place.owner
