@@ -322,7 +322,8 @@ def _modal_from_now(clause: str, at: int) -> bool:
         return False
     # "won't have the new car until June": the change comes then
     until = _UNTIL.search(clause, modal.end()) and not _NEGATED_MODAL.match(clause, modal.start())
-    if not until and not _ENDS_FROM_NOW.search(clause, modal.end()):
+    # the start may come before the modal or after it ("from this month the salary will go…")
+    if not until and not _ENDS_FROM_NOW.search(clause):
         return False
     blank = clause[: modal.start()] + " " * len(modal.group()) + clause[modal.end() :]
     return not mood_at(blank, at)

@@ -119,6 +119,9 @@ def update(text: str, evidence: str) -> Edit:
         ("I will use the Lidl on Mill Road from this week, the Tesco closed",
          "Shops at the Tesco on Hills Road", "Shops at the Lidl on Mill Road",
          "I will use the Lidl on Mill Road from this week"),
+        ("from this month the rent will go out of my Monzo account, Barclays is closed",
+         "Rent paid from the Barclays account", "Rent paid from the Monzo account",
+         "from this month the rent will go out of my Monzo account"),
     ],
 )  # fmt: skip
 def test_a_change_the_person_states_passes(said, before, after, evidence):
