@@ -1267,21 +1267,6 @@ _SUPPOSING_MAY = _Lazy(r"\bmay\b")  # lowercase only: "in May" is a month
 _LEAVE_TAG = _Lazy(
     r"(?i:[\s,]\s*(?:(?:can|ok|okay)\s+or\s+not|ok|okay|alright|all\s+right|can\s+(?:you|u))\s*\?+\s*$)"
 )
-# A question of its own that closes the sentence after the value's clause ("…so we live in
-# Caernarfon now, can you believe it?", "moved to Leeds — what's the council's number?") asks
-# that, not the change; a tag ("…, didn't we?", "…, right?", "…, is that right?") asks whether
-# the change holds.
-_OWN_QUESTION = _Lazy(
-    r"(?:[,;:]|\s[–—-])\s*(?:(?i:and|but|so|also|anyway|btw)\s+)?(?i:"
-    r"(?:can|could|would|will|do|does|did|is|are|was|were|have|has)(?:n['’]?t)?\s+(?:you|u|i|we|they|he|she|my|your|the)"
-    r"\s+[^\W\d_]+|what|where|how|why|who|when)\b[^,;:–—?]*\?+\s*$"
-)
-# A sentence that opens as a question: an auxiliary before its subject, or a question word.
-_OPENS_ASKING = _Lazy(
-    r"\s*(?:(?i:and|but|so|also|anyway|ok|okay|oh|hey)\W+)?(?i:"
-    r"(?:can|could|would|will|should|shall|do|does|did|is|are|am|was|were|have|has)(?:n['’]?t)?\s+"
-    r"(?:i|you|u|we|they|he|she|it|my|your|our|the|this|that)\b|what|where|how|why|who|when|which)\b"
-)
 _ONCE = _Lazy(
     r"(?i:\bone[- ]?off\b|\bjust\s+(?:this\s+)?once\b|\bfor\s+once\b|\bthis\s+(?:time|week)\s+only\b)"
 )
@@ -1491,7 +1476,9 @@ def mood_at(text: str, start: int) -> str:
     request = _REQUEST.match(before)
     if request:
         before = before[request.end() :]
-    elif _asks_of(text, sentence_start, start, sentence_end):
+    elif text[sentence_start:sentence_end].rstrip().endswith("?") and not _LEAVE_TAG.search(
+        text, sentence_start, sentence_end
+    ):
         return SUPPOSED
     if _SUPPOSING.search(before) or _SUPPOSING_MAY.search(before):
         return SUPPOSED
@@ -1501,18 +1488,6 @@ def mood_at(text: str, start: int) -> str:
     if _LATER_CUE.search(reach) and not names_now(sentence):
         return LATER
     return ""
-
-
-def _asks_of(text: str, sentence_start: int, start: int, sentence_end: int) -> bool:
-    """Whether the sentence holding ``start`` asks about the value there: it closes with a
-    question mark that is not a tag asking leave, nor a question of its own after the value's
-    clause in a sentence that opened as a statement."""
-    if not text[sentence_start:sentence_end].rstrip().endswith("?"):
-        return False
-    if _LEAVE_TAG.search(text, sentence_start, sentence_end):
-        return False
-    own = _OWN_QUESTION.search(text, start, sentence_end)
-    return own is None or _OPENS_ASKING.match(text, sentence_start, start) is not None
 
 
 # A verb denied in its clause, two words at most before it: "I have not cancelled", "I didn't
