@@ -334,3 +334,17 @@ def test_someone_elses_own_ending_is_sure_only_of_their_care_or_of_the_household
     said = sentences("Biscuit passed away on Sunday, we buried him in the garden.")
     (edit,) = [edit for edit in offline_edits(said, cat) if edit.target == 1]
     assert edit.sure and edit.action == "retire"
+
+
+def test_a_value_written_over_more_than_the_old_value_of_its_kind_is_a_suggestion():
+    known = stored("- Phone: landline 0161 496 0148 (no mobile)", "- Lives in Didsbury")
+    said = "Finally caved and got a mobile, the number's 07700 900 172."
+    edit = decided(known, 1, "- Phone: 07700 900 172", said, said)
+    assert reason(edit) == "the new value takes the place of more than the old value of its kind"
+    # the old value alone rewritten, or a day with the words that go with it, stays sure
+    mobile = stored("- Mobile: 07700 900 111 (personal)")
+    said = "New number, it's 07700 900 999."
+    assert decided(mobile, 1, "- Mobile: 07700 900 999 (personal)", said, said).sure
+    swim = stored("- Swims every Monday at 7am")
+    said = "Swimming moved to Tuesdays, same time."
+    assert decided(swim, 1, "- Swims Tuesdays at 7am", said, said).sure

@@ -115,7 +115,8 @@ _NEXT_WORD = re.compile(r"\s*([^\W\d_][\w'’]*)")
 _MIN_TAIL = 3  # digits of an old number said to name it ("the 412 one")
 _WHOLE_NUMBER = re.compile(r"(?<![\d.,])\d+(?![\d]|[.,]\d)")  # not a group of a longer number
 _DEFINITE = re.compile(r"(?i:\b(?:the|that|this|those)\s+)$")
-_EVERY = re.compile(r"(?i:\b(?:every|each)\s+)$")
+# "every" or "each" before a day: a weekly day (``WEEKDAY``), part of the value
+EVERY = re.compile(r"(?i:\b(?:every|each)\s+)$")
 # Said as not holding ("not the 60mg", "no longer Tuesdays", "instead of £40", "from £1,100
 # to …"), or as a bound of something else ("ran long today, until 10:45", "back by 6pm", "in
 # the new job since Monday").
@@ -156,7 +157,7 @@ def values_in(text: str) -> tuple[Value, ...]:
         if not key:
             continue
         start, end = match.span()
-        if kind == DAY and _EVERY.search(text, 0, start):
+        if kind == DAY and EVERY.search(text, 0, start):
             kind = WEEKDAY
         if kind == NUMBER and not _alone(text, start, end):
             continue
@@ -195,7 +196,7 @@ def _alone(text: str, start: int, end: int) -> bool:
     or none: "40 every morning"), and not "the 50" (a value named as known: "the 50 isn't
     doing enough")."""
     after = _NEXT_WORD.match(text, end)
-    if after and after.group(1).lower() not in STOPWORDS and not _EVERY.match(f"{after.group(1)} "):
+    if after and after.group(1).lower() not in STOPWORDS and not EVERY.match(f"{after.group(1)} "):
         return False
     return not _DEFINITE.search(text, 0, start)
 

@@ -62,7 +62,7 @@ from memdesk.core.slots import (
     slots_named_in,
     stem,
 )
-from memdesk.core.values import ADDRESS, CLOCK, EMAIL, PHONE, TITLED, Value, family, values_in
+from memdesk.core.values import ADDRESS, CLOCK, EMAIL, EVERY, NUMBER, PHONE, TITLED, Value, family, values_in
 from memdesk.core.whose import (
     LABEL,
     line_owner,
@@ -207,6 +207,8 @@ def refusal(
         return "the number is said alone in a clause that does not name what the line holds"
     if edit.text and _said_again_otherwise(new, evidence.later, known):
         return "the person gives another value of this kind later in the conversation"
+    if edit.text and _beyond_its_value(fact.text, edit.text):
+        return "the new value takes the place of more than the old value of its kind"
     if edit.text and _left_as_it_was(evidence.sentence, fact.text, _changed(fact.text, edit.text), known):
         return "the sentence also gives a new value the edit leaves as it was"
     return _whose(place, fact, evidence, known) or _which(edit, fact, known, place, evidence, new, household)
@@ -417,6 +419,31 @@ def _changed(old: str, new: str) -> tuple[int, int]:
     while end < min(len(old), len(new)) - start and old[-1 - end] == new[-1 - end]:
         end += 1
     return start, len(old) - end
+
+
+def _beyond_its_value(old: str, new: str) -> bool:
+    """The edit writes one value of a shape (a phone number, an e-mail, an amount…) over words
+    of the stored line that are not the old value of that shape ("landline 304-555-0148 (no
+    cell)" rewritten as "304-555-0172" drops the landline and what qualified it); words such as
+    "on" or "every" aside ("on Sundays" rewritten as "Saturdays")."""
+    start, end = _changed(old, new)
+    stop = len(new) - (len(old) - end)
+    written = [v for v in values_in(new) if v.span[0] <= start and stop <= v.span[1]]
+    if len(written) != 1 or written[0].kind == NUMBER:
+        return False
+    kind = family(written[0].kind)
+    # the rewritten part of the old line, widened to the whole of any value it cuts into
+    first, last = start, end
+    for value in values_in(old):
+        if value.span[0] < end and start < value.span[1] and family(value.kind) == kind:
+            first, last = min(first, value.span[0]), max(last, value.span[1])
+    rest = list(old[first:last])
+    for value in values_in(old):
+        if family(value.kind) == kind and first <= value.span[0] and value.span[1] <= last:
+            every = EVERY.search(old, first, value.span[0])  # "every Monday" rewritten as "Tuesdays"
+            for at in range(every.start() if every else value.span[0], value.span[1]):
+                rest[at - first] = " "
+    return any(word.lower() not in STOPWORDS for word in _WORD.findall("".join(rest)))
 
 
 def _new_value(old: str, new: str) -> str:
