@@ -26,6 +26,8 @@ structure of what was said and of what is stored, never by its wording, and made
   Phase 6, Khayaban-e-Shahbaz"): the rules read only a part of the place;
 - the new value's clause (a removal's whole sentence) reports what someone else said or heard
   of the person ("Ma heard I quit Big Sky");
+- the edit writes one value of a shape over words of the line that are not the old value of
+  that shape ("landline 304-555-0148 (no cell)" rewritten as "304-555-0172" drops the landline);
 - the new value is a number where the stored value has no digit ("renamed on 1st of …" over
   an employer's name);
 - the sentence says a value ended that another stored fact holds and this one does not ("No
