@@ -348,3 +348,17 @@ def test_a_value_written_over_more_than_the_old_value_of_its_kind_is_a_suggestio
     swim = stored("- Swims every Monday at 7am")
     said = "Swimming moved to Tuesdays, same time."
     assert decided(swim, 1, "- Swims Tuesdays at 7am", said, said).sure
+
+
+def test_news_of_another_fact_that_holds_the_same_name_is_not_this_ones():
+    lunch = Known(
+        1, "entry", "team_lunch", "Team lunch on Fridays: usually Pho Saigon for everyone, by card."
+    )
+    order = Known(2, "app", "7", "Default takeaway order: pho from Pho Saigon, no coriander")
+    said = "Change my default order, no more pho, I'm sick of it."
+    marked = lunch.text.replace("for everyone", "for everyone (until March 2026)")
+    edit = decided([lunch, order], 1, marked, said, said)
+    assert reason(edit) == "another stored fact holds it too, and the message names that one, not this"
+    # naming this fact's own words keeps it sure
+    said = "No more Pho Saigon for the team lunch, everyone's bored of it."
+    assert decided([lunch, order], 1, marked, said, said).sure

@@ -28,6 +28,9 @@ structure of what was said and of what is stored, never by its wording, and made
   of the person ("Ma heard I quit Big Sky");
 - the edit writes one value of a shape over words of the line that are not the old value of
   that shape ("landline 304-555-0148 (no cell)" rewritten as "304-555-0172" drops the landline);
+- another stored fact holds every name of the changed value too, and the message names words of
+  that fact's own and none of this one's ("change the default, no more sabich" is news of the
+  default order, not of the team lunch at Sabich Frishman);
 - the new value is a number where the stored value has no digit ("renamed on 1st of …" over
   an employer's name);
 - the sentence says a value ended that another stored fact holds and this one does not ("No
@@ -66,6 +69,7 @@ from memdesk.core.slots import (
 )
 from memdesk.core.values import ADDRESS, CLOCK, EMAIL, EVERY, NUMBER, PHONE, TITLED, Value, family, values_in
 from memdesk.core.whose import (
+    CAPITALISED,
     LABEL,
     line_owner,
     names_in_common,
@@ -211,6 +215,8 @@ def refusal(
         return "the person gives another value of this kind later in the conversation"
     if edit.text and _beyond_its_value(fact.text, edit.text):
         return "the new value takes the place of more than the old value of its kind"
+    if _another_holding_it_named(fact, known, place, evidence.message):
+        return "another stored fact holds it too, and the message names that one, not this"
     if edit.text and _left_as_it_was(evidence.sentence, fact.text, _changed(fact.text, edit.text), known):
         return "the sentence also gives a new value the edit leaves as it was"
     return _whose(place, fact, evidence, known) or _which(edit, fact, known, place, evidence, new, household)
@@ -446,6 +452,24 @@ def _beyond_its_value(old: str, new: str) -> bool:
             for at in range(every.start() if every else value.span[0], value.span[1]):
                 rest[at - first] = " "
     return any(word.lower() not in STOPWORDS for word in _WORD.findall("".join(rest)))
+
+
+def _another_holding_it_named(
+    fact: Known, known: Sequence[Known], place: _Place, message: Sequence[str]
+) -> bool:
+    """Another stored fact holds every name of the changed value too, and the message names
+    words of that fact's own and none of this one's: "change the default, no more sabich" is
+    news of `Default lunch order: sabich from Sabich Frishman`, not of `Team lunch: usually
+    Sabich Frishman for everyone`."""
+    names = {name.lower() for name in CAPITALISED.findall(fact.text[place.span[0] : place.span[1]])}
+    said = _stems(" ".join(message))
+    for other in known:
+        if other.number == fact.number or not names or not names <= set(_WORD.findall(other.text.lower())):
+            continue
+        own, others_own = _stems(fact.text) - _stems(other.text), _stems(other.text) - _stems(fact.text)
+        if others_own & said and not own & said:
+            return True
+    return False
 
 
 def _new_value(old: str, new: str) -> str:
