@@ -18,6 +18,9 @@ fi
 output="$(mktemp)"
 heartbeat=""
 finish() {
+    # Only the step's own shell cleans up: a subshell that ran this on its way out would take
+    # the output away before it is shown.
+    [ "$BASHPID" = "$$" ] || return 0
     [ -n "$heartbeat" ] && kill "$heartbeat" 2>/dev/null && wait "$heartbeat" 2>/dev/null
     rm -f "$output"
 }
@@ -34,6 +37,7 @@ elapsed() {
 
 started="$(date +%s)"
 (
+    trap - EXIT
     # Its sleep is ended with it, so no stray sleep outlives the step.
     nap=""
     trap '[ -n "$nap" ] && kill "$nap" 2>/dev/null; exit 0' TERM
