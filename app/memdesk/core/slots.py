@@ -36,7 +36,14 @@ from functools import cache, cached_property, lru_cache
 from itertools import pairwise
 
 from memdesk.core.dates import names_now
-from memdesk.core.whose import CLAUSE_BREAK, SENTENCE_STOP, forwarded_line, named_subject, of_value
+from memdesk.core.whose import (
+    CLAUSE_BREAK,
+    HOUSEHOLD_LABELS,
+    SENTENCE_STOP,
+    forwarded_line,
+    named_subject,
+    of_value,
+)
 
 
 class _Lazy:
@@ -1281,11 +1288,6 @@ _LATER_CUE = _Lazy(
 _AND_CLAUSE = _Lazy(r"[,;:]\s|\s(?:and|but|so|because|while|whereas)\s")
 _AHEAD_WORDS = frozenset({"next", "soon", "upcoming", "tomorrow"})  # words that place a clause later
 _SAID_IN = " (said in "  # ``said_in_mark``
-HOUSEHOLD_LABELS = frozenset({
-    "partner", "wife", "husband", "spouse", "girlfriend", "boyfriend", "fiance", "fiancee", "children",
-    "kids", "son", "sons", "daughter", "daughters", "child", "dog", "cat", "pet", "pets", "mum", "mom",
-    "mother", "dad", "father", "sister", "brother", "parents",
-})  # fmt: skip
 _HOUSEHOLD_NAMED = _Lazy(
     r"\b(?i:partner|wife|husband|spouse|girlfriend|boyfriend|son|daughter|dog|cat|puppy|kitten)"
     r"\s+(?i:called\s+|named\s+)?([A-Z][\w-]+)"

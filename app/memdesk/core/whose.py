@@ -116,10 +116,16 @@ _OBJECT = re.compile(r"(?i:^(?:me|us)$)")  # the person as an object: "she hande
 _RELATION_NAMED = re.compile(r"\b(?i:my|our)\s+(?:[a-z]+\s+){1,2}([A-Z][a-z][\w-]*)")
 # A first name opening a sentence, before what it does: "Jess has moved to Hove".
 _OPENING_NAME = re.compile(r"(?:^|[.!?]\s+)(?:(?i:so|and|but|btw)\s+)?([A-Z][a-z]+)\s+(?=[a-z])")
+# What a profile's label or a name's possessive calls a member of the person's household.
+HOUSEHOLD_LABELS = frozenset({
+    "partner", "wife", "husband", "spouse", "girlfriend", "boyfriend", "fiance", "fiancee", "children",
+    "kids", "son", "sons", "daughter", "daughters", "child", "dog", "cat", "pet", "pets", "mum", "mom",
+    "mother", "dad", "father", "sister", "brother", "parents",
+})  # fmt: skip
 # A name before the relative of theirs the words go on to name ("Reem's cousin, Khaled, has a
 # new number" is the cousin's news, not Reem's).
 _NAME_OF_RELATIVE = re.compile(
-    rf"\b[\w-]+['’]s\s+(?=(?i:(?:{RELATIVE_WORDS}|wife|husband|partner|girlfriend|boyfriend|kid|child|children)s?)\b)"
+    rf"\b[\w-]+['’]s\s+(?=(?i:(?:{RELATIVE_WORDS}|{'|'.join(sorted(HOUSEHOLD_LABELS))})s?)\b)"
 )
 NO_NAME = frozenset(STOPWORDS) | {"new", "old"}  # words that name no one, capitalised or not
 # A relative's news the sentence goes on to make the person's ("my dad had a spare pixel 8 so

@@ -40,7 +40,6 @@ from typing import Literal
 from memdesk.core.dates import MONTHS
 from memdesk.core.search_text import STOPWORDS
 from memdesk.core.slots import (
-    HOUSEHOLD_LABELS,
     LABELS,
     PLURAL_SLOTS,
     SEVERAL_VALUES,
@@ -62,7 +61,7 @@ from memdesk.core.slots import (
     stem,
 )
 from memdesk.core.values import MONEY, values_in
-from memdesk.core.whose import LABEL, doer, owner_before, told_of_another
+from memdesk.core.whose import HOUSEHOLD_LABELS, LABEL, doer, owner_before, told_of_another
 from memdesk.llm.aligned import aligned_updates, value_kinds
 from memdesk.llm.contact_lines import CONTACT_SLOTS, LINE_WORDS, Saying, line_fits
 from memdesk.llm.ended import ended_names

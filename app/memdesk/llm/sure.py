@@ -462,12 +462,14 @@ def _another_holding_it_named(
     news of `Default lunch order: sabich from Sabich Frishman`, not of `Team lunch: usually
     Sabich Frishman for everyone`."""
     names = {name.lower() for name in CAPITALISED.findall(fact.text[place.span[0] : place.span[1]])}
-    said = _stems(" ".join(message))
+    if not names:
+        return False
+    said, this = _stems(" ".join(message)), _stems(fact.text)
     for other in known:
-        if other.number == fact.number or not names or not names <= set(_WORD.findall(other.text.lower())):
+        if other.number == fact.number or not names <= set(_WORD.findall(other.text.lower())):
             continue
-        own, others_own = _stems(fact.text) - _stems(other.text), _stems(other.text) - _stems(fact.text)
-        if others_own & said and not own & said:
+        that = _stems(other.text)
+        if (that - this) & said and not (this - that) & said:
             return True
     return False
 
