@@ -136,6 +136,14 @@ def test_words_joined_by_slashes_are_each_read_as_words():
     assert marked("Notes in docs/zara/days.", said) == ["docs/zara/days"]
 
 
+def test_a_code_of_letters_and_digits_in_a_slashed_list_is_read_as_a_word():
+    said = Sources([("new regime is saving more, so no HRA claim now and 80C proofs no need", AT)], TODAY)
+
+    assert check("Income tax: new regime (no HRA/80C claims)", said) == []
+    assert marked("Income tax: new regime (no HRA/80D claims)", said) == ["HRA/80D"]
+    assert marked("Filed under 2024/05.", said) == ["2024/05"]
+
+
 def test_a_long_word_typed_with_one_letter_wrong_grounds_the_word():
     said = Sources([("new one is dr lindqvist at the cherry tree practise in dalston", TODAY)], TODAY)
     assert check("Dentist: Dr. Lindqvist at Cherry Tree Practice, Dalston", said) == []
@@ -203,6 +211,16 @@ def test_invented_dialogue_is_marked_but_quoted_talk_is_not(sources):
     assert [mark.kind for mark in invented] == [MarkKind.DIALOGUE, MarkKind.DIALOGUE]
     assert describe(invented) == "dialogue not in the conversation: “User: Can you book Bristol?”"
     assert quoted == [] and labels == []
+
+
+def test_a_label_the_stored_line_opens_with_is_its_format_not_talk():
+    """Québec's notaries are "Me" (Maître): the stored line's own label is not a speaker."""
+    said = Sources([("my sister uses me paquette in saint-lambert, she's my notary now", AT)], TODAY)
+    stored = said.with_text("- Notary: Me Lucie Bergeron, Longueuil")
+
+    assert check("- Notary: Me Paquette, Saint-Lambert", stored) == []
+    assert [mark.kind for mark in check("- Notary: Me Paquette, Saint-Lambert", said)] == [MarkKind.DIALOGUE]
+    assert [mark.kind for mark in check("Paquette: I will call you", stored)] == [MarkKind.DIALOGUE]
 
 
 def test_a_quoted_line_with_its_emphasis_dropped_or_cut_short_is_not_invented():
@@ -296,3 +314,24 @@ def test_a_number_said_in_other_groups_or_digit_by_digit_is_the_same_number():
     assert marked("Landline: 496 0771", said) == ["496", "0771"]
     assert marked("Ticket 30 95", said) == ["95"]
 
+
+
+def test_thousands_grouped_by_dots_are_read_both_ways():
+    """Much of the world writes ten thousand "10.000": a model's "10,000" is what was said."""
+    said = Sources([("no sir, 12.000 steps too much, 10.000 only. and 2.5 km walk", AT)], TODAY)
+
+    assert check("Daily step goal 10,000; walks 2.5 km", said) == []
+    assert check("Daily step goal 10.000", Sources([("my goal is 10,000 steps now", AT)], TODAY)) == []
+    assert marked("Daily step goal 11,000", said) == ["11,000"]
+    assert marked("Walks 2,500 km", said) == ["2,500"]
+
+
+def test_a_day_said_alone_is_of_a_month_the_conversation_or_the_stored_line_gives():
+    said = Sources([("I had his birthday as 19 June, but Shaz says it's the 21st!", AT)], TODAY)
+    only_the_day = Sources([("Shaz says his birthday is the 21st, not the 19th!", AT)], TODAY)
+
+    assert check("Jackson: 21 June", said) == []
+    assert marked("Jackson: 21 June", only_the_day) == ["21 June"]
+    assert check("Jackson: 21 June", only_the_day.with_text("Mia: 3 March; Jackson: 19 June")) == []
+    assert marked("Jackson: 21 July", said) == ["21 July"]
+    assert marked("Jackson: 22 June", said) == ["22 June"]

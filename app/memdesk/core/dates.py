@@ -96,8 +96,8 @@ _PATTERN = re.compile(_SOURCE + r"(?! ?\()")  # not again when a date in bracket
 # space before it: not the person's words.
 WRITTEN_DATE = re.compile(r" ?\((?:the (?:week|weekend) of )?(?:\d{1,2} )?(?:[A-Z][a-z]+ )?\d{4}\)")
 _ONWARDS = re.compile(
-    r"\b(?:from now on|from this (?:day|moment|point) (?:on|onwards?|forward)|henceforth|hereafter|"
-    r"as of now|starting now|going forward)\b"
+    r"\b(?:from (?:now|here|this (?:day|moment|point)) (?:on(?: out)?|onwards?|forward)|henceforth|"
+    r"hereafter|as of now|starting now|going forward)\b"
 )
 _ONSET = re.compile(r"\b(?:from|as of|starting|beginning|effective)\s+$", re.IGNORECASE)
 # Any day will do to compare a relative date with the day it is said: each is relative to it.

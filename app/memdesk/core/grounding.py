@@ -11,10 +11,12 @@ Comparing with care, so faithful text passes:
 - numbers compare by value, whether the source wrote them in digits or words ("three"),
   and a quantity may use another unit of the same kind ("2 hours" ~ "120 minutes"); a
   number of six digits or more compares by its digits, however grouped or spoken
-  ("0113 4960771" ~ "0113 496 0771", "oh 7 9 0 0…" ~ "07900…");
+  ("0113 4960771" ~ "0113 496 0771", "oh 7 9 0 0…" ~ "07900…"); thousands grouped by dots
+  read both ways ("10.000" ~ "10,000");
 - dates compare by day, month and year as far as the text gives them ("May 2023" ~
   "6 May 2023", "2023-05-06"), and the conversation's relative dates count as the absolute
-  dates ``core.dates`` makes of them ("last month" in November 2026 ~ "October 2026");
+  dates ``core.dates`` makes of them ("last month" in November 2026 ~ "October 2026"), and a
+  day said alone is of any month they give ("19 June … no, it's the 21st" ~ "21 June");
 - the messages' own days and times, and today, count as said.
 
 Text in another language is checked the same way: names and numbers are compared as
@@ -85,6 +87,8 @@ _TIME = (
 # The languages besides English whose number words text2num reads (English is read here).
 _OTHER_LANGUAGES = ("fr", "es", "pt", "de", "nl", "it", "da")
 _WRITTEN_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_DOT_GROUPED = re.compile(r"\d{1,3}(?:\.\d{3})+")
+_ORDINAL_DAY = re.compile(r"(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)", re.IGNORECASE)
 _NUMBER = r"(?<![\w.])[$£€]?(?P<n>\d+(?:,\d{3})*(?:\.\d+)?)(?P<k>k\b)?(?:%|st|nd|rd|th)?(?![\w.]\d)"
 
 
@@ -305,9 +309,10 @@ _CLIPPED_SHARE = 0.4
 # A word typed with one letter wrong, added or left out ("practise", "adress") is the word
 # spelt right, when it is long enough that one letter does not make another word of it.
 _MISTYPED_MIN = 7
-# Words joined by slashes, none of them a path's part ("Wed/Thu/Fri", "won/month"): each
-# word is read as written alone.
-_SLASHED_WORDS = re.compile(r"[^\W\d_]+(?:/[^\W\d_]+)+")
+# Words joined by slashes, none of them a path's part ("Wed/Thu/Fri", "won/month", "HRA/80C"):
+# each word is read as written alone. Each holds a letter: "2024/05" is no list of words.
+_SLASHED_PART = r"(?=\w*[^\W\d_])[^\W_]+"
+_SLASHED_WORDS = re.compile(rf"{_SLASHED_PART}(?:/{_SLASHED_PART})+")
 
 
 @dataclass(frozen=True)
@@ -373,6 +378,8 @@ class Sources:
         self.numbers: set[float] = set()
         self.read_when_asked: tuple[_ReadWhenAsked, ...] = ()
         self.bare_numbers: set[float] = set()  # said with no unit after them: "7 till 5", "at two"
+        self.days_alone: set[int] = set()  # days of a month said without it: "it's the 21st"
+        self.labels: set[str] = set()  # the labels a stored text's lines open with: "Notary:"
         self.quantities: set[tuple[str, float]] = set()
         self.dates: set[_Date] = set()
         self.digit_runs = " "  # every run of digits said, its digits alone, each between spaces
@@ -415,13 +422,15 @@ class Sources:
             if kind == "quote":
                 self._add_specifics(_quoted_text(match))
             elif kind == "number":
-                value = _value(match)
-                self.numbers.add(value)
+                values = _values(match)
+                self.numbers |= values
                 unit = _unit(text, match.end())
                 if unit:
-                    self.quantities.add((unit[0], value * unit[1]))
+                    self.quantities |= {(unit[0], value * unit[1]) for value in values}
                 else:
-                    self.bare_numbers.add(value)
+                    self.bare_numbers |= values
+                if _ORDINAL_DAY.fullmatch(match.group()):
+                    self.days_alone.add(int(match.group("n")))
             elif kind == "time":
                 self.minutes |= _times_meant(match)
             elif kind in _DATE_KINDS:
@@ -471,9 +480,12 @@ class Sources:
             return self
         other = object.__new__(Sources)
         other.__dict__ = {
-            key: (set(value) if isinstance(value, set) else value) for key, value in self.__dict__.items()
+            key: (set(value) if isinstance(value, set) else value)
+            for key, value in self.__dict__.items()
+            if key != "plain_words"  # made again from the longer text when asked
         }
         other._add(text)
+        other.labels |= {match.group("who").lower() for match in _SPEAKER.finditer(text)}
         said = self.prompt_shingles & _shingles(_flatten(text))
         if said:  # the stored text says some of the instructions' words itself
             other.prompt_shingles = self.prompt_shingles - said
@@ -636,7 +648,7 @@ def _addresses(text: str) -> list[re.Match[str]]:
 def _grounded(match: re.Match[str], text: str, sources: Sources, numbered: set[int]) -> bool:
     kind = match.lastgroup
     if kind == "path" and _SLASHED_WORDS.fullmatch(match.group()):
-        return all(_word_grounded(word, sources) for word in match.group().split("/"))
+        return all(_slashed_word_grounded(word, sources) for word in match.group().split("/"))
     if kind in _ADDRESSES:
         return _flatten(match.group()) in sources.flat
     if kind == "quote":
@@ -647,11 +659,11 @@ def _grounded(match: re.Match[str], text: str, sources: Sources, numbered: set[i
         line_start = text.rfind("\n", 0, match.start()) + 1
         if line_start in numbered and not text[line_start : match.start()].strip():
             return True  # a list's own numbering
-        value = _value(match)
-        if sources.said_number(value):
+        values = _values(match)
+        if any(sources.said_number(value) for value in values):
             return True
         unit = _unit(text, match.end())
-        return unit is not None and (unit[0], value * unit[1]) in sources.quantities
+        return unit is not None and any((unit[0], value * unit[1]) in sources.quantities for value in values)
     return any(_date_known(found, sources) for found in _dates(match))
 
 
@@ -664,7 +676,7 @@ def _date_known(found: _Date, sources: Sources) -> bool:
     return any(
         (found.year is None or found.year == known.year)
         and (found.month is None or found.month == known.month)
-        and (found.day is None or found.day == known.day)
+        and (found.day is None or found.day == known.day or found.day in sources.days_alone)
         for known in sources.dates
     )
 
@@ -753,6 +765,14 @@ def _value(match: re.Match[str]) -> float:
     return value * 1000 if match.group("k") else value
 
 
+def _values(match: re.Match[str]) -> set[float]:
+    """What a number match may mean: as read, and grouped by dots in the way much of the world
+    writes thousands ("10.000", "1.250.000"), which reads as a decimal too."""
+    raw = match.group("n")
+    grouped = {float(raw.replace(".", ""))} if _DOT_GROUPED.fullmatch(raw) else set()
+    return {_value(match)} | {value * 1000 if match.group("k") else value for value in grouped}
+
+
 def _value_of(raw: str) -> float:
     return float(raw.replace(",", ""))
 
@@ -830,6 +850,14 @@ def _word_grounded(word: str, sources: Sources) -> bool:
         or _cut_short(lower, sources)
         or _mistyped(lower, sources)
     )
+
+
+def _slashed_word_grounded(word: str, sources: Sources) -> bool:
+    """A word of a slashed list: a word as ``_word_grounded`` reads it, or a code of letters and
+    digits ("80C") the sources write as one word."""
+    if word.isalpha():
+        return _word_grounded(word, sources)
+    return f" {word.lower()} " in sources.plain_words
 
 
 def _mistyped(word: str, sources: Sources) -> bool:
@@ -940,7 +968,9 @@ def _dialogue(text: str, sources: Sources) -> list[Mark]:
     for match in _SPEAKER.finditer(text):
         who = match.group("who").lower()
         if who not in _SPEAKER_ROLES and (
-            _stem(who) in sources.prompt_stems or not _FIRST_PERSON.search(match.group("said"))
+            _stem(who) in sources.prompt_stems
+            or who in sources.labels  # the stored line's own label ("Notary: Me Paquette")
+            or not _FIRST_PERSON.search(match.group("said"))
         ):
             continue
         turns = _INLINE_SPEAKER.split(match.group("said"))

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memdesk.core.dates import WRITTEN_DATE
+from memdesk.core.dates import WRITTEN_DATE, names_now
 from memdesk.core.slots import LATER, SUPPOSED, claims_in, household_names, mood_at, stem
 from memdesk.core.whose import (
     CAPITALISED,
@@ -314,16 +314,17 @@ def _now_then_later(text: str, start: int, end: int, at: int) -> bool:
 
 
 def _modal_from_now(clause: str, at: int) -> bool:
-    """The clause's only plan is a modal that "until" bounds or that ends something from now:
-    it holds from now ("I'll do saturdays myself til after christmas", "I won't need the car
-    anymore"), unless something else in it is later ("from next April …")."""
+    """The clause's only plan is a modal that "until" bounds, that ends something from now or
+    that holds from the moment it is said on: it holds from now ("I'll do saturdays myself til
+    after christmas", "I won't need the car anymore", "that's where I'll be from here on"),
+    unless something else in it is later ("from next April …")."""
     modal = _MODAL.search(clause) or _NEGATED_MODAL.search(clause)
     if modal is None:
         return False
     # "won't have the new car until June": the change comes then
     until = _UNTIL.search(clause, modal.end()) and not _NEGATED_MODAL.match(clause, modal.start())
     # the start may come before the modal or after it ("from this month the salary will go…")
-    if not until and not _ENDS_FROM_NOW.search(clause):
+    if not until and not _ENDS_FROM_NOW.search(clause) and not names_now(clause):
         return False
     blank = clause[: modal.start()] + " " * len(modal.group()) + clause[modal.end() :]
     return not mood_at(blank, at)

@@ -122,6 +122,10 @@ def update(text: str, evidence: str) -> Edit:
         ("from this month the rent will go out of my Monzo account, Barclays is closed",
          "Rent paid from the Barclays account", "Rent paid from the Monzo account",
          "from this month the rent will go out of my Monzo account"),
+        ("Marlinton's down to three tables. So Lewisburg is where I'll be of a Saturday from here on.",
+         "Sells honey at the Marlinton market on Saturdays",
+         "Sells honey at the Lewisburg market on Saturdays",
+         "So Lewisburg is where I'll be of a Saturday from here on."),
     ],
 )  # fmt: skip
 def test_a_change_the_person_states_passes(said, before, after, evidence):
@@ -161,6 +165,9 @@ def test_a_change_the_person_states_passes(said, before, after, evidence):
         ("from next April I'll do saturdays myself till christmas", "Staff: Kieran (Saturdays)",
          "Staff: covers Saturdays herself", "from next April I'll do saturdays myself till christmas",
          "Not applied: a plan or a later date, not a change yet"),
+        ("if the Lewisburg folks take me, that's where I'll be of a Saturday from here on",
+         "Sells honey at the Marlinton market", "Sells honey at the Lewisburg market",
+         "that's where I'll be of a Saturday from here on", "Not applied: a supposition, not a change"),
         ("I won't have the new car until June", "Drives a 2014 Skoda", "Drives a new car",
          "I won't have the new car until June", "Not applied: a plan or a later date, not a change yet"),
         # a condition governs the clause after it
