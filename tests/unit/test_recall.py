@@ -228,6 +228,15 @@ def test_prompt_ranks_entries_and_paragraphs_on_one_scale(memdesk_app):
     assert lines[0] == "- user/facts: Ada's Kenya beans come from Nairobi roasters"
 
 
+def test_owning_something_is_what_a_question_about_it_asks(memdesk_app):
+    """"Own" is no filler: "Does Hugh own a boat?" asks about the fact that he owns one."""
+    app = memdesk_app
+    app.documents.set("user/facts", "- Owns 'Kittiwake', a Contessa 32\n- Holds Yachtmaster Offshore")
+
+    assert prompt_lines(app, "Does Hugh own a boat?") == ["- user/facts: Owns 'Kittiwake', a Contessa 32"]
+    assert query_words("Do I own my own flat?") == ["own", "flat"]
+
+
 def test_trigram_index_follows_updates_deletes_and_documents(entries):
     entries.entries.upsert("tokyo", "大阪の天気は雨です")
     assert keys(entries.recall.entries("東京")) == []

@@ -101,7 +101,6 @@ STOPWORDS = frozenset(
         "ours",
         "out",
         "over",
-        "own",
         "same",
         "she",
         "should",
