@@ -335,3 +335,14 @@ def test_a_day_said_alone_is_of_a_month_the_conversation_or_the_stored_line_give
     assert check("Jackson: 21 June", only_the_day.with_text("Mia: 3 March; Jackson: 19 June")) == []
     assert marked("Jackson: 21 July", said) == ["21 July"]
     assert marked("Jackson: 22 June", said) == ["22 June"]
+
+
+def test_two_numbers_said_in_words_are_also_hundreds_as_prices_and_years_are_said():
+    said = Sources([("a garage spot, three ten a month. twelve fifty for the insurance", AT)], TODAY)
+
+    assert check("Garage spot: $310 a month; insurance £1,250 a year", said) == []
+    assert check("Born 1999", Sources([("i was born nineteen ninety-nine", AT)], TODAY)) == []
+    # each group is still a number of its own, and other hundreds are still marked
+    assert check("3 spots, 10 a month", said) == []
+    assert marked("Garage spot: $311 a month", said) == ["$311"]
+    assert marked("23 times", Sources([("two three times a week", AT)], TODAY)) == ["23"]

@@ -12,7 +12,8 @@ Comparing with care, so faithful text passes:
   and a quantity may use another unit of the same kind ("2 hours" ~ "120 minutes"); a
   number of six digits or more compares by its digits, however grouped or spoken
   ("0113 4960771" ~ "0113 496 0771", "oh 7 9 0 0…" ~ "07900…"); thousands grouped by dots
-  read both ways ("10.000" ~ "10,000");
+  read both ways ("10.000" ~ "10,000"), and two groups said in words also as hundreds, the
+  way prices and years are said ("three ten a month" ~ "$310", "nineteen ninety-nine");
 - dates compare by day, month and year as far as the text gives them ("May 2023" ~
   "6 May 2023", "2023-05-06"), and the conversation's relative dates count as the absolute
   dates ``core.dates`` makes of them ("last month" in November 2026 ~ "October 2026"), and a
@@ -457,6 +458,10 @@ class Sources:
             following = words[index + 1] if index + 1 < len(words) else ""
             if word in _NUMBER_WORDS and following in _NUMBER_WORDS and _NUMBER_WORDS[following] < 10:
                 value += _NUMBER_WORDS[following]  # "twenty five"
+            hundreds = _said_in_hundreds(words, index)
+            if hundreds is not None:  # "three ten a month", "nineteen ninety-nine"
+                self.numbers.add(hundreds)
+                self.bare_numbers.add(hundreds)
             if following in _SCALES:
                 value *= _SCALES[following]
             self.numbers.add(value)
@@ -748,6 +753,30 @@ def _hour_said(match: re.Match[str], sources: Sources) -> bool:
     if int(minutes or 0):
         return False
     return (int(hour) - 1) % 12 + 1 in sources.bare_numbers
+
+
+def _number_group(words: list[str], index: int) -> tuple[int, int] | None:
+    """The whole number below a hundred said in words from ``index`` ("seven", "ninety nine")
+    and how many words it takes."""
+    value = _NUMBER_WORDS.get(words[index]) if index < len(words) else None
+    if value is None:
+        return None
+    units = _NUMBER_WORDS.get(words[index + 1]) if index + 1 < len(words) else None
+    if value >= 20 and value % 10 == 0 and units is not None and 0 < units < 10:
+        return value + units, 2
+    return value, 1
+
+
+def _said_in_hundreds(words: list[str], index: int) -> int | None:
+    """A number said as two groups, the way prices and years are ("three ten" for 310, "twelve
+    fifty" for 1,250, "nineteen ninety-nine"): read as hundreds and the rest, besides each."""
+    first = _number_group(words, index)
+    if first is None or not 1 <= first[0] <= 99:
+        return None
+    second = _number_group(words, index + first[1])
+    if second is None or not 10 <= second[0] <= 99:
+        return None
+    return first[0] * 100 + second[0]
 
 
 def _said_number(said: str) -> int | None:
