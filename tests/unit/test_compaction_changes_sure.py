@@ -362,3 +362,20 @@ def test_news_of_another_fact_that_holds_the_same_name_is_not_this_ones():
     # naming this fact's own words keeps it sure
     said = "No more Pho Saigon for the team lunch, everyone's bored of it."
     assert decided([lunch, order], 1, marked, said, said).sure
+
+
+def test_a_value_the_sentence_gives_one_line_is_not_also_suggested_for_another():
+    known = stored(
+        "- Chair rent at the shop: $1,400/month to Gino via Zelle",
+        "- Home rent $1,350/month to landlord, paid by check",
+    )
+    said = "Gino raised chair rent to $1,550."
+    chair = Edit("update", 1, "- Chair rent at the shop: $1,550/month to Gino via Zelle", "", evidence=said)
+    home = Edit("update", 2, "- Home rent $1,550/month to landlord, paid by check", "", evidence=said)
+
+    decisions = offline_decided([chair, home], sentences(said), known)
+
+    assert [(edit.target, edit.sure) for edit in decisions] == [(1, True)]
+    # alone, the guess at the home rent is still shown as a suggestion, for the person to judge
+    (alone,) = offline_decided([home], sentences(said), known)
+    assert alone.target == 2 and not alone.sure

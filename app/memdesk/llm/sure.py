@@ -52,7 +52,7 @@ with the sentence before it.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
 
@@ -163,7 +163,22 @@ def offline_decided(edits: Sequence[Edit], said: Sequence[Said], known: Sequence
             why = f"May be out of date: “{fact.text}” — the person said: “{edit.evidence}” ({reason})"
             edit = replace(edit, sure=False, why=why)
         decided.append(edit)
-    return decided
+    return _one_line_a_value(decided, by_number)
+
+
+def _one_line_a_value(edits: list[Edit], by_number: Mapping[int, Known]) -> list[Edit]:
+    """``edits`` without the suggestions that write a value a sure edit of the same sentence
+    already writes into another line: the sentence gave it to that line ("Gino raised chair
+    rent to $1,550" is not also the home rent). A fact stored twice is then listed by Memory
+    health, not rewritten on a guess."""
+
+    def written(edit: Edit) -> tuple[str, str]:
+        fact = by_number.get(edit.target) if edit.target is not None else None
+        value = _new_value(fact.text, edit.text) if fact is not None and edit.action == "update" else ""
+        return edit.evidence, value
+
+    sure = {written(edit) for edit in edits if edit.sure and edit.action == "update"}
+    return [edit for edit in edits if edit.sure or not written(edit)[1] or written(edit) not in sure]
 
 
 def _earlier(said: Sequence[Said], at: int) -> str:
