@@ -379,3 +379,16 @@ def test_a_value_the_sentence_gives_one_line_is_not_also_suggested_for_another()
     # alone, the guess at the home rent is still shown as a suggestion, for the person to judge
     (alone,) = offline_decided([home], sentences(said), known)
     assert alone.target == 2 and not alone.sure
+
+
+def test_a_title_before_another_name_does_not_name_the_lines_owner():
+    """"Sister Carole" is not "Sister Micheline": the title belongs to the name it stands before."""
+    known = stored("- Sister Micheline (choir director): 305-555-0129", "- Pastor Jean: 305-555-0177")
+    told = ("Sister Carole, the pastor wife, she get a new phone.", "Her number now is 305-555-0163.")
+    edit = decided(known, 1, "- Sister Micheline (choir director): 305-555-0163", told[1], *told)
+    assert reason(edit) == "the stored line is someone else's and the person does not name them there"
+    # her own name, or the title alone, still names her
+    named = "Sister Micheline got a new phone, her number is 305-555-0163."
+    assert decided(known, 1, "- Sister Micheline (choir director): 305-555-0163", named, named).sure
+    titled = ("Sister got a new phone.", "Her number now is 305-555-0163.")
+    assert decided(known, 1, "- Sister Micheline (choir director): 305-555-0163", titled[1], *titled).sure

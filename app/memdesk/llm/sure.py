@@ -84,6 +84,8 @@ from memdesk.llm.changes import Edit, Known, Said, offline_changes
 _SELF_DESCRIBING = frozenset({PHONE, EMAIL, ADDRESS, TITLED})
 _WORD = re.compile(r"[^\W\d_][\w'’-]*|\d+[a-z]*")
 _CONTRACTED = re.compile(r"['’](?:s|re|ll|d|ve|m)$")
+# A word before a capitalised name, as a title or what someone is ("Sister Carole", "Uncle Bob").
+_TITLED = re.compile(r"\b([A-Za-z]+)\s+([A-Z][^\W\d_]+)")
 _CLAUSE_BREAK = re.compile(r"[,;]\s|\s[—–-]\s|\s(?:and|but|so)\s")
 _MIN_VALUE = 3  # characters of a value looked for in other facts
 _OPENING_WORDS = 3  # a line's subject, whose it is: "Grandma Zainab's number", "Dad takes …"
@@ -367,9 +369,8 @@ def _whose(place: _Place, fact: Known, evidence: _Evidence, known: Sequence[Know
     """Why the value is not the person's to change this way: someone else's line the person
     does not name, or the person's own line and someone else's news, when the message names
     nothing the line names (``core.whose.names_in_common``)."""
-    if place.owner and not place.owner & _stems(
-        without_relatives_named(f"{evidence.earlier} {evidence.sentence}")
-    ):
+    said = without_relatives_named(f"{evidence.earlier} {evidence.sentence}")
+    if place.owner and not place.owner & _stems(_without_others_titled(said, place.owner)):
         return "the stored line is someone else's and the person does not name them there"
     if (
         not place.owner
@@ -378,6 +379,17 @@ def _whose(place: _Place, fact: Known, evidence: _Evidence, known: Sequence[Know
     ):
         return "the sentence tells of someone else, not the person"
     return ""
+
+
+def _without_others_titled(said: str, owner: frozenset[str]) -> str:
+    """``said`` without each word of ``owner`` that stands as the title of another name ("Sister
+    Carole" names Carole, not the line's "Sister Micheline"; "Uncle Bob" is not "Uncle Tom")."""
+
+    def other(match: re.Match[str]) -> str:
+        title, name = match.group(1), match.group(2)
+        return name if stem(title.lower()) in owner and stem(name.lower()) not in owner else match.group()
+
+    return _TITLED.sub(other, said)
 
 
 def _which(
