@@ -789,17 +789,13 @@ def _said_number(said: str) -> int | None:
     return sum(_NUMBER_WORDS[word] for word in words)
 
 
-def _value(match: re.Match[str]) -> float:
-    value = _value_of(match.group("n"))
-    return value * 1000 if match.group("k") else value
-
-
 def _values(match: re.Match[str]) -> set[float]:
     """What a number match may mean: as read, and grouped by dots in the way much of the world
     writes thousands ("10.000", "1.250.000"), which reads as a decimal too."""
     raw = match.group("n")
-    grouped = {float(raw.replace(".", ""))} if _DOT_GROUPED.fullmatch(raw) else set()
-    return {_value(match)} | {value * 1000 if match.group("k") else value for value in grouped}
+    readings = {_value_of(raw)} | ({float(raw.replace(".", ""))} if _DOT_GROUPED.fullmatch(raw) else set())
+    scale = 1000 if match.group("k") else 1
+    return {value * scale for value in readings}
 
 
 def _value_of(raw: str) -> float:

@@ -127,6 +127,8 @@ HOUSEHOLD_LABELS = frozenset({
 _NAME_OF_RELATIVE = re.compile(
     rf"\b[\w-]+['’]s\s+(?=(?i:(?:{RELATIVE_WORDS}|{'|'.join(sorted(HOUSEHOLD_LABELS))})s?)\b)"
 )
+# A word before a capitalised name, as a title or what someone is ("Sister Carole", "Uncle Bob").
+_WORD_BEFORE_NAME = re.compile(r"\b([A-Za-z]+)\s+([A-Z][^\W\d_]+)")
 NO_NAME = frozenset(STOPWORDS) | {"new", "old"}  # words that name no one, capitalised or not
 # A relative's news the sentence goes on to make the person's ("my dad had a spare pixel 8 so
 # thats me now", "…and her old Kindle is mine now"). "That's me" ends its clause, or "now"
@@ -454,6 +456,18 @@ def names_in_common(stored: str, said: str) -> bool:
         if found.group().lower() not in _NO_NAME and not _OPENS.search(stored, 0, found.start())
     }
     return bool(named & set(CAPITALISED.findall(without_relatives_named(said))))
+
+
+def without_others_titled(text: str, owner: frozenset[str], form: Callable[[str], str]) -> str:
+    """The text without each word of ``owner`` (in its ``form``, as ``line_owner`` gives it)
+    that stands as the title of another name: "Sister Carole" names Carole, not a line's
+    "Sister Micheline"; "Uncle Bob" is not "Uncle Tom"."""
+
+    def other(match: re.Match[str]) -> str:
+        title, name = match.group(1), match.group(2)
+        return name if form(title.lower()) in owner and form(name.lower()) not in owner else match.group()
+
+    return _WORD_BEFORE_NAME.sub(other, text)
 
 
 def without_relatives_named(text: str) -> str:

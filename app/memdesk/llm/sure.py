@@ -76,6 +76,7 @@ from memdesk.core.whose import (
     only_relation,
     reported,
     tells_of_another,
+    without_others_titled,
     without_relatives_named,
 )
 from memdesk.llm.changes import Edit, Known, Said, offline_changes
@@ -84,8 +85,6 @@ from memdesk.llm.changes import Edit, Known, Said, offline_changes
 _SELF_DESCRIBING = frozenset({PHONE, EMAIL, ADDRESS, TITLED})
 _WORD = re.compile(r"[^\W\d_][\w'’-]*|\d+[a-z]*")
 _CONTRACTED = re.compile(r"['’](?:s|re|ll|d|ve|m)$")
-# A word before a capitalised name, as a title or what someone is ("Sister Carole", "Uncle Bob").
-_TITLED = re.compile(r"\b([A-Za-z]+)\s+([A-Z][^\W\d_]+)")
 _CLAUSE_BREAK = re.compile(r"[,;]\s|\s[—–-]\s|\s(?:and|but|so)\s")
 _MIN_VALUE = 3  # characters of a value looked for in other facts
 _OPENING_WORDS = 3  # a line's subject, whose it is: "Grandma Zainab's number", "Dad takes …"
@@ -179,8 +178,9 @@ def _one_line_a_value(edits: list[Edit], by_number: Mapping[int, Known]) -> list
         value = _new_value(fact.text, edit.text) if fact is not None and edit.action == "update" else ""
         return edit.evidence, value
 
-    sure = {written(edit) for edit in edits if edit.sure and edit.action == "update"}
-    return [edit for edit in edits if edit.sure or not written(edit)[1] or written(edit) not in sure]
+    values = [written(edit) for edit in edits]
+    sure = {value for edit, value in zip(edits, values, strict=True) if edit.sure and value[1]}
+    return [edit for edit, value in zip(edits, values, strict=True) if edit.sure or value not in sure]
 
 
 def _earlier(said: Sequence[Said], at: int) -> str:
@@ -370,7 +370,7 @@ def _whose(place: _Place, fact: Known, evidence: _Evidence, known: Sequence[Know
     does not name, or the person's own line and someone else's news, when the message names
     nothing the line names (``core.whose.names_in_common``)."""
     said = without_relatives_named(f"{evidence.earlier} {evidence.sentence}")
-    if place.owner and not place.owner & _stems(_without_others_titled(said, place.owner)):
+    if place.owner and not place.owner & _stems(without_others_titled(said, place.owner, stem)):
         return "the stored line is someone else's and the person does not name them there"
     if (
         not place.owner
@@ -379,17 +379,6 @@ def _whose(place: _Place, fact: Known, evidence: _Evidence, known: Sequence[Know
     ):
         return "the sentence tells of someone else, not the person"
     return ""
-
-
-def _without_others_titled(said: str, owner: frozenset[str]) -> str:
-    """``said`` without each word of ``owner`` that stands as the title of another name ("Sister
-    Carole" names Carole, not the line's "Sister Micheline"; "Uncle Bob" is not "Uncle Tom")."""
-
-    def other(match: re.Match[str]) -> str:
-        title, name = match.group(1), match.group(2)
-        return name if stem(title.lower()) in owner and stem(name.lower()) not in owner else match.group()
-
-    return _TITLED.sub(other, said)
 
 
 def _which(
@@ -462,8 +451,7 @@ def _beyond_its_value(old: str, new: str) -> bool:
     cell)" rewritten as "304-555-0172" drops the landline and what qualified it); words such as
     "on" or "every" aside ("on Sundays" rewritten as "Saturdays")."""
     start, end = _changed(old, new)
-    stop = len(new) - (len(old) - end)
-    written = [v for v in values_in(new) if v.span[0] <= start and stop <= v.span[1]]
+    written = _values_written(old, new, start, end)
     if len(written) != 1 or written[0].kind == NUMBER:
         return False
     kind = family(written[0].kind)
@@ -507,11 +495,16 @@ def _new_value(old: str, new: str) -> str:
     if not new:
         return ""
     start, end = _changed(old, new)
+    written = _values_written(old, new, start, end)
+    if written:
+        return new[written[0].span[0] : written[0].span[1]]
+    return new[start : len(new) - (len(old) - end)]
+
+
+def _values_written(old: str, new: str, start: int, end: int) -> list[Value]:
+    """The values of ``new`` that hold the whole of what it writes in place of ``old[start:end]``."""
     stop = len(new) - (len(old) - end)
-    for value in values_in(new):
-        if value.span[0] <= start and stop <= value.span[1]:
-            return new[value.span[0] : value.span[1]]
-    return new[start:stop]
+    return [value for value in values_in(new) if value.span[0] <= start and stop <= value.span[1]]
 
 
 def _place_at(number: int, text: str, changed: tuple[int, int], household: frozenset[str]) -> _Place:
