@@ -38,6 +38,11 @@ def said(text: str, span: tuple[int, int]) -> str:
         ("Grandma June lives in Stockport now", "Stockport", "Grandma"),
         ("Noah's school is St Mary's now", "St Mary", "Noah"),
         ("my sis got a new job at Aldi", "Aldi", "sis"),
+        # relatives' words built from kin: grand-, great-, step-, god-, half-, -in-law
+        ("My grandson Caleb drove down in his brand-new Ford pickup", "Ford", "grandson"),
+        ("my great-granddaughter starts at Ridgeway Primary", "Ridgeway", "great-granddaughter"),
+        ("my stepdad moved to Hove", "Hove", "stepdad"),
+        ("my son-in-law got a job at Aldi", "Aldi", "son-in-law"),
     ],
 )
 def test_a_relatives_news_is_theirs_and_names_them(text, value, naming):

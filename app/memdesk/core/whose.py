@@ -57,10 +57,15 @@ class Whose:
 
 UNKNOWN = Whose()
 
-FAMILY_WORDS = (
-    r"sister|brother|mum|mom|mother|dad|father|parents|son|daughter|cousin|aunt|auntie|uncle|"
-    r"grandma|grandpa|grandmother|grandfather|granny|gran|nan|nana|grandad|niece|nephew|"
-    r"(?:mother|father|sister|brother)-in-law|in-laws|stepmum|stepmom|stepdad|"
+# The kin English builds relatives' words from, and how it builds them: "grandson",
+# "great-granddaughter", "stepdad", "goddaughter", "half-brother", "son-in-law".
+_KIN_STEMS = (
+    r"son|daughter|child|children|kids?|mother|father|mum|mom|dad|ma|pa|parents?|sister|brother|niece|nephew"
+)
+_KIN_BUILT = rf"(?:great-?)*(?:grand|step|god|half-?)(?:{_KIN_STEMS})|(?:{_KIN_STEMS})-in-law"
+FAMILY_WORDS = (  # the built words first: "son-in-law" is not "son"
+    rf"{_KIN_BUILT}|sister|brother|mum|mom|mother|dad|father|parents|son|daughter|cousin|aunt|auntie|"
+    r"uncle|granny|gran|nan|nana|grandad|niece|nephew|in-laws|"
     # short and dialect forms, and the words of other languages people mix into English
     r"sis|bro|maw|mam|mammy|mama|mammi|papa|tía|tia|tío|tio|prima|primo|abuela|abuelo"
 )
