@@ -336,6 +336,9 @@ def test_a_question_asking_for_a_contact_finds_the_paragraph_holding_one_of_its_
     asked = [
         ("What's my phone number now?", "Main line: 0708 558 2190 (Airtel)"),
         ("What is my email?", "Writes from rita.okafor@proton.me"),
+        # a number someone is reached on is a phone number
+        ("What number should dispatch call to reach me?", "Main line: 0708 558 2190 (Airtel)"),
+        ("Which number do I text?", "Main line: 0708 558 2190 (Airtel)"),
     ]
     for question, line in asked:
         hits = app.recall.for_prompt(question, "user", 3, app.now(), ReadScope())[0]

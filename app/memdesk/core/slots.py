@@ -563,6 +563,7 @@ LABELS: dict[str, str] = {
     "phone": "phone",
     "mobile": "phone_number",
     "cell": "phone_number",
+    "cellphone": "phone_number",
     "phone number": "phone_number",
     "email": "email",
     "e-mail": "email",

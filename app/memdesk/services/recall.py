@@ -92,6 +92,12 @@ _PER_PERIOD = {
 # whatever it is labelled ("Main line: 0708 558 2190", "Tenancy at 9 Marlowe Court"): the
 # slots that ask for one, and the kind of value that fills each.
 _CONTACT_SLOTS = {"phone_number": PHONE, "email": EMAIL, "address": ADDRESS, "home": ADDRESS}
+# A question asking for the number someone is reached on asks for a phone number, whatever
+# the line is labelled ("What number should dispatch call?" and "Mobile: 07700 900478"): the
+# words that say how they are reached.
+_REACHED_BY = frozenset(
+    {"call", "ring", "reach", "text", "phone", "dial", "contact", "message", "whatsapp", "sms"}
+)
 # A question about the person's medicines ("What diabetes meds am I on?") is answered, the same
 # way, by a paragraph giving a dose ("Metformin 1g bd + gliclazide 40mg mornings"): the words
 # that ask for one, and the kind of value a dose is.
@@ -274,6 +280,8 @@ class Recall:
         depth = max(limit, CANDIDATES) + len(scope.private_entries)
         slots = asked_slots(message)
         contacts = frozenset(_CONTACT_SLOTS[slot] for slot in slots if slot in _CONTACT_SLOTS)
+        if "number" in terms.words and _REACHED_BY & set(terms.words):
+            contacts |= {PHONE}
         kinds = contacts | {_DOSE} if _ASKING_DOSE & set(terms.words) else contacts
         with self.ctx.store.read(consistent=False, within=session) as session:
             lists, answers = self._entry_lists(session, terms, params, depth)
