@@ -65,10 +65,12 @@ _DETAIL = re.compile(r"[\W\d_]*(?:[A-Z][a-z]+(?<!s)(?:ed|s)|[A-Za-z]+-[a-z]+)\b(
 # saturdays myself til after christmas"; "won't … until" puts the change later) or when it ends
 # something from now ("I will no longer be needing the parking space", "won't need it anymore").
 _MODAL = re.compile(r"(?i:\b(?:will|shall|gonna)\b|['’]ll\b|\bgoing\s+to\b)")
-# A modal of the listener's ("So you'll want my new address: …"): what they will do with the
-# news, not when the person's change holds.
+# A modal of the listener's ("So you'll want my new address: …", "As you may recall, …"): what
+# they will do with the news or already know, not when the person's change holds, nor a
+# supposition of theirs.
 _LISTENERS_MODAL = re.compile(
-    r"(?i:\b(?:you|u)(?:\s*['’]ll|\s+(?:will|shall)|\s*['’]re\s+going\s+to|\s+are\s+going\s+to)\b)"
+    r"(?i:\b(?:you|u)(?:\s*['’]ll|\s+(?:will|shall|may|might|can|could|must|should|would)"
+    r"|\s*['’]re\s+going\s+to|\s+are\s+going\s+to)\b)"
 )
 # An aside to the listener about the telling, closed by a stop of its own ("…by the sea, would
 # you believe — he and Carys bought…", "if you must know, I left"): its modal or "if" is the
@@ -105,8 +107,8 @@ _WILL_NOUN = re.compile(
     r"(?(owner)|(?=\s+(?:over|to|is|was|has|had)\b(?!-))))"
 )
 # Words that give the quote no mood of the person's, each blanked where it stands (its group
-# ``blank`` when it has one).
-_MOODLESS = (_LISTENERS_MODAL, _TELLING_ASIDE, _WANT_TO, _SUFFICES, _TELLING_MODAL, _WILL_NOUN)
+# ``blank`` when it has one), in this order: "if you must know" is an aside before "you must" is a modal.
+_MOODLESS = (_TELLING_ASIDE, _LISTENERS_MODAL, _WANT_TO, _SUFFICES, _TELLING_MODAL, _WILL_NOUN)
 _UNTIL = re.compile(r"(?i:\b(?:until|till|til)\b)")
 # What a modal says holds from the moment it is said: an end ("no longer", "anymore"), or a
 # start that names the present after it ("I will use Hanpass from now", "I'll take the bus as

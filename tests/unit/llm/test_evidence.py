@@ -90,6 +90,10 @@ def update(text: str, evidence: str) -> Edit:
         ("You will need my new mobile then, it is 07700 900222. The old SIM is in a drawer.",
          "Mobile: 07700 900000", "Mobile: 07700 900222",
          "You will need my new mobile then, it is 07700 900222"),
+        # …or what they already know: no supposition of the person's
+        ("As you may recall, old Dr Pruitt retired at Easter, so my doctor now is Dr. Anita Okafor.",
+         "Doctor: Dr. Wendell Pruitt", "Doctor: Dr. Anita Okafor",
+         "As you may recall, old Dr Pruitt retired at Easter, so my doctor now is Dr. Anita Okafor."),
         # a request to the listener from now on, after opening words, states the person's wish
         ("right so could you call me Alex from now on? nobody says Alexandra", "Goes by: Alexandra",
          "Goes by: Alex", "could you call me Alex from now on?"),
