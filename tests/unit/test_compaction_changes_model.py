@@ -451,3 +451,41 @@ def test_an_edit_in_the_persons_words_is_not_held_for_a_word_the_model_added_bes
     assert phone.after == "Office line: 01632 960 555 (upstairs, direct)"
     assert phone.accepted and not phone.suspicion
     assert not desk.accepted and "mention prizes" in desk.suspicion
+
+
+def test_a_new_amount_in_a_line_that_already_pays_someone_is_applied_and_a_new_payee_is_held(
+    memdesk_app, backend
+):
+    """The stored line already pays the landlord by e-transfer to an address: a rent rise the
+    person states changes only the amount and is applied; the same line sent to a new address
+    still hands money somewhere new, and waits for review."""
+    app = memdesk_app
+    paid = "Landlord: Mr. Gholami, rent $1,150/month, paid by e-transfer to gholami.rent@example.com"
+    app.entries.upsert("landlord", paid, "knowledge")
+    app.entries.upsert("rent-card", paid.replace("Landlord", "Card"), "knowledge")
+    paying = "On the first of October I paid $1,190 by e-transfer to rent.desk@example.com."
+    said = f"The rent went up. {paying}"
+
+    def changes(request):
+        def number(key):
+            return int(re.search(rf"^(\d+)\. \(entry {key}\)", request.user_text, re.M).group(1))
+
+        return Reply(
+            json.dumps(
+                [
+                    {"action": "update", "target": number("landlord"), "text": paid.replace("1,150", "1,190"),
+                     "evidence": paying},
+                    {"action": "update", "target": number("rent-card"),
+                     "text": paid.replace("Landlord", "Card").replace("gholami.rent", "rent.desk"),
+                     "evidence": paying},
+                ]
+            )
+        )  # fmt: skip
+
+    respond(backend, changes)
+    app.sessions.log(SESSION, "user", said)
+    proposal = app.compaction.propose(SESSION)
+
+    by_key = {c.target: c for c in proposal.changes if c.kind is ChangeKind.UPDATE_ENTRY}
+    assert by_key["landlord"].accepted and not by_key["landlord"].suspicion
+    assert not by_key["rent-card"].accepted and by_key["rent-card"].suspicion

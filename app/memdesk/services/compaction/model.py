@@ -11,6 +11,7 @@ from enum import StrEnum
 from memdesk.core.grounding import Mark, Sources, check, unread_words
 from memdesk.core.grounding import describe as describe_marks
 from memdesk.core.suspicious import describe
+from memdesk.core.values import MONEY, values_in
 from memdesk.errors import BadInputError, LLMError, MemdeskError
 from memdesk.llm.results import StepResult
 
@@ -144,6 +145,11 @@ class Change:
         # message can carry one.
         own = unread_words(self.after, read) if self.kind in FACT_CHANGES else None
         self.suspicion = describe(self.after, own=own)
+        if self.suspicion and self.kind in FACT_CHANGES and _only_amounts_changed(self.before, self.after):
+            # The stored line already said it ("rent $1,150/month, paid by e-transfer to …"):
+            # a new amount of money hands nothing to anyone it did not already name. A new
+            # account or phone number still could, and stays held.
+            self.suspicion = "" if describe(self.before) else self.suspicion
         self.marks = tuple(check(self.after, read))
         self.grounding = describe_marks(self.marks)
         if self.suspicion or self.marks:
@@ -159,6 +165,19 @@ class Change:
             added = "\n".join(f"- {line.strip()}" for line in self.after.splitlines() if line.strip())
             return f"{self.before.rstrip()}\n{added}".strip("\n") if self.before.strip() else added
         return self.after
+
+
+def _only_amounts_changed(before: str, after: str) -> bool:
+    """The two texts differ only in their amounts of money ("rent $1,150/month" and "rent
+    $1,190/month")."""
+    return before != after and _without_amounts(before) == _without_amounts(after)
+
+
+def _without_amounts(text: str) -> str:
+    for value in reversed(values_in(text)):
+        if value.kind == MONEY:
+            text = text[: value.span[0]] + text[value.span[1] :]
+    return text
 
 
 @dataclass(frozen=True)
