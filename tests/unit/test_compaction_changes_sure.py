@@ -392,3 +392,41 @@ def test_a_title_before_another_name_does_not_name_the_lines_owner():
     assert decided(known, 1, "- Sister Micheline (choir director): 305-555-0163", named, named).sure
     titled = ("Sister got a new phone.", "Her number now is 305-555-0163.")
     assert decided(known, 1, "- Sister Micheline (choir director): 305-555-0163", titled[1], *titled).sure
+
+
+def test_an_edit_that_keeps_a_thing_the_person_says_ended_is_a_suggestion():
+    known = stored("- Takes amlodipine 5 mg every morning", "- Walks the dog at 7")
+    switched = ("The cardiologist took me off amlodipine.", "Now it's bisoprolol. 10 every morning.")
+    edit = decided(known, 1, "- Takes amlodipine 10 mg every morning", "10 every morning.", *switched)
+    assert reason(edit) == "the person says a thing the line names ended, and the edit keeps it"
+    raised = ("The cardiologist doubled my amlodipine.", "10 every morning now.")
+    assert decided(known, 1, "- Takes amlodipine 10 mg every morning", raised[1], *raised).sure
+    # a thing dropped on the floor, or a value dropped to another, did not end
+    phone = stored("- Phone: 555-0119", "- Truck: white Ford F-250")
+    dropped = ("Dropped my phone in the creek, got a new one.", "It's 555-0163 now.")
+    assert decided(phone, 1, "- Phone: 555-0163", dropped[1], *dropped).sure
+    cover = stored("- Caravan insured with Shield, agreed value $48,000", "- Tows with a Hilux")
+    lowered = "Shield dropped the agreed value to $44,000 at renewal."
+    assert decided(cover, 1, "- Caravan insured with Shield, agreed value $44,000", lowered, lowered).sure
+
+
+def test_a_stored_value_the_person_gives_again_later_still_holds():
+    known = stored("- Mobile: 07700 900 111", "- Lives in Leeds")
+    kept = ("The new number for the group chat is 07700 900 555.", "Mine stays, text me on 07700 900 111.")
+    edit = decided(known, 1, "- Mobile: 07700 900 555", kept[0], *kept)
+    assert reason(edit) == "the person gives the stored value again in a later message, as it is"
+    # the old value named again with the new one after it is no restatement
+    replaced = ("New number: 07700 900 555.", "The old 07700 900 111 is dead now, only 07700 900 555.")
+    assert decided(known, 1, "- Mobile: 07700 900 555", replaced[0], *replaced).sure
+
+
+def test_a_value_after_news_of_another_line_by_its_own_name_is_not_this_lines():
+    """The amount follows news the message tells of the wages by a name only their line holds,
+    and names no word only the credit union line holds: it is the wages' first weekly pay."""
+    known = stored("- Credit union loan: €150 every second Friday", "- Wages from Acme every second Friday")
+    paid = "Acme pays weekly now, every Friday, not every second Friday. First one came in, €640."
+    first = "First one came in, €640."
+    edit = decided(known, 1, "- Credit union loan: €640 every second Friday", first, paid)
+    assert reason(edit) == "the sentence goes on from another stored line, by words only that line holds"
+    raised = "The credit union loan went up, €180 every second Friday now, the wages from Acme the same."
+    assert decided(known, 1, "- Credit union loan: €180 every second Friday", raised, raised).sure

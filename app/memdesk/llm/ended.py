@@ -60,6 +60,18 @@ def _spoken(name: str, text: str) -> re.Match[str] | None:
     return None
 
 
+def says_ended(text: str, word: str) -> bool:
+    """``text`` says the thing ``word`` names ended: a verb of ending right before it, or "off"
+    as a medicine or a habit is come off ("the doctor took me off ibuprofen", "I'm off the
+    statins"), not denied, nor lowered to a new value ("dropped the agreed value to $44,000").
+    Read only to doubt an edit that keeps the thing, never to end it."""
+    before = re.compile(
+        rf"(?i:\b(?:{_VERB}|off)\s+(?:(?:the|my|our|a|an)\s+)?{re.escape(word)}(?!\w)"
+        r"(?![^.,;]*\bto\s+\D?\d))"
+    )
+    return any(not DENIED_VERB.search(text, 0, match.start()) for match in before.finditer(text))
+
+
 def ended_words(said: Sequence[Said]) -> list[str]:
     """The word the person ended, right after the verb ("netflix" of "cancelled netflix last
     night"): what a knowledge entry about it is found by."""

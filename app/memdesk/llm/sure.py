@@ -16,7 +16,9 @@ structure of what was said and of what is stored, never by its wording, and made
   person said just before it names the stored value, a word of its clause or label, or its slot;
 - the sentence, or the one before it in its message, names another stored line by its label,
   and the message no word of this one ("moved offices. We're in Sandton now" is the office's
-  news, not the home's);
+  news, not the home's); or by a word only that line holds, and the message no word only this
+  one holds, for a sentence that names nothing stored ("Liffey Transit pays weekly now. First
+  one came, €812." is not the credit union's);
 - the same value, or another of its kind, is kept in another place of the same owner (the
   person's several e-mail lines, two times in one line, an office and a lunch spot on the same
   street) and the sentence says no word that tells this place from it;
@@ -40,6 +42,10 @@ structure of what was said and of what is stored, never by its wording, and made
 - an amount or a size whose sentence names, before it, something nothing stored names while the
   line names something the sentence does not ("my own Swapfiets, …, €19.90 a month" is not
   the old bike account's credit);
+- the person says a thing the line names ended ("took me off ibuprofen", "cancelled Netflix")
+  and the edit keeps it ("… Naproxen. 500, twice a day." is no new ibuprofen dose);
+- in a later message, the person last gives the stored value itself ("my own number stays
+  the same, call me on 079 555 01 23");
 - a retirement whose sentence names something nothing stored names (a capitalised name past its
   first word): what took the ended value's place, which the rules did not read, and which a
   sure retirement would leave unsaid ("Harriet retired …, so my will stuff is with Deepak Rao
@@ -80,6 +86,7 @@ from memdesk.core.whose import (
     without_relatives_named,
 )
 from memdesk.llm.changes import Edit, Known, Said, offline_changes
+from memdesk.llm.ended import says_ended
 
 # A value whose shape says what it is: a phone number, an address, a titled name.
 _SELF_DESCRIBING = frozenset({PHONE, EMAIL, ADDRESS, TITLED})
@@ -87,6 +94,7 @@ _WORD = re.compile(r"[^\W\d_][\w'’-]*|\d+[a-z]*")
 _CONTRACTED = re.compile(r"['’](?:s|re|ll|d|ve|m)$")
 _CLAUSE_BREAK = re.compile(r"[,;]\s|\s[—–-]\s|\s(?:and|but|so)\s")
 _MIN_VALUE = 3  # characters of a value looked for in other facts
+_MIN_NAME_WORD = 4  # letters of a line's word read as naming a thing that may have ended
 _OPENING_WORDS = 3  # a line's subject, whose it is: "Grandma Zainab's number", "Dad takes …"
 _SAYING_WORDS = 2  # before a value in its clause, enough to say what it is: "team review 15:30"
 # A line that says it is past: "Old …", "(former)", "fees were …", a year in its label.
@@ -128,6 +136,7 @@ class _Evidence:
     before_in_message: bool
     earlier: str  # the message's sentences before it, and the person's message before that
     later: tuple[str, ...]  # the person's sentences after it, to the end of the conversation
+    replies: tuple[str, ...]  # those of the person's later messages
     year: int
 
 
@@ -157,6 +166,7 @@ def offline_decided(edits: Sequence[Edit], said: Sequence[Said], known: Sequence
             at > 0 and said[at - 1].turn == said[at].turn,
             _earlier(said, at),
             tuple(WRITTEN_DATE.sub("", s.text) for s in said[at + 1 :]),
+            tuple(WRITTEN_DATE.sub("", s.text) for s in said[at + 1 :] if s.turn > said[at].turn),
             said[at].at.year,
         )
         reason = refusal(edit, fact, known, evidence, household)
@@ -236,7 +246,42 @@ def refusal(
         return "another stored fact holds it too, and the message names that one, not this"
     if edit.text and _left_as_it_was(evidence.sentence, fact.text, _changed(fact.text, edit.text), known):
         return "the sentence also gives a new value the edit leaves as it was"
-    return _whose(place, fact, evidence, known) or _which(edit, fact, known, place, evidence, new, household)
+    found = _whose(place, fact, evidence, known) or _which(edit, fact, known, place, evidence, new, household)
+    if found:
+        return found
+    if not new.strip() or marked_past(edit.text):
+        return ""  # a removal, or the line marked past: it keeps the old words on purpose
+    if _keeps_what_ended(fact.text, edit.text, f"{evidence.earlier} {evidence.sentence}"):
+        return "the person says a thing the line names ended, and the edit keeps it"
+    if _old_value_said_again(fact.text, place.span, new, evidence.replies):
+        return "the person gives the stored value again in a later message, as it is"
+    return ""
+
+
+def _keeps_what_ended(old: str, new: str, said: str) -> bool:
+    """The edit keeps a word of the line, past its label, naming a thing the person says ended
+    ("took me off ibuprofen … Naproxen. 500, twice a day." does not make `ibuprofen 500 mg`;
+    "dropped my phone" ends no `Phone:` line)."""
+    label = LABEL.match(old)
+    kept = {word for word in _WORD.findall(new) if len(word) >= _MIN_NAME_WORD}
+    kept -= {word for word in kept if word.lower() in STOPWORDS}
+    named = set(_WORD.findall(old[label.end() if label else 0 :]))
+    return any(says_ended(said, word) for word in kept & named)
+
+
+def _old_value_said_again(line: str, span: tuple[int, int], new: str, later: Sequence[str]) -> bool:
+    """In the person's later messages, the last of the two values they give is the stored one,
+    of a shape that names it alone (a phone number, an e-mail, an address: "My own number stays
+    the same, call me on 079 555 01 23"): it still holds. (In the same message it may be what is
+    wrong now: "couriers keep going to 12"; a day or a time may be another thing's.)"""
+    values = values_in(line)
+    old = {value.key for value in values if _overlap(value.span, span) and value.kind in _SELF_DESCRIBING}
+    fresh = {value.key for value in values_in(new)}
+    last = ""
+    for sentence in later:
+        said = {value.key for value in values_in(sentence) if not value.denied}
+        last = "old" if said & old and not said & fresh else "new" if said & fresh else last
+    return bool(old) and last == "old"
 
 
 def _bare_number_elsewhere(sentence: str, new: str, line: str, head: frozenset[str]) -> bool:
@@ -415,6 +460,10 @@ def _which(
     near = _stems(f"{evidence.before if evidence.before_in_message else ''} {sentence}")
     if not own_words & message_words and _another_line_named(fact, known, near):
         return "the sentence goes on from another stored line, not this one"
+    # a sentence that names nothing stored goes on from the one before it: whose news is that?
+    only_its = _only_its_words(fact, known, own_words)
+    if saying != sentence and not only_its & message_words and _another_named_by_its_own(fact, known, near):
+        return "the sentence goes on from another stored line, by words only that line holds"
     others = [
         other
         for other in [*_places(known, kind, household), *_holding(known, fact, old_value, household)]
@@ -587,6 +636,22 @@ def _another_line_named(fact: Known, known: Sequence[Known], said: set[str]) -> 
         if other.number != fact.number and label and _stems(label.group(1)) & said:
             return True
     return False
+
+
+def _only_its_words(fact: Known, known: Sequence[Known], words: frozenset[str] | set[str]) -> set[str]:
+    """Those of ``words`` that no other stored fact holds."""
+    held = {word for other in known if other.number != fact.number for word in _stems(other.text)}
+    return set(words) - held
+
+
+def _another_named_by_its_own(fact: Known, known: Sequence[Known], said: set[str]) -> bool:
+    """Another stored line has a name or a word that neither this line nor any other holds,
+    and the message says it ("Liffey Transit pays weekly now … First one came, €812" is the
+    salary line's news, not the credit union repayment's)."""
+    return any(
+        other.number != fact.number and _only_its_words(other, known, _stems(other.text)) & said
+        for other in known
+    )
 
 
 def _recorded_before(known: Sequence[Known], place: _Place, year: int) -> bool:
