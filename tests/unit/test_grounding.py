@@ -337,6 +337,19 @@ def test_a_day_said_alone_is_of_a_month_the_conversation_or_the_stored_line_give
     assert marked("Jackson: 22 June", said) == ["22 June"]
 
 
+def test_the_end_or_the_start_of_a_month_is_its_last_or_first_day():
+    said = Sources([("Renewed the permit online, valid now till end of September 2025.", AT)], TODAY)
+    begun = Sources([("From the beginning of May 2026 I do the early shift.", AT)], TODAY)
+
+    assert check("Permit expires 30 September 2025", said) == []
+    assert marked("Permit expires 29 September 2025", said) == ["29 September 2025"]
+    assert check("Early shift from 1 May 2026", begun) == []
+    assert marked("Early shift from 31 May 2026", begun) == ["31 May 2026"]
+    # a month said alone still gives no day
+    plain = Sources([("The permit is valid till September 2025.", AT)], TODAY)
+    assert marked("Permit expires 30 September 2025", plain) == ["30 September 2025"]
+
+
 def test_two_numbers_said_in_words_are_also_hundreds_as_prices_and_years_are_said():
     said = Sources([("a garage spot, three ten a month. twelve fifty for the insurance", AT)], TODAY)
 

@@ -17,7 +17,9 @@ Comparing with care, so faithful text passes:
 - dates compare by day, month and year as far as the text gives them ("May 2023" ~
   "6 May 2023", "2023-05-06"), and the conversation's relative dates count as the absolute
   dates ``core.dates`` makes of them ("last month" in November 2026 ~ "October 2026"), and a
-  day said alone is of any month they give ("19 June … no, it's the 21st" ~ "21 June");
+  day said alone is of any month they give ("19 June … no, it's the 21st" ~ "21 June"), and
+  the end or the start of a month is its last or first day ("till end of September 2025" ~
+  "30 September 2025");
 - the messages' own days and times, and today, count as said.
 
 Text in another language is checked the same way: names and numbers are compared as
@@ -26,6 +28,7 @@ written, so a translated name ("Spanien" for "Spain") is marked.
 
 from __future__ import annotations
 
+import calendar
 import functools
 import itertools
 import math
@@ -89,6 +92,9 @@ _TIME = (
 _OTHER_LANGUAGES = ("fr", "es", "pt", "de", "nl", "it", "da")
 _WRITTEN_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _DOT_GROUPED = re.compile(r"\d{1,3}(?:\.\d{3})+")
+# "End of September 2025" names the month's last day, "the start of May 2026" its first.
+_MONTH_EDGE = re.compile(r"(?i:\b(?P<edge>end|start|beginning)\s+of\s+(?:the\s+)?)$")
+_EDGE_REACH = 20  # characters before a month looked at for those words
 _ORDINAL_DAY = re.compile(r"(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)", re.IGNORECASE)
 _NUMBER = r"(?<![\w.])[$£€]?(?P<n>\d+(?:,\d{3})*(?:\.\d+)?)(?P<k>k\b)?(?:%|st|nd|rd|th)?(?![\w.]\d)"
 
@@ -435,8 +441,11 @@ class Sources:
             elif kind == "time":
                 self.minutes |= _times_meant(match)
             elif kind in _DATE_KINDS:
+                edge = _MONTH_EDGE.search(text, max(0, match.start() - _EDGE_REACH), match.start())
                 for found in _dates(match):
                     self._add_date(found)
+                    if edge and found.year and found.month and found.day is None:
+                        self._add_date(_edge_day(found, edge.group("edge")))
 
     def _add_date(self, found: _Date) -> None:
         self.dates.add(found)
@@ -684,6 +693,13 @@ def _date_known(found: _Date, sources: Sources) -> bool:
         and (found.day is None or found.day == known.day or found.day in sources.days_alone)
         for known in sources.dates
     )
+
+
+def _edge_day(month: _Date, edge: str) -> _Date:
+    """The last day of ``month`` for "end", else its first."""
+    assert month.year is not None and month.month is not None
+    last = calendar.monthrange(month.year, month.month)[1]
+    return _Date(month.year, month.month, last if edge.lower() == "end" else 1)
 
 
 def _dates(match: re.Match[str]) -> list[_Date]:
