@@ -81,6 +81,9 @@ _TELLING_ASIDE = re.compile(
     r"|\bif\s+(?:you|u|ya)(?:\s+(?:can|could|must|will))?)"
     r"(?i:\s+(?:believe|imagine|credit|guess|know|ask\s+me)(?:\s+(?:it|that))?)(?=\s*[,;:!—–)-])"
 )
+# An apology's condition ("Excuse me if I answer slowly these days, we have moved…", "sorry if
+# this is long"): it is the telling's, and governs no change told beside it.
+_APOLOGY = re.compile(r"(?i:\b(?:(?:excuse|forgive|pardon)\s+(?:me|us)|sorry|apologies)\s+if\b)")
 # Things' "want" is a need, not a wish ("Parcels want to come to Flat 2 now", "so letters want
 # to go to…"): "want to" after a plural that opens its clause and is not a word for people or
 # for relatives. A person's title before it ("my landlord wants to…") stays a wish.
@@ -108,7 +111,7 @@ _WILL_NOUN = re.compile(
 )
 # Words that give the quote no mood of the person's, each blanked where it stands (its group
 # ``blank`` when it has one), in this order: "if you must know" is an aside before "you must" is a modal.
-_MOODLESS = (_TELLING_ASIDE, _LISTENERS_MODAL, _WANT_TO, _SUFFICES, _TELLING_MODAL, _WILL_NOUN)
+_MOODLESS = (_TELLING_ASIDE, _APOLOGY, _LISTENERS_MODAL, _WANT_TO, _SUFFICES, _TELLING_MODAL, _WILL_NOUN)
 _UNTIL = re.compile(r"(?i:\b(?:until|till|til)\b)")
 # What a modal says holds from the moment it is said: an end ("no longer", "anymore"), or a
 # start that names the present after it ("I will use Hanpass from now", "I'll take the bus as

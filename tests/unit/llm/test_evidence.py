@@ -103,6 +103,10 @@ def update(text: str, evidence: str) -> Edit:
          "home is a narrowboat now, the Kingfisher"),
         ("If you must know, I left the choir in January.", "Sings in the Hackney choir", "",
          "I left the choir in January"),
+        # an apology's condition is the telling's
+        ("Sorry if I'm slow to answer, we got the keys to the flat in Headingley on Friday.",
+         "Lives in Leeds city centre", "Lives in Headingley, Leeds",
+         "Sorry if I'm slow to answer, we got the keys to the flat in Headingley on Friday."),
         # things' "want" is a need: where they go now
         ("Invoices want to go to accounts@greenleaf.example now, not to me.",
          "Invoices to rita@greenleaf.example", "Invoices to accounts@greenleaf.example",
@@ -452,6 +456,8 @@ def test_the_telling_and_a_request_by_a_tag_state_a_change(said, evidence):
         # a sentence that opens asking is a question, whatever closes it
         ("is my mobile 07700 936 771 now, can you check?", "Not applied: a question"),
         ("should my mobile be 07700 936 771 now, what do you think?", "Not applied: a question"),
+        # after an apology's condition, a supposition of the person's own still is one
+        ("sorry if this is long, maybe my mobile is 07700 936 771 now", "Not applied: a supposition"),
     ],
 )  # fmt: skip
 def test_a_plan_or_a_question_with_such_words_still_is_one(said, reason):
