@@ -445,7 +445,7 @@ class Sources:
                 for found in _dates(match):
                     self._add_date(found)
                     if edge and found.year and found.month and found.day is None:
-                        self._add_date(_edge_day(found, edge.group("edge")))
+                        self._add_date(_edge_day(found.year, found.month, edge.group("edge")))
 
     def _add_date(self, found: _Date) -> None:
         self.dates.add(found)
@@ -695,11 +695,9 @@ def _date_known(found: _Date, sources: Sources) -> bool:
     )
 
 
-def _edge_day(month: _Date, edge: str) -> _Date:
-    """The last day of ``month`` for "end", else its first."""
-    assert month.year is not None and month.month is not None
-    last = calendar.monthrange(month.year, month.month)[1]
-    return _Date(month.year, month.month, last if edge.lower() == "end" else 1)
+def _edge_day(year: int, month: int, edge: str) -> _Date:
+    """The last day of the month for "end", else its first."""
+    return _Date(year, month, calendar.monthrange(year, month)[1] if edge.lower() == "end" else 1)
 
 
 def _dates(match: re.Match[str]) -> list[_Date]:

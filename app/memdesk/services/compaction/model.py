@@ -174,6 +174,7 @@ def _only_amounts_changed(before: str, after: str) -> bool:
 
 
 def _without_amounts(text: str) -> str:
+    """``text`` with its amounts of money left out."""
     for value in reversed(values_in(text)):
         if value.kind == MONEY:
             text = text[: value.span[0]] + text[value.span[1] :]
