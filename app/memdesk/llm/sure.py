@@ -58,7 +58,8 @@ with the sentence before it.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
 
@@ -437,7 +438,9 @@ def _which(
 ) -> str:
     """Why the sentence does not say that this place holds what changed."""
     sentence = _without(evidence.sentence, new)
-    stored_words = {word for other in known for word in _stems(other.text)}
+    stems_of = {other.number: _stems(other.text) for other in known}
+    held = Counter(word for words in stems_of.values() for word in words)  # by how many facts
+    stored_words = set(held)
     # a sentence that names nothing stored is read with the one before it
     saying = sentence if _stems(sentence) & stored_words else f"{evidence.before} {sentence}"
     said_words = _stems(saying)
@@ -461,8 +464,15 @@ def _which(
     if not own_words & message_words and _another_line_named(fact, known, near):
         return "the sentence goes on from another stored line, not this one"
     # a sentence that names nothing stored goes on from the one before it: whose news is that?
-    only_its = _only_its_words(fact, known, own_words)
-    if saying != sentence and not only_its & message_words and _another_named_by_its_own(fact, known, near):
+    if (
+        saying != sentence
+        and not _only_its(fact.number, own_words, stems_of, held) & message_words
+        and any(
+            _only_its(number, stems, stems_of, held) & near
+            for number, stems in stems_of.items()
+            if number != fact.number
+        )
+    ):
         return "the sentence goes on from another stored line, by words only that line holds"
     others = [
         other
@@ -638,20 +648,14 @@ def _another_line_named(fact: Known, known: Sequence[Known], said: set[str]) -> 
     return False
 
 
-def _only_its_words(fact: Known, known: Sequence[Known], words: frozenset[str] | set[str]) -> set[str]:
-    """Those of ``words`` that no other stored fact holds."""
-    held = {word for other in known if other.number != fact.number for word in _stems(other.text)}
-    return set(words) - held
-
-
-def _another_named_by_its_own(fact: Known, known: Sequence[Known], said: set[str]) -> bool:
-    """Another stored line has a name or a word that neither this line nor any other holds,
-    and the message says it ("Liffey Transit pays weekly now … First one came, €812" is the
-    salary line's news, not the credit union repayment's)."""
-    return any(
-        other.number != fact.number and _only_its_words(other, known, _stems(other.text)) & said
-        for other in known
-    )
+def _only_its(
+    number: int, words: Iterable[str], stems_of: Mapping[int, set[str]], held: Counter[str]
+) -> set[str]:
+    """Those of ``words`` that no stored fact but fact ``number`` holds (``held``: in how many
+    facts each stem is), as another line's name is ("Liffey Transit pays weekly now … First one
+    came, €812" is the salary line's news, not the credit union repayment's)."""
+    mine = stems_of.get(number, set())
+    return {word for word in words if held[word] == (1 if word in mine else 0)}
 
 
 def _recorded_before(known: Sequence[Known], place: _Place, year: int) -> bool:
