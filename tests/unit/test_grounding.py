@@ -141,7 +141,7 @@ def test_a_code_of_letters_and_digits_in_a_slashed_list_is_read_as_a_word():
 
     assert check("Income tax: new regime (no HRA/80C claims)", said) == []
     assert marked("Income tax: new regime (no HRA/80D claims)", said) == ["HRA/80D"]
-    assert marked("Filed under 2024/05.", said) == ["2024/05"]
+    assert marked("Filed under 2024/05.", said) == ["2024", "05"]  # numbers, each unsaid
 
 
 def test_a_long_word_typed_with_one_letter_wrong_grounds_the_word():
@@ -315,7 +315,6 @@ def test_a_number_said_in_other_groups_or_digit_by_digit_is_the_same_number():
     assert marked("Ticket 30 95", said) == ["95"]
 
 
-
 def test_thousands_grouped_by_dots_are_read_both_ways():
     """Much of the world writes ten thousand "10.000": a model's "10,000" is what was said."""
     said = Sources([("no sir, 12.000 steps too much, 10.000 only. and 2.5 km walk", AT)], TODAY)
@@ -359,3 +358,42 @@ def test_two_numbers_said_in_words_are_also_hundreds_as_prices_and_years_are_sai
     assert check("3 spots, 10 a month", said) == []
     assert marked("Garage spot: $311 a month", said) == ["$311"]
     assert marked("23 times", Sources([("two three times a week", AT)], TODAY)) == ["23"]
+
+
+def test_two_numbers_said_in_words_are_also_units_and_hundredths_and_pence_are_hundredths():
+    said = Sources(
+        [("Two-fifty a punnet now. The right eye is minus two seventy-five. Rate is 11p a word.", AT)], TODAY
+    )
+
+    assert check("Strawberries: £2.50 a punnet", said) == []
+    assert check("Glasses: -2.75 right", said) == []
+    assert check("Rate £0.11 per word", said) == []
+    assert marked("Strawberries: £2.55 a punnet", said) == ["£2.55"]
+    assert marked("Rate £0.12 per word", said) == ["£0.12"]
+
+
+def test_a_number_written_as_rounded_is_grounded_by_the_fraction_said():
+    said = Sources([("Sunday recap: 96 km, avg 35.1 km/h, NP 248.", AT)], TODAY)
+
+    assert check("Sunday ride: about 35 km/h average", said) == []
+    assert marked("Sunday ride: 35 km/h average", said) == ["35"]
+    assert marked("Sunday ride: about 36 km/h average", said) == ["36"]
+
+
+def test_an_amount_in_a_countrys_dollars_is_read_whole():
+    said = Sources([("Rent go up ah. 10,500 lor. From this month.", AT)], TODAY).with_text("Rent HK$9,800")
+
+    assert check("Flat rent HK$10,500 a month", said) == []
+    assert marked("Flat rent HK$10,800 a month", said) == ["$10,800"]
+
+
+def test_numbers_between_slashes_are_numbers_not_a_path():
+    said = Sources([("MEET RECAP: sq went 205/215/222.5 all white lights", AT)], TODAY)
+
+    assert check("squat went to 222.5 kg", said) == []
+    assert marked("squat went to 225 kg", said) == ["225"]
+    assert check("Opened 3/4/25", Sources([("the shop opened 3/4/25", AT)], TODAY)) == []
+    # a slashed date read both ways only where its month can be one
+    us = Sources([("lease signed 10/15/25, rent 1250/month", AT)], TODAY)
+    assert check("Lease signed 15 October 2025", us) == []
+    assert marked("Lease signed 10 March 2025", us) == ["10 March 2025"]

@@ -12,8 +12,10 @@ Comparing with care, so faithful text passes:
   and a quantity may use another unit of the same kind ("2 hours" ~ "120 minutes"); a
   number of six digits or more compares by its digits, however grouped or spoken
   ("0113 4960771" ~ "0113 496 0771", "oh 7 9 0 0…" ~ "07900…"); thousands grouped by dots
-  read both ways ("10.000" ~ "10,000"), and two groups said in words also as hundreds, the
-  way prices and years are said ("three ten a month" ~ "$310", "nineteen ninety-nine");
+  read both ways ("10.000" ~ "10,000"), and two groups said in words also as hundreds, or as
+  units and hundredths, the way prices and years are said ("three ten a month" ~ "$310",
+  "nineteen ninety-nine", "two-fifty a punnet" ~ "£2.50"), and pence or cents as hundredths
+  ("11p" ~ "£0.11");
 - dates compare by day, month and year as far as the text gives them ("May 2023" ~
   "6 May 2023", "2023-05-06"), and the conversation's relative dates count as the absolute
   dates ``core.dates`` makes of them ("last month" in November 2026 ~ "October 2026"), and a
@@ -96,7 +98,8 @@ _DOT_GROUPED = re.compile(r"\d{1,3}(?:\.\d{3})+")
 _MONTH_EDGE = re.compile(r"(?i:\b(?P<edge>end|start|beginning)\s+of\s+(?:the\s+)?)$")
 _EDGE_REACH = 20  # characters before a month looked at for those words
 _ORDINAL_DAY = re.compile(r"(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)", re.IGNORECASE)
-_NUMBER = r"(?<![\w.])[$£€]?(?P<n>\d+(?:,\d{3})*(?:\.\d+)?)(?P<k>k\b)?(?:%|st|nd|rd|th)?(?![\w.]\d)"
+# A currency sign may follow letters that name the dollar's country: "HK$10,500", "A$40".
+_NUMBER = r"(?:[$£€]|(?<![\w.]))(?P<n>\d+(?:,\d{3})*(?:\.\d+)?)(?P<k>k\b)?(?:%|st|nd|rd|th)?(?![\w.]\d)"
 
 
 def _named(*patterns: tuple[str, str]) -> re.Pattern[str]:
@@ -117,6 +120,8 @@ _MONTH_FIRST = _named(("monthday", _MONTH_DAY), ("monthyear", _MONTH_YEAR))
 _WEEKDAY = re.compile(WEEKDAY_NAMES)
 _TOKEN_EDGES = "\"'“”‘’()[]<>{}.,;:!?*"
 _UNIT_AFTER = re.compile(r"\s*-?\s*([^\W\d_]+)")
+# A coin worth a hundredth of its currency, after an amount: "11p", "90 cents", "50 centavos".
+_HUNDREDTH = re.compile(r"\s?(?i:p|pence|c|cents?|ct|centavos?|centimes?|céntimos?|kopecks?)\b")
 _WORDS = re.compile(r"[^\W\d_]+")
 # A word of two letters or more whose first is not a-z: a capital, or a letter beyond ASCII
 # (then checked). One capital letter ("I", "A") names nothing.
@@ -320,6 +325,11 @@ _MISTYPED_MIN = 7
 # each word is read as written alone. Each holds a letter: "2024/05" is no list of words.
 _SLASHED_PART = r"(?=\w*[^\W\d_])[^\W_]+"
 _SLASHED_WORDS = re.compile(rf"{_SLASHED_PART}(?:/{_SLASHED_PART})+")
+# A number written as rounded: "about 35 km/h" for "avg 35.1 km/h".
+_ROUGHLY = re.compile(r"(?i:\b(?:about|around|roughly|approx(?:imately|\.)?|nearly|almost)\s+|~\s*)$")
+_ROUGHLY_REACH = 16  # characters before a number looked at for those words
+# Numbers between slashes are numbers or a date, not a path: "squat 205/215/222.5", "3/4 done".
+_NUMBERS_SLASHED = re.compile(r"\d[\d.,]*(?:/\d[\d.,]*)+")
 
 
 @dataclass(frozen=True)
@@ -436,6 +446,8 @@ class Sources:
                     self.quantities |= {(unit[0], value * unit[1]) for value in values}
                 else:
                     self.bare_numbers |= values
+                if _HUNDREDTH.match(text, match.end()):  # "11p" is £0.11
+                    self.numbers |= {round(value / 100, 2) for value in values}
                 if _ORDINAL_DAY.fullmatch(match.group()):
                     self.days_alone.add(int(match.group("n")))
             elif kind == "time":
@@ -467,10 +479,10 @@ class Sources:
             following = words[index + 1] if index + 1 < len(words) else ""
             if word in _NUMBER_WORDS and following in _NUMBER_WORDS and _NUMBER_WORDS[following] < 10:
                 value += _NUMBER_WORDS[following]  # "twenty five"
-            hundreds = _said_in_hundreds(words, index)
-            if hundreds is not None:  # "three ten a month", "nineteen ninety-nine"
-                self.numbers.add(hundreds)
-                self.bare_numbers.add(hundreds)
+            # "three ten a month", "nineteen ninety-nine"; "two-fifty a punnet"
+            for grouped in _said_in_two_groups(words, index):
+                self.numbers.add(grouped)
+                self.bare_numbers.add(grouped)
             if following in _SCALES:
                 value *= _SCALES[following]
             self.numbers.add(value)
@@ -483,6 +495,12 @@ class Sources:
     def said_number(self, value: float) -> bool:
         """Whether ``value`` was said, in digits or in the words of any language read."""
         return value in self.numbers or any(value in texts.numbers() for texts in self.read_when_asked)
+
+    def said_rounded(self, value: float) -> bool:
+        """Whether a number said with a fraction rounds to the whole ``value`` ("avg 35.1 km/h"
+        for "about 35 km/h")."""
+        fractions = (said for said in self.numbers if not float(said).is_integer())
+        return float(value).is_integer() and any(round(said) == value for said in fractions)
 
     def said_time(self, minutes: int) -> bool:
         """Whether a clock time ``minutes`` after midnight was said, in digits or in words."""
@@ -654,7 +672,7 @@ def _addresses(text: str) -> list[re.Match[str]]:
         while end > start and text[end - 1] in _TOKEN_EDGES:
             end -= 1
         match = _ADDRESS.fullmatch(text, start, end) if start < end else None
-        if match is not None:
+        if match is not None and not _NUMBERS_SLASHED.fullmatch(match.group()):
             found.append(match)
     return found
 
@@ -675,6 +693,10 @@ def _grounded(match: re.Match[str], text: str, sources: Sources, numbered: set[i
             return True  # a list's own numbering
         values = _values(match)
         if any(sources.said_number(value) for value in values):
+            return True
+        if _ROUGHLY.search(text, max(0, match.start() - _ROUGHLY_REACH), match.start()) and any(
+            sources.said_rounded(value) for value in values
+        ):
             return True
         unit = _unit(text, match.end())
         return unit is not None and any((unit[0], value * unit[1]) in sources.quantities for value in values)
@@ -701,7 +723,12 @@ def _edge_day(year: int, month: int, edge: str) -> _Date:
 
 
 def _dates(match: re.Match[str]) -> list[_Date]:
-    """The dates a date match may mean (a slashed date may be day-first or month-first)."""
+    """The dates a date match may mean (a slashed date may be day-first or month-first), those
+    with no month past December ("10/15/25" is month-first only)."""
+    return [found for found in _readings(match) if found.month is None or 1 <= found.month <= len(MONTHS)]
+
+
+def _readings(match: re.Match[str]) -> list[_Date]:
     group = match.group
     kind = match.lastgroup
     if kind == "iso":
@@ -781,16 +808,17 @@ def _number_group(words: list[str], index: int) -> tuple[int, int] | None:
     return value, 1
 
 
-def _said_in_hundreds(words: list[str], index: int) -> int | None:
+def _said_in_two_groups(words: list[str], index: int) -> tuple[float, ...]:
     """A number said as two groups, the way prices and years are ("three ten" for 310, "twelve
-    fifty" for 1,250, "nineteen ninety-nine"): read as hundreds and the rest, besides each."""
+    fifty" for 1,250, "nineteen ninety-nine"; "two-fifty" for 2.50, "minus two seventy-five" for
+    a lens's -2.75): read as hundreds and the rest, and as units and hundredths, besides each."""
     first = _number_group(words, index)
     if first is None or not 1 <= first[0] <= 99:
-        return None
+        return ()
     second = _number_group(words, index + first[1])
     if second is None or not 10 <= second[0] <= 99:
-        return None
-    return first[0] * 100 + second[0]
+        return ()
+    return first[0] * 100 + second[0], round(first[0] + second[0] / 100, 2)
 
 
 def _said_number(said: str) -> int | None:
