@@ -99,6 +99,9 @@ _ONWARDS = re.compile(
     r"\b(?:from (?:now|here|this (?:day|moment|point)) (?:on(?: out)?|onwards?|forward)|henceforth|"
     r"hereafter|as of now|starting now|going forward)\b"
 )
+_SPAN_DAYS = {"day": 1, "week": 7, "weekend": 2}
+_FROM_NOW = re.compile(r"\bfrom now\b")
+_SPAN_BEFORE = re.compile(rf"\b{_UNIT}\s+$")
 _ONSET = re.compile(r"\b(?:from|as of|starting|beginning|effective)\s+$", re.IGNORECASE)
 # Any day will do to compare a relative date with the day it is said: each is relative to it.
 _SPOKEN = date(2001, 1, 10)
@@ -155,15 +158,29 @@ def annotate(text: str, at: datetime | date) -> str:
 
 def names_now(text: str) -> bool:
     """Whether ``text`` places what it says from the moment it is said on: "from now on",
-    "henceforth", or a day that is the day it is said as an onset ("as of today", "starting
-    this morning"); "tonight I'll go" is an event of later that day, not a change from then."""
-    if _ONWARDS.search(text.lower()):
+    "from now" after no span of time, "henceforth", or a day or a span that holds the day it is
+    said as an onset ("as of today", "starting this morning", "from this month"; a weekend may be
+    still to come); "tonight I'll go" is an event of later that day, not a change from then."""
+    lower = text.lower()
+    if _ONWARDS.search(lower):
+        return True
+    # "From now he is my mentor": from now on, unless a span comes before ("two weeks from now")
+    if any(not _SPAN_BEFORE.search(lower, 0, match.start()) for match in _FROM_NOW.finditer(lower)):
         return True
     for match in _READ.finditer(text):
         named = _resolve(match, _SPOKEN) if _ONSET.search(text, 0, match.start()) else None
-        if named is not None and named.span == "day" and named.start == _SPOKEN:
-            return True
+        if named is not None and named.span != "weekend" and named.start <= _SPOKEN < _after(named):
+            return True  # "as of today", "from this month": a span that holds the day it is said
     return False
+
+
+def _after(span: Resolved) -> date:
+    """The first day past ``span``."""
+    if span.span == "month":
+        return _add_months(span.start, 1)
+    if span.span == "year":
+        return date(span.start.year + 1, 1, 1)
+    return span.start + timedelta(days=_SPAN_DAYS[span.span])
 
 
 def _day(at: datetime | date) -> date:
