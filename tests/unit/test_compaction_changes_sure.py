@@ -247,6 +247,46 @@ def test_a_town_the_person_is_in_every_week_is_not_their_home():
     assert reason(edit) == "the sentence says how often the person is there, not what the line holds now"
 
 
+def test_being_somewhere_is_a_new_home_only_when_the_message_says_the_person_lives_there():
+    known = stored("Home: San Blas, Cusco", where="profile")
+    said = "I am in Chaullay now, tomorrow we arrive to Machu Picchu."
+    edit = decided(known, 1, "Home: Chaullay", said, said)
+    assert reason(edit) == "the sentence says where the person is now, and nothing that they live there"
+    moved = "We finally moved last week. We live in Urubamba now, I am in Urubamba for good."
+    assert decided(
+        known, 1, "Home: Urubamba", "We live in Urubamba now, I am in Urubamba for good.", moved
+    ).sure
+    # naming the place left says it was a move
+    gave_back = ("we're in Urubamba now!!", "we gave back the keys of the San Blas one on Friday")
+    assert decided(known, 1, "Home: Urubamba", "we're in Urubamba now!!", *gave_back).sure
+
+
+def test_a_new_name_said_with_another_place_does_not_keep_the_old_place():
+    known = stored("- Dog Simba sees Dr. Mutua at Karen Vet Clinic", "- Lives in Karen")
+    message = "Simba had his jab done by Dr. Chebet at Lavington Animal Hospital. Dr. Chebet is his vet now."
+    edit = decided(
+        known, 1, "- Dog Simba sees Dr. Chebet at Karen Vet Clinic", "Dr. Chebet is his vet now.", message
+    )
+    assert reason(edit) == "the message names the new value with another place than the one the edit keeps"
+    same_place = "Dr. Chebet at Karen Vet Clinic took Simba over from Dr. Mutua. Dr. Chebet is his vet now."
+    kept = decided(
+        known, 1, "- Dog Simba sees Dr. Chebet at Karen Vet Clinic", "Dr. Chebet is his vet now.", same_place
+    )
+    assert kept.sure
+
+
+def test_a_value_said_of_a_thing_right_after_it_that_nothing_stored_names_is_left_for_review():
+    known = stored("- Works the early shift, starts at 5:00", "- Allergic to hazelnuts")
+    said = "Yes, 3:45 reminder, with a loud sound please."
+    edit = decided(
+        known, 1, "- Works the early shift, starts at 3:45", said, "how do I survive the 5 am shift??", said
+    )
+    assert reason(edit) == "the value is said of a thing right after it that nothing stored names"
+    # the sentence that names the line's own words is read as it is
+    own = "The shift starts at 4:30 now."
+    assert decided(known, 1, "- Works the early shift, starts at 4:30", own, own).sure
+
+
 def test_an_amount_of_something_newly_named_does_not_rewrite_another_things_amount():
     known = stored("- Credit left on the Gymbox pass: £6", "- Trains before work")
     said = "Signed up with PureGym instead, £24.99 a month."
@@ -382,7 +422,7 @@ def test_a_value_the_sentence_gives_one_line_is_not_also_suggested_for_another()
 
 
 def test_a_title_before_another_name_does_not_name_the_lines_owner():
-    """"Sister Carole" is not "Sister Micheline": the title belongs to the name it stands before."""
+    """ "Sister Carole" is not "Sister Micheline": the title belongs to the name it stands before."""
     known = stored("- Sister Micheline (choir director): 305-555-0129", "- Pastor Jean: 305-555-0177")
     told = ("Sister Carole, the pastor wife, she get a new phone.", "Her number now is 305-555-0163.")
     edit = decided(known, 1, "- Sister Micheline (choir director): 305-555-0163", told[1], *told)

@@ -650,22 +650,26 @@ _LABEL_TRIGGERS = " ".join(
     sorted({label.replace("-", " ").split()[0] for label in LABELS if label not in ("from", "home")})
 )
 _ROLE_TRIGGERS = " ".join(f"{noun} {noun}s" for noun in _ROLE_NOUN_WORDS)
+# Living and moving somewhere; and being somewhere, which the home rule reads as living there
+# too, though "I'm in Chaullay now" may be a trek's stop (``present_only``).
+_LIVING = "live|lives|living|lived|based|settled"
+_MOVING = "moved|moving|move|relocated|relocating"
+_BEING = "staying|we're|we are|I'm|I am"
+_BEING_IN = r"(?:now\s+|still\s+)?in\s+(?:the\s+)?"
+_BEING_THERE = re.compile(rf"(?i:\b(?:{_BEING})\s+{_BEING_IN})$")
+_RESIDING = re.compile(rf"(?i:\b(?:{_LIVING}|{_MOVING})\b)")
 _RULES_SOURCE: list[tuple[str | None, str, str]] = [
     # home
     (
         "home",
         "live lives living lived based settled staying we i & in",
-        _K(
-            r"\b(?:live|lives|living|lived|based|settled|staying|we're|we are|I'm|I am)\s+"
-            r"(?:now\s+|still\s+)?in"
-        )
-        + rf"\s+(?:the\s+)?(?P<v>{NAME})",
+        _K(rf"\b(?:{_LIVING}|{_BEING})\s+{_BEING_IN}") + rf"(?P<v>{NAME})",
     ),
     (
         "home",
         "moved moving move relocated relocating & from & to",
         _K(
-            r"\b(?:moved|moving|move|relocated|relocating)\s+"
+            rf"\b(?:{_MOVING})\s+"
             r"(?:(?:back|away|house|home|over|here|there|us)\s+){0,2}?from"
         )
         + rf"\s+(?P<o>{NAME})\s+"
@@ -1286,6 +1290,16 @@ _LATER_CUE = _Lazy(
 )
 # Where a value's clause ends, for what it says of later ("using Arc now and I don't think I'll
 # go back" says nothing of later about Arc).
+# A clause that asks by its order of words: an auxiliary before its subject, or a question word.
+_ASKS = _Lazy(
+    r"(?i:\s*(?:(?:so|and|but|then|or|oh|well)\s+)?(?:do|does|did|is|are|was|were|am|can|could|will|would|"
+    r"shall|should|may|might|must|have|has|had|what|where|when|who|whom|whose|which|why|how)\b)"
+)
+# A closing tag that asks whether what was said holds: "isn't it?", "is that right?", "right?".
+_CONFIRMING = _Lazy(
+    r"(?i:\s*(?:\w+n['’]t\s+\w+|(?:is|are|was|am|do|does|did|have|has)\s+(?:it|that|this|they|he|she|we|I|you)"
+    r"(?:\s+(?:right|correct|true|so))?|(?:\w+\s+)?(?:right|correct|true|yes|no|yeah|eh|innit))\s*\?+\s*$)"
+)
 _AND_CLAUSE = _Lazy(r"[,;:]\s|\s(?:and|but|so|because|while|whereas)\s")
 _AHEAD_WORDS = frozenset({"next", "soon", "upcoming", "tomorrow"})  # words that place a clause later
 _SAID_IN = " (said in "  # ``said_in_mark``
@@ -1464,6 +1478,28 @@ def _claims(text: str) -> tuple[tuple[Claim, str], ...]:
     )
 
 
+def present_only(sentence: str, at: int, message: str, left: bool) -> bool:
+    """The home said at ``at`` is said only by being there ("I'm in Chaullay now, tomorrow we
+    arrive to Machu Picchu"), ``message`` says nowhere that the person lives or moved, and the
+    person does not name the place they ``left`` (a move names it: "we're in Kendall now … gave
+    back the keys of the Hialeah one"): where they are today, perhaps for a night, not their home."""
+    if left or not any(claim.slot == "home" and claim.span[0] == at for claim in claims_in(sentence)):
+        return False
+    return bool(_BEING_THERE.search(sentence, 0, at)) and not _RESIDING.search(message)
+
+
+def _asked_after(text: str, start: int, sentence_start: int, sentence_end: int) -> bool:
+    """The question is a clause of its own after the value's, which states it: the value's
+    clause asks nothing by its order of words, and a clause follows it ("so we live in Caernarfon
+    these days, just up from the Maes, can you believe it?"; not "should we move to Leeds, do you
+    think?", nor "my mobile is 07700 936 771 now, right?")."""
+    after = [match.end() for match in _AND_CLAUSE.finditer(text, start, sentence_end)]
+    if not after or _CONFIRMING.match(text, after[-1], sentence_end):
+        return False  # one clause, or a tag that asks whether it holds ("…, right?", "isn't it?")
+    breaks = [match.end() for match in _AND_CLAUSE.finditer(text, sentence_start, start)]
+    return not _ASKS.match(text, breaks[-1] if breaks else sentence_start)
+
+
 def mood_at(text: str, start: int) -> str:
     """Whether the sentence holding ``start`` supposes the value ("thinking of moving to",
     "Should I switch to", "if … we might raise") or gives it for a later date ("will be",
@@ -1479,8 +1515,10 @@ def mood_at(text: str, start: int) -> str:
     request = _REQUEST.match(before)
     if request:
         before = before[request.end() :]
-    elif text[sentence_start:sentence_end].rstrip().endswith("?") and not _LEAVE_TAG.search(
-        text, sentence_start, sentence_end
+    elif (
+        text[sentence_start:sentence_end].rstrip().endswith("?")
+        and not _LEAVE_TAG.search(text, sentence_start, sentence_end)
+        and not _asked_after(text, start, sentence_start, sentence_end)
     ):
         return SUPPOSED
     if _SUPPOSING.search(before) or _SUPPOSING_MAY.search(before):

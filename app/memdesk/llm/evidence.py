@@ -9,7 +9,7 @@ proposed but not accepted (``memdesk compact --yes`` leaves it out; review shows
 - the person's words there read, by the offline rules' readers (``core.slots``), as a
   question, a supposition, a plan or a later date, or, by ``core.whose``, as someone else's
   news (a relative's, a friend's or a household member's, unless the stored fact is about
-  them);
+  them, or names them in the words the edit changes);
 - the new text drops a sentence of the old one that the conversation does not touch
   ("Vegetarian. Allergic to cashews." rewritten as "Eats fish"), rather than giving it the
   new value the quote names in its place.
@@ -27,6 +27,8 @@ from memdesk.core.dates import WRITTEN_DATE, names_now
 from memdesk.core.slots import LATER, SUPPOSED, claims_in, household_names, mood_at, stem
 from memdesk.core.whose import (
     CAPITALISED,
+    CLAUSE_BREAK,
+    NO_NAME,
     RELATIVE_WORDS,
     clause_start,
     named_subject,
@@ -221,7 +223,7 @@ def doubt(edit: Edit, before: str, spoken: Spoken, *, note: bool = False) -> str
     # A household member's news is the person's to record when the stored fact is about them
     # ("Dev's swimming is on Tuesdays" changes with "Dev's swimming moved to Fridays").
     household = frozenset(name for name in spoken.household if not _opens_with(before, name))
-    if _someone_elses(text, at, before) or _said_of_household(text, start, end, household):
+    if _someone_elses(text, at, before, edit.text) or _said_of_household(text, start, end, household):
         return f"Not applied: someone else's news, not the person's — {said}"
     dropped = _dropped(
         before,
@@ -361,18 +363,40 @@ def _condition_reach(text: str, start: int) -> int:
     return stops[-1] if stops else 0
 
 
-def _someone_elses(text: str, at: int, before: str) -> bool:
+def _someone_elses(text: str, at: int, before: str, after: str) -> bool:
     """The clause holding ``at`` tells someone else's news, the person in it nowhere
     (``core.whose``; "I bought my neighbour's 2019 RAV4 off him" is the person's), nor a thing
     of theirs its subject ("now my hair is done by his nephew Imran"), and the stored fact does
     not open with them as its subject: "Mum moved into Wattle Grove" changes "Mum lives with us
     in the granny flat", not the person's own home, nor "Drives a Skoda; mum drives a Golf"."""
     found = of_clause(text, at, news=True)
+    who = text[found.span[0] : found.span[1]]
     return (
         found.others
-        and not _opens_with(before, text[found.span[0] : found.span[1]])
+        and not _opens_with(before, who)
+        and not _named_where_changed(before, after, who)
         and not _opens_own_clause(text, clause_start(text, at))
     )
+
+
+def _named_where_changed(before: str, after: str, who: str) -> bool:
+    """The stored text names ``who`` in the clause whose words the edit changes: that part is
+    about them ("Visits mother in Kolín" changes with "Mother is now in care home in Nymburk";
+    "Drives a Skoda; mum drives a Golf" does not change its Skoda with mum's news)."""
+    changed = _first_difference(before, after)
+    start = clause_start(before, changed)
+    stop = CLAUSE_BREAK.search(before, changed)
+    clause = before[start : stop.start() if stop else len(before)].lower()
+    names = {
+        _form(word) for word in _PLAIN_WORD.findall(who.lower()) if len(word) > 1 and word not in NO_NAME
+    }
+    return any(_form(word) in names for word in _PLAIN_WORD.findall(clause))
+
+
+def _first_difference(before: str, after: str) -> int:
+    """Where ``after`` first differs from ``before``."""
+    same = (i for i, (old, new) in enumerate(zip(before, after, strict=False)) if old != new)
+    return next(same, min(len(before), len(after)))
 
 
 def _opens_with(before: str, who: str) -> bool:

@@ -39,6 +39,15 @@ structure of what was said and of what is stored, never by its wording, and made
   more 312 batteries - …, which covers even a 200 km audax" is no news of the next ride);
 - the new value's clause says how often while the line is no schedule ("since I'm in Tulsa
   every week" is no new home);
+- the message gives the new value with a word of place and a name other than the one the line
+  goes on with, which the edit keeps ("… by Dr. Chebet at Lavington Animal Hospital …" does not
+  make "sees Dr. Chebet at Karen Vet Clinic");
+- a sentence that names nothing of the line (only the person's words before it do) says the
+  new value of a word right after it that nothing stored names ("Yes, 3:45 reminder, with a loud
+  sound please" after "the 5 am shift" is no new start of the shift);
+- a new home said only by being there ("I am in Chaullay now, tomorrow we arrive to Machu
+  Picchu"), when the message says nothing of living or moving and the person never names the
+  place they left;
 - an amount or a size whose sentence names, before it, something nothing stored names while the
   line names something the sentence does not ("my own Swapfiets, …, €19.90 a month" is not
   the old bike account's credit);
@@ -71,6 +80,7 @@ from memdesk.core.slots import (
     household_names,
     marked_past,
     mood_at,
+    present_only,
     slots_named_in,
     stem,
 )
@@ -108,6 +118,8 @@ _NAME = re.compile(r"(?<=[\s(])[A-Z][\w&'’-]*")
 _NOT_NAMES = frozenset(
     {"i", *WEEKDAYS, *(f"{day}s" for day in WEEKDAYS), *(month.lower() for month in MONTHS)}
 )
+# After a value, a word of place and a name: " at Karen Vet Clinic", " of Ledger Kenya".
+_PLACED_AFTER = re.compile(r"\s+(?P<by>at|in|of|from|with)\s+(?P<name>[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*)")
 _DIGIT = re.compile(r"\d")
 _NUMBER = re.compile(r"\d[\d.,:]*")
 _HALF_DAY = 12 * 60  # minutes
@@ -247,9 +259,16 @@ def refusal(
         return "another stored fact holds it too, and the message names that one, not this"
     if edit.text and _left_as_it_was(evidence.sentence, fact.text, _changed(fact.text, edit.text), known):
         return "the sentence also gives a new value the edit leaves as it was"
+    if edit.text and _goes_on_otherwise(fact.text, place.span, new, evidence.message):
+        return "the message names the new value with another place than the one the edit keeps"
     found = _whose(place, fact, evidence, known) or _which(edit, fact, known, place, evidence, new, household)
     if found:
         return found
+    left = bool(
+        _stems(old_value) & _stems(f"{evidence.earlier} {evidence.sentence} {' '.join(evidence.later)}")
+    )
+    if edit.text and at >= 0 and present_only(evidence.sentence, at, " ".join(evidence.message), left):
+        return "the sentence says where the person is now, and nothing that they live there"
     if not new.strip() or marked_past(edit.text):
         return ""  # a removal, or the line marked past: it keeps the old words on purpose
     if _keeps_what_ended(fact.text, edit.text, f"{evidence.earlier} {evidence.sentence}"):
@@ -335,6 +354,21 @@ def _left_as_it_was(sentence: str, line: str, span: tuple[int, int], known: Sequ
     )
 
 
+def _goes_on_otherwise(line: str, span: tuple[int, int], new: str, message: Sequence[str]) -> bool:
+    """The line goes on past its old value with a word of place and a name ("Dr. Mutua at Karen
+    Vet Clinic"), and the message gives the new value going on with the same word and another
+    name ("Dr. Chebet at Lavington Animal Hospital"): the edit would keep the old place."""
+    kept = _PLACED_AFTER.match(line, span[1])
+    if kept is None or not new.strip():
+        return False
+    for said in message:
+        at = said.find(new.strip())
+        given = _PLACED_AFTER.match(said, at + len(new.strip())) if at >= 0 else None
+        if given and given["by"].lower() == kept["by"].lower() and given["name"] != kept["name"]:
+            return True
+    return False
+
+
 def _same(value: Value) -> tuple[str, str]:
     """What a value compares by: a clock time said without "am" or "pm" is either."""
     if value.kind == CLOCK:
@@ -367,6 +401,17 @@ def _of_a_new_thing(sentence: str, line: str, known: Sequence[Known]) -> bool:
     line_names = {_CONTRACTED.sub("", name.lower()) for name in _NAME.findall(opened)} - _NOT_NAMES
     said = {word.lower() for word in _WORD.findall(sentence)}
     return bool(line_names) and not line_names & said and _names_unstored(sentence, known)
+
+
+def _names_what_it_is(sentence: str, new: str, stored: set[str]) -> bool:
+    """A word right after the new value says what it is of, and nothing stored names it ("Yes,
+    3:45 reminder, with a loud sound please" is no new start of a shift)."""
+    at = sentence.find(new.strip()) if new.strip() else -1
+    following = _WORD.match(sentence, at + len(new.strip()) + 1) if at >= 0 else None
+    if following is None or sentence[at + len(new.strip()) : following.start()] != " ":
+        return False
+    word = following.group().lower()
+    return word not in STOPWORDS and not _DIGIT.search(word) and stem(word) not in stored
 
 
 def _before_value(sentence: str, new: str) -> str:
@@ -452,6 +497,10 @@ def _which(
     if kind and kind not in _SELF_DESCRIBING:
         if _of_a_new_thing(_before_value(evidence.sentence, new), fact.text, known):
             return "the sentence names something new the value is of, not what the line names"
+        if not own_words & _stems(evidence.sentence) and _names_what_it_is(
+            evidence.sentence, new, stored_words
+        ):
+            return "the value is said of a thing right after it that nothing stored names"
         slots = {c.slot for c in claims_in(fact.text) if c.slot and _overlap(c.span, place.span)}
         # named in the sentence, or just before it ("upped my amlodipine" … "yes 10mg")
         if not any(

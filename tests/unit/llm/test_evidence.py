@@ -83,6 +83,9 @@ def update(text: str, evidence: str) -> Edit:
         # a relative's news changes a stored fact about that relative
         ("Mum moved into Wattle Grove on Monday, room 14.", "Mum lives with us in the granny flat",
          "Mum lives at Wattle Grove, room 14", "Mum moved into Wattle Grove on Monday, room 14"),
+        # …named where the edit changes the stored text, though not as its subject
+        ("Mother is now in care home in Nymburk, not Kolín anymore.", "Visits mother in Kolín every second Sunday",
+         "Visits mother in Nymburk every second Sunday", "Mother is now in care home in Nymburk"),
         ("Dad's heart is stable enough that she's moving him to once a year.",
          "Dad's cardiology check every 6 months", "Dad's cardiology check once a year",
          "she's moving him to once a year"),
@@ -187,6 +190,9 @@ def test_a_change_the_person_states_passes(said, before, after, evidence):
         # a relative's news changes a fact about them only, not one that names them in passing
         ("my mum just bought a Tesla", "Drives a 2014 Skoda; mum drives a Golf", "Drives a Tesla",
          "my mum just bought a Tesla", "Not applied: someone else's news, not the person's"),
+        ("my mum just bought a Tesla", "Drives a 2014 Skoda; mum drives a Golf",
+         "Drives a Tesla; mum drives a Golf", "my mum just bought a Tesla",
+         "Not applied: someone else's news, not the person's"),
         ("my brother just bought a Tesla, so jealous", "Drives a 2014 Skoda", "Drives a Tesla",
          "my brother just bought a Tesla", "Not applied: someone else's news, not the person's"),
         ("Dev drives a Polestar 2 now", "Drives a 2014 Skoda", "Drives a Polestar 2",
@@ -437,6 +443,9 @@ def test_a_note_rewritten_about_another_thing_takes_the_old_things_details_with_
         # a statement closed by a tag asking leave is a request, not a question
         ("so now mobile change to 07700 936 771 can or not?", "mobile change to 07700 936 771 can or not?"),
         ("put my mobile down as 07700 936 771 from now, ok?", "put my mobile down as 07700 936 771"),
+        # a question of its own after a clause that states the change: the statement holds
+        ("got a new sim, my mobile is 07700 936 771 now, can you believe it?", "my mobile is 07700 936 771 now"),
+        ("my mobile is 07700 936 771 now, did I tell you?", "my mobile is 07700 936 771 now"),
     ],
 )  # fmt: skip
 def test_the_telling_and_a_request_by_a_tag_state_a_change(said, evidence):
@@ -456,6 +465,7 @@ def test_the_telling_and_a_request_by_a_tag_state_a_change(said, evidence):
         # a sentence that opens asking is a question, whatever closes it
         ("is my mobile 07700 936 771 now, can you check?", "Not applied: a question"),
         ("should my mobile be 07700 936 771 now, what do you think?", "Not applied: a question"),
+        ("do I keep 07700 936 771 now, or not?", "Not applied: a question"),
         # after an apology's condition, a supposition of the person's own still is one
         ("sorry if this is long, maybe my mobile is 07700 936 771 now", "Not applied: a supposition"),
     ],
