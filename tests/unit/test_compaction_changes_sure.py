@@ -287,6 +287,32 @@ def test_a_value_said_of_a_thing_right_after_it_that_nothing_stored_names_is_lef
     assert decided(known, 1, "- Works the early shift, starts at 4:30", own, own).sure
 
 
+def test_a_weekday_said_with_its_date_is_no_new_day_of_a_schedule():
+    known = stored("- Heritage committee meeting, first Wednesday of the month, 14:00")
+    said = "We met for the first time on the new day on Thursday, 6 February 2025."
+    edit = decided(known, 1, "- Heritage committee meeting, first Thursday of the month, 14:00", said, said)
+    assert (
+        reason(edit) == "the day is said with its date: a day something happened, not a day it now falls on"
+    )
+    moved = "The heritage committee meeting is on the first Thursday of the month now."
+    assert decided(
+        known, 1, "- Heritage committee meeting, first Thursday of the month, 14:00", moved, moved
+    ).sure
+
+
+def test_someone_the_person_says_is_gone_is_not_kept_with_a_new_value():
+    known = stored("- Farm vet: Dr Elsa Pretorius in Kroonstad, 056 555 0171")
+    message = "Dr Elsa has retired, she moved to George. His number is 056 555 0176."
+    edit = decided(
+        known,
+        1,
+        "- Farm vet: Dr Elsa Pretorius in Kroonstad, 056 555 0176",
+        "His number is 056 555 0176.",
+        message,
+    )
+    assert reason(edit) == "the person says a thing the line names ended, and the edit keeps it"
+
+
 def test_an_amount_of_something_newly_named_does_not_rewrite_another_things_amount():
     known = stored("- Credit left on the Gymbox pass: £6", "- Trains before work")
     said = "Signed up with PureGym instead, £24.99 a month."

@@ -37,6 +37,8 @@ structure of what was said and of what is stored, never by its wording, and made
   an employer's name);
 - the sentence says a value ended that another stored fact holds and this one does not ("No
   more 312 batteries - …, which covers even a 200 km audax" is no news of the next ride);
+- the new value is a weekday the sentence gives a date ("on Thursday, 6 February 2025"): a day
+  something happened, not the day a schedule now falls on;
 - the new value's clause says how often while the line is no schedule ("since I'm in Tulsa
   every week" is no new home);
 - the message gives the new value with a word of place and a name other than the one the line
@@ -120,6 +122,12 @@ _NOT_NAMES = frozenset(
 )
 # After a value, a word of place and a name: " at Karen Vet Clinic", " of Ledger Kenya".
 _PLACED_AFTER = re.compile(r"\s+(?P<by>at|in|of|from|with)\s+(?P<name>[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*)")
+# A date right after a weekday: "Thursday, 6 February 2025", "Friday the 14th".
+_DATE_AFTER = re.compile(
+    r"(?i:s?,?\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?(?:\s+(?:of\s+)?(?:"
+    + "|".join(MONTHS)
+    + r")\b|(?<=st|nd|rd|th)\b))"
+)
 _DIGIT = re.compile(r"\d")
 _NUMBER = re.compile(r"\d[\d.,:]*")
 _HALF_DAY = 12 * 60  # minutes
@@ -242,6 +250,8 @@ def refusal(
         return "a number in place of a value written in words"
     if edit.text and _ends_another(evidence.sentence, new, fact, known):
         return "what the sentence says ended is kept in another stored fact, not this one"
+    if edit.text and _dated_day(evidence.sentence, new):
+        return "the day is said with its date: a day something happened, not a day it now falls on"
     if edit.text and _habit_at(evidence.sentence, new, fact.text):
         return "the sentence says how often the person is there, not what the line holds now"
     whole_value = any(value.span == (0, len(new)) for value in values_in(new))
@@ -281,12 +291,21 @@ def refusal(
 def _keeps_what_ended(old: str, new: str, said: str) -> bool:
     """The edit keeps a word of the line, past its label, naming a thing the person says ended
     ("took me off ibuprofen … Naproxen. 500, twice a day." does not make `ibuprofen 500 mg`;
-    "dropped my phone" ends no `Phone:` line)."""
+    "dropped my phone" ends no `Phone:` line), or someone the person says is gone ("Dr Elsa has
+    retired … His number is 056 555 0176" does not give Dr Elsa a new number)."""
     label = LABEL.match(old)
     kept = {word for word in _WORD.findall(new) if len(word) >= _MIN_NAME_WORD}
     kept -= {word for word in kept if word.lower() in STOPWORDS}
     named = set(_WORD.findall(old[label.end() if label else 0 :]))
-    return any(says_ended(said, word) for word in kept & named)
+    if any(says_ended(said, word) for word in kept & named):
+        return True
+    still = {word.lower() for word in kept & named}
+    gone = [  # names said to be gone ("Dr Elsa has retired"), not "dropped the agreed value to …"
+        claim.value.split()
+        for claim in claims_in(said)
+        if claim.past and claim.value and said[claim.span[0] : claim.span[0] + 1].isupper()
+    ]
+    return any(words and all(word in still for word in words) for words in gone)
 
 
 def _old_value_said_again(line: str, span: tuple[int, int], new: str, later: Sequence[str]) -> bool:
@@ -442,6 +461,14 @@ def _ends_another(sentence: str, new: str, fact: Known, known: Sequence[Known]) 
         ):
             return True
     return False
+
+
+def _dated_day(sentence: str, new: str) -> bool:
+    """The new value is a weekday the sentence gives a date ("We met for the first time on the
+    new day on Thursday, 6 February 2025"): one day, not the day a schedule falls on."""
+    day = new.strip().lower().rstrip("s")
+    at = sentence.lower().find(day) if day in WEEKDAYS else -1
+    return at >= 0 and bool(_DATE_AFTER.match(sentence, at + len(day)))
 
 
 def _habit_at(sentence: str, new: str, line: str) -> bool:
