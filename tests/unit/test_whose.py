@@ -74,6 +74,11 @@ def test_the_persons_own_news_that_names_a_relative_is_theirs():
     spare = "my dad had a spare pixel 8 from work so thats me now"
     found = of_clause(spare, at(spare, "pixel"))
     assert found.who == PERSON and said(spare, found.span) == "thats me"
+    salon = "Her prima Marisol opened a little salon, Salón Brisa, and now she's my hairdresser"
+    found = of_clause(salon, at(salon, "Marisol"), news=True)
+    assert found.who == PERSON and said(salon, found.span) == "she's my"
+    proud = "my prima Marisol opened a little salon, Salón Brisa, she's so proud"
+    assert of_clause(proud, at(proud, "Marisol"), news=True).who == OTHER
     jealous = "my cousin got a Kindle Paperwhite so that's me jealous"
     assert of_clause(jealous, at(jealous, "Kindle")).who == OTHER
     sent = "my sister sent me her new number 07700 900123"

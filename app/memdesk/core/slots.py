@@ -1268,10 +1268,13 @@ SUPPOSED, LATER = "supposed", "later"
 _REQUEST = _Lazy(r"(?i:(?:\s*[^\W\d_]+,?){0,3}?\s*(?:please\s+)?(?:could|can|would|will)\s+(?:you|u|we)\b)")
 _SUPPOSING = _Lazy(
     r"(?i:\b(?:thinking\s+(?:of|about)|think\s+about|considering|contemplating|might|could|would(?!\s+like)|"
-    r"should|maybe|perhaps|possibly|planning\s+(?:to|on)|plan\s+to|plans\s+to|hoping\s+to|hope\s+to|want\s+to|"
+    r"should(?!\s+now\b)|(?<=\bI\s)should|(?<=\bwe\s)should|maybe|perhaps|possibly|"
+    r"planning\s+(?:to|on)|plan\s+to|plans\s+to|hoping\s+to|hope\s+to|want\s+to|"
     r"wants\s+to|"
     r"if|whether|unless|someday|one\s+day|eventually|tempted|in\s+case|wondering)\b)"
 )
+# "should now" is what holds from now ("all my VAT papers should now go to …"), not a guess;
+# the person's own ("I should now look for a dentist") is an intention still.
 _SUPPOSING_MAY = _Lazy(r"\bmay\b")  # lowercase only: "in May" is a month
 # A statement closed by a tag that asks leave ("so now target change to sub-23 can or not?",
 # "put me down for Thursdays, ok?") is a request, not a question; "…, right?" asks whether a

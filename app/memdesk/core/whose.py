@@ -136,11 +136,13 @@ _NAME_OF_RELATIVE = re.compile(
 _WORD_BEFORE_NAME = re.compile(r"\b([A-Za-z]+)\s+([A-Z][^\W\d_]+)")
 NO_NAME = frozenset(STOPWORDS) | {"new", "old"}  # words that name no one, capitalised or not
 # A relative's news the sentence goes on to make the person's ("my dad had a spare pixel 8 so
-# thats me now", "…and her old Kindle is mine now"). "That's me" ends its clause, or "now"
-# follows it: "so that's me jealous" says nothing of whose.
+# thats me now", "…and her old Kindle is mine now", "…opened a salon, and now she's my
+# hairdresser"). "That's me" ends its clause, or "now" follows it: "so that's me jealous" says
+# nothing of whose.
 _MINE_NOW = re.compile(
     r"(?i:(?:['’]s|\s+is|\s+are)\s+(?:(?:all|now)\s+)?(?:mine|ours)\b"
-    r"|\b(?:that|it|this)(?:['’]?s|\s+is)\s+(?:me|us)(?=\s+now\b|\s*[.,;:!?]|\s*$))"
+    r"|\b(?:that|it|this)(?:['’]?s|\s+is)\s+(?:me|us)(?=\s+now\b|\s*[.,;:!?]|\s*$)"
+    r"|\b(?:she|he|they)(?:['’](?:s|re)|\s+is|\s+are)\s+(?:now\s+)?(?:my|our)\b)"
 )
 # A clause that opens with the person as its subject: "I'm Mrs Pemberton now", "Frank and I
 # went…", "so I joined PureGym".

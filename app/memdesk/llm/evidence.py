@@ -7,7 +7,8 @@ proposed but not accepted (``memdesk compact --yes`` leaves it out; review shows
 - the quote is missing, or is not in the person's own messages (it is the assistant's, or
   nobody's words);
 - the person's words there read, by the offline rules' readers (``core.slots``), as a
-  question, a supposition, a plan or a later date, or, by ``core.whose``, as someone else's
+  question, a supposition, a plan or a later date (unless a later message of theirs, with no
+  value of its own, says it holds from now), or, by ``core.whose``, as someone else's
   news (a relative's, a friend's or a household member's, unless the stored fact is about
   them, or names them in the words the edit changes);
 - the new text drops a sentence of the old one that the conversation does not touch
@@ -208,6 +209,8 @@ def doubt(edit: Edit, before: str, spoken: Spoken, *, note: bool = False) -> str
         or _modal_from_now(*_quoted_clauses(text, start, end, at))
     ):
         mood = ""  # the plan or later date is in a clause of its own, not the quoted one
+    elif mood == LATER and _begun_later(said_text, spoken.person):
+        mood = ""  # a later message says it holds from now ("yes, starting this week already")
     elif (
         mood == SUPPOSED
         and not _CONDITION.search(text, _condition_reach(text, governed), governed)
@@ -355,6 +358,13 @@ def _without_moodless_words(text: str) -> str:
             start, end = found.span("blank") if "blank" in words.groupindex else found.span()
             text = text[:start] + " " * (end - start) + text[end:]
     return text
+
+
+def _begun_later(message: str, person: tuple[str, ...]) -> bool:
+    """A message of the person's after ``message``, with no value of its own, places what was said
+    at the moment it is said (``names_now``): the plan has begun ("yes, starting this week")."""
+    later = person[person.index(message) + 1 :] if message in person else ()
+    return any(names_now(text) and not claims_in(text) for text in later)
 
 
 def _condition_reach(text: str, start: int) -> int:

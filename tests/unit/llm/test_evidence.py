@@ -84,8 +84,9 @@ def update(text: str, evidence: str) -> Edit:
         ("Mum moved into Wattle Grove on Monday, room 14.", "Mum lives with us in the granny flat",
          "Mum lives at Wattle Grove, room 14", "Mum moved into Wattle Grove on Monday, room 14"),
         # …named where the edit changes the stored text, though not as its subject
-        ("Mother is now in care home in Nymburk, not Kolín anymore.", "Visits mother in Kolín every second Sunday",
-         "Visits mother in Nymburk every second Sunday", "Mother is now in care home in Nymburk"),
+        ("Mother is now in care home in Nymburk, not Kolín anymore.",
+         "Visits mother in Kolín every second Sunday", "Visits mother in Nymburk every second Sunday",
+         "Mother is now in care home in Nymburk"),
         ("Dad's heart is stable enough that she's moving him to once a year.",
          "Dad's cardiology check every 6 months", "Dad's cardiology check once a year",
          "she's moving him to once a year"),
@@ -106,6 +107,10 @@ def update(text: str, evidence: str) -> Edit:
          "home is a narrowboat now, the Kingfisher"),
         ("If you must know, I left the choir in January.", "Sings in the Hackney choir", "",
          "I left the choir in January"),
+        # "should now" says what holds from now, not a guess
+        ("He has told me all my VAT papers should now go to otieno@ouma.example",
+         "Accountant e-mail: ouma@ledger.example", "Accountant e-mail: otieno@ouma.example",
+         "all my VAT papers should now go to otieno@ouma.example"),
         # an apology's condition is the telling's
         ("Sorry if I'm slow to answer, we got the keys to the flat in Headingley on Friday.",
          "Lives in Leeds city centre", "Lives in Headingley, Leeds",
@@ -234,6 +239,20 @@ def test_a_change_the_person_states_passes(said, before, after, evidence):
 def test_what_is_not_a_change_of_the_persons_is_not_applied(said, before, after, evidence, reason):
     found = doubt(update(after, evidence), before, spoken(said))
     assert found == f"{reason} — the person said: “{evidence}”"
+
+
+def test_a_plan_a_later_message_says_has_begun_is_a_change():
+    plan = "the weekly sync will be Wednesday, 11:00"
+    before, after = "Weekly sync every Monday at 10:00", "Weekly sync every Wednesday at 11:00"
+    assert doubt(update(after, plan), before, spoken(plan, "yes, starting this week already")) == ""
+    assert doubt(update(after, plan), before, spoken(plan, "yes, starting next week")).startswith(
+        "Not applied: a plan or a later date"
+    )
+    # a later message that begins something of its own, with its own value, says nothing of the plan
+    move = "we'll move to Porto next year"
+    assert doubt(
+        update("Lives in Porto", move), "Lives in Lisbon", spoken(move, "as of today I drive a Kia")
+    ).startswith("Not applied: a plan or a later date")
 
 
 def test_a_missing_quote_the_assistants_words_or_words_nobody_said_are_not_applied():
@@ -444,7 +463,8 @@ def test_a_note_rewritten_about_another_thing_takes_the_old_things_details_with_
         ("so now mobile change to 07700 936 771 can or not?", "mobile change to 07700 936 771 can or not?"),
         ("put my mobile down as 07700 936 771 from now, ok?", "put my mobile down as 07700 936 771"),
         # a question of its own after a clause that states the change: the statement holds
-        ("got a new sim, my mobile is 07700 936 771 now, can you believe it?", "my mobile is 07700 936 771 now"),
+        ("got a new sim, my mobile is 07700 936 771 now, can you believe it?",
+         "my mobile is 07700 936 771 now"),
         ("my mobile is 07700 936 771 now, did I tell you?", "my mobile is 07700 936 771 now"),
     ],
 )  # fmt: skip
@@ -468,6 +488,7 @@ def test_the_telling_and_a_request_by_a_tag_state_a_change(said, evidence):
         ("do I keep 07700 936 771 now, or not?", "Not applied: a question"),
         # after an apology's condition, a supposition of the person's own still is one
         ("sorry if this is long, maybe my mobile is 07700 936 771 now", "Not applied: a supposition"),
+        ("maybe my mobile should now be 07700 936 771", "Not applied: a supposition"),
     ],
 )  # fmt: skip
 def test_a_plan_or_a_question_with_such_words_still_is_one(said, reason):
