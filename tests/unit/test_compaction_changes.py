@@ -271,3 +271,23 @@ def test_an_entry_filed_under_a_slot_s_name_is_found_by_its_key(app, clock):
 
     (change,) = fact_changes(propose(app))
     assert (change.kind, change.after) == (ChangeKind.UPDATE_ENTRY, "Address: 5 Rose Lane, York.")
+
+
+def test_an_ended_value_that_describes_a_thing_marks_the_clause_and_leaves_a_note_about_it(app, clock):
+    app.documents.set(
+        "user/facts", "- Plays in company basketball team, Thursdays 19:00\n- Drinks coffee black"
+    )
+    app.entries.upsert(
+        "company_team", "Baltic Longhaul basketball team, captain Darius, Thursdays 19:00", "knowledge"
+    )
+    say(app, clock, "Quit basketball. Knee. Team plays without me, Darius is captain now.", "Take care.")
+
+    (change,) = fact_changes(propose(app))
+    assert change.after == "- Plays in company basketball team (until March 2026), Thursdays 19:00"
+
+
+def test_the_person_s_i_is_no_name_of_a_husband(app, clock):
+    app.documents.set("user/facts", "- Husband Salvatore was lost at sea in 2009")
+    say(app, clock, "A boy! They call him Salvatore like my husband, I cry so much.", "Congratulations!")
+
+    assert fact_changes(propose(app)) == []

@@ -313,6 +313,21 @@ def test_someone_the_person_says_is_gone_is_not_kept_with_a_new_value():
     assert reason(edit) == "the person says a thing the line names ended, and the edit keeps it"
 
 
+def test_a_quantity_the_person_gives_again_later_as_it_is_still_holds():
+    known = stored("- Usual weekly order: 20kg rice, 2 tins pisupo, taro on Saturday")
+    asked = "Aunty Fia asked me to grab 40kg rice for the funeral on Saturday, so add that to my list eh"
+    later = "Nah just this once lol. Our usual stays the same, 20kg does us fine."
+    edit = decided(
+        known, 1, "- Usual weekly order: 40kg rice, 2 tins pisupo, taro on Saturday", asked, asked, later
+    )
+    assert reason(edit) == "the person gives the stored value again in a later message, as it is"
+    # a span of time said again later may be another thing's
+    waves = stored("- Pick waves are released every 45 minutes from 06:00")
+    said = "From now the waves go every 30 minutes."
+    lunch = "The lunch break of the pickers, 45 minutes, it must fall between two waves."
+    assert decided(waves, 1, "- Pick waves are released every 30 minutes from 06:00", said, said, lunch).sure
+
+
 def test_an_amount_of_something_newly_named_does_not_rewrite_another_things_amount():
     known = stored("- Credit left on the Gymbox pass: £6", "- Trains before work")
     said = "Signed up with PureGym instead, £24.99 a month."

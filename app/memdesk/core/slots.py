@@ -373,8 +373,9 @@ _CLOCK_VALUE = _Lazy(r"\b(\d{1,2})(?:[\s.:](\d{2}))?\s?([ap])?(?:\.?\s?m\b)?")
 _FILLER = frozenset({"a", "an", "the", "my", "our", "his", "her", "their", "dr", "mr", "mrs", "ms", "prof"})
 _TITLE = r"(?:(?:Dr|Mr|Mrs|Ms|Prof|St)\.?\s)"
 _TOKEN = r"[A-Z0-9][\w'’&+-]*"
-# A name: capitalised words ("Bristol", "Better Gym Kentish Town", "Dr. Lindqvist", "Model 3").
-NAME = rf"\b{_TITLE}?{_TOKEN}(?:\s(?:{_TOKEN}|of|de|la|van|von|der|upon)(?=[\s,.;:!?)]|$))*"
+# A name: capitalised words ("Bristol", "Better Gym Kentish Town", "Dr. Lindqvist", "Model 3");
+# never the person's "I" ("like my husband, I cry so much" names no husband).
+NAME = rf"\b{_TITLE}?(?!I\b|I['’]){_TOKEN}(?:\s(?:{_TOKEN}|of|de|la|van|von|der|upon)(?=[\s,.;:!?)]|$))*"
 # Words that end a lowercase phrase value ("senior designer" in "promoted to senior designer today").
 _STOPS = (
     r"at|for|with|in|on|since|because|so|and|but|now|today|from|starting|until|last|this|next|"

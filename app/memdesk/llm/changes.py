@@ -80,6 +80,7 @@ _RESOLVED = re.compile(
 )
 # A clause that places what comes before it: a preposition of place, a closed class.
 _WHERE_IT_IS = re.compile(r"(?:near|by|off|behind|opposite|beside|next\s+to|close\s+to|across\s+from)\s")
+_NEXT_WORD = re.compile(r" ([a-z][\w'’-]*)")  # a lower-case word right after a value
 _CLAUSE = re.compile(r"[,;:]\s|\s(?:and|but|so|then|while)\s")
 _ITEM = re.compile(r"[,;:]\s")  # where an item of a labelled list starts or ends
 _ARTICLE = re.compile(r"\b(an?)\s+$", re.IGNORECASE)
@@ -305,6 +306,9 @@ def _edit(
         if not ended.slot and _another_thing_there(fact.text, span, message):
             continue  # "Lunch spot: the falafel place on Bath Street" did not move with the office
         until = until_mark(_date_near(sentence.text, ended.span), sentence.at)
+        describes = read and _describes(fact.text, span)
+        if describes and fact.where == "entry":
+            continue  # "Baltic Longhaul basketball team": a note about the team, which goes on
         if read:
             span, whole = value_span(fact.text, span)
         elif (
@@ -337,6 +341,8 @@ def _edit(
                     or _ended_as_object(sentence.text, ended)
                     or _of_household(fact.text)
                 )
+                if describes:  # "company basketball team": marked past after the whole clause
+                    span = (clause_end(fact.text, span[1]),) * 2
                 parts.append(_Part(span, None, until, slot, sure))
             continue
         source, new = successor
@@ -614,6 +620,13 @@ def _alone(text: str, span: tuple[int, int]) -> bool:
         word for word in text[starts[-1] if starts else 0 : span[0]].split() if word not in ("-", "*", "•")
     ]
     return len(before) < 2 or not before[-1][:1].isupper()  # the first word is capitalised anyway
+
+
+def _describes(text: str, span: tuple[int, int]) -> bool:
+    """The value at ``span`` describes the word after it ("basketball team"), a word that is no
+    function word: the thing is that word's, not the value alone."""
+    following = _NEXT_WORD.match(text, span[1])
+    return following is not None and following.group(1) not in STOPWORDS
 
 
 def clause_end(text: str, position: int) -> int:

@@ -86,7 +86,20 @@ from memdesk.core.slots import (
     slots_named_in,
     stem,
 )
-from memdesk.core.values import ADDRESS, CLOCK, EMAIL, EVERY, NUMBER, PHONE, TITLED, Value, family, values_in
+from memdesk.core.values import (
+    ADDRESS,
+    CLOCK,
+    DURATION,
+    EMAIL,
+    EVERY,
+    MEASURED,
+    NUMBER,
+    PHONE,
+    TITLED,
+    Value,
+    family,
+    values_in,
+)
 from memdesk.core.whose import (
     CAPITALISED,
     LABEL,
@@ -103,6 +116,7 @@ from memdesk.llm.ended import says_ended
 
 # A value whose shape says what it is: a phone number, an address, a titled name.
 _SELF_DESCRIBING = frozenset({PHONE, EMAIL, ADDRESS, TITLED})
+_SPAN_OF_TIME = f"{MEASURED}{DURATION}"  # "45 minutes": often another thing's
 _WORD = re.compile(r"[^\W\d_][\w'’-]*|\d+[a-z]*")
 _CONTRACTED = re.compile(r"['’](?:s|re|ll|d|ve|m)$")
 _CLAUSE_BREAK = re.compile(r"[,;]\s|\s[—–-]\s|\s(?:and|but|so)\s")
@@ -311,16 +325,24 @@ def _keeps_what_ended(old: str, new: str, said: str) -> bool:
 def _old_value_said_again(line: str, span: tuple[int, int], new: str, later: Sequence[str]) -> bool:
     """In the person's later messages, the last of the two values they give is the stored one,
     of a shape that names it alone (a phone number, an e-mail, an address: "My own number stays
-    the same, call me on 079 555 01 23"): it still holds. (In the same message it may be what is
-    wrong now: "couriers keep going to 12"; a day or a time may be another thing's.)"""
+    the same, call me on 079 555 01 23") or with a unit of things ("Our usual stays the same,
+    20kg does us fine"): it still holds. (In the same message it may be what is wrong now:
+    "couriers keep going to 12"; a day, a time or a span of time may be another thing's: "the
+    lunch break of the pickers, 45 minutes".)"""
     values = values_in(line)
-    old = {value.key for value in values if _overlap(value.span, span) and value.kind in _SELF_DESCRIBING}
+    old = {value.key for value in values if _overlap(value.span, span) and _says_what_it_is(value.kind)}
     fresh = {value.key for value in values_in(new)}
     last = ""
     for sentence in later:
         said = {value.key for value in values_in(sentence) if not value.denied}
         last = "old" if said & old and not said & fresh else "new" if said & fresh else last
     return bool(old) and last == "old"
+
+
+def _says_what_it_is(kind: str) -> bool:
+    """A value's shape names what it is: a phone number, an e-mail, an address, a titled name, a
+    quantity of things with its unit (a mass, a volume, a length; not a span of time)."""
+    return kind in _SELF_DESCRIBING or (kind.startswith(MEASURED) and kind != _SPAN_OF_TIME)
 
 
 def _bare_number_elsewhere(sentence: str, new: str, line: str, head: frozenset[str]) -> bool:
