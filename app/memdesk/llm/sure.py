@@ -55,8 +55,9 @@ structure of what was said and of what is stored, never by its wording, and made
   the old bike account's credit);
 - the person says a thing the line names ended ("took me off ibuprofen", "cancelled Netflix")
   and the edit keeps it ("… Naproxen. 500, twice a day." is no new ibuprofen dose);
-- in a later message, the person last gives the stored value itself ("my own number stays
-  the same, call me on 079 555 01 23");
+- in a later message, the person last gives the stored value itself, of a shape that says what
+  it is ("my own number stays the same, call me on 079 555 01 23"; "our usual stays the same,
+  20kg does us fine");
 - a retirement whose sentence names something nothing stored names (a capitalised name past its
   first word): what took the ended value's place, which the rules did not read, and which a
   sure retirement would leave unsaid ("Harriet retired …, so my will stuff is with Deepak Rao
