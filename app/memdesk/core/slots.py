@@ -1292,8 +1292,6 @@ _LATER_CUE = _Lazy(
     r"\b(?:from|starting|as\s+of)\s+next\s+(?:year|spring|summer|autumn|fall|winter|january|february|march|"
     r"april|may|june|july|august|september|october|november|december)\b)"
 )
-# Where a value's clause ends, for what it says of later ("using Arc now and I don't think I'll
-# go back" says nothing of later about Arc).
 # A clause that asks by its order of words: an auxiliary before its subject, or a question word.
 _ASKS = _Lazy(
     r"(?i:\s*(?:(?:so|and|but|then|or|oh|well)\s+)?(?:do|does|did|is|are|was|were|am|can|could|will|would|"
@@ -1304,6 +1302,8 @@ _CONFIRMING = _Lazy(
     r"(?i:\s*(?:\w+n['’]t\s+\w+|(?:is|are|was|am|do|does|did|have|has)\s+(?:it|that|this|they|he|she|we|I|you)"
     r"(?:\s+(?:right|correct|true|so))?|(?:\w+\s+)?(?:right|correct|true|yes|no|yeah|eh|innit))\s*\?+\s*$)"
 )
+# Where a value's clause ends, for what it says of later ("using Arc now and I don't think I'll
+# go back" says nothing of later about Arc).
 _AND_CLAUSE = _Lazy(r"[,;:]\s|\s(?:and|but|so|because|while|whereas)\s")
 _AHEAD_WORDS = frozenset({"next", "soon", "upcoming", "tomorrow"})  # words that place a clause later
 _SAID_IN = " (said in "  # ``said_in_mark``
@@ -1482,12 +1482,12 @@ def _claims(text: str) -> tuple[tuple[Claim, str], ...]:
     )
 
 
-def present_only(sentence: str, at: int, message: str, left: bool) -> bool:
+def present_only(sentence: str, at: int, message: str) -> bool:
     """The home said at ``at`` is said only by being there ("I'm in Chaullay now, tomorrow we
-    arrive to Machu Picchu"), ``message`` says nowhere that the person lives or moved, and the
-    person does not name the place they ``left`` (a move names it: "we're in Kendall now … gave
-    back the keys of the Hialeah one"): where they are today, perhaps for a night, not their home."""
-    if left or not any(claim.slot == "home" and claim.span[0] == at for claim in claims_in(sentence)):
+    arrive to Machu Picchu"), and ``message`` says nowhere that the person lives or moved: where
+    they are today, perhaps for a night, not their home (the caller also asks whether the person
+    names the place left, which a move does)."""
+    if not any(claim.slot == "home" and claim.span[0] == at for claim in claims_in(sentence)):
         return False
     return bool(_BEING_THERE.search(sentence, 0, at)) and not _RESIDING.search(message)
 

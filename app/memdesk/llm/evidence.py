@@ -38,6 +38,7 @@ from memdesk.core.whose import (
     sentence_end,
 )
 from memdesk.llm.changes import Edit
+from memdesk.llm.text import rewritten_span
 from memdesk.llm.transcript import split_turns
 
 _QUOTE_EDGES = "\"'“”‘’«»`… "
@@ -393,7 +394,7 @@ def _named_where_changed(before: str, after: str, who: str) -> bool:
     """The stored text names ``who`` in the clause whose words the edit changes: that part is
     about them ("Visits mother in Kolín" changes with "Mother is now in care home in Nymburk";
     "Drives a Skoda; mum drives a Golf" does not change its Skoda with mum's news)."""
-    changed = _first_difference(before, after)
+    changed, _end = rewritten_span(before, after)
     start = clause_start(before, changed)
     stop = CLAUSE_BREAK.search(before, changed)
     clause = before[start : stop.start() if stop else len(before)].lower()
@@ -401,12 +402,6 @@ def _named_where_changed(before: str, after: str, who: str) -> bool:
         _form(word) for word in _PLAIN_WORD.findall(who.lower()) if len(word) > 1 and word not in NO_NAME
     }
     return any(_form(word) in names for word in _PLAIN_WORD.findall(clause))
-
-
-def _first_difference(before: str, after: str) -> int:
-    """Where ``after`` first differs from ``before``."""
-    same = (i for i, (old, new) in enumerate(zip(before, after, strict=False)) if old != new)
-    return next(same, min(len(before), len(after)))
 
 
 def _opens_with(before: str, who: str) -> bool:

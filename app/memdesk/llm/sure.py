@@ -114,6 +114,7 @@ from memdesk.core.whose import (
 )
 from memdesk.llm.changes import Edit, Known, Said, offline_changes
 from memdesk.llm.ended import says_ended
+from memdesk.llm.text import rewritten_span
 
 # A value whose shape says what it is: a phone number, an address, a titled name.
 _SELF_DESCRIBING = frozenset({PHONE, EMAIL, ADDRESS, TITLED})
@@ -247,10 +248,9 @@ def refusal(
     edit: Edit, fact: Known, known: Sequence[Known], evidence: _Evidence, household: frozenset[str]
 ) -> str:
     """Why the rules are not sure of ``edit`` of ``fact``; "" when they are."""
-    if edit.text:
-        place = _place_at(fact.number, fact.text, _changed(fact.text, edit.text), household)
-    else:  # a removal: the whole line is what ends
-        place = _whole(fact, household)
+    rewritten = rewritten_span(fact.text, edit.text)
+    # a removal: the whole line is what ends
+    place = _place_at(fact.number, fact.text, rewritten, household) if edit.text else _whole(fact, household)
     if place.past:
         return "the stored line says it is past"
     new = _new_value(fact.text, edit.text)
@@ -282,17 +282,19 @@ def refusal(
         return "the new value takes the place of more than the old value of its kind"
     if _another_holding_it_named(fact, known, place, evidence.message):
         return "another stored fact holds it too, and the message names that one, not this"
-    if edit.text and _left_as_it_was(evidence.sentence, fact.text, _changed(fact.text, edit.text), known):
+    if edit.text and _left_as_it_was(evidence.sentence, fact.text, rewritten, known):
         return "the sentence also gives a new value the edit leaves as it was"
     if edit.text and _goes_on_otherwise(fact.text, place.span, new, evidence.message):
         return "the message names the new value with another place than the one the edit keeps"
     found = _whose(place, fact, evidence, known) or _which(edit, fact, known, place, evidence, new, household)
     if found:
         return found
-    left = bool(
-        _stems(old_value) & _stems(f"{evidence.earlier} {evidence.sentence} {' '.join(evidence.later)}")
-    )
-    if edit.text and at >= 0 and present_only(evidence.sentence, at, " ".join(evidence.message), left):
+    if (
+        edit.text
+        and at >= 0
+        and present_only(evidence.sentence, at, " ".join(evidence.message))
+        and not _place_left_named(old_value, evidence)
+    ):
         return "the sentence says where the person is now, and nothing that they live there"
     if not new.strip() or marked_past(edit.text):
         return ""  # a removal, or the line marked past: it keeps the old words on purpose
@@ -301,6 +303,12 @@ def refusal(
     if _old_value_said_again(fact.text, place.span, new, evidence.replies):
         return "the person gives the stored value again in a later message, as it is"
     return ""
+
+
+def _place_left_named(old_value: str, evidence: _Evidence) -> bool:
+    """The person names the stored place anywhere they speak: a move names the place left."""
+    spoken = " ".join((evidence.earlier, evidence.sentence, *evidence.later))
+    return bool(_stems(old_value) & _stems(spoken))
 
 
 def _keeps_what_ended(old: str, new: str, said: str) -> bool:
@@ -591,24 +599,12 @@ def _which(
     return ""
 
 
-def _changed(old: str, new: str) -> tuple[int, int]:
-    """The span of ``old`` that ``new`` rewrites: what lies between their common start and end
-    (an empty span where a mark is inserted)."""
-    start = 0
-    while start < min(len(old), len(new)) and old[start] == new[start]:
-        start += 1
-    end = 0
-    while end < min(len(old), len(new)) - start and old[-1 - end] == new[-1 - end]:
-        end += 1
-    return start, len(old) - end
-
-
 def _beyond_its_value(old: str, new: str) -> bool:
     """The edit writes one value of a shape (a phone number, an e-mail, an amount…) over words
     of the stored line that are not the old value of that shape ("landline 304-555-0148 (no
     cell)" rewritten as "304-555-0172" drops the landline and what qualified it); words such as
     "on" or "every" aside ("on Sundays" rewritten as "Saturdays")."""
-    start, end = _changed(old, new)
+    start, end = rewritten_span(old, new)
     written = _values_written(old, new, start, end)
     if len(written) != 1 or written[0].kind == NUMBER:
         return False
@@ -652,7 +648,7 @@ def _new_value(old: str, new: str) -> str:
     ("junhao.teo@veridianbio.com", not only its last letters); "" for a removal."""
     if not new:
         return ""
-    start, end = _changed(old, new)
+    start, end = rewritten_span(old, new)
     written = _values_written(old, new, start, end)
     if written:
         return new[written[0].span[0] : written[0].span[1]]

@@ -33,3 +33,15 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     """Share of distinct words two texts have in common (0 for two empty texts)."""
     union = len(a | b)
     return len(a & b) / union if union else 0.0
+
+
+def rewritten_span(old: str, new: str) -> tuple[int, int]:
+    """The span of ``old`` that ``new`` rewrites: what lies between their common start and end
+    (an empty span where text is inserted)."""
+    start = 0
+    while start < min(len(old), len(new)) and old[start] == new[start]:
+        start += 1
+    end = 0
+    while end < min(len(old), len(new)) - start and old[-1 - end] == new[-1 - end]:
+        end += 1
+    return start, len(old) - end
