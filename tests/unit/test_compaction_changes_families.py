@@ -41,6 +41,10 @@ def sure(found: list[Edit]) -> list[tuple[int | None, str]]:
         ("she set it at 2,5 mg", "quantity:dose", "2.5 mg"),
         ("quiet from 23:00 till 06:45", "hours", "1380-405"),
         ("doors open 7.30pm", "clock", "1170"),
+        ("from now at 10 in the morning", "clock", "600"),  # said with its part of the day
+        ("7.30 in the evening suits her", "clock", "1170"),
+        ("the buses start at 5 o'clock", "clock", "300"),
+        ("budget about US$250", "money", "250"),  # the dollar's country is part of it
         ("new PB at parkrun this morning, 27:35!", "duration", "1655"),  # no time of day
         ("bins are on Thursdays", "weekday", "thursday"),
         ("every Friday", "weekday", "friday"),
@@ -130,9 +134,7 @@ def test_a_time_said_alone_is_anchored_by_the_message_before():
 
 def test_a_duration_replaces_a_duration_never_a_time_of_day():
     stored = ["- Swims at the lido every Sunday 8am", "- 10k best: 52:10"]
-    assert sure(edits(stored, "new 10k best, 49:55")) == [
-        (2, "- 10k best: 49:55")
-    ]
+    assert sure(edits(stored, "new 10k best, 49:55")) == [(2, "- 10k best: 49:55")]
     # a race time is no new time of day for the swim
     assert sure(edits(stored[:1], "new PB at the lido on sunday, swam 35:20 without stopping")) == []
 
@@ -474,3 +476,25 @@ def test_what_a_stored_name_does_changes_only_the_facts_that_name_it():
 def test_an_ending_the_person_denies_ends_nothing(said):
     stored = ["- Netflix Standard plan, £10.99/month", "- Gym: PureGym Leith, Mondays"]
     assert [edit for edit in edits(stored, said) if edit.action != "add"] == []
+
+
+def test_a_clock_time_said_with_its_part_of_the_day_is_written_as_the_stored_time_is():
+    stored = ["- Hairdresser every second Thursday at 4pm", "- Choir rehearsals at 19:30"]
+    said = "Done, from now every second Friday at 10 in the morning, same salon."
+    assert sure(edits(stored, said)) == [(1, "- Hairdresser every second Friday at 10am")]
+    said = "choir rehearsals moved, 7 in the evening now"
+    assert sure(edits(stored, said)) == [(2, "- Choir rehearsals at 19:00")]
+
+
+def test_a_story_that_names_two_times_changes_neither():
+    stored = ["- Works the early shift, starts at 5:00"]
+    said = "When I was apprentice the shift started at 3 in the morning! Now 5 o'clock feels like luxury."
+    assert sure(edits(stored, said)) == []
+
+
+def test_a_value_said_of_a_thing_the_fact_does_not_name_is_not_its_new_value():
+    stored = ["- Buys groceries monthly at OK Mart; budget about US$250"]
+    said = "The school tuck-shop budget the board set is US$300, do not mix it with mine."
+    assert sure(edits(stored, said)) == []
+    said = "Groceries cost more now, my budget is US$300."
+    assert sure(edits(stored, said)) == [(1, "- Buys groceries monthly at OK Mart; budget about US$300")]

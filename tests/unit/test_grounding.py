@@ -104,6 +104,14 @@ def test_a_clock_time_said_in_words_grounds_it():
     ]
 
 
+def test_a_whole_hour_said_with_its_part_of_the_day_grounds_it():
+    said = Sources([("from now every Friday at 10 in the morning, 3 in a row", TODAY)], TODAY)
+    assert check("Hairdresser every Friday at 10am.", said) == []
+    # "in" there is no inch ("10 in" is not 25.4 cm); "27in" is
+    assert marked("A 25.4 cm gap.", said) == ["25.4"]
+    assert check("A 68.58 cm screen.", Sources([("got a 27in screen", TODAY)], TODAY)) == []
+
+
 def test_a_clock_time_said_without_morning_or_afternoon_grounds_either():
     said = Sources([("swimming lessons are 5:45 on fridays now, the pool opens at 06:15", TODAY)], TODAY)
     assert check("Swimming lessons Fridays at 5:45pm; the pool opens at 6:15am.", said) == []

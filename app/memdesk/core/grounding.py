@@ -120,6 +120,7 @@ _MONTH_FIRST = _named(("monthday", _MONTH_DAY), ("monthyear", _MONTH_YEAR))
 _WEEKDAY = re.compile(WEEKDAY_NAMES)
 _TOKEN_EDGES = "\"'“”‘’()[]<>{}.,;:!?*"
 _UNIT_AFTER = re.compile(r"\s*-?\s*([^\W\d_]+)")
+_WORD_NEXT = re.compile(r"\s+[^\W\d_]")
 # A coin worth a hundredth of its currency, after an amount: "11p", "90 cents", "50 centavos".
 _HUNDREDTH = re.compile(r"\s?(?i:p|pence|c|cents?|ct|centavos?|centimes?|céntimos?|kopecks?)\b")
 _WORDS = re.compile(r"[^\W\d_]+")
@@ -607,9 +608,8 @@ def _specifics(text: str, sources: Sources) -> list[Mark]:
             taken.append(match.span())
             continue
         # A number's unit ("1Gb", "40 mg") is part of it, not a name of its own.
-        unit = _UNIT_AFTER.match(text, match.end()) if match.lastgroup == "number" else None
-        known_unit = unit is not None and _singular(unit.group(1).lower()) in _UNITS
-        taken.append((match.start(), unit.end() if unit and known_unit else match.end()))
+        unit = _unit_after(text, match.end()) if match.lastgroup == "number" else None
+        taken.append((match.start(), unit.end() if unit else match.end()))
         if not _grounded(match, text, sources, numbered):
             # A sentence's full stop after a path or address is not part of it.
             marks.append(Mark(MarkKind.UNGROUNDED, match.group(), *match.span()))
@@ -845,8 +845,20 @@ def _value_of(raw: str) -> float:
 
 
 def _unit(text: str, at: int) -> tuple[str, float] | None:
+    match = _unit_after(text, at)
+    return _UNITS[_singular(match.group(1).lower())] if match else None
+
+
+def _unit_after(text: str, at: int) -> re.Match[str] | None:
+    """The unit written right after a number at ``at``, if any. "in" apart from the number
+    and before another word is the preposition ("10 in the morning", "3 in a row"), not
+    inches ("27in", "a 27 in. screen")."""
     match = _UNIT_AFTER.match(text, at)
-    return _UNITS.get(_singular(match.group(1).lower())) if match else None
+    if match is None or _singular(match.group(1).lower()) not in _UNITS:
+        return None
+    if match.group(1).lower() == "in" and match.start(1) > at and _WORD_NEXT.match(text, match.end()):
+        return None
+    return match
 
 
 def _singular(word: str) -> str:

@@ -84,17 +84,24 @@ _CURRENCY = "".join(
     re.escape(chr(code)) for code in range(0x10000) if unicodedata.category(chr(code)) == "Sc"
 )
 _CLOCK = r"\d{1,2}(?:[:h]\d{2}(?:\s?[ap]\.?m\b\.?)?|[.]\d{2}\s?[ap]\.?m\b\.?|\s?[ap]\.?m\b\.?)"
+# A clock time said with its part of the day or "o'clock": "10 in the morning", "7.30 in the
+# evening", "9 o'clock at night", "5 o'clock".
+_PART_OF_DAY = r"(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night)"
+_CLOCK_SAID = rf"\d{{1,2}}(?:[:.]\d{{2}})?\s+(?:o['’]clock\b(?:\s+{_PART_OF_DAY})?|{_PART_OF_DAY}\b)"
+_AFTERNOON = re.compile(r"(?i:p\.?\s?m\b|afternoon|evening)")
+_MORNING = re.compile(r"(?i:a\.?\s?m\b|morning)")
+_CLOCK_DIGITS = re.compile(rf"(?i:{_CLOCK})")
 _NAME_WORD = r"[A-Z][\w-]*(?:['’][A-Z][\w-]*)?"  # "Lindqvist" of "Lindqvist's", "O'Brien"
 _WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _SHAPES = re.compile(
     rf"""
     (?P<email>(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+)
     |(?P<url>\b(?:https?://|www\.)[^\s,;]+[^\s,;.)])
-    |(?P<money>(?:[{_CURRENCY}]|\b(?:Rs|Rp|R\$)\.?)\s?{_NUMBER}(?:\s?(?:k|m|bn)\b)?
+    |(?P<money>(?:\b[A-Z]{{1,3}}(?=\$))?(?:[{_CURRENCY}]|\b(?:Rs|Rp)\.?)\s?{_NUMBER}(?:\s?(?:k|m|bn)\b)?
         |\b{_NUMBER}\s?(?:[A-Z]{{3}}|TL|zł|kr)(?![\w]))
     |(?P<percent>\b{_NUMBER}\s?%)
     |(?P<hours>\b{_CLOCK}\s*(?:-|–|—|to|till|until)\s*{_CLOCK})
-    |(?P<clock>\b{_CLOCK})
+    |(?P<clock>\b(?i:{_CLOCK_SAID})|\b{_CLOCK})
     |(?P<phone>(?<![\w+.,])(?:\(\d{{1,5}}\)\s?|\+)?\d(?:[ ()-]{{0,2}}\d){{6,14}}(?![\w.,]\d))
     |(?P<address>(?<![\w.,£$€₹¥+/:-])(?:{_UNIT_NUMBER})?
         (?:(?:No\.?\s*)?{_STREET_NUMBER},?\s+(?:[A-Z][\w'’-]*\s+){{1,3}}(?:{_AFTER})\b\.?
@@ -245,15 +252,38 @@ def _time_of_day(raw: str) -> bool:
 
 
 def _minutes(raw: str) -> str:
-    """A clock time as minutes after midnight: "4:15", "16h30", "8am", "2.30pm"."""
+    """A clock time as minutes after midnight: "4:15", "16h30", "8am", "2.30pm", "10 in the
+    morning", "9 at night"."""
     numbers = [int(n) for n in re.findall(r"\d+", raw)]
     hour, minute = numbers[0], numbers[1] if len(numbers) > 1 else 0
-    lower = raw.lower()
-    if "p" in lower and hour < 12:
+    if hour < 12 and (_AFTERNOON.search(raw) or ("night" in raw.lower() and hour >= _NIGHT_FROM)):
         hour += 12
-    elif "a" in lower and hour == 12:
+    elif hour == 12 and (_MORNING.search(raw) or "night" in raw.lower()):
         hour = 0
     return str(hour * 60 + minute)
+
+
+_NIGHT_FROM = 6  # "9 at night" is 21:00; "2 at night" is 2:00
+
+
+def clock_written_as(minutes: str, stored: str) -> str:
+    """A clock time (minutes after midnight) written the way a stored time is: "10am" for
+    "4pm", "10:00" for "16:00", "10.30 a.m." for "4.15 p.m."."""
+    hour, minute = divmod(int(minutes), 60)
+    digits = re.match(r"\d{1,2}([:.h]\d{2})?(\s?)([ap])?(\.?)(\s?)m?(\.?)", stored, re.IGNORECASE)
+    if digits is None or not digits.group(3):
+        separator = digits.group(1)[0] if digits and digits.group(1) else ":"
+        return f"{hour:02d}{separator}{minute:02d}"
+    separator = digits.group(1)[0] if digits.group(1) else ":"
+    shown = f"{(hour - 1) % 12 + 1}" + (f"{separator}{minute:02d}" if minute or digits.group(1) else "")
+    half = ("p" if hour >= 12 else "a") if digits.group(3).islower() else ("P" if hour >= 12 else "A")
+    ending = "m" if digits.group(3).islower() else "M"
+    return f"{shown}{digits.group(2)}{half}{digits.group(4)}{digits.group(5)}{ending}{digits.group(6)}"
+
+
+def said_in_digits(raw: str) -> bool:
+    """A clock time written as clocks write it ("4pm", "16:00"), not said with words."""
+    return bool(_CLOCK_DIGITS.fullmatch(raw))
 
 
 def family(kind: str) -> str:

@@ -44,8 +44,10 @@ from memdesk.core.values import (
     TITLED,
     WEEKDAY,
     Value,
+    clock_written_as,
     end_named,
     family,
+    said_in_digits,
     values_in,
 )
 from memdesk.core.whose import of_value, reported
@@ -66,6 +68,10 @@ _PART_OF = re.compile(r"\s+of\s+(?:my|our|your|his|her|their|the)\b", re.IGNOREC
 _SIZE = 5
 # The word a new value is said as the value of, right before it: "pickup's 4:45", "rent is 950".
 _VALUE_OF = re.compile(r"([^\W\d_][\w-]*)(?:['’]s|\s+(?:is|are|was))\s+$")
+# The clause a value is said as the value of, up to its "is": "The school tuck-shop budget the
+# board set is US$300".
+_SUBJECT = re.compile(r"([^.;:,!?—–]*?)\s+(?:is|are|was)\s+$")
+_OTHER_WORDS = 2  # words of that clause the stored fact does not hold that make it another thing
 # How far an anchor is looked for (``_scopes``): the sentence, its message, the message before.
 # An amount, a time or a contact is often said alone after the message that named its subject ("upped
 # my amlodipine" … "yes 10mg"; "the 111 one is gone" … "07911 555 222"); a day said once ("sunday
@@ -138,6 +144,8 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
             if kind == NUMBER:  # the number takes the stored amount's unit: "100" of "50mg"
                 stored = current[old.span[0] : old.span[1]]
                 new = _FIRST_NUMBER.sub(new, stored, count=1)
+            elif kind == CLOCK and not said_in_digits(new):  # "10 in the morning" of "4pm": "10am"
+                new = clock_written_as(value.key, current[old.span[0] : old.span[1]])
             elif old.kind != kind:  # a weekday written as the stored day is: "Friday"
                 stored = current[old.span[0] : old.span[1]]
                 new = value.key.capitalize() if stored[:1].isupper() else value.key
@@ -164,12 +172,15 @@ def _described_otherwise(stored: str, old: tuple[int, int], said: str, new: tupl
 
 
 def _of_another_thing(before: str, stored: str) -> bool:
-    """The sentence says the value as the value of a thing (the word right before it, "pickup's
-    4:45", "rent is 950") that the stored fact does not name."""
+    """The sentence says the value as the value of a thing the stored fact does not name: the
+    word right before it ("pickup's 4:45", "rent is 950"), or the words of its clause before
+    "is" of which two or more are not the fact's ("The school tuck-shop budget the board set is
+    US$300" of "groceries …; budget about US$250")."""
     said = _VALUE_OF.search(before)
-    if said is None or said.group(1).lower() in STOPWORDS or len(said.group(1)) < _MIN_ANCHOR:
-        return False
-    return stem(said.group(1).lower()) not in _stems(stored)
+    if said is not None and said.group(1).lower() not in STOPWORDS and len(said.group(1)) >= _MIN_ANCHOR:
+        return stem(said.group(1).lower()) not in _stems(stored)
+    subject = _SUBJECT.search(before)
+    return subject is not None and len(_anchors(subject.group(1)) - _stems(stored)) >= _OTHER_WORDS
 
 
 def valued_turns(said: Sequence[Said]) -> set[int]:
@@ -265,9 +276,14 @@ def _target(
             if fit != NOT_IT:
                 holding.append((fact, inside[0], text, region))
     said_value = sentence[value.span[0] : value.span[1]]
+    # the sentence's values are what it says, not what of: "every second Friday at 10 in the
+    # morning" ties the time to no fact by its "Friday"
+    others = {sentence[v.span[0] : v.span[1]] for v in _values(sentence)} - {said_value}
     for scope in scopes:
         # the new value's own digits name no old number ("₱52,000" is not "the 000 one" of "₱5,000")
         rest = scope.replace(said_value, " ")
+        for other in others:
+            rest = rest.replace(other, " ")
         words = _anchors(rest)
         anchored = [
             (fact, old)

@@ -31,6 +31,7 @@ back to these rules when its reply cannot be used.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -62,7 +63,7 @@ from memdesk.core.slots import (
 )
 from memdesk.core.values import MONEY, values_in
 from memdesk.core.whose import HOUSEHOLD_LABELS, LABEL, doer, owner_before, told_of_another
-from memdesk.llm.aligned import aligned_updates, value_kinds
+from memdesk.llm.aligned import Aligned, aligned_updates, value_kinds
 from memdesk.llm.contact_lines import CONTACT_SLOTS, LINE_WORDS, Saying, line_fits
 from memdesk.llm.ended import ended_names
 
@@ -250,9 +251,10 @@ def offline_changes(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
         additions = []
     # A new value of a kind a stored fact holds one of ("new ones 07700 900873"): sure where the
     # rules above were not, or said nothing.
+    old_texts = {fact.number: fact.text for fact in known}
     for update in aligned_updates(said, known):
         previous = edits.get(update.number)
-        if previous is None or not previous.sure:
+        if previous is None or not previous.sure or _goes_further(previous, update, old_texts[update.number]):
             why = f"The person said: “{update.evidence}”"
             edits[update.number] = Edit("update", update.number, update.text, why, evidence=update.evidence)
             kept = [edit for edit in kept if edit.evidence != update.evidence]
@@ -266,6 +268,23 @@ def offline_changes(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
             edits[ended.number] = Edit("retire", ended.number, marked, why, evidence=ended.said.text)
             kept = [edit for edit in kept if edit.evidence != ended.said.text]
     return [*edits.values(), *kept]
+
+
+def _goes_further(previous: Edit, update: Aligned, old: str) -> bool:
+    """The value-aligned edit of the same sentence makes every change the rules' edit makes,
+    and more: "every second Friday at 10 in the morning" moves the day and the hour of "every
+    second Thursday at 4pm", where the rules moved the day alone."""
+    if previous.action != "update" or previous.evidence != update.evidence or previous.text == update.text:
+        return False
+    return _dropped(old, previous.text) < _dropped(old, update.text)
+
+
+def _dropped(old: str, new: str) -> set[int]:
+    """Which words of ``old`` (by place) ``new`` no longer holds."""
+    words = old.split()
+    matcher = difflib.SequenceMatcher(a=words, b=new.split(), autojunk=False)
+    kept = {i for block in matcher.get_matching_blocks() for i in range(block.a, block.a + block.size)}
+    return set(range(len(words))) - kept
 
 
 @dataclass(frozen=True)
