@@ -305,6 +305,34 @@ def test_an_ending_that_is_not_the_persons_own_changes_nothing(said):
     assert sure(edits(stored, said)) == []
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Forty years I get the Daily News at the door. So I cancelled it, yesterday was the last one.",
+        "So I gave it up, the Daily News, the boy throws it in the puddle.",  # named after it
+    ],
+)
+def test_it_after_a_verb_of_ending_ends_the_one_named_thing_it_stands_for(said):
+    stored = ["- Daily News delivered to the door every morning", "- Eats breakfast at the Parkway diner"]
+    assert sure(edits(stored, said)) == [
+        (1, "- Daily News delivered to the door every morning (until February 2026)")
+    ]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The Daily News went up again, and the Parkway diner too. So I cancelled it.",  # which one?
+        "Josh said the Daily News is a rag. He cancelled it.",  # someone else did
+        "The Daily News went up. I have not cancelled it yet.",
+        "The Daily News boy came late, and I dropped it in a puddle.",  # no ending of the thing
+    ],
+)
+def test_it_that_may_stand_for_two_things_or_was_not_ended_by_the_person_ends_nothing(said):
+    stored = ["- Daily News delivered to the door every morning", "- Eats breakfast at the Parkway diner"]
+    assert sure(edits(stored, said)) == []
+
+
 def test_a_name_two_stored_facts_say_is_not_ended_by_name():
     stored = ["- Pays for Disney Plus Premium (£12.99/mo)", "- Tom's watchlist lives in Disney Plus"]
     assert sure(edits(stored, "cancelled disney plus")) == []
@@ -478,6 +506,13 @@ def test_an_ending_the_person_denies_ends_nothing(said):
     assert [edit for edit in edits(stored, said) if edit.action != "add"] == []
 
 
+def test_a_year_cut_to_two_digits_is_no_number_said_alone():
+    assert values_in("You know in '66, the transit strike, I walked two hours") == ()
+    stored = ["Morning walk: to Bronx Park and back, 20 minutes, with the cane"]
+    said = "You know in '66, the transit strike, I walked from 38th Street to the Bronx."
+    assert changed_by(stored, said) == {}
+
+
 def test_a_clock_time_said_with_its_part_of_the_day_is_written_as_the_stored_time_is():
     stored = ["- Hairdresser every second Thursday at 4pm", "- Choir rehearsals at 19:30"]
     said = "Done, from now every second Friday at 10 in the morning, same salon."
@@ -498,3 +533,15 @@ def test_a_value_said_of_a_thing_the_fact_does_not_name_is_not_its_new_value():
     assert sure(edits(stored, said)) == []
     said = "Groceries cost more now, my budget is US$300."
     assert sure(edits(stored, said)) == [(1, "- Buys groceries monthly at OK Mart; budget about US$300")]
+
+
+def test_a_dose_stored_twice_changes_the_person_s_own_and_not_a_husband_s():
+    stored = ["- Takes Amlodipine 5 mg every morning", "- Husband Joe takes Amlodipine 5 mg too"]
+    said = ("So the tablet now it's Amlodipine 10 mg, not the 5 anymore.", "His stays 5, only mine changes.")
+    assert sure(edits(stored, *said)) == [(1, "- Takes Amlodipine 10 mg every morning")]
+
+
+def test_a_number_the_person_takes_back_is_not_written():
+    stored = ["- Mobile: 07700 900412 (Econet)", "- Does not eat pork"]
+    said = "The new number is 07700 900578 — no, forgive me, my eyes — it is 07700 900587. Still Econet."
+    assert sure(edits(stored, said)) == [(1, "- Mobile: 07700 900587 (Econet)")]

@@ -111,7 +111,7 @@ _SHAPES = re.compile(
     |(?P<quantity>\b{_NUMBER}\s?(?i:{_UNIT})(?!\w))
     |(?P<titled>\b(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?[ ]+{_NAME_WORD}(?:[ ]{_NAME_WORD})*)
     |(?P<ordinal>\b\d+(?i:st|nd|rd|th)\s+[^\W\d_]+)
-    |(?P<number>(?<![\w.,£$€₹¥+/-]){_NUMBER}(?![\w%:/-]|[.,]\d))
+    |(?P<number>(?<![\w.,£$€₹¥+/'’-]){_NUMBER}(?![\w%:/-]|[.,]\d))
     |(?P<weekday>\b(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b)
     |(?P<day>\b(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b
         |\b(?:mon|tues?|weds?|thu(?:rs?)?|fri|Mon|Tues?|Weds?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\b(?![’'-]))

@@ -50,7 +50,7 @@ from memdesk.core.values import (
     said_in_digits,
     values_in,
 )
-from memdesk.core.whose import of_value, reported
+from memdesk.core.whose import HOUSEHOLD_LABELS, line_owner, of_value, owner_before, reported
 from memdesk.llm.contact_lines import CONTACT_KINDS, NAMED, NOT_IT, ONLY_ONE, Saying, line_fits
 
 if TYPE_CHECKING:  # ``llm.changes`` reads this module's edits with its own
@@ -124,12 +124,15 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
             # a relative's news, what someone else says, a line forwarded from their message
             if of_value(sentence.text, start).others or reported(sentence.text, start).others:
                 continue
+            # said as his, her or their value ("his stays 5", "her number is now …"): it may
+            # change only a line about someone else
+            theirs = owner_before(sentence.text, start).others
             if _PART_OF.match(sentence.text, end):
                 continue  # a part of the thing, not its new value: "kept $200 of my deposit"
             around = _scopes(said, index)
             scopes = around[: _REACH.get(kind, 3 if _measured(kind) else 2)]
             saying = Saying(sentence.text, start, around[1], conversation)
-            target = _target(kind, value, saying, scopes, known, texts)
+            target = _target(kind, value, saying, scopes, known, texts, theirs)
             if target is None:
                 continue
             fact, old = target
@@ -251,7 +254,13 @@ def _scopes(said: Sequence[Said], index: int) -> list[str]:
 
 
 def _target(
-    kind: str, value: Value, saying: Saying, scopes: list[str], known: Sequence[Known], texts: dict[int, str]
+    kind: str,
+    value: Value,
+    saying: Saying,
+    scopes: list[str],
+    known: Sequence[Known],
+    texts: dict[int, str],
+    theirs: bool,
 ) -> tuple[Known, Value] | None:
     """The one stored value of ``kind`` that the nearest scope anchors, and its fact: the one
     value of a fact, or of a clause of a fact that holds several ("Monthly budget: £1,900;
@@ -264,7 +273,7 @@ def _target(
     for fact in known:
         text = texts.get(fact.number, fact.text)
         # a number alone stands for the one amount a fact gives with its unit
-        own = [v for v in _values(text) if _of_kind(v.kind, kind)]
+        own = [v for v in _values(text) if _of_kind(v.kind, kind) and (not theirs or _of_another(text, v))]
         regions = [(0, len(text))] if len(own) == 1 else _clauses(text)
         for region in regions:
             inside = [v for v in own if region[0] <= v.span[0] and v.span[1] <= region[1]]
@@ -293,8 +302,11 @@ def _target(
         if len(anchored) > 1:
             # two facts share a word with what was said: the one whose value's own noun the
             # person names ("double the amlodipine to 10 mg" of "amlodipine 5 mg nightly", not
-            # "atorvastatin 20 mg at night")
+            # "atorvastatin 20 mg at night"), and of those the one that is not someone else's
+            # ("Husband Joe takes Amlodipine 5 mg too")
             headed = [(f, v) for f, v in anchored if _head(texts.get(f.number, f.text), v) & words]
+            if len(headed) > 1:
+                headed = [(f, v) for f, v in headed if not _of_another(texts.get(f.number, f.text), v)]
             if len(headed) != 1:
                 return None
             anchored = headed
@@ -306,6 +318,12 @@ def _target(
                 return None
             return None if old.key == value.key else (fact, old)
     return None
+
+
+def _of_another(text: str, value: Value) -> bool:
+    """The stored value is someone else's, by the words of its line before it ("Husband Joe
+    takes Amlodipine 5 mg", "Sister Meron …, mobile …")."""
+    return bool(line_owner(text[: value.span[0]], HOUSEHOLD_LABELS, stem))
 
 
 def _another_number_named(

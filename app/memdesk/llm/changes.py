@@ -254,7 +254,13 @@ def offline_changes(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
     old_texts = {fact.number: fact.text for fact in known}
     for update in aligned_updates(said, known):
         previous = edits.get(update.number)
-        if previous is None or not previous.sure or _goes_further(previous, update, old_texts[update.number]):
+        old = old_texts[update.number]
+        if (
+            previous is None
+            or not previous.sure
+            or _goes_further(previous, update, old)
+            or _taken_back(previous, old)
+        ):
             why = f"The person said: “{update.evidence}”"
             edits[update.number] = Edit("update", update.number, update.text, why, evidence=update.evidence)
             kept = [edit for edit in kept if edit.evidence != update.evidence]
@@ -277,6 +283,14 @@ def _goes_further(previous: Edit, update: Aligned, old: str) -> bool:
     if previous.action != "update" or previous.evidence != update.evidence or previous.text == update.text:
         return False
     return _dropped(old, previous.text) < _dropped(old, update.text)
+
+
+def _taken_back(edit: Edit, old: str) -> bool:
+    """The edit writes a value its own evidence takes back ("07700 900578 — no, forgive me — it
+    is 07700 900587")."""
+    denied = {(value.kind, value.key) for value in values_in(edit.evidence) if value.denied}
+    before = {(value.kind, value.key) for value in values_in(old)}
+    return any((v.kind, v.key) in denied - before for v in values_in(edit.text))
 
 
 def _dropped(old: str, new: str) -> set[int]:

@@ -29,6 +29,13 @@ _VERB = r"(?:cancell?ed|quit|stopped|gave\s+up|ditched|binned|dropped|sold|scrap
 _ENDING = re.compile(rf"(?i:\b{_VERB}\s+(?:(?:the|my|our|a|an)\s+)?)$")
 _ENDING_SAID = re.compile(rf"(?i:\b{_VERB}\b)")
 _ENDED_WORD = re.compile(rf"(?i:\b{_VERB}\s+(?:(?:the|my|our|a|an)\s+)?([^\W\d_]{{{_MIN_NAME},}}))")
+# "It" after a verb of ending stands for a thing the message named: in an apposition after it
+# ("so I gave it up, the class at the JCC"), or before it ("I get the Daily News … So I
+# cancelled it"). Not "dropped it" (in the water) nor "killed it" (did it well).
+_ENDED_IT = re.compile(
+    r"(?i:\b(?:cancell?ed|quit|stopped|gave|ditched|binned|sold|scrapped)\s+it\b(?:\s+up\b)?)"
+)
+_APPOSITION = re.compile(r",\s+(?:the|my|our|that)\s+[^,.;:!?]+")
 _NAME_IN_FACT = re.compile(r"(?<![\w'’])[A-Z][\w&+-]*(?:\s[A-Z][\w&+-]*)*(?![\w'’])")
 _CLAUSE_END = re.compile(r"[,;:]\s|\.(?:\s|$)|\s(?:and|but|so|then|while)\s")
 
@@ -60,6 +67,35 @@ def _spoken(name: str, text: str) -> re.Match[str] | None:
     return None
 
 
+def _named_in(text: str, name: str) -> re.Match[str] | None:
+    """Where ``text`` says the name, or a run of its words, longest first (as ``_spoken``)."""
+    words = name.split()
+    runs = [words[i:j] for i in range(len(words)) for j in range(len(words), i, -1)]
+    for run in sorted(runs, key=len, reverse=True):
+        if len(run) == 1 and len(run[0]) < _MIN_NAME and not run[0].isupper():
+            continue  # a short word names too much; a short acronym ("JCC") names one thing
+        found = re.search(r"(?i)(?<!\w)" + r"\s+".join(re.escape(word) for word in run) + r"(?!\w)", text)
+        if found:
+            return found
+    return None
+
+
+def _referent(text: str, message: str, names: Sequence[tuple[Known, re.Match[str]]]) -> int | None:
+    """The stored fact that "it" after a verb of ending in ``text`` stands for: the one whose
+    name its apposition says, or else the one whose name the message says before it; None when
+    there is no "it" ended, or two facts are named there."""
+    ended = _ENDED_IT.search(text)
+    if ended is None or DENIED_VERB.search(text, 0, ended.start()) or doer(text, ended.start()).others:
+        return None
+    apposition = _APPOSITION.match(text, ended.end())
+    if apposition:
+        region = apposition.group()
+    else:
+        region = message[: message.find(text) + ended.start()] if text in message else text[: ended.start()]
+    named = {fact.number for fact, name in names if _named_in(region, name.group(0))}
+    return named.pop() if len(named) == 1 else None
+
+
 def says_ended(text: str, word: str) -> bool:
     """``text`` says the thing ``word`` names ended: a verb of ending right before it, or "off"
     as a medicine or a habit is come off ("the doctor took me off ibuprofen", "I'm off the
@@ -86,12 +122,30 @@ def ending_turns(said: Sequence[Said]) -> set[int]:
 def ended_names(said: Sequence[Said], known: Sequence[Known]) -> list[Ended]:
     """The stored facts the person's sentences end by name, the last sentence winning."""
     found: dict[int, Ended] = {}
-    names = [(fact, match) for fact in known for match in _NAME_IN_FACT.finditer(fact.text)]
+    names = [
+        (fact, match)
+        for fact in known
+        for match in _NAME_IN_FACT.finditer(fact.text)
+        if fact.text[match.end() : match.end() + 1] not in ("'", "’")
+    ]
+    messages = {turn: " ".join(s.text for s in said if s.turn == turn) for turn in {s.turn for s in said}}
     for sentence in said:
         text = sentence.text
+        referent = _referent(text, messages[sentence.turn], names)
+        if (
+            referent is not None
+            and not mood_at(text, 0)
+            and not placed_later(text, (0, len(text)), sentence.at)
+        ):
+            fact, name = next(
+                (f, n)
+                for f, n in names
+                if f.number == referent and _named_in(messages[sentence.turn], n.group(0))
+            )
+            after = _CLAUSE_END.search(fact.text, name.end())
+            end = after.start() if after else len(fact.text.rstrip(" ."))
+            found[fact.number] = Ended(fact.number, end, sentence)
         for fact, name in names:
-            if fact.text[name.end() : name.end() + 1] in ("'", "’"):
-                continue
             spoken = _spoken(name.group(0), text)
             if spoken is None:
                 continue
