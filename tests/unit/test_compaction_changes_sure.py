@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from memdesk.core.dates import annotate
+from memdesk.core.slots import claims_in
 from memdesk.llm.changes import Edit, Known, Said, said_in
 from memdesk.llm.sure import offline_decided, offline_edits
 
@@ -511,3 +512,17 @@ def test_a_value_after_news_of_another_line_by_its_own_name_is_not_this_lines():
     assert reason(edit) == "the sentence goes on from another stored line, by words only that line holds"
     raised = "The credit union loan went up, €180 every second Friday now, the wages from Acme the same."
     assert decided(known, 1, "- Credit union loan: €180 every second Friday", raised, raised).sure
+
+
+def test_words_in_place_of_a_number_are_not_sure():
+    known = stored("- Autopay $85 to Bluegrass Mobile on the 15th", "- Drives a Ford pickup")
+    said = "it comes out on the 3rd right after the Social Security check instead of the 15th"
+    edit = decided(known, 1, "- Autopay $85 to Bluegrass Mobile on the check", said, said)
+    assert reason(edit) == "words in place of a number"
+    assert decided(known, 1, "- Autopay $85 to Bluegrass Mobile on the 3rd", said, said).sure
+
+
+def test_no_more_than_is_a_comparison_not_an_ending():
+    said = "remind me Darlene's birthday so I don't forget that no more than I forget the bill"
+    assert [claim.value for claim in claims_in(said)] == []
+    assert [claim.value for claim in claims_in("no more netflix for me")] == ["netflix"]

@@ -945,9 +945,9 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
         "resigned stepped",
         _K(
             r"\b(?:quit|quitting|stopped|stopping|stop|(?:gave|given|giving) up(?: on)?|cancel+ed|cancel+ing|"
-            r"dropped|ditched|sold|finished|no more|left|closed|lost|packed in|packed up|jacked in|"
-            r"chucked in|binned|cut out|kicked|swore off|sworn off|said goodbye to|parted with|got rid of|"
-            r"moved on from|walked away from|resigned from|stepped down from)"
+            r"dropped|ditched|sold|finished|no more(?! than\b)|left|closed|lost|packed in|packed up|"
+            r"jacked in|chucked in|binned|cut out|kicked|swore off|sworn off|said goodbye to|parted with|"
+            r"got rid of|moved on from|walked away from|resigned from|stepped down from)"
             r"(?:\s+\w+ing(?:\s+to)?)?"
         )
         + rf"\s+{_ART}(?P<v>{VALUE})",
@@ -1205,7 +1205,7 @@ _PAST_BEFORE = _Lazy(
     r"lost|cut\s+out|kicked|swore\s+off|sworn\s+off|said\s+goodbye\s+to|parted\s+with|packed\s+(?:in|up)|"
     r"jacked\s+in|chucked\s+in|binned|got\s+rid\s+of|moved\s+on\s+from|walked\s+away\s+from|"
     r"resigned\s+from|stepped\s+down\s+from|handed\s+in\s+(?:my|his|her|their)\s+notice\s+at|"
-    r"cancel+ing|dropped|ditched|sold|finished|left|leaving|last\s+day\s+at|no\s+more|no\s+longer(?:\s+\w+){0,2}|"
+    r"cancel+ing|dropped|ditched|sold|finished|left|leaving|last\s+day\s+at|no\s+more(?!\s+than\b)|no\s+longer(?:\s+\w+){0,2}|"
     r"used\s+to(?:\s+\w+){0,2}|formerly|previously|former|ex-?|instead\s+of|not|traded(?:\s+in)?|swapped|"
     r"replaced|moved\s+(?:away\s+)?from|moving\s+from|switched\s+(?:over\s+)?from|broke\s+up\s+with|"
     r"split\s+(?:up\s+)?(?:with|from)|separated\s+from|divorced|(?<!have\s)(?<!has\s)(?<!'ve\s)lived\s+in|"

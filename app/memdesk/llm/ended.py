@@ -25,7 +25,10 @@ if TYPE_CHECKING:  # ``llm.changes`` reads these with its own
 # A verb of ending, in the past, or "no more", right before the thing (an article or "my"
 # between): what a person does to a subscription, a habit or a possession.
 _MIN_NAME = 4  # letters of a name's word said alone ("Pampers"); a shorter one names too much
-_VERB = r"(?:cancell?ed|quit|stopped|gave\s+up|ditched|binned|dropped|sold|scrapped|killed|no\s+more)"
+_VERB = (
+    r"(?:cancell?ed|quit|stopped|gave\s+up|ditched|binned|dropped|sold|scrapped|killed"
+    r"|no\s+more(?!\s+than\b))"  # "no more than" compares
+)
 _ENDING = re.compile(rf"(?i:\b{_VERB}\s+(?:(?:the|my|our|a|an)\s+)?)$")
 _ENDING_SAID = re.compile(rf"(?i:\b{_VERB}\b)")
 _ENDED_WORD = re.compile(rf"(?i:\b{_VERB}\s+(?:(?:the|my|our|a|an)\s+)?([^\W\d_]{{{_MIN_NAME},}}))")

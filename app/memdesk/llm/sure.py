@@ -145,6 +145,7 @@ _DATE_AFTER = re.compile(
     + r")\b|(?<=st|nd|rd|th)\b))"
 )
 _DIGIT = re.compile(r"\d")
+_NUMBER_ALONE = re.compile(r"\d[\d.,]*(?:st|nd|rd|th)?")  # "15th", "2,400": a number and no more
 _NUMBER = re.compile(r"\d[\d.,:]*")
 _HALF_DAY = 12 * 60  # minutes
 _RECURRENCE = "day:"  # the slot prefix of a claim saying how often or on which day ("every week")
@@ -263,6 +264,8 @@ def refusal(
     old_value = fact.text[place.span[0] : place.span[1]]
     if edit.text and _DIGIT.match(new.strip()) and not _DIGIT.search(old_value):
         return "a number in place of a value written in words"
+    if edit.text and _NUMBER_ALONE.fullmatch(old_value.strip()) and not _DIGIT.search(new):
+        return "words in place of a number"
     if edit.text and _ends_another(evidence.sentence, new, fact, known):
         return "what the sentence says ended is kept in another stored fact, not this one"
     if edit.text and _dated_day(evidence.sentence, new):
