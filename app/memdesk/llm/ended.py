@@ -52,17 +52,25 @@ class Ended:
     said: Said
 
 
+def _run_patterns(name: str, *, acronyms: bool = False) -> list[str]:
+    """Patterns for the name and each run of its words, longest first; a run of one short word
+    names too much, unless ``acronyms`` and it is one ("JCC")."""
+    words = name.split()
+    runs = sorted(
+        (words[i:j] for i in range(len(words)) for j in range(len(words), i, -1)), key=len, reverse=True
+    )
+    return [
+        r"(?i)(?<!\w)" + r"\s+".join(re.escape(word) for word in run) + r"(?!\w)"
+        for run in runs
+        if len(run) > 1 or len(run[0]) >= _MIN_NAME or (acronyms and run[0].isupper())
+    ]
+
+
 def _spoken(name: str, text: str) -> re.Match[str] | None:
     """Where ``text`` ends the name, or a run of its words ("game pass" of "Xbox Game Pass
-    Ultimate", "pampers" of "Pampers Cruisers"), longest first; a run of one short word is
-    not enough."""
-    words = name.split()
-    runs = [words[i:j] for i in range(len(words)) for j in range(len(words), i, -1)]
-    for run in sorted(runs, key=len, reverse=True):
-        if len(run) == 1 and len(run[0]) < _MIN_NAME:
-            continue
-        pattern = r"\s+".join(re.escape(word) for word in run)
-        for match in re.finditer(rf"(?i)(?<!\w){pattern}(?!\w)", text):
+    Ultimate", "pampers" of "Pampers Cruisers"), longest first."""
+    for pattern in _run_patterns(name):
+        for match in re.finditer(pattern, text):
             ending = _ENDING.search(text, 0, match.start())
             denied = ending is not None and DENIED_VERB.search(text, 0, ending.start()) is not None
             if ending and not denied and not doer(text, ending.start()).others:
@@ -70,23 +78,17 @@ def _spoken(name: str, text: str) -> re.Match[str] | None:
     return None
 
 
-def _named_in(text: str, name: str) -> re.Match[str] | None:
-    """Where ``text`` says the name, or a run of its words, longest first (as ``_spoken``)."""
-    words = name.split()
-    runs = [words[i:j] for i in range(len(words)) for j in range(len(words), i, -1)]
-    for run in sorted(runs, key=len, reverse=True):
-        if len(run) == 1 and len(run[0]) < _MIN_NAME and not run[0].isupper():
-            continue  # a short word names too much; a short acronym ("JCC") names one thing
-        found = re.search(r"(?i)(?<!\w)" + r"\s+".join(re.escape(word) for word in run) + r"(?!\w)", text)
-        if found:
-            return found
-    return None
+def _named_in(text: str, name: str) -> bool:
+    """``text`` says the name, or a run of its words."""
+    return any(re.search(pattern, text) for pattern in _run_patterns(name, acronyms=True))
 
 
-def _referent(text: str, message: str, names: Sequence[tuple[Known, re.Match[str]]]) -> int | None:
-    """The stored fact that "it" after a verb of ending in ``text`` stands for: the one whose
-    name its apposition says, or else the one whose name the message says before it; None when
-    there is no "it" ended, or two facts are named there."""
+def _referent(
+    text: str, message: str, names: Sequence[tuple[Known, re.Match[str]]]
+) -> tuple[Known, re.Match[str]] | None:
+    """The stored fact, and its name, that "it" after a verb of ending in ``text`` stands for:
+    the one whose name its apposition says, or else the one whose name the message says before
+    it; None when there is no "it" ended, or two facts are named there."""
     ended = _ENDED_IT.search(text)
     if ended is None or DENIED_VERB.search(text, 0, ended.start()) or doer(text, ended.start()).others:
         return None
@@ -95,8 +97,14 @@ def _referent(text: str, message: str, names: Sequence[tuple[Known, re.Match[str
         region = apposition.group()
     else:
         region = message[: message.find(text) + ended.start()] if text in message else text[: ended.start()]
-    named = {fact.number for fact, name in names if _named_in(region, name.group(0))}
-    return named.pop() if len(named) == 1 else None
+    named = [(fact, name) for fact, name in names if _named_in(region, name.group(0))]
+    return named[0] if len({fact.number for fact, _name in named}) == 1 else None
+
+
+def _clause_end(text: str, name: re.Match[str]) -> int:
+    """Where the clause of a stored fact holding ``name`` ends: where its past mark goes."""
+    after = _CLAUSE_END.search(text, name.end())
+    return after.start() if after else len(text.rstrip(" ."))
 
 
 def says_ended(text: str, word: str) -> bool:
@@ -135,19 +143,9 @@ def ended_names(said: Sequence[Said], known: Sequence[Known]) -> list[Ended]:
     for sentence in said:
         text = sentence.text
         referent = _referent(text, messages[sentence.turn], names)
-        if (
-            referent is not None
-            and not mood_at(text, 0)
-            and not placed_later(text, (0, len(text)), sentence.at)
-        ):
-            fact, name = next(
-                (f, n)
-                for f, n in names
-                if f.number == referent and _named_in(messages[sentence.turn], n.group(0))
-            )
-            after = _CLAUSE_END.search(fact.text, name.end())
-            end = after.start() if after else len(fact.text.rstrip(" ."))
-            found[fact.number] = Ended(fact.number, end, sentence)
+        if referent and not mood_at(text, 0) and not placed_later(text, (0, len(text)), sentence.at):
+            fact, name = referent
+            found[fact.number] = Ended(fact.number, _clause_end(fact.text, name), sentence)
         for fact, name in names:
             spoken = _spoken(name.group(0), text)
             if spoken is None:
@@ -160,7 +158,5 @@ def ended_names(said: Sequence[Said], known: Sequence[Known]) -> list[Ended]:
                 continue
             if placed_later(text, (0, len(text)), sentence.at):
                 continue
-            after = _CLAUSE_END.search(fact.text, name.end())
-            end = after.start() if after else len(fact.text.rstrip(" ."))
-            found[fact.number] = Ended(fact.number, end, sentence)
+            found[fact.number] = Ended(fact.number, _clause_end(fact.text, name), sentence)
     return list(found.values())
