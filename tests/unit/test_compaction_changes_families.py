@@ -45,6 +45,12 @@ def sure(found: list[Edit]) -> list[tuple[int | None, str]]:
         ("7.30 in the evening suits her", "clock", "1170"),
         ("the buses start at 5 o'clock", "clock", "300"),
         ("budget about US$250", "money", "250"),  # the dollar's country is part of it
+        ("rescheduled to 0630Z, same place", "clock", "390"),  # four digits with a zone
+        ("moved to the 2nd of December", "date", "12-2"),  # a day of the year, its article kept
+        ("born March 4, 1981", "date", "1981-3-4"),
+        ("insurance valid until 15 March 2026", "date", "2026-3-15"),  # the date itself, not a bound
+        ("line check at 0730 UTC", "clock", "450"),  # not an amount in a currency called UTC
+        ("logged 1200 hours on type", "quantity:duration", "1200 hours"),  # hours flown, no time
         ("new PB at parkrun this morning, 27:35!", "duration", "1655"),  # no time of day
         ("bins are on Thursdays", "weekday", "thursday"),
         ("every Friday", "weekday", "friday"),
@@ -89,6 +95,43 @@ def test_a_number_without_a_street_after_it_is_not_an_address():
     # the same address written otherwise compares equal
     (one,), (other,) = values_in("at 9 Marlowe Court"), values_in("9, Marlowe Court")
     assert (one.kind, one.key) == (other.kind, other.key) == ("address", "9 marlowe court")
+
+
+def test_a_titled_carer_who_ended_is_replaced_by_the_one_named_after_them():
+    stored = ["GP: Dr. Elspeth Rankin, Main Street Family Practice, phone 902-555-0134"]
+    said = "Dr. Rankin's retired, and I've been taken on by Dr. Anil Mehta at the same practice."
+    assert sure(edits(stored, said, where="entry")) == [
+        (1, "GP: Dr. Anil Mehta, Main Street Family Practice, phone 902-555-0134")
+    ]
+    # with no one after them, the practice and its number stay, the doctor marked past
+    (retired,) = sure(edits(stored, "Dr. Rankin's retired, good for her.", where="entry"))
+    assert retired[1].startswith("GP: Dr. Elspeth Rankin (until") and "902-555-0134" in retired[1]
+
+
+def test_a_cut_off_from_a_day_on_ends_nothing():
+    stored = ["Last Christmas: 140 cake orders; cut-off was 20 December."]
+    said = "So the cut-off is now 15 December, no more orders after that even for my aunties."
+    assert sure(edits(stored, said, where="entry")) == []
+    assert sure(edits(["- Drinks coffee all day"], "no more coffee after 2pm for me")) == []
+
+
+def test_a_new_date_replaces_the_one_date_of_the_line_it_is_said_of_in_its_style():
+    stored = [
+        "- Annual physical with Dr. Rankin, 18 November, 10:30am",
+        "- Flora's eye appointment 18 November, 2pm, Dr. Gillis",
+    ]
+    said = (
+        "The clinic rang, so my physical's moved. We settled on the 2nd of December at 9:15 in the "
+        "morning. Weather's mild for November, Flora's still got geraniums going."
+    )
+    # a later date is the appointment's new date, not a plan; the time is read by what it is of
+    assert sure(edits(stored, said)) == [(1, "- Annual physical with Dr. Rankin, 2 December, 9:15am")]
+    # written as the stored date is, its year kept
+    assert sure(edits(["- Birthday: March 14, 1991"], "no wait, my birthday is the 4th of March")) == [
+        (1, "- Birthday: March 4, 1991")
+    ]
+    # a date the line keeps as a record of the past is not replaced
+    assert sure(edits(["- Last year's cut-off was 20 December"], "the cut-off is 15 December now")) == []
 
 
 def test_a_new_value_replaces_only_that_value_of_the_line():

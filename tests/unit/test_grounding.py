@@ -83,6 +83,12 @@ def test_a_whole_hour_said_as_a_number_grounds_its_clock_time():
     ]
 
 
+def test_four_digits_with_a_zone_after_a_date_are_a_time_not_a_year():
+    said = Sources([("Rescheduled 19 Nov, 0630Z, same place, same examiner.", TODAY)], TODAY)
+    assert check("Line check moved to 19 Nov, 0630.", said) == []
+    assert marked("Line check: 19 Nov 2025", said) == ["19 Nov 2025"]
+
+
 def test_a_whole_hour_said_as_a_number_grounds_it_on_the_24_hour_clock():
     said = Sources([("saturdays too, 7 till 5 every day we're open", TODAY)], TODAY)
     assert check("Hours: Mon–Sat 7:00–17:00", said) == []

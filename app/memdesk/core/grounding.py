@@ -44,6 +44,7 @@ from enum import StrEnum
 from text_to_num import alpha2digit
 
 from memdesk.core.dates import MONTHS, WEEKDAY_NAMES, WEEKDAYS, annotate
+from memdesk.core.values import CLOCK_ZONE
 
 
 class MarkKind(StrEnum):
@@ -81,10 +82,13 @@ _PATH = (
     r"html|css|rs|go|java|c|h|cpp|rb|php|lock|log|xml|pdf|docx?|xlsx?|png|jpe?g|gif|svg|zip|env)\b"
 )
 _QUOTE = r"\"([^\"\n]{2,160})\"|“([^”\n]{2,160})”|`([^`\n]{1,160})`"
+# A year after a day or a month: four digits that can be one, and not a clock time with its zone
+# ("19 Nov, 0630 UTC").
+_YEAR = rf"(?:1[6-9]|2\d)\d\d\b(?!\s?{CLOCK_ZONE})"
 _ISO_DATE = r"\b(?P<iy>\d{4})-(?P<im>\d{1,2})-(?P<id>\d{1,2})\b"
-_DAY_MONTH = rf"\b(?P<dd>\d{{1,2}}){_ORDINAL}\s+(?:of\s+)?(?P<dm>{_MONTH})(?:,?\s+(?P<dy>\d{{4}}))?\b"
-_MONTH_DAY = rf"\b(?P<mm>{_MONTH})\s+(?P<md>\d{{1,2}}){_ORDINAL}(?:,?\s+(?P<my>\d{{4}}))?\b(?!:)"
-_MONTH_YEAR = rf"\b(?P<ym>{_MONTH})\s+(?:of\s+)?(?P<yy>\d{{4}})\b"
+_DAY_MONTH = rf"\b(?P<dd>\d{{1,2}}){_ORDINAL}\s+(?:of\s+)?(?P<dm>{_MONTH})(?:,?\s+(?P<dy>{_YEAR}))?\b"
+_MONTH_DAY = rf"\b(?P<mm>{_MONTH})\s+(?P<md>\d{{1,2}}){_ORDINAL}(?:,?\s+(?P<my>{_YEAR}))?\b(?!:)"
+_MONTH_YEAR = rf"\b(?P<ym>{_MONTH})\s+(?:of\s+)?(?P<yy>{_YEAR})"
 _SLASH_DATE = r"\b(?P<s1>\d{1,2})/(?P<s2>\d{1,2})/(?P<s3>\d{2}(?:\d{2})?)\b"
 _TIME = (
     r"\b(?P<th>\d{1,2})(?::(?P<tm>\d{2}))?\s*(?P<ap>[ap])\.?\s?m\b"

@@ -317,6 +317,12 @@ def stem(word: str) -> str:
 _DOUBLED = frozenset("bdgmnprt")  # consonants doubled before -ing; "calling", "passing" keep theirs
 
 
+def possessive_at(text: str, end: int) -> bool:
+    """A name ending at ``end`` owns what follows it ("Dr. Rankin's nurse practitioner"), not
+    "'s" for "has" or "is" ("Dr. Rankin's retired")."""
+    return text[end : end + 3] in ("'s ", "’s ") and not _CONTRACTED.match(text, end + 2)
+
+
 def marked_past(text: str) -> bool:
     """The text marks itself as no longer holding: "(until March 2026)", "formerly", "(old)",
     "~~…~~", "outdated", "superseded", a label of the past ("Former employer: …"). Words
@@ -393,6 +399,9 @@ _CALENDAR = _Lazy(
     r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|"
     r"july|august|september|october|november|december)s?"
 )
+# After a name's "'s", the words that make it "has" or "is" ("Rankin's retired", "Pita's gone"):
+# a participle, or an adverb said between.
+_CONTRACTED = _Lazy(r"\s+(?:been|gone|got|just|now|not|never|finally|already|\w{3,}(?<!e)ed)\b")
 _LEAD_WORDS = frozenset({"The", "A", "An", "My", "Our", "So", "But", "And", "Finally", "Then", "Also", "Now"})
 
 # Common values whose slot follows from what they are. Matched as whole words, any case.
@@ -1212,9 +1221,16 @@ _PAST_BEFORE = _Lazy(
     r"(?<!have\s)(?<!has\s)(?<!'ve\s)worked\s+(?:at|for)|(?:don't|do\s+not|doesn't|never)\s+\w+)"
     r"\s+(?:(?:an?|the|my|our|his|her|their|old|\w+ly|\w+ing|to)\s+){0,2}$)"
 )
-# Right after a value: it has ended.
+# "No more" or "no longer" before a value and a point in time after it: a cut-off ("no more
+# orders after that", "no more coffee after 2pm"), not something ended.
+_CUT_OFF = _Lazy(r"(?i:\s*no\s+(?:more|longer)\b)")
+_AFTER_POINT = _Lazy(
+    r"(?i:\s+(?:after|past|beyond)\s+(?:(?:the\s+)?\d|(?:that|this|then|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|midnight|noon)\b))"
+)
+# Right after a value, or its "'s" ("Rankin's retired"): it has ended.
 _PAST_AFTER = _Lazy(
-    r"(?i:^[\s,]*(?:\w+\s+){0,1}?(?:died|passed\s+away|passed\s+on|"
+    r"(?i:^(?:['’]s)?[\s,]*(?:\w+\s+){0,1}?(?:died|passed\s+away|passed\s+on|"
     + _PASSED
     + r"|retired|is\s+gone|was\s+put\s+down|"
     r"closed\s+down|shut\s+down|went\s+bust|went\s+under|"
@@ -1659,6 +1675,8 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     for tail in (" of", " de", " la", " van", " von", " der", " upon"):
         if stripped.endswith(tail):
             stripped = stripped[: -len(tail)]
+    if stripped.endswith(("'s", "’s")) and _CONTRACTED.match(text, start + len(stripped)):
+        stripped = stripped[:-2]  # "Dr. Rankin's retired": "'s" is "has", the name is Dr. Rankin
     return start, start + len(stripped)
 
 
@@ -1683,6 +1701,8 @@ def _is_past(text: str, start: int, end: int) -> bool:
         # the verb of ending nearest the value, denied: "I have not cancelled", "never sold"
         while (nearer := _PAST_BEFORE.search(spaced, ending.start() + 1)) is not None:
             ending = nearer
+        if _CUT_OFF.match(ending.group(0)) and _AFTER_POINT.match(text, end, clause_end):
+            return False  # "no more orders after that": a cut-off from a day on, not an end now
         return not DENIED_VERB.search(before, 0, ending.start())
     if _PAST_AFTER.search(text[end:clause_end]):
         return True

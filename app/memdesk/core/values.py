@@ -16,7 +16,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from memdesk.core.dates import WRITTEN_DATE
+from memdesk.core.dates import MONTHS, WRITTEN_DATE
 from memdesk.core.search_text import STOPWORDS
 
 EMAIL, URL, PHONE, MONEY, PERCENT = "email", "url", "phone", "money", "percent"
@@ -37,6 +37,20 @@ TITLED = "titled"
 # A weekday said as recurring ("Thursdays", "every Thursday") is a schedule's; one said once
 # ("on Thursday", "thurs") is a day something happens or happened.
 WEEKDAY, DAY = "weekday", "day"
+# A day of the year, with its year when given: "14 March", "the 21st of May 2026", "March 4,
+# 1981", "3 Feb". Keyed by month and day ("3-14", "1991-3-14"): "14 March" and "March 14" are one.
+DATE = "date"
+_MONTH_WORD = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?"
+)
+_MONTH_NUMBER = {month[:3].lower(): number for number, month in enumerate(MONTHS, 1)}
+_DAY_OF_MONTH = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
+_DATE_YEAR = r"(?:,?\s+(?:19|20)\d\d\b)?"
+_DATE = (
+    rf"\b{_DAY_OF_MONTH}\s+(?:of\s+)?(?i:{_MONTH_WORD}){_DATE_YEAR}"
+    rf"|\b(?i:{_MONTH_WORD})\s+{_DAY_OF_MONTH}\b(?![:.]\d){_DATE_YEAR}"
+)
 # A postal address: a house, flat or plot number with a street or place word after it ("9
 # Marlowe Court", "Plot No. 17, Road No. 4"), or a street named before its number ("Calle
 # Mayor 12", "Hauptstr. 5"). Names and words are capitalised, as an address writes them, and
@@ -88,6 +102,10 @@ _CLOCK = r"\d{1,2}(?:[:h]\d{2}(?:\s?[ap]\.?m\b\.?)?|[.]\d{2}\s?[ap]\.?m\b\.?|\s?
 # evening", "9 o'clock at night", "5 o'clock".
 _PART_OF_DAY = r"(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night)"
 _CLOCK_SAID = rf"\d{{1,2}}(?:[:.]\d{{2}})?\s+(?:o['’]clock\b(?:\s+{_PART_OF_DAY})?|{_PART_OF_DAY}\b)"
+# Four digits of the 24-hour clock with its zone, as rosters and flight plans write it: "0630Z",
+# "1410 UTC". Alone, or before "hours" ("1200 hours" flown), four digits are a number or a year.
+CLOCK_ZONE = r"(?:Z|UTC|GMT|LT)\b"
+_CLOCK_HHMM = rf"(?:[01]\d|2[0-3])[0-5]\d\s?{CLOCK_ZONE}"
 _AFTERNOON = re.compile(r"(?i:p\.?\s?m\b|afternoon|evening)")
 _MORNING = re.compile(r"(?i:a\.?\s?m\b|morning)")
 _CLOCK_DIGITS = re.compile(rf"(?i:{_CLOCK})")
@@ -98,16 +116,17 @@ _SHAPES = re.compile(
     (?P<email>(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+)
     |(?P<url>\b(?:https?://|www\.)[^\s,;]+[^\s,;.)])
     |(?P<money>(?:\b[A-Z]{{1,3}}(?=\$))?(?:[{_CURRENCY}]|\b(?:Rs|Rp)\.?)\s?{_NUMBER}(?:\s?(?:k|m|bn)\b)?
-        |\b{_NUMBER}\s?(?:[A-Z]{{3}}|TL|zł|kr)(?![\w]))
+        |\b{_NUMBER}\s?(?:(?!{CLOCK_ZONE})[A-Z]{{3}}|TL|zł|kr)(?![\w]))
     |(?P<percent>\b{_NUMBER}\s?%)
     |(?P<hours>\b{_CLOCK}\s*(?:-|–|—|to|till|until)\s*{_CLOCK})
-    |(?P<clock>\b(?i:{_CLOCK_SAID})|\b{_CLOCK})
+    |(?P<clock>\b(?i:{_CLOCK_SAID})|\b{_CLOCK}|\b{_CLOCK_HHMM})
     |(?P<phone>(?<![\w+.,])(?:\(\d{{1,5}}\)\s?|\+)?\d(?:[ ()-]{{0,2}}\d){{6,14}}(?![\w.,]\d))
     |(?P<address>(?<![\w.,£$€₹¥+/:-])(?:{_UNIT_NUMBER})?
         (?:(?:No\.?\s*)?{_STREET_NUMBER},?\s+(?:[A-Z][\w'’-]*\s+){{1,3}}(?:{_AFTER})\b\.?
         |\b(?:{_BEFORE})\b\.?\s+(?:No\.?\s*)?(?:[A-Z][\w'’-]*\s+){{0,3}}{_STREET_NUMBER}\b
         |\b[A-ZÄÖÜ]\w*(?i:{_ENDING})\s*{_STREET_NUMBER}\b)
         |\b{_UNIT_NUMBER}(?:{_AFTER_UNIT})\b\.?\s+(?:No\.?\s*)?{_STREET_NUMBER}\b)
+    |(?P<date>{_DATE})
     |(?P<quantity>\b{_NUMBER}\s?(?i:{_UNIT})(?!\w))
     |(?P<titled>\b(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?[ ]+{_NAME_WORD}(?:[ ]{_NAME_WORD})*)
     |(?P<ordinal>\b\d+(?i:st|nd|rd|th)\s+[^\W\d_]+)
@@ -131,6 +150,13 @@ _DENIED_BEFORE = re.compile(
     r"(?i:\b(?:not|no\s+longer|instead\s+of|rather\s+than|from|was|old|previous|wrong"
     r"|until|till|since|before|after|by|past)\s+(?:the\s+|my\s+|a\s+)?)$"
 )
+_BY = re.compile(r"(?i:\bby\s+)$")
+# Before a stored value, the words that make it a record of what held ("cut-off was 20 December"):
+# not a value that holds now.
+WAS_BEFORE = re.compile(r"(?i:\b(?:was|were|had\s+been)\s+(?:(?:on|at|the)\s+)?)$")
+_RANGE_ON = re.compile(r"\s*[-–]\s*\d")
+_RANGE_BACK = re.compile(r"\d\s*[-–]\s*$")
+_DATE_BOUND = re.compile(r"(?i:\b(?:by|until|till|before)\s+(?:the\s+)?)$")
 _TAKEN_BACK = re.compile(r"(?i:(?:^|[\s,;:—–-])no\s*[,;:!.—–-])")  # "no" as a word of its own
 _RANGE_START = re.compile(r"(?i:\bfrom\s+)$")
 _DENIED_AFTER = re.compile(
@@ -168,13 +194,23 @@ def values_in(text: str) -> tuple[Value, ...]:
             kind = WEEKDAY
         if kind == NUMBER and not _alone(text, start, end):
             continue
+        if kind == DATE and (_RANGE_ON.match(text, end) or _RANGE_BACK.search(text, 0, start)):
+            continue  # "May 3-5", "3–5 May": days of a span, not a day
         if kind.startswith(ORDINAL) and kind.removeprefix(ORDINAL) in STOPWORDS:
             continue  # a date's day ("the 15th and 30th"), not a count of something
         # a range's own "from … till" is not an old value's "from"
         denied = denied_at(text, start, end) and not (kind == HOURS and _RANGE_START.search(text, 0, start))
+        # a person after "by" did something ("taken on by Dr. Mehta"); "by" bounds only a time,
+        # and a date after "until" or "by" is the date itself ("valid until 15 March 2026")
+        denied = denied and not (kind == TITLED and _BY.search(text, 0, start))
+        denied = denied and not (kind == DATE and _DATE_BOUND.search(text, 0, start))
         # a value named as one already known ("the 60mg figure was an interim dose"; an ordinal
-        # is said with its article: "the 19th floor")
-        definite = kind != NUMBER and not kind.startswith(ORDINAL) and bool(_DEFINITE.search(text, 0, start))
+        # or a date is said with its article: "the 19th floor", "the 21st of May")
+        definite = (
+            kind not in (NUMBER, DATE)
+            and not kind.startswith(ORDINAL)
+            and bool(_DEFINITE.search(text, 0, start))
+        )
         denied = denied or definite
         # taken back by a "no" said on its own before another of its kind ("3:45 this term —
         # no, sorry, 3:30")
@@ -218,6 +254,9 @@ def _kind_and_key(group: str, raw: str) -> tuple[str, str]:
         return group, _amount(raw)
     if group == NUMBER:
         return NUMBER, _amount(raw)
+    if group == DATE:
+        day, month, year = _date_parts(raw)
+        return DATE, f"{year}-{month}-{day}" if year else f"{month}-{day}"
     if group == "quantity":
         number = re.match(_NUMBER, raw)
         assert number is not None
@@ -245,18 +284,57 @@ def _amount(raw: str) -> str:
     return whole.replace(",", ".")
 
 
+def _date_parts(raw: str) -> tuple[int, int, int]:
+    """A date's day, month and year (0 when not given)."""
+    month = _MONTH_IN.search(raw)
+    assert month is not None
+    numbers = [int(n) for n in re.findall(r"\d+", raw)]
+    return numbers[0], _MONTH_NUMBER[month.group(0)[:3].lower()], numbers[1] if len(numbers) > 1 else 0
+
+
+def date_written_as(said: str, stored: str) -> str:
+    """A date said written the way a stored one is, in its order, with its month's form and its
+    year ("21 March" over "March 14, 1991" is "March 21, 1991")."""
+    day, month, year = _date_parts(said)
+    old_month = _MONTH_IN.search(stored)
+    assert old_month is not None
+    word = old_month.group(0)
+    name = MONTHS[month - 1] if len(word) > 4 or word.lower() in _WHOLE_SHORT else MONTHS[month - 1][:3]
+    name = name.lower() if word.islower() else name
+    written = stored[: old_month.start()] + name + stored[old_month.end() :]
+    day_text = f"{day}{_ordinal_suffix(day)}" if _SUFFIXED.search(stored) else str(day)
+    written = re.sub(r"\b\d{1,2}(?:st|nd|rd|th)?\b(?!\d)", day_text, written, count=1)
+    if year:
+        replaced, count = re.subn(r"\b(?:19|20)\d\d\b", str(year), written)
+        written = replaced if count else f"{written} {year}"
+    return written
+
+
+_MONTH_IN = re.compile(r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*")
+_WHOLE_SHORT = ("may", "june", "july")  # a month written whole in four letters or fewer
+_SUFFIXED = re.compile(r"(?<=\d)(?:st|nd|rd|th)\b")
+
+
+def _ordinal_suffix(day: int) -> str:
+    return "th" if 10 <= day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+
+
 def _time_of_day(raw: str) -> bool:
     """A clock reading that can be a time of day: a race's "26:10" is not."""
+    if re.match(r"\d{4}", raw):
+        return True  # read only with its zone, as hours and minutes ("0630Z")
     numbers = [int(n) for n in re.findall(r"\d+", raw)]
     return numbers[0] < 24 and (len(numbers) < 2 or numbers[1] < 60)
 
 
 def _minutes(raw: str) -> str:
     """A clock time as minutes after midnight: "4:15", "16h30", "8am", "2.30pm", "10 in the
-    morning", "9 at night"."""
+    morning", "9 at night", "0630Z"."""
     numbers = [int(n) for n in re.findall(r"\d+", raw)]
     hour, minute = numbers[0], numbers[1] if len(numbers) > 1 else 0
-    if hour < 12 and (_AFTERNOON.search(raw) or ("night" in raw.lower() and hour >= _NIGHT_FROM)):
+    if re.match(r"\d{4}", raw):  # "0630Z"
+        hour, minute = divmod(numbers[0], 100)
+    elif hour < 12 and (_AFTERNOON.search(raw) or ("night" in raw.lower() and hour >= _NIGHT_FROM)):
         hour += 12
     elif hour == 12 and (_MORNING.search(raw) or "night" in raw.lower()):
         hour = 0
@@ -268,8 +346,10 @@ _NIGHT_FROM = 6  # "9 at night" is 21:00; "2 at night" is 2:00
 
 def clock_written_as(minutes: str, stored: str) -> str:
     """A clock time (minutes after midnight) written the way a stored time is: "10am" for
-    "4pm", "10:00" for "16:00", "10.30 a.m." for "4.15 p.m."."""
+    "4pm", "10:00" for "16:00", "10.30 a.m." for "4.15 p.m.", "0630 UTC" for "0730 UTC"."""
     hour, minute = divmod(int(minutes), 60)
+    if re.match(r"\d{4}", stored):  # "0730 UTC" stays four digits with its zone
+        return f"{hour:02d}{minute:02d}{stored[4:]}"
     digits = re.match(r"\d{1,2}([:.h]\d{2})?(\s?)([ap])?(\.?)(\s?)m?(\.?)", stored, re.IGNORECASE)
     if digits is None or not digits.group(3):
         separator = digits.group(1)[0] if digits and digits.group(1) else ":"

@@ -30,10 +30,11 @@ from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from memdesk.core.search_text import STOPWORDS
-from memdesk.core.slots import for_once, mood_at, placed_later, stem
+from memdesk.core.slots import claims_in, for_once, mood_at, placed_later, stem
 from memdesk.core.values import (
     ADDRESS,
     CLOCK,
+    DATE,
     DAY,
     EMAIL,
     HOURS,
@@ -42,9 +43,11 @@ from memdesk.core.values import (
     NUMBER,
     PHONE,
     TITLED,
+    WAS_BEFORE,
     WEEKDAY,
     Value,
     clock_written_as,
+    date_written_as,
     end_named,
     family,
     said_in_digits,
@@ -57,6 +60,7 @@ if TYPE_CHECKING:  # ``llm.changes`` reads this module's edits with its own
     from memdesk.llm.changes import Known, Said
 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
+_POSSESSIVE = re.compile(r"['’]s\b")
 _MIN_ANCHOR = 4  # letters: shorter words tie too much to too much
 _CLAUSE_BREAK = re.compile(r"[.;,]\s+")
 _LABEL = re.compile(r"\s*(?:[-*•]\s+)?([^:\n]{1,30}):")
@@ -76,7 +80,7 @@ _OTHER_WORDS = 2  # words of that clause the stored fact does not hold that make
 # An amount, a time or a contact is often said alone after the message that named its subject ("upped
 # my amlodipine" … "yes 10mg"; "the 111 one is gone" … "07911 555 222"); a day said once ("sunday
 # night") only with what it is the day of; anything else within its message.
-_REACH = {DAY: 1, PHONE: 3, EMAIL: 3, NUMBER: 3, MONEY: 3, CLOCK: 3, HOURS: 3}
+_REACH = {DAY: 1, PHONE: 3, EMAIL: 3, NUMBER: 3, MONEY: 3, CLOCK: 3, HOURS: 3, DATE: 3}
 
 
 @dataclass(frozen=True)
@@ -104,20 +108,23 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
             (v.kind, v.key) for s in said if s.turn == sentence.turn for v in _corrected(_values(s.text))
         }
         message = [v for v in said_there if not v.denied and (v.kind, v.key) not in corrected]
+        companion: tuple[Known, int] | None = None  # the fact an earlier value went to, and its end
         for kind, value in _single_values(sentence.text, old_people):
             start, end = value.span
             if (kind, value.key) in corrected:
                 continue
             if len({v.key for v in message if v.kind == kind and (kind, v.key) not in old_people}) > 1:
                 continue
-            if kind == TITLED and not _NOW.search(sentence.text):
+            if kind == TITLED and not (_NOW.search(sentence.text) or _one_ended(sentence.text, old_people)):
                 continue  # a person named in passing ("Dr Mensah runs late"), not who it is now
             if kind == NUMBER and any(_measured(v.kind) for v in message):
                 continue  # the amount is said with its unit too
             # a later date anywhere in the sentence makes it a plan ("with effect from 1 April,
-            # my court days move to Wednesdays")
+            # my court days move to Wednesdays"), unless it is the new value of a stored date
+            # ("the line check is rescheduled to 19 November")
             whole = (0, len(sentence.text))
-            if mood_at(sentence.text, start) or placed_later(sentence.text, whole, sentence.at):
+            later = kind != DATE and placed_later(sentence.text, whole, sentence.at)
+            if mood_at(sentence.text, start) or later:
                 continue
             if for_once(" ".join(s.text for s in said if s.turn == sentence.turn)):
                 continue  # an exception: "long run Sunday — 18k. one-off."
@@ -132,10 +139,13 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
             around = _scopes(said, index)
             scopes = around[: _REACH.get(kind, 3 if _measured(kind) else 2)]
             saying = Saying(sentence.text, start, around[1], conversation)
-            target = _target(kind, value, saying, scopes, known, texts, theirs)
+            target = _with_companion(kind, value, sentence.text, companion, texts) or _target(
+                kind, value, saying, scopes, known, texts, theirs
+            )
             if target is None:
                 continue
             fact, old = target
+            companion = fact, end
             current = texts.get(fact.number, fact.text)
             if kind not in CONTACT_KINDS and _of_another_thing(sentence.text[:start], current):
                 continue  # "pickup's 4:45" is no new time for "Daily stand-up 9:15"
@@ -149,6 +159,8 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
                 new = _FIRST_NUMBER.sub(new, stored, count=1)
             elif kind == CLOCK and not said_in_digits(new):  # "10 in the morning" of "4pm": "10am"
                 new = clock_written_as(value.key, current[old.span[0] : old.span[1]])
+            elif kind == DATE:  # "21 March" of "March 14, 1991": "March 21, 1991"
+                new = date_written_as(new, current[old.span[0] : old.span[1]])
             elif old.kind != kind:  # a weekday written as the stored day is: "Friday"
                 stored = current[old.span[0] : old.span[1]]
                 new = value.key.capitalize() if stored[:1].isupper() else value.key
@@ -160,6 +172,30 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
         for number, text in texts.items()
         if text != by_number[number].text
     ]
+
+
+def _with_companion(
+    kind: str, value: Value, said: str, companion: tuple[Known, int] | None, texts: dict[int, str]
+) -> tuple[Known, Value] | None:
+    """The fact an earlier value of the same clause went to, when it holds one value of this
+    kind: values said together are of one thing ("we settled on the 2nd of December at 9:15"
+    moves the physical's day and its hour, not a day and another appointment's hour)."""
+    if companion is None or _CLAUSE_BREAK.search(said, companion[1], value.span[0]):
+        return None
+    fact = companion[0]
+    own = [v for v in _values(texts.get(fact.number, fact.text)) if _of_kind(v.kind, kind)]
+    if len(own) != 1 or own[0].key == value.key:
+        return None
+    return fact, own[0]
+
+
+def _one_ended(said: str, people: set[tuple[str, str]]) -> bool:
+    """The sentence says a stored titled person ended ("Dr. Rankin's retired … I've been taken
+    on by Dr. Anil Mehta"): the other titled person it names is who it is now."""
+    keys = {key for _kind, key in people}
+    return any(
+        claim.past and claim.value.split()[-1:] in ([key] for key in keys) for claim in claims_in(said)
+    )
 
 
 def _described_otherwise(stored: str, old: tuple[int, int], said: str, new: tuple[int, int]) -> bool:
@@ -273,7 +309,13 @@ def _target(
     for fact in known:
         text = texts.get(fact.number, fact.text)
         # a number alone stands for the one amount a fact gives with its unit
-        own = [v for v in _values(text) if _of_kind(v.kind, kind) and (not theirs or _of_another(text, v))]
+        own = [
+            v
+            for v in _values(text)
+            if _of_kind(v.kind, kind)
+            and (not theirs or _of_another(text, v))
+            and not WAS_BEFORE.search(text, 0, v.span[0])
+        ]
         regions = [(0, len(text))] if len(own) == 1 else _clauses(text)
         for region in regions:
             inside = [v for v in own if region[0] <= v.span[0] and v.span[1] <= region[1]]
@@ -293,12 +335,15 @@ def _target(
         rest = scope.replace(said_value, " ")
         for other in others:
             rest = rest.replace(other, " ")
-        words = _anchors(rest)
+        # what a date is of may be said owning it ("my physical's moved")
+        words = _anchors(_POSSESSIVE.sub("", rest) if kind == DATE else rest)
         anchored = [
             (fact, old)
             for fact, old, text, region in holding
             if fact.number in named or _anchored(text, region, old, words, rest)
         ]
+        if kind == DATE:  # a date changes only with what it is the date of: "my physical's moved"
+            anchored = [(f, v) for f, v in anchored if _of_what(texts.get(f.number, f.text), v) & words]
         if len(anchored) > 1:
             # two facts share a word with what was said: the one whose value's own noun the
             # person names ("double the amlodipine to 10 mg" of "amlodipine 5 mg nightly", not
@@ -370,9 +415,26 @@ def _comparable(said: str, stored: str) -> bool:
 
 
 def _head(text: str, value: Value) -> set[str]:
-    """The content word right before a stored value, in its stem: what the value is of
-    ("amlodipine" of "amlodipine 5 mg")."""
-    return _anchors(" ".join(text[: value.span[0]].split()[-1:]))
+    """The word right before a stored value, other values passed over, in its stem, when it is a
+    content word: what the value is of ("amlodipine" of "amlodipine 5 mg"; "appointment" of "eye
+    appointment 18 November, 2pm")."""
+    words = _WORD.findall(_values_blanked(text[: value.span[0]], text))
+    return _anchors(words[-1]) if words else set()
+
+
+def _of_what(text: str, value: Value) -> set[str]:
+    """The content word nearest before a stored value, other values and function words passed
+    over, in its stem: "physical" of "Annual physical with Dr. Rankin, 18 November"."""
+    words = [word for word in _WORD.findall(_values_blanked(text[: value.span[0]], text)) if _anchors(word)]
+    return _anchors(words[-1]) if words else set()
+
+
+def _values_blanked(before: str, text: str) -> str:
+    """``before``, a start of ``text``, with the values of ``text`` it holds blanked out."""
+    for other in _values(text):
+        if other.span[1] <= len(before):
+            before = before[: other.span[0]] + " " * (other.span[1] - other.span[0]) + before[other.span[1] :]
+    return before
 
 
 def _anchors(text: str) -> set[str]:

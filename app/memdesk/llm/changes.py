@@ -61,7 +61,7 @@ from memdesk.core.slots import (
     slots_named_in,
     stem,
 )
-from memdesk.core.values import MONEY, values_in
+from memdesk.core.values import ADDRESS, EMAIL, MONEY, PHONE, TITLED, URL, values_in
 from memdesk.core.whose import HOUSEHOLD_LABELS, LABEL, doer, owner_before, told_of_another
 from memdesk.llm.aligned import Aligned, aligned_updates, value_kinds
 from memdesk.llm.contact_lines import CONTACT_SLOTS, LINE_WORDS, Saying, line_fits
@@ -93,6 +93,7 @@ _MIN_VALUE_CHARS = 3
 # ("I'm now with Dr. Evans").
 _TITLED = re.compile(r"(?:Dr|Doctor|Prof)\b")
 _CARERS = frozenset({"doctor", "dentist", "therapist"})
+_REACHED_BY = frozenset({PHONE, EMAIL, URL, ADDRESS})  # the value kinds of a place's contact
 # A value ended by the person: after a verb in the past or a negation, or before "anymore".
 _ENDED_BEFORE = re.compile(
     r"(?i:\b(?:[a-z]{3,}ed|no\s+more|no\s+longer)\s+(?:(?:the|a|an|my|our|that|this)\s+)*)$"
@@ -260,6 +261,7 @@ def offline_changes(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
             or not previous.sure
             or _goes_further(previous, update, old)
             or _taken_back(previous, old)
+            or _succeeds(previous, update)
         ):
             why = f"The person said: “{update.evidence}”"
             edits[update.number] = Edit("update", update.number, update.text, why, evidence=update.evidence)
@@ -283,6 +285,20 @@ def _goes_further(previous: Edit, update: Aligned, old: str) -> bool:
     if previous.action != "update" or previous.evidence != update.evidence or previous.text == update.text:
         return False
     return _dropped(old, previous.text) < _dropped(old, update.text)
+
+
+def _succeeds(previous: Edit, update: Aligned) -> bool:
+    """The rules marked a value past, and the value-aligned edit writes what replaced it, said
+    with it ("Dr. Rankin's retired … taken on by Dr. Anil Mehta") or in place of the word the
+    mark follows ("Dr. Kenny retired … I am now under the care of Dr. Martin Ruane"): the update
+    says all the retirement does, and what holds now."""
+    if previous.action != "retire":
+        return False
+    marked = previous.text.find(" (until ")
+    ended = re.findall(r"\w+", previous.text[: max(marked, 0)])[-1:]
+    return previous.evidence == update.evidence or (
+        bool(ended) and re.search(rf"(?<!\w){ended[0]}(?!\w)", update.text) is None
+    )
 
 
 def _taken_back(edit: Edit, old: str) -> bool:
@@ -344,6 +360,7 @@ def _edit(
             continue  # "Baltic Longhaul basketball team": a note about the team, which goes on
         if read:
             span, whole = value_span(fact.text, span)
+            span = _person_in(fact.text, span, ended) or span
         elif (
             fact.where == "entry"
             or fact.text[span[1] : span[1] + 1] in _POSSESSIVE
@@ -464,9 +481,28 @@ def _edit(
     # another sentence ("Vegetarian. Allergic to cashews."), or words the rules did not read (a
     # mark after a clause).
     unread = any(start == end for start, end in retired)
-    if others or unread or not sure or _sentences(fact.text) > 1:
+    if others or unread or not sure or _sentences(fact.text) > 1 or _details(fact.text, retired):
         return Edit("retire", fact.number, changed, why, evidence=sentence.text, sure=sure), sources
     return Edit("retire", fact.number, "", why, evidence=sentence.text, sure=sure), sources
+
+
+def _person_in(text: str, span: tuple[int, int], ended: Claim) -> tuple[int, int] | None:
+    """Where in the value at ``span`` the titled person who ended is named, when it says more
+    ("Dr. Elspeth Rankin, Main Street Family Practice"): the mark goes after them."""
+    for value in values_in(text[: span[1]]):
+        if value.kind == TITLED and span[0] <= value.span[0] and value.key in ended.value.split():
+            return value.span
+    return None
+
+
+def _details(text: str, spans: list[tuple[int, int]]) -> bool:
+    """The text holds a way to reach a place besides what ended ("GP: Dr. Elspeth Rankin, Main
+    Street Family Practice, phone 902-555-0134"): the practice's number goes on, so the text
+    stays, marked. A day or a price goes with what ended ("squash on Thursdays")."""
+    return any(
+        value.kind in _REACHED_BY and not any(start <= value.span[0] < end for start, end in spans)
+        for value in values_in(text)
+    )
 
 
 def _another_thing_there(text: str, span: tuple[int, int], message: str) -> bool:

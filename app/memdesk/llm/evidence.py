@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 
 from memdesk.core.dates import WRITTEN_DATE, names_now
-from memdesk.core.slots import LATER, SUPPOSED, claims_in, household_names, mood_at, stem
+from memdesk.core.slots import LATER, PERSON_WORDS, SUPPOSED, claims_in, household_names, mood_at, stem
 from memdesk.core.whose import (
     CAPITALISED,
     CLAUSE_BREAK,
@@ -46,6 +46,8 @@ _SINGLE_QUOTES = "'’‘`"
 _DOUBLE_QUOTES = '"“”«»'
 _WORD = re.compile(r"[^\W_]{4,}|\d+")  # a word that carries a fact ("cashews", "40")
 _PLAIN_WORD = re.compile(r"\w+")
+# Who someone else's relative is, between them and the name they go by ("my niece's husband Kalisi").
+_KIN_WORD = rf"(?i:{RELATIVE_WORDS}|{'|'.join(PERSON_WORDS)})"
 _SLOT_NAME_LETTERS = 4  # a slot's name that a word may hold in a form of its own ("diet", "dietary")
 _FORM_LETTERS = 5  # a word's forms share its first five letters ("allergy", "allergic"; "renewal", "renewed")
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+|\n+")
@@ -386,6 +388,7 @@ def _someone_elses(text: str, at: int, before: str, after: str) -> bool:
         found.others
         and not _opens_with(before, who)
         and not _named_where_changed(before, after, who)
+        and not _writes_their_name(before, after, text, found.span[1])
         and not _opens_own_clause(text, clause_start(text, at))
     )
 
@@ -402,6 +405,24 @@ def _named_where_changed(before: str, after: str, who: str) -> bool:
         _form(word) for word in _PLAIN_WORD.findall(who.lower()) if len(word) > 1 and word not in NO_NAME
     }
     return any(_form(word) in names for word in _PLAIN_WORD.findall(clause))
+
+
+def _writes_their_name(before: str, after: str, text: str, end: int) -> bool:
+    """The edit writes, in place of what it changes, the name that the someone else of the
+    news goes by, said right after them (``end``): the stored part is who does something, and
+    the news is who does it now ("Pita (deliveries)" in a list of staff becomes "Kalisi
+    (deliveries)" with "my niece's husband Kalisi does the deliveries")."""
+    changed, stop = rewritten_span(before, after)
+    start, stop = changed, len(after) - (len(before) - stop)
+    while start > 0 and after[start - 1].isalnum():  # whole words: "Ranjit" for "Rankin"
+        start -= 1
+    while stop < len(after) and after[stop].isalnum():
+        stop += 1
+    return any(
+        name.lower() not in NO_NAME
+        and re.match(rf"(?:['’]s\s+{_KIN_WORD}\s+|\s+){re.escape(name)}(?!\w)", text[end:])
+        for name in CAPITALISED.findall(after[start:stop])
+    )
 
 
 def _opens_with(before: str, who: str) -> bool:

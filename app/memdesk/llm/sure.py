@@ -83,6 +83,7 @@ from memdesk.core.slots import (
     household_names,
     marked_past,
     mood_at,
+    possessive_at,
     present_only,
     slots_named_in,
     stem,
@@ -97,6 +98,7 @@ from memdesk.core.values import (
     NUMBER,
     PHONE,
     TITLED,
+    WAS_BEFORE,
     Value,
     family,
     values_in,
@@ -346,9 +348,20 @@ def _old_value_said_again(line: str, span: tuple[int, int], new: str, later: Seq
     fresh = {value.key for value in values_in(new)}
     last = ""
     for sentence in later:
-        said = {value.key for value in values_in(sentence) if not value.denied}
+        # a name owning what follows it, or said as it was, is no value given: "Flora's staying
+        # with Dr. Rankin's nurse", "as patient with me as Dr. Kenny was"
+        said = {
+            value.key
+            for value in values_in(sentence)
+            if not value.denied
+            and not possessive_at(sentence, value.span[1])
+            and not _AS_IT_WAS.match(sentence, value.span[1])
+        }
         last = "old" if said & old and not said & fresh else "new" if said & fresh else last
     return bool(old) and last == "old"
+
+
+_AS_IT_WAS = re.compile(r"\s+(?:was|were|used\s+to|had\s+been)\b")
 
 
 def _says_what_it_is(kind: str) -> bool:
@@ -634,6 +647,7 @@ def _another_holding_it_named(
     news of `Default lunch order: sabich from Sabich Frishman`, not of `Team lunch: usually
     Sabich Frishman for everyone`."""
     names = {name.lower() for name in CAPITALISED.findall(fact.text[place.span[0] : place.span[1]])}
+    names -= _NOT_NAMES  # "20 December" names no thing
     if not names:
         return False
     said, this = _stems(" ".join(message)), _stems(fact.text)
@@ -678,7 +692,12 @@ def _place_at(number: int, text: str, changed: tuple[int, int], household: froze
     # one that covers all the edit rewrites, when one does: "56" is not the place of a new home
     # written over "Kawangware, Nairobi, near stage 56"
     covering = [span for span in found if span[0] <= start and last < span[1]]
-    span = min(covering or found, key=lambda s: s[1] - s[0]) if found else (start, max(start, end))
+    if covering:
+        span = min(covering, key=lambda s: s[1] - s[0])
+    elif found:  # several values rewritten at once ("18 November, 10:30am"): all of them
+        span = (min(s[0] for s in found), max(s[1] for s in found))
+    else:
+        span = (start, max(start, end))
     clause_start = _clause_start(text, span[0])
     # a clause of a word or none before the value ("…, around 14km", "…, 4.4%"): the one before says
     if len(_stems(text[clause_start : span[0]])) < _SAYING_WORDS and clause_start > 0:
@@ -696,7 +715,7 @@ def _place_at(number: int, text: str, changed: tuple[int, int], household: froze
     related = direct and only_relation(describing, PERSON_WORDS)
     owner = frozenset() if related else _owner(describing, household)
     past = marked_past(text) or bool(_PAST_WORDS.search(describing))
-    past = past or (labelled and bool(_YEAR.search(describing)))
+    past = past or (labelled and bool(_YEAR.search(describing))) or bool(WAS_BEFORE.search(text, 0, span[0]))
     return _Place(number, span, frozenset(_stems(head)), owner, past)
 
 

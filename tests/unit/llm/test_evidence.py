@@ -49,6 +49,11 @@ def update(text: str, evidence: str) -> Edit:
          "Staff: Siobhán (mornings), Kieran (Saturdays)",
          "Staff: Siobhán (mornings); covers Saturdays herself",
          "I'll do saturdays myself til after christmas"),
+        # who fills a role the line lists, named in someone else's news: the line is about them
+        ("Now my niece's husband Kalisi does the deliveries, he started yesterday",
+         "Bakery staff: Losa (mornings) and Pita (deliveries).",
+         "Bakery staff: Losa (mornings) and Kalisi (deliveries).",
+         "Now my niece's husband Kalisi does the deliveries, he started yesterday"),
         # a modal that ends something from now, with nothing later in its clause
         ("I will no longer be needing the parking space, sold the car", "Parking: bay 4 at Elm Court",
          "Parking: none", "I will no longer be needing the parking space"),
