@@ -71,7 +71,9 @@ def test_a_value_is_read_by_its_shape(text, kind, key):
 
 def test_what_is_not_a_value_of_its_own():
     # a count of something, a value named as known, a day said once, the store's own dates
-    assert values_in("3 cats and the 50 we had") == ()
+    # a count is of what it counts, and a number named as known is none
+    assert [(v.kind, v.key) for v in values_in("3 cats and the 50 we had")] == [("counted:cat", "3")]
+    assert [v.kind for v in values_in("it's 5 now, 5 every morning")] == ["number", "number"]
     (day,) = values_in("the plumber comes on Thursday")
     assert day.kind == "day"
     assert values_in("rang yesterday (19 February 2026)") == ()
@@ -85,13 +87,24 @@ def test_what_is_not_a_value_of_its_own():
     # taken back by a "no" of its own before another of its kind; "no more than" takes nothing back
     assert [v.denied for v in values_in("3:45 this term — no, sorry, 3:30")] == [True, False]
     assert [v.denied for v in values_in("£30 a month, no more than £35")] == [False, False]
+    # a most is no new value; a rise up to one is
+    assert [v.denied for v in values_in("they have a plan up to 25")] == [True]
+    assert [v.denied for v in values_in("the GP went up to 20mg")] == [False]
+    # "no" with a word that holds the speaker up takes back the value before it
+    assert [v.denied for v in values_in("New number is 555-0136 — no wait, I mix it, 555-0163")] == [
+        True,
+        False,
+    ]
 
 
 def test_a_number_without_a_street_after_it_is_not_an_address():
     # a count, a room, a name said without its street word, a street word that is no street
-    assert [v.kind for v in values_in("fed 3 cats in Room 12 at 10 Downing's office")] == ["number"]
-    assert values_in("2 Close friends came round") == ()
-    assert values_in("4 Green party members") == ()
+    assert [v.kind for v in values_in("fed 3 cats in Room 12 at 10 Downing's office")] == [
+        "counted:cat",
+        "number",
+    ]
+    assert "address" not in [v.kind for v in values_in("2 Close friends came round")]
+    assert "address" not in [v.kind for v in values_in("4 Green party members")]
     # the same address written otherwise compares equal
     (one,), (other,) = values_in("at 9 Marlowe Court"), values_in("9, Marlowe Court")
     assert (one.kind, one.key) == (other.kind, other.key) == ("address", "9 marlowe court")
@@ -155,6 +168,43 @@ def test_in_a_line_of_several_values_the_clause_that_shares_a_word_is_changed():
     ]
     # both clauses share a word with what was said: neither is guessed at
     assert sure(edits(stored, "they put it up, it's £75 a month now")) == []
+
+
+def test_someone_else_doing_what_the_value_says_with_a_thing_of_theirs_is_not_the_persons():
+    steps = ["- Daily step goal: 7,000 steps"]
+    assert sure(edits(steps, "Poor Mr. Ferguson, he only make 2,000 steps with his walker, bless him.")) == []
+    # the person's own, though someone else did it: "he upped my dose"
+    dose = ["- Takes metformin 500 mg twice daily"]
+    assert sure(edits(dose, "the doctor saw me, he upped my metformin to 850 mg")) == [
+        (1, "- Takes metformin 850 mg twice daily")
+    ]
+
+
+def test_a_new_number_after_the_persons_own_news_is_theirs_though_a_relative_is_named_after_it():
+    stored = ["- Phone: 09-555-0132", "- Sister Daw Nilar lives in Thingangyun", "- Shop opens 6 am"]
+    said = (
+        "My phone fell in the tea boiler. The shop at Sule say old SIM cannot get back, so I take new "
+        "one. New number is 09-555-0178. My sister Daw Nilar she also laughing at me."
+    )
+    assert sure(edits(stored, said)) == [(1, "- Phone: 09-555-0178")]
+    # named before the number, she is whose it is
+    theirs = "My sister Daw Nilar lost her phone. New number is 09-555-0178."
+    assert sure(edits(stored, theirs)) == []
+
+
+def test_an_amount_in_a_word_of_its_own_is_replaced_by_one_in_the_same_word():
+    stored = ["- Sends 5000 som every month to mother in Talas by Elsom", "- Stall rent 5000 som"]
+    # said alone, the number takes what the stored amount is counted in
+    assert sure(edits(stored, "Mama's roof leaks. So from this month I send her 7000, not 5000.")) == [
+        (1, "- Sends 7000 som every month to mother in Talas by Elsom")
+    ]
+    # a number alone, with the stored one not said, is no amount counted in a word
+    bike = ["- Bike: 52/36 chainrings, 11-30 cassette, 170 mm cranks"]
+    assert sure(edits(bike, "Tested it up the 12% wall: 78 rpm instead of grinding at 62.")) == []
+    container = ["- Pays 1,800 euros per 20-foot container", "- Shop seats about 40 customers"]
+    assert sure(edits(container, "For the 20-foot container it is now 2,150 euros")) == [
+        (1, "- Pays 2,150 euros per 20-foot container")
+    ]
 
 
 def test_a_number_said_alone_takes_the_stored_unit_of_its_size():

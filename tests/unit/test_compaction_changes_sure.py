@@ -526,3 +526,31 @@ def test_no_more_than_is_a_comparison_not_an_ending():
     said = "remind me Darlene's birthday so I don't forget that no more than I forget the bill"
     assert [claim.value for claim in claims_in(said)] == []
     assert [claim.value for claim in claims_in("no more netflix for me")] == ["netflix"]
+
+
+def test_a_new_amount_is_not_sure_when_the_person_changed_to_a_name_the_edit_leaves_out():
+    known = stored("- Mobile plan: Vonalas Mobil, 10 GB, 4,990 Ft a month")
+    said = "Ok, I changed finally to Pannon Zöld, same 10 GB but only 2,990 Ft a month!"
+    edit = decided(known, 1, "- Mobile plan: Vonalas Mobil, 10 GB, 2,990 Ft a month", said, said)
+    assert reason(edit) == "the sentence says it changed to a name the edit does not write"
+    # another thing moved to a name says nothing of this line
+    home = stored("- Lives in Lisbon")
+    mine = "My savings moved to Monzo and I live in Porto now."
+    assert decided(home, 1, "- Lives in Porto", mine, mine).sure
+
+
+def test_a_sentence_going_on_from_a_line_that_cannot_hold_a_phone_number_gives_the_phone_line_one():
+    known = stored("- Phone: 09-555-0132", "- Shop opens 6 am")
+    before = "The shop at Sule say old SIM cannot get back, so I take new one."
+    said = "New number is 09-555-0178."
+    assert decided(known, 1, "- Phone: 09-555-0178", said, f"{before} {said}").sure
+
+
+def test_a_number_said_alone_later_is_another_amount_of_the_kind():
+    known = stored("- Monthly donation: 20 euros to the children's shelter, by bank order")
+    first = "I increased the donation to the children's shelter to 25 euros."
+    later = "Wait, sorry, my mistake, the bank paper says 30."
+    edit = decided(
+        known, 1, "- Monthly donation: 25 euros to the children's shelter, by bank order", first, first, later
+    )
+    assert reason(edit) == "the person gives another value of this kind later in the conversation"

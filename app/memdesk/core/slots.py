@@ -1285,6 +1285,8 @@ SUPPOSED, LATER = "supposed", "later"
 _REQUEST = _Lazy(r"(?i:(?:\s*[^\W\d_]+,?){0,3}?\s*(?:please\s+)?(?:could|can|would|will)\s+(?:you|u|we)\b)")
 _SUPPOSING = _Lazy(
     r"(?i:\b(?:thinking\s+(?:of|about)|think\s+about|considering|contemplating|might|could|would(?!\s+like)|"
+    # deliberating: "debating going to 165 mm cranks", "toying with", "torn between"
+    r"debating|weighing(?:\s+up)?|toying\s+with|mulling(?:\s+over)?|torn\s+between|on\s+the\s+fence|"
     r"should(?!\s+now\b)|(?<=\bI\s)should|(?<=\bwe\s)should|maybe|perhaps|possibly|"
     r"planning\s+(?:to|on)|plan\s+to|plans\s+to|hoping\s+to|hope\s+to|want\s+to|"
     r"wants\s+to|"
@@ -1320,6 +1322,7 @@ _CONFIRMING = _Lazy(
 )
 # Where a value's clause ends, for what it says of later ("using Arc now and I don't think I'll
 # go back" says nothing of later about Arc).
+_NOW = _Lazy(r"(?i:\bnow\b)")
 _AND_CLAUSE = _Lazy(r"[,;:]\s|\s(?:and|but|so|because|while|whereas)\s")
 _AHEAD_WORDS = frozenset({"next", "soon", "upcoming", "tomorrow"})  # words that place a clause later
 _SAID_IN = " (said in "  # ``said_in_mark``
@@ -1546,6 +1549,14 @@ def mood_at(text: str, start: int) -> str:
     sentence = text[sentence_start:sentence_end]
     clause_end = _AND_CLAUSE.search(text, start, sentence_end)
     reach = text[sentence_start : clause_end.start() if clause_end else sentence_end]
+    # a clause of its own saying "now" states it, whatever an earlier clause plans ("the bulletin
+    # will contain the new prices, … so the bulletin now leaves from …")
+    own_start = max(
+        (m.end() for m in _AND_CLAUSE.finditer(text, sentence_start, start)), default=sentence_start
+    )
+    own = text[own_start : len(reach) + sentence_start]
+    if _NOW.search(own) and not _LATER_CUE.search(own):
+        return ""
     if _LATER_CUE.search(reach) and not names_now(sentence):
         return LATER
     return ""

@@ -31,6 +31,30 @@ MEASURED = "quantity:"  # the kind of every quantity with a unit starts so
 # An ordinal with what it counts ("12th floor", "2nd year"): its kind is "ordinal:<the noun>",
 # so "19th floor" replaces "12th floor" and not "paid on the 15th".
 ORDINAL = "ordinal:"
+# A number with the word of what it counts or is paid in ("5000 som", "1,800 euros", "40
+# customers", "3 cases"): its kind is "counted:<the word>", so "7000 som" replaces "5000 som" and
+# not "40 customers". Words that say when or how often are no such thing.
+COUNTED = "counted:"
+_WHEN_WORDS = (
+    "am",
+    "pm",
+    "time",
+    "times",
+    "day",
+    "days",
+    "week",
+    "weeks",
+    "month",
+    "months",
+    "year",
+    "years",
+    "wk",
+    "wks",
+    "yr",
+    "yrs",
+)
+_HOW_MUCH_WORDS = ("hour", "hours", "minute", "minutes", "percent", "per", "each", "every", "more", "less")
+_NOT_COUNTED = "|".join(sorted({*STOPWORDS, *_WHEN_WORDS, *_HOW_MUCH_WORDS}, key=len, reverse=True))
 # A person named with a title ("Dr Ingrid Lindqvist", "Mr. Achebe"): who holds a role for the
 # person (their doctor, a child's teacher, a delegate); keyed by the surname.
 TITLED = "titled"
@@ -130,6 +154,7 @@ _SHAPES = re.compile(
     |(?P<quantity>\b{_NUMBER}\s?(?i:{_UNIT})(?!\w))
     |(?P<titled>\b(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?[ ]+{_NAME_WORD}(?:[ ]{_NAME_WORD})*)
     |(?P<ordinal>\b\d+(?i:st|nd|rd|th)\s+[^\W\d_]+)
+    |(?P<counted>(?<![\w.,£$€₹¥+/'’-]){_NUMBER}\s+(?!(?i:{_NOT_COUNTED})\b)[^\W\d_]{{2,}}\b(?!['’]))
     |(?P<number>(?<![\w.,£$€₹¥+/'’-]){_NUMBER}(?![\w%:/-]|[.,]\d))
     |(?P<weekday>\b(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b)
     |(?P<day>\b(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b
@@ -145,19 +170,27 @@ _DEFINITE = re.compile(r"(?i:\b(?:the|that|this|those)\s+)$")
 EVERY = re.compile(r"(?i:\b(?:every|each)\s+)$")
 # Said as not holding ("not the 60mg", "no longer Tuesdays", "instead of £40", "from £1,100
 # to …"), or as a bound of something else ("ran long today, until 10:45", "back by 6pm", "in
-# the new job since Monday").
+# the new job since Monday", "a plan up to 25").
 _DENIED_BEFORE = re.compile(
     r"(?i:\b(?:not|no\s+longer|instead\s+of|rather\s+than|from|was|old|previous|wrong"
-    r"|until|till|since|before|after|by|past)\s+(?:the\s+|my\s+|a\s+)?)$"
+    r"|until|till|since|before|after|by|past"
+    # a most, not a new value: "a plan up to 25", "covers up to 40" (not "went up to 20mg")
+    r"|(?:plan|limit|cap|allows?|covers?|holds?|fits?|takes?|for|of)\s+up\s+to)\s+(?:the\s+|my\s+|a\s+)?)$"
 )
 _BY = re.compile(r"(?i:\bby\s+)$")
 # Before a stored value, the words that make it a record of what held ("cut-off was 20 December"):
 # not a value that holds now.
 WAS_BEFORE = re.compile(r"(?i:\b(?:was|were|had\s+been)\s+(?:(?:on|at|the)\s+)?)$")
+# A capitalised word before a number, not the first of its line or sentence: the number is a
+# part of a name ("OCBC 360", "Stage 3").
+_NAMED_NUMBER = re.compile(r"[^\s.!?:;•*-][^\S\n]+[A-Z][\w&-]*[^\S\n]+$")
 _RANGE_ON = re.compile(r"\s*[-–]\s*\d")
 _RANGE_BACK = re.compile(r"\d\s*[-–]\s*$")
 _DATE_BOUND = re.compile(r"(?i:\b(?:by|until|till|before)\s+(?:the\s+)?)$")
-_TAKEN_BACK = re.compile(r"(?i:(?:^|[\s,;:—–-])no\s*[,;:!.—–-])")  # "no" as a word of its own
+# "no" as a word of its own, or with a word that holds the speaker up: "no wait,", "no sorry —"
+_TAKEN_BACK = re.compile(
+    r"(?i:(?:^|[\s,;:—–-])no(?:\s+(?:wait|sorry|actually|hang\s+on|hold\s+on))?\s*[,;:!.—–-])"
+)
 _RANGE_START = re.compile(r"(?i:\bfrom\s+)$")
 _DENIED_AFTER = re.compile(
     r"(?i:^\s*(?:(?:is|was)?\s*(?:wrong|no\s+good|gone|dead|cancell?ed|finished|over)"
@@ -194,6 +227,8 @@ def values_in(text: str) -> tuple[Value, ...]:
             kind = WEEKDAY
         if kind == NUMBER and not _alone(text, start, end):
             continue
+        if kind.startswith(COUNTED) and _NAMED_NUMBER.search(text, 0, start):
+            continue  # "OCBC 360 account", "Stage 3 swimmers": a number of a name
         if kind == DATE and (_RANGE_ON.match(text, end) or _RANGE_BACK.search(text, 0, start)):
             continue  # "May 3-5", "3–5 May": days of a span, not a day
         if kind.startswith(ORDINAL) and kind.removeprefix(ORDINAL) in STOPWORDS:
@@ -266,6 +301,9 @@ def _kind_and_key(group: str, raw: str) -> tuple[str, str]:
         return TITLED, raw.split()[-1].lower()
     if group == ADDRESS:  # "9 Marlowe Court" and "9, Marlowe Court." are one address
         return ADDRESS, " ".join(re.findall(r"\w+", raw.lower()))
+    if group == "counted":
+        number, noun = raw.lower().split(None, 1)
+        return f"{COUNTED}{noun[:-1] if len(noun) > 3 and noun.endswith('s') else noun}", _amount(number)
     if group == "ordinal":
         number, noun = raw.split(None, 1)
         return f"{ORDINAL}{noun.lower()}", re.sub(r"\D", "", number)

@@ -34,6 +34,7 @@ from memdesk.core.slots import claims_in, for_once, mood_at, placed_later, stem
 from memdesk.core.values import (
     ADDRESS,
     CLOCK,
+    COUNTED,
     DATE,
     DAY,
     EMAIL,
@@ -53,13 +54,22 @@ from memdesk.core.values import (
     said_in_digits,
     values_in,
 )
-from memdesk.core.whose import HOUSEHOLD_LABELS, line_owner, of_value, owner_before, reported
+from memdesk.core.whose import (
+    HOUSEHOLD_LABELS,
+    doer,
+    line_owner,
+    of_value,
+    owner_before,
+    reported,
+    says_own,
+)
 from memdesk.llm.contact_lines import CONTACT_KINDS, NAMED, NOT_IT, ONLY_ONE, Saying, line_fits
 
 if TYPE_CHECKING:  # ``llm.changes`` reads this module's edits with its own
     from memdesk.llm.changes import Known, Said
 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
+_THEIR = re.compile(r"(?i:\b(?:his|her|their)\b)")
 _POSSESSIVE = re.compile(r"['’]s\b")
 _MIN_ANCHOR = 4  # letters: shorter words tie too much to too much
 _CLAUSE_BREAK = re.compile(r"[.;,]\s+")
@@ -131,9 +141,10 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
             # a relative's news, what someone else says, a line forwarded from their message
             if of_value(sentence.text, start).others or reported(sentence.text, start).others:
                 continue
-            # said as his, her or their value ("his stays 5", "her number is now …"): it may
-            # change only a line about someone else
-            theirs = owner_before(sentence.text, start).others
+            # said as his, her or their value ("his stays 5", "her number is now …"), or as what
+            # someone else does with a thing of theirs ("he only make 2,000 steps with his
+            # walker"): it may change only a line about someone else
+            theirs = owner_before(sentence.text, start).others or _their_doing(sentence.text, start)
             if _PART_OF.match(sentence.text, end):
                 continue  # a part of the thing, not its new value: "kept $200 of my deposit"
             around = _scopes(said, index)
@@ -187,6 +198,20 @@ def _with_companion(
     if len(own) != 1 or own[0].key == value.key:
         return None
     return fact, own[0]
+
+
+def _number_named(key: str, said: str) -> bool:
+    """The sentence says the stored number, in its digits however grouped ("5000", "5,000")."""
+    return any(re.sub(r"[,.]", "", number) == key for number in _FIRST_NUMBER.findall(said))
+
+
+def _their_doing(said: str, start: int) -> bool:
+    """Someone else does what the value's clause says, with a thing of theirs, and nothing in it
+    is the person's ("Poor Mr. Ferguson, he only make 2,000 steps with his walker")."""
+    breaks = [m.end() for m in _CLAUSE_BREAK.finditer(said, 0, start)]
+    after = _CLAUSE_BREAK.search(said, start)
+    clause = said[breaks[-1] if breaks else 0 : after.start() if after else len(said)]
+    return doer(said, start).others and bool(_THEIR.search(clause)) and not says_own(clause)
 
 
 def _one_ended(said: str, people: set[tuple[str, str]]) -> bool:
@@ -315,6 +340,10 @@ def _target(
             if _of_kind(v.kind, kind)
             and (not theirs or _of_another(text, v))
             and not WAS_BEFORE.search(text, 0, v.span[0])
+            # a number alone stands only for an amount of its size: "110" for "44 mcg", not "2
+            # puffs"; for one counted in a word only beside it ("I send her 7000, not 5000")
+            and (kind != NUMBER or _comparable(value.key, v.key))
+            and (kind != NUMBER or not v.kind.startswith(COUNTED) or _number_named(v.key, sentence))
         ]
         regions = [(0, len(text))] if len(own) == 1 else _clauses(text)
         for region in regions:
@@ -386,11 +415,11 @@ def _another_number_named(
 
 
 def _of_kind(stored: str, said: str) -> bool:
-    """A stored value the said one may replace: of its kind; any amount with a unit for a
-    number said alone; a day a habit is on for a weekday said as recurring ("Blocks Wednesday
-    12–1 for lunch" and "lunch is fridays now")."""
+    """A stored value the said one may replace: of its kind; any amount with a unit, or counted
+    in a word ("5000 som"), for a number said alone; a day a habit is on for a weekday said as
+    recurring ("Blocks Wednesday 12–1 for lunch" and "lunch is fridays now")."""
     if said == NUMBER:
-        return _measured(stored)
+        return _measured(stored) or stored.startswith(COUNTED)
     return stored == said or (said == WEEKDAY and stored == DAY)
 
 

@@ -196,13 +196,20 @@ def _said_of_another(saying: Saying, people: frozenset[str]) -> bool:
     """The new value is someone else's: by the words before it (``core.whose.nearest``), or a
     name the store gives another after the person's nearest word; or, in a sentence with no
     word of the person's own, a message that names someone the store gives ("Lorraine lost her
-    phone … Got a new number off the shop, 0491 203 664")."""
+    phone … Got a new number off the shop, 0491 203 664"), unless the message told of the
+    person's own before it and named none of them there."""
     before = _unpossessed(saying.sentence[: saying.start])
     found = nearest(before)
     rest = before[found.span[0] :] if found.persons else before
     if found.others or _names(rest) & people:
         return True
     if found.persons or says_own(saying.sentence):
+        return False
+    # the message told of the person's own before, naming no one the store gives: "My phone fell
+    # in the tea boiler … New number is 09-555-0178. My sister Daw Nilar she also laughing at me"
+    at = saying.message.find(saying.sentence)
+    earlier = saying.message[: max(at, 0)]
+    if says_own(earlier) and not _words(earlier) & people:
         return False
     # in any case ("update mum pls"), unless named only as unchanged ("so's Maw's")
     return bool(_words(saying.message) - _kept(saying.conversation)[1] & people)

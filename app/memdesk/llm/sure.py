@@ -91,10 +91,12 @@ from memdesk.core.slots import (
 from memdesk.core.values import (
     ADDRESS,
     CLOCK,
+    COUNTED,
     DURATION,
     EMAIL,
     EVERY,
     MEASURED,
+    MONEY,
     NUMBER,
     PHONE,
     TITLED,
@@ -132,6 +134,12 @@ _SAYING_WORDS = 2  # before a value in its clause, enough to say what it is: "te
 _PAST_WORDS = re.compile(r"(?i:\b(?:old|former|previous|ex|was|were)\b)")
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
 # After a value of words, a comma and a capitalised word: the name goes on ("DHA Phase 6, Khayaban…").
+# The person's change to a name: "I changed finally to Pannon Zöld", "we switched over to Zen";
+# not another thing's ("my savings moved to Monzo").
+_CHANGED_TO = re.compile(
+    r"(?i:\b(?:I|we)\s+(?:\w+\s+)?(?:changed|switched|moved|went|swapped|transferred)\b[^.!?,;]{0,20}?"
+    r"\bto\s+(?:the\s+)?)([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)*)"
+)
 _NAME_GOES_ON = re.compile(r",\s+[A-Z]")
 # A capitalised word that does not open its sentence: a name.
 _NAME = re.compile(r"(?<=[\s(])[A-Z][\w&'’-]*")
@@ -289,6 +297,8 @@ def refusal(
         return "another stored fact holds it too, and the message names that one, not this"
     if edit.text and _left_as_it_was(evidence.sentence, fact.text, rewritten, known):
         return "the sentence also gives a new value the edit leaves as it was"
+    if edit.text and _changed_to_unwritten(evidence.sentence, edit.text, known):
+        return "the sentence says it changed to a name the edit does not write"
     if edit.text and _goes_on_otherwise(fact.text, place.span, new, evidence.message):
         return "the message names the new value with another place than the one the edit keeps"
     found = _whose(place, fact, evidence, known) or _which(edit, fact, known, place, evidence, new, household)
@@ -398,6 +408,9 @@ def _said_again_otherwise(new: str, later: Sequence[str], known: Sequence[Known]
     kinds = {value.kind for value in values_in(new)}
     keys = {value.key for value in values_in(new)}
     stored = {value.key for fact in known for value in values_in(fact.text)}
+    # a number said alone may be another amount of the kind ("to 25 euros" … "the bank paper says 30")
+    if any(kind.startswith((MEASURED, COUNTED)) or kind == MONEY for kind in kinds):
+        kinds.add(NUMBER)
     otherwise = False
     for sentence in later:
         said = {v.key for v in values_in(sentence) if v.kind in kinds and not v.denied} - stored
@@ -440,6 +453,19 @@ def _same(value: Value) -> tuple[str, str]:
     if value.kind == CLOCK:
         return CLOCK, str(int(value.key) % _HALF_DAY)
     return family(value.kind), value.key
+
+
+def _changed_to_unwritten(sentence: str, after: str, known: Sequence[Known]) -> bool:
+    """The sentence says the person changed to a name that nothing stored holds and the edit does
+    not write ("I changed finally to Pannon Zöld, same 10 GB but only 2,990 Ft a month" over
+    "Mobile plan: Vonalas Mobil, 10 GB, 4,990 Ft a month"): the edit would keep the old name."""
+    stored = {word.lower() for fact in known for word in _WORD.findall(fact.text)} | {
+        word.lower() for word in _WORD.findall(after)
+    }
+    return any(
+        {word.lower() for word in _WORD.findall(match.group(1))} - stored
+        for match in _CHANGED_TO.finditer(sentence)
+    )
 
 
 def _names_unstored(sentence: str, known: Sequence[Known]) -> bool:
@@ -587,13 +613,20 @@ def _which(
     if not own_words & message_words and _another_line_named(fact, known, near):
         return "the sentence goes on from another stored line, not this one"
     # a sentence that names nothing stored goes on from the one before it: whose news is that?
+    # (For a phone number, an e-mail, an address or a titled person, only a line that holds one
+    # of its kind may be: "so I take new one. New number is …" is no news of "Shop opens 6 am".)
+    could_hold = {
+        other.number
+        for other in known
+        if kind not in _SELF_DESCRIBING or any(value.kind == kind for value in values_in(other.text))
+    }
     if (
         saying != sentence
         and not _only_its(fact.number, own_words, stems_of, held) & message_words
         and any(
             _only_its(number, stems, stems_of, held) & near
             for number, stems in stems_of.items()
-            if number != fact.number
+            if number != fact.number and number in could_hold
         )
     ):
         return "the sentence goes on from another stored line, by words only that line holds"

@@ -49,6 +49,13 @@ def update(text: str, evidence: str) -> Edit:
          "Staff: Siobhán (mornings), Kieran (Saturdays)",
          "Staff: Siobhán (mornings); covers Saturdays herself",
          "I'll do saturdays myself til after christmas"),
+        # a clause of its own saying "now" states its change, whatever an earlier clause plans
+        ("the bulletin of this week will contain the new prices, and I have migrated to our new domain, "
+         "so the bulletin now leaves from hery@madavanilla.example.com.",
+         "Bulletin every Friday from hery@vanillesava.example.com",
+         "Bulletin every Friday from hery@madavanilla.example.com",
+         "the bulletin of this week will contain the new prices, and I have migrated to our new domain, "
+         "so the bulletin now leaves from hery@madavanilla.example.com."),
         # who fills a role the line lists, named in someone else's news: the line is about them
         ("Now my niece's husband Kalisi does the deliveries, he started yesterday",
          "Bakery staff: Losa (mornings) and Pita (deliveries).",
