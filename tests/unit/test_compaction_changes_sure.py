@@ -554,3 +554,14 @@ def test_a_number_said_alone_later_is_another_amount_of_the_kind():
         known, 1, "- Monthly donation: 25 euros to the children's shelter, by bank order", first, first, later
     )
     assert reason(edit) == "the person gives another value of this kind later in the conversation"
+
+
+def test_a_new_value_of_a_plan_is_a_suggestion_as_the_plan_may_be_done():
+    known = stored(
+        "- Plans to buy a cash register before the deadline; quote of 18,000 som from Kassa-Service"
+    )
+    said = "Bought yesterday from Kassa-Service, they gave discount, 17,500 som instead of 18."
+    new = "- Plans to buy a cash register before the deadline; quote of 17,500 som from Kassa-Service"
+    assert reason(decided(known, 1, new, said, said)) == (
+        "the line is a plan, and the edit keeps it one while changing a value of it"
+    )

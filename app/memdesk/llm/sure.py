@@ -96,7 +96,6 @@ from memdesk.core.values import (
     EMAIL,
     EVERY,
     MEASURED,
-    MONEY,
     NUMBER,
     PHONE,
     TITLED,
@@ -134,6 +133,10 @@ _SAYING_WORDS = 2  # before a value in its clause, enough to say what it is: "te
 _PAST_WORDS = re.compile(r"(?i:\b(?:old|former|previous|ex|was|were)\b)")
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
 # After a value of words, a comma and a capitalised word: the name goes on ("DHA Phase 6, Khayaban…").
+# A line that tells a plan ("Plans to buy a cash register …; quote of 18,000 som"): a new value of
+# it may come with the plan carried out ("Bought yesterday … 17,500 som"), which the value alone
+# does not say.
+_PLAN_LINE = re.compile(r"(?i:\s*(?:[-*•]\s*)?(?:plans?|planning|intends?|hoping|hopes|wants?|going)\s+to\b)")
 # The person's change to a name: "I changed finally to Pannon Zöld", "we switched over to Zen";
 # not another thing's ("my savings moved to Monzo").
 _CHANGED_TO = re.compile(
@@ -299,6 +302,8 @@ def refusal(
         return "the sentence also gives a new value the edit leaves as it was"
     if edit.text and _changed_to_unwritten(evidence.sentence, edit.text, known):
         return "the sentence says it changed to a name the edit does not write"
+    if edit.text and _PLAN_LINE.match(fact.text) and _PLAN_LINE.match(edit.text):
+        return "the line is a plan, and the edit keeps it one while changing a value of it"
     if edit.text and _goes_on_otherwise(fact.text, place.span, new, evidence.message):
         return "the message names the new value with another place than the one the edit keeps"
     found = _whose(place, fact, evidence, known) or _which(edit, fact, known, place, evidence, new, household)
@@ -408,17 +413,30 @@ def _said_again_otherwise(new: str, later: Sequence[str], known: Sequence[Known]
     kinds = {value.kind for value in values_in(new)}
     keys = {value.key for value in values_in(new)}
     stored = {value.key for fact in known for value in values_in(fact.text)}
-    # a number said alone may be another amount of the kind ("to 25 euros" … "the bank paper says 30")
-    if any(kind.startswith((MEASURED, COUNTED)) or kind == MONEY for kind in kinds):
-        kinds.add(NUMBER)
+    # a number said alone may be another amount counted in the word, of its size ("to 25 euros" …
+    # "the bank paper says 30")
+    counted = any(kind.startswith(COUNTED) for kind in kinds)
     otherwise = False
     for sentence in later:
-        said = {v.key for v in values_in(sentence) if v.kind in kinds and not v.denied} - stored
+        said = {
+            v.key
+            for v in values_in(sentence)
+            if (v.kind in kinds or (counted and v.kind == NUMBER and _near_in_size(v.key, keys)))
+            and not v.denied
+        } - stored
         if said & keys:
             otherwise = False  # said again: confirmed
         elif said:
             otherwise = True
     return otherwise
+
+
+def _near_in_size(number: str, keys: set[str]) -> bool:
+    """The number is within a factor of two of one of ``keys`` (numbers)."""
+    value = float(number)
+    return any(
+        0 < float(key) / 2 <= value <= float(key) * 2 for key in keys if key.replace(".", "").isdigit()
+    )
 
 
 def _left_as_it_was(sentence: str, line: str, span: tuple[int, int], known: Sequence[Known]) -> bool:
