@@ -565,3 +565,12 @@ def test_a_new_value_of_a_plan_is_a_suggestion_as_the_plan_may_be_done():
     assert reason(decided(known, 1, new, said, said)) == (
         "the line is a plan, and the edit keeps it one while changing a value of it"
     )
+
+
+def test_a_date_written_in_digits_later_is_no_amount_and_breaks_nothing():
+    known = stored("- Monthly donation: 20 euros to the children's shelter")
+    first = "I increased the donation to the children's shelter to 25 euros."
+    later = "The bank order runs until 30.06.2025, then I renew it."
+    assert decided(
+        known, 1, "- Monthly donation: 25 euros to the children's shelter", first, first, later
+    ).sure
