@@ -201,6 +201,8 @@ def test_an_amount_in_a_word_of_its_own_is_replaced_by_one_in_the_same_word():
     # a number alone, with the stored one not said, is no amount counted in a word
     bike = ["- Bike: 52/36 chainrings, 11-30 cassette, 170 mm cranks"]
     assert sure(edits(bike, "Tested it up the 12% wall: 78 rpm instead of grinding at 62.")) == []
+    # a date written with dots is no amount, and breaks nothing
+    assert sure(edits(["- Takes vitamin D 1000 IU daily"], "vitamin D renewed, valid to 30.06.2025")) == []
     container = ["- Pays 1,800 euros per 20-foot container", "- Shop seats about 40 customers"]
     assert sure(edits(container, "For the 20-foot container it is now 2,150 euros")) == [
         (1, "- Pays 2,150 euros per 20-foot container")

@@ -74,6 +74,7 @@ _POSSESSIVE = re.compile(r"['’]s\b")
 _MIN_ANCHOR = 4  # letters: shorter words tie too much to too much
 _CLAUSE_BREAK = re.compile(r"[.;,]\s+")
 _LABEL = re.compile(r"\s*(?:[-*•]\s+)?([^:\n]{1,30}):")
+_AMOUNT = re.compile(r"\d+(?:\.\d+)?")
 _FIRST_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _NAMED = re.compile(r"\b([A-Z][a-z]+) ([A-Z0-9][\w-]*)")  # "Tower D", "Block 4"
 _NOW = re.compile(r"(?i:\bnow\b)")  # a titled name said as who it is now
@@ -436,10 +437,14 @@ def _measured(kind: str) -> bool:
 def _comparable(said: str, stored: str) -> bool:
     """A number alone is the stored amount's new value only when it is of its size (within a
     factor of ``_SIZE``): "100" for "50mg", not "3" for "£1,150". Digits that open with a
-    nought ("ends in 0932") are a code or the end of a number, never an amount."""
+    nought ("ends in 0932"), or hold two dots ("30.06.2025"), are a code, a date or the end of a
+    number, never an amount."""
     if said.startswith("0") and said[1:2].isdigit():
         return False
-    new, old = float(said), float(stored.split()[0])
+    stored = stored.split()[0]
+    if not (_AMOUNT.fullmatch(said) and _AMOUNT.fullmatch(stored)):
+        return False  # a date or a code written with dots ("30.06.2025") is no amount
+    new, old = float(said), float(stored)
     return old > 0 and 1 / _SIZE <= new / old <= _SIZE
 
 
