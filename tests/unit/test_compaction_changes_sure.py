@@ -533,6 +533,10 @@ def test_a_new_amount_is_not_sure_when_the_person_changed_to_a_name_the_edit_lea
     said = "Ok, I changed finally to Pannon Zöld, same 10 GB but only 2,990 Ft a month!"
     edit = decided(known, 1, "- Mobile plan: Vonalas Mobil, 10 GB, 2,990 Ft a month", said, said)
     assert reason(edit) == "the sentence says it changed to a name the edit does not write"
+    # a line with no name the edit keeps is not at stake ("I moved to Paris … only tea now")
+    coffee = stored("- Drinks coffee every morning")
+    moved = "I moved to Paris last month and I quit coffee, only tea now."
+    assert decided(coffee, 1, "- Drinks tea every morning", moved, moved).sure
     # another thing moved to a name says nothing of this line
     home = stored("- Lives in Lisbon")
     mine = "My savings moved to Monzo and I live in Porto now."

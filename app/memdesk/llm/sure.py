@@ -133,6 +133,7 @@ _SAYING_WORDS = 2  # before a value in its clause, enough to say what it is: "te
 _PAST_WORDS = re.compile(r"(?i:\b(?:old|former|previous|ex|was|were)\b)")
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
 # After a value of words, a comma and a capitalised word: the name goes on ("DHA Phase 6, Khayaban…").
+_FIRST_WORD = re.compile(r"^\s*(?:[-*•]\s*)?\S+")
 _AMOUNT_KEY = re.compile(r"\d+(?:\.\d+)?")
 # A line that tells a plan ("Plans to buy a cash register …; quote of 18,000 som"): a new value of
 # it may come with the plan carried out ("Bought yesterday … 17,500 som"), which the value alone
@@ -477,8 +478,16 @@ def _same(value: Value) -> tuple[str, str]:
 
 def _changed_to_unwritten(sentence: str, after: str, known: Sequence[Known]) -> bool:
     """The sentence says the person changed to a name that nothing stored holds and the edit does
-    not write ("I changed finally to Pannon Zöld, same 10 GB but only 2,990 Ft a month" over
-    "Mobile plan: Vonalas Mobil, 10 GB, 4,990 Ft a month"): the edit would keep the old name."""
+    not write, while the edit keeps a name of the line the sentence does not say ("I changed
+    finally to Pannon Zöld, same 10 GB but only 2,990 Ft a month" over "Mobile plan: Vonalas
+    Mobil, 10 GB, 4,990 Ft a month"): the edit would keep the old name. ("I moved to Paris … I
+    quit coffee, only tea now" says nothing of a name in "Drinks coffee every morning".)"""
+    label = LABEL.match(after)
+    body = after[label.end() :] if label else _FIRST_WORD.sub("", after)  # not "Drinks tea …"
+    kept = {name.lower() for name in _NAME.findall(body)}
+    said = {word.lower() for word in _WORD.findall(sentence)}
+    if not kept - said - _NOT_NAMES:
+        return False
     stored = {word.lower() for fact in known for word in _WORD.findall(fact.text)} | {
         word.lower() for word in _WORD.findall(after)
     }
