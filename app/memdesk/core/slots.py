@@ -1322,7 +1322,7 @@ _CONFIRMING = _Lazy(
 )
 # Where a value's clause ends, for what it says of later ("using Arc now and I don't think I'll
 # go back" says nothing of later about Arc).
-_NOW = _Lazy(r"(?i:\bnow\b)")
+NOW_SAID = _Lazy(r"(?i:\bnow\b)")  # "now" said: a change stated, or who it is now
 _AND_CLAUSE = _Lazy(r"[,;:]\s|\s(?:and|but|so|because|while|whereas)\s")
 _AHEAD_WORDS = frozenset({"next", "soon", "upcoming", "tomorrow"})  # words that place a clause later
 _SAID_IN = " (said in "  # ``said_in_mark``
@@ -1555,7 +1555,7 @@ def mood_at(text: str, start: int) -> str:
         (m.end() for m in _AND_CLAUSE.finditer(text, sentence_start, start)), default=sentence_start
     )
     own = text[own_start : len(reach) + sentence_start]
-    if _NOW.search(own) and not _LATER_CUE.search(own):
+    if NOW_SAID.search(own) and not _LATER_CUE.search(own):
         return ""
     if _LATER_CUE.search(reach) and not names_now(sentence):
         return LATER

@@ -315,6 +315,18 @@ def _kind_and_key(group: str, raw: str) -> tuple[str, str]:
     return group, next(day for day in _WEEKDAY_NAMES if day.startswith(raw.lower()[:3]))
 
 
+def of_a_size(said: str, stored: str, factor: float) -> bool:
+    """Two value keys are amounts within ``factor`` of each other ("100" and "50"); a key that
+    is a date or a code written with dots ("30.06.2025") is no amount."""
+    if not (_AMOUNT_KEY.fullmatch(said) and _AMOUNT_KEY.fullmatch(stored)):
+        return False
+    new, old = float(said), float(stored)
+    return old > 0 and 1 / factor <= new / old <= factor
+
+
+_AMOUNT_KEY = re.compile(r"\d+(?:\.\d+)?")
+
+
 def _amount(raw: str) -> str:
     """The number of an amount, its thousands separators dropped ("1,220", "70.000", "9.98")."""
     digits = re.sub(r"[^\d.,]", "", raw)

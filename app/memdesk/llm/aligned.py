@@ -30,7 +30,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from memdesk.core.search_text import STOPWORDS
-from memdesk.core.slots import claims_in, for_once, mood_at, placed_later, stem
+from memdesk.core.slots import NOW_SAID, claims_in, for_once, mood_at, placed_later, stem
 from memdesk.core.values import (
     ADDRESS,
     CLOCK,
@@ -51,6 +51,7 @@ from memdesk.core.values import (
     date_written_as,
     end_named,
     family,
+    of_a_size,
     said_in_digits,
     values_in,
 )
@@ -74,10 +75,8 @@ _POSSESSIVE = re.compile(r"['’]s\b")
 _MIN_ANCHOR = 4  # letters: shorter words tie too much to too much
 _CLAUSE_BREAK = re.compile(r"[.;,]\s+")
 _LABEL = re.compile(r"\s*(?:[-*•]\s+)?([^:\n]{1,30}):")
-_AMOUNT = re.compile(r"\d+(?:\.\d+)?")
 _FIRST_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _NAMED = re.compile(r"\b([A-Z][a-z]+) ([A-Z0-9][\w-]*)")  # "Tower D", "Block 4"
-_NOW = re.compile(r"(?i:\bnow\b)")  # a titled name said as who it is now
 _NEXT_WORD = re.compile(r"\s+([^\W\d_][\w'’-]*)")  # the word that describes a value: "10 min walk"
 _PART_OF = re.compile(r"\s+of\s+(?:my|our|your|his|her|their|the)\b", re.IGNORECASE)  # "$200 of my deposit"
 _SIZE = 5
@@ -126,7 +125,9 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
                 continue
             if len({v.key for v in message if v.kind == kind and (kind, v.key) not in old_people}) > 1:
                 continue
-            if kind == TITLED and not (_NOW.search(sentence.text) or _one_ended(sentence.text, old_people)):
+            if kind == TITLED and not (
+                NOW_SAID.search(sentence.text) or _one_ended(sentence.text, old_people)
+            ):
                 continue  # a person named in passing ("Dr Mensah runs late"), not who it is now
             if kind == NUMBER and any(_measured(v.kind) for v in message):
                 continue  # the amount is said with its unit too
@@ -437,15 +438,10 @@ def _measured(kind: str) -> bool:
 def _comparable(said: str, stored: str) -> bool:
     """A number alone is the stored amount's new value only when it is of its size (within a
     factor of ``_SIZE``): "100" for "50mg", not "3" for "£1,150". Digits that open with a
-    nought ("ends in 0932"), or hold two dots ("30.06.2025"), are a code, a date or the end of a
-    number, never an amount."""
+    nought ("ends in 0932") are a code or the end of a number, never an amount."""
     if said.startswith("0") and said[1:2].isdigit():
         return False
-    stored = stored.split()[0]
-    if not (_AMOUNT.fullmatch(said) and _AMOUNT.fullmatch(stored)):
-        return False  # a date or a code written with dots ("30.06.2025") is no amount
-    new, old = float(said), float(stored)
-    return old > 0 and 1 / _SIZE <= new / old <= _SIZE
+    return of_a_size(said, stored.split()[0], _SIZE)
 
 
 def _head(text: str, value: Value) -> set[str]:

@@ -102,6 +102,7 @@ from memdesk.core.values import (
     WAS_BEFORE,
     Value,
     family,
+    of_a_size,
     values_in,
 )
 from memdesk.core.whose import (
@@ -134,7 +135,6 @@ _PAST_WORDS = re.compile(r"(?i:\b(?:old|former|previous|ex|was|were)\b)")
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
 # After a value of words, a comma and a capitalised word: the name goes on ("DHA Phase 6, Khayaban…").
 _FIRST_WORD = re.compile(r"^\s*(?:[-*•]\s*)?\S+")
-_AMOUNT_KEY = re.compile(r"\d+(?:\.\d+)?")
 # A line that tells a plan ("Plans to buy a cash register …; quote of 18,000 som"): a new value of
 # it may come with the plan carried out ("Bought yesterday … 17,500 som"), which the value alone
 # does not say.
@@ -434,12 +434,8 @@ def _said_again_otherwise(new: str, later: Sequence[str], known: Sequence[Known]
 
 
 def _near_in_size(number: str, keys: set[str]) -> bool:
-    """The number is within a factor of two of one of ``keys`` that are amounts ("2150"), not
-    a date or a code ("30.06.2025")."""
-    amounts = [float(key) for key in keys if _AMOUNT_KEY.fullmatch(key)]
-    if not _AMOUNT_KEY.fullmatch(number):
-        return False
-    return any(0 < amount / 2 <= float(number) <= amount * 2 for amount in amounts)
+    """The number is within a factor of two of one of ``keys`` that are amounts ("2150")."""
+    return any(of_a_size(number, key, 2) for key in keys)
 
 
 def _left_as_it_was(sentence: str, line: str, span: tuple[int, int], known: Sequence[Known]) -> bool:
