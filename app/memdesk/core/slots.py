@@ -182,6 +182,17 @@ def for_once(text: str) -> bool:
     return bool(_ONCE.search(text))
 
 
+def undecided(sentence: str) -> bool:
+    """The sentence only hedges ("Maybe.", "Maybe next winter, I don't know.", "Nothing decided
+    yet.") or says things stay as they are for now ("For now we stay."): what the person said
+    before it is not settled. Every part of it is a hedge or a few words of when."""
+    parts = [part.strip() for part in _HEDGE_PARTS.compiled.split(sentence.strip(" .!?…")) if part.strip()]
+    hedges = [_HEDGE.match(part) for part in parts]
+    rest = [part[hedge.end() :] if hedge else part for part, hedge in zip(parts, hedges, strict=True)]
+    short = all(len(words.split()) <= _WHEN_WORDS and not _SUBJECT.search(words) for words in rest)
+    return any(hedges) and short
+
+
 def placed_later(text: str, span: tuple[int, int], at: date) -> bool:
     """The clause of ``span`` places it after ``at``: a plan, not the current fact ("moving next
     summer", "next month (April 2026)", "in March" said in February or in November, not in
@@ -1062,7 +1073,7 @@ _RULES_SOURCE: list[tuple[str | None, str, str]] = [
     (
         "phone_number",
         "phone mobile cell number & 0",
-        _K(r"\b(?:phone|mobile|cell|number)\b") + r"[^.\d+]{0,40}?(?P<v>\+?\d[\d ()-]{5,}\d)",
+        _K(r"\b(?:phone|mobile|cell|number)\b") + r"[^.\d+]{0,40}?(?P<v>(?:\+|\(\+?)?\d[\d ()-]{5,}\d)",
     ),
     ("email", "@", r"(?P<v>\b[\w.+-]+@[\w-]+\.[\w.-]*\w)"),
     # corrections: "my hometown is Galway, not Cork"
@@ -1133,7 +1144,7 @@ _RECURRING = _Lazy(
     rf"\b(?:on\s+)?{_WEEKDAY}\s+(?:mornings|afternoons|evenings|nights)\b)"
 )
 _AMOUNT = _Lazy(
-    r"(?i:(?:[$€£]\s?\d[\d,.]*\s?k?\b|\b\d[\d,.]*\s?k?\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|sek|nok|"
+    r"(?i:(?:[$€£]\s?\d(?:[\d,.]*\d)?(?:\s?k\b)?|\b\d(?:[\d,.]*\d)?\s?k?\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|sek|nok|"
     r"dkk|yen|jpy|inr|rupees?|%|percent)(?![\w])))"
 )
 _AMOUNT_NOUNS = (
@@ -1290,10 +1301,23 @@ _SUPPOSING = _Lazy(
     r"should(?!\s+now\b)|(?<=\bI\s)should|(?<=\bwe\s)should|maybe|perhaps|possibly|"
     r"planning\s+(?:to|on)|plan\s+to|plans\s+to|hoping\s+to|hope\s+to|want\s+to|"
     r"wants\s+to|"
+    # a wish for others to: "Mariantonia want that we go live in Nuoro", "she wants us to move"
+    r"wants?\s+(?:that|us|him|her|them)|wish(?:es)?|dreams?\s+(?:of|about)|keen\s+(?:on|to)|"
     r"if|whether|unless|someday|one\s+day|eventually|tempted|in\s+case|wondering)\b)"
 )
 # "should now" is what holds from now ("all my VAT papers should now go to …"), not a guess;
 # the person's own ("I should now look for a dentist") is an intention still.
+# A hedge said on its own, or staying as things are for now.
+_HEDGE = _Lazy(
+    r"(?i:(?:(?:but|and|so|well|oh|eh|hmm+|yes|yeah|no)\s+)?(?:maybe|perhaps|possibly|not\s+sure|"
+    r"(?:I\s+)?(?:don['’]?t|do\s+not|dont)\s+know|dunno|we(?:['’]ll|\s+will)\s+see|no\s+idea|who\s+knows|"
+    r"(?:nothing(?:['’]s|\s+is)?|not)\s+(?:decided|settled|final|fixed|sure)(?:\s+yet)?|"
+    r"(?:for\s+now|for\s+the\s+moment|still|meanwhile),?\s+(?:we|I)(?:['’](?:re|m)|\s+are|\s+am)?\s+(?:stay|staying|remain|remaining)"
+    r"(?:\s+(?:here|put))?)\b)"
+)
+_HEDGE_PARTS = _Lazy(r"\s*[,;—–]\s*|\.\s+")
+_WHEN_WORDS = 3  # a few words of when beside a hedge: "Maybe next winter"
+_SUBJECT = _Lazy(r"(?i:\b(?:I|we|he|she|they|you|it)\b)")
 _SUPPOSING_MAY = _Lazy(r"\bmay\b")  # lowercase only: "in May" is a month
 # A statement closed by a tag that asks leave ("so now target change to sub-23 can or not?",
 # "put me down for Thursdays, ok?") is a request, not a question; "…, right?" asks whether a

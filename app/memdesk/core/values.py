@@ -134,6 +134,11 @@ _AFTERNOON = re.compile(r"(?i:p\.?\s?m\b|afternoon|evening)")
 _MORNING = re.compile(r"(?i:a\.?\s?m\b|morning)")
 _CLOCK_DIGITS = re.compile(rf"(?i:{_CLOCK})")
 _NAME_WORD = r"[A-Z][\w-]*(?:['’][A-Z][\w-]*)?"  # "Lindqvist" of "Lindqvist's", "O'Brien"
+_SHORT_DAY = 4  # letters of a day's short form: "Sun", "Thur"
+# a short day form followed by a capitalised word that is no day or month: part of a name
+_IN_A_NAME = re.compile(
+    r"\s+(?!(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\b)[A-Z][a-z]"
+)
 _WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _SHAPES = re.compile(
     rf"""
@@ -181,6 +186,44 @@ _BY = re.compile(r"(?i:\bby\s+)$")
 # Before a stored value, the words that make it a record of what held ("cut-off was 20 December"):
 # not a value that holds now.
 WAS_BEFORE = re.compile(r"(?i:\b(?:was|were|had\s+been)\s+(?:(?:on|at|the)\s+)?)$")
+_YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
+_BEGAN = re.compile(r"(?i:\b(?:since|from|as\s+of|starting)\s+(?:\S+\s+)?)$")  # "since 2021", "from May 2024"
+
+
+def year_gone_by(text: str, end: int, year: int) -> bool:
+    """``text`` names a year before ``year`` ahead of ``end``, not as when what follows began: a
+    record or a story of then ("2023 budget: rent €310", "in 1998 we make 1,500 forms"), not
+    "Since 2021: …"."""
+    return any(
+        int(found.group(1)) < year and not _BEGAN.search(text, 0, found.start())
+        for found in _YEAR.finditer(text, 0, end)
+    )
+
+
+# What a rate is per: "a litre", "the kilo", "/kg"; not "each" ("each time" is "each session").
+_PER = re.compile(r"(?i:\s*(?:an?|per|the|/)\s*([^\W\d_][\w'’-]*))")
+# A value said as it was: "I sell still 14 euro", "same as last year", "like always", "stays $14".
+_AS_BEFORE = re.compile(
+    r"(?i:\b(?:still|same\s+(?:as|like)|(?:as|like)\s+(?:before|always|usual|ever)|unchanged|stays|remains)\b)"
+)
+_CLAUSE_BREAK = re.compile(r"[.;,]\s+")
+
+
+def other_rates(first: str, first_end: int, second: str, second_end: int) -> bool:
+    """Both values, ending at the ends given, are rates, and of different measures: "14 euro the
+    kilo" and "1.20 euro a litre"."""
+    rates = [_PER.match(first, first_end), _PER.match(second, second_end)]
+    measures = {rate.group(1).lower().rstrip("s") for rate in rates if rate}
+    return all(rates) and len(measures) == len(rates)
+
+
+def said_as_before(text: str, span: tuple[int, int]) -> bool:
+    """The clause of the value at ``span`` says it is as it was: no new value."""
+    starts = [m.end() for m in _CLAUSE_BREAK.finditer(text, 0, span[0])]
+    after = _CLAUSE_BREAK.search(text, span[1])
+    return bool(_AS_BEFORE.search(text, starts[-1] if starts else 0, after.start() if after else len(text)))
+
+
 # A capitalised word before a number, not the first of its line or sentence: the number is a
 # part of a name ("OCBC 360", "Stage 3").
 _NAMED_NUMBER = re.compile(r"[^\s.!?:;•*-][^\S\n]+[A-Z][\w&-]*[^\S\n]+$")
@@ -223,6 +266,8 @@ def values_in(text: str) -> tuple[Value, ...]:
         if not key:
             continue
         start, end = match.span()
+        if kind == DAY and end - start <= _SHORT_DAY and _IN_A_NAME.match(text, end):
+            continue  # "Baltic Sun Amber", "Sun Life Insurance": a word of a name, not Sunday
         if kind == DAY and EVERY.search(text, 0, start):
             kind = WEEKDAY
         if kind == NUMBER and not _alone(text, start, end):
@@ -259,6 +304,20 @@ def values_in(text: str) -> tuple[Value, ...]:
 def denied_at(text: str, start: int, end: int) -> bool:
     """The words at ``start:end`` are said as not holding or as a bound of something else."""
     return bool(_DENIED_BEFORE.search(text, 0, start)) or bool(_DENIED_AFTER.match(text[end:]))
+
+
+def with_end_said(stored: str, stored_key: str, said: str, said_key: str) -> str:
+    """The number ``stored`` with its end said anew as ``said``, when ``said`` has fewer digits
+    and begins as that end does ("555-0187" of "(210) 555-0178": "(210) 555-0187"; "0187" of
+    "+852 5550 0178"); "" when it does not."""
+    if not (said_key.isdigit() and stored_key.isdigit()):
+        return ""
+    kept = len(stored_key) - len(said_key)
+    half = len(said_key) // 2
+    if kept <= 0 or len(said_key) < _MIN_TAIL or stored_key[kept : kept + half] != said_key[:half]:
+        return ""
+    digits = [at for at, char in enumerate(stored) if char.isdigit()]
+    return stored[: digits[kept]] + said
 
 
 def end_named(key: str, text: str) -> bool:

@@ -52,8 +52,12 @@ from memdesk.core.values import (
     end_named,
     family,
     of_a_size,
+    other_rates,
+    said_as_before,
     said_in_digits,
     values_in,
+    with_end_said,
+    year_gone_by,
 )
 from memdesk.core.whose import (
     HOUSEHOLD_LABELS,
@@ -80,6 +84,7 @@ _NAMED = re.compile(r"\b([A-Z][a-z]+) ([A-Z0-9][\w-]*)")  # "Tower D", "Block 4"
 _NEXT_WORD = re.compile(r"\s+([^\W\d_][\w'’-]*)")  # the word that describes a value: "10 min walk"
 _PART_OF = re.compile(r"\s+of\s+(?:my|our|your|his|her|their|the)\b", re.IGNORECASE)  # "$200 of my deposit"
 _SIZE = 5
+_PRICE_SIZE = 20  # prices change, rarely twentyfold
 # The word a new value is said as the value of, right before it: "pickup's 4:45", "rent is 950".
 _VALUE_OF = re.compile(r"([^\W\d_][\w-]*)(?:['’]s|\s+(?:is|are|was))\s+$")
 # The clause a value is said as the value of, up to its "is": "The school tuck-shop budget the
@@ -114,8 +119,12 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
         # it, and a value a sentence corrects ("105 not 110. 110 was what my brother reckoned")
         # is out of it wherever the message says it
         said_there = [v for s in said if s.turn == sentence.turn for v in _values(s.text)]
+        # …and one corrected earlier in the conversation stays denied ("comes Wednesdays now, not
+        # Thursdays" … "On Thursdays now I can sleep in")
         corrected = {
-            (v.kind, v.key) for s in said if s.turn == sentence.turn for v in _corrected(_values(s.text))
+            (v.kind, v.key)
+            for s in (*(s for s in said if s.turn == sentence.turn), *said[:index])
+            for v in _corrected(_values(s.text))
         }
         message = [v for v in said_there if not v.denied and (v.kind, v.key) not in corrected]
         companion: tuple[Known, int] | None = None  # the fact an earlier value went to, and its end
@@ -147,13 +156,15 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
             # someone else does with a thing of theirs ("he only make 2,000 steps with his
             # walker"): it may change only a line about someone else
             theirs = owner_before(sentence.text, start).others or _their_doing(sentence.text, start)
+            if said_as_before(sentence.text, value.span):
+                continue  # said as it was: no new value, at most an old record gone wrong
             if _PART_OF.match(sentence.text, end):
                 continue  # a part of the thing, not its new value: "kept $200 of my deposit"
             around = _scopes(said, index)
             scopes = around[: _REACH.get(kind, 3 if _measured(kind) else 2)]
             saying = Saying(sentence.text, start, around[1], conversation)
             target = _with_companion(kind, value, sentence.text, companion, texts) or _target(
-                kind, value, saying, scopes, known, texts, theirs
+                kind, value, saying, scopes, known, texts, theirs, sentence.at.year
             )
             if target is None:
                 continue
@@ -170,13 +181,16 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
             if kind == NUMBER:  # the number takes the stored amount's unit: "100" of "50mg"
                 stored = current[old.span[0] : old.span[1]]
                 new = _FIRST_NUMBER.sub(new, stored, count=1)
+            elif kind == PHONE and len(value.key) < len(old.key):  # "it's 555-0187" of "(210) 555-0178"
+                new = with_end_said(current[old.span[0] : old.span[1]], old.key, new, value.key) or new
             elif kind == CLOCK and not said_in_digits(new):  # "10 in the morning" of "4pm": "10am"
                 new = clock_written_as(value.key, current[old.span[0] : old.span[1]])
             elif kind == DATE:  # "21 March" of "March 14, 1991": "March 21, 1991"
                 new = date_written_as(new, current[old.span[0] : old.span[1]])
-            elif old.kind != kind:  # a weekday written as the stored day is: "Friday"
+            elif kind in (DAY, WEEKDAY):  # a day written as the stored one is: "every Friday"
                 stored = current[old.span[0] : old.span[1]]
                 new = value.key.capitalize() if stored[:1].isupper() else value.key
+                new += "s" if stored.lower().endswith("days") else ""
             texts[fact.number] = current[: old.span[0]] + new + current[old.span[1] :]
             evidence[fact.number] = sentence.text
     by_number = {fact.number: fact for fact in known}
@@ -228,6 +242,8 @@ def _one_ended(said: str, people: set[tuple[str, str]]) -> bool:
 def _described_otherwise(stored: str, old: tuple[int, int], said: str, new: tuple[int, int]) -> bool:
     """The word after the new value describes it otherwise than the word after the old one,
     and neither side says the other's word ("40 min driving" of "10 min walk")."""
+    if other_rates(stored, old[1], said, new[1]):
+        return True  # "14 euro the kilo" is not "1.20 euro a litre"
     before, after = _NEXT_WORD.match(stored, old[1]), _NEXT_WORD.match(said, new[1])
     if before is None or after is None:
         return False
@@ -324,6 +340,7 @@ def _target(
     known: Sequence[Known],
     texts: dict[int, str],
     theirs: bool,
+    year: int,
 ) -> tuple[Known, Value] | None:
     """The one stored value of ``kind`` that the nearest scope anchors, and its fact: the one
     value of a fact, or of a clause of a fact that holds several ("Monthly budget: £1,900;
@@ -343,9 +360,9 @@ def _target(
             and (not theirs or _of_another(text, v))
             and not WAS_BEFORE.search(text, 0, v.span[0])
             # a number alone stands only for an amount of its size: "110" for "44 mcg", not "2
-            # puffs"; for one counted in a word only beside it ("I send her 7000, not 5000")
-            and (kind != NUMBER or _comparable(value.key, v.key))
-            and (kind != NUMBER or not v.kind.startswith(COUNTED) or _number_named(v.key, sentence))
+            # puffs"; for one counted in a word only when its message names the stored one ("I send
+            # her 7000, not 5000", "6,000 goal is joke. Set it to 10,000")
+            and (kind != NUMBER or not v.kind.startswith(COUNTED) or _number_named(v.key, saying.message))
         ]
         regions = [(0, len(text))] if len(own) == 1 else _clauses(text)
         for region in regions:
@@ -376,6 +393,13 @@ def _target(
         if kind == DATE:  # a date changes only with what it is the date of: "my physical's moved"
             anchored = [(f, v) for f, v in anchored if _of_what(texts.get(f.number, f.text), v) & words]
         if len(anchored) > 1:
+            # a record dated in a year gone by ("2022 contract …: 1.20 euro a litre") keeps its
+            # value; the current line beside it takes the new one
+            current = [
+                (f, v) for f, v in anchored if not year_gone_by(texts.get(f.number, f.text), v.span[0], year)
+            ]
+            anchored = current or anchored
+        if len(anchored) > 1:
             # two facts share a word with what was said: the one whose value's own noun the
             # person names ("double the amlodipine to 10 mg" of "amlodipine 5 mg nightly", not
             # "atorvastatin 20 mg at night"), and of those the one that is not someone else's
@@ -390,9 +414,16 @@ def _target(
             fact, old = anchored[0]
             if kind == NUMBER and not _comparable(value.key, old.key):
                 return None
+            if kind == MONEY and not of_a_size(value.key, old.key, _PRICE_SIZE):
+                return None  # "$0.15 each" for flyers is no new price of "brisket plates $14"
             if kind == NUMBER and _another_number_named(known, texts, scopes, said_value):
                 return None
             return None if old.key == value.key else (fact, old)
+    # what is counted names itself: "So now I am 310 ewes" of the one line counting ewes
+    if kind.startswith(COUNTED) and NOW_SAID.search(sentence) and len({f.number for f, *_ in holding}) == 1:
+        fact, old, *_ = holding[0]
+        if of_a_size(value.key, old.key, _SIZE) and old.key != value.key:
+            return fact, old
     return None
 
 

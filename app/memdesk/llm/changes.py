@@ -61,7 +61,18 @@ from memdesk.core.slots import (
     slots_named_in,
     stem,
 )
-from memdesk.core.values import ADDRESS, EMAIL, MONEY, PHONE, TITLED, URL, values_in
+from memdesk.core.values import (
+    ADDRESS,
+    EMAIL,
+    MONEY,
+    NUMBER,
+    PHONE,
+    TITLED,
+    URL,
+    end_named,
+    values_in,
+    with_end_said,
+)
 from memdesk.core.whose import HOUSEHOLD_LABELS, LABEL, doer, owner_before, told_of_another
 from memdesk.llm.aligned import Aligned, aligned_updates, value_kinds
 from memdesk.llm.contact_lines import CONTACT_SLOTS, LINE_WORDS, Saying, line_fits
@@ -87,6 +98,8 @@ _ITEM = re.compile(r"[,;:]\s")  # where an item of a labelled list starts or end
 _ARTICLE = re.compile(r"\b(an?)\s+$", re.IGNORECASE)
 # A sentence ends at . ! ? and a space, but not after a title ("Dr. Okafor", "St. Ives").
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)\s+|\n+")
+# A sentence that opens by taking back what was said: "No no, 0187.", "sorry, it ends 0184".
+_CORRECTING = re.compile(r"(?i:\W*(?:no|sorry|oops|correction|I\s+mean|wait)\b)")
 _MAX_SENTENCES = 200  # the latest; a long session's changes are in what was said last
 _MIN_VALUE_CHARS = 3
 # A doctor's title makes a name of no known kind fill the slot of a doctor the person sees
@@ -262,6 +275,7 @@ def offline_changes(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
             or _goes_further(previous, update, old)
             or _taken_back(previous, old)
             or _succeeds(previous, update)
+            or _corrects(previous, update, old)
         ):
             why = f"The person said: “{update.evidence}”"
             edits[update.number] = Edit("update", update.number, update.text, why, evidence=update.evidence)
@@ -275,7 +289,32 @@ def offline_changes(said: Sequence[Said], known: Sequence[Known]) -> list[Edit]:
             why = f"The person said: “{ended.said.text}”"
             edits[ended.number] = Edit("retire", ended.number, marked, why, evidence=ended.said.text)
             kept = [edit for edit in kept if edit.evidence != ended.said.text]
-    return [*edits.values(), *kept]
+    return [*(_end_corrected(edit, said) for edit in edits.values()), *kept]
+
+
+def _end_corrected(edit: Edit, said: Sequence[Said]) -> Edit:
+    """The edit with the end of the phone number it writes as the person corrected it later,
+    taking it back ("New number. 5550 0178." … "No no, 0187.") or denying the old end ("it's
+    555-0187, not 0178"): the number said last, whole."""
+    phones = [value for value in values_in(edit.text) if value.kind == PHONE]
+    at = next((i for i, s in enumerate(said) if s.text == edit.evidence), None)
+    if edit.action != "update" or len(phones) != 1 or at is None:
+        return edit
+    (phone,) = phones
+    for sentence in said[at + 1 :]:
+        given = [v for v in values_in(sentence.text) if not v.denied and v.kind in (PHONE, NUMBER)]
+        denied = [v.key for v in values_in(sentence.text) if v.denied]
+        correcting = _CORRECTING.match(sentence.text) or any(end_named(phone.key, key) for key in denied)
+        if len(given) != 1 or not correcting:
+            continue
+        stored = edit.text[phone.span[0] : phone.span[1]]
+        (value,) = given
+        new = with_end_said(stored, phone.key, sentence.text[value.span[0] : value.span[1]], value.key)
+        if new and new != stored:
+            text = edit.text[: phone.span[0]] + new + edit.text[phone.span[1] :]
+            why = f"{edit.why} The person corrected it: “{sentence.text}”"
+            return _end_corrected(replace(edit, text=text, why=why, evidence=sentence.text), said)
+    return edit
 
 
 def _goes_further(previous: Edit, update: Aligned, old: str) -> bool:
@@ -299,6 +338,17 @@ def _succeeds(previous: Edit, update: Aligned) -> bool:
     return previous.evidence == update.evidence or (
         bool(ended) and re.search(rf"(?<!\w){ended[0]}(?!\w)", update.text) is None
     )
+
+
+def _corrects(previous: Edit, update: Aligned, old: str) -> bool:
+    """The value-aligned edit's sentence, said later, denies the value the rules' edit writes,
+    whole or by its end ("New number: (210) 555-0178" … "it's 555-0187, not 0178")."""
+    if previous.evidence == update.evidence:
+        return False
+    denied = [value.key for value in values_in(update.evidence) if value.denied]
+    before = {value.key for value in values_in(old)}
+    written = [value.key for value in values_in(previous.text) if value.key not in before]
+    return any(key in denied or any(end_named(key, tail) for tail in denied) for key in written)
 
 
 def _taken_back(edit: Edit, old: str) -> bool:

@@ -87,6 +87,7 @@ from memdesk.core.slots import (
     present_only,
     slots_named_in,
     stem,
+    undecided,
 )
 from memdesk.core.values import (
     ADDRESS,
@@ -103,7 +104,10 @@ from memdesk.core.values import (
     Value,
     family,
     of_a_size,
+    other_rates,
+    said_as_before,
     values_in,
+    year_gone_by,
 )
 from memdesk.core.whose import (
     CAPITALISED,
@@ -274,6 +278,10 @@ def refusal(
     mood = mood_at(evidence.sentence, at if at >= 0 else len(evidence.sentence))
     if mood or evidence.sentence.rstrip().endswith("?"):
         return "a question, a supposition or a plan, not a change"
+    if edit.text and not marked_past(edit.text) and _hedged_after(evidence):
+        return "the person says right after that it is not settled"
+    if at >= 0 and year_gone_by(evidence.sentence, at, evidence.year):
+        return "the sentence tells of a year gone by, not of now"
     if _reported(evidence.sentence, at):
         return "the sentence tells what someone else said or heard, not what the person says"
     old_value = fact.text[place.span[0] : place.span[1]]
@@ -294,7 +302,7 @@ def refusal(
         return "the sentence names something new, perhaps what took its place"
     if edit.text and at < 0 and _bare_number_elsewhere(evidence.sentence, new, fact.text, place.head):
         return "the number is said alone in a clause that does not name what the line holds"
-    if edit.text and _said_again_otherwise(new, evidence.later, known):
+    if edit.text and _said_again_otherwise(edit.text, new, evidence.later, known):
         return "the person gives another value of this kind later in the conversation"
     if edit.text and _beyond_its_value(fact.text, edit.text):
         return "the new value takes the place of more than the old value of its kind"
@@ -325,6 +333,14 @@ def refusal(
     if _old_value_said_again(fact.text, place.span, new, evidence.replies):
         return "the person gives the stored value again in a later message, as it is"
     return ""
+
+
+def _hedged_after(evidence: _Evidence) -> bool:
+    """A sentence that only hedges ("Maybe.", "Nothing decided yet.") follows the new value in
+    its message. (A hedge in the next message answers the assistant; after an end, one is of
+    starting again: "I stopped the French class … Maybe another year".)"""
+    rest_of_message = evidence.later[: len(evidence.later) - len(evidence.replies)]
+    return any(undecided(sentence) for sentence in rest_of_message)
 
 
 def _place_left_named(old_value: str, evidence: _Evidence) -> bool:
@@ -408,10 +424,12 @@ def _bare_number_elsewhere(sentence: str, new: str, line: str, head: frozenset[s
     return False
 
 
-def _said_again_otherwise(new: str, later: Sequence[str], known: Sequence[Known]) -> bool:
+def _said_again_otherwise(text: str, new: str, later: Sequence[str], known: Sequence[Known]) -> bool:
     """After the evidence, the person last says another value of the new value's kind that
     nothing stored holds, and not the new one again: a correction ("Correct number is
-    555-0187"), or a second new value the rules cannot tell from the first."""
+    555-0187"), or a second new value the rules cannot tell from the first. Not one said as it
+    was ("I sell still 14 euro"), nor a rate of another measure than the edit's ("the kilo")."""
+    end = text.find(new) + len(new)
     kinds = {value.kind for value in values_in(new)}
     keys = {value.key for value in values_in(new)}
     stored = {value.key for fact in known for value in values_in(fact.text)}
@@ -425,6 +443,8 @@ def _said_again_otherwise(new: str, later: Sequence[str], known: Sequence[Known]
             for v in values_in(sentence)
             if (v.kind in kinds or (counted and v.kind == NUMBER and _near_in_size(v.key, keys)))
             and not v.denied
+            and not said_as_before(sentence, v.span)
+            and not other_rates(text, end, sentence, v.span[1])
         } - stored
         if said & keys:
             otherwise = False  # said again: confirmed
@@ -474,23 +494,22 @@ def _same(value: Value) -> tuple[str, str]:
 
 def _changed_to_unwritten(sentence: str, after: str, known: Sequence[Known]) -> bool:
     """The sentence says the person changed to a name that nothing stored holds and the edit does
-    not write, while the edit keeps a name of the line the sentence does not say ("I changed
+    not write, while the edit keeps a name of the line that is not of the new one ("I changed
     finally to Pannon Zöld, same 10 GB but only 2,990 Ft a month" over "Mobile plan: Vonalas
-    Mobil, 10 GB, 4,990 Ft a month"): the edit would keep the old name. ("I moved to Paris … I
-    quit coffee, only tea now" says nothing of a name in "Drinks coffee every morning".)"""
+    Mobil, 10 GB, 4,990 Ft a month"; "I moved phone to Heron Mobile, €15 a month, Clover was
+    robbing me" over "Clover Mobile, €20/month"): the edit would keep the old name. ("I moved to
+    Paris … I quit coffee, only tea now" says nothing of a name in "Drinks coffee every morning".)"""
     label = LABEL.match(after)
     body = after[label.end() :] if label else _FIRST_WORD.sub("", after)  # not "Drinks tea …"
-    kept = {name.lower() for name in _NAME.findall(body)}
-    said = {word.lower() for word in _WORD.findall(sentence)}
-    if not kept - said - _NOT_NAMES:
-        return False
+    kept = {name.lower() for name in _NAME.findall(f" {body}")} - _NOT_NAMES  # the first after a label too
     stored = {word.lower() for fact in known for word in _WORD.findall(fact.text)} | {
         word.lower() for word in _WORD.findall(after)
     }
-    return any(
-        {word.lower() for word in _WORD.findall(match.group(1))} - stored
-        for match in _CHANGED_TO.finditer(sentence)
-    )
+    for match in _CHANGED_TO.finditer(sentence):
+        new = {word.lower() for word in _WORD.findall(match.group(1))}
+        if new - stored and kept - new:
+            return True
+    return False
 
 
 def _names_unstored(sentence: str, known: Sequence[Known]) -> bool:

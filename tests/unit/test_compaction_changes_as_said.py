@@ -1,0 +1,156 @@
+"""Offline changes write a value as the person said it and only when they said it holds now:
+the whole of a number and no stray comma, a day as the line writes days, the end of a number
+corrected, and nothing from a wish, a hedge, a story of a year gone by, a value said as it was,
+a rate of another measure or a value taken back earlier (``memdesk.llm.aligned``,
+``memdesk.llm.sure``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from memdesk.core.dates import annotate
+from memdesk.core.slots import SUPPOSED, claims_in, mood_at, undecided
+from memdesk.core.values import CLOCK, DAY, values_in
+from memdesk.llm.changes import Edit, Known, Said, said_in
+from memdesk.llm.sure import offline_edits
+
+SAID = datetime(2026, 3, 1, 18, 0)
+
+
+def stored(*lines: str, where: str = "facts") -> list[Known]:
+    return [Known(number, where, "user/facts", text) for number, text in enumerate(lines, 1)]
+
+
+def conversation(*turns: str) -> list[Said]:
+    """The person's messages, each answered by the assistant, as compaction reads them."""
+    messages = []
+    for turn in turns:
+        messages += [("user", annotate(turn, SAID), SAID), ("assistant", "Noted.", SAID)]
+    return said_in(messages)
+
+
+def edits_of(known: list[Known], *turns: str) -> dict[int, Edit]:
+    return {edit.target: edit for edit in offline_edits(conversation(*turns), known) if edit.target}
+
+
+def test_a_phone_number_in_brackets_and_an_amount_before_a_comma_are_written_whole():
+    said = "New phone, new number: (210) 555-0178."
+    (claim,) = claims_in(said)
+    assert said[claim.span[0] : claim.span[1]] == "(210) 555-0178"
+    rent = "Rent is now €345, from this month, first payment already gone."
+    assert [rent[c.span[0] : c.span[1]] for c in claims_in(rent) if c.slot.startswith("amount")] == ["€345"]
+    edits = edits_of(stored("- Phone: (210) 555-0134", "- Stall rent: €310 per month"), said, rent)
+    assert edits[1].text == "- Phone: (210) 555-0178"
+    assert edits[2].text == "- Stall rent: €345 per month"
+
+
+def test_a_correction_of_a_numbers_end_keeps_its_opening_digits():
+    known = stored("- Phone: (210) 555-0134", "- Business: taco truck")
+    edit = edits_of(
+        known,
+        "My phone got run over. New phone, new number: (210) 555-0178.",
+        "No wait — it's 555-0187, not 0178, I always flip those.",
+    )[1]
+    assert edit.text == "- Phone: (210) 555-0187" and edit.sure
+
+
+def test_a_number_whose_end_is_taken_back_in_a_later_message_is_written_as_corrected():
+    known = stored("- Phone: +852 5550 0142", "- Home: Tai Kok Tsui")
+    edit = edits_of(known, "Phone drop in steamer. New phone, new number also. 5550 0178.", "No no, 0187.")[1]
+    assert edit.text == "- Phone: +852 5550 0187" and edit.evidence == "No no, 0187."
+    # a short answer opening with "no" is no end of the number
+    edit = edits_of(known, "New phone, new number: 5550 0178.", "No, 2 kids.")[1]
+    assert edit.text.endswith("5550 0178")
+
+
+def test_a_switch_to_a_new_name_with_a_new_price_does_not_keep_the_old_name_unasked():
+    known = stored("- Mobile plan: Clover Mobile, €20/month, unlimited data")
+    said = "And I moved phone to Heron Mobile, same number, €15 a month, Clover was robbing me."
+    edit = edits_of(known, said).get(1)
+    assert edit is None or not edit.sure or "Heron" in edit.text
+
+
+def test_a_new_day_is_written_as_the_line_writes_days_and_a_day_denied_is_not_taken_later():
+    known = stored("- Amber delivery arrives at the stall every Thursday at 7:00")
+    edit = edits_of(
+        known,
+        "The supplier changed the route, so delivery now comes Wednesdays at 7:00, not Thursdays.",
+        "On Thursdays now I can sleep until 7:30, luxury.",
+    )[1]
+    assert edit.text == "- Amber delivery arrives at the stall every Wednesday at 7:00"
+
+
+def test_a_short_day_inside_a_name_is_no_day():
+    assert not values_in("Raw amber from Baltic Sun Amber, Liepāja.")
+    assert [v.kind for v in values_in("Farmers market Sat 8am")] == [DAY, CLOCK]
+
+
+def test_a_record_of_a_year_gone_by_keeps_its_value_while_the_current_line_takes_the_new_one():
+    known = [
+        *stored("- Milk price from the dairy: 1.20 euro a litre"),
+        Known(
+            2,
+            "entry",
+            "milk_contract_2022",
+            "2022 contract with the dairy: 1.20 euro a litre, paid every 60 days",
+        ),
+    ]
+    said = "In the end they go up: from this month they pay 1.35 euro a litre, not more the 1.20."
+    edits = edits_of(known, said)
+    assert edits[1].text == "- Milk price from the dairy: 1.35 euro a litre"
+    assert 2 not in edits
+
+
+def test_a_value_said_as_it_was_or_of_another_measure_changes_nothing():
+    known = stored("- Milk price from the dairy: 1.20 euro a litre", "- Breakfast tacos $2.75 each")
+    edits = edits_of(
+        known,
+        "From this month they pay 1.35 euro a litre.",
+        "And my cheese at the fair I sell still 14 euro the kilo, same like last year.",
+        "I raised breakfast tacos to $3.25. Aguas frescas $3 like always.",
+    )
+    assert edits[1].text == "- Milk price from the dairy: 1.35 euro a litre" and edits[1].sure
+    assert edits[2].text == "- Breakfast tacos $3.25 each" and edits[2].sure
+
+
+def test_a_price_said_for_something_else_far_from_the_stored_one_is_not_its_new_value():
+    known = stored("- Catering flyer: brisket plates $14, minimum 20 people")
+    edits = edits_of(known, "Fix the flyer before I print 200 of them at $0.15 each.")
+    assert 1 not in edits
+
+
+def test_a_wish_for_others_or_a_hedge_after_it_is_no_move():
+    wish = "Mariantonia want that in the winter we go live in Nuoro, in the apartment of her sister."
+    assert mood_at(wish, wish.index("Nuoro")) == SUPPOSED
+    assert 1 not in edits_of(stored("- Home: Orgosolo, Sardinia"), wish)
+    for hedge in ("Maybe.", "Maybe next winter, I don't know.", "Nothing decided yet.", "For now we stay."):
+        assert undecided(hedge), hedge
+    for statement in (
+        "Maybe I'll get a cat.",
+        "I don't know why he did it.",
+        "Still, we stayed and it was fine.",
+    ):
+        assert not undecided(statement), statement
+    known = stored("- Lives in Orgosolo")
+    moved = "We live in Nuoro now, in my sister's flat."
+    assert edits_of(known, moved)[1].sure
+    hedged = edits_of(known, f"{moved} Maybe. I don't know.")[1]
+    assert not hedged.sure and hedged.why.endswith("(the person says right after that it is not settled)")
+
+
+def test_a_hedge_after_an_end_is_of_starting_again_and_the_end_stays_sure():
+    known = stored("- Night class: French A2 at the Alliance, Monday and Wednesday")
+    edit = edits_of(
+        known, "I must tell you, I stopped the French class at the Alliance. Maybe another year."
+    )[1]
+    assert edit.sure and edit.action == "retire"
+
+
+def test_a_value_told_of_a_year_gone_by_is_a_story_not_a_change():
+    known = stored("- Makes about 900 forms of pecorino a year")
+    story = "In 1998, in the time of my father, we make 1,500 forms a year, the year of the big rain."
+    edit = edits_of(known, story).get(1)
+    assert edit is None or not edit.sure
+    since = stored("- Rent: £900 a month")
+    assert edits_of(since, "Since 2025 my rent is £950 a month.")[1].sure
