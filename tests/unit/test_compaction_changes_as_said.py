@@ -154,3 +154,22 @@ def test_a_value_told_of_a_year_gone_by_is_a_story_not_a_change():
     assert edit is None or not edit.sure
     since = stored("- Rent: £900 a month")
     assert edits_of(since, "Since 2025 my rent is £950 a month.")[1].sure
+
+
+def test_a_dose_said_for_another_purpose_is_not_the_lines():
+    known = stored("- Takes glucosamine 500 mg twice a day for left knee")
+    assert 1 not in edits_of(known, "Knee is fine, same same. Mai take 1000 mg, for back.")
+    assert edits_of(known, "I take 1000 mg now, for the knee.")[1].text == (
+        "- Takes glucosamine 1000 mg twice a day for left knee"
+    )
+
+
+def test_a_labelled_plan_line_takes_a_new_value_only_as_a_suggestion():
+    known = [
+        Known(1, "entry", "youth_night", "Youth night: Fridays 7pm, church hall, about 25 youth"),
+        Known(2, "entry", "choir", "Church choir practice: moving to Fridays 7pm in the hall"),
+    ]
+    edit = edits_of(
+        known, "Ok it's official, confirmed last night: Saturdays 6pm from now on, same hall."
+    ).get(2)
+    assert edit is None or not edit.sure

@@ -207,6 +207,7 @@ _AS_BEFORE = re.compile(
     r"(?i:\b(?:still|same\s+(?:as|like)|(?:as|like)\s+(?:before|always|usual|ever)|unchanged|stays|remains)\b)"
 )
 _CLAUSE_BREAK = re.compile(r"[.;,]\s+")
+_NEAR_WORDS = 4  # either side of a value: "I sell still 14 euro", "$3 like always"
 
 
 def other_rates(first: str, first_end: int, second: str, second_end: int) -> bool:
@@ -218,10 +219,12 @@ def other_rates(first: str, first_end: int, second: str, second_end: int) -> boo
 
 
 def said_as_before(text: str, span: tuple[int, int]) -> bool:
-    """The clause of the value at ``span`` says it is as it was: no new value."""
+    """The words near the value at ``span``, in its clause, say it is as it was: no new value."""
     starts = [m.end() for m in _CLAUSE_BREAK.finditer(text, 0, span[0])]
     after = _CLAUSE_BREAK.search(text, span[1])
-    return bool(_AS_BEFORE.search(text, starts[-1] if starts else 0, after.start() if after else len(text)))
+    before = text[starts[-1] if starts else 0 : span[0]].split()[-_NEAR_WORDS:]
+    behind = text[span[1] : after.start() if after else len(text)].split()[:_NEAR_WORDS]
+    return bool(_AS_BEFORE.search(" ".join((*before, "·", *behind))))
 
 
 # A capitalised word before a number, not the first of its line or sentence: the number is a

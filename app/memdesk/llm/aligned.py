@@ -82,6 +82,10 @@ _LABEL = re.compile(r"\s*(?:[-*•]\s+)?([^:\n]{1,30}):")
 _FIRST_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _NAMED = re.compile(r"\b([A-Z][a-z]+) ([A-Z0-9][\w-]*)")  # "Tower D", "Block 4"
 _NEXT_WORD = re.compile(r"\s+([^\W\d_][\w'’-]*)")  # the word that describes a value: "10 min walk"
+# What a value is for: "for left knee", "for my back" (a few words; "for now" says when).
+_PURPOSE = re.compile(
+    r"(?i:\bfor\s+(?!now\b|good\b|the\s+(?:moment|time)\b|a\s+while\b)((?:[^\W\d_][\w'’-]*\s*){1,3}))"
+)
 _PART_OF = re.compile(r"\s+of\s+(?:my|our|your|his|her|their|the)\b", re.IGNORECASE)  # "$200 of my deposit"
 _SIZE = 5
 _PRICE_SIZE = 20  # prices change, rarely twentyfold
@@ -175,6 +179,8 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
                 continue  # "pickup's 4:45" is no new time for "Daily stand-up 9:15"
             if _described_otherwise(current, old.span, sentence.text, value.span):
                 continue  # "40 min driving" is not a new time for "10 min walk"
+            if _for_another_purpose(current, sentence.text):
+                continue  # "Mai take 1000 mg, for back" is not "glucosamine 500 mg … for left knee"
             if _renamed(current, sentence.text, value.span):
                 continue  # more changed than the value: "Tower D …, 14th floor" of "Tower B, 9th floor"
             new = sentence.text[start:end]
@@ -251,6 +257,16 @@ def _described_otherwise(stored: str, old: tuple[int, int], said: str, new: tupl
     if any(word in STOPWORDS for word in words):
         return False
     return stem(words[0]) not in _stems(said) and stem(words[1]) not in _stems(stored)
+
+
+def _for_another_purpose(stored: str, said: str) -> bool:
+    """The stored fact and the sentence each say what the value is for, and not one word of the
+    two purposes is shared: another thing's value."""
+    purposes = [_PURPOSE.findall(text) for text in (stored, said)]
+    if not all(purposes):
+        return False
+    words = [_anchors(" ".join(found)) | _stems(" ".join(found), 3) for found in purposes]
+    return all(words) and not words[0] & words[1]
 
 
 def _of_another_thing(before: str, stored: str) -> bool:
@@ -419,11 +435,6 @@ def _target(
             if kind == NUMBER and _another_number_named(known, texts, scopes, said_value):
                 return None
             return None if old.key == value.key else (fact, old)
-    # what is counted names itself: "So now I am 310 ewes" of the one line counting ewes
-    if kind.startswith(COUNTED) and NOW_SAID.search(sentence) and len({f.number for f, *_ in holding}) == 1:
-        fact, old, *_ = holding[0]
-        if of_a_size(value.key, old.key, _SIZE) and old.key != value.key:
-            return fact, old
     return None
 
 

@@ -142,7 +142,10 @@ _FIRST_WORD = re.compile(r"^\s*(?:[-*•]\s*)?\S+")
 # A line that tells a plan ("Plans to buy a cash register …; quote of 18,000 som"): a new value of
 # it may come with the plan carried out ("Bought yesterday … 17,500 som"), which the value alone
 # does not say.
-_PLAN_LINE = re.compile(r"(?i:\s*(?:[-*•]\s*)?(?:plans?|planning|intends?|hoping|hopes|wants?|going)\s+to\b)")
+_PLAN_LINE = re.compile(
+    r"(?i:\s*(?:[-*•]\s*)?(?:[^:\n]{1,40}:\s*)?"  # a label: "Church choir practice: moving to Fridays"
+    r"(?:plans?|planning|intends?|hoping|hopes|wants?|going|moving|switching|changing|shifting)\s+to\b)"
+)
 # The person's change to a name: "I changed finally to Pannon Zöld", "we switched over to Zen";
 # not another thing's ("my savings moved to Monzo").
 _CHANGED_TO = re.compile(
