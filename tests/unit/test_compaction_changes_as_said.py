@@ -12,6 +12,7 @@ from datetime import datetime
 from memdesk.core.dates import annotate
 from memdesk.core.slots import SUPPOSED, claims_in, mood_at, undecided
 from memdesk.core.values import CLOCK, DAY, values_in
+from memdesk.core.whose import in_quotes
 from memdesk.llm.changes import Edit, Known, Said, said_in
 from memdesk.llm.sure import offline_edits
 
@@ -173,3 +174,25 @@ def test_a_labelled_plan_line_takes_a_new_value_only_as_a_suggestion():
         known, "Ok it's official, confirmed last night: Saturdays 6pm from now on, same hall."
     ).get(2)
     assert edit is None or not edit.sure
+
+
+def test_a_dose_quoted_on_a_card_for_someone_else_is_not_the_persons():
+    known = stored("- Takes amlodipine 5 mg each morning for blood pressure", "- Allergic to penicillin")
+    edit = edits_of(
+        known,
+        "A customer came with a new prescription for amlodipine 10 mg, his old box was 5 mg, same like mine.",
+        "Please write me a card in Arabic and English: 'Your dose changed from 5 mg to 10 mg. "
+        "Take ONE tablet of 10 mg in the morning.' Big letters.",
+    ).get(1)
+    assert edit is None or not edit.sure
+    assert in_quotes("Write: 'Your dose changed to 10 mg.", 30)
+    assert not in_quotes("my mum's dose and James' dose are 10 mg", 35)
+
+
+def test_an_amount_after_a_short_abbreviation_stays_in_its_sentence():
+    known = stored("- Translator: Mr. Akhtar, charges Rs. 2,500 per page")
+    said = "I am now using Ms. Sultana, who is charging Rs. 3,000 per page but is very prompt."
+    (sentence,) = conversation(said)[:1]
+    assert sentence.text == said
+    edit = edits_of(known, said).get(1)
+    assert edit is None or not edit.sure or "3,000" in edit.text

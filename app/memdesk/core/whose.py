@@ -352,6 +352,11 @@ def forwarded_line(text: str, at: int) -> Whose:
     return Whose(OTHER, forwarded.span()) if forwarded else UNKNOWN
 
 
+# A quotation opens after a space, a colon or a bracket, and closes before one or a stop.
+_QUOTE_OPENS = re.compile(r"(?:^|(?<=[\s:(]))['\"‘“](?=\S)")
+_QUOTE_CLOSES = re.compile(r"(?<=\S)['\"’”](?=[\s.,;:!?)]|$)")
+
+
 def reported(text: str, at: int) -> Whose:
     """``OTHER`` when the sentence of ``at`` reports what someone else says ("mr lim says rent
     going to 7,400"): their words, not the person's statement of what holds now."""
@@ -359,6 +364,14 @@ def reported(text: str, at: int) -> Whose:
     ends = [m.end() for m in SENTENCE_STOP.finditer(text, line_start, at)]
     found = _REPORTED.search(text, ends[-1] if ends else line_start, at)
     return Whose(OTHER, found.span()) if found else UNKNOWN
+
+
+def in_quotes(text: str, at: int) -> bool:
+    """``at`` is inside a quotation the text opens before it and has not closed ("write me a
+    card: 'Your dose changed from 5 mg to 10 mg. Take ONE tablet …"): words for someone to
+    read, not the person's statement. An apostrophe inside a word ("mum's") is no quote."""
+    opened = [m.end() for m in _QUOTE_OPENS.finditer(text, 0, at)]
+    return bool(opened) and _QUOTE_CLOSES.search(text, opened[-1], at) is None
 
 
 def _naming_span(match: re.Match[str], offset: int) -> tuple[int, int]:

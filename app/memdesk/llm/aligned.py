@@ -62,6 +62,7 @@ from memdesk.core.values import (
 from memdesk.core.whose import (
     HOUSEHOLD_LABELS,
     doer,
+    in_quotes,
     line_owner,
     of_value,
     owner_before,
@@ -153,8 +154,12 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
                 continue
             if for_once(" ".join(s.text for s in said if s.turn == sentence.turn)):
                 continue  # an exception: "long run Sunday — 18k. one-off."
-            # a relative's news, what someone else says, a line forwarded from their message
+            # a relative's news, what someone else says, a line forwarded from their message,
+            # words quoted for someone to read
             if of_value(sentence.text, start).others or reported(sentence.text, start).others:
+                continue
+            message_text = " ".join(s.text for s in said if s.turn == sentence.turn)
+            if in_quotes(message_text, message_text.find(sentence.text) + start):
                 continue
             # said as his, her or their value ("his stays 5", "her number is now …"), or as what
             # someone else does with a thing of theirs ("he only make 2,000 steps with his
@@ -266,7 +271,8 @@ def _for_another_purpose(stored: str, said: str) -> bool:
     if not all(purposes):
         return False
     words = [_anchors(" ".join(found)) | _stems(" ".join(found), 3) for found in purposes]
-    return all(words) and not words[0] & words[1]
+    # "a prescription for amlodipine" names the line's own thing: no other purpose
+    return all(words) and not words[0] & _stems(said) and not words[1] & _stems(stored)
 
 
 def _of_another_thing(before: str, stored: str) -> bool:

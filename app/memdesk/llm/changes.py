@@ -97,7 +97,11 @@ _CLAUSE = re.compile(r"[,;:]\s|\s(?:and|but|so|then|while)\s")
 _ITEM = re.compile(r"[,;:]\s")  # where an item of a labelled list starts or ends
 _ARTICLE = re.compile(r"\b(an?)\s+$", re.IGNORECASE)
 # A sentence ends at . ! ? and a space, but not after a title ("Dr. Okafor", "St. Ives").
-_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)\s+|\n+")
+# …nor after a short capitalised abbreviation before a number ("Rs. 3,000", "No. 12", "Apt. 4").
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)"
+    r"(?!(?:(?<=\b[A-Z][a-z]\.)|(?<=\b[A-Z][a-z]{2}\.))\s+\d)\s+|\n+"
+)
 # A sentence that opens by taking back what was said: "No no, 0187.", "sorry, it ends 0184".
 _CORRECTING = re.compile(r"(?i:\W*(?:no|sorry|oops|correction|I\s+mean|wait)\b)")
 _MAX_SENTENCES = 200  # the latest; a long session's changes are in what was said last
