@@ -12,7 +12,7 @@ from datetime import datetime
 from memdesk.core.dates import annotate
 from memdesk.core.slots import SUPPOSED, claims_in, mood_at, undecided
 from memdesk.core.values import CLOCK, DAY, values_in
-from memdesk.core.whose import in_quotes
+from memdesk.core.whose import dictated
 from memdesk.llm.changes import Edit, Known, Said, said_in
 from memdesk.llm.sure import offline_edits
 
@@ -185,8 +185,8 @@ def test_a_dose_quoted_on_a_card_for_someone_else_is_not_the_persons():
         "Take ONE tablet of 10 mg in the morning.' Big letters.",
     ).get(1)
     assert edit is None or not edit.sure
-    assert in_quotes("Write: 'Your dose changed to 10 mg.", 30)
-    assert not in_quotes("my mum's dose and James' dose are 10 mg", 35)
+    assert dictated("Write: 'Your dose changed to 10 mg.", 30)
+    assert not dictated("my mum's dose and James' dose are 10 mg", 35)
 
 
 def test_an_amount_after_a_short_abbreviation_stays_in_its_sentence():

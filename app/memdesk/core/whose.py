@@ -355,6 +355,7 @@ def forwarded_line(text: str, at: int) -> Whose:
 # A quotation opens after a space, a colon or a bracket, and closes before one or a stop.
 _QUOTE_OPENS = re.compile(r"(?:^|(?<=[\s:(]))['\"‘“](?=\S)")
 _QUOTE_CLOSES = re.compile(r"(?<=\S)['\"’”](?=[\s.,;:!?)]|$)")
+_WRITING = re.compile(r"(?i:\b(?:write|print|post|put|draft|compose|type|tell|say|card|sign|note|caption)\b)")
 
 
 def reported(text: str, at: int) -> Whose:
@@ -366,12 +367,17 @@ def reported(text: str, at: int) -> Whose:
     return Whose(OTHER, found.span()) if found else UNKNOWN
 
 
-def in_quotes(text: str, at: int) -> bool:
-    """``at`` is inside a quotation the text opens before it and has not closed ("write me a
-    card: 'Your dose changed from 5 mg to 10 mg. Take ONE tablet …"): words for someone to
-    read, not the person's statement. An apostrophe inside a word ("mum's") is no quote."""
-    opened = [m.end() for m in _QUOTE_OPENS.finditer(text, 0, at)]
-    return bool(opened) and _QUOTE_CLOSES.search(text, opened[-1], at) is None
+def dictated(text: str, at: int) -> bool:
+    """``at`` is inside a quotation the text opens before it, after a word of writing or saying,
+    and has not closed ("write me a card: 'Your dose changed from 5 mg to 10 mg. Take ONE tablet
+    …"): words for someone to read, not the person's statement. A message forwarded ("from IT,
+    just landed: "your direct dial is now …"") is news the person received; an apostrophe inside
+    a word ("mum's") is no quote."""
+    opened = list(_QUOTE_OPENS.finditer(text, 0, at))
+    if not opened or _QUOTE_CLOSES.search(text, opened[-1].end(), at) is not None:
+        return False
+    start = max((m.end() for m in SENTENCE_STOP.finditer(text, 0, opened[-1].start())), default=0)
+    return bool(_WRITING.search(text, start, opened[-1].start()))
 
 
 def _naming_span(match: re.Match[str], offset: int) -> tuple[int, int]:

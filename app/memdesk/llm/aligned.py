@@ -61,8 +61,8 @@ from memdesk.core.values import (
 )
 from memdesk.core.whose import (
     HOUSEHOLD_LABELS,
+    dictated,
     doer,
-    in_quotes,
     line_owner,
     of_value,
     owner_before,
@@ -159,7 +159,7 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
             if of_value(sentence.text, start).others or reported(sentence.text, start).others:
                 continue
             message_text = " ".join(s.text for s in said if s.turn == sentence.turn)
-            if in_quotes(message_text, message_text.find(sentence.text) + start):
+            if dictated(message_text, message_text.find(sentence.text) + start):
                 continue
             # said as his, her or their value ("his stays 5", "her number is now …"), or as what
             # someone else does with a thing of theirs ("he only make 2,000 steps with his

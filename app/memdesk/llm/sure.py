@@ -112,7 +112,7 @@ from memdesk.core.values import (
 from memdesk.core.whose import (
     CAPITALISED,
     LABEL,
-    in_quotes,
+    dictated,
     line_owner,
     names_in_common,
     only_relation,
@@ -287,7 +287,7 @@ def refusal(
     if at >= 0 and year_gone_by(evidence.sentence, at, evidence.year):
         return "the sentence tells of a year gone by, not of now"
     message = " ".join(evidence.message)
-    if at >= 0 and in_quotes(message, message.find(evidence.sentence) + at):
+    if at >= 0 and dictated(message, message.find(evidence.sentence) + at):
         return "the value is in words quoted for someone to read, not said as the person's own"
     if _reported(evidence.sentence, at):
         return "the sentence tells what someone else said or heard, not what the person says"
