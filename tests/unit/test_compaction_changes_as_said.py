@@ -196,3 +196,25 @@ def test_an_amount_after_a_short_abbreviation_stays_in_its_sentence():
     assert sentence.text == said
     edit = edits_of(known, said).get(1)
     assert edit is None or not edit.sure or "3,000" in edit.text
+
+
+def test_two_values_changed_from_one_date_are_marked_once():
+    known = [Known(1, "app", "calendar", "Choir practice is Thursdays at 7pm in the fellowship hall.")]
+    said = (
+        "Our music director, Mr. Adeyemi, has moved choir practice to Tuesdays at 6:30 starting this"
+        " week, so the youth group can have the hall on Thursdays. Same fellowship hall."
+    )
+    edit = edits_of(known, said)[1]
+    assert edit.text.count("(since") == 1
+    assert edit.text.startswith("Choir practice is Tuesdays at 6:30")
+
+
+def test_a_phrase_over_several_parts_of_a_line_is_a_suggestion():
+    known = stored("Job: firefighter, Boston Fire Dept, Engine 33, Back Bay", where="profile")
+    edit = edits_of(known, "yeah its permanent. same job same pay, just a truck instead of an engine").get(1)
+    assert edit is None or not edit.sure
+
+
+def test_a_new_passport_is_no_nationality():
+    assert not claims_in("New passport is in my hands!")
+    assert [claim.value for claim in claims_in("got my Irish passport")] == ["irish"]

@@ -123,6 +123,9 @@ SLOTS: dict[str, str] = {
 }
 # Slots where a new value joins the old one rather than replacing it.
 PLURAL_SLOTS = frozenset({"nationality"})
+# A people's adjective by its ending: Polish, Kenyan, Japanese, Pakistani, Icelandic, Dutch,
+# Swiss, Greek, Thai, Welsh, Filipino.
+_OF_A_PEOPLE = _Lazy(r"(?:ish|an|ese|i|ic|ch|ss|ek|sh|no)$")
 # Slots a person fills with several values at once (a dog and a cat, tea and coffee, yoga and
 # netball), and that a household's facts fill for each of its people ("Dev is vegetarian"):
 # two facts with different values there do not contradict each other. A change still replaces
@@ -1604,6 +1607,8 @@ def _line_claims(text: str, start: int, end: int) -> list[Claim]:
                 value_start, value_end = _trim(segment, *match.span(group))
                 if value_end <= value_start or _says_when(segment, value_start, value_end):
                     continue  # "moved netball to Thursdays": a schedule's day, not a home
+                if slot == "nationality" and not _OF_A_PEOPLE.search(segment, value_start, value_end):
+                    continue  # "New passport is in my hands": no people's name
                 if slot == "@":
                     label = match.group("l").translate(_FOLD).lower()  # "boſs" is "boss" to IGNORECASE
                     kind: str | None = LABELS[" ".join(label.split())]

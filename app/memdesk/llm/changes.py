@@ -915,10 +915,15 @@ def _filled(old: Claim, new: Claim, said: str) -> str:
 
 
 def _substituted(text: str, parts: list[_Part]) -> str:
-    """``text`` with each part replaced (None: kept, to be marked past) and its mark after it."""
+    """``text`` with each part replaced (None: kept, to be marked past) and its mark after it;
+    a mark several parts share is written once, after the last of them ("Tuesdays at 6:30
+    (since …)", not a "(since …)" after each)."""
     out = text
+    written: set[str] = set()
     for part in sorted(parts, key=lambda part: part.span[0], reverse=True):
         (start, end), new, mark = part.span, part.new, part.mark
+        mark = "" if mark in written else mark
+        written.add(mark)
         old = out[start:end]
         value = old if new is None else new.replace("{old}", old)
         before = out[:start]

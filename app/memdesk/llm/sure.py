@@ -139,6 +139,7 @@ _SAYING_WORDS = 2  # before a value in its clause, enough to say what it is: "te
 _PAST_WORDS = re.compile(r"(?i:\b(?:old|former|previous|ex|was|were)\b)")
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
 # After a value of words, a comma and a capitalised word: the name goes on ("DHA Phase 6, Khayaban…").
+_PART_BREAK = re.compile(r"[,;]\s")  # between the parts of a line: "Engine 33, Back Bay"
 _FIRST_WORD = re.compile(r"^\s*(?:[-*•]\s*)?\S+")
 # A line that tells a plan ("Plans to buy a cash register …; quote of 18,000 som"): a new value of
 # it may come with the plan carried out ("Bought yesterday … 17,500 som"), which the value alone
@@ -311,6 +312,8 @@ def refusal(
         return "the number is said alone in a clause that does not name what the line holds"
     if edit.text and _said_again_otherwise(edit.text, new, evidence.later, known):
         return "the person gives another value of this kind later in the conversation"
+    if edit.text and _fewer_parts(fact.text, edit.text, rewritten):
+        return "the edit writes one thing over several the line held"
     if edit.text and _beyond_its_value(fact.text, edit.text):
         return "the new value takes the place of more than the old value of its kind"
     if _another_holding_it_named(fact, known, place, evidence.message):
@@ -348,6 +351,19 @@ def _hedged_after(evidence: _Evidence) -> bool:
     starting again: "I stopped the French class … Maybe another year".)"""
     rest_of_message = evidence.later[: len(evidence.later) - len(evidence.replies)]
     return any(undecided(sentence) for sentence in rest_of_message)
+
+
+def _fewer_parts(old: str, new: str, rewritten: tuple[int, int]) -> bool:
+    """The edit rewrites parts of the line set apart by commas or semicolons with fewer parts, in
+    words that name nothing ("Job: firefighter, Boston Fire Dept, Engine 33, Back Bay" as "Job:
+    just a truck"): what the other parts held is lost, not said to have changed. A name or a
+    value over them is a new one whole ("Home: Westbury, Leeds, near the ring road" as "Home:
+    Otley")."""
+    start, end = rewritten
+    written = new[start : len(new) - (len(old) - end)].strip()
+    before = len(_PART_BREAK.findall(old, start, end))
+    fewer = before > 0 and len(_PART_BREAK.findall(written)) < before
+    return fewer and not written[:1].isupper() and not written[:1].isdigit()
 
 
 def _place_left_named(old_value: str, evidence: _Evidence) -> bool:
