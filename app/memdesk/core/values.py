@@ -237,6 +237,9 @@ _DATE_BOUND = re.compile(r"(?i:\b(?:by|until|till|before)\s+(?:the\s+)?)$")
 _TAKEN_BACK = re.compile(
     r"(?i:(?:^|[\s,;:—–-])no(?:\s+(?:wait|sorry|actually|hang\s+on|hold\s+on))?\s*[,;:!.—–-])"
 )
+# A sentence that opens by taking back what was said before it: "No no, 0187.", "wait no.",
+# "sorry, it ends 0184".
+TAKES_BACK = re.compile(r"(?i:\W*(?:no|sorry|oops|correction|I\s+mean|wait)\b)")
 _RANGE_START = re.compile(r"(?i:\bfrom\s+)$")
 _DENIED_AFTER = re.compile(
     r"(?i:^\s*(?:(?:is|was)?\s*(?:wrong|no\s+good|gone|dead|cancell?ed|finished|over)"
@@ -258,10 +261,10 @@ class Value:
 def values_in(text: str) -> tuple[Value, ...]:
     """Every value the text holds, in order; not the dates the store wrote after relative ones."""
     found: list[Value] = []
-    written = [m.span() for m in WRITTEN_DATE.finditer(text)]
+    # the store's dates blanked, not skipped: a shape starting in one would swallow the value
+    # after it ("this year (2026) 400")
+    text = WRITTEN_DATE.sub(lambda m: " " * len(m.group(0)), text)
     for match in _SHAPES.finditer(text):
-        if any(start <= match.start() < end for start, end in written):
-            continue
         group = match.lastgroup
         assert group is not None
         raw = match.group(0)

@@ -43,6 +43,7 @@ from memdesk.core.values import (
     MONEY,
     NUMBER,
     PHONE,
+    TAKES_BACK,
     TITLED,
     WAS_BEFORE,
     WEEKDAY,
@@ -130,7 +131,7 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
             (v.kind, v.key)
             for s in (*(s for s in said if s.turn == sentence.turn), *said[:index])
             for v in _corrected(_values(s.text))
-        }
+        } | _taken_back(said, sentence.turn)
         message = [v for v in said_there if not v.denied and (v.kind, v.key) not in corrected]
         companion: tuple[Known, int] | None = None  # the fact an earlier value went to, and its end
         for kind, value in _single_values(sentence.text, old_people):
@@ -143,8 +144,8 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
                 NOW_SAID.search(sentence.text) or _one_ended(sentence.text, old_people)
             ):
                 continue  # a person named in passing ("Dr Mensah runs late"), not who it is now
-            if kind == NUMBER and any(_measured(v.kind) for v in message):
-                continue  # the amount is said with its unit too
+            if kind == NUMBER and any(_measured(v.kind) and v.key.split()[0] == value.key for v in message):
+                continue  # the amount is said with its unit too ("100 … 100mg"), not another one
             # a later date anywhere in the sentence makes it a plan ("with effect from 1 April,
             # my court days move to Wednesdays"), unless it is the new value of a stored date
             # ("the line check is rescheduled to 19 November")
@@ -307,6 +308,21 @@ def value_kinds(texts: Iterable[str]) -> set[str]:
     return {value.kind for text in texts for value in _values(text) if value.kind not in (NUMBER, DAY)}
 
 
+def _taken_back(said: Sequence[Said], turn: int) -> set[tuple[str, str]]:
+    """The values of the message a later sentence of it takes back, by opening with "no" or
+    "wait" and giving one of their kind again ("new # 907-555-0188" … "wait no." …
+    "907-555-0118")."""
+    message = [s.text for s in said if s.turn == turn]
+    taken: set[tuple[str, str]] = set()
+    for at, text in enumerate(message):
+        if not TAKES_BACK.match(text):
+            continue
+        again = {family(v.kind) for later in message[at:] for v in _values(later) if not v.denied}
+        earlier = [v for before in message[:at] for v in _values(before)]
+        taken |= {(v.kind, v.key) for v in earlier if family(v.kind) in again}
+    return taken
+
+
 def _corrected(found: tuple[Value, ...]) -> list[Value]:
     """The values a sentence says as not holding beside one of their kind that does: a
     correction ("105 not 110"), not a bound or a source ("it'll be from Mr Achebe")."""
@@ -384,6 +400,7 @@ def _target(
             # a number alone stands only for an amount of its size: "110" for "44 mcg", not "2
             # puffs"; for one counted in a word only when its message names the stored one ("I send
             # her 7000, not 5000", "6,000 goal is joke. Set it to 10,000")
+            and (kind != NUMBER or _comparable(value.key, v.key))
             and (kind != NUMBER or not v.kind.startswith(COUNTED) or _number_named(v.key, saying.message))
         ]
         regions = [(0, len(text))] if len(own) == 1 else _clauses(text)
@@ -438,6 +455,8 @@ def _target(
                 return None
             if kind == MONEY and not of_a_size(value.key, old.key, _PRICE_SIZE):
                 return None  # "$0.15 each" for flyers is no new price of "brisket plates $14"
+            if kind.startswith(MEASURED) and not of_a_size(value.key.split()[0], old.key.split()[0], _SIZE):
+                return None  # "50 bigger, 100 ml" is another bottle than "(10 ml)"
             if kind == NUMBER and _another_number_named(known, texts, scopes, said_value):
                 return None
             return None if old.key == value.key else (fact, old)

@@ -67,6 +67,7 @@ from memdesk.core.values import (
     MONEY,
     NUMBER,
     PHONE,
+    TAKES_BACK,
     TITLED,
     URL,
     end_named,
@@ -102,8 +103,6 @@ _SENTENCE_END = re.compile(
     r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)"
     r"(?!(?:(?<=\b[A-Z][a-z]\.)|(?<=\b[A-Z][a-z]{2}\.))\s+\d)\s+|\n+"
 )
-# A sentence that opens by taking back what was said: "No no, 0187.", "sorry, it ends 0184".
-_CORRECTING = re.compile(r"(?i:\W*(?:no|sorry|oops|correction|I\s+mean|wait)\b)")
 _MAX_SENTENCES = 200  # the latest; a long session's changes are in what was said last
 _MIN_VALUE_CHARS = 3
 # A doctor's title makes a name of no known kind fill the slot of a doctor the person sees
@@ -308,7 +307,7 @@ def _end_corrected(edit: Edit, said: Sequence[Said]) -> Edit:
     for sentence in said[at + 1 :]:
         given = [v for v in values_in(sentence.text) if not v.denied and v.kind in (PHONE, NUMBER)]
         denied = [v.key for v in values_in(sentence.text) if v.denied]
-        correcting = _CORRECTING.match(sentence.text) or any(end_named(phone.key, key) for key in denied)
+        correcting = TAKES_BACK.match(sentence.text) or any(end_named(phone.key, key) for key in denied)
         if len(given) != 1 or not correcting:
             continue
         stored = edit.text[phone.span[0] : phone.span[1]]

@@ -308,6 +308,8 @@ def refusal(
         return "the sentence goes on with the new name past what the rules read"
     if edit.action == "retire" and _names_unstored(evidence.sentence, known):
         return "the sentence names something new, perhaps what took its place"
+    if (not edit.text or marked_past(edit.text)) and _new_value_of_its_kind(fact, known, evidence):
+        return "the person also gives a new value of the kind the line holds, which an end does not write"
     if edit.text and at < 0 and _bare_number_elsewhere(evidence.sentence, new, fact.text, place.head):
         return "the number is said alone in a clause that does not name what the line holds"
     if edit.text and _said_again_otherwise(edit.text, new, evidence.later, known):
@@ -533,6 +535,20 @@ def _changed_to_unwritten(sentence: str, after: str, known: Sequence[Known]) -> 
         if new - stored and kept - new:
             return True
     return False
+
+
+def _new_value_of_its_kind(fact: Known, known: Sequence[Known], evidence: _Evidence) -> bool:
+    """Around an end, the person gives a value of a kind the ended line holds that nothing
+    stored holds ("cancelled the 0163 line" after "new # … 907-555-0118"; "canceled Pacific
+    Shore" beside "agent one guy Brandon, 808-555-0153"): what took its place, which ending the
+    old one does not write."""
+    kinds = {family(value.kind) for value in values_in(fact.text)}
+    stored = {(family(value.kind), value.key) for other in known for value in values_in(other.text)}
+    spoken = " ".join((evidence.earlier, *evidence.message, *evidence.later))
+    return any(
+        family(value.kind) in kinds and not value.denied and (family(value.kind), value.key) not in stored
+        for value in values_in(spoken)
+    )
 
 
 def _names_unstored(sentence: str, known: Sequence[Known]) -> bool:
