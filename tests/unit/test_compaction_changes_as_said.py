@@ -218,3 +218,31 @@ def test_a_phrase_over_several_parts_of_a_line_is_a_suggestion():
 def test_a_new_passport_is_no_nationality():
     assert not claims_in("New passport is in my hands!")
     assert [claim.value for claim in claims_in("got my Irish passport")] == ["irish"]
+
+
+def test_a_correction_against_the_stored_count_wins_over_another_items_size():
+    known = stored("- Orders 200 amber glass bottles (10 ml) from Vitrum Glass every spring")
+    edit = edits_of(
+        known,
+        "Rose water is selling very good this year, so bottles: this year 400, not 200. "
+        "Also 50 bigger, 100 ml, for rose water.",
+        "And from now always 400, market is growing.",
+    )[1]
+    assert edit.text == "- Orders 400 amber glass bottles (10 ml) from Vitrum Glass every spring"
+
+
+def test_an_end_beside_the_new_value_that_replaced_it_is_a_suggestion():
+    known = stored("Cell: 907-555-0163", where="profile")
+    edit = edits_of(
+        known,
+        "phone went over the rail lol\nnew # 907-555-0188\nwait no. 907-555-0118. typed it wrong",
+        "old one is dead dead, cancelled the 0163 line",
+    ).get(1)
+    assert edit is None or not edit.sure or "0118" in edit.text
+
+
+def test_a_new_provider_said_as_what_the_person_has_now_keeps_the_old_name_from_a_sure_edit():
+    known = [Known(1, "app", "home", "Home internet: Zolanet 4G router, GH¢ 350 a month")]
+    said = "Now we have Kumasi Fibre Link in the house, it is GH¢ 420 a month but it is faster."
+    edit = edits_of(known, said).get(1)
+    assert edit is None or not edit.sure or "Kumasi" in edit.text

@@ -152,7 +152,9 @@ _PLAN_LINE = re.compile(
 # not another thing's ("my savings moved to Monzo").
 _CHANGED_TO = re.compile(
     r"(?i:\b(?:I|we)\s+(?:\w+\s+)?(?:changed|switched|moved|went|swapped|transferred)\b[^.!?,;]{0,20}?"
-    r"\bto\s+(?:the\s+)?)([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)*)"
+    r"\bto\s+(?:the\s+)?|"
+    # what the person has or uses now: "Now we have Kumasi Fibre Link in the house"
+    r"\bnow\s+(?:I|we)\s+(?:have|use|got|are\s+with|am\s+with)\s+(?:the\s+)?)([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)*)"
 )
 _NAME_GOES_ON = re.compile(r",\s+[A-Z]")
 # A capitalised word that does not open its sentence: a name.
