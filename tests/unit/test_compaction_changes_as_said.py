@@ -246,3 +246,24 @@ def test_a_new_provider_said_as_what_the_person_has_now_keeps_the_old_name_from_
     said = "Now we have Kumasi Fibre Link in the house, it is GH¢ 420 a month but it is faster."
     edit = edits_of(known, said).get(1)
     assert edit is None or not edit.sure or "Kumasi" in edit.text
+
+
+def test_a_number_said_beside_a_measured_amount_is_left_alone_and_a_value_said_again_stays():
+    known = stored("- Takes Amlodipine 5 mg every morning")
+    edit = edits_of(
+        known,
+        "So she wrote new prescription: Amlodipine 10 mg, every morning. I bought it near gate 2.",
+    )[1]
+    assert edit.text == "- Takes Amlodipine 10 mg every morning"
+    phone = stored("Phone: 786-555-0142", where="profile")
+    edit = edits_of(
+        phone,
+        "Is 786-555-0124. No wait, let me look on the phone to be sure... yes, 786-555-0124, that is me.",
+    )[1]
+    assert edit.text == "Phone: 786-555-0124"
+
+
+def test_a_time_said_beside_an_end_leaves_the_end_sure():
+    known = stored("- Night class: French A2 at the Alliance, Monday and Wednesday 6–8pm")
+    said = "I stopped the French class at Alliance. The season is heavy, I come home at 9 every night."
+    assert edits_of(known, said)[1].sure

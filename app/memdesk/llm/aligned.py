@@ -144,8 +144,9 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
                 NOW_SAID.search(sentence.text) or _one_ended(sentence.text, old_people)
             ):
                 continue  # a person named in passing ("Dr Mensah runs late"), not who it is now
-            if kind == NUMBER and any(_measured(v.kind) and v.key.split()[0] == value.key for v in message):
-                continue  # the amount is said with its unit too ("100 … 100mg"), not another one
+            measured = any(_measured(v.kind) for v in message)
+            if kind == NUMBER and measured and not _corrects_stored(sentence.text, known):
+                continue  # it may be said with its unit too; not when it corrects one ("400, not 200")
             # a later date anywhere in the sentence makes it a plan ("with effect from 1 April,
             # my court days move to Wednesdays"), unless it is the new value of a stored date
             # ("the line check is rescheduled to 19 November")
@@ -308,6 +309,13 @@ def value_kinds(texts: Iterable[str]) -> set[str]:
     return {value.kind for text in texts for value in _values(text) if value.kind not in (NUMBER, DAY)}
 
 
+def _corrects_stored(sentence: str, known: Sequence[Known]) -> bool:
+    """The sentence denies a number a stored fact holds, beside its new one: "this year 400, not
+    200" of "Orders 200 amber glass bottles"."""
+    denied = {v.key for v in _values(sentence) if v.denied}
+    return bool(denied & {v.key for fact in known for v in _values(fact.text)})
+
+
 def _taken_back(said: Sequence[Said], turn: int) -> set[tuple[str, str]]:
     """The values of the message a later sentence of it takes back, by opening with "no" or
     "wait" and giving one of their kind again ("new # 907-555-0188" … "wait no." …
@@ -317,9 +325,14 @@ def _taken_back(said: Sequence[Said], turn: int) -> set[tuple[str, str]]:
     for at, text in enumerate(message):
         if not TAKES_BACK.match(text):
             continue
-        again = {family(v.kind) for later in message[at:] for v in _values(later) if not v.denied}
+        again = {(family(v.kind), v.key) for later in message[at:] for v in _values(later) if not v.denied}
         earlier = [v for before in message[:at] for v in _values(before)]
-        taken |= {(v.kind, v.key) for v in earlier if family(v.kind) in again}
+        # one said again as it was is confirmed, not taken back ("No wait, let me look… yes, 0124")
+        taken |= {
+            (v.kind, v.key)
+            for v in earlier
+            if any(kind == family(v.kind) for kind, _ in again) and (family(v.kind), v.key) not in again
+        }
     return taken
 
 

@@ -540,11 +540,12 @@ def _changed_to_unwritten(sentence: str, after: str, known: Sequence[Known]) -> 
 
 
 def _new_value_of_its_kind(fact: Known, known: Sequence[Known], evidence: _Evidence) -> bool:
-    """Around an end, the person gives a value of a kind the ended line holds that nothing
-    stored holds ("cancelled the 0163 line" after "new # … 907-555-0118"; "canceled Pacific
-    Shore" beside "agent one guy Brandon, 808-555-0153"): what took its place, which ending the
-    old one does not write."""
-    kinds = {family(value.kind) for value in values_in(fact.text)}
+    """Around an end, the person gives a phone number, an e-mail, an address or a titled person
+    of a kind the ended line holds, that nothing stored holds ("cancelled the 0163 line" after
+    "new # … 907-555-0118"; "canceled Pacific Shore" beside "agent one guy Brandon,
+    808-555-0153"): what took its place, which ending the old one does not write. (A time or a
+    day said beside an end is seldom its successor: "I come home at 9 every night".)"""
+    kinds = {family(value.kind) for value in values_in(fact.text) if value.kind in _SELF_DESCRIBING}
     stored = {(family(value.kind), value.key) for other in known for value in values_in(other.text)}
     spoken = " ".join((evidence.earlier, *evidence.message, *evidence.later))
     return any(
