@@ -35,6 +35,11 @@ def edits_of(known: list[Known], *turns: str) -> dict[int, Edit]:
     return {edit.target: edit for edit in offline_edits(conversation(*turns), known) if edit.target}
 
 
+def applied_unasked(edit: Edit | None) -> str:
+    """The text ``compact --yes`` would write for the edit; "" when it would leave it for review."""
+    return edit.text if edit is not None and edit.sure else ""
+
+
 def test_a_phone_number_in_brackets_and_an_amount_before_a_comma_are_written_whole():
     said = "New phone, new number: (210) 555-0178."
     (claim,) = claims_in(said)
@@ -66,10 +71,20 @@ def test_a_number_whose_end_is_taken_back_in_a_later_message_is_written_as_corre
 
 
 def test_a_switch_to_a_new_name_with_a_new_price_does_not_keep_the_old_name_unasked():
-    known = stored("- Mobile plan: Clover Mobile, €20/month, unlimited data")
-    said = "And I moved phone to Heron Mobile, same number, €15 a month, Clover was robbing me."
-    edit = edits_of(known, said).get(1)
-    assert edit is None or not edit.sure or "Heron" in edit.text
+    for line, said, name in (
+        (
+            "- Mobile plan: Clover Mobile, €20/month, unlimited data",
+            "And I moved phone to Heron Mobile, same number, €15 a month, Clover was robbing me.",
+            "Heron",
+        ),
+        (
+            "- Home internet: Zolanet 4G router, GH¢ 350 a month",
+            "Now we have Kumasi Fibre Link in the house, it is GH¢ 420 a month but it is faster.",
+            "Kumasi",
+        ),
+    ):
+        written = applied_unasked(edits_of(stored(line), said).get(1))
+        assert not written or name in written, said
 
 
 def test_a_new_day_is_written_as_the_line_writes_days_and_a_day_denied_is_not_taken_later():
@@ -152,7 +167,7 @@ def test_a_value_told_of_a_year_gone_by_is_a_story_not_a_change():
     known = stored("- Makes about 900 forms of pecorino a year")
     story = "In 1998, in the time of my father, we make 1,500 forms a year, the year of the big rain."
     edit = edits_of(known, story).get(1)
-    assert edit is None or not edit.sure
+    assert not applied_unasked(edit)
     since = stored("- Rent: £900 a month")
     assert edits_of(since, "Since 2025 my rent is £950 a month.")[1].sure
 
@@ -173,7 +188,7 @@ def test_a_labelled_plan_line_takes_a_new_value_only_as_a_suggestion():
     edit = edits_of(
         known, "Ok it's official, confirmed last night: Saturdays 6pm from now on, same hall."
     ).get(2)
-    assert edit is None or not edit.sure
+    assert not applied_unasked(edit)
 
 
 def test_a_dose_quoted_on_a_card_for_someone_else_is_not_the_persons():
@@ -184,7 +199,7 @@ def test_a_dose_quoted_on_a_card_for_someone_else_is_not_the_persons():
         "Please write me a card in Arabic and English: 'Your dose changed from 5 mg to 10 mg. "
         "Take ONE tablet of 10 mg in the morning.' Big letters.",
     ).get(1)
-    assert edit is None or not edit.sure
+    assert not applied_unasked(edit)
     assert dictated("Write: 'Your dose changed to 10 mg.", 30)
     assert not dictated("my mum's dose and James' dose are 10 mg", 35)
 
@@ -195,7 +210,8 @@ def test_an_amount_after_a_short_abbreviation_stays_in_its_sentence():
     (sentence,) = conversation(said)[:1]
     assert sentence.text == said
     edit = edits_of(known, said).get(1)
-    assert edit is None or not edit.sure or "3,000" in edit.text
+    written = applied_unasked(edit)
+    assert not written or "3,000" in written
 
 
 def test_two_values_changed_from_one_date_are_marked_once():
@@ -212,7 +228,7 @@ def test_two_values_changed_from_one_date_are_marked_once():
 def test_a_phrase_over_several_parts_of_a_line_is_a_suggestion():
     known = stored("Job: firefighter, Boston Fire Dept, Engine 33, Back Bay", where="profile")
     edit = edits_of(known, "yeah its permanent. same job same pay, just a truck instead of an engine").get(1)
-    assert edit is None or not edit.sure
+    assert not applied_unasked(edit)
 
 
 def test_a_new_passport_is_no_nationality():
@@ -238,14 +254,8 @@ def test_an_end_beside_the_new_value_that_replaced_it_is_a_suggestion():
         "phone went over the rail lol\nnew # 907-555-0188\nwait no. 907-555-0118. typed it wrong",
         "old one is dead dead, cancelled the 0163 line",
     ).get(1)
-    assert edit is None or not edit.sure or "0118" in edit.text
-
-
-def test_a_new_provider_said_as_what_the_person_has_now_keeps_the_old_name_from_a_sure_edit():
-    known = [Known(1, "app", "home", "Home internet: Zolanet 4G router, GH¢ 350 a month")]
-    said = "Now we have Kumasi Fibre Link in the house, it is GH¢ 420 a month but it is faster."
-    edit = edits_of(known, said).get(1)
-    assert edit is None or not edit.sure or "Kumasi" in edit.text
+    written = applied_unasked(edit)
+    assert not written or "0118" in written
 
 
 def test_a_number_said_beside_a_measured_amount_is_left_alone_and_a_value_said_again_stays():
