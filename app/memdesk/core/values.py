@@ -206,7 +206,7 @@ _PER = re.compile(r"(?i:\s*(?:an?|per|the|/)\s*([^\W\d_][\w'’-]*))")
 _AS_BEFORE = re.compile(
     r"(?i:\b(?:still|same\s+(?:as|like)|(?:as|like)\s+(?:before|always|usual|ever)|unchanged|stays|remains)\b)"
 )
-_CLAUSE_BREAK = re.compile(r"[.;,]\s+")
+CLAUSE_BREAK = re.compile(r"[.;,]\s+")  # between the clauses of a sentence or a stored fact
 _NEAR_WORDS = 4  # either side of a value: "I sell still 14 euro", "$3 like always"
 
 
@@ -218,12 +218,18 @@ def other_rates(first: str, first_end: int, second: str, second_end: int) -> boo
     return all(rates) and len(measures) == len(rates)
 
 
+def clause_around(text: str, start: int, end: int) -> tuple[int, int]:
+    """Where the clause holding ``start:end`` begins and ends (full stops, semicolons, commas)."""
+    starts = [m.end() for m in CLAUSE_BREAK.finditer(text, 0, start)]
+    after = CLAUSE_BREAK.search(text, end)
+    return (starts[-1] if starts else 0), (after.start() if after else len(text))
+
+
 def said_as_before(text: str, span: tuple[int, int]) -> bool:
     """The words near the value at ``span``, in its clause, say it is as it was: no new value."""
-    starts = [m.end() for m in _CLAUSE_BREAK.finditer(text, 0, span[0])]
-    after = _CLAUSE_BREAK.search(text, span[1])
-    before = text[starts[-1] if starts else 0 : span[0]].split()[-_NEAR_WORDS:]
-    behind = text[span[1] : after.start() if after else len(text)].split()[:_NEAR_WORDS]
+    clause_start, clause_end = clause_around(text, *span)
+    before = text[clause_start : span[0]].split()[-_NEAR_WORDS:]
+    behind = text[span[1] : clause_end].split()[:_NEAR_WORDS]
     return bool(_AS_BEFORE.search(" ".join((*before, "·", *behind))))
 
 

@@ -33,6 +33,7 @@ from memdesk.core.search_text import STOPWORDS
 from memdesk.core.slots import NOW_SAID, claims_in, for_once, mood_at, placed_later, stem
 from memdesk.core.values import (
     ADDRESS,
+    CLAUSE_BREAK,
     CLOCK,
     COUNTED,
     DATE,
@@ -48,6 +49,7 @@ from memdesk.core.values import (
     WAS_BEFORE,
     WEEKDAY,
     Value,
+    clause_around,
     clock_written_as,
     date_written_as,
     end_named,
@@ -79,7 +81,6 @@ _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _THEIR = re.compile(r"(?i:\b(?:his|her|their)\b)")
 _POSSESSIVE = re.compile(r"['’]s\b")
 _MIN_ANCHOR = 4  # letters: shorter words tie too much to too much
-_CLAUSE_BREAK = re.compile(r"[.;,]\s+")
 _LABEL = re.compile(r"\s*(?:[-*•]\s+)?([^:\n]{1,30}):")
 _FIRST_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _NAMED = re.compile(r"\b([A-Z][a-z]+) ([A-Z0-9][\w-]*)")  # "Tower D", "Block 4"
@@ -119,20 +120,26 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
     evidence: dict[int, str] = {}
     old_people = _stored_people(known)
     conversation = tuple(sentence.text for sentence in said)
+    messages: dict[int, list[str]] = {}
+    for sentence in said:
+        messages.setdefault(sentence.turn, []).append(sentence.text)
+    # a message naming several values of a kind compares them ("quotes: Nationwide 4.39%.
+    # Halifax 4.52%."); it does not change one. A value it says as not holding is no value of it,
+    # and a value a sentence corrects ("105 not 110. 110 was what my brother reckoned") or a later
+    # sentence takes back ("wait no.") is out of it wherever the message says it
+    corrected_in = {
+        turn: {(v.kind, v.key) for text in texts for v in _corrected(_values(text))} | _taken_back(texts)
+        for turn, texts in messages.items()
+    }
+    corrected_before: set[tuple[str, str]] = set()
     for index, sentence in enumerate(said):
-        # a message naming several values of a kind compares them ("quotes: Nationwide 4.39%.
-        # Halifax 4.52%."); it does not change one. A value it says as not holding is no value of
-        # it, and a value a sentence corrects ("105 not 110. 110 was what my brother reckoned")
-        # is out of it wherever the message says it
-        said_there = [v for s in said if s.turn == sentence.turn for v in _values(s.text)]
+        said_there = [v for text in messages[sentence.turn] for v in _values(text)]
         # …and one corrected earlier in the conversation stays denied ("comes Wednesdays now, not
         # Thursdays" … "On Thursdays now I can sleep in")
-        corrected = {
-            (v.kind, v.key)
-            for s in (*(s for s in said if s.turn == sentence.turn), *said[:index])
-            for v in _corrected(_values(s.text))
-        } | _taken_back(said, sentence.turn)
+        corrected = corrected_in[sentence.turn] | corrected_before
+        corrected_before |= {(v.kind, v.key) for v in _corrected(_values(sentence.text))}
         message = [v for v in said_there if not v.denied and (v.kind, v.key) not in corrected]
+        message_text = " ".join(messages[sentence.turn])
         companion: tuple[Known, int] | None = None  # the fact an earlier value went to, and its end
         for kind, value in _single_values(sentence.text, old_people):
             start, end = value.span
@@ -160,7 +167,6 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
             # words quoted for someone to read
             if of_value(sentence.text, start).others or reported(sentence.text, start).others:
                 continue
-            message_text = " ".join(s.text for s in said if s.turn == sentence.turn)
             if dictated(message_text, message_text.find(sentence.text) + start):
                 continue
             # said as his, her or their value ("his stays 5", "her number is now …"), or as what
@@ -220,7 +226,7 @@ def _with_companion(
     """The fact an earlier value of the same clause went to, when it holds one value of this
     kind: values said together are of one thing ("we settled on the 2nd of December at 9:15"
     moves the physical's day and its hour, not a day and another appointment's hour)."""
-    if companion is None or _CLAUSE_BREAK.search(said, companion[1], value.span[0]):
+    if companion is None or CLAUSE_BREAK.search(said, companion[1], value.span[0]):
         return None
     fact = companion[0]
     own = [v for v in _values(texts.get(fact.number, fact.text)) if _of_kind(v.kind, kind)]
@@ -237,9 +243,7 @@ def _number_named(key: str, said: str) -> bool:
 def _their_doing(said: str, start: int) -> bool:
     """Someone else does what the value's clause says, with a thing of theirs, and nothing in it
     is the person's ("Poor Mr. Ferguson, he only make 2,000 steps with his walker")."""
-    breaks = [m.end() for m in _CLAUSE_BREAK.finditer(said, 0, start)]
-    after = _CLAUSE_BREAK.search(said, start)
-    clause = said[breaks[-1] if breaks else 0 : after.start() if after else len(said)]
+    clause = said[slice(*clause_around(said, start, start))]
     return doer(said, start).others and bool(_THEIR.search(clause)) and not says_own(clause)
 
 
@@ -316,11 +320,10 @@ def _corrects_stored(sentence: str, known: Sequence[Known]) -> bool:
     return bool(denied & {v.key for fact in known for v in _values(fact.text)})
 
 
-def _taken_back(said: Sequence[Said], turn: int) -> set[tuple[str, str]]:
-    """The values of the message a later sentence of it takes back, by opening with "no" or
-    "wait" and giving one of their kind again ("new # 907-555-0188" … "wait no." …
+def _taken_back(message: Sequence[str]) -> set[tuple[str, str]]:
+    """The values of the message (its sentences) a later sentence of it takes back, by opening
+    with "no" or "wait" and giving one of their kind again ("new # 907-555-0188" … "wait no." …
     "907-555-0118")."""
-    message = [s.text for s in said if s.turn == turn]
     taken: set[tuple[str, str]] = set()
     for at, text in enumerate(message):
         if not TAKES_BACK.match(text):
@@ -507,7 +510,7 @@ def _of_kind(stored: str, said: str) -> bool:
 
 def _clauses(text: str) -> list[tuple[int, int]]:
     """Where the clauses of a text are: between full stops, semicolons and commas."""
-    bounds = [0, *(m.end() for m in _CLAUSE_BREAK.finditer(text)), len(text)]
+    bounds = [0, *(m.end() for m in CLAUSE_BREAK.finditer(text)), len(text)]
     return [(start, end) for start, end in pairwise(bounds) if end > start]
 
 
