@@ -1,8 +1,9 @@
 """Offline changes write a value as the person said it and only when they said it holds now:
 the whole of a number and no stray comma, a day as the line writes days, the end of a number
 corrected, and nothing from a wish, a hedge, a story of a year gone by, a value said as it was,
-a rate of another measure or a value taken back earlier (``memdesk.llm.aligned``,
-``memdesk.llm.sure``).
+a rate of another measure, a value taken back earlier, a weekday something happened on, a value
+the person's own line holds, a word of thinking used as a name; an end decided as it is said is
+one (``memdesk.llm.aligned``, ``memdesk.llm.sure``, ``memdesk.core.slots``).
 """
 
 from __future__ import annotations
@@ -10,10 +11,11 @@ from __future__ import annotations
 from datetime import datetime
 
 from memdesk.core.dates import annotate
-from memdesk.core.slots import SUPPOSED, claims_in, mood_at, undecided
+from memdesk.core.slots import LATER, SUPPOSED, claims_in, mood_at, undecided
 from memdesk.core.values import CLOCK, DAY, values_in
 from memdesk.core.whose import dictated
 from memdesk.llm.changes import Edit, Known, Said, said_in
+from memdesk.llm.evidence import Spoken, doubt
 from memdesk.llm.sure import offline_edits
 
 SAID = datetime(2026, 3, 1, 18, 0)
@@ -278,3 +280,80 @@ def test_a_time_said_beside_an_end_leaves_the_end_sure():
     known = stored("- Night class: French A2 at the Alliance, Monday and Wednesday 6–8pm")
     said = "I stopped the French class at Alliance. The season is heavy, I come home at 9 every night."
     assert edits_of(known, said)[1].sure
+
+
+def test_a_weekday_something_happened_on_does_not_move_a_schedule():
+    known = stored("- Stall: Riverside Market, Saturday mornings, pitch 7", "- Phone: 0161 496 0012")
+    said = "Dropped my van keys down a drain Thursday while loading for market."
+    assert applied_unasked(edits_of(known, said).get(1)) is None
+    # a day the sentence says the schedule now falls on is still written
+    moved = edits_of(known, "The market moved to Thursday now, same pitch.")
+    assert applied_unasked(moved.get(1)) == "- Stall: Riverside Market, Thursday mornings, pitch 7"
+
+
+def test_a_value_of_the_persons_own_line_is_no_news_of_a_relatives_line():
+    known = stored(
+        "Drives a 2018 Toyota Hilux (farm ute)", "Wife Abena drives a Honda Civic", where="profile"
+    )
+    said = ("test drove a new ute today but abena says we can't afford it till spring",
+            "nah no rush i'm keeping the toyota for now obviously")  # fmt: skip
+    assert applied_unasked(edits_of(known, *said).get(2)) is None
+
+
+def test_a_word_of_thinking_after_a_determiner_names_a_thing():
+    for said in (
+        "The manager at the weighing station is Ruth Obi now.",
+        "Our debating society meets on Fridays now.",
+    ):
+        assert mood_at(said, said.index(" now")) == ""
+    for said in ("Still weighing up a move to Leeds.", "I'm debating the move to Leeds."):
+        assert mood_at(said, said.index("Leeds")) == SUPPOSED
+
+
+def test_an_end_decided_as_it_is_said_is_no_plan():
+    for said in (
+        "The gallery closed, so no more prints to Lyon I will send.",
+        "I won't be coaching the under-nines any more.",
+    ):
+        assert mood_at(said, len(said) - 1) == ""
+    for said in (
+        "I won't coach the under-nines any more after June.",
+        "We will no longer use Acme from next month.",
+    ):
+        assert mood_at(said, len(said) - 1) == LATER
+
+
+def test_a_model_edit_quoting_such_a_sentence_is_applied():
+    said = "The manager at the weighing station is Ruth Obi now, her number 0161 496 0188."
+    edit = Edit("update", 1, "Weighing station: manager Ruth Obi, 0161 496 0188", "", evidence=said)
+    found = doubt(
+        edit, "Weighing station: manager Sam Hale, 0161 496 0107", Spoken((said,), ("Noted.",), frozenset())
+    )
+    assert found == ""
+    ended = "The gallery closed, so no more prints to Lyon I will send."
+    retire = Edit("retire", 1, "", "", evidence=ended)
+    assert (
+        doubt(retire, "Sends prints to a gallery in Lyon every spring", Spoken((ended,), (), frozenset()))
+        == ""
+    )
+
+
+def test_a_switch_to_a_name_written_in_lower_case_does_not_keep_the_old_name_unasked():
+    known = stored("- Dentist: Tuesdays 9am at Bayview Dental with Dr. Amara")
+    said = (
+        "with the move bayview is too far now so i switched to riverside smiles by the new flat"
+        " and it's thursdays at nine now"
+    )
+    assert applied_unasked(edits_of(known, said).get(1)) is None
+    # a lower-case switch that names nothing new is still written
+    pottery = stored("- Pottery class: Tuesdays 7pm at the Kiln Room")
+    edit = edits_of(pottery, "i moved pottery to thursdays now, same time").get(1)
+    assert applied_unasked(edit) == "- Pottery class: Thursdays 7pm at the Kiln Room"
+
+
+def test_a_count_the_sentence_gives_anew_is_not_kept_by_the_edit():
+    known = stored("Household: husband Tomasz; two sons, one daughter", where="profile")
+    said = "You have it wrong, it's three sons and two daughters, not two sons."
+    assert applied_unasked(edits_of(known, said).get(1)) is None
+    edit = edits_of(known, "You have it wrong, it's three sons, not two.").get(1)
+    assert applied_unasked(edit) == "Household: husband Tomasz; three sons, one daughter"

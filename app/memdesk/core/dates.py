@@ -43,7 +43,7 @@ MONTHS = (
     "November",
     "December",
 )
-_NUMBER_WORDS = {
+NUMBER_WORDS = {
     "a": 1,
     "an": 1,
     "one": 1,
@@ -86,7 +86,10 @@ _SOURCE = (
     r"|(?P<which>last|this|next|this coming|this past) (?P<weekday>" + WEEKDAY_NAMES + r")"
     r"|(?P<which2>last|this|next|this coming|this past) (?P<span>week|weekend|month|year)"
     r"|" + _AMOUNT + r" " + _UNIT + r" (?P<ago>ago|back|earlier)"
-    r"|in " + _AMOUNT.replace("?P<n>", "?P<n2>") + r" " + _UNIT.replace("?P<unit>", "?P<unit2>")
+    r"|in "
+    + _AMOUNT.replace("?P<n>", "?P<n2>")
+    + r" "
+    + _UNIT.replace("?P<unit>", "?P<unit2>")
     + r"(?: time)?"
     r")\b"
 )
@@ -243,4 +246,4 @@ def _add_months(first: date, months: int) -> date:
 
 def _amount(raw: str) -> int:
     raw = " ".join(raw.lower().split())
-    return int(raw) if raw.isdigit() else _NUMBER_WORDS[raw]
+    return int(raw) if raw.isdigit() else NUMBER_WORDS[raw]

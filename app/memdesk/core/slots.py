@@ -1297,10 +1297,17 @@ _ADDING = _Lazy(r"(?i:\b(?:also|as\s+well|both|another|extra|plus)\b|\btoo\b(?=\
 SUPPOSED, LATER = "supposed", "later"
 # A request to the listener, after a few opening words at most ("oh also can u use…").
 _REQUEST = _Lazy(r"(?i:(?:\s*[^\W\d_]+,?){0,3}?\s*(?:please\s+)?(?:could|can|would|will)\s+(?:you|u|we)\b)")
+# A word read as a noun after a determiner: fixed-width look-behinds, one a determiner.
+_NOT_AFTER_DETERMINER = "".join(
+    rf"(?<!\b{word}\s)"
+    for word in ("the", "a", "an", "my", "our", "his", "her", "their", "your", "this", "that")
+)
 _SUPPOSING = _Lazy(
     r"(?i:\b(?:thinking\s+(?:of|about)|think\s+about|considering|contemplating|might|could|would(?!\s+like)|"
-    # deliberating: "debating going to 165 mm cranks", "toying with", "torn between"
-    r"debating|weighing(?:\s+up)?|toying\s+with|mulling(?:\s+over)?|torn\s+between|on\s+the\s+fence|"
+    # deliberating: "debating going to 165 mm cranks", "toying with", "torn between"; after a
+    # determiner the word names a thing ("the weighing shed", "our debating club")
+    rf"{_NOT_AFTER_DETERMINER}(?:debating|weighing(?:\s+up)?|toying\s+with|mulling(?:\s+over)?)|"
+    r"torn\s+between|on\s+the\s+fence|"
     r"should(?!\s+now\b)|(?<=\bI\s)should|(?<=\bwe\s)should|maybe|perhaps|possibly|"
     r"planning\s+(?:to|on)|plan\s+to|plans\s+to|hoping\s+to|hope\s+to|want\s+to|"
     r"wants\s+to|"
@@ -1337,6 +1344,10 @@ _LATER_CUE = _Lazy(
     r"\b(?:from|starting|as\s+of)\s+next\s+(?:year|spring|summer|autumn|fall|winter|january|february|march|"
     r"april|may|june|july|august|september|october|november|december)\b)"
 )
+# Going on refused: with a "will", what ends from the moment it is said.
+_ENDED_NOW = _Lazy(r"(?i:\b(?:no\s+more(?!\s+than\b)|no\s+longer|any\s?more|never\s+again)\b)")
+# A time still to come that an end would be set for ("after June", "from next month", "once …").
+_WHEN_LATER = _Lazy(r"(?i:\b(?:next|after|from|starting|once|when|until|till|by|soon)\b)")
 # A clause that asks by its order of words: an auxiliary before its subject, or a question word.
 _ASKS = _Lazy(
     r"(?i:\s*(?:(?:so|and|but|then|or|oh|well)\s+)?(?:do|does|did|is|are|was|were|am|can|could|will|would|"
@@ -1584,9 +1595,15 @@ def mood_at(text: str, start: int) -> str:
     own = text[own_start : len(reach) + sentence_start]
     if NOW_SAID.search(own) and not _LATER_CUE.search(own):
         return ""
-    if _LATER_CUE.search(reach) and not names_now(sentence):
+    if _LATER_CUE.search(reach) and not names_now(sentence) and not _ended_from_now(reach):
         return LATER
     return ""
+
+
+def _ended_from_now(clause: str) -> bool:
+    """The clause's will refuses to go on, from now ("no more shipments I will send", "I won't
+    teach there any more"): an end decided as it is said, unless it names when it will end."""
+    return bool(_ENDED_NOW.search(clause)) and not _WHEN_LATER.search(clause)
 
 
 # A verb denied in its clause, two words at most before it: "I have not cancelled", "I didn't

@@ -73,9 +73,9 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from itertools import pairwise
+from itertools import pairwise, takewhile
 
-from memdesk.core.dates import MONTHS, WEEKDAYS, WRITTEN_DATE
+from memdesk.core.dates import MONTHS, NUMBER_WORDS, WEEKDAYS, WRITTEN_DATE, names_now
 from memdesk.core.search_text import STOPWORDS
 from memdesk.core.slots import (
     PERSON_WORDS,
@@ -150,12 +150,15 @@ _PLAN_LINE = re.compile(
 )
 # The person's change to a name: "I changed finally to Pannon Zöld", "we switched over to Zen";
 # not another thing's ("my savings moved to Monzo").
-_CHANGED_TO = re.compile(
+_CHANGED_TO_LEAD = (
     r"(?i:\b(?:I|we)\s+(?:\w+\s+)?(?:changed|switched|moved|went|swapped|transferred)\b[^.!?,;]{0,20}?"
     r"\bto\s+(?:the\s+)?|"
     # what the person has or uses now: "Now we have Kumasi Fibre Link in the house"
-    r"\bnow\s+(?:I|we)\s+(?:have|use|got|are\s+with|am\s+with)\s+(?:the\s+)?)([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)*)"
+    r"\bnow\s+(?:I|we)\s+(?:have|use|got|are\s+with|am\s+with)\s+(?:the\s+)?)"
 )
+_CHANGED_TO = re.compile(_CHANGED_TO_LEAD + r"([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)*)")
+# Texting in lower case writes names in lower case: a few words, to the first word of no content.
+_CHANGED_TO_LOWER = re.compile(_CHANGED_TO_LEAD + r"([a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3})")
 _NAME_GOES_ON = re.compile(r",\s+[A-Z]")
 # A capitalised word that does not open its sentence: a name.
 _NAME = re.compile(r"(?<=[\s(])[A-Z][\w&'’-]*")
@@ -171,6 +174,16 @@ _DATE_AFTER = re.compile(
     + r")\b|(?<=st|nd|rd|th)\b))"
 )
 _DIGIT = re.compile(r"\d")
+# A number and what it counts: "three sons", "2 daughters".
+_COUNT = re.compile(
+    r"(?i:\b(" + "|".join(word for word in NUMBER_WORDS if len(word) > 2) + r"|\d{1,3})\s+([^\W\d_]{3,}))"
+)
+_NOT_BEFORE = re.compile(r"(?i:\bnot\s+$)")  # "not three sons": a count denied
+_EVERY = re.compile(r"(?i:\b(?:every|each|weekly|usually|always)\b)")  # a day said of every week
+_ANSWER_WORDS = 5  # fewer words than this: a short answer, no story of a day
+_NOW_OR_INSTEAD = re.compile(r"(?i:\b(?:now|instead)\b)")
+# Words right before a day that make it what a thing is or moves to: "to Thursday", "is Thursday".
+_SCHEDULED_BEFORE = re.compile(r"(?i:(?:\b(?:to|is|are|be|becomes?|from|until|till|onto)|['’]s)\s+$)")
 _NUMBER_ALONE = re.compile(r"\d[\d.,]*(?:st|nd|rd|th)?")  # "15th", "2,400": a number and no more
 _NUMBER = re.compile(r"\d[\d.,:]*")
 _HALF_DAY = 12 * 60  # minutes
@@ -303,6 +316,8 @@ def refusal(
         return "what the sentence says ended is kept in another stored fact, not this one"
     if edit.text and _dated_day(evidence.sentence, new):
         return "the day is said with its date: a day something happened, not a day it now falls on"
+    if edit.text and _event_day(evidence.sentence, new):
+        return "the day is when something happened, and the sentence says nothing changed"
     if edit.text and _habit_at(evidence.sentence, new, fact.text):
         return "the sentence says how often the person is there, not what the line holds now"
     whole_value = any(value.span == (0, len(new)) for value in values_in(new))
@@ -324,12 +339,16 @@ def refusal(
         return "another stored fact holds it too, and the message names that one, not this"
     if edit.text and _left_as_it_was(evidence.sentence, fact.text, rewritten, known):
         return "the sentence also gives a new value the edit leaves as it was"
+    if edit.text and _count_left_as_it_was(evidence.sentence, fact.text, rewritten):
+        return "the sentence also gives a new count of a thing the line counts, which the edit keeps"
     if edit.text and _changed_to_unwritten(evidence.sentence, edit.text, known):
         return "the sentence says it changed to a name the edit does not write"
     if edit.text and _PLAN_LINE.match(fact.text) and _PLAN_LINE.match(edit.text):
         return "the line is a plan, and the edit keeps it one while changing a value of it"
     if edit.text and _goes_on_otherwise(fact.text, place.span, new, evidence.message):
         return "the message names the new value with another place than the one the edit keeps"
+    if edit.text and place.owner and _held_as_own(new, fact, known, household):
+        return "the person's own line holds this value already, and this line is someone else's"
     found = _whose(place, fact, evidence, known) or _which(edit, fact, known, place, evidence, new, household)
     if found:
         return found
@@ -497,6 +516,26 @@ def _left_as_it_was(sentence: str, line: str, span: tuple[int, int], known: Sequ
     )
 
 
+def _count_left_as_it_was(sentence: str, line: str, span: tuple[int, int]) -> bool:
+    """The sentence counts a thing the line also counts outside the rewritten part, and with
+    another number ("Two sons and two daughters, not three sons" over "three sons, one
+    daughter" rewritten as "two sons, one daughter"): the edit would keep a count that changed."""
+    kept = {
+        stem(match.group(2)): _amount(match.group(1))
+        for match in _COUNT.finditer(line)
+        if not _overlap(match.span(), span)
+    }
+    return any(
+        kept.get(stem(match.group(2)), _amount(match.group(1))) != _amount(match.group(1))
+        for match in _COUNT.finditer(sentence)
+        if not _NOT_BEFORE.search(sentence, 0, match.start())
+    )
+
+
+def _amount(number: str) -> int:
+    return int(number) if number.isdigit() else NUMBER_WORDS[number.lower()]
+
+
 def _goes_on_otherwise(line: str, span: tuple[int, int], new: str, message: Sequence[str]) -> bool:
     """The line goes on past its old value with a word of place and a name ("Dr. Mutua at Karen
     Vet Clinic"), and the message gives the new value going on with the same word and another
@@ -532,8 +571,12 @@ def _changed_to_unwritten(sentence: str, after: str, known: Sequence[Known]) -> 
     stored = {word.lower() for fact in known for word in _WORD.findall(fact.text)} | {
         word.lower() for word in _WORD.findall(after)
     }
-    for match in _CHANGED_TO.finditer(sentence):
-        new = {word.lower() for word in _WORD.findall(match.group(1))}
+    lower_case = sentence == sentence.lower()
+    for match in (_CHANGED_TO_LOWER if lower_case else _CHANGED_TO).finditer(sentence):
+        words = [word.lower() for word in _WORD.findall(match.group(1))]
+        if lower_case:
+            words = list(takewhile(lambda word: word not in STOPWORDS, words))
+        new = set(words)
         if new - stored and kept - new:
             return True
     return False
@@ -628,6 +671,24 @@ def _dated_day(sentence: str, new: str) -> bool:
     day = new.strip().lower().rstrip("s")
     at = sentence.lower().find(day) if day in WEEKDAYS else -1
     return at >= 0 and bool(_DATE_AFTER.match(sentence, at + len(day)))
+
+
+def _event_day(sentence: str, new: str) -> bool:
+    """The new value is one weekday said as when something happened ("Dropped my keys down a
+    drain Thursday"): not said as what a thing is or moves to ("to Thursday", "is Thursday"),
+    nor with "now" or a word of every week in its clause, nor as a short answer."""
+    day = new.strip().lower()
+    # said as one day, not "Tuesdays" (every week), and with no onset ("from this week")
+    said = re.search(rf"(?i:\b{day}\b)", sentence) if day in WEEKDAYS else None
+    if said is None or names_now(sentence):
+        return False
+    clause = _clause_of(sentence, said.group())
+    return not (
+        len(_WORD.findall(sentence)) < _ANSWER_WORDS  # "yep Thursday night": an answer naming it
+        or _SCHEDULED_BEFORE.search(sentence, 0, said.start())
+        or _EVERY.search(clause)
+        or _NOW_OR_INSTEAD.search(clause)
+    )
 
 
 def _habit_at(sentence: str, new: str, line: str) -> bool:
@@ -856,6 +917,16 @@ def _whole(fact: Known, household: frozenset[str]) -> _Place:
         describing = f"{label.group(1)} {fact.text[label.end() : after.start() if after else len(fact.text)]}"
     past = marked_past(fact.text) or bool(_PAST_WORDS.search(describing))
     return _Place(fact.number, (0, len(fact.text)), frozenset(), _owner(describing, household), past)
+
+
+def _held_as_own(new: str, fact: Known, known: Sequence[Known], household: frozenset[str]) -> bool:
+    """A line of the person's own already holds the new value ("keeping the ford" beside "Drives
+    a 2016 Ford F-150"): what the person says of their own is not news of someone else's line."""
+    words = _stems(new)
+    return bool(words) and any(
+        other.number != fact.number and words <= _stems(other.text) and not _whole(other, household).owner
+        for other in known
+    )
 
 
 def _owner(describing: str, household: frozenset[str]) -> frozenset[str]:
