@@ -21,6 +21,7 @@ def test_documents_round_trip_including_stdin(memdesk):
     assert out(memdesk("doc", "list")).startswith("user/profile\t")
 
 
+@pytest.mark.engines("sqlite")  # wording; working memory's SQL runs on both engines in tests/unit
 def test_working_show_prints_the_text_and_says_aside_when_it_expires(memdesk):
     out(memdesk("--now", "2026-05-01T00:00:00Z", "working", "set", "shipping v2", "--ttl-days", "3"))
     live = memdesk("--now", "2026-05-02", "working", "show")
@@ -44,6 +45,7 @@ def test_working_set_help_names_the_setting_not_a_value_it_did_not_read(memdesk)
     assert "expires 2026-05-08T00:00:00Z" in said
 
 
+@pytest.mark.engines("sqlite")  # wording; expiry's SQL runs on both engines in tests/unit/test_expiry.py
 def test_entry_list_marks_what_has_expired_as_recall_leaves_it_out(memdesk):
     out(memdesk("--now", "2026-06-01", "entry", "add", "trip", "Flew to Lisbon", "--category", "timeline"))
     out(memdesk("--now", "2026-12-01", "entry", "add", "train", "Lisbon train", "--category", "timeline"))
@@ -55,6 +57,7 @@ def test_entry_list_marks_what_has_expired_as_recall_leaves_it_out(memdesk):
     assert out(memdesk("--now", "2026-12-08", "recall", "Lisbon")) == "train: Lisbon train\n"
 
 
+@pytest.mark.engines("sqlite")  # the command's wording; the cap runs on both engines in tests/unit
 def test_app_cap_through_the_command(memdesk):
     for index in range(10):  # up to the cap, written in this process
         with store_of(memdesk, f"2026-05-01T00:{index:02d}:00Z") as store:

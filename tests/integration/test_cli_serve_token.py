@@ -11,6 +11,7 @@ from tests.support.cli import fails, out
 from tests.support.server import ServeProcess
 
 
+@pytest.mark.engines("sqlite")  # wording; tokens' SQL runs on both engines in tests/unit/test_tokens.py
 def test_token_create_list_revoke(memdesk):
     token = out(memdesk("token", "create", "claude")).strip()
     assert len(token) >= 43 and "\n" not in token

@@ -365,6 +365,7 @@ def test_an_assistants_write_is_undone_like_any_change(memdesk: MemdeskCommand):
     assert out(memdesk("history", "--actor", "mcp:cursor")).splitlines()[0].split("\t")[3] == "undone"
 
 
+@pytest.mark.engines("sqlite")  # the tool's reply; the cap and undo run on both engines in tests/unit
 def test_adding_at_the_cap_keeps_it_in_one_undoable_step(memdesk: MemdeskCommand):
     (memdesk.data_dir).mkdir(parents=True, exist_ok=True)
     (memdesk.data_dir / "config.toml").write_text("[memory]\napp_memory_cap = 3\n", encoding="utf-8")

@@ -83,6 +83,7 @@ def test_every_mcp_read_is_logged_with_what_it_returned(memdesk: MemdeskCommand,
     assert "Thursday" not in out(memdesk("access", "log", "--json"))
 
 
+@pytest.mark.engines("sqlite")  # which reads are logged; the log's SQL runs on both engines in tests/unit
 def test_the_admin_apis_reads_are_logged_and_its_writes_are_not(
     memdesk: MemdeskCommand, seeded: SeededStores
 ):
@@ -107,6 +108,7 @@ def test_the_admin_apis_reads_are_logged_and_its_writes_are_not(
     assert {("document", "user/profile"), *listing} <= set(prompt)
 
 
+@pytest.mark.engines("sqlite")  # wording; the log's SQL runs on both engines in tests/unit/test_access_log.py
 def test_access_log_text_since_and_a_deleted_item(memdesk: MemdeskCommand, seeded: SeededStores):
     seeded.start(memdesk, _seed)
 
