@@ -357,3 +357,6 @@ def test_a_count_the_sentence_gives_anew_is_not_kept_by_the_edit():
     assert applied_unasked(edits_of(known, said).get(1)) is None
     edit = edits_of(known, "You have it wrong, it's three sons, not two.").get(1)
     assert applied_unasked(edit) == "Household: husband Tomasz; three sons, one daughter"
+    # a number word that opens the sentence is written in the line's case
+    opened = edits_of(known, "Three sons we have, not two, you wrote it wrong.").get(1)
+    assert applied_unasked(opened) == "Household: husband Tomasz; three sons, one daughter"

@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
 
-from memdesk.core.dates import MONTHS
+from memdesk.core.dates import MONTHS, NUMBER_WORDS
 from memdesk.core.search_text import STOPWORDS
 from memdesk.core.slots import (
     LABELS,
@@ -924,7 +924,7 @@ def _substituted(text: str, parts: list[_Part]) -> str:
         mark = "" if mark in written else mark
         written.add(mark)
         old = out[start:end]
-        value = old if new is None else new.replace("{old}", old)
+        value = old if new is None else _cased_as(old, new.replace("{old}", old))
         before = out[:start]
         article = _ARTICLE.search(before)
         if article and new is not None:  # "an iPhone 12" → "a Pixel 9"
@@ -933,6 +933,15 @@ def _substituted(text: str, parts: list[_Part]) -> str:
             before = before[: article.start(1)] + fitting + before[article.end(1) :]
         out = before + value + mark + out[end:]
     return out
+
+
+def _cased_as(old: str, value: str) -> str:
+    """``value`` with a number word that opened the person's sentence in the case of the line's
+    old value ("Two sons and two daughters…" over "three sons" writes "two sons")."""
+    first = value.split(" ", 1)[0]
+    if old[:1].islower() and first[:1].isupper() and first.lower() in NUMBER_WORDS:
+        return value[:1].lower() + value[1:]
+    return value
 
 
 def _since(date: str) -> str:
