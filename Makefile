@@ -26,7 +26,7 @@ run: $(STAMP)
 	$(BIN)/memdesk gui
 
 # One worker per core and one more: much of a test's time is spent waiting on the processes it
-# starts, and the extra worker runs while another waits (7:18 instead of 7:46 on 2 cores).
+# starts, and the extra worker runs while another waits.
 # Each worker starts its own PostgreSQL server (see tests/conftest.py).
 # A module's tests stay on one worker, so its shared fixtures (a running server) start once.
 # Modules are handed out in the order tests/conftest.py sorts them: the long ones first.
