@@ -200,9 +200,9 @@ def _resolve(match: re.Match[str], today: date) -> Resolved | None:
     if groups["span"]:
         return _span(groups["which2"].lower(), groups["span"].lower(), today)
     if groups["n"]:
-        return _shift(-_amount(groups["n"]), groups["unit"].lower(), today)
+        return _shift(-count_of(groups["n"]), groups["unit"].lower(), today)
     if groups["n2"]:
-        return _shift(_amount(groups["n2"]), groups["unit2"].lower(), today)
+        return _shift(count_of(groups["n2"]), groups["unit2"].lower(), today)
     return None
 
 
@@ -244,6 +244,7 @@ def _add_months(first: date, months: int) -> date:
     return date(index // 12, index % 12 + 1, 1)
 
 
-def _amount(raw: str) -> int:
+def count_of(raw: str) -> int:
+    """The number a count is written as: digits or a word ("12", "three", "a couple of")."""
     raw = " ".join(raw.lower().split())
     return int(raw) if raw.isdigit() else NUMBER_WORDS[raw]

@@ -75,7 +75,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise, takewhile
 
-from memdesk.core.dates import MONTHS, NUMBER_WORDS, WEEKDAYS, WRITTEN_DATE, names_now
+from memdesk.core.dates import MONTHS, NUMBER_WORDS, WEEKDAYS, WRITTEN_DATE, count_of, names_now
 from memdesk.core.search_text import STOPWORDS
 from memdesk.core.slots import (
     PERSON_WORDS,
@@ -521,19 +521,16 @@ def _count_left_as_it_was(sentence: str, line: str, span: tuple[int, int]) -> bo
     another number ("Two sons and two daughters, not three sons" over "three sons, one
     daughter" rewritten as "two sons, one daughter"): the edit would keep a count that changed."""
     kept = {
-        stem(match.group(2)): _amount(match.group(1))
+        stem(match.group(2)): count_of(match.group(1))
         for match in _COUNT.finditer(line)
         if not _overlap(match.span(), span)
     }
-    return any(
-        kept.get(stem(match.group(2)), _amount(match.group(1))) != _amount(match.group(1))
+    said = [
+        (stem(match.group(2)), count_of(match.group(1)))
         for match in _COUNT.finditer(sentence)
         if not _NOT_BEFORE.search(sentence, 0, match.start())
-    )
-
-
-def _amount(number: str) -> int:
-    return int(number) if number.isdigit() else NUMBER_WORDS[number.lower()]
+    ]
+    return any(kept.get(thing, count) != count for thing, count in said)
 
 
 def _goes_on_otherwise(line: str, span: tuple[int, int], new: str, message: Sequence[str]) -> bool:
