@@ -2,8 +2,10 @@
 the whole of a number and no stray comma, a day as the line writes days, the end of a number
 corrected, and nothing from a wish, a hedge, a story of a year gone by, a value said as it was,
 a rate of another measure, a value taken back earlier, a weekday something happened on, a value
-the person's own line holds, a word of thinking used as a name; an end decided as it is said is
-one (``memdesk.llm.aligned``, ``memdesk.llm.sure``, ``memdesk.core.slots``).
+the person's own line holds, a word of thinking used as a name, an intention that did not
+happen; an end decided as it is said is one, "may" beside a day number is the month, and neither
+a maybe beside the new value nor a relative date's time word ("this month") stops it
+(``memdesk.llm.aligned``, ``memdesk.llm.sure``, ``memdesk.core.slots``).
 """
 
 from __future__ import annotations
@@ -360,3 +362,41 @@ def test_a_count_the_sentence_gives_anew_is_not_kept_by_the_edit():
     # a number word that opens the sentence is written in the line's case
     opened = edits_of(known, "Three sons we have, not two, you wrote it wrong.").get(1)
     assert applied_unasked(opened) == "Household: husband Tomasz; three sons, one daughter"
+
+
+def test_may_beside_a_day_number_is_the_month_and_the_modal_stays_a_supposition():
+    moved = "they shifted the recital, now friday may 22 at 6:30."
+    assert mood_at(moved, moved.index("6:30")) == ""
+    assert mood_at("recital is 22 may now, at 6:30", 27) == ""
+    guess = "the recital may be at 6:30 now"
+    assert mood_at(guess, guess.index("6:30")) == SUPPOSED
+    known = [Known(1, "app", "7", "Recital: Thu May 21, 5pm, town hall")]
+    spoken = Spoken.of(f"user: {moved}\nassistant: Noted.", "")
+    edit = Edit("update", 1, "Recital: Fri May 22, 6:30pm, town hall", "", evidence="now friday may 22 at 6:30")
+    assert doubt(edit, known[0].text, spoken, note=True) == ""
+
+
+def test_an_intention_that_did_not_happen_changes_nothing():
+    said = "I was about to give up the allotment to save 60 a year, then my neighbour offered to share it."
+    assert mood_at(said, said.index("60")) == SUPPOSED
+    known = stored("- Allotment rent: 45 a year, plot 12", "- Keeps bees at the allotment")
+    assert applied_unasked(edits_of(known, said).get(1)) is None
+    assert mood_at("we were gonna sell the van for 3000", 31) == SUPPOSED
+
+
+def test_a_value_said_as_a_maybe_neither_compares_with_the_new_one_nor_corrects_it():
+    known = stored("- Parking permit: £120 a year, paid every January", "- Drives a blue Corsa")
+    edit = edits_of(
+        known,
+        "Council put the parking permit up, from this year £150. Next year maybe they charge £200 lol",
+    ).get(1)
+    assert applied_unasked(edit) == "- Parking permit: £150 a year, paid every January"
+
+
+def test_a_relative_date_in_the_sentence_names_no_other_line_by_its_time_word():
+    known = stored(
+        "- Cleaner: Dorota, 160 zł per visit, on Tuesdays",
+        "- Lends the garage to a neighbour for 200 zł a month",
+    )
+    edit = edits_of(known, "Dorota asked for a raise, from this month 180 zł.").get(1)
+    assert applied_unasked(edit) == "- Cleaner: Dorota, 180 zł per visit, on Tuesdays"

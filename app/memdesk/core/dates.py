@@ -159,6 +159,12 @@ def annotate(text: str, at: datetime | date) -> str:
     return "".join(pieces) + text[done:] if pieces else text
 
 
+def without_dates(text: str) -> str:
+    """``text`` with its relative dates and the dates written after them blanked: "from this
+    month (March 2026) 450 manat" says when, and names no thing a "month" may be of."""
+    return _READ.sub(" ", WRITTEN_DATE.sub(" ", text))
+
+
 def names_now(text: str) -> bool:
     """Whether ``text`` places what it says from the moment it is said on: "from now on",
     "from now" after no span of time, "henceforth", or a day or a span that holds the day it is

@@ -1313,7 +1313,9 @@ _SUPPOSING = _Lazy(
     r"wants\s+to|"
     # a wish for others to: "Mariantonia want that we go live in Nuoro", "she wants us to move"
     r"wants?\s+(?:that|us|him|her|them)|wish(?:es)?|dreams?\s+(?:of|about)|keen\s+(?:on|to)|"
-    r"if|whether|unless|someday|one\s+day|eventually|tempted|in\s+case|wondering)\b)"
+    r"if|whether|unless|someday|one\s+day|eventually|tempted|in\s+case|wondering|"
+    # an intention that did not happen: "was about to sell it", "we were gonna move", "was fixin to"
+    r"(?:was|were)\s+(?:(?:about|bout|fixing|fixin|meaning|going|planning)\s+to|gonna|finna))\b)"
 )
 # "should now" is what holds from now ("all my VAT papers should now go to …"), not a guess;
 # the person's own ("I should now look for a dentist") is an intention still.
@@ -1328,7 +1330,15 @@ _HEDGE = _Lazy(
 _HEDGE_PARTS = _Lazy(r"\s*[,;—–]\s*|\.\s+")
 _WHEN_WORDS = 3  # a few words of when beside a hedge: "Maybe next winter"
 _SUBJECT = _Lazy(r"(?i:\b(?:I|we|he|she|they|you|it)\b)")
-_SUPPOSING_MAY = _Lazy(r"\bmay\b")  # lowercase only: "in May" is a month
+# Lowercase only: "in May" is a month. So is "may" lowercase beside a day number or after a word of
+# time ("now sunday may 4 at 12:20", "by 3 may", "in may"): the modal goes before a verb.
+_SUPPOSING_MAY = _Lazy(
+    r"(?<!\d\s)(?<!\d)(?<!\d(?:st|nd|rd|th)\s)"
+    + "".join(
+        rf"(?<!\b{word}\s)" for word in ("in", "of", "by", "on", "since", "until", "till", "from", "mid")
+    )
+    + r"\bmay\b(?!\s*\d)"
+)
 # A statement closed by a tag that asks leave ("so now target change to sub-23 can or not?",
 # "put me down for Thursdays, ok?") is a request, not a question; "…, right?" asks whether a
 # belief holds, and stays a question.
@@ -1582,7 +1592,9 @@ def mood_at(text: str, start: int) -> str:
         and not _asked_after(text, start, sentence_start, sentence_end)
     ):
         return SUPPOSED
-    if _SUPPOSING.search(before) or _SUPPOSING_MAY.search(before):
+    # "may" is read with the words after it, which tell the month from the modal
+    may = _SUPPOSING_MAY.search(text, start - len(before), sentence_end)
+    if _SUPPOSING.search(before) or (may and may.start() < start):
         return SUPPOSED
     sentence = text[sentence_start:sentence_end]
     clause_end = _AND_CLAUSE.search(text, start, sentence_end)

@@ -133,7 +133,11 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
     }
     corrected_before: set[tuple[str, str]] = set()
     for index, sentence in enumerate(said):
-        said_there = [v for text in messages[sentence.turn] for v in _values(text)]
+        # a value a sentence supposes or plans is none of now, and none a change is compared
+        # with ("from this month 450 manat. … next year maybe I pay 500 and sell juice 10 manat")
+        said_there = [
+            v for text in messages[sentence.turn] for v in _values(text) if not mood_at(text, v.span[0])
+        ]
         # …and one corrected earlier in the conversation stays denied ("comes Wednesdays now, not
         # Thursdays" … "On Thursdays now I can sleep in")
         corrected = corrected_in[sentence.turn] | corrected_before

@@ -75,7 +75,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise, takewhile
 
-from memdesk.core.dates import MONTHS, NUMBER_WORDS, WEEKDAYS, WRITTEN_DATE, count_of, names_now
+from memdesk.core.dates import (
+    MONTHS,
+    NUMBER_WORDS,
+    WEEKDAYS,
+    WRITTEN_DATE,
+    count_of,
+    names_now,
+    without_dates,
+)
 from memdesk.core.search_text import STOPWORDS
 from memdesk.core.slots import (
     PERSON_WORDS,
@@ -474,7 +482,8 @@ def _said_again_otherwise(text: str, new: str, later: Sequence[str], known: Sequ
     """After the evidence, the person last says another value of the new value's kind that
     nothing stored holds, and not the new one again: a correction ("Correct number is
     555-0187"), or a second new value the rules cannot tell from the first. Not one said as it
-    was ("I sell still 14 euro"), nor a rate of another measure than the edit's ("the kilo")."""
+    was ("I sell still 14 euro"), a rate of another measure than the edit's ("the kilo"), nor one
+    supposed or planned."""
     end = text.find(new) + len(new)
     kinds = {value.kind for value in values_in(new)}
     keys = {value.key for value in values_in(new)}
@@ -491,6 +500,7 @@ def _said_again_otherwise(text: str, new: str, later: Sequence[str], known: Sequ
             and not v.denied
             and not said_as_before(sentence, v.span)
             and not other_rates(text, end, sentence, v.span[1])
+            and not mood_at(sentence, v.span[0])  # supposed or planned: "next year maybe I pay 500"
         } - stored
         if said & keys:
             otherwise = False  # said again: confirmed
@@ -786,7 +796,7 @@ def _which(
         told_apart = (place.head - other.head) & said_words or _told_by_value(by_value, other, known)
         if same_owner and not told_apart:
             return "the store keeps this value in more than one place and the sentence does not say which"
-    clause = _stems(_without(_clause_of(evidence.sentence, new), new))
+    clause = _stems(without_dates(_without(_clause_of(evidence.sentence, new), new)))
     if not own_words & clause and any((other.head - own_words) & clause for other in others):
         return "the sentence names another line of this kind"
     return ""
