@@ -1,11 +1,12 @@
 """Offline changes write a value as the person said it and only when they said it holds now:
 the whole of a number and no stray comma, a day as the line writes days, the end of a number
-corrected, and nothing from a wish, a hedge, a story of a year gone by, a value said as it was,
-a rate of another measure, a value taken back earlier, a weekday something happened on, a value
-the person's own line holds, a word of thinking used as a name, an intention that did not
-happen; an end decided as it is said is one, "may" beside a day number is the month, and neither
-a maybe beside the new value nor a relative date's time word ("this month") stops it
-(``memdesk.llm.aligned``, ``memdesk.llm.sure``, ``memdesk.core.slots``).
+corrected, an hour said without its half of the day in the stored time's half, and nothing from
+a wish, a hedge, a story of a year gone by, a value said as it was, a rate of another measure, a
+value taken back earlier, a weekday something happened on, a value the person's own line holds,
+a word of thinking used as a name, an intention that did not happen; an end decided as it is
+said is one, "may" beside a day number is the month, and neither a maybe beside the new value
+nor a relative date's time word ("this month") stops it (``memdesk.llm.aligned``,
+``memdesk.llm.sure``, ``memdesk.core.slots``).
 """
 
 from __future__ import annotations
@@ -372,7 +373,9 @@ def test_may_beside_a_day_number_is_the_month_and_the_modal_stays_a_supposition(
     assert mood_at(guess, guess.index("6:30")) == SUPPOSED
     known = [Known(1, "app", "7", "Recital: Thu May 21, 5pm, town hall")]
     spoken = Spoken.of(f"user: {moved}\nassistant: Noted.", "")
-    edit = Edit("update", 1, "Recital: Fri May 22, 6:30pm, town hall", "", evidence="now friday may 22 at 6:30")
+    edit = Edit(
+        "update", 1, "Recital: Fri May 22, 6:30pm, town hall", "", evidence="now friday may 22 at 6:30"
+    )
     assert doubt(edit, known[0].text, spoken, note=True) == ""
 
 
@@ -400,3 +403,12 @@ def test_a_relative_date_in_the_sentence_names_no_other_line_by_its_time_word():
     )
     edit = edits_of(known, "Dorota asked for a raise, from this month 180 zł.").get(1)
     assert applied_unasked(edit) == "- Cleaner: Dorota, 180 zł per visit, on Tuesdays"
+
+
+def test_an_hour_said_without_its_half_of_the_day_takes_the_half_nearer_the_stored_time():
+    known = stored("- Choir practice: Thursdays, 7:30 pm at St Anne's hall", "- Sings alto")
+    edit = edits_of(known, "Choir practice starts at 8 o'clock now, the hall is booked before.").get(1)
+    assert edit is not None and "8:00 pm" in edit.text
+    early = stored("- Swim club: Saturdays, 9:30 am at the leisure centre", "- Swims front crawl")
+    edit = edits_of(early, "Swim club starts at 8 o'clock now, pool is busier later.").get(1)
+    assert edit is not None and "8:00 am" in edit.text

@@ -54,6 +54,7 @@ from memdesk.core.values import (
     date_written_as,
     end_named,
     family,
+    nearer_reading,
     of_a_size,
     other_rates,
     said_as_before,
@@ -206,8 +207,11 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
                 new = _FIRST_NUMBER.sub(new, stored, count=1)
             elif kind == PHONE and len(value.key) < len(old.key):  # "it's 555-0187" of "(210) 555-0178"
                 new = with_end_said(current[old.span[0] : old.span[1]], old.key, new, value.key) or new
-            elif kind == CLOCK and not said_in_digits(new):  # "10 in the morning" of "4pm": "10am"
-                new = clock_written_as(value.key, current[old.span[0] : old.span[1]])
+            elif kind == CLOCK:
+                # "10 in the morning" of "4pm": "10am"; "6 o'clock" of "5:30 pm": "6 pm"
+                key = nearer_reading(value.key, new, old.key)
+                if key != value.key or not said_in_digits(new):
+                    new = clock_written_as(key, current[old.span[0] : old.span[1]])
             elif kind == DATE:  # "21 March" of "March 14, 1991": "March 21, 1991"
                 new = date_written_as(new, current[old.span[0] : old.span[1]])
             elif kind in (DAY, WEEKDAY):  # a day written as the stored one is: "every Friday"
