@@ -74,6 +74,7 @@ from memdesk.core.whose import (
     says_own,
 )
 from memdesk.llm.contact_lines import CONTACT_KINDS, NAMED, NOT_IT, ONLY_ONE, Saying, line_fits
+from memdesk.llm.day_sets import day_set_changes
 
 if TYPE_CHECKING:  # ``llm.changes`` reads this module's edits with its own
     from memdesk.llm.changes import Known, Said
@@ -220,6 +221,8 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
                 new += "s" if stored.lower().endswith("days") else ""
             texts[fact.number] = current[: old.span[0]] + new + current[old.span[1] :]
             evidence[fact.number] = sentence.text
+    for number, text, sentence in day_set_changes(said, known, texts):
+        texts[number], evidence[number] = text, sentence
     by_number = {fact.number: fact for fact in known}
     return [
         Aligned(number, text, evidence[number])
