@@ -1303,7 +1303,7 @@ _NOT_AFTER_DETERMINER = "".join(
     for word in ("the", "a", "an", "my", "our", "his", "her", "their", "your", "this", "that")
 )
 _SUPPOSING = _Lazy(
-    r"(?i:\b(?:thinking\s+(?:of|about)|think\s+about|considering|contemplating|might|could|would(?!\s+like)|"
+    r"(?i:\b(?:thinking\s+(?:of|about)|think\s+about|thought\s+(?:of|about)\s+[^\W\d_]+ing|considering|contemplating|might|could|would(?!\s+like)|"
     # deliberating: "debating going to 165 mm cranks", "toying with", "torn between"; after a
     # determiner the word names a thing ("the weighing shed", "our debating club")
     rf"{_NOT_AFTER_DETERMINER}(?:debating|weighing(?:\s+up)?|toying\s+with|mulling(?:\s+over)?)|"
@@ -1314,8 +1314,9 @@ _SUPPOSING = _Lazy(
     # a wish for others to: "Mariantonia want that we go live in Nuoro", "she wants us to move"
     r"wants?\s+(?:that|us|him|her|them)|wish(?:es)?|dreams?\s+(?:of|about)|keen\s+(?:on|to)|"
     r"if|whether|unless|someday|one\s+day|eventually|tempted|in\s+case|wondering|"
-    # an intention that did not happen: "was about to sell it", "we were gonna move", "was fixin to"
-    r"(?:was|were)\s+(?:(?:about|bout|fixing|fixin|meaning|going|planning)\s+to|gonna|finna))\b)"
+    # an intention that did not happen: "was about to sell it", "was fixin to" ("was going to" and
+    # "was gonna" read as a later date already)
+    r"(?:was|were)\s+(?:(?:about|bout|fixing|fixin|meaning|planning)\s+to|finna))\b)"
 )
 # "should now" is what holds from now ("all my VAT papers should now go to …"), not a guess;
 # the person's own ("I should now look for a dentist") is an intention still.

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
+from memdesk.core.dates import names_now
 from memdesk.core.search_text import STOPWORDS
 from memdesk.core.slots import NOW_SAID, claims_in, for_once, mood_at, placed_later, stem
 from memdesk.core.values import (
@@ -135,10 +136,14 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
     }
     corrected_before: set[tuple[str, str]] = set()
     for index, sentence in enumerate(said):
-        # a value a sentence supposes or plans is none of now, and none a change is compared
-        # with ("from this month 450 manat. … next year maybe I pay 500 and sell juice 10 manat")
+        # beside a sentence that places its value now, a value another one supposes or plans is
+        # no rival to it ("from this month 450 manat. … next year maybe I pay 500")
+        now = bool(NOW_SAID.search(sentence.text)) or names_now(sentence.text)
         said_there = [
-            v for text in messages[sentence.turn] for v in _values(text) if not mood_at(text, v.span[0])
+            v
+            for text in messages[sentence.turn]
+            for v in _values(text)
+            if not (now and text != sentence.text and mood_at(text, v.span[0]))
         ]
         # …and one corrected earlier in the conversation stays denied ("comes Wednesdays now, not
         # Thursdays" … "On Thursdays now I can sleep in")
