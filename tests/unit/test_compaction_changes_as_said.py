@@ -422,3 +422,10 @@ def test_a_maybe_frees_only_a_value_said_as_now_and_a_thought_of_change_is_none(
     thought = "With winter coming, I had thought of raising my food bank standing order to €30 a month."
     instead = "Thanks. I shall give €10 at church instead."
     assert applied_unasked(edits_of(giving, thought, instead).get(1)) is None
+
+
+def test_a_closing_tag_asks_of_the_clause_it_closes_not_of_a_value_clauses_before():
+    told = "we sold the flat, I live with my son now in Harrogate, and the car I gave to Ruth, eh?"
+    assert mood_at(told, told.index("Harrogate")) == ""
+    asked = "I live with my son now in Harrogate, eh?"
+    assert mood_at(asked, asked.index("Harrogate")) == SUPPOSED

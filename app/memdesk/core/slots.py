@@ -1566,8 +1566,11 @@ def _asked_after(text: str, start: int, sentence_start: int, sentence_end: int) 
     these days, just up from the Maes, can you believe it?"; not "should we move to Leeds, do you
     think?", nor "my mobile is 07700 936 771 now, right?")."""
     after = [match.end() for match in _AND_CLAUSE.finditer(text, start, sentence_end)]
-    if not after or _CONFIRMING.match(text, after[-1], sentence_end):
-        return False  # one clause, or a tag that asks whether it holds ("…, right?", "isn't it?")
+    if not after or (_CONFIRMING.match(text, after[-1], sentence_end) and len(after) == 1):
+        # one clause, or a tag right after it that asks whether it holds ("…, right?", "isn't
+        # it?"); a tag after a clause of its own asks of that one ("…, I live with her now in
+        # Mondello, and the flat I leave for Ciccio to rent, eh?")
+        return False
     breaks = [match.end() for match in _AND_CLAUSE.finditer(text, sentence_start, start)]
     return not _ASKS.match(text, breaks[-1] if breaks else sentence_start)
 
