@@ -429,3 +429,13 @@ def test_a_closing_tag_asks_of_the_clause_it_closes_not_of_a_value_clauses_befor
     assert mood_at(told, told.index("Harrogate")) == ""
     asked = "I live with my son now in Harrogate, eh?"
     assert mood_at(asked, asked.index("Harrogate")) == SUPPOSED
+
+
+def test_a_count_keeps_the_lines_word_and_an_amount_said_in_the_singular_is_the_same_amount():
+    apiary = stored("- Keeps 140 hives at the apiary", "- Speaks Kurdish")
+    edit = edits_of(apiary, "apiary is down to 95 hive now").get(1)
+    assert applied_unasked(edit) == "- Keeps 95 hives at the apiary"
+    power = [Known(1, "entry", "power", "Mains power in the village comes about 8 hours a day.")]
+    said = "The generator man put the price up, the mains power come 8 hour only anyway."
+    assert 1 not in edits_of(power, said)
+    assert values_in("8 hour")[0].key == values_in("8 hours")[0].key

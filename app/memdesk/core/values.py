@@ -367,6 +367,8 @@ def _kind_and_key(group: str, raw: str) -> tuple[str, str]:
         number = re.match(_NUMBER, raw)
         assert number is not None
         unit = raw[number.end() :].strip().lower()
+        if unit.endswith("s") and unit[:-1] in _UNIT_KIND:
+            unit = unit[:-1]  # "10 hour" is "10 hours"
         return f"quantity:{_UNIT_KIND[unit]}", f"{_amount(number.group(0))} {unit}"
     if group == TITLED:
         return TITLED, raw.split()[-1].lower()

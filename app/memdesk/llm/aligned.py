@@ -211,6 +211,10 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
             if kind == NUMBER:  # the number takes the stored amount's unit: "100" of "50mg"
                 stored = current[old.span[0] : old.span[1]]
                 new = _FIRST_NUMBER.sub(new, stored, count=1)
+            elif kind.startswith(COUNTED):  # counted in the stored word: "95 hive" of "140 hives"
+                number = _FIRST_NUMBER.search(new)
+                if number:
+                    new = _FIRST_NUMBER.sub(number.group(), current[old.span[0] : old.span[1]], count=1)
             elif kind == PHONE and len(value.key) < len(old.key):  # "it's 555-0187" of "(210) 555-0178"
                 new = with_end_said(current[old.span[0] : old.span[1]], old.key, new, value.key) or new
             elif kind == CLOCK:

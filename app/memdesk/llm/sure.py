@@ -133,6 +133,13 @@ from memdesk.llm.changes import Edit, Known, Said, offline_changes
 from memdesk.llm.ended import says_ended
 from memdesk.llm.text import rewritten_span
 
+# A note is a knowledge entry or an app memory: what it tells may be an event of its own.
+_NOTES = ("entry", "app")
+_NOTE_SENTENCE = re.compile(r"[.;!?](?:\s|$)")
+_PAST_VERB = re.compile(r"\b[a-z]{3,}ed\b")  # "fixed", "registered", "reported"
+_EVENT_TIME = re.compile(
+    rf"\b(?:in|on|since|during)\s+(?:{'|'.join(MONTHS)})\b|\b(?:19|20)\d\d\b|\blast\s+(?:week|month|year|summer|winter|spring|autumn)\b"
+)
 # A value whose shape says what it is: a phone number, an address, a titled name.
 _SELF_DESCRIBING = frozenset({PHONE, EMAIL, ADDRESS, TITLED})
 _SPAN_OF_TIME = f"{MEASURED}{DURATION}"  # "45 minutes": often another thing's
@@ -351,6 +358,8 @@ def refusal(
         return "the sentence also gives a new count of a thing the line counts, which the edit keeps"
     if edit.text and _changed_to_unwritten(evidence.sentence, edit.text, known):
         return "the sentence says it changed to a name the edit does not write"
+    if fact.where in _NOTES and _event_record(fact.text, place.span):
+        return "the stored note tells of something done at a time, whose values are of that time"
     if edit.text and _PLAN_LINE.match(fact.text) and _PLAN_LINE.match(edit.text):
         return "the line is a plan, and the edit keeps it one while changing a value of it"
     if edit.text and _goes_on_otherwise(fact.text, place.span, new, evidence.message):
@@ -382,6 +391,19 @@ def _hedged_after(evidence: _Evidence) -> bool:
     starting again: "I stopped the French class … Maybe another year".)"""
     rest_of_message = evidence.later[: len(evidence.later) - len(evidence.replies)]
     return any(undecided(sentence) for sentence in rest_of_message)
+
+
+def _event_record(note: str, span: tuple[int, int]) -> bool:
+    """The note's sentence holding the value tells of something done at a named time: a verb in
+    the past before the value and a month, a year or a "last" time in the sentence ("Kak Dilshad
+    … fixed the white Toyota Hilux gearbox in March for 450,000 IQD"); a new car is no news of
+    that repair. A schedule ("credited … on the 25th of each month") names no such time."""
+    start = max((m.end() for m in _NOTE_SENTENCE.finditer(note, 0, span[0])), default=0)
+    stop = _NOTE_SENTENCE.search(note, span[1])
+    sentence_end = stop.start() if stop else len(note)
+    return bool(_PAST_VERB.search(note, start, span[0])) and bool(
+        _EVENT_TIME.search(note, start, sentence_end)
+    )
 
 
 def _fewer_parts(old: str, new: str, rewritten: tuple[int, int]) -> bool:
