@@ -439,3 +439,9 @@ def test_a_count_keeps_the_lines_word_and_an_amount_said_in_the_singular_is_the_
     said = "The generator man put the price up, the mains power come 8 hour only anyway."
     assert 1 not in edits_of(power, said)
     assert values_in("8 hour")[0].key == values_in("8 hours")[0].key
+
+
+def test_the_unit_a_new_count_is_said_in_does_not_name_the_line():
+    goal = [Known(1, "app", "5", "Daily step goal: 6,000 steps (the physio wants more walking)")]
+    said = "Wow, today watch say 12,000 step! Bus broken, I walk to work and back."
+    assert applied_unasked(edits_of(goal, said).get(1)) is None

@@ -758,7 +758,7 @@ def _which(
     household: frozenset[str],
 ) -> str:
     """Why the sentence does not say that this place holds what changed."""
-    sentence = _without(evidence.sentence, new)
+    sentence = _without(evidence.sentence, _as_said(evidence.sentence, new))
     stems_of = {other.number: _stems(other.text) for other in known}
     held = Counter(word for words in stems_of.values() for word in words)  # by how many facts
     stored_words = set(held)
@@ -1050,6 +1050,20 @@ def _clause_of(sentence: str, new: str) -> str:
 
 def _clause_start(text: str, position: int) -> int:
     return max([m.end() for m in _CLAUSE_BREAK.finditer(text, 0, max(0, position))], default=0)
+
+
+def _as_said(sentence: str, new: str) -> str:
+    """The new value as the sentence says it, its unit with it: "11,000 step" for the edit's
+    "11,000 steps" (written in the line's word), so the unit it is counted in is not read as a
+    word naming the line."""
+    at = sentence.find(new) if new.strip() else -1
+    if at < 0:  # the edit wrote it in the line's words: "11,000 steps" said "11,000 step"
+        keys = {value.key for value in values_in(new)}
+        said = [value.span for value in values_in(sentence) if value.key in keys]
+        return sentence[slice(*said[0])] if len(said) == 1 else new
+    spans = [(at, at + len(new))]
+    spans += [value.span for value in values_in(sentence) if _overlap(value.span, spans[0])]
+    return sentence[min(start for start, _ in spans) : max(end for _, end in spans)]
 
 
 def _without(text: str, value: str) -> str:
