@@ -445,3 +445,17 @@ def test_the_unit_a_new_count_is_said_in_does_not_name_the_line():
     goal = [Known(1, "app", "5", "Daily step goal: 6,000 steps (the physio wants more walking)")]
     said = "Wow, today watch say 12,000 step! Bus broken, I walk to work and back."
     assert applied_unasked(edits_of(goal, said).get(1)) is None
+
+
+def test_a_stop_inside_brackets_ends_no_part_of_the_line():
+    before = "Crew: cook on the MV Sea Lark (Capt. Ivo Banic)"
+    said = "changed boats. on the Blue Heron now, ante vukovic is skipper. good food budget"
+    spoken = Spoken.of(f"user: {said}\nassistant: Noted.", "")
+    edit = Edit(
+        "update",
+        1,
+        "Crew: cook on the MV Blue Heron (Capt. Ante Vukovic)",
+        "",
+        evidence="on the Blue Heron now",
+    )
+    assert doubt(edit, before, spoken) == ""

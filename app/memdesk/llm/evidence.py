@@ -531,10 +531,15 @@ def _said_of_what_it_stands_for(sentences: list[str], index: int, said: set[str]
 
 
 def _sentences(text: str, stops: re.Pattern[str]) -> list[str]:
-    """``text`` cut at ``stops``, except where a full stop shortens a word (``_SHORT_WORD``)."""
+    """``text`` cut at ``stops``, except where a full stop shortens a word (``_SHORT_WORD``) or
+    stands inside brackets."""
     parts: list[str] = []
     start = 0
     for stop in stops.finditer(text):
+        if "\n" not in stop.group() and text.count("(", start, stop.start()) > text.count(
+            ")", start, stop.start()
+        ):
+            continue  # a stop inside brackets ends no sentence: "(Capt. Dale Ruud)"
         word = None if "\n" in stop.group() else _SHORT_WORD.search(text, start, stop.start())
         following = text[stop.end() :]
         if word and (len(word.group()) == 2 or word.group()[:-1].istitle() or _HOLDS_DIGIT.match(following)):
