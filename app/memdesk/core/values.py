@@ -484,6 +484,9 @@ def clock_written_as(minutes: str, stored: str) -> str:
     return f"{shown}{digits.group(2)}{half}{digits.group(4)}{digits.group(5)}{ending}{digits.group(6)}"
 
 
+_HALF_DAY, _DAY_MINUTES = 12, 24 * 60
+
+
 def nearer_reading(minutes: str, raw: str, stored_minutes: str) -> str:
     """A clock time said with no half of the day ("6 o'clock", "at 6:15") read as the one of its
     two readings nearer the stored time: 18:00 of a stored "5:30 pm", 06:00 of "5:30 am"."""
@@ -493,9 +496,6 @@ def nearer_reading(minutes: str, raw: str, stored_minutes: str) -> str:
     readings = (hour % _HALF_DAY * 60 + minute, (hour % _HALF_DAY + _HALF_DAY) * 60 + minute)
     stored = int(stored_minutes)
     return str(min(readings, key=lambda at: min(abs(at - stored), _DAY_MINUTES - abs(at - stored))))
-
-
-_HALF_DAY, _DAY_MINUTES = 12, 24 * 60
 
 
 def said_in_digits(raw: str) -> bool:

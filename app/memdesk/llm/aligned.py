@@ -24,12 +24,13 @@ the unit of the one amount the fact gives, when it is of its size.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from memdesk.core.dates import names_now
+from memdesk.core.dates import WEEKDAYS, names_now
 from memdesk.core.search_text import STOPWORDS
 from memdesk.core.slots import NOW_SAID, claims_in, for_once, mood_at, placed_later, stem
 from memdesk.core.values import (
@@ -75,7 +76,7 @@ from memdesk.core.whose import (
     says_own,
 )
 from memdesk.llm.contact_lines import CONTACT_KINDS, NAMED, NOT_IT, ONLY_ONE, Saying, line_fits
-from memdesk.llm.day_sets import day_set_changes
+from memdesk.llm.day_sets import day_sets, days_named, written_as
 
 if TYPE_CHECKING:  # ``llm.changes`` reads this module's edits with its own
     from memdesk.llm.changes import Known, Said
@@ -165,18 +166,9 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
             measured = any(_measured(v.kind) for v in message)
             if kind == NUMBER and measured and not _corrects_stored(sentence.text, known):
                 continue  # it may be said with its unit too; not when it corrects one ("400, not 200")
-            # a later date anywhere in the sentence makes it a plan ("with effect from 1 April,
-            # my court days move to Wednesdays"), unless it is the new value of a stored date
-            # ("the line check is rescheduled to 19 November")
-            whole = (0, len(sentence.text))
-            later = kind != DATE and placed_later(sentence.text, whole, sentence.at)
-            if mood_at(sentence.text, start) or later:
-                continue
-            if for_once(" ".join(s.text for s in said if s.turn == sentence.turn)):
-                continue  # an exception: "long run Sunday — 18k. one-off."
-            # a relative's news, what someone else says, a line forwarded from their message,
-            # words quoted for someone to read
-            if of_value(sentence.text, start).others or reported(sentence.text, start).others:
+            # a later date makes it a plan, unless it is the new value of a stored date ("the
+            # line check is rescheduled to 19 November"); words quoted for someone to read
+            if not _told_as_now(sentence, start, message_text, later_counts=kind != DATE):
                 continue
             if dictated(message_text, message_text.find(sentence.text) + start):
                 continue
@@ -230,7 +222,7 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
                 new += "s" if stored.lower().endswith("days") else ""
             texts[fact.number] = current[: old.span[0]] + new + current[old.span[1] :]
             evidence[fact.number] = sentence.text
-    for number, text, sentence in day_set_changes(said, known, texts):
+    for number, text, sentence in _day_set_changes(said, known, texts):
         texts[number], evidence[number] = text, sentence
     by_number = {fact.number: fact for fact in known}
     return [
@@ -238,6 +230,62 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
         for number, text in texts.items()
         if text != by_number[number].text
     ]
+
+
+def _told_as_now(sentence: Said, start: int, message: str, *, later_counts: bool = True) -> bool:
+    """The value at ``start`` is said as holding now: not supposed, asked or planned, nor placed
+    at a later date anywhere in the sentence ("with effect from 1 April, my court days move to
+    Wednesdays"; unless ``later_counts`` is False), not an exception its message says holds once
+    ("long run Sunday — 18k. one-off."), nor a relative's news or what someone else says."""
+    later = later_counts and placed_later(sentence.text, (0, len(sentence.text)), sentence.at)
+    return not (
+        mood_at(sentence.text, start)
+        or later
+        or for_once(message)
+        or of_value(sentence.text, start).others
+        or reported(sentence.text, start).others
+    )
+
+
+def _day_set_changes(
+    said: Sequence[Said], known: Sequence[Known], texts: dict[int, str]
+) -> list[tuple[int, str, str]]:
+    """``(fact number, new text, evidence)`` for each fact whose set of days (``llm.day_sets``) a
+    sentence changes, read from ``texts`` (the facts as other changes left them): the person's
+    message, told as now, names one set and no other day but those it ends ("rec center moved my
+    lessons to mondays n wednesdays, … they need the gym tuesdays"), and exactly one fact holds
+    one set and no other day and shares an anchor with the sentence. The same days said again
+    ("same tue thu sat runs") change nothing."""
+    found: list[tuple[int, str, str]] = []
+    weekdays = {stem(day) for day in WEEKDAYS}
+    for sentence in said:
+        message = " ".join(s.text for s in said if s.turn == sentence.turn)
+        sets = day_sets(sentence.text)
+        if len(sets) != 1 or len(day_sets(message)) != 1:
+            continue
+        new = sets[0]
+        if not _told_as_now(sentence, new.span[0], message):
+            continue
+        besides = Counter(days_named(message)) - Counter(days_named(new.written))
+        words = _anchors(sentence.text[: new.span[0]] + " " + sentence.text[new.span[1] :]) - weekdays
+        fitting = []
+        for fact in known:
+            text = texts.get(fact.number, fact.text)
+            stored = day_sets(text)
+            if (
+                len(stored) == 1
+                and len(days_named(text)) == len(days_named(stored[0].written))
+                and set(besides) <= set(stored[0].days) - set(new.days)
+                and words & _anchors(text)
+            ):
+                fitting.append((fact, text, stored[0]))
+        if len(fitting) != 1 or set(fitting[0][2].days) == set(new.days):
+            continue
+        fact, text, old = fitting[0]
+        found.append(
+            (fact.number, text[: old.span[0]] + written_as(new, old) + text[old.span[1] :], sentence.text)
+        )
+    return found
 
 
 def _with_companion(

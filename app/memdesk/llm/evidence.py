@@ -536,9 +536,8 @@ def _sentences(text: str, stops: re.Pattern[str]) -> list[str]:
     parts: list[str] = []
     start = 0
     for stop in stops.finditer(text):
-        if "\n" not in stop.group() and text.count("(", start, stop.start()) > text.count(
-            ")", start, stop.start()
-        ):
+        inside = text.count("(", start, stop.start()) > text.count(")", start, stop.start())
+        if inside and "\n" not in stop.group():
             continue  # a stop inside brackets ends no sentence: "(Capt. Dale Ruud)"
         word = None if "\n" in stop.group() else _SHORT_WORD.search(text, start, stop.start())
         following = text[stop.end() :]

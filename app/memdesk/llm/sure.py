@@ -138,7 +138,7 @@ _NOTES = ("entry", "app")
 _NOTE_SENTENCE = re.compile(r"[.;!?](?:\s|$)")
 _PAST_VERB = re.compile(r"\b[a-z]{3,}ed\b")  # "fixed", "registered", "reported"
 _EVENT_TIME = re.compile(
-    rf"\b(?:in|on|since|during)\s+(?:{'|'.join(MONTHS)})\b|\b(?:19|20)\d\d\b|\blast\s+(?:week|month|year|summer|winter|spring|autumn)\b"
+    rf"\b(?:in|on|since|during)\s+(?:{'|'.join(MONTHS)})\b|\blast\s+(?:week|month|year|summer|winter|spring|autumn)\b"
 )
 # A value whose shape says what it is: a phone number, an address, a titled name.
 _SELF_DESCRIBING = frozenset({PHONE, EMAIL, ADDRESS, TITLED})
@@ -401,9 +401,8 @@ def _event_record(note: str, span: tuple[int, int]) -> bool:
     start = max((m.end() for m in _NOTE_SENTENCE.finditer(note, 0, span[0])), default=0)
     stop = _NOTE_SENTENCE.search(note, span[1])
     sentence_end = stop.start() if stop else len(note)
-    return bool(_PAST_VERB.search(note, start, span[0])) and bool(
-        _EVENT_TIME.search(note, start, sentence_end)
-    )
+    timed = _EVENT_TIME.search(note, start, sentence_end) or _YEAR.search(note, start, sentence_end)
+    return bool(_PAST_VERB.search(note, start, span[0])) and bool(timed)
 
 
 def _fewer_parts(old: str, new: str, rewritten: tuple[int, int]) -> bool:
