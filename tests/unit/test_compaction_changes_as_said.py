@@ -459,3 +459,18 @@ def test_a_stop_inside_brackets_ends_no_part_of_the_line():
         evidence="on the Blue Heron now",
     )
     assert doubt(edit, before, spoken) == ""
+
+
+def test_anymore_after_a_denied_thing_ends_that_thing_not_what_it_was_in():
+    tea = "- Tea: strong, two sugars, wee drop of milk, Nambarrie"
+    for said in (
+        "So that's me, no sugar in the tea anymore, just the milk.",
+        "no milk in my coffee anymore, black only",
+        "no honey with the green tea any more",
+    ):
+        assert [claim.past for claim in claims_in(said)] == [False], said
+    said = "So that's me, no sugar in the tea anymore, just the milk."
+    edits = edits_of(stored(tea, "- Lives in Belfast"), said)
+    assert applied_unasked(edits.get(1)) is None
+    quit_tea = edits_of(stored(tea, "- Lives in Belfast"), "I don't drink tea anymore, coffee man now.")
+    assert 1 in quit_tea

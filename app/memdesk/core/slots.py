@@ -1238,6 +1238,11 @@ _PAST_BEFORE = _Lazy(
 # "No more" or "no longer" before a value and a point in time after it: a cut-off ("no more
 # orders after that", "no more coffee after 2pm"), not something ended.
 _CUT_OFF = _Lazy(r"(?i:\s*no\s+(?:more|longer)\b)")
+# A value after a preposition that follows a denied thing: "no sugar in the tea anymore" ended
+# the sugar, not the tea ("no ice with my whisky", "no onions on the pizza").
+_OF_DENIED_THING = _Lazy(
+    r"(?i:\bno\s+[a-z]+(?:\s+[a-z]+)?\s+(?:in|on|with|into|for)\s+(?:(?:the|my|our|your|his|her|their|a|an)\s+)?$)"
+)
 _AFTER_POINT = _Lazy(
     r"(?i:\s+(?:after|past|beyond)\s+(?:(?:the\s+)?\d|(?:that|this|then|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
     r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|midnight|noon)\b))"
@@ -1777,6 +1782,8 @@ def _is_past(text: str, start: int, end: int) -> bool:
         if _CUT_OFF.match(ending.group(0)) and _AFTER_POINT.match(text, end, clause_end):
             return False  # "no more orders after that": a cut-off from a day on, not an end now
         return not DENIED_VERB.search(before, 0, ending.start())
+    if _OF_DENIED_THING.search(text, clause_start, start):
+        return False
     if _PAST_AFTER.search(text[end:clause_end]):
         return True
     line_start = text.rfind("\n", 0, start) + 1
