@@ -474,3 +474,20 @@ def test_anymore_after_a_denied_thing_ends_that_thing_not_what_it_was_in():
     assert applied_unasked(edits.get(1)) is None
     quit_tea = edits_of(stored(tea, "- Lives in Belfast"), "I don't drink tea anymore, coffee man now.")
     assert 1 in quit_tea
+
+
+def test_an_amount_said_as_a_difference_is_no_new_value():
+    order = "Tesco order 14 March — £86.40, substituted plantain with bananas"
+    insurance = "1st of every month: cab insurance to Campbell & Co brokers, £142 by direct debit."
+    for said in (
+        "switched to Asda now, Tesco too dear, £20 difference same basket",
+        "Asda works out £20 cheaper for the same basket",
+        "the insurance went up by £26, robbers",
+        "renewal came in, an extra £26 on the month",
+    ):
+        edits = edits_of(stored(order, insurance, where="app"), said)
+        assert applied_unasked(edits.get(1)) is None and applied_unasked(edits.get(2)) is None, said
+    renewed = edits_of(
+        stored(order, insurance, where="app"), "The insurance renewal came in, £168 a month now."
+    )
+    assert applied_unasked(renewed.get(2)) == insurance.replace("£142", "£168")

@@ -36,6 +36,7 @@ from functools import cache, cached_property, lru_cache
 from itertools import pairwise
 
 from memdesk.core.dates import names_now
+from memdesk.core.values import said_as_difference
 from memdesk.core.whose import (
     CLAUSE_BREAK,
     HOUSEHOLD_LABELS,
@@ -1942,7 +1943,11 @@ def _amount_claims(text: str, start: int, end: int) -> list[Claim]:
         s_start = start + sentence.start()
         # "went up from £1,100 to £1,150": the amount after "from" is the old one
         old = [amount for amount in amounts if _FROM.search(clause, 0, amount.start())]
-        new = [amount for amount in amounts if amount not in old][:1]
+        new = [
+            amount
+            for amount in amounts
+            if amount not in old and not said_as_difference(clause, (amount.start(), amount.end()))
+        ][:1]
         for amount in old + new:
             past = True if amount in old else None
             found.append(_claim(text, slot, s_start + amount.start(), s_start + amount.end(), past))

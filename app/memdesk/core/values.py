@@ -225,6 +225,23 @@ def clause_around(text: str, start: int, end: int) -> tuple[int, int]:
     return (starts[-1] if starts else 0), (after.start() if after else len(text))
 
 
+# An amount said as how much another differs, not as a value: "£20 difference", "£20 cheaper",
+# "by £20", "saves me £20", "an extra £20".
+_DIFFERENCE_AFTER = re.compile(
+    r"(?i:\s+(?:difference|cheaper|dearer|pricier|more|less|extra|off|higher|lower|bigger|smaller|"
+    r"longer|shorter|saving|savings|discount|increase|decrease|rise|drop)\b)"
+)
+_DIFFERENCE_BEFORE = re.compile(
+    r"(?i:\b(?:by|difference\s+of|saves?(?:\s+(?:me|us|you))?|saving|extra|another|further)\s+$)"
+)
+
+
+def said_as_difference(text: str, span: tuple[int, int]) -> bool:
+    """The amount at ``span`` is said as how much another one differs ("£20 difference same
+    basket", "went up by £26"): no value of anything."""
+    return bool(_DIFFERENCE_AFTER.match(text, span[1]) or _DIFFERENCE_BEFORE.search(text, 0, span[0]))
+
+
 def said_as_before(text: str, span: tuple[int, int]) -> bool:
     """The words near the value at ``span``, in its clause, say it is as it was: no new value."""
     clause_start, clause_end = clause_around(text, *span)

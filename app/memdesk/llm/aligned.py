@@ -60,6 +60,7 @@ from memdesk.core.values import (
     of_a_size,
     other_rates,
     said_as_before,
+    said_as_difference,
     said_in_digits,
     values_in,
     with_end_said,
@@ -180,6 +181,8 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
                 continue  # said as it was: no new value, at most an old record gone wrong
             if _PART_OF.match(sentence.text, end):
                 continue  # a part of the thing, not its new value: "kept $200 of my deposit"
+            if _measured(kind) and said_as_difference(sentence.text, value.span):
+                continue  # how much another amount differs: "£20 difference same basket"
             around = _scopes(said, index)
             scopes = around[: _REACH.get(kind, 3 if _measured(kind) else 2)]
             saying = Saying(sentence.text, start, around[1], conversation)
