@@ -240,7 +240,9 @@ def written_wrong(scenario: Scenario, changes: list[Change]) -> list[str]:
 
 
 def kept(scenario: Scenario, prompt: str) -> bool:
-    return scenario["keep"].lower() in prompt.lower()
+    """``keep`` is in the prompt; a line's leading "- " dropped, as for the old fact's line (recall
+    shows a facts bullet as "- user/facts: Supports APR FC since 2010")."""
+    return scenario["keep"].removeprefix("- ").lower() in prompt.lower()
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """The measure of the scenario splits (``tests/support/updates``): when an update counts as
-resolved in the prompt composed after it."""
+resolved, and a control as kept, in the prompt composed after it."""
 
-from tests.support.updates import resolved, unresolved_because
+from tests.support.updates import kept, resolved, unresolved_because
 
 # A change of surname; the store also keeps a membership card issued in the old one.
 SCENARIO = {
@@ -44,3 +44,9 @@ def test_a_stored_fact_an_expected_edit_changes_still_counts_when_left_as_it_was
         unresolved_because(scenario, f"Name: Ada Lowther\n{CARD}")
         == f"the prompt still states the old fact: {CARD!r}"
     )
+
+
+def test_a_kept_facts_line_counts_as_recall_shows_it_without_its_bullet():
+    control = {"kind": "control", "where": "facts", "keep": "- Supports APR FC since 2010"}
+    assert kept(control, "## Memory Context\n\n- user/facts: Supports APR FC since 2010")
+    assert not kept(control, "## Memory Context\n\n- user/facts: Lives in Ngongotahā")
