@@ -491,3 +491,20 @@ def test_an_amount_said_as_a_difference_is_no_new_value():
         stored(order, insurance, where="app"), "The insurance renewal came in, £168 a month now."
     )
     assert applied_unasked(renewed.get(2)) == insurance.replace("£142", "£168")
+
+
+def test_a_value_said_back_as_stored_is_no_change_however_it_is_written():
+    route = "Usual route home → bakery: via the ring road, about 15 minutes at 4:30 in the morning."
+    for turns in (
+        ("Ring road closed today, I went round by the river, 35 minute!!", "usually at 4:30 it's 15 minute"),
+        ("normally it takes me 15 minute at that hour",),
+    ):
+        assert edits_of(stored(route, where="app"), *turns) == {}, turns
+    faster = edits_of(stored(route, where="app"), "the route home takes 10 minutes now with the new bypass")
+    assert applied_unasked(faster.get(1)) == route.replace("15 minutes", "10 minutes")
+
+
+def test_a_value_in_someone_elses_words_is_not_rewritten_unasked():
+    advice = "Prediabetic: A1C 6.1 in January; doctor says cut back on sweet bread and soda"
+    edits = edits_of(stored(advice, where="app"), "no soda on the boat no more, water n coffee only")
+    assert applied_unasked(edits.get(1)) is None

@@ -193,6 +193,8 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
                 continue
             fact, old = target
             companion = fact, end
+            if old.key == value.key:
+                continue  # the stored value said again ("15 minute" of "about 15 minutes"): nothing changed
             current = texts.get(fact.number, fact.text)
             if kind not in CONTACT_KINDS and _of_another_thing(sentence.text[:start], current):
                 continue  # "pickup's 4:45" is no new time for "Daily stand-up 9:15"
@@ -231,8 +233,22 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
     return [
         Aligned(number, text, evidence[number])
         for number, text in texts.items()
-        if text != by_number[number].text
+        if not _says_the_same(text, by_number[number].text)
     ]
+
+
+def _says_the_same(text: str, stored: str) -> bool:
+    """The same words and the same values, however a value is written: a value changed and then
+    said back ("35 minute!!" today, "usually … 15 minute") leaves "about 15 minutes" as it was."""
+
+    def read(written: str) -> tuple[str, list[tuple[str, str]]]:
+        values = _values(written)
+        blanked = written
+        for value in sorted(values, key=lambda v: -v.span[0]):
+            blanked = blanked[: value.span[0]] + "\0" + blanked[value.span[1] :]
+        return blanked, [(value.kind, value.key) for value in values]
+
+    return read(text) == read(stored)
 
 
 def _told_as_now(sentence: Said, start: int, message: str, *, later_counts: bool = True) -> bool:
