@@ -308,6 +308,9 @@ def refusal(
     place = _place_at(fact.number, fact.text, rewritten, household) if edit.text else _whole(fact, household)
     if place.past:
         return "the stored line says it is past"
+    if edit.text and reported(fact.text, place.span[0]).others:
+        # "doctor says cut back on sweet bread and soda": the advice stays what was said
+        return "the stored value is in someone else's words, which the person's news does not change"
     new = _new_value(fact.text, edit.text)
     at = evidence.sentence.find(new) if new.strip() else -1
     mood = mood_at(evidence.sentence, at if at >= 0 else len(evidence.sentence))
