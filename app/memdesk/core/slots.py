@@ -1317,8 +1317,9 @@ _SUPPOSING = _Lazy(
     r"should(?!\s+now\b)|(?<=\bI\s)should|(?<=\bwe\s)should|maybe|perhaps|possibly|"
     r"planning\s+(?:to|on)|plan\s+to|plans\s+to|hoping\s+to|hope\s+to|want\s+to|"
     r"wants\s+to|"
-    # a wish for others to: "Mariantonia want that we go live in Nuoro", "she wants us to move"
-    r"wants?\s+(?:that|us|him|her|them)|wish(?:es)?|dreams?\s+(?:of|about)|keen\s+(?:on|to)|"
+    # a wish for others to: "Mariantonia want that we go live in Nuoro", "she wants us to move";
+    # not an arrangement its clause says holds now ("the principal wants us in the whare now")
+    r"wants?\s+(?:that|(?:us|him|her|them)(?!\s+to\b)(?![^.;!?]*\bnow\b)|(?:us|him|her|them)\s+to\b)|wish(?:es)?|dreams?\s+(?:of|about)|keen\s+(?:on|to)|"
     r"if|whether|unless|someday|one\s+day|eventually|tempted|in\s+case|wondering|"
     # an intention that did not happen: "was about to sell it", "was fixin to" ("was going to" and
     # "was gonna" read as a later date already)
