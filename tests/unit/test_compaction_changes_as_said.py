@@ -508,3 +508,22 @@ def test_a_value_in_someone_elses_words_is_not_rewritten_unasked():
     advice = "Prediabetic: A1C 6.1 in January; doctor says cut back on sweet bread and soda"
     edits = edits_of(stored(advice, where="app"), "no soda on the boat no more, water n coffee only")
     assert applied_unasked(edits.get(1)) is None
+
+
+def test_someone_wanting_an_arrangement_that_holds_now_is_no_wish():
+    wanted = "the principal wants us in the whare now instead of the hall, and they pushed us to 2 til 3:30"
+    assert mood_at(wanted, wanted.index("2 til")) != SUPPOSED
+    for wish in ("she wants us to move to Leeds now", "my wife wants us in Leeds by June"):
+        assert mood_at(wish, len(wish) - 2) == SUPPOSED, wish
+
+
+def test_one_end_of_a_range_is_no_single_time():
+    hui = "Staff hui at Rotorua Intermediate, school hall, Friday 1:30pm"
+    said = (
+        "Can u change Rotorua Intermediate for me, the principal wants us in the whare now instead of "
+        "the hall coz the hall's getting re-roofed, and they've pushed us to 2 til 3:30 so the kids "
+        "can have their kai first."
+    )
+    assert applied_unasked(edits_of(stored(hui, where="app"), said).get(1)) is None
+    moved = edits_of(stored(hui, where="app"), "staff hui is at 3:30pm now, same hall")
+    assert applied_unasked(moved.get(1)) == hui.replace("1:30pm", "3:30pm")

@@ -95,6 +95,10 @@ _PURPOSE = re.compile(
     r"(?i:\bfor\s+(?!now\b|good\b|the\s+(?:moment|time)\b|a\s+while\b)((?:[^\W\d_][\w'’-]*\s*){1,3}))"
 )
 _PART_OF = re.compile(r"\s+of\s+(?:my|our|your|his|her|their|the)\b", re.IGNORECASE)  # "$200 of my deposit"
+# A clock time that ends or opens a range the reader took apart ("2 til 3:30", "3:30 to 5"):
+# no single time of anything.
+_RANGE_BEFORE = re.compile(r"(?i:\d\s*(?:-|–|to|til+|until)\s*$)")
+_RANGE_AFTER = re.compile(r"(?i:\s*(?:-|–|to|til+|until)\s*\d)")
 _SIZE = 5
 _PRICE_SIZE = 20  # prices change, rarely twentyfold
 # The word a new value is said as the value of, right before it: "pickup's 4:45", "rent is 950".
@@ -181,6 +185,10 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
                 continue  # said as it was: no new value, at most an old record gone wrong
             if _PART_OF.match(sentence.text, end):
                 continue  # a part of the thing, not its new value: "kept $200 of my deposit"
+            if kind == CLOCK and (
+                _RANGE_BEFORE.search(sentence.text, 0, start) or _RANGE_AFTER.match(sentence.text, end)
+            ):
+                continue  # one end of a range: "pushed us to 2 til 3:30" is no new time of "Friday 1:30pm"
             if _measured(kind) and said_as_difference(sentence.text, value.span):
                 continue  # how much another amount differs: "£20 difference same basket"
             around = _scopes(said, index)
