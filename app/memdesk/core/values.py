@@ -225,6 +225,8 @@ def clause_around(text: str, start: int, end: int) -> tuple[int, int]:
     return (starts[-1] if starts else 0), (after.start() if after else len(text))
 
 
+# What joins the two ends of a range of days or times: "Mon–Fri", "Tuesday to Saturday", "2 til 3:30".
+RANGE_JOIN = r"\s*(?:[–—-]|\bto\b|\bthrough\b|\bthru\b|\btil+\b|\buntil\b)\s*"
 # An amount said as how much another differs, not as a value: "£20 difference", "£20 cheaper",
 # "by £20", "saves me £20", "an extra £20".
 _DIFFERENCE_AFTER = re.compile(

@@ -46,6 +46,7 @@ from memdesk.core.values import (
     MONEY,
     NUMBER,
     PHONE,
+    RANGE_JOIN,
     TAKES_BACK,
     TITLED,
     WAS_BEFORE,
@@ -97,8 +98,8 @@ _PURPOSE = re.compile(
 _PART_OF = re.compile(r"\s+of\s+(?:my|our|your|his|her|their|the)\b", re.IGNORECASE)  # "$200 of my deposit"
 # A clock time that ends or opens a range the reader took apart ("2 til 3:30", "3:30 to 5"):
 # no single time of anything.
-_RANGE_BEFORE = re.compile(r"(?i:\d\s*(?:-|–|to|til+|until)\s*$)")
-_RANGE_AFTER = re.compile(r"(?i:\s*(?:-|–|to|til+|until)\s*\d)")
+_RANGE_BEFORE = re.compile(rf"(?i:\d{RANGE_JOIN}$)")
+_RANGE_AFTER = re.compile(rf"(?i:{RANGE_JOIN}\d)")
 _SIZE = 5
 _PRICE_SIZE = 20  # prices change, rarely twentyfold
 # The word a new value is said as the value of, right before it: "pickup's 4:45", "rent is 950".

@@ -15,14 +15,14 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from memdesk.core.dates import WEEKDAY_NAMES, WEEKDAYS
+from memdesk.core.values import RANGE_JOIN
 
 _DAY = rf"\b{WEEKDAY_NAMES}s?\b\.?"
-_RANGE_JOIN = r"\s*(?:[–—-]|\bto\b|\bthrough\b|\bthru\b|\btil+\b|\btill\b)\s*"
 _LIST_JOIN = r"\s*(?:[/,&+]|\band\b|\bn\b)\s*(?:\band\b\s*)?"
 _WORD_JOINS = ("and", "&")
-_SET = re.compile(rf"(?i:{_DAY}(?:(?:{_RANGE_JOIN}|{_LIST_JOIN}){_DAY})+)")
+_SET = re.compile(rf"(?i:{_DAY}(?:(?:{RANGE_JOIN}|{_LIST_JOIN}){_DAY})+)")
 _ONE_DAY = re.compile(rf"(?i:{_DAY})")
-_RANGE = re.compile(rf"(?i:^{_DAY}{_RANGE_JOIN}{_DAY}$)")
+_RANGE = re.compile(rf"(?i:^{_DAY}{RANGE_JOIN}{_DAY}$)")
 _SHORT = 3  # letters of a day written short: "Tue"
 
 
@@ -61,7 +61,7 @@ def written_as(new: DaySet, old: DaySet) -> str:
     short = len(first.rstrip("s")) <= _SHORT + 1 and not first.lower().startswith(WEEKDAYS[_index(first)])
     names = [_name(day, short, plural, first[0].isupper()) for day in new.days]
     if _RANGE.match(old.written) and _runs_on(new.days):
-        joiner = re.search(_RANGE_JOIN, old.written, re.IGNORECASE)
+        joiner = re.search(RANGE_JOIN, old.written, re.IGNORECASE)
         return f"{names[0]}{joiner.group() if joiner else '–'}{names[-1]}"
     separator = re.search(_LIST_JOIN, old.written, re.IGNORECASE)
     joiner = separator.group() if separator and not _RANGE.match(old.written) else ", "
