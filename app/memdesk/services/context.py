@@ -33,6 +33,8 @@ class Context:
     files_global_dir: Path
     actor: str = PYTHON
     clock: Callable[[], datetime] = utcnow
+    # Where the vectors of stored texts are kept for recall by meaning (None: in memory only).
+    meaning_cache: Path | None = None
     # What is derived from memory and kept up to date inside each change (Memory health's
     # index): each is called with the rows a step changed, before its commit.
     derived: list[Callable[[Session, Touched], None]] = field(default_factory=list)

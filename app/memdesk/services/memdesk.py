@@ -86,6 +86,7 @@ class Memdesk:
             files_global_dir=global_folder(loaded.settings, paths),
             actor=actor,
             clock=clock,
+            meaning_cache=paths.meaning_cache,
         )
         self.ctx.derived.append(self._keep_health_index)
         # The services are made (and their modules imported) on first use: a one-shot command

@@ -17,6 +17,12 @@ never removes anything. A text that marks itself as past ("(until March 2026)", 
 was replaced by ranks above it. Ties go to the newer entry; a document paragraph (no time of its own:
 the document is kept current) counts as newest.
 
+A question and the fact that answers it often share no word ("Which gym am I at?", "Goes to
+Planet Fitness in Burbank"). So when recall by meaning is on, every paragraph of the documents
+is also measured by how alike its sentence vector is to the question's (``memdesk.meaning``):
+what it has above ``MEANING_FLOOR`` counts ``MEANING_WEIGHT``. Those paragraphs are scored
+after the word weights are set, so they never change how much a word counts.
+
 An answer seldom repeats the question's words. So when an entry asks something, the entry
 written right after it in the same conversation (its ``Answer``) gets most of the asking
 entry's score (``ANSWER_WEIGHT``) on top of its own.
@@ -25,7 +31,7 @@ entry's score (``ANSWER_WEIGHT``) on top of its own.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -39,6 +45,8 @@ WINDOW_BOOST = 1.0
 PAIR_WEIGHT = 0.2
 ANSWER_WEIGHT = 0.8
 PAST_WEIGHT = 0.5
+MEANING_WEIGHT = 1.0
+MEANING_FLOOR = 0.2  # unrelated sentences still have vectors about this alike
 
 Ident = tuple[str, str, str]
 # What ``TermMatch`` finds in a text, and whether the text marks itself as past.
@@ -93,8 +101,17 @@ def _weights(found: list[list[float]]) -> list[float]:
 class Ranking:
     """The candidates of every list on one scale; word weights come from these candidates."""
 
-    def __init__(self, lists: Iterable[list[Candidate]], terms: Terms) -> None:
+    def __init__(
+        self,
+        lists: Iterable[list[Candidate]],
+        terms: Terms,
+        by_meaning: list[Candidate] | None = None,
+        likeness: Mapping[str, float] | None = None,
+    ) -> None:
+        """``by_meaning``: more candidates, measured after the word weights are set;
+        ``likeness``: each paragraph's text with how alike it is to the question."""
         self.terms = terms
+        self.likeness = likeness or {}
         self.match = TermMatch(terms.words, terms.runs)
         # By text: one found by two lists (a date's window and the best of all time) is measured once.
         self.measures: dict[str, Measure] = {}
@@ -106,6 +123,9 @@ class Ranking:
         self.best: dict[Ident, tuple[Candidate, float]] = {}
         for (candidate, share), measure in zip(scored, matched, strict=True):
             self._keep(candidate, self._score(candidate, share, measure))
+        for candidate in by_meaning or []:
+            if candidate.ident not in self.best:
+                self._keep(candidate, self._score(candidate, 0.0, self._measure(candidate.text)))
 
     def _measure(self, text: str) -> Measure:
         if text not in self.measures:
@@ -114,8 +134,12 @@ class Ranking:
 
     def _score(self, candidate: Candidate, share: float, measure: Measure) -> float:
         hits, together, past = measure
-        coverage = sum(w * h for w, h in zip(self.weights, hits, strict=True)) / self.total
+        # No word weights when nothing matched a word: then only meaning can rank.
+        weights = self.weights or [0.0] * len(hits)
+        coverage = sum(w * h for w, h in zip(weights, hits, strict=True)) / self.total
         score = BM25_WEIGHT * share + coverage + PAIR_WEIGHT * together
+        if candidate.kind == "document":
+            score += MEANING_WEIGHT * max(0.0, self.likeness.get(candidate.text, 0.0) - MEANING_FLOOR)
         if self.terms.window is not None and self.terms.window.contains(candidate.created_at):
             score *= 1 + WINDOW_BOOST
         if past:

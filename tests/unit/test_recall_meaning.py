@@ -1,0 +1,54 @@
+"""Recall by meaning in the prompt: a fact that answers the question without sharing its words
+is recalled, lexical matches still lead, and the setting turns it off."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdesk.meaning import encoder as encoder_module
+from memdesk.services.prompt import PromptSpec
+
+FACTS = "\n".join(
+    [
+        "- Goes to Planet Fitness in Burbank, usually 6am before call",
+        "- Pays $1,475/mo for half of a 2br in Los Feliz, roommate Jess",
+        "- Sister Ana lives in Sacramento, calls on Sundays",
+        "- Allergic to penicillin",
+    ]
+)
+
+
+@pytest.fixture
+def app(memdesk_app):
+    memdesk_app.documents.set("user/facts", FACTS)
+    return memdesk_app
+
+
+def recalled(app, message: str) -> list[str]:
+    section = next(s for s in app.prompt.compose(PromptSpec(message=message)).sections if s.name == "recall")
+    return [line for line in section.text.splitlines() if line.startswith("- ")]
+
+
+def test_a_fact_sharing_no_word_with_the_question_is_recalled_first(app):
+    assert "Planet Fitness" in recalled(app, "which gym am i at again, trying to find the class schedule")[0]
+    assert "$1,475/mo" in recalled(app, "how much is my share of the rent now?")[0]
+
+
+def test_a_fact_matching_the_words_still_comes_first(app):
+    assert "Sister Ana" in recalled(app, "When does my sister call?")[0]
+
+
+def test_turned_off_it_recalls_by_words_alone(app):
+    app.update_settings(app.settings.with_values({"memory.recall_by_meaning": False}))
+    assert not any("Planet Fitness" in line for line in recalled(app, "which gym am i at again?"))
+
+
+def test_the_vectors_of_the_facts_are_kept_beside_the_store(app, monkeypatch):
+    recalled(app, "which gym am i at again?")
+    assert app.paths.meaning_cache.with_name("meaning-vectors-use-lite-0.2.0.sqlite3").is_file()
+    encoded: list[str] = []
+    encoder = encoder_module.shared_encoder()
+    original = encoder.vectors
+    monkeypatch.setattr(encoder, "vectors", lambda texts: encoded.extend(texts) or original(texts))
+    recalled(app, "what am I allergic to?")
+    assert encoded == ["what am I allergic to?"]  # only the question is run through the model
