@@ -52,3 +52,15 @@ def test_the_vectors_of_the_facts_are_kept_beside_the_store(app, monkeypatch):
     monkeypatch.setattr(encoder, "vectors", lambda texts: encoded.extend(texts) or original(texts))
     recalled(app, "what am I allergic to?")
     assert encoded == ["what am I allergic to?"]  # only the question is run through the model
+
+
+def test_writing_the_facts_computes_their_vectors_so_a_prompt_runs_only_its_question(app, monkeypatch):
+    encoder = encoder_module.shared_encoder()  # loaded, as in the window or a server
+    original = encoder.vectors
+    encoded: list[str] = []
+    monkeypatch.setattr(encoder, "vectors", lambda texts: encoded.extend(texts) or original(texts))
+    app.documents.append("user/facts", "- Plays the cello in a community orchestra")
+    assert encoded == ["Plays the cello in a community orchestra"]  # after the write, only the new line
+    encoded.clear()
+    assert "cello" in recalled(app, "what instrument do I play?")[0]
+    assert encoded == ["what instrument do I play?"]

@@ -72,6 +72,7 @@ class Context:
         if open_session is not None:
             yield open_session
             return
+        self._open.later = []
         with recorded_change(
             self.store, label, self.current_actor, self.now(), self.keep_derived
         ) as recording:
@@ -81,6 +82,14 @@ class Context:
             finally:
                 self._open.session = None
         self._open.last_step_id = recording.step_id
+        work, self._open.later = self._open.later, []
+        for step in work:
+            step()
+
+    def after_commit(self, work: Callable[[], None]) -> None:
+        """Run ``work`` once the change open on this thread has committed (a derived cache
+        that must not hold the store's write lock while it is computed)."""
+        self._open.later.append(work)
 
     def in_change(self) -> bool:
         """Whether a change is open on this thread (its transaction holds the store's write lock)."""

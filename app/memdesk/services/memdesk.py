@@ -8,6 +8,7 @@ print(app.prompt.compose(PromptSpec(app="calendar")).text)
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from datetime import datetime
 from functools import cached_property
@@ -89,6 +90,7 @@ class Memdesk:
             meaning_cache=paths.meaning_cache,
         )
         self.ctx.derived.append(self._keep_health_index)
+        self.ctx.derived.append(self._keep_meaning_vectors)
         # The services are made (and their modules imported) on first use: a one-shot command
         # like `memdesk health`, `memdesk access log` or an assistant's hook needs few of them,
         # and starts sooner.
@@ -243,6 +245,27 @@ class Memdesk:
     def _keep_health_index(self, session: Session, touched: Touched) -> None:
         if any(table in FACT_TABLES for table, _key in touched.rows):  # Memory health loads only then
             self.health.keep_index(session, touched)
+
+    def _keep_meaning_vectors(self, session: Session, touched: Touched) -> None:
+        """The sentence vectors of the recall documents a change wrote, computed once it has
+        committed, so the next prompt does not compute them. Only where the encoder is loaded
+        already (the window, a server): a one-shot command does not load it for a write."""
+        loaded = sys.modules.get("memdesk.meaning.encoder")
+        ids = [int(key) for table, key in touched.rows if table == Document.__tablename__]
+        namespace = self.settings.memory.user_namespace
+        if loaded is None or not loaded.shared_encoder.cache_info().currsize:
+            return
+        if not ids or not namespace or not self.settings.memory.recall_by_meaning:
+            return
+        recalled = (f"{namespace}/facts", f"{namespace}/patterns")
+        query = select(Document.content).where(
+            Document.id.in_(ids), Document.deleted_at.is_(None), Document.namespace.in_(recalled)
+        )
+        contents = list(session.scalars(query))
+        if contents:
+            from memdesk.meaning.likeness import keep_vectors
+
+            self.ctx.after_commit(lambda: keep_vectors(contents, self.ctx.meaning_cache))
 
     @cached_property
     def health(self) -> Health:

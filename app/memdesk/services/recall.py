@@ -66,9 +66,6 @@ SAME_CONVERSATION = timedelta(hours=1)
 # Paragraphs of the user's documents read for a slot the question names, or a form of its
 # words (facts and patterns).
 SLOT_PIECES = 500
-# Paragraphs of those documents measured by meaning. Their vectors are kept beside the store,
-# so past the first prompt each costs a cache read and a product, not a run of the model.
-MEANING_PIECES = 1000
 # How alike (cosine of the sentence vectors) the closest paragraph must be to be recalled when
 # no word found one. Measured on the opened update splits' facts and profiles: asked against
 # another person's lines, 1 question in 13 finds one this alike; asked against its own, the
@@ -326,6 +323,7 @@ class Recall:
         meaning; none when it is off or the encoder is not installed."""
         # Imported here: numpy and the model load only when a prompt recalls by meaning.
         from memdesk.meaning.encoder import shared_encoder
+        from memdesk.meaning.likeness import MEANING_PIECES
 
         if not self.ctx.settings.memory.recall_by_meaning or shared_encoder() is None:
             return []
