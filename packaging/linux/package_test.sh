@@ -108,6 +108,17 @@ else
     fail "doc set/show round trip: got '${shown:-}' $(tail -n 3 "$work/doc.log" | tr '\n' ' ')"
 fi
 
+echo "== recall by meaning in the installed bundle (numpy and the sentence encoder)"
+facts="- Goes to Planet Fitness in Burbank, usually 6am
+- Sister Ana lives in Sacramento"
+if /usr/bin/memdesk --data-dir "$data" doc set user/facts "$facts" >"$work/meaning.log" 2>&1 \
+        && recalled="$(/usr/bin/memdesk --data-dir "$data" prompt --message "which gym am i at?" 2>>"$work/meaning.log")" \
+        && [[ "$recalled" == *"Planet Fitness"* ]]; then
+    ok "a fact sharing no word with the question is recalled"
+else
+    fail "recall by meaning: got '${recalled:-}' $(tail -n 3 "$work/meaning.log" | tr '\n' ' ')"
+fi
+
 echo "== an MCP client calls the installed memdesk mcp"
 if mcp_out="$("$PYTHON" packaging/linux/mcp_check.py /usr/bin/memdesk "$work/mcp-data" 2>"$work/mcp.log")"; then
     ok "memdesk mcp: $mcp_out"

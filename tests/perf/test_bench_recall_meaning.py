@@ -10,11 +10,14 @@ Memory Context). Run with ``make bench``; prints, and never fails on the figures
 from __future__ import annotations
 
 import json
+import os
 import random
 import statistics
+import sys
 import time
 from pathlib import Path
 
+from tests.perf.goals import judge, process_ms, ratio_of_turns, taking_turns
 from tests.support.updates import SPLITS
 
 from memdesk.core.privacy import ReadScope
@@ -24,6 +27,7 @@ from memdesk.services.prompt import PromptSpec
 
 DISTRACTORS = 200
 LIMIT = 5
+PROCESS_RUNS = 7
 
 
 def bare(line: str) -> str:
@@ -121,4 +125,36 @@ def test_what_meaning_costs_a_prompt(tmp_path: Path) -> None:
     print(
         f"  then: p50 {statistics.median(timings[True]):.1f} ms with meaning, "
         f"{statistics.median(timings[False]):.1f} ms with words alone"
+    )
+
+
+def test_what_meaning_costs_a_prompt_command(tmp_path: Path) -> None:
+    """`memdesk prompt --message` as a process, its facts' vectors already kept: the encoder's
+    load (numpy and 26 MB of weights) and one run on the question are what meaning adds."""
+    facts = every_fact()[:200]
+    stores = {}
+    for meaning in (True, False):
+        folder = tmp_path / f"meaning-{meaning}"
+        app = Memdesk.open(data_dir=str(folder))
+        app.update_settings(app.settings.with_values({"memory.recall_by_meaning": meaning}))
+        app.documents.set("user/facts", "\n".join(f"- {line}" for line in facts))
+        app.close()
+        stores[meaning] = folder
+    command = [sys.executable, "-m", "memdesk", "prompt", "--message", "Which gym am I at?"]
+    times = taking_turns(
+        PROCESS_RUNS,
+        {
+            str(meaning): lambda folder=folder: process_ms(
+                command, {**os.environ, "MEMDESK_DATA_DIR": str(folder)}
+            )
+            for meaning, folder in stores.items()
+        },
+    )
+    judge(
+        f"`memdesk prompt --message` as a process, {len(facts)} facts lines, recall by meaning, "
+        f"median of {PROCESS_RUNS}",
+        statistics.median(times["True"]),
+        "the same by words alone, taking turns",
+        statistics.median(times["False"]),
+        ratio=ratio_of_turns(times, "True", "False"),
     )
