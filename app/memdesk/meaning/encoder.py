@@ -1,8 +1,9 @@
-"""Texts to vectors with the sentence encoder, and how alike a question and stored texts are."""
+"""Texts to sentence vectors with the shipped encoder."""
 
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from collections.abc import Sequence
 from functools import cache
@@ -22,6 +23,9 @@ MAX_PIECES = 128  # a longer text is cut: its start says what it is about
 # becomes a run of unknown pieces, and every such text the same vector: when more than this
 # share of a text's pieces are unknown, it does not read the text at all.
 UNREAD_SHARE = 0.2
+DIMENSIONS = 512  # of the encoder's sentence vectors
+
+_log = logging.getLogger(__name__)
 
 
 class SentenceEncoder:
@@ -34,7 +38,7 @@ class SentenceEncoder:
     def vectors(self, texts: Sequence[str]) -> np.ndarray:
         """One unit-length row per text; a row of zeros for a text it does not read (``reads``),
         so that text is alike nothing."""
-        out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
+        out = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
         pieces = [self.vocabulary.ids(text)[:MAX_PIECES] for text in texts]
         order = sorted((i for i, ids in enumerate(pieces) if _read(ids)), key=lambda i: len(pieces[i]))
         for start in range(0, len(order), BATCH):
@@ -45,10 +49,6 @@ class SentenceEncoder:
     def reads(self, text: str) -> bool:
         """Whether the vector of ``text`` says something about it (see ``UNREAD_SHARE``)."""
         return _read(self.vocabulary.ids(text))
-
-    @property
-    def dimensions(self) -> int:
-        return 512
 
     def run_pieces(self, batch: list[list[int]]) -> np.ndarray:
         """The vectors of texts given as piece ids (each list non-empty)."""
@@ -74,7 +74,5 @@ def shared_encoder() -> SentenceEncoder | None:
     try:
         return SentenceEncoder(folder)
     except (GraphError, OSError, ValueError) as error:
-        import logging
-
-        logging.getLogger(__name__).warning("recall by meaning is off: %s", error)
+        _log.warning("recall by meaning is off: %s", error)
         return None
