@@ -4,12 +4,15 @@ implementation, the vector cache beside the store, and what happens when the mod
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from memdesk.core.privacy import ReadScope
 from memdesk.meaning import encoder as encoder_module
+from memdesk.meaning import encoder_or_none
 from memdesk.meaning.cache import VectorCache
 from memdesk.meaning.encoder import shared_encoder
 from memdesk.meaning.graph import GraphError, GraphModel
@@ -96,6 +99,16 @@ def test_without_the_model_files_there_is_no_encoder_and_no_likeness(tmp_path, m
         assert likeness("which gym?", ["- Goes to Planet Fitness"], None) == {}
     finally:
         shared_encoder.cache_clear()
+
+
+def test_when_numpy_cannot_load_recall_is_by_words_alone(memdesk_app, monkeypatch):
+    monkeypatch.setitem(sys.modules, "memdesk.meaning.encoder", None)  # its import now fails
+    assert encoder_or_none() is None
+    memdesk_app.documents.set("user/facts", "- Goes to Planet Fitness in Burbank\n- Sister lives in Lyon")
+    hits, _hidden = memdesk_app.recall.for_prompt(
+        "where does my sister live?", "user", 5, memdesk_app.now(), ReadScope()
+    )
+    assert [hit.text for hit in hits] == ["Sister lives in Lyon"]
 
 
 def test_a_damaged_model_is_refused_with_a_clear_error(tmp_path):

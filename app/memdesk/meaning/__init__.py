@@ -3,6 +3,28 @@ Apache-2.0, fetched by ``scripts/fetch_meaning_model.py``) that tells how close 
 to a stored fact when they share no word ("Which gym am I at?" and "Goes to Planet Fitness").
 
 ``graph`` runs the model's TensorFlow.js graph with numpy, ``pieces`` splits text into its
-vocabulary's word pieces, ``encoder`` turns texts into vectors, and ``cache`` keeps the vectors
-of stored texts on disk so a prompt computes only its question's.
+vocabulary's word pieces, ``encoder`` turns texts into vectors, ``cache`` keeps the vectors
+of stored texts on disk so a prompt computes only its question's, and ``likeness`` says how
+alike a question and stored texts are.
 """
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from memdesk.meaning.encoder import SentenceEncoder
+
+_log = logging.getLogger(__name__)
+
+
+def encoder_or_none() -> SentenceEncoder | None:
+    """The shipped encoder, or None when it is not installed or numpy cannot load: recall is
+    then by words alone, and the reason is logged. Imports numpy only when called."""
+    try:
+        from memdesk.meaning.encoder import shared_encoder
+    except ImportError as error:
+        _log.warning("recall by meaning is off: %s", error)
+        return None
+    return shared_encoder()

@@ -23,6 +23,7 @@ from memdesk.core.slots import asked_slots, asking_words, claims_in, stem
 from memdesk.core.timefmt import naive_utc
 from memdesk.core.values import ADDRESS, EMAIL, MEASURED, PHONE, STREET_WORDS, values_in
 from memdesk.errors import BadInputError
+from memdesk.meaning import encoder_or_none
 from memdesk.services.context import Context
 from memdesk.services.entries import check_category
 from memdesk.services.privacy import private_names
@@ -321,12 +322,10 @@ class Recall:
     def _every_piece(self, session: Session, namespaces: list[str]) -> list[Candidate]:
         """The paragraphs of ``namespaces`` (the first ``MEANING_PIECES``), for recall by
         meaning; none when it is off or the encoder is not installed."""
-        # Imported here: numpy and the model load only when a prompt recalls by meaning.
-        from memdesk.meaning.encoder import shared_encoder
-        from memdesk.meaning.likeness import MEANING_PIECES
-
-        if not self.ctx.settings.memory.recall_by_meaning or shared_encoder() is None:
+        if not self.ctx.settings.memory.recall_by_meaning or encoder_or_none() is None:
             return []
+        from memdesk.meaning.likeness import MEANING_PIECES  # numpy loads only once needed
+
         rows = session.execute(
             select(Document.namespace, DocumentPiece.text)
             .join(DocumentPiece, DocumentPiece.document_id == Document.id)
