@@ -41,8 +41,11 @@ def fetch() -> None:
     if MANIFEST.is_file() and json.loads(MANIFEST.read_text(encoding="utf-8")).get("sha512") == SHA512:
         MANIFEST.touch()  # up to date: newer than this script, so make does not ask again
         return
-    with urllib.request.urlopen(URL, timeout=120) as response:
-        data = response.read()
+    try:
+        with urllib.request.urlopen(URL, timeout=120) as response:
+            data = response.read()
+    except OSError as error:  # no network, a proxy's refusal, a timeout
+        sys.exit(f"cannot fetch the sentence encoder from {URL}: {error}")
     digest = base64.b64encode(hashlib.sha512(data).digest()).decode()
     if digest != SHA512:
         sys.exit(f"{URL}: sha512 {digest} is not the pinned {SHA512}")
