@@ -3,6 +3,9 @@ is recalled, lexical matches still lead, and the setting turns it off."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from memdesk.meaning import encoder as encoder_module
@@ -64,3 +67,21 @@ def test_writing_the_facts_computes_their_vectors_so_a_prompt_runs_only_its_ques
     encoded.clear()
     assert "cello" in recalled(app, "what instrument do I play?")[0]
     assert encoded == ["what instrument do I play?"]
+
+
+COMPOSE_AND_LIST_NUMPY = """
+import sys
+from memdesk.services.memdesk import Memdesk
+from memdesk.services.prompt import PromptSpec
+app = Memdesk.open(data_dir=sys.argv[1])
+app.prompt.compose(PromptSpec(message="which gym am i at?"))
+print(any(name == "numpy" for name in sys.modules))
+"""
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_numpy_loads_only_when_a_prompt_recalls_by_meaning(app, on):
+    app.update_settings(app.settings.with_values({"memory.recall_by_meaning": on}))
+    command = [sys.executable, "-c", COMPOSE_AND_LIST_NUMPY, str(app.paths.data_dir)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.strip() == str(on)

@@ -336,6 +336,8 @@ class Recall:
         return _piece_candidates([(namespace, text, 0.0) for namespace, text in rows])
 
     def _likeness(self, message: str, pieces: list[Candidate]) -> dict[str, float]:
+        if not pieces:  # recall by meaning is off: numpy is not loaded for nothing
+            return {}
         from memdesk.meaning.likeness import likeness
 
         return likeness(message, [piece.text for piece in pieces], self.ctx.meaning_cache)
