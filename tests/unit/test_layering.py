@@ -40,6 +40,18 @@ def test_the_gui_reaches_the_store_only_through_services():
     assert offenders == []
 
 
+def test_only_the_sentence_encoder_imports_numpy():
+    """numpy costs a command tens of milliseconds: only memdesk.meaning loads it, when a prompt
+    recalls by meaning."""
+    offenders = [
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if "meaning" not in path.relative_to(PACKAGE).parts[:1]
+        and any(name.split(".")[0] == "numpy" for name in imported_modules(path))
+    ]
+    assert offenders == []
+
+
 def test_the_check_would_catch_an_offender(tmp_path):
     sample = tmp_path / "bad.py"
     sample.write_text("def f():\n    from PySide6 import QtCore\n")
