@@ -21,14 +21,18 @@ def imported_modules(path: Path) -> set[str]:
     return names
 
 
-def test_only_the_gui_imports_pyside6():
-    offenders = [
+def importers_outside(home: str, top: str) -> list[str]:
+    """Modules outside ``memdesk.{home}`` that import the package ``top``."""
+    return [
         str(path.relative_to(PACKAGE))
         for path in PACKAGE.rglob("*.py")
-        if "gui" not in path.relative_to(PACKAGE).parts[:1]
-        and any(name.split(".")[0] == "PySide6" for name in imported_modules(path))
+        if home not in path.relative_to(PACKAGE).parts[:1]
+        and any(name.split(".")[0] == top for name in imported_modules(path))
     ]
-    assert offenders == []
+
+
+def test_only_the_gui_imports_pyside6():
+    assert importers_outside("gui", "PySide6") == []
 
 
 def test_the_gui_reaches_the_store_only_through_services():
@@ -43,13 +47,7 @@ def test_the_gui_reaches_the_store_only_through_services():
 def test_only_the_sentence_encoder_imports_numpy():
     """numpy costs a command tens of milliseconds: only memdesk.meaning loads it, when a prompt
     recalls by meaning."""
-    offenders = [
-        str(path.relative_to(PACKAGE))
-        for path in PACKAGE.rglob("*.py")
-        if "meaning" not in path.relative_to(PACKAGE).parts[:1]
-        and any(name.split(".")[0] == "numpy" for name in imported_modules(path))
-    ]
-    assert offenders == []
+    assert importers_outside("meaning", "numpy") == []
 
 
 def test_the_check_would_catch_an_offender(tmp_path):
