@@ -19,6 +19,10 @@ if TYPE_CHECKING:
 
 _log = logging.getLogger(__name__)
 
+# Paragraphs of the recall documents read by meaning. Their vectors are kept beside the store,
+# so a prompt reads them and runs the model on its question only.
+MEANING_PIECES = 1000
+
 # One thread for numpy's OpenBLAS, set before numpy loads: the encoder's products are small,
 # and on a busy machine OpenBLAS's threads spin against the other work (a question took 21 ms
 # instead of 6 at a load of 4 on 2 cores).

@@ -5,14 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from memdesk.core.search_text import split_pieces
 from memdesk.meaning.cache import VectorCache
 from memdesk.meaning.encoder import SentenceEncoder, shared_encoder
-
-# Paragraphs of the recall documents measured by meaning. Their vectors are computed when a
-# document is written and kept beside the store, so a prompt reads them and runs the model on
-# its question only.
-MEANING_PIECES = 1000
 
 _caches: dict[Path | None, VectorCache] = {}
 
@@ -30,13 +24,11 @@ def likeness(question: str, texts: Sequence[str], cache_file: Path | None) -> di
     return dict(zip(unique, (float(value) for value in stored @ asked), strict=True))
 
 
-def keep_vectors(documents: Sequence[str], cache_file: Path | None) -> None:
-    """Compute and keep the vectors of the paragraphs of ``documents`` not kept yet."""
+def keep_vectors(texts: Sequence[str], cache_file: Path | None) -> None:
+    """Compute and keep the vectors of ``texts`` not kept yet."""
     encoder = shared_encoder()
-    if encoder is None:
-        return
-    pieces = list(dict.fromkeys(piece for document in documents for piece in split_pieces(document)))
-    _cache(cache_file, encoder).vectors(pieces[:MEANING_PIECES], encoder.vectors)
+    if encoder is not None and texts:
+        _cache(cache_file, encoder).vectors(list(dict.fromkeys(texts)), encoder.vectors)
 
 
 def _cache(cache_file: Path | None, encoder: SentenceEncoder) -> VectorCache:

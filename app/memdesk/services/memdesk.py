@@ -257,15 +257,16 @@ class Memdesk:
             return
         if not ids or not namespace or not self.settings.memory.recall_by_meaning:
             return
-        recalled = (f"{namespace}/facts", f"{namespace}/patterns")
-        query = select(Document.content).where(
-            Document.id.in_(ids), Document.deleted_at.is_(None), Document.namespace.in_(recalled)
-        )
-        contents = list(session.scalars(query))
-        if contents:
-            from memdesk.meaning.likeness import keep_vectors
+        from memdesk.services.recall import paragraphs_by_meaning, recalled_documents
 
-            self.ctx.after_commit(lambda: keep_vectors(contents, self.ctx.meaning_cache))
+        recalled = recalled_documents(namespace)
+        if not session.scalar(select(exists().where(Document.id.in_(ids), Document.namespace.in_(recalled)))):
+            return
+        # The paragraphs the store derived in this transaction, as the next prompt will read them.
+        texts = [text for _namespace, text in paragraphs_by_meaning(session, recalled)]
+        from memdesk.meaning.likeness import keep_vectors
+
+        self.ctx.after_commit(lambda: keep_vectors(texts, self.ctx.meaning_cache))
 
     @cached_property
     def health(self) -> Health:

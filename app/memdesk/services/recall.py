@@ -23,7 +23,7 @@ from memdesk.core.slots import asked_slots, asking_words, claims_in, stem
 from memdesk.core.timefmt import naive_utc
 from memdesk.core.values import ADDRESS, EMAIL, MEASURED, PHONE, STREET_WORDS, values_in
 from memdesk.errors import BadInputError
-from memdesk.meaning import encoder_or_none
+from memdesk.meaning import MEANING_PIECES, encoder_or_none
 from memdesk.services.context import Context
 from memdesk.services.entries import check_category
 from memdesk.services.privacy import private_names
@@ -282,7 +282,7 @@ class Recall:
         terms = self.terms(message, now)
         if not terms.words and not terms.runs:
             return [], []
-        documents = [f"{namespace}/patterns", f"{namespace}/facts"] if namespace else []
+        documents = recalled_documents(namespace)
         namespaces = [ns for ns in documents if not scope.hides_doc(ns)]
         skipped = [str(Target(TargetKind.DOC, ns)) for ns in documents if ns not in namespaces]
         params = self._entry_params(now, "knowledge", None, None)
@@ -324,16 +324,9 @@ class Recall:
         meaning; none when it is off or the encoder is not installed."""
         if not self.ctx.settings.memory.recall_by_meaning or encoder_or_none() is None:
             return []
-        from memdesk.meaning.likeness import MEANING_PIECES  # numpy loads only once needed
-
-        rows = session.execute(
-            select(Document.namespace, DocumentPiece.text)
-            .join(DocumentPiece, DocumentPiece.document_id == Document.id)
-            .where(Document.deleted_at.is_(None), Document.namespace.in_(namespaces))
-            .order_by(Document.namespace, DocumentPiece.position)
-            .limit(MEANING_PIECES)
+        return _piece_candidates(
+            [(namespace, text, 0.0) for namespace, text in paragraphs_by_meaning(session, namespaces)]
         )
-        return _piece_candidates([(namespace, text, 0.0) for namespace, text in rows])
 
     def _likeness(self, message: str, pieces: list[Candidate]) -> dict[str, float]:
         if not pieces:  # recall by meaning is off: numpy is not loaded for nothing
@@ -478,6 +471,24 @@ def _holds_form(text: str, forms: set[str]) -> bool:
     if not any(form in lower for form in forms):  # cheap, and most paragraphs stop here
         return False
     return bool(forms & {_form(word) for word in query_words(text) if len(word) >= FORM_LETTERS})
+
+
+def recalled_documents(namespace: str) -> list[str]:
+    """The documents whose paragraphs the prompt's recall ranks (none in per-session mode)."""
+    return [f"{namespace}/patterns", f"{namespace}/facts"] if namespace else []
+
+
+def paragraphs_by_meaning(session: Session, namespaces: list[str]) -> list[tuple[str, str]]:
+    """The paragraphs of ``namespaces`` recall reads by meaning, as (namespace, text): live
+    documents only, in order, the first ``MEANING_PIECES``."""
+    rows = session.execute(
+        select(Document.namespace, DocumentPiece.text)
+        .join(DocumentPiece, DocumentPiece.document_id == Document.id)
+        .where(Document.deleted_at.is_(None), Document.namespace.in_(namespaces))
+        .order_by(Document.namespace, DocumentPiece.position)
+        .limit(MEANING_PIECES)
+    )
+    return [(namespace, text) for namespace, text in rows]
 
 
 def _alike_unfound(
