@@ -84,7 +84,7 @@ SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("memory.working_memory_max_tokens", "int", 1000, "Working memory budget (tokens)", 100, 4000),
     SettingSpec("memory.proactive_session_greeting", "bool", False, "Proactive session greeting"),
     SettingSpec("memory.recall_limit", "int", 5, "Recalled items per prompt", 1, 50),
-    SettingSpec("memory.recall_by_meaning", "bool", True, "Recall facts by meaning, not only by words"),
+    SettingSpec("memory.recall_by_meaning", "bool", True, "Recall facts by meaning too"),
     SettingSpec("memory.timeline_retention_days", "int", 90, "Timeline retention (days)", 1, 3650),
     SettingSpec("memory.app_memory_cap", "int", 10, "Memories kept per app", 1, 1000),
     SettingSpec("memory.app_memory_max_chars", "int", 200, "Longest app memory (characters)", 50, 5000),
