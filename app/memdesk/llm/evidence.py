@@ -168,6 +168,10 @@ _NEW_CLAUSE = re.compile(
 )
 
 
+# Where a word starts.
+_WORD_START = re.compile(r"(?<![\w'’])\w")
+
+
 @dataclass(frozen=True)
 class Spoken:
     """A conversation as the check reads it: the person's messages and everyone else's (the
@@ -205,7 +209,7 @@ def doubt(edit: Edit, before: str, spoken: Spoken, *, note: bool = False) -> str
     at = _reading_point(text, start, end, before, edit.text)
     mood = mood_at(text, at)
     # a condition before the change's own clause, or before the quote, governs it
-    governed = max(start, _change_clause(text, start, at))
+    governed = max(start, _change_clause(text, start, end, at))
     if mood == LATER and (
         not mood_at(*_quoted_clauses(text, start, end, at))
         or _now_then_later(text, start, end, at)
@@ -291,19 +295,26 @@ def _quoted_clauses(text: str, start: int, end: int, at: int) -> tuple[str, int]
     it is the person's (``_change_clause``) and without what follows the quote from a clause
     with a subject of its own; with ``at`` in it. Read for a later date, a plan or a
     supposition, which only its own clause can give it."""
-    first = _change_clause(text, start, at)
+    first = _change_clause(text, start, end, at)
     last = end if _NEW_CLAUSE.match(text, end) else len(text)
     return text[first:last], at - first
 
 
-def _change_clause(text: str, start: int, at: int) -> int:
+def _change_clause(text: str, start: int, end: int, at: int) -> int:
     """Where the clause that says the change begins, when it opens with the person or a thing
     of theirs (``_opens_own_clause``): the later of the quote's start ("so I joined PureGym")
     and the start of the clause holding the reading point ``at``, after a clause about the
-    telling that the quote may open with ("I'll be honest, I moved to Leeds"); else 0, and
-    all that comes before is read."""
+    telling that the quote may open with ("I'll be honest, I moved to Leeds"). Else the
+    quote's start when a clause of the person's own is in it: in speech with no full stop, the
+    quote is then the person's statement, and what someone else wants or tries earlier in the
+    message is not its mood ("… Jana just wants to poke his eyes, anyway … the gym is finished
+    for me khalas I cancelled the membership yesterday"). Else 0, and all that comes before is
+    read."""
     opening = [where for where in (start, clause_start(text, at)) if _opens_own_clause(text, where)]
-    return max(opening, default=0)
+    if opening:
+        return max(opening)
+    own = any(opens_with_person(text, word.start()) for word in _WORD_START.finditer(text, start, end))
+    return start if own else 0
 
 
 def _opens_own_clause(text: str, at: int) -> bool:

@@ -83,6 +83,11 @@ def update(text: str, evidence: str) -> Edit:
         # a wish of the clause before ("I just want to share") is no supposition of the quoted one
         ("I just want to share, I gave birth last week to our baby girl, Sofia", "Kids: one son, Miguel (5)",
          "Kids: son Miguel (5) and baby daughter Sofia", "I gave birth last week to our baby girl, Sofia"),
+        # in speech with no full stop, a quote holding a clause of the person's own is read from
+        # its start: what someone else wants earlier in the message is not its mood
+        ("the girls love him Jana just wants to hold him all day, anyway the gym is finished for me "
+         "I cancelled the membership yesterday no way I'm up at 5", "Gym: 5am at Fitness First", "",
+         "the gym is finished for me I cancelled the membership yesterday"),
         # an aside between dashes that describes something of its own holds its own mood
         ("The penicillin allergy — a label I got in 1998, which may have been viral — has now been "
          "removed after a challenge at the clinic.", "Allergic to penicillin",
@@ -201,6 +206,9 @@ def test_a_change_the_person_states_passes(said, before, after, evidence):
         # a condition governs the clause after it
         ("if they offer it, I'm moving to Leeds", "Lives in Lisbon", "Lives in Leeds",
          "I'm moving to Leeds", "Not applied: a supposition, not a change"),
+        ("if the baby keeps us up the gym is finished for me I cancel the membership",
+         "Gym: 5am at Fitness First", "", "the gym is finished for me I cancel the membership",
+         "Not applied: a supposition, not a change"),
         # an aside that hedges the clause it sits in is the quote's own
         ("I — if all goes well — have a new job at Acme", "Works at Northwind", "Works at Acme",
          "have a new job at Acme", "Not applied: a supposition, not a change"),
