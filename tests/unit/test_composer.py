@@ -111,7 +111,8 @@ def test_left_out_reasons(store, clock):
     assert reasons["working"] == f"expired at {expires:%Y-%m-%dT%H:%M:%S}Z"
     assert reasons["app"] == "empty"
     assert reasons["recall"] == "no message"
-    recall = store.prompt.compose(PromptSpec(message="zebra quantum"))
+    # no word of it is stored, and nothing stored is 0.3 alike it
+    recall = store.prompt.compose(PromptSpec(message="florin dirigible"))
     assert {s.name: s.reason for s in recall.sections}["recall"] == "no matches"
 
 

@@ -212,6 +212,13 @@ def prompt_lines(app, message):
     return text.split("## Memory Context\n\n", 1)[1].splitlines()
 
 
+def by_words_alone(app):
+    """Recall without meaning, whose free places would take what is alike the question
+    (``test_recall_meaning``): what the word and slot rules find, and only that."""
+    app.update_settings(app.settings.with_values({"memory.recall_by_meaning": False}))
+    return app
+
+
 def test_prompt_ranks_entries_and_paragraphs_on_one_scale(memdesk_app):
     app = memdesk_app
     for number in range(30):  # a big entries table: BM25 there runs on another scale
@@ -230,7 +237,7 @@ def test_prompt_ranks_entries_and_paragraphs_on_one_scale(memdesk_app):
 
 def test_owning_something_is_what_a_question_about_it_asks(memdesk_app):
     """ "Own" is no filler: "Does Hugh own a boat?" asks about the fact that he owns one."""
-    app = memdesk_app
+    app = by_words_alone(memdesk_app)
     app.documents.set("user/facts", "- Owns 'Kittiwake', a Contessa 32\n- Holds Yachtmaster Offshore")
 
     assert prompt_lines(app, "Does Hugh own a boat?") == ["- user/facts: Owns 'Kittiwake', a Contessa 32"]
@@ -314,7 +321,7 @@ def test_a_paragraph_holding_another_form_of_a_question_word_or_its_date_is_foun
 
 
 def test_a_question_about_a_rate_per_period_finds_the_amount_given_per_that_period(memdesk_app):
-    app = memdesk_app
+    app = by_words_alone(memdesk_app)
     app.documents.set(
         "user/facts", "- Charges $105/hr + GST\n\n- Gym: £24.99 a month\n\n- Quotes free within 20km"
     )
@@ -373,7 +380,7 @@ def test_a_question_asking_for_an_address_finds_the_entry_giving_one(memdesk_app
 
 
 def test_a_paragraph_saying_a_word_that_asks_for_the_slot_is_found(memdesk_app):
-    app = memdesk_app
+    app = by_words_alone(memdesk_app)
     app.documents.set(
         "user/facts",
         "- Living on the narrowboat Kingfisher, moored at Stoke Bruerne\n\n- Grows chillies on the roof"

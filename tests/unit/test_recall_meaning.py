@@ -1,5 +1,6 @@
 """Recall by meaning in the prompt: a fact that answers the question without sharing its words
-is recalled, lexical matches still lead, and the setting turns it off."""
+is recalled, lexical matches still lead, places the words leave free go to the nearest facts
+and knowledge entries, and the setting turns it off."""
 
 from __future__ import annotations
 
@@ -67,6 +68,34 @@ def test_writing_the_facts_computes_their_vectors_so_a_prompt_runs_only_its_ques
     encoded.clear()
     assert "cello" in recalled(app, "what instrument do I play?")[0]
     assert encoded == ["what instrument do I play?"]
+
+
+BIKE_SHOP = "Cycle repairs: Spokes & Co on Mill Road do the Brompton"
+
+
+def test_places_the_words_leave_free_go_to_what_is_nearest_in_meaning(app):
+    app.entries.add("repairs", BIKE_SHOP, "knowledge")
+    lines = recalled(app, "where can I get my bike fixed?")  # no word of it is in the entry
+    assert BIKE_SHOP in lines[0]
+    # what is hardly alike stays out, though places are left
+    assert len(lines) < 5
+    assert not any("penicillin" in line or "Sister Ana" in line for line in lines)
+
+
+def test_without_meaning_free_places_stay_free(app):
+    app.entries.add("repairs", BIKE_SHOP, "knowledge")
+    app.update_settings(app.settings.with_values({"memory.recall_by_meaning": False}))
+    assert recalled(app, "where can I get my bike fixed?") == []
+
+
+def test_writing_a_knowledge_entry_computes_its_vector(app, monkeypatch):
+    encoder = encoder_module.shared_encoder()  # loaded, as in the window or a server
+    original = encoder.vectors
+    encoded: list[str] = []
+    monkeypatch.setattr(encoder, "vectors", lambda texts: encoded.extend(texts) or original(texts))
+    app.entries.add("repairs", BIKE_SHOP, "knowledge")
+    app.entries.add("yesterday", "Rode to the coast and back", "timeline")  # not read by meaning
+    assert encoded == [BIKE_SHOP]
 
 
 COMPOSE_AND_LIST_NUMPY = """

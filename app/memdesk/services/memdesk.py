@@ -247,26 +247,43 @@ class Memdesk:
             self.health.keep_index(session, touched)
 
     def _keep_meaning_vectors(self, session: Session, touched: Touched) -> None:
-        """The sentence vectors of the recall documents a change wrote, computed once it has
-        committed, so the next prompt does not compute them. Only where the encoder is loaded
-        already (the window, a server): a one-shot command does not load it for a write."""
+        """The sentence vectors of what a change wrote that recall reads by meaning (the recall
+        documents' paragraphs, knowledge entries), computed once it has committed, so the next
+        prompt does not compute them. Only where the encoder is loaded already (the window, a
+        server): a one-shot command does not load it for a write."""
         loaded = sys.modules.get("memdesk.meaning.encoder")
-        ids = [int(key) for table, key in touched.rows if table == Document.__tablename__]
-        namespace = self.settings.memory.user_namespace
         if loaded is None or not loaded.shared_encoder.cache_info().currsize:
             return
-        if not ids or not namespace or not self.settings.memory.recall_by_meaning:
+        if not self.settings.memory.recall_by_meaning:
             return
+        texts = self._written_paragraphs(session, touched) + self._written_entries(session, touched)
+        if texts:
+            from memdesk.meaning.likeness import keep_vectors
+
+            self.ctx.after_commit(lambda: keep_vectors(texts, self.ctx.meaning_cache))
+
+    def _written_paragraphs(self, session: Session, touched: Touched) -> list[str]:
+        """The paragraphs of the recall documents, as the next prompt will read them, when a
+        change wrote one of those documents."""
+        ids = [int(key) for table, key in touched.rows if table == Document.__tablename__]
+        namespace = self.settings.memory.user_namespace
+        if not ids or not namespace:
+            return []
         from memdesk.services.recall import paragraphs_by_meaning, recalled_documents
 
         recalled = recalled_documents(namespace)
         if not session.scalar(select(exists().where(Document.id.in_(ids), Document.namespace.in_(recalled)))):
-            return
-        # The paragraphs the store derived in this transaction, as the next prompt will read them.
-        texts = [text for _namespace, text in paragraphs_by_meaning(session, recalled)]
-        from memdesk.meaning.likeness import keep_vectors
+            return []
+        return [text for _namespace, text in paragraphs_by_meaning(session, recalled)]
 
-        self.ctx.after_commit(lambda: keep_vectors(texts, self.ctx.meaning_cache))
+    @staticmethod
+    def _written_entries(session: Session, touched: Touched) -> list[str]:
+        """The texts of the knowledge entries a change wrote."""
+        ids = [int(key) for table, key in touched.rows if table == Entry.__tablename__]
+        if not ids:
+            return []
+        found = select(Entry.content).where(Entry.id.in_(ids), Entry.category == "knowledge")
+        return list(session.scalars(found))
 
     @cached_property
     def health(self) -> Health:

@@ -72,6 +72,9 @@ SLOT_PIECES = 500
 # another person's lines, 1 question in 13 finds one this alike; asked against its own, the
 # closest line this alike is the one it asks about 3 times in 5, another line 1 time in 25.
 MEANING_ALONE = 0.35
+# How alike a paragraph or a knowledge entry must be to fill a place of the prompt the words
+# left free.
+MEANING_NEAR = 0.3
 # Letters of a word's stem that its forms share ("allergic", "allergy"); shorter words are
 # too often the start of an unrelated one.
 FORM_LETTERS = 6
@@ -296,21 +299,38 @@ class Recall:
             lists, answers = self._entry_lists(session, terms, params, depth)
             if ADDRESS in contacts:
                 lists.append(self._address_entries(session, params, depth))
+            pieces: list[Candidate] = []
             if self._any_live(session, documents, namespaces):
                 deep = max(limit, CANDIDATES)
                 lists += self._pieces(session, terms, namespaces, deep)
                 asked = _Asked(slots, _forms(message), _periods(message), kinds, asking_words(slots))
                 lists += _filling(session, asked, namespaces, deep)
                 pieces = self._every_piece(session, namespaces)
-                likeness = self._likeness(message, pieces)
-                by_meaning = _alike_unfound(pieces, lists, likeness)
-            else:
-                by_meaning, likeness = [], {}
+            likeness = self._likeness(message, pieces)
+            by_meaning = _alike_unfound(pieces, lists, likeness)
             ranked = self._ranked(session, lists, terms, params, answers, by_meaning, likeness)
+            free = limit - len(_shown(ranked, scope, limit))
+            if free and self._reads_meaning():
+                # the places the words left free go to what is nearest the question in meaning
+                entries = [
+                    entry
+                    for entry in _entry_candidates(
+                        self.ctx.store.fulltext.newest_entries(session, params, MEANING_PIECES)
+                    )
+                    if not scope.hides_entry(entry.ref)
+                ]
+                taken = {candidate.ident for candidate, _score in ranked}
+                unfound = [candidate for candidate in pieces + entries if candidate.ident not in taken]
+                alike = likeness | self._likeness(message, [c for c in unfound if c.kind != "document"])
+                near = _nearest(unfound, alike, free)
+                # only the entries that fill a place are measured by meaning: the ones the words
+                # found keep the order the words gave them
+                likeness |= {candidate.text: alike[candidate.text] for candidate in near}
+                ranked = self._ranked(session, lists, terms, params, answers, by_meaning + near, likeness)
         hits = [_hit(candidate, score) for candidate, score in ranked]
-        hidden = [h for h in hits if h.kind != "document" and scope.hides_entry(h.ref)]
-        shown = [h for h in hits if h not in hidden][:limit]
-        return shown, [str(Target(TargetKind.ENTRY, h.ref)) for h in hits[:limit] if h in hidden] + skipped
+        shown = _shown(ranked, scope, limit)
+        left_out = [str(Target(TargetKind.ENTRY, h.ref)) for h in hits[:limit] if _hidden(h, scope)]
+        return [_hit(candidate, score) for candidate, score in shown], left_out + skipped
 
     def _address_entries(self, session: Session, params: dict[str, object], limit: int) -> list[Candidate]:
         """Entries giving a postal address ("Tenancy at 9 Marlowe Court"), for a question asking
@@ -319,10 +339,14 @@ class Recall:
         rows = self.ctx.store.fulltext.ranked_entries(session, list(STREET_WORDS), params, ADDRESS_TOP)
         return _entry_candidates([row for row in rows if _gives_value(row[1], frozenset({ADDRESS}))][:limit])
 
+    def _reads_meaning(self) -> bool:
+        """Whether recall by meaning is on and its encoder installed."""
+        return self.ctx.settings.memory.recall_by_meaning and encoder_or_none() is not None
+
     def _every_piece(self, session: Session, namespaces: list[str]) -> list[Candidate]:
         """The paragraphs of ``namespaces`` (the first ``MEANING_PIECES``), for recall by
         meaning; none when it is off or the encoder is not installed."""
-        if not self.ctx.settings.memory.recall_by_meaning or encoder_or_none() is None:
+        if not self._reads_meaning():
             return []
         return _piece_candidates(
             [(namespace, text, 0.0) for namespace, text in paragraphs_by_meaning(session, namespaces)]
@@ -502,6 +526,24 @@ def _alike_unfound(
     }
     floor = max([MEANING_ALONE, *(likeness.get(text, 0.0) for text in found)])
     return [piece for piece in pieces if piece.text not in found and likeness.get(piece.text, 0.0) >= floor]
+
+
+def _nearest(candidates: list[Candidate], likeness: dict[str, float], places: int) -> list[Candidate]:
+    """The ``places`` candidates most alike the question, each at least ``MEANING_NEAR``: what
+    recall by meaning offers for the places the words left free."""
+    near = [candidate for candidate in candidates if likeness.get(candidate.text, 0.0) >= MEANING_NEAR]
+    return sorted(near, key=lambda candidate: likeness[candidate.text], reverse=True)[:places]
+
+
+def _hidden(hit: Hit | Candidate, scope: ReadScope) -> bool:
+    return hit.kind != "document" and scope.hides_entry(hit.ref)
+
+
+def _shown(
+    ranked: list[tuple[Candidate, float]], scope: ReadScope, limit: int
+) -> list[tuple[Candidate, float]]:
+    """The first ``limit`` of ``ranked`` that ``scope`` lets the prompt show."""
+    return [(candidate, score) for candidate, score in ranked if not _hidden(candidate, scope)][:limit]
 
 
 def _best(rows: list, limit: int) -> list[Candidate]:

@@ -20,8 +20,9 @@ the document is kept current) counts as newest.
 A question and the fact that answers it often share no word ("Which gym am I at?", "Goes to
 Planet Fitness in Burbank"). So when recall by meaning is on, every paragraph of the documents
 is also measured by how alike its sentence vector is to the question's (``memdesk.meaning``):
-what it has above ``MEANING_FLOOR`` counts ``MEANING_WEIGHT``. Those paragraphs are scored
-after the word weights are set, so they never change how much a word counts.
+what it has above ``MEANING_FLOOR`` counts ``MEANING_WEIGHT``. When the words leave places of
+the prompt free, the latest knowledge entries are measured the same way. Those candidates are
+scored after the word weights are set, so they never change how much a word counts.
 
 An answer seldom repeats the question's words. So when an entry asks something, the entry
 written right after it in the same conversation (its ``Answer``) gets most of the asking
@@ -138,8 +139,7 @@ class Ranking:
         weights = self.weights or [0.0] * len(hits)
         coverage = sum(w * h for w, h in zip(weights, hits, strict=True)) / self.total
         score = BM25_WEIGHT * share + coverage + PAIR_WEIGHT * together
-        if candidate.kind == "document":
-            score += MEANING_WEIGHT * max(0.0, self.likeness.get(candidate.text, 0.0) - MEANING_FLOOR)
+        score += MEANING_WEIGHT * max(0.0, self.likeness.get(candidate.text, 0.0) - MEANING_FLOOR)
         if self.terms.window is not None and self.terms.window.contains(candidate.created_at):
             score *= 1 + WINDOW_BOOST
         if past:

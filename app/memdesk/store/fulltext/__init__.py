@@ -65,6 +65,10 @@ class FullText(Protocol):
         """The fallback: entries whose key or text contains a word, most important first, score 0."""
         ...
 
+    def newest_entries(self, session: Session, filters: dict[str, Any], limit: int) -> list[Row]:
+        """The ``limit`` entries written last that pass ``filters``, score 0."""
+        ...
+
     def entries_written_after(self, session: Session, keys: list[str], filters: dict[str, Any]) -> list[Row]:
         """The entry written right after each of ``keys`` (the next id), when it passes ``filters``."""
         ...

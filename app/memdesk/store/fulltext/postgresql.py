@@ -186,6 +186,11 @@ class PostgresFullText:
         values = {**filters, **like_params(words), "limit": limit}
         return [tuple(row) for row in raw_rows(session.connection(), sql, values)]
 
+    def newest_entries(self, session: Session, filters: dict[str, Any], limit: int) -> list[Row]:
+        sql = f"""SELECT {_ENTRY_COLUMNS}, 0.0 FROM entries e
+            WHERE {self.live} {ENTRY_FILTERS} ORDER BY e.id DESC LIMIT :limit"""
+        return [tuple(row) for row in raw_rows(session.connection(), sql, {**filters, "limit": limit})]
+
     def entries_written_after(self, session: Session, keys: list[str], filters: dict[str, Any]) -> list[Row]:
         if not keys:
             return []

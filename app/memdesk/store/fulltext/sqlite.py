@@ -230,6 +230,11 @@ class SQLiteFullText:
             ORDER BY e.importance DESC, e.updated_at DESC LIMIT :limit"""
         return _dated(raw_rows(session.connection(), sql, {**filters, **like_params(words), "limit": limit}))
 
+    def newest_entries(self, session: Session, filters: dict[str, Any], limit: int) -> list[Row]:
+        sql = f"""SELECT {_ENTRY_COLUMNS}, 0.0 FROM entries e
+            WHERE {self.live} {ENTRY_FILTERS} ORDER BY e.id DESC LIMIT :limit"""
+        return _dated(raw_rows(session.connection(), sql, {**filters, "limit": limit}))
+
     def entries_written_after(self, session: Session, keys: list[str], filters: dict[str, Any]) -> list[Row]:
         if not keys:
             return []
