@@ -391,6 +391,18 @@ def test_an_edit_that_keeps_half_of_what_the_sentence_changed_is_a_suggestion():
     assert decided(choir, 1, "- Choir practice Thursdays 7:30pm at St. Brigid's hall", said, said).sure
 
 
+def test_a_day_said_beside_the_new_time_is_the_lines_though_another_line_holds_that_day():
+    known = stored(
+        "- Practice Sundays 7pm at Bourda with the Kitty Strikers", "- Saturday 6am-2pm: on the bus"
+    )
+    said = "de Strikers change practice, now is Saturday 4 o'clock by National Park"
+    edit = decided(known, 1, "- Practice Sundays 4pm at Bourda with the Kitty Strikers", said, said)
+    assert reason(edit) == "the sentence also gives a new value the edit leaves as it was"
+    # in a clause of its own, the other line's day is that line's
+    said = "practice is 4pm now, and Saturday I'm on the bus as always"
+    assert decided(known, 1, "- Practice Sundays 4pm at Bourda with the Kitty Strikers", said, said).sure
+
+
 def test_a_number_said_alone_beside_another_clause_that_gives_the_line_its_number():
     known = stored("- Takes lisinopril 10 mg every morning", "- Bad left knee")
     said = (

@@ -355,7 +355,7 @@ def refusal(
         return "the new value takes the place of more than the old value of its kind"
     if _another_holding_it_named(fact, known, place, evidence.message):
         return "another stored fact holds it too, and the message names that one, not this"
-    if edit.text and _left_as_it_was(evidence.sentence, fact.text, rewritten, known):
+    if edit.text and _left_as_it_was(evidence.sentence, fact.text, rewritten, known, new):
         return "the sentence also gives a new value the edit leaves as it was"
     if edit.text and _count_left_as_it_was(evidence.sentence, fact.text, rewritten):
         return "the sentence also gives a new count of a thing the line counts, which the edit keeps"
@@ -538,15 +538,30 @@ def _near_in_size(number: str, keys: set[str]) -> bool:
     return any(of_a_size(number, key, 2) for key in keys)
 
 
-def _left_as_it_was(sentence: str, line: str, span: tuple[int, int], known: Sequence[Known]) -> bool:
+def _left_as_it_was(
+    sentence: str, line: str, span: tuple[int, int], known: Sequence[Known], new: str
+) -> bool:
     """The sentence gives a value of another kind that the line also holds with another key,
     and the edit leaves the line's as it was ("Now I swim Tuesday and Thursday at 6:30am" of
-    "Mon/Wed/Fri at 7am"): the edit would keep half of what changed."""
+    "Mon/Wed/Fri at 7am"): the edit would keep half of what changed. A value another stored
+    fact holds is that fact's, unless it is said in the clause that gives the new value ("now
+    is Saturday 4 o'clock" of "Sundays 7pm", with "Saturday 6am-2pm: on the bus" stored too)."""
     changed = {family(v.kind) for v in values_in(line) if _overlap(v.span, span)}
     kept = {family(v.kind) for v in values_in(line) if not _overlap(v.span, span)} - changed
+    own = {_same(value) for value in values_in(line)}
     stored = {_same(value) for fact in known for value in values_in(fact.text)}
+    given = {_same(value) for value in values_in(new)}
+    clauses = [
+        (_clause_start(sentence, v.span[0]), _clause_end(sentence, v.span[1]))
+        for v in values_in(sentence)
+        if _same(v) in given
+    ]
     return any(
-        family(v.kind) in kept and not v.denied and _same(v) not in stored for v in values_in(sentence)
+        family(v.kind) in kept
+        and not v.denied
+        and _same(v) not in own
+        and (_same(v) not in stored or any(start <= v.span[0] < end for start, end in clauses))
+        for v in values_in(sentence)
     )
 
 
@@ -1052,6 +1067,11 @@ def _clause_of(sentence: str, new: str) -> str:
 
 def _clause_start(text: str, position: int) -> int:
     return max([m.end() for m in _CLAUSE_BREAK.finditer(text, 0, max(0, position))], default=0)
+
+
+def _clause_end(text: str, position: int) -> int:
+    after = _CLAUSE_BREAK.search(text, position)
+    return after.start() if after else len(text)
 
 
 def _as_said(sentence: str, new: str) -> str:
