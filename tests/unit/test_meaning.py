@@ -79,6 +79,17 @@ def test_stored_vectors_are_read_back_from_the_file_not_computed_again(encoder, 
     assert np.array_equal(first[::-1], again)  # the same numbers, from the model or the file
 
 
+def test_a_budget_of_new_vectors_measures_the_kept_texts_and_the_first_new_ones(encoder, tmp_path):
+    path = tmp_path / "vectors.sqlite3"
+    texts = ["Cycle repairs at Spokes & Co", "Dentist is Dr Amoah", "Gym: PureGym Leeds"]
+    first = likeness("where do I get my bike fixed?", texts, path, new_at_most=1)
+    assert list(first) == texts[:1]  # the others' vectors wait
+    second = likeness("where do I get my bike fixed?", texts, path, new_at_most=1)
+    assert list(second) == texts[:2]  # the kept one, and one more
+    assert second[texts[0]] == pytest.approx(first[texts[0]], abs=1e-6)
+    assert list(likeness("where do I get my bike fixed?", texts, path)) == texts
+
+
 def test_a_damaged_or_unwritable_cache_only_costs_time(encoder, tmp_path):
     damaged = tmp_path / "vectors.sqlite3"
     VectorCache(damaged, "test")  # names its own file after the model

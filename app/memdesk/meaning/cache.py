@@ -49,6 +49,22 @@ class VectorCache:
             self._write(fresh)
         return np.stack([self.memory[key] for key in keys]) if keys else np.zeros((0, 0), np.float32)
 
+    def kept_and_first(self, texts: Sequence[str], new: int) -> list[str]:
+        """``texts`` whose vectors are kept, and the first ``new`` of the others, in order: what
+        can be measured while computing at most ``new`` vectors."""
+        keys = [_key(text) for text in texts]
+        missing = [key for key in dict.fromkeys(keys) if key not in self.memory]
+        if missing:
+            self._read(missing)
+        chosen, computed = [], 0
+        for text, key in zip(texts, keys, strict=True):
+            if key in self.memory:
+                chosen.append(text)
+            elif computed < new:
+                chosen.append(text)
+                computed += 1
+        return chosen
+
     def _connect(self, retry: bool = True) -> sqlite3.Connection | None:
         if self.path is None:
             return None

@@ -75,6 +75,10 @@ MEANING_ALONE = 0.35
 # How alike a paragraph or a knowledge entry must be to fill a place of the prompt the words
 # left free.
 MEANING_NEAR = 0.3
+# Knowledge entries' vectors a prompt computes at most (about 6 ms each) to fill free places;
+# the others wait for a later prompt, or for the window or a server, which compute an entry's
+# when it is written.
+ENTRY_VECTORS = 100
 # Letters of a word's stem that its forms share ("allergic", "allergy"); shorter words are
 # too often the start of an unrelated one.
 FORM_LETTERS = 6
@@ -321,7 +325,8 @@ class Recall:
                 ]
                 taken = {candidate.ident for candidate, _score in ranked}
                 unfound = [candidate for candidate in pieces + entries if candidate.ident not in taken]
-                alike = likeness | self._likeness(message, [c for c in unfound if c.kind != "document"])
+                unfound_entries = [candidate for candidate in unfound if candidate.kind != "document"]
+                alike = likeness | self._likeness(message, unfound_entries, ENTRY_VECTORS)
                 near = _nearest(unfound, alike, free)
                 # only the entries that fill a place are measured by meaning: the ones the words
                 # found keep the order the words gave them
@@ -352,12 +357,15 @@ class Recall:
             [(namespace, text, 0.0) for namespace, text in paragraphs_by_meaning(session, namespaces)]
         )
 
-    def _likeness(self, message: str, pieces: list[Candidate]) -> dict[str, float]:
+    def _likeness(
+        self, message: str, pieces: list[Candidate], new_at_most: int | None = None
+    ) -> dict[str, float]:
         if not pieces:  # recall by meaning is off: numpy is not loaded for nothing
             return {}
         from memdesk.meaning.likeness import likeness
 
-        return likeness(message, [piece.text for piece in pieces], self.ctx.meaning_cache)
+        texts = [piece.text for piece in pieces]
+        return likeness(message, texts, self.ctx.meaning_cache, new_at_most=new_at_most)
 
     def _any_live(self, session: Session, documents: list[str], namespaces: list[str]) -> bool:
         """Whether any of ``namespaces`` (some of ``documents``) is a document not in Trash: when
