@@ -315,22 +315,10 @@ class Recall:
             ranked = self._ranked(session, lists, terms, params, answers, by_meaning, likeness)
             free = limit - len(_shown(ranked, scope, limit))
             if free and self._reads_meaning():
-                # the places the words left free go to what is nearest the question in meaning
-                entries = [
-                    entry
-                    for entry in _entry_candidates(
-                        self.ctx.store.fulltext.newest_entries(session, params, MEANING_PIECES)
-                    )
-                    if not scope.hides_entry(entry.ref)
-                ]
-                taken = {candidate.ident for candidate, _score in ranked}
-                unfound = [candidate for candidate in pieces + entries if candidate.ident not in taken]
-                unfound_entries = [candidate for candidate in unfound if candidate.kind != "document"]
-                alike = likeness | self._likeness(message, unfound_entries, ENTRY_VECTORS)
-                near = _nearest(unfound, alike, free)
-                # only the entries that fill a place are measured by meaning: the ones the words
-                # found keep the order the words gave them
-                likeness |= {candidate.text: alike[candidate.text] for candidate in near}
+                near, alike = self._nearest_unfound(
+                    session, message, params, scope, pieces, ranked, likeness, free
+                )
+                likeness |= alike
                 ranked = self._ranked(session, lists, terms, params, answers, by_meaning + near, likeness)
         hits = [_hit(candidate, score) for candidate, score in ranked]
         shown = _shown(ranked, scope, limit)
@@ -343,6 +331,30 @@ class Recall:
         address's shape keeps those that give one."""
         rows = self.ctx.store.fulltext.ranked_entries(session, list(STREET_WORDS), params, ADDRESS_TOP)
         return _entry_candidates([row for row in rows if _gives_value(row[1], frozenset({ADDRESS}))][:limit])
+
+    def _nearest_unfound(
+        self,
+        session: Session,
+        message: str,
+        params: dict[str, object],
+        scope: ReadScope,
+        pieces: list[Candidate],
+        ranked: list[tuple[Candidate, float]],
+        likeness: dict[str, float],
+        places: int,
+    ) -> tuple[list[Candidate], dict[str, float]]:
+        """For the ``places`` the words left free: the paragraphs and latest knowledge entries
+        not ranked yet that are nearest the question in meaning, and their likeness by text.
+        Only the entries that fill a place are given one: the ones the words found keep the
+        order the words gave them."""
+        rows = self.ctx.store.fulltext.newest_entries(session, params, MEANING_PIECES)
+        entries = [entry for entry in _entry_candidates(rows) if not scope.hides_entry(entry.ref)]
+        taken = {candidate.ident for candidate, _score in ranked}
+        unfound = [candidate for candidate in pieces + entries if candidate.ident not in taken]
+        unfound_entries = [candidate for candidate in unfound if candidate.kind != "document"]
+        alike = likeness | self._likeness(message, unfound_entries, ENTRY_VECTORS)
+        near = _nearest(unfound, alike, places)
+        return near, {candidate.text: alike[candidate.text] for candidate in near}
 
     def _reads_meaning(self) -> bool:
         """Whether recall by meaning is on and its encoder installed."""
