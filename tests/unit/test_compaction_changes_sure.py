@@ -607,3 +607,21 @@ def test_a_date_written_in_digits_later_is_no_amount_and_breaks_nothing():
     assert decided(
         known, 1, "- Monthly donation: 25 euros to the children's shelter", first, first, later
     ).sure
+
+
+def test_a_clause_of_what_was_going_on_or_meant_then_is_no_change():
+    said = "For about a week this summer we were going to Whitby instead of Filey."
+    assert doubted("- Holidays every September at Filey", "- Holidays every September at Whitby", said) == (
+        "the clause tells what was going on or meant then, not what holds now"
+    )
+    assert stays_sure("- Holidays every September at Filey", "- Holidays every September at Whitby",
+                      "We go to Whitby now instead of Filey.")  # fmt: skip
+
+
+def test_a_note_of_a_year_gone_by_is_not_ended_by_news_of_now():
+    note = "In the 2023 regatta the club's boat came 4th, with him rowing in seat number 3."
+    known = [Known(1, "entry", "regata_2023", note)]
+    said = "the physio say no more rowing this year, finish."
+    retire = Edit("retire", 1, "", f"The person said: “{said}”", evidence=said)
+    (result,) = offline_decided([retire], sentences(said), known)
+    assert reason(result) == "the stored note tells of a year gone by, which no news of now ends"

@@ -17,6 +17,7 @@ from memdesk.core.whose import (
     only_relation,
     owner_before,
     reported,
+    subject_of_another,
     tells_of_another,
     told_of_another,
 )
@@ -148,6 +149,31 @@ def test_who_ended_a_thing_and_whose_a_value_is_by_its_possessive():
     assert found.who == OTHER and said(tesla, found.span) == "her"
     together = "my sister and I moved into their old flat"
     assert owner_before(together, at(together, "flat")).who == UNSAID
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "subject"),
+    [
+        ("ya se casó with Emanuel, now they live in Cholula", "Cholula", "they"),
+        ("she works at Zara now", "Zara", "she"),
+        ("and he drives a Corolla these days", "Corolla", "he"),
+    ],
+)
+def test_a_third_person_subject_owns_the_value_its_clause_gives(text, value, subject):
+    found = subject_of_another(text, at(text, value))
+    assert found.who == OTHER and said(text, found.span) == subject
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "they moved me to the Leeds office",  # the person is in the clause
+        "we said they could stay, so we live in Cholula now",  # the value's clause is the person's
+        "living in Cholula now",  # no subject: texts drop "I"
+    ],
+)
+def test_a_clause_that_names_the_person_or_no_one_is_not_anothers(text):
+    assert subject_of_another(text, at(text, "Leeds" if "Leeds" in text else "Cholula")).who == UNSAID
 
 
 def test_has_is_no_ones_possessive():

@@ -112,6 +112,7 @@ _PERSON_IN = re.compile(r"(?i:\b(?:i|we|me|us)\b)")
 _PERSONS_WORD = re.compile(r"(?i:\b(?:i|me|my|mine|we|us|our|ours)\b(?:['’](?:m|ve|re)\b)?)")
 # A subject that is another person: "She's all mobile now", "and they got a new number".
 _THIRD_SUBJECT = re.compile(r"(?i:\s*(?:(?:and|but|so)\s+)?(she|he|they)\b)")
+_THIRD_SUBJECT_WORD = re.compile(r"(?i:\b(?:she|he|they)\b)")
 _THIRD_PERSON = re.compile(r"(?i:\b(?:he|she|they|him|her|his|them|their)\b)")
 _THIRD_POSSESSIVE = re.compile(r"(?i:(?<!\S)(?:his|her|their)(?!\S))")
 _NEAR_WORDS = 4  # a possessive this many words before a value owns it: "her new tesla"
@@ -315,6 +316,19 @@ def doer(text: str, verb: int) -> Whose:
     before = text[start:verb]
     found = _OTHER_DOER.search(before) or _NAMED_DOER.search(before)
     return Whose(OTHER, (start + found.start(), start + found.end())) if found else UNKNOWN
+
+
+def subject_of_another(text: str, at: int) -> Whose:
+    """``OTHER`` when "he", "she" or "they" is the subject of the clause holding ``at``, before
+    it, and the clause names the person nowhere ("now they live in Cholula", "she works at
+    Zara now"; not "they moved me to Leeds" nor "we said they could stay")."""
+    starts = [m.end() for m in _DOER_CLAUSE.finditer(text, 0, at)]
+    start = starts[-1] if starts else 0
+    ends = _DOER_CLAUSE.search(text, at)
+    subject = _THIRD_SUBJECT_WORD.search(text, start, at)
+    if subject is None or _PERSONS_WORD.search(text[start : ends.start() if ends else len(text)]):
+        return UNKNOWN
+    return Whose(OTHER, subject.span())
 
 
 def owner_before(text: str, at: int) -> Whose:

@@ -29,13 +29,16 @@ from memdesk.core.slots import LATER, PERSON_WORDS, SUPPOSED, claims_in, househo
 from memdesk.core.whose import (
     CAPITALISED,
     CLAUSE_BREAK,
+    LABEL,
     NO_NAME,
     RELATIVE_WORDS,
+    SENTENCE_STOP,
     clause_start,
     named_subject,
     of_clause,
     opens_with_person,
     sentence_end,
+    subject_of_another,
 )
 from memdesk.llm.changes import Edit
 from memdesk.llm.text import rewritten_span
@@ -149,7 +152,13 @@ _LEAD_IN = re.compile(
 _OWN_THING = re.compile(rf"(?i:my|our)\s+(?!(?i:{RELATIVE_WORDS})s?\b)[^\W\d_]")
 # A condition governs the clause after it ("if they offer it, I'm moving to Leeds"); a wish or
 # a thought ("I just want to share, …") is about its own clause.
+# Words that may open a condition's clause before it ("ok so if…", "and then if…"); more are a
+# clause of their own that the condition belongs to.
+_LEAD_WORDS = 2
+_CLAUSE_OPENING = re.compile(r"[,;–—]\s|\s-\s|\s(?i:so|but|then)\s")
 _CONDITION = re.compile(r"(?i:\b(?:if|unless|whether|in\s+case|suppos(?:e|ing))\b)")
+# "now" of the moment it is said: not "now that" (a reason) nor "two weeks from now"
+_NOW = re.compile(r"(?i:(?<!from\s)\bnow\b(?!\s+that\b))")
 # Words that place a clause at the moment it is said; "now that" gives a reason, not a time.
 _PRESENT = re.compile(r"(?i:\b(?:now(?!\s+that\b)|any\s?more|no\s+longer|nowadays|these\s+days)\b)")
 # A time or condition clause that opens right after a quote governs it.
@@ -220,7 +229,7 @@ def doubt(edit: Edit, before: str, spoken: Spoken, *, note: bool = False) -> str
         mood = ""  # a later message says it holds from now ("yes, starting this week already")
     elif (
         mood == SUPPOSED
-        and not _CONDITION.search(text, _condition_reach(text, governed), governed)
+        and not _condition_before(text, governed)
         and not mood_at(*_quoted_clauses(text, start, end, at))
     ):
         mood = ""  # "I just want to share, I gave birth…": a wish of another clause's; a condition governs
@@ -348,10 +357,19 @@ def _modal_from_now(clause: str, at: int) -> bool:
     # "won't have the new car until June": the change comes then
     until = _UNTIL.search(clause, modal.end()) and not _NEGATED_MODAL.match(clause, modal.start())
     # the start may come before the modal or after it ("from this month the salary will go…")
-    if not until and not _ENDS_FROM_NOW.search(clause) and not names_now(clause):
+    from_now = _ENDS_FROM_NOW.search(clause) or names_now(clause) or _now_beside(clause, modal)
+    if not until and not from_now:
         return False
     blank = clause[: modal.start()] + " " * len(modal.group()) + clause[modal.end() :]
     return not mood_at(blank, at)
+
+
+def _now_beside(clause: str, modal: re.Match[str]) -> bool:
+    """The modal's own clause says "now": what it says holds from the moment it is said ("So
+    I'll want telling on a Wednesday night now, same time")."""
+    starts = [match.end() for match in _CLAUSE_OPENING.finditer(clause, 0, modal.start())]
+    end = _CLAUSE_OPENING.search(clause, modal.end())
+    return bool(_NOW.search(clause, starts[-1] if starts else 0, end.start() if end else len(clause)))
 
 
 def _without_asides(text: str, start: int, end: int) -> str:
@@ -381,6 +399,21 @@ def _begun_later(message: str, person: tuple[str, ...]) -> bool:
     return any(names_now(text) and not claims_in(text) for text in later)
 
 
+def _condition_before(text: str, start: int) -> bool:
+    """A condition before ``start``, within the stretch it can govern, governs it: one that opens
+    a clause of its own ("so if they approve it, I'm moving…"), or one within ``start``'s own
+    clause ("could you guess whether I moved…"). One that follows a clause it belongs to
+    conditions that clause alone, not the clauses after it ("they text my phone if the DO
+    drops so I just do my daybreak round now")."""
+    reach = _condition_reach(text, start)
+    for condition in _CONDITION.finditer(text, reach, start):
+        breaks = [match.end() for match in _CLAUSE_OPENING.finditer(text, reach, condition.start())]
+        lead = text[breaks[-1] if breaks else reach : condition.start()].split()
+        if len(lead) <= _LEAD_WORDS or not _CLAUSE_OPENING.search(text, condition.end(), start):
+            return True
+    return False
+
+
 def _condition_reach(text: str, start: int) -> int:
     """Where the stretch of ``text`` before ``start`` that a condition can govern begins."""
     stops = [match.end() for match in _CONDITION_REACH.finditer(text, 0, start)]
@@ -401,7 +434,20 @@ def _someone_elses(text: str, at: int, before: str, after: str) -> bool:
         and not _named_where_changed(before, after, who)
         and not _writes_their_name(before, after, text, found.span[1])
         and not _opens_own_clause(text, clause_start(text, at))
+        and not _news_of_whom_it_names(before, text, at)
     )
+
+
+def _news_of_whom_it_names(before: str, text: str, at: int) -> bool:
+    """The stored text is labelled with a name ("Tante Mirla: +5999 …, lives in Seru Fortuna"),
+    which the sentence holding ``at`` names before a clause whose subject is "she", "he" or
+    "they": the news is of the one the stored text is about ("Tante Mirla don't live in Seru
+    Fortuna no more, she move by her daughter in Barber")."""
+    label = LABEL.match(before)
+    if label is None or not CAPITALISED.search(label.group(1)) or not subject_of_another(text, at).others:
+        return False
+    opening = max((stop.end() for stop in SENTENCE_STOP.finditer(text, 0, at)), default=0)
+    return label.group(1).strip().lower() in text[opening:at].lower()
 
 
 def _named_where_changed(before: str, after: str, who: str) -> bool:

@@ -146,6 +146,9 @@ _SPAN_OF_TIME = f"{MEASURED}{DURATION}"  # "45 minutes": often another thing's
 _WORD = re.compile(r"[^\W\d_][\w'’-]*|\d+[a-z]*")
 _CONTRACTED = re.compile(r"['’](?:s|re|ll|d|ve|m)$")
 _CLAUSE_BREAK = re.compile(r"[,;]\s|\s[—–-]\s|\s(?:and|but|so)\s")
+# A clause in the past progressive, or a plan of then: "we were going to Whitby instead of
+# Filey", "I was gonna switch", "she was living in Leeds".
+_PAST_ONGOING = re.compile(r"(?i:\b(?:was|were)\s+(?:\w+\s+)?(?:[a-z]{2,}ing|gonna)\b)")
 _MIN_VALUE = 3  # characters of a value looked for in other facts
 _MIN_NAME_WORD = 4  # letters of a line's word read as naming a thing that may have ended
 _OPENING_WORDS = 3  # a line's subject, whose it is: "Grandma Zainab's number", "Dad takes …"
@@ -320,6 +323,10 @@ def refusal(
         return "the person says right after that it is not settled"
     if at >= 0 and year_gone_by(evidence.sentence, at, evidence.year):
         return "the sentence tells of a year gone by, not of now"
+    if at >= 0 and _PAST_ONGOING.search(evidence.sentence, _clause_start(evidence.sentence, at), at):
+        return "the clause tells what was going on or meant then, not what holds now"
+    if not edit.text and fact.where in _NOTES and year_gone_by(fact.text, len(fact.text), evidence.year):
+        return "the stored note tells of a year gone by, which no news of now ends"
     message = " ".join(evidence.message)
     if at >= 0 and dictated(message, message.find(evidence.sentence) + at):
         return "the value is in words quoted for someone to read, not said as the person's own"
@@ -386,6 +393,10 @@ def refusal(
     if _old_value_said_again(fact.text, place.span, new, evidence.replies):
         return "the person gives the stored value again in a later message, as it is"
     return ""
+
+
+def _clause_start(sentence: str, at: int) -> int:
+    return max((m.end() for m in _CLAUSE_BREAK.finditer(sentence, 0, at)), default=0)
 
 
 def _hedged_after(evidence: _Evidence) -> bool:

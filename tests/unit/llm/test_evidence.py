@@ -421,6 +421,21 @@ def test_a_household_members_news_changes_a_stored_fact_about_them():
     )
 
 
+def test_a_contacts_news_changes_the_note_labelled_with_their_name():
+    """The person names the one a note is about, then tells their news as "she": the note
+    changes; the same news does not change a note about someone else."""
+    moved = "Tante Mirla don't live in Seru Fortuna no more, she move by her daughter in Barber last month."
+    said = spoken(moved)
+    edit = update(
+        "Tante Mirla: +5999 767 3321, lives in Barber with her daughter",
+        "she move by her daughter in Barber last month",
+    )
+    assert doubt(edit, "Tante Mirla: +5999 767 3321, lives in Seru Fortuna", said) == ""
+    assert doubt(edit, "Shon Pancho: +5999 690 1122, lives in Seru Fortuna", said).startswith(
+        "Not applied: someone else's news, not the person's"
+    )
+
+
 def test_a_value_the_person_names_may_take_the_place_of_a_sentence_they_never_repeat():
     """A sentence is replaced, not dropped, when the new text keeps the others and gives its
     slot the value the quote gives; anything else still drops it."""
@@ -529,6 +544,14 @@ def test_a_plan_or_a_question_with_such_words_still_is_one(said, reason):
         ("Gemma may open her own place one day, and now my nails are done by Keiko at Polished on Mill Lane",
          "Nails: Gemma at Tip Top", "Nails: Keiko at Polished, Mill Lane",
          "now my nails are done by Keiko at Polished on Mill Lane"),
+        # a condition that follows the clause it belongs to governs that clause alone
+        ("the sensors text my phone if the oxygen drops so I ain't gotta go out at midnight no more, "
+         "I just do my daybreak round now", "Checks the ponds at midnight and daybreak",
+         "Checks the ponds at daybreak", "I just do my daybreak round now"),
+        # a modal whose own clause says "now" holds from the moment it is said
+        ("So I'll want telling on a Wednesday night now, same time, instead of the Tuesday.",
+         "Every Tuesday 8pm: bins out", "Every Wednesday 8pm: bins out",
+         "So I'll want telling on a Wednesday night now"),
     ],
 )  # fmt: skip
 def test_a_change_told_beside_another_mood_is_read_from_its_own_clause(said, before, after, evidence):
@@ -550,6 +573,10 @@ def test_a_change_told_beside_another_mood_is_read_from_its_own_clause(said, bef
          "Not applied: a plan or a later date"),
         ("I want to see the physio every week", "Physio every 4 weeks", "Physio every week",
          "Not applied: a supposition"),
+        ("ok so if the landlord agrees, I'm moving to the flat upstairs", "Flat 2", "Flat 4",
+         "Not applied: a supposition"),
+        ("I'll be on nights from next month now that Sam left", "Day shift", "Night shift",
+         "Not applied: a plan or a later date"),
         # a relative's own news, no request and nothing of the person's
         ("my brother Tomas put his house up for sale", "Owns a house in Leeds",
          "Owns a house for sale in Leeds", "Not applied: someone else's news"),
