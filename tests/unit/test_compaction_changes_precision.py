@@ -174,3 +174,12 @@ def test_a_correction_rewrites_only_its_sentence_of_a_line():
     said = "just to fix something, it's pistachios I'm allergic to, not cashews."
     (edit,) = changes(edits(PROFILE, said))
     assert (edit.target, edit.text, edit.sure) == (3, "- Vegetarian. Allergic to pistachios.", True)
+
+
+def test_a_detail_that_ended_never_removes_the_labelled_note_it_closes():
+    reminder = "Weekly reminder: Thursday 16:00 pay the crew (3 rapaces) in cash"
+    (edit,) = changes(edits([reminder], "so no more cash, everything with transfer for the papers.", where="app"))
+    assert edit.action == "retire" and edit.text.startswith(reminder + " (until")
+    # a value the label opens with is the note's own, and still ends it whole
+    (cat,) = changes(edits(["Our cat: Miso"], "Miso passed away last night."))
+    assert (cat.action, cat.text, cat.sure) == ("retire", "", True)

@@ -123,6 +123,10 @@ def test_a_forwarded_message_or_a_reported_saying_is_someone_elses():
     assert of_value(moved, at(moved, "Porto")).who == OTHER
     said_so = "mr lim says rent going to 7,400"
     assert reported(said_so, at(said_so, "7,400")).who == OTHER
+    told = "the gestoría say me no more cash"  # "say me": told me
+    assert reported(told, at(told, "cash")).who == OTHER
+    mine = "I want to say I moved to Porto"
+    assert reported(mine, at(mine, "Porto")).who == UNSAID
     own = "new number 07700 900456"
     assert of_value(own, at(own, "07700")).who == UNSAID
     assert reported(own, at(own, "07700")).who == UNSAID

@@ -165,10 +165,11 @@ _OTHER_DOER = re.compile(r"(?i:\b(?:he|she|they|it|you)\b)|(?<!^)(?<![.!?]\s)\b(
 # a name right before the verb, even opening the sentence ("Marta cancelled"; not "Finally")
 _NAMED_DOER = re.compile(r"\b(?!I\b)[A-Z][\w'’-]*(?<!ly)(?=\s+$)")
 # Someone other than the person saying or hearing something: a speech verb whose subject is not "I"
-# ("Ma heard I quit", "my husband told you I left": what they think, not the person's word).
+# ("Ma heard I quit", "my husband told you I left", "the gestoría say me no more cash": what
+# they think, not the person's word).
 _REPORTED = re.compile(
     r"(?i:\b(?!i\b|we\b)[a-z][\w'’-]*\s+(?:says|said|reckons|reckoned|claims|claimed|heard|hears|"
-    r"told\s+(?:me|us|you)|tells\s+(?:me|us|you))\b)"
+    r"told\s+(?:me|us|you)|tells\s+(?:me|us|you)|say\s+(?:to\s+)?(?:me|us))\b)"
 )
 _FORWARDED_LINE = re.compile(r"[ \t]*>")  # a line quoted from someone else's message
 # A sentence's full stop, not a title's: "Dr. Patel".

@@ -854,11 +854,14 @@ def _holding(
         # a label the slot rules do not know holds the value its first clause gives ("Our cat:
         # Miso, a grey tabby"), not one a list names after it: "Fixed monthly costs: rent £780,
         # phone £18, PulseFit £34" is a budget, not a gym
-        held = claim.value
+        held = claim.value.split()
         if claim.slot.startswith("label:"):
             listed = _ITEM.search(text, *claim.span)
-            held = normalise(text[claim.span[0] : listed.start() if listed else claim.span[1]])
-        if ended.slot in ("", claim.slot) and words <= set(held.split()):
+            # and only when it opens it: "pay the crew in cash" of "Weekly reminder: Thursday
+            # 16:00 …" is a detail of the reminder, which goes on
+            opening = normalise(text[claim.span[0] : listed.start() if listed else claim.span[1]])
+            held = opening.split()[: len(words)]
+        if ended.slot in ("", claim.slot) and words <= set(held):
             return claim.slot, claim.span, True
     # No slot of the stored text holds it ("uses melatonin"): the value's own words do.
     raw = said[ended.span[0] : ended.span[1]]
