@@ -114,7 +114,6 @@ def test_a_month_gone_by_dates_a_change_that_happened():
         "Should I move to Porto?",
         "My brother just moved to Porto, he loves it.",
         "We might move to Porto next year.",
-        "Our daughter got married, now they live in Porto.",
     ],
 )
 def test_a_question_someone_else_s_news_or_a_supposition_changes_nothing(said):

@@ -625,3 +625,14 @@ def test_a_note_of_a_year_gone_by_is_not_ended_by_news_of_now():
     retire = Edit("retire", 1, "", f"The person said: “{said}”", evidence=said)
     (result,) = offline_decided([retire], sentences(said), known)
     assert reason(result) == "the stored note tells of a year gone by, which no news of now ends"
+
+
+def test_a_value_whose_clause_is_about_him_her_or_them_is_not_the_persons_own():
+    said = "ya se casó with Emanuel, now they live in Cholula, they rent near the pirámide."
+    assert doubted("Home: San Miguel Canoa", "Home: Cholula", said) == (
+        "the new value's clause has someone else as its subject, and the line is the person's own"
+    )
+    # a line of theirs takes their news
+    known = stored("- Wife Nirmala works checkout at MH Tamavua")
+    news = "Nirmala leave MH finally, she start at Courts Suva in the office side."
+    assert decided(known, 1, "- Wife Nirmala works checkout at Courts Suva", news, news).sure

@@ -79,7 +79,6 @@ from memdesk.core.whose import (
     LABEL,
     doer,
     owner_before,
-    subject_of_another,
     told_of_another,
 )
 from memdesk.llm.aligned import Aligned, aligned_updates, value_kinds
@@ -771,13 +770,10 @@ def _sentences(text: str) -> int:
 
 
 def _owned(text: str, claim: Claim) -> bool:
-    """The person says the value is a third person's ("her new tesla", "now they live in
-    Cholula": ``core.whose``); a schedule's or an amount's slot names whose it is already ("his
-    pocket money" of "amount:money finn"), and "they" there is often who sets it for the person
-    ("they pay 1.35 a litre now")."""
-    if ":" in claim.slot:
-        return False
-    return owner_before(text, claim.span[0]).others or subject_of_another(text, claim.span[0]).others
+    """The person says the value is a third person's ("her new tesla", ``core.whose``); a
+    schedule's or an amount's slot names whose it is already ("his pocket money" of
+    "amount:money finn")."""
+    return ":" not in claim.slot and owner_before(text, claim.span[0]).others
 
 
 def _same_slot(stored: str, said: str) -> bool:

@@ -125,6 +125,7 @@ from memdesk.core.whose import (
     names_in_common,
     only_relation,
     reported,
+    subject_of_another,
     tells_of_another,
     without_others_titled,
     without_relatives_named,
@@ -376,6 +377,8 @@ def refusal(
         return "the message names the new value with another place than the one the edit keeps"
     if edit.text and place.owner and _held_as_own(new, fact, known, household):
         return "the person's own line holds this value already, and this line is someone else's"
+    if edit.text and at >= 0 and not place.owner and _of_another_subject(evidence.sentence, at, fact, place):
+        return "the new value's clause has someone else as its subject, and the line is the person's own"
     found = _whose(place, fact, evidence, known) or _which(edit, fact, known, place, evidence, new, household)
     if found:
         return found
@@ -393,10 +396,6 @@ def refusal(
     if _old_value_said_again(fact.text, place.span, new, evidence.replies):
         return "the person gives the stored value again in a later message, as it is"
     return ""
-
-
-def _clause_start(sentence: str, at: int) -> int:
-    return max((m.end() for m in _CLAUSE_BREAK.finditer(sentence, 0, at)), default=0)
 
 
 def _hedged_after(evidence: _Evidence) -> bool:
@@ -1061,6 +1060,13 @@ def _places(known: Sequence[Known], kind: str, household: frozenset[str]) -> lis
         for value in values_in(fact.text)
         if value.kind == kind
     ]
+
+
+def _of_another_subject(sentence: str, at: int, fact: Known, place: _Place) -> bool:
+    """The clause of the new value at ``at`` has "he", "she" or "they" as its subject and names
+    the person nowhere ("now they live in Cholula"), for a value that is who or where someone
+    is: an amount or a time may be one others set for the person ("they pay 1.35 a litre")."""
+    return _kind(fact.text, place.span) in ("", *_SELF_DESCRIBING) and subject_of_another(sentence, at).others
 
 
 def _kind(text: str, span: tuple[int, int]) -> str:
