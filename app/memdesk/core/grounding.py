@@ -126,6 +126,7 @@ _TOKEN_EDGES = "\"'“”‘’()[]<>{}.,;:!?*"
 _UNIT_AFTER = re.compile(r"\s*-?\s*([^\W\d_]+)")
 _WORD_NEXT = re.compile(r"\s+[^\W\d_]")
 # A coin worth a hundredth of its currency, after an amount: "11p", "90 cents", "50 centavos".
+_SCALE_AFTER = re.compile(r"\s?(?i:(hundred|thousand|million|billion))\b")
 _HUNDREDTH = re.compile(r"\s?(?i:p|pence|c|cents?|ct|centavos?|centimes?|céntimos?|kopecks?)\b")
 _WORDS = re.compile(r"[^\W\d_]+")
 # A word of two letters or more whose first is not a-z: a capital, or a letter beyond ASCII
@@ -275,6 +276,8 @@ _ORDINAL_WORDS = {
     )
 }
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
+# A fraction after a whole number said in words: "and a half", "and three quarters".
+_FRACTION_AFTER = re.compile(r"and (?P<count>a|an|one|three) (?P<part>half|quarters?)\b")
 _AMOUNT_WORDS = {"dozen": 12, "couple": 2, "pair": 2, "half": 0.5, "twice": 2, "once": 1, "both": 2}
 
 # Words that open sentences and headings; capitalised there, they are not names.
@@ -451,6 +454,11 @@ class Sources:
                     self.quantities |= {(unit[0], value * unit[1]) for value in values}
                 else:
                     self.bare_numbers |= values
+                scale = _SCALE_AFTER.match(text, match.end())
+                if scale:  # "10 thousand a week" is 10,000; "1.5 million"
+                    scaled = {value * _SCALES[scale.group(1).lower()] for value in values}
+                    self.numbers |= scaled
+                    self.bare_numbers |= scaled
                 if _HUNDREDTH.match(text, match.end()):  # "11p" is £0.11
                     self.numbers |= {round(value / 100, 2) for value in values}
                 if _ORDINAL_DAY.fullmatch(match.group()):
@@ -490,6 +498,11 @@ class Sources:
                 self.bare_numbers.add(grouped)
             if following in _SCALES:
                 value *= _SCALES[following]
+            fraction = _FRACTION_AFTER.match(" ".join(words[index + 1 : index + 5]))
+            if fraction and word in _NUMBER_WORDS:  # "two and three quarters" is 2.75
+                whole = value + _fraction(fraction)
+                self.numbers.add(whole)
+                self.bare_numbers.add(whole)
             self.numbers.add(value)
             unit = _UNITS.get(_singular(following)) if following else None
             if unit:
@@ -810,6 +823,13 @@ def _number_group(words: list[str], index: int) -> tuple[int, int] | None:
     if value >= 20 and value % 10 == 0 and units is not None and 0 < units < 10:
         return value + units, 2
     return value, 1
+
+
+def _fraction(found: re.Match[str]) -> float:
+    """The fraction ``_FRACTION_AFTER`` found: a half, a quarter or three quarters."""
+    if found.group("part") == "half":
+        return 0.5
+    return 0.75 if found.group("count") == "three" else 0.25
 
 
 def _said_in_two_groups(words: list[str], index: int) -> tuple[float, ...]:
