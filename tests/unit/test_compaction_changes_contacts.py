@@ -142,3 +142,16 @@ def test_a_friend_the_store_does_not_name_keeps_their_new_number_and_an_initiali
     assert proposed(stored, said)[0] == {}
     changed, _added = proposed(stored, "Please note my new mail ID ruth.okafor@example.org for all letters.")
     assert changed == {"E-mail: r.okafor@example.net": "E-mail: ruth.okafor@example.org"}
+
+
+def test_a_contact_list_line_is_of_the_name_it_opens_with_not_of_whose_relative_they_are():
+    contacts = [
+        "Lali, Gocha's wife (label printing) — +995 577 12 34 57",
+        "Gocha (cork and bottle supplier, Telavi) — +995 577 12 34 56",
+    ]
+    changed, _added = proposed(contacts, "Gocha call me from new number, old one is broken. new is 551 20 77 84.")
+    assert changed == {
+        "Gocha (cork and bottle supplier, Telavi) — +995 577 12 34 56": (
+            "Gocha (cork and bottle supplier, Telavi) — 551 20 77 84"
+        )
+    }

@@ -636,3 +636,12 @@ def test_a_value_whose_clause_is_about_him_her_or_them_is_not_the_persons_own():
     known = stored("- Wife Nirmala works checkout at MH Tamavua")
     news = "Nirmala leave MH finally, she start at Courts Suva in the office side."
     assert decided(known, 1, "- Wife Nirmala works checkout at Courts Suva", news, news).sure
+
+
+def test_the_stored_value_named_shorter_is_no_new_value():
+    said = "today I was in Telavi by Dr. Nana, she change dose, now I drink 20 mg."
+    assert doubted(
+        "- Checks pressure at Telavi polyclinic with Dr. Nana Gelashvili",
+        "- Checks pressure at Telavi polyclinic with Dr. Nana",
+        said,
+    ) == "the person names the stored value in fewer of its words, not a new one"

@@ -203,6 +203,7 @@ def own(describing: str) -> frozenset[str]:
         ("Partner Yusuf", {"partner", "yusuf"}),
         ("Dev drives", {"dev"}),
         ("My best pal Awa", {"pal", "awa"}),
+        ("Sister Thandeka's Postbank account", {"sister", "thandeka"}),  # Postbank names no one
     ],
 )
 def test_a_stored_line_is_someone_elses_by_its_opening_words(describing, owner):

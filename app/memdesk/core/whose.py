@@ -185,6 +185,7 @@ _RELATION = re.compile(rf"(?i:\b(?:{FAMILY_WORDS}|{_ACQUAINTANCES}|pal)\b)")
 # whose "'s" is no one's.
 _OWNERS = re.compile(r"\b([A-Za-z][\w-]*?)(?:['’]s\b|(?<=s)['’](?=\s))")
 _NOT_OWNERS = frozenset({"it", "that", "what", "there", "here", "let", "who"})
+_AFTER_POSSESSIVE = re.compile(r"['’]s\s+$")  # right after "X's "
 _FOR_NAME = re.compile(r"\bfor\s+([A-Z][\w-]+)")  # "Old number for Kwame"
 _CAPITALISED = re.compile(r"\b[A-Z][a-z][\w-]*")
 _TOKEN = re.compile(r"[^\W\d_][\w'’-]*|\d+[a-z]*")  # a word in any alphabet ("Zoë"), a number ("2nd")
@@ -423,7 +424,13 @@ def line_owner(describing: str, people: frozenset[str], form: Callable[[str], st
     words |= {form(m.group(1).lower()) for m in _FOR_NAME.finditer(describing)}
     words |= {form(word.lower()) for word in _TOKEN.findall(describing) if word.lower() in people}
     if words:
-        words |= {form(name.lower()) for name in _CAPITALISED.findall(describing)}
+        # the names given beside them, not a name of what a possessive says is theirs
+        # ("Sister Thandeka's Postbank account" is Thandeka's, and Postbank names no one)
+        words |= {
+            form(name.group().lower())
+            for name in _CAPITALISED.finditer(describing)
+            if not _AFTER_POSSESSIVE.search(describing, 0, name.start())
+        }
     return frozenset(words - {"my", "our", "own"})
 
 

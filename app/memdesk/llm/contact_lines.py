@@ -30,8 +30,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from memdesk.core.values import ADDRESS, EMAIL, PHONE, Value, end_named, values_in
-from memdesk.core.whose import LABEL, NO_NAME, named_in, nearest, says_own, told_of_another
+from memdesk.core.whose import LABEL, NO_NAME, RELATIVE_WORDS, named_in, nearest, says_own, told_of_another
 
+# A line opening with a name, then who they are in brackets or after a comma: "Gocha (cork and
+# bottle supplier, Telavi) — +995 …", "Lali, Gocha's wife — …".
+_NAME_OPENS = re.compile(r"\s*(?:[-*•]\s*)?([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s*(?:\(|,\s)")
+_RELATIVE = re.compile(rf"(?i:\b(?:{RELATIVE_WORDS})s?\b)")
 CONTACT_SLOTS = frozenset({"phone_number", "email", "address"})  # the slot rules' names for them
 CONTACT_KINDS = frozenset({PHONE, EMAIL, ADDRESS})  # the value reader's
 # The kinds of line a person keeps of one contact, each with the words that name it.
@@ -170,6 +174,13 @@ def _owner(line: str, start: int) -> frozenset[str]:
     relative, a friend or a name's possessive (``_someone_elses``)."""
     before = _unpossessed(line[:start])
     label = LABEL.match(before)
+    opening = None if label else _NAME_OPENS.match(before)
+    # a contact list's line, of the name it opens with before saying who they are: "Lali,
+    # Gocha's wife (label printing) — …" is Lali's, not Gocha's (a relative opening it is read
+    # with the names after it: "Dad (Brendan) — …")
+    name = opening.group(1) if opening else ""
+    if _names(name) and not _contact_words(name) and not _RELATIVE.search(name):
+        return _names(name)
     if (label and not _contact_words(label.group(1))) or _someone_elses(before):
         return _names(_PLACE_NAMED.sub(" ", before))
     return frozenset()

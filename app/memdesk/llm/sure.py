@@ -334,6 +334,8 @@ def refusal(
     if _reported(evidence.sentence, at):
         return "the sentence tells what someone else said or heard, not what the person says"
     old_value = fact.text[place.span[0] : place.span[1]]
+    if edit.text and _said_shorter(new, old_value):
+        return "the person names the stored value in fewer of its words, not a new one"
     if edit.text and _DIGIT.match(new.strip()) and not _DIGIT.search(old_value):
         return "a number in place of a value written in words"
     if edit.text and _NUMBER_ALONE.fullmatch(old_value.strip()) and not _DIGIT.search(new):
@@ -1060,6 +1062,14 @@ def _places(known: Sequence[Known], kind: str, household: frozenset[str]) -> lis
         for value in values_in(fact.text)
         if value.kind == kind
     ]
+
+
+def _said_shorter(new: str, old_value: str) -> bool:
+    """Every word of the new value is one of the stored value's, which has more: the same
+    value named shorter ("Dr. Nana" of "Dr. Nana Gelashvili")."""
+    said = [word.lower() for word in _WORD.findall(new)]
+    stored = [word.lower() for word in _WORD.findall(old_value)]
+    return bool(said) and len(said) < len(stored) and set(said) <= set(stored)
 
 
 def _of_another_subject(sentence: str, at: int, fact: Known, place: _Place) -> bool:
