@@ -149,7 +149,8 @@ def test_a_contact_list_line_is_of_the_name_it_opens_with_not_of_whose_relative_
         "Lali, Gocha's wife (label printing) — +995 577 12 34 57",
         "Gocha (cork and bottle supplier, Telavi) — +995 577 12 34 56",
     ]
-    changed, _added = proposed(contacts, "Gocha call me from new number, old one is broken. new is 551 20 77 84.")
+    said = "Gocha call me from new number, old one is broken. new is 551 20 77 84."
+    changed, _added = proposed(contacts, said)
     assert changed == {
         "Gocha (cork and bottle supplier, Telavi) — +995 577 12 34 56": (
             "Gocha (cork and bottle supplier, Telavi) — 551 20 77 84"

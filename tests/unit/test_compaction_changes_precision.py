@@ -177,7 +177,8 @@ def test_a_correction_rewrites_only_its_sentence_of_a_line():
 
 def test_a_detail_that_ended_never_removes_the_labelled_note_it_closes():
     reminder = "Weekly reminder: Thursday 16:00 pay the crew (3 rapaces) in cash"
-    (edit,) = changes(edits([reminder], "so no more cash, everything with transfer for the papers.", where="app"))
+    said = "so no more cash, everything with transfer for the papers."
+    (edit,) = changes(edits([reminder], said, where="app"))
     assert edit.action == "retire" and edit.text.startswith(reminder + " (until")
     # a value the label opens with is the note's own, and still ends it whole
     (cat,) = changes(edits(["Our cat: Miso"], "Miso passed away last night."))

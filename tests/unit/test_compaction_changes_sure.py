@@ -640,8 +640,11 @@ def test_a_value_whose_clause_is_about_him_her_or_them_is_not_the_persons_own():
 
 def test_the_stored_value_named_shorter_is_no_new_value():
     said = "today I was in Telavi by Dr. Nana, she change dose, now I drink 20 mg."
-    assert doubted(
-        "- Checks pressure at Telavi polyclinic with Dr. Nana Gelashvili",
-        "- Checks pressure at Telavi polyclinic with Dr. Nana",
-        said,
-    ) == "the person names the stored value in fewer of its words, not a new one"
+    assert (
+        doubted(
+            "- Checks pressure at Telavi polyclinic with Dr. Nana Gelashvili",
+            "- Checks pressure at Telavi polyclinic with Dr. Nana",
+            said,
+        )
+        == "the person names the stored value in fewer of its words, not a new one"
+    )

@@ -286,7 +286,8 @@ def test_numbers_in_words_and_other_units_count():
 
 
 def test_a_scale_after_digits_and_a_fraction_after_words_are_the_numbers_said():
-    said = Sources([("box hand is 10 thousand a week now, and the right eye is two and three quarters", AT)], TODAY)
+    told = "box hand is 10 thousand a week now, and the right eye is two and three quarters"
+    said = Sources([(told, AT)], TODAY)
 
     assert check("Throws 10,000 a week; right eye -2.75", said) == []
     assert marked("Throws 1,000 a week; right eye -2.5", said) == ["1,000", "2.5"]
