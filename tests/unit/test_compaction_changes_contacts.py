@@ -156,3 +156,16 @@ def test_a_contact_list_line_is_of_the_name_it_opens_with_not_of_whose_relative_
             "Gocha (cork and bottle supplier, Telavi) — 551 20 77 84"
         )
     }
+
+
+def test_a_contacts_new_number_said_after_their_name_goes_to_their_line():
+    contacts = ["Uche Nnewi (brake pad and clutch supplier) – 0803 412 7789", "Mobile: 07700 900 410"]
+    changed, _added = proposed(contacts, "Abeg Uche Nnewi don change him line. New number na 0906 551 2040.")
+    assert changed == {
+        "Uche Nnewi (brake pad and clutch supplier) – 0803 412 7789": (
+            "Uche Nnewi (brake pad and clutch supplier) – 0906 551 2040"
+        )
+    }
+    # the person's own sentence keeps the number theirs, whoever the message names
+    changed, _added = proposed(contacts, "I told Uche Nnewi my new number is 07700 900 744.")
+    assert changed == {"Mobile: 07700 900 410": "Mobile: 07700 900 744"}

@@ -108,6 +108,10 @@ def line_fits(line: str, span: tuple[int, int], saying: Saying, lines: Sequence[
     theirs = _said_of_another(saying, _people(tuple(lines))) or told_of_another(
         saying.sentence, saying.message, lines, LINE_WORDS
     )
+    # a sentence with no word of the person's own, in a message naming whose a stored line of
+    # the kind is: their news ("Abeg Uche Nnewi don change him line. … New number na 0906 …")
+    named = _owner_named(line, span, _words(saying.message) - kept_words, lines)
+    theirs = theirs or (not says_own(saying.sentence) and named)
     if theirs != bool(owner):
         return NOT_IT
     if owner and not owner & (_words(saying.message) - kept_words):
@@ -136,6 +140,13 @@ def line_fits(line: str, span: tuple[int, int], saying: Saying, lines: Sequence[
     if rivals:
         return NOT_IT
     return NAMED if owner else ONLY_ONE
+
+
+def _owner_named(line: str, span: tuple[int, int], said: frozenset[str], lines: Sequence[str]) -> bool:
+    """The words ``said`` (of the message, but those it names as unchanged) name whose a stored
+    contact of the kind at ``span`` is."""
+    kind = _kind_at(line, span)
+    return any(_owner(other, value.span[0]) & said for other in lines for value in _contacts(other, kind))
 
 
 def _kind_at(line: str, span: tuple[int, int]) -> str:
