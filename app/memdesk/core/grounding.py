@@ -125,8 +125,9 @@ _WEEKDAY = re.compile(WEEKDAY_NAMES)
 _TOKEN_EDGES = "\"'“”‘’()[]<>{}.,;:!?*"
 _UNIT_AFTER = re.compile(r"\s*-?\s*([^\W\d_]+)")
 _WORD_NEXT = re.compile(r"\s+[^\W\d_]")
-# A coin worth a hundredth of its currency, after an amount: "11p", "90 cents", "50 centavos".
+# A scale after an amount in digits: "10 thousand", "1.5 million".
 _SCALE_AFTER = re.compile(r"\s?(?i:(hundred|thousand|million|billion))\b")
+# A coin worth a hundredth of its currency, after an amount: "11p", "90 cents", "50 centavos".
 _HUNDREDTH = re.compile(r"\s?(?i:p|pence|c|cents?|ct|centavos?|centimes?|céntimos?|kopecks?)\b")
 _WORDS = re.compile(r"[^\W\d_]+")
 # A word of two letters or more whose first is not a-z: a capital, or a letter beyond ASCII

@@ -74,13 +74,7 @@ from memdesk.core.values import (
     values_in,
     with_end_said,
 )
-from memdesk.core.whose import (
-    HOUSEHOLD_LABELS,
-    LABEL,
-    doer,
-    owner_before,
-    told_of_another,
-)
+from memdesk.core.whose import HOUSEHOLD_LABELS, LABEL, doer, owner_before, told_of_another
 from memdesk.llm.aligned import Aligned, aligned_updates, value_kinds
 from memdesk.llm.contact_lines import CONTACT_SLOTS, LINE_WORDS, Saying, line_fits
 from memdesk.llm.ended import ended_names

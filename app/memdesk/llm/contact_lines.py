@@ -108,13 +108,13 @@ def line_fits(line: str, span: tuple[int, int], saying: Saying, lines: Sequence[
     theirs = _said_of_another(saying, _people(tuple(lines))) or told_of_another(
         saying.sentence, saying.message, lines, LINE_WORDS
     )
+    said = _words(saying.message) - kept_words
     # a sentence with no word of the person's own, in a message naming whose a stored line of
     # the kind is: their news ("Abeg Uche Nnewi don change him line. … New number na 0906 …")
-    named = _owner_named(line, span, _words(saying.message) - kept_words, lines)
-    theirs = theirs or (not says_own(saying.sentence) and named)
+    theirs = theirs or (not says_own(saying.sentence) and _owner_named(line, span, said, lines))
     if theirs != bool(owner):
         return NOT_IT
-    if owner and not owner & (_words(saying.message) - kept_words):
+    if owner and not owner & said:
         return NOT_IT  # someone else's line, of someone the message does not name
     kinds = _kinds(_head(line, span[0]))
     if kinds & kept_kinds or (not owner and _ALL_MINE in kept_kinds):

@@ -150,12 +150,12 @@ _LEAD_IN = re.compile(
 # A thing of the person's as a clause's subject ("my celular is now…"); not a relative or a
 # friend, whose news is theirs.
 _OWN_THING = re.compile(rf"(?i:my|our)\s+(?!(?i:{RELATIVE_WORDS})s?\b)[^\W\d_]")
-# A condition governs the clause after it ("if they offer it, I'm moving to Leeds"); a wish or
-# a thought ("I just want to share, …") is about its own clause.
 # Words that may open a condition's clause before it ("ok so if…", "and then if…"); more are a
 # clause of their own that the condition belongs to.
 _LEAD_WORDS = 2
 _CLAUSE_OPENING = re.compile(r"[,;–—]\s|\s-\s|\s(?i:so|but|then)\s")
+# A condition governs the clause after it ("if they offer it, I'm moving to Leeds"); a wish or
+# a thought ("I just want to share, …") is about its own clause.
 _CONDITION = re.compile(r"(?i:\b(?:if|unless|whether|in\s+case|suppos(?:e|ing))\b)")
 # "now" of the moment it is said: not "now that" (a reason) nor "two weeks from now"
 _NOW = re.compile(r"(?i:(?<!from\s)\bnow\b(?!\s+that\b))")
