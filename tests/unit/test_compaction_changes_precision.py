@@ -183,3 +183,45 @@ def test_a_detail_that_ended_never_removes_the_labelled_note_it_closes():
     # a value the label opens with is the note's own, and still ends it whole
     (cat,) = changes(edits(["Our cat: Miso"], "Miso passed away last night."))
     assert (cat.action, cat.text, cat.sure) == ("retire", "", True)
+
+
+def test_a_value_in_a_story_of_one_occasion_is_not_the_usual_one():
+    route = "Usual route to Maseru: Mokhotlong – Butha-Buthe – Maseru on the A1, about 5 hours by taxi."
+    story = "This week the taxi went round by Thaba-Tseka, rockfalls at the pass. Eish 8 hours, my back!"
+    assert changes(edits([route], story, where="app")) == []
+    # the same number said as the trip's length now is its new value
+    (edit,) = changes(edits([route], "They widened the A1, the taxi is only 4 hours now."))
+    assert "about 4 hours by taxi" in edit.text
+
+
+def test_a_thing_talked_about_is_no_value_of_the_person_s():
+    friend = "Evans the coal is an old friend; they argue about football, he supports Porthmadog FC."
+    said = "So no more Evans the coal, we used to have a good argument about the football every three weeks."
+    assert changes(edits([friend], said, where="entry")) == []
+    (edit,) = changes(edits(["- Plays football on Sundays"], "I stopped playing football, my knee is done."))
+    assert edit.action == "retire"
+
+
+def test_an_amount_said_right_after_another_thing_s_name_is_that_thing_s():
+    line = "Blood pressure: takes Lisinopril 10 mg every morning; measures in the evening."
+    said = "the Lisinopril made me cough all night, now I take Amlodipine 5 mg, also in the morning."
+    assert [edit.text for edit in changes(edits([line], said, where="app"))] != [
+        line.replace("10 mg", "5 mg")
+    ]
+    # the same thing's new amount is its new dose
+    (edit,) = changes(edits([line], "the doctor bumped my Lisinopril to 20 mg now.", where="app"))
+    assert "Lisinopril 20 mg" in edit.text
+
+
+def test_a_new_number_is_not_written_beside_the_old_person_when_another_is_named():
+    vet = "Vet for the dog: Dr. Halász Péter, Kalocsa, +36 78 462 115"
+    said = (
+        "Doctor Halász went to pension. The new vet is Doctor Kovács Anna in Foktő. "
+        "Number is +36 30 998 4410."
+    )
+    assert all(
+        "Halász Péter, Kalocsa, +36 30" not in edit.text for edit in changes(edits([vet], said, where="app"))
+    )
+    # with the same vet named, the new number is theirs
+    (edit,) = changes(edits([vet], "Dr. Halász has a new number now: +36 30 998 4410.", where="app"))
+    assert edit.text.endswith("+36 30 998 4410")

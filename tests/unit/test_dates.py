@@ -4,7 +4,7 @@ from datetime import date, datetime
 
 import pytest
 
-from memdesk.core.dates import annotate, names_now, resolve
+from memdesk.core.dates import annotate, names_now, resolve, tells_of_an_occasion
 
 MONDAY = datetime(2023, 5, 8, 13, 56)  # the message's time
 
@@ -90,3 +90,18 @@ def test_what_places_a_statement_at_the_moment_it_is_said(text, now):
 
 def test_the_moment_of_speaking_onwards_gets_no_date_of_its_own():
     assert annotate("From now on I cycle.", date(2026, 3, 1)) == "From now on I cycle."
+
+
+@pytest.mark.parametrize(
+    ("text", "occasion"),
+    [
+        ("This week the taxi went round by Thaba-Tseka. Eish 8 hours", True),
+        ("yesterday the ferry was 40 minutes late", True),
+        ("last night we played till 2", True),
+        ("as of today the ferry is at 7:10", False),  # an onset, not an occasion
+        ("next week the rota changes", False),  # still to come
+        ("the pickup is 3:30 this term", False),
+    ],
+)
+def test_a_day_or_week_gone_by_tells_of_an_occasion(text: str, occasion: bool) -> None:
+    assert tells_of_an_occasion(text) is occasion

@@ -293,6 +293,13 @@ def test_a_scale_after_digits_and_a_fraction_after_words_are_the_numbers_said():
     assert marked("Throws 1,000 a week; right eye -2.5", said) == ["1,000", "2.5"]
 
 
+def test_a_scale_after_an_article_is_one_of_it():
+    said = Sources([("yeah make it a thousand flat for the four hours", AT)], TODAY)
+
+    assert check("Private party: $1,000 for four hours", said) == []
+    assert marked("Private party: $2,000 for four hours", said) == ["$2,000"]
+
+
 def test_a_unit_shortened_weekdays_and_numbers_in_other_languages_are_what_was_said():
     said = Sources(
         [

@@ -183,6 +183,22 @@ def names_now(text: str) -> bool:
     return False
 
 
+def tells_of_an_occasion(text: str) -> bool:
+    """Whether ``text`` names a day or a week gone by or under way as when something happened
+    ("yesterday", "this week", "last night"), not as an onset ("as of today", "from this
+    week"): a story of one occasion, whose values are of that occasion."""
+    for match in _READ.finditer(text):
+        named = _resolve(match, _SPOKEN)
+        if (
+            named is not None
+            and named.span in ("day", "week", "weekend")
+            and named.start <= _SPOKEN
+            and not _ONSET.search(text, 0, match.start())
+        ):
+            return True
+    return False
+
+
 def _after(span: Resolved) -> date:
     """The first day past ``span``."""
     if span.span == "month":

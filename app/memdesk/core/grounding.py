@@ -488,9 +488,11 @@ class Sources:
         words = _WORDS.findall(text.lower())
         for index, word in enumerate(words):
             value = _NUMBER_WORDS.get(word, _ORDINAL_WORDS.get(word, _AMOUNT_WORDS.get(word)))
+            following = words[index + 1] if index + 1 < len(words) else ""
+            if value is None and word in ("a", "an") and following in _SCALES:
+                value = 1  # "a thousand flat" is 1,000
             if value is None:
                 continue
-            following = words[index + 1] if index + 1 < len(words) else ""
             if word in _NUMBER_WORDS and following in _NUMBER_WORDS and _NUMBER_WORDS[following] < 10:
                 value += _NUMBER_WORDS[following]  # "twenty five"
             # "three ten a month", "nineteen ninety-nine"; "two-fifty a punnet"

@@ -525,6 +525,8 @@ LEXICON: dict[str, tuple[str, ...]] = {
     ),
 }
 _LEXICON_WORDS = {word: slot for slot, words in LEXICON.items() for word in words}
+# A thing named as what something is about: a topic, not a value of the person's ("he talks about cricket").
+_TOPIC = _Lazy(r"(?i:\babout\s+(?:the\s+)?$)")
 _LEXICON_RE = _Lazy(
     r"(?i:\b(?:"
     + "|".join(sorted((re.escape(w) for w in _LEXICON_WORDS), key=len, reverse=True))
@@ -1670,6 +1672,8 @@ def _line_claims(text: str, start: int, end: int) -> list[Claim]:
                     found.append(_claim(text, kind, value_at, start + value_end, past))
     for match in _LEXICON_RE.finditer(segment) if tried.lexicon else ():
         slot = _lexicon_slot(match.group(0))
+        if _TOPIC.search(segment, 0, match.start()):
+            continue  # "we argue about football": what is talked of, not what the person does or has
         if slot and not of_value(text, start + match.start()).others:
             found.append(_claim(text, slot, start + match.start(), start + match.end(), None))
     named = (_schedule_claims(text, start, end) if tried.schedule else []) + (

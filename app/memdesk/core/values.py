@@ -157,7 +157,7 @@ _SHAPES = re.compile(
         |\b{_UNIT_NUMBER}(?:{_AFTER_UNIT})\b\.?\s+(?:No\.?\s*)?{_STREET_NUMBER}\b)
     |(?P<date>{_DATE})
     |(?P<quantity>\b{_NUMBER}\s?(?i:{_UNIT})(?!\w))
-    |(?P<titled>\b(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?[ ]+{_NAME_WORD}(?:[ ]{_NAME_WORD})*)
+    |(?P<titled>\b(?:Dr|Doctor|Mr|Mrs|Ms|Mx|Prof|Professor)\.?[ ]+{_NAME_WORD}(?:[ ]{_NAME_WORD})*)
     |(?P<ordinal>\b\d+(?i:st|nd|rd|th)\s+[^\W\d_]+)
     |(?P<counted>(?<![\w.,£$€₹¥+/'’-]){_NUMBER}\s+(?!(?i:{_NOT_COUNTED})\b)[^\W\d_]{{2,}}\b(?!['’]))
     |(?P<number>(?<![\w.,£$€₹¥+/'’-]){_NUMBER}(?![\w%:/-]|[.,]\d))

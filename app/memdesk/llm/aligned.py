@@ -30,9 +30,9 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from memdesk.core.dates import WEEKDAYS, names_now
+from memdesk.core.dates import WEEKDAYS, names_now, tells_of_an_occasion
 from memdesk.core.search_text import STOPWORDS
-from memdesk.core.slots import NOW_SAID, claims_in, for_once, mood_at, placed_later, stem
+from memdesk.core.slots import NOW_SAID, claims_in, for_once, mood_at, placed_later, says_change, stem
 from memdesk.core.values import (
     ADDRESS,
     CLAUSE_BREAK,
@@ -91,6 +91,7 @@ _LABEL = re.compile(r"\s*(?:[-*•]\s+)?([^:\n]{1,30}):")
 _FIRST_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _NAMED = re.compile(r"\b([A-Z][a-z]+) ([A-Z0-9][\w-]*)")  # "Tower D", "Block 4"
 _NEXT_WORD = re.compile(r"\s+([^\W\d_][\w'’-]*)")  # the word that describes a value: "10 min walk"
+_LAST_WORD = re.compile(r"([^\W\d_][\w'’-]*)\s+$")  # the word a value is said right after: "Amlodipine 5 mg"
 # What a value is for: "for left knee", "for my back" (a few words; "for now" says when).
 _PURPOSE = re.compile(
     r"(?i:\bfor\s+(?!now\b|good\b|the\s+(?:moment|time)\b|a\s+while\b)((?:[^\W\d_][\w'’-]*\s*){1,3}))"
@@ -200,6 +201,8 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
             )
             if target is None:
                 continue
+            if not _change_told(sentence, scopes, target, kind, value, saying, known, texts, theirs):
+                continue
             fact, old = target
             companion = fact, end
             if old.key == value.key:
@@ -209,6 +212,10 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
                 continue  # "pickup's 4:45" is no new time for "Daily stand-up 9:15"
             if _described_otherwise(current, old.span, sentence.text, value.span):
                 continue  # "40 min driving" is not a new time for "10 min walk"
+            if _measured(kind) and _of_another_name(current, old.span, sentence.text, value.span):
+                continue  # "now I take Amlodipine 5 mg" is no new dose of "Lisinopril 10 mg"
+            if kind != TITLED and _another_person_named(current, message, old_people):
+                continue  # "the new vet is Doctor Kovács … Number is …": the line's person changed too
             if _for_another_purpose(current, sentence.text):
                 continue  # "Mai take 1000 mg, for back" is not "glucosamine 500 mg … for left knee"
             if _renamed(current, sentence.text, value.span):
@@ -244,6 +251,31 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
         for number, text in texts.items()
         if not _says_the_same(text, by_number[number].text)
     ]
+
+
+def _change_told(
+    sentence: Said,
+    scopes: list[str],
+    target: tuple[Known, Value],
+    kind: str,
+    value: Value,
+    saying: Saying,
+    known: Sequence[Known],
+    texts: dict[int, str],
+    theirs: bool,
+) -> bool:
+    """A value whose fact only the sentence's message or the message before names, in a message
+    that tells of one day or week gone by, is of that occasion ("this week the taxi went round by
+    Thaba-Tseka … Eish 8 hours" is no new length of the usual trip), unless those words tell of a
+    change ("yesterday the doc upped my amlodipine" … "10mg")."""
+    if NOW_SAID.search(sentence.text) or says_change(sentence.text):
+        return True
+    if len(scopes) == 1 or not tells_of_an_occasion(scopes[1]):
+        return True  # looked for in its sentence only, or no story of one day
+    for reach in range(1, len(scopes) + 1):
+        if _target(kind, value, saying, scopes[:reach], known, texts, theirs, sentence.at.year) == target:
+            return reach == 1 or says_change(" ".join(scopes[:reach]))
+    return True
 
 
 def _says_the_same(text: str, stored: str) -> bool:
@@ -364,6 +396,31 @@ def _described_otherwise(stored: str, old: tuple[int, int], said: str, new: tupl
     if any(word in STOPWORDS for word in words):
         return False
     return stem(words[0]) not in _stems(said) and stem(words[1]) not in _stems(stored)
+
+
+def _of_another_name(stored: str, old: tuple[int, int], said: str, new: tuple[int, int]) -> bool:
+    """The word right before the new amount names a thing the stored fact does not, where the
+    fact names its own thing right before the old one: the amount is that other thing's ("now I
+    take Amlodipine 5 mg" of "takes Lisinopril 10 mg")."""
+    before_new, before_old = _LAST_WORD.search(said, 0, new[0]), _LAST_WORD.search(stored, 0, old[0])
+    if before_new is None or before_old is None:
+        return False
+    # "it's", "doc's": the word before its ending
+    words = [re.split(r"['’]", match.group(1).lower())[0] for match in (before_new, before_old)]
+    if any(word in STOPWORDS or len(word) < _MIN_ANCHOR for word in words):
+        return False
+    return stem(words[0]) not in _stems(stored)
+
+
+def _another_person_named(stored: str, message: list[Value], old_people: set[tuple[str, str]]) -> bool:
+    """The stored fact names a person with a title, and the message names another whom no stored
+    fact names: who the fact is about changed, which a new number or address alone does not
+    write."""
+    if not any(v.kind == TITLED for v in _values(stored)):
+        return False
+    # a name's key is one of its words, and names are written in either order ("Dr. Halász Péter")
+    words = set(_WORD.findall(stored.lower()))
+    return any(v.kind == TITLED and v.key not in words and (v.kind, v.key) not in old_people for v in message)
 
 
 def _for_another_purpose(stored: str, said: str) -> bool:

@@ -49,6 +49,7 @@ _SINGLE_QUOTES = "'’‘`"
 _DOUBLE_QUOTES = '"“”«»'
 _WORD = re.compile(r"[^\W_]{4,}|\d+")  # a word that carries a fact ("cashews", "40")
 _PLAIN_WORD = re.compile(r"\w+")
+_ORDINAL_END = "(?:st|nd|rd|th)?"
 # Who someone else's relative is, between them and the name they go by ("my niece's husband Kalisi").
 _KIN_WORD = rf"(?i:{RELATIVE_WORDS}|{'|'.join(PERSON_WORDS)})"
 _SLOT_NAME_LETTERS = 4  # a slot's name that a word may hold in a form of its own ("diet", "dietary")
@@ -293,7 +294,9 @@ def _reading_point(text: str, start: int, end: int, before: str, after: str) -> 
     new = [word for word in _WORD.findall(after) if word.lower() not in old]
     for words in (new, _WORD.findall(before)):
         for word in words:
-            match = re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text[start:end], re.IGNORECASE)
+            # a day may be said as an ordinal: "16 June" is said as "the 16th"
+            ordinal = _ORDINAL_END if word.isdigit() else ""
+            match = re.search(rf"(?<!\w){re.escape(word)}{ordinal}(?!\w)", text[start:end], re.IGNORECASE)
             if match:
                 return start + match.start()
     return end
@@ -477,7 +480,8 @@ def _writes_their_name(before: str, after: str, text: str, end: int) -> bool:
         stop += 1
     return any(
         name.lower() not in NO_NAME
-        and re.match(rf"(?:['’]s\s+{_KIN_WORD}\s+|\s+){re.escape(name)}(?!\w)", text[end:])
+        # a name texted in lower case is the same name: "his nephew tyler doin cook+mech now"
+        and re.match(rf"(?:['’]s\s+{_KIN_WORD}\s+|\s+)(?i:{re.escape(name)})(?!\w)", text[end:])
         for name in CAPITALISED.findall(after[start:stop])
     )
 

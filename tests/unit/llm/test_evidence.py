@@ -61,6 +61,14 @@ def update(text: str, evidence: str) -> Edit:
          "Bakery staff: Losa (mornings) and Pita (deliveries).",
          "Bakery staff: Losa (mornings) and Kalisi (deliveries).",
          "Now my niece's husband Kalisi does the deliveries, he started yesterday"),
+        # …named in lower case, as a texter writes names
+        ("marv quit. gone to fort mac. his nephew tyler doin cook+mech now",
+         "Crew: Rick (cat operator), Marv (cook/mechanic)",
+         "Crew: Rick (cat operator), Tyler (cook/mechanic)",
+         "his nephew tyler doin cook+mech now"),
+        # a new day said as an ordinal, and the old one then told as someone else's
+        ("no. its the 16th. 14th is her mum's birthday", "Our wedding anniversary is 14 June",
+         "Our wedding anniversary is 16 June", "its the 16th. 14th is her mum's birthday."),
         # a modal that ends something from now, with nothing later in its clause
         ("I will no longer be needing the parking space, sold the car", "Parking: bay 4 at Elm Court",
          "Parking: none", "I will no longer be needing the parking space"),
