@@ -208,8 +208,10 @@ def test_an_amount_said_right_after_another_thing_s_name_is_that_thing_s():
     assert [edit.text for edit in changes(edits([line], said, where="app"))] != [
         line.replace("10 mg", "5 mg")
     ]
-    # the same thing's new amount is its new dose
+    # the same thing's new amount is its new dose, whatever word comes right before it
     (edit,) = changes(edits([line], "the doctor bumped my Lisinopril to 20 mg now.", where="app"))
+    assert "Lisinopril 20 mg" in edit.text
+    (edit,) = changes(edits([line], "she change dose, now I drink 20 mg, still in morning", where="app"))
     assert "Lisinopril 20 mg" in edit.text
 
 

@@ -399,11 +399,12 @@ def _described_otherwise(stored: str, old: tuple[int, int], said: str, new: tupl
 
 
 def _of_another_name(stored: str, old: tuple[int, int], said: str, new: tuple[int, int]) -> bool:
-    """The word right before the new amount names a thing the stored fact does not, where the
+    """The word right before the new amount is a name the stored fact does not hold, where the
     fact names its own thing right before the old one: the amount is that other thing's ("now I
-    take Amlodipine 5 mg" of "takes Lisinopril 10 mg")."""
+    take Amlodipine 5 mg" of "takes Lisinopril 10 mg"; not "metformin become 850 mg", "one pill
+    1000 mg")."""
     before_new, before_old = _LAST_WORD.search(said, 0, new[0]), _LAST_WORD.search(stored, 0, old[0])
-    if before_new is None or before_old is None:
+    if before_new is None or before_old is None or not before_new.group(1)[0].isupper():
         return False
     # "it's", "doc's": the word before its ending
     words = [re.split(r"['’]", match.group(1).lower())[0] for match in (before_new, before_old)]
