@@ -640,3 +640,11 @@ def test_a_number_the_person_takes_back_is_not_written():
     stored = ["- Mobile: 07700 900412 (Econet)", "- Does not eat pork"]
     said = "The new number is 07700 900578 — no, forgive me, my eyes — it is 07700 900587. Still Econet."
     assert sure(edits(stored, said)) == [(1, "- Mobile: 07700 900587 (Econet)")]
+
+
+def test_a_thing_said_owning_its_new_value_names_the_line_of_it():
+    stored = ["- Works 2 weeks on, 2 weeks off, changeover Wednesdays", "- Church on Sundays when home"]
+    assert sure(edits(stored, "changeover's Tuesdays now not Weds.")) == [
+        (1, "- Works 2 weeks on, 2 weeks off, changeover Tuesdays")
+    ]
+

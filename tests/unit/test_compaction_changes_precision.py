@@ -227,3 +227,15 @@ def test_a_new_number_is_not_written_beside_the_old_person_when_another_is_named
     # with the same vet named, the new number is theirs
     (edit,) = changes(edits([vet], "Dr. Halász has a new number now: +36 30 998 4410.", where="app"))
     assert edit.text.endswith("+36 30 998 4410")
+
+
+def test_a_value_the_person_says_stays_is_kept_whatever_else_is_named():
+    rent = "Landlord: Mr Feraday; rent £2,150 per month, due on the 1st."
+    said = (
+        "Mr Feraday has served a notice proposing to increase the rent to £2,300 per month. "
+        "I dispute it, and the rent payable remains £2,150 per month as before."
+    )
+    assert changes(edits([rent], said, where="entry")) == []
+    # …in a later message too
+    tacos = "The new truck across Commerce St is charging $5.50 for brisket tacos, FIVE FIFTY."
+    assert changes(edits(["- Brisket tacos $4.50"], tacos, "No way, mine stay $4.50.")) == []

@@ -592,8 +592,9 @@ def _target(
         rest = scope.replace(said_value, " ")
         for other in others:
             rest = rest.replace(other, " ")
-        # what a date is of may be said owning it ("my physical's moved")
-        words = _anchors(_POSSESSIVE.sub("", rest) if kind == DATE else rest)
+        # what a date is of may be said owning it ("my physical's moved"); any value, as what it is
+        # the value of, right before it ("changeover's Tuesdays now", "pickup is 4:45")
+        words = _anchors(_POSSESSIVE.sub("", rest) if kind == DATE else rest) | _value_of(sentence, value)
         anchored = [
             (fact, old)
             for fact, old, text, region in holding
@@ -631,6 +632,12 @@ def _target(
                 return None
             return None if old.key == value.key else (fact, old)
     return None
+
+
+def _value_of(sentence: str, value: Value) -> set[str]:
+    """The word the sentence says the value is the value of, right before it, in its stem."""
+    said = _VALUE_OF.search(sentence, 0, value.span[0])
+    return _anchors(said.group(1)) if said else set()
 
 
 def _of_another(text: str, value: Value) -> bool:
