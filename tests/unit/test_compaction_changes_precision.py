@@ -239,3 +239,9 @@ def test_a_value_the_person_says_stays_is_kept_whatever_else_is_named():
     # …in a later message too
     tacos = "The new truck across Commerce St is charging $5.50 for brisket tacos, FIVE FIFTY."
     assert changes(edits(["- Brisket tacos $4.50"], tacos, "No way, mine stay $4.50.")) == []
+
+
+def test_a_value_marked_past_is_marked_after_its_whole_word():
+    transfer = "Auto e-transfer $600/mo to Kyle for NAIT tuition, on the 1st."
+    (edit,) = changes(edits([transfer], "kyle done at NAIT. stop the 600 to him", where="app"))
+    assert edit.text.startswith("Auto e-transfer $600/mo (until ")

@@ -916,6 +916,9 @@ def _filled(old: Claim, new: Claim, said: str) -> str:
     return text
 
 
+_REST_OF_WORD = re.compile(r"[^\s,;:.!?()]*")  # what follows a value in its own word: "/mo"
+
+
 def _substituted(text: str, parts: list[_Part]) -> str:
     """``text`` with each part replaced (None: kept, to be marked past) and its mark after it;
     a mark several parts share is written once, after the last of them ("Tuesdays at 6:30
@@ -926,6 +929,8 @@ def _substituted(text: str, parts: list[_Part]) -> str:
         (start, end), new, mark = part.span, part.new, part.mark
         mark = "" if mark in written else mark
         written.add(mark)
+        if new is None:  # a mark goes after the whole word: "$600/mo (until …)", not "$600 (until …)/mo"
+            end = _REST_OF_WORD.match(out, end).end()
         old = out[start:end]
         value = old if new is None else _cased_as(old, new.replace("{old}", old))
         before = out[:start]
