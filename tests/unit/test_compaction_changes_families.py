@@ -647,4 +647,3 @@ def test_a_thing_said_owning_its_new_value_names_the_line_of_it():
     assert sure(edits(stored, "changeover's Tuesdays now not Weds.")) == [
         (1, "- Works 2 weeks on, 2 weeks off, changeover Tuesdays")
     ]
-
