@@ -117,10 +117,6 @@ _UNITS = {
 _UNIT_KIND = {unit: what for what, units in _UNITS.items() for unit in units.split()}
 _UNIT = "|".join(sorted((re.escape(unit) for unit in _UNIT_KIND), key=len, reverse=True))
 _NUMBER = r"\d+(?:[.,]\d+)*"
-# Every currency sign Unicode knows ("£", "₱", "₦", "₩"…), not a list of some.
-_CURRENCY = "".join(
-    re.escape(chr(code)) for code in range(0x10000) if unicodedata.category(chr(code)) == "Sc"
-)
 _CLOCK = r"\d{1,2}(?:[:h]\d{2}(?:\s?[ap]\.?m\b\.?)?|[.]\d{2}\s?[ap]\.?m\b\.?|\s?[ap]\.?m\b\.?)"
 # A clock time said with its part of the day or "o'clock": "10 in the morning", "7.30 in the
 # evening", "9 o'clock at night", "5 o'clock".
@@ -140,11 +136,21 @@ _IN_A_NAME = re.compile(
     r"\s+(?!(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\b)[A-Z][a-z]"
 )
 _WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_SHAPES = re.compile(
-    rf"""
+
+
+@lru_cache(maxsize=1)
+def _shapes() -> re.Pattern[str]:
+    """Every value's shape, compiled on first use: finding every currency sign Unicode knows
+    ("£", "₱", "₦", "₩"…, not a list of some) asks the category of each character of the basic
+    plane, which a command that reads no value should not pay for at start-up."""
+    currency = "".join(
+        re.escape(chr(code)) for code in range(0x10000) if unicodedata.category(chr(code)) == "Sc"
+    )
+    return re.compile(
+        rf"""
     (?P<email>(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+)
     |(?P<url>\b(?:https?://|www\.)[^\s,;]+[^\s,;.)])
-    |(?P<money>(?:\b[A-Z]{{1,3}}(?=\$))?(?:[{_CURRENCY}]|\b(?:Rs|Rp)\.?)\s?{_NUMBER}(?:\s?(?:k|m|bn)\b)?
+    |(?P<money>(?:\b[A-Z]{{1,3}}(?=\$))?(?:[{currency}]|\b(?:Rs|Rp)\.?)\s?{_NUMBER}(?:\s?(?:k|m|bn)\b)?
         |\b{_NUMBER}\s?(?:(?!{CLOCK_ZONE})[A-Z]{{3}}|TL|zł|kr)(?![\w]))
     |(?P<percent>\b{_NUMBER}\s?%)
     |(?P<hours>\b{_CLOCK}\s*(?:-|–|—|to|till|until)\s*{_CLOCK})
@@ -165,8 +171,10 @@ _SHAPES = re.compile(
     |(?P<day>\b(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b
         |\b(?:mon|tues?|weds?|thu(?:rs?)?|fri|Mon|Tues?|Weds?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\b(?![’'-]))
     """,
-    re.VERBOSE,
-)
+        re.VERBOSE,
+    )
+
+
 _NEXT_WORD = re.compile(r"\s*([^\W\d_][\w'’]*)")
 _MIN_TAIL = 3  # digits of an old number said to name it ("the 412 one")
 _WHOLE_NUMBER = re.compile(r"(?<![\d.,])\d+(?![\d]|[.,]\d)")  # not a group of a longer number
@@ -289,7 +297,7 @@ def values_in(text: str) -> tuple[Value, ...]:
     # the store's dates blanked, not skipped: a shape starting in one would swallow the value
     # after it ("this year (2026) 400")
     text = WRITTEN_DATE.sub(lambda m: " " * len(m.group(0)), text)
-    for match in _SHAPES.finditer(text):
+    for match in _shapes().finditer(text):
         group = match.lastgroup
         assert group is not None
         raw = match.group(0)
