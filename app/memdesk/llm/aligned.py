@@ -201,9 +201,9 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
             )
             if target is None:
                 continue
-            if not _change_told(sentence, scopes, target, kind, value, saying, known, texts, theirs):
+            fact, old, named_in = target
+            if not _change_told(sentence, scopes, named_in):
                 continue
-            fact, old = target
             companion = fact, end
             if old.key == value.key:
                 continue  # the stored value said again ("15 minute" of "about 15 minutes"): nothing changed
@@ -253,29 +253,15 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
     ]
 
 
-def _change_told(
-    sentence: Said,
-    scopes: list[str],
-    target: tuple[Known, Value],
-    kind: str,
-    value: Value,
-    saying: Saying,
-    known: Sequence[Known],
-    texts: dict[int, str],
-    theirs: bool,
-) -> bool:
-    """A value whose fact only the sentence's message or the message before names, in a message
-    that tells of one day or week gone by, is of that occasion ("this week the taxi went round by
-    Thaba-Tseka … Eish 8 hours" is no new length of the usual trip), unless those words tell of a
-    change ("yesterday the doc upped my amlodipine" … "10mg")."""
-    if NOW_SAID.search(sentence.text) or says_change(sentence.text):
+def _change_told(sentence: Said, scopes: list[str], named_in: int) -> bool:
+    """A value whose fact only the sentence's message or the message before names (``named_in``,
+    the index of the scope that names it, is past the sentence's), in a message that tells of one
+    day or week gone by, is of that occasion ("this week the taxi went round by Thaba-Tseka …
+    Eish 8 hours" is no new length of the usual trip), unless those words tell of a change
+    ("yesterday the doc upped my amlodipine" … "10mg")."""
+    if named_in == 0 or NOW_SAID.search(sentence.text) or says_change(sentence.text):
         return True
-    if len(scopes) == 1 or not tells_of_an_occasion(scopes[1]):
-        return True  # looked for in its sentence only, or no story of one day
-    for reach in range(1, len(scopes) + 1):
-        if _target(kind, value, saying, scopes[:reach], known, texts, theirs, sentence.at.year) == target:
-            return reach == 1 or says_change(" ".join(scopes[:reach]))
-    return True
+    return not tells_of_an_occasion(scopes[1]) or says_change(" ".join(scopes[: named_in + 1]))
 
 
 def _says_the_same(text: str, stored: str) -> bool:
@@ -350,7 +336,7 @@ def _day_set_changes(
 
 def _with_companion(
     kind: str, value: Value, said: str, companion: tuple[Known, int] | None, texts: dict[int, str]
-) -> tuple[Known, Value] | None:
+) -> tuple[Known, Value, int] | None:
     """The fact an earlier value of the same clause went to, when it holds one value of this
     kind: values said together are of one thing ("we settled on the 2nd of December at 9:15"
     moves the physical's day and its hour, not a day and another appointment's hour)."""
@@ -360,7 +346,7 @@ def _with_companion(
     own = [v for v in _values(texts.get(fact.number, fact.text)) if _of_kind(v.kind, kind)]
     if len(own) != 1 or own[0].key == value.key:
         return None
-    return fact, own[0]
+    return fact, own[0], 0  # named in the sentence, by the value said with it
 
 
 def _number_named(key: str, said: str) -> bool:
@@ -549,11 +535,11 @@ def _target(
     texts: dict[int, str],
     theirs: bool,
     year: int,
-) -> tuple[Known, Value] | None:
-    """The one stored value of ``kind`` that the nearest scope anchors, and its fact: the one
-    value of a fact, or of a clause of a fact that holds several ("Monthly budget: £1,900;
-    savings transfer of £300 to the Chase saver"); None when none is, or two are. A contact
-    only on a line it fits (``llm.contact_lines``)."""
+) -> tuple[Known, Value, int] | None:
+    """The one stored value of ``kind`` that the nearest scope anchors, its fact, and the index
+    of that scope: the one value of a fact, or of a clause of a fact that holds several
+    ("Monthly budget: £1,900; savings transfer of £300 to the Chase saver"); None when none is,
+    or two are. A contact only on a line it fits (``llm.contact_lines``)."""
     sentence = saying.sentence
     lines = [texts.get(fact.number, fact.text) for fact in known]
     holding: list[tuple[Known, Value, str, tuple[int, int]]] = []
@@ -587,7 +573,7 @@ def _target(
     # the sentence's values are what it says, not what of: "every second Friday at 10 in the
     # morning" ties the time to no fact by its "Friday"
     others = {sentence[v.span[0] : v.span[1]] for v in _values(sentence)} - {said_value}
-    for scope in scopes:
+    for named_in, scope in enumerate(scopes):
         # the new value's own digits name no old number ("₱52,000" is not "the 000 one" of "₱5,000")
         rest = scope.replace(said_value, " ")
         for other in others:
@@ -630,7 +616,7 @@ def _target(
                 return None  # "50 bigger, 100 ml" is another bottle than "(10 ml)"
             if kind == NUMBER and _another_number_named(known, texts, scopes, said_value):
                 return None
-            return None if old.key == value.key else (fact, old)
+            return None if old.key == value.key else (fact, old, named_in)
     return None
 
 

@@ -94,6 +94,7 @@ _RESOLVED = re.compile(
 # A clause that places what comes before it: a preposition of place, a closed class.
 _WHERE_IT_IS = re.compile(r"(?:near|by|off|behind|opposite|beside|next\s+to|close\s+to|across\s+from)\s")
 _NEXT_WORD = re.compile(r" ([a-z][\w'’-]*)")  # a lower-case word right after a value
+_REST_OF_WORD = re.compile(r"[^\s,;:.!?()]*")  # what follows a value in its own word: "/mo"
 _CLAUSE = re.compile(r"[,;:]\s|\s(?:and|but|so|then|while)\s")
 _ITEM = re.compile(r"[,;:]\s")  # where an item of a labelled list starts or ends
 _ARTICLE = re.compile(r"\b(an?)\s+$", re.IGNORECASE)
@@ -914,9 +915,6 @@ def _filled(old: Claim, new: Claim, said: str) -> str:
     if old.slot in PLURAL_SLOTS and not set(old.value.split()) <= set(new.value.split()):
         return f"{{old}} and {text}"
     return text
-
-
-_REST_OF_WORD = re.compile(r"[^\s,;:.!?()]*")  # what follows a value in its own word: "/mo"
 
 
 def _substituted(text: str, parts: list[_Part]) -> str:
