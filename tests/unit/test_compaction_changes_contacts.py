@@ -169,3 +169,18 @@ def test_a_contacts_new_number_said_after_their_name_goes_to_their_line():
     # the person's own sentence keeps the number theirs, whoever the message names
     changed, _added = proposed(contacts, "I told Uche Nnewi my new number is 07700 900 744.")
     assert changed == {"Mobile: 07700 900 410": "Mobile: 07700 900 744"}
+
+
+def test_he_changed_the_number_of_the_contact_named_whole_not_of_his_wifes():
+    contacts = [
+        "Tomás Reis – deckhand on the Gaivota, mobile 917 553 204, lives in Lagoa",
+        "Rita Reis (Tomás's wife) – 918 220 644",
+    ]
+    said = "update Tomás Reis please. he changed the number, the old one got cut off, new one is 936 771 050."
+    changed, _added = proposed(contacts, said)
+    assert changed == {
+        contacts[0]: "Tomás Reis – deckhand on the Gaivota, mobile 936 771 050, lives in Lagoa",
+    }
+    # her news named with her own name is hers
+    changed, _added = proposed(contacts, "Rita Reis got a new phone, her number is 936 771 050.")
+    assert changed == {contacts[1]: "Rita Reis (Tomás's wife) – 936 771 050"}

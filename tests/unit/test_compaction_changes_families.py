@@ -50,7 +50,7 @@ def sure(found: list[Edit]) -> list[tuple[int | None, str]]:
         ("born March 4, 1981", "date", "1981-3-4"),
         ("insurance valid until 15 March 2026", "date", "2026-3-15"),  # the date itself, not a bound
         ("line check at 0730 UTC", "clock", "450"),  # not an amount in a currency called UTC
-        ("logged 1200 hours on type", "quantity:duration", "1200 hour"),  # hours flown, no time; one unit
+        ("logged 1200 hours on type", "quantity:duration", "1200 hr"),  # hours flown, no time; one unit
         ("new PB at parkrun this morning, 27:35!", "duration", "1655"),  # no time of day
         ("bins are on Thursdays", "weekday", "thursday"),
         ("every Friday", "weekday", "friday"),

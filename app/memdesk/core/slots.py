@@ -207,7 +207,7 @@ def placed_later(text: str, span: tuple[int, int], at: date) -> bool:
     after = _AND_CLAUSE.search(text, span[1], len(text) if line_end < 0 else line_end)
     end = after.start() if after else (len(text) if line_end < 0 else line_end)
     clause = text[starts[-1] if starts else line_start : end]
-    if not _AHEAD_WORDS.isdisjoint(clause.lower().split()):
+    if not AHEAD_WORDS.isdisjoint(clause.lower().split()):
         return True
     for day, name, year in _months().when.findall(clause):
         month = _months().names.index(name) + 1
@@ -1382,7 +1382,7 @@ _CONFIRMING = _Lazy(
 # go back" says nothing of later about Arc).
 NOW_SAID = _Lazy(r"(?i:\bnow\b)")  # "now" said: a change stated, or who it is now
 _AND_CLAUSE = _Lazy(r"[,;:]\s|\s(?:and|but|so|because|while|whereas)\s")
-_AHEAD_WORDS = frozenset({"next", "soon", "upcoming", "tomorrow"})  # words that place a clause later
+AHEAD_WORDS = frozenset({"next", "soon", "upcoming", "tomorrow"})  # words that place a clause later
 _SAID_IN = " (said in "  # ``said_in_mark``
 _HOUSEHOLD_NAMED = _Lazy(
     r"\b(?i:partner|wife|husband|spouse|girlfriend|boyfriend|son|daughter|dog|cat|puppy|kitten)"

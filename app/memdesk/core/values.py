@@ -108,13 +108,18 @@ _UNIT_NUMBER = rf"(?:Flat|Apt|Apartment|Unit|Plot|House|Door)\.?\s+(?:No\.?\s*)?
 # and "1 gig" is not compared with "20 minutes".
 _UNITS = {
     "dose": "mg mcg µg ug g iu ml",
-    "mass": "kg lb lbs",
+    "mass": "kg kgs kilo kilos lb lbs",
     "data": "mb gb tb mbps gig gigs",
-    "length": "km k mi miles",
+    "length": "km k mi miles kilometre kilometres kilometer kilometers",
     "duration": "min mins minute minutes hr hrs hour hours",
     "temperature": "°c °f",
 }
 _UNIT_KIND = {unit: what for what, units in _UNITS.items() for unit in units.split()}
+# One spelling of each unit in a value's key, so "20 kilo" is "20kg" and "45 minutes" "45 min".
+_UNIT_SPELLING = {
+    "kilo": "kg", "kgs": "kg", "lbs": "lb", "kilometre": "km", "kilometer": "km", "miles": "mi",
+    "mins": "min", "minute": "min", "hrs": "hr", "hour": "hr", "gig": "gb", "gigs": "gb",
+}  # fmt: skip
 _UNIT = "|".join(sorted((re.escape(unit) for unit in _UNIT_KIND), key=len, reverse=True))
 _NUMBER = r"\d+(?:[.,]\d+)*"
 _CLOCK = r"\d{1,2}(?:[:h]\d{2}(?:\s?[ap]\.?m\b\.?)?|[.]\d{2}\s?[ap]\.?m\b\.?|\s?[ap]\.?m\b\.?)"
@@ -151,7 +156,7 @@ def _shapes() -> re.Pattern[str]:
     (?P<email>(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+)
     |(?P<url>\b(?:https?://|www\.)[^\s,;]+[^\s,;.)])
     |(?P<money>(?:\b[A-Z]{{1,3}}(?=\$))?(?:[{currency}]|\b(?:Rs|Rp)\.?)\s?{_NUMBER}(?:\s?(?:k|m|bn)\b)?
-        |\b{_NUMBER}\s?(?:(?!{CLOCK_ZONE})[A-Z]{{3}}|TL|zł|kr)(?![\w]))
+        |\b{_NUMBER}\s?(?:(?!{CLOCK_ZONE})[A-Z]{{3}}|TL|zł|kr|[{currency}])(?![\w]))
     |(?P<percent>\b{_NUMBER}\s?%)
     |(?P<hours>\b{_CLOCK}\s*(?:-|–|—|to|till|until)\s*{_CLOCK})
     |(?P<clock>\b(?i:{_CLOCK_SAID})|\b{_CLOCK}|\b{_CLOCK_HHMM})
@@ -396,7 +401,7 @@ def _kind_and_key(group: str, raw: str) -> tuple[str, str]:
         unit = raw[number.end() :].strip().lower()
         if unit.endswith("s") and unit[:-1] in _UNIT_KIND:
             unit = unit[:-1]  # "10 hour" is "10 hours"
-        return f"quantity:{_UNIT_KIND[unit]}", f"{_amount(number.group(0))} {unit}"
+        return f"quantity:{_UNIT_KIND[unit]}", f"{_amount(number.group(0))} {_UNIT_SPELLING.get(unit, unit)}"
     if group == TITLED:
         return TITLED, raw.split()[-1].lower()
     if group == ADDRESS:  # "9 Marlowe Court" and "9, Marlowe Court." are one address

@@ -77,7 +77,15 @@ from memdesk.core.whose import (
     reported,
     says_own,
 )
-from memdesk.llm.contact_lines import CONTACT_KINDS, NAMED, NOT_IT, ONLY_ONE, Saying, line_fits
+from memdesk.llm.contact_lines import (
+    CONTACT_KINDS,
+    NAMED,
+    NOT_IT,
+    ONLY_ONE,
+    Saying,
+    line_fits,
+    owner_said_whole,
+)
 from memdesk.llm.day_sets import day_sets, days_named, written_as
 
 if TYPE_CHECKING:  # ``llm.changes`` reads this module's edits with its own
@@ -147,12 +155,16 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
         # beside a sentence that places its value now, a value another one supposes or plans is
         # no rival to it ("from this month 450 manat. … next year maybe I pay 500")
         now = bool(NOW_SAID.search(sentence.text)) or names_now(sentence.text)
-        said_there = [
-            v
+        found_there = [
+            (text, v)
             for text in messages[sentence.turn]
             for v in _values(text)
             if not (now and text != sentence.text and mood_at(text, v.span[0]))
         ]
+        # …nor is one said as it was ("The adult is 65 now, not 60. Kids still 40"); when that is
+        # the stored value itself, nothing changed ("the rent payable remains £2,150 as before")
+        kept_there = {v.key for text, v in found_there if said_as_before(text, v.span)}
+        said_there = [v for _text, v in found_there if v.key not in kept_there]
         # …and one corrected earlier in the conversation stays denied ("comes Wednesdays now, not
         # Thursdays" … "On Thursdays now I can sleep in")
         corrected = corrected_in[sentence.turn] | corrected_before
@@ -205,7 +217,7 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
             if not _change_told(sentence, scopes, named_in):
                 continue
             companion = fact, end
-            if old.key == value.key:
+            if old.key == value.key or old.key in kept_there:
                 continue  # the stored value said again ("15 minute" of "about 15 minutes"): nothing changed
             current = texts.get(fact.number, fact.text)
             if kind not in CONTACT_KINDS and _of_another_thing(sentence.text[:start], current):
@@ -551,7 +563,8 @@ def _target(
             v
             for v in _values(text)
             if _of_kind(v.kind, kind)
-            and (not theirs or _of_another(text, v))
+            # "he changed the number" may go to a relative's line, or to a contact's the message names whole
+            and (not theirs or _of_another(text, v) or _contact_named_whole(kind, text, v, saying.message))
             and not WAS_BEFORE.search(text, 0, v.span[0])
             # a number alone stands only for an amount of its size: "110" for "44 mcg", not "2
             # puffs"; for one counted in a word only when its message names the stored one ("I send
@@ -596,6 +609,14 @@ def _target(
             ]
             anchored = current or anchored
         if len(anchored) > 1:
+            # two people's lines: the one whose whole name the message says
+            whole = [
+                (f, v)
+                for f, v in anchored
+                if _contact_named_whole(kind, texts.get(f.number, f.text), v, saying.message)
+            ]
+            anchored = whole if len(whole) == 1 else anchored
+        if len(anchored) > 1:
             # two facts share a word with what was said: the one whose value's own noun the
             # person names ("double the amlodipine to 10 mg" of "amlodipine 5 mg nightly", not
             # "atorvastatin 20 mg at night"), and of those the one that is not someone else's
@@ -614,10 +635,15 @@ def _target(
                 return None  # "$0.15 each" for flyers is no new price of "brisket plates $14"
             if kind.startswith(MEASURED) and not of_a_size(value.key.split()[0], old.key.split()[0], _SIZE):
                 return None  # "50 bigger, 100 ml" is another bottle than "(10 ml)"
-            if kind == NUMBER and _another_number_named(known, texts, scopes, said_value):
+            if kind == NUMBER and _another_number_named(known, texts, scopes, said_value, fact.number):
                 return None
             return None if old.key == value.key else (fact, old, named_in)
     return None
+
+
+def _contact_named_whole(kind: str, text: str, value: Value, message: str) -> bool:
+    """The stored contact value is a person's the message names by every word of their name."""
+    return kind in CONTACT_KINDS and owner_said_whole(text, value.span, message)
 
 
 def _value_of(sentence: str, value: Value) -> set[str]:
@@ -633,15 +659,19 @@ def _of_another(text: str, value: Value) -> bool:
 
 
 def _another_number_named(
-    known: Sequence[Known], texts: dict[int, str], scopes: list[str], said: str
+    known: Sequence[Known], texts: dict[int, str], scopes: list[str], said: str, target: int
 ) -> bool:
-    """A stored fact gives a plain number under a name said nearby ("gate code 4410" and "the
-    landlord changed the gate code … it's 2958 now"): the number said alone is that one's, not
-    an amount's new value ("pays rent TT$5,200")."""
+    """Another stored fact than ``target`` gives a plain number under a name said nearby ("gate
+    code 4410" and "the landlord changed the gate code … it's 2958 now"): the number said alone
+    is that one's, not an amount's new value ("pays rent TT$5,200"). The target's own ("kids
+    4–12 pay 40 euros") is told from its amount by the clause the number is said in."""
     nearby = _anchors(" ".join(scopes).replace(said, " "))
     for fact in known:
+        if fact.number == target:
+            continue
         text = texts.get(fact.number, fact.text)
-        if any(v.kind == NUMBER and _head(text, v) & nearby for v in _values(text)):
+        # a bound is no number the fact gives ("lease with Mme Kirsch since 2021")
+        if any(v.kind == NUMBER and not v.denied and _head(text, v) & nearby for v in _values(text)):
             return True
     return False
 

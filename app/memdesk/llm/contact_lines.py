@@ -32,9 +32,9 @@ from functools import lru_cache
 from memdesk.core.values import ADDRESS, EMAIL, PHONE, Value, end_named, values_in
 from memdesk.core.whose import LABEL, NO_NAME, RELATIVE_WORDS, named_in, nearest, says_own, told_of_another
 
-# A line opening with a name, then who they are in brackets or after a comma: "Gocha (cork and
-# bottle supplier, Telavi) — +995 …", "Lali, Gocha's wife — …".
-_NAME_OPENS = re.compile(r"\s*(?:[-*•]\s*)?([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s*(?:\(|,\s)")
+# A line opening with a name, then who they are in brackets, after a comma or a dash: "Gocha
+# (cork and bottle supplier, Telavi) — +995 …", "Lali, Gocha's wife — …", "Zé Botelho – deckhand".
+_NAME_OPENS = re.compile(r"\s*(?:[-*•]\s*)?([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s*(?:\(|,\s|[–—-]\s)")
 _RELATIVE = re.compile(rf"(?i:\b(?:{RELATIVE_WORDS})s?\b)")
 CONTACT_SLOTS = frozenset({"phone_number", "email", "address"})  # the slot rules' names for them
 CONTACT_KINDS = frozenset({PHONE, EMAIL, ADDRESS})  # the value reader's
@@ -140,6 +140,13 @@ def line_fits(line: str, span: tuple[int, int], saying: Saying, lines: Sequence[
     if rivals:
         return NOT_IT
     return NAMED if owner else ONLY_ONE
+
+
+def owner_said_whole(line: str, span: tuple[int, int], message: str) -> bool:
+    """Every word of whose the contact at ``span`` is, the message says: of "Zé Botelho – …" and
+    "Dina Botelho (Zé's wife) – …", "update Zé Botelho" names the first whole."""
+    owner = _owner(line, span[0])
+    return bool(owner) and owner <= _words(message)
 
 
 def _owner_named(line: str, span: tuple[int, int], said: frozenset[str], lines: Sequence[str]) -> bool:

@@ -25,7 +25,16 @@ import re
 from dataclasses import dataclass
 
 from memdesk.core.dates import WRITTEN_DATE, names_now
-from memdesk.core.slots import LATER, PERSON_WORDS, SUPPOSED, claims_in, household_names, mood_at, stem
+from memdesk.core.slots import (
+    AHEAD_WORDS,
+    LATER,
+    PERSON_WORDS,
+    SUPPOSED,
+    claims_in,
+    household_names,
+    mood_at,
+    stem,
+)
 from memdesk.core.whose import (
     CAPITALISED,
     CLAUSE_BREAK,
@@ -133,6 +142,15 @@ _ENDS_FROM_NOW = re.compile(
     r"(?:from|as\s+of|starting|effective)\s+(?:right\s+)?(?:now|today|tonight|immediately"
     r"|this\s+(?:week|month|morning|evening))\b)"
 )
+# A sentence that only asks for a stored thing to be changed: a verb of writing, what it
+# writes, nothing after ("change that reminder", "Yes, put her down.", "ok pls update it"; not
+# "change it when the season starts").
+_CHANGE_ASKED = re.compile(
+    r"(?:^|[.!?]\s+|\n)(?i:(?:yes|yeah|ok(?:ay)?|so|and|pls|please)[,!]?\s+){0,2}"
+    r"(?i:change|update|amend|edit|correct|put|write|set|swap|replace)\s+"
+    r"(?i:(?:the|that|this|my)\s+[^\W\d_]+|it|that|this|them|her|him)"
+    r"(?i:\s+(?:down|in|over|please|pls|thanks|now|too|for\s+me))*\s*(?:[.!]+|$)"
+)
 _NEGATED_MODAL = re.compile(r"(?i:\b(?:won['’]?t|will\s+not|shan['’]?t|shall\s+not)\b)")
 # An aside set off by a pair of dashes or brackets that describes something of its own — a
 # relative clause or a noun's apposition ("the allergy — a label I have carried since 1998,
@@ -223,17 +241,18 @@ def doubt(edit: Edit, before: str, spoken: Spoken, *, note: bool = False) -> str
     if mood == LATER and (
         not mood_at(*_quoted_clauses(text, start, end, at))
         or _now_then_later(text, start, end, at)
-        or _modal_from_now(*_quoted_clauses(text, start, end, at))
+        or _modal_from_now(*_quoted_clauses(text, start, end, at), asked=_asked_to_change(said_text, end))
     ):
         mood = ""  # the plan or later date is in a clause of its own, not the quoted one
     elif mood == LATER and _begun_later(said_text, spoken.person):
         mood = ""  # a later message says it holds from now ("yes, starting this week already")
-    elif (
-        mood == SUPPOSED
-        and not _condition_before(text, governed)
-        and not mood_at(*_quoted_clauses(text, start, end, at))
-    ):
-        mood = ""  # "I just want to share, I gave birth…": a wish of another clause's; a condition governs
+    elif mood == SUPPOSED:
+        governing, of_other_clauses = _conditions_before(text, governed)
+        # a condition of an earlier clause alone ("he must be seventy if he's a day, and all his
+        # patients are going over to Dr Patel") is no mood of the quote's
+        unconditioned = _blanked(text, of_other_clauses)
+        if not governing and not mood_at(*_quoted_clauses(unconditioned, start, end, at)):
+            mood = ""  # "I just want to share, I gave birth…": a wish of another clause's
     if mood and text[sentence_end(text, at) - 1] == "?":
         return f"Not applied: a question, not a change — {said}"
     if mood == "supposed":
@@ -349,11 +368,13 @@ def _now_then_later(text: str, start: int, end: int, at: int) -> bool:
     )
 
 
-def _modal_from_now(clause: str, at: int) -> bool:
+def _modal_from_now(clause: str, at: int, *, asked: bool = False) -> bool:
     """The clause's only plan is a modal that "until" bounds, that ends something from now or
-    that holds from the moment it is said on: it holds from now ("I'll do saturdays myself til
-    after christmas", "I won't need the car anymore", "that's where I'll be from here on"),
-    unless something else in it is later ("from next April …")."""
+    that holds from the moment it is said on, or one of a message that asks for the change to
+    be written (``asked``): it holds from now ("I'll do saturdays myself til after christmas",
+    "I won't need the car anymore", "that's where I'll be from here on", "I'll go and see her
+    Sundays instead of ringing. change that reminder"), unless something else in it is later
+    ("from next April …")."""
     modal = _MODAL.search(clause) or _NEGATED_MODAL.search(clause)
     if modal is None:
         return False
@@ -361,10 +382,19 @@ def _modal_from_now(clause: str, at: int) -> bool:
     until = _UNTIL.search(clause, modal.end()) and not _NEGATED_MODAL.match(clause, modal.start())
     # the start may come before the modal or after it ("from this month the salary will go…")
     from_now = _ENDS_FROM_NOW.search(clause) or names_now(clause) or _now_beside(clause, modal)
-    if not until and not from_now:
+    # a request to write it holds from now only what no word of the clause places later
+    asked = asked and AHEAD_WORDS.isdisjoint(re.findall(r"\w+", clause.lower()))
+    if not until and not from_now and not asked:
         return False
     blank = clause[: modal.start()] + " " * len(modal.group()) + clause[modal.end() :]
     return not mood_at(blank, at)
+
+
+def _asked_to_change(message: str, end: int) -> bool:
+    """After the quote that ends at ``end``, the message asks for the stored thing to be changed,
+    in a sentence with no plan or supposition of its own: "change that reminder", "put her
+    down", "pls update it" (not "remind me in December to fix it")."""
+    return any(not mood_at(message, asked.end()) for asked in _CHANGE_ASKED.finditer(message, end))
 
 
 def _now_beside(clause: str, modal: re.Match[str]) -> bool:
@@ -402,19 +432,30 @@ def _begun_later(message: str, person: tuple[str, ...]) -> bool:
     return any(names_now(text) and not claims_in(text) for text in later)
 
 
-def _condition_before(text: str, start: int) -> bool:
-    """A condition before ``start``, within the stretch it can govern, governs it: one that opens
-    a clause of its own ("so if they approve it, I'm moving…"), or one within ``start``'s own
-    clause ("could you guess whether I moved…"). One that follows a clause it belongs to
-    conditions that clause alone, not the clauses after it ("they text my phone if the DO
-    drops so I just do my daybreak round now")."""
+def _conditions_before(text: str, start: int) -> tuple[bool, list[tuple[int, int]]]:
+    """Whether a condition before ``start``, within the stretch it can govern, governs it, and
+    where the conditions are that govern no more than a clause of their own. One governs when it
+    opens a clause of its own ("so if they approve it, I'm moving…"), or is within ``start``'s
+    own clause ("could you guess whether I moved…"). One that follows a clause it belongs to
+    conditions that clause alone, not the clauses after it ("they text my phone if the DO drops
+    so I just do my daybreak round now")."""
     reach = _condition_reach(text, start)
+    governing, others = False, []
     for condition in _CONDITION.finditer(text, reach, start):
         breaks = [match.end() for match in _CLAUSE_OPENING.finditer(text, reach, condition.start())]
         lead = text[breaks[-1] if breaks else reach : condition.start()].split()
         if len(lead) <= _LEAD_WORDS or not _CLAUSE_OPENING.search(text, condition.end(), start):
-            return True
-    return False
+            governing = True
+        else:
+            others.append(condition.span())
+    return governing, others
+
+
+def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with ``spans`` blanked, every other character where it was."""
+    for first, last in spans:
+        text = text[:first] + " " * (last - first) + text[last:]
+    return text
 
 
 def _condition_reach(text: str, start: int) -> int:

@@ -560,6 +560,15 @@ def test_a_plan_or_a_question_with_such_words_still_is_one(said, reason):
         ("So I'll want telling on a Wednesday night now, same time, instead of the Tuesday.",
          "Every Tuesday 8pm: bins out", "Every Wednesday 8pm: bins out",
          "So I'll want telling on a Wednesday night now"),
+        # …and a modal's routine in a message that asks for the change to be written
+        ("Gran's in the home in Kirkwall now. I'll visit her Saturdays instead of phoning. "
+         "change that reminder",
+         "Phone Gran every Saturday", "Visit Gran in Kirkwall every Saturday",
+         "I'll visit her Saturdays instead of phoning"),
+        # a condition of an earlier clause alone ("if he's a day") is no mood of the quote's
+        ("The old dentist retired, he must be eighty if he's a day, and his patients are moving over "
+         "to Dr Ines Sousa.", "Dentist: Dr Pratt", "Dentist: Dr Ines Sousa",
+         "his patients are moving over to Dr Ines Sousa"),
     ],
 )  # fmt: skip
 def test_a_change_told_beside_another_mood_is_read_from_its_own_clause(said, before, after, evidence):
@@ -585,6 +594,9 @@ def test_a_change_told_beside_another_mood_is_read_from_its_own_clause(said, bef
          "Not applied: a supposition"),
         ("I'll be on nights from next month now that Sam left", "Day shift", "Night shift",
          "Not applied: a plan or a later date"),
+        # a condition of the quote's own clause still governs it
+        ("if he's retiring, his patients will go over to Dr Sousa", "Dentist: Dr Pratt",
+         "Dentist: Dr Sousa", "Not applied: a"),
         # a relative's own news, no request and nothing of the person's
         ("my brother Tomas put his house up for sale", "Owns a house in Leeds",
          "Owns a house for sale in Leeds", "Not applied: someone else's news"),
@@ -594,3 +606,19 @@ def test_a_change_told_beside_another_mood_is_read_from_its_own_clause(said, bef
 )  # fmt: skip
 def test_the_quotes_own_clause_still_decides(said, before, after, reason):
     assert doubt(update(after, said), before, spoken(said)).startswith(reason)
+
+
+@pytest.mark.parametrize(
+    ("quote", "then"),
+    [
+        # a request to write it does not bring a later date forward, nor is a reminder one
+        ("I'll be on nights from next month", "update my shifts"),
+        ("I'll do the market on Fridays", "remind me in May to change it"),
+        ("I'll do the market on Fridays", "change it when the season starts"),
+    ],
+)
+def test_a_plan_stays_one_whatever_the_message_asks_after_it(quote, then):
+    edit = update("Works nights on Fridays", quote)
+    assert doubt(edit, "Works days", spoken(f"{quote}. {then}")).startswith(
+        "Not applied: a plan or a later date"
+    )
