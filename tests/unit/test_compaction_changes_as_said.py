@@ -447,10 +447,10 @@ def test_a_unit_spelled_out_or_a_currency_sign_after_the_number_is_read_as_writt
     assert values_in("3 kilometres")[0].kind == values_in("3 km")[0].kind
     rent = values_in("Standing order: 850 € rent on the 1st")[0]
     assert (rent.kind, rent.key) == (values_in("€850")[0].kind, "850")
-    # …so a sack said in kilos is the stored one's new size
+    # …so a sack said in kilos is the stored one's new size, written as the line writes it
     order = [Known(1, "app", "3", "Monthly order: 12.75kg sack of bird seed, delivered first Monday.")]
     edit = edits_of(order, "That's wrong. 'Tis a 20 kilo sack I have, always has been.").get(1)
-    assert applied_unasked(edit) == "Monthly order: 20 kilo sack of bird seed, delivered first Monday."
+    assert applied_unasked(edit) == "Monthly order: 20kg sack of bird seed, delivered first Monday."
 
 
 def test_the_unit_a_new_count_is_said_in_does_not_name_the_line():

@@ -247,16 +247,17 @@ def test_a_value_marked_past_is_marked_after_its_whole_word():
     assert edit.text.startswith("Auto e-transfer $600/mo (until ")
 
 
-def test_a_value_said_as_still_holding_is_no_rival_to_the_new_one():
-    tickets = "Adult ticket for the boat trip is 60 euros, kids 4–12 pay 40 euros, under 4 free."
-    said = "the skipper put the prices up for the season. The adult is 65 now, not 60. Kids still 40."
-    (edit,) = changes(edits([tickets], said, where="entry"))
-    assert edit.text == tickets.replace("60 euros", "65 euros")
-
-
 def test_a_year_a_line_is_bounded_by_is_no_number_of_its_own():
     rent = "Standing order: 850 € rent to Mme Kirsch for the flat, on the 1st of each month."
     lease = "Flat: 2 rooms, lease with Mme Kirsch since 2021."
     said = "Because of the index the rent is now 890, from this month already, Mme Kirsch says."
     (edit,) = changes(edits([rent, lease], said, where="app"))
     assert (edit.target, edit.text) == (1, rent.replace("850 €", "890 €"))
+
+
+def test_a_line_of_one_amount_is_the_things_record_and_ends_with_it():
+    loan = "Monthly transfer of 350 € to Caixa Geral for the boat loan, on the 5th."
+    (edit,) = changes(
+        edits([loan], "I paid the last one of the boat loan. finished, no more transfer.", where="app")
+    )
+    assert edit.action == "retire" and "(until " in edit.text

@@ -155,16 +155,12 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
         # beside a sentence that places its value now, a value another one supposes or plans is
         # no rival to it ("from this month 450 manat. … next year maybe I pay 500")
         now = bool(NOW_SAID.search(sentence.text)) or names_now(sentence.text)
-        found_there = [
-            (text, v)
+        said_there = [
+            v
             for text in messages[sentence.turn]
             for v in _values(text)
             if not (now and text != sentence.text and mood_at(text, v.span[0]))
         ]
-        # …nor is one said as it was ("The adult is 65 now, not 60. Kids still 40"); when that is
-        # the stored value itself, nothing changed ("the rent payable remains £2,150 as before")
-        kept_there = {v.key for text, v in found_there if said_as_before(text, v.span)}
-        said_there = [v for _text, v in found_there if v.key not in kept_there]
         # …and one corrected earlier in the conversation stays denied ("comes Wednesdays now, not
         # Thursdays" … "On Thursdays now I can sleep in")
         corrected = corrected_in[sentence.turn] | corrected_before
@@ -217,7 +213,7 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
             if not _change_told(sentence, scopes, named_in):
                 continue
             companion = fact, end
-            if old.key == value.key or old.key in kept_there:
+            if old.key == value.key:
                 continue  # the stored value said again ("15 minute" of "about 15 minutes"): nothing changed
             current = texts.get(fact.number, fact.text)
             if kind not in CONTACT_KINDS and _of_another_thing(sentence.text[:start], current):
@@ -237,6 +233,11 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
                 stored = current[old.span[0] : old.span[1]]
                 new = _FIRST_NUMBER.sub(new, stored, count=1)
             elif kind.startswith(COUNTED):  # counted in the stored word: "95 hive" of "140 hives"
+                number = _FIRST_NUMBER.search(new)
+                if number:
+                    new = _FIRST_NUMBER.sub(number.group(), current[old.span[0] : old.span[1]], count=1)
+            elif _measured(kind) and value.key.split()[-1] == old.key.split()[-1]:
+                # in the unit as the line spells it: "20 kilo" of "12.75kg" is "20kg"
                 number = _FIRST_NUMBER.search(new)
                 if number:
                     new = _FIRST_NUMBER.sub(number.group(), current[old.span[0] : old.span[1]], count=1)
@@ -635,7 +636,7 @@ def _target(
                 return None  # "$0.15 each" for flyers is no new price of "brisket plates $14"
             if kind.startswith(MEASURED) and not of_a_size(value.key.split()[0], old.key.split()[0], _SIZE):
                 return None  # "50 bigger, 100 ml" is another bottle than "(10 ml)"
-            if kind == NUMBER and _another_number_named(known, texts, scopes, said_value, fact.number):
+            if kind == NUMBER and _another_number_named(known, texts, scopes, said_value):
                 return None
             return None if old.key == value.key else (fact, old, named_in)
     return None
@@ -659,16 +660,13 @@ def _of_another(text: str, value: Value) -> bool:
 
 
 def _another_number_named(
-    known: Sequence[Known], texts: dict[int, str], scopes: list[str], said: str, target: int
+    known: Sequence[Known], texts: dict[int, str], scopes: list[str], said: str
 ) -> bool:
-    """Another stored fact than ``target`` gives a plain number under a name said nearby ("gate
-    code 4410" and "the landlord changed the gate code … it's 2958 now"): the number said alone
-    is that one's, not an amount's new value ("pays rent TT$5,200"). The target's own ("kids
-    4–12 pay 40 euros") is told from its amount by the clause the number is said in."""
+    """A stored fact gives a plain number under a name said nearby ("gate code 4410" and "the
+    landlord changed the gate code … it's 2958 now"): the number said alone is that one's, not
+    an amount's new value ("pays rent TT$5,200")."""
     nearby = _anchors(" ".join(scopes).replace(said, " "))
     for fact in known:
-        if fact.number == target:
-            continue
         text = texts.get(fact.number, fact.text)
         # a bound is no number the fact gives ("lease with Mme Kirsch since 2021")
         if any(v.kind == NUMBER and not v.denied and _head(text, v) & nearby for v in _values(text)):

@@ -675,11 +675,13 @@ def _names_another(fact: Known, span: tuple[int, int], known: Sequence[Known], t
 
 def _a_cost(text: str, span: tuple[int, int]) -> bool:
     """The words at ``span`` name what an amount of a list is spent on ("broadband £32,
-    ClimbHub £45"): a budget line, not the record of the thing."""
+    ClimbHub £45"): a budget line, not the record of the thing. A line of one amount is the
+    thing's own record ("Monthly transfer of 350 € to Caixa Geral for the boat loan")."""
     starts = [m.end() for m in _ITEM.finditer(text, 0, span[0])]
     after = _ITEM.search(text, span[1])
     start, end = starts[-1] if starts else 0, after.start() if after else len(text)
-    return any(value.kind == MONEY and start <= value.span[0] < end for value in values_in(text))
+    amounts = [value for value in values_in(text) if value.kind == MONEY]
+    return len(amounts) > 1 and any(start <= value.span[0] < end for value in amounts)
 
 
 def _of_household(text: str) -> bool:
