@@ -14,7 +14,9 @@ new floor).
 
 The anchor is looked for in the sentence first, then in its message, then, for an amount, in
 the person's message before it ("Dr Rahman upped my amlodipine" … "yes 10mg"); where two
-stored facts fit equally, nothing is changed. A message naming two values of a kind compares
+stored facts fit equally, nothing is changed, but of two people's contact lines the one whose
+whole name the message says takes it ("update Zé Botelho … he change the number" is not his
+wife's line). A message naming two values of a kind compares
 them and changes neither (a value a sentence corrects, "105 not 110", is no value of it; a
 person the stored facts name with a title is the old one). A person named with a title
 changes a fact only when said as who it is now. A number said alone ("so it's 100 now") takes

@@ -420,8 +420,7 @@ def _without_moodless_words(text: str) -> str:
     every other character where it was."""
     for words in _MOODLESS:
         for found in words.finditer(text):
-            start, end = found.span("blank") if "blank" in words.groupindex else found.span()
-            text = text[:start] + " " * (end - start) + text[end:]
+            text = _blanked(text, [found.span("blank") if "blank" in words.groupindex else found.span()])
     return text
 
 
