@@ -115,10 +115,11 @@ _UNITS = {
     "temperature": "°c °f",
 }
 _UNIT_KIND = {unit: what for what, units in _UNITS.items() for unit in units.split()}
-# One spelling of each unit in a value's key, so "20 kilo" is "20kg" and "45 minutes" "45 min".
+# One spelling of each unit in a value's key, so "20 kilo" is "20kg" and "45 minutes" "45 min"
+# (a plural's "s" is dropped before: "kgs" is "kg").
 _UNIT_SPELLING = {
-    "kilo": "kg", "kgs": "kg", "lbs": "lb", "kilometre": "km", "kilometer": "km", "miles": "mi",
-    "mins": "min", "minute": "min", "hrs": "hr", "hour": "hr", "gig": "gb", "gigs": "gb",
+    "kilo": "kg", "kilometre": "km", "kilometer": "km", "miles": "mi",
+    "minute": "min", "hour": "hr", "gig": "gb",
 }  # fmt: skip
 _UNIT = "|".join(sorted((re.escape(unit) for unit in _UNIT_KIND), key=len, reverse=True))
 _NUMBER = r"\d+(?:[.,]\d+)*"

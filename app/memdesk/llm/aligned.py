@@ -13,14 +13,14 @@ is changed when the sentence names another of a thing the fact names ("Tower D" 
 new floor).
 
 The anchor is looked for in the sentence first, then in its message, then, for an amount, in
-the person's message before it ("Dr Rahman upped my amlodipine" … "yes 10mg"); where two
-stored facts fit equally, nothing is changed, but of two people's contact lines the one whose
-whole name the message says takes it ("update Zé Botelho … he change the number" is not his
-wife's line). A message naming two values of a kind compares
-them and changes neither (a value a sentence corrects, "105 not 110", is no value of it; a
-person the stored facts name with a title is the old one). A person named with a title
-changes a fact only when said as who it is now. A number said alone ("so it's 100 now") takes
-the unit of the one amount the fact gives, when it is of its size.
+the person's message before it ("Dr Rahman upped my amlodipine" … "yes 10mg"); where two stored
+facts fit equally, nothing is changed, but of two people's contact lines the one whose whole
+name the message says takes it ("update Zé Botelho … he change the number" is not his wife's
+line). A message naming two values of a kind compares them and changes neither (a value a
+sentence corrects, "105 not 110", is no value of it; a person the stored facts name with a
+title is the old one). A person named with a title changes a fact only when said as who it is
+now. A number said alone ("so it's 100 now") takes the unit of the one amount the fact gives,
+when it is of its size.
 """
 
 from __future__ import annotations
@@ -234,12 +234,9 @@ def aligned_updates(said: Sequence[Said], known: Sequence[Known]) -> list[Aligne
             if kind == NUMBER:  # the number takes the stored amount's unit: "100" of "50mg"
                 stored = current[old.span[0] : old.span[1]]
                 new = _FIRST_NUMBER.sub(new, stored, count=1)
-            elif kind.startswith(COUNTED):  # counted in the stored word: "95 hive" of "140 hives"
-                number = _FIRST_NUMBER.search(new)
-                if number:
-                    new = _FIRST_NUMBER.sub(number.group(), current[old.span[0] : old.span[1]], count=1)
-            elif _measured(kind) and value.key.split()[-1] == old.key.split()[-1]:
-                # in the unit as the line spells it: "20 kilo" of "12.75kg" is "20kg"
+            elif kind.startswith(COUNTED) or (_measured(kind) and _same_unit(value, old)):
+                # counted in the stored word ("95 hive" of "140 hives"), or in the unit as the line
+                # spells it ("20 kilo" of "12.75kg" is "20kg")
                 number = _FIRST_NUMBER.search(new)
                 if number:
                     new = _FIRST_NUMBER.sub(number.group(), current[old.span[0] : old.span[1]], count=1)
@@ -642,6 +639,11 @@ def _target(
                 return None
             return None if old.key == value.key else (fact, old, named_in)
     return None
+
+
+def _same_unit(said: Value, stored: Value) -> bool:
+    """Both quantities are in one unit, however each is spelled ("20 kilo" and "12.75kg")."""
+    return said.key.split()[-1] == stored.key.split()[-1]
 
 
 def _contact_named_whole(kind: str, text: str, value: Value, message: str) -> bool:

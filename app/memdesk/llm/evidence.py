@@ -386,8 +386,7 @@ def _modal_from_now(clause: str, at: int, *, asked: bool = False) -> bool:
     asked = asked and AHEAD_WORDS.isdisjoint(re.findall(r"\w+", clause.lower()))
     if not until and not from_now and not asked:
         return False
-    blank = clause[: modal.start()] + " " * len(modal.group()) + clause[modal.end() :]
-    return not mood_at(blank, at)
+    return not mood_at(_blanked(clause, [modal.span()]), at)
 
 
 def _asked_to_change(message: str, end: int) -> bool:
@@ -408,11 +407,8 @@ def _now_beside(clause: str, modal: re.Match[str]) -> bool:
 def _without_asides(text: str, start: int, end: int) -> str:
     """``text`` with its asides that describe something of their own blanked (``_ASIDE``),
     every other character where it was; an aside that overlaps the quote stays."""
-    out = text
-    for aside in _ASIDE.finditer(text):
-        if aside.end() <= start or aside.start() >= end:
-            out = out[: aside.start()] + " " * (aside.end() - aside.start()) + out[aside.end() :]
-    return out
+    apart = [aside.span() for aside in _ASIDE.finditer(text) if aside.end() <= start or aside.start() >= end]
+    return _blanked(text, apart)
 
 
 def _without_moodless_words(text: str) -> str:
